@@ -1,0 +1,54 @@
+/* cli.h - shared plumbing of the llctrace subcommands: the command table, messages, progress. */
+#ifndef LLCT_CLI_H
+#define LLCT_CLI_H
+
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit statuses of every subcommand. */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+struct cli_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary; /* one line for `llctrace --help` */
+	const char *usage;   /* full help text for `llctrace help NAME` and `NAME --help` */
+};
+
+/* The sorted table of subcommands, terminated by a zero entry. */
+extern const struct cli_command cli_commands[];
+const struct cli_command *cli_find(const char *name);
+
+/* Prints "llctrace: MESSAGE" to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "llctrace CMD: MESSAGE" and a pointer to help; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Handles the getopt result '?' / ':' and --help uniformly. Returns -1 to continue. */
+int cli_getopt_common(const char *cmd, int c, char **argv);
+/* Prints a command's help to stdout; returns EXIT_OK. */
+int cli_help(const char *cmd);
+
+/* Progress line on stderr for long work: only on a terminal, at most 4 times a second. */
+struct cli_progress {
+	const char *what; /* "records" */
+	uint64_t total;   /* 0 if unknown */
+	double started, last;
+	int enabled;
+	int shown;
+};
+void cli_progress_init(struct cli_progress *p, const char *what, uint64_t total, int quiet);
+void cli_progress_update(struct cli_progress *p, uint64_t done);
+void cli_progress_done(struct cli_progress *p, uint64_t done);
+double cli_now(void);
+
+/* Parses sizes like "8MiB", "64", "2KiB", "1GB"; returns 0 on bad input. */
+int cli_parse_size(const char *s, uint64_t *out);
+/* Parses a non-negative integer no larger than max; returns 0 on bad input. */
+int cli_parse_uint(const char *s, uint64_t max, uint64_t *out);
+
+int cmd_dump(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+#endif

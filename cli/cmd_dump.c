@@ -1,0 +1,185 @@
+/* cmd_dump.c - `llctrace dump`: prints a trace's records as aligned text or as CSV. */
+#include "cli.h"
+#include "llct/csv.h"
+
+#include <string.h>
+
+/* Opens TRACE with an optional frame range; shared by dump and info. */
+static int open_args(const char *cmd, int argc, char **argv, int *csv, struct llct_reader **r,
+		     struct llct_frame_range *range, int *has_range)
+{
+	static const struct option opts[] = {{"csv", no_argument, NULL, 'c'},
+					     {"frames", required_argument, NULL, 'f'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	const char *frames = NULL;
+	char err[600];
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, csv ? ":f:h" : ":f:h", opts, NULL)) != -1) {
+		if (c == 'c' && csv) {
+			*csv = 1;
+		} else if (c == 'f') {
+			frames = optarg;
+		} else {
+			if (c == 'c')
+				return cli_usage_error(cmd, "unknown option '--csv'");
+			int x = cli_getopt_common(cmd, c, argv);
+			return x >= 0 ? x : EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error(cmd, "needs a trace file");
+	if (optind + 1 < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 1]);
+	*has_range = 0;
+	if (frames) {
+		if (llct_frame_range_parse(frames, range))
+			return cli_usage_error(cmd, "bad frame range '%s' (e.g. 5-7,20 or 3-)",
+					       frames);
+		*has_range = 1;
+	}
+	if (llct_reader_open(argv[optind], r, err, sizeof(err))) {
+		cli_error("%s", err);
+		if (*has_range)
+			llct_frame_range_release(range);
+		return EXIT_FAIL;
+	}
+	return -1;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	struct llct_reader *r;
+	struct llct_cursor *cur;
+	struct llct_frame_range range;
+	struct llct_batch b;
+	int csv = 0, has_range, got, rc = EXIT_OK;
+	int x = open_args("dump", argc, argv, &csv, &r, &range, &has_range);
+	if (x >= 0)
+		return x;
+	if (llct_cursor_open(r, has_range ? &range : NULL, &cur)) {
+		cli_error("%s", llct_reader_error(r));
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	if (csv)
+		puts(LLCT_CSV_HEADER);
+	else
+		printf("%10s  %18s  %-6s %-2s %6s %10s %6s\n", "frame", "addr", "stream", "op",
+		       "sm", "kernel", "tenant");
+	while ((got = llct_cursor_next(cur, &b)) > 0) {
+		if (csv) {
+			if (llct_csv_write_batch(stdout, &b))
+				break;
+			continue;
+		}
+		for (uint32_t i = 0; i < b.n; i++)
+			printf("%10u  0x%016llx  %-6s %-2s %6u %10u %6u\n", b.frame,
+			       (unsigned long long)b.addr[i], llct_stream_name(b.stream[i]),
+			       b.op[i] ? "W" : "R", b.sm[i], b.kernel[i], b.tenant[i]);
+	}
+	if (got < 0) {
+		fflush(stdout);
+		cli_error("%s", llct_reader_error(r));
+		rc = EXIT_FAIL;
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error("cannot write to standard output");
+		rc = EXIT_FAIL;
+	}
+	llct_cursor_close(cur);
+out:
+	if (has_range)
+		llct_frame_range_release(&range);
+	llct_reader_close(r);
+	return rc;
+}
+
+struct stream_count {
+	uint64_t reads[LLCT_N_STREAMS], writes[LLCT_N_STREAMS];
+};
+
+static int print_meta(const char *table, const char *key, const char *value, void *ud)
+{
+	(void)ud;
+	printf("  %-9s %-24s %s\n", table, key, value ? value : "-");
+	return 0;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	struct llct_reader *r;
+	struct llct_cursor *cur;
+	struct llct_frame_range range;
+	struct llct_batch b;
+	struct stream_count sc;
+	const struct llct_frame_info *frames;
+	size_t n_frames;
+	uint64_t bytes = 0, n_kernels = 0, n_res = 0, total = 0, sel_frames = 0;
+	int has_range, got, rc = EXIT_OK;
+	int x = open_args("info", argc, argv, NULL, &r, &range, &has_range);
+	if (x >= 0)
+		return x;
+	memset(&sc, 0, sizeof(sc));
+	llct_reader_frames(r, &frames, &n_frames);
+	if (llct_reader_compressed_bytes(r, &bytes) ||
+	    llct_reader_count(r, "kernels", &n_kernels) ||
+	    llct_reader_count(r, "resources", &n_res) ||
+	    llct_cursor_open(r, has_range ? &range : NULL, &cur)) {
+		cli_error("%s", llct_reader_error(r));
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	while ((got = llct_cursor_next(cur, &b)) > 0) {
+		uint64_t w[LLCT_N_STREAMS] = {0}, all[LLCT_N_STREAMS] = {0};
+		for (uint32_t i = 0; i < b.n; i++) {
+			all[b.stream[i]]++;
+			w[b.stream[i]] += b.op[i];
+		}
+		for (int s = 0; s < LLCT_N_STREAMS; s++) {
+			sc.writes[s] += w[s];
+			sc.reads[s] += all[s] - w[s];
+		}
+		total += b.n;
+	}
+	llct_cursor_close(cur);
+	if (got < 0) {
+		cli_error("%s", llct_reader_error(r));
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	uint64_t all_records = 0;
+	for (size_t i = 0; i < n_frames; i++) {
+		all_records += frames[i].n_records;
+		if (!has_range || llct_frame_range_contains(&range, frames[i].frame))
+			sel_frames++;
+	}
+	printf("trace      %s\n", llct_reader_path(r));
+	printf("frames     %zu", n_frames);
+	if (n_frames)
+		printf(" (%u..%u)", frames[0].frame, frames[n_frames - 1].frame);
+	printf("\nrecords    %llu\n", (unsigned long long)all_records);
+	printf("kernels    %llu\nresources  %llu\n", (unsigned long long)n_kernels,
+	       (unsigned long long)n_res);
+	printf("compressed %llu bytes, %.3f bytes/record\n", (unsigned long long)bytes,
+	       all_records ? (double)bytes / (double)all_records : 0.0);
+	printf("metadata\n");
+	llct_reader_foreach_meta(r, print_meta, NULL);
+	if (has_range)
+		printf("selected   %llu frames, %llu records\n", (unsigned long long)sel_frames,
+		       (unsigned long long)total);
+	printf("%-6s %14s %14s %14s %7s\n", "stream", "reads", "writes", "total", "share");
+	for (int s = 0; s < LLCT_N_STREAMS; s++) {
+		uint64_t t = sc.reads[s] + sc.writes[s];
+		printf("%-6s %14llu %14llu %14llu %6.2f%%\n", llct_stream_name((unsigned)s),
+		       (unsigned long long)sc.reads[s], (unsigned long long)sc.writes[s],
+		       (unsigned long long)t, total ? 100.0 * (double)t / (double)total : 0.0);
+	}
+out:
+	if (has_range)
+		llct_frame_range_release(&range);
+	llct_reader_close(r);
+	return rc;
+}

@@ -1,0 +1,93 @@
+/* cmd_import.c - `llctrace import --csv IN -o OUT`: CSV records into a new trace, all or nothing.
+ */
+#include "cli.h"
+#include "llct/csv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option opts[] = {{"csv", required_argument, NULL, 'c'},
+					     {"output", required_argument, NULL, 'o'},
+					     {"quiet", no_argument, NULL, 'q'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	const char *in_path = NULL, *out_path = NULL;
+	int c, quiet = 0;
+	char err[600], tmp[4096];
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":c:o:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			in_path = optarg;
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		default: {
+			int r = cli_getopt_common("import", c, argv);
+			if (r >= 0)
+				return r;
+		}
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("import", "unexpected argument '%s'", argv[optind]);
+	if (!in_path)
+		return cli_usage_error("import", "needs --csv IN.csv");
+	if (!out_path)
+		return cli_usage_error("import", "needs -o OUT.llct");
+	(void)quiet;
+
+	FILE *in = strcmp(in_path, "-") == 0 ? stdin : fopen(in_path, "r");
+	if (!in) {
+		cli_error("'%s': cannot open: %s", in_path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	/* Write beside the target and rename at the end, so a failure leaves nothing behind. */
+	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", out_path, (long)getpid());
+	struct llct_capture_info info = {.source = "import", .application = in_path};
+	struct llct_writer *w;
+	if (llct_writer_open(tmp, &info, &w, err, sizeof(err))) {
+		cli_error("%s", err);
+		if (in != stdin)
+			fclose(in);
+		return EXIT_FAIL;
+	}
+	llct_writer_set(w, "import.csv", in_path);
+	int st = llct_csv_import(in, strcmp(in_path, "-") == 0 ? "<stdin>" : in_path, w, err,
+				 sizeof(err));
+	uint64_t n = llct_writer_records(w), bytes = llct_writer_bytes(w);
+	int cst = llct_writer_close(w);
+	if (in != stdin)
+		fclose(in);
+	if (!st && cst) {
+		snprintf(err, sizeof(err), "'%s': cannot finish writing: %s", out_path,
+			 llct_strerror(cst));
+		st = cst;
+	}
+	if (!st && rename(tmp, out_path) != 0) {
+		snprintf(err, sizeof(err), "'%s': cannot rename into place: %s", out_path,
+			 strerror(errno));
+		st = LLCT_ERR_IO;
+	}
+	if (st) {
+		unlink(tmp);
+		cli_error("%s", err);
+		if (strstr(err, tmp))
+			cli_error("(the trace was being written to '%s'; nothing was kept)", tmp);
+		return EXIT_FAIL;
+	}
+	if (!quiet)
+		fprintf(stderr, "imported %llu records into '%s' (%.2f bytes/record)\n",
+			(unsigned long long)n, out_path, n ? (double)bytes / (double)n : 0.0);
+	return EXIT_OK;
+}

@@ -1,0 +1,106 @@
+/* main.c - the llctrace program: global options and dispatch through one sorted command table. */
+#include "cli.h"
+#include "llct/llct.h"
+
+#include <string.h>
+
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+
+const struct cli_command cli_commands[] = {
+    {"dump", cmd_dump, "print the records of a trace (aligned text or CSV)",
+     "usage: llctrace dump [--csv] [--frames RANGE] TRACE.llct\n"
+     "\n"
+     "Prints every record of the chosen frames in order.\n"
+     "  --csv           CSV with the header frame,addr,stream,op,sm,kernel,tenant\n"
+     "                  (the form 'llctrace import --csv' reads back)\n"
+     "  --frames RANGE  frames to print, e.g. 5-7,20 or 3- (default: all)\n"
+     "  -h, --help      this help\n"},
+    {"help", cmd_help, "show help for llctrace or one command", "usage: llctrace help [COMMAND]\n"},
+    {"import", cmd_import, "make a trace from CSV records",
+     "usage: llctrace import --csv IN.csv -o OUT.llct [--quiet]\n"
+     "\n"
+     "Reads CSV with the header frame,addr,stream,op,sm,kernel,tenant (addr 0x-hex or\n"
+     "decimal; stream VTX HIZ Z STC RT TEX DISP CS OTHER; op R or W), frames in\n"
+     "non-decreasing order, and writes a trace. IN.csv may be '-' for standard input.\n"
+     "On a bad line it names the line, exits 1, and leaves no OUT.llct behind.\n"
+     "  -o, --output FILE  trace to write (replaced if it exists)\n"
+     "  -q, --quiet        no progress line\n"
+     "  -h, --help         this help\n"},
+    {"info", cmd_info, "summarize a trace: frames, records, streams, size, metadata",
+     "usage: llctrace info [--frames RANGE] TRACE.llct\n"
+     "\n"
+     "Prints the capture metadata and settings, frames, records, per-stream reads and\n"
+     "writes, kernels, resources and compressed bytes per record. Decodes every chunk,\n"
+     "so it also checks the whole file.\n"},
+    {"version", cmd_version, "print the tool and trace format versions",
+     "usage: llctrace version\n"},
+    {NULL, NULL, NULL, NULL},
+};
+
+const struct cli_command *cli_find(const char *name)
+{
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+static void print_main_help(FILE *out)
+{
+	fprintf(out, "usage: llctrace [--version] [--help] COMMAND [ARGS]\n\n"
+		     "llctrace captures GPU frames' last-level-cache traffic and replays it\n"
+		     "through cache models. Commands:\n");
+	for (const struct cli_command *c = cli_commands; c->name; c++)
+		fprintf(out, "  %-9s %s\n", c->name, c->summary);
+	fprintf(out, "\n'llctrace help COMMAND' or 'llctrace COMMAND --help' for one command.\n");
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1)
+		return cli_usage_error("version", "takes no arguments");
+	printf("llctrace %s (trace format %d)\n", LLCT_VERSION, LLCT_TRACE_FORMAT_VERSION);
+	return EXIT_OK;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		print_main_help(stdout);
+		return EXIT_OK;
+	}
+	if (argc > 2)
+		return cli_usage_error("help", "takes at most one command name");
+	if (!cli_find(argv[1])) {
+		cli_error("no such command '%s' (see 'llctrace --help')", argv[1]);
+		return EXIT_USAGE;
+	}
+	return cli_help(argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_main_help(stderr);
+		return EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+		print_main_help(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0)
+		return cmd_version(1, argv);
+	if (name[0] == '-') {
+		cli_error("unknown option '%s' (see 'llctrace --help')", name);
+		return EXIT_USAGE;
+	}
+	const struct cli_command *c = cli_find(name);
+	if (!c) {
+		cli_error("'%s' is not an llctrace command (see 'llctrace --help')", name);
+		return EXIT_USAGE;
+	}
+	return c->fn(argc - 1, argv + 1);
+}

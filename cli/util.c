@@ -1,0 +1,156 @@
+/* util.c - messages, option errors, progress lines and number parsing for the subcommands. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("llctrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "llctrace %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'llctrace %s --help')\n", cmd);
+	return EXIT_USAGE;
+}
+
+int cli_getopt_common(const char *cmd, int c, char **argv)
+{
+	if (c == 'h')
+		return cli_help(cmd);
+	if (c == '?' || c == ':') {
+		const char *bad = argv[optind - 1];
+		if (optopt && c == ':')
+			return cli_usage_error(cmd, "option '-%c' needs a value", optopt);
+		if (optopt)
+			return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+		return cli_usage_error(cmd, "unknown option '%s'", bad);
+	}
+	return -1;
+}
+
+int cli_help(const char *name)
+{
+	const struct cli_command *c = cli_find(name);
+	if (!c)
+		return EXIT_USAGE;
+	fputs(c->usage, stdout);
+	return EXIT_OK;
+}
+
+double cli_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void cli_progress_init(struct cli_progress *p, const char *what, uint64_t total, int quiet)
+{
+	memset(p, 0, sizeof(*p));
+	p->what = what;
+	p->total = total;
+	p->started = p->last = cli_now();
+	p->enabled = !quiet && isatty(2);
+}
+
+static void human(char *buf, size_t size, double v)
+{
+	if (v >= 1e9)
+		snprintf(buf, size, "%.2fG", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, size, "%.2fM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, size, "%.1fk", v / 1e3);
+	else
+		snprintf(buf, size, "%.0f", v);
+}
+
+static void show(struct cli_progress *p, uint64_t done, double now, int final)
+{
+	char d[32], t[32], r[32];
+	double el = now - p->started, rate = el > 0 ? (double)done / el : 0;
+	human(d, sizeof(d), (double)done);
+	human(r, sizeof(r), rate);
+	if (p->total && !final) {
+		human(t, sizeof(t), (double)p->total);
+		double left =
+		    rate > 0 ? (double)(p->total - (done < p->total ? done : p->total)) / rate : 0;
+		fprintf(stderr, "\r%s/%s %s (%.0f%%), %s/s, %.0fs left   ", d, t, p->what,
+			100.0 * (double)done / (double)p->total, r, left);
+	} else {
+		fprintf(stderr, "\r%s %s, %s/s, %.1fs%s", d, p->what, r, el, final ? "\n" : "   ");
+	}
+	p->shown = 1;
+}
+
+void cli_progress_update(struct cli_progress *p, uint64_t done)
+{
+	if (!p->enabled)
+		return;
+	double now = cli_now();
+	if (now - p->last < 0.25)
+		return;
+	p->last = now;
+	show(p, done, now, 0);
+}
+
+void cli_progress_done(struct cli_progress *p, uint64_t done)
+{
+	if (p->enabled && p->shown)
+		show(p, done, cli_now(), 1);
+}
+
+int cli_parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return 0;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return 0;
+	*out = v;
+	return 1;
+}
+
+int cli_parse_size(const char *s, uint64_t *out)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t mult;
+	} units[] = {{"", 1},        {"B", 1},         {"K", 1024},       {"KiB", 1024},
+		     {"KB", 1000},   {"M", 1 << 20},   {"MiB", 1 << 20},  {"MB", 1000000},
+		     {"G", 1 << 30}, {"GiB", 1 << 30}, {"GB", 1000000000}};
+	char *end;
+	if (!s || *s < '0' || *s > '9')
+		return 0;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno)
+		return 0;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].suffix) == 0) {
+			if (v > UINT64_MAX / units[i].mult)
+				return 0;
+			*out = v * units[i].mult;
+			return 1;
+		}
+	}
+	return 0;
+}

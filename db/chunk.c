@@ -1,0 +1,336 @@
+/* chunk.c - encodes and decodes one chunk of records: columns, deltas, varints, one LZ4 frame.
+ *
+ * Payload (before LZ4), all integers little-endian:
+ *   u32 magic "LCK1", u32 n, u8 addr_shift, u8[3] zero, u32 column byte lengths x5
+ *   addr   : per stream, zigzag(delta from the previous address of that stream) >> shift, varint
+ *   so     : one byte a record, stream | op << 4
+ *   sm, kernel, tenant : runs of (varint zigzag(value - previous run's value), varint length-1)
+ * The whole payload is one LZ4 frame (LZ4F) with its content size, block checksums and content
+ * checksum, so any changed byte is caught. Decoding validates every length and value and never
+ * reads out of bounds.
+ */
+#include "llct/trace.h"
+
+#include <lz4frame.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_MAGIC 0x314B434Cu /* "LCK1" */
+#define HEADER_SIZE 32
+#define N_COLS 5
+/* Worst-case payload: header, 10-byte varints, so byte, three RLE columns of 1-record runs. */
+#define PAYLOAD_MAX (HEADER_SIZE + (size_t)LLCT_CHUNK_MAX * (10 + 1 + 4 + 6 + 4))
+/* LZ4F decodes straight into the destination when it has a whole block of room. */
+#define LZ4_BLOCK_MAX ((size_t)4 << 20)
+
+struct llct_batch_scratch {
+	uint8_t *raw;    /* decompressed payload, LZ4_BLOCK_MAX + PAYLOAD_MAX bytes */
+	LZ4F_dctx *dctx; /* reused decompression context */
+};
+
+int llct_batch_alloc(struct llct_batch *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->addr = malloc(LLCT_CHUNK_MAX * sizeof(*b->addr));
+	b->stream = malloc(LLCT_CHUNK_MAX);
+	b->op = malloc(LLCT_CHUNK_MAX);
+	b->sm = malloc(LLCT_CHUNK_MAX * sizeof(*b->sm));
+	b->kernel = malloc(LLCT_CHUNK_MAX * sizeof(*b->kernel));
+	b->tenant = malloc(LLCT_CHUNK_MAX * sizeof(*b->tenant));
+	b->scratch = calloc(1, sizeof(*b->scratch));
+	if (!b->addr || !b->stream || !b->op || !b->sm || !b->kernel || !b->tenant || !b->scratch)
+		goto fail;
+	b->scratch->raw = malloc(LZ4_BLOCK_MAX + PAYLOAD_MAX);
+	if (!b->scratch->raw)
+		goto fail;
+	if (LZ4F_isError(LZ4F_createDecompressionContext(&b->scratch->dctx, LZ4F_VERSION)))
+		goto fail;
+	return LLCT_OK;
+fail:
+	llct_batch_free(b);
+	return LLCT_ERR_NOMEM;
+}
+
+void llct_batch_free(struct llct_batch *b)
+{
+	if (b->scratch) {
+		free(b->scratch->raw);
+		if (b->scratch->dctx)
+			LZ4F_freeDecompressionContext(b->scratch->dctx);
+		free(b->scratch);
+	}
+	free(b->addr);
+	free(b->stream);
+	free(b->op);
+	free(b->sm);
+	free(b->kernel);
+	free(b->tenant);
+	memset(b, 0, sizeof(*b));
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint8_t *put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+static uint64_t zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static int64_t unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+/* Run-length codes one integer column given as a strided view of `n` values. */
+#define RLE_ENCODE(p, col, n)                                                                      \
+	do {                                                                                       \
+		uint64_t prev_ = 0;                                                                \
+		uint32_t i_ = 0;                                                                   \
+		while (i_ < (n)) {                                                                 \
+			uint64_t v_ = (col)[i_];                                                   \
+			uint32_t j_ = i_ + 1;                                                      \
+			while (j_ < (n) && (col)[j_] == v_)                                        \
+				j_++;                                                              \
+			p = put_varint(p, zigzag((int64_t)(v_ - prev_)));                          \
+			p = put_varint(p, j_ - i_ - 1);                                            \
+			prev_ = v_;                                                                \
+			i_ = j_;                                                                   \
+		}                                                                                  \
+	} while (0)
+
+int llct_chunk_encode(const struct llct_batch *c, uint8_t **out, size_t *out_size)
+{
+	uint32_t n = c->n;
+	uint8_t *raw, *p, *col_start[N_COLS + 1];
+	uint64_t prev[16] = {0}, acc = 0;
+	unsigned shift = 0;
+	*out = NULL;
+	*out_size = 0;
+	if (n == 0 || n > LLCT_CHUNK_MAX)
+		return LLCT_ERR_INVALID;
+	for (uint32_t i = 0; i < n; i++) {
+		if (c->stream[i] >= LLCT_N_STREAMS || c->op[i] > 1)
+			return LLCT_ERR_INVALID;
+		acc |= c->addr[i] - prev[c->stream[i]];
+		prev[c->stream[i]] = c->addr[i];
+	}
+	while (shift < 63 && acc && !(acc & ((uint64_t)1 << shift)))
+		shift++;
+	raw = malloc(PAYLOAD_MAX);
+	if (!raw)
+		return LLCT_ERR_NOMEM;
+	p = raw + HEADER_SIZE;
+	col_start[0] = p;
+	memset(prev, 0, sizeof(prev));
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t d = c->addr[i] - prev[c->stream[i]];
+		prev[c->stream[i]] = c->addr[i];
+		p = put_varint(p, zigzag((int64_t)d >> shift));
+	}
+	col_start[1] = p;
+	for (uint32_t i = 0; i < n; i++)
+		*p++ = (uint8_t)(c->stream[i] | c->op[i] << 4);
+	col_start[2] = p;
+	RLE_ENCODE(p, c->sm, n);
+	col_start[3] = p;
+	RLE_ENCODE(p, c->kernel, n);
+	col_start[4] = p;
+	RLE_ENCODE(p, c->tenant, n);
+	col_start[5] = p;
+
+	put32(raw, CHUNK_MAGIC);
+	put32(raw + 4, n);
+	raw[8] = (uint8_t)shift;
+	raw[9] = raw[10] = raw[11] = 0;
+	for (int k = 0; k < N_COLS; k++)
+		put32(raw + 12 + 4 * k, (uint32_t)(col_start[k + 1] - col_start[k]));
+
+	size_t raw_size = (size_t)(p - raw);
+	LZ4F_preferences_t prefs;
+	memset(&prefs, 0, sizeof(prefs));
+	prefs.frameInfo.blockSizeID = LZ4F_max4MB;
+	prefs.frameInfo.blockMode = LZ4F_blockIndependent;
+	prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
+	prefs.frameInfo.blockChecksumFlag = LZ4F_blockChecksumEnabled;
+	prefs.frameInfo.contentSize = raw_size;
+	size_t cap = LZ4F_compressFrameBound(raw_size, &prefs);
+	uint8_t *blob = malloc(cap);
+	if (!blob) {
+		free(raw);
+		return LLCT_ERR_NOMEM;
+	}
+	size_t sz = LZ4F_compressFrame(blob, cap, raw, raw_size, &prefs);
+	free(raw);
+	if (LZ4F_isError(sz)) {
+		free(blob);
+		return LLCT_ERR_INVALID;
+	}
+	*out = blob;
+	*out_size = sz;
+	return LLCT_OK;
+}
+
+static int fail(char *errbuf, size_t errbuf_size, const char *fmt, const char *detail)
+{
+	if (errbuf && errbuf_size)
+		snprintf(errbuf, errbuf_size, fmt, detail);
+	return LLCT_ERR_CORRUPT;
+}
+
+/* Reads one varint from [*pp, end); returns 0 when it runs off the end or is over 10 bytes. */
+static inline int get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v)
+{
+	const uint8_t *p = *pp;
+	uint64_t r = 0;
+	for (unsigned s = 0; s < 70; s += 7) {
+		if (p >= end)
+			return 0;
+		uint8_t byte = *p++;
+		r |= (uint64_t)(byte & 0x7f) << s;
+		if (!(byte & 0x80)) {
+			*pp = p;
+			*v = r;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Expands one run-length column; returns 0 if the runs do not cover exactly n values. */
+#define RLE_DECODE(ok, p, end, col, type, n)                                                       \
+	do {                                                                                       \
+		uint64_t prev_ = 0, dv_, len_;                                                     \
+		uint32_t i_ = 0;                                                                   \
+		ok = 1;                                                                            \
+		while (p < end) {                                                                  \
+			if (!get_varint(&p, end, &dv_) || !get_varint(&p, end, &len_) ||           \
+			    len_ >= (uint64_t)(n)-i_) {                                            \
+				ok = 0;                                                            \
+				break;                                                             \
+			}                                                                          \
+			prev_ += (uint64_t)unzigzag(dv_);                                          \
+			if (prev_ != (type)prev_) {                                                \
+				ok = 0;                                                            \
+				break;                                                             \
+			}                                                                          \
+			type v_ = (type)prev_;                                                     \
+			for (uint32_t e_ = i_ + (uint32_t)len_ + 1; i_ < e_; i_++)                 \
+				(col)[i_] = v_;                                                    \
+		}                                                                                  \
+		if (i_ != (n))                                                                     \
+			ok = 0;                                                                    \
+	} while (0)
+
+/* so bytes that name a stream and an op: 0..8 and 16..24. */
+static const uint8_t so_valid[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
+int llct_chunk_decode(const uint8_t *blob, size_t size, uint32_t expect_n, struct llct_batch *b,
+		      char *errbuf, size_t errbuf_size)
+{
+	struct llct_batch_scratch *s = b->scratch;
+	LZ4F_frameInfo_t fi;
+	size_t src_size = size, hdr;
+
+	if (!s)
+		return LLCT_ERR_INVALID;
+	LZ4F_resetDecompressionContext(s->dctx);
+	hdr = LZ4F_getFrameInfo(s->dctx, &fi, blob, &src_size);
+	if (LZ4F_isError(hdr))
+		return fail(errbuf, errbuf_size, "bad lz4 frame header (%s)",
+			    LZ4F_getErrorName(hdr));
+	if (fi.contentSize < HEADER_SIZE || fi.contentSize > PAYLOAD_MAX ||
+	    fi.contentChecksumFlag != LZ4F_contentChecksumEnabled ||
+	    fi.blockChecksumFlag != LZ4F_blockChecksumEnabled)
+		return fail(errbuf, errbuf_size, "%s",
+			    "lz4 frame without a valid size or checksum");
+	size_t raw_size = (size_t)fi.contentSize;
+	size_t dst_size = LZ4_BLOCK_MAX + PAYLOAD_MAX, done = src_size;
+	size_t left = size - src_size;
+	size_t r = LZ4F_decompress(s->dctx, s->raw, &dst_size, blob + done, &left, NULL);
+	if (LZ4F_isError(r))
+		return fail(errbuf, errbuf_size, "lz4 data does not decode (%s)",
+			    LZ4F_getErrorName(r));
+	if (r != 0 || done + left != size || dst_size != raw_size)
+		return fail(errbuf, errbuf_size, "%s",
+			    "lz4 frame is truncated or has trailing bytes");
+
+	const uint8_t *raw = s->raw;
+	uint32_t n = get32(raw + 4), len[N_COLS];
+	unsigned shift = raw[8];
+	size_t total = HEADER_SIZE;
+	if (get32(raw) != CHUNK_MAGIC)
+		return fail(errbuf, errbuf_size, "%s", "bad chunk magic");
+	if (n == 0 || n > LLCT_CHUNK_MAX || (expect_n && n != expect_n))
+		return fail(errbuf, errbuf_size, "%s", "record count does not match the index");
+	if (shift > 63 || raw[9] || raw[10] || raw[11])
+		return fail(errbuf, errbuf_size, "%s", "bad chunk header");
+	for (int k = 0; k < N_COLS; k++) {
+		len[k] = get32(raw + 12 + 4 * k);
+		total += len[k];
+	}
+	if (total != raw_size || len[1] != n)
+		return fail(errbuf, errbuf_size, "%s", "column lengths do not add up");
+
+	const uint8_t *p = raw + HEADER_SIZE, *end = p + len[0];
+	const uint8_t *so = end;
+	uint64_t prev[16] = {0};
+	unsigned bad = 0;
+	int ok;
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t x = so[i];
+		unsigned st = x & 15;
+		uint64_t v;
+		bad |= so_valid[x] ^ 1u;
+		if (p < end && *p < 0x80) {
+			v = *p++;
+		} else if (!get_varint(&p, end, &v)) {
+			return fail(errbuf, errbuf_size, "%s", "address column is cut short");
+		}
+		prev[st] += (uint64_t)unzigzag(v) << shift;
+		b->addr[i] = prev[st];
+		b->stream[i] = (uint8_t)st;
+		b->op[i] = (uint8_t)(x >> 4);
+	}
+	if (p != end)
+		return fail(errbuf, errbuf_size, "%s", "address column has trailing bytes");
+	if (bad)
+		return fail(errbuf, errbuf_size, "%s", "invalid stream or op value");
+	p = so + n;
+	end = p + len[2];
+	RLE_DECODE(ok, p, end, b->sm, uint16_t, n);
+	if (!ok)
+		return fail(errbuf, errbuf_size, "%s", "bad sm column");
+	end = p + len[3];
+	RLE_DECODE(ok, p, end, b->kernel, uint32_t, n);
+	if (!ok)
+		return fail(errbuf, errbuf_size, "%s", "bad kernel column");
+	end = p + len[4];
+	RLE_DECODE(ok, p, end, b->tenant, uint16_t, n);
+	if (!ok)
+		return fail(errbuf, errbuf_size, "%s", "bad tenant column");
+	b->n = n;
+	return LLCT_OK;
+}

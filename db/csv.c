@@ -1,0 +1,265 @@
+/* csv.c - strict reader and fast writer of the CSV interchange form (DESIGN.md section 4).
+ *
+ * The reader accepts exactly the seven columns, in order, with no quoting or spaces, and
+ * rejects anything that does not fit: it is a parser of outside input, fuzzed in tests/fuzz.
+ */
+#include "llct/csv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int llct_stream_from_name(const char *name, size_t len)
+{
+	for (unsigned s = 0; s < LLCT_N_STREAMS; s++) {
+		const char *n = llct_stream_name(s);
+		if (strlen(n) == len && memcmp(n, name, len) == 0)
+			return (int)s;
+	}
+	return -1;
+}
+
+/* Parses an unsigned integer (decimal, or 0x-hex when allow_hex) no larger than max. */
+static int parse_uint(const char *p, size_t len, uint64_t max, int allow_hex, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (len == 0)
+		return 0;
+	if (allow_hex && len > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		p += 2;
+		len -= 2;
+		if (len > 16)
+			return 0;
+		for (size_t i = 0; i < len; i++) {
+			char c = p[i];
+			unsigned d;
+			if (c >= '0' && c <= '9')
+				d = (unsigned)(c - '0');
+			else if (c >= 'a' && c <= 'f')
+				d = (unsigned)(c - 'a' + 10);
+			else if (c >= 'A' && c <= 'F')
+				d = (unsigned)(c - 'A' + 10);
+			else
+				return 0;
+			v = v << 4 | d;
+		}
+	} else {
+		for (size_t i = 0; i < len; i++) {
+			char c = p[i];
+			if (c < '0' || c > '9')
+				return 0;
+			unsigned d = (unsigned)(c - '0');
+			if (v > (UINT64_MAX - d) / 10)
+				return 0;
+			v = v * 10 + d;
+		}
+	}
+	if (v > max)
+		return 0;
+	*out = v;
+	return 1;
+}
+
+int llct_csv_parse_line(const char *line, size_t len, uint32_t *frame, struct llct_record *rec,
+			char *why, size_t why_size)
+{
+	static const char *const names[7] = {"frame", "addr",   "stream", "op",
+					     "sm",    "kernel", "tenant"};
+	const char *f[7];
+	size_t fl[7], k = 0;
+	const char *p = line, *end = line + len, *start = line;
+	uint64_t v;
+
+	for (; p <= end; p++) {
+		if (p == end || *p == ',') {
+			if (k == 7) {
+				snprintf(why, why_size, "more than 7 fields");
+				return LLCT_ERR_PARSE;
+			}
+			f[k] = start;
+			fl[k++] = (size_t)(p - start);
+			start = p + 1;
+		}
+	}
+	if (k != 7) {
+		snprintf(why, why_size, "%zu fields, expected 7 (%s)", k, LLCT_CSV_HEADER);
+		return LLCT_ERR_PARSE;
+	}
+#define FIELD_FAIL(i, what)                                                                        \
+	do {                                                                                       \
+		snprintf(why, why_size, "field %s '%.*s' is not %s", names[i],                     \
+			 (int)(fl[i] > 40 ? 40 : fl[i]), f[i], what);                              \
+		return LLCT_ERR_PARSE;                                                             \
+	} while (0)
+	if (!parse_uint(f[0], fl[0], UINT32_MAX, 0, &v))
+		FIELD_FAIL(0, "a frame number (0..4294967295)");
+	*frame = (uint32_t)v;
+	if (!parse_uint(f[1], fl[1], UINT64_MAX, 1, &v))
+		FIELD_FAIL(1, "an address (0x-hex or decimal, 64-bit)");
+	rec->addr = v;
+	int s = llct_stream_from_name(f[2], fl[2]);
+	if (s < 0)
+		FIELD_FAIL(2, "a stream (VTX HIZ Z STC RT TEX DISP CS OTHER)");
+	rec->stream = (uint8_t)s;
+	if (fl[3] != 1 || (f[3][0] != 'R' && f[3][0] != 'W'))
+		FIELD_FAIL(3, "R or W");
+	rec->op = f[3][0] == 'W' ? LLCT_OP_WRITE : LLCT_OP_READ;
+	if (!parse_uint(f[4], fl[4], UINT16_MAX, 0, &v))
+		FIELD_FAIL(4, "an SM number (0..65535)");
+	rec->sm = (uint16_t)v;
+	if (!parse_uint(f[5], fl[5], UINT32_MAX, 0, &v))
+		FIELD_FAIL(5, "a kernel number (0..4294967295)");
+	rec->kernel = (uint32_t)v;
+	if (!parse_uint(f[6], fl[6], UINT16_MAX, 0, &v))
+		FIELD_FAIL(6, "a tenant number (0..65535)");
+	rec->tenant = (uint16_t)v;
+#undef FIELD_FAIL
+	return LLCT_OK;
+}
+
+int llct_csv_import(FILE *in, const char *name, struct llct_writer *w, char *err, size_t err_size)
+{
+	char *line = NULL, why[200];
+	size_t cap = 0;
+	ssize_t got;
+	uint64_t lineno = 0;
+	int st = LLCT_OK, in_frame = 0, saw_header = 0;
+	uint32_t cur = 0;
+	enum { BUF = 4096 };
+	struct llct_record *buf = malloc(BUF * sizeof(*buf));
+	size_t nbuf = 0;
+
+	if (!buf) {
+		snprintf(err, err_size, "'%s': out of memory", name);
+		return LLCT_ERR_NOMEM;
+	}
+	while ((got = getline(&line, &cap, in)) >= 0) {
+		size_t len = (size_t)got;
+		lineno++;
+		if (len && line[len - 1] == '\n')
+			len--;
+		if (len && line[len - 1] == '\r')
+			len--;
+		if (memchr(line, '\0', len)) {
+			snprintf(err, err_size, "'%s': line %llu: contains a NUL byte", name,
+				 (unsigned long long)lineno);
+			st = LLCT_ERR_PARSE;
+			goto out;
+		}
+		if (!saw_header) {
+			if (len != strlen(LLCT_CSV_HEADER) || memcmp(line, LLCT_CSV_HEADER, len)) {
+				snprintf(err, err_size, "'%s': line 1: expected the header '%s'",
+					 name, LLCT_CSV_HEADER);
+				st = LLCT_ERR_PARSE;
+				goto out;
+			}
+			saw_header = 1;
+			continue;
+		}
+		if (len == 0)
+			continue;
+		uint32_t frame;
+		struct llct_record rec;
+		if (llct_csv_parse_line(line, len, &frame, &rec, why, sizeof(why))) {
+			snprintf(err, err_size, "'%s': line %llu: %s", name,
+				 (unsigned long long)lineno, why);
+			st = LLCT_ERR_PARSE;
+			goto out;
+		}
+		if (!in_frame || frame != cur) {
+			if (in_frame && frame < cur) {
+				snprintf(err, err_size,
+					 "'%s': line %llu: frame %u after frame %u (frames must "
+					 "not go backwards)",
+					 name, (unsigned long long)lineno, frame, cur);
+				st = LLCT_ERR_PARSE;
+				goto out;
+			}
+			if (in_frame && ((st = llct_writer_append(w, buf, nbuf)) ||
+					 (st = llct_writer_end_frame(w))))
+				goto writer_failed;
+			nbuf = 0;
+			if ((st = llct_writer_begin_frame(w, frame)))
+				goto writer_failed;
+			in_frame = 1;
+			cur = frame;
+		}
+		buf[nbuf++] = rec;
+		if (nbuf == BUF) {
+			if ((st = llct_writer_append(w, buf, nbuf)))
+				goto writer_failed;
+			nbuf = 0;
+		}
+	}
+	if (ferror(in)) {
+		snprintf(err, err_size, "'%s': read error after line %llu", name,
+			 (unsigned long long)lineno);
+		st = LLCT_ERR_IO;
+		goto out;
+	}
+	if (!saw_header) {
+		snprintf(err, err_size, "'%s': empty file, expected the header '%s'", name,
+			 LLCT_CSV_HEADER);
+		st = LLCT_ERR_PARSE;
+		goto out;
+	}
+	if (in_frame &&
+	    ((st = llct_writer_append(w, buf, nbuf)) || (st = llct_writer_end_frame(w))))
+		goto writer_failed;
+	in_frame = 0;
+	goto out;
+writer_failed:
+	snprintf(err, err_size, "%s", llct_writer_error(w));
+out:
+	if (st && in_frame)
+		llct_writer_abort_frame(w);
+	free(buf);
+	free(line);
+	return st;
+}
+
+static char *put_dec(char *p, uint64_t v)
+{
+	char tmp[24];
+	int k = 0;
+	do {
+		tmp[k++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (k)
+		*p++ = tmp[--k];
+	return p;
+}
+
+int llct_csv_write_batch(FILE *out, const struct llct_batch *b)
+{
+	static const char hex[] = "0123456789abcdef";
+	char line[128];
+	for (uint32_t i = 0; i < b->n; i++) {
+		char *p = put_dec(line, b->frame);
+		*p++ = ',';
+		*p++ = '0';
+		*p++ = 'x';
+		uint64_t a = b->addr[i];
+		int digits = 1;
+		while (digits < 16 && (a >> (4 * digits)))
+			digits++;
+		for (int d = digits - 1; d >= 0; d--)
+			*p++ = hex[(a >> (4 * d)) & 15];
+		*p++ = ',';
+		const char *s = llct_stream_name(b->stream[i]);
+		while (*s)
+			*p++ = *s++;
+		*p++ = ',';
+		*p++ = b->op[i] ? 'W' : 'R';
+		*p++ = ',';
+		p = put_dec(p, b->sm[i]);
+		*p++ = ',';
+		p = put_dec(p, b->kernel[i]);
+		*p++ = ',';
+		p = put_dec(p, b->tenant[i]);
+		*p++ = '\n';
+		if (fwrite(line, 1, (size_t)(p - line), out) != (size_t)(p - line))
+			return LLCT_ERR_IO;
+	}
+	return LLCT_OK;
+}

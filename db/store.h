@@ -1,0 +1,32 @@
+/* store.h - private to db/: the .llct schema text and helpers shared by writer and reader. */
+#ifndef LLCT_DB_STORE_H
+#define LLCT_DB_STORE_H
+
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Schema of a format-1 trace. Frame numbers and kernel ids are the capture's own. */
+#define LLCT_TRACE_SCHEMA                                                                          \
+	"CREATE TABLE capture(id INTEGER PRIMARY KEY CHECK (id = 1), source TEXT,"                 \
+	" tier INTEGER, application TEXT, device TEXT, driver TEXT, tool_version TEXT,"            \
+	" format_version INTEGER, created_at TEXT);"                                               \
+	"CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;"                   \
+	"CREATE TABLE frames(frame INTEGER PRIMARY KEY, n_records INTEGER NOT NULL,"               \
+	" n_chunks INTEGER NOT NULL, committed_at TEXT);"                                          \
+	"CREATE TABLE chunks(id INTEGER PRIMARY KEY, frame INTEGER NOT NULL,"                      \
+	" seq INTEGER NOT NULL, n_records INTEGER NOT NULL, data BLOB NOT NULL,"                   \
+	" UNIQUE(frame, seq));"                                                                    \
+	"CREATE TABLE kernels(id INTEGER PRIMARY KEY, frame INTEGER, kind TEXT NOT NULL,"          \
+	" name TEXT, params TEXT);"                                                                \
+	"CREATE TABLE resources(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, name TEXT,"            \
+	" addr INTEGER, size INTEGER, params TEXT);"
+
+/* Formats a message into buf (if given) and returns `status`. */
+int llct_db_msg(char *buf, size_t size, int status, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Maps an SQLite result code to an llct status. */
+int llct_db_status(int rc);
+
+#endif

@@ -1,0 +1,384 @@
+/* trace_write.c - writes a .llct trace: frames of records as chunks, one transaction a frame.
+ *
+ * Records are buffered as columns until a chunk is full (LLCT_CHUNK_MAX) or the frame ends,
+ * then encoded and inserted. Nothing of a frame is visible until llct_writer_end_frame commits
+ * it; SQLite's rollback journal makes a writer killed at any point leave the earlier frames.
+ */
+#include "llct/trace.h"
+#include "store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct llct_writer {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *ins_chunk, *ins_frame, *ins_kernel, *ins_resource, *ins_setting;
+	struct llct_batch cols; /* pending records of the current frame */
+	int in_frame;           /* a frame is open (and a transaction with it) */
+	int has_last;           /* last_frame is meaningful */
+	uint32_t frame, last_frame;
+	uint32_t n_chunks;       /* chunks written for the current frame */
+	uint64_t frame_records;  /* records appended to the current frame */
+	uint64_t bytes, records; /* totals over committed frames (bytes include pending) */
+	int failed;              /* first error status, sticky */
+	char err[512];
+};
+
+int llct_db_msg(char *buf, size_t size, int status, const char *fmt, ...)
+{
+	if (buf && size) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(buf, size, fmt, ap);
+		va_end(ap);
+	}
+	return status;
+}
+
+int llct_db_status(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_OK:
+	case SQLITE_DONE:
+	case SQLITE_ROW:
+		return LLCT_OK;
+	case SQLITE_NOMEM:
+		return LLCT_ERR_NOMEM;
+	case SQLITE_IOERR:
+	case SQLITE_FULL:
+	case SQLITE_CANTOPEN:
+	case SQLITE_READONLY:
+	case SQLITE_PERM:
+		return LLCT_ERR_IO;
+	case SQLITE_CORRUPT:
+		return LLCT_ERR_CORRUPT;
+	case SQLITE_NOTADB:
+		return LLCT_ERR_FORMAT;
+	default:
+		return LLCT_ERR_DB;
+	}
+}
+
+/* Records an SQLite failure on w; returns its status. */
+static int db_fail(struct llct_writer *w, const char *what)
+{
+	int st = llct_db_status(sqlite3_errcode(w->db));
+	if (st == LLCT_OK)
+		st = LLCT_ERR_DB;
+	snprintf(w->err, sizeof(w->err), "'%s': %s: %s", w->path, what, sqlite3_errmsg(w->db));
+	if (!w->failed)
+		w->failed = st;
+	return st;
+}
+
+static int exec(struct llct_writer *w, const char *sql)
+{
+	if (sqlite3_exec(w->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(w, "cannot write");
+	return LLCT_OK;
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int step_reset(struct llct_writer *w, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(w, what);
+	return LLCT_OK;
+}
+
+static void now_utc(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int llct_writer_open(const char *path, const struct llct_capture_info *info,
+		     struct llct_writer **out, char *errbuf, size_t errbuf_size)
+{
+	struct llct_writer *w;
+	char when[32], pragmas[128];
+	int st;
+
+	*out = NULL;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return llct_db_msg(errbuf, errbuf_size, LLCT_ERR_NOMEM, "'%s': out of memory",
+				   path);
+	w->path = strdup(path);
+	if (!w->path || llct_batch_alloc(&w->cols) != LLCT_OK) {
+		st = llct_db_msg(errbuf, errbuf_size, LLCT_ERR_NOMEM, "'%s': out of memory", path);
+		goto fail_alloc;
+	}
+	if (unlink(path) != 0 && access(path, F_OK) == 0) {
+		st = llct_db_msg(errbuf, errbuf_size, LLCT_ERR_IO, "'%s': cannot replace the file",
+				 path);
+		goto fail_alloc;
+	}
+	if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
+		st = llct_db_msg(errbuf, errbuf_size, LLCT_ERR_IO, "'%s': cannot create: %s", path,
+				 w->db ? sqlite3_errmsg(w->db) : "out of memory");
+		goto fail_db;
+	}
+	snprintf(pragmas, sizeof(pragmas),
+		 "PRAGMA application_id=%d; PRAGMA user_version=%d; PRAGMA page_size=65536;",
+		 LLCT_TRACE_APPLICATION_ID, LLCT_TRACE_FORMAT_VERSION);
+	if ((st = exec(w, pragmas)) || (st = exec(w, "PRAGMA synchronous=NORMAL; BEGIN")) ||
+	    (st = exec(w, LLCT_TRACE_SCHEMA)))
+		goto fail_sql;
+	sqlite3_stmt *cap;
+	if (sqlite3_prepare_v2(w->db,
+			       "INSERT INTO capture VALUES(1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1,
+			       &cap, NULL) != SQLITE_OK) {
+		st = db_fail(w, "cannot prepare");
+		goto fail_sql;
+	}
+	now_utc(when, sizeof(when));
+	bind_text(cap, 1, info ? info->source : NULL);
+	sqlite3_bind_int(cap, 2, info ? info->tier : 0);
+	bind_text(cap, 3, info ? info->application : NULL);
+	bind_text(cap, 4, info ? info->device : NULL);
+	bind_text(cap, 5, info ? info->driver : NULL);
+	bind_text(cap, 6, LLCT_VERSION);
+	sqlite3_bind_int(cap, 7, LLCT_TRACE_FORMAT_VERSION);
+	bind_text(cap, 8, when);
+	st = step_reset(w, cap, "cannot write the capture row");
+	sqlite3_finalize(cap);
+	if (st || (st = exec(w, "COMMIT")))
+		goto fail_sql;
+
+	struct {
+		sqlite3_stmt **st;
+		const char *sql;
+	} stmts[] = {
+	    {&w->ins_chunk, "INSERT INTO chunks(frame, seq, n_records, data) VALUES(?,?,?,?)"},
+	    {&w->ins_frame, "INSERT INTO frames VALUES(?,?,?,?)"},
+	    {&w->ins_kernel, "INSERT OR REPLACE INTO kernels VALUES(?,?,?,?,?)"},
+	    {&w->ins_resource, "INSERT OR REPLACE INTO resources VALUES(?,?,?,?,?,?)"},
+	    {&w->ins_setting, "INSERT OR REPLACE INTO settings VALUES(?,?)"},
+	};
+	for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++) {
+		if (sqlite3_prepare_v2(w->db, stmts[i].sql, -1, stmts[i].st, NULL) != SQLITE_OK) {
+			st = db_fail(w, "cannot prepare");
+			goto fail_sql;
+		}
+	}
+	*out = w;
+	return LLCT_OK;
+
+fail_sql:
+	llct_db_msg(errbuf, errbuf_size, st, "%s", w->err);
+fail_db:
+	llct_writer_close(w);
+	unlink(path);
+	return st;
+fail_alloc:
+	llct_batch_free(&w->cols);
+	free(w->path);
+	free(w);
+	return st;
+}
+
+int llct_writer_set(struct llct_writer *w, const char *key, const char *value)
+{
+	if (w->failed)
+		return w->failed;
+	bind_text(w->ins_setting, 1, key);
+	bind_text(w->ins_setting, 2, value);
+	return step_reset(w, w->ins_setting, "cannot store a setting");
+}
+
+int llct_writer_begin_frame(struct llct_writer *w, uint32_t frame)
+{
+	if (w->failed)
+		return w->failed;
+	if (w->in_frame || (w->has_last && frame <= w->last_frame)) {
+		snprintf(w->err, sizeof(w->err), "'%s': frame %u begun %s", w->path, frame,
+			 w->in_frame ? "inside another frame" : "after a later or equal frame");
+		return LLCT_ERR_STATE;
+	}
+	int st = exec(w, "BEGIN");
+	if (st)
+		return st;
+	w->in_frame = 1;
+	w->frame = frame;
+	w->n_chunks = 0;
+	w->frame_records = 0;
+	w->cols.n = 0;
+	return LLCT_OK;
+}
+
+static int flush_chunk(struct llct_writer *w)
+{
+	uint8_t *blob;
+	size_t size;
+	int st;
+	if (w->cols.n == 0)
+		return LLCT_OK;
+	st = llct_chunk_encode(&w->cols, &blob, &size);
+	if (st) {
+		snprintf(w->err, sizeof(w->err), "'%s': frame %u: cannot encode a chunk: %s",
+			 w->path, w->frame, llct_strerror(st));
+		w->failed = st;
+		return st;
+	}
+	sqlite3_bind_int64(w->ins_chunk, 1, w->frame);
+	sqlite3_bind_int64(w->ins_chunk, 2, w->n_chunks);
+	sqlite3_bind_int64(w->ins_chunk, 3, w->cols.n);
+	sqlite3_bind_blob(w->ins_chunk, 4, blob, (int)size, free);
+	st = step_reset(w, w->ins_chunk, "cannot write a chunk");
+	if (st)
+		return st;
+	w->bytes += size;
+	w->n_chunks++;
+	w->cols.n = 0;
+	return LLCT_OK;
+}
+
+int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, size_t n)
+{
+	if (w->failed)
+		return w->failed;
+	if (!w->in_frame) {
+		snprintf(w->err, sizeof(w->err), "'%s': records appended outside a frame", w->path);
+		return LLCT_ERR_STATE;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct llct_record *r = &recs[i];
+		if (r->stream >= LLCT_N_STREAMS || r->op > 1) {
+			snprintf(w->err, sizeof(w->err),
+				 "'%s': frame %u: record with stream %u op %u is not valid",
+				 w->path, w->frame, r->stream, r->op);
+			return LLCT_ERR_INVALID;
+		}
+		uint32_t k = w->cols.n++;
+		w->cols.addr[k] = r->addr;
+		w->cols.stream[k] = r->stream;
+		w->cols.op[k] = r->op;
+		w->cols.sm[k] = r->sm;
+		w->cols.kernel[k] = r->kernel;
+		w->cols.tenant[k] = r->tenant;
+		if (w->cols.n == LLCT_CHUNK_MAX) {
+			int st = flush_chunk(w);
+			if (st)
+				return st;
+		}
+	}
+	w->frame_records += n;
+	return LLCT_OK;
+}
+
+int llct_writer_add_kernel(struct llct_writer *w, const struct llct_kernel *k)
+{
+	if (w->failed)
+		return w->failed;
+	sqlite3_bind_int64(w->ins_kernel, 1, k->id);
+	sqlite3_bind_int64(w->ins_kernel, 2, k->frame);
+	bind_text(w->ins_kernel, 3, k->kind ? k->kind : "unknown");
+	bind_text(w->ins_kernel, 4, k->name);
+	bind_text(w->ins_kernel, 5, k->params);
+	return step_reset(w, w->ins_kernel, "cannot write a kernel");
+}
+
+int llct_writer_add_resource(struct llct_writer *w, const struct llct_resource *r)
+{
+	if (w->failed)
+		return w->failed;
+	sqlite3_bind_int64(w->ins_resource, 1, (sqlite3_int64)r->id);
+	bind_text(w->ins_resource, 2, r->kind ? r->kind : "unknown");
+	bind_text(w->ins_resource, 3, r->name);
+	sqlite3_bind_int64(w->ins_resource, 4, (sqlite3_int64)r->addr);
+	sqlite3_bind_int64(w->ins_resource, 5, (sqlite3_int64)r->size);
+	bind_text(w->ins_resource, 6, r->params);
+	return step_reset(w, w->ins_resource, "cannot write a resource");
+}
+
+int llct_writer_end_frame(struct llct_writer *w)
+{
+	char when[32];
+	int st;
+	if (w->failed)
+		return w->failed;
+	if (!w->in_frame) {
+		snprintf(w->err, sizeof(w->err), "'%s': frame ended but none was begun", w->path);
+		return LLCT_ERR_STATE;
+	}
+	if ((st = flush_chunk(w)))
+		return st;
+	now_utc(when, sizeof(when));
+	sqlite3_bind_int64(w->ins_frame, 1, w->frame);
+	sqlite3_bind_int64(w->ins_frame, 2, (sqlite3_int64)w->frame_records);
+	sqlite3_bind_int64(w->ins_frame, 3, w->n_chunks);
+	bind_text(w->ins_frame, 4, when);
+	if ((st = step_reset(w, w->ins_frame, "cannot write a frame row")) ||
+	    (st = exec(w, "COMMIT")))
+		return st;
+	w->in_frame = 0;
+	w->has_last = 1;
+	w->last_frame = w->frame;
+	w->records += w->frame_records;
+	return LLCT_OK;
+}
+
+int llct_writer_abort_frame(struct llct_writer *w)
+{
+	if (!w->in_frame)
+		return LLCT_OK;
+	w->in_frame = 0;
+	w->cols.n = 0;
+	if (sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(w, "cannot roll back");
+	return LLCT_OK;
+}
+
+int llct_writer_close(struct llct_writer *w)
+{
+	int st;
+	if (!w)
+		return LLCT_OK;
+	if (w->db && w->in_frame)
+		llct_writer_abort_frame(w);
+	sqlite3_finalize(w->ins_chunk);
+	sqlite3_finalize(w->ins_frame);
+	sqlite3_finalize(w->ins_kernel);
+	sqlite3_finalize(w->ins_resource);
+	sqlite3_finalize(w->ins_setting);
+	if (w->db && sqlite3_close(w->db) != SQLITE_OK && !w->failed)
+		w->failed = LLCT_ERR_IO;
+	st = w->failed;
+	llct_batch_free(&w->cols);
+	free(w->path);
+	free(w);
+	return st;
+}
+
+const char *llct_writer_error(const struct llct_writer *w)
+{
+	return w->err;
+}
+
+uint64_t llct_writer_bytes(const struct llct_writer *w)
+{
+	return w->bytes;
+}
+
+uint64_t llct_writer_records(const struct llct_writer *w)
+{
+	return w->records;
+}

@@ -1,0 +1,164 @@
+/* trace.h - the .llct trace store: write frames of LLC access records, read them back fast.
+ *
+ * A trace is one SQLite file (DESIGN.md section 4). Records are stored in chunks of at most
+ * LLCT_CHUNK_MAX records; a chunk never spans two frames. Each frame is written in one
+ * transaction, so a writer killed at any point leaves every ended frame readable.
+ * This API does not model caches or capture anything; it only stores and reads.
+ */
+#ifndef LLCT_TRACE_H
+#define LLCT_TRACE_H
+
+#include "llct.h"
+
+#include <stdint.h>
+
+/* Largest number of records in one chunk (and in one decoded batch). */
+#define LLCT_CHUNK_MAX 65536
+
+/* One LLC access (DESIGN.md section 2). */
+struct llct_record {
+	uint64_t addr;   /* byte address in the captured device address space */
+	uint32_t kernel; /* draw/dispatch/copy... number, in execution order */
+	uint16_t sm;     /* shader core that issued the access */
+	uint16_t tenant; /* application; 0 in a single capture */
+	uint8_t stream;  /* enum llct_stream */
+	uint8_t op;      /* enum llct_op */
+};
+
+/* A decoded run of records of one frame, as parallel columns (struct of arrays). */
+struct llct_batch {
+	uint32_t frame;    /* frame every record belongs to */
+	uint32_t n;        /* records in this batch, 1..LLCT_CHUNK_MAX */
+	uint64_t chunk_id; /* row id of the chunk it came from, for messages */
+	uint64_t *addr;
+	uint8_t *stream;
+	uint8_t *op;
+	uint16_t *sm;
+	uint32_t *kernel;
+	uint16_t *tenant;
+	struct llct_batch_scratch *scratch; /* decoder buffers; owned by llct_batch_alloc */
+};
+
+/* Where a trace came from; stored in the `capture` table. NULL strings store as NULL. */
+struct llct_capture_info {
+	const char *source;      /* "capture", "synth", "import", ... */
+	int tier;                /* capture fidelity tier 1..3, 0 when not captured */
+	const char *application; /* program that was captured, or the generator */
+	const char *device;      /* Vulkan device name */
+	const char *driver;      /* driver name and version */
+};
+
+/* A GPU work item: one row of the `kernels` table. */
+struct llct_kernel {
+	uint32_t id;        /* the number records carry in `kernel` */
+	uint32_t frame;     /* frame it ran in */
+	const char *kind;   /* "draw", "dispatch", "clear", "copy", "blit", "resolve", ... */
+	const char *name;   /* debug-label name, or NULL */
+	const char *params; /* JSON object with the command's parameters, or NULL */
+};
+
+/* A memory resource: one row of the `resources` table. */
+struct llct_resource {
+	uint64_t id;
+	const char *kind;   /* "buffer", "image", ... */
+	const char *name;   /* debug name, or NULL */
+	uint64_t addr;      /* first byte in the captured address space */
+	uint64_t size;      /* bytes */
+	const char *params; /* JSON object: format, extent, mips, usage, ..., or NULL */
+};
+
+/* One frame as listed by a reader. */
+struct llct_frame_info {
+	uint32_t frame;
+	uint32_t n_chunks;
+	uint64_t n_records;
+};
+
+/* ---- chunk codec (also used by the fuzz target and the benchmark) ---- */
+
+/* Encodes n (1..LLCT_CHUNK_MAX) records given as columns into one LZ4 frame.
+ * On success stores a malloc'd blob in *out (caller frees) and its size in *out_size. */
+int llct_chunk_encode(const struct llct_batch *columns, uint8_t **out, size_t *out_size);
+
+/* Decodes a blob from llct_chunk_encode into `b`, whose column arrays must hold
+ * LLCT_CHUNK_MAX entries. expect_n is the record count the caller expects, or 0 for any.
+ * Returns LLCT_OK, or LLCT_ERR_CORRUPT with a reason in errbuf (any blob is safe to pass). */
+int llct_chunk_decode(const uint8_t *blob, size_t size, uint32_t expect_n, struct llct_batch *b,
+		      char *errbuf, size_t errbuf_size);
+
+/* Allocates the column arrays of a batch for LLCT_CHUNK_MAX records; frees them. */
+int llct_batch_alloc(struct llct_batch *b);
+void llct_batch_free(struct llct_batch *b);
+
+/* ---- writer ---- */
+
+struct llct_writer;
+
+/* Creates a new trace at `path` (an existing file is replaced) and records `info`.
+ * On failure *out is NULL and, if errbuf is given, it holds a message naming the file. */
+int llct_writer_open(const char *path, const struct llct_capture_info *info,
+		     struct llct_writer **out, char *errbuf, size_t errbuf_size);
+/* Stores a setting (a knob of how the trace was made) in the `settings` table. */
+int llct_writer_set(struct llct_writer *w, const char *key, const char *value);
+/* Starts frame `frame`; frames must be written in increasing order. */
+int llct_writer_begin_frame(struct llct_writer *w, uint32_t frame);
+/* Appends n records to the current frame. */
+int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, size_t n);
+int llct_writer_add_kernel(struct llct_writer *w, const struct llct_kernel *k);
+int llct_writer_add_resource(struct llct_writer *w, const struct llct_resource *r);
+/* Ends the current frame: flushes its last chunk and commits it. */
+int llct_writer_end_frame(struct llct_writer *w);
+/* Abandons the current frame: nothing of it is stored. */
+int llct_writer_abort_frame(struct llct_writer *w);
+/* Closes the trace; an open frame is abandoned. Returns the first error seen, if any. */
+int llct_writer_close(struct llct_writer *w);
+/* The last error message, naming the file (and frame/chunk); "" if none. */
+const char *llct_writer_error(const struct llct_writer *w);
+uint64_t llct_writer_bytes(const struct llct_writer *w);   /* compressed bytes so far */
+uint64_t llct_writer_records(const struct llct_writer *w); /* records in ended frames */
+
+/* ---- reader ---- */
+
+struct llct_reader;
+struct llct_cursor;
+
+/* Opens a trace read-only and checks that it is one this build can read. */
+int llct_reader_open(const char *path, struct llct_reader **out, char *errbuf, size_t errbuf_size);
+void llct_reader_close(struct llct_reader *r);
+const char *llct_reader_error(const struct llct_reader *r);
+const char *llct_reader_path(const struct llct_reader *r);
+/* Frames in increasing order; the array lives as long as the reader. */
+int llct_reader_frames(struct llct_reader *r, const struct llct_frame_info **frames, size_t *n);
+/* Calls fn(key, value, ud) for each row of `capture` then of `settings`; stops on non-zero. */
+int llct_reader_foreach_meta(struct llct_reader *r,
+			     int (*fn)(const char *table, const char *key, const char *value,
+				       void *ud),
+			     void *ud);
+/* Compressed bytes of all chunks. */
+int llct_reader_compressed_bytes(struct llct_reader *r, uint64_t *bytes);
+/* Number of rows in the kernels and resources tables. */
+int llct_reader_count(struct llct_reader *r, const char *table, uint64_t *n);
+
+struct llct_frame_range;
+/* Opens a cursor over the frames in `range` (NULL: every frame), in increasing order. */
+int llct_cursor_open(struct llct_reader *r, const struct llct_frame_range *range,
+		     struct llct_cursor **out);
+/* Decodes the next chunk into *b (valid until the next call). Returns 1 with a batch,
+ * 0 at the end, or a negative status (message in llct_reader_error). */
+int llct_cursor_next(struct llct_cursor *c, struct llct_batch *b);
+void llct_cursor_close(struct llct_cursor *c);
+
+/* ---- frame ranges ("5-7,20") ---- */
+
+struct llct_frame_range {
+	size_t n;
+	struct {
+		uint32_t first, last;
+	} * spans;
+};
+/* Parses "A", "A-B", "A-" and comma lists of them. Returns LLCT_ERR_PARSE on bad input. */
+int llct_frame_range_parse(const char *text, struct llct_frame_range *out);
+int llct_frame_range_contains(const struct llct_frame_range *fr, uint32_t frame);
+void llct_frame_range_release(struct llct_frame_range *fr);
+
+#endif

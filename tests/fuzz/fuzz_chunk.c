@@ -1,0 +1,35 @@
+/* fuzz_chunk.c - libFuzzer target for the chunk decoder: any blob decodes or is refused cleanly,
+ * and whatever decodes re-encodes to the same records. */
+#include "llct/trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct llct_batch a, b;
+	static int ready;
+	char why[200];
+	if (!ready) {
+		if (llct_batch_alloc(&a) || llct_batch_alloc(&b))
+			abort();
+		ready = 1;
+	}
+	if (llct_chunk_decode(data, size, 0, &a, why, sizeof(why)) != LLCT_OK)
+		return 0;
+	uint8_t *blob;
+	size_t blob_size;
+	if (llct_chunk_encode(&a, &blob, &blob_size) != LLCT_OK)
+		abort(); /* decoded records are always valid records */
+	if (llct_chunk_decode(blob, blob_size, a.n, &b, why, sizeof(why)) != LLCT_OK)
+		abort();
+	if (memcmp(a.addr, b.addr, a.n * sizeof(*a.addr)) || memcmp(a.stream, b.stream, a.n) ||
+	    memcmp(a.op, b.op, a.n) || memcmp(a.sm, b.sm, a.n * sizeof(*a.sm)) ||
+	    memcmp(a.kernel, b.kernel, a.n * sizeof(*a.kernel)) ||
+	    memcmp(a.tenant, b.tenant, a.n * sizeof(*a.tenant)))
+		abort();
+	free(blob);
+	return 0;
+}

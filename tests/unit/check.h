@@ -1,0 +1,48 @@
+/* check.h - the few assertion macros the unit tests share; failures are counted, not fatal. */
+#ifndef LLCT_TESTS_CHECK_H
+#define LLCT_TESTS_CHECK_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int check_failures;
+static int check_count;
+
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		check_count++;                                                                     \
+		if (!(cond)) {                                                                     \
+			check_failures++;                                                          \
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
+		}                                                                                  \
+	} while (0)
+
+#define CHECK_EQ(a, b)                                                                             \
+	do {                                                                                       \
+		long long a_ = (long long)(a), b_ = (long long)(b);                                \
+		check_count++;                                                                     \
+		if (a_ != b_) {                                                                    \
+			check_failures++;                                                          \
+			fprintf(stderr, "%s:%d: %s == %lld, expected %s == %lld\n", __FILE__,      \
+				__LINE__, #a, a_, #b, b_);                                         \
+		}                                                                                  \
+	} while (0)
+
+/* Prints the tally and returns the process exit status. */
+static inline int check_done(const char *name)
+{
+	printf("%s: %d checks, %d failed\n", name, check_count, check_failures);
+	return check_failures ? 1 : 0;
+}
+
+/* splitmix64: a small deterministic generator for test data. */
+static inline uint64_t test_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+#endif

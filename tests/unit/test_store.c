@@ -1,0 +1,429 @@
+/* test_store.c - round trips and corruption handling of the chunk codec and the .llct store. */
+#include "check.h"
+#include "llct/trace.h"
+
+#include <sqlite3.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[256];
+
+static void path_in(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/%s", dir, name);
+}
+
+/* Random record: every field over its full range, with a mix of coherent and wild addresses. */
+static struct llct_record rand_rec(uint64_t *seed, uint64_t *last)
+{
+	struct llct_record r;
+	uint64_t x = test_rand(seed);
+	switch (x % 4) {
+	case 0:
+		r.addr = test_rand(seed); /* anything in 64 bits */
+		break;
+	case 1:
+		r.addr = (x & 1) ? UINT64_MAX - (x % 7) : (x % 7); /* the ends */
+		break;
+	default:
+		r.addr = *last + ((x >> 8) % 5) * 64 - 128; /* near the last one */
+	}
+	*last = r.addr;
+	x = test_rand(seed);
+	r.stream = (uint8_t)(x % LLCT_N_STREAMS);
+	r.op = (uint8_t)((x >> 8) & 1);
+	r.sm = (x >> 16) & 1 ? (uint16_t)(x >> 20) : (uint16_t)((x >> 40) % 3);
+	r.kernel = (x >> 17) & 1 ? (uint32_t)test_rand(seed) : (uint32_t)((x >> 24) % 4);
+	r.tenant = (x >> 18) & 1 ? (uint16_t)(x >> 48) : 0;
+	return r;
+}
+
+static void to_batch(struct llct_batch *b, const struct llct_record *r, uint32_t n)
+{
+	b->n = n;
+	for (uint32_t i = 0; i < n; i++) {
+		b->addr[i] = r[i].addr;
+		b->stream[i] = r[i].stream;
+		b->op[i] = r[i].op;
+		b->sm[i] = r[i].sm;
+		b->kernel[i] = r[i].kernel;
+		b->tenant[i] = r[i].tenant;
+	}
+}
+
+static int same(const struct llct_batch *b, uint32_t i, const struct llct_record *r)
+{
+	return b->addr[i] == r->addr && b->stream[i] == r->stream && b->op[i] == r->op &&
+	       b->sm[i] == r->sm && b->kernel[i] == r->kernel && b->tenant[i] == r->tenant;
+}
+
+static void test_codec_roundtrip(void)
+{
+	struct llct_batch in, out;
+	uint64_t seed = 1, last = 0;
+	struct llct_record *recs = malloc(LLCT_CHUNK_MAX * sizeof(*recs));
+	CHECK_EQ(llct_batch_alloc(&in), LLCT_OK);
+	CHECK_EQ(llct_batch_alloc(&out), LLCT_OK);
+	uint32_t sizes[] = {1, 2, 3, 100, 4097, LLCT_CHUNK_MAX};
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		for (int variant = 0; variant < 3; variant++) {
+			for (uint32_t i = 0; i < sizes[k]; i++) {
+				recs[i] = rand_rec(&seed, &last);
+				if (variant == 1) /* all line-aligned: exercises the shift */
+					recs[i].addr &= ~(uint64_t)63;
+				if (variant == 2) /* all equal: zero deltas */
+					recs[i].addr = 0x1000;
+			}
+			to_batch(&in, recs, sizes[k]);
+			uint8_t *blob;
+			size_t size;
+			char why[200];
+			CHECK_EQ(llct_chunk_encode(&in, &blob, &size), LLCT_OK);
+			CHECK_EQ(llct_chunk_decode(blob, size, sizes[k], &out, why, sizeof(why)),
+				 LLCT_OK);
+			CHECK_EQ(out.n, sizes[k]);
+			uint32_t bad = 0;
+			for (uint32_t i = 0; i < sizes[k]; i++)
+				bad += !same(&out, i, &recs[i]);
+			CHECK_EQ(bad, 0);
+			/* A wrong expected count is an error, not a silent answer. */
+			CHECK_EQ(
+			    llct_chunk_decode(blob, size, sizes[k] + 1, &out, why, sizeof(why)),
+			    LLCT_ERR_CORRUPT);
+			free(blob);
+		}
+	}
+	/* Invalid records are refused by the encoder. */
+	recs[0].stream = LLCT_N_STREAMS;
+	to_batch(&in, recs, 1);
+	uint8_t *blob;
+	size_t size;
+	CHECK_EQ(llct_chunk_encode(&in, &blob, &size), LLCT_ERR_INVALID);
+	in.n = 0;
+	CHECK_EQ(llct_chunk_encode(&in, &blob, &size), LLCT_ERR_INVALID);
+	free(recs);
+	llct_batch_free(&in);
+	llct_batch_free(&out);
+}
+
+/* Every single-byte change and every truncation of a blob must be reported. */
+static void test_codec_corruption(void)
+{
+	struct llct_batch in, out;
+	uint64_t seed = 7, last = 0;
+	struct llct_record recs[300];
+	char why[200];
+	llct_batch_alloc(&in);
+	llct_batch_alloc(&out);
+	for (int i = 0; i < 300; i++)
+		recs[i] = rand_rec(&seed, &last);
+	to_batch(&in, recs, 300);
+	uint8_t *blob;
+	size_t size;
+	CHECK_EQ(llct_chunk_encode(&in, &blob, &size), LLCT_OK);
+	uint8_t *copy = malloc(size);
+	int undetected = 0;
+	for (size_t pos = 0; pos < size; pos++) {
+		for (int flip = 1; flip < 256; flip <<= 1) {
+			memcpy(copy, blob, size);
+			copy[pos] ^= (uint8_t)flip;
+			if (llct_chunk_decode(copy, size, 0, &out, why, sizeof(why)) == LLCT_OK)
+				undetected++;
+		}
+		memcpy(copy, blob, size);
+		copy[pos] ^= 0xff;
+		if (llct_chunk_decode(copy, size, 0, &out, why, sizeof(why)) == LLCT_OK)
+			undetected++;
+	}
+	CHECK_EQ(undetected, 0);
+	int truncated_ok = 0;
+	for (size_t len = 0; len < size; len++)
+		if (llct_chunk_decode(blob, len, 0, &out, why, sizeof(why)) == LLCT_OK)
+			truncated_ok++;
+	CHECK_EQ(truncated_ok, 0);
+	/* Trailing garbage after the frame is corruption too. */
+	uint8_t *longer = malloc(size + 4);
+	memcpy(longer, blob, size);
+	memset(longer + size, 0, 4);
+	CHECK_EQ(llct_chunk_decode(longer, size + 4, 0, &out, why, sizeof(why)), LLCT_ERR_CORRUPT);
+	free(longer);
+	free(copy);
+	free(blob);
+	llct_batch_free(&in);
+	llct_batch_free(&out);
+}
+
+/* Writes frames: empty, one record, huge (several chunks), then a few random ones. */
+struct plan {
+	uint32_t frame;
+	uint32_t n;
+};
+static const struct plan plans[] = {
+    {0, 0}, {1, 1}, {2, 3 * LLCT_CHUNK_MAX + 123}, {5, 1000}, {6, LLCT_CHUNK_MAX}, {9, 17},
+};
+#define N_PLANS (sizeof(plans) / sizeof(plans[0]))
+
+static struct llct_record *expected[N_PLANS];
+
+static void write_trace(const char *path)
+{
+	struct llct_writer *w;
+	char err[600];
+	uint64_t seed = 42, last = 0;
+	struct llct_capture_info info = {.source = "test", .tier = 0, .application = "test_store"};
+	CHECK_EQ(llct_writer_open(path, &info, &w, err, sizeof(err)), LLCT_OK);
+	CHECK_EQ(llct_writer_set(w, "knob", "7"), LLCT_OK);
+	for (size_t k = 0; k < N_PLANS; k++) {
+		expected[k] = malloc((plans[k].n + 1) * sizeof(struct llct_record));
+		for (uint32_t i = 0; i < plans[k].n; i++)
+			expected[k][i] = rand_rec(&seed, &last);
+		CHECK_EQ(llct_writer_begin_frame(w, plans[k].frame), LLCT_OK);
+		/* append in uneven pieces */
+		uint32_t done = 0;
+		while (done < plans[k].n) {
+			uint32_t piece = 1 + (uint32_t)(test_rand(&seed) % 50000);
+			if (piece > plans[k].n - done)
+				piece = plans[k].n - done;
+			CHECK_EQ(llct_writer_append(w, expected[k] + done, piece), LLCT_OK);
+			done += piece;
+		}
+		struct llct_kernel kern = {
+		    .id = (uint32_t)k, .frame = plans[k].frame, .kind = "draw", .name = "k"};
+		CHECK_EQ(llct_writer_add_kernel(w, &kern), LLCT_OK);
+		CHECK_EQ(llct_writer_end_frame(w), LLCT_OK);
+	}
+	/* out-of-order frames are refused */
+	CHECK_EQ(llct_writer_begin_frame(w, 3), LLCT_ERR_STATE);
+	/* an abandoned frame leaves no trace */
+	CHECK_EQ(llct_writer_begin_frame(w, 100), LLCT_OK);
+	CHECK_EQ(llct_writer_append(w, expected[1], 1), LLCT_OK);
+	CHECK_EQ(llct_writer_abort_frame(w), LLCT_OK);
+	CHECK_EQ(llct_writer_close(w), LLCT_OK);
+}
+
+static void test_store_roundtrip(void)
+{
+	char path[300], err[600];
+	path_in(path, sizeof(path), "rt.llct");
+	write_trace(path);
+	struct llct_reader *r;
+	CHECK_EQ(llct_reader_open(path, &r, err, sizeof(err)), LLCT_OK);
+	const struct llct_frame_info *frames;
+	size_t n;
+	llct_reader_frames(r, &frames, &n);
+	CHECK_EQ(n, N_PLANS);
+	for (size_t k = 0; k < n && k < N_PLANS; k++) {
+		CHECK_EQ(frames[k].frame, plans[k].frame);
+		CHECK_EQ(frames[k].n_records, plans[k].n);
+		CHECK_EQ(frames[k].n_chunks, (plans[k].n + LLCT_CHUNK_MAX - 1) / LLCT_CHUNK_MAX);
+	}
+	struct llct_cursor *c;
+	struct llct_batch b;
+	CHECK_EQ(llct_cursor_open(r, NULL, &c), LLCT_OK);
+	size_t k = 0;
+	uint32_t pos = 0, bad = 0, spans = 0;
+	int got;
+	while ((got = llct_cursor_next(c, &b)) > 0) {
+		while (k < N_PLANS && (plans[k].n == 0 || pos == plans[k].n)) {
+			k++;
+			pos = 0;
+		}
+		if (k >= N_PLANS) {
+			bad++;
+			break;
+		}
+		CHECK_EQ(b.frame, plans[k].frame);
+		for (uint32_t i = 0; i < b.n; i++)
+			bad += !same(&b, i, &expected[k][pos + i]);
+		pos += b.n;
+		spans++;
+	}
+	CHECK_EQ(got, 0);
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(k, N_PLANS - 1);
+	CHECK_EQ(pos, plans[N_PLANS - 1].n);
+	llct_cursor_close(c);
+
+	/* A frame range selects exactly those frames. */
+	struct llct_frame_range fr;
+	CHECK_EQ(llct_frame_range_parse("1,5-6", &fr), LLCT_OK);
+	CHECK_EQ(llct_cursor_open(r, &fr, &c), LLCT_OK);
+	uint64_t total = 0;
+	while ((got = llct_cursor_next(c, &b)) > 0) {
+		CHECK(b.frame == 1 || b.frame == 5 || b.frame == 6);
+		total += b.n;
+	}
+	CHECK_EQ(total, 1 + 1000 + LLCT_CHUNK_MAX);
+	llct_cursor_close(c);
+	llct_frame_range_release(&fr);
+	uint64_t nk;
+	CHECK_EQ(llct_reader_count(r, "kernels", &nk), LLCT_OK);
+	CHECK_EQ(nk, N_PLANS);
+	llct_reader_close(r);
+}
+
+static void test_frame_range(void)
+{
+	struct llct_frame_range fr;
+	CHECK_EQ(llct_frame_range_parse("5-7,20,30-", &fr), LLCT_OK);
+	CHECK(!llct_frame_range_contains(&fr, 4));
+	CHECK(llct_frame_range_contains(&fr, 5));
+	CHECK(llct_frame_range_contains(&fr, 7));
+	CHECK(!llct_frame_range_contains(&fr, 8));
+	CHECK(llct_frame_range_contains(&fr, 20));
+	CHECK(llct_frame_range_contains(&fr, 4000000000u));
+	llct_frame_range_release(&fr);
+	const char *bad[] = {"", "-", "a", "5-3", "1,", ",1", "1-2-3", "99999999999", "1 2"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK_EQ(llct_frame_range_parse(bad[i], &fr), LLCT_ERR_PARSE);
+}
+
+static void sql(const char *path, const char *q)
+{
+	sqlite3 *db;
+	CHECK_EQ(sqlite3_open(path, &db), SQLITE_OK);
+	char *e = NULL;
+	int rc = sqlite3_exec(db, q, NULL, NULL, &e);
+	if (rc != SQLITE_OK)
+		fprintf(stderr, "sql failed: %s\n", e);
+	CHECK_EQ(rc, SQLITE_OK);
+	sqlite3_free(e);
+	sqlite3_close(db);
+}
+
+/* Reads a whole trace; returns the first error status (and its message in err). */
+static int read_all(const char *path, char *err, size_t size)
+{
+	struct llct_reader *r;
+	struct llct_cursor *c;
+	struct llct_batch b;
+	int st = llct_reader_open(path, &r, err, size), got;
+	if (st)
+		return st;
+	st = llct_cursor_open(r, NULL, &c);
+	while (!st && (got = llct_cursor_next(c, &b)) > 0)
+		;
+	if (!st && got < 0) {
+		st = got;
+		snprintf(err, size, "%s", llct_reader_error(r));
+	}
+	llct_cursor_close(c);
+	llct_reader_close(r);
+	return st;
+}
+
+static void copy_file(const char *from, const char *to, long limit)
+{
+	FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
+	int ch;
+	long n = 0;
+	while ((limit < 0 || n < limit) && (ch = fgetc(a)) != EOF) {
+		fputc(ch, b);
+		n++;
+	}
+	fclose(a);
+	fclose(b);
+}
+
+static void test_file_corruption(void)
+{
+	char good[300], p[300], err[600];
+	path_in(good, sizeof(good), "rt.llct");
+
+	/* A flipped byte inside a chunk blob: error naming the file, frame and chunk. */
+	path_in(p, sizeof(p), "flip.llct");
+	copy_file(good, p, -1);
+	sql(p, "UPDATE chunks SET data = substr(data, 1, 40) || "
+	       "x'5a' || substr(data, 42) WHERE frame = 5");
+	CHECK_EQ(read_all(p, err, sizeof(err)), LLCT_ERR_CORRUPT);
+	CHECK(strstr(err, p) != NULL);
+	CHECK(strstr(err, "frame 5 chunk") != NULL);
+
+	/* A missing chunk: the index no longer matches. */
+	path_in(p, sizeof(p), "missing.llct");
+	copy_file(good, p, -1);
+	sql(p, "DELETE FROM chunks WHERE frame = 2 AND seq = 1");
+	CHECK_EQ(read_all(p, err, sizeof(err)), LLCT_ERR_CORRUPT);
+	CHECK(strstr(err, "frame 2") != NULL);
+
+	/* A chunk moved to another frame. */
+	path_in(p, sizeof(p), "moved.llct");
+	copy_file(good, p, -1);
+	sql(p, "UPDATE chunks SET n_records = n_records - 1 WHERE frame = 9");
+	CHECK_EQ(read_all(p, err, sizeof(err)), LLCT_ERR_CORRUPT);
+
+	/* Foreign SQLite database. */
+	path_in(p, sizeof(p), "foreign.llct");
+	unlink(p);
+	sql(p, "CREATE TABLE t(x)");
+	CHECK_EQ(read_all(p, err, sizeof(err)), LLCT_ERR_FORMAT);
+	CHECK(strstr(err, "not an llctrace trace") != NULL);
+
+	/* Newer format version. */
+	path_in(p, sizeof(p), "newer.llct");
+	copy_file(good, p, -1);
+	sql(p, "PRAGMA user_version = 99");
+	CHECK_EQ(read_all(p, err, sizeof(err)), LLCT_ERR_VERSION);
+	CHECK(strstr(err, "version 99") != NULL);
+
+	/* A text file named .llct, and an empty one. */
+	path_in(p, sizeof(p), "text.llct");
+	FILE *f = fopen(p, "w");
+	for (int i = 0; i < 200; i++)
+		fputs("this is not a trace at all, just some text\n", f);
+	fclose(f);
+	CHECK_EQ(read_all(p, err, sizeof(err)), LLCT_ERR_FORMAT);
+	CHECK(strstr(err, p) != NULL);
+	path_in(p, sizeof(p), "empty.llct");
+	fclose(fopen(p, "w"));
+	CHECK_EQ(read_all(p, err, sizeof(err)), LLCT_ERR_FORMAT);
+
+	/* Truncated files at many lengths: always an error or a consistent subset, never a crash.
+	 * SQLite pages are 64 KiB, so a cut at most lengths loses referenced pages. */
+	long size;
+	f = fopen(good, "rb");
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fclose(f);
+	int errors = 0, trials = 0;
+	for (long cut = 1; cut < size; cut += size / 23 + 1) {
+		path_in(p, sizeof(p), "cut.llct");
+		copy_file(good, p, cut);
+		trials++;
+		if (read_all(p, err, sizeof(err)) != LLCT_OK) {
+			errors++;
+			CHECK(strstr(err, p) != NULL);
+		}
+	}
+	CHECK_EQ(errors, trials);
+
+	/* A missing file. */
+	path_in(p, sizeof(p), "nope.llct");
+	CHECK_EQ(read_all(p, err, sizeof(err)), LLCT_ERR_IO);
+	CHECK(strstr(err, "nope.llct") != NULL);
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "%s/llct-test-store-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_codec_roundtrip();
+	test_codec_corruption();
+	test_frame_range();
+	test_store_roundtrip();
+	test_file_corruption();
+	for (size_t k = 0; k < N_PLANS; k++)
+		free(expected[k]);
+	int rc = check_done("test_store");
+	if (!rc) {
+		char cmd[400];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", dir);
+	}
+	return rc;
+}
