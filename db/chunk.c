@@ -217,35 +217,34 @@ static inline int get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *v
 	return 0;
 }
 
-/* Expands one run-length column; returns 0 if the runs do not cover exactly n values. */
-#define RLE_DECODE(ok, p, end, col, type, n)                                                       \
-	do {                                                                                       \
-		uint64_t prev_ = 0, dv_, len_;                                                     \
-		uint32_t i_ = 0;                                                                   \
-		ok = 1;                                                                            \
-		while (p < end) {                                                                  \
-			if (!get_varint(&p, end, &dv_) || !get_varint(&p, end, &len_) ||           \
-			    len_ >= (uint64_t)(n)-i_) {                                            \
-				ok = 0;                                                            \
-				break;                                                             \
-			}                                                                          \
-			prev_ += (uint64_t)unzigzag(dv_);                                          \
-			if (prev_ != (type)prev_) {                                                \
-				ok = 0;                                                            \
-				break;                                                             \
-			}                                                                          \
-			type v_ = (type)prev_;                                                     \
-			for (uint32_t e_ = i_ + (uint32_t)len_ + 1; i_ < e_; i_++)                 \
-				(col)[i_] = v_;                                                    \
-		}                                                                                  \
-		if (i_ != (n))                                                                     \
-			ok = 0;                                                                    \
-	} while (0)
-
-/* so bytes that name a stream and an op: 0..8 and 16..24. */
-static const uint8_t so_valid[256] = {
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-};
+/* Expands one run-length column of `width`-byte values into col[0..n); returns 0 unless the
+ * runs cover exactly n values, fit the type and end exactly at `end`. */
+static int rle_decode(const uint8_t *p, const uint8_t *end, void *col, unsigned width, uint32_t n)
+{
+	uint64_t prev = 0, dv, len, max = width == 2 ? UINT16_MAX : UINT32_MAX;
+	uint16_t *c16 = col;
+	uint32_t *c32 = col, i = 0;
+	while (p < end) {
+		if (p + 1 < end && !((p[0] | p[1]) & 0x80)) { /* the common one-byte pair */
+			dv = p[0];
+			len = p[1];
+			p += 2;
+		} else if (!get_varint(&p, end, &dv) || !get_varint(&p, end, &len)) {
+			return 0;
+		}
+		prev += (uint64_t)unzigzag(dv);
+		if (len >= (uint64_t)n - i || prev > max)
+			return 0;
+		uint32_t e = i + (uint32_t)len + 1;
+		if (width == 2)
+			for (; i < e; i++)
+				c16[i] = (uint16_t)prev;
+		else
+			for (; i < e; i++)
+				c32[i] = (uint32_t)prev;
+	}
+	return i == n;
+}
 
 int llct_chunk_decode(const uint8_t *blob, size_t size, uint32_t expect_n, struct llct_batch *b,
 		      char *errbuf, size_t errbuf_size)
@@ -295,41 +294,41 @@ int llct_chunk_decode(const uint8_t *blob, size_t size, uint32_t expect_n, struc
 		return fail(errbuf, errbuf_size, "%s", "column lengths do not add up");
 
 	const uint8_t *p = raw + HEADER_SIZE, *end = p + len[0];
-	const uint8_t *so = end;
+	const uint8_t *restrict so = end;
+	uint8_t *restrict stream = b->stream, *restrict op = b->op;
+	uint64_t *restrict addr = b->addr;
 	uint64_t prev[16] = {0};
-	unsigned bad = 0;
-	int ok;
+	/* Separate simple loops: the first two vectorize, the third is the varint chain. */
+	uint8_t top = 0; /* valid so bytes are 0..8 and 16..24: with bit 4 cleared, <= 8 */
 	for (uint32_t i = 0; i < n; i++) {
-		uint8_t x = so[i];
-		unsigned st = x & 15;
+		uint8_t x = so[i], y = x & 0xEF;
+		top = y > top ? y : top;
+		stream[i] = x & 15;
+		op[i] = x >> 4;
+	}
+	if (top >= LLCT_N_STREAMS)
+		return fail(errbuf, errbuf_size, "%s", "invalid stream or op value");
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned st = stream[i];
 		uint64_t v;
-		bad |= so_valid[x] ^ 1u;
 		if (p < end && *p < 0x80) {
 			v = *p++;
 		} else if (!get_varint(&p, end, &v)) {
 			return fail(errbuf, errbuf_size, "%s", "address column is cut short");
 		}
 		prev[st] += (uint64_t)unzigzag(v) << shift;
-		b->addr[i] = prev[st];
-		b->stream[i] = (uint8_t)st;
-		b->op[i] = (uint8_t)(x >> 4);
+		addr[i] = prev[st];
 	}
 	if (p != end)
 		return fail(errbuf, errbuf_size, "%s", "address column has trailing bytes");
-	if (bad)
-		return fail(errbuf, errbuf_size, "%s", "invalid stream or op value");
 	p = so + n;
-	end = p + len[2];
-	RLE_DECODE(ok, p, end, b->sm, uint16_t, n);
-	if (!ok)
+	if (!rle_decode(p, p + len[2], b->sm, 2, n))
 		return fail(errbuf, errbuf_size, "%s", "bad sm column");
-	end = p + len[3];
-	RLE_DECODE(ok, p, end, b->kernel, uint32_t, n);
-	if (!ok)
+	p += len[2];
+	if (!rle_decode(p, p + len[3], b->kernel, 4, n))
 		return fail(errbuf, errbuf_size, "%s", "bad kernel column");
-	end = p + len[4];
-	RLE_DECODE(ok, p, end, b->tenant, uint16_t, n);
-	if (!ok)
+	p += len[3];
+	if (!rle_decode(p, p + len[4], b->tenant, 2, n))
 		return fail(errbuf, errbuf_size, "%s", "bad tenant column");
 	b->n = n;
 	return LLCT_OK;

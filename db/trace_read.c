@@ -227,7 +227,7 @@ int llct_reader_foreach_meta(struct llct_reader *r,
 
 int llct_reader_compressed_bytes(struct llct_reader *r, uint64_t *bytes)
 {
-	int64_t v;
+	int64_t v = 0;
 	int st = pragma_int(r, "SELECT coalesce(sum(length(data)), 0) FROM chunks", &v);
 	*bytes = (uint64_t)v;
 	return st;
