@@ -51,6 +51,8 @@ int main(int argc, char **argv)
 {
 	size_t want = argc > 1 ? strtoull(argv[1], NULL, 10) : 20000000;
 	int repeats = argc > 2 ? atoi(argv[2]) : 3;
+	size_t chunk_records =
+	    getenv("CHUNK") ? strtoull(getenv("CHUNK"), NULL, 10) : LLCT_CHUNK_RECORDS;
 	struct llct_synth_params p = LLCT_SYNTH_PARAMS_INIT;
 	struct collect c = {malloc(want * sizeof(struct llct_record)), malloc(want * 4), 0, want,
 			    0};
@@ -69,7 +71,7 @@ int main(int argc, char **argv)
 	struct chunk *ch = calloc(cap_chunks, sizeof(*ch));
 	for (size_t i = 0; i < c.n;) {
 		size_t j = i;
-		while (j < c.n && j - i < LLCT_CHUNK_MAX && c.frame_of[j] == c.frame_of[i])
+		while (j < c.n && j - i < chunk_records && c.frame_of[j] == c.frame_of[i])
 			j++;
 		ch[n_chunks].first = i;
 		ch[n_chunks++].n = (uint32_t)(j - i);

@@ -33,6 +33,29 @@ const struct cli_command cli_commands[] = {
      "Prints the capture metadata and settings, frames, records, per-stream reads and\n"
      "writes, kernels, resources and compressed bytes per record. Decodes every chunk,\n"
      "so it also checks the whole file.\n"},
+    {"synth", cmd_synth, "write a synthetic deferred-renderer frame trace",
+     "usage: llctrace synth -o OUT.llct [--frames N] [--width W --height H] [--seed S] ...\n"
+     "\n"
+     "Writes a deterministic trace of what a deferred renderer's frames send to the LLC:\n"
+     "depth pre-pass, shadow map, G-buffer, full-screen lighting sampling the G-buffer and\n"
+     "shadow map (RT-to-TEX reuse), post passes, present blit and blended UI on the\n"
+     "displayable image. docs/SYNTH.md describes the model. Defaults in brackets.\n"
+     "  -o, --output FILE     trace to write (replaced if it exists)\n"
+     "  -n, --frames N        frames [1]; the camera moves between frames\n"
+     "  -W, --width W         render width in pixels [1280]\n"
+     "  -H, --height H        render height in pixels [720]\n"
+     "  -s, --seed S          seed of the scene [1]\n"
+     "      --objects N       opaque objects [160]\n"
+     "      --materials N     material textures [24]\n"
+     "      --texture-size N  material texture edge, power of two [1024]\n"
+     "      --shadow-size N   shadow map edge [1024]\n"
+     "      --gbuffers N      G-buffer targets 1..4 [3]\n"
+     "      --post N          post passes including tone mapping [3]\n"
+     "      --ui N            blended UI quads [12]\n"
+     "      --sms N           shader cores [16]\n"
+     "      --tile N          screen tile edge for SM mapping [16]\n"
+     "      --motion N        camera motion, pixels per frame [4]\n"
+     "  -q, --quiet           no progress or summary\n"},
     {"version", cmd_version, "print the tool and trace format versions",
      "usage: llctrace version\n"},
     {NULL, NULL, NULL, NULL},

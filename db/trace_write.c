@@ -274,7 +274,7 @@ int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, si
 		w->cols.sm[k] = r->sm;
 		w->cols.kernel[k] = r->kernel;
 		w->cols.tenant[k] = r->tenant;
-		if (w->cols.n == LLCT_CHUNK_MAX) {
+		if (w->cols.n == LLCT_CHUNK_RECORDS) {
 			int st = flush_chunk(w);
 			if (st)
 				return st;

@@ -524,8 +524,8 @@ static int gen_init(struct gen *g, const struct llct_synth_params *p)
 	}
 	for (uint32_t i = 0; i < p->n_objects; i++) {
 		struct object *o = &g->objs[i];
-		/* sizes log-distributed from 1/64 to 1/2 of the screen width */
-		uint32_t shift = 1 + (uint32_t)(rnd(&g->rng) % 6);
+		/* widths log-distributed from 1/128 to 1/4 of the screen width */
+		uint32_t shift = 3 + (uint32_t)(rnd(&g->rng) % 5);
 		o->w = p->width >> shift;
 		o->w += (uint32_t)(rnd(&g->rng) % (o->w + 1));
 		o->h = (uint32_t)((uint64_t)o->w * (50 + rnd(&g->rng) % 100) / 100);
@@ -538,7 +538,7 @@ static int gen_init(struct gen *g, const struct llct_synth_params *p)
 		o->y = (int32_t)(rnd(&g->rng) % p->height) - (int32_t)(o->h / 2);
 		o->z = 1 + (uint32_t)(rnd(&g->rng) % 65534);
 		o->material = (uint32_t)(rnd(&g->rng) % p->n_materials);
-		o->n_vertices = 64 + (uint32_t)(rnd(&g->rng) % 4096);
+		o->n_vertices = 32 + (uint32_t)(rnd(&g->rng) % 1024);
 		o->n_indices = o->n_vertices * 3;
 		o->vb = alloc(g, (uint64_t)o->n_vertices * 32);
 		o->ib = alloc(g, (uint64_t)o->n_indices * 4);
@@ -599,11 +599,10 @@ static int write_kernel(void *ud, const struct llct_kernel *k)
 	return c->st = llct_writer_add_kernel(c->w, k);
 }
 
-int llct_synth_write(const struct llct_synth_params *p, uint32_t n_frames, struct llct_writer *w)
+int llct_synth_write_settings(const struct llct_synth_params *p, uint32_t n_frames,
+			      struct llct_writer *w)
 {
 	char v[64];
-	uint32_t kernel = 0;
-	struct write_ctx c = {w, 0};
 	int st;
 	struct {
 		const char *key;
@@ -627,14 +626,20 @@ int llct_synth_write(const struct llct_synth_params *p, uint32_t n_frames, struc
 		if ((st = llct_writer_set(w, knobs[i].key, v)))
 			return st;
 	}
-	for (uint32_t f = 0; f < n_frames; f++) {
-		if ((st = llct_writer_begin_frame(w, f)))
-			return st;
-		st = llct_synth_frame(p, f, &kernel, write_recs, write_kernel, &c);
-		if (st || c.st)
-			return c.st ? c.st : st;
-		if ((st = llct_writer_end_frame(w)))
-			return st;
-	}
 	return LLCT_OK;
+}
+
+int llct_synth_write_frame(const struct llct_synth_params *p, uint32_t frame, uint32_t *next_kernel,
+			   struct llct_writer *w)
+{
+	struct write_ctx c = {w, 0};
+	int st;
+	if ((st = llct_writer_begin_frame(w, frame)))
+		return st;
+	st = llct_synth_frame(p, frame, next_kernel, write_recs, write_kernel, &c);
+	if (st || c.st) {
+		llct_writer_abort_frame(w);
+		return c.st ? c.st : st;
+	}
+	return llct_writer_end_frame(w);
 }

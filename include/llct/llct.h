@@ -65,7 +65,7 @@ enum llct_stream {
 
 enum llct_op { LLCT_OP_READ = 0, LLCT_OP_WRITE = 1 };
 
-/* Returns the stream's name ("TEX"), or NULL for a value that is not a stream. */
+/* Returns the stream's name ("TEX"), or "?" for a value that is not a stream. */
 static inline const char *llct_stream_name(unsigned stream)
 {
 	static const char *const names[LLCT_N_STREAMS] = {
@@ -73,7 +73,7 @@ static inline const char *llct_stream_name(unsigned stream)
 	    LLCT_STREAM_LIST(LLCT_X_NAME)
 #undef LLCT_X_NAME
 	};
-	return stream < LLCT_N_STREAMS ? names[stream] : NULL;
+	return stream < LLCT_N_STREAMS ? names[stream] : "?";
 }
 
 /* Returns the stream whose name is `name` (case-sensitive, as written by dump), or -1. */

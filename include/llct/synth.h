@@ -23,7 +23,7 @@ struct llct_synth_params {
 #define LLCT_SYNTH_PARAMS_INIT                                                                     \
 	{                                                                                          \
 		.width = 1280, .height = 720, .n_objects = 160, .n_materials = 24,                 \
-		.texture_size = 1024, .shadow_size = 2048, .n_gbuffers = 3, .n_post = 3,           \
+		.texture_size = 1024, .shadow_size = 1024, .n_gbuffers = 3, .n_post = 3,           \
 		.n_ui = 12, .n_sms = 16, .tile = 16, .motion = 4, .seed = 1                        \
 	}
 
@@ -40,7 +40,11 @@ int llct_synth_check(const struct llct_synth_params *p, char *why, size_t why_si
 int llct_synth_frame(const struct llct_synth_params *p, uint32_t frame, uint32_t *next_kernel,
 		     llct_synth_emit_fn emit, llct_synth_kernel_fn kernel, void *ud);
 
-/* Writes n_frames frames into an open writer, with the parameters as settings. */
-int llct_synth_write(const struct llct_synth_params *p, uint32_t n_frames, struct llct_writer *w);
+/* Stores the parameters (and n_frames) as settings of an open writer. */
+int llct_synth_write_settings(const struct llct_synth_params *p, uint32_t n_frames,
+			      struct llct_writer *w);
+/* Writes frame `frame` (its records and kernels) as one writer frame. */
+int llct_synth_write_frame(const struct llct_synth_params *p, uint32_t frame, uint32_t *next_kernel,
+			   struct llct_writer *w);
 
 #endif

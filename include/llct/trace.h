@@ -14,6 +14,8 @@
 
 /* Largest number of records in one chunk (and in one decoded batch). */
 #define LLCT_CHUNK_MAX 65536
+/* Records the writer puts in a chunk: a decoded batch then stays in a core's L2 cache. */
+#define LLCT_CHUNK_RECORDS 65536
 
 /* One LLC access (DESIGN.md section 2). */
 struct llct_record {

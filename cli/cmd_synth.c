@@ -1,0 +1,163 @@
+/* cmd_synth.c - `llctrace synth`: writes a deterministic synthetic frame trace (streams/synth.c).
+ */
+#include "cli.h"
+#include "llct/synth.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+int cmd_synth(int argc, char **argv)
+{
+	enum {
+		O_OBJECTS = 256,
+		O_MATERIALS,
+		O_TEXTURE,
+		O_SHADOW,
+		O_GBUFFERS,
+		O_POST,
+		O_UI,
+		O_SMS,
+		O_TILE,
+		O_MOTION
+	};
+	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+					     {"frames", required_argument, NULL, 'n'},
+					     {"width", required_argument, NULL, 'W'},
+					     {"height", required_argument, NULL, 'H'},
+					     {"seed", required_argument, NULL, 's'},
+					     {"objects", required_argument, NULL, O_OBJECTS},
+					     {"materials", required_argument, NULL, O_MATERIALS},
+					     {"texture-size", required_argument, NULL, O_TEXTURE},
+					     {"shadow-size", required_argument, NULL, O_SHADOW},
+					     {"gbuffers", required_argument, NULL, O_GBUFFERS},
+					     {"post", required_argument, NULL, O_POST},
+					     {"ui", required_argument, NULL, O_UI},
+					     {"sms", required_argument, NULL, O_SMS},
+					     {"tile", required_argument, NULL, O_TILE},
+					     {"motion", required_argument, NULL, O_MOTION},
+					     {"quiet", no_argument, NULL, 'q'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	struct llct_synth_params p = LLCT_SYNTH_PARAMS_INIT;
+	const char *out = NULL;
+	uint64_t frames = 1, v;
+	int c, quiet = 0;
+	char err[600], tmp[4096];
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":o:n:W:H:s:qh", opts, NULL)) != -1) {
+		uint32_t *field = NULL;
+		switch (c) {
+		case 'o':
+			out = optarg;
+			continue;
+		case 'q':
+			quiet = 1;
+			continue;
+		case 'n':
+			if (!cli_parse_uint(optarg, 1000000, &frames) || frames == 0)
+				return cli_usage_error("synth", "bad --frames '%s'", optarg);
+			continue;
+		case 's':
+			if (!cli_parse_uint(optarg, UINT64_MAX, &p.seed))
+				return cli_usage_error("synth", "bad --seed '%s'", optarg);
+			continue;
+		case 'W':
+			field = &p.width;
+			break;
+		case 'H':
+			field = &p.height;
+			break;
+		case O_OBJECTS:
+			field = &p.n_objects;
+			break;
+		case O_MATERIALS:
+			field = &p.n_materials;
+			break;
+		case O_TEXTURE:
+			field = &p.texture_size;
+			break;
+		case O_SHADOW:
+			field = &p.shadow_size;
+			break;
+		case O_GBUFFERS:
+			field = &p.n_gbuffers;
+			break;
+		case O_POST:
+			field = &p.n_post;
+			break;
+		case O_UI:
+			field = &p.n_ui;
+			break;
+		case O_SMS:
+			field = &p.n_sms;
+			break;
+		case O_TILE:
+			field = &p.tile;
+			break;
+		case O_MOTION:
+			field = &p.motion;
+			break;
+		default: {
+			int r = cli_getopt_common("synth", c, argv);
+			if (r >= 0)
+				return r;
+			continue;
+		}
+		}
+		if (!cli_parse_uint(optarg, UINT32_MAX, &v))
+			return cli_usage_error("synth", "bad value '%s' for '%s'", optarg,
+					       argv[optind - 1]);
+		*field = (uint32_t)v;
+	}
+	if (optind < argc)
+		return cli_usage_error("synth", "unexpected argument '%s'", argv[optind]);
+	if (!out)
+		return cli_usage_error("synth", "needs -o OUT.llct");
+	if (llct_synth_check(&p, err, sizeof(err)))
+		return cli_usage_error("synth", "%s", err);
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", out, (long)getpid());
+	struct llct_capture_info info = {.source = "synth",
+					 .application = "llctrace synth (deferred renderer model)"};
+	struct llct_writer *w;
+	if (llct_writer_open(tmp, &info, &w, err, sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
+	struct cli_progress prog;
+	cli_progress_init(&prog, "frames", frames, quiet);
+	uint32_t kernel = 0;
+	int st = llct_synth_write_settings(&p, (uint32_t)frames, w);
+	for (uint32_t f = 0; f < frames && !st; f++) {
+		st = llct_synth_write_frame(&p, f, &kernel, w);
+		cli_progress_update(&prog, f + 1);
+	}
+	cli_progress_done(&prog, frames);
+	uint64_t n = llct_writer_records(w), bytes = llct_writer_bytes(w);
+	if (st)
+		snprintf(err, sizeof(err), "%s", llct_writer_error(w));
+	int cst = llct_writer_close(w);
+	if (!st && cst) {
+		snprintf(err, sizeof(err), "'%s': cannot finish writing: %s", out,
+			 llct_strerror(cst));
+		st = cst;
+	}
+	if (!st && rename(tmp, out) != 0) {
+		snprintf(err, sizeof(err), "'%s': cannot rename into place: %s", out,
+			 strerror(errno));
+		st = LLCT_ERR_IO;
+	}
+	if (st) {
+		unlink(tmp);
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
+	if (!quiet)
+		fprintf(stderr, "wrote %llu frames, %llu records to '%s' (%.3f bytes/record)\n",
+			(unsigned long long)frames, (unsigned long long)n, out,
+			n ? (double)bytes / (double)n : 0.0);
+	return EXIT_OK;
+}

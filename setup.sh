@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# setup.sh - installs the Debian packages llctrace needs (only the missing ones), builds it, and
+# runs the demo or every test.
+#
+#   ./setup.sh build   install and build (build/llctrace)
+#   ./setup.sh demo    install, build, and run the main job end to end on a default input
+#   ./setup.sh test    install, build, and run every test: normal build (warnings are errors),
+#                      AddressSanitizer+UndefinedBehaviorSanitizer build, and the fuzzers briefly
+set -euo pipefail
+cd "$(dirname "$0")"
+what=${1:-build}
+case "$what" in build|demo|test) ;; *) echo "usage: ./setup.sh [build|demo|test]" >&2; exit 2 ;; esac
+
+# Packages: compiler and build, the trace store's libraries, clang for the fuzzers.
+PKGS="build-essential cmake pkg-config liblz4-dev libsqlite3-dev sqlite3 libzstd-dev clang
+      libclang-rt-14-dev"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "setup: installing:$missing"
+	SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+else
+	echo "setup: all packages present"
+fi
+
+jobs=$(nproc)
+build() { # build DIR CMAKE-ARGS...
+	local dir=$1; shift
+	cmake -S . -B "$dir" "$@" >/dev/null
+	cmake --build "$dir" -j "$jobs" >/dev/null
+}
+build build -DLLCT_WERROR=ON
+echo "setup: built build/llctrace ($(build/llctrace --version))"
+
+case "$what" in
+demo)
+	exec bash scripts/demo.sh build/llctrace
+	;;
+test)
+	echo "== tests (normal build)"
+	(cd build && ctest --output-on-failure -j "$jobs")
+	echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+	build build-asan -DLLCT_WERROR=ON -DLLCT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+	(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --output-on-failure -j "$jobs")
+	echo "== fuzzers (libFuzzer, ${LLCT_FUZZ_SECONDS:-20}s each)"
+	CC=clang build build-fuzz -DLLCT_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
+	(cd build-fuzz && ctest --output-on-failure -L fuzz)
+	;;
+esac
