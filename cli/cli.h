@@ -50,6 +50,8 @@ int cli_parse_uint(const char *s, uint64_t max, uint64_t *out);
 int cmd_dump(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_sql(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 
 #endif

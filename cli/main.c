@@ -33,6 +33,32 @@ const struct cli_command cli_commands[] = {
      "Prints the capture metadata and settings, frames, records, per-stream reads and\n"
      "writes, kernels, resources and compressed bytes per record. Decodes every chunk,\n"
      "so it also checks the whole file.\n"},
+    {"replay", cmd_replay, "replay a trace through LLC policies into a results database",
+     "usage: llctrace replay TRACE.llct -o RESULTS.db [--policy LIST] [options]\n"
+     "\n"
+     "Replays the trace through one LLC model per policy (decoding it once, models spread\n"
+     "over all cores) and appends one run per policy to RESULTS.db (created if needed).\n"
+     "Prints the read hit rate per stream and policy; query the rest with 'llctrace sql'.\n"
+     "  -p, --policy LIST      comma list or 'all' [all]: belady, belady-bypass, brrip,\n"
+     "                         drrip, gspc, gspztc, gspztc-tse, lru, nru, srrip\n"
+     "  -o, --output FILE      results database to append to\n"
+     "  -l, --llc S:W:L        size, ways, line size [8MiB:16:64]\n"
+     "      --banks N          LLC banks (GSPC counters are per bank) [4]\n"
+     "      --sample-period N  GSPC family: sets s with s %% N == 0 sample [64]\n"
+     "      --hash mod|xor     set index: line mod sets, or XOR-folded line bits [mod]\n"
+     "      --ucd              uncached displayable color: DISP bypasses the LLC\n"
+     "  -f, --frames RANGE     frames to replay, e.g. 2-5,9 [all]; the cache stays warm\n"
+     "      --threads N        worker threads [one per core]\n"
+     "  -q, --quiet            no progress line or table\n"},
+    {"sql", cmd_sql, "run SQL on a results database (or a trace) and print a table",
+     "usage: llctrace sql [--csv] [--write] DB \"SQL\"\n"
+     "\n"
+     "Runs the SQL (several statements allowed) and prints each result as an aligned\n"
+     "table. The database is opened read-only unless --write is given. Useful views:\n"
+     "read_hit_rates, stream_totals, miss_savings_vs_drrip, rt_tex_reuse, rt_tex_totals,\n"
+     "epoch_reuse (docs/RESULTS.md).\n"
+     "  --csv    CSV instead of a table\n"
+     "  --write  allow statements that change the database\n"},
     {"synth", cmd_synth, "write a synthetic deferred-renderer frame trace",
      "usage: llctrace synth -o OUT.llct [--frames N] [--width W --height H] [--seed S] ...\n"
      "\n"

@@ -296,7 +296,22 @@ static int next_frame(struct llct_cursor *c)
 	return 0;
 }
 
+static int cursor_step(struct llct_cursor *c, struct llct_batch *dst);
+
 int llct_cursor_next(struct llct_cursor *c, struct llct_batch *b)
+{
+	int got = cursor_step(c, &c->batch);
+	if (got > 0)
+		*b = c->batch;
+	return got;
+}
+
+int llct_cursor_next_into(struct llct_cursor *c, struct llct_batch *b)
+{
+	return cursor_step(c, b);
+}
+
+static int cursor_step(struct llct_cursor *c, struct llct_batch *dst)
 {
 	struct llct_reader *r = c->r;
 	char why[160];
@@ -329,16 +344,14 @@ int llct_cursor_next(struct llct_cursor *c, struct llct_batch *b)
 			return reader_fail(r, LLCT_ERR_CORRUPT,
 					   "frame %u chunk %lld: index row is not valid", f->frame,
 					   (long long)id);
-		int st =
-		    llct_chunk_decode(blob, (size_t)size, (uint32_t)n, &c->batch, why, sizeof(why));
+		int st = llct_chunk_decode(blob, (size_t)size, (uint32_t)n, dst, why, sizeof(why));
 		if (st)
 			return reader_fail(r, st, "frame %u chunk %lld: %s", f->frame,
 					   (long long)id, why);
 		c->next_seq++;
 		c->seen += (uint64_t)n;
-		c->batch.frame = f->frame;
-		c->batch.chunk_id = (uint64_t)id;
-		*b = c->batch;
+		dst->frame = f->frame;
+		dst->chunk_id = (uint64_t)id;
 		return 1;
 	}
 }

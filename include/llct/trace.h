@@ -148,6 +148,9 @@ int llct_cursor_open(struct llct_reader *r, const struct llct_frame_range *range
 /* Decodes the next chunk into *b (valid until the next call). Returns 1 with a batch,
  * 0 at the end, or a negative status (message in llct_reader_error). */
 int llct_cursor_next(struct llct_cursor *c, struct llct_batch *b);
+/* Like llct_cursor_next, but decodes into the caller's batch (from llct_batch_alloc), which
+ * stays valid until the caller reuses it: for double buffering. */
+int llct_cursor_next_into(struct llct_cursor *c, struct llct_batch *b);
 void llct_cursor_close(struct llct_cursor *c);
 
 /* ---- frame ranges ("5-7,20") ---- */

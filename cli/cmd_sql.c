@@ -1,0 +1,219 @@
+/* cmd_sql.c - `llctrace sql DB "SELECT ..."`: runs SQL on a results database or a trace and
+ * prints an aligned table or CSV. */
+#include "cli.h"
+#include "llct/results.h"
+#include "llct/trace.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void csv_cell(const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+/* Formats a value: integers as is, reals with up to 6 significant digits. */
+static void cell_text(sqlite3_stmt *st, int i, char *buf, size_t size)
+{
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_NULL:
+		snprintf(buf, size, "%s", "");
+		break;
+	case SQLITE_FLOAT:
+		snprintf(buf, size, "%.6g", sqlite3_column_double(st, i));
+		break;
+	case SQLITE_BLOB:
+		snprintf(buf, size, "<blob %d bytes>", sqlite3_column_bytes(st, i));
+		break;
+	default:
+		snprintf(buf, size, "%s", (const char *)sqlite3_column_text(st, i));
+	}
+}
+
+int cmd_sql(int argc, char **argv)
+{
+	static const struct option opts[] = {{"csv", no_argument, NULL, 'c'},
+					     {"write", no_argument, NULL, 'w'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	int c, csv = 0, writable = 0, rc = EXIT_FAIL;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		if (c == 'c')
+			csv = 1;
+		else if (c == 'w')
+			writable = 1;
+		else {
+			int r = cli_getopt_common("sql", c, argv);
+			return r >= 0 ? r : EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage_error("sql", "needs a database and one SQL text");
+	const char *path = argv[optind], *sql = argv[optind + 1];
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	FILE *probe = fopen(path, "rb");
+	if (!probe) {
+		cli_error("'%s': cannot open: no such file", path);
+		return EXIT_FAIL;
+	}
+	fclose(probe);
+	if (sqlite3_open_v2(path, &db, writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY,
+			    NULL) != SQLITE_OK) {
+		cli_error("'%s': cannot open: %s", path, sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_busy_timeout(db, 10000);
+	/* Only llctrace files: a results database (any schema we know) or a trace. */
+	sqlite3_stmt *q;
+	int64_t app = 0, ver = 0;
+	if (sqlite3_prepare_v2(db, "PRAGMA application_id", -1, &q, NULL) != SQLITE_OK) {
+		cli_error("'%s': not an llctrace database (%s)", path, sqlite3_errmsg(db));
+		goto out;
+	}
+	if (sqlite3_step(q) == SQLITE_ROW)
+		app = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL) == SQLITE_OK) {
+		if (sqlite3_step(q) == SQLITE_ROW)
+			ver = sqlite3_column_int64(q, 0);
+		sqlite3_finalize(q);
+	}
+	if (app == LLCT_RESULTS_APPLICATION_ID) {
+		if (ver > LLCT_RESULTS_SCHEMA_VERSION) {
+			cli_error("'%s': results schema version %lld is newer than this llctrace "
+				  "knows (%d); upgrade llctrace",
+				  path, (long long)ver, LLCT_RESULTS_SCHEMA_VERSION);
+			goto out;
+		}
+	} else if (app == LLCT_TRACE_APPLICATION_ID) {
+		if (ver > LLCT_TRACE_FORMAT_VERSION) {
+			cli_error("'%s': trace format version %lld is newer than this llctrace "
+				  "knows (%d); upgrade llctrace",
+				  path, (long long)ver, LLCT_TRACE_FORMAT_VERSION);
+			goto out;
+		}
+	} else {
+		cli_error("'%s': not an llctrace results database or trace", path);
+		goto out;
+	}
+
+	const char *tail = sql;
+	while (tail && *tail) {
+		if (sqlite3_prepare_v2(db, tail, -1, &st, &tail) != SQLITE_OK) {
+			cli_error("'%s': %s", path, sqlite3_errmsg(db));
+			goto out;
+		}
+		if (!st) /* whitespace or comment */
+			break;
+		int n = sqlite3_column_count(st), step;
+		char buf[512];
+		if (csv) {
+			for (int i = 0; i < n; i++) {
+				if (i)
+					putchar(',');
+				csv_cell(sqlite3_column_name(st, i));
+			}
+			if (n)
+				putchar('\n');
+			while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+				for (int i = 0; i < n; i++) {
+					if (i)
+						putchar(',');
+					cell_text(st, i, buf, sizeof(buf));
+					csv_cell(buf);
+				}
+				putchar('\n');
+			}
+		} else {
+			/* Buffer the rows to align the columns; numbers right-aligned. */
+			size_t rows = 0, cap = 64;
+			char **cells = malloc(cap * (size_t)(n ? n : 1) * sizeof(*cells));
+			int *width = calloc((size_t)(n ? n : 1), sizeof(*width));
+			int *numeric = calloc((size_t)(n ? n : 1), sizeof(*numeric));
+			if (!cells || !width || !numeric) {
+				free(cells);
+				free(width);
+				free(numeric);
+				cli_error("out of memory");
+				goto out;
+			}
+			for (int i = 0; i < n; i++) {
+				width[i] = (int)strlen(sqlite3_column_name(st, i));
+				numeric[i] = 1;
+			}
+			while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+				if (rows == cap) {
+					cap *= 2;
+					char **p = realloc(cells, cap * (size_t)n * sizeof(*cells));
+					if (!p)
+						break;
+					cells = p;
+				}
+				for (int i = 0; i < n; i++) {
+					int ty = sqlite3_column_type(st, i);
+					cell_text(st, i, buf, sizeof(buf));
+					if (ty == SQLITE_TEXT || ty == SQLITE_BLOB)
+						numeric[i] = 0;
+					cells[rows * (size_t)n + (size_t)i] = strdup(buf);
+					if ((int)strlen(buf) > width[i])
+						width[i] = (int)strlen(buf);
+				}
+				rows++;
+			}
+			for (int i = 0; i < n; i++)
+				printf("%s%-*s", i ? "  " : "", width[i],
+				       sqlite3_column_name(st, i));
+			if (n)
+				putchar('\n');
+			for (int i = 0; i < n; i++)
+				printf("%s%.*s", i ? "  " : "", width[i],
+				       "-----------------------------------------------------------"
+				       "-----"
+				       "-----------------------------------------------------------"
+				       "-----");
+			if (n)
+				putchar('\n');
+			for (size_t r = 0; r < rows; r++) {
+				for (int i = 0; i < n; i++) {
+					char *s = cells[r * (size_t)n + (size_t)i];
+					printf(numeric[i] ? "%s%*s" : "%s%-*s", i ? "  " : "",
+					       width[i], s ? s : "");
+					free(s);
+				}
+				putchar('\n');
+			}
+			free(cells);
+			free(width);
+			free(numeric);
+		}
+		if (step != SQLITE_DONE) {
+			cli_error("'%s': %s", path, sqlite3_errmsg(db));
+			goto out;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	rc = EXIT_OK;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	if (fflush(stdout) != 0) {
+		cli_error("cannot write to standard output");
+		rc = EXIT_FAIL;
+	}
+	return rc;
+}

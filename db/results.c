@@ -1,0 +1,314 @@
+/* results.c - writes the results database: schema, versioning, runs and per-frame rows.
+ *
+ * Results accumulate: every replay appends runs, never rewrites old ones. The views are part
+ * of the schema so `sqlite3 results.db` users get the same answers as `llctrace sql`.
+ */
+#include "llct/results.h"
+#include "store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RESULTS_SCHEMA                                                                                             \
+	"CREATE TABLE runs(id INTEGER PRIMARY KEY, trace TEXT NOT NULL, trace_created TEXT,"                       \
+	" policy TEXT NOT NULL, llc_bytes INTEGER NOT NULL, ways INTEGER NOT NULL,"                                \
+	" line INTEGER NOT NULL, sets INTEGER NOT NULL, banks INTEGER NOT NULL,"                                   \
+	" sample_period INTEGER NOT NULL, hash TEXT NOT NULL, ucd INTEGER NOT NULL,"                               \
+	" frames TEXT NOT NULL, params TEXT, tool_version TEXT NOT NULL, started_at TEXT,"                         \
+	" wall_s REAL, accesses INTEGER, accesses_per_s REAL, peak_state_bytes INTEGER);"                          \
+	"CREATE TABLE stream_stats(run_id INTEGER NOT NULL REFERENCES runs(id),"                                   \
+	" frame INTEGER NOT NULL, stream TEXT NOT NULL, reads INTEGER, read_hits INTEGER,"                         \
+	" writes INTEGER, write_hits INTEGER, fills INTEGER, evictions INTEGER,"                                   \
+	" writebacks INTEGER, bypasses INTEGER, PRIMARY KEY(run_id, frame, stream))"                               \
+	" WITHOUT ROWID;"                                                                                          \
+	"CREATE TABLE rt_tex(run_id INTEGER NOT NULL REFERENCES runs(id),"                                         \
+	" frame INTEGER NOT NULL, produced INTEGER, consumed INTEGER,"                                             \
+	" PRIMARY KEY(run_id, frame)) WITHOUT ROWID;"                                                              \
+	"CREATE TABLE epochs(run_id INTEGER NOT NULL REFERENCES runs(id),"                                         \
+	" frame INTEGER NOT NULL, stream TEXT NOT NULL, epoch TEXT NOT NULL,"                                      \
+	" entered INTEGER, hits INTEGER, PRIMARY KEY(run_id, frame, stream, epoch))"                               \
+	" WITHOUT ROWID;" /* per frame and stream: read hit rate */                                                \
+	"CREATE VIEW read_hit_rates AS SELECT r.id AS run_id, r.trace, r.policy, r.llc_bytes,"                     \
+	" r.ways, r.ucd, s.frame, s.stream, s.reads, s.read_hits,"                                                 \
+	" CASE WHEN s.reads > 0 THEN 1.0 * s.read_hits / s.reads END AS read_hit_rate"                             \
+	" FROM stream_stats s JOIN runs r ON r.id = s.run_id;" /* whole run per stream */                          \
+	"CREATE VIEW stream_totals AS SELECT r.id AS run_id, r.trace, r.policy, r.llc_bytes,"                      \
+	" r.ways, r.ucd, s.stream, sum(s.reads) AS reads, sum(s.read_hits) AS read_hits,"                          \
+	" sum(s.writes) AS writes, sum(s.write_hits) AS write_hits,"                                               \
+	" sum(s.reads + s.writes - s.read_hits - s.write_hits) AS misses,"                                         \
+	" CASE WHEN sum(s.reads) > 0 THEN 1.0 * sum(s.read_hits) / sum(s.reads) END"                               \
+	" AS read_hit_rate FROM stream_stats s JOIN runs r ON r.id = s.run_id"                                     \
+	" GROUP BY r.id, s.stream;" /* misses of every run against DRRIP without UCD on the same                   \
+				       trace and geometry */                                                       \
+	"CREATE VIEW run_misses AS SELECT r.*, (SELECT sum(reads + writes - read_hits -"                           \
+	" write_hits) FROM stream_stats WHERE run_id = r.id) AS misses,"                                           \
+	" (SELECT sum(reads - read_hits) FROM stream_stats WHERE run_id = r.id)"                                   \
+	" AS read_misses FROM runs r;"                                                                             \
+	"CREATE VIEW miss_savings_vs_drrip AS SELECT a.id AS run_id, a.trace, a.policy,"                           \
+	" a.llc_bytes, a.ways, a.ucd, a.frames, a.misses, d.misses AS drrip_misses,"                               \
+	" CASE WHEN d.misses > 0 THEN 1.0 - 1.0 * a.misses / d.misses END AS miss_saving,"                         \
+	" a.read_misses, d.read_misses AS drrip_read_misses,"                                                      \
+	" CASE WHEN d.read_misses > 0 THEN 1.0 - 1.0 * a.read_misses / d.read_misses END"                          \
+	" AS read_miss_saving"                                                                                     \
+	" FROM run_misses a JOIN run_misses d ON d.id = (SELECT max(x.id) FROM runs x"                             \
+	" WHERE x.policy = 'drrip' AND x.ucd = 0 AND x.trace = a.trace"                                            \
+	" AND x.trace_created IS a.trace_created AND x.llc_bytes = a.llc_bytes"                                    \
+	" AND x.ways = a.ways AND x.line = a.line AND x.banks = a.banks AND x.hash = a.hash"                       \
+	" AND x.frames = a.frames);"                                                                               \
+	"CREATE VIEW rt_tex_reuse AS SELECT r.id AS run_id, r.trace, r.policy, r.ucd,"                             \
+	" t.frame, t.produced, t.consumed, CASE WHEN t.produced > 0"                                               \
+	" THEN 1.0 * t.consumed / t.produced END AS consumed_fraction"                                             \
+	" FROM rt_tex t JOIN runs r ON r.id = t.run_id;"                                                           \
+	"CREATE VIEW rt_tex_totals AS SELECT r.id AS run_id, r.trace, r.policy, r.ucd,"                            \
+	" sum(t.produced) AS produced, sum(t.consumed) AS consumed,"                                               \
+	" CASE WHEN sum(t.produced) > 0 THEN 1.0 * sum(t.consumed) / sum(t.produced) END"                          \
+	" AS consumed_fraction FROM rt_tex t JOIN runs r ON r.id = t.run_id GROUP BY r.id;" /* reuse               \
+											       probability         \
+											       |E(k+1)|/|E(k)|     \
+											       =                   \
+											       hits(k)/entered(k); \
+											       death               \
+											       ratio               \
+											       1 -                 \
+											       that                \
+											     */                    \
+	"CREATE VIEW epoch_reuse AS SELECT r.id AS run_id, r.trace, r.policy, e.stream,"                           \
+	" e.epoch, sum(e.entered) AS entered, sum(e.hits) AS hits,"                                                \
+	" CASE WHEN sum(e.entered) > 0 THEN 1.0 * sum(e.hits) / sum(e.entered) END"                                \
+	" AS reuse_probability, CASE WHEN sum(e.entered) > 0 AND e.epoch <> 'E2+'"                                 \
+	" THEN 1.0 - 1.0 * sum(e.hits) / sum(e.entered) END AS death_ratio"                                        \
+	" FROM epochs e JOIN runs r ON r.id = e.run_id GROUP BY r.id, e.stream, e.epoch;"
+
+struct llct_results {
+	sqlite3 *db;
+	char *path;
+	sqlite3_stmt *ins_run, *ins_stream, *ins_rt, *ins_epoch;
+	int failed;
+	char err[512];
+};
+
+static int res_fail(struct llct_results *r, const char *what)
+{
+	int st = llct_db_status(sqlite3_errcode(r->db));
+	if (st == LLCT_OK)
+		st = LLCT_ERR_DB;
+	snprintf(r->err, sizeof(r->err), "'%s': %s: %s", r->path, what, sqlite3_errmsg(r->db));
+	if (!r->failed)
+		r->failed = st;
+	return st;
+}
+
+static int one_int(sqlite3 *db, const char *sql, int64_t *v)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? SQLITE_OK : rc;
+}
+
+int llct_results_open(const char *path, struct llct_results **out, char *err, size_t err_size)
+{
+	struct llct_results *r = calloc(1, sizeof(*r));
+	int64_t app = 0, ver = 0, n_tables = 0;
+	int st = LLCT_OK;
+	*out = NULL;
+	if (!r || !(r->path = strdup(path))) {
+		free(r);
+		return llct_db_msg(err, err_size, LLCT_ERR_NOMEM, "'%s': out of memory", path);
+	}
+	if (sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
+		st = res_fail(r, "cannot open");
+		goto fail;
+	}
+	sqlite3_busy_timeout(r->db, 10000);
+	if (one_int(r->db, "PRAGMA application_id", &app) ||
+	    one_int(r->db, "PRAGMA user_version", &ver) ||
+	    one_int(r->db, "SELECT count(*) FROM sqlite_schema", &n_tables)) {
+		if (sqlite3_errcode(r->db) == SQLITE_NOTADB) {
+			snprintf(r->err, sizeof(r->err),
+				 "'%s': not an llctrace results database (not a database)", path);
+			st = LLCT_ERR_FORMAT;
+		} else {
+			st = res_fail(r, "cannot read");
+		}
+		goto fail;
+	}
+	if (app == 0 && n_tables == 0) { /* new file */
+		char sql[256];
+		snprintf(sql, sizeof(sql),
+			 "PRAGMA application_id=%d; PRAGMA user_version=%d; BEGIN;",
+			 LLCT_RESULTS_APPLICATION_ID, LLCT_RESULTS_SCHEMA_VERSION);
+		if (sqlite3_exec(r->db, sql, NULL, NULL, NULL) != SQLITE_OK ||
+		    sqlite3_exec(r->db, RESULTS_SCHEMA "COMMIT;", NULL, NULL, NULL) != SQLITE_OK) {
+			st = res_fail(r, "cannot create the schema");
+			goto fail;
+		}
+	} else if (app != LLCT_RESULTS_APPLICATION_ID) {
+		snprintf(r->err, sizeof(r->err),
+			 "'%s': not an llctrace results database (SQLite application_id 0x%llx)",
+			 path, (unsigned long long)app);
+		st = LLCT_ERR_FORMAT;
+		goto fail;
+	} else if (ver > LLCT_RESULTS_SCHEMA_VERSION || ver < 1) {
+		snprintf(r->err, sizeof(r->err),
+			 "'%s': results schema version %lld; this llctrace %s writes version %d "
+			 "(upgrade llctrace, or write to a new file)",
+			 path, (long long)ver, LLCT_VERSION, LLCT_RESULTS_SCHEMA_VERSION);
+		st = LLCT_ERR_VERSION;
+		goto fail;
+	}
+	struct {
+		sqlite3_stmt **st;
+		const char *sql;
+	} stmts[] = {
+	    {&r->ins_run, "INSERT INTO runs(trace, trace_created, policy, llc_bytes, ways, line,"
+			  " sets, banks, sample_period, hash, ucd, frames, params, tool_version,"
+			  " started_at, wall_s, accesses, accesses_per_s, peak_state_bytes)"
+			  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
+	    {&r->ins_stream, "INSERT INTO stream_stats VALUES(?,?,?,?,?,?,?,?,?,?,?)"},
+	    {&r->ins_rt, "INSERT INTO rt_tex VALUES(?,?,?,?)"},
+	    {&r->ins_epoch, "INSERT INTO epochs VALUES(?,?,?,?,?,?)"},
+	};
+	for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
+		if (sqlite3_prepare_v2(r->db, stmts[i].sql, -1, stmts[i].st, NULL) != SQLITE_OK) {
+			st = res_fail(r, "cannot prepare");
+			goto fail;
+		}
+	*out = r;
+	return LLCT_OK;
+fail:
+	llct_db_msg(err, err_size, st, "%s", r->err);
+	llct_results_close(r);
+	return st;
+}
+
+int llct_results_begin(struct llct_results *r)
+{
+	if (sqlite3_exec(r->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return res_fail(r, "cannot begin a transaction");
+	return LLCT_OK;
+}
+
+int llct_results_commit(struct llct_results *r)
+{
+	if (r->failed) {
+		sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
+		return r->failed;
+	}
+	if (sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		return res_fail(r, "cannot commit");
+	return LLCT_OK;
+}
+
+static int step(struct llct_results *r, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return res_fail(r, what);
+	return LLCT_OK;
+}
+
+static void text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+int llct_results_add_run(struct llct_results *r, const struct llct_run_info *u, int64_t *run_id)
+{
+	sqlite3_stmt *s = r->ins_run;
+	text(s, 1, u->trace);
+	text(s, 2, u->trace_created);
+	text(s, 3, u->policy);
+	sqlite3_bind_int64(s, 4, (sqlite3_int64)u->llc_bytes);
+	sqlite3_bind_int64(s, 5, u->ways);
+	sqlite3_bind_int64(s, 6, u->line);
+	sqlite3_bind_int64(s, 7, u->sets);
+	sqlite3_bind_int64(s, 8, u->banks);
+	sqlite3_bind_int64(s, 9, u->sample_period);
+	text(s, 10, u->hash);
+	sqlite3_bind_int(s, 11, u->ucd);
+	text(s, 12, u->frames ? u->frames : "all");
+	text(s, 13, u->params);
+	text(s, 14, LLCT_VERSION);
+	text(s, 15, u->started_at);
+	sqlite3_bind_double(s, 16, u->wall_s);
+	sqlite3_bind_int64(s, 17, (sqlite3_int64)u->accesses);
+	sqlite3_bind_double(s, 18, u->wall_s > 0 ? (double)u->accesses / u->wall_s : 0.0);
+	sqlite3_bind_int64(s, 19, (sqlite3_int64)u->peak_state);
+	int st = step(r, s, "cannot add a run");
+	*run_id = st ? -1 : sqlite3_last_insert_rowid(r->db);
+	return st;
+}
+
+int llct_results_add_frame(struct llct_results *r, int64_t run_id,
+			   const struct llct_frame_stats *fs)
+{
+	static const char *const epoch_names[3] = {"E0", "E1", "E2+"};
+	int st;
+	for (unsigned k = 0; k < LLCT_N_STREAMS; k++) {
+		const struct llct_stream_stats *x = &fs->s[k];
+		sqlite3_stmt *s = r->ins_stream;
+		uint64_t v[] = {x->reads, x->read_hits, x->writes,     x->write_hits,
+				x->fills, x->evictions, x->writebacks, x->bypasses};
+		sqlite3_bind_int64(s, 1, run_id);
+		sqlite3_bind_int64(s, 2, fs->frame);
+		sqlite3_bind_text(s, 3, llct_stream_name(k), -1, SQLITE_STATIC);
+		for (int i = 0; i < 8; i++)
+			sqlite3_bind_int64(s, 4 + i, (sqlite3_int64)v[i]);
+		if ((st = step(r, s, "cannot add stream counters")))
+			return st;
+	}
+	sqlite3_bind_int64(r->ins_rt, 1, run_id);
+	sqlite3_bind_int64(r->ins_rt, 2, fs->frame);
+	sqlite3_bind_int64(r->ins_rt, 3, (sqlite3_int64)fs->rt_produced);
+	sqlite3_bind_int64(r->ins_rt, 4, (sqlite3_int64)fs->rt_consumed);
+	if ((st = step(r, r->ins_rt, "cannot add RT-to-TEX counters")))
+		return st;
+	for (int z = 0; z < 2; z++)
+		for (int k = 0; k < 3; k++) {
+			sqlite3_stmt *s = r->ins_epoch;
+			sqlite3_bind_int64(s, 1, run_id);
+			sqlite3_bind_int64(s, 2, fs->frame);
+			sqlite3_bind_text(s, 3, z ? "Z" : "TEX", -1, SQLITE_STATIC);
+			sqlite3_bind_text(s, 4, epoch_names[k], -1, SQLITE_STATIC);
+			sqlite3_bind_int64(
+			    s, 5, (sqlite3_int64)(z ? fs->z_entered[k] : fs->tex_entered[k]));
+			sqlite3_bind_int64(s, 6,
+					   (sqlite3_int64)(z ? fs->z_hits[k] : fs->tex_hits[k]));
+			if ((st = step(r, s, "cannot add epoch counters")))
+				return st;
+		}
+	return LLCT_OK;
+}
+
+const char *llct_results_error(const struct llct_results *r)
+{
+	return r->err;
+}
+
+int llct_results_close(struct llct_results *r)
+{
+	int st;
+	if (!r)
+		return LLCT_OK;
+	sqlite3_finalize(r->ins_run);
+	sqlite3_finalize(r->ins_stream);
+	sqlite3_finalize(r->ins_rt);
+	sqlite3_finalize(r->ins_epoch);
+	if (r->db && sqlite3_close(r->db) != SQLITE_OK && !r->failed)
+		r->failed = LLCT_ERR_IO;
+	st = r->failed;
+	free(r->path);
+	free(r);
+	return st;
+}

@@ -1,0 +1,56 @@
+/* policy.h - the interface between the replay engine and a replacement policy.
+ *
+ * A policy is one file in policies/ exporting one `const struct llct_policy_ops`. The engine
+ * owns the cache (tags, valid and dirty bits) and the policy's state, which it allocates with
+ * state_size() bytes, zeroed, before init(). The engine calls, per access that looks up the
+ * cache: on_hit() for a hit; on a miss, victim() only when the set has no invalid way (the
+ * engine fills the lowest-numbered invalid way itself), then on_fill() unless victim()
+ * returned LLCT_WAY_BYPASS. Hooks receive a small struct llct_access, never the cache.
+ */
+#ifndef LLCT_POLICY_H
+#define LLCT_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LLCT_MAX_WAYS 64
+#define LLCT_WAY_BYPASS UINT32_MAX
+#define LLCT_NEVER UINT64_MAX /* next_use of a line that is not accessed again */
+
+/* Cache geometry as the policy sees it. */
+struct llct_cache_geom {
+	uint32_t sets, ways, banks; /* bank of set s is s / (sets / banks) */
+	uint32_t sample_period;     /* GSPC family: set s samples when s % sample_period == 0 */
+};
+
+/* One access, as handed to a policy hook. */
+struct llct_access {
+	uint64_t line;     /* line address (byte address / line size) */
+	uint64_t next_use; /* index of the next access to this line, or LLCT_NEVER; only set
+			      for policies with needs_next_use */
+	uint32_t set;
+	uint8_t stream; /* enum llct_stream */
+	uint8_t op;     /* enum llct_op */
+	uint16_t sm;
+	uint32_t kernel;
+	uint16_t tenant;
+};
+
+struct llct_policy_ops {
+	const char *name;    /* as given to --policy */
+	const char *summary; /* one line for --help */
+	int needs_next_use;  /* the engine must compute llct_access.next_use */
+	size_t (*state_size)(const struct llct_cache_geom *g);
+	void (*init)(void *state, const struct llct_cache_geom *g);
+	void (*on_hit)(void *state, uint32_t way, const struct llct_access *a);
+	/* Chooses the way to evict from a full set, or LLCT_WAY_BYPASS to not fill. */
+	uint32_t (*victim)(void *state, const struct llct_access *a);
+	void (*on_fill)(void *state, uint32_t way, const struct llct_access *a);
+};
+
+/* The registry: every policy, sorted by name, NULL-terminated. */
+extern const struct llct_policy_ops *const llct_policies[];
+/* Returns the policy called `name`, or NULL. */
+const struct llct_policy_ops *llct_policy_find(const char *name);
+
+#endif

@@ -1,0 +1,70 @@
+/* belady.c - Belady's OPT/MIN: evict the line reused furthest in the future; the bypass
+ * variant does not fill a line reused later than every resident line. */
+#include "all.h"
+
+struct belady {
+	uint32_t ways;
+	uint64_t next[]; /* per line: index of its next access, LLCT_NEVER if none */
+};
+
+static size_t belady_state_size(const struct llct_cache_geom *g)
+{
+	return sizeof(struct belady) + (size_t)g->sets * g->ways * sizeof(uint64_t);
+}
+
+static void belady_init(void *state, const struct llct_cache_geom *g)
+{
+	struct belady *s = state;
+	s->ways = g->ways;
+}
+
+static void belady_touch(void *state, uint32_t way, const struct llct_access *a)
+{
+	struct belady *s = state;
+	s->next[(size_t)a->set * s->ways + way] = a->next_use;
+}
+
+/* Furthest next use; ties (including several never-again lines) go to the lowest way. */
+static uint32_t furthest(const struct belady *s, uint32_t set)
+{
+	const uint64_t *n = &s->next[(size_t)set * s->ways];
+	uint32_t v = 0;
+	for (uint32_t w = 1; w < s->ways; w++)
+		if (n[w] > n[v])
+			v = w;
+	return v;
+}
+
+static uint32_t belady_victim(void *state, const struct llct_access *a)
+{
+	return furthest(state, a->set);
+}
+
+static uint32_t belady_bypass_victim(void *state, const struct llct_access *a)
+{
+	struct belady *s = state;
+	uint32_t v = furthest(s, a->set);
+	return a->next_use > s->next[(size_t)a->set * s->ways + v] ? LLCT_WAY_BYPASS : v;
+}
+
+const struct llct_policy_ops llct_policy_belady = {
+    .name = "belady",
+    .summary = "Belady OPT/MIN (needs the future: a next-use pass first)",
+    .needs_next_use = 1,
+    .state_size = belady_state_size,
+    .init = belady_init,
+    .on_hit = belady_touch,
+    .victim = belady_victim,
+    .on_fill = belady_touch,
+};
+
+const struct llct_policy_ops llct_policy_belady_bypass = {
+    .name = "belady-bypass",
+    .summary = "Belady that skips the fill of a line reused later than every resident one",
+    .needs_next_use = 1,
+    .state_size = belady_state_size,
+    .init = belady_init,
+    .on_hit = belady_touch,
+    .victim = belady_bypass_victim,
+    .on_fill = belady_touch,
+};

@@ -1,0 +1,48 @@
+/* brrip.c - bimodal RRIP: fill at 3 except every 32nd fill at 2; hit to 0. */
+#include "all.h"
+#include "rrip.h"
+
+struct brrip {
+	uint32_t ways;
+	uint64_t n; /* BRRIP-rule fills so far, in the whole cache */
+	uint8_t rrpv[];
+};
+
+static size_t brrip_state_size(const struct llct_cache_geom *g)
+{
+	return sizeof(struct brrip) + (size_t)g->sets * g->ways;
+}
+
+static void brrip_init(void *state, const struct llct_cache_geom *g)
+{
+	struct brrip *s = state;
+	s->ways = g->ways;
+}
+
+static void brrip_hit(void *state, uint32_t way, const struct llct_access *a)
+{
+	struct brrip *s = state;
+	s->rrpv[(size_t)a->set * s->ways + way] = 0;
+}
+
+static uint32_t brrip_victim(void *state, const struct llct_access *a)
+{
+	struct brrip *s = state;
+	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways);
+}
+
+static void brrip_fill(void *state, uint32_t way, const struct llct_access *a)
+{
+	struct brrip *s = state;
+	s->rrpv[(size_t)a->set * s->ways + way] = brrip_insert(&s->n);
+}
+
+const struct llct_policy_ops llct_policy_brrip = {
+    .name = "brrip",
+    .summary = "bimodal RRIP: distant insertion, 1 in 32 long",
+    .state_size = brrip_state_size,
+    .init = brrip_init,
+    .on_hit = brrip_hit,
+    .victim = brrip_victim,
+    .on_fill = brrip_fill,
+};

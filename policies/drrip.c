@@ -1,0 +1,66 @@
+/* drrip.c - dynamic RRIP: set dueling between SRRIP and BRRIP leaders with a 10-bit PSEL. */
+#include "all.h"
+#include "rrip.h"
+
+struct drrip {
+	uint32_t ways;
+	uint32_t k;    /* leader spacing: sets / 32, at least 1 */
+	uint32_t psel; /* 0..1023, starts at 512; >= 512 means followers use BRRIP */
+	uint64_t n;    /* BRRIP-rule fills so far (leaders and followers) */
+	uint8_t rrpv[];
+};
+
+static size_t drrip_state_size(const struct llct_cache_geom *g)
+{
+	return sizeof(struct drrip) + (size_t)g->sets * g->ways;
+}
+
+static void drrip_init(void *state, const struct llct_cache_geom *g)
+{
+	struct drrip *s = state;
+	s->ways = g->ways;
+	s->k = g->sets / 32 ? g->sets / 32 : 1;
+	s->psel = 512;
+}
+
+static void drrip_hit(void *state, uint32_t way, const struct llct_access *a)
+{
+	struct drrip *s = state;
+	s->rrpv[(size_t)a->set * s->ways + way] = 0;
+}
+
+static uint32_t drrip_victim(void *state, const struct llct_access *a)
+{
+	struct drrip *s = state;
+	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways);
+}
+
+/* Every fill is a miss: leaders train PSEL, then the set's rule picks the insertion RRPV. */
+static void drrip_fill(void *state, uint32_t way, const struct llct_access *a)
+{
+	struct drrip *s = state;
+	uint32_t r = a->set % s->k;
+	int use_brrip;
+	if (r == 0) { /* SRRIP leader (with k == 1 every set is one) */
+		if (s->psel < 1023)
+			s->psel++;
+		use_brrip = 0;
+	} else if (r == 1) { /* BRRIP leader */
+		if (s->psel > 0)
+			s->psel--;
+		use_brrip = 1;
+	} else {
+		use_brrip = s->psel >= 512;
+	}
+	s->rrpv[(size_t)a->set * s->ways + way] = use_brrip ? brrip_insert(&s->n) : 2;
+}
+
+const struct llct_policy_ops llct_policy_drrip = {
+    .name = "drrip",
+    .summary = "dynamic RRIP: SRRIP/BRRIP set dueling, 10-bit PSEL",
+    .state_size = drrip_state_size,
+    .init = drrip_init,
+    .on_hit = drrip_hit,
+    .victim = drrip_victim,
+    .on_fill = drrip_fill,
+};

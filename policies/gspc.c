@@ -1,0 +1,217 @@
+/* gspc.c - the graphics-stream-aware policies of the GSPC talk: GSPZTC, GSPZTC+TSE and GSPC.
+ *
+ * The three differ only in how TEX and RT insertion is learned, so they share this file and
+ * one state layout, each exported as its own policy (DESIGN.md section 5 gives the rules this
+ * code follows line by line). Sample sets (s % P == 0) run SRRIP and train per-bank 8-bit
+ * counters that are halved every 128 sample-set accesses of the bank; follower sets insert by
+ * what the counters say. Victim selection is SRRIP's.
+ */
+#include "all.h"
+#include "llct/llct.h"
+#include "rrip.h"
+
+#define T 8 /* the talk's threshold t */
+
+enum variant { GSPZTC, GSPZTC_TSE, GSPC };
+enum line_state { NONTEX, E0, E1, E2, RT };
+
+struct counters {
+	uint8_t fz, hz, ft, ht, fe0, he0, fe1, he1, prod, cons;
+	uint8_t interval; /* sample-set accesses since the last halving */
+};
+
+struct gspc {
+	enum variant variant;
+	uint32_t ways, sets_per_bank, period;
+	struct counters *bank; /* points into data[] */
+	uint8_t *rrpv, *state; /* per line, point into data[] */
+	uint8_t data[];
+};
+
+static size_t gspc_state_size(const struct llct_cache_geom *g)
+{
+	return sizeof(struct gspc) + (size_t)g->banks * sizeof(struct counters) +
+	       2 * (size_t)g->sets * g->ways;
+}
+
+static void init_variant(void *state, const struct llct_cache_geom *g, enum variant v)
+{
+	struct gspc *s = state;
+	s->variant = v;
+	s->ways = g->ways;
+	s->sets_per_bank = g->sets / g->banks ? g->sets / g->banks : 1;
+	s->period = g->sample_period ? g->sample_period : 64;
+	s->bank = (struct counters *)s->data;
+	s->rrpv = s->data + (size_t)g->banks * sizeof(struct counters);
+	s->state = s->rrpv + (size_t)g->sets * g->ways;
+}
+
+static void inc(uint8_t *c)
+{
+	if (*c < 255)
+		(*c)++;
+}
+
+/* After each access to a sample set: tick the bank's interval, halving at 128. */
+static void tick(struct counters *c)
+{
+	if (++c->interval < 128)
+		return;
+	c->interval = 0;
+	uint8_t *all[] = {&c->fz,  &c->hz,  &c->ft,  &c->ht,   &c->fe0,
+			  &c->he0, &c->fe1, &c->he1, &c->prod, &c->cons};
+	for (unsigned i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		*all[i] = (uint8_t)(*all[i] / 2);
+}
+
+static uint8_t above(uint8_t f, uint8_t h)
+{
+	return (unsigned)f > (unsigned)T * h;
+}
+
+/* A TEX access that is a block's first use: a miss, or a hit on a NONTEX or RT line. */
+static uint8_t tex_first_use(struct gspc *s, struct counters *c, int sample, int hit,
+			     uint8_t old_state)
+{
+	if (sample) {
+		if (hit && old_state == RT)
+			inc(&c->cons);
+		if (s->variant == GSPZTC)
+			inc(hit ? &c->ht : &c->ft);
+		else
+			inc(&c->fe0);
+		return hit ? 0 : 2;
+	}
+	if (s->variant == GSPZTC)
+		return hit ? 0 : (above(c->ft, c->ht) ? 3 : 0);
+	return above(c->fe0, c->he0) ? 3 : 0;
+}
+
+static void gspc_hit(void *state, uint32_t way, const struct llct_access *a)
+{
+	struct gspc *s = state;
+	size_t i = (size_t)a->set * s->ways + way;
+	struct counters *c = &s->bank[a->set / s->sets_per_bank];
+	int sample = a->set % s->period == 0;
+	uint8_t st = s->state[i], r = 0;
+
+	switch (a->stream) {
+	case LLCT_STREAM_TEX:
+		if (st == NONTEX || st == RT) {
+			r = tex_first_use(s, c, sample, 1, st);
+			st = E0;
+		} else if (st == E0) {
+			if (sample) {
+				if (s->variant == GSPZTC) {
+					inc(&c->ht);
+				} else {
+					inc(&c->he0);
+					inc(&c->fe1);
+				}
+			} else if (s->variant != GSPZTC) {
+				r = above(c->fe1, c->he1) ? 3 : 0;
+			}
+			st = E1;
+		} else if (st == E1) {
+			if (sample)
+				inc(s->variant == GSPZTC ? &c->ht : &c->he1);
+			st = E2;
+		} else if (sample && s->variant == GSPZTC) {
+			inc(&c->ht);
+		}
+		break;
+	case LLCT_STREAM_RT:
+		if (st != RT && sample)
+			inc(&c->prod);
+		st = RT;
+		break;
+	case LLCT_STREAM_Z:
+		if (sample)
+			inc(&c->hz);
+		break;
+	default:
+		break;
+	}
+	s->state[i] = st;
+	s->rrpv[i] = r;
+	if (sample)
+		tick(c);
+}
+
+static void gspc_fill(void *state, uint32_t way, const struct llct_access *a)
+{
+	struct gspc *s = state;
+	size_t i = (size_t)a->set * s->ways + way;
+	struct counters *c = &s->bank[a->set / s->sets_per_bank];
+	int sample = a->set % s->period == 0;
+	uint8_t st = NONTEX, r = 2;
+
+	switch (a->stream) {
+	case LLCT_STREAM_TEX:
+		r = tex_first_use(s, c, sample, 0, NONTEX);
+		st = E0;
+		break;
+	case LLCT_STREAM_RT:
+		if (sample)
+			inc(&c->prod);
+		else if (s->variant == GSPC)
+			r = (unsigned)c->prod > 16u * c->cons  ? 3
+			    : (unsigned)c->prod > 8u * c->cons ? 2
+							       : 0;
+		else
+			r = 0;
+		st = RT;
+		break;
+	case LLCT_STREAM_Z:
+		if (sample)
+			inc(&c->fz);
+		else
+			r = above(c->fz, c->hz) ? 3 : 2;
+		break;
+	default:
+		break;
+	}
+	s->state[i] = st;
+	s->rrpv[i] = r;
+	if (sample)
+		tick(c);
+}
+
+static uint32_t gspc_victim(void *state, const struct llct_access *a)
+{
+	struct gspc *s = state;
+	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways);
+}
+
+static void gspztc_init(void *state, const struct llct_cache_geom *g)
+{
+	init_variant(state, g, GSPZTC);
+}
+
+static void gspztc_tse_init(void *state, const struct llct_cache_geom *g)
+{
+	init_variant(state, g, GSPZTC_TSE);
+}
+
+static void gspc_init(void *state, const struct llct_cache_geom *g)
+{
+	init_variant(state, g, GSPC);
+}
+
+#define GSPC_OPS(ident, nm, sum, initfn)                                                           \
+	const struct llct_policy_ops ident = {                                                     \
+	    .name = nm,                                                                            \
+	    .summary = sum,                                                                        \
+	    .state_size = gspc_state_size,                                                         \
+	    .init = initfn,                                                                        \
+	    .on_hit = gspc_hit,                                                                    \
+	    .victim = gspc_victim,                                                                 \
+	    .on_fill = gspc_fill,                                                                  \
+	}
+
+GSPC_OPS(llct_policy_gspztc, "gspztc", "GSPC talk policy 1: Z and TEX insertion learned",
+	 gspztc_init);
+GSPC_OPS(llct_policy_gspztc_tse, "gspztc-tse",
+	 "GSPC talk policy 2: GSPZTC with texture-sampler epochs", gspztc_tse_init);
+GSPC_OPS(llct_policy_gspc, "gspc", "GSPC talk policy 3: TSE plus RT production/consumption",
+	 gspc_init);

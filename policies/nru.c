@@ -1,0 +1,48 @@
+/* nru.c - not recently used, one bit a line (DESIGN.md section 5). */
+#include "all.h"
+
+struct nru {
+	uint32_t ways;
+	uint8_t bit[]; /* per line: 1 = not recently used */
+};
+
+static size_t nru_state_size(const struct llct_cache_geom *g)
+{
+	return sizeof(struct nru) + (size_t)g->sets * g->ways;
+}
+
+static void nru_init(void *state, const struct llct_cache_geom *g)
+{
+	struct nru *s = state;
+	s->ways = g->ways;
+}
+
+/* Fill and hit clear the line's bit. */
+static void nru_touch(void *state, uint32_t way, const struct llct_access *a)
+{
+	struct nru *s = state;
+	s->bit[(size_t)a->set * s->ways + way] = 0;
+}
+
+/* Lowest way with bit 1; if none, set every bit of the set first. */
+static uint32_t nru_victim(void *state, const struct llct_access *a)
+{
+	struct nru *s = state;
+	uint8_t *b = &s->bit[(size_t)a->set * s->ways];
+	for (uint32_t w = 0; w < s->ways; w++)
+		if (b[w])
+			return w;
+	for (uint32_t w = 0; w < s->ways; w++)
+		b[w] = 1;
+	return 0;
+}
+
+const struct llct_policy_ops llct_policy_nru = {
+    .name = "nru",
+    .summary = "not recently used, 1 bit",
+    .state_size = nru_state_size,
+    .init = nru_init,
+    .on_hit = nru_touch,
+    .victim = nru_victim,
+    .on_fill = nru_touch,
+};

@@ -1,0 +1,37 @@
+/* rrip.h - private to policies/: the 2-bit re-reference prediction value helpers shared by
+ * SRRIP, BRRIP, DRRIP and the GSPC family. */
+#ifndef LLCT_POLICIES_RRIP_H
+#define LLCT_POLICIES_RRIP_H
+
+#include <stdint.h>
+
+#define RRPV_MAX 3
+
+/* SRRIP victim selection over one set's RRPVs: the lowest way with RRPV 3; if none, age
+ * every line by (3 - the set's largest RRPV) and take the lowest way with 3. */
+static inline uint32_t rrip_victim(uint8_t *rrpv, uint32_t ways)
+{
+	uint8_t top = 0;
+	for (uint32_t w = 0; w < ways; w++) {
+		if (rrpv[w] == RRPV_MAX)
+			return w;
+		if (rrpv[w] > top)
+			top = rrpv[w];
+	}
+	uint8_t add = (uint8_t)(RRPV_MAX - top);
+	uint32_t v = ways;
+	for (uint32_t w = 0; w < ways; w++) {
+		rrpv[w] = (uint8_t)(rrpv[w] + add);
+		if (rrpv[w] == RRPV_MAX && v == ways)
+			v = w;
+	}
+	return v;
+}
+
+/* BRRIP insertion: distant (3) except every 32nd BRRIP-rule fill, counting from 0. */
+static inline uint8_t brrip_insert(uint64_t *n)
+{
+	return (uint8_t)((*n)++ % 32 == 0 ? 2 : 3);
+}
+
+#endif

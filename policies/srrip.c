@@ -1,0 +1,47 @@
+/* srrip.c - static RRIP, 2 bits: fill at 2, hit to 0, evict a 3 after aging. */
+#include "all.h"
+#include "rrip.h"
+
+struct srrip {
+	uint32_t ways;
+	uint8_t rrpv[];
+};
+
+static size_t srrip_state_size(const struct llct_cache_geom *g)
+{
+	return sizeof(struct srrip) + (size_t)g->sets * g->ways;
+}
+
+static void srrip_init(void *state, const struct llct_cache_geom *g)
+{
+	struct srrip *s = state;
+	s->ways = g->ways;
+}
+
+static void srrip_hit(void *state, uint32_t way, const struct llct_access *a)
+{
+	struct srrip *s = state;
+	s->rrpv[(size_t)a->set * s->ways + way] = 0;
+}
+
+static uint32_t srrip_victim(void *state, const struct llct_access *a)
+{
+	struct srrip *s = state;
+	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways);
+}
+
+static void srrip_fill(void *state, uint32_t way, const struct llct_access *a)
+{
+	struct srrip *s = state;
+	s->rrpv[(size_t)a->set * s->ways + way] = 2;
+}
+
+const struct llct_policy_ops llct_policy_srrip = {
+    .name = "srrip",
+    .summary = "static re-reference interval prediction, 2 bits",
+    .state_size = srrip_state_size,
+    .init = srrip_init,
+    .on_hit = srrip_hit,
+    .victim = srrip_victim,
+    .on_fill = srrip_fill,
+};
