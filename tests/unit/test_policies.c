@@ -1,0 +1,353 @@
+/* test_policies.c - every policy on hand-worked access sequences, written out with the expected
+ * hit (H) or miss (M) of each access, derived by hand from the rules in DESIGN.md section 5. */
+#include "check.h"
+#include "llct/replay.h"
+
+#include <string.h>
+
+enum { TEX = LLCT_STREAM_TEX, RT = LLCT_STREAM_RT, Z = LLCT_STREAM_Z, OTH = LLCT_STREAM_OTHER };
+
+struct acc {
+	uint64_t line;
+	int stream;
+};
+
+/* Replays `seq` on a fresh cache (64-byte lines) and compares the hit/miss string. */
+static void run(const char *policy, uint32_t sets, uint32_t ways, uint32_t banks, uint32_t period,
+		const struct acc *seq, size_t n, const char *expect, int line_no)
+{
+	struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+	struct llct_cache *c;
+	char got[512];
+	uint64_t next[512];
+	cfg.size = (uint64_t)sets * ways * 64;
+	cfg.ways = ways;
+	cfg.banks = banks;
+	cfg.sample_period = period;
+	if (llct_cache_create(&cfg, llct_policy_find(policy), &c)) {
+		fprintf(stderr, "line %d: cannot create %s\n", line_no, policy);
+		check_failures++;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		next[i] = LLCT_NEVER;
+		for (size_t j = i + 1; j < n; j++)
+			if (seq[j].line == seq[i].line) {
+				next[i] = j;
+				break;
+			}
+	}
+	for (size_t i = 0; i < n; i++)
+		got[i] =
+		    llct_cache_access(c, seq[i].line * 64, seq[i].stream, 0, next[i]) ? 'H' : 'M';
+	got[n] = '\0';
+	check_count++;
+	if (strcmp(got, expect) != 0) {
+		check_failures++;
+		fprintf(stderr, "test_policies.c:%d: %s gave %s, expected %s\n", line_no, policy,
+			got, expect);
+	}
+	llct_cache_destroy(c);
+}
+
+#define RUN(pol, sets, ways, banks, period, expect, ...)                                           \
+	do {                                                                                       \
+		const struct acc seq_[] = {__VA_ARGS__};                                           \
+		run(pol, sets, ways, banks, period, seq_, sizeof(seq_) / sizeof(seq_[0]), expect,  \
+		    __LINE__);                                                                     \
+	} while (0)
+
+/* Lines of one set (1-set caches): a..h. */
+#define A                                                                                          \
+	{                                                                                          \
+		1, OTH                                                                             \
+	}
+#define B                                                                                          \
+	{                                                                                          \
+		2, OTH                                                                             \
+	}
+#define C                                                                                          \
+	{                                                                                          \
+		3, OTH                                                                             \
+	}
+#define D                                                                                          \
+	{                                                                                          \
+		4, OTH                                                                             \
+	}
+#define E                                                                                          \
+	{                                                                                          \
+		5, OTH                                                                             \
+	}
+
+static void test_lru_nru_srrip(void)
+{
+	/* LRU: E evicts B (least recent after A's hit), so B misses, evicting C. */
+	RUN("lru", 1, 4, 1, 64, "MMMMHMMM", A, B, C, D, A, E, B, C);
+	/* NRU: A's hit clears its bit, but at E every bit is 0, so all become 1 and way 0 (A)
+	 * goes; B still hits; A then evicts the lowest bit-1 way (C), C evicts D. */
+	RUN("nru", 1, 4, 1, 64, "MMMMHMHMMH", A, B, C, D, A, E, B, A, C, E);
+	/* SRRIP: fills at 2, A's hit to 0; E ages the set by 1 (A=1, others 3) and takes
+	 * way 1 (B); B then takes C's way, C takes D's; D finds no 3 (A1 E2 B2 C2), ages by 1
+	 * and evicts E (way 1); A is still there. */
+	RUN("srrip", 1, 4, 1, 64, "MMMMHMMMMHM", A, B, C, D, A, E, B, C, D, A, E);
+}
+
+static void test_brrip(void)
+{
+	/* The first BRRIP fill (n = 0) goes in at 2, the rest at 3: E replaces way 1 (B, 3),
+	 * B then replaces E at once; A (hit to 0) and C, D stay. */
+	RUN("brrip", 1, 4, 1, 64, "MMMMHMMMHH", A, B, C, D, A, E, B, E, C, D);
+	/* 1 in 32 on 2 ways: X0 goes in at 2 (n=0) and the next 31 fills at 3 keep replacing
+	 * way 1, so X0 survives them... */
+	struct acc s[40];
+	for (int i = 0; i < 33; i++)
+		s[i] = (struct acc){(uint64_t)100 + (uint64_t)i, OTH};
+	s[33] = (struct acc){100, OTH};
+	run("brrip", 1, 2, 1, 64, s, 34, "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMH", __LINE__);
+	/* ...but fill n=32 (X32) goes in at 2 again: X33 finds no 3, ages both to 3 and evicts
+	 * way 0 (X0), so X0 misses. Under SRRIP X0 would already be gone at X2. */
+	s[33] = (struct acc){133, OTH};
+	s[34] = (struct acc){100, OTH};
+	run("brrip", 1, 2, 1, 64, s, 35, "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM", __LINE__);
+	run("srrip", 1, 2, 1, 64, s, 3, "MMM", __LINE__);
+	struct acc t[] = {{100, OTH}, {101, OTH}, {102, OTH}, {100, OTH}};
+	run("srrip", 1, 2, 1, 64, t, 4, "MMMM", __LINE__);
+	run("brrip", 1, 2, 1, 64, t, 4, "MMMH", __LINE__);
+}
+
+static void test_drrip(void)
+{
+	/* 96 sets: k = 3; set 0 SRRIP leader, set 1 BRRIP leader, set 2 follower. 2 ways.
+	 * Lines 2, 5, 8 map to set 2 (line mod 96 = 2 only for 2; use 2, 98, 194). */
+	/* PSEL starts at 512: followers use BRRIP. First BRRIP fill (n=0) at 2, second at 3,
+	 * so the third line replaces the second and the first hits. */
+	RUN("drrip", 96, 2, 1, 64, "MMMMH", {2, OTH}, {98, OTH}, {194, OTH}, {98, OTH}, {2, OTH});
+	/* One miss in the BRRIP leader set 1 first: PSEL 511, followers use SRRIP (both at 2):
+	 * the third line ages both to 3 and evicts way 0 (line 2). The leader's fill used the
+	 * BRRIP counter (n=0). */
+	RUN("drrip", 96, 2, 1, 64, "MMMMHM", {1, OTH}, {2, OTH}, {98, OTH}, {194, OTH}, {98, OTH},
+	    {2, OTH});
+	/* A miss in the SRRIP leader then one in the BRRIP leader (which takes n=0): PSEL is
+	 * 512 again and followers use BRRIP with n >= 1, inserting at 3: 194 evicts line 2,
+	 * line 2 evicts 194 and line 98 still hits. (SRRIP would evict 98 at the second 2.) */
+	RUN("drrip", 96, 2, 1, 64, "MMMMMMH", {0, OTH}, {1, OTH}, {2, OTH}, {98, OTH}, {194, OTH},
+	    {2, OTH}, {98, OTH});
+	/* With 64 sets (k = 2) every set is a leader; set 0 is SRRIP: third fill evicts way 0. */
+	RUN("drrip", 64, 2, 1, 64, "MMMMH", {0, OTH}, {64, OTH}, {128, OTH}, {0, OTH}, {128, OTH});
+}
+
+static void test_belady(void)
+{
+	/* 2 ways. C evicts B (next used at 4, after A at 3); at B, A and C are never used again:
+	 * a tie, lowest way (A) goes. */
+	RUN("belady", 1, 2, 1, 64, "MMMHMH", A, B, C, A, B, B);
+	/* Bypass: C is never used again, later than A and B, so it is not filled: B hits. */
+	RUN("belady-bypass", 1, 2, 1, 64, "MMMHH", A, B, C, A, B);
+	/* Ties among never-again lines go to the lowest way: C evicts A (way 0), not B. */
+	struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+	struct llct_cache *c;
+	cfg.size = 2 * 64;
+	cfg.ways = 2;
+	cfg.banks = 1;
+	CHECK_EQ(llct_cache_create(&cfg, llct_policy_find("belady"), &c), LLCT_OK);
+	llct_cache_access(c, 1 * 64, OTH, 0, LLCT_NEVER);
+	llct_cache_access(c, 2 * 64, OTH, 0, LLCT_NEVER);
+	llct_cache_access(c, 3 * 64, OTH, 0, LLCT_NEVER);
+	CHECK(!llct_cache_contains(c, 1 * 64));
+	CHECK(llct_cache_contains(c, 2 * 64));
+	CHECK(llct_cache_contains(c, 3 * 64));
+	llct_cache_destroy(c);
+}
+
+/* GSPC family: 2 sets, 2 ways, 1 bank, sample period 2 -> set 0 samples, set 1 follows.
+ * Even lines are sample-set lines, odd lines follower lines. */
+static void test_gspc_z(void)
+{
+	const char *all[] = {"gspztc", "gspztc-tse", "gspc"};
+	for (int p = 0; p < 3; p++) {
+		/* FZ = 0: a follower Z miss inserts at 2 like the OTHER line before it; the next
+		 * miss ages both and evicts way 0 (line 1). */
+		RUN(all[p], 2, 2, 1, 2, "MMMMH", {1, OTH}, {3, Z}, {5, OTH}, {1, OTH}, {5, OTH});
+		/* One sample Z miss (FZ = 1 > 8*0): the follower Z line goes in at 3 and is the
+		 * next victim, line 1 stays. */
+		RUN(all[p], 2, 2, 1, 2, "MMMMHM", {0, Z}, {1, OTH}, {3, Z}, {5, OTH}, {1, OTH},
+		    {3, Z});
+		/* A sample Z hit (HZ = 1): FZ 1 > 8 is false, back to inserting at 2. */
+		RUN(all[p], 2, 2, 1, 2, "MHMMMM", {0, Z}, {0, Z}, {1, OTH}, {3, Z}, {5, OTH},
+		    {1, OTH});
+	}
+}
+
+static void test_gspc_halving(void)
+{
+	/* FZ = 1 after one sample Z miss; 127 further sample-set accesses (OTHER hits on line 0)
+	 * make 128 and halve every counter: FZ = 0, so the follower Z line goes in at 2. With
+	 * one access fewer, FZ is still 1 and the Z line goes in at 3. */
+	for (int extra = 126; extra <= 127; extra++) {
+		struct acc s[200];
+		size_t n = 0;
+		char expect[200];
+		s[n++] = (struct acc){0, Z};
+		for (int i = 0; i < extra; i++)
+			s[n++] = (struct acc){0, OTH};
+		s[n++] = (struct acc){1, OTH};
+		s[n++] = (struct acc){3, Z};
+		s[n++] = (struct acc){5, OTH};
+		s[n++] = (struct acc){1, OTH};
+		memset(expect, 'H', n);
+		expect[0] = 'M';
+		expect[n - 4] = 'M';
+		expect[n - 3] = 'M';
+		expect[n - 2] = 'M';
+		expect[n - 1] = extra == 127 ? 'M' : 'H';
+		expect[n] = '\0';
+		run("gspc", 2, 2, 1, 2, s, n, expect, __LINE__);
+	}
+	/* Counters are per bank: with 4 sets in 2 banks (period 2: sets 0 and 2 sample), a Z
+	 * miss in bank 1's sample set (line 2) does not teach bank 0's follower (set 1). */
+	RUN("gspc", 4, 2, 2, 2, "MMMMM", {2, Z}, {1, OTH}, {5, Z}, {9, OTH}, {1, OTH});
+	RUN("gspc", 4, 2, 2, 2, "MMMMH", {0, Z}, {1, OTH}, {5, Z}, {9, OTH}, {1, OTH});
+}
+
+static void test_gspc_tex(void)
+{
+	/* Follower TEX first use with FE0 = HE0 = 0 (TSE, GSPC) or FT = HT = 0 (GSPZTC): 0 > 0
+	 * is false, the line goes in at 0 and survives the next miss (which ages line 1 out). */
+	const char *all[] = {"gspztc", "gspztc-tse", "gspc"};
+	for (int p = 0; p < 3; p++)
+		RUN(all[p], 2, 2, 1, 2, "MMMMH", {1, OTH}, {3, TEX}, {5, OTH}, {1, OTH}, {3, TEX});
+	/* One sample TEX miss: FE0 = 1 (TSE, GSPC) or FT = 1 (GSPZTC): followers insert TEX
+	 * at 3, so it is the next victim. */
+	for (int p = 0; p < 3; p++)
+		RUN(all[p], 2, 2, 1, 2, "MMMMHM", {0, TEX}, {1, OTH}, {3, TEX}, {5, OTH}, {1, OTH},
+		    {3, TEX});
+	/* Follower hit on an E0 line: TSE/GSPC set RRPV 3 if FE1 > 8*HE1. A sample TEX miss then
+	 * hit makes FE0 = 1, HE0 = 1, FE1 = 1: the follower line 3 (TEX at 0 since FE0 1 > 8
+	 * is false) is hit in E0 and goes to 3 -> next victim. GSPZTC sets 0 -> survives. */
+	RUN("gspztc-tse", 2, 2, 1, 2, "MHMMHMMH", {0, TEX}, {0, TEX}, {1, OTH}, {3, TEX}, {3, TEX},
+	    {5, OTH}, {3, TEX}, {5, OTH});
+	RUN("gspc", 2, 2, 1, 2, "MHMMHMMH", {0, TEX}, {0, TEX}, {1, OTH}, {3, TEX}, {3, TEX},
+	    {5, OTH}, {3, TEX}, {5, OTH});
+	RUN("gspztc", 2, 2, 1, 2, "MHMMHMHM", {0, TEX}, {0, TEX}, {1, OTH}, {3, TEX}, {3, TEX},
+	    {5, OTH}, {3, TEX}, {1, OTH});
+}
+
+static void test_gspc_rt(void)
+{
+	/* Follower RT miss: GSPC inserts at 3 if PROD > 16*CONS; one sample RT miss makes
+	 * PROD = 1 > 0, so the RT line is the next victim. GSPZTC and TSE insert RT at 0. */
+	RUN("gspc", 2, 2, 1, 2, "MMMMHM", {0, RT}, {1, OTH}, {3, RT}, {5, OTH}, {1, OTH}, {3, RT});
+	RUN("gspztc-tse", 2, 2, 1, 2, "MMMMMH", {0, RT}, {1, OTH}, {3, RT}, {5, OTH}, {1, OTH},
+	    {3, RT});
+	RUN("gspztc", 2, 2, 1, 2, "MMMMMH", {0, RT}, {1, OTH}, {3, RT}, {5, OTH}, {1, OTH},
+	    {3, RT});
+	/* With no RT production seen (PROD = 0), GSPC also inserts RT at 0. */
+	RUN("gspc", 2, 2, 1, 2, "MMMMH", {1, OTH}, {3, RT}, {5, OTH}, {1, OTH}, {3, RT});
+	/* CONS: a sample TEX hit on an RT line. PROD = 2 (two sample RT lines), CONS = 1:
+	 * 2 > 16 and 2 > 8 are false -> RT inserted at 0 and survives. Without the TEX hit
+	 * (CONS = 0) it goes in at 3 and is evicted. */
+	RUN("gspc", 2, 2, 1, 2, "MMHMMMMH", {0, RT}, {2, RT}, {2, TEX}, {1, OTH}, {3, RT}, {5, OTH},
+	    {1, OTH}, {3, RT});
+	RUN("gspc", 2, 2, 1, 2, "MMMMMHM", {0, RT}, {2, RT}, {1, OTH}, {3, RT}, {5, OTH}, {1, OTH},
+	    {3, RT});
+}
+
+/* The engine's counters and trackers on a tiny worked example. */
+static void test_counters(void)
+{
+	struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+	struct llct_cache *c;
+	struct llct_frame_stats fs;
+	cfg.size = 2 * 64; /* 1 set, 2 ways */
+	cfg.ways = 2;
+	cfg.banks = 1;
+	memset(&fs, 0, sizeof(fs));
+	CHECK_EQ(llct_cache_create(&cfg, llct_policy_find("lru"), &c), LLCT_OK);
+	llct_cache_set_frame(c, &fs);
+	llct_cache_access(c, 0, RT, 1, LLCT_NEVER);  /* RT write miss: produced 1, dirty */
+	llct_cache_access(c, 0, TEX, 0, LLCT_NEVER); /* TEX hit on RT line: consumed 1, E0 */
+	llct_cache_access(c, 0, TEX, 0, LLCT_NEVER); /* E0 hit -> E1 */
+	llct_cache_access(c, 0, TEX, 0, LLCT_NEVER); /* E1 hit -> E2 */
+	llct_cache_access(c, 0, TEX, 0, LLCT_NEVER); /* E2 hit, stays */
+	llct_cache_access(c, 64, Z, 1, LLCT_NEVER);  /* Z write miss: Z E0 */
+	llct_cache_access(c, 128, Z, 0, LLCT_NEVER); /* Z miss evicts line 0 (LRU): dirty */
+	llct_cache_access(c, 0, LLCT_STREAM_DISP, 1, LLCT_NEVER); /* miss evicts line 1, dirty */
+	CHECK_EQ(fs.rt_produced, 1);
+	CHECK_EQ(fs.rt_consumed, 1);
+	CHECK_EQ(fs.tex_entered[0], 1);
+	CHECK_EQ(fs.tex_entered[1], 1);
+	CHECK_EQ(fs.tex_entered[2], 1);
+	CHECK_EQ(fs.tex_hits[0], 1);
+	CHECK_EQ(fs.tex_hits[1], 1);
+	CHECK_EQ(fs.tex_hits[2], 1);
+	CHECK_EQ(fs.z_entered[0], 2);
+	CHECK_EQ(fs.s[TEX].reads, 4);
+	CHECK_EQ(fs.s[TEX].read_hits, 4);
+	CHECK_EQ(fs.s[RT].writes, 1);
+	CHECK_EQ(fs.s[RT].fills, 1);
+	CHECK_EQ(fs.s[Z].fills, 2);
+	/* evictions are counted against the evicted line's last stream: line 0 (TEX, dirty
+	 * from the RT write), line 1 (Z, dirty) */
+	CHECK_EQ(fs.s[TEX].evictions, 1);
+	CHECK_EQ(fs.s[TEX].writebacks, 1);
+	CHECK_EQ(fs.s[Z].evictions, 1);
+	CHECK_EQ(fs.s[Z].writebacks, 1);
+	llct_cache_destroy(c);
+
+	/* UCD: DISP accesses are counted but never look up or fill. */
+	cfg.ucd = 1;
+	memset(&fs, 0, sizeof(fs));
+	CHECK_EQ(llct_cache_create(&cfg, llct_policy_find("lru"), &c), LLCT_OK);
+	llct_cache_set_frame(c, &fs);
+	llct_cache_access(c, 0, LLCT_STREAM_DISP, 1, LLCT_NEVER);
+	llct_cache_access(c, 0, LLCT_STREAM_DISP, 0, LLCT_NEVER);
+	CHECK_EQ(fs.s[LLCT_STREAM_DISP].writes, 1);
+	CHECK_EQ(fs.s[LLCT_STREAM_DISP].reads, 1);
+	CHECK_EQ(fs.s[LLCT_STREAM_DISP].read_hits, 0);
+	CHECK_EQ(fs.s[LLCT_STREAM_DISP].bypasses, 2);
+	CHECK(!llct_cache_contains(c, 0));
+	llct_cache_destroy(c);
+}
+
+static void test_config(void)
+{
+	struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+	char why[100];
+	CHECK_EQ(llct_cache_config_check(&cfg, why, sizeof(why)), LLCT_OK);
+	CHECK_EQ(llct_cache_sets(&cfg), 8192);
+	cfg.line = 48;
+	CHECK_EQ(llct_cache_config_check(&cfg, why, sizeof(why)), LLCT_ERR_INVALID);
+	cfg.line = 64;
+	cfg.ways = 65;
+	CHECK_EQ(llct_cache_config_check(&cfg, why, sizeof(why)), LLCT_ERR_INVALID);
+	cfg.ways = 12; /* 8 MiB / 12 / 64 is not whole */
+	CHECK_EQ(llct_cache_config_check(&cfg, why, sizeof(why)), LLCT_ERR_INVALID);
+	cfg.size = 12 * 64 * 1000; /* 1000 sets: fine with mod, not with xor */
+	CHECK_EQ(llct_cache_config_check(&cfg, why, sizeof(why)), LLCT_OK);
+	cfg.hash = LLCT_HASH_XOR;
+	CHECK_EQ(llct_cache_config_check(&cfg, why, sizeof(why)), LLCT_ERR_INVALID);
+	/* XOR fold: 8 sets (3 bits): line 0b101_011 -> 011 ^ 101 = 110 */
+	struct llct_cache_config x = LLCT_CACHE_CONFIG_INIT;
+	x.size = 8 * 64;
+	x.ways = 1;
+	x.banks = 1;
+	x.hash = LLCT_HASH_XOR;
+	CHECK_EQ(llct_cache_set_of(&x, 0x2b), 6);
+	x.hash = LLCT_HASH_MOD;
+	CHECK_EQ(llct_cache_set_of(&x, 0x2b), 3);
+}
+
+int main(void)
+{
+	test_lru_nru_srrip();
+	test_brrip();
+	test_drrip();
+	test_belady();
+	test_gspc_z();
+	test_gspc_halving();
+	test_gspc_tex();
+	test_gspc_rt();
+	test_counters();
+	test_config();
+	return check_done("test_policies");
+}

@@ -1,0 +1,410 @@
+/* test_reference.c - a deliberately simple second implementation of every policy, written
+ * from DESIGN.md section 5 alone (arrays of structs, no shared code with policies/), compared
+ * access by access with the engine on random traces across geometries; plus the invariants
+ * (Belady is never beaten, LRU never gets worse with more ways, same input same output). */
+#include "check.h"
+#include "llct/replay.h"
+
+#include <string.h>
+
+enum pol {
+	P_LRU,
+	P_NRU,
+	P_SRRIP,
+	P_BRRIP,
+	P_DRRIP,
+	P_BELADY,
+	P_BELADY_BYPASS,
+	P_GSPZTC,
+	P_TSE,
+	P_GSPC,
+	N_POL
+};
+static const char *const pol_name[N_POL] = {"lru",        "nru",    "srrip",         "brrip",
+					    "drrip",      "belady", "belady-bypass", "gspztc",
+					    "gspztc-tse", "gspc"};
+
+struct rline {
+	int valid;
+	uint64_t line, last_use, next;
+	int nru_bit, rrpv, state; /* state: 0 NONTEX, 1 E0, 2 E1, 3 E2, 4 RT */
+};
+
+struct rbank {
+	int fz, hz, ft, ht, fe0, he0, fe1, he1, prod, cons, interval;
+};
+
+struct ref {
+	enum pol p;
+	int sets, ways, banks, period;
+	struct rline *l;
+	struct rbank *b;
+	uint64_t clock, brrip_n;
+	int psel;
+};
+
+static struct rline *L(struct ref *r, int set, int way)
+{
+	return &r->l[set * r->ways + way];
+}
+
+static void sat_inc(int *c)
+{
+	if (*c < 255)
+		*c += 1;
+}
+
+static int srrip_pick(struct ref *r, int set)
+{
+	for (;;) {
+		for (int w = 0; w < r->ways; w++)
+			if (L(r, set, w)->rrpv == 3)
+				return w;
+		for (int w = 0; w < r->ways; w++) /* age one step at a time: same result */
+			L(r, set, w)->rrpv++;
+	}
+}
+
+static int brrip_rrpv(struct ref *r)
+{
+	int v = r->brrip_n % 32 == 0 ? 2 : 3;
+	r->brrip_n++;
+	return v;
+}
+
+/* The GSPC-family rules, one access, on line x (hit says whether it was resident). */
+static void gspc_rules(struct ref *r, int set, struct rline *x, int hit, int stream)
+{
+	int sample = set % r->period == 0;
+	int per_bank = r->sets / r->banks;
+	struct rbank *c = &r->b[set / per_bank];
+	int gz = r->p == P_GSPZTC, t = 8;
+	if (stream == LLCT_STREAM_TEX) {
+		if (!hit || x->state == 0 || x->state == 4) {
+			if (sample) {
+				if (hit && x->state == 4)
+					sat_inc(&c->cons);
+				if (gz) {
+					if (hit)
+						sat_inc(&c->ht);
+					else
+						sat_inc(&c->ft);
+				} else {
+					sat_inc(&c->fe0);
+				}
+				x->rrpv = hit ? 0 : 2;
+			} else if (gz) {
+				x->rrpv = hit ? 0 : (c->ft > t * c->ht ? 3 : 0);
+			} else {
+				x->rrpv = c->fe0 > t * c->he0 ? 3 : 0;
+			}
+			x->state = 1;
+		} else if (x->state == 1) {
+			if (sample) {
+				if (gz)
+					sat_inc(&c->ht);
+				else {
+					sat_inc(&c->he0);
+					sat_inc(&c->fe1);
+				}
+				x->rrpv = 0;
+			} else {
+				x->rrpv = gz ? 0 : (c->fe1 > t * c->he1 ? 3 : 0);
+			}
+			x->state = 2;
+		} else if (x->state == 2) {
+			if (sample) {
+				if (gz)
+					sat_inc(&c->ht);
+				else
+					sat_inc(&c->he1);
+			}
+			x->rrpv = 0;
+			x->state = 3;
+		} else {
+			if (sample && gz)
+				sat_inc(&c->ht);
+			x->rrpv = 0;
+		}
+	} else if (stream == LLCT_STREAM_RT) {
+		if ((!hit || x->state != 4) && sample)
+			sat_inc(&c->prod);
+		if (hit || sample)
+			x->rrpv = hit ? 0 : 2;
+		else if (r->p == P_GSPC)
+			x->rrpv = c->prod > 16 * c->cons ? 3 : c->prod > 8 * c->cons ? 2 : 0;
+		else
+			x->rrpv = 0;
+		x->state = 4;
+	} else if (stream == LLCT_STREAM_Z) {
+		if (hit) {
+			if (sample)
+				sat_inc(&c->hz);
+			x->rrpv = 0;
+		} else {
+			if (sample)
+				sat_inc(&c->fz);
+			x->state = 0;
+			x->rrpv = sample ? 2 : (c->fz > t * c->hz ? 3 : 2);
+		}
+	} else {
+		if (!hit)
+			x->state = 0;
+		x->rrpv = hit ? 0 : 2;
+	}
+	if (sample && ++c->interval == 128) {
+		c->interval = 0;
+		int *all[] = {&c->fz,  &c->hz,  &c->ft,  &c->ht,   &c->fe0,
+			      &c->he0, &c->fe1, &c->he1, &c->prod, &c->cons};
+		for (int i = 0; i < 10; i++)
+			*all[i] /= 2;
+	}
+}
+
+/* One access; returns 1 on a hit. */
+static int ref_access(struct ref *r, uint64_t line, int stream, uint64_t next)
+{
+	int set = (int)(line % (uint64_t)r->sets), way = -1;
+	r->clock++;
+	for (int w = 0; w < r->ways; w++)
+		if (L(r, set, w)->valid && L(r, set, w)->line == line)
+			way = w;
+	int family = r->p >= P_GSPZTC;
+	if (way >= 0) {
+		struct rline *x = L(r, set, way);
+		x->last_use = r->clock;
+		x->nru_bit = 0;
+		x->next = next;
+		if (family)
+			gspc_rules(r, set, x, 1, stream);
+		else
+			x->rrpv = 0;
+		return 1;
+	}
+	for (int w = 0; w < r->ways && way < 0; w++)
+		if (!L(r, set, w)->valid)
+			way = w;
+	if (way < 0) {
+		switch (r->p) {
+		case P_LRU:
+			way = 0;
+			for (int w = 1; w < r->ways; w++)
+				if (L(r, set, w)->last_use < L(r, set, way)->last_use)
+					way = w;
+			break;
+		case P_NRU:
+			for (int pass = 0; pass < 2 && way < 0; pass++) {
+				for (int w = 0; w < r->ways && way < 0; w++)
+					if (L(r, set, w)->nru_bit)
+						way = w;
+				if (way < 0)
+					for (int w = 0; w < r->ways; w++)
+						L(r, set, w)->nru_bit = 1;
+			}
+			break;
+		case P_BELADY:
+		case P_BELADY_BYPASS:
+			way = 0;
+			for (int w = 1; w < r->ways; w++)
+				if (L(r, set, w)->next > L(r, set, way)->next)
+					way = w;
+			if (r->p == P_BELADY_BYPASS && next > L(r, set, way)->next)
+				return 0;
+			break;
+		default:
+			way = srrip_pick(r, set);
+		}
+	}
+	struct rline *x = L(r, set, way);
+	x->valid = 1;
+	x->line = line;
+	x->last_use = r->clock;
+	x->nru_bit = 0;
+	x->next = next;
+	x->state = 0;
+	switch (r->p) {
+	case P_SRRIP:
+		x->rrpv = 2;
+		break;
+	case P_BRRIP:
+		x->rrpv = brrip_rrpv(r);
+		break;
+	case P_DRRIP: {
+		int k = r->sets / 32 > 0 ? r->sets / 32 : 1, use_b;
+		if (set % k == 0) {
+			if (r->psel < 1023)
+				r->psel++;
+			use_b = 0;
+		} else if (set % k == 1) {
+			if (r->psel > 0)
+				r->psel--;
+			use_b = 1;
+		} else {
+			use_b = r->psel >= 512;
+		}
+		x->rrpv = use_b ? brrip_rrpv(r) : 2;
+		break;
+	}
+	default:
+		if (family)
+			gspc_rules(r, set, x, 0, stream);
+	}
+	return 0;
+}
+
+static void ref_init(struct ref *r, enum pol p, int sets, int ways, int banks, int period)
+{
+	memset(r, 0, sizeof(*r));
+	r->p = p;
+	r->sets = sets;
+	r->ways = ways;
+	r->banks = banks;
+	r->period = period;
+	r->psel = 512;
+	r->l = calloc((size_t)sets * (size_t)ways, sizeof(*r->l));
+	r->b = calloc((size_t)banks, sizeof(*r->b));
+}
+
+#define N_ACC 6000
+
+/* Random trace: lines from a pool a few times the cache, all streams. */
+static void make_trace(uint64_t *seed, uint64_t *lines, int *streams, uint64_t *next, int n,
+		       int pool)
+{
+	for (int i = 0; i < n; i++) {
+		uint64_t x = test_rand(seed);
+		/* half the time re-touch a recent line, to get hits of every kind */
+		if (i > 8 && x % 2)
+			lines[i] = lines[i - 1 - (int)((x >> 8) % 8)];
+		else
+			lines[i] = (x >> 16) % (uint64_t)pool;
+		streams[i] = (int)((x >> 40) % LLCT_N_STREAMS);
+	}
+	for (int i = 0; i < n; i++) {
+		next[i] = LLCT_NEVER;
+		for (int j = i + 1; j < n; j++)
+			if (lines[j] == lines[i]) {
+				next[i] = (uint64_t)j;
+				break;
+			}
+	}
+}
+
+static uint64_t engine_misses(const char *pol, int sets, int ways, const uint64_t *lines,
+			      const int *streams, const uint64_t *next, int n, char *hm)
+{
+	struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+	struct llct_cache *c;
+	uint64_t misses = 0;
+	cfg.size = (uint64_t)sets * (uint64_t)ways * 64;
+	cfg.ways = (uint32_t)ways;
+	cfg.banks = 1;
+	if (llct_cache_create(&cfg, llct_policy_find(pol), &c))
+		return UINT64_MAX;
+	for (int i = 0; i < n; i++) {
+		int h = llct_cache_access(c, lines[i] * 64, streams[i], 0, next[i]);
+		misses += !h;
+		if (hm)
+			hm[i] = h ? 'H' : 'M';
+	}
+	llct_cache_destroy(c);
+	return misses;
+}
+
+static void test_against_reference(void)
+{
+	static const int geoms[][4] = {
+	    /* sets, ways, banks, sample period */
+	    {1, 1, 1, 1},  {1, 4, 1, 1},  {2, 2, 1, 2},   {3, 4, 1, 2},   {5, 7, 5, 1},
+	    {8, 16, 4, 2}, {64, 2, 4, 4}, {96, 4, 4, 64}, {128, 8, 2, 8}, {40, 3, 8, 3},
+	};
+	static uint64_t lines[N_ACC], next[N_ACC];
+	static int streams[N_ACC];
+	uint64_t seed = 12345;
+	int mismatches = 0, compared = 0;
+	for (size_t g = 0; g < sizeof(geoms) / sizeof(geoms[0]); g++) {
+		int sets = geoms[g][0], ways = geoms[g][1], banks = geoms[g][2],
+		    period = geoms[g][3];
+		for (int trial = 0; trial < 3; trial++) {
+			make_trace(&seed, lines, streams, next, N_ACC, sets * ways * (1 + trial));
+			for (int p = 0; p < N_POL; p++) {
+				struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+				struct llct_cache *c;
+				struct ref r;
+				cfg.size = (uint64_t)sets * (uint64_t)ways * 64;
+				cfg.ways = (uint32_t)ways;
+				cfg.banks = (uint32_t)banks;
+				cfg.sample_period = (uint32_t)period;
+				CHECK_EQ(llct_cache_create(&cfg, llct_policy_find(pol_name[p]), &c),
+					 LLCT_OK);
+				ref_init(&r, (enum pol)p, sets, ways, banks, period);
+				int first_bad = -1;
+				for (int i = 0; i < N_ACC; i++) {
+					int a = llct_cache_access(c, lines[i] * 64, streams[i], 0,
+								  next[i]);
+					int b = ref_access(&r, lines[i], streams[i], next[i]);
+					if (a != b && first_bad < 0)
+						first_bad = i;
+				}
+				compared++;
+				if (first_bad >= 0) {
+					mismatches++;
+					fprintf(stderr,
+						"%s on %d sets x %d ways (banks %d, period %d): "
+						"differs from the reference at access %d\n",
+						pol_name[p], sets, ways, banks, period, first_bad);
+				}
+				llct_cache_destroy(c);
+				free(r.l);
+				free(r.b);
+			}
+		}
+	}
+	CHECK_EQ(mismatches, 0);
+	CHECK_EQ(compared, 10 * 3 * N_POL);
+}
+
+static void test_invariants(void)
+{
+	static uint64_t lines[N_ACC], next[N_ACC];
+	static int streams[N_ACC];
+	static char a[N_ACC + 1], b[N_ACC + 1];
+	uint64_t seed = 99;
+	int beaten = 0, lru_worse = 0, nondet = 0;
+	for (int trial = 0; trial < 20; trial++) {
+		int sets = 1 + (int)(test_rand(&seed) % 16);
+		make_trace(&seed, lines, streams, next, N_ACC, sets * 12);
+		uint64_t opt = engine_misses("belady", sets, 8, lines, streams, next, N_ACC, NULL);
+		for (int p = 0; p < N_POL; p++) {
+			if (p == P_BELADY_BYPASS) /* it may skip fills; OPT is for filling caches */
+				continue;
+			if (engine_misses(pol_name[p], sets, 8, lines, streams, next, N_ACC, NULL) <
+			    opt)
+				beaten++;
+		}
+		uint64_t prev = UINT64_MAX;
+		for (int ways = 1; ways <= 16; ways++) {
+			uint64_t m =
+			    engine_misses("lru", sets, ways, lines, streams, next, N_ACC, NULL);
+			if (m > prev)
+				lru_worse++;
+			prev = m;
+		}
+		for (int p = 0; p < N_POL; p++) {
+			engine_misses(pol_name[p], sets, 4, lines, streams, next, N_ACC, a);
+			engine_misses(pol_name[p], sets, 4, lines, streams, next, N_ACC, b);
+			a[N_ACC] = b[N_ACC] = '\0';
+			nondet += strcmp(a, b) != 0;
+		}
+	}
+	CHECK_EQ(beaten, 0);
+	CHECK_EQ(lru_worse, 0);
+	CHECK_EQ(nondet, 0);
+}
+
+int main(void)
+{
+	test_against_reference();
+	test_invariants();
+	return check_done("test_reference");
+}
