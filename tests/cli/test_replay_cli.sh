@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# test_replay_cli.sh - whole-command tests of synth, replay and sql.
+set -u
+LLCTRACE=${1:?usage: test_replay_cli.sh path/to/llctrace}
+T=$(mktemp -d /tmp/llct-cli-replay-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fails=0; checks=0
+ok() { checks=$((checks+1)); }
+bad() { checks=$((checks+1)); fails=$((fails+1)); echo "FAIL: $*" >&2; }
+expect_rc() {
+	local want=$1; shift
+	"$@" >"$T/out" 2>"$T/err"; local rc=$?
+	if [ "$rc" -eq "$want" ]; then ok; else bad "$* exited $rc, expected $want: $(head -c 300 "$T/err")"; fi
+}
+expect_err() { grep -qF -- "$1" "$T/err" && ok || bad "stderr lacks '$1': $(head -c 300 "$T/err")"; }
+expect_out() { grep -qE -- "$1" "$T/out" && ok || bad "stdout lacks /$1/: $(head -c 500 "$T/out")"; }
+SMALL="--width 256 --height 160 --objects 30 --texture-size 128 --shadow-size 256"
+
+# synth: deterministic, validated knobs
+expect_rc 0 "$LLCTRACE" synth -q -o "$T/a.llct" --frames 2 $SMALL
+expect_rc 0 "$LLCTRACE" synth -q -o "$T/b.llct" --frames 2 $SMALL
+"$LLCTRACE" dump --csv "$T/a.llct" | md5sum >"$T/a.sum"; "$LLCTRACE" dump --csv "$T/b.llct" | md5sum >"$T/b.sum"
+cmp -s "$T/a.sum" "$T/b.sum" && ok || bad "synth is not deterministic"
+expect_rc 0 "$LLCTRACE" synth -q -o "$T/c.llct" --frames 2 $SMALL --seed 2
+"$LLCTRACE" dump --csv "$T/c.llct" | md5sum >"$T/c.sum"
+cmp -s "$T/a.sum" "$T/c.sum" && bad "seed has no effect" || ok
+expect_rc 0 "$LLCTRACE" info "$T/a.llct"; expect_out 'synth.seed +1'; expect_out '^frames +2'
+expect_rc 2 "$LLCTRACE" synth -o "$T/x.llct" --texture-size 100; expect_err "power of two"
+expect_rc 2 "$LLCTRACE" synth -o "$T/x.llct" --width abc; expect_err "bad value"
+[ ! -e "$T/x.llct" ] && ok || bad "failed synth left a file"
+
+# replay: all policies, table on stdout, runs in the database
+expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --llc 256KiB:16:64 -q
+expect_rc 0 "$LLCTRACE" sql "$T/r.db" "SELECT count(*) AS n FROM runs"
+expect_out '^ *10$'
+expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --llc 256KiB:16:64 --policy drrip,gspc --ucd
+grep -qE '^gspc +' "$T/out" && ok || bad "replay table lacks gspc: $(cat "$T/out")"
+grep -q 'UCD on' "$T/out" && ok || bad "replay table does not say UCD"
+expect_rc 0 "$LLCTRACE" sql --csv "$T/r.db" "SELECT policy, ucd, llc_bytes, ways, line, sets, banks, sample_period, hash, frames, tool_version FROM runs ORDER BY id"
+[ "$(wc -l <"$T/out")" -eq 13 ] && ok || bad "runs did not accumulate: $(cat "$T/out")"
+expect_out '^gspc,1,262144,16,64,256,4,64,mod,all,[0-9.]+$'
+# views answer directly
+expect_rc 0 "$LLCTRACE" sql --csv "$T/r.db" "SELECT policy, miss_saving FROM miss_savings_vs_drrip WHERE policy = 'drrip' AND ucd = 0"
+expect_out '^drrip,0$'
+expect_rc 0 "$LLCTRACE" sql "$T/r.db" "SELECT count(*) FROM read_hit_rates; SELECT count(*) FROM rt_tex_reuse; SELECT count(*) FROM epoch_reuse"
+# every stream row present per frame: 12 runs x 2 frames x 9 streams
+expect_rc 0 "$LLCTRACE" sql --csv "$T/r.db" "SELECT count(*) FROM stream_stats"
+expect_out '^216$'
+# the table's numbers equal the database's
+tex_table=$("$LLCTRACE" replay "$T/a.llct" -o "$T/r2.db" --llc 256KiB:16:64 --policy lru 2>/dev/null | awk '$1 == "lru" { print $7 }')
+tex_sql=$("$LLCTRACE" sql --csv "$T/r2.db" "SELECT printf('%.1f%%', 100.0 * read_hit_rate) FROM stream_totals WHERE stream = 'TEX'" | tail -1)
+[ "$tex_table" = "$tex_sql" ] && ok || bad "table TEX '$tex_table' differs from SQL '$tex_sql'"
+# frames, xor hash, knobs recorded
+expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/r3.db" --policy gspc --frames 1 --hash xor --banks 8 --sample-period 32 -q
+expect_rc 0 "$LLCTRACE" sql --csv "$T/r3.db" "SELECT frames, hash, banks, sample_period, (SELECT group_concat(DISTINCT frame) FROM stream_stats) FROM runs"
+expect_out '^1,xor,8,32,1$'
+
+# bad input
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --policy lru,bogus; expect_err "unknown policy 'bogus'"
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --llc 8MiB:12:64; expect_err "multiple of ways"
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --llc 8MiB; expect_err "SIZE:WAYS:LINE"
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct"; expect_err "needs -o"
+expect_rc 2 "$LLCTRACE" replay -o "$T/r.db" --hash crc "$T/a.llct"; expect_err "bad --hash"
+expect_rc 1 "$LLCTRACE" replay "$T/a.llct" -o "$T/a.llct"; expect_err "not an llctrace results database"
+echo nonsense >"$T/bad.llct"
+expect_rc 1 "$LLCTRACE" replay "$T/bad.llct" -o "$T/r.db"; expect_err "bad.llct': not an llctrace trace"
+cp "$T/a.llct" "$T/flip.llct"
+sqlite3 "$T/flip.llct" "UPDATE chunks SET data = substr(data,1,30) || x'00' || substr(data,32) WHERE frame = 1 AND seq = 0"
+before=$("$LLCTRACE" sql --csv "$T/r.db" "SELECT count(*) FROM runs" | tail -1)
+expect_rc 1 "$LLCTRACE" replay "$T/flip.llct" -o "$T/r.db"; expect_err "flip.llct': frame 1 chunk"
+after=$("$LLCTRACE" sql --csv "$T/r.db" "SELECT count(*) FROM runs" | tail -1)
+[ "$before" = "$after" ] && ok || bad "a failed replay added runs"
+expect_rc 1 "$LLCTRACE" sql "$T/r.db" "SELECT nope FROM runs"; expect_err "no such column"
+expect_rc 1 "$LLCTRACE" sql "$T/bad.llct" "SELECT 1"; expect_err "not an llctrace"
+expect_rc 1 "$LLCTRACE" sql "$T/r.db" "DELETE FROM runs"; expect_err "readonly"
+sqlite3 "$T/r.db" "PRAGMA user_version = 7"
+expect_rc 1 "$LLCTRACE" sql "$T/r.db" "SELECT 1"; expect_err "newer than this llctrace"
+expect_rc 1 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" -q; expect_err "upgrade llctrace"
+
+echo "cli replay: $((checks - fails)) passed, $fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,234 @@
+/* test_replay.c - the engine over a real trace file: one decode for many models gives the same
+ * numbers as each model alone, on any number of threads; counters add up; results database
+ * schema, views, accumulation and refusal of foreign or newer files. */
+#include "check.h"
+#include "llct/replay.h"
+#include "llct/results.h"
+#include "llct/synth.h"
+
+#include <sqlite3.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[256], trace[300];
+
+static void make_trace(void)
+{
+	struct llct_synth_params p = LLCT_SYNTH_PARAMS_INIT;
+	struct llct_writer *w;
+	char err[600];
+	uint32_t kernel = 0;
+	p.width = 320;
+	p.height = 192;
+	p.n_objects = 40;
+	p.texture_size = 256;
+	p.shadow_size = 256;
+	snprintf(trace, sizeof(trace), "%s/t.llct", dir);
+	CHECK_EQ(llct_writer_open(trace, NULL, &w, err, sizeof(err)), LLCT_OK);
+	CHECK_EQ(llct_synth_write_settings(&p, 3, w), LLCT_OK);
+	for (uint32_t f = 0; f < 3; f++)
+		CHECK_EQ(llct_synth_write_frame(&p, f, &kernel, w), LLCT_OK);
+	CHECK_EQ(llct_writer_close(w), LLCT_OK);
+}
+
+static int same_stats(const struct llct_replay_result *a, const struct llct_replay_result *b)
+{
+	return a->n_frames == b->n_frames && a->accesses == b->accesses &&
+	       memcmp(a->frames, b->frames, a->n_frames * sizeof(*a->frames)) == 0;
+}
+
+static void test_engine(void)
+{
+	struct llct_reader *r;
+	char err[600];
+	const struct llct_policy_ops *all[16];
+	size_t n = 0;
+	for (const struct llct_policy_ops *const *p = llct_policies; *p; p++)
+		all[n++] = *p;
+	CHECK_EQ(llct_reader_open(trace, &r, err, sizeof(err)), LLCT_OK);
+	struct llct_replay_options o = {.cache = LLCT_CACHE_CONFIG_INIT};
+	o.cache.size = 256 * 1024; /* small, so policies differ */
+	o.policies = all;
+	o.n_policies = n;
+	o.threads = 1;
+	struct llct_replay_result *one, *two, *solo;
+	double wall;
+	CHECK_EQ(llct_replay_run(r, &o, &one, &wall, err, sizeof(err)), LLCT_OK);
+	o.threads = 2;
+	CHECK_EQ(llct_replay_run(r, &o, &two, &wall, err, sizeof(err)), LLCT_OK);
+	const struct llct_frame_info *fi;
+	size_t nf;
+	uint64_t total = 0;
+	llct_reader_frames(r, &fi, &nf);
+	for (size_t i = 0; i < nf; i++)
+		total += fi[i].n_records;
+	for (size_t m = 0; m < n; m++) {
+		CHECK(same_stats(&one[m], &two[m]));
+		/* each policy alone gives what it gave in company */
+		o.policies = &all[m];
+		o.n_policies = 1;
+		CHECK_EQ(llct_replay_run(r, &o, &solo, &wall, err, sizeof(err)), LLCT_OK);
+		CHECK(same_stats(&one[m], solo));
+		llct_replay_results_free(solo, 1);
+		/* counters add up: every record is a read or a write of one stream */
+		uint64_t acc = 0, hits_plus_fills_plus_bypass = 0;
+		for (size_t f = 0; f < one[m].n_frames; f++)
+			for (int s = 0; s < LLCT_N_STREAMS; s++) {
+				const struct llct_stream_stats *x = &one[m].frames[f].s[s];
+				acc += x->reads + x->writes;
+				hits_plus_fills_plus_bypass +=
+				    x->read_hits + x->write_hits + x->fills + x->bypasses;
+			}
+		CHECK_EQ(acc, total);
+		CHECK_EQ(hits_plus_fills_plus_bypass, total);
+		CHECK_EQ(one[m].accesses, total);
+	}
+	o.policies = all;
+	o.n_policies = n;
+	/* Belady is never beaten on misses. */
+	uint64_t misses[16] = {0};
+	size_t opt = 0;
+	for (size_t m = 0; m < n; m++) {
+		if (strcmp(all[m]->name, "belady") == 0)
+			opt = m;
+		for (size_t f = 0; f < one[m].n_frames; f++)
+			for (int s = 0; s < LLCT_N_STREAMS; s++)
+				misses[m] += one[m].frames[f].s[s].reads +
+					     one[m].frames[f].s[s].writes -
+					     one[m].frames[f].s[s].read_hits -
+					     one[m].frames[f].s[s].write_hits;
+	}
+	for (size_t m = 0; m < n; m++)
+		if (strcmp(all[m]->name, "belady-bypass") != 0)
+			CHECK(misses[m] >= misses[opt]);
+	/* Frame selection: only frame 1, counted from a warm-less start. */
+	struct llct_frame_range fr;
+	CHECK_EQ(llct_frame_range_parse("1", &fr), LLCT_OK);
+	o.frames = &fr;
+	CHECK_EQ(llct_replay_run(r, &o, &solo, &wall, err, sizeof(err)), LLCT_OK);
+	CHECK_EQ(solo[0].n_frames, 1);
+	CHECK_EQ(solo[0].frames[0].frame, 1);
+	CHECK_EQ(solo[0].accesses, fi[1].n_records);
+	llct_replay_results_free(solo, n);
+	llct_frame_range_release(&fr);
+	llct_replay_results_free(one, n);
+	llct_replay_results_free(two, n);
+	llct_reader_close(r);
+}
+
+static int64_t query_int(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int64_t v = -1;
+	sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	} else {
+		fprintf(stderr, "query failed: %s: %s\n", sql, sqlite3_errmsg(db));
+	}
+	sqlite3_close(db);
+	return v;
+}
+
+static void add_run(const char *path, const char *policy, uint64_t misses_tex)
+{
+	struct llct_results *res;
+	char err[600];
+	struct llct_frame_stats fs;
+	int64_t id;
+	memset(&fs, 0, sizeof(fs));
+	fs.frame = 4;
+	fs.s[LLCT_STREAM_TEX].reads = 100;
+	fs.s[LLCT_STREAM_TEX].read_hits = 100 - misses_tex;
+	fs.rt_produced = 10;
+	fs.rt_consumed = 4;
+	fs.tex_entered[0] = 50;
+	fs.tex_hits[0] = 20;
+	struct llct_run_info ri = {.trace = "t.llct",
+				   .policy = policy,
+				   .llc_bytes = 8 << 20,
+				   .ways = 16,
+				   .line = 64,
+				   .sets = 8192,
+				   .banks = 4,
+				   .sample_period = 64,
+				   .hash = "mod",
+				   .frames = "all",
+				   .params = "{}",
+				   .wall_s = 2,
+				   .accesses = 100};
+	CHECK_EQ(llct_results_open(path, &res, err, sizeof(err)), LLCT_OK);
+	CHECK_EQ(llct_results_begin(res), LLCT_OK);
+	CHECK_EQ(llct_results_add_run(res, &ri, &id), LLCT_OK);
+	CHECK_EQ(llct_results_add_frame(res, id, &fs), LLCT_OK);
+	CHECK_EQ(llct_results_commit(res), LLCT_OK);
+	CHECK_EQ(llct_results_close(res), LLCT_OK);
+}
+
+static void test_results_db(void)
+{
+	char path[300], err[600];
+	struct llct_results *res;
+	snprintf(path, sizeof(path), "%s/r.db", dir);
+	add_run(path, "drrip", 40);
+	add_run(path, "gspc", 30);
+	add_run(path, "belady", 10);
+	CHECK_EQ(query_int(path, "SELECT count(*) FROM runs"), 3);
+	CHECK_EQ(query_int(path, "SELECT count(*) FROM stream_stats"), 3 * LLCT_N_STREAMS);
+	CHECK_EQ(query_int(path, "SELECT round(1000 * miss_saving) FROM miss_savings_vs_drrip "
+				 "WHERE policy = 'gspc'"),
+		 250);
+	CHECK_EQ(query_int(path, "SELECT round(1000 * miss_saving) FROM miss_savings_vs_drrip "
+				 "WHERE policy = 'belady'"),
+		 750);
+	CHECK_EQ(query_int(path, "SELECT round(1000 * read_hit_rate) FROM read_hit_rates WHERE "
+				 "policy = 'drrip' AND stream = 'TEX'"),
+		 600);
+	CHECK_EQ(query_int(path, "SELECT round(1000 * consumed_fraction) FROM rt_tex_totals "
+				 "WHERE policy = 'gspc'"),
+		 400);
+	CHECK_EQ(query_int(path, "SELECT round(1000 * reuse_probability) FROM epoch_reuse "
+				 "WHERE policy = 'gspc' AND stream = 'TEX' AND epoch = 'E0'"),
+		 400);
+	CHECK_EQ(query_int(path, "SELECT round(1000 * death_ratio) FROM epoch_reuse "
+				 "WHERE policy = 'gspc' AND stream = 'TEX' AND epoch = 'E0'"),
+		 600);
+	CHECK_EQ(query_int(path, "SELECT accesses_per_s FROM runs WHERE id = 1"), 50);
+	CHECK_EQ(query_int(path, "PRAGMA application_id"), LLCT_RESULTS_APPLICATION_ID);
+
+	/* A newer schema is refused, with a message saying what to do. */
+	sqlite3 *db;
+	sqlite3_open(path, &db);
+	sqlite3_exec(db, "PRAGMA user_version = 9", NULL, NULL, NULL);
+	sqlite3_close(db);
+	CHECK_EQ(llct_results_open(path, &res, err, sizeof(err)), LLCT_ERR_VERSION);
+	CHECK(strstr(err, "upgrade llctrace") != NULL);
+	/* A trace is not a results database. */
+	CHECK_EQ(llct_results_open(trace, &res, err, sizeof(err)), LLCT_ERR_FORMAT);
+	CHECK(strstr(err, "not an llctrace results database") != NULL);
+	/* Nor is a text file. */
+	snprintf(path, sizeof(path), "%s/text.db", dir);
+	FILE *f = fopen(path, "w");
+	fputs("hello, this is plain text and certainly not a database file\n", f);
+	fclose(f);
+	CHECK_EQ(llct_results_open(path, &res, err, sizeof(err)), LLCT_ERR_FORMAT);
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/llct-test-replay-XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	make_trace();
+	test_engine();
+	test_results_db();
+	int rc = check_done("test_replay");
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (!rc && system(cmd) != 0)
+		return 1;
+	return rc;
+}
