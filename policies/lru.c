@@ -3,7 +3,7 @@
 
 struct lru {
 	uint32_t ways;
-	uint64_t clock;   /* accesses seen */
+	uint64_t clock;   /* accesses seen; below 2^58, as lru_victim packs it with the way */
 	uint64_t stamp[]; /* per line: clock at its last access */
 };
 
@@ -24,15 +24,18 @@ static void lru_touch(void *state, uint32_t way, const struct llct_access *a)
 	s->stamp[(size_t)a->set * s->ways + way] = ++s->clock;
 }
 
+/* Stamps are unique, so the oldest is the minimum of (stamp, way) packed in one word: a
+ * branch-free reduction instead of a compare-and-jump per way. */
 static uint32_t lru_victim(void *state, const struct llct_access *a)
 {
 	struct lru *s = state;
 	const uint64_t *st = &s->stamp[(size_t)a->set * s->ways];
-	uint32_t v = 0;
-	for (uint32_t w = 1; w < s->ways; w++)
-		if (st[w] < st[v])
-			v = w;
-	return v;
+	uint64_t m = UINT64_MAX;
+	for (uint32_t w = 0; w < s->ways; w++) {
+		uint64_t x = st[w] << 6 | w;
+		m = x < m ? x : m;
+	}
+	return (uint32_t)(m & 63);
 }
 
 const struct llct_policy_ops llct_policy_lru = {

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Per-line metadata byte. */
 #define META_OWNER 0x0f /* stream of the line's last access */
@@ -25,9 +28,12 @@ struct llct_cache {
 	uint32_t set_mask; /* sets - 1 when sets is a power of two, else 0 */
 	enum llct_hash hash;
 	int ucd;
-	uint64_t *tag;    /* per line: line address, INVALID_LINE when empty */
-	uint8_t *meta;    /* per line */
-	uint8_t *n_valid; /* per set: ways [0, n_valid) are valid (lines are never invalidated) */
+	uint64_t *tag;      /* per line: line address, INVALID_LINE when empty */
+	uint16_t *fp;       /* per line: 16-bit fingerprint of the tag, fp_stride per set, so a
+			       lookup compares 8 ways at once and reads a full tag only on a match */
+	uint32_t fp_stride; /* ways rounded up to a multiple of 8 */
+	uint8_t *meta;      /* per line */
+	uint8_t *n_valid;   /* per set: ways [0, n_valid) are valid (lines are never invalidated) */
 	struct llct_frame_stats *fs;
 	struct llct_frame_stats scratch; /* counts go here before set_frame */
 	uint64_t index;                  /* accesses that looked the cache up so far */
@@ -122,18 +128,22 @@ int llct_cache_create(const struct llct_cache_config *cfg, const struct llct_pol
 	c->ucd = cfg->ucd;
 	size_t lines = (size_t)c->g.sets * c->g.ways, psize = policy->state_size(&c->g);
 	c->tag = malloc(lines * sizeof(*c->tag));
+	c->fp_stride = (c->g.ways + 7) & ~7u;
+	c->fp = aligned_alloc(16, (size_t)c->g.sets * c->fp_stride * sizeof(*c->fp));
 	c->meta = calloc(lines, 1);
 	c->n_valid = calloc(c->g.sets, 1);
 	c->pstate = calloc(1, psize);
-	if (!c->tag || !c->meta || !c->n_valid || !c->pstate) {
+	if (!c->tag || !c->fp || !c->meta || !c->n_valid || !c->pstate) {
 		llct_cache_destroy(c);
 		return LLCT_ERR_NOMEM;
 	}
 	for (size_t i = 0; i < lines; i++)
 		c->tag[i] = INVALID_LINE;
+	memset(c->fp, 0, (size_t)c->g.sets * c->fp_stride * sizeof(*c->fp));
 	policy->init(c->pstate, &c->g);
 	c->fs = &c->scratch;
-	c->state_bytes = lines * (sizeof(*c->tag) + 1) + c->g.sets + psize;
+	c->state_bytes = lines * (sizeof(*c->tag) + 1) + c->g.sets + psize +
+			 (size_t)c->g.sets * c->fp_stride * sizeof(*c->fp);
 	*out = c;
 	return LLCT_OK;
 }
@@ -143,6 +153,7 @@ void llct_cache_destroy(struct llct_cache *c)
 	if (!c)
 		return;
 	free(c->tag);
+	free(c->fp);
 	free(c->meta);
 	free(c->n_valid);
 	free(c->pstate);
@@ -192,8 +203,47 @@ static uint8_t track_epoch(struct llct_frame_stats *fs, int stream, int hit, uin
 	return (uint8_t)(epoch << META_EPOCH_SHIFT);
 }
 
-static inline int access_one(struct llct_cache *c, uint64_t addr, int stream, int op,
-			     uint64_t next_use, uint16_t sm, uint32_t kernel, uint16_t tenant)
+static inline uint16_t fingerprint(const struct llct_cache *c, uint64_t line)
+{
+	uint64_t tag = line >> c->set_bits;
+	return (uint16_t)(tag ^ (tag >> 16) ^ (tag >> 32) ^ (tag >> 48));
+}
+
+/* The way holding `line` in `set`, or ways if none: fingerprints first, full tags to confirm.
+ * Only the n_valid lowest ways are compared. */
+static inline uint32_t find_way(const struct llct_cache *c, uint32_t set, uint64_t line,
+				const uint64_t *tags)
+{
+	uint32_t valid = c->n_valid[set];
+	const uint16_t *fp = &c->fp[(size_t)set * c->fp_stride];
+	uint16_t want = fingerprint(c, line);
+#ifdef __SSE2__
+	__m128i key = _mm_set1_epi16((short)want);
+	for (uint32_t g = 0; g < valid; g += 8) {
+		__m128i v = _mm_load_si128((const __m128i *)(fp + g));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(v, key));
+		if (valid - g < 8)
+			m &= (1u << (2 * (valid - g))) - 1;
+		while (m) {
+			uint32_t w = g + (uint32_t)__builtin_ctz(m) / 2;
+			if (tags[w] == line)
+				return w;
+			m &= m - 1;
+			m &= m - 1; /* both bytes of the 16-bit lane */
+		}
+	}
+#else
+	for (uint32_t w = 0; w < valid; w++)
+		if (fp[w] == want && tags[w] == line)
+			return w;
+#endif
+	return c->g.ways;
+}
+
+static inline __attribute__((always_inline)) int access_one(struct llct_cache *c, uint64_t addr,
+							    int stream, int op, uint64_t next_use,
+							    uint16_t sm, uint32_t kernel,
+							    uint16_t tenant)
 {
 	struct llct_frame_stats *fs = c->fs;
 	struct llct_stream_stats *st = &fs->s[stream];
@@ -217,11 +267,8 @@ static inline int access_one(struct llct_cache *c, uint64_t addr, int stream, in
 				.sm = sm,
 				.kernel = kernel,
 				.tenant = tenant};
-	uint32_t w;
+	uint32_t w = find_way(c, set, line, tags);
 	c->index++;
-	for (w = 0; w < ways; w++)
-		if (tags[w] == line)
-			break;
 	if (w < ways) {
 		uint8_t m = c->meta[base + w];
 		if (op) {
@@ -256,6 +303,7 @@ static inline int access_one(struct llct_cache *c, uint64_t addr, int stream, in
 			fs->s[old & META_OWNER].writebacks++;
 	}
 	c->tag[base + w] = line;
+	c->fp[(size_t)set * c->fp_stride + w] = fingerprint(c, line);
 	st->fills++;
 	uint8_t m = op ? META_DIRTY : 0;
 	if (stream == LLCT_STREAM_RT) {
@@ -298,8 +346,5 @@ int llct_cache_contains(const struct llct_cache *c, uint64_t addr)
 {
 	uint64_t line = addr >> c->line_shift;
 	uint32_t set = set_of(c, line);
-	for (uint32_t w = 0; w < c->g.ways; w++)
-		if (c->tag[(size_t)set * c->g.ways + w] == line)
-			return 1;
-	return 0;
+	return find_way(c, set, line, &c->tag[(size_t)set * c->g.ways]) < c->g.ways;
 }
