@@ -1,6 +1,6 @@
 /* replay.c - the replay engine: decodes the chosen frames once and drives every cache model
  * from the same batches, models spread over worker threads while the main thread decodes the
- * next batch (double buffering). Belady-style policies get a next-use pass first.
+ * next window of batches (double buffering). Belady-style policies get a next-use pass first.
  */
 #include "llct/replay.h"
 
@@ -17,16 +17,26 @@ struct model {
 	size_t frame_idx; /* index in res->frames the cache counts into */
 };
 
+/* Decoded batches handed to the workers together: each worker runs one model over the whole
+ * window before the next model, so a model's state is reloaded into the caches once a window
+ * (about a million records), not once a chunk. */
+#define WINDOW 16
+struct window {
+	struct llct_batch b[WINDOW];
+	size_t frame_idx[WINDOW];         /* index in the results' frames of each batch */
+	const uint64_t *next_use[WINDOW]; /* for each batch's accesses that look up the cache */
+	unsigned n;                       /* batches in use */
+	uint64_t records;
+};
+
 struct engine {
 	struct model *models;
 	size_t n_models;
 	unsigned n_threads;
+	size_t *order; /* models by decreasing expected cost, dealt to threads in turn */
 	pthread_barrier_t start, done;
-	pthread_mutex_t gate; /* held while threads are created, so they start together */
-	/* set by the main thread before `start` */
-	const struct llct_batch *batch;
-	const uint64_t *next_use; /* for this batch's accesses that look up the cache */
-	size_t frame_idx;
+	pthread_mutex_t gate;     /* held while threads are created, so they start together */
+	const struct window *win; /* set by the main thread before `start` */
 	int quit;
 };
 
@@ -44,17 +54,52 @@ static double now_s(void)
 
 static void run_models(struct engine *e, unsigned id)
 {
-	for (size_t m = id; m < e->n_models; m += e->n_threads) {
-		struct model *md = &e->models[m];
+	const struct window *w = e->win;
+	for (size_t k = id; k < e->n_models; k += e->n_threads) {
+		struct model *md = &e->models[e->order[k]];
 		double t0 = now_s();
-		if (md->frame_idx != e->frame_idx) {
-			md->frame_idx = e->frame_idx;
-			llct_cache_set_frame(md->cache, &md->res->frames[e->frame_idx]);
+		for (unsigned i = 0; i < w->n; i++) {
+			if (md->frame_idx != w->frame_idx[i]) {
+				md->frame_idx = w->frame_idx[i];
+				llct_cache_set_frame(md->cache, &md->res->frames[md->frame_idx]);
+			}
+			llct_cache_access_batch(md->cache, &w->b[i], w->next_use[i]);
 		}
-		llct_cache_access_batch(md->cache, e->batch, e->next_use);
-		md->res->accesses += e->batch->n;
+		md->res->accesses += w->records;
 		md->res->busy_s += now_s() - t0;
 	}
+}
+
+/* What the main thread needs to fill windows. */
+struct feeder {
+	struct llct_cursor *cur;
+	const struct llct_frame_info *all;
+	size_t n_all, ai; /* ai: index into all[] of the current frame */
+	const size_t *sel_of;
+	const uint64_t *next_use;
+	uint64_t idx; /* accesses that look up the cache so far */
+	int ucd;
+};
+
+/* Decodes up to WINDOW batches; returns the cursor status (< 0 error, 0 end, 1 more). */
+static int fill_window(struct feeder *f, struct window *w)
+{
+	int got = 1;
+	w->n = 0;
+	w->records = 0;
+	while (w->n < WINDOW && (got = llct_cursor_next_into(f->cur, &w->b[w->n])) > 0) {
+		struct llct_batch *b = &w->b[w->n];
+		while (f->ai < f->n_all && f->all[f->ai].frame != b->frame)
+			f->ai++;
+		w->frame_idx[w->n] = f->sel_of[f->ai];
+		w->next_use[w->n] = f->next_use ? f->next_use + f->idx : NULL;
+		if (f->next_use)
+			for (uint32_t i = 0; i < b->n; i++)
+				f->idx += !(f->ucd && b->stream[i] == LLCT_STREAM_DISP);
+		w->records += b->n;
+		w->n++;
+	}
+	return got;
 }
 
 static void *worker(void *p)
@@ -198,11 +243,12 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 {
 	const struct llct_frame_info *all;
 	size_t n_all, n_sel = 0;
-	uint64_t total = 0, done = 0, idx = 0;
+	uint64_t total = 0, done = 0;
 	uint64_t *next_use = NULL;
 	int need_next = 0, st = LLCT_OK, got;
 	struct engine e;
-	struct llct_batch buf[2];
+	struct window *win = NULL;
+	struct feeder fd;
 	struct llct_cursor *cur = NULL;
 	pthread_t *threads = NULL;
 	struct worker_arg *args = NULL;
@@ -211,7 +257,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 
 	*results = NULL;
 	memset(&e, 0, sizeof(e));
-	memset(buf, 0, sizeof(buf));
+	memset(&fd, 0, sizeof(fd));
 	if (llct_cache_config_check(&o->cache, err, err_size) || o->n_policies == 0)
 		return LLCT_ERR_INVALID;
 	llct_reader_frames(r, &all, &n_all);
@@ -246,8 +292,22 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	}
 	if (need_next && (st = next_use_pass(r, o, total, &next_use, err, err_size)))
 		goto fail;
-	if (llct_batch_alloc(&buf[0]) || llct_batch_alloc(&buf[1]))
+	win = calloc(2, sizeof(*win));
+	if (!win)
 		goto nomem;
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < WINDOW; i++)
+			if (llct_batch_alloc(&win[k].b[i]))
+				goto nomem;
+	/* Deal the costliest models (those with a next-use array) first, round robin. */
+	e.order = calloc(o->n_policies, sizeof(*e.order));
+	if (!e.order)
+		goto nomem;
+	size_t n_order = 0;
+	for (int heavy = 1; heavy >= 0; heavy--)
+		for (size_t m = 0; m < o->n_policies; m++)
+			if (!!o->policies[m]->needs_next_use == heavy)
+				e.order[n_order++] = m;
 	if ((st = llct_cursor_open(r, o->frames, &cur))) {
 		snprintf(err, err_size, "%s", llct_reader_error(r));
 		goto fail;
@@ -279,33 +339,37 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	}
 	pthread_mutex_unlock(&e.gate);
 
-	int cur_buf = 0;
-	got = llct_cursor_next_into(cur, &buf[0]);
-	size_t ai = 0; /* index into all[] of the current frame */
-	while (got > 0) {
-		struct llct_batch *b = &buf[cur_buf];
-		while (ai < n_all && all[ai].frame != b->frame)
-			ai++;
-		e.batch = b;
-		e.frame_idx = sel_of[ai];
-		e.next_use = next_use ? next_use + idx : NULL;
-		if (next_use) {
-			for (uint32_t i = 0; i < b->n; i++)
-				idx += !(o->cache.ucd && b->stream[i] == LLCT_STREAM_DISP);
-		}
+	fd.cur = cur;
+	fd.all = all;
+	fd.n_all = n_all;
+	fd.sel_of = sel_of;
+	fd.next_use = next_use;
+	fd.ucd = o->cache.ucd;
+	int cur_win = 0;
+	got = fill_window(&fd, &win[0]);
+	while (win[cur_win].n > 0) {
+		struct window *w = &win[cur_win];
+		e.win = w;
+		int more = got > 0;
 		if (inline_mode) {
 			run_models(&e, 0);
-			got = llct_cursor_next_into(cur, &buf[1 - cur_buf]);
+			win[1 - cur_win].n = 0;
+			if (more)
+				got = fill_window(&fd, &win[1 - cur_win]);
 		} else {
 			pthread_barrier_wait(&e.start);
-			/* decode the next batch while the workers replay this one */
-			got = llct_cursor_next_into(cur, &buf[1 - cur_buf]);
+			/* decode the next window while the workers replay this one */
+			win[1 - cur_win].n = 0;
+			if (more)
+				got = fill_window(&fd, &win[1 - cur_win]);
 			pthread_barrier_wait(&e.done);
 		}
-		done += b->n;
+		done += w->records;
 		if (o->progress)
 			o->progress(o->progress_ud, done, total);
-		cur_buf = 1 - cur_buf;
+		if (got < 0)
+			break;
+		cur_win = 1 - cur_win;
 	}
 	e.quit = 1;
 	if (!inline_mode) {
@@ -343,8 +407,11 @@ out:
 	free(e.models);
 	free(threads);
 	free(args);
-	llct_batch_free(&buf[0]);
-	llct_batch_free(&buf[1]);
+	for (int k = 0; win && k < 2; k++)
+		for (int i = 0; i < WINDOW; i++)
+			llct_batch_free(&win[k].b[i]);
+	free(win);
+	free(e.order);
 	free(next_use);
 	free(sel_of);
 	free(sel_frame);
