@@ -117,55 +117,80 @@ static void *worker(void *p)
 	}
 }
 
-/* ---- next-use pass: a hash map from line address to its last index ---- */
+/* ---- next-use pass: line address -> index of its last access so far ----
+ * Traces walk surfaces, so lines come in runs of neighbours: a small hash table of 1024-line
+ * pages, each page a direct array, keeps the lookups in cache where a hash per line would
+ * miss to memory on almost every access. */
+#define PAGE_BITS 10
+#define PAGE_LINES (1u << PAGE_BITS)
 
 struct line_map {
-	uint64_t *key, *val; /* key+1 stored, 0 = empty */
+	uint64_t *page_no; /* page number + 1, 0 = empty slot */
+	uint64_t **page;   /* PAGE_LINES last indices, LLCT_NEVER = not seen */
 	size_t cap, n;
+	uint64_t last_no; /* one-entry cache of the last page looked up */
+	uint64_t *last;
 };
 
 static int map_grow(struct line_map *m)
 {
-	size_t cap = m->cap ? m->cap * 2 : (1u << 16);
-	uint64_t *k = calloc(cap, sizeof(*k)), *v = malloc(cap * sizeof(*v));
+	size_t cap = m->cap ? m->cap * 2 : 1024;
+	uint64_t *k = calloc(cap, sizeof(*k));
+	uint64_t **v = calloc(cap, sizeof(*v));
 	if (!k || !v) {
 		free(k);
 		free(v);
 		return LLCT_ERR_NOMEM;
 	}
 	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->key[i])
+		if (!m->page_no[i])
 			continue;
-		size_t h = (size_t)((m->key[i] * 0x9e3779b97f4a7c15ull) >> 17) & (cap - 1);
+		size_t h = (size_t)((m->page_no[i] * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
 		while (k[h])
 			h = (h + 1) & (cap - 1);
-		k[h] = m->key[i];
-		v[h] = m->val[i];
+		k[h] = m->page_no[i];
+		v[h] = m->page[i];
 	}
-	free(m->key);
-	free(m->val);
-	m->key = k;
-	m->val = v;
+	free(m->page_no);
+	free(m->page);
+	m->page_no = k;
+	m->page = v;
 	m->cap = cap;
 	return LLCT_OK;
 }
 
-/* Stores idx as the last index of `line`; returns the previous one or LLCT_NEVER. */
-static uint64_t map_swap(struct line_map *m, uint64_t line, uint64_t idx)
+/* The page holding `line`, created if needed; NULL when out of memory. */
+static uint64_t *map_page(struct line_map *m, uint64_t line)
 {
-	uint64_t key = line + 1;
-	size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 17) & (m->cap - 1);
-	while (m->key[h] && m->key[h] != key)
+	uint64_t key = (line >> PAGE_BITS) + 1;
+	if (key == m->last_no)
+		return m->last;
+	if (m->n * 2 >= m->cap && map_grow(m))
+		return NULL;
+	size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (m->cap - 1);
+	while (m->page_no[h] && m->page_no[h] != key)
 		h = (h + 1) & (m->cap - 1);
-	if (m->key[h]) {
-		uint64_t old = m->val[h];
-		m->val[h] = idx;
-		return old;
+	if (!m->page_no[h]) {
+		uint64_t *p = malloc(PAGE_LINES * sizeof(*p));
+		if (!p)
+			return NULL;
+		for (unsigned i = 0; i < PAGE_LINES; i++)
+			p[i] = LLCT_NEVER;
+		m->page_no[h] = key;
+		m->page[h] = p;
+		m->n++;
 	}
-	m->key[h] = key;
-	m->val[h] = idx;
-	m->n++;
-	return LLCT_NEVER;
+	m->last_no = key;
+	m->last = m->page[h];
+	return m->last;
+}
+
+static void map_release(struct line_map *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->page[i]);
+	free(m->page_no);
+	free(m->page);
 }
 
 static int next_use_pass(struct llct_reader *r, const struct llct_replay_options *o, uint64_t total,
@@ -173,11 +198,12 @@ static int next_use_pass(struct llct_reader *r, const struct llct_replay_options
 {
 	struct llct_cursor *cur;
 	struct llct_batch b;
-	struct line_map m = {0};
+	struct line_map m;
 	unsigned shift = 0;
 	uint64_t idx = 0;
 	int got, st = LLCT_OK;
 	uint64_t *next = malloc((total ? total : 1) * sizeof(*next));
+	memset(&m, 0, sizeof(m));
 	*out = NULL;
 	while ((1u << shift) < o->cache.line)
 		shift++;
@@ -199,14 +225,16 @@ static int next_use_pass(struct llct_reader *r, const struct llct_replay_options
 				got = LLCT_ERR_CORRUPT;
 				break;
 			}
-			if (m.n * 2 >= m.cap && map_grow(&m)) {
+			uint64_t line = b.addr[i] >> shift, *page = map_page(&m, line);
+			if (!page) {
 				got = LLCT_ERR_NOMEM;
 				break;
 			}
+			uint64_t *slot = &page[line & (PAGE_LINES - 1)];
 			next[idx] = LLCT_NEVER;
-			uint64_t prev = map_swap(&m, b.addr[i] >> shift, idx);
-			if (prev != LLCT_NEVER)
-				next[prev] = idx;
+			if (*slot != LLCT_NEVER)
+				next[*slot] = idx;
+			*slot = idx;
 			idx++;
 		}
 		if (got < 0)
@@ -220,8 +248,7 @@ static int next_use_pass(struct llct_reader *r, const struct llct_replay_options
 	}
 	llct_cursor_close(cur);
 out:
-	free(m.key);
-	free(m.val);
+	map_release(&m);
 	if (st)
 		free(next);
 	else
