@@ -19,7 +19,8 @@ int cmd_synth(int argc, char **argv)
 		O_UI,
 		O_SMS,
 		O_TILE,
-		O_MOTION
+		O_MOTION,
+		O_PARTICLES
 	};
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
 					     {"frames", required_argument, NULL, 'n'},
@@ -36,6 +37,7 @@ int cmd_synth(int argc, char **argv)
 					     {"sms", required_argument, NULL, O_SMS},
 					     {"tile", required_argument, NULL, O_TILE},
 					     {"motion", required_argument, NULL, O_MOTION},
+					     {"particles", required_argument, NULL, O_PARTICLES},
 					     {"quiet", no_argument, NULL, 'q'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
@@ -99,6 +101,9 @@ int cmd_synth(int argc, char **argv)
 			break;
 		case O_MOTION:
 			field = &p.motion;
+			break;
+		case O_PARTICLES:
+			field = &p.n_particles;
 			break;
 		default: {
 			int r = cli_getopt_common("synth", c, argv);

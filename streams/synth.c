@@ -386,6 +386,35 @@ static void pass_lighting(struct gen *g)
 	})
 }
 
+/* Alpha-blended particles after lighting: depth test (Z read, no write), particle atlas
+ * reads, and a read-modify-write of the HDR target (RT read and write: blending). Particles
+ * cluster in a few emitters, so their quads overlap and blending re-reads what it wrote. */
+static void pass_particles(struct gen *g)
+{
+	uint64_t s = g->p->seed ^ 0x9a9a9a9aull ^ ((uint64_t)g->frame << 40);
+	uint32_t ex = 0, ey = 0;
+	for (uint32_t i = 0; i < g->p->n_particles && !g->stop; i++) {
+		if (i % 8 == 0) { /* a new emitter */
+			ex = (uint32_t)(rnd(&s) % g->p->width);
+			ey = (uint32_t)(rnd(&s) % g->p->height);
+		}
+		uint32_t size = 16 + (uint32_t)(rnd(&s) % 96);
+		uint32_t x0 = (ex + (uint32_t)(rnd(&s) % 64)) % g->p->width & ~3u;
+		uint32_t y0 = (ey + (uint32_t)(rnd(&s) % 64)) % g->p->height & ~3u;
+		uint32_t r[4] = {x0, y0, x0 + size > g->p->width ? g->p->width : x0 + size,
+				 y0 + size > g->p->height ? g->p->height : y0 + size};
+		begin_kernel(g, "draw", "particles", (int)i);
+		put(g, g->code + 20480, LLCT_STREAM_OTHER, LLCT_OP_READ);
+		FOR_BLOCKS(g, r, {
+			put(g, line_of(&g->depth, x, y), LLCT_STREAM_Z, LLCT_OP_READ);
+			put(g, line_of(&g->ui_atlas, (x - x0) % 128, (y - y0) % 128),
+			    LLCT_STREAM_TEX, LLCT_OP_READ);
+			put_block(g, &g->hdr, x, y, LLCT_STREAM_RT, LLCT_OP_READ);
+			put_block(g, &g->hdr, x, y, LLCT_STREAM_RT, LLCT_OP_WRITE);
+		})
+	}
+}
+
 /* Full-screen pass reading `src` (sampled at dst's scale) and writing dst as `stream`. */
 static void pass_fullscreen(struct gen *g, const char *name, const struct surf *src,
 			    const struct surf *src2, const struct surf *dst, int stream)
@@ -464,8 +493,8 @@ int llct_synth_check(const struct llct_synth_params *p, char *why, size_t why_si
 		bad = "SMs must be 1..65535";
 	else if (p->tile < 4 || p->tile > 256 || p->tile % 4)
 		bad = "tile must be a multiple of 4, 4..256";
-	else if (p->n_ui > 10000 || p->motion > 10000)
-		bad = "ui quads and motion must be at most 10000";
+	else if (p->n_ui > 10000 || p->n_particles > 100000 || p->motion > 10000)
+		bad = "ui quads and motion must be at most 10000, particles 100000";
 	if (bad && why)
 		snprintf(why, why_size, "%s", bad);
 	return bad ? LLCT_ERR_INVALID : LLCT_OK;
@@ -573,6 +602,8 @@ int llct_synth_frame(const struct llct_synth_params *p, uint32_t frame, uint32_t
 	if (!g->stop)
 		pass_lighting(g);
 	if (!g->stop)
+		pass_particles(g);
+	if (!g->stop)
 		pass_post_and_present(g);
 	flush(g);
 	*next_kernel = g->kernel + 1;
@@ -616,6 +647,7 @@ int llct_synth_write_settings(const struct llct_synth_params *p, uint32_t n_fram
 		     {"synth.gbuffers", p->n_gbuffers},
 		     {"synth.post", p->n_post},
 		     {"synth.ui", p->n_ui},
+		     {"synth.particles", p->n_particles},
 		     {"synth.sms", p->n_sms},
 		     {"synth.tile", p->tile},
 		     {"synth.motion", p->motion},

@@ -14,6 +14,7 @@ struct llct_synth_params {
 	uint32_t n_gbuffers;    /* G-buffer color targets, 1..4 */
 	uint32_t n_post;        /* post-processing passes after lighting (bloom, blur, tone map) */
 	uint32_t n_ui;          /* alpha-blended UI quads drawn onto the displayable image */
+	uint32_t n_particles;   /* alpha-blended particle quads drawn onto the HDR target */
 	uint32_t n_sms;         /* shader cores; pixel tiles map to SMs round robin */
 	uint32_t tile;          /* screen tile edge in pixels for SM mapping and traversal order */
 	uint32_t motion;        /* camera motion in pixels per frame */
@@ -24,7 +25,7 @@ struct llct_synth_params {
 	{                                                                                          \
 		.width = 1280, .height = 720, .n_objects = 160, .n_materials = 24,                 \
 		.texture_size = 1024, .shadow_size = 1024, .n_gbuffers = 3, .n_post = 3,           \
-		.n_ui = 12, .n_sms = 16, .tile = 16, .motion = 4, .seed = 1                        \
+		.n_ui = 12, .n_particles = 40, .n_sms = 16, .tile = 16, .motion = 4, .seed = 1     \
 	}
 
 /* Receives generated records in order; returns non-zero to stop generation. */
