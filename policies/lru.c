@@ -1,41 +1,62 @@
-/* lru.c - least recently used: evict the line whose last access is oldest. */
+/* lru.c - least recently used: evict the line whose last access is oldest.
+ *
+ * Each set keeps its ways in recency order as a doubly linked list of way numbers, in one
+ * record of 2 + 2 x ways bytes (head, tail, prev[ways], next[ways]), so a touch and a victim
+ * choice are a few byte moves whatever the associativity. */
 #include "all.h"
 
+#include <string.h>
+
+#define NIL 0xff
+
 struct lru {
-	uint32_t ways;
-	uint64_t clock;   /* accesses seen; below 2^58, as lru_victim packs it with the way */
-	uint64_t stamp[]; /* per line: clock at its last access */
+	uint32_t ways, stride;
+	uint8_t rec[]; /* per set: head (most recent), tail (least recent), prev[], next[] */
 };
 
 static size_t lru_state_size(const struct llct_cache_geom *g)
 {
-	return sizeof(struct lru) + (size_t)g->sets * g->ways * sizeof(uint64_t);
+	return sizeof(struct lru) + (size_t)g->sets * (2 + 2 * (size_t)g->ways);
 }
 
 static void lru_init(void *state, const struct llct_cache_geom *g)
 {
 	struct lru *s = state;
 	s->ways = g->ways;
+	s->stride = 2 + 2 * g->ways;
+	memset(s->rec, NIL, (size_t)g->sets * s->stride);
 }
 
+/* Moves `way` to the head; a way not yet in the list (a fill of an empty way) is linked in.
+ * A way is in the list iff it is the head or has a predecessor. */
 static void lru_touch(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct lru *s = state;
-	s->stamp[(size_t)a->set * s->ways + way] = ++s->clock;
+	uint8_t *r = &s->rec[(size_t)a->set * s->stride], *prev = r + 2, *next = prev + s->ways;
+	uint8_t w = (uint8_t)way;
+	if (r[0] == w)
+		return;
+	if (prev[w] != NIL) { /* linked, not the head: unlink */
+		uint8_t p = prev[w], n = next[w];
+		next[p] = n;
+		if (n != NIL)
+			prev[n] = p;
+		else
+			r[1] = p;
+	}
+	prev[w] = NIL;
+	next[w] = r[0];
+	if (r[0] != NIL)
+		prev[r[0]] = w;
+	else
+		r[1] = w;
+	r[0] = w;
 }
 
-/* Stamps are unique, so the oldest is the minimum of (stamp, way) packed in one word: a
- * branch-free reduction instead of a compare-and-jump per way. */
 static uint32_t lru_victim(void *state, const struct llct_access *a)
 {
 	struct lru *s = state;
-	const uint64_t *st = &s->stamp[(size_t)a->set * s->ways];
-	uint64_t m = UINT64_MAX;
-	for (uint32_t w = 0; w < s->ways; w++) {
-		uint64_t x = st[w] << 6 | w;
-		m = x < m ? x : m;
-	}
-	return (uint32_t)(m & 63);
+	return s->rec[(size_t)a->set * s->stride + 1];
 }
 
 const struct llct_policy_ops llct_policy_lru = {
