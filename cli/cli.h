@@ -44,6 +44,8 @@ double cli_now(void);
 
 /* Parses sizes like "8MiB", "64", "2KiB", "1GB"; returns 0 on bad input. */
 int cli_parse_size(const char *s, uint64_t *out);
+/* Parses "SIZE:WAYS:LINE" (e.g. 8MiB:16:64); returns 0 on bad input. */
+int cli_parse_llc(const char *s, uint64_t *size, uint32_t *ways, uint32_t *line);
 /* Parses a non-negative integer no larger than max; returns 0 on bad input. */
 int cli_parse_uint(const char *s, uint64_t max, uint64_t *out);
 

@@ -9,29 +9,6 @@
 
 #define MAX_POLICIES 32
 
-/* "SIZE:WAYS:LINE", e.g. 8MiB:16:64. */
-static int parse_llc(const char *s, struct llct_cache_config *c)
-{
-	char buf[64], *ways, *line;
-	uint64_t v;
-	if (strlen(s) >= sizeof(buf))
-		return 0;
-	strcpy(buf, s);
-	if (!(ways = strchr(buf, ':')) || !(line = strchr(ways + 1, ':')))
-		return 0;
-	*ways++ = '\0';
-	*line++ = '\0';
-	if (!cli_parse_size(buf, &c->size))
-		return 0;
-	if (!cli_parse_uint(ways, LLCT_MAX_WAYS, &v))
-		return 0;
-	c->ways = (uint32_t)v;
-	if (!cli_parse_size(line, &v) || v > UINT32_MAX)
-		return 0;
-	c->line = (uint32_t)v;
-	return 1;
-}
-
 static int parse_policies(const char *list, const struct llct_policy_ops **out, size_t *n)
 {
 	char buf[1024], *save = NULL;
@@ -165,7 +142,7 @@ int cmd_replay(int argc, char **argv)
 			out = optarg;
 			break;
 		case 'l':
-			if (!parse_llc(optarg, &o.cache))
+			if (!cli_parse_llc(optarg, &o.cache.size, &o.cache.ways, &o.cache.line))
 				return cli_usage_error("replay",
 						       "bad --llc '%s' (SIZE:WAYS:LINE, "
 						       "e.g. 8MiB:16:64)",

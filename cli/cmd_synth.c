@@ -1,27 +1,50 @@
-/* cmd_synth.c - `llctrace synth`: writes a deterministic synthetic frame trace (streams/synth.c).
- */
+/* cmd_synth.c - `llctrace synth`: writes a deterministic synthetic trace: deferred-renderer
+ * frames (streams/synth.c) or, with --kernel, a compute kernel (streams/kernels.c). */
 #include "cli.h"
+#include "llct/kernels.h"
 #include "llct/synth.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+enum {
+	O_OBJECTS = 256,
+	O_MATERIALS,
+	O_TEXTURE,
+	O_SHADOW,
+	O_GBUFFERS,
+	O_POST,
+	O_UI,
+	O_TILE,
+	O_MOTION,
+	O_PARTICLES,
+	/* shared */
+	O_SMS,
+	/* compute kernels */
+	O_KERNEL,
+	O_FOOTPRINT,
+	O_COVERAGE,
+	O_PATTERN,
+	O_LLC,
+	O_ITER,
+	O_BASE,
+};
+
+static int parse_fraction(const char *s, double max, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || *end || !(v >= 0) || v > max)
+		return 0;
+	*out = v;
+	return 1;
+}
+
 int cmd_synth(int argc, char **argv)
 {
-	enum {
-		O_OBJECTS = 256,
-		O_MATERIALS,
-		O_TEXTURE,
-		O_SHADOW,
-		O_GBUFFERS,
-		O_POST,
-		O_UI,
-		O_SMS,
-		O_TILE,
-		O_MOTION,
-		O_PARTICLES
-	};
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
 					     {"frames", required_argument, NULL, 'n'},
 					     {"width", required_argument, NULL, 'W'},
@@ -38,11 +61,19 @@ int cmd_synth(int argc, char **argv)
 					     {"tile", required_argument, NULL, O_TILE},
 					     {"motion", required_argument, NULL, O_MOTION},
 					     {"particles", required_argument, NULL, O_PARTICLES},
+					     {"kernel", required_argument, NULL, O_KERNEL},
+					     {"footprint", required_argument, NULL, O_FOOTPRINT},
+					     {"set-coverage", required_argument, NULL, O_COVERAGE},
+					     {"pattern", required_argument, NULL, O_PATTERN},
+					     {"llc", required_argument, NULL, O_LLC},
+					     {"iterations", required_argument, NULL, O_ITER},
+					     {"base", required_argument, NULL, O_BASE},
 					     {"quiet", no_argument, NULL, 'q'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	struct llct_synth_params p = LLCT_SYNTH_PARAMS_INIT;
-	const char *out = NULL;
+	struct llct_kernel_params kp = LLCT_KERNEL_PARAMS_INIT;
+	const char *out = NULL, *kernel = NULL, *graphics_opt = NULL, *kernel_opt = NULL;
 	uint64_t frames = 1, v;
 	int c, quiet = 0;
 	char err[600], tmp[4096];
@@ -51,6 +82,10 @@ int cmd_synth(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":o:n:W:H:s:qh", opts, NULL)) != -1) {
 		uint32_t *field = NULL;
+		if ((c == 'W' || c == 'H' || (c >= O_OBJECTS && c <= O_PARTICLES)))
+			graphics_opt = argv[optind - 1];
+		if (c > O_KERNEL)
+			kernel_opt = argv[optind - 1];
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -65,6 +100,47 @@ int cmd_synth(int argc, char **argv)
 		case 's':
 			if (!cli_parse_uint(optarg, UINT64_MAX, &p.seed))
 				return cli_usage_error("synth", "bad --seed '%s'", optarg);
+			kp.seed = p.seed;
+			continue;
+		case O_KERNEL:
+			kernel = optarg;
+			kp.name = optarg;
+			continue;
+		case O_FOOTPRINT:
+			if (!parse_fraction(optarg, 64, &kp.footprint))
+				return cli_usage_error("synth",
+						       "bad --footprint '%s' (a fraction of "
+						       "the LLC, e.g. 0.25)",
+						       optarg);
+			continue;
+		case O_COVERAGE:
+			if (!parse_fraction(optarg, 1, &kp.set_coverage))
+				return cli_usage_error("synth", "bad --set-coverage '%s' (0..1)",
+						       optarg);
+			continue;
+		case O_PATTERN:
+			if (strcmp(optarg, "seq") == 0)
+				kp.pattern = LLCT_PATTERN_SEQ;
+			else if (strcmp(optarg, "random") == 0)
+				kp.pattern = LLCT_PATTERN_RANDOM;
+			else
+				return cli_usage_error(
+				    "synth", "bad --pattern '%s' (seq or random)", optarg);
+			continue;
+		case O_LLC:
+			if (!cli_parse_llc(optarg, &kp.llc_bytes, &kp.ways, &kp.line))
+				return cli_usage_error("synth", "bad --llc '%s' (SIZE:WAYS:LINE)",
+						       optarg);
+			continue;
+		case O_ITER:
+			if (!cli_parse_uint(optarg, 1000, &v) || !v)
+				return cli_usage_error("synth", "bad --iterations '%s'", optarg);
+			kp.iterations = (uint32_t)v;
+			continue;
+		case O_BASE:
+			if (!cli_parse_size(optarg, &kp.base) &&
+			    sscanf(optarg, "0x%llx", (unsigned long long *)&kp.base) != 1)
+				return cli_usage_error("synth", "bad --base '%s'", optarg);
 			continue;
 		case 'W':
 			field = &p.width;
@@ -117,16 +193,25 @@ int cmd_synth(int argc, char **argv)
 					       argv[optind - 1]);
 		*field = (uint32_t)v;
 	}
+	kp.n_sms = p.n_sms;
 	if (optind < argc)
 		return cli_usage_error("synth", "unexpected argument '%s'", argv[optind]);
 	if (!out)
 		return cli_usage_error("synth", "needs -o OUT.llct");
-	if (llct_synth_check(&p, err, sizeof(err)))
+	if (kernel && graphics_opt)
+		return cli_usage_error("synth", "'%s' is for graphics frames, not --kernel",
+				       graphics_opt);
+	if (!kernel && kernel_opt)
+		return cli_usage_error("synth", "'%s' needs --kernel", kernel_opt);
+	if (kernel ? llct_kernel_check(&kp, err, sizeof(err))
+		   : llct_synth_check(&p, err, sizeof(err)))
 		return cli_usage_error("synth", "%s", err);
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", out, (long)getpid());
-	struct llct_capture_info info = {.source = "synth",
-					 .application = "llctrace synth (deferred renderer model)"};
+	struct llct_capture_info info = {
+	    .source = "synth",
+	    .application = kernel ? "llctrace synth --kernel (compute kernel model)"
+				  : "llctrace synth (deferred renderer model)"};
 	struct llct_writer *w;
 	if (llct_writer_open(tmp, &info, &w, err, sizeof(err))) {
 		cli_error("%s", err);
@@ -134,10 +219,12 @@ int cmd_synth(int argc, char **argv)
 	}
 	struct cli_progress prog;
 	cli_progress_init(&prog, "frames", frames, quiet);
-	uint32_t kernel = 0;
-	int st = llct_synth_write_settings(&p, (uint32_t)frames, w);
+	uint32_t next_kernel = 0;
+	int st = kernel ? llct_kernel_write_settings(&kp, (uint32_t)frames, w)
+			: llct_synth_write_settings(&p, (uint32_t)frames, w);
 	for (uint32_t f = 0; f < frames && !st; f++) {
-		st = llct_synth_write_frame(&p, f, &kernel, w);
+		st = kernel ? llct_kernel_write_frame(&kp, f, &next_kernel, w)
+			    : llct_synth_write_frame(&p, f, &next_kernel, w);
 		cli_progress_update(&prog, f + 1);
 	}
 	cli_progress_done(&prog, frames);

@@ -59,7 +59,7 @@ const struct cli_command cli_commands[] = {
      "epoch_reuse (docs/RESULTS.md).\n"
      "  --csv    CSV instead of a table\n"
      "  --write  allow statements that change the database\n"},
-    {"synth", cmd_synth, "write a synthetic deferred-renderer frame trace",
+    {"synth", cmd_synth, "write a synthetic trace: deferred-renderer frames or a compute kernel",
      "usage: llctrace synth -o OUT.llct [--frames N] [--width W --height H] [--seed S] ...\n"
      "\n"
      "Writes a deterministic trace of what a deferred renderer's frames send to the LLC:\n"
@@ -83,7 +83,17 @@ const struct cli_command cli_commands[] = {
      "      --sms N           shader cores [16]\n"
      "      --tile N          screen tile edge for SM mapping [16]\n"
      "      --motion N        camera motion, pixels per frame [4]\n"
-     "  -q, --quiet           no progress or summary\n"},
+     "  -q, --quiet           no progress or summary\n"
+     "\n"
+     "Compute kernels (stream CS) of the GDC and FGPU papers, one dispatch per iteration:\n"
+     "      --kernel NAME     vma dadd ladd va mm mt mmt agg1 agg2 (docs/SYNTH.md)\n"
+     "      --footprint F     bytes touched as a fraction of the LLC [the kernel's own]\n"
+     "      --set-coverage F  fraction of LLC sets touched [1; agg2: 1/256]\n"
+     "      --pattern P       seq or random visit order [seq]\n"
+     "      --llc S:W:L       the LLC the footprint refers to [8MiB:16:64]\n"
+     "      --iterations N    passes over the data per frame [4]\n"
+     "      --base ADDR       first byte of the kernel's buffers [64GiB]\n"
+     "      --sms N           SMs, workgroups round robin [16]\n"},
     {"version", cmd_version, "print the tool and trace format versions",
      "usage: llctrace version\n"},
     {NULL, NULL, NULL, NULL},

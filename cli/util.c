@@ -154,3 +154,23 @@ int cli_parse_size(const char *s, uint64_t *out)
 	}
 	return 0;
 }
+
+int cli_parse_llc(const char *s, uint64_t *size, uint32_t *ways, uint32_t *line)
+{
+	char buf[64], *w, *l;
+	uint64_t v;
+	if (strlen(s) >= sizeof(buf))
+		return 0;
+	strcpy(buf, s);
+	if (!(w = strchr(buf, ':')) || !(l = strchr(w + 1, ':')))
+		return 0;
+	*w++ = '\0';
+	*l++ = '\0';
+	if (!cli_parse_size(buf, size) || !cli_parse_uint(w, 64, &v) || !v)
+		return 0;
+	*ways = (uint32_t)v;
+	if (!cli_parse_size(l, &v) || v > UINT32_MAX)
+		return 0;
+	*line = (uint32_t)v;
+	return 1;
+}

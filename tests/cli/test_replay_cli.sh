@@ -55,6 +55,21 @@ expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/r3.db" --policy gspc --frames 
 expect_rc 0 "$LLCTRACE" sql --csv "$T/r3.db" "SELECT frames, hash, banks, sample_period, (SELECT group_concat(DISTINCT frame) FROM stream_stats) FROM runs"
 expect_out '^1,xor,8,32,1$'
 
+# compute kernels: exact record counts, CS only, set coverage, reuse
+expect_rc 0 "$LLCTRACE" synth -q -o "$T/vma.llct" --kernel vma
+expect_rc 0 "$LLCTRACE" info "$T/vma.llct"; expect_out '^records +131072$'; expect_out '^CS +98304 +32768 +131072 +100.00%'
+expect_rc 0 "$LLCTRACE" replay "$T/vma.llct" -o "$T/k.db" --policy lru
+expect_out '^lru( +-){7} +75\.0% +- +75\.0%'
+expect_rc 0 "$LLCTRACE" synth -q -o "$T/agg2.llct" --kernel agg2 --iterations 1
+sets=$("$LLCTRACE" dump --csv "$T/agg2.llct" | tail -n +2 | cut -d, -f2 | while read -r a; do echo $(( (a / 64) % 8192 )); done | sort -u | wc -l)
+[ "$sets" -eq 32 ] && ok || bad "agg2 touches $sets sets, expected 32 (1/256 of 8192)"
+expect_rc 0 "$LLCTRACE" replay "$T/agg2.llct" -o "$T/k.db" --policy lru -q
+expect_rc 0 "$LLCTRACE" sql --csv "$T/k.db" "SELECT read_hits FROM stream_totals WHERE stream = 'CS' ORDER BY run_id DESC LIMIT 1"
+expect_out '^0$'
+expect_rc 2 "$LLCTRACE" synth -o "$T/x.llct" --kernel vma --width 100; expect_err "is for graphics frames"
+expect_rc 2 "$LLCTRACE" synth -o "$T/x.llct" --footprint 0.5; expect_err "needs --kernel"
+expect_rc 2 "$LLCTRACE" synth -o "$T/x.llct" --kernel nope; expect_err "unknown kernel"
+
 # bad input
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --policy lru,bogus; expect_err "unknown policy 'bogus'"
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --llc 8MiB:12:64; expect_err "multiple of ways"
