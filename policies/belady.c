@@ -24,26 +24,27 @@ static void belady_touch(void *state, uint32_t way, const struct llct_access *a)
 	s->next[(size_t)a->set * s->ways + way] = a->next_use;
 }
 
-/* Furthest next use; ties (including several never-again lines) go to the lowest way. */
-static uint32_t furthest(const struct belady *s, uint32_t set)
+/* Furthest next use among the allowed ways; ties (including several never-again lines) go to
+ * the lowest way. Belady keeps no recency state, so only the eviction is a demotion. */
+static uint32_t furthest(const struct belady *s, const struct llct_access *a)
 {
-	const uint64_t *n = &s->next[(size_t)set * s->ways];
-	uint32_t v = 0;
-	for (uint32_t w = 1; w < s->ways; w++)
-		if (n[w] > n[v])
+	const uint64_t *n = &s->next[(size_t)a->set * s->ways];
+	uint32_t v = s->ways;
+	for (uint32_t w = 0; w < s->ways; w++)
+		if ((a->allowed >> w & 1) && (v == s->ways || n[w] > n[v]))
 			v = w;
 	return v;
 }
 
 static uint32_t belady_victim(void *state, const struct llct_access *a)
 {
-	return furthest(state, a->set);
+	return furthest(state, a);
 }
 
 static uint32_t belady_bypass_victim(void *state, const struct llct_access *a)
 {
 	struct belady *s = state;
-	uint32_t v = furthest(s, a->set);
+	uint32_t v = furthest(s, a);
 	return a->next_use > s->next[(size_t)a->set * s->ways + v] ? LLCT_WAY_BYPASS : v;
 }
 

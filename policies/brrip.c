@@ -28,7 +28,7 @@ static void brrip_hit(void *state, uint32_t way, const struct llct_access *a)
 static uint32_t brrip_victim(void *state, const struct llct_access *a)
 {
 	struct brrip *s = state;
-	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways);
+	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways, a);
 }
 
 static void brrip_fill(void *state, uint32_t way, const struct llct_access *a)

@@ -32,7 +32,7 @@ static void drrip_hit(void *state, uint32_t way, const struct llct_access *a)
 static uint32_t drrip_victim(void *state, const struct llct_access *a)
 {
 	struct drrip *s = state;
-	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways);
+	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways, a);
 }
 
 /* Every fill is a miss: leaders train PSEL, then the set's rule picks the insertion RRPV. */

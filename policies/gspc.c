@@ -180,7 +180,7 @@ static void gspc_fill(void *state, uint32_t way, const struct llct_access *a)
 static uint32_t gspc_victim(void *state, const struct llct_access *a)
 {
 	struct gspc *s = state;
-	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways);
+	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways, a);
 }
 
 static void gspztc_init(void *state, const struct llct_cache_geom *g)

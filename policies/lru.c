@@ -34,6 +34,9 @@ static void lru_touch(void *state, uint32_t way, const struct llct_access *a)
 	struct lru *s = state;
 	uint8_t *r = &s->rec[(size_t)a->set * s->stride], *prev = r + 2, *next = prev + s->ways;
 	uint8_t w = (uint8_t)way;
+	if (a->demote) /* every line more recent than w moves down one place */
+		for (uint8_t x = r[0]; x != NIL && x != w; x = next[x])
+			llct_demoted(a, x, 1);
 	if (r[0] == w)
 		return;
 	if (prev[w] != NIL) { /* linked, not the head: unlink */
@@ -53,10 +56,31 @@ static void lru_touch(void *state, uint32_t way, const struct llct_access *a)
 	r[0] = w;
 }
 
+/* The least recent allowed way: walk up from the tail. */
 static uint32_t lru_victim(void *state, const struct llct_access *a)
 {
 	struct lru *s = state;
-	return s->rec[(size_t)a->set * s->stride + 1];
+	uint8_t *r = &s->rec[(size_t)a->set * s->stride], *prev = r + 2;
+	uint8_t x = r[1];
+	while (x != NIL && !(a->allowed >> x & 1))
+		x = prev[x];
+	return x;
+}
+
+/* A fill puts the new line on top: every other line moves down one place. The replaced line
+ * (if any) sits in the same way, and its eviction is the engine's to report. */
+static void lru_fill(void *state, uint32_t way, const struct llct_access *a)
+{
+	struct lru *s = state;
+	if (a->demote) {
+		uint8_t *r = &s->rec[(size_t)a->set * s->stride], *next = r + 2 + s->ways;
+		for (uint8_t x = r[0]; x != NIL; x = next[x])
+			if (x != way)
+				llct_demoted(a, x, 1);
+	}
+	struct llct_access quiet = *a;
+	quiet.demote = NULL;
+	lru_touch(state, way, &quiet);
 }
 
 const struct llct_policy_ops llct_policy_lru = {
@@ -66,5 +90,5 @@ const struct llct_policy_ops llct_policy_lru = {
     .init = lru_init,
     .on_hit = lru_touch,
     .victim = lru_victim,
-    .on_fill = lru_touch,
+    .on_fill = lru_fill,
 };

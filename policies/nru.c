@@ -24,17 +24,25 @@ static void nru_touch(void *state, uint32_t way, const struct llct_access *a)
 	s->bit[(size_t)a->set * s->ways + way] = 0;
 }
 
-/* Lowest way with bit 1; if none, set every bit of the set first. */
+/* Lowest allowed way with bit 1; if none, set the bit of every allowed line first (each a
+ * demotion). */
 static uint32_t nru_victim(void *state, const struct llct_access *a)
 {
 	struct nru *s = state;
 	uint8_t *b = &s->bit[(size_t)a->set * s->ways];
 	for (uint32_t w = 0; w < s->ways; w++)
-		if (b[w])
+		if (b[w] && (a->allowed >> w & 1))
 			return w;
-	for (uint32_t w = 0; w < s->ways; w++)
+	uint32_t v = s->ways;
+	for (uint32_t w = 0; w < s->ways; w++) {
+		if (!(a->allowed >> w & 1))
+			continue;
+		llct_demoted(a, w, 1);
 		b[w] = 1;
-	return 0;
+		if (v == s->ways)
+			v = w;
+	}
+	return v;
 }
 
 const struct llct_policy_ops llct_policy_nru = {

@@ -3,16 +3,22 @@
 #ifndef LLCT_POLICIES_RRIP_H
 #define LLCT_POLICIES_RRIP_H
 
+#include "llct/policy.h"
+
 #include <stdint.h>
 
 #define RRPV_MAX 3
 
-/* SRRIP victim selection over one set's RRPVs: the lowest way with RRPV 3; if none, age
- * every line by (3 - the set's largest RRPV) and take the lowest way with 3. */
-static inline uint32_t rrip_victim(uint8_t *rrpv, uint32_t ways)
+/* SRRIP victim selection among the allowed ways of one set: the lowest allowed way with
+ * RRPV 3; if none, age the allowed lines by (3 - their largest RRPV), reporting each step as a
+ * demotion, and take the lowest allowed way with 3. */
+static inline uint32_t rrip_victim(uint8_t *rrpv, uint32_t ways, const struct llct_access *a)
 {
+	uint64_t allowed = a->allowed;
 	uint8_t top = 0;
 	for (uint32_t w = 0; w < ways; w++) {
+		if (!(allowed >> w & 1))
+			continue;
 		if (rrpv[w] == RRPV_MAX)
 			return w;
 		if (rrpv[w] > top)
@@ -21,7 +27,10 @@ static inline uint32_t rrip_victim(uint8_t *rrpv, uint32_t ways)
 	uint8_t add = (uint8_t)(RRPV_MAX - top);
 	uint32_t v = ways;
 	for (uint32_t w = 0; w < ways; w++) {
+		if (!(allowed >> w & 1))
+			continue;
 		rrpv[w] = (uint8_t)(rrpv[w] + add);
+		llct_demoted(a, w, add);
 		if (rrpv[w] == RRPV_MAX && v == ways)
 			v = w;
 	}

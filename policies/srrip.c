@@ -27,7 +27,7 @@ static void srrip_hit(void *state, uint32_t way, const struct llct_access *a)
 static uint32_t srrip_victim(void *state, const struct llct_access *a)
 {
 	struct srrip *s = state;
-	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways);
+	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways, a);
 }
 
 static void srrip_fill(void *state, uint32_t way, const struct llct_access *a)

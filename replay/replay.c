@@ -260,8 +260,11 @@ void llct_replay_results_free(struct llct_replay_result *res, size_t n)
 {
 	if (!res)
 		return;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		for (size_t f = 0; res[i].frames && f < res[i].n_frames; f++)
+			llct_contention_free(res[i].frames[f].cont);
 		free(res[i].frames);
+	}
 	free(res);
 }
 

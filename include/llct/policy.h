@@ -6,6 +6,11 @@
  * cache: on_hit() for a hit; on a miss, victim() only when the set has no invalid way (the
  * engine fills the lowest-numbered invalid way itself), then on_fill() unless victim()
  * returned LLCT_WAY_BYPASS. Hooks receive a small struct llct_access, never the cache.
+ *
+ * Two duties every policy has: victim() chooses among the ways in a->allowed only (way
+ * partitioning; never empty when victim() is called), and when a->demote is set the policy
+ * reports through llct_demoted() every step by which this access demotes another line
+ * (GDC contention tracking, DESIGN.md section 6); the engine itself reports the eviction.
  */
 #ifndef LLCT_POLICY_H
 #define LLCT_POLICY_H
@@ -23,6 +28,11 @@ struct llct_cache_geom {
 	uint32_t sample_period;     /* GSPC family: set s samples when s % sample_period == 0 */
 };
 
+/* Where demotions are reported; the engine embeds it in its own tracker. */
+struct llct_demotions {
+	void (*fn)(struct llct_demotions *d, uint32_t set, uint32_t way, uint32_t steps);
+};
+
 /* One access, as handed to a policy hook. */
 struct llct_access {
 	uint64_t line;     /* line address (byte address / line size) */
@@ -34,7 +44,16 @@ struct llct_access {
 	uint16_t sm;
 	uint32_t kernel;
 	uint16_t tenant;
+	uint64_t allowed;              /* ways this access may fill; victim() picks one of them */
+	struct llct_demotions *demote; /* non-NULL while contention is tracked */
 };
+
+/* Reports that this access demoted the line in `way` of its set by `steps`. */
+static inline void llct_demoted(const struct llct_access *a, uint32_t way, uint32_t steps)
+{
+	if (a->demote && steps)
+		a->demote->fn(a->demote, a->set, way, steps);
+}
 
 struct llct_policy_ops {
 	const char *name;    /* as given to --policy */

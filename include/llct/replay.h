@@ -38,6 +38,30 @@ uint32_t llct_cache_sets(const struct llct_cache_config *c);
 /* The set of a line address under the configuration's hash. */
 uint32_t llct_cache_set_of(const struct llct_cache_config *c, uint64_t line);
 
+/* ---- partitioning, bypass and page coloring (DESIGN.md section 6) ---- */
+
+#define LLCT_MAX_CLASSES 64
+enum llct_class_by { LLCT_CLASS_TENANT = 0, LLCT_CLASS_STREAM = 1 };
+
+/* What a cache enforces on fills; the caller owns it and may change it between batches. */
+struct llct_partition {
+	int ways_on;                          /* way partitioning */
+	enum llct_class_by ways_by;           /* classes are tenants or streams */
+	uint64_t ways_mask[LLCT_MAX_CLASSES]; /* fills of class k only into these ways; 0: bypass */
+	uint32_t bypass_streams;              /* bit s: stream s neither looks up nor allocates */
+	uint64_t bypass_tenants;              /* bit t: tenant t likewise */
+	int colors_on;                        /* set partitioning (page coloring) by tenant */
+	uint32_t page_size;                   /* bytes; colors = sets * line / page_size */
+	uint32_t n_colors[LLCT_MAX_CLASSES];  /* tenant t's colors ... */
+	uint16_t colors[LLCT_MAX_CLASSES][LLCT_MAX_CLASSES]; /* ... the first 64 of them */
+};
+
+/* Colors of a configuration for a page size (0 if page coloring is impossible). */
+uint32_t llct_cache_colors(const struct llct_cache_config *c, uint32_t page_size);
+/* The address tenant t's page at `addr` has once its pages come from its colors only. */
+uint64_t llct_color_remap(const struct llct_cache_config *c, const struct llct_partition *p,
+			  uint32_t tenant, uint64_t addr);
+
 struct llct_cache;
 
 /* Creates a model of `policy` on `config` (which must pass llct_cache_config_check). */
@@ -53,6 +77,13 @@ uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *
 				 const uint64_t *next_use);
 /* One access; returns 1 on a hit. For tests and small drivers. */
 int llct_cache_access(struct llct_cache *c, uint64_t addr, int stream, int op, uint64_t next_use);
+/* Enforces `p` (NULL: nothing) from the next access on; p must outlive its use. */
+void llct_cache_set_partition(struct llct_cache *c, const struct llct_partition *p);
+/* Starts GDC/PLOB contention tracking with owners of the given kind; the counters go to each
+ * frame's llct_frame_stats.cont, created on first use (the caller frees them). */
+int llct_cache_track_contention(struct llct_cache *c, enum llct_owner_by by);
+/* One access with every field of a record; returns 1 on a hit. */
+int llct_cache_access_rec(struct llct_cache *c, const struct llct_record *r, uint64_t next_use);
 /* Is the line holding byte address addr resident? For tests. */
 int llct_cache_contains(const struct llct_cache *c, uint64_t addr);
 const struct llct_policy_ops *llct_cache_policy(const struct llct_cache *c);

@@ -15,6 +15,26 @@ struct llct_stream_stats {
 	uint64_t bypasses;   /* accesses that did not look up or allocate (UCD, bypass rules) */
 };
 
+/* Contention between owners (tenants, SMs, kernels or streams) in one frame, DESIGN.md §6:
+ * a hash table of (victim, aggressor) pairs and a table of owners with their misses. */
+struct llct_contention_pair {
+	uint64_t victim, aggressor; /* owner ids; victim == LLCT_NO_OWNER marks an empty slot */
+	uint64_t gdc;               /* demotions of victim's lines caused by aggressor's accesses */
+	uint64_t plob;              /* evictions of victim's lines by aggressor's misses */
+};
+struct llct_contention_owner {
+	uint64_t owner; /* LLCT_NO_OWNER: empty slot */
+	uint64_t accesses, misses;
+};
+#define LLCT_NO_OWNER UINT64_MAX
+struct llct_contention {
+	int owner_by; /* enum llct_owner_by */
+	struct llct_contention_pair *pairs;
+	size_t n_pairs, cap_pairs;
+	struct llct_contention_owner *owners;
+	size_t n_owners, cap_owners;
+};
+
 /* Everything a replay reports for one frame. */
 struct llct_frame_stats {
 	uint32_t frame;
@@ -24,6 +44,19 @@ struct llct_frame_stats {
 	/* Epochs, index 0: E0, 1: E1, 2: E>=2. entered[k] blocks entered epoch k in this frame;
 	 * hits[k] hits on blocks that were in epoch k. tex_*: TEX stream, z_*: Z stream. */
 	uint64_t tex_entered[3], tex_hits[3], z_entered[3], z_hits[3];
+	struct llct_contention *cont; /* NULL unless contention is tracked */
 };
+
+/* Owner ids: tenants, streams as they are; SMs and kernels as tenant << 32 | number. */
+enum llct_owner_by { LLCT_OWNER_TENANT, LLCT_OWNER_SM, LLCT_OWNER_KERNEL, LLCT_OWNER_STREAM };
+/* "tenant", "sm", "kernel", "stream"; and the owner as text ("TEX", "3", "1:7"). */
+const char *llct_owner_by_name(int by);
+void llct_owner_text(int by, uint64_t owner, char *buf, size_t size);
+/* Creates, looks up (creating) and frees contention tables. NULL when out of memory. */
+struct llct_contention *llct_contention_create(int owner_by);
+struct llct_contention_pair *llct_contention_pair(struct llct_contention *c, uint64_t victim,
+						  uint64_t aggressor);
+struct llct_contention_owner *llct_contention_owner(struct llct_contention *c, uint64_t owner);
+void llct_contention_free(struct llct_contention *c);
 
 #endif
