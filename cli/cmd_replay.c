@@ -3,6 +3,7 @@
 #include "llct/replay.h"
 #include "llct/results.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -106,9 +107,359 @@ static void print_summary(const struct llct_replay_result *res, size_t n, int uc
 	       ucd ? "; UCD on: DISP bypasses and never hits" : "");
 }
 
+/* Everything the options say, shared by the single and the co-run paths. */
+struct replay_args {
+	struct llct_cache_config cache;
+	const struct llct_policy_ops *pol[MAX_POLICIES];
+	size_t n_pol;
+	const char *out, *frames_arg, *partition_arg, *bypass_arg, *colors_arg;
+	struct llct_frame_range range;
+	int has_range, corun, quiet, contention;
+	enum llct_owner_by contention_by;
+	enum llct_class_by part_by;
+	int part_by_set;
+	uint32_t page_size;
+	double hit_lat, miss_lat, mlp[LLCT_MAX_CLASSES];
+	unsigned threads;
+	const char **traces;
+	size_t n_traces;
+	struct llct_partition part;
+	struct llct_partition_plan plan;
+	uint32_t counts[LLCT_MAX_CLASSES];
+	int has_part;
+};
+
+static const char *owner_by_arg[] = {"tenant", "sm", "kernel", "stream"};
+
+static int parse_mlp(const char *s, double *mlp)
+{
+	char buf[512], *save = NULL;
+	size_t k = 0;
+	if (strlen(s) >= sizeof(buf))
+		return 0;
+	strcpy(buf, s);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double v = strtod(t, &end);
+		if (*end || !(v > 0) || v > 1e6 || k >= LLCT_MAX_CLASSES)
+			return 0;
+		mlp[k++] = v;
+	}
+	if (k == 1) /* one value for every tenant */
+		for (size_t i = 1; i < LLCT_MAX_CLASSES; i++)
+			mlp[i] = mlp[0];
+	return k > 0;
+}
+
+static int parse_latency(const char *s, double *v)
+{
+	char *end;
+	*v = strtod(s, &end);
+	return !*end && *v >= 0 && *v <= 1e9;
+}
+
+static void class_text(enum llct_class_by by, unsigned k, char *buf, size_t size)
+{
+	if (by == LLCT_CLASS_STREAM)
+		snprintf(buf, size, "%s", llct_stream_name(k));
+	else
+		snprintf(buf, size, "%u", k);
+}
+
+/* The run's params JSON: every knob that is not a column of runs. */
+static void params_json(const struct replay_args *a, double wall, char *buf, size_t size)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int n = snprintf(buf, size,
+			 "{\"policies_in_command\":%zu,\"threads\":%u,\"cores\":%ld,"
+			 "\"command_wall_s\":%.3f,\"write_policy\":\"write-back write-allocate\"",
+			 a->n_pol, a->threads, cores, wall);
+	if (a->corun) {
+		n += snprintf(buf + n, size - (size_t)n,
+			      ",\"corun\":true,\"tenants\":%zu,\"hit_latency\":%g,"
+			      "\"miss_latency\":%g,\"mlp\":[",
+			      a->n_traces, a->hit_lat, a->miss_lat);
+		for (size_t t = 0; t < a->n_traces && n < (int)size - 32; t++)
+			n += snprintf(buf + n, size - (size_t)n, "%s%g", t ? "," : "",
+				      a->mlp[t] > 0 ? a->mlp[t] : LLCT_DEFAULT_MLP);
+		n += snprintf(buf + n, size - (size_t)n, "]");
+	}
+	if (a->contention)
+		n += snprintf(buf + n, size - (size_t)n, ",\"contention_by\":\"%s\"",
+			      owner_by_arg[a->contention_by]);
+	if (a->partition_arg)
+		n += snprintf(buf + n, size - (size_t)n,
+			      ",\"partition\":\"%s\",\"partition_by\":\"%s\"", a->partition_arg,
+			      a->part_by == LLCT_CLASS_STREAM ? "stream" : "tenant");
+	if (a->bypass_arg)
+		n += snprintf(buf + n, size - (size_t)n, ",\"bypass\":\"%s\"", a->bypass_arg);
+	if (a->colors_arg)
+		n += snprintf(buf + n, size - (size_t)n, ",\"colors\":\"%s\",\"page_size\":%u",
+			      a->colors_arg, a->page_size);
+	if (n < (int)size - 1)
+		snprintf(buf + n, size - (size_t)n, "}");
+}
+
+static void fill_run(const struct replay_args *a, const char *trace, const char *created,
+		     const char *started, struct llct_run_info *ri)
+{
+	memset(ri, 0, sizeof(*ri));
+	ri->trace = trace;
+	ri->trace_created = created && created[0] ? created : NULL;
+	ri->llc_bytes = a->cache.size;
+	ri->ways = a->cache.ways;
+	ri->line = a->cache.line;
+	ri->sets = llct_cache_sets(&a->cache);
+	ri->banks = a->cache.banks;
+	ri->sample_period = a->cache.sample_period;
+	ri->hash = a->cache.hash == LLCT_HASH_XOR ? "xor" : "mod";
+	ri->ucd = a->cache.ucd;
+	ri->frames = a->frames_arg ? a->frames_arg : "all";
+	ri->started_at = started;
+}
+
+/* Static, even and manual partitions: one row per class at interval 0. */
+static int add_static_partition(struct llct_results *db, const struct replay_args *a, int64_t id)
+{
+	char cls[32];
+	if (!a->partition_arg || a->plan.alloc == LLCT_WAYS_DYNAMIC)
+		return LLCT_OK;
+	for (unsigned k = 0; k < LLCT_MAX_CLASSES; k++) {
+		if (!a->counts[k] && !a->part.ways_mask[k])
+			continue;
+		class_text(a->part_by, k, cls, sizeof(cls));
+		if (llct_results_add_partition(
+			db, id, 0, 0, a->part_by == LLCT_CLASS_STREAM ? "stream" : "tenant", cls,
+			a->counts[k], a->part.ways_mask[k]))
+			return LLCT_ERR_DB;
+	}
+	return LLCT_OK;
+}
+
+static int add_dynamic_partition(struct llct_results *db, const struct replay_args *a, int64_t id,
+				 const struct llct_part_log *log, size_t n)
+{
+	char cls[32];
+	for (size_t i = 0; i < n; i++) {
+		class_text(a->part_by, log[i].cls, cls, sizeof(cls));
+		if (llct_results_add_partition(db, id, log[i].interval, log[i].at_access,
+					       a->part_by == LLCT_CLASS_STREAM ? "stream"
+									       : "tenant",
+					       cls, log[i].ways, log[i].mask))
+			return LLCT_ERR_DB;
+	}
+	return LLCT_OK;
+}
+
+static int run_single(struct replay_args *a, struct llct_results *db, const char *started)
+{
+	struct llct_replay_options o;
+	struct llct_reader *r = NULL;
+	struct llct_replay_result *res = NULL;
+	struct cli_progress prog;
+	char err[700], created[64] = "", params[1024];
+	double wall = 0;
+	int rc = EXIT_FAIL;
+	const char *trace = a->traces[0];
+
+	memset(&o, 0, sizeof(o));
+	o.cache = a->cache;
+	o.policies = a->pol;
+	o.n_policies = a->n_pol;
+	o.threads = a->threads;
+	o.frames = a->has_range ? &a->range : NULL;
+	o.part = a->has_part ? &a->part : NULL;
+	o.dyn_plan = a->plan.alloc == LLCT_WAYS_DYNAMIC ? &a->plan : NULL;
+	o.start_counts = a->counts;
+	o.contention = a->contention;
+	o.contention_by = a->contention_by;
+	if (llct_reader_open(trace, &r, err, sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
+	llct_reader_foreach_meta(r, find_created, created);
+	const struct llct_frame_info *fi;
+	size_t nf;
+	uint64_t total = 0;
+	llct_reader_frames(r, &fi, &nf);
+	for (size_t i = 0; i < nf; i++)
+		if (!o.frames || llct_frame_range_contains(o.frames, fi[i].frame))
+			total += fi[i].n_records;
+	cli_progress_init(&prog, "records", total, a->quiet);
+	o.progress = progress;
+	o.progress_ud = &prog;
+	if (llct_replay_run(r, &o, &res, &wall, err, sizeof(err))) {
+		cli_error("%s", err);
+		goto out;
+	}
+	cli_progress_done(&prog, total);
+	params_json(a, wall, params, sizeof(params));
+	if (llct_results_begin(db))
+		goto db_fail;
+	for (size_t m = 0; m < a->n_pol; m++) {
+		struct llct_run_info ri;
+		int64_t id;
+		fill_run(a, trace, created, started, &ri);
+		ri.policy = res[m].policy->name;
+		ri.params = params;
+		ri.wall_s = res[m].busy_s;
+		ri.accesses = res[m].accesses;
+		ri.peak_state = res[m].peak_state;
+		if (llct_results_add_run(db, &ri, &id))
+			goto db_fail;
+		for (size_t f = 0; f < res[m].n_frames; f++)
+			if (llct_results_add_frame(db, id, &res[m].frames[f]) ||
+			    llct_results_add_contention(db, id, &res[m].frames[f]))
+				goto db_fail;
+		if (add_static_partition(db, a, id) ||
+		    add_dynamic_partition(db, a, id, res[m].plog, res[m].n_plog))
+			goto db_fail;
+	}
+	if (llct_results_commit(db))
+		goto db_fail;
+	if (!a->quiet) {
+		print_summary(res, a->n_pol, a->cache.ucd);
+		fprintf(stderr, "replayed %llu records x %zu policies in %.2fs; results in '%s'\n",
+			(unsigned long long)total, a->n_pol, wall, a->out);
+	}
+	rc = EXIT_OK;
+	goto out;
+db_fail:
+	llct_results_commit(db);
+	cli_error("%s", llct_results_error(db));
+out:
+	llct_replay_results_free(res, a->n_pol);
+	llct_reader_close(r);
+	return rc;
+}
+
+static int run_corun(struct replay_args *a, struct llct_results *db, const char *started)
+{
+	struct llct_corun_options o;
+	struct llct_corun_result *res = NULL;
+	struct cli_progress prog;
+	char err[700], params[1024], joined[4096];
+	double wall = 0;
+	size_t n = a->n_traces;
+	int rc = EXIT_FAIL;
+
+	memset(&o, 0, sizeof(o));
+	o.cache = a->cache;
+	o.frames = a->has_range ? &a->range : NULL;
+	o.policies = a->pol;
+	o.n_policies = a->n_pol;
+	o.hit_latency = a->hit_lat;
+	o.miss_latency = a->miss_lat;
+	memcpy(o.mlp, a->mlp, sizeof(o.mlp));
+	o.part = a->has_part ? &a->part : NULL;
+	o.dyn_plan = a->plan.alloc == LLCT_WAYS_DYNAMIC ? &a->plan : NULL;
+	o.start_counts = a->counts;
+	o.contention = a->contention;
+	o.contention_by = a->contention_by;
+	o.threads = a->threads;
+	cli_progress_init(&prog, "records", 0, a->quiet);
+	o.progress = progress;
+	o.progress_ud = &prog;
+	if (llct_corun_run(a->traces, n, &o, &res, &wall, err, sizeof(err))) {
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
+	cli_progress_done(&prog, 0);
+	size_t at = 0;
+	joined[0] = '\0';
+	for (size_t t = 0; t < n && at < sizeof(joined) - 2; t++)
+		at += (size_t)snprintf(joined + at, sizeof(joined) - at, "%s%s", t ? "," : "",
+				       a->traces[t]);
+	params_json(a, wall, params, sizeof(params));
+	if (llct_results_begin(db))
+		goto db_fail;
+	for (size_t m = 0; m < a->n_pol; m++) {
+		struct llct_run_info ri;
+		int64_t id;
+		fill_run(a, joined, NULL, started, &ri);
+		ri.policy = res[m].policy->name;
+		ri.params = params;
+		ri.wall_s = res[m].busy_s;
+		ri.accesses = res[m].accesses;
+		ri.peak_state = res[m].peak_state;
+		if (llct_results_add_run(db, &ri, &id))
+			goto db_fail;
+		for (size_t k = 0; k < res[m].n_frames; k++) {
+			if (llct_results_add_frame(db, id, &res[m].frames[k]) ||
+			    llct_results_add_contention(db, id, &res[m].frames[k]))
+				goto db_fail;
+			for (size_t t = 0; t < n; t++)
+				if (llct_results_add_tenant(db, id, (uint32_t)k, (uint32_t)t,
+							    a->traces[t],
+							    &res[m].tenants[k * n + t]))
+					goto db_fail;
+		}
+		if (add_static_partition(db, a, id) ||
+		    add_dynamic_partition(db, a, id, res[m].plog, res[m].n_plog))
+			goto db_fail;
+	}
+	if (llct_results_commit(db))
+		goto db_fail;
+	if (!a->quiet) {
+		printf("%-12s %6s %12s %12s %12s %14s %14s %8s\n", "policy", "tenant", "accesses",
+		       "misses", "misses alone", "time shared", "time alone", "slowdown");
+		for (size_t m = 0; m < a->n_pol; m++) {
+			double stp = 0;
+			for (size_t t = 0; t < n; t++) {
+				struct llct_tenant_stats sum = {0};
+				for (size_t k = 0; k < res[m].n_frames; k++) {
+					const struct llct_tenant_stats *x =
+					    &res[m].tenants[k * n + t];
+					sum.accesses += x->accesses;
+					sum.misses += x->misses;
+					sum.misses_alone += x->misses_alone;
+					sum.time_shared += x->time_shared;
+					sum.time_alone += x->time_alone;
+				}
+				double slow =
+				    sum.time_alone > 0 ? sum.time_shared / sum.time_alone : 0;
+				if (sum.time_shared > 0)
+					stp += sum.time_alone / sum.time_shared;
+				printf("%-12s %6zu %12llu %12llu %12llu %14.0f %14.0f %8.3f\n",
+				       res[m].policy->name, t, (unsigned long long)sum.accesses,
+				       (unsigned long long)sum.misses,
+				       (unsigned long long)sum.misses_alone, sum.time_shared,
+				       sum.time_alone, slow);
+			}
+			printf("%-12s STP %.3f (of %zu)\n", res[m].policy->name, stp, n);
+		}
+		fprintf(stderr, "co-ran %zu traces x %zu policies in %.2fs; results in '%s'\n", n,
+			a->n_pol, wall, a->out);
+	}
+	rc = EXIT_OK;
+	goto out;
+db_fail:
+	llct_results_commit(db);
+	cli_error("%s", llct_results_error(db));
+out:
+	llct_corun_results_free(res, a->n_pol);
+	return rc;
+}
+
 int cmd_replay(int argc, char **argv)
 {
-	enum { O_BANKS = 256, O_SAMPLE, O_HASH, O_UCD, O_THREADS };
+	enum {
+		O_BANKS = 256,
+		O_SAMPLE,
+		O_HASH,
+		O_UCD,
+		O_THREADS,
+		O_CORUN,
+		O_HIT,
+		O_MISS,
+		O_MLP,
+		O_CONT,
+		O_PART,
+		O_PART_BY,
+		O_BYPASS,
+		O_COLORS,
+		O_PAGE
+	};
 	static const struct option opts[] = {{"policy", required_argument, NULL, 'p'},
 					     {"output", required_argument, NULL, 'o'},
 					     {"llc", required_argument, NULL, 'l'},
@@ -118,19 +469,33 @@ int cmd_replay(int argc, char **argv)
 					     {"ucd", no_argument, NULL, O_UCD},
 					     {"frames", required_argument, NULL, 'f'},
 					     {"threads", required_argument, NULL, O_THREADS},
+					     {"corun", no_argument, NULL, O_CORUN},
+					     {"hit-latency", required_argument, NULL, O_HIT},
+					     {"miss-latency", required_argument, NULL, O_MISS},
+					     {"mlp", required_argument, NULL, O_MLP},
+					     {"contention-by", required_argument, NULL, O_CONT},
+					     {"partition", required_argument, NULL, O_PART},
+					     {"partition-by", required_argument, NULL, O_PART_BY},
+					     {"bypass", required_argument, NULL, O_BYPASS},
+					     {"colors", required_argument, NULL, O_COLORS},
+					     {"page-size", required_argument, NULL, O_PAGE},
 					     {"quiet", no_argument, NULL, 'q'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
-	struct llct_replay_options o;
-	struct llct_frame_range range;
-	const struct llct_policy_ops *pol[MAX_POLICIES];
-	const char *policy_arg = "all", *out = NULL, *frames = NULL;
-	char err[700];
+	struct replay_args *a = calloc(1, sizeof(*a));
+	const char *policy_arg = NULL;
+	char err[700], started[32];
 	uint64_t v;
-	int c, quiet = 0, rc = EXIT_FAIL;
+	int c, rc = EXIT_USAGE;
 
-	memset(&o, 0, sizeof(o));
-	o.cache = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
+	if (!a) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	a->cache = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
+	a->hit_lat = LLCT_DEFAULT_HIT_LATENCY;
+	a->miss_lat = LLCT_DEFAULT_MISS_LATENCY;
+	a->page_size = 4096;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":p:o:l:f:qh", opts, NULL)) != -1) {
@@ -139,172 +504,233 @@ int cmd_replay(int argc, char **argv)
 			policy_arg = optarg;
 			break;
 		case 'o':
-			out = optarg;
+			a->out = optarg;
 			break;
 		case 'l':
-			if (!cli_parse_llc(optarg, &o.cache.size, &o.cache.ways, &o.cache.line))
-				return cli_usage_error("replay",
-						       "bad --llc '%s' (SIZE:WAYS:LINE, "
-						       "e.g. 8MiB:16:64)",
-						       optarg);
+			if (!cli_parse_llc(optarg, &a->cache.size, &a->cache.ways,
+					   &a->cache.line)) {
+				cli_usage_error("replay",
+						"bad --llc '%s' (SIZE:WAYS:LINE, e.g. 8MiB:16:64)",
+						optarg);
+				goto out;
+			}
 			break;
 		case O_BANKS:
-			if (!cli_parse_uint(optarg, 1u << 20, &v) || !v)
-				return cli_usage_error("replay", "bad --banks '%s'", optarg);
-			o.cache.banks = (uint32_t)v;
+			if (!cli_parse_uint(optarg, 1u << 20, &v) || !v) {
+				cli_usage_error("replay", "bad --banks '%s'", optarg);
+				goto out;
+			}
+			a->cache.banks = (uint32_t)v;
 			break;
 		case O_SAMPLE:
-			if (!cli_parse_uint(optarg, 1u << 30, &v) || !v)
-				return cli_usage_error("replay", "bad --sample-period '%s'",
-						       optarg);
-			o.cache.sample_period = (uint32_t)v;
+			if (!cli_parse_uint(optarg, 1u << 30, &v) || !v) {
+				cli_usage_error("replay", "bad --sample-period '%s'", optarg);
+				goto out;
+			}
+			a->cache.sample_period = (uint32_t)v;
 			break;
 		case O_HASH:
 			if (strcmp(optarg, "mod") == 0)
-				o.cache.hash = LLCT_HASH_MOD;
+				a->cache.hash = LLCT_HASH_MOD;
 			else if (strcmp(optarg, "xor") == 0)
-				o.cache.hash = LLCT_HASH_XOR;
-			else
-				return cli_usage_error("replay", "bad --hash '%s' (mod or xor)",
-						       optarg);
+				a->cache.hash = LLCT_HASH_XOR;
+			else {
+				cli_usage_error("replay", "bad --hash '%s' (mod or xor)", optarg);
+				goto out;
+			}
 			break;
 		case O_UCD:
-			o.cache.ucd = 1;
+			a->cache.ucd = 1;
 			break;
 		case 'f':
-			frames = optarg;
+			a->frames_arg = optarg;
 			break;
 		case O_THREADS:
-			if (!cli_parse_uint(optarg, 1024, &v))
-				return cli_usage_error("replay", "bad --threads '%s'", optarg);
-			o.threads = (unsigned)v;
+			if (!cli_parse_uint(optarg, 1024, &v)) {
+				cli_usage_error("replay", "bad --threads '%s'", optarg);
+				goto out;
+			}
+			a->threads = (unsigned)v;
+			break;
+		case O_CORUN:
+			a->corun = 1;
+			break;
+		case O_HIT:
+		case O_MISS:
+			if (!parse_latency(optarg, c == O_HIT ? &a->hit_lat : &a->miss_lat)) {
+				cli_usage_error("replay", "bad latency '%s' (cycles)", optarg);
+				goto out;
+			}
+			break;
+		case O_MLP:
+			if (!parse_mlp(optarg, a->mlp)) {
+				cli_usage_error("replay",
+						"bad --mlp '%s' (N, or N0,N1,... per tenant)",
+						optarg);
+				goto out;
+			}
+			break;
+		case O_CONT: {
+			int k = -1;
+			for (int i = 0; i < 4; i++)
+				if (strcmp(optarg, owner_by_arg[i]) == 0)
+					k = i;
+			if (k < 0) {
+				cli_usage_error("replay",
+						"bad --contention-by '%s' (tenant, sm, kernel "
+						"or stream)",
+						optarg);
+				goto out;
+			}
+			a->contention = 1;
+			a->contention_by = (enum llct_owner_by)k;
+			break;
+		}
+		case O_PART:
+			a->partition_arg = optarg;
+			break;
+		case O_PART_BY:
+			if (strcmp(optarg, "tenant") && strcmp(optarg, "stream")) {
+				cli_usage_error(
+				    "replay", "bad --partition-by '%s' (tenant or stream)", optarg);
+				goto out;
+			}
+			a->part_by =
+			    strcmp(optarg, "stream") ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
+			a->part_by_set = 1;
+			break;
+		case O_BYPASS:
+			a->bypass_arg = optarg;
+			break;
+		case O_COLORS:
+			a->colors_arg = optarg;
+			break;
+		case O_PAGE:
+			if (!cli_parse_size(optarg, &v) || v > UINT32_MAX) {
+				cli_usage_error("replay", "bad --page-size '%s'", optarg);
+				goto out;
+			}
+			a->page_size = (uint32_t)v;
 			break;
 		case 'q':
-			quiet = 1;
+			a->quiet = 1;
 			break;
 		default: {
 			int r = cli_getopt_common("replay", c, argv);
-			if (r >= 0)
-				return r;
+			if (r >= 0) {
+				rc = r;
+				goto out;
+			}
 		}
 		}
 	}
-	if (optind >= argc)
-		return cli_usage_error("replay", "needs a trace file");
-	if (optind + 1 < argc)
-		return cli_usage_error("replay",
-				       "unexpected argument '%s' (co-running several "
-				       "traces is not built yet)",
-				       argv[optind + 1]);
-	if (!out)
-		return cli_usage_error("replay", "needs -o RESULTS.db");
-	int pr = parse_policies(policy_arg, pol, &o.n_policies);
+	a->traces = (const char **)argv + optind;
+	a->n_traces = (size_t)(argc - optind);
+	if (a->n_traces == 0) {
+		cli_usage_error("replay", "needs a trace file");
+		goto out;
+	}
+	if (a->n_traces > 1 && !a->corun) {
+		cli_usage_error("replay", "several traces need --corun");
+		goto out;
+	}
+	if (a->n_traces > LLCT_MAX_CLASSES) {
+		cli_usage_error("replay", "at most %d traces co-run", LLCT_MAX_CLASSES);
+		goto out;
+	}
+	if (!a->out) {
+		cli_usage_error("replay", "needs -o RESULTS.db");
+		goto out;
+	}
+	/* Defaults that depend on the mode: co-runs track contention between tenants and
+	 * partition by tenant; a single trace partitions by stream. */
+	if (a->corun && !a->contention) {
+		a->contention = 1;
+		a->contention_by = LLCT_OWNER_TENANT;
+	}
+	if (!a->part_by_set)
+		a->part_by = a->corun ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
+	int pr = parse_policies(policy_arg ? policy_arg
+					   : (a->corun ? "lru,nru,srrip,brrip,drrip,"
+							 "gspztc,gspztc-tse,gspc"
+						       : "all"),
+				a->pol, &a->n_pol);
 	if (pr < 0)
-		return EXIT_USAGE;
-	if (!pr)
-		return cli_usage_error("replay", "bad --policy '%s'", policy_arg);
-	o.policies = pol;
-	if (llct_cache_config_check(&o.cache, err, sizeof(err)))
-		return cli_usage_error("replay", "bad cache configuration: %s", err);
-	if (frames) {
-		if (llct_frame_range_parse(frames, &range))
-			return cli_usage_error("replay", "bad frame range '%s'", frames);
-		o.frames = &range;
+		goto out;
+	if (!pr) {
+		cli_usage_error("replay", "bad --policy '%s'", policy_arg);
+		goto out;
 	}
-
-	const char *trace = argv[optind];
-	struct llct_reader *r = NULL;
-	struct llct_results *db = NULL;
-	struct llct_replay_result *res = NULL;
-	struct cli_progress prog;
-	double wall = 0;
-	char created[64] = "", started[32];
+	if (llct_cache_config_check(&a->cache, err, sizeof(err))) {
+		cli_usage_error("replay", "bad cache configuration: %s", err);
+		goto out;
+	}
+	if (a->frames_arg) {
+		if (llct_frame_range_parse(a->frames_arg, &a->range)) {
+			cli_usage_error("replay", "bad frame range '%s'", a->frames_arg);
+			goto out;
+		}
+		a->has_range = 1;
+	}
+	if (a->bypass_arg) {
+		if (llct_partition_parse_bypass(a->bypass_arg, &a->part, err, sizeof(err))) {
+			cli_usage_error("replay", "%s", err);
+			goto out;
+		}
+		a->has_part = 1;
+	}
+	if (a->colors_arg) {
+		if (llct_partition_parse_colors(
+			a->colors_arg, llct_cache_colors(&a->cache, a->page_size),
+			(uint32_t)a->n_traces, &a->part, err, sizeof(err))) {
+			cli_usage_error("replay", "%s", err);
+			goto out;
+		}
+		a->part.page_size = a->page_size;
+		a->has_part = 1;
+	}
+	if (a->partition_arg) {
+		if (llct_partition_parse_ways(a->partition_arg, a->part_by, &a->plan, err,
+					      sizeof(err))) {
+			cli_usage_error("replay", "bad --partition: %s", err);
+			goto out;
+		}
+		rc = EXIT_FAIL;
+		if (llct_partition_resolve(&a->plan, &a->cache, a->traces, a->n_traces,
+					   a->has_range ? &a->range : NULL, a->hit_lat, a->miss_lat,
+					   a->mlp, &a->part, a->counts, err, sizeof(err))) {
+			cli_error("%s", err);
+			goto out;
+		}
+		a->has_part = 1;
+	}
+	rc = EXIT_FAIL;
 	time_t t = time(NULL);
 	struct tm tm;
 	gmtime_r(&t, &tm);
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
-
-	if (llct_reader_open(trace, &r, err, sizeof(err))) {
+	/* Check the traces and the results file before a long replay. */
+	for (size_t i = 0; i < a->n_traces; i++) {
+		struct llct_reader *r;
+		if (llct_reader_open(a->traces[i], &r, err, sizeof(err))) {
+			cli_error("%s", err);
+			goto out;
+		}
+		llct_reader_close(r);
+	}
+	struct llct_results *db;
+	if (llct_results_open(a->out, &db, err, sizeof(err))) {
 		cli_error("%s", err);
 		goto out;
 	}
-	llct_reader_foreach_meta(r, find_created, created);
-	/* Open the results first, so a bad results file fails before a long replay. */
-	if (llct_results_open(out, &db, err, sizeof(err))) {
-		cli_error("%s", err);
-		goto out;
-	}
-	const struct llct_frame_info *fi;
-	size_t nf;
-	uint64_t total = 0;
-	llct_reader_frames(r, &fi, &nf);
-	for (size_t i = 0; i < nf; i++)
-		if (!o.frames || llct_frame_range_contains(o.frames, fi[i].frame))
-			total += fi[i].n_records;
-	cli_progress_init(&prog, "records", total, quiet);
-	o.progress = progress;
-	o.progress_ud = &prog;
-	if (llct_replay_run(r, &o, &res, &wall, err, sizeof(err))) {
-		cli_error("%s", err);
-		goto out;
-	}
-	cli_progress_done(&prog, total);
-
-	char params[512];
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	snprintf(params, sizeof(params),
-		 "{\"policies_in_command\":%zu,\"threads\":%u,\"cores\":%ld,"
-		 "\"command_wall_s\":%.3f,\"write_policy\":\"write-back write-allocate\"}",
-		 o.n_policies, o.threads, cores, wall);
-	if (llct_results_begin(db))
-		goto db_fail;
-	for (size_t m = 0; m < o.n_policies; m++) {
-		struct llct_run_info ri = {
-		    .trace = trace,
-		    .trace_created = created[0] ? created : NULL,
-		    .policy = res[m].policy->name,
-		    .llc_bytes = o.cache.size,
-		    .ways = o.cache.ways,
-		    .line = o.cache.line,
-		    .sets = llct_cache_sets(&o.cache),
-		    .banks = o.cache.banks,
-		    .sample_period = o.cache.sample_period,
-		    .hash = o.cache.hash == LLCT_HASH_XOR ? "xor" : "mod",
-		    .ucd = o.cache.ucd,
-		    .frames = frames ? frames : "all",
-		    .params = params,
-		    .started_at = started,
-		    .wall_s = res[m].busy_s,
-		    .accesses = res[m].accesses,
-		    .peak_state = res[m].peak_state,
-		};
-		int64_t id;
-		if (llct_results_add_run(db, &ri, &id))
-			goto db_fail;
-		for (size_t f = 0; f < res[m].n_frames; f++)
-			if (llct_results_add_frame(db, id, &res[m].frames[f]))
-				goto db_fail;
-	}
-	if (llct_results_commit(db))
-		goto db_fail;
-	if (!quiet) {
-		print_summary(res, o.n_policies, o.cache.ucd);
-		fprintf(stderr, "replayed %llu records x %zu policies in %.2fs; results in '%s'\n",
-			(unsigned long long)total, o.n_policies, wall, out);
-	}
-	rc = EXIT_OK;
-	goto out;
-db_fail:
-	llct_results_commit(db); /* rolls back after a failure */
-	cli_error("%s", llct_results_error(db));
-out:
-	llct_replay_results_free(res, o.n_policies);
-	if (db && llct_results_close(db) && rc == EXIT_OK) {
-		cli_error("'%s': cannot close the results database", out);
+	rc = a->corun ? run_corun(a, db, started) : run_single(a, db, started);
+	if (llct_results_close(db) && rc == EXIT_OK) {
+		cli_error("'%s': cannot close the results database", a->out);
 		rc = EXIT_FAIL;
 	}
-	llct_reader_close(r);
-	if (o.frames)
-		llct_frame_range_release(&range);
+out:
+	if (a->has_range)
+		llct_frame_range_release(&a->range);
+	free(a);
 	return rc;
 }

@@ -80,10 +80,59 @@
 	" THEN 1.0 - 1.0 * sum(e.hits) / sum(e.entered) END AS death_ratio"                                        \
 	" FROM epochs e JOIN runs r ON r.id = e.run_id GROUP BY r.id, e.stream, e.epoch;"
 
+/* Added in schema version 2: co-run tenants, contention, partitions. */
+#define RESULTS_SCHEMA_V2                                                                          \
+	"CREATE TABLE tenants(run_id INTEGER NOT NULL REFERENCES runs(id),"                        \
+	" frame INTEGER NOT NULL, tenant INTEGER NOT NULL, trace TEXT, accesses INTEGER,"          \
+	" misses INTEGER, misses_alone INTEGER, time_shared REAL, time_alone REAL,"                \
+	" PRIMARY KEY(run_id, frame, tenant)) WITHOUT ROWID;"                                      \
+	"CREATE TABLE contention(run_id INTEGER NOT NULL REFERENCES runs(id),"                     \
+	" frame INTEGER NOT NULL, owner_by TEXT NOT NULL, victim TEXT NOT NULL,"                   \
+	" aggressor TEXT NOT NULL, gdc_demotions INTEGER, plob_evictions INTEGER,"                 \
+	" misses_ascribed_gdc REAL, misses_ascribed_plob REAL,"                                    \
+	" PRIMARY KEY(run_id, frame, owner_by, victim, aggressor)) WITHOUT ROWID;"                 \
+	"CREATE TABLE partitions(run_id INTEGER NOT NULL REFERENCES runs(id),"                     \
+	" interval INTEGER NOT NULL, at_access INTEGER, class_by TEXT NOT NULL,"                   \
+	" class TEXT NOT NULL, ways INTEGER, way_mask TEXT,"                                       \
+	" PRIMARY KEY(run_id, interval, class)) WITHOUT ROWID;" /* per tenant over all frames,     \
+								   with slowdown and FGPU's        \
+								   variation */                    \
+	"CREATE VIEW tenant_totals AS SELECT r.id AS run_id, r.policy, t.tenant, t.trace,"         \
+	" sum(t.accesses) AS accesses, sum(t.misses) AS misses,"                                   \
+	" sum(t.misses_alone) AS misses_alone, sum(t.time_shared) AS time_shared,"                 \
+	" sum(t.time_alone) AS time_alone, CASE WHEN sum(t.time_alone) > 0 THEN"                   \
+	" sum(t.time_shared) / sum(t.time_alone) END AS slowdown, CASE WHEN"                       \
+	" sum(t.time_alone) > 0 THEN 100.0 * (sum(t.time_shared) / sum(t.time_alone) - 1)"         \
+	" END AS variation_pct FROM tenants t JOIN runs r ON r.id = t.run_id"                      \
+	" GROUP BY r.id, t.tenant;" /* system throughput, Liang eq. 1 in time form: sum of alone / \
+				       shared time */                                              \
+	"CREATE VIEW corun_stp AS SELECT run_id, policy, count(*) AS tenants,"                     \
+	" sum(time_alone / time_shared) AS stp, max(variation_pct) AS max_variation_pct"           \
+	" FROM tenant_totals WHERE time_shared > 0 GROUP BY run_id;" /* each victim's misses by    \
+									aggressor, in percent,     \
+									under GDC and PLOB */      \
+	"CREATE VIEW contention_breakdown AS WITH v AS (SELECT run_id, owner_by, victim,"          \
+	" aggressor, sum(gdc_demotions) AS gdc_demotions,"                                         \
+	" sum(plob_evictions) AS plob_evictions, sum(misses_ascribed_gdc) AS gdc,"                 \
+	" sum(misses_ascribed_plob) AS plob FROM contention"                                       \
+	" GROUP BY run_id, owner_by, victim, aggressor)"                                           \
+	" SELECT v.run_id, r.policy, v.owner_by, v.victim, v.aggressor, v.gdc_demotions,"          \
+	" v.plob_evictions, v.gdc AS misses_ascribed_gdc, v.plob AS misses_ascribed_plob,"         \
+	" 100.0 * v.gdc / nullif((SELECT sum(gdc) FROM v w WHERE w.run_id = v.run_id"              \
+	" AND w.owner_by = v.owner_by AND w.victim = v.victim), 0) AS gdc_pct,"                    \
+	" 100.0 * v.plob / nullif((SELECT sum(plob) FROM v w WHERE w.run_id = v.run_id"            \
+	" AND w.owner_by = v.owner_by AND w.victim = v.victim), 0) AS plob_pct"                    \
+	" FROM v JOIN runs r ON r.id = v.run_id;" /* wbd: distance between the GDC and PLOB        \
+						     breakdowns of a victim, over fractions */     \
+	"CREATE VIEW contention_wbd AS SELECT run_id, policy, owner_by, victim,"                   \
+	" sqrt(sum((coalesce(gdc_pct, 0) - coalesce(plob_pct, 0)) *"                               \
+	" (coalesce(gdc_pct, 0) - coalesce(plob_pct, 0)))) / 100.0 AS wbd"                         \
+	" FROM contention_breakdown GROUP BY run_id, owner_by, victim;"
+
 struct llct_results {
 	sqlite3 *db;
 	char *path;
-	sqlite3_stmt *ins_run, *ins_stream, *ins_rt, *ins_epoch;
+	sqlite3_stmt *ins_run, *ins_stream, *ins_rt, *ins_epoch, *ins_tenant, *ins_cont, *ins_part;
 	int failed;
 	char err[512];
 };
@@ -145,7 +194,8 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 			 "PRAGMA application_id=%d; PRAGMA user_version=%d; BEGIN;",
 			 LLCT_RESULTS_APPLICATION_ID, LLCT_RESULTS_SCHEMA_VERSION);
 		if (sqlite3_exec(r->db, sql, NULL, NULL, NULL) != SQLITE_OK ||
-		    sqlite3_exec(r->db, RESULTS_SCHEMA "COMMIT;", NULL, NULL, NULL) != SQLITE_OK) {
+		    sqlite3_exec(r->db, RESULTS_SCHEMA RESULTS_SCHEMA_V2 "COMMIT;", NULL, NULL,
+				 NULL) != SQLITE_OK) {
 			st = res_fail(r, "cannot create the schema");
 			goto fail;
 		}
@@ -162,6 +212,15 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 			 path, (long long)ver, LLCT_VERSION, LLCT_RESULTS_SCHEMA_VERSION);
 		st = LLCT_ERR_VERSION;
 		goto fail;
+	} else if (ver == 1) { /* upgrade: add what version 2 brought */
+		if (sqlite3_exec(r->db,
+				 "BEGIN IMMEDIATE;" RESULTS_SCHEMA_V2
+				 "PRAGMA user_version=2; COMMIT;",
+				 NULL, NULL, NULL) != SQLITE_OK) {
+			st = res_fail(r, "cannot upgrade the schema to version 2");
+			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
+			goto fail;
+		}
 	}
 	struct {
 		sqlite3_stmt **st;
@@ -174,6 +233,9 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 	    {&r->ins_stream, "INSERT INTO stream_stats VALUES(?,?,?,?,?,?,?,?,?,?,?)"},
 	    {&r->ins_rt, "INSERT INTO rt_tex VALUES(?,?,?,?)"},
 	    {&r->ins_epoch, "INSERT INTO epochs VALUES(?,?,?,?,?,?)"},
+	    {&r->ins_tenant, "INSERT INTO tenants VALUES(?,?,?,?,?,?,?,?,?)"},
+	    {&r->ins_cont, "INSERT INTO contention VALUES(?,?,?,?,?,?,?,?,?)"},
+	    {&r->ins_part, "INSERT OR REPLACE INTO partitions VALUES(?,?,?,?,?,?,?)"},
 	};
 	for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
 		if (sqlite3_prepare_v2(r->db, stmts[i].sql, -1, stmts[i].st, NULL) != SQLITE_OK) {
@@ -209,9 +271,12 @@ int llct_results_commit(struct llct_results *r)
 static int step(struct llct_results *r, sqlite3_stmt *st, const char *what)
 {
 	int rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE) {
+		int e = res_fail(r, what); /* before the reset clears the message */
+		sqlite3_reset(st);
+		return e;
+	}
 	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return res_fail(r, what);
 	return LLCT_OK;
 }
 
@@ -291,6 +356,97 @@ int llct_results_add_frame(struct llct_results *r, int64_t run_id,
 	return LLCT_OK;
 }
 
+int llct_results_add_tenant(struct llct_results *r, int64_t run_id, uint32_t frame, uint32_t tenant,
+			    const char *trace, const struct llct_tenant_stats *t)
+{
+	sqlite3_stmt *s = r->ins_tenant;
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_int64(s, 2, frame);
+	sqlite3_bind_int64(s, 3, tenant);
+	text(s, 4, trace);
+	sqlite3_bind_int64(s, 5, (sqlite3_int64)t->accesses);
+	sqlite3_bind_int64(s, 6, (sqlite3_int64)t->misses);
+	sqlite3_bind_int64(s, 7, (sqlite3_int64)t->misses_alone);
+	sqlite3_bind_double(s, 8, t->time_shared);
+	sqlite3_bind_double(s, 9, t->time_alone);
+	return step(r, s, "cannot add a tenant row");
+}
+
+static int by_victim(const void *a, const void *b)
+{
+	const struct llct_contention_pair *x = a, *y = b;
+	return x->victim < y->victim ? -1 : x->victim > y->victim;
+}
+
+int llct_results_add_contention(struct llct_results *r, int64_t run_id,
+				const struct llct_frame_stats *fs)
+{
+	const struct llct_contention *c = fs->cont;
+	char victim[48], aggressor[48];
+	int st = LLCT_OK;
+	if (!c)
+		return LLCT_OK;
+	struct llct_contention_pair *p = malloc((c->n_pairs + 1) * sizeof(*p));
+	size_t n = 0;
+	if (!p)
+		return LLCT_ERR_NOMEM;
+	for (size_t i = 0; i < c->cap_pairs; i++)
+		if (c->pairs[i].victim != LLCT_NO_OWNER)
+			p[n++] = c->pairs[i];
+	qsort(p, n, sizeof(*p), by_victim);
+	/* misses of X ascribed to Y = M_X * count[X][Y] / sum over Z of count[X][Z] */
+	for (size_t i = 0; i < n && !st;) {
+		size_t j = i;
+		uint64_t sum_gdc = 0, sum_plob = 0, misses = 0;
+		while (j < n && p[j].victim == p[i].victim) {
+			sum_gdc += p[j].gdc;
+			sum_plob += p[j].plob;
+			j++;
+		}
+		for (size_t h = 0; h < c->cap_owners; h++)
+			if (c->owners[h].owner == p[i].victim)
+				misses = c->owners[h].misses;
+		llct_owner_text(c->owner_by, p[i].victim, victim, sizeof(victim));
+		for (; i < j && !st; i++) {
+			sqlite3_stmt *s = r->ins_cont;
+			llct_owner_text(c->owner_by, p[i].aggressor, aggressor, sizeof(aggressor));
+			sqlite3_bind_int64(s, 1, run_id);
+			sqlite3_bind_int64(s, 2, fs->frame);
+			sqlite3_bind_text(s, 3, llct_owner_by_name(c->owner_by), -1, SQLITE_STATIC);
+			text(s, 4, victim);
+			text(s, 5, aggressor);
+			sqlite3_bind_int64(s, 6, (sqlite3_int64)p[i].gdc);
+			sqlite3_bind_int64(s, 7, (sqlite3_int64)p[i].plob);
+			sqlite3_bind_double(
+			    s, 8,
+			    sum_gdc ? (double)misses * (double)p[i].gdc / (double)sum_gdc : 0.0);
+			sqlite3_bind_double(
+			    s, 9,
+			    sum_plob ? (double)misses * (double)p[i].plob / (double)sum_plob : 0.0);
+			st = step(r, s, "cannot add a contention row");
+		}
+	}
+	free(p);
+	return st;
+}
+
+int llct_results_add_partition(struct llct_results *r, int64_t run_id, uint32_t interval,
+			       uint64_t at_access, const char *class_by, const char *cls,
+			       uint32_t ways, uint64_t mask)
+{
+	sqlite3_stmt *s = r->ins_part;
+	char m[24];
+	snprintf(m, sizeof(m), "0x%llx", (unsigned long long)mask);
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_int64(s, 2, interval);
+	sqlite3_bind_int64(s, 3, (sqlite3_int64)at_access);
+	text(s, 4, class_by);
+	text(s, 5, cls);
+	sqlite3_bind_int64(s, 6, ways);
+	text(s, 7, m);
+	return step(r, s, "cannot add a partition row");
+}
+
 const char *llct_results_error(const struct llct_results *r)
 {
 	return r->err;
@@ -305,6 +461,9 @@ int llct_results_close(struct llct_results *r)
 	sqlite3_finalize(r->ins_stream);
 	sqlite3_finalize(r->ins_rt);
 	sqlite3_finalize(r->ins_epoch);
+	sqlite3_finalize(r->ins_tenant);
+	sqlite3_finalize(r->ins_cont);
+	sqlite3_finalize(r->ins_part);
 	if (r->db && sqlite3_close(r->db) != SQLITE_OK && !r->failed)
 		r->failed = LLCT_ERR_IO;
 	st = r->failed;

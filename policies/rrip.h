@@ -16,6 +16,22 @@ static inline uint32_t rrip_victim(uint8_t *rrpv, uint32_t ways, const struct ll
 {
 	uint64_t allowed = a->allowed;
 	uint8_t top = 0;
+	if (allowed == (ways == 64 ? UINT64_MAX : ((uint64_t)1 << ways) - 1) && !a->demote) {
+		/* the common case: no partition, no contention tracking */
+		for (uint32_t w = 0; w < ways; w++) {
+			if (rrpv[w] == RRPV_MAX)
+				return w;
+			top = rrpv[w] > top ? rrpv[w] : top;
+		}
+		uint8_t add = (uint8_t)(RRPV_MAX - top);
+		uint32_t v = ways;
+		for (uint32_t w = 0; w < ways; w++) {
+			rrpv[w] = (uint8_t)(rrpv[w] + add);
+			if (rrpv[w] == RRPV_MAX && v == ways)
+				v = w;
+		}
+		return v;
+	}
 	for (uint32_t w = 0; w < ways; w++) {
 		if (!(allowed >> w & 1))
 			continue;

@@ -48,6 +48,7 @@ struct llct_cache {
 	struct llct_frame_stats *fs;
 	struct llct_frame_stats scratch; /* counts go here before set_frame */
 	const struct llct_partition *part;
+	struct llct_dynpart *dyn; /* dynamic partitioning: sees every access, owns part */
 	struct tracker *trk;
 	size_t state_bytes;
 };
@@ -212,6 +213,12 @@ void llct_cache_set_frame(struct llct_cache *c, struct llct_frame_stats *fs)
 void llct_cache_set_partition(struct llct_cache *c, const struct llct_partition *p)
 {
 	c->part = p;
+}
+
+void llct_cache_set_dynpart(struct llct_cache *c, struct llct_dynpart *d)
+{
+	c->dyn = d;
+	c->part = d ? &d->part : NULL;
 }
 
 const struct llct_policy_ops *llct_cache_policy(const struct llct_cache *c)
@@ -400,6 +407,9 @@ static inline __attribute__((always_inline)) int access_one(struct llct_cache *c
 			o->misses++; /* taken back on a hit */
 		}
 	}
+	if (c->dyn)
+		llct_dynpart_access(
+		    c->dyn, c->dyn->plan.by == LLCT_CLASS_STREAM ? (unsigned)stream : tenant, addr);
 	if (restrictions(c, stream, tenant, &allowed)) {
 		st->bypasses++;
 		return 0;

@@ -13,6 +13,7 @@
 
 struct model {
 	struct llct_cache *cache;
+	struct llct_dynpart *dyn; /* dynamic partitioning, or NULL */
 	struct llct_replay_result *res;
 	size_t frame_idx; /* index in res->frames the cache counts into */
 };
@@ -264,6 +265,7 @@ void llct_replay_results_free(struct llct_replay_result *res, size_t n)
 		for (size_t f = 0; res[i].frames && f < res[i].n_frames; f++)
 			llct_contention_free(res[i].frames[f].cont);
 		free(res[i].frames);
+		free(res[i].plog);
 	}
 	free(res);
 }
@@ -315,6 +317,19 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 			res[m].frames[f].frame = sel_frame[f];
 		if ((st = llct_cache_create(&o->cache, o->policies[m], &e.models[m].cache)))
 			goto fail_msg;
+		llct_cache_set_partition(e.models[m].cache, o->part);
+		if (o->contention &&
+		    (st = llct_cache_track_contention(e.models[m].cache,
+						      (enum llct_owner_by)o->contention_by)))
+			goto fail_msg;
+		if (o->dyn_plan) {
+			struct llct_dynpart *d = calloc(1, sizeof(*d));
+			e.models[m].dyn = d;
+			if (!d || llct_dynpart_init(d, o->dyn_plan, &o->cache, o->part))
+				goto nomem;
+			llct_dynpart_start(d, o->start_counts);
+			llct_cache_set_dynpart(e.models[m].cache, d);
+		}
 		e.models[m].res = &res[m];
 		e.models[m].frame_idx = SIZE_MAX;
 		res[m].peak_state = llct_cache_state_bytes(e.models[m].cache);
@@ -416,6 +431,12 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		goto fail;
 	}
 	*wall_s = now_s() - t0;
+	for (size_t m = 0; m < e.n_models; m++)
+		if (e.models[m].dyn) { /* hand the decisions over */
+			res[m].plog = e.models[m].dyn->log;
+			res[m].n_plog = e.models[m].dyn->n_log;
+			e.models[m].dyn->log = NULL;
+		}
 	*results = res;
 	res = NULL;
 	goto out;
@@ -432,8 +453,12 @@ fail:
 	llct_replay_results_free(res, o->n_policies);
 out:
 	llct_cursor_close(cur);
-	for (size_t m = 0; e.models && m < e.n_models; m++)
+	for (size_t m = 0; e.models && m < e.n_models; m++) {
 		llct_cache_destroy(e.models[m].cache);
+		if (e.models[m].dyn)
+			llct_dynpart_release(e.models[m].dyn);
+		free(e.models[m].dyn);
+	}
 	free(e.models);
 	free(threads);
 	free(args);

@@ -62,6 +62,99 @@ uint32_t llct_cache_colors(const struct llct_cache_config *c, uint32_t page_size
 uint64_t llct_color_remap(const struct llct_cache_config *c, const struct llct_partition *p,
 			  uint32_t tenant, uint64_t addr);
 
+/* How the ways are shared out among classes. */
+enum llct_ways_alloc {
+	LLCT_WAYS_NONE,    /* no way partitioning */
+	LLCT_WAYS_EVEN,    /* equal shares of the classes that access the LLC */
+	LLCT_WAYS_MANUAL,  /* given by hand */
+	LLCT_WAYS_STATIC,  /* Liang Algorithm 1 with UCP lookahead on solo miss curves */
+	LLCT_WAYS_DYNAMIC, /* UCP utility monitors, re-partitioning every interval accesses */
+};
+
+struct llct_partition_plan {
+	enum llct_ways_alloc alloc;
+	enum llct_class_by by;
+	uint32_t manual[LLCT_MAX_CLASSES]; /* LLCT_WAYS_MANUAL: ways of each class */
+	uint64_t interval;                 /* LLCT_WAYS_DYNAMIC: accesses between decisions */
+};
+
+/* Parses --partition: "ways:even", "ways:0=4,1=12" (tenants) or "ways:TEX=8,RT=4,Z=4"
+ * (streams), "ways:static", "ways:dynamic[:N]". Reason in why on error. */
+int llct_partition_parse_ways(const char *spec, enum llct_class_by by,
+			      struct llct_partition_plan *plan, char *why, size_t why_size);
+/* Parses --bypass "stream=DISP,stream=Z,tenant=1" into p. */
+int llct_partition_parse_bypass(const char *spec, struct llct_partition *p, char *why,
+				size_t why_size);
+/* Parses --colors "0=0-15,1=16-31" or "even" (n_tenants equal shares of `colors`). */
+int llct_partition_parse_colors(const char *spec, uint32_t colors, uint32_t n_tenants,
+				struct llct_partition *p, char *why, size_t why_size);
+/* Gives class k ways[k] contiguous ways, in class order; returns the ways used. */
+uint32_t llct_partition_set_counts(struct llct_partition *p, const uint32_t *ways, size_t n_classes,
+				   uint32_t total_ways);
+
+/* Solo miss curves: an LRU stack-distance profile per class on one geometry. */
+struct llct_profile {
+	uint32_t ways;
+	uint64_t accesses[LLCT_MAX_CLASSES];
+	uint64_t *hist[LLCT_MAX_CLASSES]; /* [d]: hits at stack depth d < ways, [ways]: misses */
+	uint64_t **stacks;                /* per class: sets x ways line tags, MRU first */
+	const struct llct_cache_config *cfg;
+	uint32_t sets;
+	uint32_t sample; /* profile only sets s with s % sample == 0 (UMON) */
+};
+int llct_profile_init(struct llct_profile *pr, const struct llct_cache_config *cfg,
+		      uint32_t sample);
+void llct_profile_access(struct llct_profile *pr, unsigned cls, uint64_t addr);
+/* Hits of class k with c ways: sum of hist[d] for d < c. */
+uint64_t llct_profile_hits(const struct llct_profile *pr, unsigned k, uint32_t c);
+void llct_profile_halve(struct llct_profile *pr);
+void llct_profile_release(struct llct_profile *pr);
+
+/* Liang Algorithm 1: every subset of the bypass candidates (classes no slower bypassing
+ * than with one way) is tried; the other classes start at one way and the rest is dealt by
+ * UCP lookahead on utility u[k][c] (c = 0..ways); the best total utility wins. Classes with
+ * active[k] == 0 get nothing. Writes ways[] and returns the best total utility. */
+double llct_partition_allocate(const double *const *u, const int *active, size_t n_classes,
+			       uint32_t ways, uint32_t *out);
+
+/* Resolves a plan into `part` (ways_mask, ways_by) and counts[] of each class: manual as
+ * given; even, static and dynamic (which starts even) after one pass over the traces to find
+ * the classes that access the LLC (and, for static, their solo miss curves, turned into
+ * modeled time with the latencies and MLP). */
+int llct_partition_resolve(const struct llct_partition_plan *plan,
+			   const struct llct_cache_config *cfg, const char *const *paths,
+			   size_t n_paths, const struct llct_frame_range *frames, double hit_lat,
+			   double miss_lat, const double *mlp, struct llct_partition *part,
+			   uint32_t *counts, char *err, size_t err_size);
+
+/* One decision of a partitioning: class k has `ways` ways (mask) from access at_access on. */
+struct llct_part_log {
+	uint32_t interval;
+	uint64_t at_access;
+	uint32_t cls, ways;
+	uint64_t mask;
+};
+
+/* UCP dynamic partitioning: utility monitors (LRU stack distances on every 32nd set) per
+ * class; every plan.interval accesses the ways are dealt again by Liang/UCP on the monitors'
+ * hit curves, which are then halved. The model enforces d->part. */
+struct llct_dynpart {
+	struct llct_partition_plan plan;
+	struct llct_cache_config cfg;
+	struct llct_partition part;
+	struct llct_profile mon;
+	uint64_t accesses;
+	uint32_t interval_no;
+	int seen[LLCT_MAX_CLASSES];
+	struct llct_part_log *log;
+	size_t n_log, cap_log;
+};
+int llct_dynpart_init(struct llct_dynpart *d, const struct llct_partition_plan *plan,
+		      const struct llct_cache_config *cfg, const struct llct_partition *start);
+void llct_dynpart_start(struct llct_dynpart *d, const uint32_t *counts);
+void llct_dynpart_access(struct llct_dynpart *d, unsigned cls, uint64_t addr);
+void llct_dynpart_release(struct llct_dynpart *d);
+
 struct llct_cache;
 
 /* Creates a model of `policy` on `config` (which must pass llct_cache_config_check). */
@@ -79,6 +172,8 @@ uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *
 int llct_cache_access(struct llct_cache *c, uint64_t addr, int stream, int op, uint64_t next_use);
 /* Enforces `p` (NULL: nothing) from the next access on; p must outlive its use. */
 void llct_cache_set_partition(struct llct_cache *c, const struct llct_partition *p);
+/* Hands partitioning to a dynamic controller (NULL: none), which must outlive its use. */
+void llct_cache_set_dynpart(struct llct_cache *c, struct llct_dynpart *d);
 /* Starts GDC/PLOB contention tracking with owners of the given kind; the counters go to each
  * frame's llct_frame_stats.cont, created on first use (the caller frees them). */
 int llct_cache_track_contention(struct llct_cache *c, enum llct_owner_by by);
@@ -97,9 +192,11 @@ struct llct_replay_result {
 	const struct llct_policy_ops *policy;
 	struct llct_frame_stats *frames; /* one per replayed frame, in order */
 	size_t n_frames;
-	uint64_t accesses;   /* records replayed */
-	double busy_s;       /* time spent in this model */
-	uint64_t peak_state; /* bytes of cache and policy state */
+	uint64_t accesses;          /* records replayed */
+	double busy_s;              /* time spent in this model */
+	uint64_t peak_state;        /* bytes of cache and policy state */
+	struct llct_part_log *plog; /* dynamic partitioning decisions, or NULL */
+	size_t n_plog;
 };
 
 struct llct_replay_options {
@@ -107,7 +204,12 @@ struct llct_replay_options {
 	const struct llct_frame_range *frames; /* NULL: every frame */
 	const struct llct_policy_ops **policies;
 	size_t n_policies;
-	unsigned threads; /* 0: one per core */
+	unsigned threads;                           /* 0: one per core */
+	const struct llct_partition *part;          /* fill restrictions; NULL: none */
+	const struct llct_partition_plan *dyn_plan; /* dynamic partitioning, or NULL */
+	const uint32_t *start_counts;               /* its starting ways per class */
+	int contention;                             /* track GDC/PLOB contention */
+	enum llct_owner_by contention_by;           /* owners: tenant, SM, kernel, stream */
 	/* Called from the decoding thread now and then; may be NULL. */
 	void (*progress)(void *ud, uint64_t done, uint64_t total);
 	void *progress_ud;
@@ -119,5 +221,47 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		    struct llct_replay_result **results, double *wall_s, char *err,
 		    size_t err_size);
 void llct_replay_results_free(struct llct_replay_result *res, size_t n);
+
+/* ---- co-running several traces as tenants (DESIGN.md section 6) ---- */
+
+struct llct_corun_options {
+	struct llct_cache_config cache;
+	const struct llct_frame_range *frames; /* applied to every trace; NULL: all */
+	const struct llct_policy_ops **policies;
+	size_t n_policies;
+	double hit_latency, miss_latency;  /* cycles */
+	double mlp[LLCT_MAX_CLASSES];      /* memory-level parallelism of each tenant */
+	const struct llct_partition *part; /* fill restrictions, also applied alone; NULL: none */
+	const struct llct_partition_plan *dyn_plan; /* dynamic partitioning, or NULL */
+	const uint32_t *start_counts;               /* its starting ways per class */
+	int contention;                    /* track GDC/PLOB contention */
+	enum llct_owner_by contention_by; /* owners: tenant, SM, kernel, stream */
+	unsigned threads;                           /* 0: one per core */
+	void (*progress)(void *ud, uint64_t done, uint64_t total);
+	void *progress_ud;
+};
+
+#define LLCT_DEFAULT_HIT_LATENCY 120.0
+#define LLCT_DEFAULT_MISS_LATENCY 480.0
+#define LLCT_DEFAULT_MLP 8.0
+
+struct llct_corun_result {
+	const struct llct_policy_ops *policy;
+	size_t n_frames;                   /* co-run frames */
+	struct llct_frame_stats *frames;   /* the shared run, frame k at [k] (.frame = k) */
+	struct llct_tenant_stats *tenants; /* [k * n_tenants + t] */
+	uint64_t accesses;
+	double busy_s;
+	uint64_t peak_state;
+	struct llct_part_log *plog; /* the shared run's dynamic partitioning decisions */
+	size_t n_plog;
+};
+
+/* Replays n traces together, tenant t = trace t, each issuing when ready by the timing
+ * model, and each alone on the same configuration. Belady-style policies are refused (the
+ * interleaving, and so the future, depends on the policy). Paths are opened per job. */
+int llct_corun_run(const char *const *paths, size_t n, const struct llct_corun_options *o,
+		   struct llct_corun_result **results, double *wall_s, char *err, size_t err_size);
+void llct_corun_results_free(struct llct_corun_result *r, size_t n_policies);
 
 #endif

@@ -10,7 +10,7 @@
 /* SQLite application_id of a results database: 'LLCR'. */
 #define LLCT_RESULTS_APPLICATION_ID 0x4C4C4352
 /* Schema version written by this build; older ones are upgraded, newer ones refused. */
-#define LLCT_RESULTS_SCHEMA_VERSION 1
+#define LLCT_RESULTS_SCHEMA_VERSION 2
 
 /* One replay of one trace through one policy on one configuration. */
 struct llct_run_info {
@@ -39,6 +39,16 @@ int llct_results_commit(struct llct_results *r);
 int llct_results_add_run(struct llct_results *r, const struct llct_run_info *run, int64_t *run_id);
 int llct_results_add_frame(struct llct_results *r, int64_t run_id,
 			   const struct llct_frame_stats *fs);
+/* A co-run tenant's counters in co-run frame `frame`. */
+int llct_results_add_tenant(struct llct_results *r, int64_t run_id, uint32_t frame, uint32_t tenant,
+			    const char *trace, const struct llct_tenant_stats *t);
+/* The frame's contention pairs (if tracked), with misses ascribed by GDC and by PLOB. */
+int llct_results_add_contention(struct llct_results *r, int64_t run_id,
+				const struct llct_frame_stats *fs);
+/* One class's share of the ways from access `at_access` on (interval 0: the start). */
+int llct_results_add_partition(struct llct_results *r, int64_t run_id, uint32_t interval,
+			       uint64_t at_access, const char *class_by, const char *cls,
+			       uint32_t ways, uint64_t mask);
 const char *llct_results_error(const struct llct_results *r);
 /* Closes; returns the first error seen. */
 int llct_results_close(struct llct_results *r);

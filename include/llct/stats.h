@@ -47,6 +47,12 @@ struct llct_frame_stats {
 	struct llct_contention *cont; /* NULL unless contention is tracked */
 };
 
+/* One tenant in one co-run frame (the k-th selected frame of every trace). */
+struct llct_tenant_stats {
+	uint64_t accesses, misses, misses_alone;
+	double time_shared, time_alone; /* modeled cycles: sum of (hit or miss latency) / MLP */
+};
+
 /* Owner ids: tenants, streams as they are; SMs and kernels as tenant << 32 | number. */
 enum llct_owner_by { LLCT_OWNER_TENANT, LLCT_OWNER_SM, LLCT_OWNER_KERNEL, LLCT_OWNER_STREAM };
 /* "tenant", "sm", "kernel", "stream"; and the owner as text ("TEX", "3", "1:7"). */
