@@ -529,3 +529,14 @@ int llct_cache_contains(const struct llct_cache *c, uint64_t addr)
 	uint32_t set = set_index(c->cfg.hash, c->set_bits, c->set_mask, c->g.sets, line);
 	return find_way(c, set, line, &c->tag[(size_t)set * c->g.ways]) < c->g.ways;
 }
+
+int llct_cache_locate(const struct llct_cache *c, uint64_t addr, uint16_t tenant, uint32_t *set,
+		      uint32_t *way)
+{
+	if (c->part && c->part->colors_on)
+		addr = llct_color_remap(&c->cfg, c->part, tenant, addr);
+	uint64_t line = addr >> c->line_shift;
+	*set = set_index(c->cfg.hash, c->set_bits, c->set_mask, c->g.sets, line);
+	*way = find_way(c, *set, line, &c->tag[(size_t)*set * c->g.ways]);
+	return *way < c->g.ways;
+}

@@ -179,6 +179,10 @@ void llct_cache_set_dynpart(struct llct_cache *c, struct llct_dynpart *d);
 int llct_cache_track_contention(struct llct_cache *c, enum llct_owner_by by);
 /* One access with every field of a record; returns 1 on a hit. */
 int llct_cache_access_rec(struct llct_cache *c, const struct llct_record *r, uint64_t next_use);
+/* Where tenant's byte address addr lives (after page coloring): returns 1 and its set and
+ * way if resident, else 0 with the set it maps to. For tests. */
+int llct_cache_locate(const struct llct_cache *c, uint64_t addr, uint16_t tenant, uint32_t *set,
+		      uint32_t *way);
 /* Is the line holding byte address addr resident? For tests. */
 int llct_cache_contains(const struct llct_cache *c, uint64_t addr);
 const struct llct_policy_ops *llct_cache_policy(const struct llct_cache *c);
