@@ -126,6 +126,7 @@ struct replay_args {
 	struct llct_partition part;
 	struct llct_partition_plan plan;
 	uint32_t counts[LLCT_MAX_CLASSES];
+	int active[LLCT_MAX_CLASSES];
 	int has_part;
 };
 
@@ -225,7 +226,7 @@ static int add_static_partition(struct llct_results *db, const struct replay_arg
 	if (!a->partition_arg || a->plan.alloc == LLCT_WAYS_DYNAMIC)
 		return LLCT_OK;
 	for (unsigned k = 0; k < LLCT_MAX_CLASSES; k++) {
-		if (!a->counts[k] && !a->part.ways_mask[k])
+		if (!a->active[k]) /* a class with 0 ways that accesses the LLC bypasses it */
 			continue;
 		class_text(a->part_by, k, cls, sizeof(cls));
 		if (llct_results_add_partition(
@@ -695,10 +696,22 @@ int cmd_replay(int argc, char **argv)
 			cli_usage_error("replay", "bad --partition: %s", err);
 			goto out;
 		}
+		if (a->plan.alloc == LLCT_WAYS_MANUAL) {
+			uint32_t sum = 0;
+			for (size_t k = 0; k < LLCT_MAX_CLASSES; k++)
+				sum += a->plan.manual[k];
+			if (sum > a->cache.ways) {
+				cli_usage_error("replay",
+						"the partition gives %u ways, the LLC has %u", sum,
+						a->cache.ways);
+				goto out;
+			}
+		}
 		rc = EXIT_FAIL;
 		if (llct_partition_resolve(&a->plan, &a->cache, a->traces, a->n_traces,
 					   a->has_range ? &a->range : NULL, a->hit_lat, a->miss_lat,
-					   a->mlp, &a->part, a->counts, err, sizeof(err))) {
+					   a->mlp, &a->part, a->counts, a->active, err,
+					   sizeof(err))) {
 			cli_error("%s", err);
 			goto out;
 		}

@@ -320,7 +320,9 @@ double llct_partition_allocate(const double *const *u, const int *active, size_t
 		for (size_t k = 0; k < n_classes; k++)
 			if (active[k])
 				total += u[k][alloc[k]];
-		if (total > best + 1e-12) {
+		/* ties go to the subset tried later, which bypasses more: ways that give a
+		 * class nothing are better left to the others */
+		if (total >= best - 1e-12) {
 			best = total;
 			memcpy(out, alloc, n_classes * sizeof(*out));
 		}
@@ -334,7 +336,7 @@ int llct_partition_resolve(const struct llct_partition_plan *plan,
 			   const struct llct_cache_config *cfg, const char *const *paths,
 			   size_t n_paths, const struct llct_frame_range *frames, double hit_lat,
 			   double miss_lat, const double *mlp, struct llct_partition *part,
-			   uint32_t *counts, char *err, size_t err_size)
+			   uint32_t *counts, int *active_out, char *err, size_t err_size)
 {
 	struct llct_profile pr;
 	int active[LLCT_MAX_CLASSES] = {0};
@@ -353,6 +355,8 @@ int llct_partition_resolve(const struct llct_partition_plan *plan,
 			return LLCT_ERR_INVALID;
 		}
 		memcpy(counts, plan->manual, LLCT_MAX_CLASSES * sizeof(*counts));
+		for (size_t k = 0; active_out && k < LLCT_MAX_CLASSES; k++)
+			active_out[k] = counts[k] > 0;
 		llct_partition_set_counts(part, counts, LLCT_MAX_CLASSES, cfg->ways);
 		part->ways_by = plan->by;
 		return LLCT_OK;
@@ -431,6 +435,8 @@ int llct_partition_resolve(const struct llct_partition_plan *plan,
 	llct_profile_release(&pr);
 	if (st)
 		return st;
+	if (active_out)
+		memcpy(active_out, active, sizeof(active));
 	llct_partition_set_counts(part, counts, LLCT_MAX_CLASSES, cfg->ways);
 	/* classes with no ways and no traffic keep no ways; active ones with 0 ways bypass */
 	part->ways_by = plan->by;

@@ -112,7 +112,8 @@ void llct_profile_release(struct llct_profile *pr);
 
 /* Liang Algorithm 1: every subset of the bypass candidates (classes no slower bypassing
  * than with one way) is tried; the other classes start at one way and the rest is dealt by
- * UCP lookahead on utility u[k][c] (c = 0..ways); the best total utility wins. Classes with
+ * UCP lookahead on utility u[k][c] (c = 0..ways); the best total utility wins (on a tie, the
+ * one that bypasses more). Classes with
  * active[k] == 0 get nothing. Writes ways[] and returns the best total utility. */
 double llct_partition_allocate(const double *const *u, const int *active, size_t n_classes,
 			       uint32_t ways, uint32_t *out);
@@ -120,12 +121,13 @@ double llct_partition_allocate(const double *const *u, const int *active, size_t
 /* Resolves a plan into `part` (ways_mask, ways_by) and counts[] of each class: manual as
  * given; even, static and dynamic (which starts even) after one pass over the traces to find
  * the classes that access the LLC (and, for static, their solo miss curves, turned into
- * modeled time with the latencies and MLP). */
+ * modeled time with the latencies and MLP). active[k] (may be NULL) says which classes
+ * access the LLC, so a class with 0 ways is known to bypass. */
 int llct_partition_resolve(const struct llct_partition_plan *plan,
 			   const struct llct_cache_config *cfg, const char *const *paths,
 			   size_t n_paths, const struct llct_frame_range *frames, double hit_lat,
 			   double miss_lat, const double *mlp, struct llct_partition *part,
-			   uint32_t *counts, char *err, size_t err_size);
+			   uint32_t *counts, int *active, char *err, size_t err_size);
 
 /* One decision of a partitioning: class k has `ways` ways (mask) from access at_access on. */
 struct llct_part_log {
@@ -238,8 +240,8 @@ struct llct_corun_options {
 	const struct llct_partition *part; /* fill restrictions, also applied alone; NULL: none */
 	const struct llct_partition_plan *dyn_plan; /* dynamic partitioning, or NULL */
 	const uint32_t *start_counts;               /* its starting ways per class */
-	int contention;                    /* track GDC/PLOB contention */
-	enum llct_owner_by contention_by; /* owners: tenant, SM, kernel, stream */
+	int contention;                             /* track GDC/PLOB contention */
+	enum llct_owner_by contention_by;           /* owners: tenant, SM, kernel, stream */
 	unsigned threads;                           /* 0: one per core */
 	void (*progress)(void *ud, uint64_t done, uint64_t total);
 	void *progress_ud;
