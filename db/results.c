@@ -85,6 +85,7 @@
 	"CREATE TABLE tenants(run_id INTEGER NOT NULL REFERENCES runs(id),"                        \
 	" frame INTEGER NOT NULL, tenant INTEGER NOT NULL, trace TEXT, accesses INTEGER,"          \
 	" misses INTEGER, misses_alone INTEGER, time_shared REAL, time_alone REAL,"                \
+	" misses_alone_part INTEGER, time_alone_part REAL,"                                        \
 	" PRIMARY KEY(run_id, frame, tenant)) WITHOUT ROWID;"                                      \
 	"CREATE TABLE contention(run_id INTEGER NOT NULL REFERENCES runs(id),"                     \
 	" frame INTEGER NOT NULL, owner_by TEXT NOT NULL, victim TEXT NOT NULL,"                   \
@@ -100,9 +101,11 @@
 	"CREATE VIEW tenant_totals AS SELECT r.id AS run_id, r.policy, t.tenant, t.trace,"         \
 	" sum(t.accesses) AS accesses, sum(t.misses) AS misses,"                                   \
 	" sum(t.misses_alone) AS misses_alone, sum(t.time_shared) AS time_shared,"                 \
-	" sum(t.time_alone) AS time_alone, CASE WHEN sum(t.time_alone) > 0 THEN"                   \
+	" sum(t.time_alone) AS time_alone, sum(t.misses_alone_part) AS misses_alone_part,"         \
+	" sum(t.time_alone_part) AS time_alone_part, CASE WHEN sum(t.time_alone) > 0 THEN"         \
 	" sum(t.time_shared) / sum(t.time_alone) END AS slowdown, CASE WHEN"                       \
-	" sum(t.time_alone) > 0 THEN 100.0 * (sum(t.time_shared) / sum(t.time_alone) - 1)"         \
+	" sum(t.time_alone_part) > 0 THEN"                                                         \
+	" 100.0 * (sum(t.time_shared) / sum(t.time_alone_part) - 1)"                               \
 	" END AS variation_pct FROM tenants t JOIN runs r ON r.id = t.run_id"                      \
 	" GROUP BY r.id, t.tenant;" /* system throughput, Liang eq. 1 in time form: sum of alone / \
 				       shared time */                                              \
@@ -233,7 +236,7 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 	    {&r->ins_stream, "INSERT INTO stream_stats VALUES(?,?,?,?,?,?,?,?,?,?,?)"},
 	    {&r->ins_rt, "INSERT INTO rt_tex VALUES(?,?,?,?)"},
 	    {&r->ins_epoch, "INSERT INTO epochs VALUES(?,?,?,?,?,?)"},
-	    {&r->ins_tenant, "INSERT INTO tenants VALUES(?,?,?,?,?,?,?,?,?)"},
+	    {&r->ins_tenant, "INSERT INTO tenants VALUES(?,?,?,?,?,?,?,?,?,?,?)"},
 	    {&r->ins_cont, "INSERT INTO contention VALUES(?,?,?,?,?,?,?,?,?)"},
 	    {&r->ins_part, "INSERT OR REPLACE INTO partitions VALUES(?,?,?,?,?,?,?)"},
 	};
@@ -369,6 +372,8 @@ int llct_results_add_tenant(struct llct_results *r, int64_t run_id, uint32_t fra
 	sqlite3_bind_int64(s, 7, (sqlite3_int64)t->misses_alone);
 	sqlite3_bind_double(s, 8, t->time_shared);
 	sqlite3_bind_double(s, 9, t->time_alone);
+	sqlite3_bind_int64(s, 10, (sqlite3_int64)t->misses_alone_part);
+	sqlite3_bind_double(s, 11, t->time_alone_part);
 	return step(r, s, "cannot add a tenant row");
 }
 

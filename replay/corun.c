@@ -30,7 +30,9 @@ struct source {
 
 struct job {
 	size_t policy;
-	int tenant; /* -1: the shared run */
+	int tenant;   /* -1: the shared run */
+	int own_part; /* alone inside its own partition (not the whole LLC) */
+	int both;     /* the two alone runs are the same: fill both */
 };
 
 struct corun {
@@ -131,8 +133,17 @@ static void run_job(struct corun *cr, const struct job *jb)
 		fail(cr, "out of memory for a co-run model");
 		goto out;
 	}
-	llct_cache_set_partition(c, o->part);
-	if (o->dyn_plan) {
+	/* Alone with the whole LLC keeps what configures the cache for everyone (stream bypass)
+	 * but none of the tenant restrictions. */
+	struct llct_partition whole;
+	const struct llct_partition *part = o->part;
+	if (jb->tenant >= 0 && !jb->own_part && part) {
+		memset(&whole, 0, sizeof(whole));
+		whole.bypass_streams = part->bypass_streams;
+		part = &whole;
+	}
+	llct_cache_set_partition(c, part);
+	if (o->dyn_plan && (jb->tenant < 0 || jb->own_part)) {
 		dyn = calloc(1, sizeof(*dyn));
 		if (!dyn || llct_dynpart_init(dyn, o->dyn_plan, &o->cache, o->part)) {
 			fail(cr, "out of memory for dynamic partitioning");
@@ -192,8 +203,14 @@ static void run_job(struct corun *cr, const struct job *jb)
 			ts->misses += !hit;
 			ts->time_shared += d;
 		} else {
-			ts->misses_alone += !hit;
-			ts->time_alone += d;
+			if (!jb->own_part || jb->both) {
+				ts->misses_alone += !hit;
+				ts->time_alone += d;
+			}
+			if (jb->own_part || jb->both) {
+				ts->misses_alone_part += !hit;
+				ts->time_alone_part += d;
+			}
 		}
 		if (++local == 65536) {
 			pthread_mutex_lock(&cr->lock);
@@ -283,7 +300,7 @@ int llct_corun_run(const char *const *paths, size_t n, const struct llct_corun_o
 		for (size_t f = 0; f < nf; f++)
 			if (!o->frames || llct_frame_range_contains(o->frames, fi[f].frame)) {
 				sel++;
-				cr.total += 2 * fi[f].n_records * o->n_policies;
+				cr.total += 3 * fi[f].n_records * o->n_policies;
 			}
 		llct_reader_close(r);
 		if (sel > n_frames)
@@ -293,7 +310,11 @@ int llct_corun_run(const char *const *paths, size_t n, const struct llct_corun_o
 	cr.n = n;
 	cr.o = o;
 	cr.res = calloc(o->n_policies, sizeof(*cr.res));
-	cr.n_jobs = o->n_policies * (n + 1);
+	int restricted =
+	    o->dyn_plan ||
+	    (o->part && (o->part->ways_on || o->part->colors_on || o->part->bypass_tenants));
+	size_t per = 1 + n * (restricted ? 2 : 1);
+	cr.n_jobs = o->n_policies * per;
 	cr.jobs = calloc(cr.n_jobs, sizeof(*cr.jobs));
 	if (!cr.res || !cr.jobs)
 		goto nomem;
@@ -308,9 +329,13 @@ int llct_corun_run(const char *const *paths, size_t n, const struct llct_corun_o
 		for (size_t k = 0; k < n_frames; k++)
 			r->frames[k].frame = (uint32_t)k;
 		/* the shared run first: it is the longest job */
-		cr.jobs[m * (n + 1)] = (struct job){m, -1};
-		for (size_t t = 0; t < n; t++)
-			cr.jobs[m * (n + 1) + 1 + t] = (struct job){m, (int)t};
+		struct job *j = &cr.jobs[m * per];
+		*j++ = (struct job){m, -1, 0, 0};
+		for (size_t t = 0; t < n; t++) {
+			*j++ = (struct job){m, (int)t, 0, !restricted};
+			if (restricted)
+				*j++ = (struct job){m, (int)t, 1, 0};
+		}
 	}
 	pthread_mutex_init(&cr.lock, NULL);
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);

@@ -47,10 +47,14 @@ struct llct_frame_stats {
 	struct llct_contention *cont; /* NULL unless contention is tracked */
 };
 
-/* One tenant in one co-run frame (the k-th selected frame of every trace). */
+/* One tenant in one co-run frame (the k-th selected frame of every trace). Times are modeled
+ * cycles: the sum of (hit or miss latency) / MLP over the tenant's accesses. "alone" is the
+ * tenant by itself with the whole LLC (Liang's single-program mode, for slowdown and STP);
+ * "alone_part" is the tenant by itself inside its own partition (ways, colors), FGPU's
+ * baseline for variation; without a tenant partition the two are the same run. */
 struct llct_tenant_stats {
-	uint64_t accesses, misses, misses_alone;
-	double time_shared, time_alone; /* modeled cycles: sum of (hit or miss latency) / MLP */
+	uint64_t accesses, misses, misses_alone, misses_alone_part;
+	double time_shared, time_alone, time_alone_part;
 };
 
 /* Owner ids: tenants, streams as they are; SMs and kernels as tenant << 32 | number. */

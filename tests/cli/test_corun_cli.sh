@@ -47,7 +47,7 @@ expect_rc 0 "$LLCTRACE" replay --corun "$T/vma.llct" "$T/dadd.llct" "$T/agg1.llc
 
 # page coloring: variation 0 for every tenant
 expect_rc 0 "$LLCTRACE" replay --corun "$T/vma.llct" "$T/agg1.llct" --policy lru -o "$T/r.db" $LLC --colors even -q
-[ "$(sql "SELECT max(abs(variation_pct)) = 0 AND sum(misses) = sum(misses_alone) FROM tenant_totals WHERE run_id = (SELECT max(id) FROM runs)")" = 1 ] && ok || bad "coloring variation not 0"
+[ "$(sql "SELECT max(abs(variation_pct)) = 0 AND sum(misses) = sum(misses_alone_part) FROM tenant_totals WHERE run_id = (SELECT max(id) FROM runs)")" = 1 ] && ok || bad "coloring variation not 0"
 expect_rc 0 "$LLCTRACE" replay --corun "$T/vma.llct" "$T/agg1.llct" --policy lru -o "$T/r.db" $LLC --colors 0=0-1,1=2-3 --page-size 8KiB -q
 [ "$(sql "SELECT json_extract(params, '$.page_size') FROM runs WHERE id = (SELECT max(id) FROM runs)")" = 8192 ] && ok || bad "page size not recorded"
 expect_rc 2 "$LLCTRACE" replay --corun "$T/vma.llct" "$T/agg1.llct" -o "$T/r.db" $LLC --colors even --page-size 64KiB; expect_err "page coloring needs"
