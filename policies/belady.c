@@ -30,6 +30,12 @@ static uint32_t furthest(const struct belady *s, const struct llct_access *a)
 {
 	const uint64_t *n = &s->next[(size_t)a->set * s->ways];
 	uint32_t v = s->ways;
+	if (a->allowed == (s->ways == 64 ? UINT64_MAX : ((uint64_t)1 << s->ways) - 1)) {
+		v = 0;
+		for (uint32_t w = 1; w < s->ways; w++)
+			v = n[w] > n[v] ? w : v;
+		return v;
+	}
 	for (uint32_t w = 0; w < s->ways; w++)
 		if ((a->allowed >> w & 1) && (v == s->ways || n[w] > n[v]))
 			v = w;

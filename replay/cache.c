@@ -345,11 +345,12 @@ static inline uint32_t find_way(const struct llct_cache *c, uint32_t set, uint64
 		__m128i v = _mm_load_si128((const __m128i *)(fp + g));
 		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(v, key)) & 0x5555u;
 		unsigned vg = (unsigned)(valid >> g) & 0xffu;
-		/* spread the 8 valid bits to the even bit of each 16-bit lane */
-		vg = (vg | vg << 4) & 0x0f0fu;
-		vg = (vg | vg << 2) & 0x3333u;
-		vg = (vg | vg << 1) & 0x5555u;
-		m &= vg;
+		if (vg != 0xffu) { /* spread the 8 valid bits to the even bit of each lane */
+			vg = (vg | vg << 4) & 0x0f0fu;
+			vg = (vg | vg << 2) & 0x3333u;
+			vg = (vg | vg << 1) & 0x5555u;
+			m &= vg;
+		}
 		while (m) {
 			uint32_t w = g + (uint32_t)__builtin_ctz(m) / 2;
 			if (tags[w] == line)
