@@ -1,0 +1,2300 @@
+/* capture.c - the capture feature of VK_LAYER_LLCTRACE_capture: tracks memory, buffers,
+ * images, views, render passes, framebuffers, pipelines and descriptor sets; records command
+ * buffers into shadow lists; at submit time expands them, for the chosen frames, into LLC
+ * access records through the footprint model (tier 1, streams/footprint.c) and writes them
+ * to a trace. It never breaks the program: a failure is logged once and capture stops for
+ * that device while every call keeps going down the chain. Settings: environment variables
+ * (docs/CAPTURE.md), usually set by `llctrace capture`. */
+#include "layer.h"
+#include "llct/footprint.h"
+#include "llct/trace.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- a small map from 64-bit handles to records ---- */
+
+struct hmap {
+	uint64_t *key;
+	void **val;
+	size_t cap, n;
+};
+
+static uint64_t hkey(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	return k ^ (k >> 33);
+}
+
+static void *hget(const struct hmap *m, uint64_t k)
+{
+	if (!m->cap || !k)
+		return NULL;
+	for (size_t i = hkey(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (m->key[i] == k)
+			return m->val[i];
+		if (!m->key[i])
+			return NULL;
+	}
+}
+
+static int hput(struct hmap *m, uint64_t k, void *v);
+
+static int hgrow(struct hmap *m)
+{
+	struct hmap n = {0};
+	n.cap = m->cap ? m->cap * 2 : 64;
+	n.key = calloc(n.cap, sizeof(*n.key));
+	n.val = calloc(n.cap, sizeof(*n.val));
+	if (!n.key || !n.val) {
+		free(n.key);
+		free(n.val);
+		return -1;
+	}
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->key[i] && m->key[i] != UINT64_MAX)
+			hput(&n, m->key[i], m->val[i]);
+	free(m->key);
+	free(m->val);
+	*m = n;
+	return 0;
+}
+
+static int hput(struct hmap *m, uint64_t k, void *v)
+{
+	if ((m->n + 1) * 2 > m->cap && hgrow(m))
+		return -1;
+	size_t i = hkey(k) & (m->cap - 1);
+	while (m->key[i] && m->key[i] != k && m->key[i] != UINT64_MAX)
+		i = (i + 1) & (m->cap - 1);
+	if (m->key[i] != k)
+		m->n++;
+	m->key[i] = k;
+	m->val[i] = v;
+	return 0;
+}
+
+/* Removes k and returns its value (the caller frees it). Tombstones keep probe chains. */
+static void *hdel(struct hmap *m, uint64_t k)
+{
+	if (!m->cap || !k)
+		return NULL;
+	for (size_t i = hkey(k) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (m->key[i] == k) {
+			void *v = m->val[i];
+			m->key[i] = UINT64_MAX;
+			m->val[i] = NULL;
+			return v;
+		}
+		if (!m->key[i])
+			return NULL;
+	}
+}
+
+static void hfree_all(struct hmap *m, void (*fn)(void *))
+{
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->key[i] && m->key[i] != UINT64_MAX)
+			fn ? fn(m->val[i]) : free(m->val[i]);
+	free(m->key);
+	free(m->val);
+	memset(m, 0, sizeof(*m));
+}
+
+#define H(x) ((uint64_t)(uintptr_t)(x))
+
+/* ---- tracked objects ---- */
+
+struct mem {
+	uint64_t base, size;
+};
+
+struct buf {
+	uint64_t id, addr, size;
+	VkBufferUsageFlags usage;
+};
+
+struct img {
+	uint64_t id;
+	struct llct_surface s;
+	VkFormat format;
+	VkImageUsageFlags usage;
+	int depth, stencil, swapchain, bound;
+};
+
+struct view {
+	uint64_t image;
+	uint32_t mip, layer;
+};
+
+#define MAX_ATT 16
+struct att_desc {
+	VkAttachmentLoadOp load, stencil_load;
+	VkAttachmentStoreOp store, stencil_store;
+};
+
+struct rpass {
+	uint32_t n;
+	struct att_desc att[MAX_ATT];
+};
+
+struct fbuf {
+	uint32_t n, width, height;
+	uint64_t view[MAX_ATT];
+};
+
+struct pipe {
+	uint64_t id;
+	int compute;
+	uint32_t stride[16];
+	int depth_test, depth_write, stencil_test, blend;
+	int has_viewport, has_scissor;
+	VkViewport viewport;
+	VkRect2D scissor;
+};
+
+struct slot {
+	VkDescriptorType type;
+	uint64_t handle; /* image view or buffer */
+	uint64_t offset, range;
+};
+
+struct dlayout {
+	uint32_t n;
+	struct {
+		uint32_t binding, count;
+		VkDescriptorType type;
+	} * b;
+};
+
+struct dset {
+	uint32_t n;        /* slots */
+	struct slot *slot; /* flattened: binding order, then array element */
+	uint32_t *first;   /* per layout binding: its first slot */
+	uint32_t *binding; /* per layout binding: the binding number */
+	uint32_t *count;
+	uint32_t n_bindings;
+};
+
+enum cmd_op {
+	C_BEGIN_RP,
+	C_BEGIN_RENDERING,
+	C_END_RP,
+	C_BIND_PIPELINE,
+	C_BIND_SET,
+	C_BIND_VB,
+	C_BIND_IB,
+	C_VIEWPORT,
+	C_SCISSOR,
+	C_DRAW,
+	C_DISPATCH,
+	C_COPY,
+	C_CLEAR_IMAGE,
+	C_CLEAR_ATT,
+	C_EXECUTE,
+	C_LABEL_BEGIN,
+	C_LABEL_END,
+};
+
+enum copy_kind { K_BUF_BUF, K_BUF_IMG, K_IMG_BUF, K_IMG_IMG, K_BLIT, K_RESOLVE, K_FILL };
+
+struct cmd {
+	enum cmd_op op;
+	union {
+		struct {
+			uint64_t rp, fb;
+			VkRect2D area;
+		} rp;
+		struct { /* dynamic rendering */
+			uint32_t n;
+			uint64_t view[MAX_ATT];
+			struct att_desc att[MAX_ATT];
+			VkRect2D area;
+		} dr;
+		struct {
+			int compute;
+			uint64_t pipe;
+		} bind;
+		struct {
+			int compute;
+			uint32_t index;
+			uint64_t set;
+			uint32_t dyn_offset;
+		} set;
+		struct {
+			uint32_t binding;
+			uint64_t buf, offset;
+		} vb;
+		struct {
+			uint64_t buf, offset;
+			uint32_t index_size;
+		} ib;
+		VkViewport viewport;
+		VkRect2D scissor;
+		struct {
+			int indexed;
+			uint32_t count, instances, first, vertex_offset;
+		} draw;
+		struct {
+			uint32_t x, y, z;
+		} dispatch;
+		struct {
+			enum copy_kind kind;
+			uint64_t src, dst;                /* handles */
+			uint64_t src_off, dst_off, bytes; /* buffers */
+			VkOffset3D so, dof;
+			VkExtent3D ext, dext;
+			uint32_t smip, dmip, slayer, dlayer;
+		} copy;
+		struct {
+			uint64_t image;
+		} clear;
+		struct {
+			uint32_t n_rects;
+			VkRect2D rect;
+			uint32_t color_mask; /* which color attachments; bit 31: depth/stencil */
+		} catt;
+		struct {
+			uint64_t cb;
+		} exec;
+		char label[64];
+	} u;
+};
+
+struct cbuf {
+	struct cmd *cmds;
+	size_t n, cap;
+};
+
+/* Everything the layer knows of one device. One lock for all of it, never held while
+ * calling down the chain. */
+struct capture_device {
+	pthread_mutex_t lock;
+	struct layer_device *dev;
+	struct hmap mems, bufs, imgs, views, rpasses, fbufs, pipes, layouts, sets, cbufs, swaps;
+	uint64_t next_addr, next_id;
+	struct llct_writer *w;
+	struct llct_fp *fp;
+	struct llct_frame_range frames;
+	int all_frames, boundary_submit, failed, in_frame, frame_is_open;
+	uint32_t frame, kernel;
+	char path[1024];
+	/* expansion state */
+	uint64_t cur_pipe[2], cur_set[2][8], vb[16], vb_off[16], ib, ib_off;
+	uint32_t ib_size;
+	VkViewport viewport;
+	VkRect2D scissor;
+	int rp_active;
+	VkRect2D area;
+	uint32_t n_att;
+	uint64_t att_view[MAX_ATT];
+	struct att_desc att[MAX_ATT];
+	char label[64];
+	uint64_t records;
+};
+
+static int log_enabled(void)
+{
+	const char *v = getenv("LLCT_CAPTURE_LOG");
+	return v && *v && strcmp(v, "0");
+}
+
+static void llct_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void llct_log(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("llctrace capture: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* An internal failure: say so once and stop capturing on this device. */
+static void cap_fail(struct capture_device *c, const char *what)
+{
+	if (c->failed)
+		return;
+	c->failed = 1;
+	llct_log("%s; capture stops for this device, the program goes on", what);
+	if (c->w && c->in_frame)
+		llct_writer_abort_frame(c->w);
+	c->in_frame = 0;
+}
+
+static struct capture_device *cap_of(const void *handle, struct layer_device **dev)
+{
+	struct layer_device *d = layer_device_of(handle);
+	if (dev)
+		*dev = d;
+	return d ? d->cap : NULL;
+}
+
+static uint32_t format_bpp(VkFormat f, int *depth, int *stencil)
+{
+	*depth = *stencil = 0;
+	switch (f) {
+	case VK_FORMAT_D16_UNORM:
+		*depth = 1;
+		return 2;
+	case VK_FORMAT_D32_SFLOAT:
+	case VK_FORMAT_X8_D24_UNORM_PACK32:
+		*depth = 1;
+		return 4;
+	case VK_FORMAT_D24_UNORM_S8_UINT:
+		*depth = *stencil = 1;
+		return 4;
+	case VK_FORMAT_D32_SFLOAT_S8_UINT:
+		*depth = *stencil = 1;
+		return 5;
+	case VK_FORMAT_S8_UINT:
+		*stencil = 1;
+		return 1;
+	case VK_FORMAT_R8_UNORM:
+	case VK_FORMAT_R8_UINT:
+	case VK_FORMAT_R8_SNORM:
+		return 1;
+	case VK_FORMAT_R8G8_UNORM:
+	case VK_FORMAT_R16_SFLOAT:
+	case VK_FORMAT_R16_UNORM:
+	case VK_FORMAT_R16_UINT:
+		return 2;
+	case VK_FORMAT_R16G16B16A16_SFLOAT:
+	case VK_FORMAT_R16G16B16A16_UNORM:
+	case VK_FORMAT_R32G32_SFLOAT:
+		return 8;
+	case VK_FORMAT_R32G32B32A32_SFLOAT:
+	case VK_FORMAT_R32G32B32A32_UINT:
+		return 16;
+	default:
+		return 4;
+	}
+}
+
+/* The stream an image's traffic belongs to when a command writes it. */
+static int image_stream(const struct img *im)
+{
+	if (im->swapchain)
+		return LLCT_STREAM_DISP;
+	if (im->depth)
+		return LLCT_STREAM_Z;
+	if (im->stencil)
+		return LLCT_STREAM_STC;
+	if (im->usage & VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT)
+		return LLCT_STREAM_RT;
+	if (im->usage & VK_IMAGE_USAGE_SAMPLED_BIT)
+		return LLCT_STREAM_TEX;
+	return LLCT_STREAM_OTHER;
+}
+
+/* ---- writing ---- */
+
+static int emit_records(void *ud, const struct llct_record *r, size_t n)
+{
+	struct capture_device *c = ud;
+	if (c->failed || !c->in_frame)
+		return 0;
+	if (llct_writer_append(c->w, r, n)) {
+		char msg[700];
+		snprintf(msg, sizeof(msg), "cannot write the trace: %s", llct_writer_error(c->w));
+		cap_fail(c, msg);
+		return 1;
+	}
+	c->records += n;
+	return 0;
+}
+
+static int frame_selected(const struct capture_device *c)
+{
+	return c->all_frames || llct_frame_range_contains(&c->frames, c->frame);
+}
+
+/* Makes sure a writer frame is open for the current frame if it is selected. */
+static int frame_open(struct capture_device *c)
+{
+	if (c->failed || !c->w || !frame_selected(c))
+		return 0;
+	if (!c->in_frame) {
+		if (llct_writer_begin_frame(c->w, c->frame)) {
+			cap_fail(c, llct_writer_error(c->w));
+			return 0;
+		}
+		c->in_frame = 1;
+	}
+	return 1;
+}
+
+static void frame_boundary(struct capture_device *c)
+{
+	if (c->in_frame && !c->failed) {
+		llct_fp_flush(c->fp);
+		llct_fp_drain(c->fp);
+		if (llct_writer_end_frame(c->w))
+			cap_fail(c, llct_writer_error(c->w));
+		else if (log_enabled())
+			llct_log("frame %u captured (%llu records so far)", c->frame,
+				 (unsigned long long)c->records);
+	}
+	c->in_frame = 0;
+	c->frame++;
+}
+
+static uint32_t new_kernel(struct capture_device *c, const char *kind, const char *params)
+{
+	uint32_t id = c->kernel++;
+	struct llct_kernel k = {.id = id,
+				.frame = c->frame,
+				.kind = kind,
+				.name = c->label[0] ? c->label : NULL,
+				.params = params};
+	llct_fp_drain(c->fp);
+	llct_fp_set_kernel(c->fp, id);
+	if (llct_writer_add_kernel(c->w, &k))
+		cap_fail(c, llct_writer_error(c->w));
+	return id;
+}
+
+static void add_resource(struct capture_device *c, uint64_t id, const char *kind, uint64_t addr,
+			 uint64_t size, const char *params)
+{
+	if (c->failed || !c->w)
+		return;
+	struct llct_resource r = {
+	    .id = id, .kind = kind, .addr = addr, .size = size, .params = params};
+	if (llct_writer_add_resource(c->w, &r))
+		cap_fail(c, llct_writer_error(c->w));
+}
+
+static uint64_t alloc_addr(struct capture_device *c, uint64_t size)
+{
+	uint64_t a = c->next_addr;
+	c->next_addr += (size + 0xffff) & ~(uint64_t)0xffff;
+	return a;
+}
+
+/* ---- device set-up ---- */
+
+void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *info)
+{
+	(void)info;
+	const char *off = getenv("LLCT_CAPTURE_DISABLE");
+	if (off && *off && strcmp(off, "0"))
+		return;
+	struct capture_device *c = calloc(1, sizeof(*c));
+	if (!c) {
+		llct_log("out of memory; capture is off");
+		return;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	c->dev = d;
+	c->next_addr = (uint64_t)1 << 32;
+	c->next_id = 1;
+	const char *out = getenv("LLCT_CAPTURE_OUTPUT");
+	if (out && *out)
+		snprintf(c->path, sizeof(c->path), "%s", out);
+	else
+		snprintf(c->path, sizeof(c->path), "llctrace-%ld.llct", (long)getpid());
+	const char *fr = getenv("LLCT_CAPTURE_FRAMES");
+	c->all_frames = !fr || !*fr || !strcmp(fr, "all");
+	if (!c->all_frames && llct_frame_range_parse(fr, &c->frames)) {
+		llct_log("LLCT_CAPTURE_FRAMES='%s' is not a frame range; capture is off", fr);
+		free(c);
+		return;
+	}
+	const char *b = getenv("LLCT_CAPTURE_BOUNDARY");
+	c->boundary_submit = b && !strcmp(b, "submit");
+	struct llct_fp_config fc;
+	llct_fp_config_default(&fc);
+	const char *sms = getenv("LLCT_CAPTURE_SMS");
+	if (sms && atoi(sms) > 0 && atoi(sms) <= 65535)
+		fc.n_sms = (uint32_t)atoi(sms);
+	VkPhysicalDeviceProperties props;
+	memset(&props, 0, sizeof(props));
+	if (d->inst && d->inst->d.GetPhysicalDeviceProperties)
+		d->inst->d.GetPhysicalDeviceProperties(d->phys, &props);
+	char driver[64], app[300] = "";
+	snprintf(driver, sizeof(driver), "driver version 0x%x, API %u.%u.%u", props.driverVersion,
+		 VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion),
+		 VK_API_VERSION_PATCH(props.apiVersion));
+	FILE *cmdline = fopen("/proc/self/cmdline", "r");
+	if (cmdline) {
+		size_t n = fread(app, 1, sizeof(app) - 1, cmdline);
+		app[n] = '\0';
+		fclose(cmdline);
+	}
+	struct llct_capture_info ci = {.source = "capture",
+				       .tier = 1,
+				       .application = app,
+				       .device = props.deviceName,
+				       .driver = driver};
+	char err[700];
+	if (llct_writer_open(c->path, &ci, &c->w, err, sizeof(err)) ||
+	    llct_fp_create(&fc, emit_records, c, &c->fp)) {
+		llct_log("%s; capture is off", err);
+		llct_writer_close(c->w);
+		free(c);
+		return;
+	}
+	char v[64];
+	llct_writer_set(c->w, "capture.tier", "1 (footprint: coarse)");
+	llct_writer_set(c->w, "capture.frames", fr ? fr : "all");
+	llct_writer_set(c->w, "capture.boundary", c->boundary_submit ? "submit" : "present");
+	snprintf(v, sizeof(v), "%u", fc.n_sms);
+	llct_writer_set(c->w, "capture.sms", v);
+	snprintf(v, sizeof(v), "%u", fc.tile);
+	llct_writer_set(c->w, "capture.tile", v);
+	for (int s = 0; s < LLCT_N_STREAMS; s++) {
+		char key[64];
+		snprintf(key, sizeof(key), "capture.render_cache_bytes.%s", llct_stream_name(s));
+		snprintf(v, sizeof(v), "%u", fc.rc_lines[s] * fc.line);
+		llct_writer_set(c->w, key, v);
+	}
+	if (log_enabled())
+		llct_log("capturing '%s' to '%s'", props.deviceName, c->path);
+	d->cap = c;
+}
+
+static void free_dset(void *p)
+{
+	struct dset *s = p;
+	free(s->slot);
+	free(s->first);
+	free(s->binding);
+	free(s->count);
+	free(s);
+}
+
+static void free_layout(void *p)
+{
+	struct dlayout *l = p;
+	free(l->b);
+	free(l);
+}
+
+static void free_cbuf(void *p)
+{
+	struct cbuf *b = p;
+	free(b->cmds);
+	free(b);
+}
+
+void capture_device_destroyed(struct layer_device *d)
+{
+	struct capture_device *c = d->cap;
+	if (!c)
+		return;
+	d->cap = NULL;
+	if (c->in_frame && c->w) /* a frame in flight at the end is not complete */
+		llct_writer_abort_frame(c->w);
+	if (c->w) {
+		int st = llct_writer_close(c->w);
+		if (st && !c->failed)
+			llct_log("'%s': cannot finish the trace: %s", c->path, llct_strerror(st));
+		else if (log_enabled())
+			llct_log("wrote '%s'", c->path);
+	}
+	llct_fp_destroy(c->fp);
+	hfree_all(&c->mems, NULL);
+	hfree_all(&c->bufs, NULL);
+	hfree_all(&c->imgs, NULL);
+	hfree_all(&c->views, NULL);
+	hfree_all(&c->rpasses, NULL);
+	hfree_all(&c->fbufs, NULL);
+	hfree_all(&c->pipes, NULL);
+	hfree_all(&c->layouts, free_layout);
+	hfree_all(&c->sets, free_dset);
+	hfree_all(&c->cbufs, free_cbuf);
+	hfree_all(&c->swaps, free);
+	llct_frame_range_release(&c->frames);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+/* ---- object tracking ---- */
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateMemory(VkDevice device,
+							 const VkMemoryAllocateInfo *info,
+							 const VkAllocationCallbacks *alloc,
+							 VkDeviceMemory *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.AllocateMemory(device, info, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	struct mem *m = calloc(1, sizeof(*m));
+	if (!m || hput(&c->mems, H(*out), m)) {
+		free(m);
+		cap_fail(c, "out of memory tracking memory");
+	} else {
+		m->size = info->allocationSize;
+		m->base = alloc_addr(c, m->size);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_FreeMemory(VkDevice device, VkDeviceMemory mem,
+						 const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	d->d.FreeMemory(device, mem, alloc);
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	free(hdel(&c->mems, H(mem)));
+	pthread_mutex_unlock(&c->lock);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateBuffer(VkDevice device,
+						       const VkBufferCreateInfo *info,
+						       const VkAllocationCallbacks *alloc,
+						       VkBuffer *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateBuffer(device, info, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	struct buf *b = calloc(1, sizeof(*b));
+	if (!b || hput(&c->bufs, H(*out), b)) {
+		free(b);
+		cap_fail(c, "out of memory tracking buffers");
+	} else {
+		b->id = c->next_id++;
+		b->size = info->size;
+		b->usage = info->usage;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_DestroyBuffer(VkDevice device, VkBuffer buffer,
+						    const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	d->d.DestroyBuffer(device, buffer, alloc);
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	free(hdel(&c->bufs, H(buffer)));
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void bind_buffer(struct capture_device *c, VkBuffer buffer, VkDeviceMemory memory,
+			VkDeviceSize offset)
+{
+	struct buf *b = hget(&c->bufs, H(buffer));
+	struct mem *m = hget(&c->mems, H(memory));
+	if (!b || !m)
+		return;
+	b->addr = m->base + offset;
+	char params[128];
+	snprintf(params, sizeof(params), "{\"usage\":%u}", (unsigned)b->usage);
+	add_resource(c, b->id, "buffer", b->addr, b->size, params);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_BindBufferMemory(VkDevice device, VkBuffer buffer,
+							   VkDeviceMemory memory,
+							   VkDeviceSize offset)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.BindBufferMemory(device, buffer, memory, offset);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	bind_buffer(c, buffer, memory, offset);
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_BindBufferMemory2(VkDevice device, uint32_t n,
+							    const VkBindBufferMemoryInfo *infos)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.BindBufferMemory2(device, n, infos);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	for (uint32_t i = 0; i < n; i++)
+		bind_buffer(c, infos[i].buffer, infos[i].memory, infos[i].memoryOffset);
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static void image_params(const struct img *im, char *buf, size_t size)
+{
+	snprintf(buf, size,
+		 "{\"format\":%d,\"width\":%u,\"height\":%u,\"mips\":%u,\"layers\":%u,"
+		 "\"samples\":%u,\"tiling\":\"%s\",\"usage\":%u,\"swapchain\":%s}",
+		 (int)im->format, im->s.width, im->s.height, im->s.mips, im->s.layers,
+		 im->s.samples, im->s.tiled ? "optimal" : "linear", (unsigned)im->usage,
+		 im->swapchain ? "true" : "false");
+}
+
+static struct img *new_image(struct capture_device *c, uint64_t handle,
+			     const VkImageCreateInfo *info, int swapchain)
+{
+	struct img *im = calloc(1, sizeof(*im));
+	if (!im || hput(&c->imgs, handle, im)) {
+		free(im);
+		cap_fail(c, "out of memory tracking images");
+		return NULL;
+	}
+	im->id = c->next_id++;
+	im->format = info->format;
+	im->usage = info->usage;
+	im->swapchain = swapchain;
+	im->s.width = info->extent.width;
+	im->s.height = info->extent.height * (info->extent.depth ? info->extent.depth : 1);
+	im->s.mips = info->mipLevels ? info->mipLevels : 1;
+	im->s.layers = info->arrayLayers ? info->arrayLayers : 1;
+	im->s.samples = info->samples ? (uint32_t)info->samples : 1;
+	im->s.bpp = format_bpp(info->format, &im->depth, &im->stencil);
+	im->s.tiled = info->tiling == VK_IMAGE_TILING_OPTIMAL;
+	return im;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateImage(VkDevice device,
+						      const VkImageCreateInfo *info,
+						      const VkAllocationCallbacks *alloc,
+						      VkImage *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateImage(device, info, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	new_image(c, H(*out), info, 0);
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_DestroyImage(VkDevice device, VkImage image,
+						   const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	d->d.DestroyImage(device, image, alloc);
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	free(hdel(&c->imgs, H(image)));
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void bind_image(struct capture_device *c, VkImage image, VkDeviceMemory memory,
+		       VkDeviceSize offset)
+{
+	struct img *im = hget(&c->imgs, H(image));
+	struct mem *m = hget(&c->mems, H(memory));
+	if (!im || !m)
+		return;
+	im->s.base = m->base + offset;
+	im->bound = 1;
+	char params[300];
+	image_params(im, params, sizeof(params));
+	add_resource(c, im->id, "image", im->s.base, llct_surface_size(&im->s, 64), params);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_BindImageMemory(VkDevice device, VkImage image,
+							  VkDeviceMemory memory,
+							  VkDeviceSize offset)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.BindImageMemory(device, image, memory, offset);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	bind_image(c, image, memory, offset);
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_BindImageMemory2(VkDevice device, uint32_t n,
+							   const VkBindImageMemoryInfo *infos)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.BindImageMemory2(device, n, infos);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	for (uint32_t i = 0; i < n; i++)
+		bind_image(c, infos[i].image, infos[i].memory, infos[i].memoryOffset);
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+struct swap {
+	VkImageCreateInfo info;
+};
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateSwapchainKHR(VkDevice device,
+							     const VkSwapchainCreateInfoKHR *info,
+							     const VkAllocationCallbacks *alloc,
+							     VkSwapchainKHR *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateSwapchainKHR(device, info, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	struct swap *sw = calloc(1, sizeof(*sw));
+	if (!sw || hput(&c->swaps, H(*out), sw)) {
+		free(sw);
+		cap_fail(c, "out of memory tracking swapchains");
+	} else {
+		sw->info.format = info->imageFormat;
+		sw->info.extent.width = info->imageExtent.width;
+		sw->info.extent.height = info->imageExtent.height;
+		sw->info.extent.depth = 1;
+		sw->info.mipLevels = 1;
+		sw->info.arrayLayers = info->imageArrayLayers;
+		sw->info.samples = VK_SAMPLE_COUNT_1_BIT;
+		sw->info.tiling = VK_IMAGE_TILING_OPTIMAL;
+		sw->info.usage = info->imageUsage;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_GetSwapchainImagesKHR(VkDevice device,
+								VkSwapchainKHR swapchain,
+								uint32_t *count, VkImage *images)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.GetSwapchainImagesKHR(device, swapchain, count, images);
+	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || !c || !images)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	struct swap *sw = hget(&c->swaps, H(swapchain));
+	for (uint32_t i = 0; sw && i < *count; i++) {
+		if (hget(&c->imgs, H(images[i])))
+			continue;
+		struct img *im = new_image(c, H(images[i]), &sw->info, 1);
+		if (!im)
+			break;
+		im->s.base = alloc_addr(c, llct_surface_size(&im->s, 64));
+		im->bound = 1;
+		char params[300];
+		image_params(im, params, sizeof(params));
+		add_resource(c, im->id, "swapchain-image", im->s.base,
+			     llct_surface_size(&im->s, 64), params);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateImageView(VkDevice device,
+							  const VkImageViewCreateInfo *info,
+							  const VkAllocationCallbacks *alloc,
+							  VkImageView *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateImageView(device, info, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	struct view *v = calloc(1, sizeof(*v));
+	if (!v || hput(&c->views, H(*out), v)) {
+		free(v);
+		cap_fail(c, "out of memory tracking views");
+	} else {
+		v->image = H(info->image);
+		v->mip = info->subresourceRange.baseMipLevel;
+		v->layer = info->subresourceRange.baseArrayLayer;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_DestroyImageView(VkDevice device, VkImageView view,
+						       const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	d->d.DestroyImageView(device, view, alloc);
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	free(hdel(&c->views, H(view)));
+	pthread_mutex_unlock(&c->lock);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateRenderPass(VkDevice device,
+							   const VkRenderPassCreateInfo *info,
+							   const VkAllocationCallbacks *alloc,
+							   VkRenderPass *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateRenderPass(device, info, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	struct rpass *rp = calloc(1, sizeof(*rp));
+	if (!rp || hput(&c->rpasses, H(*out), rp)) {
+		free(rp);
+		cap_fail(c, "out of memory tracking render passes");
+	} else {
+		rp->n = info->attachmentCount < MAX_ATT ? info->attachmentCount : MAX_ATT;
+		for (uint32_t i = 0; i < rp->n; i++)
+			rp->att[i] = (struct att_desc){
+			    info->pAttachments[i].loadOp, info->pAttachments[i].stencilLoadOp,
+			    info->pAttachments[i].storeOp, info->pAttachments[i].stencilStoreOp};
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateRenderPass2(VkDevice device,
+							    const VkRenderPassCreateInfo2 *info,
+							    const VkAllocationCallbacks *alloc,
+							    VkRenderPass *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateRenderPass2(device, info, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	struct rpass *rp = calloc(1, sizeof(*rp));
+	if (!rp || hput(&c->rpasses, H(*out), rp)) {
+		free(rp);
+		cap_fail(c, "out of memory tracking render passes");
+	} else {
+		rp->n = info->attachmentCount < MAX_ATT ? info->attachmentCount : MAX_ATT;
+		for (uint32_t i = 0; i < rp->n; i++)
+			rp->att[i] = (struct att_desc){
+			    info->pAttachments[i].loadOp, info->pAttachments[i].stencilLoadOp,
+			    info->pAttachments[i].storeOp, info->pAttachments[i].stencilStoreOp};
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateFramebuffer(VkDevice device,
+							    const VkFramebufferCreateInfo *info,
+							    const VkAllocationCallbacks *alloc,
+							    VkFramebuffer *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateFramebuffer(device, info, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	struct fbuf *fb = calloc(1, sizeof(*fb));
+	if (!fb || hput(&c->fbufs, H(*out), fb)) {
+		free(fb);
+		cap_fail(c, "out of memory tracking framebuffers");
+	} else {
+		fb->n = info->attachmentCount < MAX_ATT ? info->attachmentCount : MAX_ATT;
+		fb->width = info->width;
+		fb->height = info->height;
+		if (!(info->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT))
+			for (uint32_t i = 0; i < fb->n; i++)
+				fb->view[i] = H(info->pAttachments[i]);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
+    VkDevice device, VkPipelineCache cache, uint32_t n, const VkGraphicsPipelineCreateInfo *infos,
+    const VkAllocationCallbacks *alloc, VkPipeline *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateGraphicsPipelines(device, cache, n, infos, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	for (uint32_t i = 0; i < n; i++) {
+		const VkGraphicsPipelineCreateInfo *g = &infos[i];
+		struct pipe *p = calloc(1, sizeof(*p));
+		if (!p || hput(&c->pipes, H(out[i]), p)) {
+			free(p);
+			cap_fail(c, "out of memory tracking pipelines");
+			break;
+		}
+		p->id = c->next_id++;
+		if (g->pVertexInputState)
+			for (uint32_t b = 0;
+			     b < g->pVertexInputState->vertexBindingDescriptionCount; b++) {
+				const VkVertexInputBindingDescription *vb =
+				    &g->pVertexInputState->pVertexBindingDescriptions[b];
+				if (vb->binding < 16)
+					p->stride[vb->binding] = vb->stride;
+			}
+		if (g->pDepthStencilState) {
+			p->depth_test = g->pDepthStencilState->depthTestEnable;
+			p->depth_write = g->pDepthStencilState->depthWriteEnable;
+			p->stencil_test = g->pDepthStencilState->stencilTestEnable;
+		}
+		if (g->pColorBlendState)
+			for (uint32_t a = 0; a < g->pColorBlendState->attachmentCount; a++)
+				p->blend |= g->pColorBlendState->pAttachments[a].blendEnable;
+		if (g->pViewportState && g->pViewportState->pViewports &&
+		    g->pViewportState->viewportCount) {
+			p->has_viewport = 1;
+			p->viewport = g->pViewportState->pViewports[0];
+		}
+		if (g->pViewportState && g->pViewportState->pScissors &&
+		    g->pViewportState->scissorCount) {
+			p->has_scissor = 1;
+			p->scissor = g->pViewportState->pScissors[0];
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateComputePipelines(
+    VkDevice device, VkPipelineCache cache, uint32_t n, const VkComputePipelineCreateInfo *infos,
+    const VkAllocationCallbacks *alloc, VkPipeline *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateComputePipelines(device, cache, n, infos, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	for (uint32_t i = 0; i < n; i++) {
+		struct pipe *p = calloc(1, sizeof(*p));
+		if (!p || hput(&c->pipes, H(out[i]), p)) {
+			free(p);
+			cap_fail(c, "out of memory tracking pipelines");
+			break;
+		}
+		p->id = c->next_id++;
+		p->compute = 1;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_DestroyPipeline(VkDevice device, VkPipeline pipeline,
+						      const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	d->d.DestroyPipeline(device, pipeline, alloc);
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	free(hdel(&c->pipes, H(pipeline)));
+	pthread_mutex_unlock(&c->lock);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+cap_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreateInfo *info,
+			      const VkAllocationCallbacks *alloc, VkDescriptorSetLayout *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateDescriptorSetLayout(device, info, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	struct dlayout *l = calloc(1, sizeof(*l));
+	if (l)
+		l->b = calloc(info->bindingCount + 1, sizeof(*l->b));
+	if (!l || !l->b || hput(&c->layouts, H(*out), l)) {
+		if (l)
+			free(l->b);
+		free(l);
+		cap_fail(c, "out of memory tracking descriptor layouts");
+	} else {
+		l->n = info->bindingCount;
+		for (uint32_t i = 0; i < l->n; i++) {
+			l->b[i].binding = info->pBindings[i].binding;
+			l->b[i].count = info->pBindings[i].descriptorCount;
+			l->b[i].type = info->pBindings[i].descriptorType;
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateDescriptorSets(
+    VkDevice device, const VkDescriptorSetAllocateInfo *info, VkDescriptorSet *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.AllocateDescriptorSets(device, info, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	for (uint32_t i = 0; i < info->descriptorSetCount && !c->failed; i++) {
+		struct dlayout *l = hget(&c->layouts, H(info->pSetLayouts[i]));
+		struct dset *s = calloc(1, sizeof(*s));
+		uint32_t n = 0;
+		for (uint32_t b = 0; l && b < l->n; b++)
+			n += l->b[b].count < 64 ? l->b[b].count : 64;
+		if (s) {
+			s->n = n;
+			s->n_bindings = l ? l->n : 0;
+			s->slot = calloc(n + 1, sizeof(*s->slot));
+			s->first = calloc(s->n_bindings + 1, sizeof(*s->first));
+			s->binding = calloc(s->n_bindings + 1, sizeof(*s->binding));
+			s->count = calloc(s->n_bindings + 1, sizeof(*s->count));
+		}
+		if (!s || !s->slot || !s->first || !s->binding || !s->count ||
+		    hput(&c->sets, H(out[i]), s)) {
+			if (s)
+				free_dset(s);
+			cap_fail(c, "out of memory tracking descriptor sets");
+			break;
+		}
+		for (uint32_t b = 0, at = 0; l && b < l->n; b++) {
+			s->first[b] = at;
+			s->binding[b] = l->b[b].binding;
+			s->count[b] = l->b[b].count < 64 ? l->b[b].count : 64;
+			for (uint32_t k = 0; k < s->count[b]; k++)
+				s->slot[at + k].type = l->b[b].type;
+			at += s->count[b];
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static struct slot *find_slot(struct dset *s, uint32_t binding, uint32_t element)
+{
+	for (uint32_t b = 0; b < s->n_bindings; b++)
+		if (s->binding[b] == binding)
+			return element < s->count[b] ? &s->slot[s->first[b] + element] : NULL;
+	return NULL;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSets(VkDevice device, uint32_t n_writes,
+							   const VkWriteDescriptorSet *writes,
+							   uint32_t n_copies,
+							   const VkCopyDescriptorSet *copies)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	d->d.UpdateDescriptorSets(device, n_writes, writes, n_copies, copies);
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	for (uint32_t i = 0; i < n_writes; i++) {
+		const VkWriteDescriptorSet *w = &writes[i];
+		struct dset *s = hget(&c->sets, H(w->dstSet));
+		for (uint32_t k = 0; s && k < w->descriptorCount; k++) {
+			struct slot *sl = find_slot(s, w->dstBinding, w->dstArrayElement + k);
+			if (!sl)
+				continue;
+			sl->type = w->descriptorType;
+			if (w->pImageInfo &&
+			    (w->descriptorType == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE ||
+			     w->descriptorType == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+			     w->descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ||
+			     w->descriptorType == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT))
+				sl->handle = H(w->pImageInfo[k].imageView);
+			else if (w->pBufferInfo) {
+				sl->handle = H(w->pBufferInfo[k].buffer);
+				sl->offset = w->pBufferInfo[k].offset;
+				sl->range = w->pBufferInfo[k].range;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < n_copies; i++) {
+		const VkCopyDescriptorSet *cp = &copies[i];
+		struct dset *src = hget(&c->sets, H(cp->srcSet)),
+			    *dst = hget(&c->sets, H(cp->dstSet));
+		for (uint32_t k = 0; src && dst && k < cp->descriptorCount; k++) {
+			struct slot *a = find_slot(src, cp->srcBinding, cp->srcArrayElement + k);
+			struct slot *b = find_slot(dst, cp->dstBinding, cp->dstArrayElement + k);
+			if (a && b)
+				*b = *a;
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_FreeDescriptorSets(VkDevice device, VkDescriptorPool pool,
+							     uint32_t n,
+							     const VkDescriptorSet *sets)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.FreeDescriptorSets(device, pool, n, sets);
+	if (!c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	for (uint32_t i = 0; i < n; i++) {
+		struct dset *s = hdel(&c->sets, H(sets[i]));
+		if (s)
+			free_dset(s);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+/* ---- command recording into shadow lists ---- */
+
+static struct cmd *record(struct capture_device *c, VkCommandBuffer cb, enum cmd_op op)
+{
+	struct cbuf *b = hget(&c->cbufs, H(cb));
+	if (!b) {
+		b = calloc(1, sizeof(*b));
+		if (!b || hput(&c->cbufs, H(cb), b)) {
+			free(b);
+			cap_fail(c, "out of memory recording commands");
+			return NULL;
+		}
+	}
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 64;
+		struct cmd *p = realloc(b->cmds, cap * sizeof(*p));
+		if (!p) {
+			cap_fail(c, "out of memory recording commands");
+			return NULL;
+		}
+		b->cmds = p;
+		b->cap = cap;
+	}
+	struct cmd *m = &b->cmds[b->n++];
+	memset(m, 0, sizeof(*m));
+	m->op = op;
+	return m;
+}
+
+/* Records with the device lock held; the call down the chain happens before, outside it. */
+#define RECORD(cb, OP, FILL)                                                                       \
+	do {                                                                                       \
+		struct capture_device *c_ = cap_of(cb, NULL);                                      \
+		if (!c_)                                                                           \
+			break;                                                                     \
+		pthread_mutex_lock(&c_->lock);                                                     \
+		struct cmd *m = c_->failed ? NULL : record(c_, cb, OP);                            \
+		if (m) {                                                                           \
+			FILL;                                                                      \
+		}                                                                                  \
+		pthread_mutex_unlock(&c_->lock);                                                   \
+	} while (0)
+
+static struct llct_device_dispatch *dd(const void *h)
+{
+	return &layer_device_of(h)->d;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
+							     const VkCommandBufferBeginInfo *info)
+{
+	VkResult r = dd(cb)->BeginCommandBuffer(cb, info);
+	struct capture_device *c = cap_of(cb, NULL);
+	if (c) {
+		pthread_mutex_lock(&c->lock);
+		struct cbuf *b = hget(&c->cbufs, H(cb));
+		if (b)
+			b->n = 0; /* beginning resets the recording */
+		pthread_mutex_unlock(&c->lock);
+	}
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandBuffer(VkCommandBuffer cb,
+							     VkCommandBufferResetFlags flags)
+{
+	VkResult r = dd(cb)->ResetCommandBuffer(cb, flags);
+	struct capture_device *c = cap_of(cb, NULL);
+	if (c) {
+		pthread_mutex_lock(&c->lock);
+		struct cbuf *b = hget(&c->cbufs, H(cb));
+		if (b)
+			b->n = 0;
+		pthread_mutex_unlock(&c->lock);
+	}
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_FreeCommandBuffers(VkDevice device, VkCommandPool pool,
+							 uint32_t n, const VkCommandBuffer *cbs)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	if (c) {
+		pthread_mutex_lock(&c->lock);
+		for (uint32_t i = 0; i < n; i++) {
+			struct cbuf *b = hdel(&c->cbufs, H(cbs[i]));
+			if (b)
+				free_cbuf(b);
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+	d->d.FreeCommandBuffers(device, pool, n, cbs);
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRenderPass(VkCommandBuffer cb,
+							 const VkRenderPassBeginInfo *info,
+							 VkSubpassContents contents)
+{
+	dd(cb)->CmdBeginRenderPass(cb, info, contents);
+	RECORD(cb, C_BEGIN_RP, {
+		m->u.rp.rp = H(info->renderPass);
+		m->u.rp.fb = H(info->framebuffer);
+		m->u.rp.area = info->renderArea;
+	});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRenderPass2(VkCommandBuffer cb,
+							  const VkRenderPassBeginInfo *info,
+							  const VkSubpassBeginInfo *sub)
+{
+	dd(cb)->CmdBeginRenderPass2(cb, info, sub);
+	RECORD(cb, C_BEGIN_RP, {
+		m->u.rp.rp = H(info->renderPass);
+		m->u.rp.fb = H(info->framebuffer);
+		m->u.rp.area = info->renderArea;
+	});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdEndRenderPass(VkCommandBuffer cb)
+{
+	dd(cb)->CmdEndRenderPass(cb);
+	RECORD(cb, C_END_RP, {});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdEndRenderPass2(VkCommandBuffer cb,
+							const VkSubpassEndInfo *info)
+{
+	dd(cb)->CmdEndRenderPass2(cb, info);
+	RECORD(cb, C_END_RP, {});
+}
+
+static void dyn_att(struct cmd *m, const VkRenderingAttachmentInfo *a, int stencil)
+{
+	if (!a || !a->imageView || m->u.dr.n >= MAX_ATT)
+		return;
+	uint32_t i = m->u.dr.n++;
+	m->u.dr.view[i] = H(a->imageView);
+	m->u.dr.att[i].load = stencil ? VK_ATTACHMENT_LOAD_OP_DONT_CARE : a->loadOp;
+	m->u.dr.att[i].store = stencil ? VK_ATTACHMENT_STORE_OP_DONT_CARE : a->storeOp;
+	m->u.dr.att[i].stencil_load = stencil ? a->loadOp : VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+	m->u.dr.att[i].stencil_store = stencil ? a->storeOp : VK_ATTACHMENT_STORE_OP_DONT_CARE;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRendering(VkCommandBuffer cb,
+							const VkRenderingInfo *info)
+{
+	dd(cb)->CmdBeginRendering(cb, info);
+	RECORD(cb, C_BEGIN_RENDERING, {
+		m->u.dr.area = info->renderArea;
+		for (uint32_t i = 0; i < info->colorAttachmentCount; i++)
+			dyn_att(m, &info->pColorAttachments[i], 0);
+		dyn_att(m, info->pDepthAttachment, 0);
+		if (info->pStencilAttachment && info->pDepthAttachment &&
+		    info->pStencilAttachment->imageView == info->pDepthAttachment->imageView &&
+		    m->u.dr.n) { /* one depth/stencil image: fold the stencil ops into it */
+			m->u.dr.att[m->u.dr.n - 1].stencil_load = info->pStencilAttachment->loadOp;
+			m->u.dr.att[m->u.dr.n - 1].stencil_store =
+			    info->pStencilAttachment->storeOp;
+		} else {
+			dyn_att(m, info->pStencilAttachment, 1);
+		}
+	});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdEndRendering(VkCommandBuffer cb)
+{
+	dd(cb)->CmdEndRendering(cb);
+	RECORD(cb, C_END_RP, {});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint point,
+						      VkPipeline p)
+{
+	dd(cb)->CmdBindPipeline(cb, point, p);
+	RECORD(cb, C_BIND_PIPELINE, {
+		m->u.bind.compute = point == VK_PIPELINE_BIND_POINT_COMPUTE;
+		m->u.bind.pipe = H(p);
+	});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdBindDescriptorSets(VkCommandBuffer cb,
+							    VkPipelineBindPoint point,
+							    VkPipelineLayout layout, uint32_t first,
+							    uint32_t n, const VkDescriptorSet *sets,
+							    uint32_t n_dyn, const uint32_t *dyn)
+{
+	dd(cb)->CmdBindDescriptorSets(cb, point, layout, first, n, sets, n_dyn, dyn);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_BIND_SET, {
+			m->u.set.compute = point == VK_PIPELINE_BIND_POINT_COMPUTE;
+			m->u.set.index = first + i;
+			m->u.set.set = H(sets[i]);
+		});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first,
+							   uint32_t n, const VkBuffer *bufs,
+							   const VkDeviceSize *offs)
+{
+	dd(cb)->CmdBindVertexBuffers(cb, first, n, bufs, offs);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_BIND_VB, {
+			m->u.vb.binding = first + i;
+			m->u.vb.buf = H(bufs[i]);
+			m->u.vb.offset = offs[i];
+		});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buf,
+							 VkDeviceSize off, VkIndexType type)
+{
+	dd(cb)->CmdBindIndexBuffer(cb, buf, off, type);
+	RECORD(cb, C_BIND_IB, {
+		m->u.ib.buf = H(buf);
+		m->u.ib.offset = off;
+		m->u.ib.index_size = type == VK_INDEX_TYPE_UINT16      ? 2
+				     : type == VK_INDEX_TYPE_UINT8_EXT ? 1
+								       : 4;
+	});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdSetViewport(VkCommandBuffer cb, uint32_t first, uint32_t n,
+						     const VkViewport *vps)
+{
+	dd(cb)->CmdSetViewport(cb, first, n, vps);
+	if (first == 0 && n)
+		RECORD(cb, C_VIEWPORT, { m->u.viewport = vps[0]; });
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdSetScissor(VkCommandBuffer cb, uint32_t first, uint32_t n,
+						    const VkRect2D *rs)
+{
+	dd(cb)->CmdSetScissor(cb, first, n, rs);
+	if (first == 0 && n)
+		RECORD(cb, C_SCISSOR, { m->u.scissor = rs[0]; });
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdDraw(VkCommandBuffer cb, uint32_t count,
+					      uint32_t instances, uint32_t first,
+					      uint32_t first_instance)
+{
+	dd(cb)->CmdDraw(cb, count, instances, first, first_instance);
+	RECORD(cb, C_DRAW, {
+		m->u.draw.count = count;
+		m->u.draw.instances = instances;
+		m->u.draw.first = first;
+	});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexed(VkCommandBuffer cb, uint32_t count,
+						     uint32_t instances, uint32_t first,
+						     int32_t vertex_offset, uint32_t first_instance)
+{
+	dd(cb)->CmdDrawIndexed(cb, count, instances, first, vertex_offset, first_instance);
+	RECORD(cb, C_DRAW, {
+		m->u.draw.indexed = 1;
+		m->u.draw.count = count;
+		m->u.draw.instances = instances;
+		m->u.draw.first = first;
+		m->u.draw.vertex_offset = (uint32_t)vertex_offset;
+	});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y,
+						  uint32_t z)
+{
+	dd(cb)->CmdDispatch(cb, x, y, z);
+	RECORD(cb, C_DISPATCH, {
+		m->u.dispatch.x = x;
+		m->u.dispatch.y = y;
+		m->u.dispatch.z = z;
+	});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyBuffer(VkCommandBuffer cb, VkBuffer src, VkBuffer dst,
+						    uint32_t n, const VkBufferCopy *regions)
+{
+	dd(cb)->CmdCopyBuffer(cb, src, dst, n, regions);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_COPY, {
+			m->u.copy.kind = K_BUF_BUF;
+			m->u.copy.src = H(src);
+			m->u.copy.dst = H(dst);
+			m->u.copy.src_off = regions[i].srcOffset;
+			m->u.copy.dst_off = regions[i].dstOffset;
+			m->u.copy.bytes = regions[i].size;
+		});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyBufferToImage(VkCommandBuffer cb, VkBuffer src,
+							   VkImage dst, VkImageLayout layout,
+							   uint32_t n,
+							   const VkBufferImageCopy *regions)
+{
+	dd(cb)->CmdCopyBufferToImage(cb, src, dst, layout, n, regions);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_COPY, {
+			m->u.copy.kind = K_BUF_IMG;
+			m->u.copy.src = H(src);
+			m->u.copy.dst = H(dst);
+			m->u.copy.src_off = regions[i].bufferOffset;
+			m->u.copy.dof = regions[i].imageOffset;
+			m->u.copy.ext = regions[i].imageExtent;
+			m->u.copy.dmip = regions[i].imageSubresource.mipLevel;
+			m->u.copy.dlayer = regions[i].imageSubresource.baseArrayLayer;
+		});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyImageToBuffer(VkCommandBuffer cb, VkImage src,
+							   VkImageLayout layout, VkBuffer dst,
+							   uint32_t n,
+							   const VkBufferImageCopy *regions)
+{
+	dd(cb)->CmdCopyImageToBuffer(cb, src, layout, dst, n, regions);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_COPY, {
+			m->u.copy.kind = K_IMG_BUF;
+			m->u.copy.src = H(src);
+			m->u.copy.dst = H(dst);
+			m->u.copy.dst_off = regions[i].bufferOffset;
+			m->u.copy.so = regions[i].imageOffset;
+			m->u.copy.ext = regions[i].imageExtent;
+			m->u.copy.smip = regions[i].imageSubresource.mipLevel;
+			m->u.copy.slayer = regions[i].imageSubresource.baseArrayLayer;
+		});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyImage(VkCommandBuffer cb, VkImage src,
+						   VkImageLayout sl, VkImage dst, VkImageLayout dl,
+						   uint32_t n, const VkImageCopy *regions)
+{
+	dd(cb)->CmdCopyImage(cb, src, sl, dst, dl, n, regions);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_COPY, {
+			m->u.copy.kind = K_IMG_IMG;
+			m->u.copy.src = H(src);
+			m->u.copy.dst = H(dst);
+			m->u.copy.so = regions[i].srcOffset;
+			m->u.copy.dof = regions[i].dstOffset;
+			m->u.copy.ext = regions[i].extent;
+			m->u.copy.dext = regions[i].extent;
+			m->u.copy.smip = regions[i].srcSubresource.mipLevel;
+			m->u.copy.dmip = regions[i].dstSubresource.mipLevel;
+			m->u.copy.slayer = regions[i].srcSubresource.baseArrayLayer;
+			m->u.copy.dlayer = regions[i].dstSubresource.baseArrayLayer;
+		});
+}
+
+static VkExtent3D span(const VkOffset3D *o)
+{
+	int32_t w = o[1].x - o[0].x, h = o[1].y - o[0].y;
+	return (VkExtent3D){(uint32_t)(w < 0 ? -w : w), (uint32_t)(h < 0 ? -h : h), 1};
+}
+
+static VkOffset3D lo(const VkOffset3D *o)
+{
+	return (VkOffset3D){o[0].x < o[1].x ? o[0].x : o[1].x, o[0].y < o[1].y ? o[0].y : o[1].y,
+			    0};
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdBlitImage(VkCommandBuffer cb, VkImage src,
+						   VkImageLayout sl, VkImage dst, VkImageLayout dl,
+						   uint32_t n, const VkImageBlit *regions,
+						   VkFilter filter)
+{
+	dd(cb)->CmdBlitImage(cb, src, sl, dst, dl, n, regions, filter);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_COPY, {
+			m->u.copy.kind = K_BLIT;
+			m->u.copy.src = H(src);
+			m->u.copy.dst = H(dst);
+			m->u.copy.so = lo(regions[i].srcOffsets);
+			m->u.copy.dof = lo(regions[i].dstOffsets);
+			m->u.copy.ext = span(regions[i].srcOffsets);
+			m->u.copy.dext = span(regions[i].dstOffsets);
+			m->u.copy.smip = regions[i].srcSubresource.mipLevel;
+			m->u.copy.dmip = regions[i].dstSubresource.mipLevel;
+			m->u.copy.slayer = regions[i].srcSubresource.baseArrayLayer;
+			m->u.copy.dlayer = regions[i].dstSubresource.baseArrayLayer;
+		});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdResolveImage(VkCommandBuffer cb, VkImage src,
+						      VkImageLayout sl, VkImage dst,
+						      VkImageLayout dl, uint32_t n,
+						      const VkImageResolve *regions)
+{
+	dd(cb)->CmdResolveImage(cb, src, sl, dst, dl, n, regions);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_COPY, {
+			m->u.copy.kind = K_RESOLVE;
+			m->u.copy.src = H(src);
+			m->u.copy.dst = H(dst);
+			m->u.copy.so = regions[i].srcOffset;
+			m->u.copy.dof = regions[i].dstOffset;
+			m->u.copy.ext = regions[i].extent;
+			m->u.copy.dext = regions[i].extent;
+			m->u.copy.smip = regions[i].srcSubresource.mipLevel;
+			m->u.copy.dmip = regions[i].dstSubresource.mipLevel;
+		});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdFillBuffer(VkCommandBuffer cb, VkBuffer dst,
+						    VkDeviceSize off, VkDeviceSize size,
+						    uint32_t data)
+{
+	dd(cb)->CmdFillBuffer(cb, dst, off, size, data);
+	RECORD(cb, C_COPY, {
+		m->u.copy.kind = K_FILL;
+		m->u.copy.dst = H(dst);
+		m->u.copy.dst_off = off;
+		m->u.copy.bytes = size;
+	});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdUpdateBuffer(VkCommandBuffer cb, VkBuffer dst,
+						      VkDeviceSize off, VkDeviceSize size,
+						      const void *data)
+{
+	dd(cb)->CmdUpdateBuffer(cb, dst, off, size, data);
+	RECORD(cb, C_COPY, {
+		m->u.copy.kind = K_FILL;
+		m->u.copy.dst = H(dst);
+		m->u.copy.dst_off = off;
+		m->u.copy.bytes = size;
+	});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdClearColorImage(VkCommandBuffer cb, VkImage image,
+							 VkImageLayout layout,
+							 const VkClearColorValue *color, uint32_t n,
+							 const VkImageSubresourceRange *ranges)
+{
+	dd(cb)->CmdClearColorImage(cb, image, layout, color, n, ranges);
+	RECORD(cb, C_CLEAR_IMAGE, { m->u.clear.image = H(image); });
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdClearDepthStencilImage(
+    VkCommandBuffer cb, VkImage image, VkImageLayout layout, const VkClearDepthStencilValue *value,
+    uint32_t n, const VkImageSubresourceRange *ranges)
+{
+	dd(cb)->CmdClearDepthStencilImage(cb, image, layout, value, n, ranges);
+	RECORD(cb, C_CLEAR_IMAGE, { m->u.clear.image = H(image); });
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdClearAttachments(VkCommandBuffer cb, uint32_t n,
+							  const VkClearAttachment *atts,
+							  uint32_t n_rects,
+							  const VkClearRect *rects)
+{
+	dd(cb)->CmdClearAttachments(cb, n, atts, n_rects, rects);
+	RECORD(cb, C_CLEAR_ATT, {
+		for (uint32_t i = 0; i < n; i++)
+			m->u.catt.color_mask |= (atts[i].aspectMask & VK_IMAGE_ASPECT_COLOR_BIT)
+						    ? 1u << (atts[i].colorAttachment & 30)
+						    : 1u << 31;
+		m->u.catt.n_rects = n_rects;
+		if (n_rects)
+			m->u.catt.rect = rects[0].rect;
+	});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n,
+							 const VkCommandBuffer *cbs)
+{
+	dd(cb)->CmdExecuteCommands(cb, n, cbs);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_EXECUTE, { m->u.exec.cb = H(cbs[i]); });
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
+								 const VkDebugUtilsLabelEXT *label)
+{
+	dd(cb)->CmdBeginDebugUtilsLabelEXT(cb, label);
+	RECORD(cb, C_LABEL_BEGIN, {
+		snprintf(m->u.label, sizeof(m->u.label), "%s",
+			 label && label->pLabelName ? label->pLabelName : "");
+	});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
+{
+	dd(cb)->CmdEndDebugUtilsLabelEXT(cb);
+	RECORD(cb, C_LABEL_END, {});
+}
+
+/* ---- expansion at submit time ---- */
+
+static struct img *view_image(struct capture_device *c, uint64_t view, uint32_t *mip,
+			      uint32_t *layer)
+{
+	struct view *v = hget(&c->views, view);
+	struct img *im = v ? hget(&c->imgs, v->image) : NULL;
+	if (!im || !im->bound)
+		return NULL;
+	*mip = v->mip;
+	*layer = v->layer;
+	return im;
+}
+
+static void att_rect(struct capture_device *c, uint32_t i, int op, int cached)
+{
+	uint32_t mip, layer;
+	struct img *im = view_image(c, c->att_view[i], &mip, &layer);
+	if (!im)
+		return;
+	VkRect2D a = c->area;
+	int stream = image_stream(im);
+	if (im->depth && im->stencil && c->att[i].load == VK_ATTACHMENT_LOAD_OP_DONT_CARE &&
+	    c->att[i].stencil_load != VK_ATTACHMENT_LOAD_OP_DONT_CARE)
+		stream = LLCT_STREAM_STC;
+	llct_fp_rect(c->fp, &im->s, mip, layer, (uint32_t)a.offset.x, (uint32_t)a.offset.y,
+		     (uint32_t)a.offset.x + a.extent.width, (uint32_t)a.offset.y + a.extent.height,
+		     stream, op, cached);
+}
+
+static void begin_pass(struct capture_device *c)
+{
+	int loads = 0;
+	for (uint32_t i = 0; i < c->n_att; i++)
+		loads |= c->att[i].load == VK_ATTACHMENT_LOAD_OP_LOAD ||
+			 c->att[i].stencil_load == VK_ATTACHMENT_LOAD_OP_LOAD;
+	c->rp_active = 1;
+	if (!loads)
+		return;
+	new_kernel(c, "load", "{\"what\":\"render pass load ops\"}");
+	for (uint32_t i = 0; i < c->n_att; i++)
+		if (c->att[i].load == VK_ATTACHMENT_LOAD_OP_LOAD ||
+		    c->att[i].stencil_load == VK_ATTACHMENT_LOAD_OP_LOAD)
+			att_rect(c, i, LLCT_OP_READ, 0);
+}
+
+static void end_pass(struct capture_device *c)
+{
+	int stores = 0;
+	if (!c->rp_active)
+		return;
+	c->rp_active = 0;
+	for (uint32_t i = 0; i < c->n_att; i++)
+		stores |= c->att[i].store == VK_ATTACHMENT_STORE_OP_STORE ||
+			  c->att[i].stencil_store == VK_ATTACHMENT_STORE_OP_STORE;
+	if (stores)
+		new_kernel(c, "store", "{\"what\":\"render pass store ops\"}");
+	/* Dirty attachment lines in the render caches are written by the store op (or thrown
+	 * away by DONT_CARE): drop them, then store every line of the render area once. */
+	for (uint32_t i = 0; i < c->n_att; i++) {
+		uint32_t mip, layer;
+		struct img *im = view_image(c, c->att_view[i], &mip, &layer);
+		if (!im)
+			continue;
+		llct_fp_drop(c->fp, im->s.base, im->s.base + llct_surface_size(&im->s, 64));
+		if (c->att[i].store == VK_ATTACHMENT_STORE_OP_STORE ||
+		    c->att[i].stencil_store == VK_ATTACHMENT_STORE_OP_STORE)
+			att_rect(c, i, LLCT_OP_WRITE, 0);
+	}
+	llct_fp_flush(c->fp);
+}
+
+static void buffer_range(struct capture_device *c, uint64_t handle, uint64_t off, uint64_t size,
+			 int stream, int op, int cached)
+{
+	struct buf *b = hget(&c->bufs, handle);
+	if (!b || !b->addr)
+		return;
+	if (off >= b->size)
+		return;
+	if (size == VK_WHOLE_SIZE || off + size > b->size)
+		size = b->size - off;
+	llct_fp_range(c->fp, b->addr + off, size, stream, op, cached);
+}
+
+/* What a draw touches (tier 1): uniform buffers, index and vertex ranges, attachments over
+ * viewport n scissor n render area, sampled images at the LOD that maps that area. */
+static void do_draw(struct capture_device *c, const struct cmd *m)
+{
+	struct pipe *p = hget(&c->pipes, c->cur_pipe[0]);
+	char params[160];
+	snprintf(params, sizeof(params),
+		 "{\"indexed\":%s,\"count\":%u,\"instances\":%u,\"first\":%u,\"pipeline\":%llu}",
+		 m->u.draw.indexed ? "true" : "false", m->u.draw.count, m->u.draw.instances,
+		 m->u.draw.first, (unsigned long long)(p ? p->id : 0));
+	new_kernel(c, "draw", params);
+	uint32_t inst = m->u.draw.instances ? m->u.draw.instances : 1;
+	/* uniforms and textures from the bound sets */
+	VkViewport vp = p && p->has_viewport ? p->viewport : c->viewport;
+	VkRect2D sc = p && p->has_scissor ? p->scissor : c->scissor;
+	int64_t x0 = c->area.offset.x, y0 = c->area.offset.y;
+	int64_t x1 = x0 + c->area.extent.width, y1 = y0 + c->area.extent.height;
+	if (vp.width > 0) {
+		x0 = x0 > (int64_t)vp.x ? x0 : (int64_t)vp.x;
+		y0 = y0 > (int64_t)vp.y ? y0 : (int64_t)vp.y;
+		x1 = x1 < (int64_t)(vp.x + vp.width) ? x1 : (int64_t)(vp.x + vp.width);
+		y1 = y1 < (int64_t)(vp.y + vp.height) ? y1 : (int64_t)(vp.y + vp.height);
+	}
+	if (sc.extent.width) {
+		x0 = x0 > sc.offset.x ? x0 : sc.offset.x;
+		y0 = y0 > sc.offset.y ? y0 : sc.offset.y;
+		x1 = x1 < sc.offset.x + (int64_t)sc.extent.width
+			 ? x1
+			 : sc.offset.x + (int64_t)sc.extent.width;
+		y1 = y1 < sc.offset.y + (int64_t)sc.extent.height
+			 ? y1
+			 : sc.offset.y + (int64_t)sc.extent.height;
+	}
+	if (x0 < 0)
+		x0 = 0;
+	if (y0 < 0)
+		y0 = 0;
+	uint64_t cw = x1 > x0 ? (uint64_t)(x1 - x0) : 0, ch = y1 > y0 ? (uint64_t)(y1 - y0) : 0;
+	for (int s = 0; s < 8; s++) {
+		struct dset *ds = hget(&c->sets, c->cur_set[0][s]);
+		for (uint32_t k = 0; ds && k < ds->n; k++) {
+			struct slot *sl = &ds->slot[k];
+			if (sl->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
+			    sl->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC)
+				buffer_range(c, sl->handle, sl->offset, sl->range,
+					     LLCT_STREAM_OTHER, LLCT_OP_READ, 0);
+			if ((sl->type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE ||
+			     sl->type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) &&
+			    cw && ch) {
+				uint32_t mip, layer;
+				struct img *im = view_image(c, sl->handle, &mip, &layer);
+				if (!im)
+					continue;
+				/* the LOD that maps the covered area onto the texture */
+				while (mip + 1 < im->s.mips && (im->s.width >> (mip + 1)) >= cw &&
+				       (im->s.height >> (mip + 1)) >= ch)
+					mip++;
+				uint32_t tw = im->s.width >> mip, th = im->s.height >> mip;
+				llct_fp_rect(c->fp, &im->s, mip, layer, 0, 0, tw ? tw : 1,
+					     th ? th : 1, LLCT_STREAM_TEX, LLCT_OP_READ, 1);
+			}
+		}
+	}
+	/* vertex fetch */
+	if (m->u.draw.indexed)
+		buffer_range(c, c->ib, c->ib_off + (uint64_t)m->u.draw.first * c->ib_size,
+			     (uint64_t)m->u.draw.count * c->ib_size, LLCT_STREAM_VTX, LLCT_OP_READ,
+			     1);
+	for (int b = 0; p && b < 16; b++)
+		if (p->stride[b] && c->vb[b]) {
+			uint64_t first =
+			    m->u.draw.indexed ? m->u.draw.vertex_offset : m->u.draw.first;
+			buffer_range(c, c->vb[b], c->vb_off[b] + first * p->stride[b],
+				     (uint64_t)m->u.draw.count * p->stride[b] * (inst > 1 ? 1 : 1),
+				     LLCT_STREAM_VTX, LLCT_OP_READ, 1);
+		}
+	/* attachments over the covered rectangle, through the render caches */
+	for (uint32_t i = 0; cw && ch && i < c->n_att; i++) {
+		uint32_t mip, layer;
+		struct img *im = view_image(c, c->att_view[i], &mip, &layer);
+		if (!im)
+			continue;
+		int stream = image_stream(im);
+		uint32_t ax0 = (uint32_t)x0, ay0 = (uint32_t)y0, ax1 = (uint32_t)x1,
+			 ay1 = (uint32_t)y1;
+		if (im->depth || im->stencil) {
+			if (p && p->depth_test)
+				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1,
+					     LLCT_STREAM_Z, LLCT_OP_READ, 1);
+			if (p && p->depth_write)
+				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1,
+					     LLCT_STREAM_Z, LLCT_OP_WRITE, 1);
+			if (p && p->stencil_test && im->stencil)
+				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1,
+					     LLCT_STREAM_STC, LLCT_OP_WRITE, 1);
+		} else {
+			if (p && p->blend)
+				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1, stream,
+					     LLCT_OP_READ, 1);
+			llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1, stream,
+				     LLCT_OP_WRITE, 1);
+		}
+	}
+}
+
+static void do_dispatch(struct capture_device *c, const struct cmd *m)
+{
+	struct pipe *p = hget(&c->pipes, c->cur_pipe[1]);
+	char params[128];
+	snprintf(params, sizeof(params), "{\"groups\":[%u,%u,%u],\"pipeline\":%llu}",
+		 m->u.dispatch.x, m->u.dispatch.y, m->u.dispatch.z,
+		 (unsigned long long)(p ? p->id : 0));
+	new_kernel(c, "dispatch", params);
+	for (int s = 0; s < 8; s++) {
+		struct dset *ds = hget(&c->sets, c->cur_set[1][s]);
+		for (uint32_t k = 0; ds && k < ds->n; k++) {
+			struct slot *sl = &ds->slot[k];
+			uint32_t mip, layer;
+			struct img *im;
+			switch (sl->type) {
+			case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+			case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+				buffer_range(c, sl->handle, sl->offset, sl->range, LLCT_STREAM_CS,
+					     LLCT_OP_READ, 0);
+				buffer_range(c, sl->handle, sl->offset, sl->range, LLCT_STREAM_CS,
+					     LLCT_OP_WRITE, 0);
+				break;
+			case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+			case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+				buffer_range(c, sl->handle, sl->offset, sl->range,
+					     LLCT_STREAM_OTHER, LLCT_OP_READ, 0);
+				break;
+			case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+				if ((im = view_image(c, sl->handle, &mip, &layer))) {
+					llct_fp_rect(c->fp, &im->s, mip, layer, 0, 0, im->s.width,
+						     im->s.height, LLCT_STREAM_CS, LLCT_OP_READ, 0);
+					llct_fp_rect(c->fp, &im->s, mip, layer, 0, 0, im->s.width,
+						     im->s.height, LLCT_STREAM_CS, LLCT_OP_WRITE,
+						     0);
+				}
+				break;
+			case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+			case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+				if ((im = view_image(c, sl->handle, &mip, &layer)))
+					llct_fp_rect(c->fp, &im->s, mip, layer, 0, 0, im->s.width,
+						     im->s.height, LLCT_STREAM_TEX, LLCT_OP_READ,
+						     1);
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	llct_fp_flush(c->fp);
+}
+
+static void image_region(struct capture_device *c, uint64_t handle, uint32_t mip, uint32_t layer,
+			 VkOffset3D o, VkExtent3D e, int op, int as_other)
+{
+	struct img *im = hget(&c->imgs, handle);
+	if (!im || !im->bound)
+		return;
+	uint32_t x0 = o.x > 0 ? (uint32_t)o.x : 0, y0 = o.y > 0 ? (uint32_t)o.y : 0;
+	llct_fp_rect(c->fp, &im->s, mip, layer, x0, y0, x0 + e.width, y0 + e.height,
+		     as_other ? LLCT_STREAM_OTHER : image_stream(im), op, 0);
+}
+
+static void do_copy(struct capture_device *c, const struct cmd *m)
+{
+	static const char *const kinds[] = {"copy", "copy",    "copy", "copy",
+					    "blit", "resolve", "clear"};
+	const char *kind = kinds[m->u.copy.kind];
+	new_kernel(c, kind, NULL);
+	switch (m->u.copy.kind) {
+	case K_BUF_BUF:
+		buffer_range(c, m->u.copy.src, m->u.copy.src_off, m->u.copy.bytes,
+			     LLCT_STREAM_OTHER, LLCT_OP_READ, 0);
+		buffer_range(c, m->u.copy.dst, m->u.copy.dst_off, m->u.copy.bytes,
+			     LLCT_STREAM_OTHER, LLCT_OP_WRITE, 0);
+		break;
+	case K_BUF_IMG: {
+		struct img *im = hget(&c->imgs, m->u.copy.dst);
+		uint64_t bytes = im ? (uint64_t)m->u.copy.ext.width * m->u.copy.ext.height *
+					  (m->u.copy.ext.depth ? m->u.copy.ext.depth : 1) *
+					  im->s.bpp
+				    : 0;
+		buffer_range(c, m->u.copy.src, m->u.copy.src_off, bytes, LLCT_STREAM_OTHER,
+			     LLCT_OP_READ, 0);
+		image_region(c, m->u.copy.dst, m->u.copy.dmip, m->u.copy.dlayer, m->u.copy.dof,
+			     m->u.copy.ext, LLCT_OP_WRITE, 0);
+		break;
+	}
+	case K_IMG_BUF: {
+		struct img *im = hget(&c->imgs, m->u.copy.src);
+		uint64_t bytes = im ? (uint64_t)m->u.copy.ext.width * m->u.copy.ext.height *
+					  (m->u.copy.ext.depth ? m->u.copy.ext.depth : 1) *
+					  im->s.bpp
+				    : 0;
+		image_region(c, m->u.copy.src, m->u.copy.smip, m->u.copy.slayer, m->u.copy.so,
+			     m->u.copy.ext, LLCT_OP_READ, 1);
+		buffer_range(c, m->u.copy.dst, m->u.copy.dst_off, bytes, LLCT_STREAM_OTHER,
+			     LLCT_OP_WRITE, 0);
+		break;
+	}
+	case K_IMG_IMG:
+	case K_BLIT:
+	case K_RESOLVE:
+		image_region(c, m->u.copy.src, m->u.copy.smip, m->u.copy.slayer, m->u.copy.so,
+			     m->u.copy.ext, LLCT_OP_READ, 1);
+		image_region(c, m->u.copy.dst, m->u.copy.dmip, m->u.copy.dlayer, m->u.copy.dof,
+			     m->u.copy.dext, LLCT_OP_WRITE, 0);
+		break;
+	case K_FILL:
+		buffer_range(c, m->u.copy.dst, m->u.copy.dst_off, m->u.copy.bytes,
+			     LLCT_STREAM_OTHER, LLCT_OP_WRITE, 0);
+		break;
+	}
+}
+
+static void expand(struct capture_device *c, struct cbuf *b, int depth)
+{
+	for (size_t i = 0; b && i < b->n && !c->failed; i++) {
+		const struct cmd *m = &b->cmds[i];
+		switch (m->op) {
+		case C_BEGIN_RP: {
+			struct rpass *rp = hget(&c->rpasses, m->u.rp.rp);
+			struct fbuf *fb = hget(&c->fbufs, m->u.rp.fb);
+			c->n_att = rp && fb ? (rp->n < fb->n ? rp->n : fb->n) : 0;
+			for (uint32_t a = 0; a < c->n_att; a++) {
+				c->att_view[a] = fb->view[a];
+				c->att[a] = rp->att[a];
+			}
+			c->area = m->u.rp.area;
+			begin_pass(c);
+			break;
+		}
+		case C_BEGIN_RENDERING:
+			c->n_att = m->u.dr.n;
+			memcpy(c->att_view, m->u.dr.view, sizeof(c->att_view));
+			memcpy(c->att, m->u.dr.att, sizeof(c->att));
+			c->area = m->u.dr.area;
+			begin_pass(c);
+			break;
+		case C_END_RP:
+			end_pass(c);
+			break;
+		case C_BIND_PIPELINE:
+			c->cur_pipe[m->u.bind.compute] = m->u.bind.pipe;
+			break;
+		case C_BIND_SET:
+			if (m->u.set.index < 8)
+				c->cur_set[m->u.set.compute][m->u.set.index] = m->u.set.set;
+			break;
+		case C_BIND_VB:
+			if (m->u.vb.binding < 16) {
+				c->vb[m->u.vb.binding] = m->u.vb.buf;
+				c->vb_off[m->u.vb.binding] = m->u.vb.offset;
+			}
+			break;
+		case C_BIND_IB:
+			c->ib = m->u.ib.buf;
+			c->ib_off = m->u.ib.offset;
+			c->ib_size = m->u.ib.index_size;
+			break;
+		case C_VIEWPORT:
+			c->viewport = m->u.viewport;
+			break;
+		case C_SCISSOR:
+			c->scissor = m->u.scissor;
+			break;
+		case C_DRAW:
+			do_draw(c, m);
+			break;
+		case C_DISPATCH:
+			do_dispatch(c, m);
+			break;
+		case C_COPY:
+			do_copy(c, m);
+			break;
+		case C_CLEAR_IMAGE: {
+			struct img *im = hget(&c->imgs, m->u.clear.image);
+			new_kernel(c, "clear", NULL);
+			for (uint32_t mip = 0; im && im->bound && mip < im->s.mips; mip++)
+				for (uint32_t l = 0; l < im->s.layers; l++)
+					llct_fp_rect(c->fp, &im->s, mip, l, 0, 0, im->s.width,
+						     im->s.height, image_stream(im), LLCT_OP_WRITE,
+						     0);
+			break;
+		}
+		case C_CLEAR_ATT: {
+			new_kernel(c, "clear", "{\"what\":\"clear attachments\"}");
+			VkRect2D r = m->u.catt.rect;
+			for (uint32_t a = 0; a < c->n_att; a++) {
+				uint32_t mip, layer;
+				struct img *im = view_image(c, c->att_view[a], &mip, &layer);
+				if (!im || !((im->depth || im->stencil) ? m->u.catt.color_mask >> 31
+									: m->u.catt.color_mask))
+					continue;
+				llct_fp_rect(c->fp, &im->s, mip, layer, (uint32_t)r.offset.x,
+					     (uint32_t)r.offset.y,
+					     (uint32_t)r.offset.x + r.extent.width,
+					     (uint32_t)r.offset.y + r.extent.height,
+					     image_stream(im), LLCT_OP_WRITE, 1);
+			}
+			break;
+		}
+		case C_EXECUTE:
+			if (depth < 2)
+				expand(c, hget(&c->cbufs, m->u.exec.cb), depth + 1);
+			break;
+		case C_LABEL_BEGIN:
+			snprintf(c->label, sizeof(c->label), "%s", m->u.label);
+			break;
+		case C_LABEL_END:
+			c->label[0] = '\0';
+			break;
+		}
+	}
+	llct_fp_drain(c->fp);
+}
+
+static void submit_cbs(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs)
+{
+	if (!frame_open(c))
+		return;
+	for (uint32_t i = 0; i < n; i++)
+		expand(c, hget(&c->cbufs, H(cbs[i])), 0);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_QueueSubmit(VkQueue q, uint32_t n,
+						      const VkSubmitInfo *submits, VkFence fence)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(q, &d);
+	if (c) {
+		pthread_mutex_lock(&c->lock);
+		for (uint32_t i = 0; i < n; i++)
+			submit_cbs(c, submits[i].commandBufferCount, submits[i].pCommandBuffers);
+		if (c->boundary_submit)
+			frame_boundary(c);
+		pthread_mutex_unlock(&c->lock);
+	}
+	return d->d.QueueSubmit(q, n, submits, fence);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_QueueSubmit2(VkQueue q, uint32_t n,
+						       const VkSubmitInfo2 *submits, VkFence fence)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(q, &d);
+	if (c) {
+		pthread_mutex_lock(&c->lock);
+		for (uint32_t i = 0; i < n; i++)
+			for (uint32_t k = 0; k < submits[i].commandBufferInfoCount; k++)
+				submit_cbs(c, 1, &submits[i].pCommandBufferInfos[k].commandBuffer);
+		if (c->boundary_submit)
+			frame_boundary(c);
+		pthread_mutex_unlock(&c->lock);
+	}
+	return d->d.QueueSubmit2(q, n, submits, fence);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_QueuePresentKHR(VkQueue q, const VkPresentInfoKHR *info)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(q, &d);
+	VkResult r = d->d.QueuePresentKHR(q, info);
+	if (c && !c->boundary_submit) {
+		pthread_mutex_lock(&c->lock);
+		frame_boundary(c);
+		pthread_mutex_unlock(&c->lock);
+	}
+	return r;
+}
+
+/* ---- the intercept table, sorted by name ---- */
+
+#define I(n)                                                                                       \
+	{                                                                                          \
+		"vk" #n, (PFN_vkVoidFunction)cap_##n                                               \
+	}
+static const struct {
+	const char *name;
+	PFN_vkVoidFunction fn;
+} intercepts[] = {
+    I(AllocateDescriptorSets),
+    I(AllocateMemory),
+    I(BeginCommandBuffer),
+    I(BindBufferMemory),
+    I(BindBufferMemory2),
+    I(BindImageMemory),
+    I(BindImageMemory2),
+    I(CmdBeginDebugUtilsLabelEXT),
+    I(CmdBeginRenderPass),
+    I(CmdBeginRenderPass2),
+    I(CmdBeginRendering),
+    I(CmdBindDescriptorSets),
+    I(CmdBindIndexBuffer),
+    I(CmdBindPipeline),
+    I(CmdBindVertexBuffers),
+    I(CmdBlitImage),
+    I(CmdClearAttachments),
+    I(CmdClearColorImage),
+    I(CmdClearDepthStencilImage),
+    I(CmdCopyBuffer),
+    I(CmdCopyBufferToImage),
+    I(CmdCopyImage),
+    I(CmdCopyImageToBuffer),
+    I(CmdDispatch),
+    I(CmdDraw),
+    I(CmdDrawIndexed),
+    I(CmdEndDebugUtilsLabelEXT),
+    I(CmdEndRenderPass),
+    I(CmdEndRenderPass2),
+    I(CmdEndRendering),
+    I(CmdExecuteCommands),
+    I(CmdFillBuffer),
+    I(CmdResolveImage),
+    I(CmdSetScissor),
+    I(CmdSetViewport),
+    I(CmdUpdateBuffer),
+    I(CreateBuffer),
+    I(CreateComputePipelines),
+    I(CreateDescriptorSetLayout),
+    I(CreateFramebuffer),
+    I(CreateGraphicsPipelines),
+    I(CreateImage),
+    I(CreateImageView),
+    I(CreateRenderPass),
+    I(CreateRenderPass2),
+    I(CreateSwapchainKHR),
+    I(DestroyBuffer),
+    I(DestroyImage),
+    I(DestroyImageView),
+    I(DestroyPipeline),
+    I(FreeCommandBuffers),
+    I(FreeDescriptorSets),
+    I(FreeMemory),
+    I(GetSwapchainImagesKHR),
+    I(QueuePresentKHR),
+    I(QueueSubmit),
+    I(QueueSubmit2),
+    I(ResetCommandBuffer),
+    I(UpdateDescriptorSets),
+};
+#undef I
+
+PFN_vkVoidFunction capture_intercept(const char *name)
+{
+	size_t lo = 0, hi = sizeof(intercepts) / sizeof(intercepts[0]);
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(name, intercepts[mid].name);
+		if (!c)
+			return intercepts[mid].fn;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	/* KHR aliases of core commands */
+	static const char *const aliases[][2] = {
+	    {"vkBindBufferMemory2KHR", "vkBindBufferMemory2"},
+	    {"vkBindImageMemory2KHR", "vkBindImageMemory2"},
+	    {"vkCmdBeginRenderPass2KHR", "vkCmdBeginRenderPass2"},
+	    {"vkCmdBeginRenderingKHR", "vkCmdBeginRendering"},
+	    {"vkCmdEndRenderPass2KHR", "vkCmdEndRenderPass2"},
+	    {"vkCmdEndRenderingKHR", "vkCmdEndRendering"},
+	    {"vkCreateRenderPass2KHR", "vkCreateRenderPass2"},
+	    {"vkQueueSubmit2KHR", "vkQueueSubmit2"},
+	};
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcmp(name, aliases[i][0]))
+			return capture_intercept(aliases[i][1]);
+	return NULL;
+}

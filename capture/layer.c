@@ -1,0 +1,266 @@
+/* layer.c - Vulkan loader plumbing of VK_LAYER_LLCTRACE_capture: interface negotiation
+ * (version 2), instance and device creation through the layer chain, dispatch tables
+ * (generated from vk.xml), and the maps from dispatchable handles to their records. Every
+ * command the layer does not intercept goes straight to the next layer. The capture itself
+ * lives in capture.c. */
+#include "layer.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LAYER_EXPORT __attribute__((visibility("default")))
+
+/* Maps keyed by the loader's dispatch pointer (the first word of a dispatchable handle):
+ * few entries, so arrays; one lock per map, held only for lookup/insert/remove. */
+#define MAX_ENTRIES 64
+static struct {
+	void *key;
+	struct layer_instance *inst;
+} instances[MAX_ENTRIES];
+static struct {
+	void *key;
+	struct layer_device *dev;
+} devices[MAX_ENTRIES];
+static pthread_mutex_t instances_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t devices_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *key_of(const void *handle)
+{
+	return handle ? *(void *const *)handle : NULL;
+}
+
+struct layer_instance *layer_instance_of(const void *handle)
+{
+	void *k = key_of(handle);
+	struct layer_instance *r = NULL;
+	pthread_mutex_lock(&instances_lock);
+	for (int i = 0; i < MAX_ENTRIES && !r; i++)
+		if (instances[i].key == k && k)
+			r = instances[i].inst;
+	pthread_mutex_unlock(&instances_lock);
+	return r;
+}
+
+struct layer_device *layer_device_of(const void *handle)
+{
+	void *k = key_of(handle);
+	struct layer_device *r = NULL;
+	pthread_mutex_lock(&devices_lock);
+	for (int i = 0; i < MAX_ENTRIES && !r; i++)
+		if (devices[i].key == k && k)
+			r = devices[i].dev;
+	pthread_mutex_unlock(&devices_lock);
+	return r;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreateInfo *info,
+							   const VkAllocationCallbacks *alloc,
+							   VkInstance *out)
+{
+	VkLayerInstanceCreateInfo *link = (VkLayerInstanceCreateInfo *)info->pNext;
+	while (link && !(link->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO &&
+			 link->function == VK_LAYER_LINK_INFO))
+		link = (VkLayerInstanceCreateInfo *)link->pNext;
+	if (!link)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+	link->u.pLayerInfo = link->u.pLayerInfo->pNext; /* the next layer sees its own link */
+	PFN_vkCreateInstance create = (PFN_vkCreateInstance)gipa(NULL, "vkCreateInstance");
+	if (!create)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	VkResult r = create(info, alloc, out);
+	if (r != VK_SUCCESS)
+		return r;
+	struct layer_instance *inst = calloc(1, sizeof(*inst));
+	if (!inst)
+		return VK_SUCCESS; /* never break the program: this instance is just not captured */
+	inst->handle = *out;
+	inst->gipa = gipa;
+	inst->api_version = info->pApplicationInfo ? info->pApplicationInfo->apiVersion : 0;
+	llct_instance_dispatch_init(&inst->d, *out, gipa);
+	pthread_mutex_lock(&instances_lock);
+	for (int i = 0; i < MAX_ENTRIES; i++)
+		if (!instances[i].key) {
+			instances[i].key = key_of(*out);
+			instances[i].inst = inst;
+			inst = NULL;
+			break;
+		}
+	pthread_mutex_unlock(&instances_lock);
+	free(inst); /* only if the map was full */
+	return VK_SUCCESS;
+}
+
+static VKAPI_ATTR void VKAPI_CALL layer_DestroyInstance(VkInstance instance,
+							const VkAllocationCallbacks *alloc)
+{
+	struct layer_instance *inst = NULL;
+	void *k = key_of(instance);
+	pthread_mutex_lock(&instances_lock);
+	for (int i = 0; i < MAX_ENTRIES; i++)
+		if (instances[i].key == k && k) {
+			inst = instances[i].inst;
+			instances[i].key = NULL;
+			instances[i].inst = NULL;
+		}
+	pthread_mutex_unlock(&instances_lock);
+	if (inst && inst->d.DestroyInstance)
+		inst->d.DestroyInstance(instance, alloc);
+	free(inst);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
+							 const VkDeviceCreateInfo *info,
+							 const VkAllocationCallbacks *alloc,
+							 VkDevice *out)
+{
+	VkLayerDeviceCreateInfo *link = (VkLayerDeviceCreateInfo *)info->pNext;
+	while (link && !(link->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO &&
+			 link->function == VK_LAYER_LINK_INFO))
+		link = (VkLayerDeviceCreateInfo *)link->pNext;
+	if (!link)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	PFN_vkGetInstanceProcAddr gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+	PFN_vkGetDeviceProcAddr gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+	link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+	struct layer_instance *inst = layer_instance_of(phys);
+	PFN_vkCreateDevice create =
+	    (PFN_vkCreateDevice)gipa(inst ? inst->handle : NULL, "vkCreateDevice");
+	if (!create)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	VkResult r = create(phys, info, alloc, out);
+	if (r != VK_SUCCESS)
+		return r;
+	struct layer_device *dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return VK_SUCCESS;
+	dev->handle = *out;
+	dev->phys = phys;
+	dev->inst = inst;
+	dev->gdpa = gdpa;
+	llct_device_dispatch_init(&dev->d, *out, gdpa);
+	/* An app on an older API may only have the extension form of a core command. */
+	if (!dev->d.CmdBeginRendering)
+		dev->d.CmdBeginRendering = dev->d.CmdBeginRenderingKHR;
+	if (!dev->d.CmdEndRendering)
+		dev->d.CmdEndRendering = dev->d.CmdEndRenderingKHR;
+	if (!dev->d.CmdBeginRenderPass2)
+		dev->d.CmdBeginRenderPass2 = dev->d.CmdBeginRenderPass2KHR;
+	if (!dev->d.CmdEndRenderPass2)
+		dev->d.CmdEndRenderPass2 = dev->d.CmdEndRenderPass2KHR;
+	if (!dev->d.CreateRenderPass2)
+		dev->d.CreateRenderPass2 = dev->d.CreateRenderPass2KHR;
+	if (!dev->d.QueueSubmit2)
+		dev->d.QueueSubmit2 = dev->d.QueueSubmit2KHR;
+	if (!dev->d.BindBufferMemory2)
+		dev->d.BindBufferMemory2 = dev->d.BindBufferMemory2KHR;
+	if (!dev->d.BindImageMemory2)
+		dev->d.BindImageMemory2 = dev->d.BindImageMemory2KHR;
+	pthread_mutex_lock(&devices_lock);
+	int placed = 0;
+	for (int i = 0; i < MAX_ENTRIES && !placed; i++)
+		if (!devices[i].key) {
+			devices[i].key = key_of(*out);
+			devices[i].dev = dev;
+			placed = 1;
+		}
+	pthread_mutex_unlock(&devices_lock);
+	if (!placed) {
+		free(dev);
+		return VK_SUCCESS;
+	}
+	capture_device_created(dev, info);
+	return VK_SUCCESS;
+}
+
+static VKAPI_ATTR void VKAPI_CALL layer_DestroyDevice(VkDevice device,
+						      const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *dev = NULL;
+	void *k = key_of(device);
+	pthread_mutex_lock(&devices_lock);
+	for (int i = 0; i < MAX_ENTRIES; i++)
+		if (devices[i].key == k && k) {
+			dev = devices[i].dev;
+			devices[i].key = NULL;
+			devices[i].dev = NULL;
+		}
+	pthread_mutex_unlock(&devices_lock);
+	if (!dev)
+		return;
+	capture_device_destroyed(dev);
+	if (dev->d.DestroyDevice)
+		dev->d.DestroyDevice(device, alloc);
+	free(dev);
+}
+
+/* The layer's own entry points are static: a reference to the global names could bind to
+ * the loader's functions of the same name (symbol interposition), which would send the
+ * chain back into the loader. The exported names below only forward to these. */
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL layer_GetDeviceProcAddr(VkDevice device,
+									const char *name);
+
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL layer_GetInstanceProcAddr(VkInstance instance,
+									  const char *name)
+{
+	if (!strcmp(name, "vkGetInstanceProcAddr"))
+		return (PFN_vkVoidFunction)layer_GetInstanceProcAddr;
+	if (!strcmp(name, "vkGetDeviceProcAddr"))
+		return (PFN_vkVoidFunction)layer_GetDeviceProcAddr;
+	if (!strcmp(name, "vkCreateInstance"))
+		return (PFN_vkVoidFunction)layer_CreateInstance;
+	if (!strcmp(name, "vkDestroyInstance"))
+		return (PFN_vkVoidFunction)layer_DestroyInstance;
+	if (!strcmp(name, "vkCreateDevice"))
+		return (PFN_vkVoidFunction)layer_CreateDevice;
+	if (!strcmp(name, "vkDestroyDevice"))
+		return (PFN_vkVoidFunction)layer_DestroyDevice;
+	PFN_vkVoidFunction f = capture_intercept(name);
+	if (f)
+		return f;
+	struct layer_instance *inst = layer_instance_of(instance);
+	return inst ? inst->gipa(instance, name) : NULL;
+}
+
+static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL layer_GetDeviceProcAddr(VkDevice device,
+									const char *name)
+{
+	if (!strcmp(name, "vkGetDeviceProcAddr"))
+		return (PFN_vkVoidFunction)layer_GetDeviceProcAddr;
+	if (!strcmp(name, "vkDestroyDevice"))
+		return (PFN_vkVoidFunction)layer_DestroyDevice;
+	struct layer_device *dev = layer_device_of(device);
+	if (!dev)
+		return NULL;
+	PFN_vkVoidFunction f = capture_intercept(name);
+	/* Only intercept what the device really has, so the app's view of it is unchanged. */
+	if (f && dev->gdpa(device, name))
+		return f;
+	return dev->gdpa(device, name);
+}
+
+LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance,
+									    const char *name)
+{
+	return layer_GetInstanceProcAddr(instance, name);
+}
+
+LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device,
+									  const char *name)
+{
+	return layer_GetDeviceProcAddr(device, name);
+}
+
+LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
+vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *v)
+{
+	if (!v || v->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT)
+		return VK_ERROR_INITIALIZATION_FAILED;
+	if (v->loaderLayerInterfaceVersion > 2)
+		v->loaderLayerInterfaceVersion = 2;
+	v->pfnGetInstanceProcAddr = layer_GetInstanceProcAddr;
+	v->pfnGetDeviceProcAddr = layer_GetDeviceProcAddr;
+	v->pfnGetPhysicalDeviceProcAddr = NULL;
+	return VK_SUCCESS;
+}

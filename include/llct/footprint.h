@@ -1,0 +1,61 @@
+/* footprint.h - the footprint model (capture tier 1): surface layouts, screen-tile traversal
+ * with SMs by tile, and per-SM render caches that filter what reaches the LLC. Capture
+ * describes what a command touches; this turns it into LLC access records. */
+#ifndef LLCT_FOOTPRINT_H
+#define LLCT_FOOTPRINT_H
+
+#include "synth.h"
+
+/* An image as laid out in memory. Optimal tiling puts a compact 2D block of texels in each
+ * line (4x4 for 4-byte texels); linear tiling puts rows in order. */
+struct llct_surface {
+	uint64_t base; /* device address of mip 0, layer 0 */
+	uint32_t width, height, layers, mips, samples;
+	uint32_t bpp; /* bytes per texel (per sample) */
+	int tiled;
+};
+
+/* Bytes the surface occupies as laid out (all mips, layers and samples). */
+uint64_t llct_surface_size(const struct llct_surface *s, uint32_t line);
+/* The line address holding texel (x, y) of mip/layer. */
+uint64_t llct_surface_line(const struct llct_surface *s, uint32_t line, uint32_t mip,
+			   uint32_t layer, uint32_t x, uint32_t y);
+
+struct llct_fp_config {
+	uint32_t line;                     /* LLC line size, bytes */
+	uint32_t n_sms;                    /* SMs; screen tiles and buffer runs go round robin */
+	uint32_t tile;                     /* screen tile edge in pixels */
+	uint32_t rc_lines[LLCT_N_STREAMS]; /* render cache lines per SM per stream; 0: none */
+};
+
+/* Defaults: 64-byte lines, 16 SMs, 16-pixel tiles; per SM 16 KiB each for Z, HIZ, STC, RT,
+ * DISP, 32 KiB TEX, 8 KiB VTX, none for CS and OTHER (documented in docs/CAPTURE.md). */
+void llct_fp_config_default(struct llct_fp_config *c);
+
+struct llct_fp;
+
+int llct_fp_create(const struct llct_fp_config *c, llct_synth_emit_fn emit, void *ud,
+		   struct llct_fp **out);
+void llct_fp_destroy(struct llct_fp *fp);
+/* The kernel id and tenant the following records carry. */
+void llct_fp_set_kernel(struct llct_fp *fp, uint32_t kernel);
+/* Touches the texels [x0,x1) x [y0,y1) of one mip/layer, screen tile by tile (SM per tile).
+ * cached: through the render cache of (SM, stream). */
+void llct_fp_rect(struct llct_fp *fp, const struct llct_surface *s, uint32_t mip, uint32_t layer,
+		  uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, int stream, int op,
+		  int cached);
+/* Touches bytes [addr, addr+size) in order, 32 lines per SM in turn. */
+void llct_fp_range(struct llct_fp *fp, uint64_t addr, uint64_t size, int stream, int op,
+		   int cached);
+/* Drops cached lines in [lo, hi) without writing them back (their store is done otherwise,
+ * or they are discarded). */
+void llct_fp_drop(struct llct_fp *fp, uint64_t lo, uint64_t hi);
+/* Writes back every dirty render-cache line and empties the caches. */
+void llct_fp_flush(struct llct_fp *fp);
+/* Hands buffered records to emit; returns emit's first non-zero result, or 0. */
+int llct_fp_drain(struct llct_fp *fp);
+/* Accesses the render caches absorbed, and records emitted, so far. */
+uint64_t llct_fp_filtered(const struct llct_fp *fp);
+uint64_t llct_fp_emitted(const struct llct_fp *fp);
+
+#endif

@@ -1,0 +1,273 @@
+/* footprint.c - turns "this command touches these texels / bytes" into LLC access records:
+ * surface layouts, tile traversal with SMs by tile, and per-SM write-back render caches.
+ * It knows nothing of Vulkan; capture/ describes commands with it. */
+#include "llct/footprint.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BUF 4096
+
+struct rc_line {
+	uint64_t line; /* line address + 1; 0 = empty */
+	int dirty;
+};
+
+struct llct_fp {
+	struct llct_fp_config c;
+	llct_synth_emit_fn emit;
+	void *ud;
+	struct rc_line *rc[LLCT_N_STREAMS]; /* per stream: n_sms x rc_lines, direct mapped */
+	struct llct_record buf[BUF];
+	size_t n;
+	uint32_t kernel;
+	int stop;
+	uint64_t filtered, emitted;
+};
+
+void llct_fp_config_default(struct llct_fp_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->line = 64;
+	c->n_sms = 16;
+	c->tile = 16;
+	c->rc_lines[LLCT_STREAM_Z] = 256;
+	c->rc_lines[LLCT_STREAM_HIZ] = 256;
+	c->rc_lines[LLCT_STREAM_STC] = 256;
+	c->rc_lines[LLCT_STREAM_RT] = 256;
+	c->rc_lines[LLCT_STREAM_DISP] = 256;
+	c->rc_lines[LLCT_STREAM_TEX] = 512;
+	c->rc_lines[LLCT_STREAM_VTX] = 128;
+}
+
+static void block_dims(const struct llct_surface *s, uint32_t line, uint32_t *bw, uint32_t *bh)
+{
+	uint32_t texels = line / (s->bpp ? s->bpp : 4) / (s->samples ? s->samples : 1);
+	if (!texels)
+		texels = 1;
+	if (!s->tiled) {
+		*bw = texels;
+		*bh = 1;
+		return;
+	}
+	/* the squarest power-of-two block: 16 texels -> 4x4, 8 -> 4x2, 64 -> 8x8 */
+	uint32_t w = 1, h = 1;
+	while (w * h < texels) {
+		if (w <= h)
+			w *= 2;
+		else
+			h *= 2;
+	}
+	*bw = w;
+	*bh = h;
+}
+
+static uint64_t mip_bytes(const struct llct_surface *s, uint32_t line, uint32_t mip,
+			  uint32_t *w_out, uint32_t *h_out)
+{
+	uint32_t w = s->width >> mip, h = s->height >> mip, bw, bh;
+	if (!w)
+		w = 1;
+	if (!h)
+		h = 1;
+	block_dims(s, line, &bw, &bh);
+	if (w_out)
+		*w_out = w;
+	if (h_out)
+		*h_out = h;
+	return (uint64_t)((w + bw - 1) / bw) * ((h + bh - 1) / bh) * line;
+}
+
+uint64_t llct_surface_size(const struct llct_surface *s, uint32_t line)
+{
+	uint64_t per_layer = 0;
+	for (uint32_t m = 0; m < (s->mips ? s->mips : 1); m++)
+		per_layer += mip_bytes(s, line, m, NULL, NULL);
+	return per_layer * (s->layers ? s->layers : 1);
+}
+
+uint64_t llct_surface_line(const struct llct_surface *s, uint32_t line, uint32_t mip,
+			   uint32_t layer, uint32_t x, uint32_t y)
+{
+	uint64_t off = 0, per_layer = 0;
+	uint32_t w, h, bw, bh, mips = s->mips ? s->mips : 1;
+	for (uint32_t m = 0; m < mips; m++)
+		per_layer += mip_bytes(s, line, m, NULL, NULL);
+	for (uint32_t m = 0; m < mip && m < mips; m++)
+		off += mip_bytes(s, line, m, NULL, NULL);
+	mip_bytes(s, line, mip, &w, &h);
+	block_dims(s, line, &bw, &bh);
+	if (x >= w)
+		x = w - 1;
+	if (y >= h)
+		y = h - 1;
+	uint64_t blocks_x = (w + bw - 1) / bw;
+	return s->base + per_layer * layer + off + ((uint64_t)(y / bh) * blocks_x + x / bw) * line;
+}
+
+int llct_fp_create(const struct llct_fp_config *c, llct_synth_emit_fn emit, void *ud,
+		   struct llct_fp **out)
+{
+	struct llct_fp *fp = calloc(1, sizeof(*fp));
+	*out = NULL;
+	if (!fp)
+		return LLCT_ERR_NOMEM;
+	fp->c = *c;
+	if (!fp->c.n_sms)
+		fp->c.n_sms = 1;
+	if (!fp->c.tile)
+		fp->c.tile = 16;
+	if (!fp->c.line)
+		fp->c.line = 64;
+	fp->emit = emit;
+	fp->ud = ud;
+	for (int s = 0; s < LLCT_N_STREAMS; s++) {
+		if (!c->rc_lines[s])
+			continue;
+		fp->rc[s] = calloc((size_t)fp->c.n_sms * c->rc_lines[s], sizeof(struct rc_line));
+		if (!fp->rc[s]) {
+			llct_fp_destroy(fp);
+			return LLCT_ERR_NOMEM;
+		}
+	}
+	*out = fp;
+	return LLCT_OK;
+}
+
+void llct_fp_destroy(struct llct_fp *fp)
+{
+	if (!fp)
+		return;
+	for (int s = 0; s < LLCT_N_STREAMS; s++)
+		free(fp->rc[s]);
+	free(fp);
+}
+
+void llct_fp_set_kernel(struct llct_fp *fp, uint32_t kernel)
+{
+	fp->kernel = kernel;
+}
+
+int llct_fp_drain(struct llct_fp *fp)
+{
+	if (fp->n && !fp->stop)
+		fp->stop = fp->emit(fp->ud, fp->buf, fp->n);
+	fp->n = 0;
+	return fp->stop;
+}
+
+static void out(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint32_t sm)
+{
+	struct llct_record *r = &fp->buf[fp->n++];
+	r->addr = line_addr;
+	r->stream = (uint8_t)stream;
+	r->op = (uint8_t)op;
+	r->sm = (uint16_t)sm;
+	r->kernel = fp->kernel;
+	r->tenant = 0;
+	fp->emitted++;
+	if (fp->n == BUF)
+		llct_fp_drain(fp);
+}
+
+/* One access of SM `sm` to a line, through its render cache for the stream if asked. */
+static void touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint32_t sm,
+		  int cached)
+{
+	uint32_t n = fp->c.rc_lines[stream];
+	if (!cached || !fp->rc[stream] || !n) {
+		out(fp, line_addr, stream, op, sm);
+		return;
+	}
+	uint64_t key = line_addr / fp->c.line;
+	struct rc_line *e = &fp->rc[stream][(size_t)sm * n + (key * 0x9e3779b1u >> 7) % n];
+	if (e->line == line_addr + 1) {
+		fp->filtered++;
+		e->dirty |= op;
+		return;
+	}
+	if (e->line && e->dirty)
+		out(fp, e->line - 1, stream, LLCT_OP_WRITE, sm);
+	/* a read miss fetches; a write allocates without a fetch (whole lines are written) */
+	if (!op)
+		out(fp, line_addr, stream, LLCT_OP_READ, sm);
+	e->line = line_addr + 1;
+	e->dirty = op;
+}
+
+void llct_fp_rect(struct llct_fp *fp, const struct llct_surface *s, uint32_t mip, uint32_t layer,
+		  uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, int stream, int op,
+		  int cached)
+{
+	uint32_t w, h, bw, bh, T = fp->c.tile;
+	mip_bytes(s, fp->c.line, mip, &w, &h);
+	block_dims(s, fp->c.line, &bw, &bh);
+	if (x1 > w)
+		x1 = w;
+	if (y1 > h)
+		y1 = h;
+	if (x0 >= x1 || y0 >= y1)
+		return;
+	x0 -= x0 % bw;
+	y0 -= y0 % bh;
+	uint32_t tiles_x = (w + T - 1) / T;
+	for (uint32_t ty = y0 / T; ty * T < y1; ty++)
+		for (uint32_t tx = x0 / T; tx * T < x1; tx++) {
+			uint32_t sm = (ty * tiles_x + tx) % fp->c.n_sms;
+			uint32_t ya = ty * T > y0 ? ty * T : y0, xa = tx * T > x0 ? tx * T : x0;
+			ya -= ya % bh;
+			xa -= xa % bw;
+			for (uint32_t y = ya; y < (ty + 1) * T && y < y1; y += bh)
+				for (uint32_t x = xa; x < (tx + 1) * T && x < x1; x += bw)
+					touch(fp,
+					      llct_surface_line(s, fp->c.line, mip, layer, x, y),
+					      stream, op, sm, cached);
+		}
+}
+
+void llct_fp_range(struct llct_fp *fp, uint64_t addr, uint64_t size, int stream, int op, int cached)
+{
+	uint64_t L = fp->c.line;
+	if (!size)
+		return;
+	uint64_t first = addr / L, last = (addr + size - 1) / L;
+	for (uint64_t l = first; l <= last; l++)
+		touch(fp, l * L, stream, op, (uint32_t)(((l - first) / 32) % fp->c.n_sms), cached);
+}
+
+void llct_fp_drop(struct llct_fp *fp, uint64_t lo, uint64_t hi)
+{
+	for (int s = 0; s < LLCT_N_STREAMS; s++) {
+		size_t n = (size_t)fp->c.n_sms * fp->c.rc_lines[s];
+		for (size_t i = 0; fp->rc[s] && i < n; i++) {
+			struct rc_line *e = &fp->rc[s][i];
+			if (e->line && e->line - 1 >= lo && e->line - 1 < hi)
+				e->line = 0, e->dirty = 0;
+		}
+	}
+}
+
+void llct_fp_flush(struct llct_fp *fp)
+{
+	for (int s = 0; s < LLCT_N_STREAMS; s++) {
+		uint32_t n = fp->c.rc_lines[s];
+		for (uint32_t sm = 0; fp->rc[s] && sm < fp->c.n_sms; sm++)
+			for (uint32_t i = 0; i < n; i++) {
+				struct rc_line *e = &fp->rc[s][(size_t)sm * n + i];
+				if (e->line && e->dirty)
+					out(fp, e->line - 1, s, LLCT_OP_WRITE, sm);
+				e->line = 0;
+				e->dirty = 0;
+			}
+	}
+}
+
+uint64_t llct_fp_filtered(const struct llct_fp *fp)
+{
+	return fp->filtered;
+}
+
+uint64_t llct_fp_emitted(const struct llct_fp *fp)
+{
+	return fp->emitted;
+}

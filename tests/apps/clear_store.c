@@ -1,0 +1,233 @@
+/* clear_store.c - a headless Vulkan program for capture tests: each frame clears and stores a
+ * 256x256 D32 depth and RGBA8 color target in a render pass, optionally clears a second color
+ * image with vkCmdClearColorImage and copies the color target to a host-visible buffer, then
+ * submits once (so the submit boundary gives one frame per loop). Prints a checksum of the
+ * read-back pixels, which must not change when the capture layer is on.
+ *
+ * usage: clear_store [FRAMES]   (default 3)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vulkan/vulkan.h>
+
+#define W 256
+#define H 256
+#define CHECK(x)                                                                                   \
+	do {                                                                                       \
+		VkResult r_ = (x);                                                                 \
+		if (r_ != VK_SUCCESS) {                                                            \
+			fprintf(stderr, "clear_store: %s failed: %d\n", #x, r_);                   \
+			exit(1);                                                                   \
+		}                                                                                  \
+	} while (0)
+
+static uint32_t mem_type(VkPhysicalDevice pd, uint32_t bits, VkMemoryPropertyFlags want)
+{
+	VkPhysicalDeviceMemoryProperties mp;
+	vkGetPhysicalDeviceMemoryProperties(pd, &mp);
+	for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
+		if ((bits >> i & 1) && (mp.memoryTypes[i].propertyFlags & want) == want)
+			return i;
+	fprintf(stderr, "clear_store: no memory type\n");
+	exit(1);
+}
+
+static VkDeviceMemory bind_image(VkDevice dev, VkPhysicalDevice pd, VkImage img)
+{
+	VkMemoryRequirements req;
+	VkDeviceMemory mem;
+	vkGetImageMemoryRequirements(dev, img, &req);
+	VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, req.size,
+				   mem_type(pd, req.memoryTypeBits, 0)};
+	CHECK(vkAllocateMemory(dev, &ai, NULL, &mem));
+	CHECK(vkBindImageMemory(dev, img, mem, 0));
+	return mem;
+}
+
+static VkImage make_image(VkDevice dev, VkFormat fmt, VkImageUsageFlags usage)
+{
+	VkImageCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+	VkImage img;
+	ci.imageType = VK_IMAGE_TYPE_2D;
+	ci.format = fmt;
+	ci.extent = (VkExtent3D){W, H, 1};
+	ci.mipLevels = 1;
+	ci.arrayLayers = 1;
+	ci.samples = VK_SAMPLE_COUNT_1_BIT;
+	ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+	ci.usage = usage;
+	CHECK(vkCreateImage(dev, &ci, NULL, &img));
+	return img;
+}
+
+static VkImageView make_view(VkDevice dev, VkImage img, VkFormat fmt, VkImageAspectFlags aspect)
+{
+	VkImageViewCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+	VkImageView v;
+	ci.image = img;
+	ci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+	ci.format = fmt;
+	ci.subresourceRange = (VkImageSubresourceRange){aspect, 0, 1, 0, 1};
+	CHECK(vkCreateImageView(dev, &ci, NULL, &v));
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	int frames = argc > 1 ? atoi(argv[1]) : 3;
+	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
+	app.pApplicationName = "clear_store";
+	app.apiVersion = VK_API_VERSION_1_1;
+	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+	ici.pApplicationInfo = &app;
+	VkInstance inst;
+	CHECK(vkCreateInstance(&ici, NULL, &inst));
+	uint32_t n = 1;
+	VkPhysicalDevice pd;
+	VkResult er = vkEnumeratePhysicalDevices(inst, &n, &pd);
+	if ((er != VK_SUCCESS && er != VK_INCOMPLETE) || n == 0) {
+		fprintf(stderr, "clear_store: no Vulkan device\n");
+		return 1;
+	}
+	float prio = 1;
+	VkDeviceQueueCreateInfo qci = {
+	    VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+	dci.queueCreateInfoCount = 1;
+	dci.pQueueCreateInfos = &qci;
+	VkDevice dev;
+	CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
+	VkQueue q;
+	vkGetDeviceQueue(dev, 0, 0, &q);
+
+	VkImage depth =
+	    make_image(dev, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
+	VkImage color =
+	    make_image(dev, VK_FORMAT_R8G8B8A8_UNORM,
+		       VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
+	VkImage other = make_image(dev, VK_FORMAT_R8G8B8A8_UNORM,
+				   VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
+	VkDeviceMemory m1 = bind_image(dev, pd, depth), m2 = bind_image(dev, pd, color),
+		       m3 = bind_image(dev, pd, other);
+	VkImageView dv = make_view(dev, depth, VK_FORMAT_D32_SFLOAT, VK_IMAGE_ASPECT_DEPTH_BIT);
+	VkImageView cv = make_view(dev, color, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+
+	VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+	bci.size = W * H * 4;
+	bci.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+	VkBuffer rb;
+	CHECK(vkCreateBuffer(dev, &bci, NULL, &rb));
+	VkMemoryRequirements req;
+	vkGetBufferMemoryRequirements(dev, rb, &req);
+	VkMemoryAllocateInfo mai = {
+	    VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, req.size,
+	    mem_type(pd, req.memoryTypeBits,
+		     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)};
+	VkDeviceMemory rbm;
+	CHECK(vkAllocateMemory(dev, &mai, NULL, &rbm));
+	CHECK(vkBindBufferMemory(dev, rb, rbm, 0));
+
+	VkAttachmentDescription att[2] = {
+	    {0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+	     VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+	     VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+	     VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL},
+	    {0, VK_FORMAT_D32_SFLOAT, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+	     VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+	     VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+	     VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL}};
+	VkAttachmentReference cref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+	VkAttachmentReference dref = {1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+	VkSubpassDescription sub = {
+	    0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, 1, &cref, NULL, &dref, 0, NULL};
+	VkRenderPassCreateInfo rpi = {
+	    VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, NULL, 0, 2, att, 1, &sub, 0, NULL};
+	VkRenderPass rp;
+	CHECK(vkCreateRenderPass(dev, &rpi, NULL, &rp));
+	VkImageView views[2] = {cv, dv};
+	VkFramebufferCreateInfo fci = {
+	    VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, rp, 2, views, W, H, 1};
+	VkFramebuffer fb;
+	CHECK(vkCreateFramebuffer(dev, &fci, NULL, &fb));
+
+	VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
+				       VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, 0};
+	VkCommandPool pool;
+	CHECK(vkCreateCommandPool(dev, &pci, NULL, &pool));
+	VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL,
+					   pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+	VkCommandBuffer cb;
+	CHECK(vkAllocateCommandBuffers(dev, &cai, &cb));
+	VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+	VkFence fence;
+	CHECK(vkCreateFence(dev, &fi, NULL, &fence));
+
+	uint64_t sum = 0;
+	for (int f = 0; f < frames; f++) {
+		VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+		CHECK(vkBeginCommandBuffer(cb, &bi));
+		/* clear a second image outside any render pass */
+		VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+		ib.srcAccessMask = 0;
+		ib.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+		ib.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+		ib.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+		ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+		ib.image = other;
+		ib.subresourceRange =
+		    (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+		vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+				     VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+		VkClearColorValue grey = {{0.5f, 0.5f, 0.5f, 1.0f}};
+		vkCmdClearColorImage(cb, other, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &grey, 1,
+				     &ib.subresourceRange);
+		VkClearValue cv2[2];
+		cv2[0].color = (VkClearColorValue){{0.1f * (float)f, 0.2f, 0.3f, 1.0f}};
+		cv2[1].depthStencil = (VkClearDepthStencilValue){1.0f, 0};
+		VkRenderPassBeginInfo rbi = {VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+					     NULL,
+					     rp,
+					     fb,
+					     {{0, 0}, {W, H}},
+					     2,
+					     cv2};
+		vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+		vkCmdEndRenderPass(cb);
+		VkBufferImageCopy reg = {
+		    0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {W, H, 1}};
+		vkCmdCopyImageToBuffer(cb, color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb, 1,
+				       &reg);
+		CHECK(vkEndCommandBuffer(cb));
+		VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
+		si.commandBufferCount = 1;
+		si.pCommandBuffers = &cb;
+		CHECK(vkQueueSubmit(q, 1, &si, fence));
+		CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX));
+		CHECK(vkResetFences(dev, 1, &fence));
+		void *p;
+		CHECK(vkMapMemory(dev, rbm, 0, W * H * 4, 0, &p));
+		for (uint32_t i = 0; i < W * H; i++)
+			sum = sum * 1099511628211ull + ((uint32_t *)p)[i];
+		vkUnmapMemory(dev, rbm);
+	}
+	printf("checksum %016llx\n", (unsigned long long)sum);
+
+	vkDestroyFence(dev, fence, NULL);
+	vkDestroyCommandPool(dev, pool, NULL);
+	vkDestroyFramebuffer(dev, fb, NULL);
+	vkDestroyRenderPass(dev, rp, NULL);
+	vkDestroyImageView(dev, dv, NULL);
+	vkDestroyImageView(dev, cv, NULL);
+	vkDestroyImage(dev, depth, NULL);
+	vkDestroyImage(dev, color, NULL);
+	vkDestroyImage(dev, other, NULL);
+	vkDestroyBuffer(dev, rb, NULL);
+	vkFreeMemory(dev, m1, NULL);
+	vkFreeMemory(dev, m2, NULL);
+	vkFreeMemory(dev, m3, NULL);
+	vkFreeMemory(dev, rbm, NULL);
+	vkDestroyDevice(dev, NULL);
+	vkDestroyInstance(inst, NULL);
+	return 0;
+}
