@@ -11,9 +11,11 @@ cd "$(dirname "$0")"
 what=${1:-build}
 case "$what" in build|demo|test) ;; *) echo "usage: ./setup.sh [build|demo|test]" >&2; exit 2 ;; esac
 
-# Packages: compiler and build, the trace store's libraries, clang for the fuzzers.
-PKGS="build-essential cmake pkg-config liblz4-dev libsqlite3-dev sqlite3 libzstd-dev clang
-      libclang-rt-14-dev"
+# Packages: compiler and build, the trace store's libraries, clang for the fuzzers, Vulkan
+# (loader, headers and vk.xml, lavapipe, tools, validation layers) for the capture layer.
+PKGS="build-essential cmake pkg-config python3 liblz4-dev libsqlite3-dev sqlite3 libzstd-dev
+      clang libclang-rt-14-dev libvulkan-dev mesa-vulkan-drivers vulkan-tools
+      vulkan-validationlayers glslang-tools spirv-headers xvfb"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

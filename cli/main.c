@@ -8,6 +8,21 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 const struct cli_command cli_commands[] = {
+    {"capture", cmd_capture, "run a Vulkan program under the capture layer",
+     "usage: llctrace capture [options] -- PROGRAM [ARGS...]\n"
+     "\n"
+     "Runs PROGRAM with the VK_LAYER_LLCTRACE_capture layer, which writes the LLC\n"
+     "traffic of the chosen frames to a trace (footprint tier, docs/CAPTURE.md). Works for\n"
+     "anything that reaches Vulkan: native programs, Direct3D through vkd3d/DXVK, OpenGL\n"
+     "through Zink. The same settings work as environment variables (LLCT_CAPTURE_*).\n"
+     "  -o, --output FILE          trace to write [llctrace-PID.llct]\n"
+     "  -f, --frames RANGE         frames to capture, e.g. 5-7,20 [all]\n"
+     "  -b, --frame-boundary B     present (vkQueuePresentKHR) or submit (every\n"
+     "                             vkQueueSubmit: for headless programs) [present]\n"
+     "  -s, --sms N                shader cores to spread work over [16]\n"
+     "  -q, --quiet                no progress\n"
+     "Exit status: the program's failure is reported (1); the trace keeps every frame\n"
+     "completed before a crash.\n"},
     {"dump", cmd_dump, "print the records of a trace (aligned text or CSV)",
      "usage: llctrace dump [--csv] [--frames RANGE] TRACE.llct\n"
      "\n"

@@ -4,7 +4,8 @@
  * submits once (so the submit boundary gives one frame per loop). Prints a checksum of the
  * read-back pixels, which must not change when the capture layer is on.
  *
- * usage: clear_store [FRAMES]   (default 3)
+ * usage: clear_store [FRAMES [CRASH_AFTER]]   (default 3 frames; with CRASH_AFTER the program
+ * aborts right after submitting that many frames, to test a capture cut short)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,7 @@ static VkImageView make_view(VkDevice dev, VkImage img, VkFormat fmt, VkImageAsp
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 3;
+	int crash_after = argc > 2 ? atoi(argv[2]) : -1;
 	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
 	app.pApplicationName = "clear_store";
 	app.apiVersion = VK_API_VERSION_1_1;
@@ -203,6 +205,8 @@ int main(int argc, char **argv)
 		si.commandBufferCount = 1;
 		si.pCommandBuffers = &cb;
 		CHECK(vkQueueSubmit(q, 1, &si, fence));
+		if (f + 1 == crash_after)
+			abort();
 		CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX));
 		CHECK(vkResetFences(dev, 1, &fence));
 		void *p;

@@ -1,0 +1,178 @@
+/* cmd_capture.c - `llctrace capture [options] -- PROGRAM ARGS...`: runs a Vulkan program under
+ * the VK_LAYER_LLCTRACE_capture layer and says where the trace went and what is in it. */
+#include "cli.h"
+#include "llct/trace.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The folder holding the layer's manifest: LLCT_LAYER_DIR, or `layer` beside this program
+ * (the build tree's layout). */
+static int layer_dir(char *buf, size_t size)
+{
+	const char *env = getenv("LLCT_LAYER_DIR");
+	char exe[PATH_MAX], probe[PATH_MAX + 64];
+	if (size < sizeof(exe) + 8)
+		return 0;
+	struct stat sb;
+	if (env && *env) {
+		snprintf(buf, size, "%s", env);
+		return 1;
+	}
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return 0;
+	*slash = '\0';
+	snprintf(probe, sizeof(probe), "%s/layer/VkLayer_llctrace_capture.json", exe);
+	if (stat(probe, &sb) != 0)
+		return 0;
+	memcpy(buf, exe, strlen(exe));
+	memcpy(buf + strlen(exe), "/layer", 7);
+	return 1;
+}
+
+static void prepend_env(const char *name, const char *value, char sep)
+{
+	const char *old = getenv(name);
+	if (!old || !*old) {
+		setenv(name, value, 1);
+		return;
+	}
+	size_t n = strlen(old) + strlen(value) + 2;
+	char *both = malloc(n);
+	if (!both)
+		return;
+	snprintf(both, n, "%s%c%s", value, sep, old);
+	setenv(name, both, 1);
+	free(both);
+}
+
+int cmd_capture(int argc, char **argv)
+{
+	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+					     {"frames", required_argument, NULL, 'f'},
+					     {"frame-boundary", required_argument, NULL, 'b'},
+					     {"sms", required_argument, NULL, 's'},
+					     {"quiet", no_argument, NULL, 'q'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	const char *out = NULL, *frames = NULL, *boundary = "present";
+	char dir[PATH_MAX + 16], path[PATH_MAX + 64], err[700], sms_text[24] = "";
+	uint64_t v;
+	int c, quiet = 0;
+
+	opterr = 0;
+	optind = 1;
+	/* '+': stop at the program's name, so its own options stay its own */
+	while ((c = getopt_long(argc, argv, "+:o:f:b:s:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'f':
+			frames = optarg;
+			break;
+		case 'b':
+			boundary = optarg;
+			break;
+		case 's':
+			if (!cli_parse_uint(optarg, 65535, &v) || !v)
+				return cli_usage_error("capture", "bad --sms '%s'", optarg);
+			snprintf(sms_text, sizeof(sms_text), "%llu", (unsigned long long)v);
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		default: {
+			int r = cli_getopt_common("capture", c, argv);
+			if (r >= 0)
+				return r;
+		}
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("capture", "needs a program to run (after --)");
+	if (strcmp(boundary, "present") && strcmp(boundary, "submit"))
+		return cli_usage_error("capture", "bad --frame-boundary '%s' (present or submit)",
+				       boundary);
+	if (frames) {
+		struct llct_frame_range fr;
+		if (llct_frame_range_parse(frames, &fr))
+			return cli_usage_error("capture", "bad frame range '%s'", frames);
+		llct_frame_range_release(&fr);
+	}
+	if (!layer_dir(dir, sizeof(dir))) {
+		cli_error("cannot find the capture layer (VkLayer_llctrace_capture.json beside "
+			  "llctrace in layer/, or set LLCT_LAYER_DIR)");
+		return EXIT_FAIL;
+	}
+	if (out)
+		snprintf(path, sizeof(path), "%s", out);
+	else
+		snprintf(path, sizeof(path), "llctrace-%ld.llct", (long)getpid());
+	unlink(path); /* a trace left from an earlier run must not pass for this one */
+
+	prepend_env("VK_LAYER_PATH", dir, ':');
+	prepend_env("VK_INSTANCE_LAYERS", "VK_LAYER_LLCTRACE_capture", ':');
+	setenv("LLCT_CAPTURE_OUTPUT", path, 1);
+	setenv("LLCT_CAPTURE_FRAMES", frames ? frames : "all", 1);
+	setenv("LLCT_CAPTURE_BOUNDARY", boundary, 1);
+	if (sms_text[0])
+		setenv("LLCT_CAPTURE_SMS", sms_text, 1);
+	if (!quiet)
+		setenv("LLCT_CAPTURE_LOG", "1", 0);
+
+	double t0 = cli_now();
+	pid_t pid = fork();
+	if (pid < 0) {
+		cli_error("cannot start '%s': %s", argv[optind], strerror(errno));
+		return EXIT_FAIL;
+	}
+	if (pid == 0) {
+		execvp(argv[optind], argv + optind);
+		fprintf(stderr, "llctrace: cannot run '%s': %s\n", argv[optind], strerror(errno));
+		_exit(127);
+	}
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	int rc = EXIT_OK;
+	if (WIFSIGNALED(status)) {
+		cli_error("'%s' was killed by signal %d; the trace keeps every frame completed "
+			  "before",
+			  argv[optind], WTERMSIG(status));
+		rc = EXIT_FAIL;
+	} else if (WEXITSTATUS(status)) {
+		cli_error("'%s' exited with status %d", argv[optind], WEXITSTATUS(status));
+		rc = WEXITSTATUS(status) == 127 ? EXIT_FAIL : EXIT_FAIL;
+	}
+	struct llct_reader *r;
+	if (llct_reader_open(path, &r, err, sizeof(err))) {
+		cli_error("no trace was written (%s); did the program use Vulkan?", err);
+		return EXIT_FAIL;
+	}
+	const struct llct_frame_info *fi;
+	size_t n;
+	uint64_t records = 0, bytes = 0;
+	llct_reader_frames(r, &fi, &n);
+	for (size_t i = 0; i < n; i++)
+		records += fi[i].n_records;
+	llct_reader_compressed_bytes(r, &bytes);
+	llct_reader_close(r);
+	if (!quiet)
+		fprintf(stderr,
+			"captured %zu frames, %llu records (%.3f bytes/record) in %.1fs: '%s'\n", n,
+			(unsigned long long)records,
+			records ? (double)bytes / (double)records : 0.0, cli_now() - t0, path);
+	return rc;
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# test_capture.sh - the capture layer on real Vulkan (lavapipe): exact footprint bytes, kernel
+# counts, frame ranges, unchanged output, no validation errors, and a program killed mid-capture.
+set -u
+LLCTRACE=${1:?usage: test_capture.sh llctrace clear_store}
+APP=${2:?}
+T=$(mktemp -d /tmp/llct-capture-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export XDG_RUNTIME_DIR=$T
+# Under AddressSanitizer the Vulkan driver (llvmpipe's JIT) reports leaks that are not ours.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+fails=0; checks=0
+ok() { checks=$((checks+1)); }
+bad() { checks=$((checks+1)); fails=$((fails+1)); echo "FAIL: $*" >&2; }
+q() { sqlite3 -batch -noheader "$1" "$2"; }
+
+if ! "$APP" 1 >/dev/null 2>"$T/apperr"; then
+	echo "no working Vulkan device (is mesa-vulkan-drivers installed?): $(head -c 300 "$T/apperr")"
+	if [ -n "${LLCT_ALLOW_NO_VULKAN:-}" ]; then
+		echo "capture: 0 passed, 0 failed, 1 skipped"
+		exit 0
+	fi
+	exit 1
+fi
+
+# three frames, one submit each
+"$LLCTRACE" capture -q -b submit -o "$T/a.llct" -- "$APP" 3 >"$T/out" 2>"$T/err" && ok || bad "capture failed: $(cat "$T/err")"
+# 256x256 D32 cleared and stored: exactly 256 KiB = 4096 lines of Z writes a frame; same for RGBA8
+for s in Z RT; do
+	got=$(q "$T/a.llct" "SELECT count(*) FROM frames")
+	[ "$got" = 3 ] && ok || bad "frames: $got"
+done
+"$LLCTRACE" dump --csv "$T/a.llct" >"$T/a.csv"
+for f in 0 1 2; do
+	z=$(awk -F, -v f=$f '$1 == f && $3 == "Z" && $4 == "W"' "$T/a.csv" | wc -l)
+	[ "$z" = 4096 ] && ok || bad "frame $f: $z Z writes, expected 4096 (256 KiB)"
+	zl=$(awk -F, -v f=$f '$1 == f && $3 == "Z"' "$T/a.csv" | cut -d, -f2 | sort -u | wc -l)
+	[ "$zl" = 4096 ] && ok || bad "frame $f: $zl distinct Z lines"
+	rt=$(awk -F, -v f=$f '$1 == f && $3 == "RT" && $4 == "W"' "$T/a.csv" | wc -l)
+	[ "$rt" = 4096 ] && ok || bad "frame $f: $rt RT writes"
+done
+# the copy reads the color target: its lines are the RT lines (as OTHER reads)
+overlap=$(comm -12 <(awk -F, '$1 == 0 && $3 == "RT"' "$T/a.csv" | cut -d, -f2 | sort -u) \
+	<(awk -F, '$1 == 0 && $3 == "OTHER" && $4 == "R"' "$T/a.csv" | cut -d, -f2 | sort -u) | wc -l)
+[ "$overlap" = 4096 ] && ok || bad "copy source lines do not match the color target: $overlap"
+# kernels: one clear, one render pass store, one copy a frame; SMs spread
+[ "$(q "$T/a.llct" "SELECT group_concat(kind || '=' || n, ' ') FROM (SELECT kind, count(*) n FROM kernels GROUP BY kind ORDER BY kind)")" = "clear=3 copy=3 store=3" ] && ok || bad "kernels: $(q "$T/a.llct" "SELECT kind, count(*) FROM kernels GROUP BY kind")"
+[ "$(awk -F, 'NR > 1 { print $5 }' "$T/a.csv" | sort -u | wc -l)" = 16 ] && ok || bad "SMs"
+[ "$(q "$T/a.llct" "SELECT tier || ',' || source FROM capture")" = "1,capture" ] && ok || bad "tier not recorded"
+[ "$(q "$T/a.llct" "SELECT count(*) FROM resources WHERE kind = 'image'")" = 3 ] && ok || bad "resources"
+[ "$(q "$T/a.llct" "SELECT value FROM settings WHERE key = 'capture.render_cache_bytes.Z'")" = 16384 ] && ok || bad "render cache size not recorded"
+
+# frame ranges
+"$LLCTRACE" capture -q -b submit -f 1,3-4 -o "$T/b.llct" -- "$APP" 6 >/dev/null 2>&1
+[ "$(q "$T/b.llct" "SELECT group_concat(frame) FROM frames")" = "1,3,4" ] && ok || bad "frame range: $(q "$T/b.llct" "SELECT group_concat(frame) FROM frames")"
+
+# the program's output is the same with capture on and off
+on=$("$LLCTRACE" capture -q -b submit -o "$T/c.llct" -- "$APP" 4 2>/dev/null)
+off=$("$APP" 4)
+[ -n "$on" ] && [ "$on" = "$off" ] && ok || bad "output differs with capture: '$on' vs '$off'"
+
+# no validation error caused by the layer
+if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
+	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/v.llct" -- "$APP" 2 >/dev/null 2>"$T/verr"
+	if grep -q "Validation Error" "$T/verr"; then bad "validation errors: $(grep -m3 'Validation Error' "$T/verr")"; else ok; fi
+	[ "$(q "$T/v.llct" "SELECT count(*) FROM frames")" = 2 ] && ok || bad "capture under validation"
+fi
+
+# killed mid-capture: the program aborts after submitting 3 of 6 frames
+"$LLCTRACE" capture -q -b submit -o "$T/k.llct" -- "$APP" 6 3 >/dev/null 2>"$T/kerr"
+[ $? -ne 0 ] && ok || bad "a crashing program should make capture fail"
+grep -q "killed by signal" "$T/kerr" && ok || bad "crash not reported: $(cat "$T/kerr")"
+[ "$(q "$T/k.llct" "PRAGMA integrity_check")" = ok ] && ok || bad "trace of a crashed program is damaged"
+[ "$(q "$T/k.llct" "SELECT group_concat(frame) FROM frames")" = "0,1,2" ] && ok || bad "frames kept after the crash: $(q "$T/k.llct" "SELECT group_concat(frame) FROM frames")"
+"$LLCTRACE" info "$T/k.llct" >/dev/null && ok || bad "info on the crashed trace"
+
+# the captured trace replays with every policy
+"$LLCTRACE" replay "$T/a.llct" --policy all -o "$T/r.db" -q && ok || bad "replay of a capture"
+[ "$(q "$T/r.db" "SELECT count(*) FROM runs")" = 10 ] && ok || bad "replay runs"
+
+# a program that never touches Vulkan
+"$LLCTRACE" capture -q -o "$T/none.llct" -- true 2>"$T/nerr"
+[ $? -eq 1 ] && grep -q "no trace was written" "$T/nerr" && ok || bad "no-Vulkan program: $(cat "$T/nerr")"
+"$LLCTRACE" capture -q -- 2>/dev/null; [ $? -eq 2 ] && ok || bad "capture without a program"
+
+echo "capture: $((checks - fails)) passed, $fails failed"
+[ "$fails" -eq 0 ]
