@@ -281,7 +281,8 @@ struct capture_device {
 	struct llct_writer *w;
 	struct llct_fp *fp;
 	struct llct_frame_range frames;
-	int all_frames, boundary_submit, failed, in_frame, frame_is_open;
+	int all_frames, boundary_submit, failed, in_frame, frame_is_open, exit_after;
+	uint32_t last_frame; /* last frame of a bounded range (exit_after) */
 	uint32_t frame, kernel;
 	char path[1024];
 	/* expansion state */
@@ -442,6 +443,15 @@ static void frame_boundary(struct capture_device *c)
 	}
 	c->in_frame = 0;
 	c->frame++;
+	if (c->exit_after && c->frame > c->last_frame) {
+		/* --exit-after: the range is done; finish the trace and end the program */
+		int st = llct_writer_close(c->w);
+		c->w = NULL;
+		if (log_enabled() || st)
+			llct_log("last frame captured, '%s' %s; ending the program", c->path,
+				 st ? "could not be finished" : "written");
+		_exit(st ? 1 : 0);
+	}
 }
 
 static uint32_t new_kernel(struct capture_device *c, const char *kind, const char *params)
@@ -505,6 +515,16 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		llct_log("LLCT_CAPTURE_FRAMES='%s' is not a frame range; capture is off", fr);
 		free(c);
 		return;
+	}
+	const char *ex = getenv("LLCT_CAPTURE_EXIT_AFTER");
+	if (ex && *ex && strcmp(ex, "0") && !c->all_frames) {
+		c->exit_after = 1;
+		for (size_t i = 0; i < c->frames.n; i++) {
+			if (c->frames.spans[i].last == UINT32_MAX)
+				c->exit_after = 0; /* an open range has no last frame */
+			else if (c->frames.spans[i].last > c->last_frame)
+				c->last_frame = c->frames.spans[i].last;
+		}
 	}
 	const char *b = getenv("LLCT_CAPTURE_BOUNDARY");
 	c->boundary_submit = b && !strcmp(b, "submit");
@@ -1514,6 +1534,96 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexed(VkCommandBuffer cb, uint32_
 	});
 }
 
+static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n,
+						      const VkMultiDrawInfoEXT *info,
+						      uint32_t instances, uint32_t first_instance,
+						      uint32_t stride)
+{
+	dd(cb)->CmdDrawMultiEXT(cb, n, info, instances, first_instance, stride);
+	for (uint32_t i = 0; i < n; i++) {
+		const VkMultiDrawInfoEXT *d =
+		    (const void *)((const char *)info + (size_t)i * stride);
+		RECORD(cb, C_DRAW, {
+			m->u.draw.count = d->vertexCount;
+			m->u.draw.instances = instances;
+			m->u.draw.first = d->firstVertex;
+		});
+	}
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiIndexedEXT(
+    VkCommandBuffer cb, uint32_t n, const VkMultiDrawIndexedInfoEXT *info, uint32_t instances,
+    uint32_t first_instance, uint32_t stride, const int32_t *vertex_offset)
+{
+	dd(cb)->CmdDrawMultiIndexedEXT(cb, n, info, instances, first_instance, stride,
+				       vertex_offset);
+	for (uint32_t i = 0; i < n; i++) {
+		const VkMultiDrawIndexedInfoEXT *d =
+		    (const void *)((const char *)info + (size_t)i * stride);
+		RECORD(cb, C_DRAW, {
+			m->u.draw.indexed = 1;
+			m->u.draw.count = d->indexCount;
+			m->u.draw.instances = instances;
+			m->u.draw.first = d->firstIndex;
+			m->u.draw.vertex_offset =
+			    (uint32_t)(vertex_offset ? *vertex_offset : d->vertexOffset);
+		});
+	}
+}
+
+/* Indirect draws: the counts live in GPU memory the layer does not read; each one counts as
+ * a draw of one whole bound vertex buffer (recorded as count 0: "unknown"). */
+static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buf,
+						      VkDeviceSize off, uint32_t n, uint32_t stride)
+{
+	dd(cb)->CmdDrawIndirect(cb, buf, off, n, stride);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_DRAW, { m->u.draw.instances = 1; });
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer buf,
+							     VkDeviceSize off, uint32_t n,
+							     uint32_t stride)
+{
+	dd(cb)->CmdDrawIndexedIndirect(cb, buf, off, n, stride);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_DRAW, {
+			m->u.draw.indexed = 1;
+			m->u.draw.instances = 1;
+		});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdBindVertexBuffers2(VkCommandBuffer cb, uint32_t first,
+							    uint32_t n, const VkBuffer *bufs,
+							    const VkDeviceSize *offs,
+							    const VkDeviceSize *sizes,
+							    const VkDeviceSize *strides)
+{
+	dd(cb)->CmdBindVertexBuffers2(cb, first, n, bufs, offs, sizes, strides);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_BIND_VB, {
+			m->u.vb.binding = first + i;
+			m->u.vb.buf = H(bufs[i]);
+			m->u.vb.offset = offs[i];
+		});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdSetViewportWithCount(VkCommandBuffer cb, uint32_t n,
+							      const VkViewport *vps)
+{
+	dd(cb)->CmdSetViewportWithCount(cb, n, vps);
+	if (n)
+		RECORD(cb, C_VIEWPORT, { m->u.viewport = vps[0]; });
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdSetScissorWithCount(VkCommandBuffer cb, uint32_t n,
+							     const VkRect2D *rs)
+{
+	dd(cb)->CmdSetScissorWithCount(cb, n, rs);
+	if (n)
+		RECORD(cb, C_SCISSOR, { m->u.scissor = rs[0]; });
+}
+
 static VKAPI_ATTR void VKAPI_CALL cap_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y,
 						  uint32_t z)
 {
@@ -1891,7 +2001,10 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 			     (uint64_t)m->u.draw.count * c->ib_size, LLCT_STREAM_VTX, LLCT_OP_READ,
 			     1);
 	for (int b = 0; p && b < 16; b++)
-		if (p->stride[b] && c->vb[b]) {
+		if (c->vb[b] && !m->u.draw.count) /* indirect: the whole bound buffer */
+			buffer_range(c, c->vb[b], c->vb_off[b], VK_WHOLE_SIZE, LLCT_STREAM_VTX,
+				     LLCT_OP_READ, 1);
+		else if (p->stride[b] && c->vb[b]) {
 			uint64_t first =
 			    m->u.draw.indexed ? m->u.draw.vertex_offset : m->u.draw.first;
 			buffer_range(c, c->vb[b], c->vb_off[b] + first * p->stride[b],
@@ -2222,6 +2335,7 @@ static const struct {
     I(CmdBindIndexBuffer),
     I(CmdBindPipeline),
     I(CmdBindVertexBuffers),
+    I(CmdBindVertexBuffers2),
     I(CmdBlitImage),
     I(CmdClearAttachments),
     I(CmdClearColorImage),
@@ -2233,6 +2347,10 @@ static const struct {
     I(CmdDispatch),
     I(CmdDraw),
     I(CmdDrawIndexed),
+    I(CmdDrawIndexedIndirect),
+    I(CmdDrawIndirect),
+    I(CmdDrawMultiEXT),
+    I(CmdDrawMultiIndexedEXT),
     I(CmdEndDebugUtilsLabelEXT),
     I(CmdEndRenderPass),
     I(CmdEndRenderPass2),
@@ -2241,7 +2359,9 @@ static const struct {
     I(CmdFillBuffer),
     I(CmdResolveImage),
     I(CmdSetScissor),
+    I(CmdSetScissorWithCount),
     I(CmdSetViewport),
+    I(CmdSetViewportWithCount),
     I(CmdUpdateBuffer),
     I(CreateBuffer),
     I(CreateComputePipelines),
@@ -2288,6 +2408,9 @@ PFN_vkVoidFunction capture_intercept(const char *name)
 	    {"vkBindImageMemory2KHR", "vkBindImageMemory2"},
 	    {"vkCmdBeginRenderPass2KHR", "vkCmdBeginRenderPass2"},
 	    {"vkCmdBeginRenderingKHR", "vkCmdBeginRendering"},
+	    {"vkCmdBindVertexBuffers2EXT", "vkCmdBindVertexBuffers2"},
+	    {"vkCmdSetScissorWithCountEXT", "vkCmdSetScissorWithCount"},
+	    {"vkCmdSetViewportWithCountEXT", "vkCmdSetViewportWithCount"},
 	    {"vkCmdEndRenderPass2KHR", "vkCmdEndRenderPass2"},
 	    {"vkCmdEndRenderingKHR", "vkCmdEndRendering"},
 	    {"vkCreateRenderPass2KHR", "vkCreateRenderPass2"},

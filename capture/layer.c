@@ -157,6 +157,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 		dev->d.BindBufferMemory2 = dev->d.BindBufferMemory2KHR;
 	if (!dev->d.BindImageMemory2)
 		dev->d.BindImageMemory2 = dev->d.BindImageMemory2KHR;
+	if (!dev->d.CmdBindVertexBuffers2)
+		dev->d.CmdBindVertexBuffers2 = dev->d.CmdBindVertexBuffers2EXT;
+	if (!dev->d.CmdSetViewportWithCount)
+		dev->d.CmdSetViewportWithCount = dev->d.CmdSetViewportWithCountEXT;
+	if (!dev->d.CmdSetScissorWithCount)
+		dev->d.CmdSetScissorWithCount = dev->d.CmdSetScissorWithCountEXT;
 	pthread_mutex_lock(&devices_lock);
 	int placed = 0;
 	for (int i = 0; i < MAX_ENTRIES && !placed; i++)

@@ -63,18 +63,19 @@ int cmd_capture(int argc, char **argv)
 					     {"frames", required_argument, NULL, 'f'},
 					     {"frame-boundary", required_argument, NULL, 'b'},
 					     {"sms", required_argument, NULL, 's'},
+					     {"exit-after", no_argument, NULL, 'x'},
 					     {"quiet", no_argument, NULL, 'q'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	const char *out = NULL, *frames = NULL, *boundary = "present";
 	char dir[PATH_MAX + 16], path[PATH_MAX + 64], err[700], sms_text[24] = "";
 	uint64_t v;
-	int c, quiet = 0;
+	int c, quiet = 0, exit_after = 0;
 
 	opterr = 0;
 	optind = 1;
 	/* '+': stop at the program's name, so its own options stay its own */
-	while ((c = getopt_long(argc, argv, "+:o:f:b:s:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:f:b:s:xqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -92,6 +93,9 @@ int cmd_capture(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'x':
+			exit_after = 1;
 			break;
 		default: {
 			int r = cli_getopt_common("capture", c, argv);
@@ -111,6 +115,10 @@ int cmd_capture(int argc, char **argv)
 			return cli_usage_error("capture", "bad frame range '%s'", frames);
 		llct_frame_range_release(&fr);
 	}
+	if (exit_after && (!frames || strchr(frames, '-') == frames + strlen(frames) - 1 ||
+			   (strlen(frames) && frames[strlen(frames) - 1] == '-')))
+		return cli_usage_error("capture", "--exit-after needs a frame range with a last "
+						  "frame (e.g. -f 5-9)");
 	if (!layer_dir(dir, sizeof(dir))) {
 		cli_error("cannot find the capture layer (VkLayer_llctrace_capture.json beside "
 			  "llctrace in layer/, or set LLCT_LAYER_DIR)");
@@ -129,6 +137,8 @@ int cmd_capture(int argc, char **argv)
 	setenv("LLCT_CAPTURE_BOUNDARY", boundary, 1);
 	if (sms_text[0])
 		setenv("LLCT_CAPTURE_SMS", sms_text, 1);
+	if (exit_after)
+		setenv("LLCT_CAPTURE_EXIT_AFTER", "1", 1);
 	if (!quiet)
 		setenv("LLCT_CAPTURE_LOG", "1", 0);
 

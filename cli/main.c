@@ -20,6 +20,8 @@ const struct cli_command cli_commands[] = {
      "  -b, --frame-boundary B     present (vkQueuePresentKHR) or submit (every\n"
      "                             vkQueueSubmit: for headless programs) [present]\n"
      "  -s, --sms N                shader cores to spread work over [16]\n"
+     "  -x, --exit-after           end the program once the last frame of the range is\n"
+     "                             written (for programs that run until closed)\n"
      "  -q, --quiet                no progress\n"
      "Exit status: the program's failure is reported (1); the trace keeps every frame\n"
      "completed before a crash.\n"},
