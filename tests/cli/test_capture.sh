@@ -85,22 +85,28 @@ grep -q "killed by signal" "$T/kerr" && ok || bad "crash not reported: $(cat "$T
 
 # windowed programs under a private X server (present boundary): vkcube, and if installed
 # vkd3d-gears (Direct3D 12 through vkd3d) and glxgears on Zink (OpenGL)
+# A layer built with AddressSanitizer needs its runtime loaded first in programs that are not.
+PRELOAD=""
+layer_so=$(dirname "$LLCTRACE")/layer/libVkLayer_llctrace_capture.so
+if ldd "$layer_so" 2>/dev/null | grep -q libasan; then
+	PRELOAD=$(ldd "$layer_so" | awk '/libasan|libubsan/ { print $3 }' | tr '\n' ' ')
+fi
 if command -v Xvfb >/dev/null && command -v vkcube >/dev/null; then
 	display=:$(( 200 + RANDOM % 200 ))
 	Xvfb "$display" -screen 0 800x600x24 >/dev/null 2>&1 &
 	xvfb=$!
 	trap 'kill $xvfb 2>/dev/null; rm -rf "$T"' EXIT
 	for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
-	DISPLAY=$display "$LLCTRACE" capture -q -o "$T/cube.llct" -f 2-4 -- vkcube --c 6 >/dev/null 2>&1 && ok || bad "vkcube capture"
+	DISPLAY=$display "$LLCTRACE" capture -q -o "$T/cube.llct" -f 2-4 -- env LD_PRELOAD="$PRELOAD" vkcube --c 6 >/dev/null 2>&1 && ok || bad "vkcube capture"
 	[ "$(q "$T/cube.llct" "SELECT group_concat(frame) FROM frames")" = "2,3,4" ] && ok || bad "vkcube frames"
 	"$LLCTRACE" dump --csv "$T/cube.llct" | awk -F, '$3 == "DISP" && $4 == "W"' | head -1 | grep -q DISP && ok || bad "vkcube has no DISP writes"
 	[ "$(q "$T/cube.llct" "SELECT count(*) FROM resources WHERE kind = 'swapchain-image'")" -ge 2 ] && ok || bad "swapchain images"
 	if command -v vkd3d-gears >/dev/null; then
-		DISPLAY=$display timeout 60 "$LLCTRACE" capture -q -x -o "$T/d3d.llct" -f 2-3 -- vkd3d-gears >/dev/null 2>&1
+		DISPLAY=$display timeout 60 "$LLCTRACE" capture -q -x -o "$T/d3d.llct" -f 2-3 -- env LD_PRELOAD="$PRELOAD" vkd3d-gears >/dev/null 2>&1
 		[ "$(q "$T/d3d.llct" "SELECT count(*) FROM frames")" = 2 ] && ok || bad "vkd3d-gears capture"
 	fi
 	if command -v glxgears >/dev/null; then
-		DISPLAY=$display LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink timeout 60 "$LLCTRACE" capture -q -x -b submit -o "$T/gl.llct" -f 5-6 -- glxgears >/dev/null 2>&1
+		DISPLAY=$display LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink timeout 60 "$LLCTRACE" capture -q -x -b submit -o "$T/gl.llct" -f 5-6 -- env LD_PRELOAD="$PRELOAD" glxgears >/dev/null 2>&1
 		[ "$(q "$T/gl.llct" "SELECT count(*) FROM kernels WHERE kind = 'draw'")" -gt 0 ] && ok || bad "glxgears on Zink: no draws"
 	fi
 	kill $xvfb 2>/dev/null
