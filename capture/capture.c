@@ -2156,6 +2156,14 @@ static void do_copy(struct capture_device *c, const struct cmd *m)
 
 static void expand(struct capture_device *c, struct cbuf *b, int depth)
 {
+	/* bound state does not outlive a command buffer (render pass state of a secondary
+	 * comes from the primary that executes it) */
+	memset(c->cur_pipe, 0, sizeof(c->cur_pipe));
+	memset(c->cur_set, 0, sizeof(c->cur_set));
+	memset(c->vb, 0, sizeof(c->vb));
+	c->ib = 0;
+	memset(&c->viewport, 0, sizeof(c->viewport));
+	memset(&c->scissor, 0, sizeof(c->scissor));
 	for (size_t i = 0; b && i < b->n && !c->failed; i++) {
 		const struct cmd *m = &b->cmds[i];
 		switch (m->op) {

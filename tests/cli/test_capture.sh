@@ -2,8 +2,9 @@
 # test_capture.sh - the capture layer on real Vulkan (lavapipe): exact footprint bytes, kernel
 # counts, frame ranges, unchanged output, no validation errors, and a program killed mid-capture.
 set -u
-LLCTRACE=${1:?usage: test_capture.sh llctrace clear_store}
+LLCTRACE=${1:?usage: test_capture.sh llctrace clear_store scene}
 APP=${2:?}
+SCENE=${3:?}
 T=$(mktemp -d /tmp/llct-capture-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 export XDG_RUNTIME_DIR=$T
@@ -82,6 +83,27 @@ grep -q "killed by signal" "$T/kerr" && ok || bad "crash not reported: $(cat "$T
 "$LLCTRACE" capture -q -o "$T/none.llct" -- true 2>"$T/nerr"
 [ $? -eq 1 ] && grep -q "no trace was written" "$T/nerr" && ok || bad "no-Vulkan program: $(cat "$T/nerr")"
 "$LLCTRACE" capture -q -- 2>/dev/null; [ $? -eq 2 ] && ok || bad "capture without a program"
+
+# draws, render to texture, compute, a secondary command buffer recorded on another thread
+"$LLCTRACE" capture -q -b submit -o "$T/s.llct" -- "$SCENE" 2 >"$T/s.out" 2>"$T/s.err" && ok || bad "scene capture: $(cat "$T/s.err")"
+[ "$(cat "$T/s.out")" = "$("$SCENE" 2)" ] && ok || bad "scene output differs with capture"
+[ "$(q "$T/s.llct" "SELECT group_concat(kind || '=' || n, ' ') FROM (SELECT kind, count(*) n FROM kernels GROUP BY kind ORDER BY kind)")" = "copy=2 dispatch=2 draw=4 store=4" ] && ok || bad "scene kernels: $(q "$T/s.llct" "SELECT kind, count(*) FROM kernels GROUP BY kind")"
+"$LLCTRACE" dump --csv "$T/s.llct" >"$T/s.csv"
+for f in 0 1; do
+	# the 1 MiB storage buffer: 16,384 lines read and written by the dispatch
+	cs=$(awk -F, -v f=$f '$1 == f && $3 == "CS"' "$T/s.csv" | wc -l)
+	[ "$cs" = 32768 ] && ok || bad "frame $f: $cs CS accesses, expected 2 x 16384"
+	# render to texture: every line the full-screen pass samples was written as RT before
+	tex=$(awk -F, -v f=$f '$1 == f && $3 == "TEX"' "$T/s.csv" | cut -d, -f2 | sort -u)
+	rt=$(awk -F, -v f=$f '$1 == f && $3 == "RT" && $4 == "W"' "$T/s.csv" | cut -d, -f2 | sort -u)
+	[ "$(echo "$tex" | wc -l)" = 4096 ] && ok || bad "frame $f: $(echo "$tex" | wc -l) TEX lines, expected 4096"
+	[ "$(comm -23 <(echo "$tex") <(echo "$rt") | wc -l)" = 0 ] && ok || bad "frame $f: TEX lines not produced as RT"
+	[ "$(awk -F, -v f=$f '$1 == f && $3 == "VTX"' "$T/s.csv" | wc -l)" -ge 1 ] && ok || bad "frame $f: no vertex fetch"
+	[ "$(awk -F, -v f=$f '$1 == f && $3 == "Z" && $4 == "R"' "$T/s.csv" | wc -l)" -gt 0 ] && ok || bad "frame $f: no depth test reads"
+done
+# the replay sees RT->TEX reuse: the sampled texture was just rendered
+"$LLCTRACE" replay "$T/s.llct" --policy lru -o "$T/s.db" -q
+[ "$(q "$T/s.db" "SELECT consumed > 4000 FROM rt_tex_totals")" = 1 ] && ok || bad "no RT->TEX reuse: $(q "$T/s.db" "SELECT * FROM rt_tex_totals")"
 
 # windowed programs under a private X server (present boundary): vkcube, and if installed
 # vkd3d-gears (Direct3D 12 through vkd3d) and glxgears on Zink (OpenGL)

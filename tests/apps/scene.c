@@ -1,0 +1,449 @@
+/* scene.c - a headless Vulkan program for capture tests. Each frame (one submit):
+ *   1. a compute dispatch doubles a 1 MiB storage buffer;
+ *   2. render pass A: a depth-tested triangle from a vertex buffer into a 256x256 RGBA8
+ *      texture and a D32 depth buffer;
+ *   3. render pass B: a full-screen triangle samples that texture into a second target; its
+ *      draw lives in a secondary command buffer recorded on another thread;
+ *   4. the second target is copied to a host-visible buffer.
+ * Prints a checksum of the read-back pixels and of the storage buffer.
+ *
+ * usage: scene [FRAMES]   (default 2)
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vulkan/vulkan.h>
+
+#include "double.comp.h"
+#include "fullscreen.vert.h"
+#include "sample.frag.h"
+#include "tri.frag.h"
+#include "tri.vert.h"
+
+#define W 256
+#define H 256
+#define N_WORDS (256 * 1024)
+#define CHECK(x)                                                                                   \
+	do {                                                                                       \
+		VkResult r_ = (x);                                                                 \
+		if (r_ != VK_SUCCESS) {                                                            \
+			fprintf(stderr, "scene: %s failed: %d\n", #x, r_);                         \
+			exit(1);                                                                   \
+		}                                                                                  \
+	} while (0)
+
+static VkDevice dev;
+static VkPhysicalDevice pd;
+
+static uint32_t mem_type(uint32_t bits, VkMemoryPropertyFlags want)
+{
+	VkPhysicalDeviceMemoryProperties mp;
+	vkGetPhysicalDeviceMemoryProperties(pd, &mp);
+	for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
+		if ((bits >> i & 1) && (mp.memoryTypes[i].propertyFlags & want) == want)
+			return i;
+	fprintf(stderr, "scene: no memory type\n");
+	exit(1);
+}
+
+static VkDeviceMemory alloc_for(VkMemoryRequirements req, VkMemoryPropertyFlags want)
+{
+	VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, req.size,
+				   mem_type(req.memoryTypeBits, want)};
+	VkDeviceMemory m;
+	CHECK(vkAllocateMemory(dev, &ai, NULL, &m));
+	return m;
+}
+
+static VkImage image(VkFormat fmt, VkImageUsageFlags usage, VkDeviceMemory *mem)
+{
+	VkImageCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+	VkImage img;
+	VkMemoryRequirements req;
+	ci.imageType = VK_IMAGE_TYPE_2D;
+	ci.format = fmt;
+	ci.extent = (VkExtent3D){W, H, 1};
+	ci.mipLevels = 1;
+	ci.arrayLayers = 1;
+	ci.samples = VK_SAMPLE_COUNT_1_BIT;
+	ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+	ci.usage = usage;
+	CHECK(vkCreateImage(dev, &ci, NULL, &img));
+	vkGetImageMemoryRequirements(dev, img, &req);
+	*mem = alloc_for(req, 0);
+	CHECK(vkBindImageMemory(dev, img, *mem, 0));
+	return img;
+}
+
+static VkBuffer buffer(VkDeviceSize size, VkBufferUsageFlags usage, VkDeviceMemory *mem,
+		       VkMemoryPropertyFlags want)
+{
+	VkBufferCreateInfo ci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+	VkBuffer b;
+	VkMemoryRequirements req;
+	ci.size = size;
+	ci.usage = usage;
+	CHECK(vkCreateBuffer(dev, &ci, NULL, &b));
+	vkGetBufferMemoryRequirements(dev, b, &req);
+	*mem = alloc_for(req, want);
+	CHECK(vkBindBufferMemory(dev, b, *mem, 0));
+	return b;
+}
+
+static VkImageView view(VkImage img, VkFormat fmt, VkImageAspectFlags aspect)
+{
+	VkImageViewCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+	VkImageView v;
+	ci.image = img;
+	ci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+	ci.format = fmt;
+	ci.subresourceRange = (VkImageSubresourceRange){aspect, 0, 1, 0, 1};
+	CHECK(vkCreateImageView(dev, &ci, NULL, &v));
+	return v;
+}
+
+static VkShaderModule shader(const uint32_t *code, size_t size)
+{
+	VkShaderModuleCreateInfo ci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0, size,
+				       code};
+	VkShaderModule m;
+	CHECK(vkCreateShaderModule(dev, &ci, NULL, &m));
+	return m;
+}
+
+static VkRenderPass render_pass(int with_depth, VkImageLayout final)
+{
+	VkAttachmentDescription att[2] = {
+	    {0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+	     VK_ATTACHMENT_STORE_OP_STORE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+	     VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED, final},
+	    {0, VK_FORMAT_D32_SFLOAT, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
+	     VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+	     VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+	     VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL}};
+	VkAttachmentReference cref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+	VkAttachmentReference dref = {1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+	VkSubpassDescription sub = {0,    VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, 1, &cref,
+				    NULL, with_depth ? &dref : NULL,       0, NULL};
+	VkSubpassDependency dep = {VK_SUBPASS_EXTERNAL,
+				   0,
+				   VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+				   VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+				   VK_ACCESS_MEMORY_WRITE_BIT,
+				   VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT,
+				   0};
+	VkSubpassDependency dep_out = {0,
+				       VK_SUBPASS_EXTERNAL,
+				       VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+				       VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+				       VK_ACCESS_MEMORY_WRITE_BIT,
+				       VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT,
+				       0};
+	VkSubpassDependency deps[2] = {dep, dep_out};
+	VkRenderPassCreateInfo ci = {VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+				     NULL,
+				     0,
+				     with_depth ? 2u : 1u,
+				     att,
+				     1,
+				     &sub,
+				     2,
+				     deps};
+	VkRenderPass rp;
+	CHECK(vkCreateRenderPass(dev, &ci, NULL, &rp));
+	return rp;
+}
+
+static VkPipeline graphics(VkRenderPass rp, VkPipelineLayout layout, VkShaderModule vs,
+			   VkShaderModule fs, int vertex_input, int depth)
+{
+	VkPipelineShaderStageCreateInfo st[2] = {
+	    {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+	     VK_SHADER_STAGE_VERTEX_BIT, vs, "main", NULL},
+	    {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+	     VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main", NULL}};
+	VkVertexInputBindingDescription bind = {0, 8, VK_VERTEX_INPUT_RATE_VERTEX};
+	VkVertexInputAttributeDescription attr = {0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
+	VkPipelineVertexInputStateCreateInfo vi = {
+	    VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+	if (vertex_input) {
+		vi.vertexBindingDescriptionCount = 1;
+		vi.pVertexBindingDescriptions = &bind;
+		vi.vertexAttributeDescriptionCount = 1;
+		vi.pVertexAttributeDescriptions = &attr;
+	}
+	VkPipelineInputAssemblyStateCreateInfo ia = {
+	    VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO, NULL, 0,
+	    VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, VK_FALSE};
+	VkViewport vp = {0, 0, W, H, 0, 1};
+	VkRect2D sc = {{0, 0}, {W, H}};
+	VkPipelineViewportStateCreateInfo vs_ = {
+	    VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, NULL, 0, 1, &vp, 1, &sc};
+	VkPipelineRasterizationStateCreateInfo rs = {
+	    VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+	rs.polygonMode = VK_POLYGON_MODE_FILL;
+	rs.cullMode = VK_CULL_MODE_NONE;
+	rs.lineWidth = 1;
+	VkPipelineMultisampleStateCreateInfo ms = {
+	    VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+	ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+	VkPipelineDepthStencilStateCreateInfo ds = {
+	    VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+	ds.depthTestEnable = depth;
+	ds.depthWriteEnable = depth;
+	ds.depthCompareOp = VK_COMPARE_OP_LESS;
+	VkPipelineColorBlendAttachmentState cba = {0};
+	cba.colorWriteMask = 0xf;
+	VkPipelineColorBlendStateCreateInfo cb = {
+	    VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+	cb.attachmentCount = 1;
+	cb.pAttachments = &cba;
+	VkGraphicsPipelineCreateInfo ci = {VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+	ci.stageCount = 2;
+	ci.pStages = st;
+	ci.pVertexInputState = &vi;
+	ci.pInputAssemblyState = &ia;
+	ci.pViewportState = &vs_;
+	ci.pRasterizationState = &rs;
+	ci.pMultisampleState = &ms;
+	ci.pDepthStencilState = depth ? &ds : NULL;
+	ci.pColorBlendState = &cb;
+	ci.layout = layout;
+	ci.renderPass = rp;
+	VkPipeline p;
+	CHECK(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &p));
+	return p;
+}
+
+/* The secondary command buffer with pass B's draw, recorded on its own thread. */
+struct secondary {
+	VkCommandPool pool;
+	VkCommandBuffer cb;
+	VkRenderPass rp;
+	VkFramebuffer fb;
+	VkPipeline pipe;
+	VkPipelineLayout layout;
+	VkDescriptorSet set;
+};
+
+static void *record_secondary(void *arg)
+{
+	struct secondary *s = arg;
+	VkCommandBufferInheritanceInfo inh = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO,
+					      NULL, s->rp, 0, s->fb};
+	VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, NULL,
+				       VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT, &inh};
+	CHECK(vkBeginCommandBuffer(s->cb, &bi));
+	vkCmdBindPipeline(s->cb, VK_PIPELINE_BIND_POINT_GRAPHICS, s->pipe);
+	vkCmdBindDescriptorSets(s->cb, VK_PIPELINE_BIND_POINT_GRAPHICS, s->layout, 0, 1, &s->set, 0,
+				NULL);
+	vkCmdDraw(s->cb, 3, 1, 0, 0);
+	CHECK(vkEndCommandBuffer(s->cb));
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	int frames = argc > 1 ? atoi(argv[1]) : 2;
+	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
+	app.pApplicationName = "scene";
+	app.apiVersion = VK_API_VERSION_1_1;
+	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+	ici.pApplicationInfo = &app;
+	VkInstance inst;
+	CHECK(vkCreateInstance(&ici, NULL, &inst));
+	uint32_t n = 1;
+	VkResult er = vkEnumeratePhysicalDevices(inst, &n, &pd);
+	if ((er != VK_SUCCESS && er != VK_INCOMPLETE) || !n) {
+		fprintf(stderr, "scene: no Vulkan device\n");
+		return 1;
+	}
+	float prio = 1;
+	VkDeviceQueueCreateInfo qci = {
+	    VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+	dci.queueCreateInfoCount = 1;
+	dci.pQueueCreateInfos = &qci;
+	CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
+	VkQueue q;
+	vkGetDeviceQueue(dev, 0, 0, &q);
+
+	VkDeviceMemory m_tex, m_depth, m_out, m_vb, m_sb, m_rb;
+	VkImage tex =
+	    image(VK_FORMAT_R8G8B8A8_UNORM,
+		  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, &m_tex);
+	VkImage depth =
+	    image(VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, &m_depth);
+	VkImage out =
+	    image(VK_FORMAT_R8G8B8A8_UNORM,
+		  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, &m_out);
+	VkMemoryPropertyFlags host =
+	    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+	VkBuffer vb = buffer(3 * 8, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &m_vb, host);
+	VkBuffer sb = buffer(N_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &m_sb, host);
+	VkBuffer rb = buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &m_rb, host);
+	void *p;
+	float tri[6] = {-0.8f, -0.8f, 0.8f, -0.6f, 0.0f, 0.9f};
+	CHECK(vkMapMemory(dev, m_vb, 0, sizeof(tri), 0, &p));
+	memcpy(p, tri, sizeof(tri));
+	vkUnmapMemory(dev, m_vb);
+	CHECK(vkMapMemory(dev, m_sb, 0, N_WORDS * 4, 0, &p));
+	for (uint32_t i = 0; i < N_WORDS; i++)
+		((uint32_t *)p)[i] = i;
+	vkUnmapMemory(dev, m_sb);
+
+	VkImageView tex_v = view(tex, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+	VkImageView depth_v = view(depth, VK_FORMAT_D32_SFLOAT, VK_IMAGE_ASPECT_DEPTH_BIT);
+	VkImageView out_v = view(out, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+	VkRenderPass rp_a = render_pass(1, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+	VkRenderPass rp_b = render_pass(0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+	VkImageView a_views[2] = {tex_v, depth_v};
+	VkFramebufferCreateInfo fci = {
+	    VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, rp_a, 2, a_views, W, H, 1};
+	VkFramebuffer fb_a, fb_b;
+	CHECK(vkCreateFramebuffer(dev, &fci, NULL, &fb_a));
+	fci.renderPass = rp_b;
+	fci.attachmentCount = 1;
+	fci.pAttachments = &out_v;
+	CHECK(vkCreateFramebuffer(dev, &fci, NULL, &fb_b));
+
+	/* descriptors: a sampled texture (graphics), a storage buffer (compute) */
+	VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+	VkSampler sampler;
+	CHECK(vkCreateSampler(dev, &sci, NULL, &sampler));
+	VkDescriptorSetLayoutBinding gb = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+					   VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+	VkDescriptorSetLayoutBinding cbind = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+					      VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+	VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+					       NULL, 0, 1, &gb};
+	VkDescriptorSetLayout gl, cl;
+	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &gl));
+	lci.pBindings = &cbind;
+	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &cl));
+	VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+					 {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+	VkDescriptorPoolCreateInfo dpci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 2, sizes};
+	VkDescriptorPool dpool;
+	CHECK(vkCreateDescriptorPool(dev, &dpci, NULL, &dpool));
+	VkDescriptorSetLayout both[2] = {gl, cl};
+	VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
+					   dpool, 2, both};
+	VkDescriptorSet sets[2];
+	CHECK(vkAllocateDescriptorSets(dev, &dai, sets));
+	VkDescriptorImageInfo dii = {sampler, tex_v, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+	VkDescriptorBufferInfo dbi = {sb, 0, VK_WHOLE_SIZE};
+	VkWriteDescriptorSet wr[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[0], 0, 0,
+				       1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, &dii, NULL,
+				       NULL},
+				      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[1], 0, 0,
+				       1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &dbi, NULL}};
+	vkUpdateDescriptorSets(dev, 2, wr, 0, NULL);
+
+	VkPipelineLayoutCreateInfo plci = {
+	    VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0, 0, NULL, 0, NULL};
+	VkPipelineLayout empty_l, tex_l, comp_l;
+	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &empty_l));
+	plci.setLayoutCount = 1;
+	plci.pSetLayouts = &gl;
+	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &tex_l));
+	plci.pSetLayouts = &cl;
+	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &comp_l));
+	VkShaderModule s_tv = shader(spv_tri_vert, sizeof(spv_tri_vert));
+	VkShaderModule s_tf = shader(spv_tri_frag, sizeof(spv_tri_frag));
+	VkShaderModule s_fv = shader(spv_fullscreen_vert, sizeof(spv_fullscreen_vert));
+	VkShaderModule s_sf = shader(spv_sample_frag, sizeof(spv_sample_frag));
+	VkShaderModule s_cs = shader(spv_double_comp, sizeof(spv_double_comp));
+	VkPipeline p_tri = graphics(rp_a, empty_l, s_tv, s_tf, 1, 1);
+	VkPipeline p_fs = graphics(rp_b, tex_l, s_fv, s_sf, 0, 0);
+	VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+	cpci.stage =
+	    (VkPipelineShaderStageCreateInfo){VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+					      NULL,
+					      0,
+					      VK_SHADER_STAGE_COMPUTE_BIT,
+					      s_cs,
+					      "main",
+					      NULL};
+	cpci.layout = comp_l;
+	VkPipeline p_cs;
+	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &p_cs));
+
+	VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
+				       VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, 0};
+	VkCommandPool pool;
+	CHECK(vkCreateCommandPool(dev, &pci, NULL, &pool));
+	VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL,
+					   pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
+	VkCommandBuffer cb;
+	CHECK(vkAllocateCommandBuffers(dev, &cai, &cb));
+	struct secondary sec = {0, VK_NULL_HANDLE, rp_b, fb_b, p_fs, tex_l, sets[0]};
+	CHECK(vkCreateCommandPool(dev, &pci, NULL, &sec.pool)); /* pools are per thread */
+	cai.commandPool = sec.pool;
+	cai.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+	CHECK(vkAllocateCommandBuffers(dev, &cai, &sec.cb));
+	VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+	VkFence fence;
+	CHECK(vkCreateFence(dev, &fi, NULL, &fence));
+
+	uint64_t sum = 0;
+	for (int f = 0; f < frames; f++) {
+		pthread_t th;
+		if (pthread_create(&th, NULL, record_secondary, &sec))
+			return 1;
+		VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+		CHECK(vkBeginCommandBuffer(cb, &bi));
+		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p_cs);
+		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, comp_l, 0, 1, &sets[1],
+					0, NULL);
+		vkCmdDispatch(cb, N_WORDS / 64, 1, 1);
+		VkClearValue cv[2];
+		cv[0].color = (VkClearColorValue){{0, 0, 0.2f, 1}};
+		cv[1].depthStencil = (VkClearDepthStencilValue){1, 0};
+		VkRenderPassBeginInfo rbi = {VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+					     NULL,
+					     rp_a,
+					     fb_a,
+					     {{0, 0}, {W, H}},
+					     2,
+					     cv};
+		vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, p_tri);
+		VkDeviceSize off = 0;
+		vkCmdBindVertexBuffers(cb, 0, 1, &vb, &off);
+		vkCmdDraw(cb, 3, 1, 0, 0);
+		vkCmdEndRenderPass(cb);
+		pthread_join(th, NULL);
+		rbi.renderPass = rp_b;
+		rbi.framebuffer = fb_b;
+		rbi.clearValueCount = 1;
+		vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
+		vkCmdExecuteCommands(cb, 1, &sec.cb);
+		vkCmdEndRenderPass(cb);
+		VkBufferImageCopy reg = {
+		    0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {W, H, 1}};
+		vkCmdCopyImageToBuffer(cb, out, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb, 1, &reg);
+		CHECK(vkEndCommandBuffer(cb));
+		VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
+		si.commandBufferCount = 1;
+		si.pCommandBuffers = &cb;
+		CHECK(vkQueueSubmit(q, 1, &si, fence));
+		CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX));
+		CHECK(vkResetFences(dev, 1, &fence));
+		CHECK(vkMapMemory(dev, m_rb, 0, W * H * 4, 0, &p));
+		for (uint32_t i = 0; i < W * H; i++)
+			sum = sum * 1099511628211ull + ((uint32_t *)p)[i];
+		vkUnmapMemory(dev, m_rb);
+	}
+	CHECK(vkMapMemory(dev, m_sb, 0, N_WORDS * 4, 0, &p));
+	for (uint32_t i = 0; i < N_WORDS; i++)
+		sum = sum * 1099511628211ull + ((uint32_t *)p)[i];
+	vkUnmapMemory(dev, m_sb);
+	printf("checksum %016llx\n", (unsigned long long)sum);
+	vkDeviceWaitIdle(dev);
+	vkDestroyDevice(dev, NULL); /* the rest goes with the device in this test program */
+	vkDestroyInstance(inst, NULL);
+	return 0;
+}
