@@ -10,6 +10,7 @@
 #include "llct/trace.h"
 
 #include <pthread.h>
+#include <spirv/unified1/spirv.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,9 +149,15 @@ struct fbuf {
 	uint64_t view[MAX_ATT];
 };
 
+/* Which (set, binding) pairs a shader module declares, from its SPIR-V. */
+struct shader {
+	uint64_t used[8]; /* bit b of used[s]: binding b of set s (bindings < 64, sets < 8) */
+};
+
 struct pipe {
 	uint64_t id;
 	int compute;
+	uint64_t used[8]; /* union over the pipeline's stages; all ones when unknown */
 	uint32_t stride[16];
 	int depth_test, depth_write, stencil_test, blend;
 	int has_viewport, has_scissor;
@@ -276,7 +283,8 @@ struct cbuf {
 struct capture_device {
 	pthread_mutex_t lock;
 	struct layer_device *dev;
-	struct hmap mems, bufs, imgs, views, rpasses, fbufs, pipes, layouts, sets, cbufs, swaps;
+	struct hmap mems, bufs, imgs, views, rpasses, fbufs, pipes, layouts, sets, cbufs, swaps,
+	    shaders;
 	uint64_t next_addr, next_id;
 	struct llct_writer *w;
 	struct llct_fp *fp;
@@ -630,6 +638,7 @@ void capture_device_destroyed(struct layer_device *d)
 	hfree_all(&c->sets, free_dset);
 	hfree_all(&c->cbufs, free_cbuf);
 	hfree_all(&c->swaps, free);
+	hfree_all(&c->shaders, NULL);
 	llct_frame_range_release(&c->frames);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
@@ -1037,6 +1046,99 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateFramebuffer(VkDevice device,
 	return r;
 }
 
+/* Reads the descriptor bindings a module declares: variables decorated with Binding (and
+ * DescriptorSet, default 0). Malformed SPIR-V gives "unknown" (all bindings), never a crash. */
+static void parse_spirv(const uint32_t *w, size_t n_words, struct shader *sh)
+{
+	uint32_t ids = 0;
+	memset(sh->used, 0, sizeof(sh->used));
+	if (n_words < 5 || w[0] != SpvMagicNumber) {
+		memset(sh->used, 0xff, sizeof(sh->used));
+		return;
+	}
+	ids = w[3];
+	if (ids > (1u << 22)) {
+		memset(sh->used, 0xff, sizeof(sh->used));
+		return;
+	}
+	uint32_t *set = calloc(ids + 1, sizeof(*set)), *bind = calloc(ids + 1, sizeof(*bind));
+	if (!set || !bind) {
+		free(set);
+		free(bind);
+		memset(sh->used, 0xff, sizeof(sh->used));
+		return;
+	}
+	for (size_t i = 5; i < n_words;) {
+		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
+		if (!len || i + len > n_words)
+			break;
+		if (op == SpvOpDecorate && len >= 4 && w[i + 1] < ids) {
+			if (w[i + 2] == SpvDecorationDescriptorSet)
+				set[w[i + 1]] = w[i + 3] + 1;
+			else if (w[i + 2] == SpvDecorationBinding)
+				bind[w[i + 1]] = w[i + 3] + 1;
+		}
+		i += len;
+	}
+	for (uint32_t id = 0; id < ids; id++) {
+		if (!bind[id])
+			continue;
+		uint32_t s_ = set[id] ? set[id] - 1 : 0, b = bind[id] - 1;
+		if (s_ < 8 && b < 64)
+			sh->used[s_] |= (uint64_t)1 << b;
+	}
+	free(set);
+	free(bind);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateShaderModule(VkDevice device,
+							     const VkShaderModuleCreateInfo *info,
+							     const VkAllocationCallbacks *alloc,
+							     VkShaderModule *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateShaderModule(device, info, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	struct shader *sh = calloc(1, sizeof(*sh));
+	if (sh)
+		parse_spirv(info->pCode, info->codeSize / 4, sh);
+	pthread_mutex_lock(&c->lock);
+	if (!sh || hput(&c->shaders, H(*out), sh)) {
+		free(sh);
+		cap_fail(c, "out of memory tracking shaders");
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_DestroyShaderModule(VkDevice device, VkShaderModule m,
+							  const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	d->d.DestroyShaderModule(device, m, alloc);
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	free(hdel(&c->shaders, H(m)));
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* The union of the bindings the stages use; unknown modules (inline SPIR-V in pNext, or a
+ * module the layer did not see) count as using everything. */
+static void stage_use(struct capture_device *c, const VkPipelineShaderStageCreateInfo *st,
+		      uint32_t n, uint64_t *used)
+{
+	memset(used, 0, 8 * sizeof(*used));
+	for (uint32_t i = 0; i < n; i++) {
+		struct shader *sh = hget(&c->shaders, H(st[i].module));
+		for (int s = 0; s < 8; s++)
+			used[s] |= sh ? sh->used[s] : UINT64_MAX;
+	}
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
     VkDevice device, VkPipelineCache cache, uint32_t n, const VkGraphicsPipelineCreateInfo *infos,
     const VkAllocationCallbacks *alloc, VkPipeline *out)
@@ -1056,6 +1158,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 			break;
 		}
 		p->id = c->next_id++;
+		stage_use(c, g->pStages, g->stageCount, p->used);
 		if (g->pVertexInputState)
 			for (uint32_t b = 0;
 			     b < g->pVertexInputState->vertexBindingDescriptionCount; b++) {
@@ -1106,6 +1209,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateComputePipelines(
 		}
 		p->id = c->next_id++;
 		p->compute = 1;
+		stage_use(c, &infos[i].stage, 1, p->used);
 	}
 	pthread_mutex_unlock(&c->lock);
 	return r;
@@ -1932,6 +2036,17 @@ static void buffer_range(struct capture_device *c, uint64_t handle, uint64_t off
 	llct_fp_range(c->fp, b->addr + off, size, stream, op, cached);
 }
 
+/* Does the pipeline's SPIR-V declare the binding slot k of set index s belongs to? */
+static int slot_used(const struct pipe *p, const struct dset *ds, int s, uint32_t k)
+{
+	if (!p)
+		return 1;
+	for (uint32_t b = 0; b < ds->n_bindings; b++)
+		if (k >= ds->first[b] && k < ds->first[b] + ds->count[b])
+			return ds->binding[b] >= 64 || (p->used[s] >> ds->binding[b] & 1);
+	return 1;
+}
+
 /* What a draw touches (tier 1): uniform buffers, index and vertex ranges, attachments over
  * viewport n scissor n render area, sampled images at the LOD that maps that area. */
 static void do_draw(struct capture_device *c, const struct cmd *m)
@@ -1974,6 +2089,8 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 		struct dset *ds = hget(&c->sets, c->cur_set[0][s]);
 		for (uint32_t k = 0; ds && k < ds->n; k++) {
 			struct slot *sl = &ds->slot[k];
+			if (!slot_used(p, ds, s, k))
+				continue;
 			if (sl->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
 			    sl->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC)
 				buffer_range(c, sl->handle, sl->offset, sl->range,
@@ -2054,6 +2171,8 @@ static void do_dispatch(struct capture_device *c, const struct cmd *m)
 			struct slot *sl = &ds->slot[k];
 			uint32_t mip, layer;
 			struct img *im;
+			if (!slot_used(p, ds, s, k))
+				continue;
 			switch (sl->type) {
 			case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
 			case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
@@ -2380,11 +2499,13 @@ static const struct {
     I(CreateImageView),
     I(CreateRenderPass),
     I(CreateRenderPass2),
+    I(CreateShaderModule),
     I(CreateSwapchainKHR),
     I(DestroyBuffer),
     I(DestroyImage),
     I(DestroyImageView),
     I(DestroyPipeline),
+    I(DestroyShaderModule),
     I(FreeCommandBuffers),
     I(FreeDescriptorSets),
     I(FreeMemory),

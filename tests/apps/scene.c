@@ -1,7 +1,8 @@
 /* scene.c - a headless Vulkan program for capture tests. Each frame (one submit):
  *   1. a compute dispatch doubles a 1 MiB storage buffer;
  *   2. render pass A: a depth-tested triangle from a vertex buffer into a 256x256 RGBA8
- *      texture and a D32 depth buffer;
+ *      texture and a D32 depth buffer (with a descriptor set bound that its shaders do not
+ *      use);
  *   3. render pass B: a full-screen triangle samples that texture into a second target; its
  *      draw lives in a secondary command buffer recorded on another thread;
  *   4. the second target is copied to a host-visible buffer.
@@ -129,13 +130,13 @@ static VkRenderPass render_pass(int with_depth, VkImageLayout final)
 	VkSubpassDependency dep = {VK_SUBPASS_EXTERNAL,
 				   0,
 				   VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-				   VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+				   VK_PIPELINE_STAGE_ALL_GRAPHICS_BIT,
 				   VK_ACCESS_MEMORY_WRITE_BIT,
 				   VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT,
 				   0};
 	VkSubpassDependency dep_out = {0,
 				       VK_SUBPASS_EXTERNAL,
-				       VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+				       VK_PIPELINE_STAGE_ALL_GRAPHICS_BIT,
 				       VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
 				       VK_ACCESS_MEMORY_WRITE_BIT,
 				       VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT,
@@ -356,7 +357,7 @@ int main(int argc, char **argv)
 	VkShaderModule s_fv = shader(spv_fullscreen_vert, sizeof(spv_fullscreen_vert));
 	VkShaderModule s_sf = shader(spv_sample_frag, sizeof(spv_sample_frag));
 	VkShaderModule s_cs = shader(spv_double_comp, sizeof(spv_double_comp));
-	VkPipeline p_tri = graphics(rp_a, empty_l, s_tv, s_tf, 1, 1);
+	VkPipeline p_tri = graphics(rp_a, tex_l, s_tv, s_tf, 1, 1);
 	VkPipeline p_fs = graphics(rp_b, tex_l, s_fv, s_sf, 0, 0);
 	VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
 	cpci.stage =
@@ -411,6 +412,9 @@ int main(int argc, char **argv)
 					     cv};
 		vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
 		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, p_tri);
+		/* bound but not used by tri.frag: capture must not count it (SPIR-V says so) */
+		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, tex_l, 0, 1, &sets[0],
+					0, NULL);
 		VkDeviceSize off = 0;
 		vkCmdBindVertexBuffers(cb, 0, 1, &vb, &off);
 		vkCmdDraw(cb, 3, 1, 0, 0);
@@ -443,7 +447,39 @@ int main(int argc, char **argv)
 	vkUnmapMemory(dev, m_sb);
 	printf("checksum %016llx\n", (unsigned long long)sum);
 	vkDeviceWaitIdle(dev);
-	vkDestroyDevice(dev, NULL); /* the rest goes with the device in this test program */
+	vkDestroyFence(dev, fence, NULL);
+	vkDestroyCommandPool(dev, sec.pool, NULL);
+	vkDestroyCommandPool(dev, pool, NULL);
+	VkPipeline pipes[3] = {p_tri, p_fs, p_cs};
+	for (int i = 0; i < 3; i++)
+		vkDestroyPipeline(dev, pipes[i], NULL);
+	VkShaderModule mods[5] = {s_tv, s_tf, s_fv, s_sf, s_cs};
+	for (int i = 0; i < 5; i++)
+		vkDestroyShaderModule(dev, mods[i], NULL);
+	vkDestroyPipelineLayout(dev, empty_l, NULL);
+	vkDestroyPipelineLayout(dev, tex_l, NULL);
+	vkDestroyPipelineLayout(dev, comp_l, NULL);
+	vkDestroyDescriptorPool(dev, dpool, NULL);
+	vkDestroyDescriptorSetLayout(dev, gl, NULL);
+	vkDestroyDescriptorSetLayout(dev, cl, NULL);
+	vkDestroySampler(dev, sampler, NULL);
+	vkDestroyFramebuffer(dev, fb_a, NULL);
+	vkDestroyFramebuffer(dev, fb_b, NULL);
+	vkDestroyRenderPass(dev, rp_a, NULL);
+	vkDestroyRenderPass(dev, rp_b, NULL);
+	vkDestroyImageView(dev, tex_v, NULL);
+	vkDestroyImageView(dev, depth_v, NULL);
+	vkDestroyImageView(dev, out_v, NULL);
+	vkDestroyImage(dev, tex, NULL);
+	vkDestroyImage(dev, depth, NULL);
+	vkDestroyImage(dev, out, NULL);
+	vkDestroyBuffer(dev, vb, NULL);
+	vkDestroyBuffer(dev, sb, NULL);
+	vkDestroyBuffer(dev, rb, NULL);
+	VkDeviceMemory mems[6] = {m_tex, m_depth, m_out, m_vb, m_sb, m_rb};
+	for (int i = 0; i < 6; i++)
+		vkFreeMemory(dev, mems[i], NULL);
+	vkDestroyDevice(dev, NULL);
 	vkDestroyInstance(inst, NULL);
 	return 0;
 }
