@@ -42,6 +42,13 @@ void cli_progress_update(struct cli_progress *p, uint64_t done);
 void cli_progress_done(struct cli_progress *p, uint64_t done);
 double cli_now(void);
 
+struct llct_writer;
+/* Ends a trace written to `tmp`: closes the writer and renames tmp to out if all went well
+ * (st == LLCT_OK, err holding the message otherwise); on any failure removes tmp, prints the
+ * message and returns EXIT_FAIL, so a failed command leaves nothing half-written. */
+int cli_finish_trace(struct llct_writer *w, const char *tmp, const char *out, int st, char *err,
+		     size_t err_size);
+
 /* Parses sizes like "8MiB", "64", "2KiB", "1GB"; returns 0 on bad input. */
 int cli_parse_size(const char *s, uint64_t *out);
 /* Parses "SIZE:WAYS:LINE" (e.g. 8MiB:16:64); returns 0 on bad input. */

@@ -66,26 +66,10 @@ int cmd_import(int argc, char **argv)
 	int st = llct_csv_import(in, strcmp(in_path, "-") == 0 ? "<stdin>" : in_path, w, err,
 				 sizeof(err));
 	uint64_t n = llct_writer_records(w), bytes = llct_writer_bytes(w);
-	int cst = llct_writer_close(w);
 	if (in != stdin)
 		fclose(in);
-	if (!st && cst) {
-		snprintf(err, sizeof(err), "'%s': cannot finish writing: %s", out_path,
-			 llct_strerror(cst));
-		st = cst;
-	}
-	if (!st && rename(tmp, out_path) != 0) {
-		snprintf(err, sizeof(err), "'%s': cannot rename into place: %s", out_path,
-			 strerror(errno));
-		st = LLCT_ERR_IO;
-	}
-	if (st) {
-		unlink(tmp);
-		cli_error("%s", err);
-		if (strstr(err, tmp))
-			cli_error("(the trace was being written to '%s'; nothing was kept)", tmp);
+	if (cli_finish_trace(w, tmp, out_path, st, err, sizeof(err)))
 		return EXIT_FAIL;
-	}
 	if (!quiet)
 		fprintf(stderr, "imported %llu records into '%s' (%.2f bytes/record)\n",
 			(unsigned long long)n, out_path, n ? (double)bytes / (double)n : 0.0);

@@ -231,22 +231,8 @@ int cmd_synth(int argc, char **argv)
 	uint64_t n = llct_writer_records(w), bytes = llct_writer_bytes(w);
 	if (st)
 		snprintf(err, sizeof(err), "%s", llct_writer_error(w));
-	int cst = llct_writer_close(w);
-	if (!st && cst) {
-		snprintf(err, sizeof(err), "'%s': cannot finish writing: %s", out,
-			 llct_strerror(cst));
-		st = cst;
-	}
-	if (!st && rename(tmp, out) != 0) {
-		snprintf(err, sizeof(err), "'%s': cannot rename into place: %s", out,
-			 strerror(errno));
-		st = LLCT_ERR_IO;
-	}
-	if (st) {
-		unlink(tmp);
-		cli_error("%s", err);
+	if (cli_finish_trace(w, tmp, out, st, err, sizeof(err)))
 		return EXIT_FAIL;
-	}
 	if (!quiet)
 		fprintf(stderr, "wrote %llu frames, %llu records to '%s' (%.3f bytes/record)\n",
 			(unsigned long long)frames, (unsigned long long)n, out,

@@ -1,5 +1,6 @@
 /* util.c - messages, option errors, progress lines and number parsing for the subcommands. */
 #include "cli.h"
+#include "llct/trace.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -173,4 +174,24 @@ int cli_parse_llc(const char *s, uint64_t *size, uint32_t *ways, uint32_t *line)
 		return 0;
 	*line = (uint32_t)v;
 	return 1;
+}
+
+int cli_finish_trace(struct llct_writer *w, const char *tmp, const char *out, int st, char *err,
+		     size_t err_size)
+{
+	int cst = llct_writer_close(w);
+	if (!st && cst) {
+		snprintf(err, err_size, "'%s': cannot finish writing: %s", out, llct_strerror(cst));
+		st = cst;
+	}
+	if (!st && rename(tmp, out) != 0) {
+		snprintf(err, err_size, "'%s': cannot rename into place: %s", out, strerror(errno));
+		st = LLCT_ERR_IO;
+	}
+	if (st) {
+		unlink(tmp);
+		cli_error("%s", err);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
 }
