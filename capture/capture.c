@@ -289,8 +289,10 @@ struct capture_device {
 	struct llct_writer *w;
 	struct llct_fp *fp;
 	struct llct_frame_range frames;
-	int all_frames, boundary_submit, failed, in_frame, frame_is_open, exit_after;
-	uint32_t last_frame; /* last frame of a bounded range (exit_after) */
+	int all_frames, boundary_submit, boundary_label, failed, in_frame, frame_is_open,
+	    exit_after;
+	char boundary_name[64]; /* label boundary: a debug label with this name starts a frame */
+	uint32_t last_frame;    /* last frame of a bounded range (exit_after) */
 	uint32_t frame, kernel;
 	char path[1024];
 	/* expansion state */
@@ -426,7 +428,7 @@ static int frame_selected(const struct capture_device *c)
 /* Makes sure a writer frame is open for the current frame if it is selected. */
 static int frame_open(struct capture_device *c)
 {
-	if (c->failed || !c->w || !frame_selected(c))
+	if (c->failed || !c->w || c->frame == UINT32_MAX || !frame_selected(c))
 		return 0;
 	if (!c->in_frame) {
 		if (llct_writer_begin_frame(c->w, c->frame)) {
@@ -450,7 +452,7 @@ static void frame_boundary(struct capture_device *c)
 				 (unsigned long long)c->records);
 	}
 	c->in_frame = 0;
-	c->frame++;
+	c->frame++; /* UINT32_MAX + 1: the first label starts frame 0 */
 	if (c->exit_after && c->frame > c->last_frame) {
 		/* --exit-after: the range is done; finish the trace and end the program */
 		int st = llct_writer_close(c->w);
@@ -465,6 +467,10 @@ static void frame_boundary(struct capture_device *c)
 static uint32_t new_kernel(struct capture_device *c, const char *kind, const char *params)
 {
 	uint32_t id = c->kernel++;
+	if (!c->in_frame) { /* a frame that is not captured */
+		llct_fp_drain(c->fp);
+		return id;
+	}
 	struct llct_kernel k = {.id = id,
 				.frame = c->frame,
 				.kind = kind,
@@ -536,6 +542,13 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	}
 	const char *b = getenv("LLCT_CAPTURE_BOUNDARY");
 	c->boundary_submit = b && !strcmp(b, "submit");
+	c->boundary_label = b && !strcmp(b, "label");
+	if (c->boundary_label) {
+		c->frame = UINT32_MAX; /* nothing before the first label is a frame */
+		const char *name = getenv("LLCT_CAPTURE_LABEL");
+		snprintf(c->boundary_name, sizeof(c->boundary_name), "%s",
+			 name && *name ? name : "frame");
+	}
 	struct llct_fp_config fc;
 	llct_fp_config_default(&fc);
 	const char *sms = getenv("LLCT_CAPTURE_SMS");
@@ -571,7 +584,12 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	char v[64];
 	llct_writer_set(c->w, "capture.tier", "1 (footprint: coarse)");
 	llct_writer_set(c->w, "capture.frames", fr ? fr : "all");
-	llct_writer_set(c->w, "capture.boundary", c->boundary_submit ? "submit" : "present");
+	llct_writer_set(c->w, "capture.boundary",
+			c->boundary_submit  ? "submit"
+			: c->boundary_label ? "label"
+					    : "present");
+	if (c->boundary_label)
+		llct_writer_set(c->w, "capture.boundary_label", c->boundary_name);
 	snprintf(v, sizeof(v), "%u", fc.n_sms);
 	llct_writer_set(c->w, "capture.sms", v);
 	snprintf(v, sizeof(v), "%u", fc.tile);
@@ -2285,6 +2303,11 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 	memset(&c->scissor, 0, sizeof(c->scissor));
 	for (size_t i = 0; b && i < b->n && !c->failed; i++) {
 		const struct cmd *m = &b->cmds[i];
+		if (!c->in_frame &&
+		    (m->op == C_BEGIN_RP || m->op == C_BEGIN_RENDERING || m->op == C_END_RP ||
+		     m->op == C_DRAW || m->op == C_DISPATCH || m->op == C_COPY ||
+		     m->op == C_CLEAR_IMAGE || m->op == C_CLEAR_ATT))
+			continue; /* work of a frame that is not captured */
 		switch (m->op) {
 		case C_BEGIN_RP: {
 			struct rpass *rp = hget(&c->rpasses, m->u.rp.rp);
@@ -2373,6 +2396,11 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 				expand(c, hget(&c->cbufs, m->u.exec.cb), depth + 1);
 			break;
 		case C_LABEL_BEGIN:
+			if (c->boundary_label && !strcmp(m->u.label, c->boundary_name)) {
+				/* a new frame starts here, in the middle of the submission */
+				frame_boundary(c);
+				frame_open(c); /* if not chosen, records and kernels are dropped */
+			}
 			snprintf(c->label, sizeof(c->label), "%s", m->u.label);
 			break;
 		case C_LABEL_END:
@@ -2385,7 +2413,9 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 
 static void submit_cbs(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs)
 {
-	if (!frame_open(c))
+	/* Outside chosen frames only labels (for the label boundary) and bound state are
+	 * followed; with the other boundaries nothing at all. */
+	if (!frame_open(c) && !c->boundary_label)
 		return;
 	for (uint32_t i = 0; i < n; i++)
 		expand(c, hget(&c->cbufs, H(cbs[i])), 0);
@@ -2424,12 +2454,38 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_QueueSubmit2(VkQueue q, uint32_t n,
 	return d->d.QueueSubmit2(q, n, submits, fence);
 }
 
+/* Queue labels: with the label boundary, a label of that name starts a frame. */
+static void queue_label(VkQueue q, const VkDebugUtilsLabelEXT *label)
+{
+	struct capture_device *c = cap_of(q, NULL);
+	if (!c || !c->boundary_label || !label || !label->pLabelName ||
+	    strcmp(label->pLabelName, c->boundary_name))
+		return;
+	pthread_mutex_lock(&c->lock);
+	frame_boundary(c);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+cap_QueueBeginDebugUtilsLabelEXT(VkQueue q, const VkDebugUtilsLabelEXT *label)
+{
+	queue_label(q, label);
+	dd(q)->QueueBeginDebugUtilsLabelEXT(q, label);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+cap_QueueInsertDebugUtilsLabelEXT(VkQueue q, const VkDebugUtilsLabelEXT *label)
+{
+	queue_label(q, label);
+	dd(q)->QueueInsertDebugUtilsLabelEXT(q, label);
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL cap_QueuePresentKHR(VkQueue q, const VkPresentInfoKHR *info)
 {
 	struct layer_device *d;
 	struct capture_device *c = cap_of(q, &d);
 	VkResult r = d->d.QueuePresentKHR(q, info);
-	if (c && !c->boundary_submit) {
+	if (c && !c->boundary_submit && !c->boundary_label) {
 		pthread_mutex_lock(&c->lock);
 		frame_boundary(c);
 		pthread_mutex_unlock(&c->lock);
@@ -2510,6 +2566,8 @@ static const struct {
     I(FreeDescriptorSets),
     I(FreeMemory),
     I(GetSwapchainImagesKHR),
+    I(QueueBeginDebugUtilsLabelEXT),
+    I(QueueInsertDebugUtilsLabelEXT),
     I(QueuePresentKHR),
     I(QueueSubmit),
     I(QueueSubmit2),

@@ -106,9 +106,16 @@ int cmd_capture(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("capture", "needs a program to run (after --)");
-	if (strcmp(boundary, "present") && strcmp(boundary, "submit"))
-		return cli_usage_error("capture", "bad --frame-boundary '%s' (present or submit)",
+	const char *label = NULL;
+	if (!strncmp(boundary, "label:", 6) && boundary[6]) {
+		label = boundary + 6;
+		boundary = "label";
+	} else if (strcmp(boundary, "present") && strcmp(boundary, "submit") &&
+		   strcmp(boundary, "label")) {
+		return cli_usage_error("capture",
+				       "bad --frame-boundary '%s' (present, submit or label:NAME)",
 				       boundary);
+	}
 	if (frames) {
 		struct llct_frame_range fr;
 		if (llct_frame_range_parse(frames, &fr))
@@ -135,6 +142,8 @@ int cmd_capture(int argc, char **argv)
 	setenv("LLCT_CAPTURE_OUTPUT", path, 1);
 	setenv("LLCT_CAPTURE_FRAMES", frames ? frames : "all", 1);
 	setenv("LLCT_CAPTURE_BOUNDARY", boundary, 1);
+	if (label)
+		setenv("LLCT_CAPTURE_LABEL", label, 1);
 	if (sms_text[0])
 		setenv("LLCT_CAPTURE_SMS", sms_text, 1);
 	if (exit_after)

@@ -4,8 +4,10 @@
  * submits once (so the submit boundary gives one frame per loop). Prints a checksum of the
  * read-back pixels, which must not change when the capture layer is on.
  *
- * usage: clear_store [FRAMES [CRASH_AFTER]]   (default 3 frames; with CRASH_AFTER the program
- * aborts right after submitting that many frames, to test a capture cut short)
+ * usage: clear_store [FRAMES [CRASH_AFTER [LABELS]]]   (default 3 frames; with CRASH_AFTER > 0
+ * the program aborts right after submitting that many frames, to test a capture cut short;
+ * with LABELS = 1 each frame is two submissions, the first opening with a debug-utils label
+ * "frame", to test the label frame boundary)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,11 +80,17 @@ int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 3;
 	int crash_after = argc > 2 ? atoi(argv[2]) : -1;
+	int labels = argc > 3 && atoi(argv[3]) == 1;
 	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
 	app.pApplicationName = "clear_store";
 	app.apiVersion = VK_API_VERSION_1_1;
 	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
 	ici.pApplicationInfo = &app;
+	const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+	if (labels) {
+		ici.enabledExtensionCount = 1;
+		ici.ppEnabledExtensionNames = &ext;
+	}
 	VkInstance inst;
 	CHECK(vkCreateInstance(&ici, NULL, &inst));
 	uint32_t n = 1;
@@ -169,6 +177,18 @@ int main(int argc, char **argv)
 	for (int f = 0; f < frames; f++) {
 		VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 		CHECK(vkBeginCommandBuffer(cb, &bi));
+		if (labels) {
+			PFN_vkCmdBeginDebugUtilsLabelEXT begin =
+			    (PFN_vkCmdBeginDebugUtilsLabelEXT)vkGetInstanceProcAddr(
+				inst, "vkCmdBeginDebugUtilsLabelEXT");
+			PFN_vkCmdEndDebugUtilsLabelEXT end =
+			    (PFN_vkCmdEndDebugUtilsLabelEXT)vkGetInstanceProcAddr(
+				inst, "vkCmdEndDebugUtilsLabelEXT");
+			VkDebugUtilsLabelEXT l = {
+			    VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, NULL, "frame", {0, 0, 0, 0}};
+			begin(cb, &l);
+			end(cb);
+		}
 		/* clear a second image outside any render pass */
 		VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
 		ib.srcAccessMask = 0;
@@ -196,6 +216,16 @@ int main(int argc, char **argv)
 					     cv2};
 		vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
 		vkCmdEndRenderPass(cb);
+		if (labels) { /* the copy in a second submission of the same frame */
+			CHECK(vkEndCommandBuffer(cb));
+			VkSubmitInfo s1 = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
+			s1.commandBufferCount = 1;
+			s1.pCommandBuffers = &cb;
+			CHECK(vkQueueSubmit(q, 1, &s1, fence));
+			CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX));
+			CHECK(vkResetFences(dev, 1, &fence));
+			CHECK(vkBeginCommandBuffer(cb, &bi));
+		}
 		VkBufferImageCopy reg = {
 		    0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {W, H, 1}};
 		vkCmdCopyImageToBuffer(cb, color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb, 1,

@@ -55,6 +55,15 @@ overlap=$(comm -12 <(awk -F, '$1 == 0 && $3 == "RT"' "$T/a.csv" | cut -d, -f2 | 
 "$LLCTRACE" capture -q -b submit -f 1,3-4 -o "$T/b.llct" -- "$APP" 6 >/dev/null 2>&1
 [ "$(q "$T/b.llct" "SELECT group_concat(frame) FROM frames")" = "1,3,4" ] && ok || bad "frame range: $(q "$T/b.llct" "SELECT group_concat(frame) FROM frames")"
 
+# label boundary: two submissions a frame, the first opening with the label "frame"
+"$LLCTRACE" capture -q -b label:frame -o "$T/l.llct" -- "$APP" 3 0 1 >/dev/null 2>&1
+# frames start at each label; the third has no label after it, so it is not complete
+[ "$(q "$T/l.llct" "SELECT group_concat(frame) FROM frames")" = "0,1" ] && ok || bad "label frames: $(q "$T/l.llct" "SELECT group_concat(frame) FROM frames")"
+[ "$(q "$T/l.llct" "SELECT group_concat(kind) FROM (SELECT kind FROM kernels WHERE frame = 1 ORDER BY id)")" = "clear,store,copy" ] && ok || bad "label frame content: $(q "$T/l.llct" "SELECT frame, kind FROM kernels")"
+"$LLCTRACE" capture -q -b submit -o "$T/l2.llct" -- "$APP" 3 0 1 >/dev/null 2>&1
+[ "$(q "$T/l2.llct" "SELECT count(*) FROM frames")" = 6 ] && ok || bad "submit boundary with two submissions a frame"
+[ "$(q "$T/l.llct" "SELECT value FROM settings WHERE key = 'capture.boundary_label'")" = frame ] && ok || bad "label not recorded"
+
 # the program's output is the same with capture on and off
 on=$("$LLCTRACE" capture -q -b submit -o "$T/c.llct" -- "$APP" 4 2>/dev/null)
 off=$("$APP" 4)
