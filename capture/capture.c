@@ -113,11 +113,14 @@ static void hfree_all(struct hmap *m, void (*fn)(void *))
 
 struct mem {
 	uint64_t base, size;
+	const uint8_t *map; /* the app's host mapping, or NULL */
+	uint64_t map_off, map_size;
 };
 
 struct buf {
 	uint64_t id, addr, size;
 	VkBufferUsageFlags usage;
+	uint64_t mem, mem_off; /* where it is bound */
 };
 
 struct img {
@@ -700,6 +703,40 @@ static VKAPI_ATTR void VKAPI_CALL cap_FreeMemory(VkDevice device, VkDeviceMemory
 	pthread_mutex_unlock(&c->lock);
 }
 
+static VKAPI_ATTR VkResult VKAPI_CALL cap_MapMemory(VkDevice device, VkDeviceMemory memory,
+						    VkDeviceSize offset, VkDeviceSize size,
+						    VkMemoryMapFlags flags, void **data)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.MapMemory(device, memory, offset, size, flags, data);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	struct mem *m = hget(&c->mems, H(memory));
+	if (m) {
+		m->map = *data;
+		m->map_off = offset;
+		m->map_size = size == VK_WHOLE_SIZE ? m->size - offset : size;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_UnmapMemory(VkDevice device, VkDeviceMemory memory)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	if (c) {
+		pthread_mutex_lock(&c->lock);
+		struct mem *m = hget(&c->mems, H(memory));
+		if (m)
+			m->map = NULL;
+		pthread_mutex_unlock(&c->lock);
+	}
+	d->d.UnmapMemory(device, memory);
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateBuffer(VkDevice device,
 						       const VkBufferCreateInfo *info,
 						       const VkAllocationCallbacks *alloc,
@@ -745,6 +782,8 @@ static void bind_buffer(struct capture_device *c, VkBuffer buffer, VkDeviceMemor
 	if (!b || !m)
 		return;
 	b->addr = m->base + offset;
+	b->mem = H(memory);
+	b->mem_off = offset;
 	char params[128];
 	snprintf(params, sizeof(params), "{\"usage\":%u}", (unsigned)b->usage);
 	add_resource(c, b->id, "buffer", b->addr, b->size, params);
@@ -2076,7 +2115,6 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 		 m->u.draw.indexed ? "true" : "false", m->u.draw.count, m->u.draw.instances,
 		 m->u.draw.first, (unsigned long long)(p ? p->id : 0));
 	new_kernel(c, "draw", params);
-	uint32_t inst = m->u.draw.instances ? m->u.draw.instances : 1;
 	/* uniforms and textures from the bound sets */
 	VkViewport vp = p && p->has_viewport ? p->viewport : c->viewport;
 	VkRect2D sc = p && p->has_scissor ? p->scissor : c->scissor;
@@ -2130,7 +2168,35 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 			}
 		}
 	}
-	/* vertex fetch */
+	/* vertex fetch: the vertices an indexed draw uses, from the index values when the app
+	 * has the index buffer's memory mapped (at submit its contents are final), else from
+	 * the vertex offset and count */
+	uint64_t vfirst = m->u.draw.indexed ? m->u.draw.vertex_offset : m->u.draw.first;
+	uint64_t vcount = m->u.draw.count;
+	struct buf *ibuf = m->u.draw.indexed ? hget(&c->bufs, c->ib) : NULL;
+	struct mem *imem = ibuf ? hget(&c->mems, ibuf->mem) : NULL;
+	if (imem && imem->map && m->u.draw.count && c->ib_size) {
+		uint64_t at = ibuf->mem_off + c->ib_off + (uint64_t)m->u.draw.first * c->ib_size;
+		uint64_t bytes = (uint64_t)m->u.draw.count * c->ib_size;
+		if (at >= imem->map_off && at + bytes <= imem->map_off + imem->map_size) {
+			const uint8_t *p8 = imem->map + (at - imem->map_off);
+			uint64_t lo_i = UINT64_MAX, hi_i = 0;
+			for (uint64_t k = 0; k < m->u.draw.count; k++) {
+				uint64_t v = c->ib_size == 2   ? ((const uint16_t *)p8)[k]
+					     : c->ib_size == 1 ? p8[k]
+							       : ((const uint32_t *)p8)[k];
+				if ((c->ib_size == 2 && v == 0xffff) ||
+				    (c->ib_size == 4 && v == 0xffffffffu))
+					continue; /* primitive restart */
+				lo_i = v < lo_i ? v : lo_i;
+				hi_i = v > hi_i ? v : hi_i;
+			}
+			if (lo_i <= hi_i) {
+				vfirst = m->u.draw.vertex_offset + lo_i;
+				vcount = hi_i - lo_i + 1;
+			}
+		}
+	}
 	if (m->u.draw.indexed)
 		buffer_range(c, c->ib, c->ib_off + (uint64_t)m->u.draw.first * c->ib_size,
 			     (uint64_t)m->u.draw.count * c->ib_size, LLCT_STREAM_VTX, LLCT_OP_READ,
@@ -2139,13 +2205,9 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 		if (c->vb[b] && !m->u.draw.count) /* indirect: the whole bound buffer */
 			buffer_range(c, c->vb[b], c->vb_off[b], VK_WHOLE_SIZE, LLCT_STREAM_VTX,
 				     LLCT_OP_READ, 1);
-		else if (p->stride[b] && c->vb[b]) {
-			uint64_t first =
-			    m->u.draw.indexed ? m->u.draw.vertex_offset : m->u.draw.first;
-			buffer_range(c, c->vb[b], c->vb_off[b] + first * p->stride[b],
-				     (uint64_t)m->u.draw.count * p->stride[b] * (inst > 1 ? 1 : 1),
-				     LLCT_STREAM_VTX, LLCT_OP_READ, 1);
-		}
+		else if (p->stride[b] && c->vb[b])
+			buffer_range(c, c->vb[b], c->vb_off[b] + vfirst * p->stride[b],
+				     vcount * p->stride[b], LLCT_STREAM_VTX, LLCT_OP_READ, 1);
 	/* attachments over the covered rectangle, through the render caches */
 	for (uint32_t i = 0; cw && ch && i < c->n_att; i++) {
 		uint32_t mip, layer;
@@ -2566,12 +2628,14 @@ static const struct {
     I(FreeDescriptorSets),
     I(FreeMemory),
     I(GetSwapchainImagesKHR),
+    I(MapMemory),
     I(QueueBeginDebugUtilsLabelEXT),
     I(QueueInsertDebugUtilsLabelEXT),
     I(QueuePresentKHR),
     I(QueueSubmit),
     I(QueueSubmit2),
     I(ResetCommandBuffer),
+    I(UnmapMemory),
     I(UpdateDescriptorSets),
 };
 #undef I

@@ -1,6 +1,7 @@
 /* scene.c - a headless Vulkan program for capture tests. Each frame (one submit):
  *   1. a compute dispatch doubles a 1 MiB storage buffer;
- *   2. render pass A: a depth-tested triangle from a vertex buffer into a 256x256 RGBA8
+ *   2. render pass A: a depth-tested indexed triangle (indices 60..62 of a 64-vertex buffer,
+ *      the index buffer mapped by the program) into a 256x256 RGBA8
  *      texture and a D32 depth buffer (with a descriptor set bound that its shaders do not
  *      use);
  *   3. render pass B: a full-screen triangle samples that texture into a second target; its
@@ -281,13 +282,19 @@ int main(int argc, char **argv)
 		  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, &m_out);
 	VkMemoryPropertyFlags host =
 	    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-	VkBuffer vb = buffer(3 * 8, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &m_vb, host);
+	VkBuffer vb = buffer(64 * 8, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &m_vb, host);
+	VkDeviceMemory m_ib;
+	VkBuffer ib = buffer(3 * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, &m_ib, host);
+	uint32_t *indices; /* stays mapped, as many programs keep their index data */
+	CHECK(vkMapMemory(dev, m_ib, 0, VK_WHOLE_SIZE, 0, (void **)&indices));
+	indices[0] = 60, indices[1] = 61, indices[2] = 62;
 	VkBuffer sb = buffer(N_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &m_sb, host);
 	VkBuffer rb = buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &m_rb, host);
 	void *p;
 	float tri[6] = {-0.8f, -0.8f, 0.8f, -0.6f, 0.0f, 0.9f};
-	CHECK(vkMapMemory(dev, m_vb, 0, sizeof(tri), 0, &p));
-	memcpy(p, tri, sizeof(tri));
+	CHECK(vkMapMemory(dev, m_vb, 0, 64 * 8, 0, &p));
+	memset(p, 0, 64 * 8);
+	memcpy((char *)p + 60 * 8, tri, sizeof(tri));
 	vkUnmapMemory(dev, m_vb);
 	CHECK(vkMapMemory(dev, m_sb, 0, N_WORDS * 4, 0, &p));
 	for (uint32_t i = 0; i < N_WORDS; i++)
@@ -417,7 +424,8 @@ int main(int argc, char **argv)
 					0, NULL);
 		VkDeviceSize off = 0;
 		vkCmdBindVertexBuffers(cb, 0, 1, &vb, &off);
-		vkCmdDraw(cb, 3, 1, 0, 0);
+		vkCmdBindIndexBuffer(cb, ib, 0, VK_INDEX_TYPE_UINT32);
+		vkCmdDrawIndexed(cb, 3, 1, 0, 0, 0);
 		vkCmdEndRenderPass(cb);
 		pthread_join(th, NULL);
 		rbi.renderPass = rp_b;
@@ -476,8 +484,10 @@ int main(int argc, char **argv)
 	vkDestroyBuffer(dev, vb, NULL);
 	vkDestroyBuffer(dev, sb, NULL);
 	vkDestroyBuffer(dev, rb, NULL);
-	VkDeviceMemory mems[6] = {m_tex, m_depth, m_out, m_vb, m_sb, m_rb};
-	for (int i = 0; i < 6; i++)
+	vkDestroyBuffer(dev, ib, NULL);
+	vkUnmapMemory(dev, m_ib);
+	VkDeviceMemory mems[7] = {m_tex, m_depth, m_out, m_vb, m_sb, m_rb, m_ib};
+	for (int i = 0; i < 7; i++)
 		vkFreeMemory(dev, mems[i], NULL);
 	vkDestroyDevice(dev, NULL);
 	vkDestroyInstance(inst, NULL);

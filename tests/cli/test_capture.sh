@@ -112,7 +112,13 @@ for f in 0 1; do
 	ntex=$(awk -F, -v f=$f '$1 == f && $3 == "TEX"' "$T/s.csv" | wc -l)
 	[ "$ntex" = 4096 ] && ok || bad "frame $f: $ntex TEX reads, expected 4096 (an unused binding counted?)"
 	[ "$(comm -23 <(echo "$tex") <(echo "$rt") | wc -l)" = 0 ] && ok || bad "frame $f: TEX lines not produced as RT"
-	[ "$(awk -F, -v f=$f '$1 == f && $3 == "VTX"' "$T/s.csv" | wc -l)" -ge 1 ] && ok || bad "frame $f: no vertex fetch"
+	# the indexed draw uses vertices 60..62 only: bytes 480..503 of the vertex buffer (its
+	# 8th line), found from the mapped index data, and the index buffer's line
+	vb=$(q "$T/s.llct" "SELECT addr FROM resources WHERE json_extract(params, '$.usage') & 128")
+	want=$(printf '0x%x' $((vb + 448)))
+	vtx=$(awk -F, -v f=$f '$1 == f && $3 == "VTX" { print $2 }' "$T/s.csv" | sort -u | tr '\n' ' ')
+	case " $vtx " in *" $want "*) ok ;; *) bad "frame $f: vertex line $want not fetched (VTX: $vtx)" ;; esac
+	case " $vtx " in *" $(printf '0x%x' "$vb") "*) bad "frame $f: vertex line 0 fetched, the index values were not used" ;; *) ok ;; esac
 	[ "$(awk -F, -v f=$f '$1 == f && $3 == "Z" && $4 == "R"' "$T/s.csv" | wc -l)" -gt 0 ] && ok || bad "frame $f: no depth test reads"
 done
 # the replay sees RT->TEX reuse: the sampled texture was just rendered
