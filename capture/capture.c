@@ -137,9 +137,11 @@ struct view {
 };
 
 #define MAX_ATT 16
+enum att_role { ROLE_NONE, ROLE_COLOR, ROLE_DEPTH, ROLE_RESOLVE };
 struct att_desc {
 	VkAttachmentLoadOp load, stencil_load;
 	VkAttachmentStoreOp store, stencil_store;
+	int role; /* how the (first) subpass uses it: draws touch color and depth only */
 };
 
 struct rpass {
@@ -1024,6 +1026,13 @@ static VKAPI_ATTR void VKAPI_CALL cap_DestroyImageView(VkDevice device, VkImageV
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* The first role a subpass gives an attachment wins (draws use color and depth ones). */
+static void set_role(struct rpass *rp, uint32_t a, int role)
+{
+	if (a < rp->n && rp->att[a].role == ROLE_NONE)
+		rp->att[a].role = role;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateRenderPass(VkDevice device,
 							   const VkRenderPassCreateInfo *info,
 							   const VkAllocationCallbacks *alloc,
@@ -1044,7 +1053,19 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateRenderPass(VkDevice device,
 		for (uint32_t i = 0; i < rp->n; i++)
 			rp->att[i] = (struct att_desc){
 			    info->pAttachments[i].loadOp, info->pAttachments[i].stencilLoadOp,
-			    info->pAttachments[i].storeOp, info->pAttachments[i].stencilStoreOp};
+			    info->pAttachments[i].storeOp, info->pAttachments[i].stencilStoreOp,
+			    ROLE_NONE};
+		for (uint32_t sp = 0; sp < info->subpassCount; sp++) {
+			const VkSubpassDescription *sd = &info->pSubpasses[sp];
+			for (uint32_t k = 0; k < sd->colorAttachmentCount; k++) {
+				set_role(rp, sd->pColorAttachments[k].attachment, ROLE_COLOR);
+				if (sd->pResolveAttachments)
+					set_role(rp, sd->pResolveAttachments[k].attachment,
+						 ROLE_RESOLVE);
+			}
+			if (sd->pDepthStencilAttachment)
+				set_role(rp, sd->pDepthStencilAttachment->attachment, ROLE_DEPTH);
+		}
 	}
 	pthread_mutex_unlock(&c->lock);
 	return r;
@@ -1070,7 +1091,19 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateRenderPass2(VkDevice device,
 		for (uint32_t i = 0; i < rp->n; i++)
 			rp->att[i] = (struct att_desc){
 			    info->pAttachments[i].loadOp, info->pAttachments[i].stencilLoadOp,
-			    info->pAttachments[i].storeOp, info->pAttachments[i].stencilStoreOp};
+			    info->pAttachments[i].storeOp, info->pAttachments[i].stencilStoreOp,
+			    ROLE_NONE};
+		for (uint32_t sp = 0; sp < info->subpassCount; sp++) {
+			const VkSubpassDescription2 *sd = &info->pSubpasses[sp];
+			for (uint32_t k = 0; k < sd->colorAttachmentCount; k++) {
+				set_role(rp, sd->pColorAttachments[k].attachment, ROLE_COLOR);
+				if (sd->pResolveAttachments)
+					set_role(rp, sd->pResolveAttachments[k].attachment,
+						 ROLE_RESOLVE);
+			}
+			if (sd->pDepthStencilAttachment)
+				set_role(rp, sd->pDepthStencilAttachment->attachment, ROLE_DEPTH);
+		}
 	}
 	pthread_mutex_unlock(&c->lock);
 	return r;
@@ -1573,6 +1606,7 @@ static void dyn_att(struct cmd *m, const VkRenderingAttachmentInfo *a, int stenc
 	m->u.dr.att[i].store = stencil ? VK_ATTACHMENT_STORE_OP_DONT_CARE : a->storeOp;
 	m->u.dr.att[i].stencil_load = stencil ? a->loadOp : VK_ATTACHMENT_LOAD_OP_DONT_CARE;
 	m->u.dr.att[i].stencil_store = stencil ? a->storeOp : VK_ATTACHMENT_STORE_OP_DONT_CARE;
+	m->u.dr.att[i].role = ROLE_COLOR; /* depth/stencil images are told apart by format */
 }
 
 static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRendering(VkCommandBuffer cb,
@@ -2212,8 +2246,8 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 	for (uint32_t i = 0; cw && ch && i < c->n_att; i++) {
 		uint32_t mip, layer;
 		struct img *im = view_image(c, c->att_view[i], &mip, &layer);
-		if (!im)
-			continue;
+		if (!im || (c->att[i].role != ROLE_COLOR && c->att[i].role != ROLE_DEPTH))
+			continue; /* resolve targets and unused attachments are not drawn to */
 		int stream = image_stream(im);
 		uint32_t ax0 = (uint32_t)x0, ay0 = (uint32_t)y0, ax1 = (uint32_t)x1,
 			 ay1 = (uint32_t)y1;

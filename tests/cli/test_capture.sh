@@ -2,9 +2,10 @@
 # test_capture.sh - the capture layer on real Vulkan (lavapipe): exact footprint bytes, kernel
 # counts, frame ranges, unchanged output, no validation errors, and a program killed mid-capture.
 set -u
-LLCTRACE=${1:?usage: test_capture.sh llctrace clear_store scene}
+LLCTRACE=${1:?usage: test_capture.sh llctrace clear_store scene features}
 APP=${2:?}
 SCENE=${3:?}
+FEATURES=${4:?}
 T=$(mktemp -d /tmp/llct-capture-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 export XDG_RUNTIME_DIR=$T
@@ -124,6 +125,24 @@ done
 # the replay sees RT->TEX reuse: the sampled texture was just rendered
 "$LLCTRACE" replay "$T/s.llct" --policy lru -o "$T/s.db" -q
 [ "$(q "$T/s.db" "SELECT consumed > 4000 FROM rt_tex_totals")" = 1 ] && ok || bad "no RT->TEX reuse: $(q "$T/s.db" "SELECT * FROM rt_tex_totals")"
+
+# shadow map sampled as a texture, 4x MSAA with a resolve, stencil, alpha blending
+"$LLCTRACE" capture -q -b submit -o "$T/f.llct" -- "$FEATURES" 2 >"$T/f.out" 2>"$T/f.err" && ok || bad "features capture: $(cat "$T/f.err")"
+[ "$(cat "$T/f.out")" = "$("$FEATURES" 2)" ] && ok || bad "features output differs with capture"
+"$LLCTRACE" dump --csv "$T/f.llct" >"$T/f.csv"
+f0() { awk -F, -v s="$1" -v o="$2" '$1 == 0 && $3 == s && $4 == o { print $2 }' "$T/f.csv" | sort -u; }
+# the 128x128 D32 shadow map: 1024 lines written as Z, then every one sampled as TEX
+[ "$(f0 TEX R | wc -l)" = 1024 ] && ok || bad "shadow map TEX lines: $(f0 TEX R | wc -l)"
+[ "$(comm -23 <(f0 TEX R) <(f0 Z W) | wc -l)" = 0 ] && ok || bad "TEX lines were not written as Z (depth sampled as a texture)"
+# stencil test writes stencil; blending reads the 4x color target (128x128x4 samples x 4 B)
+[ "$(f0 STC W | wc -l)" -gt 0 ] && ok || bad "no stencil traffic"
+[ "$(f0 RT R | wc -l)" = 4096 ] && ok || bad "blend reads of the 4x target: $(f0 RT R | wc -l) lines, expected 4096"
+# the resolve target is stored (RT) and is what the copy reads
+[ "$(comm -23 <(f0 OTHER R) <(f0 RT W) | wc -l)" = 0 ] && [ "$(f0 OTHER R | wc -l)" = 1024 ] && ok || bad "resolve target not stored as RT"
+if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
+	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/f2.llct" -- "$FEATURES" 1 >/dev/null 2>"$T/verr3"
+	if grep -q "Validation Error" "$T/verr3"; then bad "features validation errors: $(grep -m2 'Validation Error' "$T/verr3" | cut -c1-300)"; else ok; fi
+fi
 
 # windowed programs under a private X server (present boundary): vkcube, and if installed
 # vkd3d-gears (Direct3D 12 through vkd3d) and glxgears on Zink (OpenGL)
