@@ -118,7 +118,8 @@ int main(int argc, char **argv)
 	       (unsigned long long)(sink & 0xfff));
 	printf("%-16s %8.1f M records/s (decode only, SQLite read + LZ4 + columns)\n", "decode",
 	       (double)recs / best / 1e6);
-	printf("LLC 8 MiB, 16 ways, 64 B lines, 4 banks; one policy per process, 1 worker thread\n");
+	printf(
+	    "LLC 8 MiB, 16 ways, 64 B lines, 4 banks; one policy per process, 1 worker thread\n");
 	printf("%-16s %12s %10s %14s\n", "policy", "M acc/s", "wall s", "peak RSS MiB");
 	double sum = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -136,7 +137,6 @@ int main(int argc, char **argv)
 	double w = run_child(path, pol, n, 0, &got, &rss);
 	printf("all %zu policies, one decode, %ld cores: %.2f s (sum of single runs %.2f s, "
 	       "%.2fx faster), %.1f M model-accesses/s, peak RSS %.1f MiB\n",
-	       n, cores, w, sum, sum / w, (double)got * (double)n / w / 1e6,
-	       (double)rss / 1024.0);
+	       n, cores, w, sum, sum / w, (double)got * (double)n / w / 1e6, (double)rss / 1024.0);
 	return 0;
 }

@@ -318,9 +318,8 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		if ((st = llct_cache_create(&o->cache, o->policies[m], &e.models[m].cache)))
 			goto fail_msg;
 		llct_cache_set_partition(e.models[m].cache, o->part);
-		if (o->contention &&
-		    (st = llct_cache_track_contention(e.models[m].cache,
-						      (enum llct_owner_by)o->contention_by)))
+		if (o->contention && (st = llct_cache_track_contention(
+					  e.models[m].cache, (enum llct_owner_by)o->contention_by)))
 			goto fail_msg;
 		if (o->dyn_plan) {
 			struct llct_dynpart *d = calloc(1, sizeof(*d));
