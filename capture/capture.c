@@ -165,6 +165,7 @@ struct pipe {
 	uint64_t used[8]; /* union over the pipeline's stages; all ones when unknown */
 	uint32_t stride[16];
 	int depth_test, depth_write, stencil_test, blend;
+	int dyn_depth_test, dyn_depth_write, dyn_stencil_test; /* set by commands instead */
 	int has_viewport, has_scissor;
 	VkViewport viewport;
 	VkRect2D scissor;
@@ -211,7 +212,10 @@ enum cmd_op {
 	C_EXECUTE,
 	C_LABEL_BEGIN,
 	C_LABEL_END,
+	C_DYN_STATE,
 };
+
+enum dyn_kind { D_DEPTH_TEST, D_DEPTH_WRITE, D_STENCIL_TEST };
 
 enum copy_kind { K_BUF_BUF, K_BUF_IMG, K_IMG_BUF, K_IMG_IMG, K_BLIT, K_RESOLVE, K_FILL };
 
@@ -275,6 +279,10 @@ struct cmd {
 			uint64_t cb;
 		} exec;
 		char label[64];
+		struct {
+			enum dyn_kind kind;
+			int on;
+		} dyn;
 	} u;
 };
 
@@ -305,6 +313,7 @@ struct capture_device {
 	uint32_t ib_size;
 	VkViewport viewport;
 	VkRect2D scissor;
+	int dyn[3]; /* dynamic depth test, depth write, stencil test */
 	int rp_active;
 	VkRect2D area;
 	uint32_t n_att;
@@ -1265,6 +1274,45 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 		if (g->pColorBlendState)
 			for (uint32_t a = 0; a < g->pColorBlendState->attachmentCount; a++)
 				p->blend |= g->pColorBlendState->pAttachments[a].blendEnable;
+		for (uint32_t k = 0; g->pDynamicState && k < g->pDynamicState->dynamicStateCount;
+		     k++) {
+			VkDynamicState ds = g->pDynamicState->pDynamicStates[k];
+			p->dyn_depth_test |= ds == VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE;
+			p->dyn_depth_write |= ds == VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE;
+			p->dyn_stencil_test |= ds == VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE;
+		}
+		/* graphics pipeline libraries (Zink links its pipelines from parts): the parts'
+		 * state is the whole pipeline's */
+		for (const VkBaseInStructure *x = g->pNext; x; x = x->pNext) {
+			if (x->sType != VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR)
+				continue;
+			const VkPipelineLibraryCreateInfoKHR *lib = (const void *)x;
+			for (uint32_t k = 0; k < lib->libraryCount; k++) {
+				struct pipe *q = hget(&c->pipes, H(lib->pLibraries[k]));
+				if (!q)
+					continue;
+				p->depth_test |= q->depth_test;
+				p->depth_write |= q->depth_write;
+				p->stencil_test |= q->stencil_test;
+				p->blend |= q->blend;
+				p->dyn_depth_test |= q->dyn_depth_test;
+				p->dyn_depth_write |= q->dyn_depth_write;
+				p->dyn_stencil_test |= q->dyn_stencil_test;
+				for (int b = 0; b < 16; b++)
+					if (!p->stride[b])
+						p->stride[b] = q->stride[b];
+				for (int st = 0; st < 8; st++)
+					p->used[st] |= q->used[st];
+				if (!p->has_viewport && q->has_viewport) {
+					p->has_viewport = 1;
+					p->viewport = q->viewport;
+				}
+				if (!p->has_scissor && q->has_scissor) {
+					p->has_scissor = 1;
+					p->scissor = q->scissor;
+				}
+			}
+		}
 		if (g->pViewportState && g->pViewportState->pViewports &&
 		    g->pViewportState->viewportCount) {
 			p->has_viewport = 1;
@@ -1819,6 +1867,32 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdSetScissorWithCount(VkCommandBuffer cb,
 		RECORD(cb, C_SCISSOR, { m->u.scissor = rs[0]; });
 }
 
+static void record_dyn(VkCommandBuffer cb, enum dyn_kind kind, VkBool32 on)
+{
+	RECORD(cb, C_DYN_STATE, {
+		m->u.dyn.kind = kind;
+		m->u.dyn.on = on != VK_FALSE;
+	});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthTestEnable(VkCommandBuffer cb, VkBool32 on)
+{
+	dd(cb)->CmdSetDepthTestEnable(cb, on);
+	record_dyn(cb, D_DEPTH_TEST, on);
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthWriteEnable(VkCommandBuffer cb, VkBool32 on)
+{
+	dd(cb)->CmdSetDepthWriteEnable(cb, on);
+	record_dyn(cb, D_DEPTH_WRITE, on);
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdSetStencilTestEnable(VkCommandBuffer cb, VkBool32 on)
+{
+	dd(cb)->CmdSetStencilTestEnable(cb, on);
+	record_dyn(cb, D_STENCIL_TEST, on);
+}
+
 static VKAPI_ATTR void VKAPI_CALL cap_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y,
 						  uint32_t z)
 {
@@ -2152,6 +2226,10 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 	/* uniforms and textures from the bound sets */
 	VkViewport vp = p && p->has_viewport ? p->viewport : c->viewport;
 	VkRect2D sc = p && p->has_scissor ? p->scissor : c->scissor;
+	if (vp.height < 0) { /* a flipped viewport (VK_KHR_maintenance1), as GL layers use */
+		vp.y += vp.height;
+		vp.height = -vp.height;
+	}
 	int64_t x0 = c->area.offset.x, y0 = c->area.offset.y;
 	int64_t x1 = x0 + c->area.extent.width, y1 = y0 + c->area.extent.height;
 	if (vp.width > 0) {
@@ -2251,14 +2329,17 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 		int stream = image_stream(im);
 		uint32_t ax0 = (uint32_t)x0, ay0 = (uint32_t)y0, ax1 = (uint32_t)x1,
 			 ay1 = (uint32_t)y1;
+		int dt = p && (p->dyn_depth_test ? c->dyn[D_DEPTH_TEST] : p->depth_test);
+		int dw = p && (p->dyn_depth_write ? c->dyn[D_DEPTH_WRITE] : p->depth_write);
+		int st = p && (p->dyn_stencil_test ? c->dyn[D_STENCIL_TEST] : p->stencil_test);
 		if (im->depth || im->stencil) {
-			if (p && p->depth_test)
+			if (dt)
 				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1,
 					     LLCT_STREAM_Z, LLCT_OP_READ, 1);
-			if (p && p->depth_write)
+			if (dw)
 				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1,
 					     LLCT_STREAM_Z, LLCT_OP_WRITE, 1);
-			if (p && p->stencil_test && im->stencil)
+			if (st && im->stencil)
 				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1,
 					     LLCT_STREAM_STC, LLCT_OP_WRITE, 1);
 		} else {
@@ -2397,6 +2478,7 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 	c->ib = 0;
 	memset(&c->viewport, 0, sizeof(c->viewport));
 	memset(&c->scissor, 0, sizeof(c->scissor));
+	memset(c->dyn, 0, sizeof(c->dyn));
 	for (size_t i = 0; b && i < b->n && !c->failed; i++) {
 		const struct cmd *m = &b->cmds[i];
 		if (!c->in_frame &&
@@ -2501,6 +2583,9 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 			break;
 		case C_LABEL_END:
 			c->label[0] = '\0';
+			break;
+		case C_DYN_STATE:
+			c->dyn[m->u.dyn.kind] = m->u.dyn.on;
 			break;
 		}
 	}
@@ -2637,8 +2722,11 @@ static const struct {
     I(CmdExecuteCommands),
     I(CmdFillBuffer),
     I(CmdResolveImage),
+    I(CmdSetDepthTestEnable),
+    I(CmdSetDepthWriteEnable),
     I(CmdSetScissor),
     I(CmdSetScissorWithCount),
+    I(CmdSetStencilTestEnable),
     I(CmdSetViewport),
     I(CmdSetViewportWithCount),
     I(CmdUpdateBuffer),
@@ -2694,6 +2782,9 @@ PFN_vkVoidFunction capture_intercept(const char *name)
 	    {"vkCmdBeginRenderPass2KHR", "vkCmdBeginRenderPass2"},
 	    {"vkCmdBeginRenderingKHR", "vkCmdBeginRendering"},
 	    {"vkCmdBindVertexBuffers2EXT", "vkCmdBindVertexBuffers2"},
+	    {"vkCmdSetDepthTestEnableEXT", "vkCmdSetDepthTestEnable"},
+	    {"vkCmdSetDepthWriteEnableEXT", "vkCmdSetDepthWriteEnable"},
+	    {"vkCmdSetStencilTestEnableEXT", "vkCmdSetStencilTestEnable"},
 	    {"vkCmdSetScissorWithCountEXT", "vkCmdSetScissorWithCount"},
 	    {"vkCmdSetViewportWithCountEXT", "vkCmdSetViewportWithCount"},
 	    {"vkCmdEndRenderPass2KHR", "vkCmdEndRenderPass2"},

@@ -163,6 +163,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 		dev->d.CmdSetViewportWithCount = dev->d.CmdSetViewportWithCountEXT;
 	if (!dev->d.CmdSetScissorWithCount)
 		dev->d.CmdSetScissorWithCount = dev->d.CmdSetScissorWithCountEXT;
+	if (!dev->d.CmdSetDepthTestEnable)
+		dev->d.CmdSetDepthTestEnable = dev->d.CmdSetDepthTestEnableEXT;
+	if (!dev->d.CmdSetDepthWriteEnable)
+		dev->d.CmdSetDepthWriteEnable = dev->d.CmdSetDepthWriteEnableEXT;
+	if (!dev->d.CmdSetStencilTestEnable)
+		dev->d.CmdSetStencilTestEnable = dev->d.CmdSetStencilTestEnableEXT;
 	pthread_mutex_lock(&devices_lock);
 	int placed = 0;
 	for (int i = 0; i < MAX_ENTRIES && !placed; i++)
