@@ -169,6 +169,8 @@ if command -v Xvfb >/dev/null && command -v vkcube >/dev/null; then
 	if command -v glxgears >/dev/null; then
 		DISPLAY=$display LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink timeout 60 "$LLCTRACE" capture -q -x -b submit -o "$T/gl.llct" -f 5-6 -- env LD_PRELOAD="$PRELOAD" glxgears >/dev/null 2>&1
 		[ "$(q "$T/gl.llct" "SELECT count(*) FROM kernels WHERE kind = 'draw'")" -gt 0 ] && ok || bad "glxgears on Zink: no draws"
+		# Zink sets depth testing as dynamic state, in pipeline libraries, with a flipped viewport
+		"$LLCTRACE" dump --csv "$T/gl.llct" | awk -F, '$3 == "Z" && $4 == "R"' | head -1 | grep -q Z && ok || bad "glxgears on Zink: no depth-test reads"
 	fi
 	kill $xvfb 2>/dev/null
 fi
