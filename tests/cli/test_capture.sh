@@ -11,9 +11,7 @@ trap 'rm -rf "$T"' EXIT
 export XDG_RUNTIME_DIR=$T
 # Under AddressSanitizer the Vulkan driver (llvmpipe's JIT) reports leaks that are not ours.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-fails=0; checks=0
-ok() { checks=$((checks+1)); }
-bad() { checks=$((checks+1)); fails=$((fails+1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/lib.sh"
 q() { sqlite3 -batch -noheader "$1" "$2"; }
 
 if ! "$APP" 1 >/dev/null 2>"$T/apperr"; then
@@ -175,5 +173,4 @@ if command -v Xvfb >/dev/null && command -v vkcube >/dev/null; then
 	kill $xvfb 2>/dev/null
 fi
 
-echo "capture: $((checks - fails)) passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish "capture"

@@ -4,16 +4,7 @@ set -u
 LLCTRACE=${1:?usage: test_corun_cli.sh path/to/llctrace}
 T=$(mktemp -d /tmp/llct-cli-corun-XXXXXX)
 trap 'rm -rf "$T"' EXIT
-fails=0; checks=0
-ok() { checks=$((checks+1)); }
-bad() { checks=$((checks+1)); fails=$((fails+1)); echo "FAIL: $*" >&2; }
-expect_rc() {
-	local want=$1; shift
-	"$@" >"$T/out" 2>"$T/err"; local rc=$?
-	if [ "$rc" -eq "$want" ]; then ok; else bad "$* exited $rc, expected $want: $(head -c 300 "$T/err")"; fi
-}
-expect_err() { grep -qF -- "$1" "$T/err" && ok || bad "stderr lacks '$1': $(head -c 300 "$T/err")"; }
-expect_out() { grep -qE -- "$1" "$T/out" && ok || bad "stdout lacks /$1/: $(head -c 600 "$T/out")"; }
+. "$(dirname "$0")/lib.sh"
 # Plain values through the sqlite3 shell (llctrace sql --csv quotes fields with commas).
 sql() { sqlite3 -batch -noheader "$T/r.db" "$1"; }
 LLC="--llc 512KiB:16:64"
@@ -90,5 +81,4 @@ echo nonsense >"$T/bad.llct"
 expect_rc 1 "$LLCTRACE" replay --corun "$T/vma.llct" "$T/bad.llct" -o "$T/x.db"; expect_err "bad.llct': not an llctrace trace"
 [ ! -e "$T/x.db" ] && ok || bad "a refused co-run created a results file"
 
-echo "cli corun: $((checks - fails)) passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish "cli corun"

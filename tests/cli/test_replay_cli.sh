@@ -4,16 +4,7 @@ set -u
 LLCTRACE=${1:?usage: test_replay_cli.sh path/to/llctrace}
 T=$(mktemp -d /tmp/llct-cli-replay-XXXXXX)
 trap 'rm -rf "$T"' EXIT
-fails=0; checks=0
-ok() { checks=$((checks+1)); }
-bad() { checks=$((checks+1)); fails=$((fails+1)); echo "FAIL: $*" >&2; }
-expect_rc() {
-	local want=$1; shift
-	"$@" >"$T/out" 2>"$T/err"; local rc=$?
-	if [ "$rc" -eq "$want" ]; then ok; else bad "$* exited $rc, expected $want: $(head -c 300 "$T/err")"; fi
-}
-expect_err() { grep -qF -- "$1" "$T/err" && ok || bad "stderr lacks '$1': $(head -c 300 "$T/err")"; }
-expect_out() { grep -qE -- "$1" "$T/out" && ok || bad "stdout lacks /$1/: $(head -c 500 "$T/out")"; }
+. "$(dirname "$0")/lib.sh"
 SMALL="--width 256 --height 160 --objects 30 --texture-size 128 --shadow-size 256"
 
 # synth: deterministic, validated knobs
@@ -92,5 +83,4 @@ sqlite3 "$T/r.db" "PRAGMA user_version = 7"
 expect_rc 1 "$LLCTRACE" sql "$T/r.db" "SELECT 1"; expect_err "newer than this llctrace"
 expect_rc 1 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" -q; expect_err "upgrade llctrace"
 
-echo "cli replay: $((checks - fails)) passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish "cli replay"

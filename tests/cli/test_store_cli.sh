@@ -4,17 +4,7 @@ set -u
 LLCTRACE=${1:?usage: test_store_cli.sh path/to/llctrace}
 T=$(mktemp -d /tmp/llct-cli-XXXXXX)
 trap 'rm -rf "$T"' EXIT
-fails=0; checks=0
-ok() { checks=$((checks+1)); }
-bad() { checks=$((checks+1)); fails=$((fails+1)); echo "FAIL: $*" >&2; }
-expect_rc() { # expect_rc RC CMD...
-	local want=$1; shift
-	"$@" >"$T/out" 2>"$T/err"; local rc=$?
-	if [ "$rc" -eq "$want" ]; then ok; else bad "$* exited $rc, expected $want: $(head -c 300 "$T/err")"; fi
-}
-expect_err() { # expect_err TEXT : last command's stderr contains TEXT
-	if grep -qF -- "$1" "$T/err"; then ok; else bad "stderr lacks '$1': $(head -c 300 "$T/err")"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # help and version
 expect_rc 0 "$LLCTRACE" --help; grep -q import "$T/out" && ok || bad "--help lacks import"
@@ -88,5 +78,4 @@ if [ -w /dev/full ]; then
 	expect_err "cannot write"
 fi
 
-echo "cli store: $((checks - fails)) passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish "cli store"

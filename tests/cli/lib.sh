@@ -1,0 +1,18 @@
+# lib.sh - the helpers every whole-command test script shares; source it after setting T.
+# ok/bad count checks; expect_rc runs a command keeping its output in $T/out and $T/err;
+# expect_err/expect_out look for text in them; finish prints the tally and sets the status.
+fails=0
+checks=0
+ok() { checks=$((checks + 1)); }
+bad() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+expect_rc() { # expect_rc RC CMD...
+	local want=$1; shift
+	"$@" >"$T/out" 2>"$T/err"; local rc=$?
+	if [ "$rc" -eq "$want" ]; then ok; else bad "$* exited $rc, expected $want: $(head -c 300 "$T/err")"; fi
+}
+expect_err() { grep -qF -- "$1" "$T/err" && ok || bad "stderr lacks '$1': $(head -c 300 "$T/err")"; }
+expect_out() { grep -qE -- "$1" "$T/out" && ok || bad "stdout lacks /$1/: $(head -c 600 "$T/out")"; }
+finish() { # finish NAME
+	echo "$1: $((checks - fails)) passed, $fails failed"
+	[ "$fails" -eq 0 ]
+}
