@@ -9,134 +9,31 @@
  * with LABELS = 1 each frame is two submissions, the first opening with a debug-utils label
  * "frame", to test the label frame boundary)
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <vulkan/vulkan.h>
+#include "vkapp.h"
 
 #define W 256
 #define H 256
-#define CHECK(x)                                                                                   \
-	do {                                                                                       \
-		VkResult r_ = (x);                                                                 \
-		if (r_ != VK_SUCCESS) {                                                            \
-			fprintf(stderr, "clear_store: %s failed: %d\n", #x, r_);                   \
-			exit(1);                                                                   \
-		}                                                                                  \
-	} while (0)
-
-static uint32_t mem_type(VkPhysicalDevice pd, uint32_t bits, VkMemoryPropertyFlags want)
-{
-	VkPhysicalDeviceMemoryProperties mp;
-	vkGetPhysicalDeviceMemoryProperties(pd, &mp);
-	for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
-		if ((bits >> i & 1) && (mp.memoryTypes[i].propertyFlags & want) == want)
-			return i;
-	fprintf(stderr, "clear_store: no memory type\n");
-	exit(1);
-}
-
-static VkDeviceMemory bind_image(VkDevice dev, VkPhysicalDevice pd, VkImage img)
-{
-	VkMemoryRequirements req;
-	VkDeviceMemory mem;
-	vkGetImageMemoryRequirements(dev, img, &req);
-	VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, req.size,
-				   mem_type(pd, req.memoryTypeBits, 0)};
-	CHECK(vkAllocateMemory(dev, &ai, NULL, &mem));
-	CHECK(vkBindImageMemory(dev, img, mem, 0));
-	return mem;
-}
-
-static VkImage make_image(VkDevice dev, VkFormat fmt, VkImageUsageFlags usage)
-{
-	VkImageCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-	VkImage img;
-	ci.imageType = VK_IMAGE_TYPE_2D;
-	ci.format = fmt;
-	ci.extent = (VkExtent3D){W, H, 1};
-	ci.mipLevels = 1;
-	ci.arrayLayers = 1;
-	ci.samples = VK_SAMPLE_COUNT_1_BIT;
-	ci.tiling = VK_IMAGE_TILING_OPTIMAL;
-	ci.usage = usage;
-	CHECK(vkCreateImage(dev, &ci, NULL, &img));
-	return img;
-}
-
-static VkImageView make_view(VkDevice dev, VkImage img, VkFormat fmt, VkImageAspectFlags aspect)
-{
-	VkImageViewCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-	VkImageView v;
-	ci.image = img;
-	ci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-	ci.format = fmt;
-	ci.subresourceRange = (VkImageSubresourceRange){aspect, 0, 1, 0, 1};
-	CHECK(vkCreateImageView(dev, &ci, NULL, &v));
-	return v;
-}
 
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 3;
 	int crash_after = argc > 2 ? atoi(argv[2]) : -1;
 	int labels = argc > 3 && atoi(argv[3]) == 1;
-	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
-	app.pApplicationName = "clear_store";
-	app.apiVersion = VK_API_VERSION_1_1;
-	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-	ici.pApplicationInfo = &app;
-	const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-	if (labels) {
-		ici.enabledExtensionCount = 1;
-		ici.ppEnabledExtensionNames = &ext;
-	}
-	VkInstance inst;
-	CHECK(vkCreateInstance(&ici, NULL, &inst));
-	uint32_t n = 1;
-	VkPhysicalDevice pd;
-	VkResult er = vkEnumeratePhysicalDevices(inst, &n, &pd);
-	if ((er != VK_SUCCESS && er != VK_INCOMPLETE) || n == 0) {
-		fprintf(stderr, "clear_store: no Vulkan device\n");
-		return 1;
-	}
-	float prio = 1;
-	VkDeviceQueueCreateInfo qci = {
-	    VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
-	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-	dci.queueCreateInfoCount = 1;
-	dci.pQueueCreateInfos = &qci;
-	VkDevice dev;
-	CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
-	VkQueue q;
-	vkGetDeviceQueue(dev, 0, 0, &q);
+	app_open("clear_store", labels);
+	VkQueue q = queue;
 
-	VkImage depth =
-	    make_image(dev, VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
+	VkDeviceMemory m1, m2, m3, rbm;
+	VkImage depth = app_image(VK_FORMAT_D32_SFLOAT, W, H, VK_SAMPLE_COUNT_1_BIT,
+				  VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, &m1);
 	VkImage color =
-	    make_image(dev, VK_FORMAT_R8G8B8A8_UNORM,
-		       VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-	VkImage other = make_image(dev, VK_FORMAT_R8G8B8A8_UNORM,
-				   VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
-	VkDeviceMemory m1 = bind_image(dev, pd, depth), m2 = bind_image(dev, pd, color),
-		       m3 = bind_image(dev, pd, other);
-	VkImageView dv = make_view(dev, depth, VK_FORMAT_D32_SFLOAT, VK_IMAGE_ASPECT_DEPTH_BIT);
-	VkImageView cv = make_view(dev, color, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
-
-	VkBufferCreateInfo bci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-	bci.size = W * H * 4;
-	bci.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-	VkBuffer rb;
-	CHECK(vkCreateBuffer(dev, &bci, NULL, &rb));
-	VkMemoryRequirements req;
-	vkGetBufferMemoryRequirements(dev, rb, &req);
-	VkMemoryAllocateInfo mai = {
-	    VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, req.size,
-	    mem_type(pd, req.memoryTypeBits,
-		     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)};
-	VkDeviceMemory rbm;
-	CHECK(vkAllocateMemory(dev, &mai, NULL, &rbm));
-	CHECK(vkBindBufferMemory(dev, rb, rbm, 0));
+	    app_image(VK_FORMAT_R8G8B8A8_UNORM, W, H, VK_SAMPLE_COUNT_1_BIT,
+		      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, &m2);
+	VkImage other =
+	    app_image(VK_FORMAT_R8G8B8A8_UNORM, W, H, VK_SAMPLE_COUNT_1_BIT,
+		      VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, &m3);
+	VkImageView dv = app_view(depth, VK_FORMAT_D32_SFLOAT, VK_IMAGE_ASPECT_DEPTH_BIT);
+	VkImageView cv = app_view(color, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+	VkBuffer rb = app_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, APP_HOST, &rbm);
 
 	VkAttachmentDescription att[2] = {
 	    {0, VK_FORMAT_R8G8B8A8_UNORM, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR,
@@ -239,11 +136,7 @@ int main(int argc, char **argv)
 			abort();
 		CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX));
 		CHECK(vkResetFences(dev, 1, &fence));
-		void *p;
-		CHECK(vkMapMemory(dev, rbm, 0, W * H * 4, 0, &p));
-		for (uint32_t i = 0; i < W * H; i++)
-			sum = sum * 1099511628211ull + ((uint32_t *)p)[i];
-		vkUnmapMemory(dev, rbm);
+		sum = app_checksum(sum, rbm, W * H);
 	}
 	printf("checksum %016llx\n", (unsigned long long)sum);
 

@@ -12,10 +12,8 @@
  * usage: scene [FRAMES]   (default 2)
  */
 #include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <vulkan/vulkan.h>
+
+#include "vkapp.h"
 
 #include "double.comp.h"
 #include "fullscreen.vert.h"
@@ -26,94 +24,6 @@
 #define W 256
 #define H 256
 #define N_WORDS (256 * 1024)
-#define CHECK(x)                                                                                   \
-	do {                                                                                       \
-		VkResult r_ = (x);                                                                 \
-		if (r_ != VK_SUCCESS) {                                                            \
-			fprintf(stderr, "scene: %s failed: %d\n", #x, r_);                         \
-			exit(1);                                                                   \
-		}                                                                                  \
-	} while (0)
-
-static VkDevice dev;
-static VkPhysicalDevice pd;
-
-static uint32_t mem_type(uint32_t bits, VkMemoryPropertyFlags want)
-{
-	VkPhysicalDeviceMemoryProperties mp;
-	vkGetPhysicalDeviceMemoryProperties(pd, &mp);
-	for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
-		if ((bits >> i & 1) && (mp.memoryTypes[i].propertyFlags & want) == want)
-			return i;
-	fprintf(stderr, "scene: no memory type\n");
-	exit(1);
-}
-
-static VkDeviceMemory alloc_for(VkMemoryRequirements req, VkMemoryPropertyFlags want)
-{
-	VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL, req.size,
-				   mem_type(req.memoryTypeBits, want)};
-	VkDeviceMemory m;
-	CHECK(vkAllocateMemory(dev, &ai, NULL, &m));
-	return m;
-}
-
-static VkImage image(VkFormat fmt, VkImageUsageFlags usage, VkDeviceMemory *mem)
-{
-	VkImageCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-	VkImage img;
-	VkMemoryRequirements req;
-	ci.imageType = VK_IMAGE_TYPE_2D;
-	ci.format = fmt;
-	ci.extent = (VkExtent3D){W, H, 1};
-	ci.mipLevels = 1;
-	ci.arrayLayers = 1;
-	ci.samples = VK_SAMPLE_COUNT_1_BIT;
-	ci.tiling = VK_IMAGE_TILING_OPTIMAL;
-	ci.usage = usage;
-	CHECK(vkCreateImage(dev, &ci, NULL, &img));
-	vkGetImageMemoryRequirements(dev, img, &req);
-	*mem = alloc_for(req, 0);
-	CHECK(vkBindImageMemory(dev, img, *mem, 0));
-	return img;
-}
-
-static VkBuffer buffer(VkDeviceSize size, VkBufferUsageFlags usage, VkDeviceMemory *mem,
-		       VkMemoryPropertyFlags want)
-{
-	VkBufferCreateInfo ci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-	VkBuffer b;
-	VkMemoryRequirements req;
-	ci.size = size;
-	ci.usage = usage;
-	CHECK(vkCreateBuffer(dev, &ci, NULL, &b));
-	vkGetBufferMemoryRequirements(dev, b, &req);
-	*mem = alloc_for(req, want);
-	CHECK(vkBindBufferMemory(dev, b, *mem, 0));
-	return b;
-}
-
-static VkImageView view(VkImage img, VkFormat fmt, VkImageAspectFlags aspect)
-{
-	VkImageViewCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-	VkImageView v;
-	ci.image = img;
-	ci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-	ci.format = fmt;
-	ci.subresourceRange = (VkImageSubresourceRange){aspect, 0, 1, 0, 1};
-	CHECK(vkCreateImageView(dev, &ci, NULL, &v));
-	return v;
-}
-
-static VkShaderModule shader(const uint32_t *code, size_t size)
-{
-	VkShaderModuleCreateInfo ci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0, size,
-				       code};
-	VkShaderModule m;
-	CHECK(vkCreateShaderModule(dev, &ci, NULL, &m));
-	return m;
-}
-
 static VkRenderPass render_pass(int with_depth, VkImageLayout final)
 {
 	VkAttachmentDescription att[2] = {
@@ -160,62 +70,17 @@ static VkRenderPass render_pass(int with_depth, VkImageLayout final)
 static VkPipeline graphics(VkRenderPass rp, VkPipelineLayout layout, VkShaderModule vs,
 			   VkShaderModule fs, int vertex_input, int depth)
 {
-	VkPipelineShaderStageCreateInfo st[2] = {
-	    {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
-	     VK_SHADER_STAGE_VERTEX_BIT, vs, "main", NULL},
-	    {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
-	     VK_SHADER_STAGE_FRAGMENT_BIT, fs, "main", NULL}};
-	VkVertexInputBindingDescription bind = {0, 8, VK_VERTEX_INPUT_RATE_VERTEX};
-	VkVertexInputAttributeDescription attr = {0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
-	VkPipelineVertexInputStateCreateInfo vi = {
-	    VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-	if (vertex_input) {
-		vi.vertexBindingDescriptionCount = 1;
-		vi.pVertexBindingDescriptions = &bind;
-		vi.vertexAttributeDescriptionCount = 1;
-		vi.pVertexAttributeDescriptions = &attr;
-	}
-	VkPipelineInputAssemblyStateCreateInfo ia = {
-	    VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO, NULL, 0,
-	    VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, VK_FALSE};
-	VkViewport vp = {0, 0, W, H, 0, 1};
-	VkRect2D sc = {{0, 0}, {W, H}};
-	VkPipelineViewportStateCreateInfo vs_ = {
-	    VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, NULL, 0, 1, &vp, 1, &sc};
-	VkPipelineRasterizationStateCreateInfo rs = {
-	    VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-	rs.polygonMode = VK_POLYGON_MODE_FILL;
-	rs.cullMode = VK_CULL_MODE_NONE;
-	rs.lineWidth = 1;
-	VkPipelineMultisampleStateCreateInfo ms = {
-	    VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-	ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-	VkPipelineDepthStencilStateCreateInfo ds = {
-	    VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
-	ds.depthTestEnable = depth;
-	ds.depthWriteEnable = depth;
-	ds.depthCompareOp = VK_COMPARE_OP_LESS;
-	VkPipelineColorBlendAttachmentState cba = {0};
-	cba.colorWriteMask = 0xf;
-	VkPipelineColorBlendStateCreateInfo cb = {
-	    VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-	cb.attachmentCount = 1;
-	cb.pAttachments = &cba;
-	VkGraphicsPipelineCreateInfo ci = {VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-	ci.stageCount = 2;
-	ci.pStages = st;
-	ci.pVertexInputState = &vi;
-	ci.pInputAssemblyState = &ia;
-	ci.pViewportState = &vs_;
-	ci.pRasterizationState = &rs;
-	ci.pMultisampleState = &ms;
-	ci.pDepthStencilState = depth ? &ds : NULL;
-	ci.pColorBlendState = &cb;
-	ci.layout = layout;
-	ci.renderPass = rp;
-	VkPipeline p;
-	CHECK(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &p));
-	return p;
+	struct app_pipe o = {.rp = rp,
+			     .layout = layout,
+			     .vs = vs,
+			     .fs = fs,
+			     .width = W,
+			     .height = H,
+			     .vertex_input = vertex_input,
+			     .color = 1,
+			     .ds_attachment = depth,
+			     .depth = depth};
+	return app_pipeline(&o);
 }
 
 /* The secondary command buffer with pass B's draw, recorded on its own thread. */
@@ -248,48 +113,26 @@ static void *record_secondary(void *arg)
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 2;
-	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
-	app.pApplicationName = "scene";
-	app.apiVersion = VK_API_VERSION_1_1;
-	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-	ici.pApplicationInfo = &app;
-	VkInstance inst;
-	CHECK(vkCreateInstance(&ici, NULL, &inst));
-	uint32_t n = 1;
-	VkResult er = vkEnumeratePhysicalDevices(inst, &n, &pd);
-	if ((er != VK_SUCCESS && er != VK_INCOMPLETE) || !n) {
-		fprintf(stderr, "scene: no Vulkan device\n");
-		return 1;
-	}
-	float prio = 1;
-	VkDeviceQueueCreateInfo qci = {
-	    VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
-	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-	dci.queueCreateInfoCount = 1;
-	dci.pQueueCreateInfos = &qci;
-	CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
-	VkQueue q;
-	vkGetDeviceQueue(dev, 0, 0, &q);
+	app_open("scene", 0);
+	VkQueue q = queue;
 
 	VkDeviceMemory m_tex, m_depth, m_out, m_vb, m_sb, m_rb;
 	VkImage tex =
-	    image(VK_FORMAT_R8G8B8A8_UNORM,
-		  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, &m_tex);
-	VkImage depth =
-	    image(VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, &m_depth);
-	VkImage out =
-	    image(VK_FORMAT_R8G8B8A8_UNORM,
-		  VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, &m_out);
-	VkMemoryPropertyFlags host =
-	    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-	VkBuffer vb = buffer(64 * 8, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, &m_vb, host);
+	    app_image(VK_FORMAT_R8G8B8A8_UNORM, W, H, VK_SAMPLE_COUNT_1_BIT,
+		      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, &m_tex);
+	VkImage depth = app_image(VK_FORMAT_D32_SFLOAT, W, H, VK_SAMPLE_COUNT_1_BIT,
+				  VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, &m_depth);
+	VkImage out = app_image(
+	    VK_FORMAT_R8G8B8A8_UNORM, W, H, VK_SAMPLE_COUNT_1_BIT,
+	    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, &m_out);
+	VkBuffer vb = app_buffer(64 * 8, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, APP_HOST, &m_vb);
 	VkDeviceMemory m_ib;
-	VkBuffer ib = buffer(3 * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, &m_ib, host);
+	VkBuffer ib = app_buffer(3 * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, APP_HOST, &m_ib);
 	uint32_t *indices; /* stays mapped, as many programs keep their index data */
 	CHECK(vkMapMemory(dev, m_ib, 0, VK_WHOLE_SIZE, 0, (void **)&indices));
 	indices[0] = 60, indices[1] = 61, indices[2] = 62;
-	VkBuffer sb = buffer(N_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, &m_sb, host);
-	VkBuffer rb = buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, &m_rb, host);
+	VkBuffer sb = app_buffer(N_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &m_sb);
+	VkBuffer rb = app_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, APP_HOST, &m_rb);
 	void *p;
 	float tri[6] = {-0.8f, -0.8f, 0.8f, -0.6f, 0.0f, 0.9f};
 	CHECK(vkMapMemory(dev, m_vb, 0, 64 * 8, 0, &p));
@@ -301,9 +144,9 @@ int main(int argc, char **argv)
 		((uint32_t *)p)[i] = i;
 	vkUnmapMemory(dev, m_sb);
 
-	VkImageView tex_v = view(tex, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
-	VkImageView depth_v = view(depth, VK_FORMAT_D32_SFLOAT, VK_IMAGE_ASPECT_DEPTH_BIT);
-	VkImageView out_v = view(out, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+	VkImageView tex_v = app_view(tex, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+	VkImageView depth_v = app_view(depth, VK_FORMAT_D32_SFLOAT, VK_IMAGE_ASPECT_DEPTH_BIT);
+	VkImageView out_v = app_view(out, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
 	VkRenderPass rp_a = render_pass(1, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
 	VkRenderPass rp_b = render_pass(0, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
 	VkImageView a_views[2] = {tex_v, depth_v};
@@ -359,11 +202,11 @@ int main(int argc, char **argv)
 	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &tex_l));
 	plci.pSetLayouts = &cl;
 	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &comp_l));
-	VkShaderModule s_tv = shader(spv_tri_vert, sizeof(spv_tri_vert));
-	VkShaderModule s_tf = shader(spv_tri_frag, sizeof(spv_tri_frag));
-	VkShaderModule s_fv = shader(spv_fullscreen_vert, sizeof(spv_fullscreen_vert));
-	VkShaderModule s_sf = shader(spv_sample_frag, sizeof(spv_sample_frag));
-	VkShaderModule s_cs = shader(spv_double_comp, sizeof(spv_double_comp));
+	VkShaderModule s_tv = app_shader(spv_tri_vert, sizeof(spv_tri_vert));
+	VkShaderModule s_tf = app_shader(spv_tri_frag, sizeof(spv_tri_frag));
+	VkShaderModule s_fv = app_shader(spv_fullscreen_vert, sizeof(spv_fullscreen_vert));
+	VkShaderModule s_sf = app_shader(spv_sample_frag, sizeof(spv_sample_frag));
+	VkShaderModule s_cs = app_shader(spv_double_comp, sizeof(spv_double_comp));
 	VkPipeline p_tri = graphics(rp_a, tex_l, s_tv, s_tf, 1, 1);
 	VkPipeline p_fs = graphics(rp_b, tex_l, s_fv, s_sf, 0, 0);
 	VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
@@ -444,15 +287,9 @@ int main(int argc, char **argv)
 		CHECK(vkQueueSubmit(q, 1, &si, fence));
 		CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX));
 		CHECK(vkResetFences(dev, 1, &fence));
-		CHECK(vkMapMemory(dev, m_rb, 0, W * H * 4, 0, &p));
-		for (uint32_t i = 0; i < W * H; i++)
-			sum = sum * 1099511628211ull + ((uint32_t *)p)[i];
-		vkUnmapMemory(dev, m_rb);
+		sum = app_checksum(sum, m_rb, W * H);
 	}
-	CHECK(vkMapMemory(dev, m_sb, 0, N_WORDS * 4, 0, &p));
-	for (uint32_t i = 0; i < N_WORDS; i++)
-		sum = sum * 1099511628211ull + ((uint32_t *)p)[i];
-	vkUnmapMemory(dev, m_sb);
+	sum = app_checksum(sum, m_sb, N_WORDS);
 	printf("checksum %016llx\n", (unsigned long long)sum);
 	vkDeviceWaitIdle(dev);
 	vkDestroyFence(dev, fence, NULL);

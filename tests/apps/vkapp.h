@@ -1,0 +1,237 @@
+/* vkapp.h - the Vulkan set-up the capture test programs share: one instance, device and queue,
+ * and helpers for memory, images, views, buffers, shaders and simple graphics pipelines.
+ * Test programs only: failures print what failed and exit(1). */
+#ifndef LLCT_TESTS_VKAPP_H
+#define LLCT_TESTS_VKAPP_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vulkan/vulkan.h>
+
+#define CHECK(x)                                                                                   \
+	do {                                                                                       \
+		VkResult r_ = (x);                                                                 \
+		if (r_ != VK_SUCCESS) {                                                            \
+			fprintf(stderr, "%s: %s failed: %d\n", app_name, #x, r_);                  \
+			exit(1);                                                                   \
+		}                                                                                  \
+	} while (0)
+
+static const char *app_name = "app";
+static VkInstance inst;
+static VkPhysicalDevice pd;
+static VkDevice dev;
+static VkQueue queue;
+
+/* Creates the instance (with VK_EXT_debug_utils if asked), the first device and its queue. */
+static inline void app_open(const char *name, int debug_utils)
+{
+	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
+	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+	const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+	uint32_t n = 1;
+	float prio = 1;
+	app_name = name;
+	app.pApplicationName = name;
+	app.apiVersion = VK_API_VERSION_1_1;
+	ici.pApplicationInfo = &app;
+	if (debug_utils) {
+		ici.enabledExtensionCount = 1;
+		ici.ppEnabledExtensionNames = &ext;
+	}
+	CHECK(vkCreateInstance(&ici, NULL, &inst));
+	VkResult er = vkEnumeratePhysicalDevices(inst, &n, &pd);
+	if ((er != VK_SUCCESS && er != VK_INCOMPLETE) || !n) {
+		fprintf(stderr, "%s: no Vulkan device\n", name);
+		exit(1);
+	}
+	VkDeviceQueueCreateInfo qci = {
+	    VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, NULL, 0, 0, 1, &prio};
+	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+	dci.queueCreateInfoCount = 1;
+	dci.pQueueCreateInfos = &qci;
+	CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
+	vkGetDeviceQueue(dev, 0, 0, &queue);
+}
+
+static inline VkDeviceMemory app_memory(VkMemoryRequirements req, VkMemoryPropertyFlags want)
+{
+	VkPhysicalDeviceMemoryProperties mp;
+	vkGetPhysicalDeviceMemoryProperties(pd, &mp);
+	for (uint32_t i = 0; i < mp.memoryTypeCount; i++)
+		if ((req.memoryTypeBits >> i & 1) &&
+		    (mp.memoryTypes[i].propertyFlags & want) == want) {
+			VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, NULL,
+						   req.size, i};
+			VkDeviceMemory m;
+			CHECK(vkAllocateMemory(dev, &ai, NULL, &m));
+			return m;
+		}
+	fprintf(stderr, "%s: no memory type\n", app_name);
+	exit(1);
+}
+
+#define APP_HOST (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+
+/* A 2D optimal-tiling image with its own memory, bound. */
+static inline VkImage app_image(VkFormat fmt, uint32_t w, uint32_t h, VkSampleCountFlagBits samples,
+				VkImageUsageFlags usage, VkDeviceMemory *mem)
+{
+	VkImageCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+	VkMemoryRequirements req;
+	VkImage img;
+	ci.imageType = VK_IMAGE_TYPE_2D;
+	ci.format = fmt;
+	ci.extent = (VkExtent3D){w, h, 1};
+	ci.mipLevels = 1;
+	ci.arrayLayers = 1;
+	ci.samples = samples;
+	ci.tiling = VK_IMAGE_TILING_OPTIMAL;
+	ci.usage = usage;
+	CHECK(vkCreateImage(dev, &ci, NULL, &img));
+	vkGetImageMemoryRequirements(dev, img, &req);
+	*mem = app_memory(req, 0);
+	CHECK(vkBindImageMemory(dev, img, *mem, 0));
+	return img;
+}
+
+static inline VkImageView app_view(VkImage img, VkFormat fmt, VkImageAspectFlags aspect)
+{
+	VkImageViewCreateInfo ci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+	VkImageView v;
+	ci.image = img;
+	ci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+	ci.format = fmt;
+	ci.subresourceRange = (VkImageSubresourceRange){aspect, 0, 1, 0, 1};
+	CHECK(vkCreateImageView(dev, &ci, NULL, &v));
+	return v;
+}
+
+/* A buffer with its own memory of the wanted properties, bound. */
+static inline VkBuffer app_buffer(VkDeviceSize size, VkBufferUsageFlags usage,
+				  VkMemoryPropertyFlags want, VkDeviceMemory *mem)
+{
+	VkBufferCreateInfo ci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+	VkMemoryRequirements req;
+	VkBuffer b;
+	ci.size = size;
+	ci.usage = usage;
+	CHECK(vkCreateBuffer(dev, &ci, NULL, &b));
+	vkGetBufferMemoryRequirements(dev, b, &req);
+	*mem = app_memory(req, want);
+	CHECK(vkBindBufferMemory(dev, b, *mem, 0));
+	return b;
+}
+
+static inline VkShaderModule app_shader(const uint32_t *code, size_t size)
+{
+	VkShaderModuleCreateInfo ci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0, size,
+				       code};
+	VkShaderModule m;
+	CHECK(vkCreateShaderModule(dev, &ci, NULL, &m));
+	return m;
+}
+
+/* What differs between the test programs' graphics pipelines. */
+struct app_pipe {
+	VkRenderPass rp;
+	VkPipelineLayout layout;
+	VkShaderModule vs, fs;
+	uint32_t width, height;
+	VkSampleCountFlagBits samples;
+	int vertex_input;  /* binding 0: vec2 positions, 8 bytes a vertex */
+	int color;         /* one color attachment is written */
+	int ds_attachment; /* the render pass has a depth/stencil attachment */
+	int depth;         /* depth test and write (LESS_OR_EQUAL) */
+	int stencil;       /* stencil test: always pass, increment */
+	int blend;         /* alpha blending */
+};
+
+static inline VkPipeline app_pipeline(const struct app_pipe *o)
+{
+	VkPipelineShaderStageCreateInfo st[2] = {
+	    {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+	     VK_SHADER_STAGE_VERTEX_BIT, o->vs, "main", NULL},
+	    {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+	     VK_SHADER_STAGE_FRAGMENT_BIT, o->fs, "main", NULL}};
+	VkVertexInputBindingDescription b = {0, 8, VK_VERTEX_INPUT_RATE_VERTEX};
+	VkVertexInputAttributeDescription a = {0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
+	VkPipelineVertexInputStateCreateInfo vi = {
+	    VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+	if (o->vertex_input) {
+		vi.vertexBindingDescriptionCount = 1;
+		vi.pVertexBindingDescriptions = &b;
+		vi.vertexAttributeDescriptionCount = 1;
+		vi.pVertexAttributeDescriptions = &a;
+	}
+	VkPipelineInputAssemblyStateCreateInfo ia = {
+	    VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO, NULL, 0,
+	    VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, VK_FALSE};
+	VkViewport vp = {0, 0, (float)o->width, (float)o->height, 0, 1};
+	VkRect2D sc = {{0, 0}, {o->width, o->height}};
+	VkPipelineViewportStateCreateInfo vps = {
+	    VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, NULL, 0, 1, &vp, 1, &sc};
+	VkPipelineRasterizationStateCreateInfo rs = {
+	    VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+	rs.polygonMode = VK_POLYGON_MODE_FILL;
+	rs.cullMode = VK_CULL_MODE_NONE;
+	rs.lineWidth = 1;
+	VkPipelineMultisampleStateCreateInfo ms = {
+	    VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+	ms.rasterizationSamples = o->samples ? o->samples : VK_SAMPLE_COUNT_1_BIT;
+	VkPipelineDepthStencilStateCreateInfo ds = {
+	    VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+	ds.depthTestEnable = o->depth;
+	ds.depthWriteEnable = o->depth;
+	ds.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
+	ds.stencilTestEnable = o->stencil;
+	ds.front = ds.back = (VkStencilOpState){VK_STENCIL_OP_KEEP,
+						VK_STENCIL_OP_INCREMENT_AND_CLAMP,
+						VK_STENCIL_OP_KEEP,
+						VK_COMPARE_OP_ALWAYS,
+						0xff,
+						0xff,
+						1};
+	VkPipelineColorBlendAttachmentState cba = {0};
+	cba.colorWriteMask = 0xf;
+	cba.blendEnable = o->blend;
+	cba.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+	cba.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+	cba.colorBlendOp = VK_BLEND_OP_ADD;
+	cba.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+	cba.dstAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
+	cba.alphaBlendOp = VK_BLEND_OP_ADD;
+	VkPipelineColorBlendStateCreateInfo cb = {
+	    VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+	cb.attachmentCount = o->color ? 1 : 0;
+	cb.pAttachments = &cba;
+	VkGraphicsPipelineCreateInfo ci = {VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+	ci.stageCount = 2;
+	ci.pStages = st;
+	ci.pVertexInputState = &vi;
+	ci.pInputAssemblyState = &ia;
+	ci.pViewportState = &vps;
+	ci.pRasterizationState = &rs;
+	ci.pMultisampleState = &ms;
+	ci.pDepthStencilState = o->ds_attachment ? &ds : NULL;
+	ci.pColorBlendState = &cb;
+	ci.layout = o->layout;
+	ci.renderPass = o->rp;
+	VkPipeline p;
+	CHECK(vkCreateGraphicsPipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &p));
+	return p;
+}
+
+/* Sums the 32-bit words of a host-visible memory object into a running checksum. */
+static inline uint64_t app_checksum(uint64_t sum, VkDeviceMemory mem, uint32_t words)
+{
+	void *p;
+	CHECK(vkMapMemory(dev, mem, 0, (VkDeviceSize)words * 4, 0, &p));
+	for (uint32_t i = 0; i < words; i++)
+		sum = sum * 1099511628211ull + ((const uint32_t *)p)[i];
+	vkUnmapMemory(dev, mem);
+	return sum;
+}
+
+#endif
