@@ -252,6 +252,30 @@ static int add_dynamic_partition(struct llct_results *db, const struct replay_ar
 	return LLCT_OK;
 }
 
+/* Writes one policy's run row with its frames, contention and partitioning; *id is the run. */
+static int add_policy_run(struct llct_results *db, const struct replay_args *a, const char *trace,
+			  const char *created, const char *started, const char *params,
+			  const struct llct_replay_result *r, int64_t *id)
+{
+	struct llct_run_info ri;
+	fill_run(a, trace, created, started, &ri);
+	ri.policy = r->policy->name;
+	ri.params = params;
+	ri.wall_s = r->busy_s;
+	ri.accesses = r->accesses;
+	ri.peak_state = r->peak_state;
+	if (llct_results_add_run(db, &ri, id))
+		return LLCT_ERR_DB;
+	for (size_t f = 0; f < r->n_frames; f++)
+		if (llct_results_add_frame(db, *id, &r->frames[f]) ||
+		    llct_results_add_contention(db, *id, &r->frames[f]))
+			return LLCT_ERR_DB;
+	if (add_static_partition(db, a, *id) ||
+	    add_dynamic_partition(db, a, *id, r->plog, r->n_plog))
+		return LLCT_ERR_DB;
+	return LLCT_OK;
+}
+
 static int run_single(struct replay_args *a, struct llct_results *db, const char *started)
 {
 	struct llct_replay_options o;
@@ -298,22 +322,8 @@ static int run_single(struct replay_args *a, struct llct_results *db, const char
 	if (llct_results_begin(db))
 		goto db_fail;
 	for (size_t m = 0; m < a->n_pol; m++) {
-		struct llct_run_info ri;
 		int64_t id;
-		fill_run(a, trace, created, started, &ri);
-		ri.policy = res[m].policy->name;
-		ri.params = params;
-		ri.wall_s = res[m].busy_s;
-		ri.accesses = res[m].accesses;
-		ri.peak_state = res[m].peak_state;
-		if (llct_results_add_run(db, &ri, &id))
-			goto db_fail;
-		for (size_t f = 0; f < res[m].n_frames; f++)
-			if (llct_results_add_frame(db, id, &res[m].frames[f]) ||
-			    llct_results_add_contention(db, id, &res[m].frames[f]))
-				goto db_fail;
-		if (add_static_partition(db, a, id) ||
-		    add_dynamic_partition(db, a, id, res[m].plog, res[m].n_plog))
+		if (add_policy_run(db, a, trace, created, started, params, &res[m], &id))
 			goto db_fail;
 	}
 	if (llct_results_commit(db))
@@ -375,29 +385,19 @@ static int run_corun(struct replay_args *a, struct llct_results *db, const char 
 	if (llct_results_begin(db))
 		goto db_fail;
 	for (size_t m = 0; m < a->n_pol; m++) {
-		struct llct_run_info ri;
+		/* the shared run is written like a single replay, then its tenants */
+		const struct llct_corun_result *c = &res[m];
+		struct llct_replay_result shared = {c->policy,   c->frames, c->n_frames,
+						    c->accesses, c->busy_s, c->peak_state,
+						    c->plog,     c->n_plog};
 		int64_t id;
-		fill_run(a, joined, NULL, started, &ri);
-		ri.policy = res[m].policy->name;
-		ri.params = params;
-		ri.wall_s = res[m].busy_s;
-		ri.accesses = res[m].accesses;
-		ri.peak_state = res[m].peak_state;
-		if (llct_results_add_run(db, &ri, &id))
+		if (add_policy_run(db, a, joined, NULL, started, params, &shared, &id))
 			goto db_fail;
-		for (size_t k = 0; k < res[m].n_frames; k++) {
-			if (llct_results_add_frame(db, id, &res[m].frames[k]) ||
-			    llct_results_add_contention(db, id, &res[m].frames[k]))
-				goto db_fail;
+		for (size_t k = 0; k < c->n_frames; k++)
 			for (size_t t = 0; t < n; t++)
 				if (llct_results_add_tenant(db, id, (uint32_t)k, (uint32_t)t,
-							    a->traces[t],
-							    &res[m].tenants[k * n + t]))
+							    a->traces[t], &c->tenants[k * n + t]))
 					goto db_fail;
-		}
-		if (add_static_partition(db, a, id) ||
-		    add_dynamic_partition(db, a, id, res[m].plog, res[m].n_plog))
-			goto db_fail;
 	}
 	if (llct_results_commit(db))
 		goto db_fail;
