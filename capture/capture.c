@@ -1042,6 +1042,35 @@ static void set_role(struct rpass *rp, uint32_t a, int role)
 		rp->att[a].role = role;
 }
 
+/* Records a render pass's attachments and their roles. VkRenderPassCreateInfo and ...2 spell
+ * the same fields in different structs, so this is a macro over both. Called with c->lock. */
+#define TRACK_RPASS(c, handle, info)                                                               \
+	do {                                                                                       \
+		struct rpass *rp = calloc(1, sizeof(*rp));                                         \
+		if (!rp || hput(&(c)->rpasses, H(handle), rp)) {                                   \
+			free(rp);                                                                  \
+			cap_fail((c), "out of memory tracking render passes");                     \
+			break;                                                                     \
+		}                                                                                  \
+		rp->n = (info)->attachmentCount < MAX_ATT ? (info)->attachmentCount : MAX_ATT;     \
+		for (uint32_t i = 0; i < rp->n; i++)                                               \
+			rp->att[i] = (struct att_desc){                                            \
+			    (info)->pAttachments[i].loadOp, (info)->pAttachments[i].stencilLoadOp, \
+			    (info)->pAttachments[i].storeOp,                                       \
+			    (info)->pAttachments[i].stencilStoreOp, ROLE_NONE};                    \
+		for (uint32_t sp = 0; sp < (info)->subpassCount; sp++) {                           \
+			const __typeof__((info)->pSubpasses[0]) *sd = &(info)->pSubpasses[sp];     \
+			for (uint32_t k = 0; k < sd->colorAttachmentCount; k++) {                  \
+				set_role(rp, sd->pColorAttachments[k].attachment, ROLE_COLOR);     \
+				if (sd->pResolveAttachments)                                       \
+					set_role(rp, sd->pResolveAttachments[k].attachment,        \
+						 ROLE_RESOLVE);                                    \
+			}                                                                          \
+			if (sd->pDepthStencilAttachment)                                           \
+				set_role(rp, sd->pDepthStencilAttachment->attachment, ROLE_DEPTH); \
+		}                                                                                  \
+	} while (0)
+
 static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateRenderPass(VkDevice device,
 							   const VkRenderPassCreateInfo *info,
 							   const VkAllocationCallbacks *alloc,
@@ -1053,29 +1082,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateRenderPass(VkDevice device,
 	if (r != VK_SUCCESS || !c)
 		return r;
 	pthread_mutex_lock(&c->lock);
-	struct rpass *rp = calloc(1, sizeof(*rp));
-	if (!rp || hput(&c->rpasses, H(*out), rp)) {
-		free(rp);
-		cap_fail(c, "out of memory tracking render passes");
-	} else {
-		rp->n = info->attachmentCount < MAX_ATT ? info->attachmentCount : MAX_ATT;
-		for (uint32_t i = 0; i < rp->n; i++)
-			rp->att[i] = (struct att_desc){
-			    info->pAttachments[i].loadOp, info->pAttachments[i].stencilLoadOp,
-			    info->pAttachments[i].storeOp, info->pAttachments[i].stencilStoreOp,
-			    ROLE_NONE};
-		for (uint32_t sp = 0; sp < info->subpassCount; sp++) {
-			const VkSubpassDescription *sd = &info->pSubpasses[sp];
-			for (uint32_t k = 0; k < sd->colorAttachmentCount; k++) {
-				set_role(rp, sd->pColorAttachments[k].attachment, ROLE_COLOR);
-				if (sd->pResolveAttachments)
-					set_role(rp, sd->pResolveAttachments[k].attachment,
-						 ROLE_RESOLVE);
-			}
-			if (sd->pDepthStencilAttachment)
-				set_role(rp, sd->pDepthStencilAttachment->attachment, ROLE_DEPTH);
-		}
-	}
+	TRACK_RPASS(c, *out, info);
 	pthread_mutex_unlock(&c->lock);
 	return r;
 }
@@ -1091,29 +1098,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateRenderPass2(VkDevice device,
 	if (r != VK_SUCCESS || !c)
 		return r;
 	pthread_mutex_lock(&c->lock);
-	struct rpass *rp = calloc(1, sizeof(*rp));
-	if (!rp || hput(&c->rpasses, H(*out), rp)) {
-		free(rp);
-		cap_fail(c, "out of memory tracking render passes");
-	} else {
-		rp->n = info->attachmentCount < MAX_ATT ? info->attachmentCount : MAX_ATT;
-		for (uint32_t i = 0; i < rp->n; i++)
-			rp->att[i] = (struct att_desc){
-			    info->pAttachments[i].loadOp, info->pAttachments[i].stencilLoadOp,
-			    info->pAttachments[i].storeOp, info->pAttachments[i].stencilStoreOp,
-			    ROLE_NONE};
-		for (uint32_t sp = 0; sp < info->subpassCount; sp++) {
-			const VkSubpassDescription2 *sd = &info->pSubpasses[sp];
-			for (uint32_t k = 0; k < sd->colorAttachmentCount; k++) {
-				set_role(rp, sd->pColorAttachments[k].attachment, ROLE_COLOR);
-				if (sd->pResolveAttachments)
-					set_role(rp, sd->pResolveAttachments[k].attachment,
-						 ROLE_RESOLVE);
-			}
-			if (sd->pDepthStencilAttachment)
-				set_role(rp, sd->pDepthStencilAttachment->attachment, ROLE_DEPTH);
-		}
-	}
+	TRACK_RPASS(c, *out, info);
 	pthread_mutex_unlock(&c->lock);
 	return r;
 }
