@@ -173,7 +173,7 @@ int cmd_capture(int argc, char **argv)
 		rc = EXIT_FAIL;
 	} else if (WEXITSTATUS(status)) {
 		cli_error("'%s' exited with status %d", argv[optind], WEXITSTATUS(status));
-		rc = WEXITSTATUS(status) == 127 ? EXIT_FAIL : EXIT_FAIL;
+		rc = EXIT_FAIL;
 	}
 	struct llct_reader *r;
 	if (llct_reader_open(path, &r, err, sizeof(err))) {
@@ -188,6 +188,16 @@ int cmd_capture(int argc, char **argv)
 		records += fi[i].n_records;
 	llct_reader_compressed_bytes(r, &bytes);
 	llct_reader_close(r);
+	if (n == 0 && rc == EXIT_OK) {
+		/* an empty trace is almost always a wrong boundary or range, not what was wanted */
+		cli_error("'%s' holds no frame: %s", path,
+			  !strcmp(boundary, "present")
+			      ? "the program never presented through Vulkan (offscreen programs, "
+				"Zink on Xvfb); try --frame-boundary submit, or check --frames"
+			      : "no frame boundary fell in --frames; check --frames and "
+				"--frame-boundary");
+		rc = EXIT_FAIL;
+	}
 	if (!quiet)
 		fprintf(stderr,
 			"captured %zu frames, %llu records (%.3f bytes/record) in %.1fs: '%s'\n", n,

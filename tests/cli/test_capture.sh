@@ -53,6 +53,12 @@ overlap=$(comm -12 <(awk -F, '$1 == 0 && $3 == "RT"' "$T/a.csv" | cut -d, -f2 | 
 # frame ranges
 "$LLCTRACE" capture -q -b submit -f 1,3-4 -o "$T/b.llct" -- "$APP" 6 >/dev/null 2>&1
 [ "$(q "$T/b.llct" "SELECT group_concat(frame) FROM frames")" = "1,3,4" ] && ok || bad "frame range: $(q "$T/b.llct" "SELECT group_concat(frame) FROM frames")"
+# an empty trace is an error that says why: this program never presents, and 9 is past its end
+"$LLCTRACE" capture -q -o "$T/e.llct" -- "$APP" 2 >/dev/null 2>"$T/eerr"
+[ $? -eq 1 ] && grep -q "e.llct' holds no frame: the program never presented" "$T/eerr" && ok || bad "empty capture (present): $(cat "$T/eerr")"
+"$LLCTRACE" capture -q -b submit -f 9 -o "$T/e2.llct" -- "$APP" 2 >/dev/null 2>"$T/eerr"
+[ $? -eq 1 ] && grep -q "no frame boundary fell in --frames" "$T/eerr" && ok || bad "empty capture (range): $(cat "$T/eerr")"
+[ "$(q "$T/e2.llct" "SELECT count(*) FROM frames")" = 0 ] && ok || bad "empty trace not readable"
 
 # label boundary: two submissions a frame, the first opening with the label "frame"
 "$LLCTRACE" capture -q -b label:frame -o "$T/l.llct" -- "$APP" 3 0 1 >/dev/null 2>&1
