@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- a small map from 64-bit handles to records ---- */
@@ -303,9 +304,11 @@ struct capture_device {
 	struct llct_fp *fp;
 	struct llct_frame_range frames;
 	int all_frames, boundary_submit, boundary_label, failed, in_frame, frame_is_open,
-	    exit_after;
+	    exit_after, bounded;
 	char boundary_name[64]; /* label boundary: a debug label with this name starts a frame */
-	uint32_t last_frame;    /* last frame of a bounded range (exit_after) */
+	uint32_t last_frame;    /* last frame of a bounded range (bounded) */
+	uint32_t captured;      /* frames written */
+	double t_start, t_log;  /* progress: when capture began, when it last said so */
 	uint32_t frame, kernel;
 	char path[1024];
 	/* expansion state */
@@ -322,6 +325,13 @@ struct capture_device {
 	char label[64];
 	uint64_t records;
 };
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static int log_enabled(void)
 {
@@ -454,6 +464,23 @@ static int frame_open(struct capture_device *c)
 	return 1;
 }
 
+/* Progress, at most once a second: frames and records written, their rate, and for a
+ * bounded range how many frames are left and about how long they take at this pace. */
+static void log_progress(struct capture_device *c)
+{
+	double now = mono_s(), el = now - c->t_start;
+	char left[64] = "";
+	if (c->captured > 1 && now - c->t_log < 1.0)
+		return;
+	c->t_log = now;
+	if (c->bounded && c->last_frame > c->frame && el > 0)
+		snprintf(left, sizeof(left), ", %u frames to go (~%.0fs)", c->last_frame - c->frame,
+			 (double)(c->last_frame - c->frame) * el / (c->frame + 1.0));
+	llct_log("frame %u: %u frames, %llu records captured (%.0f records/s)%s", c->frame,
+		 c->captured, (unsigned long long)c->records,
+		 el > 0 ? (double)c->records / el : 0.0, left);
+}
+
 static void frame_boundary(struct capture_device *c)
 {
 	if (c->in_frame && !c->failed) {
@@ -461,9 +488,11 @@ static void frame_boundary(struct capture_device *c)
 		llct_fp_drain(c->fp);
 		if (llct_writer_end_frame(c->w))
 			cap_fail(c, llct_writer_error(c->w));
-		else if (log_enabled())
-			llct_log("frame %u captured (%llu records so far)", c->frame,
-				 (unsigned long long)c->records);
+		else {
+			c->captured++;
+			if (log_enabled())
+				log_progress(c);
+		}
 	}
 	c->in_frame = 0;
 	c->frame++; /* UINT32_MAX + 1: the first label starts frame 0 */
@@ -544,16 +573,16 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		free(c);
 		return;
 	}
-	const char *ex = getenv("LLCT_CAPTURE_EXIT_AFTER");
-	if (ex && *ex && strcmp(ex, "0") && !c->all_frames) {
-		c->exit_after = 1;
-		for (size_t i = 0; i < c->frames.n; i++) {
-			if (c->frames.spans[i].last == UINT32_MAX)
-				c->exit_after = 0; /* an open range has no last frame */
-			else if (c->frames.spans[i].last > c->last_frame)
-				c->last_frame = c->frames.spans[i].last;
-		}
+	c->bounded = !c->all_frames;
+	for (size_t i = 0; c->bounded && i < c->frames.n; i++) {
+		if (c->frames.spans[i].last == UINT32_MAX)
+			c->bounded = 0; /* an open range has no last frame */
+		else if (c->frames.spans[i].last > c->last_frame)
+			c->last_frame = c->frames.spans[i].last;
 	}
+	const char *ex = getenv("LLCT_CAPTURE_EXIT_AFTER");
+	c->exit_after = ex && *ex && strcmp(ex, "0") && c->bounded;
+	c->t_start = mono_s();
 	const char *b = getenv("LLCT_CAPTURE_BOUNDARY");
 	c->boundary_submit = b && !strcmp(b, "submit");
 	c->boundary_label = b && !strcmp(b, "label");
