@@ -167,6 +167,7 @@ struct pipe {
 	uint32_t stride[16];
 	int depth_test, depth_write, stencil_test, blend;
 	int dyn_depth_test, dyn_depth_write, dyn_stencil_test; /* set by commands instead */
+	int dyn_stride; /* vertex strides come from vkCmdSetVertexInputEXT/BindVertexBuffers2 */
 	int has_viewport, has_scissor;
 	VkViewport viewport;
 	VkRect2D scissor;
@@ -214,6 +215,7 @@ enum cmd_op {
 	C_LABEL_BEGIN,
 	C_LABEL_END,
 	C_DYN_STATE,
+	C_VB_STRIDE,
 };
 
 enum dyn_kind { D_DEPTH_TEST, D_DEPTH_WRITE, D_STENCIL_TEST };
@@ -247,6 +249,9 @@ struct cmd {
 			uint32_t binding;
 			uint64_t buf, offset;
 		} vb;
+		struct {
+			uint32_t binding, stride;
+		} stride; /* a vertex stride set by a command (dynamic state) */
 		struct {
 			uint64_t buf, offset;
 			uint32_t index_size;
@@ -313,6 +318,7 @@ struct capture_device {
 	char path[1024];
 	/* expansion state */
 	uint64_t cur_pipe[2], cur_set[2][8], vb[16], vb_off[16], ib, ib_off;
+	uint32_t vb_stride[16]; /* strides set by commands, for pipelines with dyn_stride */
 	uint32_t ib_size;
 	VkViewport viewport;
 	VkRect2D scissor;
@@ -1294,6 +1300,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 			p->dyn_depth_test |= ds == VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE;
 			p->dyn_depth_write |= ds == VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE;
 			p->dyn_stencil_test |= ds == VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE;
+			p->dyn_stride |= ds == VK_DYNAMIC_STATE_VERTEX_INPUT_EXT ||
+					 ds == VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE;
 		}
 		/* graphics pipeline libraries (Zink links its pipelines from parts): the parts'
 		 * state is the whole pipeline's */
@@ -1312,6 +1320,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 				p->dyn_depth_test |= q->dyn_depth_test;
 				p->dyn_depth_write |= q->dyn_depth_write;
 				p->dyn_stencil_test |= q->dyn_stencil_test;
+				p->dyn_stride |= q->dyn_stride;
 				for (int b = 0; b < 16; b++)
 					if (!p->stride[b])
 						p->stride[b] = q->stride[b];
@@ -1857,11 +1866,30 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdBindVertexBuffers2(VkCommandBuffer cb, 
 							    const VkDeviceSize *strides)
 {
 	dd(cb)->CmdBindVertexBuffers2(cb, first, n, bufs, offs, sizes, strides);
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t i = 0; i < n; i++) {
 		RECORD(cb, C_BIND_VB, {
 			m->u.vb.binding = first + i;
 			m->u.vb.buf = H(bufs[i]);
 			m->u.vb.offset = offs[i];
+		});
+		if (strides)
+			RECORD(cb, C_VB_STRIDE, {
+				m->u.stride.binding = first + i;
+				m->u.stride.stride = (uint32_t)strides[i];
+			});
+	}
+}
+
+/* Vertex input as dynamic state (Zink uses it): only the bindings' strides matter here. */
+static VKAPI_ATTR void VKAPI_CALL cap_CmdSetVertexInputEXT(
+    VkCommandBuffer cb, uint32_t n_bindings, const VkVertexInputBindingDescription2EXT *bindings,
+    uint32_t n_attributes, const VkVertexInputAttributeDescription2EXT *attributes)
+{
+	dd(cb)->CmdSetVertexInputEXT(cb, n_bindings, bindings, n_attributes, attributes);
+	for (uint32_t i = 0; i < n_bindings; i++)
+		RECORD(cb, C_VB_STRIDE, {
+			m->u.stride.binding = bindings[i].binding;
+			m->u.stride.stride = bindings[i].stride;
 		});
 }
 
@@ -2327,13 +2355,15 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 		buffer_range(c, c->ib, c->ib_off + (uint64_t)m->u.draw.first * c->ib_size,
 			     (uint64_t)m->u.draw.count * c->ib_size, LLCT_STREAM_VTX, LLCT_OP_READ,
 			     1);
-	for (int b = 0; p && b < 16; b++)
+	for (int b = 0; p && b < 16; b++) {
+		uint64_t stride = p->dyn_stride ? c->vb_stride[b] : p->stride[b];
 		if (c->vb[b] && !m->u.draw.count) /* indirect: the whole bound buffer */
 			buffer_range(c, c->vb[b], c->vb_off[b], VK_WHOLE_SIZE, LLCT_STREAM_VTX,
 				     LLCT_OP_READ, 1);
-		else if (p->stride[b] && c->vb[b])
-			buffer_range(c, c->vb[b], c->vb_off[b] + vfirst * p->stride[b],
-				     vcount * p->stride[b], LLCT_STREAM_VTX, LLCT_OP_READ, 1);
+		else if (stride && c->vb[b])
+			buffer_range(c, c->vb[b], c->vb_off[b] + vfirst * stride, vcount * stride,
+				     LLCT_STREAM_VTX, LLCT_OP_READ, 1);
+	}
 	/* attachments over the covered rectangle, through the render caches */
 	for (uint32_t i = 0; cw && ch && i < c->n_att; i++) {
 		uint32_t mip, layer;
@@ -2489,6 +2519,7 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 	memset(c->cur_pipe, 0, sizeof(c->cur_pipe));
 	memset(c->cur_set, 0, sizeof(c->cur_set));
 	memset(c->vb, 0, sizeof(c->vb));
+	memset(c->vb_stride, 0, sizeof(c->vb_stride));
 	c->ib = 0;
 	memset(&c->viewport, 0, sizeof(c->viewport));
 	memset(&c->scissor, 0, sizeof(c->scissor));
@@ -2600,6 +2631,10 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 			break;
 		case C_DYN_STATE:
 			c->dyn[m->u.dyn.kind] = m->u.dyn.on;
+			break;
+		case C_VB_STRIDE:
+			if (m->u.stride.binding < 16)
+				c->vb_stride[m->u.stride.binding] = m->u.stride.stride;
 			break;
 		}
 	}
@@ -2741,6 +2776,7 @@ static const struct {
     I(CmdSetScissor),
     I(CmdSetScissorWithCount),
     I(CmdSetStencilTestEnable),
+    I(CmdSetVertexInputEXT),
     I(CmdSetViewport),
     I(CmdSetViewportWithCount),
     I(CmdUpdateBuffer),

@@ -19,7 +19,7 @@ int main(int argc, char **argv)
 	int frames = argc > 1 ? atoi(argv[1]) : 3;
 	int crash_after = argc > 2 ? atoi(argv[2]) : -1;
 	int labels = argc > 3 && atoi(argv[3]) == 1;
-	app_open("clear_store", labels);
+	app_open("clear_store", labels, NULL, NULL);
 	VkQueue q = queue;
 
 	VkDeviceMemory m1, m2, m3, rbm;

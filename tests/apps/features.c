@@ -7,7 +7,8 @@
  *   3. the resolved target is copied to a host-visible buffer.
  * Prints a checksum of the read-back pixels.
  *
- * usage: features [FRAMES]   (default 2)
+ * usage: features [FRAMES [dynvi]]   (default 2 frames; dynvi: the shadow pass takes its vertex
+ *        input from vkCmdSetVertexInputEXT, VK_EXT_vertex_input_dynamic_state, as Zink does)
  */
 #include "vkapp.h"
 
@@ -22,7 +23,15 @@
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 2;
-	app_open("features", 0);
+	int dynvi = argc > 2 && !strcmp(argv[2], "dynvi");
+	VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT vif = {
+	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT, NULL,
+	    VK_TRUE};
+	app_open("features", 0, dynvi ? VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME : NULL,
+		 dynvi ? &vif : NULL);
+	PFN_vkCmdSetVertexInputEXT set_vertex_input =
+	    dynvi ? (PFN_vkCmdSetVertexInputEXT)vkGetDeviceProcAddr(dev, "vkCmdSetVertexInputEXT")
+		  : NULL;
 
 	/* a depth/stencil format with stencil that lavapipe can render to */
 	VkFormat dsf = VK_FORMAT_D32_SFLOAT_S8_UINT;
@@ -152,6 +161,7 @@ int main(int argc, char **argv)
 	/* the shadow pass: vertices in, depth test and write, no color */
 	struct app_pipe po = {rp_shadow, layout, s_tv, s_df, W, H, VK_SAMPLE_COUNT_1_BIT};
 	po.vertex_input = 1;
+	po.dynamic_vertex_input = dynvi;
 	po.ds_attachment = 1;
 	po.depth = 1;
 	VkPipeline p_shadow = app_pipeline(&po);
@@ -191,6 +201,23 @@ int main(int argc, char **argv)
 		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, p_shadow);
 		VkDeviceSize off = 0;
 		vkCmdBindVertexBuffers(cb, 0, 1, &vb, &off);
+		if (set_vertex_input) {
+			VkVertexInputBindingDescription2EXT vb2 = {
+			    VK_STRUCTURE_TYPE_VERTEX_INPUT_BINDING_DESCRIPTION_2_EXT,
+			    NULL,
+			    0,
+			    8,
+			    VK_VERTEX_INPUT_RATE_VERTEX,
+			    1};
+			VkVertexInputAttributeDescription2EXT va2 = {
+			    VK_STRUCTURE_TYPE_VERTEX_INPUT_ATTRIBUTE_DESCRIPTION_2_EXT,
+			    NULL,
+			    0,
+			    0,
+			    VK_FORMAT_R32G32_SFLOAT,
+			    0};
+			set_vertex_input(cb, 1, &vb2, 1, &va2);
+		}
 		vkCmdDraw(cb, 3, 1, 0, 0);
 		vkCmdEndRenderPass(cb);
 		VkClearValue mc[3];

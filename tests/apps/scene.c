@@ -113,7 +113,7 @@ static void *record_secondary(void *arg)
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 2;
-	app_open("scene", 0);
+	app_open("scene", 0, NULL, NULL);
 	VkQueue q = queue;
 
 	VkDeviceMemory m_tex, m_depth, m_out, m_vb, m_sb, m_rb;

@@ -24,8 +24,10 @@ static VkPhysicalDevice pd;
 static VkDevice dev;
 static VkQueue queue;
 
-/* Creates the instance (with VK_EXT_debug_utils if asked), the first device and its queue. */
-static inline void app_open(const char *name, int debug_utils)
+/* Creates the instance (with VK_EXT_debug_utils if asked), the first device (with one device
+ * extension and a features chain if given) and its queue. */
+static inline void app_open(const char *name, int debug_utils, const char *dev_ext,
+			    void *dev_features)
 {
 	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
 	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
@@ -51,6 +53,11 @@ static inline void app_open(const char *name, int debug_utils)
 	VkDeviceCreateInfo dci = {VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
 	dci.queueCreateInfoCount = 1;
 	dci.pQueueCreateInfos = &qci;
+	dci.pNext = dev_features;
+	if (dev_ext) {
+		dci.enabledExtensionCount = 1;
+		dci.ppEnabledExtensionNames = &dev_ext;
+	}
 	CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
 	vkGetDeviceQueue(dev, 0, 0, &queue);
 }
@@ -140,12 +147,13 @@ struct app_pipe {
 	VkShaderModule vs, fs;
 	uint32_t width, height;
 	VkSampleCountFlagBits samples;
-	int vertex_input;  /* binding 0: vec2 positions, 8 bytes a vertex */
-	int color;         /* one color attachment is written */
-	int ds_attachment; /* the render pass has a depth/stencil attachment */
-	int depth;         /* depth test and write (LESS_OR_EQUAL) */
-	int stencil;       /* stencil test: always pass, increment */
-	int blend;         /* alpha blending */
+	int vertex_input;         /* binding 0: vec2 positions, 8 bytes a vertex */
+	int color;                /* one color attachment is written */
+	int ds_attachment;        /* the render pass has a depth/stencil attachment */
+	int depth;                /* depth test and write (LESS_OR_EQUAL) */
+	int stencil;              /* stencil test: always pass, increment */
+	int blend;                /* alpha blending */
+	int dynamic_vertex_input; /* vertex input is set by vkCmdSetVertexInputEXT */
 };
 
 static inline VkPipeline app_pipeline(const struct app_pipe *o)
@@ -215,6 +223,13 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 	ci.pRasterizationState = &rs;
 	ci.pMultisampleState = &ms;
 	ci.pDepthStencilState = o->ds_attachment ? &ds : NULL;
+	VkDynamicState dyn = VK_DYNAMIC_STATE_VERTEX_INPUT_EXT;
+	VkPipelineDynamicStateCreateInfo dsi = {
+	    VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, NULL, 0, 1, &dyn};
+	if (o->dynamic_vertex_input) {
+		ci.pVertexInputState = NULL;
+		ci.pDynamicState = &dsi;
+	}
 	ci.pColorBlendState = &cb;
 	ci.layout = o->layout;
 	ci.renderPass = o->rp;

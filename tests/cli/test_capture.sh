@@ -143,6 +143,12 @@ f0() { awk -F, -v s="$1" -v o="$2" '$1 == 0 && $3 == s && $4 == o { print $2 }' 
 [ "$(f0 RT R | wc -l)" = 4096 ] && ok || bad "blend reads of the 4x target: $(f0 RT R | wc -l) lines, expected 4096"
 # the resolve target is stored (RT) and is what the copy reads
 [ "$(comm -23 <(f0 OTHER R) <(f0 RT W) | wc -l)" = 0 ] && [ "$(f0 OTHER R | wc -l)" = 1024 ] && ok || bad "resolve target not stored as RT"
+# the shadow pass's 3 vertices (24 B, one line) are read as VTX, also when the vertex input is
+# dynamic state (vkCmdSetVertexInputEXT, as Zink sets it) rather than in the pipeline
+[ "$(f0 VTX R | wc -l)" = 1 ] && ok || bad "features VTX lines: $(f0 VTX R | wc -l), expected 1"
+"$LLCTRACE" capture -q -b submit -o "$T/fd.llct" -- "$FEATURES" 2 dynvi >"$T/fd.out" 2>"$T/fd.err" && ok || bad "features dynvi capture: $(cat "$T/fd.err")"
+[ "$(cat "$T/fd.out")" = "$(cat "$T/f.out")" ] && ok || bad "dynamic vertex input renders differently"
+[ "$("$LLCTRACE" dump --csv "$T/fd.llct" | awk -F, '$1 == 0 && $3 == "VTX" && $4 == "R" { print $2 }' | sort -u)" = "$(f0 VTX R)" ] && ok || bad "dynamic vertex input: VTX lines differ from the static pipeline's"
 if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
 	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/f2.llct" -- "$FEATURES" 1 >/dev/null 2>"$T/verr3"
 	if grep -q "Validation Error" "$T/verr3"; then bad "features validation errors: $(grep -m2 'Validation Error' "$T/verr3" | cut -c1-300)"; else ok; fi
