@@ -26,7 +26,8 @@ const struct cli_command cli_commands[] = {
      "                             written (for programs that run until closed)\n"
      "  -q, --quiet                no progress\n"
      "Exit status: the program's failure is reported (1); the trace keeps every frame\n"
-     "completed before a crash.\n"},
+     "completed before a crash. A trace with no frame is an error (1) that says why\n"
+     "(a program that never presents needs -b submit).\n"},
     {"dump", cmd_dump, "print the records of a trace (aligned text or CSV)",
      "usage: llctrace dump [--csv] [--frames RANGE] TRACE.llct\n"
      "\n"
