@@ -1,6 +1,7 @@
 /* belady.c - Belady's OPT/MIN: evict the line reused furthest in the future; the bypass
  * variant does not fill a line reused later than every resident line. */
 #include "all.h"
+#include "llct/lines.h"
 
 struct belady {
 	uint32_t ways;
@@ -18,7 +19,7 @@ static void belady_init(void *state, const struct llct_cache_geom *g)
 	s->ways = g->ways;
 }
 
-static void belady_touch(void *state, uint32_t way, const struct llct_access *a)
+LLCT_HOOK void belady_touch(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct belady *s = state;
 	s->next[(size_t)a->set * s->ways + way] = a->next_use;
@@ -42,17 +43,26 @@ static uint32_t furthest(const struct belady *s, const struct llct_access *a)
 	return v;
 }
 
-static uint32_t belady_victim(void *state, const struct llct_access *a)
+LLCT_HOOK uint32_t belady_victim(void *state, const struct llct_access *a)
 {
 	return furthest(state, a);
 }
 
-static uint32_t belady_bypass_victim(void *state, const struct llct_access *a)
+LLCT_HOOK uint32_t belady_bypass_victim(void *state, const struct llct_access *a)
 {
 	struct belady *s = state;
 	uint32_t v = furthest(s, a);
 	return a->next_use > s->next[(size_t)a->set * s->ways + v] ? LLCT_WAY_BYPASS : v;
 }
+
+/* The set's state, for the batch loop to prefetch. */
+static const void *belady_row(const void *state, uint32_t set)
+{
+	const struct belady *s = state;
+	return &s->next[(size_t)set * s->ways];
+}
+
+LLCT_DEFINE_BATCH(belady_batch, belady_touch, belady_victim, belady_touch, belady_row, 1)
 
 const struct llct_policy_ops llct_policy_belady = {
     .name = "belady",
@@ -63,7 +73,11 @@ const struct llct_policy_ops llct_policy_belady = {
     .on_hit = belady_touch,
     .victim = belady_victim,
     .on_fill = belady_touch,
+    .batch = belady_batch,
 };
+
+LLCT_DEFINE_BATCH(belady_bypass_batch, belady_touch, belady_bypass_victim, belady_touch, belady_row,
+		  1)
 
 const struct llct_policy_ops llct_policy_belady_bypass = {
     .name = "belady-bypass",
@@ -74,4 +88,5 @@ const struct llct_policy_ops llct_policy_belady_bypass = {
     .on_hit = belady_touch,
     .victim = belady_bypass_victim,
     .on_fill = belady_touch,
+    .batch = belady_bypass_batch,
 };

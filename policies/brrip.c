@@ -1,5 +1,6 @@
 /* brrip.c - bimodal RRIP: fill at 3 except every 32nd fill at 2; hit to 0. */
 #include "all.h"
+#include "llct/lines.h"
 #include "rrip.h"
 
 struct brrip {
@@ -19,23 +20,32 @@ static void brrip_init(void *state, const struct llct_cache_geom *g)
 	s->ways = g->ways;
 }
 
-static void brrip_hit(void *state, uint32_t way, const struct llct_access *a)
+LLCT_HOOK void brrip_hit(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct brrip *s = state;
 	s->rrpv[(size_t)a->set * s->ways + way] = 0;
 }
 
-static uint32_t brrip_victim(void *state, const struct llct_access *a)
+LLCT_HOOK uint32_t brrip_victim(void *state, const struct llct_access *a)
 {
 	struct brrip *s = state;
 	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways, a);
 }
 
-static void brrip_fill(void *state, uint32_t way, const struct llct_access *a)
+LLCT_HOOK void brrip_fill(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct brrip *s = state;
 	s->rrpv[(size_t)a->set * s->ways + way] = brrip_insert(&s->n);
 }
+
+/* The set's state, for the batch loop to prefetch. */
+static const void *brrip_row(const void *state, uint32_t set)
+{
+	const struct brrip *s = state;
+	return &s->rrpv[(size_t)set * s->ways];
+}
+
+LLCT_DEFINE_BATCH(brrip_batch, brrip_hit, brrip_victim, brrip_fill, brrip_row, 0)
 
 const struct llct_policy_ops llct_policy_brrip = {
     .name = "brrip",
@@ -45,4 +55,5 @@ const struct llct_policy_ops llct_policy_brrip = {
     .on_hit = brrip_hit,
     .victim = brrip_victim,
     .on_fill = brrip_fill,
+    .batch = brrip_batch,
 };

@@ -1,5 +1,6 @@
 /* drrip.c - dynamic RRIP: set dueling between SRRIP and BRRIP leaders with a 10-bit PSEL. */
 #include "all.h"
+#include "llct/lines.h"
 #include "rrip.h"
 
 struct drrip {
@@ -23,20 +24,20 @@ static void drrip_init(void *state, const struct llct_cache_geom *g)
 	s->psel = 512;
 }
 
-static void drrip_hit(void *state, uint32_t way, const struct llct_access *a)
+LLCT_HOOK void drrip_hit(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct drrip *s = state;
 	s->rrpv[(size_t)a->set * s->ways + way] = 0;
 }
 
-static uint32_t drrip_victim(void *state, const struct llct_access *a)
+LLCT_HOOK uint32_t drrip_victim(void *state, const struct llct_access *a)
 {
 	struct drrip *s = state;
 	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways, a);
 }
 
 /* Every fill is a miss: leaders train PSEL, then the set's rule picks the insertion RRPV. */
-static void drrip_fill(void *state, uint32_t way, const struct llct_access *a)
+LLCT_HOOK void drrip_fill(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct drrip *s = state;
 	uint32_t r = a->set % s->k;
@@ -55,6 +56,15 @@ static void drrip_fill(void *state, uint32_t way, const struct llct_access *a)
 	s->rrpv[(size_t)a->set * s->ways + way] = use_brrip ? brrip_insert(&s->n) : 2;
 }
 
+/* The set's state, for the batch loop to prefetch. */
+static const void *drrip_row(const void *state, uint32_t set)
+{
+	const struct drrip *s = state;
+	return &s->rrpv[(size_t)set * s->ways];
+}
+
+LLCT_DEFINE_BATCH(drrip_batch, drrip_hit, drrip_victim, drrip_fill, drrip_row, 0)
+
 const struct llct_policy_ops llct_policy_drrip = {
     .name = "drrip",
     .summary = "dynamic RRIP: SRRIP/BRRIP set dueling, 10-bit PSEL",
@@ -63,4 +73,5 @@ const struct llct_policy_ops llct_policy_drrip = {
     .on_hit = drrip_hit,
     .victim = drrip_victim,
     .on_fill = drrip_fill,
+    .batch = drrip_batch,
 };

@@ -7,6 +7,7 @@
  * what the counters say. Victim selection is SRRIP's.
  */
 #include "all.h"
+#include "llct/lines.h"
 #include "llct/llct.h"
 #include "rrip.h"
 
@@ -87,7 +88,7 @@ static uint8_t tex_first_use(struct gspc *s, struct counters *c, int sample, int
 	return above(c->fe0, c->he0) ? 3 : 0;
 }
 
-static void gspc_hit(void *state, uint32_t way, const struct llct_access *a)
+LLCT_HOOK void gspc_hit(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct gspc *s = state;
 	size_t i = (size_t)a->set * s->ways + way;
@@ -138,7 +139,7 @@ static void gspc_hit(void *state, uint32_t way, const struct llct_access *a)
 		tick(c);
 }
 
-static void gspc_fill(void *state, uint32_t way, const struct llct_access *a)
+LLCT_HOOK void gspc_fill(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct gspc *s = state;
 	size_t i = (size_t)a->set * s->ways + way;
@@ -177,7 +178,7 @@ static void gspc_fill(void *state, uint32_t way, const struct llct_access *a)
 		tick(c);
 }
 
-static uint32_t gspc_victim(void *state, const struct llct_access *a)
+LLCT_HOOK uint32_t gspc_victim(void *state, const struct llct_access *a)
 {
 	struct gspc *s = state;
 	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways, a);
@@ -198,6 +199,15 @@ static void gspc_init(void *state, const struct llct_cache_geom *g)
 	init_variant(state, g, GSPC);
 }
 
+/* The set's state, for the batch loop to prefetch. */
+static const void *gspc_row(const void *state, uint32_t set)
+{
+	const struct gspc *s = state;
+	return &s->rrpv[(size_t)set * s->ways];
+}
+
+LLCT_DEFINE_BATCH(gspc_batch, gspc_hit, gspc_victim, gspc_fill, gspc_row, 0)
+
 #define GSPC_OPS(ident, nm, sum, initfn)                                                           \
 	const struct llct_policy_ops ident = {                                                     \
 	    .name = nm,                                                                            \
@@ -207,6 +217,7 @@ static void gspc_init(void *state, const struct llct_cache_geom *g)
 	    .on_hit = gspc_hit,                                                                    \
 	    .victim = gspc_victim,                                                                 \
 	    .on_fill = gspc_fill,                                                                  \
+	    .batch = gspc_batch,                                                                   \
 	}
 
 GSPC_OPS(llct_policy_gspztc, "gspztc", "GSPC talk policy 1: Z and TEX insertion learned",

@@ -4,6 +4,7 @@
  * record of 2 + 2 x ways bytes (head, tail, prev[ways], next[ways]), so a touch and a victim
  * choice are a few byte moves whatever the associativity. */
 #include "all.h"
+#include "llct/lines.h"
 
 #include <string.h>
 
@@ -29,7 +30,7 @@ static void lru_init(void *state, const struct llct_cache_geom *g)
 
 /* Moves `way` to the head; a way not yet in the list (a fill of an empty way) is linked in.
  * A way is in the list iff it is the head or has a predecessor. */
-static void lru_touch(void *state, uint32_t way, const struct llct_access *a)
+LLCT_HOOK void lru_touch(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct lru *s = state;
 	uint8_t *r = &s->rec[(size_t)a->set * s->stride], *prev = r + 2, *next = prev + s->ways;
@@ -57,7 +58,7 @@ static void lru_touch(void *state, uint32_t way, const struct llct_access *a)
 }
 
 /* The least recent allowed way: walk up from the tail. */
-static uint32_t lru_victim(void *state, const struct llct_access *a)
+LLCT_HOOK uint32_t lru_victim(void *state, const struct llct_access *a)
 {
 	struct lru *s = state;
 	uint8_t *r = &s->rec[(size_t)a->set * s->stride], *prev = r + 2;
@@ -69,7 +70,7 @@ static uint32_t lru_victim(void *state, const struct llct_access *a)
 
 /* A fill puts the new line on top: every other line moves down one place. The replaced line
  * (if any) sits in the same way, and its eviction is the engine's to report. */
-static void lru_fill(void *state, uint32_t way, const struct llct_access *a)
+LLCT_HOOK void lru_fill(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct lru *s = state;
 	if (a->demote) {
@@ -83,6 +84,15 @@ static void lru_fill(void *state, uint32_t way, const struct llct_access *a)
 	lru_touch(state, way, &quiet);
 }
 
+/* The set's state, for the batch loop to prefetch. */
+static const void *lru_row(const void *state, uint32_t set)
+{
+	const struct lru *s = state;
+	return &s->rec[(size_t)set * s->stride];
+}
+
+LLCT_DEFINE_BATCH(lru_batch, lru_touch, lru_victim, lru_fill, lru_row, 0)
+
 const struct llct_policy_ops llct_policy_lru = {
     .name = "lru",
     .summary = "least recently used",
@@ -91,4 +101,5 @@ const struct llct_policy_ops llct_policy_lru = {
     .on_hit = lru_touch,
     .victim = lru_victim,
     .on_fill = lru_fill,
+    .batch = lru_batch,
 };

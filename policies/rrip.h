@@ -6,6 +6,9 @@
 #include "llct/policy.h"
 
 #include <stdint.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define RRPV_MAX 3
 
@@ -18,6 +21,35 @@ static inline uint32_t rrip_victim(uint8_t *rrpv, uint32_t ways, const struct ll
 	uint8_t top = 0;
 	if (allowed == (ways == 64 ? UINT64_MAX : ((uint64_t)1 << ways) - 1) && !a->demote) {
 		/* the common case: no partition, no contention tracking */
+#ifdef __SSE2__
+		if (ways % 16 == 0) { /* 16 ways at a time */
+			const __m128i max = _mm_set1_epi8(RRPV_MAX);
+			__m128i hi = _mm_setzero_si128();
+			for (uint32_t g = 0; g < ways; g += 16) {
+				__m128i v = _mm_loadu_si128((const __m128i *)(rrpv + g));
+				unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, max));
+				if (m)
+					return g + (uint32_t)__builtin_ctz(m);
+				hi = _mm_max_epu8(hi, v);
+			}
+			hi = _mm_max_epu8(hi, _mm_srli_si128(hi, 8));
+			hi = _mm_max_epu8(hi, _mm_srli_si128(hi, 4));
+			hi = _mm_max_epu8(hi, _mm_srli_si128(hi, 2));
+			hi = _mm_max_epu8(hi, _mm_srli_si128(hi, 1));
+			top = (uint8_t)_mm_cvtsi128_si32(hi);
+			__m128i add = _mm_set1_epi8((char)(RRPV_MAX - top));
+			uint32_t v = ways;
+			for (uint32_t g = 0; g < ways; g += 16) {
+				__m128i x =
+				    _mm_add_epi8(_mm_loadu_si128((const __m128i *)(rrpv + g)), add);
+				_mm_storeu_si128((__m128i *)(rrpv + g), x);
+				unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, max));
+				if (m && v == ways)
+					v = g + (uint32_t)__builtin_ctz(m);
+			}
+			return v;
+		}
+#endif
 		for (uint32_t w = 0; w < ways; w++) {
 			if (rrpv[w] == RRPV_MAX)
 				return w;

@@ -1,5 +1,6 @@
 /* srrip.c - static RRIP, 2 bits: fill at 2, hit to 0, evict a 3 after aging. */
 #include "all.h"
+#include "llct/lines.h"
 #include "rrip.h"
 
 struct srrip {
@@ -18,23 +19,32 @@ static void srrip_init(void *state, const struct llct_cache_geom *g)
 	s->ways = g->ways;
 }
 
-static void srrip_hit(void *state, uint32_t way, const struct llct_access *a)
+LLCT_HOOK void srrip_hit(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct srrip *s = state;
 	s->rrpv[(size_t)a->set * s->ways + way] = 0;
 }
 
-static uint32_t srrip_victim(void *state, const struct llct_access *a)
+LLCT_HOOK uint32_t srrip_victim(void *state, const struct llct_access *a)
 {
 	struct srrip *s = state;
 	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways, a);
 }
 
-static void srrip_fill(void *state, uint32_t way, const struct llct_access *a)
+LLCT_HOOK void srrip_fill(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct srrip *s = state;
 	s->rrpv[(size_t)a->set * s->ways + way] = 2;
 }
+
+/* The set's state, for the batch loop to prefetch. */
+static const void *srrip_row(const void *state, uint32_t set)
+{
+	const struct srrip *s = state;
+	return &s->rrpv[(size_t)set * s->ways];
+}
+
+LLCT_DEFINE_BATCH(srrip_batch, srrip_hit, srrip_victim, srrip_fill, srrip_row, 0)
 
 const struct llct_policy_ops llct_policy_srrip = {
     .name = "srrip",
@@ -44,4 +54,5 @@ const struct llct_policy_ops llct_policy_srrip = {
     .on_hit = srrip_hit,
     .victim = srrip_victim,
     .on_fill = srrip_fill,
+    .batch = srrip_batch,
 };

@@ -3,23 +3,12 @@
  * the fill restrictions of partitioning, bypass and page coloring. Replacement decisions are
  * the policy's; this file never looks inside policy state.
  */
+#include "llct/lines.h"
 #include "llct/replay.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
-/* Per-line metadata byte. */
-#define META_OWNER 0x0f /* stream of the line's last access */
-#define META_RT 0x10    /* RT mark: written by RT, not yet consumed by a TEX hit */
-#define META_EPOCH_SHIFT 5
-#define META_EPOCH 0x60 /* 0: none, 1: E0, 2: E1, 3: E>=2 of the owner stream (TEX or Z) */
-#define META_DIRTY 0x80
-
-#define INVALID_LINE UINT64_MAX
 
 /* GDC/PLOB state: the demotion sink policies report to, and the owner of every line. */
 struct tracker {
@@ -32,20 +21,11 @@ struct tracker {
 };
 
 struct llct_cache {
+	struct llct_lines L; /* tags, fingerprints, metadata, valid masks, frame counters */
 	const struct llct_policy_ops *ops;
 	void *pstate;
 	struct llct_cache_geom g;
 	struct llct_cache_config cfg;
-	unsigned line_shift, set_bits;
-	uint32_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
-	uint64_t all_ways;  /* mask of every way */
-	uint64_t *tag;      /* per line: line address, INVALID_LINE when empty */
-	uint16_t *fp;       /* per line: 16-bit fingerprint of the tag, fp_stride per set, so a
-			       lookup compares 8 ways at once and reads a full tag only on a match */
-	uint32_t fp_stride; /* ways rounded up to a multiple of 8 */
-	uint8_t *meta;      /* per line */
-	uint64_t *valid;    /* per set: mask of valid ways */
-	struct llct_frame_stats *fs;
 	struct llct_frame_stats scratch; /* counts go here before set_frame */
 	const struct llct_partition *part;
 	struct llct_dynpart *dyn; /* dynamic partitioning: sees every access, owns part */
@@ -93,24 +73,11 @@ int llct_cache_config_check(const struct llct_cache_config *c, char *why, size_t
 	return bad ? LLCT_ERR_INVALID : LLCT_OK;
 }
 
-/* Set index of a line: modulo, or XOR-fold of slices of set_bits bits (each set-index bit
- * the XOR of address bits set_bits apart, like the hashes of the FGPU paper's Fig. 6). */
-static uint32_t set_index(enum llct_hash hash, unsigned set_bits, uint32_t set_mask, uint32_t sets,
-			  uint64_t line)
-{
-	if (hash == LLCT_HASH_XOR && set_bits) {
-		uint64_t h = line;
-		for (uint64_t x = line >> set_bits; x; x >>= set_bits)
-			h ^= x;
-		return (uint32_t)(h & set_mask);
-	}
-	return set_mask ? (uint32_t)(line & set_mask) : (uint32_t)(line % sets);
-}
-
 uint32_t llct_cache_set_of(const struct llct_cache_config *cfg, uint64_t line)
 {
 	uint32_t sets = llct_cache_sets(cfg);
-	return set_index(cfg->hash, log2u(sets), is_pow2(sets) ? sets - 1 : 0, sets, line);
+	return llct_set_index(cfg->hash == LLCT_HASH_XOR, log2u(sets), is_pow2(sets) ? sets - 1 : 0,
+			      sets, line);
 }
 
 uint32_t llct_cache_colors(const struct llct_cache_config *c, uint32_t page_size)
@@ -128,7 +95,8 @@ static uint32_t color_of(const struct llct_cache_config *c, uint32_t page_size, 
 	uint32_t sets = llct_cache_sets(c);
 	unsigned line_shift = log2u(c->line), page_shift = log2u(page_size);
 	uint64_t line = page << (page_shift - line_shift);
-	return set_index(c->hash, log2u(sets), sets - 1, sets, line) >> (page_shift - line_shift);
+	return llct_set_index(c->hash == LLCT_HASH_XOR, log2u(sets), sets - 1, sets, line) >>
+	       (page_shift - line_shift);
 }
 
 uint64_t llct_color_remap(const struct llct_cache_config *c, const struct llct_partition *p,
@@ -163,28 +131,33 @@ int llct_cache_create(const struct llct_cache_config *cfg, const struct llct_pol
 	c->g.ways = cfg->ways;
 	c->g.banks = cfg->banks;
 	c->g.sample_period = cfg->sample_period;
-	c->line_shift = log2u(cfg->line);
-	c->set_bits = log2u(c->g.sets);
-	c->set_mask = is_pow2(c->g.sets) ? c->g.sets - 1 : 0;
-	c->all_ways = cfg->ways == 64 ? UINT64_MAX : ((uint64_t)1 << cfg->ways) - 1;
+	struct llct_lines *L = &c->L;
+	L->sets = c->g.sets;
+	L->ways = c->g.ways;
+	L->line_shift = log2u(cfg->line);
+	L->set_bits = log2u(c->g.sets);
+	L->set_mask = is_pow2(c->g.sets) ? c->g.sets - 1 : 0;
+	L->xor_hash = cfg->hash == LLCT_HASH_XOR;
+	L->ucd = cfg->ucd;
+	L->all_ways = cfg->ways == 64 ? UINT64_MAX : ((uint64_t)1 << cfg->ways) - 1;
 	size_t lines = (size_t)c->g.sets * c->g.ways, psize = policy->state_size(&c->g);
-	c->tag = malloc(lines * sizeof(*c->tag));
-	c->fp_stride = (c->g.ways + 7) & ~7u;
-	c->fp = aligned_alloc(16, (size_t)c->g.sets * c->fp_stride * sizeof(*c->fp));
-	c->meta = calloc(lines, 1);
-	c->valid = calloc(c->g.sets, sizeof(*c->valid));
+	L->tag = malloc(lines * sizeof(*L->tag));
+	L->fp_stride = (c->g.ways + 15) & ~15u;
+	L->fp = aligned_alloc(16, (size_t)c->g.sets * L->fp_stride * sizeof(*L->fp));
+	L->meta = calloc(lines, 1);
+	L->valid = calloc(c->g.sets, sizeof(*L->valid));
 	c->pstate = calloc(1, psize);
-	if (!c->tag || !c->fp || !c->meta || !c->valid || !c->pstate) {
+	if (!L->tag || !L->fp || !L->meta || !L->valid || !c->pstate) {
 		llct_cache_destroy(c);
 		return LLCT_ERR_NOMEM;
 	}
 	for (size_t i = 0; i < lines; i++)
-		c->tag[i] = INVALID_LINE;
-	memset(c->fp, 0, (size_t)c->g.sets * c->fp_stride * sizeof(*c->fp));
+		L->tag[i] = LLCT_INVALID_LINE;
+	memset(L->fp, 0, (size_t)c->g.sets * L->fp_stride * sizeof(*L->fp));
 	policy->init(c->pstate, &c->g);
-	c->fs = &c->scratch;
-	c->state_bytes = lines * (sizeof(*c->tag) + 1) + c->g.sets * sizeof(*c->valid) + psize +
-			 (size_t)c->g.sets * c->fp_stride * sizeof(*c->fp);
+	L->fs = &c->scratch;
+	c->state_bytes = lines * (sizeof(*L->tag) + 1) + c->g.sets * sizeof(*L->valid) + psize +
+			 (size_t)c->g.sets * L->fp_stride * sizeof(*L->fp);
 	*out = c;
 	return LLCT_OK;
 }
@@ -193,10 +166,10 @@ void llct_cache_destroy(struct llct_cache *c)
 {
 	if (!c)
 		return;
-	free(c->tag);
-	free(c->fp);
-	free(c->meta);
-	free(c->valid);
+	free(c->L.tag);
+	free(c->L.fp);
+	free(c->L.meta);
+	free(c->L.valid);
 	free(c->pstate);
 	if (c->trk)
 		free(c->trk->owner);
@@ -207,7 +180,7 @@ void llct_cache_destroy(struct llct_cache *c)
 
 void llct_cache_set_frame(struct llct_cache *c, struct llct_frame_stats *fs)
 {
-	c->fs = fs ? fs : &c->scratch;
+	c->L.fs = fs ? fs : &c->scratch;
 }
 
 void llct_cache_set_partition(struct llct_cache *c, const struct llct_partition *p)
@@ -235,7 +208,7 @@ size_t llct_cache_state_bytes(const struct llct_cache *c)
 
 static struct llct_contention *frame_cont(struct tracker *t)
 {
-	struct llct_frame_stats *fs = t->c->fs;
+	struct llct_frame_stats *fs = t->c->L.fs;
 	if (!fs->cont && !t->failed) {
 		fs->cont = llct_contention_create((int)t->by);
 		t->failed = !fs->cont;
@@ -297,81 +270,12 @@ static uint64_t owner_of(enum llct_owner_by by, int stream, uint16_t sm, uint32_
 
 /* ---- the access path ---- */
 
-/* Epoch tracking of TEX and Z blocks: consecutive accesses by the same stream walk a block
- * through E0, E1, E>=2; an access by any other stream ends the chain. */
-static uint8_t track_epoch(struct llct_frame_stats *fs, int stream, int hit, uint8_t meta)
-{
-	uint64_t *entered, *hits;
-	unsigned epoch = (meta & META_EPOCH) >> META_EPOCH_SHIFT;
-	if (stream == LLCT_STREAM_TEX) {
-		entered = fs->tex_entered;
-		hits = fs->tex_hits;
-	} else if (stream == LLCT_STREAM_Z) {
-		entered = fs->z_entered;
-		hits = fs->z_hits;
-	} else {
-		return 0;
-	}
-	if (hit && (meta & META_OWNER) == (unsigned)stream && epoch) {
-		hits[epoch - 1]++;
-		if (epoch < 3) {
-			epoch++;
-			entered[epoch - 1]++;
-		}
-	} else {
-		entered[0]++;
-		epoch = 1;
-	}
-	return (uint8_t)(epoch << META_EPOCH_SHIFT);
-}
-
-static inline uint16_t fingerprint(const struct llct_cache *c, uint64_t line)
-{
-	uint64_t tag = line >> c->set_bits;
-	return (uint16_t)(tag ^ (tag >> 16) ^ (tag >> 32) ^ (tag >> 48));
-}
-
-/* The way holding `line` in `set`, or ways if none: fingerprints of the valid ways first,
- * full tags to confirm. */
-static inline uint32_t find_way(const struct llct_cache *c, uint32_t set, uint64_t line,
-				const uint64_t *tags)
-{
-	uint64_t valid = c->valid[set];
-	const uint16_t *fp = &c->fp[(size_t)set * c->fp_stride];
-	uint16_t want = fingerprint(c, line);
-#ifdef __SSE2__
-	__m128i key = _mm_set1_epi16((short)want);
-	for (uint32_t g = 0; g < c->g.ways && (valid >> g); g += 8) {
-		__m128i v = _mm_load_si128((const __m128i *)(fp + g));
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(v, key)) & 0x5555u;
-		unsigned vg = (unsigned)(valid >> g) & 0xffu;
-		if (vg != 0xffu) { /* spread the 8 valid bits to the even bit of each lane */
-			vg = (vg | vg << 4) & 0x0f0fu;
-			vg = (vg | vg << 2) & 0x3333u;
-			vg = (vg | vg << 1) & 0x5555u;
-			m &= vg;
-		}
-		while (m) {
-			uint32_t w = g + (uint32_t)__builtin_ctz(m) / 2;
-			if (tags[w] == line)
-				return w;
-			m &= m - 1;
-		}
-	}
-#else
-	for (uint32_t w = 0; w < c->g.ways; w++)
-		if ((valid >> w & 1) && fp[w] == want && tags[w] == line)
-			return w;
-#endif
-	return c->g.ways;
-}
-
 /* Whether an access bypasses the LLC, and the ways it may fill. */
 static inline int restrictions(const struct llct_cache *c, int stream, uint16_t tenant,
 			       uint64_t *allowed)
 {
 	const struct llct_partition *p = c->part;
-	*allowed = c->all_ways;
+	*allowed = c->L.all_ways;
 	if (c->cfg.ucd && stream == LLCT_STREAM_DISP)
 		return 1;
 	if (!p)
@@ -380,19 +284,20 @@ static inline int restrictions(const struct llct_cache *c, int stream, uint16_t 
 		return 1;
 	if (p->ways_on) {
 		unsigned k = p->ways_by == LLCT_CLASS_STREAM ? (unsigned)stream : tenant;
-		*allowed = k < LLCT_MAX_CLASSES ? p->ways_mask[k] & c->all_ways : 0;
+		*allowed = k < LLCT_MAX_CLASSES ? p->ways_mask[k] & c->L.all_ways : 0;
 	}
 	return 0;
 }
 
-static inline __attribute__((always_inline)) int access_one(struct llct_cache *c, uint64_t addr,
-							    int stream, int op, uint64_t next_use,
-							    uint16_t sm, uint32_t kernel,
-							    uint16_t tenant)
+/* One access through the general path: contention tracking, dynamic partitioning, bypass
+ * rules, way masks and page coloring around the shared step, policy hooks called through the
+ * ops table. */
+static int access_one(struct llct_cache *c, uint64_t addr, int stream, int op, uint64_t next_use,
+		      uint16_t sm, uint32_t kernel, uint16_t tenant)
 {
-	struct llct_frame_stats *fs = c->fs;
-	struct llct_stream_stats *st = &fs->s[stream];
+	struct llct_stream_stats *st = &c->L.fs->s[stream];
 	struct tracker *trk = c->trk;
+	struct llct_contention_owner *o = NULL;
 	uint64_t allowed;
 	if (op)
 		st->writes++;
@@ -401,8 +306,7 @@ static inline __attribute__((always_inline)) int access_one(struct llct_cache *c
 	if (trk) {
 		trk->current = owner_of(trk->by, stream, sm, kernel, tenant);
 		struct llct_contention *ct = frame_cont(trk);
-		struct llct_contention_owner *o =
-		    ct ? llct_contention_owner(ct, trk->current) : NULL;
+		o = ct ? llct_contention_owner(ct, trk->current) : NULL;
 		if (o) {
 			o->accesses++;
 			o->misses++; /* taken back on a hit */
@@ -417,13 +321,10 @@ static inline __attribute__((always_inline)) int access_one(struct llct_cache *c
 	}
 	if (c->part && c->part->colors_on)
 		addr = llct_color_remap(&c->cfg, c->part, tenant, addr);
-	uint64_t line = addr >> c->line_shift;
-	uint32_t set = set_index(c->cfg.hash, c->set_bits, c->set_mask, c->g.sets, line);
-	uint32_t ways = c->g.ways;
-	size_t base = (size_t)set * ways;
+	uint64_t line = addr >> c->L.line_shift;
 	struct llct_access a = {.line = line,
 				.next_use = next_use,
-				.set = set,
+				.set = llct_lines_set(&c->L, line),
 				.stream = (uint8_t)stream,
 				.op = (uint8_t)op,
 				.sm = sm,
@@ -431,65 +332,18 @@ static inline __attribute__((always_inline)) int access_one(struct llct_cache *c
 				.tenant = tenant,
 				.allowed = allowed,
 				.demote = trk ? &trk->sink : NULL};
-	uint32_t w = find_way(c, set, line, &c->tag[base]);
-	if (w < ways) {
-		uint8_t m = c->meta[base + w];
-		if (op) {
-			st->write_hits++;
-			m |= META_DIRTY;
-		} else {
-			st->read_hits++;
-		}
-		if (stream == LLCT_STREAM_TEX && (m & META_RT)) {
-			fs->rt_consumed++;
-			m &= (uint8_t)~META_RT;
-		} else if (stream == LLCT_STREAM_RT && !(m & META_RT)) {
-			fs->rt_produced++;
-			m |= META_RT;
-		}
-		uint8_t ep = track_epoch(fs, stream, 1, m);
-		c->meta[base + w] = (uint8_t)((m & (META_DIRTY | META_RT)) | ep | stream);
-		c->ops->on_hit(c->pstate, w, &a);
-		if (trk) {
-			struct llct_contention *ct = frame_cont(trk);
-			struct llct_contention_owner *o =
-			    ct ? llct_contention_owner(ct, trk->current) : NULL;
-			if (o)
-				o->misses--;
-			trk->owner[base + w] = trk->current;
-		}
-		return 1;
-	}
-	uint64_t empty = ~c->valid[set] & allowed;
-	if (empty) {
-		w = (uint32_t)__builtin_ctzll(empty);
-		c->valid[set] |= (uint64_t)1 << w;
-	} else {
-		w = allowed ? c->ops->victim(c->pstate, &a) : LLCT_WAY_BYPASS;
-		if (w == LLCT_WAY_BYPASS) {
-			st->bypasses++;
-			return 0;
-		}
-		uint8_t old = c->meta[base + w];
-		fs->s[old & META_OWNER].evictions++;
-		if (old & META_DIRTY)
-			fs->s[old & META_OWNER].writebacks++;
-		if (trk) /* the eviction: one demotion (GDC) and one eviction (PLOB) */
-			charge(trk, trk->owner[base + w], 1, 1);
-	}
-	c->tag[base + w] = line;
-	c->fp[(size_t)set * c->fp_stride + w] = fingerprint(c, line);
-	st->fills++;
-	uint8_t m = op ? META_DIRTY : 0;
-	if (stream == LLCT_STREAM_RT) {
-		fs->rt_produced++;
-		m |= META_RT;
-	}
-	c->meta[base + w] = (uint8_t)(m | track_epoch(fs, stream, 0, 0) | stream);
-	c->ops->on_fill(c->pstate, w, &a);
-	if (trk)
-		trk->owner[base + w] = trk->current;
-	return 0;
+	uint32_t w;
+	enum llct_step k = llct_lines_step(&c->L, c->pstate, c->ops->on_hit, c->ops->victim,
+					   c->ops->on_fill, &a, &w);
+	if (!trk || k == LLCT_STEP_BYPASS)
+		return k == LLCT_STEP_HIT;
+	size_t at = (size_t)a.set * c->g.ways + w;
+	if (k == LLCT_STEP_HIT && o)
+		o->misses--;
+	if (k == LLCT_STEP_EVICT) /* the eviction: one demotion (GDC) and one eviction (PLOB) */
+		charge(trk, trk->owner[at], 1, 1);
+	trk->owner[at] = trk->current;
+	return k == LLCT_STEP_HIT;
 }
 
 int llct_cache_access(struct llct_cache *c, uint64_t addr, int stream, int op, uint64_t next_use)
@@ -506,29 +360,25 @@ uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *
 				 const uint64_t *next_use)
 {
 	uint64_t hits = 0;
-	if (next_use && c->ops->needs_next_use) {
-		size_t k = 0;
-		for (uint32_t i = 0; i < b->n; i++) {
-			int bypass = c->cfg.ucd && b->stream[i] == LLCT_STREAM_DISP;
-			hits += (uint64_t)access_one(c, b->addr[i], b->stream[i], b->op[i],
-						     bypass ? LLCT_NEVER : next_use[k], b->sm[i],
-						     b->kernel[i], b->tenant[i]);
-			k += !bypass;
-		}
-	} else {
-		for (uint32_t i = 0; i < b->n; i++)
-			hits +=
-			    (uint64_t)access_one(c, b->addr[i], b->stream[i], b->op[i], LLCT_NEVER,
-						 b->sm[i], b->kernel[i], b->tenant[i]);
+	if (!c->ops->needs_next_use)
+		next_use = NULL;
+	if (c->ops->batch && !c->trk && !c->dyn && !c->part) /* a plain model: the fast loop */
+		return c->ops->batch(c->pstate, &c->L, b, next_use);
+	size_t k = 0;
+	for (uint32_t i = 0; i < b->n; i++) {
+		int bypass = c->cfg.ucd && b->stream[i] == LLCT_STREAM_DISP;
+		hits += (uint64_t)access_one(c, b->addr[i], b->stream[i], b->op[i],
+					     next_use && !bypass ? next_use[k] : LLCT_NEVER,
+					     b->sm[i], b->kernel[i], b->tenant[i]);
+		k += !bypass;
 	}
 	return hits;
 }
 
 int llct_cache_contains(const struct llct_cache *c, uint64_t addr)
 {
-	uint64_t line = addr >> c->line_shift;
-	uint32_t set = set_index(c->cfg.hash, c->set_bits, c->set_mask, c->g.sets, line);
-	return find_way(c, set, line, &c->tag[(size_t)set * c->g.ways]) < c->g.ways;
+	uint64_t line = addr >> c->L.line_shift;
+	return llct_lines_find(&c->L, llct_lines_set(&c->L, line), line) < c->g.ways;
 }
 
 int llct_cache_locate(const struct llct_cache *c, uint64_t addr, uint16_t tenant, uint32_t *set,
@@ -536,8 +386,8 @@ int llct_cache_locate(const struct llct_cache *c, uint64_t addr, uint16_t tenant
 {
 	if (c->part && c->part->colors_on)
 		addr = llct_color_remap(&c->cfg, c->part, tenant, addr);
-	uint64_t line = addr >> c->line_shift;
-	*set = set_index(c->cfg.hash, c->set_bits, c->set_mask, c->g.sets, line);
-	*way = find_way(c, *set, line, &c->tag[(size_t)*set * c->g.ways]);
+	uint64_t line = addr >> c->L.line_shift;
+	*set = llct_lines_set(&c->L, line);
+	*way = llct_lines_find(&c->L, *set, line);
 	return *way < c->g.ways;
 }

@@ -22,6 +22,9 @@
 #define LLCT_WAY_BYPASS UINT32_MAX
 #define LLCT_NEVER UINT64_MAX /* next_use of a line that is not accessed again */
 
+struct llct_lines;
+struct llct_batch;
+
 /* Cache geometry as the policy sees it. */
 struct llct_cache_geom {
 	uint32_t sets, ways, banks; /* bank of set s is s / (sets / banks) */
@@ -65,6 +68,10 @@ struct llct_policy_ops {
 	/* Chooses the way to evict from a full set, or LLCT_WAY_BYPASS to not fill. */
 	uint32_t (*victim)(void *state, const struct llct_access *a);
 	void (*on_fill)(void *state, uint32_t way, const struct llct_access *a);
+	/* Optional: a whole batch through a plain model with the hooks above inlined; defined
+	 * with LLCT_DEFINE_BATCH from llct/lines.h. NULL: the engine calls the hooks. */
+	uint64_t (*batch)(void *state, struct llct_lines *lines, const struct llct_batch *b,
+			  const uint64_t *next_use);
 };
 
 /* The registry: every policy, sorted by name, NULL-terminated. */

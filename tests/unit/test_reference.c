@@ -1,7 +1,9 @@
 /* test_reference.c - a deliberately simple second implementation of every policy, written
  * from DESIGN.md section 5 alone (arrays of structs, no shared code with policies/), compared
  * access by access with the engine on random traces across geometries; plus the invariants
- * (Belady is never beaten, LRU never gets worse with more ways, same input same output). */
+ * (Belady is never beaten, LRU never gets worse with more ways, same input same output); and
+ * the engine's fast batch loop (each policy's LLCT_DEFINE_BATCH) against its general
+ * one-access path, hit for hit and counter for counter. */
 #include "check.h"
 #include "llct/replay.h"
 
@@ -402,9 +404,115 @@ static void test_invariants(void)
 	CHECK_EQ(nondet, 0);
 }
 
+/* The same random trace, with writes, through llct_cache_access one access at a time (the
+ * general path: hooks through the ops table) and through llct_cache_access_batch in batches
+ * of uneven sizes (each policy's inlined batch loop, with its blocks and prefetch look-ahead):
+ * hits per batch and every frame counter must agree, for both hashes, UCD on and off, and
+ * the SSE geometries (16, 32 and 64 ways). */
+static void test_batch_vs_single(void)
+{
+	static const int geoms[][2] = {{1, 1},  {3, 4},  {8, 16}, {64, 16},
+				       {4, 32}, {2, 64}, {16, 8}};
+	static const uint32_t sizes[] = {1, 7, 8, 9, 255, 256, 257, 700, 2000};
+	static uint64_t lines[N_ACC], next[N_ACC], addr[N_ACC];
+	static int streams[N_ACC];
+	static uint8_t st8[N_ACC], op8[N_ACC];
+	static uint16_t sm[N_ACC], tenant[N_ACC];
+	static uint32_t kernel[N_ACC];
+	uint64_t seed = 777;
+	int bad_hits = 0, bad_stats = 0, runs = 0;
+	for (size_t g = 0; g < sizeof(geoms) / sizeof(geoms[0]); g++) {
+		int sets = geoms[g][0], ways = geoms[g][1];
+		make_trace(&seed, lines, streams, next, N_ACC, sets * ways * 2);
+		for (int i = 0; i < N_ACC; i++) {
+			addr[i] = lines[i] * 64 + (test_rand(&seed) & 63);
+			st8[i] = (uint8_t)streams[i];
+			op8[i] = (uint8_t)(test_rand(&seed) % 3 == 0);
+		}
+		for (int variant = 0; variant < 4; variant++) {
+			int xor_hash = variant & 1, ucd = variant >> 1;
+			if (xor_hash && (sets & (sets - 1)))
+				continue;
+			for (int p = 0; p < N_POL; p++) {
+				struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+				struct llct_cache *one, *many;
+				struct llct_frame_stats fa, fb;
+				cfg.size = (uint64_t)sets * (uint64_t)ways * 64;
+				cfg.ways = (uint32_t)ways;
+				cfg.banks = 1;
+				cfg.sample_period = 2;
+				cfg.hash = xor_hash ? LLCT_HASH_XOR : LLCT_HASH_MOD;
+				cfg.ucd = ucd;
+				const struct llct_policy_ops *ops = llct_policy_find(pol_name[p]);
+				CHECK(ops->batch != NULL);
+				CHECK_EQ(llct_cache_create(&cfg, ops, &one), LLCT_OK);
+				CHECK_EQ(llct_cache_create(&cfg, ops, &many), LLCT_OK);
+				memset(&fa, 0, sizeof(fa));
+				memset(&fb, 0, sizeof(fb));
+				llct_cache_set_frame(one, &fa);
+				llct_cache_set_frame(many, &fb);
+				/* next-use indices count only the accesses that look the cache up
+				 */
+				static uint64_t nu[N_ACC];
+				size_t k = 0;
+				for (int i = 0; i < N_ACC; i++) {
+					if (ucd && streams[i] == LLCT_STREAM_DISP)
+						continue;
+					uint64_t n = LLCT_NEVER;
+					for (int j = i + 1; j < N_ACC && n == LLCT_NEVER; j++)
+						if (lines[j] == lines[i] &&
+						    !(ucd && streams[j] == LLCT_STREAM_DISP))
+							n = (uint64_t)j;
+					nu[k++] = n;
+				}
+				int at = 0, si = 0;
+				size_t ku = 0;
+				while (at < N_ACC) {
+					uint32_t n =
+					    sizes[si++ % (sizeof(sizes) / sizeof(sizes[0]))];
+					if (n > (uint32_t)(N_ACC - at))
+						n = (uint32_t)(N_ACC - at);
+					struct llct_batch b = {.n = n,
+							       .addr = addr + at,
+							       .stream = st8 + at,
+							       .op = op8 + at,
+							       .sm = sm + at,
+							       .kernel = kernel + at,
+							       .tenant = tenant + at};
+					uint64_t want = 0;
+					size_t ku0 = ku;
+					for (uint32_t i = 0; i < n; i++) {
+						int disp = ucd && st8[at + i] == LLCT_STREAM_DISP;
+						want += (uint64_t)llct_cache_access(
+						    one, addr[at + i], st8[at + i], op8[at + i],
+						    disp ? LLCT_NEVER : nu[ku]);
+						ku += !disp;
+					}
+					if (llct_cache_access_batch(many, &b, nu + ku0) != want)
+						bad_hits++;
+					at += (int)n;
+				}
+				if (memcmp(&fa, &fb, sizeof(fa)) != 0) {
+					bad_stats++;
+					fprintf(stderr,
+						"%s %dx%d hash %d ucd %d: counters differ\n",
+						pol_name[p], sets, ways, xor_hash, ucd);
+				}
+				runs++;
+				llct_cache_destroy(one);
+				llct_cache_destroy(many);
+			}
+		}
+	}
+	CHECK_EQ(bad_hits, 0);
+	CHECK_EQ(bad_stats, 0);
+	CHECK(runs >= 7 * 2 * N_POL);
+}
+
 int main(void)
 {
 	test_against_reference();
 	test_invariants();
+	test_batch_vs_single();
 	return check_done("test_reference");
 }

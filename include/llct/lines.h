@@ -1,0 +1,334 @@
+/* lines.h - the LLC model's line arrays and its per-access lookup-and-update step, as inline
+ * code shared by the replay engine (replay/cache.c) and by each policy's specialized batch
+ * loop, so the rules of tags, counters and trackers are written once.
+ *
+ * A policy file ends with LLCT_DEFINE_BATCH(name_batch, on_hit, victim, on_fill, needs_next)
+ * and points its ops' `batch` at it: the loop below is then compiled with the policy's own
+ * hooks, which the compiler inlines (no indirect call, no struct handed over in memory). The
+ * engine uses `batch` only for plain models (no partitioning, bypass rules, page coloring,
+ * contention tracking or dynamic partitioning); everything else goes through
+ * llct_lines_step() one access at a time with the hooks called through the ops table.
+ */
+#ifndef LLCT_LINES_H
+#define LLCT_LINES_H
+
+#include "policy.h"
+#include "stats.h"
+#include "trace.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/* Per-line metadata byte. */
+#define LLCT_META_OWNER 0x0f /* stream of the line's last access */
+#define LLCT_META_RT 0x10    /* RT mark: written by RT, not yet consumed by a TEX hit */
+#define LLCT_META_EPOCH_SHIFT 5
+#define LLCT_META_EPOCH 0x60 /* 0: none, 1: E0, 2: E1, 3: E>=2 of the owner stream (TEX or Z) */
+#define LLCT_META_DIRTY 0x80
+
+#define LLCT_INVALID_LINE UINT64_MAX
+
+#define LLCT_INLINE static inline __attribute__((always_inline))
+/* A policy hook: also inlined into its batch loop, so the loop's struct llct_access never
+ * has to be built in memory (building it there cost a store-forwarding stall an access). */
+#define LLCT_HOOK LLCT_INLINE
+
+struct llct_lines {
+	uint64_t *tag;   /* per line: line address, LLCT_INVALID_LINE when empty */
+	uint16_t *fp;    /* per line: 16-bit fingerprint of the tag, fp_stride per set, so a
+			    lookup compares 8 ways at once and reads a full tag only on a match */
+	uint8_t *meta;   /* per line */
+	uint64_t *valid; /* per set: mask of valid ways */
+	struct llct_frame_stats *fs; /* where counts go */
+	uint64_t all_ways;           /* mask of every way */
+	uint32_t sets, ways;
+	uint32_t fp_stride; /* ways rounded up to a multiple of 16 */
+	uint32_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
+	unsigned line_shift, set_bits;
+	int xor_hash; /* set index by XOR-folding instead of modulo */
+	int ucd;      /* DISP bypasses */
+};
+
+/* Set index of a line: modulo, or XOR-fold of slices of set_bits bits (each set-index bit
+ * the XOR of address bits set_bits apart, like the hashes of the FGPU paper's Fig. 6). */
+LLCT_INLINE uint32_t llct_set_index(int xor_hash, unsigned set_bits, uint32_t set_mask,
+				    uint32_t sets, uint64_t line)
+{
+	if (xor_hash && set_bits) {
+		uint64_t h = line;
+		for (uint64_t x = line >> set_bits; x; x >>= set_bits)
+			h ^= x;
+		return (uint32_t)(h & set_mask);
+	}
+	return set_mask ? (uint32_t)(line & set_mask) : (uint32_t)(line % sets);
+}
+
+LLCT_INLINE uint32_t llct_lines_set(const struct llct_lines *L, uint64_t line)
+{
+	return llct_set_index(L->xor_hash, L->set_bits, L->set_mask, L->sets, line);
+}
+
+/* 16 bits of a multiplicative hash of the line address: lines of one set differ in their
+ * tag bits, and the top bits of the product depend on all of them. */
+LLCT_INLINE uint16_t llct_lines_fingerprint(uint64_t line)
+{
+	return (uint16_t)((line * 0x9e3779b97f4a7c15u) >> 48);
+}
+
+/* The way holding `line` (fingerprint `want`) in `set`, or ways if none: the fingerprints of
+ * 16 ways compared at once, full tags read only to confirm a match among the valid ways. */
+LLCT_INLINE uint32_t llct_lines_find_fp(const struct llct_lines *L, uint32_t set, uint64_t line,
+					uint16_t want)
+{
+	uint64_t valid = L->valid[set];
+	const uint16_t *fp = &L->fp[(size_t)set * L->fp_stride];
+	const uint64_t *tags = &L->tag[(size_t)set * L->ways];
+#ifdef __SSE2__
+	/* broadcast from a register: _mm_set1_epi16 goes through a 2-byte store and a 4-byte
+	 * load that the store cannot forward, a stall on every lookup */
+	__m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(want * 0x10001u)), 0);
+	for (uint32_t g = 0; g < L->ways; g += 16) {
+		__m128i lo = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)(fp + g)), key);
+		__m128i hi = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)(fp + g + 8)), key);
+		uint32_t m =
+		    (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(lo, hi)) & (uint32_t)(valid >> g);
+		while (m) {
+			uint32_t w = g + (uint32_t)__builtin_ctz(m);
+			if (tags[w] == line)
+				return w;
+			m &= m - 1;
+		}
+	}
+#else
+	for (uint32_t w = 0; w < L->ways; w++)
+		if ((valid >> w & 1) && fp[w] == want && tags[w] == line)
+			return w;
+#endif
+	return L->ways;
+}
+
+LLCT_INLINE uint32_t llct_lines_find(const struct llct_lines *L, uint32_t set, uint64_t line)
+{
+	return llct_lines_find_fp(L, set, line, llct_lines_fingerprint(line));
+}
+
+/* Epoch tracking of TEX and Z blocks: consecutive accesses by the same stream walk a block
+ * through E0, E1, E>=2; an access by any other stream ends the chain. Returns the epoch bits
+ * of the line's new metadata. */
+LLCT_INLINE uint8_t llct_track_epoch(struct llct_frame_stats *fs, int stream, int hit, uint8_t meta)
+{
+	uint64_t *entered, *hits;
+	unsigned epoch = (meta & LLCT_META_EPOCH) >> LLCT_META_EPOCH_SHIFT;
+	if (stream == LLCT_STREAM_TEX) {
+		entered = fs->tex_entered;
+		hits = fs->tex_hits;
+	} else if (stream == LLCT_STREAM_Z) {
+		entered = fs->z_entered;
+		hits = fs->z_hits;
+	} else {
+		return 0;
+	}
+	if (hit && (meta & LLCT_META_OWNER) == (unsigned)stream && epoch) {
+		hits[epoch - 1]++;
+		if (epoch < 3) {
+			epoch++;
+			entered[epoch - 1]++;
+		}
+	} else {
+		entered[0]++;
+		epoch = 1;
+	}
+	return (uint8_t)(epoch << LLCT_META_EPOCH_SHIFT);
+}
+
+/* The batch loop works in blocks of this many accesses, computing their sets first, and
+ * prefetches the set this many accesses ahead. */
+#define LLCT_LINES_BLOCK 256
+#define LLCT_LINES_AHEAD 8
+
+/* What one step did. */
+enum llct_step { LLCT_STEP_HIT, LLCT_STEP_FILL, LLCT_STEP_EVICT, LLCT_STEP_BYPASS };
+
+typedef void (*llct_hit_fn)(void *state, uint32_t way, const struct llct_access *a);
+typedef uint32_t (*llct_victim_fn)(void *state, const struct llct_access *a);
+typedef const void *(*llct_row_fn)(const void *state, uint32_t set);
+
+/* Looks a->line up in set a->set and updates tags, metadata, the per-stream hit, fill,
+ * eviction and write-back counters, the RT-to-TEX and epoch trackers, and the policy: a hit
+ * calls on_hit; a miss fills the lowest allowed invalid way, or asks victim() when there is
+ * none, then calls on_fill. Reads and writes are the caller's to count. *way is the way hit
+ * or filled. */
+LLCT_INLINE enum llct_step llct_lines_step(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
+					   llct_victim_fn victim, llct_hit_fn on_fill,
+					   const struct llct_access *a, uint32_t *way)
+{
+	struct llct_frame_stats *fs = L->fs;
+	int stream = a->stream;
+	struct llct_stream_stats *st = &fs->s[stream];
+	size_t base = (size_t)a->set * L->ways;
+	uint16_t fp = llct_lines_fingerprint(a->line);
+	uint32_t w = llct_lines_find_fp(L, a->set, a->line, fp);
+	enum llct_step kind = LLCT_STEP_FILL;
+	if (w < L->ways) {
+		uint8_t m = L->meta[base + w];
+		if (a->op) {
+			st->write_hits++;
+			m |= LLCT_META_DIRTY;
+		} else {
+			st->read_hits++;
+		}
+		if (stream == LLCT_STREAM_TEX && (m & LLCT_META_RT)) {
+			fs->rt_consumed++;
+			m &= (uint8_t)~LLCT_META_RT;
+		} else if (stream == LLCT_STREAM_RT && !(m & LLCT_META_RT)) {
+			fs->rt_produced++;
+			m |= LLCT_META_RT;
+		}
+		uint8_t ep = llct_track_epoch(fs, stream, 1, m);
+		L->meta[base + w] =
+		    (uint8_t)((m & (LLCT_META_DIRTY | LLCT_META_RT)) | ep | (uint8_t)stream);
+		on_hit(ps, w, a);
+		*way = w;
+		return LLCT_STEP_HIT;
+	}
+	uint64_t empty = ~L->valid[a->set] & a->allowed;
+	if (empty) {
+		w = (uint32_t)__builtin_ctzll(empty);
+		L->valid[a->set] |= (uint64_t)1 << w;
+	} else {
+		w = a->allowed ? victim(ps, a) : LLCT_WAY_BYPASS;
+		if (w == LLCT_WAY_BYPASS) {
+			st->bypasses++;
+			return LLCT_STEP_BYPASS;
+		}
+		uint8_t old = L->meta[base + w];
+		fs->s[old & LLCT_META_OWNER].evictions++;
+		if (old & LLCT_META_DIRTY)
+			fs->s[old & LLCT_META_OWNER].writebacks++;
+		kind = LLCT_STEP_EVICT;
+	}
+	L->tag[base + w] = a->line;
+	L->fp[(size_t)a->set * L->fp_stride + w] = fp;
+	st->fills++;
+	uint8_t m = a->op ? LLCT_META_DIRTY : 0;
+	if (stream == LLCT_STREAM_RT) {
+		fs->rt_produced++;
+		m |= LLCT_META_RT;
+	}
+	L->meta[base + w] = (uint8_t)(m | llct_track_epoch(fs, stream, 0, 0) | stream);
+	on_fill(ps, w, a);
+	*way = w;
+	return kind;
+}
+
+/* Adds the counters of `from` (not its frame number or contention) to `to`. */
+LLCT_INLINE void llct_frame_stats_add(struct llct_frame_stats *to,
+				      const struct llct_frame_stats *from)
+{
+	for (int k = 0; k < LLCT_N_STREAMS; k++) {
+		const struct llct_stream_stats *f = &from->s[k];
+		struct llct_stream_stats *t = &to->s[k];
+		t->reads += f->reads;
+		t->read_hits += f->read_hits;
+		t->writes += f->writes;
+		t->write_hits += f->write_hits;
+		t->fills += f->fills;
+		t->evictions += f->evictions;
+		t->writebacks += f->writebacks;
+		t->bypasses += f->bypasses;
+	}
+	to->rt_produced += from->rt_produced;
+	to->rt_consumed += from->rt_consumed;
+	for (int k = 0; k < 3; k++) {
+		to->tex_entered[k] += from->tex_entered[k];
+		to->tex_hits[k] += from->tex_hits[k];
+		to->z_entered[k] += from->z_entered[k];
+		to->z_hits[k] += from->z_hits[k];
+	}
+}
+
+/* Replays a batch through a plain model: counts reads and writes, bypasses DISP under UCD,
+ * and steps every other access. next_use as for llct_cache_access_batch (indices count only
+ * the accesses that look the cache up). Returns hits.
+ *
+ * The geometry is copied to a local and the counts go to a local llct_frame_stats added to
+ * L->fs at the end: a store through a uint8_t pointer (metadata, policy bytes) may alias
+ * anything in memory, so without the copies the compiler reloads every field after each
+ * such store. */
+LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
+				      llct_victim_fn victim, llct_hit_fn on_fill, llct_row_fn row,
+				      int needs_next, const struct llct_batch *b,
+				      const uint64_t *next_use)
+{
+	struct llct_frame_stats acc = {0};
+	struct llct_lines l = *L;
+	uint32_t sets[LLCT_LINES_BLOCK + LLCT_LINES_AHEAD];
+	uint64_t hits = 0;
+	size_t k = 0;
+	l.fs = &acc;
+	for (uint32_t at = 0; at < b->n; at += LLCT_LINES_BLOCK) {
+		uint32_t n = b->n - at < LLCT_LINES_BLOCK ? b->n - at : LLCT_LINES_BLOCK;
+		uint32_t ahead =
+		    b->n - at - n < LLCT_LINES_AHEAD ? b->n - at - n : LLCT_LINES_AHEAD;
+		const uint64_t *addr = b->addr + at;
+		const uint8_t *streams = b->stream + at, *ops = b->op + at;
+		/* the set of every access of the block (and a few beyond, to prefetch) */
+		if (l.set_mask && !l.xor_hash)
+			for (uint32_t i = 0; i < n + ahead; i++)
+				sets[i] = (uint32_t)(addr[i] >> l.line_shift) & l.set_mask;
+		else
+			for (uint32_t i = 0; i < n + ahead; i++)
+				sets[i] = llct_lines_set(&l, addr[i] >> l.line_shift);
+		for (uint32_t i = 0; i < n; i++) {
+			if (i + LLCT_LINES_AHEAD < n + ahead) { /* start the loads of a later set */
+				uint32_t set = sets[i + LLCT_LINES_AHEAD];
+				__builtin_prefetch(&l.fp[(size_t)set * l.fp_stride]);
+				__builtin_prefetch(&l.tag[(size_t)set * l.ways]);
+				__builtin_prefetch(&l.meta[(size_t)set * l.ways]);
+				__builtin_prefetch(&l.valid[set]);
+				__builtin_prefetch(row(ps, set));
+			}
+			int stream = streams[i], op = ops[i];
+			struct llct_stream_stats *st = &acc.s[stream];
+			if (op)
+				st->writes++;
+			else
+				st->reads++;
+			if (l.ucd && stream == LLCT_STREAM_DISP) {
+				st->bypasses++;
+				continue;
+			}
+			struct llct_access a = {.line = addr[i] >> l.line_shift,
+						.next_use = needs_next && next_use ? next_use[k++]
+										   : LLCT_NEVER,
+						.set = sets[i],
+						.stream = (uint8_t)stream,
+						.op = (uint8_t)op,
+						.sm = b->sm[at + i],
+						.kernel = b->kernel[at + i],
+						.tenant = b->tenant[at + i],
+						.allowed = l.all_ways,
+						.demote = NULL};
+			uint32_t w;
+			hits += llct_lines_step(&l, ps, on_hit, victim, on_fill, &a, &w) ==
+				LLCT_STEP_HIT;
+		}
+	}
+	llct_frame_stats_add(L->fs, &acc);
+	return hits;
+}
+
+/* Defines `static uint64_t fn(void *state, struct llct_lines *L, const struct llct_batch *b,
+ * const uint64_t *next_use)`: the batch loop with this policy's hooks. */
+#define LLCT_DEFINE_BATCH(fn, on_hit, victim, on_fill, row, needs_next)                            \
+	static uint64_t fn(void *state, struct llct_lines *L, const struct llct_batch *b,          \
+			   const uint64_t *next_use)                                               \
+	{                                                                                          \
+		return llct_lines_batch(L, state, on_hit, victim, on_fill, row, needs_next, b,     \
+					next_use);                                                 \
+	}
+
+#endif
