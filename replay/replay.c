@@ -226,20 +226,22 @@ static int next_use_pass(struct llct_reader *r, const struct llct_replay_options
 				got = LLCT_ERR_CORRUPT;
 				break;
 			}
-			uint64_t line = b.addr[i] >> shift, *page = map_page(&m, line);
-			if (!page) {
-				got = LLCT_ERR_NOMEM;
-				break;
-			}
-			uint64_t *slot = &page[line & (PAGE_LINES - 1)];
-			next[idx] = LLCT_NEVER;
-			if (*slot != LLCT_NEVER)
-				next[*slot] = idx;
-			*slot = idx;
-			idx++;
+			next[idx++] = b.addr[i] >> shift; /* the line, for now */
 		}
 		if (got < 0)
 			break;
+	}
+	/* Backwards, each slot holds the next use of its line: every write to next[] is
+	 * sequential (forwards, next[prev] = idx scattered a write into a 400 MB array). */
+	for (uint64_t i = got < 0 ? 0 : idx; i-- > 0;) {
+		uint64_t line = next[i], *page = map_page(&m, line);
+		if (!page) {
+			got = LLCT_ERR_NOMEM;
+			break;
+		}
+		uint64_t *slot = &page[line & (PAGE_LINES - 1)];
+		next[i] = *slot;
+		*slot = i;
 	}
 	if (got < 0) {
 		st = got;
