@@ -55,14 +55,14 @@ LLCT_HOOK uint32_t belady_bypass_victim(void *state, const struct llct_access *a
 	return a->next_use > s->next[(size_t)a->set * s->ways + v] ? LLCT_WAY_BYPASS : v;
 }
 
-/* The set's state, for the batch loop to prefetch. */
-static const void *belady_row(const void *state, uint32_t set)
+/* Starts loading a set's state, for the batch loop. */
+static void belady_prefetch(const void *state, uint32_t set)
 {
 	const struct belady *s = state;
-	return &s->next[(size_t)set * s->ways];
+	llct_prefetch_span(&s->next[(size_t)set * s->ways], (size_t)s->ways * sizeof(*s->next));
 }
 
-LLCT_DEFINE_BATCH(belady_batch, belady_touch, belady_victim, belady_touch, belady_row, 1)
+LLCT_DEFINE_BATCH(belady_batch, belady_touch, belady_victim, belady_touch, belady_prefetch, 1)
 
 const struct llct_policy_ops llct_policy_belady = {
     .name = "belady",
@@ -76,8 +76,8 @@ const struct llct_policy_ops llct_policy_belady = {
     .batch = belady_batch,
 };
 
-LLCT_DEFINE_BATCH(belady_bypass_batch, belady_touch, belady_bypass_victim, belady_touch, belady_row,
-		  1)
+LLCT_DEFINE_BATCH(belady_bypass_batch, belady_touch, belady_bypass_victim, belady_touch,
+		  belady_prefetch, 1)
 
 const struct llct_policy_ops llct_policy_belady_bypass = {
     .name = "belady-bypass",

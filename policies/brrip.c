@@ -38,14 +38,14 @@ LLCT_HOOK void brrip_fill(void *state, uint32_t way, const struct llct_access *a
 	s->rrpv[(size_t)a->set * s->ways + way] = brrip_insert(&s->n);
 }
 
-/* The set's state, for the batch loop to prefetch. */
-static const void *brrip_row(const void *state, uint32_t set)
+/* Starts loading a set's state, for the batch loop. */
+static void brrip_prefetch(const void *state, uint32_t set)
 {
 	const struct brrip *s = state;
-	return &s->rrpv[(size_t)set * s->ways];
+	llct_prefetch_span(&s->rrpv[(size_t)set * s->ways], s->ways);
 }
 
-LLCT_DEFINE_BATCH(brrip_batch, brrip_hit, brrip_victim, brrip_fill, brrip_row, 0)
+LLCT_DEFINE_BATCH(brrip_batch, brrip_hit, brrip_victim, brrip_fill, brrip_prefetch, 0)
 
 const struct llct_policy_ops llct_policy_brrip = {
     .name = "brrip",

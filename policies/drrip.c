@@ -56,14 +56,14 @@ LLCT_HOOK void drrip_fill(void *state, uint32_t way, const struct llct_access *a
 	s->rrpv[(size_t)a->set * s->ways + way] = use_brrip ? brrip_insert(&s->n) : 2;
 }
 
-/* The set's state, for the batch loop to prefetch. */
-static const void *drrip_row(const void *state, uint32_t set)
+/* Starts loading a set's state, for the batch loop. */
+static void drrip_prefetch(const void *state, uint32_t set)
 {
 	const struct drrip *s = state;
-	return &s->rrpv[(size_t)set * s->ways];
+	llct_prefetch_span(&s->rrpv[(size_t)set * s->ways], s->ways);
 }
 
-LLCT_DEFINE_BATCH(drrip_batch, drrip_hit, drrip_victim, drrip_fill, drrip_row, 0)
+LLCT_DEFINE_BATCH(drrip_batch, drrip_hit, drrip_victim, drrip_fill, drrip_prefetch, 0)
 
 const struct llct_policy_ops llct_policy_drrip = {
     .name = "drrip",

@@ -199,14 +199,15 @@ static void gspc_init(void *state, const struct llct_cache_geom *g)
 	init_variant(state, g, GSPC);
 }
 
-/* The set's state, for the batch loop to prefetch. */
-static const void *gspc_row(const void *state, uint32_t set)
+/* Starts loading a set's state, for the batch loop. */
+static void gspc_prefetch(const void *state, uint32_t set)
 {
 	const struct gspc *s = state;
-	return &s->rrpv[(size_t)set * s->ways];
+	llct_prefetch_span(&s->rrpv[(size_t)set * s->ways], s->ways);
+	llct_prefetch_span(&s->state[(size_t)set * s->ways], s->ways);
 }
 
-LLCT_DEFINE_BATCH(gspc_batch, gspc_hit, gspc_victim, gspc_fill, gspc_row, 0)
+LLCT_DEFINE_BATCH(gspc_batch, gspc_hit, gspc_victim, gspc_fill, gspc_prefetch, 0)
 
 #define GSPC_OPS(ident, nm, sum, initfn)                                                           \
 	const struct llct_policy_ops ident = {                                                     \

@@ -84,14 +84,14 @@ LLCT_HOOK void lru_fill(void *state, uint32_t way, const struct llct_access *a)
 	lru_touch(state, way, &quiet);
 }
 
-/* The set's state, for the batch loop to prefetch. */
-static const void *lru_row(const void *state, uint32_t set)
+/* Starts loading a set's state, for the batch loop. */
+static void lru_prefetch(const void *state, uint32_t set)
 {
 	const struct lru *s = state;
-	return &s->rec[(size_t)set * s->stride];
+	llct_prefetch_span(&s->rec[(size_t)set * s->stride], s->stride);
 }
 
-LLCT_DEFINE_BATCH(lru_batch, lru_touch, lru_victim, lru_fill, lru_row, 0)
+LLCT_DEFINE_BATCH(lru_batch, lru_touch, lru_victim, lru_fill, lru_prefetch, 0)
 
 const struct llct_policy_ops llct_policy_lru = {
     .name = "lru",

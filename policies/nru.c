@@ -64,14 +64,14 @@ none:; /* every allowed line was recently used: set their bits, take the lowest 
 	return v;
 }
 
-/* The set's state, for the batch loop to prefetch. */
-static const void *nru_row(const void *state, uint32_t set)
+/* Starts loading a set's state, for the batch loop. */
+static void nru_prefetch(const void *state, uint32_t set)
 {
 	const struct nru *s = state;
-	return &s->bit[(size_t)set * s->ways];
+	llct_prefetch_span(&s->bit[(size_t)set * s->ways], s->ways);
 }
 
-LLCT_DEFINE_BATCH(nru_batch, nru_touch, nru_victim, nru_touch, nru_row, 0)
+LLCT_DEFINE_BATCH(nru_batch, nru_touch, nru_victim, nru_touch, nru_prefetch, 0)
 
 const struct llct_policy_ops llct_policy_nru = {
     .name = "nru",

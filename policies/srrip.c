@@ -37,14 +37,14 @@ LLCT_HOOK void srrip_fill(void *state, uint32_t way, const struct llct_access *a
 	s->rrpv[(size_t)a->set * s->ways + way] = 2;
 }
 
-/* The set's state, for the batch loop to prefetch. */
-static const void *srrip_row(const void *state, uint32_t set)
+/* Starts loading a set's state, for the batch loop. */
+static void srrip_prefetch(const void *state, uint32_t set)
 {
 	const struct srrip *s = state;
-	return &s->rrpv[(size_t)set * s->ways];
+	llct_prefetch_span(&s->rrpv[(size_t)set * s->ways], s->ways);
 }
 
-LLCT_DEFINE_BATCH(srrip_batch, srrip_hit, srrip_victim, srrip_fill, srrip_row, 0)
+LLCT_DEFINE_BATCH(srrip_batch, srrip_hit, srrip_victim, srrip_fill, srrip_prefetch, 0)
 
 const struct llct_policy_ops llct_policy_srrip = {
     .name = "srrip",

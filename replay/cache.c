@@ -143,21 +143,19 @@ int llct_cache_create(const struct llct_cache_config *cfg, const struct llct_pol
 	size_t lines = (size_t)c->g.sets * c->g.ways, psize = policy->state_size(&c->g);
 	L->tag = malloc(lines * sizeof(*L->tag));
 	L->fp_stride = (c->g.ways + 15) & ~15u;
-	L->fp = aligned_alloc(16, (size_t)c->g.sets * L->fp_stride * sizeof(*L->fp));
-	L->meta = calloc(lines, 1);
-	L->valid = calloc(c->g.sets, sizeof(*L->valid));
+	L->blk_size = (3 * L->fp_stride + 8 + 63) & ~63u;
+	L->blk = aligned_alloc(64, (size_t)c->g.sets * L->blk_size);
 	c->pstate = calloc(1, psize);
-	if (!L->tag || !L->fp || !L->meta || !L->valid || !c->pstate) {
+	if (!L->tag || !L->blk || !c->pstate) {
 		llct_cache_destroy(c);
 		return LLCT_ERR_NOMEM;
 	}
 	for (size_t i = 0; i < lines; i++)
 		L->tag[i] = LLCT_INVALID_LINE;
-	memset(L->fp, 0, (size_t)c->g.sets * L->fp_stride * sizeof(*L->fp));
+	memset(L->blk, 0, (size_t)c->g.sets * L->blk_size);
 	policy->init(c->pstate, &c->g);
 	L->fs = &c->scratch;
-	c->state_bytes = lines * (sizeof(*L->tag) + 1) + c->g.sets * sizeof(*L->valid) + psize +
-			 (size_t)c->g.sets * L->fp_stride * sizeof(*L->fp);
+	c->state_bytes = lines * sizeof(*L->tag) + (size_t)c->g.sets * L->blk_size + psize;
 	*out = c;
 	return LLCT_OK;
 }
@@ -167,9 +165,7 @@ void llct_cache_destroy(struct llct_cache *c)
 	if (!c)
 		return;
 	free(c->L.tag);
-	free(c->L.fp);
-	free(c->L.meta);
-	free(c->L.valid);
+	free(c->L.blk);
 	free(c->pstate);
 	if (c->trk)
 		free(c->trk->owner);

@@ -36,21 +36,41 @@
  * has to be built in memory (building it there cost a store-forwarding stall an access). */
 #define LLCT_HOOK LLCT_INLINE
 
+/* A set's block: the 16-bit fingerprints of its tags (fp_stride of them, so a lookup
+ * compares 16 ways at once and reads a full tag only on a match), its metadata bytes and
+ * its valid mask, together in one 64-byte line for up to 16 ways, so one prefetch brings in
+ * everything but the tags and the policy's state. */
 struct llct_lines {
-	uint64_t *tag;   /* per line: line address, LLCT_INVALID_LINE when empty */
-	uint16_t *fp;    /* per line: 16-bit fingerprint of the tag, fp_stride per set, so a
-			    lookup compares 8 ways at once and reads a full tag only on a match */
-	uint8_t *meta;   /* per line */
-	uint64_t *valid; /* per set: mask of valid ways */
+	uint64_t *tag;               /* per line: line address, LLCT_INVALID_LINE when empty */
+	uint8_t *blk;                /* per set: blk_size bytes, 64-byte aligned */
 	struct llct_frame_stats *fs; /* where counts go */
 	uint64_t all_ways;           /* mask of every way */
 	uint32_t sets, ways;
 	uint32_t fp_stride; /* ways rounded up to a multiple of 16 */
+	uint32_t blk_size;  /* 3 x fp_stride + 8, rounded up to a multiple of 64 */
 	uint32_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
 	unsigned line_shift, set_bits;
 	int xor_hash; /* set index by XOR-folding instead of modulo */
 	int ucd;      /* DISP bypasses */
 };
+
+LLCT_INLINE uint8_t *llct_lines_block(const struct llct_lines *L, uint32_t set)
+{
+	return L->blk + (size_t)set * L->blk_size;
+}
+/* fingerprints at the start of the block, then metadata, then the valid mask */
+LLCT_INLINE uint16_t *llct_block_fp(uint8_t *blk)
+{
+	return (uint16_t *)blk;
+}
+LLCT_INLINE uint8_t *llct_block_meta(const struct llct_lines *L, uint8_t *blk)
+{
+	return blk + 2 * L->fp_stride;
+}
+LLCT_INLINE uint64_t *llct_block_valid(const struct llct_lines *L, uint8_t *blk)
+{
+	return (uint64_t *)(blk + 3 * L->fp_stride);
+}
 
 /* Set index of a line: modulo, or XOR-fold of slices of set_bits bits (each set-index bit
  * the XOR of address bits set_bits apart, like the hashes of the FGPU paper's Fig. 6). */
@@ -83,8 +103,9 @@ LLCT_INLINE uint16_t llct_lines_fingerprint(uint64_t line)
 LLCT_INLINE uint32_t llct_lines_find_fp(const struct llct_lines *L, uint32_t set, uint64_t line,
 					uint16_t want)
 {
-	uint64_t valid = L->valid[set];
-	const uint16_t *fp = &L->fp[(size_t)set * L->fp_stride];
+	uint8_t *blk = llct_lines_block(L, set);
+	uint64_t valid = *llct_block_valid(L, blk);
+	const uint16_t *fp = llct_block_fp(blk);
 	const uint64_t *tags = &L->tag[(size_t)set * L->ways];
 #ifdef __SSE2__
 	/* broadcast from a register: _mm_set1_epi16 goes through a 2-byte store and a 4-byte
@@ -149,12 +170,20 @@ LLCT_INLINE uint8_t llct_track_epoch(struct llct_frame_stats *fs, int stream, in
 #define LLCT_LINES_BLOCK 256
 #define LLCT_LINES_AHEAD 8
 
+/* Prefetches the first and the last byte of [p, p + bytes): a set's row of up to 64 bytes
+ * wherever it lies, or of up to 128 aligned ones. */
+LLCT_INLINE void llct_prefetch_span(const void *p, size_t bytes)
+{
+	__builtin_prefetch(p);
+	__builtin_prefetch((const char *)p + bytes - 1);
+}
+
 /* What one step did. */
 enum llct_step { LLCT_STEP_HIT, LLCT_STEP_FILL, LLCT_STEP_EVICT, LLCT_STEP_BYPASS };
 
 typedef void (*llct_hit_fn)(void *state, uint32_t way, const struct llct_access *a);
 typedef uint32_t (*llct_victim_fn)(void *state, const struct llct_access *a);
-typedef const void *(*llct_row_fn)(const void *state, uint32_t set);
+typedef void (*llct_prefetch_fn)(const void *state, uint32_t set);
 
 /* Looks a->line up in set a->set and updates tags, metadata, the per-stream hit, fill,
  * eviction and write-back counters, the RT-to-TEX and epoch trackers, and the policy: a hit
@@ -169,11 +198,13 @@ LLCT_INLINE enum llct_step llct_lines_step(struct llct_lines *L, void *ps, llct_
 	int stream = a->stream;
 	struct llct_stream_stats *st = &fs->s[stream];
 	size_t base = (size_t)a->set * L->ways;
+	uint8_t *blk = llct_lines_block(L, a->set), *meta = llct_block_meta(L, blk);
+	uint64_t *valid = llct_block_valid(L, blk);
 	uint16_t fp = llct_lines_fingerprint(a->line);
 	uint32_t w = llct_lines_find_fp(L, a->set, a->line, fp);
 	enum llct_step kind = LLCT_STEP_FILL;
 	if (w < L->ways) {
-		uint8_t m = L->meta[base + w];
+		uint8_t m = meta[w];
 		if (a->op) {
 			st->write_hits++;
 			m |= LLCT_META_DIRTY;
@@ -188,37 +219,36 @@ LLCT_INLINE enum llct_step llct_lines_step(struct llct_lines *L, void *ps, llct_
 			m |= LLCT_META_RT;
 		}
 		uint8_t ep = llct_track_epoch(fs, stream, 1, m);
-		L->meta[base + w] =
-		    (uint8_t)((m & (LLCT_META_DIRTY | LLCT_META_RT)) | ep | (uint8_t)stream);
+		meta[w] = (uint8_t)((m & (LLCT_META_DIRTY | LLCT_META_RT)) | ep | (uint8_t)stream);
 		on_hit(ps, w, a);
 		*way = w;
 		return LLCT_STEP_HIT;
 	}
-	uint64_t empty = ~L->valid[a->set] & a->allowed;
+	uint64_t empty = ~*valid & a->allowed;
 	if (empty) {
 		w = (uint32_t)__builtin_ctzll(empty);
-		L->valid[a->set] |= (uint64_t)1 << w;
+		*valid |= (uint64_t)1 << w;
 	} else {
 		w = a->allowed ? victim(ps, a) : LLCT_WAY_BYPASS;
 		if (w == LLCT_WAY_BYPASS) {
 			st->bypasses++;
 			return LLCT_STEP_BYPASS;
 		}
-		uint8_t old = L->meta[base + w];
+		uint8_t old = meta[w];
 		fs->s[old & LLCT_META_OWNER].evictions++;
 		if (old & LLCT_META_DIRTY)
 			fs->s[old & LLCT_META_OWNER].writebacks++;
 		kind = LLCT_STEP_EVICT;
 	}
 	L->tag[base + w] = a->line;
-	L->fp[(size_t)a->set * L->fp_stride + w] = fp;
+	llct_block_fp(blk)[w] = fp;
 	st->fills++;
 	uint8_t m = a->op ? LLCT_META_DIRTY : 0;
 	if (stream == LLCT_STREAM_RT) {
 		fs->rt_produced++;
 		m |= LLCT_META_RT;
 	}
-	L->meta[base + w] = (uint8_t)(m | llct_track_epoch(fs, stream, 0, 0) | stream);
+	meta[w] = (uint8_t)(m | llct_track_epoch(fs, stream, 0, 0) | stream);
 	on_fill(ps, w, a);
 	*way = w;
 	return kind;
@@ -259,9 +289,9 @@ LLCT_INLINE void llct_frame_stats_add(struct llct_frame_stats *to,
  * anything in memory, so without the copies the compiler reloads every field after each
  * such store. */
 LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
-				      llct_victim_fn victim, llct_hit_fn on_fill, llct_row_fn row,
-				      int needs_next, const struct llct_batch *b,
-				      const uint64_t *next_use)
+				      llct_victim_fn victim, llct_hit_fn on_fill,
+				      llct_prefetch_fn prefetch, int needs_next,
+				      const struct llct_batch *b, const uint64_t *next_use)
 {
 	struct llct_frame_stats acc = {0};
 	struct llct_lines l = *L;
@@ -285,11 +315,9 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 		for (uint32_t i = 0; i < n; i++) {
 			if (i + LLCT_LINES_AHEAD < n + ahead) { /* start the loads of a later set */
 				uint32_t set = sets[i + LLCT_LINES_AHEAD];
-				__builtin_prefetch(&l.fp[(size_t)set * l.fp_stride]);
+				__builtin_prefetch(llct_lines_block(&l, set));
 				__builtin_prefetch(&l.tag[(size_t)set * l.ways]);
-				__builtin_prefetch(&l.meta[(size_t)set * l.ways]);
-				__builtin_prefetch(&l.valid[set]);
-				__builtin_prefetch(row(ps, set));
+				prefetch(ps, set);
 			}
 			int stream = streams[i], op = ops[i];
 			struct llct_stream_stats *st = &acc.s[stream];
@@ -323,12 +351,12 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 
 /* Defines `static uint64_t fn(void *state, struct llct_lines *L, const struct llct_batch *b,
  * const uint64_t *next_use)`: the batch loop with this policy's hooks. */
-#define LLCT_DEFINE_BATCH(fn, on_hit, victim, on_fill, row, needs_next)                            \
+#define LLCT_DEFINE_BATCH(fn, on_hit, victim, on_fill, prefetch, needs_next)                       \
 	static uint64_t fn(void *state, struct llct_lines *L, const struct llct_batch *b,          \
 			   const uint64_t *next_use)                                               \
 	{                                                                                          \
-		return llct_lines_batch(L, state, on_hit, victim, on_fill, row, needs_next, b,     \
-					next_use);                                                 \
+		return llct_lines_batch(L, state, on_hit, victim, on_fill, prefetch, needs_next,   \
+					b, next_use);                                              \
 	}
 
 #endif
