@@ -6,6 +6,7 @@
 struct drrip {
 	uint32_t ways;
 	uint32_t k;    /* leader spacing: sets / 32, at least 1 */
+	uint32_t mask; /* k - 1 when k is a power of two (a mask, not a division), else 0 */
 	uint32_t psel; /* 0..1023, starts at 512; >= 512 means followers use BRRIP */
 	uint64_t n;    /* BRRIP-rule fills so far (leaders and followers) */
 	uint8_t rrpv[];
@@ -21,6 +22,7 @@ static void drrip_init(void *state, const struct llct_cache_geom *g)
 	struct drrip *s = state;
 	s->ways = g->ways;
 	s->k = g->sets / 32 ? g->sets / 32 : 1;
+	s->mask = (s->k & (s->k - 1)) ? 0 : s->k - 1;
 	s->psel = 512;
 }
 
@@ -40,7 +42,7 @@ LLCT_HOOK uint32_t drrip_victim(void *state, const struct llct_access *a)
 LLCT_HOOK void drrip_fill(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct drrip *s = state;
-	uint32_t r = a->set % s->k;
+	uint32_t r = s->mask || s->k == 1 ? a->set & s->mask : a->set % s->k;
 	int use_brrip;
 	if (r == 0) { /* SRRIP leader (with k == 1 every set is one) */
 		if (s->psel < 1023)

@@ -24,6 +24,9 @@ struct counters {
 struct gspc {
 	enum variant variant;
 	uint32_t ways, sets_per_bank, period;
+	uint32_t bank_shift, period_mask; /* when sets_per_bank / period are powers of two (the
+					     usual case): a shift and a mask instead of divisions */
+	int pow2;
 	struct counters *bank; /* points into data[] */
 	uint8_t *rrpv, *state; /* per line, point into data[] */
 	uint8_t data[];
@@ -42,6 +45,10 @@ static void init_variant(void *state, const struct llct_cache_geom *g, enum vari
 	s->ways = g->ways;
 	s->sets_per_bank = g->sets / g->banks ? g->sets / g->banks : 1;
 	s->period = g->sample_period ? g->sample_period : 64;
+	s->pow2 = !(s->sets_per_bank & (s->sets_per_bank - 1)) && !(s->period & (s->period - 1));
+	s->period_mask = s->period - 1;
+	while (s->pow2 && (1u << s->bank_shift) < s->sets_per_bank)
+		s->bank_shift++;
 	s->bank = (struct counters *)s->data;
 	s->rrpv = s->data + (size_t)g->banks * sizeof(struct counters);
 	s->state = s->rrpv + (size_t)g->sets * g->ways;
@@ -70,6 +77,17 @@ static uint8_t above(uint8_t f, uint8_t h)
 	return (unsigned)f > (unsigned)T * h;
 }
 
+/* The bank counters of a set, and whether the set samples. */
+static inline struct counters *bank_of(struct gspc *s, uint32_t set, int *sample)
+{
+	if (s->pow2) {
+		*sample = (set & s->period_mask) == 0;
+		return &s->bank[set >> s->bank_shift];
+	}
+	*sample = set % s->period == 0;
+	return &s->bank[set / s->sets_per_bank];
+}
+
 /* A TEX access that is a block's first use: a miss, or a hit on a NONTEX or RT line. */
 static uint8_t tex_first_use(struct gspc *s, struct counters *c, int sample, int hit,
 			     uint8_t old_state)
@@ -92,8 +110,8 @@ LLCT_HOOK void gspc_hit(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct gspc *s = state;
 	size_t i = (size_t)a->set * s->ways + way;
-	struct counters *c = &s->bank[a->set / s->sets_per_bank];
-	int sample = a->set % s->period == 0;
+	int sample;
+	struct counters *c = bank_of(s, a->set, &sample);
 	uint8_t st = s->state[i], r = 0;
 
 	switch (a->stream) {
@@ -143,8 +161,8 @@ LLCT_HOOK void gspc_fill(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct gspc *s = state;
 	size_t i = (size_t)a->set * s->ways + way;
-	struct counters *c = &s->bank[a->set / s->sets_per_bank];
-	int sample = a->set % s->period == 0;
+	int sample;
+	struct counters *c = bank_of(s, a->set, &sample);
 	uint8_t st = NONTEX, r = 2;
 
 	switch (a->stream) {
