@@ -1,7 +1,9 @@
 /* bench_replay.c - replay figures: decode-only rate, accesses/s of each policy alone on one
  * core, `all` policies on every core against the sum of the single runs, and peak memory.
  *
- * usage: bench_replay TRACE.llct [POLICY,...]
+ * usage: bench_replay TRACE.llct [POLICY,...] [REPEATS]
+ * Each single-policy figure is the best of REPEATS runs (default 3): this VM's speed drifts
+ * by +-30% from minute to minute, and the best run is the one least disturbed.
  * Make a trace with e.g. `llctrace synth -o big.llct --frames 28` (about 50 M records).
  * Each policy runs in its own child process so its peak resident memory can be read.
  */
@@ -78,13 +80,16 @@ static double run_child(const char *path, const struct llct_policy_ops **pol, si
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: bench_replay TRACE.llct [POLICY,...]\n");
+		fprintf(stderr, "usage: bench_replay TRACE.llct [POLICY,...] [REPEATS]\n");
 		return 2;
 	}
 	const char *path = argv[1];
 	const struct llct_policy_ops *pol[32];
 	size_t n = 0;
-	if (argc > 2) {
+	int reps = argc > 3 ? atoi(argv[3]) : 3;
+	if (reps < 1)
+		reps = 1;
+	if (argc > 2 && strcmp(argv[2], "all") != 0) {
 		char *list = strdup(argv[2]), *save = NULL;
 		for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
 			if (llct_policy_find(t))
@@ -118,14 +123,23 @@ int main(int argc, char **argv)
 	       (unsigned long long)(sink & 0xfff));
 	printf("%-16s %8.1f M records/s (decode only, SQLite read + LZ4 + columns)\n", "decode",
 	       (double)recs / best / 1e6);
-	printf(
-	    "LLC 8 MiB, 16 ways, 64 B lines, 4 banks; one policy per process, 1 worker thread\n");
+	printf("LLC 8 MiB, 16 ways, 64 B lines, 4 banks; one policy per process, 1 worker thread, "
+	       "best of %d\n",
+	       reps);
 	printf("%-16s %12s %10s %14s\n", "policy", "M acc/s", "wall s", "peak RSS MiB");
 	double sum = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t got;
-		long rss;
-		double w = run_child(path, &pol[i], 1, 1, &got, &rss);
+		long rss = 0;
+		double w = 1e9;
+		for (int k = 0; k < reps; k++) {
+			long rk;
+			double wk = run_child(path, &pol[i], 1, 1, &got, &rk);
+			if (wk < w) {
+				w = wk;
+				rss = rk;
+			}
+		}
 		sum += w;
 		printf("%-16s %12.1f %10.2f %14.1f\n", pol[i]->name, (double)got / w / 1e6, w,
 		       (double)rss / 1024.0);
