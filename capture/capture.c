@@ -9,6 +9,7 @@
 #include "llct/footprint.h"
 #include "llct/trace.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <spirv/unified1/spirv.h>
 #include <stdarg.h>
@@ -147,6 +148,7 @@ struct att_desc {
 
 struct rpass {
 	uint32_t n;
+	int multiview; /* queries inside take one index per view: the layer measures none */
 	struct att_desc att[MAX_ATT];
 };
 
@@ -169,6 +171,7 @@ struct pipe {
 	int dyn_depth_test, dyn_depth_write, dyn_stencil_test; /* set by commands instead */
 	int dyn_stride; /* vertex strides come from vkCmdSetVertexInputEXT/BindVertexBuffers2 */
 	int has_viewport, has_scissor;
+	int has_fs; /* a fragment stage: a draw with zero fragment invocations covered nothing */
 	VkViewport viewport;
 	VkRect2D scissor;
 };
@@ -261,6 +264,7 @@ struct cmd {
 		struct {
 			int indexed;
 			uint32_t count, instances, first, vertex_offset;
+			uint32_t query; /* 1 + the layer's query around it, 0: not measured */
 		} draw;
 		struct {
 			uint32_t x, y, z;
@@ -292,9 +296,21 @@ struct cmd {
 	} u;
 };
 
+/* A command buffer's shadow list and, for primary ones, the layer's pipeline-statistics
+ * query pool: one query (fragment shader invocations) around each directly recorded draw,
+ * read back after the submission completes to scale the draw's coverage. */
 struct cbuf {
 	struct cmd *cmds;
 	size_t n, cap;
+	int primary;              /* from vkAllocateCommandBuffers */
+	VkQueryPool pool;         /* VK_NULL_HANDLE: draws are not measured */
+	uint32_t pool_cap, used;  /* queries in the pool, begun in this recording */
+	uint32_t draws;           /* draws in this recording, to size the next pool */
+	int no_queries;           /* this recording takes none (simultaneous use) */
+	int app_stats, multiview; /* the program's own statistics query is active; the
+				     render pass being recorded is multiview */
+	uint64_t *frags;          /* per query: fragment shader invocations, after a wait */
+	int frags_ok;             /* frags holds this recording's counts */
 };
 
 /* Everything the layer knows of one device. One lock for all of it, never held while
@@ -330,7 +346,21 @@ struct capture_device {
 	struct att_desc att[MAX_ATT];
 	char label[64];
 	uint64_t records;
+	/* fragment counts: the device has pipeline-statistics queries and they are in use;
+	 * the layer's fence for waiting on a captured submission; the command buffer whose
+	 * draws are being expanded */
+	int stats, stats_off;
+	VkFence fence;
+	struct cbuf *cur_cb;
+	struct hmap qpools; /* the program's pipeline-statistics query pools */
 };
+
+/* An environment switch that is set and not "0". */
+static int getenv_on(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v && strcmp(v, "0");
+}
 
 static double mono_s(void)
 {
@@ -649,6 +679,11 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		snprintf(v, sizeof(v), "%u", fc.rc_lines[s] * fc.line);
 		llct_writer_set(c->w, key, v);
 	}
+	c->stats = d->stats_query && !getenv_on("LLCT_CAPTURE_NO_FRAGMENT_COUNTS");
+	llct_writer_set(c->w, "capture.fragment_counts",
+			c->stats         ? "pipeline-statistics queries"
+			: d->stats_query ? "off (LLCT_CAPTURE_NO_FRAGMENT_COUNTS)"
+					 : "off (no pipelineStatisticsQuery on the device)");
 	if (log_enabled())
 		llct_log("capturing '%s' to '%s'", props.deviceName, c->path);
 	d->cap = c;
@@ -671,10 +706,26 @@ static void free_layout(void *p)
 	free(l);
 }
 
+static void keep(void *p)
+{
+	(void)p;
+}
+
+static void free_cbuf_pool(struct layer_device *d, struct cbuf *b)
+{
+	if (b->pool)
+		d->d.DestroyQueryPool(d->handle, b->pool, NULL);
+	b->pool = VK_NULL_HANDLE;
+	b->pool_cap = 0;
+	free(b->frags);
+	b->frags = NULL;
+}
+
 static void free_cbuf(void *p)
 {
 	struct cbuf *b = p;
 	free(b->cmds);
+	free(b->frags);
 	free(b);
 }
 
@@ -694,6 +745,12 @@ void capture_device_destroyed(struct layer_device *d)
 			llct_log("wrote '%s'", c->path);
 	}
 	llct_fp_destroy(c->fp);
+	for (size_t i = 0; i < c->cbufs.cap; i++)
+		if (c->cbufs.val[i])
+			free_cbuf_pool(d, c->cbufs.val[i]);
+	if (c->fence)
+		d->d.DestroyFence(d->handle, c->fence, NULL);
+	hfree_all(&c->qpools, keep);
 	hfree_all(&c->mems, NULL);
 	hfree_all(&c->bufs, NULL);
 	hfree_all(&c->imgs, NULL);
@@ -1118,6 +1175,14 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateRenderPass(VkDevice device,
 		return r;
 	pthread_mutex_lock(&c->lock);
 	TRACK_RPASS(c, *out, info);
+	struct rpass *rp = hget(&c->rpasses, H(*out));
+	for (const VkBaseInStructure *x = info->pNext; rp && x; x = x->pNext)
+		if (x->sType == VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO)
+			for (uint32_t k = 0;
+			     k < ((const VkRenderPassMultiviewCreateInfo *)x)->subpassCount; k++)
+				rp->multiview |=
+				    ((const VkRenderPassMultiviewCreateInfo *)x)->pViewMasks[k] !=
+				    0;
 	pthread_mutex_unlock(&c->lock);
 	return r;
 }
@@ -1134,6 +1199,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateRenderPass2(VkDevice device,
 		return r;
 	pthread_mutex_lock(&c->lock);
 	TRACK_RPASS(c, *out, info);
+	struct rpass *rp = hget(&c->rpasses, H(*out));
+	for (uint32_t k = 0; rp && k < info->subpassCount; k++)
+		rp->multiview |= info->pSubpasses[k].viewMask != 0;
 	pthread_mutex_unlock(&c->lock);
 	return r;
 }
@@ -1278,6 +1346,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 		}
 		p->id = c->next_id++;
 		stage_use(c, g->pStages, g->stageCount, p->used);
+		for (uint32_t k = 0; k < g->stageCount; k++)
+			p->has_fs |= g->pStages[k].stage == VK_SHADER_STAGE_FRAGMENT_BIT;
 		if (g->pVertexInputState)
 			for (uint32_t b = 0;
 			     b < g->pVertexInputState->vertexBindingDescriptionCount; b++) {
@@ -1321,6 +1391,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 				p->dyn_depth_write |= q->dyn_depth_write;
 				p->dyn_stencil_test |= q->dyn_stencil_test;
 				p->dyn_stride |= q->dyn_stride;
+				p->has_fs |= q->has_fs;
 				for (int b = 0; b < 16; b++)
 					if (!p->stride[b])
 						p->stride[b] = q->stride[b];
@@ -1537,7 +1608,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_FreeDescriptorSets(VkDevice device, Vk
 
 /* ---- command recording into shadow lists ---- */
 
-static struct cmd *record(struct capture_device *c, VkCommandBuffer cb, enum cmd_op op)
+/* The shadow of a command buffer, created on first use; NULL when out of memory. */
+static struct cbuf *cbuf_of(struct capture_device *c, VkCommandBuffer cb)
 {
 	struct cbuf *b = hget(&c->cbufs, H(cb));
 	if (!b) {
@@ -1548,6 +1620,14 @@ static struct cmd *record(struct capture_device *c, VkCommandBuffer cb, enum cmd
 			return NULL;
 		}
 	}
+	return b;
+}
+
+static struct cmd *record(struct capture_device *c, VkCommandBuffer cb, enum cmd_op op)
+{
+	struct cbuf *b = cbuf_of(c, cb);
+	if (!b)
+		return NULL;
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? b->cap * 2 : 64;
 		struct cmd *p = realloc(b->cmds, cap * sizeof(*p));
@@ -1583,19 +1663,179 @@ static struct llct_device_dispatch *dd(const void *h)
 	return &layer_device_of(h)->d;
 }
 
+static VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateCommandBuffers(
+    VkDevice device, const VkCommandBufferAllocateInfo *info, VkCommandBuffer *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.AllocateCommandBuffers(device, info, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	for (uint32_t i = 0; i < info->commandBufferCount; i++) {
+		struct cbuf *b = cbuf_of(c, out[i]);
+		if (b)
+			b->primary = info->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+/* Beginning resets the recording. A primary command buffer then gets the layer's query pool
+ * (sized by its last recording's draws) and resets it first thing, outside any render pass,
+ * so each draw can be wrapped in a query. */
 static VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 							     const VkCommandBufferBeginInfo *info)
 {
-	VkResult r = dd(cb)->BeginCommandBuffer(cb, info);
-	struct capture_device *c = cap_of(cb, NULL);
-	if (c) {
+	struct layer_device *d;
+	struct capture_device *c = cap_of(cb, &d);
+	VkResult r = d->d.BeginCommandBuffer(cb, info);
+	if (!c || r != VK_SUCCESS)
+		return r;
+	VkQueryPool old = VK_NULL_HANDLE;
+	uint32_t want = 0;
+	pthread_mutex_lock(&c->lock);
+	struct cbuf *b = cbuf_of(c, cb);
+	if (b) {
+		b->n = 0;
+		b->used = 0;
+		b->app_stats = b->multiview = b->frags_ok = 0;
+		b->no_queries = !!(info->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT);
+		if (c->stats && !c->stats_off && !c->failed && b->primary && !b->no_queries) {
+			want = 64;
+			while (want < b->draws && want < 65536)
+				want *= 2;
+			if (b->pool && b->pool_cap >= want)
+				want = 0; /* the pool is big enough */
+			else {
+				old = b->pool;
+				b->pool = VK_NULL_HANDLE;
+				b->pool_cap = 0;
+			}
+		}
+		b->draws = 0;
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (old)
+		d->d.DestroyQueryPool(d->handle, old, NULL);
+	VkQueryPool pool = VK_NULL_HANDLE;
+	if (want) {
+		VkQueryPoolCreateInfo qi = {
+		    .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+		    .queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS,
+		    .queryCount = want,
+		    .pipelineStatistics =
+			VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT};
+		uint64_t *frags = malloc(want * sizeof(*frags));
+		if (!frags || d->d.CreateQueryPool(d->handle, &qi, NULL, &pool) != VK_SUCCESS) {
+			free(frags); /* no pool: these draws keep their whole rectangles */
+			pool = VK_NULL_HANDLE;
+		} else {
+			pthread_mutex_lock(&c->lock);
+			free(b->frags);
+			b->frags = frags;
+			b->pool = pool;
+			b->pool_cap = want;
+			pthread_mutex_unlock(&c->lock);
+		}
+	} else if (b && b->pool && !b->no_queries && c->stats && !c->stats_off) {
+		pool = b->pool;
+	}
+	if (pool)
+		d->d.CmdResetQueryPool(cb, pool, 0, b->pool_cap);
+	return r;
+}
+
+/* The program's pipeline-statistics pools: while one of its queries is active in a command
+ * buffer, the layer begins none of its own there (queries of one type do not nest). */
+static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateQueryPool(VkDevice device,
+							  const VkQueryPoolCreateInfo *info,
+							  const VkAllocationCallbacks *alloc,
+							  VkQueryPool *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateQueryPool(device, info, alloc, out);
+	if (r == VK_SUCCESS && c && info->queryType == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
 		pthread_mutex_lock(&c->lock);
-		struct cbuf *b = hget(&c->cbufs, H(cb));
-		if (b)
-			b->n = 0; /* beginning resets the recording */
+		if (hput(&c->qpools, H(*out), c))
+			cap_fail(c, "out of memory tracking query pools");
 		pthread_mutex_unlock(&c->lock);
 	}
 	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_DestroyQueryPool(VkDevice device, VkQueryPool pool,
+						       const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	if (c) {
+		pthread_mutex_lock(&c->lock);
+		hdel(&c->qpools, H(pool));
+		pthread_mutex_unlock(&c->lock);
+	}
+	d->d.DestroyQueryPool(device, pool, alloc);
+}
+
+static void app_query(VkCommandBuffer cb, VkQueryPool pool, int delta)
+{
+	struct capture_device *c = cap_of(cb, NULL);
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	struct cbuf *b = hget(&c->qpools, H(pool)) ? cbuf_of(c, cb) : NULL;
+	if (b)
+		b->app_stats += delta;
+	pthread_mutex_unlock(&c->lock);
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginQuery(VkCommandBuffer cb, VkQueryPool pool,
+						    uint32_t query, VkQueryControlFlags flags)
+{
+	dd(cb)->CmdBeginQuery(cb, pool, query, flags);
+	app_query(cb, pool, 1);
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdEndQuery(VkCommandBuffer cb, VkQueryPool pool,
+						  uint32_t query)
+{
+	dd(cb)->CmdEndQuery(cb, pool, query);
+	app_query(cb, pool, -1);
+}
+
+/* The layer's query around one draw: begun before the draw goes down, ended after. */
+struct draw_query {
+	VkQueryPool pool;
+	uint32_t q; /* 1 + index; 0: none */
+};
+
+static struct draw_query draw_query_begin(VkCommandBuffer cb)
+{
+	struct capture_device *c = cap_of(cb, NULL);
+	struct draw_query dq = {VK_NULL_HANDLE, 0};
+	if (!c)
+		return dq;
+	pthread_mutex_lock(&c->lock);
+	struct cbuf *b = hget(&c->cbufs, H(cb));
+	if (b) {
+		b->draws++;
+		if (b->pool && !b->app_stats && !b->multiview && b->used < b->pool_cap &&
+		    !c->stats_off && !c->failed) {
+			dq.pool = b->pool;
+			dq.q = ++b->used;
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (dq.q)
+		dd(cb)->CmdBeginQuery(cb, dq.pool, dq.q - 1, 0);
+	return dq;
+}
+
+static void draw_query_end(VkCommandBuffer cb, struct draw_query dq)
+{
+	if (dq.q)
+		dd(cb)->CmdEndQuery(cb, dq.pool, dq.q - 1);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandBuffer(VkCommandBuffer cb,
@@ -1618,14 +1858,14 @@ static VKAPI_ATTR void VKAPI_CALL cap_FreeCommandBuffers(VkDevice device, VkComm
 {
 	struct layer_device *d;
 	struct capture_device *c = cap_of(device, &d);
-	if (c) {
+	for (uint32_t i = 0; c && i < n; i++) {
 		pthread_mutex_lock(&c->lock);
-		for (uint32_t i = 0; i < n; i++) {
-			struct cbuf *b = hdel(&c->cbufs, H(cbs[i]));
-			if (b)
-				free_cbuf(b);
-		}
+		struct cbuf *b = hdel(&c->cbufs, H(cbs[i]));
 		pthread_mutex_unlock(&c->lock);
+		if (b) { /* unlinked: the query pool can go without the lock */
+			free_cbuf_pool(d, b);
+			free_cbuf(b);
+		}
 	}
 	d->d.FreeCommandBuffers(device, pool, n, cbs);
 }
@@ -1639,6 +1879,10 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRenderPass(VkCommandBuffer cb,
 		m->u.rp.rp = H(info->renderPass);
 		m->u.rp.fb = H(info->framebuffer);
 		m->u.rp.area = info->renderArea;
+		struct rpass *rp_ = hget(&c_->rpasses, H(info->renderPass));
+		struct cbuf *b_ = hget(&c_->cbufs, H(cb));
+		if (b_)
+			b_->multiview = rp_ && rp_->multiview;
 	});
 }
 
@@ -1651,6 +1895,10 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRenderPass2(VkCommandBuffer cb,
 		m->u.rp.rp = H(info->renderPass);
 		m->u.rp.fb = H(info->framebuffer);
 		m->u.rp.area = info->renderArea;
+		struct rpass *rp_ = hget(&c_->rpasses, H(info->renderPass));
+		struct cbuf *b_ = hget(&c_->cbufs, H(cb));
+		if (b_)
+			b_->multiview = rp_ && rp_->multiview;
 	});
 }
 
@@ -1686,6 +1934,9 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRendering(VkCommandBuffer cb,
 	dd(cb)->CmdBeginRendering(cb, info);
 	RECORD(cb, C_BEGIN_RENDERING, {
 		m->u.dr.area = info->renderArea;
+		struct cbuf *b_ = hget(&c_->cbufs, H(cb));
+		if (b_)
+			b_->multiview = info->viewMask != 0;
 		for (uint32_t i = 0; i < info->colorAttachmentCount; i++)
 			dyn_att(m, &info->pColorAttachments[i], 0);
 		dyn_att(m, info->pDepthAttachment, 0);
@@ -1778,8 +2029,11 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdDraw(VkCommandBuffer cb, uint32_t count
 					      uint32_t instances, uint32_t first,
 					      uint32_t first_instance)
 {
+	struct draw_query dq = draw_query_begin(cb);
 	dd(cb)->CmdDraw(cb, count, instances, first, first_instance);
+	draw_query_end(cb, dq);
 	RECORD(cb, C_DRAW, {
+		m->u.draw.query = dq.q;
 		m->u.draw.count = count;
 		m->u.draw.instances = instances;
 		m->u.draw.first = first;
@@ -1790,8 +2044,11 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexed(VkCommandBuffer cb, uint32_
 						     uint32_t instances, uint32_t first,
 						     int32_t vertex_offset, uint32_t first_instance)
 {
+	struct draw_query dq = draw_query_begin(cb);
 	dd(cb)->CmdDrawIndexed(cb, count, instances, first, vertex_offset, first_instance);
+	draw_query_end(cb, dq);
 	RECORD(cb, C_DRAW, {
+		m->u.draw.query = dq.q;
 		m->u.draw.indexed = 1;
 		m->u.draw.count = count;
 		m->u.draw.instances = instances;
@@ -1805,11 +2062,15 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiEXT(VkCommandBuffer cb, uint32
 						      uint32_t instances, uint32_t first_instance,
 						      uint32_t stride)
 {
+	/* one draw (as Zink issues them) is measured; several share no query */
+	struct draw_query dq = n == 1 ? draw_query_begin(cb) : (struct draw_query){0};
 	dd(cb)->CmdDrawMultiEXT(cb, n, info, instances, first_instance, stride);
+	draw_query_end(cb, dq);
 	for (uint32_t i = 0; i < n; i++) {
 		const VkMultiDrawInfoEXT *d =
 		    (const void *)((const char *)info + (size_t)i * stride);
 		RECORD(cb, C_DRAW, {
+			m->u.draw.query = dq.q;
 			m->u.draw.count = d->vertexCount;
 			m->u.draw.instances = instances;
 			m->u.draw.first = d->firstVertex;
@@ -1821,12 +2082,15 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiIndexedEXT(
     VkCommandBuffer cb, uint32_t n, const VkMultiDrawIndexedInfoEXT *info, uint32_t instances,
     uint32_t first_instance, uint32_t stride, const int32_t *vertex_offset)
 {
+	struct draw_query dq = n == 1 ? draw_query_begin(cb) : (struct draw_query){0};
 	dd(cb)->CmdDrawMultiIndexedEXT(cb, n, info, instances, first_instance, stride,
 				       vertex_offset);
+	draw_query_end(cb, dq);
 	for (uint32_t i = 0; i < n; i++) {
 		const VkMultiDrawIndexedInfoEXT *d =
 		    (const void *)((const char *)info + (size_t)i * stride);
 		RECORD(cb, C_DRAW, {
+			m->u.draw.query = dq.q;
 			m->u.draw.indexed = 1;
 			m->u.draw.count = d->indexCount;
 			m->u.draw.instances = instances;
@@ -1842,18 +2106,26 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiIndexedEXT(
 static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buf,
 						      VkDeviceSize off, uint32_t n, uint32_t stride)
 {
+	struct draw_query dq = n == 1 ? draw_query_begin(cb) : (struct draw_query){0};
 	dd(cb)->CmdDrawIndirect(cb, buf, off, n, stride);
+	draw_query_end(cb, dq);
 	for (uint32_t i = 0; i < n; i++)
-		RECORD(cb, C_DRAW, { m->u.draw.instances = 1; });
+		RECORD(cb, C_DRAW, {
+			m->u.draw.query = dq.q;
+			m->u.draw.instances = 1;
+		});
 }
 
 static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer buf,
 							     VkDeviceSize off, uint32_t n,
 							     uint32_t stride)
 {
+	struct draw_query dq = n == 1 ? draw_query_begin(cb) : (struct draw_query){0};
 	dd(cb)->CmdDrawIndexedIndirect(cb, buf, off, n, stride);
+	draw_query_end(cb, dq);
 	for (uint32_t i = 0; i < n; i++)
 		RECORD(cb, C_DRAW, {
+			m->u.draw.query = dq.q;
 			m->u.draw.indexed = 1;
 			m->u.draw.instances = 1;
 		});
@@ -2259,11 +2531,18 @@ static int slot_used(const struct pipe *p, const struct dset *ds, int s, uint32_
 static void do_draw(struct capture_device *c, const struct cmd *m)
 {
 	struct pipe *p = hget(&c->pipes, c->cur_pipe[0]);
-	char params[160];
+	/* the draw's fragment shader invocations, when the layer measured them */
+	uint64_t frags = UINT64_MAX;
+	struct cbuf *cb = c->cur_cb;
+	if (m->u.draw.query && cb && cb->frags_ok && m->u.draw.query <= cb->used && p && p->has_fs)
+		frags = cb->frags[m->u.draw.query - 1];
+	char params[200], fr[40] = "";
+	if (frags != UINT64_MAX)
+		snprintf(fr, sizeof(fr), ",\"fragments\":%llu", (unsigned long long)frags);
 	snprintf(params, sizeof(params),
-		 "{\"indexed\":%s,\"count\":%u,\"instances\":%u,\"first\":%u,\"pipeline\":%llu}",
+		 "{\"indexed\":%s,\"count\":%u,\"instances\":%u,\"first\":%u,\"pipeline\":%llu%s}",
 		 m->u.draw.indexed ? "true" : "false", m->u.draw.count, m->u.draw.instances,
-		 m->u.draw.first, (unsigned long long)(p ? p->id : 0));
+		 m->u.draw.first, (unsigned long long)(p ? p->id : 0), fr);
 	new_kernel(c, "draw", params);
 	/* uniforms and textures from the bound sets */
 	VkViewport vp = p && p->has_viewport ? p->viewport : c->viewport;
@@ -2295,6 +2574,20 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 	if (y0 < 0)
 		y0 = 0;
 	uint64_t cw = x1 > x0 ? (uint64_t)(x1 - x0) : 0, ch = y1 > y0 ? (uint64_t)(y1 - y0) : 0;
+	if (frags < cw * ch) { /* fewer fragments than pixels: shrink the rectangle to that
+				  area, same shape, centred (tier 1 does not know where) */
+		uint64_t nw =
+		    (uint64_t)((double)cw * sqrt((double)frags / (double)(cw * ch)) + 0.5);
+		nw = nw < 1 ? 1 : nw > cw ? cw : nw;
+		uint64_t nh = frags ? (frags + nw - 1) / nw : 0;
+		nh = nh > ch ? ch : nh;
+		x0 += (int64_t)((cw - nw) / 2);
+		y0 += (int64_t)((ch - nh) / 2);
+		x1 = x0 + (int64_t)nw;
+		y1 = y0 + (int64_t)nh;
+		cw = frags ? nw : 0;
+		ch = nh;
+	}
 	for (int s = 0; s < 8; s++) {
 		struct dset *ds = hget(&c->sets, c->cur_set[0][s]);
 		for (uint32_t k = 0; ds && k < ds->n; k++) {
@@ -2514,6 +2807,8 @@ static void do_copy(struct capture_device *c, const struct cmd *m)
 
 static void expand(struct capture_device *c, struct cbuf *b, int depth)
 {
+	struct cbuf *outer = c->cur_cb;
+	c->cur_cb = b;
 	/* bound state does not outlive a command buffer (render pass state of a secondary
 	 * comes from the primary that executes it) */
 	memset(c->cur_pipe, 0, sizeof(c->cur_pipe));
@@ -2639,6 +2934,7 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 		}
 	}
 	llct_fp_drain(c->fp);
+	c->cur_cb = outer;
 }
 
 static void submit_cbs(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs)
@@ -2651,20 +2947,95 @@ static void submit_cbs(struct capture_device *c, uint32_t n, const VkCommandBuff
 		expand(c, hget(&c->cbufs, H(cbs[i])), 0);
 }
 
+/* Whether a submission's draws are measured: counts are on and it may hold captured work. */
+static int measure_submit(const struct capture_device *c)
+{
+	return c->stats && !c->stats_off && !c->failed &&
+	       (c->boundary_label || (c->frame != UINT32_MAX && frame_selected(c)));
+}
+
+/* Collects the shadows of the submitted primary command buffers that hold queries. */
+static int add_measured(struct capture_device *c, VkCommandBuffer cb, struct cbuf ***bs, size_t *n,
+			size_t *cap)
+{
+	struct cbuf *b = hget(&c->cbufs, H(cb));
+	if (!b || !b->used || !b->pool)
+		return 0;
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		struct cbuf **p = realloc(*bs, nc * sizeof(*p));
+		if (!p)
+			return -1;
+		*bs = p;
+		*cap = nc;
+	}
+	(*bs)[(*n)++] = b;
+	return 0;
+}
+
+/* Waits for everything submitted to q so far (an empty submission with the layer's fence
+ * signals after all earlier work on the queue) and reads the fragment counts of the
+ * collected command buffers. The lock is held across this wait, the one place the layer
+ * holds it while calling down, so nothing can re-record those command buffers before they
+ * are expanded; the wait is bounded, and after a timeout counts stop for the device. */
+static void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
+			   struct cbuf **bs, size_t n)
+{
+	VkDevice dev = d->handle;
+	VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+	if (!n)
+		return;
+	if ((!c->fence && d->d.CreateFence(dev, &fi, NULL, &c->fence) != VK_SUCCESS) ||
+	    d->d.QueueSubmit(q, 0, NULL, c->fence) != VK_SUCCESS) {
+		c->stats_off = 1;
+		llct_log("cannot wait for a submission; fragment counts stop (draws keep their "
+			 "whole rectangles)");
+		return;
+	}
+	if (d->d.WaitForFences(dev, 1, &c->fence, VK_TRUE, 5000000000ull) != VK_SUCCESS) {
+		c->stats_off = 1;
+		llct_log("a submission did not finish within 5 s; fragment counts stop (draws keep "
+			 "their whole rectangles)");
+		return;
+	}
+	d->d.ResetFences(dev, 1, &c->fence);
+	for (size_t i = 0; i < n; i++)
+		bs[i]->frags_ok = d->d.GetQueryPoolResults(dev, bs[i]->pool, 0, bs[i]->used,
+							   bs[i]->used * sizeof(uint64_t),
+							   bs[i]->frags, sizeof(uint64_t),
+							   VK_QUERY_RESULT_64_BIT) == VK_SUCCESS;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL cap_QueueSubmit(VkQueue q, uint32_t n,
 						      const VkSubmitInfo *submits, VkFence fence)
 {
 	struct layer_device *d;
 	struct capture_device *c = cap_of(q, &d);
-	if (c) {
-		pthread_mutex_lock(&c->lock);
-		for (uint32_t i = 0; i < n; i++)
-			submit_cbs(c, submits[i].commandBufferCount, submits[i].pCommandBuffers);
-		if (c->boundary_submit)
-			frame_boundary(c);
-		pthread_mutex_unlock(&c->lock);
+	VkResult r;
+	if (!c)
+		return d->d.QueueSubmit(q, n, submits, fence);
+	pthread_mutex_lock(&c->lock);
+	int measure = measure_submit(c);
+	struct cbuf **bs = NULL;
+	size_t nb = 0, cap = 0;
+	for (uint32_t i = 0; measure && i < n; i++)
+		for (uint32_t k = 0; k < submits[i].commandBufferCount; k++)
+			if (add_measured(c, submits[i].pCommandBuffers[k], &bs, &nb, &cap))
+				measure = 0;
+	if (measure && nb) { /* submit first, expand with the counts */
+		r = d->d.QueueSubmit(q, n, submits, fence);
+		if (r == VK_SUCCESS)
+			read_fragments(c, d, q, bs, nb);
 	}
-	return d->d.QueueSubmit(q, n, submits, fence);
+	for (uint32_t i = 0; i < n; i++)
+		submit_cbs(c, submits[i].commandBufferCount, submits[i].pCommandBuffers);
+	if (c->boundary_submit)
+		frame_boundary(c);
+	pthread_mutex_unlock(&c->lock);
+	free(bs);
+	if (!(measure && nb))
+		r = d->d.QueueSubmit(q, n, submits, fence);
+	return r;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL cap_QueueSubmit2(VkQueue q, uint32_t n,
@@ -2672,16 +3043,33 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_QueueSubmit2(VkQueue q, uint32_t n,
 {
 	struct layer_device *d;
 	struct capture_device *c = cap_of(q, &d);
-	if (c) {
-		pthread_mutex_lock(&c->lock);
-		for (uint32_t i = 0; i < n; i++)
-			for (uint32_t k = 0; k < submits[i].commandBufferInfoCount; k++)
-				submit_cbs(c, 1, &submits[i].pCommandBufferInfos[k].commandBuffer);
-		if (c->boundary_submit)
-			frame_boundary(c);
-		pthread_mutex_unlock(&c->lock);
+	VkResult r;
+	if (!c)
+		return d->d.QueueSubmit2(q, n, submits, fence);
+	pthread_mutex_lock(&c->lock);
+	int measure = measure_submit(c);
+	struct cbuf **bs = NULL;
+	size_t nb = 0, cap = 0;
+	for (uint32_t i = 0; measure && i < n; i++)
+		for (uint32_t k = 0; k < submits[i].commandBufferInfoCount; k++)
+			if (add_measured(c, submits[i].pCommandBufferInfos[k].commandBuffer, &bs,
+					 &nb, &cap))
+				measure = 0;
+	if (measure && nb) {
+		r = d->d.QueueSubmit2(q, n, submits, fence);
+		if (r == VK_SUCCESS)
+			read_fragments(c, d, q, bs, nb);
 	}
-	return d->d.QueueSubmit2(q, n, submits, fence);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t k = 0; k < submits[i].commandBufferInfoCount; k++)
+			submit_cbs(c, 1, &submits[i].pCommandBufferInfos[k].commandBuffer);
+	if (c->boundary_submit)
+		frame_boundary(c);
+	pthread_mutex_unlock(&c->lock);
+	free(bs);
+	if (!(measure && nb))
+		r = d->d.QueueSubmit2(q, n, submits, fence);
+	return r;
 }
 
 /* Queue labels: with the label boundary, a label of that name starts a frame. */
@@ -2733,6 +3121,7 @@ static const struct {
 	const char *name;
 	PFN_vkVoidFunction fn;
 } intercepts[] = {
+    I(AllocateCommandBuffers),
     I(AllocateDescriptorSets),
     I(AllocateMemory),
     I(BeginCommandBuffer),
@@ -2741,6 +3130,7 @@ static const struct {
     I(BindImageMemory),
     I(BindImageMemory2),
     I(CmdBeginDebugUtilsLabelEXT),
+    I(CmdBeginQuery),
     I(CmdBeginRenderPass),
     I(CmdBeginRenderPass2),
     I(CmdBeginRendering),
@@ -2765,6 +3155,7 @@ static const struct {
     I(CmdDrawMultiEXT),
     I(CmdDrawMultiIndexedEXT),
     I(CmdEndDebugUtilsLabelEXT),
+    I(CmdEndQuery),
     I(CmdEndRenderPass),
     I(CmdEndRenderPass2),
     I(CmdEndRendering),
@@ -2787,6 +3178,7 @@ static const struct {
     I(CreateGraphicsPipelines),
     I(CreateImage),
     I(CreateImageView),
+    I(CreateQueryPool),
     I(CreateRenderPass),
     I(CreateRenderPass2),
     I(CreateShaderModule),
@@ -2795,6 +3187,7 @@ static const struct {
     I(DestroyImage),
     I(DestroyImageView),
     I(DestroyPipeline),
+    I(DestroyQueryPool),
     I(DestroyShaderModule),
     I(FreeCommandBuffers),
     I(FreeDescriptorSets),

@@ -23,6 +23,8 @@ struct layer_device {
 	PFN_vkGetDeviceProcAddr gdpa; /* the next layer's */
 	struct llct_device_dispatch d;
 	struct capture_device *cap; /* NULL when capture is off or stopped */
+	int stats_query;            /* pipelineStatisticsQuery is enabled (the layer may have
+				       turned it on, for per-draw fragment counts) */
 };
 
 /* The device record of any dispatchable device-level handle (device, queue, command

@@ -130,6 +130,18 @@ done
 "$LLCTRACE" replay "$T/s.llct" --policy lru -o "$T/s.db" -q
 [ "$(q "$T/s.db" "SELECT consumed > 4000 FROM rt_tex_totals")" = 1 ] && ok || bad "no RT->TEX reuse: $(q "$T/s.db" "SELECT * FROM rt_tex_totals")"
 
+# fragment counts from the layer's pipeline-statistics queries: the indexed triangle carries
+# its count, fewer than its 256x256 viewport's pixels, and its depth-test reads cover that
+# many pixels (16 a 64-byte line of D32) instead of the whole viewport (4096 lines)
+frags=$(q "$T/s.llct" "SELECT json_extract(params, '\$.fragments') FROM kernels WHERE kind = 'draw' AND frame = 0 AND json_extract(params, '\$.indexed')")
+[ -n "$frags" ] && [ "$frags" -gt 0 ] && [ "$frags" -lt 65536 ] && ok || bad "triangle fragment count: '$frags'"
+[ "$(q "$T/s.llct" "SELECT value FROM settings WHERE key = 'capture.fragment_counts'")" = "pipeline-statistics queries" ] && ok || bad "fragment counts not recorded as used"
+LLCT_CAPTURE_NO_FRAGMENT_COUNTS=1 "$LLCTRACE" capture -q -b submit -o "$T/s0.llct" -- "$SCENE" 2 >/dev/null 2>&1
+zr() { "$LLCTRACE" dump --csv "$1" | awk -F, '$1 == 0 && $3 == "Z" && $4 == "R"' | wc -l; }
+z0=$(zr "$T/s0.llct") z1=$(zr "$T/s.llct")
+[ "$z0" = 4096 ] && ok || bad "without fragment counts: $z0 depth-read lines, expected 4096"
+[ -n "$frags" ] && [ $((z1 * 16)) -ge "$frags" ] && [ $((z1 * 16)) -le $((frags * 12 / 10)) ] && ok || bad "with $frags fragments: $z1 depth-read lines"
+
 # shadow map sampled as a texture, 4x MSAA with a resolve, stencil, alpha blending
 "$LLCTRACE" capture -q -b submit -o "$T/f.llct" -- "$FEATURES" 2 >"$T/f.out" 2>"$T/f.err" && ok || bad "features capture: $(cat "$T/f.err")"
 [ "$(cat "$T/f.out")" = "$("$FEATURES" 2)" ] && ok || bad "features output differs with capture"
