@@ -169,6 +169,7 @@ struct pipe {
 	uint32_t stride[16];
 	int depth_test, depth_write, stencil_test, blend;
 	int dyn_depth_test, dyn_depth_write, dyn_stencil_test; /* set by commands instead */
+	int dyn_blend;  /* blend enables come from vkCmdSetColorBlendEnableEXT */
 	int dyn_stride; /* vertex strides come from vkCmdSetVertexInputEXT/BindVertexBuffers2 */
 	int has_viewport, has_scissor;
 	int has_fs; /* a fragment stage: a draw with zero fragment invocations covered nothing */
@@ -221,7 +222,8 @@ enum cmd_op {
 	C_VB_STRIDE,
 };
 
-enum dyn_kind { D_DEPTH_TEST, D_DEPTH_WRITE, D_STENCIL_TEST };
+/* D_BLEND: a mask of the color attachments with blending on (vkCmdSetColorBlendEnableEXT) */
+enum dyn_kind { D_DEPTH_TEST, D_DEPTH_WRITE, D_STENCIL_TEST, D_BLEND };
 
 enum copy_kind { K_BUF_BUF, K_BUF_IMG, K_IMG_BUF, K_IMG_IMG, K_BLIT, K_RESOLVE, K_FILL };
 
@@ -292,6 +294,7 @@ struct cmd {
 		struct {
 			enum dyn_kind kind;
 			int on;
+			uint32_t att; /* D_BLEND: the attachment */
 		} dyn;
 	} u;
 };
@@ -338,7 +341,7 @@ struct capture_device {
 	uint32_t ib_size;
 	VkViewport viewport;
 	VkRect2D scissor;
-	int dyn[3]; /* dynamic depth test, depth write, stencil test */
+	int dyn[4]; /* dynamic depth test, depth write, stencil test, blend mask */
 	int rp_active;
 	VkRect2D area;
 	uint32_t n_att;
@@ -1370,6 +1373,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 			p->dyn_depth_test |= ds == VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE;
 			p->dyn_depth_write |= ds == VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE;
 			p->dyn_stencil_test |= ds == VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE;
+			p->dyn_blend |= ds == VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT;
 			p->dyn_stride |= ds == VK_DYNAMIC_STATE_VERTEX_INPUT_EXT ||
 					 ds == VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE;
 		}
@@ -1390,6 +1394,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 				p->dyn_depth_test |= q->dyn_depth_test;
 				p->dyn_depth_write |= q->dyn_depth_write;
 				p->dyn_stencil_test |= q->dyn_stencil_test;
+				p->dyn_blend |= q->dyn_blend;
 				p->dyn_stride |= q->dyn_stride;
 				p->has_fs |= q->has_fs;
 				for (int b = 0; b < 16; b++)
@@ -2189,6 +2194,18 @@ static void record_dyn(VkCommandBuffer cb, enum dyn_kind kind, VkBool32 on)
 	});
 }
 
+static VKAPI_ATTR void VKAPI_CALL cap_CmdSetColorBlendEnableEXT(VkCommandBuffer cb, uint32_t first,
+								uint32_t n, const VkBool32 *on)
+{
+	dd(cb)->CmdSetColorBlendEnableEXT(cb, first, n, on);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_DYN_STATE, {
+			m->u.dyn.kind = D_BLEND;
+			m->u.dyn.on = on[i] != VK_FALSE;
+			m->u.dyn.att = first + i;
+		});
+}
+
 static VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthTestEnable(VkCommandBuffer cb, VkBool32 on)
 {
 	dd(cb)->CmdSetDepthTestEnable(cb, on);
@@ -2680,7 +2697,7 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1,
 					     LLCT_STREAM_STC, LLCT_OP_WRITE, 1);
 		} else {
-			if (p && p->blend)
+			if (p && (p->dyn_blend ? c->dyn[D_BLEND] != 0 : p->blend))
 				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1, stream,
 					     LLCT_OP_READ, 1);
 			llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1, stream,
@@ -2925,7 +2942,12 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 			c->label[0] = '\0';
 			break;
 		case C_DYN_STATE:
-			c->dyn[m->u.dyn.kind] = m->u.dyn.on;
+			if (m->u.dyn.kind != D_BLEND)
+				c->dyn[m->u.dyn.kind] = m->u.dyn.on;
+			else if (m->u.dyn.att < 32)
+				c->dyn[D_BLEND] = m->u.dyn.on
+						      ? c->dyn[D_BLEND] | 1 << m->u.dyn.att
+						      : c->dyn[D_BLEND] & ~(1 << m->u.dyn.att);
 			break;
 		case C_VB_STRIDE:
 			if (m->u.stride.binding < 16)
@@ -3162,6 +3184,7 @@ static const struct {
     I(CmdExecuteCommands),
     I(CmdFillBuffer),
     I(CmdResolveImage),
+    I(CmdSetColorBlendEnableEXT),
     I(CmdSetDepthTestEnable),
     I(CmdSetDepthWriteEnable),
     I(CmdSetScissor),

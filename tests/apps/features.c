@@ -7,8 +7,10 @@
  *   3. the resolved target is copied to a host-visible buffer.
  * Prints a checksum of the read-back pixels.
  *
- * usage: features [FRAMES [dynvi]]   (default 2 frames; dynvi: the shadow pass takes its vertex
- *        input from vkCmdSetVertexInputEXT, VK_EXT_vertex_input_dynamic_state, as Zink does)
+ * usage: features [FRAMES [dynvi|dynblend]]   (default 2 frames; dynvi: the shadow pass takes
+ *        its vertex input from vkCmdSetVertexInputEXT, VK_EXT_vertex_input_dynamic_state, as
+ *        Zink does; dynblend: the main pass's blending is off in its pipeline and turned on
+ *        by vkCmdSetColorBlendEnableEXT, VK_EXT_extended_dynamic_state3)
  */
 #include "vkapp.h"
 
@@ -27,8 +29,21 @@ int main(int argc, char **argv)
 	VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT vif = {
 	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT, NULL,
 	    VK_TRUE};
-	app_open("features", 0, dynvi ? VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME : NULL,
-		 dynvi ? &vif : NULL);
+	int dynblend = argc > 2 && !strcmp(argv[2], "dynblend");
+	VkPhysicalDeviceExtendedDynamicState3FeaturesEXT eds3 = {
+	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
+	eds3.extendedDynamicState3ColorBlendEnable = VK_TRUE;
+	app_open("features", 0,
+		 dynvi      ? VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME
+		 : dynblend ? VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME
+			    : NULL,
+		 dynvi      ? (void *)&vif
+		 : dynblend ? (void *)&eds3
+			    : NULL);
+	PFN_vkCmdSetColorBlendEnableEXT set_blend =
+	    dynblend ? (PFN_vkCmdSetColorBlendEnableEXT)vkGetDeviceProcAddr(
+			   dev, "vkCmdSetColorBlendEnableEXT")
+		     : NULL;
 	PFN_vkCmdSetVertexInputEXT set_vertex_input =
 	    dynvi ? (PFN_vkCmdSetVertexInputEXT)vkGetDeviceProcAddr(dev, "vkCmdSetVertexInputEXT")
 		  : NULL;
@@ -171,6 +186,7 @@ int main(int argc, char **argv)
 	po.ds_attachment = 1;
 	po.stencil = 1;
 	po.blend = 1;
+	po.dynamic_blend = dynblend;
 	VkPipeline p_main = app_pipeline(&po);
 
 	VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
@@ -230,6 +246,10 @@ int main(int argc, char **argv)
 		rbi.pClearValues = mc;
 		vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
 		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, p_main);
+		if (set_blend) {
+			VkBool32 on = VK_TRUE;
+			set_blend(cb, 0, 1, &on);
+		}
 		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0,
 					NULL);
 		vkCmdDraw(cb, 3, 1, 0, 0);

@@ -154,6 +154,8 @@ struct app_pipe {
 	int stencil;              /* stencil test: always pass, increment */
 	int blend;                /* alpha blending */
 	int dynamic_vertex_input; /* vertex input is set by vkCmdSetVertexInputEXT */
+	int dynamic_blend;        /* blending is off in the pipeline, enabled by
+				     vkCmdSetColorBlendEnableEXT */
 };
 
 static inline VkPipeline app_pipeline(const struct app_pipe *o)
@@ -203,7 +205,7 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 						1};
 	VkPipelineColorBlendAttachmentState cba = {0};
 	cba.colorWriteMask = 0xf;
-	cba.blendEnable = o->blend;
+	cba.blendEnable = o->blend && !o->dynamic_blend;
 	cba.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
 	cba.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
 	cba.colorBlendOp = VK_BLEND_OP_ADD;
@@ -223,13 +225,17 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 	ci.pRasterizationState = &rs;
 	ci.pMultisampleState = &ms;
 	ci.pDepthStencilState = o->ds_attachment ? &ds : NULL;
-	VkDynamicState dyn = VK_DYNAMIC_STATE_VERTEX_INPUT_EXT;
+	VkDynamicState dyn[2];
 	VkPipelineDynamicStateCreateInfo dsi = {
-	    VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, NULL, 0, 1, &dyn};
+	    VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, NULL, 0, 0, dyn};
 	if (o->dynamic_vertex_input) {
 		ci.pVertexInputState = NULL;
-		ci.pDynamicState = &dsi;
+		dyn[dsi.dynamicStateCount++] = VK_DYNAMIC_STATE_VERTEX_INPUT_EXT;
 	}
+	if (o->dynamic_blend)
+		dyn[dsi.dynamicStateCount++] = VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT;
+	if (dsi.dynamicStateCount)
+		ci.pDynamicState = &dsi;
 	ci.pColorBlendState = &cb;
 	ci.layout = o->layout;
 	ci.renderPass = o->rp;
