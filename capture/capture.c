@@ -2983,6 +2983,7 @@ static int add_measured(struct capture_device *c, VkCommandBuffer cb, struct cbu
 	struct cbuf *b = hget(&c->cbufs, H(cb));
 	if (!b || !b->used || !b->pool)
 		return 0;
+	b->frags_ok = 0; /* a resubmission: the last execution's counts are stale until read */
 	if (*n == *cap) {
 		size_t nc = *cap ? *cap * 2 : 16;
 		struct cbuf **p = realloc(*bs, nc * sizeof(*p));
