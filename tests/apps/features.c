@@ -7,10 +7,11 @@
  *   3. the resolved target is copied to a host-visible buffer.
  * Prints a checksum of the read-back pixels.
  *
- * usage: features [FRAMES [dynvi|dynblend]]   (default 2 frames; dynvi: the shadow pass takes
- *        its vertex input from vkCmdSetVertexInputEXT, VK_EXT_vertex_input_dynamic_state, as
- *        Zink does; dynblend: the main pass's blending is off in its pipeline and turned on
- *        by vkCmdSetColorBlendEnableEXT, VK_EXT_extended_dynamic_state3)
+ * usage: features [FRAMES [dynvi|dynblend|dynstride]]   (default 2 frames; dynvi: the shadow pass
+ * takes its vertex input from vkCmdSetVertexInputEXT, VK_EXT_vertex_input_dynamic_state, as Zink
+ * does; dynblend: the main pass's blending is off in its pipeline and turned on by
+ * vkCmdSetColorBlendEnableEXT, VK_EXT_extended_dynamic_state3; dynstride: the shadow pass's vertex
+ * stride comes from vkCmdBindVertexBuffers2EXT, the pipeline's is wrong)
  */
 #include "vkapp.h"
 
@@ -33,13 +34,22 @@ int main(int argc, char **argv)
 	VkPhysicalDeviceExtendedDynamicState3FeaturesEXT eds3 = {
 	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
 	eds3.extendedDynamicState3ColorBlendEnable = VK_TRUE;
-	app_open("features", 0,
-		 dynvi      ? VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME
-		 : dynblend ? VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME
-			    : NULL,
-		 dynvi      ? (void *)&vif
-		 : dynblend ? (void *)&eds3
-			    : NULL);
+	int dynstride = argc > 2 && !strcmp(argv[2], "dynstride");
+	VkPhysicalDeviceExtendedDynamicStateFeaturesEXT eds = {
+	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT, NULL, VK_TRUE};
+	const char *ext = dynvi       ? VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME
+			  : dynblend  ? VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME
+			  : dynstride ? VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME
+				      : NULL;
+	void *feat = dynvi       ? (void *)&vif
+		     : dynblend  ? (void *)&eds3
+		     : dynstride ? (void *)&eds
+				 : NULL;
+	app_open("features", 0, ext, feat);
+	PFN_vkCmdBindVertexBuffers2EXT bind_vb2 =
+	    dynstride ? (PFN_vkCmdBindVertexBuffers2EXT)vkGetDeviceProcAddr(
+			    dev, "vkCmdBindVertexBuffers2EXT")
+		      : NULL;
 	PFN_vkCmdSetColorBlendEnableEXT set_blend =
 	    dynblend ? (PFN_vkCmdSetColorBlendEnableEXT)vkGetDeviceProcAddr(
 			   dev, "vkCmdSetColorBlendEnableEXT")
@@ -177,6 +187,7 @@ int main(int argc, char **argv)
 	struct app_pipe po = {rp_shadow, layout, s_tv, s_df, W, H, VK_SAMPLE_COUNT_1_BIT};
 	po.vertex_input = 1;
 	po.dynamic_vertex_input = dynvi;
+	po.dynamic_stride = dynstride;
 	po.ds_attachment = 1;
 	po.depth = 1;
 	VkPipeline p_shadow = app_pipeline(&po);
@@ -216,7 +227,11 @@ int main(int argc, char **argv)
 		vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
 		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, p_shadow);
 		VkDeviceSize off = 0;
-		vkCmdBindVertexBuffers(cb, 0, 1, &vb, &off);
+		VkDeviceSize stride = 8;
+		if (bind_vb2)
+			bind_vb2(cb, 0, 1, &vb, &off, NULL, &stride);
+		else
+			vkCmdBindVertexBuffers(cb, 0, 1, &vb, &off);
 		if (set_vertex_input) {
 			VkVertexInputBindingDescription2EXT vb2 = {
 			    VK_STRUCTURE_TYPE_VERTEX_INPUT_BINDING_DESCRIPTION_2_EXT,

@@ -156,6 +156,8 @@ struct app_pipe {
 	int dynamic_vertex_input; /* vertex input is set by vkCmdSetVertexInputEXT */
 	int dynamic_blend;        /* blending is off in the pipeline, enabled by
 				     vkCmdSetColorBlendEnableEXT */
+	int dynamic_stride;       /* the pipeline's vertex stride (a wrong 64) is replaced by
+				     vkCmdBindVertexBuffers2EXT's */
 };
 
 static inline VkPipeline app_pipeline(const struct app_pipe *o)
@@ -165,7 +167,8 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 	     VK_SHADER_STAGE_VERTEX_BIT, o->vs, "main", NULL},
 	    {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
 	     VK_SHADER_STAGE_FRAGMENT_BIT, o->fs, "main", NULL}};
-	VkVertexInputBindingDescription b = {0, 8, VK_VERTEX_INPUT_RATE_VERTEX};
+	VkVertexInputBindingDescription b = {0, o->dynamic_stride ? 64 : 8,
+					     VK_VERTEX_INPUT_RATE_VERTEX};
 	VkVertexInputAttributeDescription a = {0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
 	VkPipelineVertexInputStateCreateInfo vi = {
 	    VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
@@ -225,7 +228,7 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 	ci.pRasterizationState = &rs;
 	ci.pMultisampleState = &ms;
 	ci.pDepthStencilState = o->ds_attachment ? &ds : NULL;
-	VkDynamicState dyn[2];
+	VkDynamicState dyn[3];
 	VkPipelineDynamicStateCreateInfo dsi = {
 	    VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, NULL, 0, 0, dyn};
 	if (o->dynamic_vertex_input) {
@@ -234,6 +237,8 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 	}
 	if (o->dynamic_blend)
 		dyn[dsi.dynamicStateCount++] = VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT;
+	if (o->dynamic_stride)
+		dyn[dsi.dynamicStateCount++] = VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE_EXT;
 	if (dsi.dynamicStateCount)
 		ci.pDynamicState = &dsi;
 	ci.pColorBlendState = &cb;

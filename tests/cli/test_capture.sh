@@ -161,13 +161,19 @@ f0() { awk -F, -v s="$1" -v o="$2" '$1 == 0 && $3 == s && $4 == o { print $2 }' 
 "$LLCTRACE" capture -q -b submit -o "$T/fd.llct" -- "$FEATURES" 2 dynvi >"$T/fd.out" 2>"$T/fd.err" && ok || bad "features dynvi capture: $(cat "$T/fd.err")"
 [ "$(cat "$T/fd.out")" = "$(cat "$T/f.out")" ] && ok || bad "dynamic vertex input renders differently"
 [ "$("$LLCTRACE" dump --csv "$T/fd.llct" | awk -F, '$1 == 0 && $3 == "VTX" && $4 == "R" { print $2 }' | sort -u)" = "$(f0 VTX R)" ] && ok || bad "dynamic vertex input: VTX lines differ from the static pipeline's"
+# the vertex stride from vkCmdBindVertexBuffers2EXT (the pipeline's 64 is dynamic state)
+"$LLCTRACE" capture -q -b submit -o "$T/fs.llct" -- "$FEATURES" 2 dynstride >"$T/fs.out" 2>"$T/fs.err" && ok || bad "features dynstride capture: $(cat "$T/fs.err")"
+[ "$(cat "$T/fs.out")" = "$(cat "$T/f.out")" ] && ok || bad "dynamic vertex stride renders differently"
+[ "$("$LLCTRACE" dump --csv "$T/fs.llct" | awk -F, '$1 == 0 && $3 == "VTX" && $4 == "R" { print $2 }' | sort -u)" = "$(f0 VTX R)" ] && ok || bad "dynamic vertex stride: VTX lines differ from the static pipeline's"
 # blending turned on by vkCmdSetColorBlendEnableEXT (the pipeline says off): same blend reads
 "$LLCTRACE" capture -q -b submit -o "$T/fb.llct" -- "$FEATURES" 2 dynblend >"$T/fb.out" 2>"$T/fb.err" && ok || bad "features dynblend capture: $(cat "$T/fb.err")"
 [ "$(cat "$T/fb.out")" = "$(cat "$T/f.out")" ] && ok || bad "dynamic blend enable renders differently"
 [ "$("$LLCTRACE" dump --csv "$T/fb.llct" | awk -F, '$1 == 0 && $3 == "RT" && $4 == "R"' | wc -l)" = 4096 ] && ok || bad "dynamic blend enable: blend reads differ from the static pipeline's"
 if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
-	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/f3.llct" -- "$FEATURES" 1 dynblend >/dev/null 2>"$T/verr4"
-	if grep -q "Validation Error" "$T/verr4"; then bad "features dynblend validation errors: $(grep -m2 'Validation Error' "$T/verr4" | cut -c1-300)"; else ok; fi
+	for mode in dynblend dynstride; do
+		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/f3.llct" -- "$FEATURES" 1 $mode >/dev/null 2>"$T/verr4"
+		if grep -q "Validation Error" "$T/verr4"; then bad "features $mode validation errors: $(grep -m2 'Validation Error' "$T/verr4" | cut -c1-300)"; else ok; fi
+	done
 	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/f2.llct" -- "$FEATURES" 1 >/dev/null 2>"$T/verr3"
 	if grep -q "Validation Error" "$T/verr3"; then bad "features validation errors: $(grep -m2 'Validation Error' "$T/verr3" | cut -c1-300)"; else ok; fi
 fi
