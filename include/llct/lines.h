@@ -2,9 +2,9 @@
  * code shared by the replay engine (replay/cache.c) and by each policy's specialized batch
  * loop, so the rules of tags, counters and trackers are written once.
  *
- * A policy file ends with LLCT_DEFINE_BATCH(name_batch, on_hit, victim, on_fill, needs_next)
- * and points its ops' `batch` at it: the loop below is then compiled with the policy's own
- * hooks, which the compiler inlines (no indirect call, no struct handed over in memory). The
+ * A policy file ends with LLCT_DEFINE_BATCH(name_batch, on_hit, victim, on_fill, prefetch,
+ * needs_next) and points its ops' `batch` at it: the loop below is then compiled with the policy's
+ * own hooks, which the compiler inlines (no indirect call, no struct handed over in memory). The
  * engine uses `batch` only for plain models (no partitioning, bypass rules, page coloring,
  * contention tracking or dynamic partitioning); everything else goes through
  * llct_lines_step() one access at a time with the hooks called through the ops table.
