@@ -123,7 +123,18 @@ struct buf {
 	uint64_t id, addr, size;
 	VkBufferUsageFlags usage;
 	uint64_t mem, mem_off; /* where it is bound */
+	uint8_t *shadow;       /* an index buffer's bytes [0, shadow_size) as they were when the
+				  program unmapped its memory, or NULL */
+	uint64_t shadow_size;
 };
+
+static void free_buf(void *p)
+{
+	struct buf *b = p;
+	if (b)
+		free(b->shadow);
+	free(b);
+}
 
 struct img {
 	uint64_t id;
@@ -755,7 +766,7 @@ void capture_device_destroyed(struct layer_device *d)
 		d->d.DestroyFence(d->handle, c->fence, NULL);
 	hfree_all(&c->qpools, keep);
 	hfree_all(&c->mems, NULL);
-	hfree_all(&c->bufs, NULL);
+	hfree_all(&c->bufs, free_buf);
 	hfree_all(&c->imgs, NULL);
 	hfree_all(&c->views, NULL);
 	hfree_all(&c->rpasses, NULL);
@@ -829,6 +840,24 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_MapMemory(VkDevice device, VkDeviceMem
 	return r;
 }
 
+/* Before its memory is unmapped, an index buffer keeps a copy of the index values the
+ * mapping shows (up to 16 MiB), so draws can still find the vertices they use. */
+static void shadow_index_data(struct buf *b, uint64_t memory, const struct mem *m)
+{
+	if (b->mem != memory || !(b->usage & VK_BUFFER_USAGE_INDEX_BUFFER_BIT) ||
+	    b->mem_off < m->map_off || b->mem_off >= m->map_off + m->map_size)
+		return;
+	uint64_t n = m->map_off + m->map_size - b->mem_off;
+	n = n < b->size ? n : b->size;
+	n = n < (16u << 20) ? n : (16u << 20);
+	uint8_t *p = realloc(b->shadow, n ? n : 1);
+	if (!p)
+		return; /* without the copy the vertex range falls back to offset and count */
+	memcpy(p, m->map + (b->mem_off - m->map_off), n);
+	b->shadow = p;
+	b->shadow_size = n;
+}
+
 static VKAPI_ATTR void VKAPI_CALL cap_UnmapMemory(VkDevice device, VkDeviceMemory memory)
 {
 	struct layer_device *d;
@@ -836,6 +865,9 @@ static VKAPI_ATTR void VKAPI_CALL cap_UnmapMemory(VkDevice device, VkDeviceMemor
 	if (c) {
 		pthread_mutex_lock(&c->lock);
 		struct mem *m = hget(&c->mems, H(memory));
+		for (size_t i = 0; m && m->map && i < c->bufs.cap; i++)
+			if (c->bufs.val[i])
+				shadow_index_data(c->bufs.val[i], H(memory), m);
 		if (m)
 			m->map = NULL;
 		pthread_mutex_unlock(&c->lock);
@@ -876,7 +908,7 @@ static VKAPI_ATTR void VKAPI_CALL cap_DestroyBuffer(VkDevice device, VkBuffer bu
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	free(hdel(&c->bufs, H(buffer)));
+	free_buf(hdel(&c->bufs, H(buffer)));
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -2639,11 +2671,17 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 	uint64_t vcount = m->u.draw.count;
 	struct buf *ibuf = m->u.draw.indexed ? hget(&c->bufs, c->ib) : NULL;
 	struct mem *imem = ibuf ? hget(&c->mems, ibuf->mem) : NULL;
-	if (imem && imem->map && m->u.draw.count && c->ib_size) {
+	const uint8_t *p8 = NULL;
+	if (ibuf && m->u.draw.count && c->ib_size) {
 		uint64_t at = ibuf->mem_off + c->ib_off + (uint64_t)m->u.draw.first * c->ib_size;
 		uint64_t bytes = (uint64_t)m->u.draw.count * c->ib_size;
-		if (at >= imem->map_off && at + bytes <= imem->map_off + imem->map_size) {
-			const uint8_t *p8 = imem->map + (at - imem->map_off);
+		uint64_t in_buf = c->ib_off + (uint64_t)m->u.draw.first * c->ib_size;
+		if (imem && imem->map && at >= imem->map_off &&
+		    at + bytes <= imem->map_off + imem->map_size)
+			p8 = imem->map + (at - imem->map_off);
+		else if (ibuf->shadow && in_buf + bytes <= ibuf->shadow_size)
+			p8 = ibuf->shadow + in_buf; /* unmapped since: the values it showed */
+		if (p8) {
 			uint64_t lo_i = UINT64_MAX, hi_i = 0;
 			for (uint64_t k = 0; k < m->u.draw.count; k++) {
 				uint64_t v = c->ib_size == 2   ? ((const uint16_t *)p8)[k]

@@ -9,7 +9,8 @@
  *   4. the second target is copied to a host-visible buffer.
  * Prints a checksum of the read-back pixels and of the storage buffer.
  *
- * usage: scene [FRAMES]   (default 2)
+ * usage: scene [FRAMES [unmap]]   (default 2; unmap: the index memory is unmapped right after
+ *        the indices are written, as programs that upload once do)
  */
 #include <pthread.h>
 
@@ -113,6 +114,7 @@ static void *record_secondary(void *arg)
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 2;
+	int unmap = argc > 2 && !strcmp(argv[2], "unmap");
 	app_open("scene", 0, NULL, NULL);
 	VkQueue q = queue;
 
@@ -131,6 +133,8 @@ int main(int argc, char **argv)
 	uint32_t *indices; /* stays mapped, as many programs keep their index data */
 	CHECK(vkMapMemory(dev, m_ib, 0, VK_WHOLE_SIZE, 0, (void **)&indices));
 	indices[0] = 60, indices[1] = 61, indices[2] = 62;
+	if (unmap)
+		vkUnmapMemory(dev, m_ib);
 	VkBuffer sb = app_buffer(N_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &m_sb);
 	VkBuffer rb = app_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, APP_HOST, &m_rb);
 	void *p;
@@ -322,7 +326,8 @@ int main(int argc, char **argv)
 	vkDestroyBuffer(dev, sb, NULL);
 	vkDestroyBuffer(dev, rb, NULL);
 	vkDestroyBuffer(dev, ib, NULL);
-	vkUnmapMemory(dev, m_ib);
+	if (!unmap)
+		vkUnmapMemory(dev, m_ib);
 	VkDeviceMemory mems[7] = {m_tex, m_depth, m_out, m_vb, m_sb, m_rb, m_ib};
 	for (int i = 0; i < 7; i++)
 		vkFreeMemory(dev, mems[i], NULL);

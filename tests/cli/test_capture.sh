@@ -126,6 +126,13 @@ for f in 0 1; do
 	case " $vtx " in *" $(printf '0x%x' "$vb") "*) bad "frame $f: vertex line 0 fetched, the index values were not used" ;; *) ok ;; esac
 	[ "$(awk -F, -v f=$f '$1 == f && $3 == "Z" && $4 == "R"' "$T/s.csv" | wc -l)" -gt 0 ] && ok || bad "frame $f: no depth test reads"
 done
+# index memory unmapped right after the indices were written: the layer kept a copy at
+# vkUnmapMemory, so the draw still fetches vertices 60..62 only
+"$LLCTRACE" capture -q -b submit -o "$T/su.llct" -- "$SCENE" 2 unmap >"$T/su.out" 2>"$T/su.err" && ok || bad "scene unmap capture: $(cat "$T/su.err")"
+[ "$(cat "$T/su.out")" = "$(cat "$T/s.out")" ] && ok || bad "scene renders differently with the index memory unmapped"
+vtx_u=$("$LLCTRACE" dump --csv "$T/su.llct" | awk -F, '$1 == 0 && $3 == "VTX" { print $2 }' | sort -u | tr '\n' ' ')
+vtx_m=$(awk -F, '$1 == 0 && $3 == "VTX" { print $2 }' "$T/s.csv" | sort -u | tr '\n' ' ')
+[ "$vtx_u" = "$vtx_m" ] && ok || bad "unmapped index memory: VTX lines $vtx_u, mapped: $vtx_m"
 # the replay sees RT->TEX reuse: the sampled texture was just rendered
 "$LLCTRACE" replay "$T/s.llct" --policy lru -o "$T/s.db" -q
 [ "$(q "$T/s.db" "SELECT consumed > 4000 FROM rt_tex_totals")" = 1 ] && ok || bad "no RT->TEX reuse: $(q "$T/s.db" "SELECT * FROM rt_tex_totals")"
