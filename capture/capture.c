@@ -1857,8 +1857,8 @@ static struct draw_query draw_query_begin(VkCommandBuffer cb)
 	struct cbuf *b = hget(&c->cbufs, H(cb));
 	if (b) {
 		b->draws++;
-		if (b->pool && !b->app_stats && !b->multiview && b->used < b->pool_cap &&
-		    !c->stats_off && !c->failed) {
+		if (b->pool && !b->no_queries && !b->app_stats && !b->multiview &&
+		    b->used < b->pool_cap && !c->stats_off && !c->failed) {
 			dq.pool = b->pool;
 			dq.q = ++b->used;
 		}

@@ -215,6 +215,8 @@ int main(int argc, char **argv)
 	uint64_t sum = 0;
 	for (int f = 0; f < frames; f++) {
 		VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+		if (f % 2) /* re-recorded for simultaneous use, as some programs do */
+			bi.flags = VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT;
 		CHECK(vkBeginCommandBuffer(cb, &bi));
 		VkClearValue sc = {.depthStencil = {1, 0}};
 		VkRenderPassBeginInfo rbi = {VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
