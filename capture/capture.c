@@ -3014,24 +3014,20 @@ static int measure_submit(const struct capture_device *c)
 	       (c->boundary_label || (c->frame != UINT32_MAX && frame_selected(c)));
 }
 
-/* Collects the shadows of the submitted primary command buffers that hold queries. */
-static int add_measured(struct capture_device *c, VkCommandBuffer cb, struct cbuf ***bs, size_t *n,
-			size_t *cap)
+/* The shadows of the submitted command buffers that hold the layer's queries. */
+static struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, size_t n,
+			      size_t *nb)
 {
-	struct cbuf *b = hget(&c->cbufs, H(cb));
-	if (!b || !b->used || !b->pool)
-		return 0;
-	b->frags_ok = 0; /* a resubmission: the last execution's counts are stale until read */
-	if (*n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 16;
-		struct cbuf **p = realloc(*bs, nc * sizeof(*p));
-		if (!p)
-			return -1;
-		*bs = p;
-		*cap = nc;
+	struct cbuf **bs = malloc((n ? n : 1) * sizeof(*bs));
+	*nb = 0;
+	for (size_t i = 0; bs && i < n; i++) {
+		struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
+		if (b && b->used && b->pool) {
+			b->frags_ok = 0; /* a resubmission: stale counts until read again */
+			bs[(*nb)++] = b;
+		}
 	}
-	(*bs)[(*n)++] = b;
-	return 0;
+	return bs;
 }
 
 /* Waits for everything submitted to q so far (an empty submission with the layer's fence
@@ -3067,35 +3063,64 @@ static void read_fragments(struct capture_device *c, struct layer_device *d, VkQ
 							   VK_QUERY_RESULT_64_BIT) == VK_SUCCESS;
 }
 
+/* One vkQueueSubmit or vkQueueSubmit2 call, to send down as it came. */
+struct submission {
+	VkQueue q;
+	uint32_t n;
+	const VkSubmitInfo *v1; /* one of the two */
+	const VkSubmitInfo2 *v2;
+	VkFence fence;
+};
+
+static VkResult submit_down(struct layer_device *d, const struct submission *s)
+{
+	return s->v2 ? d->d.QueueSubmit2(s->q, s->n, s->v2, s->fence)
+		     : d->d.QueueSubmit(s->q, s->n, s->v1, s->fence);
+}
+
+/* Both submit commands, with their command buffers in submission order: expanded before
+ * the call goes down, or, when their draws are measured, after it and a wait for the
+ * counts. */
+static VkResult submit(struct layer_device *d, struct capture_device *c, const struct submission *s,
+		       const VkCommandBuffer *cbs, size_t n)
+{
+	VkResult r = VK_SUCCESS;
+	size_t nb = 0;
+	pthread_mutex_lock(&c->lock);
+	struct cbuf **bs = measure_submit(c) ? measured(c, cbs, n, &nb) : NULL;
+	if (nb) {
+		r = submit_down(d, s);
+		if (r == VK_SUCCESS)
+			read_fragments(c, d, s->q, bs, nb);
+	}
+	submit_cbs(c, (uint32_t)n, cbs);
+	if (c->boundary_submit)
+		frame_boundary(c);
+	pthread_mutex_unlock(&c->lock);
+	free(bs);
+	return nb ? r : submit_down(d, s);
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL cap_QueueSubmit(VkQueue q, uint32_t n,
 						      const VkSubmitInfo *submits, VkFence fence)
 {
 	struct layer_device *d;
 	struct capture_device *c = cap_of(q, &d);
-	VkResult r;
+	struct submission s = {q, n, submits, NULL, fence};
+	size_t total = 0, k = 0;
 	if (!c)
-		return d->d.QueueSubmit(q, n, submits, fence);
-	pthread_mutex_lock(&c->lock);
-	int measure = measure_submit(c);
-	struct cbuf **bs = NULL;
-	size_t nb = 0, cap = 0;
-	for (uint32_t i = 0; measure && i < n; i++)
-		for (uint32_t k = 0; k < submits[i].commandBufferCount; k++)
-			if (add_measured(c, submits[i].pCommandBuffers[k], &bs, &nb, &cap))
-				measure = 0;
-	if (measure && nb) { /* submit first, expand with the counts */
-		r = d->d.QueueSubmit(q, n, submits, fence);
-		if (r == VK_SUCCESS)
-			read_fragments(c, d, q, bs, nb);
-	}
+		return submit_down(d, &s);
 	for (uint32_t i = 0; i < n; i++)
-		submit_cbs(c, submits[i].commandBufferCount, submits[i].pCommandBuffers);
-	if (c->boundary_submit)
-		frame_boundary(c);
-	pthread_mutex_unlock(&c->lock);
-	free(bs);
-	if (!(measure && nb))
-		r = d->d.QueueSubmit(q, n, submits, fence);
+		total += submits[i].commandBufferCount;
+	VkCommandBuffer local[16] = {0}, *cbs = total <= 16 ? local : malloc(total * sizeof(*cbs));
+	if (!cbs)
+		return submit_down(d, &s); /* out of memory: this submission goes uncaptured */
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = 0; j < submits[i].commandBufferCount; j++)
+			cbs[k++] = submits[i].pCommandBuffers[j];
+	VkResult r = submit(d, c, &s, cbs, total);
+	if (cbs != local)
+		free(cbs);
 	return r;
 }
 
@@ -3104,32 +3129,21 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_QueueSubmit2(VkQueue q, uint32_t n,
 {
 	struct layer_device *d;
 	struct capture_device *c = cap_of(q, &d);
-	VkResult r;
+	struct submission s = {q, n, NULL, submits, fence};
+	size_t total = 0, k = 0;
 	if (!c)
-		return d->d.QueueSubmit2(q, n, submits, fence);
-	pthread_mutex_lock(&c->lock);
-	int measure = measure_submit(c);
-	struct cbuf **bs = NULL;
-	size_t nb = 0, cap = 0;
-	for (uint32_t i = 0; measure && i < n; i++)
-		for (uint32_t k = 0; k < submits[i].commandBufferInfoCount; k++)
-			if (add_measured(c, submits[i].pCommandBufferInfos[k].commandBuffer, &bs,
-					 &nb, &cap))
-				measure = 0;
-	if (measure && nb) {
-		r = d->d.QueueSubmit2(q, n, submits, fence);
-		if (r == VK_SUCCESS)
-			read_fragments(c, d, q, bs, nb);
-	}
+		return submit_down(d, &s);
 	for (uint32_t i = 0; i < n; i++)
-		for (uint32_t k = 0; k < submits[i].commandBufferInfoCount; k++)
-			submit_cbs(c, 1, &submits[i].pCommandBufferInfos[k].commandBuffer);
-	if (c->boundary_submit)
-		frame_boundary(c);
-	pthread_mutex_unlock(&c->lock);
-	free(bs);
-	if (!(measure && nb))
-		r = d->d.QueueSubmit2(q, n, submits, fence);
+		total += submits[i].commandBufferInfoCount;
+	VkCommandBuffer local[16] = {0}, *cbs = total <= 16 ? local : malloc(total * sizeof(*cbs));
+	if (!cbs)
+		return submit_down(d, &s);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = 0; j < submits[i].commandBufferInfoCount; j++)
+			cbs[k++] = submits[i].pCommandBufferInfos[j].commandBuffer;
+	VkResult r = submit(d, c, &s, cbs, total);
+	if (cbs != local)
+		free(cbs);
 	return r;
 }
 
