@@ -319,6 +319,7 @@ static void test_against_reference(void)
 	    /* sets, ways, banks, sample period */
 	    {1, 1, 1, 1},  {1, 4, 1, 1},  {2, 2, 1, 2},   {3, 4, 1, 2},   {5, 7, 5, 1},
 	    {8, 16, 4, 2}, {64, 2, 4, 4}, {96, 4, 4, 64}, {128, 8, 2, 8}, {40, 3, 8, 3},
+	    {4, 32, 2, 2}, {2, 64, 1, 1}, /* the SSE victim searches' 16-way groups */
 	};
 	static uint64_t lines[N_ACC], next[N_ACC];
 	static int streams[N_ACC];
@@ -363,7 +364,7 @@ static void test_against_reference(void)
 		}
 	}
 	CHECK_EQ(mismatches, 0);
-	CHECK_EQ(compared, 10 * 3 * N_POL);
+	CHECK_EQ(compared, 12 * 3 * N_POL);
 }
 
 static void test_invariants(void)
