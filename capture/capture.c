@@ -202,6 +202,19 @@ struct dlayout {
 	} * b;
 };
 
+/* A pipeline layout: a copy of each set's layout, for push descriptors. */
+struct playout {
+	uint32_t n;
+	struct dlayout set[8];
+};
+
+/* A descriptor update template: where each entry's descriptors lie in the program's data. */
+struct dtempl {
+	uint32_t n;
+	VkDescriptorUpdateTemplateEntry *e;
+	VkPipelineBindPoint point; /* of a push-descriptor template */
+};
+
 struct dset {
 	uint32_t n;        /* slots */
 	struct slot *slot; /* flattened: binding order, then array element */
@@ -325,6 +338,10 @@ struct cbuf {
 				     render pass being recorded is multiview */
 	uint64_t *frags;          /* per query: fragment shader invocations, after a wait */
 	int frags_ok;             /* frags holds this recording's counts */
+	uint64_t *pushed;         /* keys in the device's set map of the sets this recording
+				     pushed (vkCmdPushDescriptorSetKHR), freed with it */
+	size_t n_pushed, cap_pushed;
+	uint64_t push_last[2][8]; /* the last set pushed per bind point and set number */
 };
 
 /* Everything the layer knows of one device. One lock for all of it, never held while
@@ -333,8 +350,9 @@ struct capture_device {
 	pthread_mutex_t lock;
 	struct layer_device *dev;
 	struct hmap mems, bufs, imgs, views, rpasses, fbufs, pipes, layouts, sets, cbufs, swaps,
-	    shaders;
+	    shaders, playouts, templs;
 	uint64_t next_addr, next_id;
+	uint64_t next_push; /* pushed sets live in the set map under keys no handle has */
 	struct llct_writer *w;
 	struct llct_fp *fp;
 	struct llct_frame_range frames;
@@ -720,6 +738,21 @@ static void free_layout(void *p)
 	free(l);
 }
 
+static void free_playout(void *p)
+{
+	struct playout *l = p;
+	for (uint32_t i = 0; l && i < l->n; i++)
+		free(l->set[i].b);
+	free(l);
+}
+
+static void free_templ(void *p)
+{
+	struct dtempl *t = p;
+	free(t->e);
+	free(t);
+}
+
 static void keep(void *p)
 {
 	(void)p;
@@ -740,7 +773,20 @@ static void free_cbuf(void *p)
 	struct cbuf *b = p;
 	free(b->cmds);
 	free(b->frags);
+	free(b->pushed); /* the sets themselves are in the set map */
 	free(b);
+}
+
+/* A new recording (or none): the sets the last one pushed go. */
+static void drop_pushed(struct capture_device *c, struct cbuf *b)
+{
+	for (size_t i = 0; i < b->n_pushed; i++) {
+		struct dset *s = hdel(&c->sets, b->pushed[i]);
+		if (s)
+			free_dset(s);
+	}
+	b->n_pushed = 0;
+	memset(b->push_last, 0, sizeof(b->push_last));
 }
 
 void capture_device_destroyed(struct layer_device *d)
@@ -773,6 +819,8 @@ void capture_device_destroyed(struct layer_device *d)
 	hfree_all(&c->fbufs, NULL);
 	hfree_all(&c->pipes, NULL);
 	hfree_all(&c->layouts, free_layout);
+	hfree_all(&c->playouts, free_playout);
+	hfree_all(&c->templs, free_templ);
 	hfree_all(&c->sets, free_dset);
 	hfree_all(&c->cbufs, free_cbuf);
 	hfree_all(&c->swaps, free);
@@ -1527,6 +1575,48 @@ cap_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreate
 	return r;
 }
 
+/* A deep copy of a set layout's bindings (n = 0 for an unknown layout); 0 on success. */
+static int copy_dlayout(struct dlayout *to, const struct dlayout *from)
+{
+	to->n = from ? from->n : 0;
+	to->b = calloc(to->n + 1, sizeof(*to->b));
+	if (!to->b)
+		return -1;
+	if (to->n)
+		memcpy(to->b, from->b, to->n * sizeof(*to->b));
+	return 0;
+}
+
+/* An empty set with l's bindings (none for an unknown layout), or NULL. */
+static struct dset *new_dset(const struct dlayout *l)
+{
+	struct dset *s = calloc(1, sizeof(*s));
+	uint32_t n = 0;
+	for (uint32_t b = 0; l && b < l->n; b++)
+		n += l->b[b].count < 64 ? l->b[b].count : 64;
+	if (!s)
+		return NULL;
+	s->n = n;
+	s->n_bindings = l ? l->n : 0;
+	s->slot = calloc(n + 1, sizeof(*s->slot));
+	s->first = calloc(s->n_bindings + 1, sizeof(*s->first));
+	s->binding = calloc(s->n_bindings + 1, sizeof(*s->binding));
+	s->count = calloc(s->n_bindings + 1, sizeof(*s->count));
+	if (!s->slot || !s->first || !s->binding || !s->count) {
+		free_dset(s);
+		return NULL;
+	}
+	for (uint32_t b = 0, at = 0; l && b < l->n; b++) {
+		s->first[b] = at;
+		s->binding[b] = l->b[b].binding;
+		s->count[b] = l->b[b].count < 64 ? l->b[b].count : 64;
+		for (uint32_t k = 0; k < s->count[b]; k++)
+			s->slot[at + k].type = l->b[b].type;
+		at += s->count[b];
+	}
+	return s;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateDescriptorSets(
     VkDevice device, const VkDescriptorSetAllocateInfo *info, VkDescriptorSet *out)
 {
@@ -1537,33 +1627,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateDescriptorSets(
 		return r;
 	pthread_mutex_lock(&c->lock);
 	for (uint32_t i = 0; i < info->descriptorSetCount && !c->failed; i++) {
-		struct dlayout *l = hget(&c->layouts, H(info->pSetLayouts[i]));
-		struct dset *s = calloc(1, sizeof(*s));
-		uint32_t n = 0;
-		for (uint32_t b = 0; l && b < l->n; b++)
-			n += l->b[b].count < 64 ? l->b[b].count : 64;
-		if (s) {
-			s->n = n;
-			s->n_bindings = l ? l->n : 0;
-			s->slot = calloc(n + 1, sizeof(*s->slot));
-			s->first = calloc(s->n_bindings + 1, sizeof(*s->first));
-			s->binding = calloc(s->n_bindings + 1, sizeof(*s->binding));
-			s->count = calloc(s->n_bindings + 1, sizeof(*s->count));
-		}
-		if (!s || !s->slot || !s->first || !s->binding || !s->count ||
-		    hput(&c->sets, H(out[i]), s)) {
+		struct dset *s = new_dset(hget(&c->layouts, H(info->pSetLayouts[i])));
+		if (!s || hput(&c->sets, H(out[i]), s)) {
 			if (s)
 				free_dset(s);
 			cap_fail(c, "out of memory tracking descriptor sets");
 			break;
-		}
-		for (uint32_t b = 0, at = 0; l && b < l->n; b++) {
-			s->first[b] = at;
-			s->binding[b] = l->b[b].binding;
-			s->count[b] = l->b[b].count < 64 ? l->b[b].count : 64;
-			for (uint32_t k = 0; k < s->count[b]; k++)
-				s->slot[at + k].type = l->b[b].type;
-			at += s->count[b];
 		}
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -1578,6 +1647,63 @@ static struct slot *find_slot(struct dset *s, uint32_t binding, uint32_t element
 	return NULL;
 }
 
+static int is_image_descriptor(VkDescriptorType t)
+{
+	return t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE ||
+	       t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+	       t == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE || t == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+}
+
+static int is_buffer_descriptor(VkDescriptorType t)
+{
+	return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+	       t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+	       t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+
+/* One descriptor of a write: an image view from ii or a buffer range from bi, by type. */
+static void put_descriptor(struct dset *s, uint32_t binding, uint32_t element,
+			   VkDescriptorType t, const VkDescriptorImageInfo *ii,
+			   const VkDescriptorBufferInfo *bi)
+{
+	struct slot *sl = find_slot(s, binding, element);
+	if (!sl)
+		return;
+	sl->type = t;
+	if (ii && is_image_descriptor(t))
+		sl->handle = H(ii->imageView);
+	else if (bi && is_buffer_descriptor(t)) {
+		sl->handle = H(bi->buffer);
+		sl->offset = bi->offset;
+		sl->range = bi->range;
+	}
+}
+
+static void apply_write(struct dset *s, const VkWriteDescriptorSet *w)
+{
+	for (uint32_t k = 0; s && k < w->descriptorCount; k++)
+		put_descriptor(s, w->dstBinding, w->dstArrayElement + k, w->descriptorType,
+			       w->pImageInfo ? &w->pImageInfo[k] : NULL,
+			       w->pBufferInfo ? &w->pBufferInfo[k] : NULL);
+}
+
+/* A template's writes, read from the program's data as the template lays them out. */
+static void apply_template(struct dset *s, const struct dtempl *t, const void *data)
+{
+	for (uint32_t i = 0; s && t && data && i < t->n; i++) {
+		const VkDescriptorUpdateTemplateEntry *e = &t->e[i];
+		if (!is_image_descriptor(e->descriptorType) &&
+		    !is_buffer_descriptor(e->descriptorType))
+			continue; /* samplers, texel buffers, inline data: nothing the layer follows */
+		for (uint32_t k = 0; k < e->descriptorCount; k++) {
+			const char *at = (const char *)data + e->offset + (size_t)k * e->stride;
+			put_descriptor(s, e->dstBinding, e->dstArrayElement + k, e->descriptorType,
+				       (const VkDescriptorImageInfo *)(const void *)at,
+				       (const VkDescriptorBufferInfo *)(const void *)at);
+		}
+	}
+}
+
 static VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSets(VkDevice device, uint32_t n_writes,
 							   const VkWriteDescriptorSet *writes,
 							   uint32_t n_copies,
@@ -1589,27 +1715,8 @@ static VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSets(VkDevice device, uint
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	for (uint32_t i = 0; i < n_writes; i++) {
-		const VkWriteDescriptorSet *w = &writes[i];
-		struct dset *s = hget(&c->sets, H(w->dstSet));
-		for (uint32_t k = 0; s && k < w->descriptorCount; k++) {
-			struct slot *sl = find_slot(s, w->dstBinding, w->dstArrayElement + k);
-			if (!sl)
-				continue;
-			sl->type = w->descriptorType;
-			if (w->pImageInfo &&
-			    (w->descriptorType == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE ||
-			     w->descriptorType == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
-			     w->descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ||
-			     w->descriptorType == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT))
-				sl->handle = H(w->pImageInfo[k].imageView);
-			else if (w->pBufferInfo) {
-				sl->handle = H(w->pBufferInfo[k].buffer);
-				sl->offset = w->pBufferInfo[k].offset;
-				sl->range = w->pBufferInfo[k].range;
-			}
-		}
-	}
+	for (uint32_t i = 0; i < n_writes; i++)
+		apply_write(hget(&c->sets, H(writes[i].dstSet)), &writes[i]);
 	for (uint32_t i = 0; i < n_copies; i++) {
 		const VkCopyDescriptorSet *cp = &copies[i];
 		struct dset *src = hget(&c->sets, H(cp->srcSet)),
@@ -1621,6 +1728,98 @@ static VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSets(VkDevice device, uint
 				*b = *a;
 		}
 	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_CreatePipelineLayout(VkDevice device,
+							       const VkPipelineLayoutCreateInfo *info,
+							       const VkAllocationCallbacks *alloc,
+							       VkPipelineLayout *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreatePipelineLayout(device, info, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	struct playout *l = calloc(1, sizeof(*l));
+	int bad = !l;
+	for (uint32_t i = 0; l && i < info->setLayoutCount && i < 8 && !bad; i++, l->n++)
+		bad = copy_dlayout(&l->set[i], hget(&c->layouts, H(info->pSetLayouts[i])));
+	if (bad || hput(&c->playouts, H(*out), l)) {
+		free_playout(l);
+		cap_fail(c, "out of memory tracking pipeline layouts");
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_DestroyPipelineLayout(VkDevice device,
+							    VkPipelineLayout layout,
+							    const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	if (c) {
+		pthread_mutex_lock(&c->lock);
+		free_playout(hdel(&c->playouts, H(layout)));
+		pthread_mutex_unlock(&c->lock);
+	}
+	d->d.DestroyPipelineLayout(device, layout, alloc);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateDescriptorUpdateTemplate(
+    VkDevice device, const VkDescriptorUpdateTemplateCreateInfo *info,
+    const VkAllocationCallbacks *alloc, VkDescriptorUpdateTemplate *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateDescriptorUpdateTemplate(device, info, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	struct dtempl *t = calloc(1, sizeof(*t));
+	if (t)
+		t->e = calloc(info->descriptorUpdateEntryCount + 1, sizeof(*t->e));
+	if (!t || !t->e || hput(&c->templs, H(*out), t)) {
+		if (t)
+			free_templ(t);
+		cap_fail(c, "out of memory tracking descriptor update templates");
+	} else {
+		t->n = info->descriptorUpdateEntryCount;
+		t->point = info->pipelineBindPoint;
+		if (t->n)
+			memcpy(t->e, info->pDescriptorUpdateEntries, t->n * sizeof(*t->e));
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_DestroyDescriptorUpdateTemplate(
+    VkDevice device, VkDescriptorUpdateTemplate t, const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	if (c) {
+		pthread_mutex_lock(&c->lock);
+		struct dtempl *tp = hdel(&c->templs, H(t));
+		if (tp)
+			free_templ(tp);
+		pthread_mutex_unlock(&c->lock);
+	}
+	d->d.DestroyDescriptorUpdateTemplate(device, t, alloc);
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSetWithTemplate(
+    VkDevice device, VkDescriptorSet set, VkDescriptorUpdateTemplate t, const void *data)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	d->d.UpdateDescriptorSetWithTemplate(device, set, t, data);
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	apply_template(hget(&c->sets, H(set)), hget(&c->templs, H(t)), data);
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -1735,6 +1934,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 	struct cbuf *b = cbuf_of(c, cb);
 	if (b) {
 		b->n = 0;
+		drop_pushed(c, b);
 		b->used = 0;
 		b->app_stats = b->multiview = b->frags_ok = 0;
 		b->no_queries = !!(info->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT);
@@ -1883,8 +2083,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandBuffer(VkCommandBuffer cb,
 	if (c) {
 		pthread_mutex_lock(&c->lock);
 		struct cbuf *b = hget(&c->cbufs, H(cb));
-		if (b)
+		if (b) {
 			b->n = 0;
+			drop_pushed(c, b);
+		}
 		pthread_mutex_unlock(&c->lock);
 	}
 	return r;
@@ -1898,6 +2100,8 @@ static VKAPI_ATTR void VKAPI_CALL cap_FreeCommandBuffers(VkDevice device, VkComm
 	for (uint32_t i = 0; c && i < n; i++) {
 		pthread_mutex_lock(&c->lock);
 		struct cbuf *b = hdel(&c->cbufs, H(cbs[i]));
+		if (b)
+			drop_pushed(c, b);
 		pthread_mutex_unlock(&c->lock);
 		if (b) { /* unlinked: the query pool can go without the lock */
 			free_cbuf_pool(d, b);
@@ -2018,6 +2222,110 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdBindDescriptorSets(VkCommandBuffer cb,
 			m->u.set.index = first + i;
 			m->u.set.set = H(sets[i]);
 		});
+}
+
+/* A push (vkCmdPushDescriptorSetKHR or its template form): a new set, starting from the one
+ * pushed before at the same bind point and set number (push descriptors update
+ * incrementally), filled by fill, registered in the set map under a key no handle has and
+ * bound like vkCmdBindDescriptorSets would. */
+static void push_set(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipelineLayout layout,
+		     uint32_t set, void (*fill)(struct dset *, const void *, const void *),
+		     const void *a, const void *b)
+{
+	struct capture_device *c = cap_of(cb, NULL);
+	if (!c || set >= 8)
+		return;
+	int compute = point == VK_PIPELINE_BIND_POINT_COMPUTE;
+	pthread_mutex_lock(&c->lock);
+	struct playout *pl = hget(&c->playouts, H(layout));
+	struct cbuf *cbuf = c->failed ? NULL : cbuf_of(c, cb);
+	struct dset *s = cbuf ? new_dset(pl && set < pl->n ? &pl->set[set] : NULL) : NULL;
+	uint64_t key = 0xfff0000000000000ull | ++c->next_push;
+	if (s && cbuf->n_pushed == cbuf->cap_pushed) {
+		size_t cap = cbuf->cap_pushed ? 2 * cbuf->cap_pushed : 16;
+		uint64_t *p = realloc(cbuf->pushed, cap * sizeof(*p));
+		if (p) {
+			cbuf->pushed = p;
+			cbuf->cap_pushed = cap;
+		}
+	}
+	if (cbuf && (!s || cbuf->n_pushed == cbuf->cap_pushed || hput(&c->sets, key, s))) {
+		if (s)
+			free_dset(s);
+		s = NULL;
+		cap_fail(c, "out of memory tracking push descriptors");
+	}
+	if (s) {
+		cbuf->pushed[cbuf->n_pushed++] = key;
+		struct dset *prev = hget(&c->sets, cbuf->push_last[compute][set]);
+		for (uint32_t i = 0; prev && i < s->n_bindings; i++)
+			for (uint32_t k = 0; k < s->count[i]; k++) {
+				struct slot *from = find_slot(prev, s->binding[i], k);
+				if (from)
+					s->slot[s->first[i] + k] = *from;
+			}
+		cbuf->push_last[compute][set] = key;
+		fill(s, a, b);
+		struct cmd *m = record(c, cb, C_BIND_SET);
+		if (m) {
+			m->u.set.compute = compute;
+			m->u.set.index = set;
+			m->u.set.set = key;
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+struct writes {
+	uint32_t n;
+	const VkWriteDescriptorSet *w;
+};
+
+static void fill_writes(struct dset *s, const void *a, const void *b)
+{
+	const struct writes *w = a;
+	(void)b;
+	for (uint32_t i = 0; i < w->n; i++)
+		apply_write(s, &w->w[i]);
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdPushDescriptorSetKHR(VkCommandBuffer cb,
+							      VkPipelineBindPoint point,
+							      VkPipelineLayout layout, uint32_t set,
+							      uint32_t n,
+							      const VkWriteDescriptorSet *writes)
+{
+	dd(cb)->CmdPushDescriptorSetKHR(cb, point, layout, set, n, writes);
+	struct writes w = {n, writes};
+	push_set(cb, point, layout, set, fill_writes, &w, NULL);
+}
+
+/* The template is looked up under the lock, in push_set's fill. */
+struct templ_ref {
+	struct capture_device *c;
+	uint64_t t;
+};
+
+static void fill_template_ref(struct dset *s, const void *a, const void *b)
+{
+	const struct templ_ref *r = a;
+	apply_template(s, hget(&r->c->templs, r->t), b);
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdPushDescriptorSetWithTemplateKHR(
+    VkCommandBuffer cb, VkDescriptorUpdateTemplate t, VkPipelineLayout layout, uint32_t set,
+    const void *data)
+{
+	dd(cb)->CmdPushDescriptorSetWithTemplateKHR(cb, t, layout, set, data);
+	struct capture_device *c = cap_of(cb, NULL);
+	struct templ_ref r = {c, H(t)};
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	struct dtempl *tp = hget(&c->templs, H(t));
+	VkPipelineBindPoint point = tp ? tp->point : VK_PIPELINE_BIND_POINT_GRAPHICS;
+	pthread_mutex_unlock(&c->lock);
+	push_set(cb, point, layout, set, fill_template_ref, &r, data);
 }
 
 static VKAPI_ATTR void VKAPI_CALL cap_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first,
@@ -3236,6 +3544,8 @@ static const struct {
     I(CmdEndRendering),
     I(CmdExecuteCommands),
     I(CmdFillBuffer),
+    I(CmdPushDescriptorSetKHR),
+    I(CmdPushDescriptorSetWithTemplateKHR),
     I(CmdResolveImage),
     I(CmdSetColorBlendEnableEXT),
     I(CmdSetDepthTestEnable),
@@ -3250,19 +3560,23 @@ static const struct {
     I(CreateBuffer),
     I(CreateComputePipelines),
     I(CreateDescriptorSetLayout),
+    I(CreateDescriptorUpdateTemplate),
     I(CreateFramebuffer),
     I(CreateGraphicsPipelines),
     I(CreateImage),
     I(CreateImageView),
+    I(CreatePipelineLayout),
     I(CreateQueryPool),
     I(CreateRenderPass),
     I(CreateRenderPass2),
     I(CreateShaderModule),
     I(CreateSwapchainKHR),
     I(DestroyBuffer),
+    I(DestroyDescriptorUpdateTemplate),
     I(DestroyImage),
     I(DestroyImageView),
     I(DestroyPipeline),
+    I(DestroyPipelineLayout),
     I(DestroyQueryPool),
     I(DestroyShaderModule),
     I(FreeCommandBuffers),
@@ -3277,6 +3591,7 @@ static const struct {
     I(QueueSubmit2),
     I(ResetCommandBuffer),
     I(UnmapMemory),
+    I(UpdateDescriptorSetWithTemplate),
     I(UpdateDescriptorSets),
 };
 #undef I
@@ -3308,8 +3623,11 @@ PFN_vkVoidFunction capture_intercept(const char *name)
 	    {"vkCmdSetViewportWithCountEXT", "vkCmdSetViewportWithCount"},
 	    {"vkCmdEndRenderPass2KHR", "vkCmdEndRenderPass2"},
 	    {"vkCmdEndRenderingKHR", "vkCmdEndRendering"},
+	    {"vkCreateDescriptorUpdateTemplateKHR", "vkCreateDescriptorUpdateTemplate"},
 	    {"vkCreateRenderPass2KHR", "vkCreateRenderPass2"},
+	    {"vkDestroyDescriptorUpdateTemplateKHR", "vkDestroyDescriptorUpdateTemplate"},
 	    {"vkQueueSubmit2KHR", "vkQueueSubmit2"},
+	    {"vkUpdateDescriptorSetWithTemplateKHR", "vkUpdateDescriptorSetWithTemplate"},
 	};
 	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
 		if (!strcmp(name, aliases[i][0]))

@@ -196,6 +196,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 		dev->d.CmdSetDepthWriteEnable = dev->d.CmdSetDepthWriteEnableEXT;
 	if (!dev->d.CmdSetStencilTestEnable)
 		dev->d.CmdSetStencilTestEnable = dev->d.CmdSetStencilTestEnableEXT;
+	if (!dev->d.CreateDescriptorUpdateTemplate)
+		dev->d.CreateDescriptorUpdateTemplate = dev->d.CreateDescriptorUpdateTemplateKHR;
+	if (!dev->d.DestroyDescriptorUpdateTemplate)
+		dev->d.DestroyDescriptorUpdateTemplate = dev->d.DestroyDescriptorUpdateTemplateKHR;
+	if (!dev->d.UpdateDescriptorSetWithTemplate)
+		dev->d.UpdateDescriptorSetWithTemplate = dev->d.UpdateDescriptorSetWithTemplateKHR;
 	pthread_mutex_lock(&devices_lock);
 	int placed = 0;
 	for (int i = 0; i < MAX_ENTRIES && !placed; i++)

@@ -93,6 +93,8 @@ struct secondary {
 	VkPipeline pipe;
 	VkPipelineLayout layout;
 	VkDescriptorSet set;
+	PFN_vkCmdPushDescriptorSetKHR push; /* push mode: the set's writes are pushed instead */
+	const VkWriteDescriptorSet *writes;
 };
 
 static void *record_secondary(void *arg)
@@ -104,8 +106,12 @@ static void *record_secondary(void *arg)
 				       VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT, &inh};
 	CHECK(vkBeginCommandBuffer(s->cb, &bi));
 	vkCmdBindPipeline(s->cb, VK_PIPELINE_BIND_POINT_GRAPHICS, s->pipe);
-	vkCmdBindDescriptorSets(s->cb, VK_PIPELINE_BIND_POINT_GRAPHICS, s->layout, 0, 1, &s->set, 0,
-				NULL);
+	if (s->push) { /* the texture, then in a second push the storage buffer beside it */
+		s->push(s->cb, VK_PIPELINE_BIND_POINT_GRAPHICS, s->layout, 0, 1, &s->writes[0]);
+		s->push(s->cb, VK_PIPELINE_BIND_POINT_GRAPHICS, s->layout, 0, 1, &s->writes[1]);
+	} else
+		vkCmdBindDescriptorSets(s->cb, VK_PIPELINE_BIND_POINT_GRAPHICS, s->layout, 0, 1,
+					&s->set, 0, NULL);
 	vkCmdDraw(s->cb, 3, 1, 0, 0);
 	CHECK(vkEndCommandBuffer(s->cb));
 	return NULL;
@@ -114,8 +120,18 @@ static void *record_secondary(void *arg)
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 2;
-	int unmap = argc > 2 && !strcmp(argv[2], "unmap");
-	app_open("scene", 0, NULL, NULL);
+	const char *mode = argc > 2 ? argv[2] : "";
+	int unmap = !strcmp(mode, "unmap"), templ = !strcmp(mode, "template"),
+	    push = !strcmp(mode, "push");
+	app_open("scene", 0, push ? VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME : NULL, NULL);
+	PFN_vkCmdPushDescriptorSetKHR push_set =
+	    push ? (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(dev,
+								      "vkCmdPushDescriptorSetKHR")
+		 : NULL;
+	PFN_vkCmdPushDescriptorSetWithTemplateKHR push_templ =
+	    push ? (PFN_vkCmdPushDescriptorSetWithTemplateKHR)vkGetDeviceProcAddr(
+		       dev, "vkCmdPushDescriptorSetWithTemplateKHR")
+		 : NULL;
 	VkQueue q = queue;
 
 	VkDeviceMemory m_tex, m_depth, m_out, m_vb, m_sb, m_rb;
@@ -163,18 +179,22 @@ int main(int argc, char **argv)
 	fci.pAttachments = &out_v;
 	CHECK(vkCreateFramebuffer(dev, &fci, NULL, &fb_b));
 
-	/* descriptors: a sampled texture (graphics), a storage buffer (compute) */
+	/* descriptors: a sampled texture (graphics; in push mode with a storage buffer beside it,
+	 * unused), a storage buffer (compute) */
 	VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
 	VkSampler sampler;
 	CHECK(vkCreateSampler(dev, &sci, NULL, &sampler));
-	VkDescriptorSetLayoutBinding gb = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-					   VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+	VkDescriptorSetLayoutBinding gb[2] = {
+	    {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
 	VkDescriptorSetLayoutBinding cbind = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
 					      VK_SHADER_STAGE_COMPUTE_BIT, NULL};
-	VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-					       NULL, 0, 1, &gb};
+	VkDescriptorSetLayoutCreateInfo lci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL,
+	    push ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0, push ? 2 : 1, gb};
 	VkDescriptorSetLayout gl, cl;
 	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &gl));
+	lci.bindingCount = 1;
 	lci.pBindings = &cbind;
 	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &cl));
 	VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
@@ -186,16 +206,37 @@ int main(int argc, char **argv)
 	VkDescriptorSetLayout both[2] = {gl, cl};
 	VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
 					   dpool, 2, both};
-	VkDescriptorSet sets[2];
-	CHECK(vkAllocateDescriptorSets(dev, &dai, sets));
+	VkDescriptorSet sets[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+	if (!push) /* push layouts have no sets */
+		CHECK(vkAllocateDescriptorSets(dev, &dai, sets));
 	VkDescriptorImageInfo dii = {sampler, tex_v, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
 	VkDescriptorBufferInfo dbi = {sb, 0, VK_WHOLE_SIZE};
-	VkWriteDescriptorSet wr[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[0], 0, 0,
+	VkWriteDescriptorSet wr[3] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[0], 0, 0,
 				       1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, &dii, NULL,
 				       NULL},
+				      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[0], 1, 0,
+				       1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &dbi, NULL},
 				      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[1], 0, 0,
 				       1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &dbi, NULL}};
-	vkUpdateDescriptorSets(dev, 2, wr, 0, NULL);
+	/* templates: the texture's image info, the storage buffer's buffer info */
+	VkDescriptorUpdateTemplateEntry te[2] = {
+	    {0, 0, 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 0, sizeof(dii)},
+	    {0, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0, sizeof(dbi)}};
+	VkDescriptorUpdateTemplateCreateInfo tci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO, NULL, 0, 1, &te[0],
+	    VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET, gl};
+	VkDescriptorUpdateTemplate tmpl[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+	if (templ) {
+		CHECK(vkCreateDescriptorUpdateTemplate(dev, &tci, NULL, &tmpl[0]));
+		tci.pDescriptorUpdateEntries = &te[1];
+		tci.descriptorSetLayout = cl;
+		CHECK(vkCreateDescriptorUpdateTemplate(dev, &tci, NULL, &tmpl[1]));
+		vkUpdateDescriptorSetWithTemplate(dev, sets[0], tmpl[0], &dii);
+		vkUpdateDescriptorSetWithTemplate(dev, sets[1], tmpl[1], &dbi);
+	} else if (!push) {
+		VkWriteDescriptorSet both_wr[2] = {wr[0], wr[2]};
+		vkUpdateDescriptorSets(dev, 2, both_wr, 0, NULL);
+	}
 
 	VkPipelineLayoutCreateInfo plci = {
 	    VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0, 0, NULL, 0, NULL};
@@ -206,6 +247,13 @@ int main(int argc, char **argv)
 	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &tex_l));
 	plci.pSetLayouts = &cl;
 	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &comp_l));
+	if (push) { /* the dispatch's storage buffer, pushed through a template */
+		tci.pDescriptorUpdateEntries = &te[1];
+		tci.templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR;
+		tci.pipelineBindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
+		tci.pipelineLayout = comp_l;
+		CHECK(vkCreateDescriptorUpdateTemplate(dev, &tci, NULL, &tmpl[1]));
+	}
 	VkShaderModule s_tv = app_shader(spv_tri_vert, sizeof(spv_tri_vert));
 	VkShaderModule s_tf = app_shader(spv_tri_frag, sizeof(spv_tri_frag));
 	VkShaderModule s_fv = app_shader(spv_fullscreen_vert, sizeof(spv_fullscreen_vert));
@@ -234,7 +282,7 @@ int main(int argc, char **argv)
 					   pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
 	VkCommandBuffer cb;
 	CHECK(vkAllocateCommandBuffers(dev, &cai, &cb));
-	struct secondary sec = {0, VK_NULL_HANDLE, rp_b, fb_b, p_fs, tex_l, sets[0]};
+	struct secondary sec = {0, VK_NULL_HANDLE, rp_b, fb_b, p_fs, tex_l, sets[0], push_set, wr};
 	CHECK(vkCreateCommandPool(dev, &pci, NULL, &sec.pool)); /* pools are per thread */
 	cai.commandPool = sec.pool;
 	cai.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
@@ -251,8 +299,11 @@ int main(int argc, char **argv)
 		VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 		CHECK(vkBeginCommandBuffer(cb, &bi));
 		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p_cs);
-		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, comp_l, 0, 1, &sets[1],
-					0, NULL);
+		if (push)
+			push_templ(cb, tmpl[1], comp_l, 0, &dbi);
+		else
+			vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, comp_l, 0, 1,
+						&sets[1], 0, NULL);
 		vkCmdDispatch(cb, N_WORDS / 64, 1, 1);
 		VkClearValue cv[2];
 		cv[0].color = (VkClearColorValue){{0, 0, 0.2f, 1}};
@@ -267,8 +318,11 @@ int main(int argc, char **argv)
 		vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
 		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, p_tri);
 		/* bound but not used by tri.frag: capture must not count it (SPIR-V says so) */
-		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, tex_l, 0, 1, &sets[0],
-					0, NULL);
+		if (push)
+			push_set(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, tex_l, 0, 1, &wr[0]);
+		else
+			vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, tex_l, 0, 1,
+						&sets[0], 0, NULL);
 		VkDeviceSize off = 0;
 		vkCmdBindVertexBuffers(cb, 0, 1, &vb, &off);
 		vkCmdBindIndexBuffer(cb, ib, 0, VK_INDEX_TYPE_UINT32);
@@ -309,6 +363,9 @@ int main(int argc, char **argv)
 	vkDestroyPipelineLayout(dev, tex_l, NULL);
 	vkDestroyPipelineLayout(dev, comp_l, NULL);
 	vkDestroyDescriptorPool(dev, dpool, NULL);
+	for (int i = 0; i < 2; i++)
+		if (tmpl[i])
+			vkDestroyDescriptorUpdateTemplate(dev, tmpl[i], NULL);
 	vkDestroyDescriptorSetLayout(dev, gl, NULL);
 	vkDestroyDescriptorSetLayout(dev, cl, NULL);
 	vkDestroySampler(dev, sampler, NULL);
