@@ -1662,9 +1662,8 @@ static int is_buffer_descriptor(VkDescriptorType t)
 }
 
 /* One descriptor of a write: an image view from ii or a buffer range from bi, by type. */
-static void put_descriptor(struct dset *s, uint32_t binding, uint32_t element,
-			   VkDescriptorType t, const VkDescriptorImageInfo *ii,
-			   const VkDescriptorBufferInfo *bi)
+static void put_descriptor(struct dset *s, uint32_t binding, uint32_t element, VkDescriptorType t,
+			   const VkDescriptorImageInfo *ii, const VkDescriptorBufferInfo *bi)
 {
 	struct slot *sl = find_slot(s, binding, element);
 	if (!sl)
@@ -1694,7 +1693,8 @@ static void apply_template(struct dset *s, const struct dtempl *t, const void *d
 		const VkDescriptorUpdateTemplateEntry *e = &t->e[i];
 		if (!is_image_descriptor(e->descriptorType) &&
 		    !is_buffer_descriptor(e->descriptorType))
-			continue; /* samplers, texel buffers, inline data: nothing the layer follows */
+			continue; /* samplers, texel buffers, inline data: nothing the layer follows
+				   */
 		for (uint32_t k = 0; k < e->descriptorCount; k++) {
 			const char *at = (const char *)data + e->offset + (size_t)k * e->stride;
 			put_descriptor(s, e->dstBinding, e->dstArrayElement + k, e->descriptorType,
@@ -1731,10 +1731,9 @@ static VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSets(VkDevice device, uint
 	pthread_mutex_unlock(&c->lock);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL cap_CreatePipelineLayout(VkDevice device,
-							       const VkPipelineLayoutCreateInfo *info,
-							       const VkAllocationCallbacks *alloc,
-							       VkPipelineLayout *out)
+static VKAPI_ATTR VkResult VKAPI_CALL
+cap_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info,
+			 const VkAllocationCallbacks *alloc, VkPipelineLayout *out)
 {
 	struct layer_device *d;
 	struct capture_device *c = cap_of(device, &d);
@@ -1810,8 +1809,10 @@ static VKAPI_ATTR void VKAPI_CALL cap_DestroyDescriptorUpdateTemplate(
 	d->d.DestroyDescriptorUpdateTemplate(device, t, alloc);
 }
 
-static VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSetWithTemplate(
-    VkDevice device, VkDescriptorSet set, VkDescriptorUpdateTemplate t, const void *data)
+static VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSetWithTemplate(VkDevice device,
+								      VkDescriptorSet set,
+								      VkDescriptorUpdateTemplate t,
+								      const void *data)
 {
 	struct layer_device *d;
 	struct capture_device *c = cap_of(device, &d);
@@ -2312,9 +2313,9 @@ static void fill_template_ref(struct dset *s, const void *a, const void *b)
 	apply_template(s, hget(&r->c->templs, r->t), b);
 }
 
-static VKAPI_ATTR void VKAPI_CALL cap_CmdPushDescriptorSetWithTemplateKHR(
-    VkCommandBuffer cb, VkDescriptorUpdateTemplate t, VkPipelineLayout layout, uint32_t set,
-    const void *data)
+static VKAPI_ATTR void VKAPI_CALL
+cap_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb, VkDescriptorUpdateTemplate t,
+					VkPipelineLayout layout, uint32_t set, const void *data)
 {
 	dd(cb)->CmdPushDescriptorSetWithTemplateKHR(cb, t, layout, set, data);
 	struct capture_device *c = cap_of(cb, NULL);

@@ -224,7 +224,7 @@ int main(int argc, char **argv)
 	    {0, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0, sizeof(dbi)}};
 	VkDescriptorUpdateTemplateCreateInfo tci = {
 	    VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO, NULL, 0, 1, &te[0],
-	    VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET, gl};
+	    VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET,        gl};
 	VkDescriptorUpdateTemplate tmpl[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
 	if (templ) {
 		CHECK(vkCreateDescriptorUpdateTemplate(dev, &tci, NULL, &tmpl[0]));
