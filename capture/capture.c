@@ -117,15 +117,20 @@ struct mem {
 	uint64_t base, size;
 	const uint8_t *map; /* the app's host mapping, or NULL */
 	uint64_t map_off, map_size;
+	VkMemoryPropertyFlags flags; /* of its memory type */
+	int app_maps;                /* the program is mapping it (set before the call goes
+					down): the layer must not map it itself */
 };
 
 struct buf {
 	uint64_t id, addr, size;
 	VkBufferUsageFlags usage;
 	uint64_t mem, mem_off; /* where it is bound */
-	uint8_t *shadow;       /* an index buffer's bytes [0, shadow_size) as they were when the
-				  program unmapped its memory, or NULL */
-	uint64_t shadow_size;
+	uint8_t *shadow;       /* an index buffer's bytes [shadow_lo, shadow_size) as they were
+				  when the program unmapped its memory, as a copy from mapped
+				  memory wrote them, or as the layer read them back; or NULL */
+	uint64_t shadow_lo, shadow_size;
+	int shadow_copied; /* the shadow is from a copy: newer than what a mapping shows */
 };
 
 static void free_buf(void *p)
@@ -342,6 +347,7 @@ struct cbuf {
 				     pushed (vkCmdPushDescriptorSetKHR), freed with it */
 	size_t n_pushed, cap_pushed;
 	uint64_t push_last[2][8]; /* the last set pushed per bind point and set number */
+	int copies, executes;     /* this recording has copies, executes secondaries */
 };
 
 /* Everything the layer knows of one device. One lock for all of it, never held while
@@ -385,6 +391,7 @@ struct capture_device {
 	VkFence fence;
 	struct cbuf *cur_cb;
 	struct hmap qpools; /* the program's pipeline-statistics query pools */
+	VkMemoryPropertyFlags mem_flags[VK_MAX_MEMORY_TYPES];
 };
 
 /* An environment switch that is set and not "0". */
@@ -669,6 +676,12 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	memset(&props, 0, sizeof(props));
 	if (d->inst && d->inst->d.GetPhysicalDeviceProperties)
 		d->inst->d.GetPhysicalDeviceProperties(d->phys, &props);
+	VkPhysicalDeviceMemoryProperties mp;
+	memset(&mp, 0, sizeof(mp));
+	if (d->inst && d->inst->d.GetPhysicalDeviceMemoryProperties)
+		d->inst->d.GetPhysicalDeviceMemoryProperties(d->phys, &mp);
+	for (uint32_t i = 0; i < mp.memoryTypeCount && i < VK_MAX_MEMORY_TYPES; i++)
+		c->mem_flags[i] = mp.memoryTypes[i].propertyFlags;
 	char driver[64], app[300] = "";
 	snprintf(driver, sizeof(driver), "driver version 0x%x, API %u.%u.%u", props.driverVersion,
 		 VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion),
@@ -850,6 +863,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateMemory(VkDevice device,
 	} else {
 		m->size = info->allocationSize;
 		m->base = alloc_addr(c, m->size);
+		if (info->memoryTypeIndex < VK_MAX_MEMORY_TYPES)
+			m->flags = c->mem_flags[info->memoryTypeIndex];
 	}
 	pthread_mutex_unlock(&c->lock);
 	return r;
@@ -874,13 +889,20 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_MapMemory(VkDevice device, VkDeviceMem
 {
 	struct layer_device *d;
 	struct capture_device *c = cap_of(device, &d);
+	struct mem *m;
+	if (c) { /* from here on the layer leaves this memory alone (see read_back) */
+		pthread_mutex_lock(&c->lock);
+		if ((m = hget(&c->mems, H(memory))))
+			m->app_maps = 1;
+		pthread_mutex_unlock(&c->lock);
+	}
 	VkResult r = d->d.MapMemory(device, memory, offset, size, flags, data);
-	if (r != VK_SUCCESS || !c)
+	if (!c)
 		return r;
 	pthread_mutex_lock(&c->lock);
-	struct mem *m = hget(&c->mems, H(memory));
-	if (m) {
-		m->map = *data;
+	if ((m = hget(&c->mems, H(memory)))) {
+		m->app_maps = r == VK_SUCCESS;
+		m->map = r == VK_SUCCESS ? *data : NULL;
 		m->map_off = offset;
 		m->map_size = size == VK_WHOLE_SIZE ? m->size - offset : size;
 	}
@@ -903,7 +925,9 @@ static void shadow_index_data(struct buf *b, uint64_t memory, const struct mem *
 		return; /* without the copy the vertex range falls back to offset and count */
 	memcpy(p, m->map + (b->mem_off - m->map_off), n);
 	b->shadow = p;
+	b->shadow_lo = 0;
 	b->shadow_size = n;
+	b->shadow_copied = 0;
 }
 
 static VKAPI_ATTR void VKAPI_CALL cap_UnmapMemory(VkDevice device, VkDeviceMemory memory)
@@ -916,8 +940,10 @@ static VKAPI_ATTR void VKAPI_CALL cap_UnmapMemory(VkDevice device, VkDeviceMemor
 		for (size_t i = 0; m && m->map && i < c->bufs.cap; i++)
 			if (c->bufs.val[i])
 				shadow_index_data(c->bufs.val[i], H(memory), m);
-		if (m)
+		if (m) {
 			m->map = NULL;
+			m->app_maps = 0;
+		}
 		pthread_mutex_unlock(&c->lock);
 	}
 	d->d.UnmapMemory(device, memory);
@@ -1878,6 +1904,8 @@ static struct cmd *record(struct capture_device *c, VkCommandBuffer cb, enum cmd
 	struct cmd *m = &b->cmds[b->n++];
 	memset(m, 0, sizeof(*m));
 	m->op = op;
+	b->copies |= op == C_COPY;
+	b->executes |= op == C_EXECUTE;
 	return m;
 }
 
@@ -1935,6 +1963,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 	struct cbuf *b = cbuf_of(c, cb);
 	if (b) {
 		b->n = 0;
+		b->copies = b->executes = 0;
 		drop_pushed(c, b);
 		b->used = 0;
 		b->app_stats = b->multiview = b->frags_ok = 0;
@@ -2086,6 +2115,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandBuffer(VkCommandBuffer cb,
 		struct cbuf *b = hget(&c->cbufs, H(cb));
 		if (b) {
 			b->n = 0;
+			b->copies = b->executes = 0;
 			drop_pushed(c, b);
 		}
 		pthread_mutex_unlock(&c->lock);
@@ -2884,6 +2914,120 @@ static int slot_used(const struct pipe *p, const struct dset *ds, int s, uint32_
 	return 1;
 }
 
+static int shadow_holds(const struct buf *b, uint64_t off, uint64_t bytes)
+{
+	return b->shadow && off >= b->shadow_lo && off + bytes <= b->shadow_size;
+}
+
+/* The layer reads an index buffer's bytes itself (up to 16 MiB), when its memory is
+ * host-visible and the program does not map it: lavapipe's, integrated GPUs', resizable-BAR
+ * memory. Safe against the program mapping it at the same time: vkMapMemory marks the memory
+ * (app_maps) under the lock before it goes down, and this maps, reads and unmaps under the
+ * lock. What it reads is what earlier, completed work left there. */
+static void read_back(struct capture_device *c, struct buf *b)
+{
+	struct layer_device *d = c->dev;
+	struct mem *m = hget(&c->mems, b->mem);
+	if (!m || m->app_maps || m->map || !(m->flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) ||
+	    b->mem_off >= m->size)
+		return;
+	uint64_t n = b->size < m->size - b->mem_off ? b->size : m->size - b->mem_off;
+	n = n < (16u << 20) ? n : (16u << 20);
+	VkDeviceMemory mem = (VkDeviceMemory)(uintptr_t)b->mem;
+	void *p = NULL;
+	uint8_t *to = realloc(b->shadow, n ? n : 1);
+	if (!to)
+		return;
+	b->shadow = to;
+	b->shadow_size = 0;
+	if (d->d.MapMemory(d->handle, mem, 0, VK_WHOLE_SIZE, 0, &p) != VK_SUCCESS)
+		return;
+	VkMappedMemoryRange range = {
+	    .sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = mem, .size = VK_WHOLE_SIZE};
+	if (!(m->flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
+		d->d.InvalidateMappedMemoryRanges(d->handle, 1, &range);
+	memcpy(to, (const uint8_t *)p + b->mem_off, n);
+	d->d.UnmapMemory(d->handle, mem);
+	b->shadow_lo = 0;
+	b->shadow_size = n;
+	b->shadow_copied = 0;
+}
+
+/* The index values [off, off + bytes) of index buffer b as a draw will see them, or NULL:
+ * from a copy out of mapped memory expanded before it (index_copy), from the program's
+ * mapping (at submit its contents are final), from the bytes kept when the program unmapped
+ * it, or read back by the layer. */
+static const uint8_t *index_data(struct capture_device *c, struct buf *b, uint64_t off,
+				 uint64_t bytes)
+{
+	struct mem *m = hget(&c->mems, b->mem);
+	uint64_t at = b->mem_off + off;
+	if (b->shadow_copied && shadow_holds(b, off, bytes))
+		return b->shadow + off;
+	if (m && m->map && at >= m->map_off && at + bytes <= m->map_off + m->map_size)
+		return m->map + (at - m->map_off);
+	if (!shadow_holds(b, off, bytes))
+		read_back(c, b);
+	return shadow_holds(b, off, bytes) ? b->shadow + off : NULL;
+}
+
+/* A buffer copy into an index buffer, in submission order (for every submission, captured
+ * or not: programs upload their indices before the frames one captures): when the source
+ * is mapped (persistently mapped staging memory, as engines, vkd3d and Zink keep it) or an
+ * index buffer with known bytes, the destination's bytes are known from it; otherwise they
+ * are not known here, and a later draw reads them back if it can. */
+static void index_copy(struct capture_device *c, const struct cmd *m)
+{
+	int kind = m->u.copy.kind;
+	struct buf *dst = kind == K_BUF_BUF || kind == K_IMG_BUF || kind == K_FILL
+			      ? hget(&c->bufs, m->u.copy.dst)
+			      : NULL;
+	if (!dst || !(dst->usage & VK_BUFFER_USAGE_INDEX_BUFFER_BIT))
+		return;
+	struct buf *src = kind == K_BUF_BUF ? hget(&c->bufs, m->u.copy.src) : NULL;
+	uint64_t so = m->u.copy.src_off, o = m->u.copy.dst_off, n = m->u.copy.bytes;
+	struct mem *sm = src ? hget(&c->mems, src->mem) : NULL;
+	const uint8_t *from = NULL;
+	int from_shadow = 0;
+	if (sm && sm->map && src->mem_off + so >= sm->map_off &&
+	    src->mem_off + so + n <= sm->map_off + sm->map_size)
+		from = sm->map + (src->mem_off + so - sm->map_off);
+	else if (src && shadow_holds(src, so, n))
+		from = src->shadow + so, from_shadow = 1;
+	/* the new bytes join what is known of the buffer when the ranges touch */
+	int joins = dst->shadow && o <= dst->shadow_size && o + n >= dst->shadow_lo;
+	uint64_t lo = joins && dst->shadow_lo < o ? dst->shadow_lo : o;
+	uint64_t hi = joins && dst->shadow_size > o + n ? dst->shadow_size : o + n;
+	uint8_t *to =
+	    from && hi <= (16u << 20) && o + n <= dst->size ? realloc(dst->shadow, hi) : NULL;
+	if (to && from_shadow && src == dst)
+		from = to + so; /* a copy inside one buffer: its shadow may have moved */
+	if (!to) {              /* what the bytes are now is not known */
+		free(dst->shadow);
+		dst->shadow = NULL;
+		dst->shadow_lo = dst->shadow_size = 0;
+		dst->shadow_copied = 0;
+		return;
+	}
+	memmove(to + o, from, n);
+	dst->shadow = to;
+	dst->shadow_lo = lo;
+	dst->shadow_size = hi;
+	dst->shadow_copied = 1;
+}
+
+/* Follows the index copies of a command buffer submitted outside the captured frames. */
+static void follow_index_copies(struct capture_device *c, const struct cbuf *b, int depth)
+{
+	for (size_t i = 0; b && (b->copies || b->executes) && i < b->n; i++) {
+		const struct cmd *m = &b->cmds[i];
+		if (m->op == C_COPY)
+			index_copy(c, m);
+		else if (m->op == C_EXECUTE && depth < 2)
+			follow_index_copies(c, hget(&c->cbufs, m->u.exec.cb), depth + 1);
+	}
+}
+
 /* What a draw touches (tier 1): uniform buffers, index and vertex ranges, attachments over
  * viewport n scissor n render area, sampled images at the LOD that maps that area. */
 static void do_draw(struct capture_device *c, const struct cmd *m)
@@ -2973,23 +3117,15 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 			}
 		}
 	}
-	/* vertex fetch: the vertices an indexed draw uses, from the index values when the app
-	 * has the index buffer's memory mapped (at submit its contents are final), else from
-	 * the vertex offset and count */
+	/* vertex fetch: the vertices an indexed draw uses, from the index values (index_data)
+	 * when the layer can know them, else from the vertex offset and count */
 	uint64_t vfirst = m->u.draw.indexed ? m->u.draw.vertex_offset : m->u.draw.first;
 	uint64_t vcount = m->u.draw.count;
 	struct buf *ibuf = m->u.draw.indexed ? hget(&c->bufs, c->ib) : NULL;
-	struct mem *imem = ibuf ? hget(&c->mems, ibuf->mem) : NULL;
-	const uint8_t *p8 = NULL;
 	if (ibuf && m->u.draw.count && c->ib_size) {
-		uint64_t at = ibuf->mem_off + c->ib_off + (uint64_t)m->u.draw.first * c->ib_size;
-		uint64_t bytes = (uint64_t)m->u.draw.count * c->ib_size;
-		uint64_t in_buf = c->ib_off + (uint64_t)m->u.draw.first * c->ib_size;
-		if (imem && imem->map && at >= imem->map_off &&
-		    at + bytes <= imem->map_off + imem->map_size)
-			p8 = imem->map + (at - imem->map_off);
-		else if (ibuf->shadow && in_buf + bytes <= ibuf->shadow_size)
-			p8 = ibuf->shadow + in_buf; /* unmapped since: the values it showed */
+		const uint8_t *p8 =
+		    index_data(c, ibuf, c->ib_off + (uint64_t)m->u.draw.first * c->ib_size,
+			       (uint64_t)m->u.draw.count * c->ib_size);
 		if (p8) {
 			uint64_t lo_i = UINT64_MAX, hi_i = 0;
 			for (uint64_t k = 0; k < m->u.draw.count; k++) {
@@ -3185,6 +3321,8 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 	memset(c->dyn, 0, sizeof(c->dyn));
 	for (size_t i = 0; b && i < b->n && !c->failed; i++) {
 		const struct cmd *m = &b->cmds[i];
+		if (m->op == C_COPY)
+			index_copy(c, m); /* captured frame or not */
 		if (!c->in_frame &&
 		    (m->op == C_BEGIN_RP || m->op == C_BEGIN_RENDERING || m->op == C_END_RP ||
 		     m->op == C_DRAW || m->op == C_DISPATCH || m->op == C_COPY ||
@@ -3308,10 +3446,13 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 
 static void submit_cbs(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs)
 {
-	/* Outside chosen frames only labels (for the label boundary) and bound state are
-	 * followed; with the other boundaries nothing at all. */
-	if (!frame_open(c) && !c->boundary_label)
+	/* Outside chosen frames only labels (for the label boundary), bound state and copies
+	 * into index buffers are followed; with the other boundaries only those copies. */
+	if (!frame_open(c) && !c->boundary_label) {
+		for (uint32_t i = 0; i < n; i++)
+			follow_index_copies(c, hget(&c->cbufs, H(cbs[i])), 0);
 		return;
+	}
 	for (uint32_t i = 0; i < n; i++)
 		expand(c, hget(&c->cbufs, H(cbs[i])), 0);
 }

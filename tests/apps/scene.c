@@ -9,8 +9,21 @@
  *   4. the second target is copied to a host-visible buffer.
  * Prints a checksum of the read-back pixels and of the storage buffer.
  *
- * usage: scene [FRAMES [unmap]]   (default 2; unmap: the index memory is unmapped right after
- *        the indices are written, as programs that upload once do)
+ * usage: scene [FRAMES [unmap|staging|upload|template|push]]   (default 2)
+ *   unmap:    the index memory is unmapped right after the indices are written, as programs
+ *             that upload once do;
+ *   staging:  the index buffer is device-local, never mapped: each frame's command buffer
+ *             first copies the indices into it from a persistently mapped staging buffer;
+ *   upload:   the same, but the staging buffer is unmapped once written and the copy is a
+ *             submission of its own before the frames, waited for (the Vulkan tutorial's
+ *             way: that submission is a frame of its own with the submit boundary);
+ *   template: the descriptor sets are written with vkUpdateDescriptorSetWithTemplate;
+ *   push:     no descriptor sets: the dispatch's storage buffer is pushed with
+ *             vkCmdPushDescriptorSetWithTemplateKHR and the draws' texture with
+ *             vkCmdPushDescriptorSetKHR (VK_KHR_push_descriptor); the full-screen pass pushes
+ *             its texture (binding 0) and then, in a second push, an unused storage buffer
+ *             (binding 1), so the texture reaches its draw only if pushes update
+ *             incrementally, as the extension says they do. Zink does both.
  */
 #include <pthread.h>
 
@@ -122,7 +135,8 @@ int main(int argc, char **argv)
 	int frames = argc > 1 ? atoi(argv[1]) : 2;
 	const char *mode = argc > 2 ? argv[2] : "";
 	int unmap = !strcmp(mode, "unmap"), templ = !strcmp(mode, "template"),
-	    push = !strcmp(mode, "push");
+	    push = !strcmp(mode, "push"), staging = !strcmp(mode, "staging"),
+	    upload = !strcmp(mode, "upload");
 	app_open("scene", 0, push ? VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME : NULL, NULL);
 	PFN_vkCmdPushDescriptorSetKHR push_set =
 	    push ? (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(dev,
@@ -144,13 +158,34 @@ int main(int argc, char **argv)
 	    VK_FORMAT_R8G8B8A8_UNORM, W, H, VK_SAMPLE_COUNT_1_BIT,
 	    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, &m_out);
 	VkBuffer vb = app_buffer(64 * 8, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, APP_HOST, &m_vb);
-	VkDeviceMemory m_ib;
-	VkBuffer ib = app_buffer(3 * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, APP_HOST, &m_ib);
+	VkDeviceMemory m_ib, m_st = VK_NULL_HANDLE;
+	VkBuffer ib, st = VK_NULL_HANDLE;
 	uint32_t *indices; /* stays mapped, as many programs keep their index data */
-	CHECK(vkMapMemory(dev, m_ib, 0, VK_WHOLE_SIZE, 0, (void **)&indices));
+	if (staging || upload) {
+		ib = app_buffer(3 * 4,
+				VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+				VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &m_ib);
+		st = app_buffer(3 * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, APP_HOST, &m_st);
+		CHECK(vkMapMemory(dev, m_st, 0, VK_WHOLE_SIZE, 0, (void **)&indices));
+	} else {
+		ib = app_buffer(3 * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, APP_HOST, &m_ib);
+		CHECK(vkMapMemory(dev, m_ib, 0, VK_WHOLE_SIZE, 0, (void **)&indices));
+	}
 	indices[0] = 60, indices[1] = 61, indices[2] = 62;
 	if (unmap)
 		vkUnmapMemory(dev, m_ib);
+	if (upload)
+		vkUnmapMemory(dev, m_st);
+	VkBufferCopy ib_copy = {0, 0, 3 * 4};
+	VkBufferMemoryBarrier ib_barrier = {VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+					    NULL,
+					    VK_ACCESS_TRANSFER_WRITE_BIT,
+					    VK_ACCESS_INDEX_READ_BIT,
+					    VK_QUEUE_FAMILY_IGNORED,
+					    VK_QUEUE_FAMILY_IGNORED,
+					    ib,
+					    0,
+					    VK_WHOLE_SIZE};
 	VkBuffer sb = app_buffer(N_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &m_sb);
 	VkBuffer rb = app_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, APP_HOST, &m_rb);
 	void *p;
@@ -291,6 +326,18 @@ int main(int argc, char **argv)
 	VkFence fence;
 	CHECK(vkCreateFence(dev, &fi, NULL, &fence));
 
+	if (upload) { /* the indices go up once, before the frames */
+		VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+		CHECK(vkBeginCommandBuffer(cb, &bi));
+		vkCmdCopyBuffer(cb, st, ib, 1, &ib_copy);
+		CHECK(vkEndCommandBuffer(cb));
+		VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
+		si.commandBufferCount = 1;
+		si.pCommandBuffers = &cb;
+		CHECK(vkQueueSubmit(q, 1, &si, fence));
+		CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX));
+		CHECK(vkResetFences(dev, 1, &fence));
+	}
 	uint64_t sum = 0;
 	for (int f = 0; f < frames; f++) {
 		pthread_t th;
@@ -298,6 +345,12 @@ int main(int argc, char **argv)
 			return 1;
 		VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 		CHECK(vkBeginCommandBuffer(cb, &bi));
+		if (staging) {
+			vkCmdCopyBuffer(cb, st, ib, 1, &ib_copy);
+			vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+					     VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 0, NULL, 1,
+					     &ib_barrier, 0, NULL);
+		}
 		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, p_cs);
 		if (push)
 			push_templ(cb, tmpl[1], comp_l, 0, &dbi);
@@ -383,7 +436,12 @@ int main(int argc, char **argv)
 	vkDestroyBuffer(dev, sb, NULL);
 	vkDestroyBuffer(dev, rb, NULL);
 	vkDestroyBuffer(dev, ib, NULL);
-	if (!unmap)
+	if (st) {
+		vkDestroyBuffer(dev, st, NULL);
+		if (staging)
+			vkUnmapMemory(dev, m_st);
+		vkFreeMemory(dev, m_st, NULL);
+	} else if (!unmap)
 		vkUnmapMemory(dev, m_ib);
 	VkDeviceMemory mems[7] = {m_tex, m_depth, m_out, m_vb, m_sb, m_rb, m_ib};
 	for (int i = 0; i < 7; i++)
