@@ -173,7 +173,7 @@ struct fbuf {
 	uint64_t view[MAX_ATT];
 };
 
-/* Which (set, binding) pairs a shader module declares, from its SPIR-V. */
+/* Which (set, binding) pairs a shader module uses (statically), from its SPIR-V. */
 struct shader {
 	uint64_t used[8]; /* bit b of used[s]: binding b of set s (bindings < 64, sets < 8) */
 };
@@ -1342,8 +1342,43 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateFramebuffer(VkDevice device,
 	return r;
 }
 
-/* Reads the descriptor bindings a module declares: variables decorated with Binding (and
- * DescriptorSet, default 0). Malformed SPIR-V gives "unknown" (all bindings), never a crash. */
+/* The first operand word of an instruction inside a function that can hold an id: the
+ * words before it, and the later words of the instructions listed, are literals (indices,
+ * masks, case values, an extended instruction's number), which could equal a variable's id by
+ * chance. Returns the number of id-bearing words after it, or -1 for "to the end". */
+static int spirv_id_words(uint32_t op, uint32_t *first)
+{
+	*first = 1;
+	switch (op) {
+	case SpvOpLine:
+	case SpvOpSelectionMerge:
+	case SpvOpLoopMerge:
+		return 0;
+	case SpvOpCompositeExtract: /* result type, result, composite, literal indices */
+		*first = 3;
+		return 1;
+	case SpvOpCompositeInsert: /* result type, result, object, composite, literal indices */
+		*first = 3;
+		return 2;
+	case SpvOpVectorShuffle: /* result type, result, vector 1, vector 2, literal components */
+		*first = 3;
+		return 2;
+	case SpvOpSwitch: /* selector, default, (literal, label)... */
+		return 1;
+	case SpvOpExtInst: /* result type, result, set, literal instruction, operands... */
+		*first = 5;
+		return -1;
+	default:
+		return -1;
+	}
+}
+
+/* Reads the descriptor bindings a module uses: variables decorated with Binding (and
+ * DescriptorSet, default 0) that an instruction inside a function refers to (static use:
+ * GLSL compilers keep declared resources that no code reads). Functions the entry point never
+ * calls count too, and a memory-operand literal that happens to equal a variable's id makes
+ * it count: both err towards counting, as a module with no functions' information would.
+ * Malformed SPIR-V gives "unknown" (all bindings), never a crash. */
 static void parse_spirv(const uint32_t *w, size_t n_words, struct shader *sh)
 {
 	uint32_t ids = 0;
@@ -1358,14 +1393,18 @@ static void parse_spirv(const uint32_t *w, size_t n_words, struct shader *sh)
 		return;
 	}
 	uint32_t *set = calloc(ids + 1, sizeof(*set)), *bind = calloc(ids + 1, sizeof(*bind));
-	if (!set || !bind) {
+	uint8_t *ref = calloc(ids + 1, 1);
+	if (!set || !bind || !ref) {
 		free(set);
 		free(bind);
+		free(ref);
 		memset(sh->used, 0xff, sizeof(sh->used));
 		return;
 	}
-	for (size_t i = 5; i < n_words;) {
-		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
+	int in_functions = 0, complete;
+	size_t i = 5;
+	while (i < n_words) {
+		uint32_t op = w[i] & 0xffff, len = w[i] >> 16, first = 1;
 		if (!len || i + len > n_words)
 			break;
 		if (op == SpvOpDecorate && len >= 4 && w[i + 1] < ids) {
@@ -1374,17 +1413,24 @@ static void parse_spirv(const uint32_t *w, size_t n_words, struct shader *sh)
 			else if (w[i + 2] == SpvDecorationBinding)
 				bind[w[i + 1]] = w[i + 3] + 1;
 		}
+		in_functions |= op == SpvOpFunction;
+		int n = in_functions ? spirv_id_words(op, &first) : 0;
+		for (uint32_t j = first; n && j<len; j++, n -= n> 0)
+			if (w[i + j] < ids)
+				ref[w[i + j]] = 1;
 		i += len;
 	}
+	complete = i == n_words;
 	for (uint32_t id = 0; id < ids; id++) {
-		if (!bind[id])
-			continue;
+		if (!bind[id] || (complete && !ref[id]))
+			continue; /* declared, never referred to */
 		uint32_t s_ = set[id] ? set[id] - 1 : 0, b = bind[id] - 1;
 		if (s_ < 8 && b < 64)
 			sh->used[s_] |= (uint64_t)1 << b;
 	}
 	free(set);
 	free(bind);
+	free(ref);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateShaderModule(VkDevice device,
@@ -2903,7 +2949,7 @@ static void buffer_range(struct capture_device *c, uint64_t handle, uint64_t off
 	llct_fp_range(c->fp, b->addr + off, size, stream, op, cached);
 }
 
-/* Does the pipeline's SPIR-V declare the binding slot k of set index s belongs to? */
+/* Does the pipeline's SPIR-V use the binding slot k of set index s belongs to? */
 static int slot_used(const struct pipe *p, const struct dset *ds, int s, uint32_t k)
 {
 	if (!p)
