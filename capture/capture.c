@@ -2553,6 +2553,38 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexedIndirect(VkCommandBuffer cb,
 		});
 }
 
+/* Count-indirect draws: up to max draws whose number lives in GPU memory, recorded as one
+ * draw of unknown count, measured as a whole (one query around the call). */
+static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndirectCount(VkCommandBuffer cb, VkBuffer buf,
+							   VkDeviceSize off, VkBuffer count_buf,
+							   VkDeviceSize count_off, uint32_t max,
+							   uint32_t stride)
+{
+	struct draw_query dq = draw_query_begin(cb);
+	dd(cb)->CmdDrawIndirectCount(cb, buf, off, count_buf, count_off, max, stride);
+	draw_query_end(cb, dq);
+	RECORD(cb, C_DRAW, {
+		m->u.draw.query = dq.q;
+		m->u.draw.instances = 1;
+	});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexedIndirectCount(VkCommandBuffer cb, VkBuffer buf,
+								  VkDeviceSize off,
+								  VkBuffer count_buf,
+								  VkDeviceSize count_off,
+								  uint32_t max, uint32_t stride)
+{
+	struct draw_query dq = draw_query_begin(cb);
+	dd(cb)->CmdDrawIndexedIndirectCount(cb, buf, off, count_buf, count_off, max, stride);
+	draw_query_end(cb, dq);
+	RECORD(cb, C_DRAW, {
+		m->u.draw.query = dq.q;
+		m->u.draw.indexed = 1;
+		m->u.draw.instances = 1;
+	});
+}
+
 static VKAPI_ATTR void VKAPI_CALL cap_CmdBindVertexBuffers2(VkCommandBuffer cb, uint32_t first,
 							    uint32_t n, const VkBuffer *bufs,
 							    const VkDeviceSize *offs,
@@ -2652,20 +2684,66 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdDispatch(VkCommandBuffer cb, uint32_t x
 	});
 }
 
+static VKAPI_ATTR void VKAPI_CALL cap_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by,
+						      uint32_t bz, uint32_t x, uint32_t y,
+						      uint32_t z)
+{
+	dd(cb)->CmdDispatchBase(cb, bx, by, bz, x, y, z);
+	RECORD(cb, C_DISPATCH, {
+		m->u.dispatch.x = x;
+		m->u.dispatch.y = y;
+		m->u.dispatch.z = z;
+	});
+}
+
+/* The group counts live in GPU memory: recorded as 0 (unknown); the traffic of a dispatch
+ * comes from its bound resources, not its size. */
+static VKAPI_ATTR void VKAPI_CALL cap_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buf,
+							  VkDeviceSize off)
+{
+	dd(cb)->CmdDispatchIndirect(cb, buf, off);
+	RECORD(cb, C_DISPATCH, { (void)m; });
+}
+
+/* A copy, blit or resolve region recorded: one macro a region type, for the command and its
+ * vkCmd*2 form (whose region structs have the same fields). */
+#define REC_COPY_BUFFER(cb, src_, dst_, r)                                                         \
+	RECORD(cb, C_COPY, {                                                                       \
+		m->u.copy.kind = K_BUF_BUF;                                                        \
+		m->u.copy.src = H(src_);                                                           \
+		m->u.copy.dst = H(dst_);                                                           \
+		m->u.copy.src_off = (r).srcOffset;                                                 \
+		m->u.copy.dst_off = (r).dstOffset;                                                 \
+		m->u.copy.bytes = (r).size;                                                        \
+	})
+
 static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyBuffer(VkCommandBuffer cb, VkBuffer src, VkBuffer dst,
 						    uint32_t n, const VkBufferCopy *regions)
 {
 	dd(cb)->CmdCopyBuffer(cb, src, dst, n, regions);
 	for (uint32_t i = 0; i < n; i++)
-		RECORD(cb, C_COPY, {
-			m->u.copy.kind = K_BUF_BUF;
-			m->u.copy.src = H(src);
-			m->u.copy.dst = H(dst);
-			m->u.copy.src_off = regions[i].srcOffset;
-			m->u.copy.dst_off = regions[i].dstOffset;
-			m->u.copy.bytes = regions[i].size;
-		});
+		REC_COPY_BUFFER(cb, src, dst, regions[i]);
 }
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyBuffer2(VkCommandBuffer cb,
+						     const VkCopyBufferInfo2 *info)
+{
+	dd(cb)->CmdCopyBuffer2(cb, info);
+	for (uint32_t i = 0; i < info->regionCount; i++)
+		REC_COPY_BUFFER(cb, info->srcBuffer, info->dstBuffer, info->pRegions[i]);
+}
+
+#define REC_COPY_BUFFER_TO_IMAGE(cb, src_, dst_, r)                                                \
+	RECORD(cb, C_COPY, {                                                                       \
+		m->u.copy.kind = K_BUF_IMG;                                                        \
+		m->u.copy.src = H(src_);                                                           \
+		m->u.copy.dst = H(dst_);                                                           \
+		m->u.copy.src_off = (r).bufferOffset;                                              \
+		m->u.copy.dof = (r).imageOffset;                                                   \
+		m->u.copy.ext = (r).imageExtent;                                                   \
+		m->u.copy.dmip = (r).imageSubresource.mipLevel;                                    \
+		m->u.copy.dlayer = (r).imageSubresource.baseArrayLayer;                            \
+	})
 
 static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyBufferToImage(VkCommandBuffer cb, VkBuffer src,
 							   VkImage dst, VkImageLayout layout,
@@ -2674,17 +2752,28 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyBufferToImage(VkCommandBuffer cb, V
 {
 	dd(cb)->CmdCopyBufferToImage(cb, src, dst, layout, n, regions);
 	for (uint32_t i = 0; i < n; i++)
-		RECORD(cb, C_COPY, {
-			m->u.copy.kind = K_BUF_IMG;
-			m->u.copy.src = H(src);
-			m->u.copy.dst = H(dst);
-			m->u.copy.src_off = regions[i].bufferOffset;
-			m->u.copy.dof = regions[i].imageOffset;
-			m->u.copy.ext = regions[i].imageExtent;
-			m->u.copy.dmip = regions[i].imageSubresource.mipLevel;
-			m->u.copy.dlayer = regions[i].imageSubresource.baseArrayLayer;
-		});
+		REC_COPY_BUFFER_TO_IMAGE(cb, src, dst, regions[i]);
 }
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyBufferToImage2(VkCommandBuffer cb,
+							    const VkCopyBufferToImageInfo2 *info)
+{
+	dd(cb)->CmdCopyBufferToImage2(cb, info);
+	for (uint32_t i = 0; i < info->regionCount; i++)
+		REC_COPY_BUFFER_TO_IMAGE(cb, info->srcBuffer, info->dstImage, info->pRegions[i]);
+}
+
+#define REC_COPY_IMAGE_TO_BUFFER(cb, src_, dst_, r)                                                \
+	RECORD(cb, C_COPY, {                                                                       \
+		m->u.copy.kind = K_IMG_BUF;                                                        \
+		m->u.copy.src = H(src_);                                                           \
+		m->u.copy.dst = H(dst_);                                                           \
+		m->u.copy.dst_off = (r).bufferOffset;                                              \
+		m->u.copy.so = (r).imageOffset;                                                    \
+		m->u.copy.ext = (r).imageExtent;                                                   \
+		m->u.copy.smip = (r).imageSubresource.mipLevel;                                    \
+		m->u.copy.slayer = (r).imageSubresource.baseArrayLayer;                            \
+	})
 
 static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyImageToBuffer(VkCommandBuffer cb, VkImage src,
 							   VkImageLayout layout, VkBuffer dst,
@@ -2693,17 +2782,31 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyImageToBuffer(VkCommandBuffer cb, V
 {
 	dd(cb)->CmdCopyImageToBuffer(cb, src, layout, dst, n, regions);
 	for (uint32_t i = 0; i < n; i++)
-		RECORD(cb, C_COPY, {
-			m->u.copy.kind = K_IMG_BUF;
-			m->u.copy.src = H(src);
-			m->u.copy.dst = H(dst);
-			m->u.copy.dst_off = regions[i].bufferOffset;
-			m->u.copy.so = regions[i].imageOffset;
-			m->u.copy.ext = regions[i].imageExtent;
-			m->u.copy.smip = regions[i].imageSubresource.mipLevel;
-			m->u.copy.slayer = regions[i].imageSubresource.baseArrayLayer;
-		});
+		REC_COPY_IMAGE_TO_BUFFER(cb, src, dst, regions[i]);
 }
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyImageToBuffer2(VkCommandBuffer cb,
+							    const VkCopyImageToBufferInfo2 *info)
+{
+	dd(cb)->CmdCopyImageToBuffer2(cb, info);
+	for (uint32_t i = 0; i < info->regionCount; i++)
+		REC_COPY_IMAGE_TO_BUFFER(cb, info->srcImage, info->dstBuffer, info->pRegions[i]);
+}
+
+#define REC_COPY_IMAGE(cb, src_, dst_, r)                                                          \
+	RECORD(cb, C_COPY, {                                                                       \
+		m->u.copy.kind = K_IMG_IMG;                                                        \
+		m->u.copy.src = H(src_);                                                           \
+		m->u.copy.dst = H(dst_);                                                           \
+		m->u.copy.so = (r).srcOffset;                                                      \
+		m->u.copy.dof = (r).dstOffset;                                                     \
+		m->u.copy.ext = (r).extent;                                                        \
+		m->u.copy.dext = (r).extent;                                                       \
+		m->u.copy.smip = (r).srcSubresource.mipLevel;                                      \
+		m->u.copy.dmip = (r).dstSubresource.mipLevel;                                      \
+		m->u.copy.slayer = (r).srcSubresource.baseArrayLayer;                              \
+		m->u.copy.dlayer = (r).dstSubresource.baseArrayLayer;                              \
+	})
 
 static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyImage(VkCommandBuffer cb, VkImage src,
 						   VkImageLayout sl, VkImage dst, VkImageLayout dl,
@@ -2711,19 +2814,15 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyImage(VkCommandBuffer cb, VkImage s
 {
 	dd(cb)->CmdCopyImage(cb, src, sl, dst, dl, n, regions);
 	for (uint32_t i = 0; i < n; i++)
-		RECORD(cb, C_COPY, {
-			m->u.copy.kind = K_IMG_IMG;
-			m->u.copy.src = H(src);
-			m->u.copy.dst = H(dst);
-			m->u.copy.so = regions[i].srcOffset;
-			m->u.copy.dof = regions[i].dstOffset;
-			m->u.copy.ext = regions[i].extent;
-			m->u.copy.dext = regions[i].extent;
-			m->u.copy.smip = regions[i].srcSubresource.mipLevel;
-			m->u.copy.dmip = regions[i].dstSubresource.mipLevel;
-			m->u.copy.slayer = regions[i].srcSubresource.baseArrayLayer;
-			m->u.copy.dlayer = regions[i].dstSubresource.baseArrayLayer;
-		});
+		REC_COPY_IMAGE(cb, src, dst, regions[i]);
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdCopyImage2(VkCommandBuffer cb,
+						    const VkCopyImageInfo2 *info)
+{
+	dd(cb)->CmdCopyImage2(cb, info);
+	for (uint32_t i = 0; i < info->regionCount; i++)
+		REC_COPY_IMAGE(cb, info->srcImage, info->dstImage, info->pRegions[i]);
 }
 
 static VkExtent3D span(const VkOffset3D *o)
@@ -2738,6 +2837,21 @@ static VkOffset3D lo(const VkOffset3D *o)
 			    0};
 }
 
+#define REC_BLIT_IMAGE(cb, src_, dst_, r)                                                          \
+	RECORD(cb, C_COPY, {                                                                       \
+		m->u.copy.kind = K_BLIT;                                                           \
+		m->u.copy.src = H(src_);                                                           \
+		m->u.copy.dst = H(dst_);                                                           \
+		m->u.copy.so = lo((r).srcOffsets);                                                 \
+		m->u.copy.dof = lo((r).dstOffsets);                                                \
+		m->u.copy.ext = span((r).srcOffsets);                                              \
+		m->u.copy.dext = span((r).dstOffsets);                                             \
+		m->u.copy.smip = (r).srcSubresource.mipLevel;                                      \
+		m->u.copy.dmip = (r).dstSubresource.mipLevel;                                      \
+		m->u.copy.slayer = (r).srcSubresource.baseArrayLayer;                              \
+		m->u.copy.dlayer = (r).dstSubresource.baseArrayLayer;                              \
+	})
+
 static VKAPI_ATTR void VKAPI_CALL cap_CmdBlitImage(VkCommandBuffer cb, VkImage src,
 						   VkImageLayout sl, VkImage dst, VkImageLayout dl,
 						   uint32_t n, const VkImageBlit *regions,
@@ -2745,20 +2859,29 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdBlitImage(VkCommandBuffer cb, VkImage s
 {
 	dd(cb)->CmdBlitImage(cb, src, sl, dst, dl, n, regions, filter);
 	for (uint32_t i = 0; i < n; i++)
-		RECORD(cb, C_COPY, {
-			m->u.copy.kind = K_BLIT;
-			m->u.copy.src = H(src);
-			m->u.copy.dst = H(dst);
-			m->u.copy.so = lo(regions[i].srcOffsets);
-			m->u.copy.dof = lo(regions[i].dstOffsets);
-			m->u.copy.ext = span(regions[i].srcOffsets);
-			m->u.copy.dext = span(regions[i].dstOffsets);
-			m->u.copy.smip = regions[i].srcSubresource.mipLevel;
-			m->u.copy.dmip = regions[i].dstSubresource.mipLevel;
-			m->u.copy.slayer = regions[i].srcSubresource.baseArrayLayer;
-			m->u.copy.dlayer = regions[i].dstSubresource.baseArrayLayer;
-		});
+		REC_BLIT_IMAGE(cb, src, dst, regions[i]);
 }
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdBlitImage2(VkCommandBuffer cb,
+						    const VkBlitImageInfo2 *info)
+{
+	dd(cb)->CmdBlitImage2(cb, info);
+	for (uint32_t i = 0; i < info->regionCount; i++)
+		REC_BLIT_IMAGE(cb, info->srcImage, info->dstImage, info->pRegions[i]);
+}
+
+#define REC_RESOLVE_IMAGE(cb, src_, dst_, r)                                                       \
+	RECORD(cb, C_COPY, {                                                                       \
+		m->u.copy.kind = K_RESOLVE;                                                        \
+		m->u.copy.src = H(src_);                                                           \
+		m->u.copy.dst = H(dst_);                                                           \
+		m->u.copy.so = (r).srcOffset;                                                      \
+		m->u.copy.dof = (r).dstOffset;                                                     \
+		m->u.copy.ext = (r).extent;                                                        \
+		m->u.copy.dext = (r).extent;                                                       \
+		m->u.copy.smip = (r).srcSubresource.mipLevel;                                      \
+		m->u.copy.dmip = (r).dstSubresource.mipLevel;                                      \
+	})
 
 static VKAPI_ATTR void VKAPI_CALL cap_CmdResolveImage(VkCommandBuffer cb, VkImage src,
 						      VkImageLayout sl, VkImage dst,
@@ -2767,17 +2890,15 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdResolveImage(VkCommandBuffer cb, VkImag
 {
 	dd(cb)->CmdResolveImage(cb, src, sl, dst, dl, n, regions);
 	for (uint32_t i = 0; i < n; i++)
-		RECORD(cb, C_COPY, {
-			m->u.copy.kind = K_RESOLVE;
-			m->u.copy.src = H(src);
-			m->u.copy.dst = H(dst);
-			m->u.copy.so = regions[i].srcOffset;
-			m->u.copy.dof = regions[i].dstOffset;
-			m->u.copy.ext = regions[i].extent;
-			m->u.copy.dext = regions[i].extent;
-			m->u.copy.smip = regions[i].srcSubresource.mipLevel;
-			m->u.copy.dmip = regions[i].dstSubresource.mipLevel;
-		});
+		REC_RESOLVE_IMAGE(cb, src, dst, regions[i]);
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdResolveImage2(VkCommandBuffer cb,
+						       const VkResolveImageInfo2 *info)
+{
+	dd(cb)->CmdResolveImage2(cb, info);
+	for (uint32_t i = 0; i < info->regionCount; i++)
+		REC_RESOLVE_IMAGE(cb, info->srcImage, info->dstImage, info->pRegions[i]);
 }
 
 static VKAPI_ATTR void VKAPI_CALL cap_CmdFillBuffer(VkCommandBuffer cb, VkBuffer dst,
@@ -3711,18 +3832,27 @@ static const struct {
     I(CmdBindVertexBuffers),
     I(CmdBindVertexBuffers2),
     I(CmdBlitImage),
+    I(CmdBlitImage2),
     I(CmdClearAttachments),
     I(CmdClearColorImage),
     I(CmdClearDepthStencilImage),
     I(CmdCopyBuffer),
+    I(CmdCopyBuffer2),
     I(CmdCopyBufferToImage),
+    I(CmdCopyBufferToImage2),
     I(CmdCopyImage),
+    I(CmdCopyImage2),
     I(CmdCopyImageToBuffer),
+    I(CmdCopyImageToBuffer2),
     I(CmdDispatch),
+    I(CmdDispatchBase),
+    I(CmdDispatchIndirect),
     I(CmdDraw),
     I(CmdDrawIndexed),
     I(CmdDrawIndexedIndirect),
+    I(CmdDrawIndexedIndirectCount),
     I(CmdDrawIndirect),
+    I(CmdDrawIndirectCount),
     I(CmdDrawMultiEXT),
     I(CmdDrawMultiIndexedEXT),
     I(CmdEndDebugUtilsLabelEXT),
@@ -3735,6 +3865,7 @@ static const struct {
     I(CmdPushDescriptorSetKHR),
     I(CmdPushDescriptorSetWithTemplateKHR),
     I(CmdResolveImage),
+    I(CmdResolveImage2),
     I(CmdSetColorBlendEnableEXT),
     I(CmdSetDepthTestEnable),
     I(CmdSetDepthWriteEnable),
@@ -3803,6 +3934,17 @@ PFN_vkVoidFunction capture_intercept(const char *name)
 	    {"vkBindImageMemory2KHR", "vkBindImageMemory2"},
 	    {"vkCmdBeginRenderPass2KHR", "vkCmdBeginRenderPass2"},
 	    {"vkCmdBeginRenderingKHR", "vkCmdBeginRendering"},
+	    {"vkCmdBlitImage2KHR", "vkCmdBlitImage2"},
+	    {"vkCmdCopyBuffer2KHR", "vkCmdCopyBuffer2"},
+	    {"vkCmdCopyBufferToImage2KHR", "vkCmdCopyBufferToImage2"},
+	    {"vkCmdCopyImage2KHR", "vkCmdCopyImage2"},
+	    {"vkCmdCopyImageToBuffer2KHR", "vkCmdCopyImageToBuffer2"},
+	    {"vkCmdDispatchBaseKHR", "vkCmdDispatchBase"},
+	    {"vkCmdDrawIndexedIndirectCountAMD", "vkCmdDrawIndexedIndirectCount"},
+	    {"vkCmdDrawIndexedIndirectCountKHR", "vkCmdDrawIndexedIndirectCount"},
+	    {"vkCmdDrawIndirectCountAMD", "vkCmdDrawIndirectCount"},
+	    {"vkCmdDrawIndirectCountKHR", "vkCmdDrawIndirectCount"},
+	    {"vkCmdResolveImage2KHR", "vkCmdResolveImage2"},
 	    {"vkCmdBindVertexBuffers2EXT", "vkCmdBindVertexBuffers2"},
 	    {"vkCmdSetDepthTestEnableEXT", "vkCmdSetDepthTestEnable"},
 	    {"vkCmdSetDepthWriteEnableEXT", "vkCmdSetDepthWriteEnable"},

@@ -196,6 +196,28 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 		dev->d.CmdSetDepthWriteEnable = dev->d.CmdSetDepthWriteEnableEXT;
 	if (!dev->d.CmdSetStencilTestEnable)
 		dev->d.CmdSetStencilTestEnable = dev->d.CmdSetStencilTestEnableEXT;
+	if (!dev->d.CmdBlitImage2)
+		dev->d.CmdBlitImage2 = dev->d.CmdBlitImage2KHR;
+	if (!dev->d.CmdCopyBuffer2)
+		dev->d.CmdCopyBuffer2 = dev->d.CmdCopyBuffer2KHR;
+	if (!dev->d.CmdCopyBufferToImage2)
+		dev->d.CmdCopyBufferToImage2 = dev->d.CmdCopyBufferToImage2KHR;
+	if (!dev->d.CmdCopyImage2)
+		dev->d.CmdCopyImage2 = dev->d.CmdCopyImage2KHR;
+	if (!dev->d.CmdCopyImageToBuffer2)
+		dev->d.CmdCopyImageToBuffer2 = dev->d.CmdCopyImageToBuffer2KHR;
+	if (!dev->d.CmdResolveImage2)
+		dev->d.CmdResolveImage2 = dev->d.CmdResolveImage2KHR;
+	if (!dev->d.CmdDispatchBase)
+		dev->d.CmdDispatchBase = dev->d.CmdDispatchBaseKHR;
+	if (!dev->d.CmdDrawIndirectCount)
+		dev->d.CmdDrawIndirectCount = dev->d.CmdDrawIndirectCountKHR;
+	if (!dev->d.CmdDrawIndirectCount)
+		dev->d.CmdDrawIndirectCount = dev->d.CmdDrawIndirectCountAMD;
+	if (!dev->d.CmdDrawIndexedIndirectCount)
+		dev->d.CmdDrawIndexedIndirectCount = dev->d.CmdDrawIndexedIndirectCountKHR;
+	if (!dev->d.CmdDrawIndexedIndirectCount)
+		dev->d.CmdDrawIndexedIndirectCount = dev->d.CmdDrawIndexedIndirectCountAMD;
 	if (!dev->d.CreateDescriptorUpdateTemplate)
 		dev->d.CreateDescriptorUpdateTemplate = dev->d.CreateDescriptorUpdateTemplateKHR;
 	if (!dev->d.DestroyDescriptorUpdateTemplate)

@@ -9,7 +9,7 @@
  *   4. the second target is copied to a host-visible buffer.
  * Prints a checksum of the read-back pixels and of the storage buffer.
  *
- * usage: scene [FRAMES [unmap|staging|upload|template|push]]   (default 2)
+ * usage: scene [FRAMES [unmap|staging|upload|template|push|cmds2]]   (default 2)
  *   unmap:    the index memory is unmapped right after the indices are written, as programs
  *             that upload once do;
  *   staging:  the index buffer is device-local, never mapped: each frame's command buffer
@@ -23,7 +23,11 @@
  *             vkCmdPushDescriptorSetKHR (VK_KHR_push_descriptor); the full-screen pass pushes
  *             its texture (binding 0) and then, in a second push, an unused storage buffer
  *             (binding 1), so the texture reaches its draw only if pushes update
- *             incrementally, as the extension says they do. Zink does both.
+ *             incrementally, as the extension says they do. Zink does both;
+ *   cmds2:    the newer forms of the commands, as DXVK and vkd3d-proton record them: the
+ *             dispatch is vkCmdDispatchIndirect, pass A's draw vkCmdDrawIndexedIndirectCountKHR
+ *             (VK_KHR_draw_indirect_count), the read-back copy vkCmdCopyImageToBuffer2KHR
+ *             (VK_KHR_copy_commands2).
  */
 #include <pthread.h>
 
@@ -136,8 +140,21 @@ int main(int argc, char **argv)
 	const char *mode = argc > 2 ? argv[2] : "";
 	int unmap = !strcmp(mode, "unmap"), templ = !strcmp(mode, "template"),
 	    push = !strcmp(mode, "push"), staging = !strcmp(mode, "staging"),
-	    upload = !strcmp(mode, "upload");
-	app_open("scene", 0, push ? VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME : NULL, NULL);
+	    upload = !strcmp(mode, "upload"), cmds2 = !strcmp(mode, "cmds2");
+	app_open("scene", 0,
+		 push    ? VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME
+		 : cmds2 ? VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME
+		     "," VK_KHR_COPY_COMMANDS_2_EXTENSION_NAME
+			 : NULL,
+		 NULL);
+	PFN_vkCmdDrawIndexedIndirectCountKHR draw_count =
+	    cmds2 ? (PFN_vkCmdDrawIndexedIndirectCountKHR)vkGetDeviceProcAddr(
+			dev, "vkCmdDrawIndexedIndirectCountKHR")
+		  : NULL;
+	PFN_vkCmdCopyImageToBuffer2KHR copy2 =
+	    cmds2 ? (PFN_vkCmdCopyImageToBuffer2KHR)vkGetDeviceProcAddr(
+			dev, "vkCmdCopyImageToBuffer2KHR")
+		  : NULL;
 	PFN_vkCmdPushDescriptorSetKHR push_set =
 	    push ? (PFN_vkCmdPushDescriptorSetKHR)vkGetDeviceProcAddr(dev,
 								      "vkCmdPushDescriptorSetKHR")
@@ -188,6 +205,17 @@ int main(int argc, char **argv)
 					    VK_WHOLE_SIZE};
 	VkBuffer sb = app_buffer(N_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &m_sb);
 	VkBuffer rb = app_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, APP_HOST, &m_rb);
+	/* cmds2: the dispatch's groups, the draw's parameters and its draw count */
+	VkDeviceMemory m_ind = VK_NULL_HANDLE;
+	VkBuffer ind = VK_NULL_HANDLE;
+	if (cmds2) {
+		uint32_t *w;
+		ind = app_buffer(64, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, APP_HOST, &m_ind);
+		CHECK(vkMapMemory(dev, m_ind, 0, VK_WHOLE_SIZE, 0, (void **)&w));
+		uint32_t words[10] = {N_WORDS / 64, 1, 1, 0, 3, 1, 0, 0, 0, 1};
+		memcpy(w, words, sizeof(words)); /* groups @0, indexed draw @16, count @36 */
+		vkUnmapMemory(dev, m_ind);
+	}
 	void *p;
 	float tri[6] = {-0.8f, -0.8f, 0.8f, -0.6f, 0.0f, 0.9f};
 	CHECK(vkMapMemory(dev, m_vb, 0, 64 * 8, 0, &p));
@@ -357,7 +385,10 @@ int main(int argc, char **argv)
 		else
 			vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, comp_l, 0, 1,
 						&sets[1], 0, NULL);
-		vkCmdDispatch(cb, N_WORDS / 64, 1, 1);
+		if (cmds2)
+			vkCmdDispatchIndirect(cb, ind, 0);
+		else
+			vkCmdDispatch(cb, N_WORDS / 64, 1, 1);
 		VkClearValue cv[2];
 		cv[0].color = (VkClearColorValue){{0, 0, 0.2f, 1}};
 		cv[1].depthStencil = (VkClearDepthStencilValue){1, 0};
@@ -379,7 +410,10 @@ int main(int argc, char **argv)
 		VkDeviceSize off = 0;
 		vkCmdBindVertexBuffers(cb, 0, 1, &vb, &off);
 		vkCmdBindIndexBuffer(cb, ib, 0, VK_INDEX_TYPE_UINT32);
-		vkCmdDrawIndexed(cb, 3, 1, 0, 0, 0);
+		if (cmds2)
+			draw_count(cb, ind, 16, ind, 36, 1, sizeof(VkDrawIndexedIndirectCommand));
+		else
+			vkCmdDrawIndexed(cb, 3, 1, 0, 0, 0);
 		vkCmdEndRenderPass(cb);
 		pthread_join(th, NULL);
 		rbi.renderPass = rp_b;
@@ -390,7 +424,27 @@ int main(int argc, char **argv)
 		vkCmdEndRenderPass(cb);
 		VkBufferImageCopy reg = {
 		    0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {W, H, 1}};
-		vkCmdCopyImageToBuffer(cb, out, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb, 1, &reg);
+		if (cmds2) {
+			VkBufferImageCopy2 reg2 = {VK_STRUCTURE_TYPE_BUFFER_IMAGE_COPY_2,
+						   NULL,
+						   reg.bufferOffset,
+						   reg.bufferRowLength,
+						   reg.bufferImageHeight,
+						   reg.imageSubresource,
+						   reg.imageOffset,
+						   reg.imageExtent};
+			VkCopyImageToBufferInfo2 ci2 = {
+			    VK_STRUCTURE_TYPE_COPY_IMAGE_TO_BUFFER_INFO_2,
+			    NULL,
+			    out,
+			    VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+			    rb,
+			    1,
+			    &reg2};
+			copy2(cb, &ci2);
+		} else
+			vkCmdCopyImageToBuffer(cb, out, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb, 1,
+					       &reg);
 		CHECK(vkEndCommandBuffer(cb));
 		VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
 		si.commandBufferCount = 1;
@@ -436,6 +490,10 @@ int main(int argc, char **argv)
 	vkDestroyBuffer(dev, sb, NULL);
 	vkDestroyBuffer(dev, rb, NULL);
 	vkDestroyBuffer(dev, ib, NULL);
+	if (ind) {
+		vkDestroyBuffer(dev, ind, NULL);
+		vkFreeMemory(dev, m_ind, NULL);
+	}
 	if (st) {
 		vkDestroyBuffer(dev, st, NULL);
 		if (staging)

@@ -24,8 +24,8 @@ static VkPhysicalDevice pd;
 static VkDevice dev;
 static VkQueue queue;
 
-/* Creates the instance (with VK_EXT_debug_utils if asked), the first device (with one device
- * extension and a features chain if given) and its queue. */
+/* Creates the instance (with VK_EXT_debug_utils if asked), the first device (with the device
+ * extensions in dev_ext, separated by commas, and a features chain if given) and its queue. */
 static inline void app_open(const char *name, int debug_utils, const char *dev_ext,
 			    void *dev_features)
 {
@@ -54,10 +54,13 @@ static inline void app_open(const char *name, int debug_utils, const char *dev_e
 	dci.queueCreateInfoCount = 1;
 	dci.pQueueCreateInfos = &qci;
 	dci.pNext = dev_features;
-	if (dev_ext) {
-		dci.enabledExtensionCount = 1;
-		dci.ppEnabledExtensionNames = &dev_ext;
-	}
+	char exts[256];
+	const char *names[8];
+	snprintf(exts, sizeof(exts), "%s", dev_ext ? dev_ext : "");
+	for (char *tok = strtok(exts, ","); tok && dci.enabledExtensionCount < 8;
+	     tok = strtok(NULL, ","))
+		names[dci.enabledExtensionCount++] = tok;
+	dci.ppEnabledExtensionNames = names;
 	CHECK(vkCreateDevice(pd, &dci, NULL, &dev));
 	vkGetDeviceQueue(dev, 0, 0, &queue);
 }
