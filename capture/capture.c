@@ -154,6 +154,11 @@ struct view {
 	uint32_t mip, layer;
 };
 
+/* A texel buffer view: the buffer range it shows. */
+struct bview {
+	uint64_t buffer, offset, range;
+};
+
 #define MAX_ATT 16
 enum att_role { ROLE_NONE, ROLE_COLOR, ROLE_DEPTH, ROLE_RESOLVE };
 struct att_desc {
@@ -355,8 +360,8 @@ struct cbuf {
 struct capture_device {
 	pthread_mutex_t lock;
 	struct layer_device *dev;
-	struct hmap mems, bufs, imgs, views, rpasses, fbufs, pipes, layouts, sets, cbufs, swaps,
-	    shaders, playouts, templs;
+	struct hmap mems, bufs, imgs, views, bviews, rpasses, fbufs, pipes, layouts, sets, cbufs,
+	    swaps, shaders, playouts, templs;
 	uint64_t next_addr, next_id;
 	uint64_t next_push; /* pushed sets live in the set map under keys no handle has */
 	struct llct_writer *w;
@@ -828,6 +833,7 @@ void capture_device_destroyed(struct layer_device *d)
 	hfree_all(&c->bufs, free_buf);
 	hfree_all(&c->imgs, NULL);
 	hfree_all(&c->views, NULL);
+	hfree_all(&c->bviews, NULL);
 	hfree_all(&c->rpasses, NULL);
 	hfree_all(&c->fbufs, NULL);
 	hfree_all(&c->pipes, NULL);
@@ -1233,6 +1239,43 @@ static VKAPI_ATTR void VKAPI_CALL cap_DestroyImageView(VkDevice device, VkImageV
 		return;
 	pthread_mutex_lock(&c->lock);
 	free(hdel(&c->views, H(view)));
+	pthread_mutex_unlock(&c->lock);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateBufferView(VkDevice device,
+							   const VkBufferViewCreateInfo *info,
+							   const VkAllocationCallbacks *alloc,
+							   VkBufferView *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateBufferView(device, info, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	struct bview *v = calloc(1, sizeof(*v));
+	if (!v || hput(&c->bviews, H(*out), v)) {
+		free(v);
+		cap_fail(c, "out of memory tracking views");
+	} else {
+		v->buffer = H(info->buffer);
+		v->offset = info->offset;
+		v->range = info->range;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_DestroyBufferView(VkDevice device, VkBufferView view,
+							const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	d->d.DestroyBufferView(device, view, alloc);
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	free(hdel(&c->bviews, H(view)));
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -1733,11 +1776,20 @@ static int is_buffer_descriptor(VkDescriptorType t)
 	       t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
 }
 
-/* One descriptor of a write: an image view from ii or a buffer range from bi, by type. */
-static void put_descriptor(struct dset *s, uint32_t binding, uint32_t element, VkDescriptorType t,
-			   const VkDescriptorImageInfo *ii, const VkDescriptorBufferInfo *bi)
+static int is_texel_descriptor(VkDescriptorType t)
+{
+	return t == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
+	       t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+}
+
+/* One descriptor of a write: an image view from ii, a buffer range from bi, or the range the
+ * texel buffer view tv shows, by type. */
+static void put_descriptor(struct capture_device *c, struct dset *s, uint32_t binding,
+			   uint32_t element, VkDescriptorType t, const VkDescriptorImageInfo *ii,
+			   const VkDescriptorBufferInfo *bi, const VkBufferView *tv)
 {
 	struct slot *sl = find_slot(s, binding, element);
+	struct bview *v;
 	if (!sl)
 		return;
 	sl->type = t;
@@ -1747,31 +1799,38 @@ static void put_descriptor(struct dset *s, uint32_t binding, uint32_t element, V
 		sl->handle = H(bi->buffer);
 		sl->offset = bi->offset;
 		sl->range = bi->range;
+	} else if (tv && is_texel_descriptor(t)) {
+		v = hget(&c->bviews, H(*tv));
+		sl->handle = v ? v->buffer : 0;
+		sl->offset = v ? v->offset : 0;
+		sl->range = v ? v->range : 0;
 	}
 }
 
-static void apply_write(struct dset *s, const VkWriteDescriptorSet *w)
+static void apply_write(struct capture_device *c, struct dset *s, const VkWriteDescriptorSet *w)
 {
 	for (uint32_t k = 0; s && k < w->descriptorCount; k++)
-		put_descriptor(s, w->dstBinding, w->dstArrayElement + k, w->descriptorType,
+		put_descriptor(c, s, w->dstBinding, w->dstArrayElement + k, w->descriptorType,
 			       w->pImageInfo ? &w->pImageInfo[k] : NULL,
-			       w->pBufferInfo ? &w->pBufferInfo[k] : NULL);
+			       w->pBufferInfo ? &w->pBufferInfo[k] : NULL,
+			       w->pTexelBufferView ? &w->pTexelBufferView[k] : NULL);
 }
 
-/* A template's writes, read from the program's data as the template lays them out. */
-static void apply_template(struct dset *s, const struct dtempl *t, const void *data)
+/* A template's writes, read from the program's data as the template lays them out: each
+ * entry's descriptors are of its type's structure (image info, buffer info, buffer view). */
+static void apply_template(struct capture_device *c, struct dset *s, const struct dtempl *t,
+			   const void *data)
 {
 	for (uint32_t i = 0; s && t && data && i < t->n; i++) {
 		const VkDescriptorUpdateTemplateEntry *e = &t->e[i];
 		if (!is_image_descriptor(e->descriptorType) &&
-		    !is_buffer_descriptor(e->descriptorType))
-			continue; /* samplers, texel buffers, inline data: nothing the layer follows
-				   */
+		    !is_buffer_descriptor(e->descriptorType) &&
+		    !is_texel_descriptor(e->descriptorType))
+			continue; /* samplers, inline data: nothing the layer follows */
 		for (uint32_t k = 0; k < e->descriptorCount; k++) {
-			const char *at = (const char *)data + e->offset + (size_t)k * e->stride;
-			put_descriptor(s, e->dstBinding, e->dstArrayElement + k, e->descriptorType,
-				       (const VkDescriptorImageInfo *)(const void *)at,
-				       (const VkDescriptorBufferInfo *)(const void *)at);
+			const void *at = (const char *)data + e->offset + (size_t)k * e->stride;
+			put_descriptor(c, s, e->dstBinding, e->dstArrayElement + k,
+				       e->descriptorType, at, at, at);
 		}
 	}
 }
@@ -1788,7 +1847,7 @@ static VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSets(VkDevice device, uint
 		return;
 	pthread_mutex_lock(&c->lock);
 	for (uint32_t i = 0; i < n_writes; i++)
-		apply_write(hget(&c->sets, H(writes[i].dstSet)), &writes[i]);
+		apply_write(c, hget(&c->sets, H(writes[i].dstSet)), &writes[i]);
 	for (uint32_t i = 0; i < n_copies; i++) {
 		const VkCopyDescriptorSet *cp = &copies[i];
 		struct dset *src = hget(&c->sets, H(cp->srcSet)),
@@ -1892,7 +1951,7 @@ static VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSetWithTemplate(VkDevice d
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	apply_template(hget(&c->sets, H(set)), hget(&c->templs, H(t)), data);
+	apply_template(c, hget(&c->sets, H(set)), hget(&c->templs, H(t)), data);
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -2354,6 +2413,7 @@ static void push_set(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipelineLa
 }
 
 struct writes {
+	struct capture_device *c;
 	uint32_t n;
 	const VkWriteDescriptorSet *w;
 };
@@ -2363,7 +2423,7 @@ static void fill_writes(struct dset *s, const void *a, const void *b)
 	const struct writes *w = a;
 	(void)b;
 	for (uint32_t i = 0; i < w->n; i++)
-		apply_write(s, &w->w[i]);
+		apply_write(w->c, s, &w->w[i]);
 }
 
 static VKAPI_ATTR void VKAPI_CALL cap_CmdPushDescriptorSetKHR(VkCommandBuffer cb,
@@ -2373,7 +2433,7 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdPushDescriptorSetKHR(VkCommandBuffer cb
 							      const VkWriteDescriptorSet *writes)
 {
 	dd(cb)->CmdPushDescriptorSetKHR(cb, point, layout, set, n, writes);
-	struct writes w = {n, writes};
+	struct writes w = {cap_of(cb, NULL), n, writes};
 	push_set(cb, point, layout, set, fill_writes, &w, NULL);
 }
 
@@ -2386,7 +2446,7 @@ struct templ_ref {
 static void fill_template_ref(struct dset *s, const void *a, const void *b)
 {
 	const struct templ_ref *r = a;
-	apply_template(s, hget(&r->c->templs, r->t), b);
+	apply_template(r->c, s, hget(&r->c->templs, r->t), b);
 }
 
 static VKAPI_ATTR void VKAPI_CALL
@@ -3267,6 +3327,9 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 			    sl->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC)
 				buffer_range(c, sl->handle, sl->offset, sl->range,
 					     LLCT_STREAM_OTHER, LLCT_OP_READ, 0);
+			if (sl->type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER)
+				buffer_range(c, sl->handle, sl->offset, sl->range, LLCT_STREAM_TEX,
+					     LLCT_OP_READ, 1); /* read through the texture units */
 			if ((sl->type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE ||
 			     sl->type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER) &&
 			    cw && ch) {
@@ -3373,8 +3436,13 @@ static void do_dispatch(struct capture_device *c, const struct cmd *m)
 			if (!slot_used(p, ds, s, k))
 				continue;
 			switch (sl->type) {
+			case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+				buffer_range(c, sl->handle, sl->offset, sl->range, LLCT_STREAM_TEX,
+					     LLCT_OP_READ, 1);
+				break;
 			case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
 			case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC:
+			case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
 				buffer_range(c, sl->handle, sl->offset, sl->range, LLCT_STREAM_CS,
 					     LLCT_OP_READ, 0);
 				buffer_range(c, sl->handle, sl->offset, sl->range, LLCT_STREAM_CS,
@@ -3877,6 +3945,7 @@ static const struct {
     I(CmdSetViewportWithCount),
     I(CmdUpdateBuffer),
     I(CreateBuffer),
+    I(CreateBufferView),
     I(CreateComputePipelines),
     I(CreateDescriptorSetLayout),
     I(CreateDescriptorUpdateTemplate),
@@ -3891,6 +3960,7 @@ static const struct {
     I(CreateShaderModule),
     I(CreateSwapchainKHR),
     I(DestroyBuffer),
+    I(DestroyBufferView),
     I(DestroyDescriptorUpdateTemplate),
     I(DestroyImage),
     I(DestroyImageView),

@@ -9,7 +9,7 @@
  *   4. the second target is copied to a host-visible buffer.
  * Prints a checksum of the read-back pixels and of the storage buffer.
  *
- * usage: scene [FRAMES [unmap|staging|upload|template|push|cmds2]]   (default 2)
+ * usage: scene [FRAMES [unmap|staging|upload|template|push|cmds2|texel]]   (default 2)
  *   unmap:    the index memory is unmapped right after the indices are written, as programs
  *             that upload once do;
  *   staging:  the index buffer is device-local, never mapped: each frame's command buffer
@@ -27,13 +27,16 @@
  *   cmds2:    the newer forms of the commands, as DXVK and vkd3d-proton record them: the
  *             dispatch is vkCmdDispatchIndirect, pass A's draw vkCmdDrawIndexedIndirectCountKHR
  *             (VK_KHR_draw_indirect_count), the read-back copy vkCmdCopyImageToBuffer2KHR
- *             (VK_KHR_copy_commands2).
+ *             (VK_KHR_copy_commands2);
+ *   texel:    the dispatch reads and writes its buffer through a storage texel buffer view
+ *             (double_texel.comp) instead of as a storage buffer.
  */
 #include <pthread.h>
 
 #include "vkapp.h"
 
 #include "double.comp.h"
+#include "double_texel.comp.h"
 #include "fullscreen.vert.h"
 #include "sample.frag.h"
 #include "tri.frag.h"
@@ -140,7 +143,8 @@ int main(int argc, char **argv)
 	const char *mode = argc > 2 ? argv[2] : "";
 	int unmap = !strcmp(mode, "unmap"), templ = !strcmp(mode, "template"),
 	    push = !strcmp(mode, "push"), staging = !strcmp(mode, "staging"),
-	    upload = !strcmp(mode, "upload"), cmds2 = !strcmp(mode, "cmds2");
+	    upload = !strcmp(mode, "upload"), cmds2 = !strcmp(mode, "cmds2"),
+	    texel = !strcmp(mode, "texel");
 	app_open("scene", 0,
 		 push    ? VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME
 		 : cmds2 ? VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME
@@ -203,7 +207,23 @@ int main(int argc, char **argv)
 					    ib,
 					    0,
 					    VK_WHOLE_SIZE};
-	VkBuffer sb = app_buffer(N_WORDS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &m_sb);
+	VkBuffer sb = app_buffer(N_WORDS * 4,
+				 texel ? VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT
+				       : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+				 APP_HOST, &m_sb);
+	VkBufferView sbv = VK_NULL_HANDLE;
+	if (texel) {
+		VkBufferViewCreateInfo bvi = {VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
+					      NULL,
+					      0,
+					      sb,
+					      VK_FORMAT_R32_UINT,
+					      0,
+					      VK_WHOLE_SIZE};
+		CHECK(vkCreateBufferView(dev, &bvi, NULL, &sbv));
+	}
+	VkDescriptorType st_type =
+	    texel ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 	VkBuffer rb = app_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, APP_HOST, &m_rb);
 	/* cmds2: the dispatch's groups, the draw's parameters and its draw count */
 	VkDeviceMemory m_ind = VK_NULL_HANDLE;
@@ -250,8 +270,7 @@ int main(int argc, char **argv)
 	VkDescriptorSetLayoutBinding gb[2] = {
 	    {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
 	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
-	VkDescriptorSetLayoutBinding cbind = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-					      VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+	VkDescriptorSetLayoutBinding cbind = {0, st_type, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
 	VkDescriptorSetLayoutCreateInfo lci = {
 	    VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL,
 	    push ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0, push ? 2 : 1, gb};
@@ -261,7 +280,7 @@ int main(int argc, char **argv)
 	lci.pBindings = &cbind;
 	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &cl));
 	VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
-					 {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+					 {st_type, 1}};
 	VkDescriptorPoolCreateInfo dpci = {
 	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 2, sizes};
 	VkDescriptorPool dpool;
@@ -280,7 +299,7 @@ int main(int argc, char **argv)
 				      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[0], 1, 0,
 				       1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &dbi, NULL},
 				      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[1], 0, 0,
-				       1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &dbi, NULL}};
+				       1, st_type, NULL, texel ? NULL : &dbi, texel ? &sbv : NULL}};
 	/* templates: the texture's image info, the storage buffer's buffer info */
 	VkDescriptorUpdateTemplateEntry te[2] = {
 	    {0, 0, 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 0, sizeof(dii)},
@@ -321,7 +340,9 @@ int main(int argc, char **argv)
 	VkShaderModule s_tf = app_shader(spv_tri_frag, sizeof(spv_tri_frag));
 	VkShaderModule s_fv = app_shader(spv_fullscreen_vert, sizeof(spv_fullscreen_vert));
 	VkShaderModule s_sf = app_shader(spv_sample_frag, sizeof(spv_sample_frag));
-	VkShaderModule s_cs = app_shader(spv_double_comp, sizeof(spv_double_comp));
+	VkShaderModule s_cs = texel
+				  ? app_shader(spv_double_texel_comp, sizeof(spv_double_texel_comp))
+				  : app_shader(spv_double_comp, sizeof(spv_double_comp));
 	VkPipeline p_tri = graphics(rp_a, tex_l, s_tv, s_tf, 1, 1);
 	VkPipeline p_fs = graphics(rp_b, tex_l, s_fv, s_sf, 0, 0);
 	VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
@@ -487,6 +508,8 @@ int main(int argc, char **argv)
 	vkDestroyImage(dev, depth, NULL);
 	vkDestroyImage(dev, out, NULL);
 	vkDestroyBuffer(dev, vb, NULL);
+	if (sbv)
+		vkDestroyBufferView(dev, sbv, NULL);
 	vkDestroyBuffer(dev, sb, NULL);
 	vkDestroyBuffer(dev, rb, NULL);
 	vkDestroyBuffer(dev, ib, NULL);

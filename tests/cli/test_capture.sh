@@ -79,7 +79,7 @@ if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; th
 	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/v.llct" -- "$APP" 2 >/dev/null 2>"$T/verr"
 	if grep -q "Validation Error" "$T/verr"; then bad "validation errors: $(grep -m3 'Validation Error' "$T/verr")"; else ok; fi
 	[ "$(q "$T/v.llct" "SELECT count(*) FROM frames")" = 2 ] && ok || bad "capture under validation"
-	for mode in "" template push staging upload cmds2; do
+	for mode in "" template push staging upload cmds2 texel; do
 		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/v2.llct" -- "$SCENE" 2 $mode >/dev/null 2>"$T/verr2"
 		if grep -q "Validation Error" "$T/verr2"; then bad "scene $mode validation errors: $(grep -m3 'Validation Error' "$T/verr2" | cut -c1-300)"; else ok; fi
 	done
@@ -136,9 +136,10 @@ vtx_u=$("$LLCTRACE" dump --csv "$T/su.llct" | awk -F, '$1 == 0 && $3 == "VTX" { 
 vtx_m=$(awk -F, '$1 == 0 && $3 == "VTX" { print $2 }' "$T/s.csv" | sort -u | tr '\n' ' ')
 [ "$vtx_u" = "$vtx_m" ] && ok || bad "unmapped index memory: VTX lines $vtx_u, mapped: $vtx_m"
 # descriptors written through update templates, or pushed (a template push for the dispatch,
-# two incremental pushes for the full-screen draw): the same texture, storage-buffer and uniform
-# lines as with vkUpdateDescriptorSets (each stream's lines relative to the first line it
-# touches; the push layout's storage buffer beside the texture is unused, so not counted)
+# two incremental pushes for the full-screen draw), or the dispatch's buffer bound as a storage
+# texel buffer view: the same texture and storage lines as with plain sets (each stream's lines
+# relative to the first line it touches; the push layout's storage buffer beside the texture is
+# unused, so not counted)
 rel() {
 	local b= a
 	for a in $(awk -F, -v f="$2" -v s="$3" '$1 == f && $3 == s { print $2 }' "$1" | sort -u); do
@@ -146,7 +147,7 @@ rel() {
 		printf '%d ' $((a - b))
 	done
 }
-for mode in template push; do
+for mode in template push texel; do
 	"$LLCTRACE" capture -q -b submit -o "$T/s$mode.llct" -- "$SCENE" 2 $mode >"$T/s$mode.out" 2>"$T/s$mode.err" && ok || bad "scene $mode capture: $(cat "$T/s$mode.err")"
 	[ "$(cat "$T/s$mode.out")" = "$(cat "$T/s.out")" ] && ok || bad "scene renders differently in $mode mode"
 	"$LLCTRACE" dump --csv "$T/s$mode.llct" >"$T/s$mode.csv"
