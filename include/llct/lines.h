@@ -50,8 +50,9 @@ struct llct_lines {
 	uint32_t blk_size;  /* 3 x fp_stride + 8, rounded up to a multiple of 64 */
 	uint32_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
 	unsigned line_shift, set_bits;
-	int xor_hash; /* set index by XOR-folding instead of modulo */
-	int ucd;      /* DISP bypasses */
+	int xor_hash;     /* set index by XOR-folding instead of modulo */
+	int ucd;          /* DISP bypasses */
+	uint64_t sink[3]; /* where the step's branch-free counting puts counts that do not count */
 };
 
 LLCT_INLINE uint8_t *llct_lines_block(const struct llct_lines *L, uint32_t set)
@@ -138,31 +139,22 @@ LLCT_INLINE uint32_t llct_lines_find(const struct llct_lines *L, uint32_t set, u
 
 /* Epoch tracking of TEX and Z blocks: consecutive accesses by the same stream walk a block
  * through E0, E1, E>=2; an access by any other stream ends the chain. Returns the epoch bits
- * of the line's new metadata. */
-LLCT_INLINE uint8_t llct_track_epoch(struct llct_frame_stats *fs, int stream, int hit, uint8_t meta)
+ * of the line's new metadata. Branch-free (whether a hit continues a chain is data, and a
+ * mispredicted branch costs more than the selects): counts that do not happen go to a sink. */
+LLCT_INLINE uint8_t llct_track_epoch(struct llct_frame_stats *fs, uint64_t *sink, int stream,
+				     int hit, uint8_t meta)
 {
-	uint64_t *entered, *hits;
 	unsigned epoch = (meta & LLCT_META_EPOCH) >> LLCT_META_EPOCH_SHIFT;
-	if (stream == LLCT_STREAM_TEX) {
-		entered = fs->tex_entered;
-		hits = fs->tex_hits;
-	} else if (stream == LLCT_STREAM_Z) {
-		entered = fs->z_entered;
-		hits = fs->z_hits;
-	} else {
-		return 0;
-	}
-	if (hit && (meta & LLCT_META_OWNER) == (unsigned)stream && epoch) {
-		hits[epoch - 1]++;
-		if (epoch < 3) {
-			epoch++;
-			entered[epoch - 1]++;
-		}
-	} else {
-		entered[0]++;
-		epoch = 1;
-	}
-	return (uint8_t)(epoch << LLCT_META_EPOCH_SHIFT);
+	int tex = stream == LLCT_STREAM_TEX, z = stream == LLCT_STREAM_Z;
+	uint64_t *entered = tex ? fs->tex_entered : z ? fs->z_entered : sink;
+	uint64_t *hits = tex ? fs->tex_hits : z ? fs->z_hits : sink;
+	unsigned cont =
+	    (unsigned)(hit & ((meta & LLCT_META_OWNER) == (unsigned)stream) & (epoch != 0));
+	unsigned adv = cont & (epoch < 3);
+	unsigned next = cont ? epoch + adv : 1;
+	(*(cont ? &hits[epoch - 1] : &sink[0]))++;
+	(*(cont && !adv ? &sink[0] : &entered[next - 1]))++;
+	return (uint8_t)((tex | z) ? next << LLCT_META_EPOCH_SHIFT : 0);
 }
 
 /* The batch loop works in blocks of this many accesses, computing their sets first, and
@@ -205,20 +197,16 @@ LLCT_INLINE enum llct_step llct_lines_step(struct llct_lines *L, void *ps, llct_
 	enum llct_step kind = LLCT_STEP_FILL;
 	if (w < L->ways) {
 		uint8_t m = meta[w];
-		if (a->op) {
-			st->write_hits++;
-			m |= LLCT_META_DIRTY;
-		} else {
-			st->read_hits++;
-		}
-		if (stream == LLCT_STREAM_TEX && (m & LLCT_META_RT)) {
-			fs->rt_consumed++;
-			m &= (uint8_t)~LLCT_META_RT;
-		} else if (stream == LLCT_STREAM_RT && !(m & LLCT_META_RT)) {
-			fs->rt_produced++;
-			m |= LLCT_META_RT;
-		}
-		uint8_t ep = llct_track_epoch(fs, stream, 1, m);
+		unsigned op = a->op != 0, rt = (m & LLCT_META_RT) != 0;
+		(*(op ? &st->write_hits : &st->read_hits))++;
+		m |= (uint8_t)(op << 7);
+		/* a TEX hit consumes the RT mark, an RT hit sets it: either flips it */
+		unsigned consumed = (stream == LLCT_STREAM_TEX) & rt;
+		unsigned produced = (stream == LLCT_STREAM_RT) & !rt;
+		fs->rt_consumed += consumed;
+		fs->rt_produced += produced;
+		m ^= (uint8_t)((consumed | produced) << 4);
+		uint8_t ep = llct_track_epoch(fs, L->sink, stream, 1, m);
 		meta[w] = (uint8_t)((m & (LLCT_META_DIRTY | LLCT_META_RT)) | ep | (uint8_t)stream);
 		on_hit(ps, w, a);
 		*way = w;
@@ -236,19 +224,16 @@ LLCT_INLINE enum llct_step llct_lines_step(struct llct_lines *L, void *ps, llct_
 		}
 		uint8_t old = meta[w];
 		fs->s[old & LLCT_META_OWNER].evictions++;
-		if (old & LLCT_META_DIRTY)
-			fs->s[old & LLCT_META_OWNER].writebacks++;
+		fs->s[old & LLCT_META_OWNER].writebacks += old >> 7;
 		kind = LLCT_STEP_EVICT;
 	}
 	L->tag[base + w] = a->line;
 	llct_block_fp(blk)[w] = fp;
 	st->fills++;
-	uint8_t m = a->op ? LLCT_META_DIRTY : 0;
-	if (stream == LLCT_STREAM_RT) {
-		fs->rt_produced++;
-		m |= LLCT_META_RT;
-	}
-	meta[w] = (uint8_t)(m | llct_track_epoch(fs, stream, 0, 0) | stream);
+	unsigned is_rt = stream == LLCT_STREAM_RT;
+	fs->rt_produced += is_rt;
+	uint8_t m = (uint8_t)((a->op != 0) << 7 | is_rt << 4);
+	meta[w] = (uint8_t)(m | llct_track_epoch(fs, L->sink, stream, 0, 0) | stream);
 	on_fill(ps, w, a);
 	*way = w;
 	return kind;
@@ -316,15 +301,13 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 			if (i + LLCT_LINES_AHEAD < n + ahead) { /* start the loads of a later set */
 				uint32_t set = sets[i + LLCT_LINES_AHEAD];
 				__builtin_prefetch(llct_lines_block(&l, set));
-				__builtin_prefetch(&l.tag[(size_t)set * l.ways]);
+				llct_prefetch_span(&l.tag[(size_t)set * l.ways],
+						   (size_t)l.ways * 8);
 				prefetch(ps, set);
 			}
 			int stream = streams[i], op = ops[i];
 			struct llct_stream_stats *st = &acc.s[stream];
-			if (op)
-				st->writes++;
-			else
-				st->reads++;
+			(*(op ? &st->writes : &st->reads))++;
 			if (l.ucd && stream == LLCT_STREAM_DISP) {
 				st->bypasses++;
 				continue;
