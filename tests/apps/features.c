@@ -276,12 +276,7 @@ int main(int argc, char **argv)
 		vkCmdCopyImageToBuffer(cb, resolved, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb, 1,
 				       &reg);
 		CHECK(vkEndCommandBuffer(cb));
-		VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
-		si.commandBufferCount = 1;
-		si.pCommandBuffers = &cb;
-		CHECK(vkQueueSubmit(queue, 1, &si, fence));
-		CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX));
-		CHECK(vkResetFences(dev, 1, &fence));
+		app_submit_wait(cb, fence);
 		sum = app_checksum(sum, mem[5], W * H);
 	}
 	printf("checksum %016llx\n", (unsigned long long)sum);

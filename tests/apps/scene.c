@@ -167,7 +167,6 @@ int main(int argc, char **argv)
 	    push ? (PFN_vkCmdPushDescriptorSetWithTemplateKHR)vkGetDeviceProcAddr(
 		       dev, "vkCmdPushDescriptorSetWithTemplateKHR")
 		 : NULL;
-	VkQueue q = queue;
 
 	VkDeviceMemory m_tex, m_depth, m_out, m_vb, m_sb, m_rb;
 	VkImage tex =
@@ -380,12 +379,7 @@ int main(int argc, char **argv)
 		CHECK(vkBeginCommandBuffer(cb, &bi));
 		vkCmdCopyBuffer(cb, st, ib, 1, &ib_copy);
 		CHECK(vkEndCommandBuffer(cb));
-		VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
-		si.commandBufferCount = 1;
-		si.pCommandBuffers = &cb;
-		CHECK(vkQueueSubmit(q, 1, &si, fence));
-		CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX));
-		CHECK(vkResetFences(dev, 1, &fence));
+		app_submit_wait(cb, fence);
 	}
 	uint64_t sum = 0;
 	for (int f = 0; f < frames; f++) {
@@ -467,12 +461,7 @@ int main(int argc, char **argv)
 			vkCmdCopyImageToBuffer(cb, out, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb, 1,
 					       &reg);
 		CHECK(vkEndCommandBuffer(cb));
-		VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
-		si.commandBufferCount = 1;
-		si.pCommandBuffers = &cb;
-		CHECK(vkQueueSubmit(q, 1, &si, fence));
-		CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX));
-		CHECK(vkResetFences(dev, 1, &fence));
+		app_submit_wait(cb, fence);
 		sum = app_checksum(sum, m_rb, W * H);
 	}
 	sum = app_checksum(sum, m_sb, N_WORDS);

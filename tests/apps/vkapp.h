@@ -134,6 +134,17 @@ static inline VkBuffer app_buffer(VkDeviceSize size, VkBufferUsageFlags usage,
 	return b;
 }
 
+/* Submits one command buffer to the queue and waits for it (the fence is reset after). */
+static inline void app_submit_wait(VkCommandBuffer cb, VkFence fence)
+{
+	VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO};
+	si.commandBufferCount = 1;
+	si.pCommandBuffers = &cb;
+	CHECK(vkQueueSubmit(queue, 1, &si, fence));
+	CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX));
+	CHECK(vkResetFences(dev, 1, &fence));
+}
+
 static inline VkShaderModule app_shader(const uint32_t *code, size_t size)
 {
 	VkShaderModuleCreateInfo ci = {VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, NULL, 0, size,
