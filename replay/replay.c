@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -194,6 +195,22 @@ static void map_release(struct line_map *m)
 	free(m->page);
 }
 
+/* The next-use index: 8 bytes an access (400 MB for 50 M accesses), written once front to
+ * back and once back to front. In 2 MiB pages where the kernel gives them (transparent huge
+ * pages on request): 512 times fewer page faults and TLB misses. */
+static uint64_t *next_use_alloc(uint64_t n)
+{
+	size_t bytes = (size_t)n * sizeof(uint64_t), huge = (size_t)2 << 20;
+	if (bytes < huge)
+		return malloc(bytes);
+	void *p = aligned_alloc(huge, (bytes + huge - 1) / huge * huge);
+#ifdef MADV_HUGEPAGE
+	if (p)
+		madvise(p, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 static int next_use_pass(struct llct_reader *r, const struct llct_replay_options *o, uint64_t total,
 			 uint64_t **out, char *err, size_t err_size)
 {
@@ -203,7 +220,7 @@ static int next_use_pass(struct llct_reader *r, const struct llct_replay_options
 	unsigned shift = 0;
 	uint64_t idx = 0;
 	int got, st = LLCT_OK;
-	uint64_t *next = malloc((total ? total : 1) * sizeof(*next));
+	uint64_t *next = next_use_alloc(total ? total : 1);
 	memset(&m, 0, sizeof(m));
 	*out = NULL;
 	while ((1u << shift) < o->cache.line)
