@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* GDC/PLOB state: the demotion sink policies report to, and the owner of every line. */
 struct tracker {
@@ -24,6 +25,7 @@ struct llct_cache {
 	struct llct_lines L; /* tags, fingerprints, metadata, valid masks, frame counters */
 	const struct llct_policy_ops *ops;
 	void *pstate;
+	void *arena; /* the line block, tags and policy state, in one allocation */
 	struct llct_cache_geom g;
 	struct llct_cache_config cfg;
 	struct llct_frame_stats scratch; /* counts go here before set_frame */
@@ -115,6 +117,24 @@ uint64_t llct_color_remap(const struct llct_cache_config *c, const struct llct_p
 	return pp << page_shift | (addr & (p->page_size - 1));
 }
 
+/* A model's memory, 64-byte aligned. From 1 MiB up, in 2 MiB pages where the kernel gives
+ * them (transparent huge pages on request): the lookups go to random sets, and with 4 KiB
+ * pages the tags, line blocks and policy state of an 8 MiB LLC span 450 pages, more than the
+ * first-level TLB holds, where 2 MiB pages make it one. */
+static void *arena_alloc(size_t bytes)
+{
+	size_t huge = (size_t)2 << 20;
+	if (bytes < huge / 2)
+		return aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+	bytes = (bytes + huge - 1) / huge * huge;
+	void *p = aligned_alloc(huge, bytes);
+#ifdef MADV_HUGEPAGE
+	if (p)
+		madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 int llct_cache_create(const struct llct_cache_config *cfg, const struct llct_policy_ops *policy,
 		      struct llct_cache **out)
 {
@@ -141,18 +161,22 @@ int llct_cache_create(const struct llct_cache_config *cfg, const struct llct_pol
 	L->ucd = cfg->ucd;
 	L->all_ways = cfg->ways == 64 ? UINT64_MAX : ((uint64_t)1 << cfg->ways) - 1;
 	size_t lines = (size_t)c->g.sets * c->g.ways, psize = policy->state_size(&c->g);
-	L->tag = malloc(lines * sizeof(*L->tag));
 	L->fp_stride = (c->g.ways + 15) & ~15u;
 	L->blk_size = (3 * L->fp_stride + 8 + 63) & ~63u;
-	L->blk = aligned_alloc(64, (size_t)c->g.sets * L->blk_size);
-	c->pstate = calloc(1, psize);
-	if (!L->tag || !L->blk || !c->pstate) {
+	size_t blk_bytes = (size_t)c->g.sets * L->blk_size;
+	size_t tag_bytes = (lines * sizeof(*L->tag) + 63) & ~(size_t)63;
+	c->arena = arena_alloc(blk_bytes + tag_bytes + psize);
+	if (!c->arena) {
 		llct_cache_destroy(c);
 		return LLCT_ERR_NOMEM;
 	}
+	L->blk = c->arena;
+	L->tag = (uint64_t *)(L->blk + blk_bytes);
+	c->pstate = (uint8_t *)L->tag + tag_bytes;
 	for (size_t i = 0; i < lines; i++)
 		L->tag[i] = LLCT_INVALID_LINE;
-	memset(L->blk, 0, (size_t)c->g.sets * L->blk_size);
+	memset(L->blk, 0, blk_bytes);
+	memset(c->pstate, 0, psize);
 	policy->init(c->pstate, &c->g);
 	L->fs = &c->scratch;
 	c->state_bytes = lines * sizeof(*L->tag) + (size_t)c->g.sets * L->blk_size + psize;
@@ -164,9 +188,7 @@ void llct_cache_destroy(struct llct_cache *c)
 {
 	if (!c)
 		return;
-	free(c->L.tag);
-	free(c->L.blk);
-	free(c->pstate);
+	free(c->arena);
 	if (c->trk)
 		free(c->trk->owner);
 	free(c->trk);
