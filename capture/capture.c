@@ -165,6 +165,8 @@ struct att_desc {
 	VkAttachmentLoadOp load, stencil_load;
 	VkAttachmentStoreOp store, stencil_store;
 	int role; /* how the (first) subpass uses it: draws touch color and depth only */
+	int slot; /* ROLE_COLOR: its index among the subpass's color attachments (the index
+		     of its blend state and write mask) */
 };
 
 struct rpass {
@@ -188,7 +190,12 @@ struct pipe {
 	int compute;
 	uint64_t used[8]; /* union over the pipeline's stages; all ones when unknown */
 	uint32_t stride[16];
-	int depth_test, depth_write, stencil_test, blend;
+	int depth_test, depth_write, stencil_test;
+	int stencil_write;   /* the stencil test can write: a write mask and an op that writes
+				(assumed when either is dynamic state) */
+	uint32_t blend;      /* color attachments (by slot) with blending on */
+	uint32_t write_mask; /* color attachments (by slot) with a colorWriteMask; all when the
+				mask is dynamic state */
 	int dyn_depth_test, dyn_depth_write, dyn_stencil_test; /* set by commands instead */
 	int dyn_blend;  /* blend enables come from vkCmdSetColorBlendEnableEXT */
 	int dyn_stride; /* vertex strides come from vkCmdSetVertexInputEXT/BindVertexBuffers2 */
@@ -1280,10 +1287,12 @@ static VKAPI_ATTR void VKAPI_CALL cap_DestroyBufferView(VkDevice device, VkBuffe
 }
 
 /* The first role a subpass gives an attachment wins (draws use color and depth ones). */
-static void set_role(struct rpass *rp, uint32_t a, int role)
+static void set_role(struct rpass *rp, uint32_t a, int role, int slot)
 {
-	if (a < rp->n && rp->att[a].role == ROLE_NONE)
+	if (a < rp->n && rp->att[a].role == ROLE_NONE) {
 		rp->att[a].role = role;
+		rp->att[a].slot = slot;
+	}
 }
 
 /* Records a render pass's attachments and their roles. VkRenderPassCreateInfo and ...2 spell
@@ -1298,20 +1307,24 @@ static void set_role(struct rpass *rp, uint32_t a, int role)
 		}                                                                                  \
 		rp->n = (info)->attachmentCount < MAX_ATT ? (info)->attachmentCount : MAX_ATT;     \
 		for (uint32_t i = 0; i < rp->n; i++)                                               \
-			rp->att[i] = (struct att_desc){                                            \
-			    (info)->pAttachments[i].loadOp, (info)->pAttachments[i].stencilLoadOp, \
-			    (info)->pAttachments[i].storeOp,                                       \
-			    (info)->pAttachments[i].stencilStoreOp, ROLE_NONE};                    \
+			rp->att[i] = (struct att_desc){(info)->pAttachments[i].loadOp,             \
+						       (info)->pAttachments[i].stencilLoadOp,      \
+						       (info)->pAttachments[i].storeOp,            \
+						       (info)->pAttachments[i].stencilStoreOp,     \
+						       ROLE_NONE,                                  \
+						       -1};                                        \
 		for (uint32_t sp = 0; sp < (info)->subpassCount; sp++) {                           \
 			const __typeof__((info)->pSubpasses[0]) *sd = &(info)->pSubpasses[sp];     \
 			for (uint32_t k = 0; k < sd->colorAttachmentCount; k++) {                  \
-				set_role(rp, sd->pColorAttachments[k].attachment, ROLE_COLOR);     \
+				set_role(rp, sd->pColorAttachments[k].attachment, ROLE_COLOR,      \
+					 (int)k);                                                  \
 				if (sd->pResolveAttachments)                                       \
 					set_role(rp, sd->pResolveAttachments[k].attachment,        \
-						 ROLE_RESOLVE);                                    \
+						 ROLE_RESOLVE, -1);                                \
 			}                                                                          \
 			if (sd->pDepthStencilAttachment)                                           \
-				set_role(rp, sd->pDepthStencilAttachment->attachment, ROLE_DEPTH); \
+				set_role(rp, sd->pDepthStencilAttachment->attachment, ROLE_DEPTH,  \
+					 -1);                                                      \
 		}                                                                                  \
 	} while (0)
 
@@ -1524,6 +1537,15 @@ static void stage_use(struct capture_device *c, const VkPipelineShaderStageCreat
 	}
 }
 
+/* Whether a face's stencil state can change the stencil: a write mask, and an op that is
+ * not KEEP. */
+static int stencil_writes(const VkStencilOpState *f)
+{
+	return f->writeMask &&
+	       (f->failOp != VK_STENCIL_OP_KEEP || f->passOp != VK_STENCIL_OP_KEEP ||
+		f->depthFailOp != VK_STENCIL_OP_KEEP);
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
     VkDevice device, VkPipelineCache cache, uint32_t n, const VkGraphicsPipelineCreateInfo *infos,
     const VkAllocationCallbacks *alloc, VkPipeline *out)
@@ -1555,13 +1577,20 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 					p->stride[vb->binding] = vb->stride;
 			}
 		if (g->pDepthStencilState) {
-			p->depth_test = g->pDepthStencilState->depthTestEnable;
-			p->depth_write = g->pDepthStencilState->depthWriteEnable;
-			p->stencil_test = g->pDepthStencilState->stencilTestEnable;
+			const VkPipelineDepthStencilStateCreateInfo *z = g->pDepthStencilState;
+			p->depth_test = z->depthTestEnable;
+			p->depth_write = z->depthWriteEnable;
+			p->stencil_test = z->stencilTestEnable;
+			p->stencil_write = stencil_writes(&z->front) || stencil_writes(&z->back);
 		}
 		if (g->pColorBlendState)
-			for (uint32_t a = 0; a < g->pColorBlendState->attachmentCount; a++)
-				p->blend |= g->pColorBlendState->pAttachments[a].blendEnable;
+			for (uint32_t a = 0; a < g->pColorBlendState->attachmentCount && a < 32;
+			     a++) {
+				const VkPipelineColorBlendAttachmentState *cb =
+				    &g->pColorBlendState->pAttachments[a];
+				p->blend |= (uint32_t) !!cb->blendEnable << a;
+				p->write_mask |= (uint32_t) !!cb->colorWriteMask << a;
+			}
 		for (uint32_t k = 0; g->pDynamicState && k < g->pDynamicState->dynamicStateCount;
 		     k++) {
 			VkDynamicState ds = g->pDynamicState->pDynamicStates[k];
@@ -1569,6 +1598,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 			p->dyn_depth_write |= ds == VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE;
 			p->dyn_stencil_test |= ds == VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE;
 			p->dyn_blend |= ds == VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT;
+			if (ds == VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT ||
+			    ds == VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT)
+				p->write_mask = UINT32_MAX; /* set by commands: assumed written */
+			if (ds == VK_DYNAMIC_STATE_STENCIL_WRITE_MASK ||
+			    ds == VK_DYNAMIC_STATE_STENCIL_OP)
+				p->stencil_write = 1;
 			p->dyn_stride |= ds == VK_DYNAMIC_STATE_VERTEX_INPUT_EXT ||
 					 ds == VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE;
 		}
@@ -1585,7 +1620,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 				p->depth_test |= q->depth_test;
 				p->depth_write |= q->depth_write;
 				p->stencil_test |= q->stencil_test;
+				p->stencil_write |= q->stencil_write;
 				p->blend |= q->blend;
+				p->write_mask |= q->write_mask;
 				p->dyn_depth_test |= q->dyn_depth_test;
 				p->dyn_depth_write |= q->dyn_depth_write;
 				p->dyn_stencil_test |= q->dyn_stencil_test;
@@ -2292,7 +2329,7 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdEndRenderPass2(VkCommandBuffer cb,
 	RECORD(cb, C_END_RP, {});
 }
 
-static void dyn_att(struct cmd *m, const VkRenderingAttachmentInfo *a, int stencil)
+static void dyn_att(struct cmd *m, const VkRenderingAttachmentInfo *a, int stencil, int slot)
 {
 	if (!a || !a->imageView || m->u.dr.n >= MAX_ATT)
 		return;
@@ -2303,6 +2340,7 @@ static void dyn_att(struct cmd *m, const VkRenderingAttachmentInfo *a, int stenc
 	m->u.dr.att[i].stencil_load = stencil ? a->loadOp : VK_ATTACHMENT_LOAD_OP_DONT_CARE;
 	m->u.dr.att[i].stencil_store = stencil ? a->storeOp : VK_ATTACHMENT_STORE_OP_DONT_CARE;
 	m->u.dr.att[i].role = ROLE_COLOR; /* depth/stencil images are told apart by format */
+	m->u.dr.att[i].slot = slot;
 }
 
 static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRendering(VkCommandBuffer cb,
@@ -2315,8 +2353,8 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRendering(VkCommandBuffer cb,
 		if (b_)
 			b_->multiview = info->viewMask != 0;
 		for (uint32_t i = 0; i < info->colorAttachmentCount; i++)
-			dyn_att(m, &info->pColorAttachments[i], 0);
-		dyn_att(m, info->pDepthAttachment, 0);
+			dyn_att(m, &info->pColorAttachments[i], 0, (int)i);
+		dyn_att(m, info->pDepthAttachment, 0, -1);
 		if (info->pStencilAttachment && info->pDepthAttachment &&
 		    info->pStencilAttachment->imageView == info->pDepthAttachment->imageView &&
 		    m->u.dr.n) { /* one depth/stencil image: fold the stencil ops into it */
@@ -2324,7 +2362,7 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRendering(VkCommandBuffer cb,
 			m->u.dr.att[m->u.dr.n - 1].stencil_store =
 			    info->pStencilAttachment->storeOp;
 		} else {
-			dyn_att(m, info->pStencilAttachment, 1);
+			dyn_att(m, info->pStencilAttachment, 1, -1);
 		}
 	});
 }
@@ -3397,7 +3435,8 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 		uint32_t ax0 = (uint32_t)x0, ay0 = (uint32_t)y0, ax1 = (uint32_t)x1,
 			 ay1 = (uint32_t)y1;
 		int dt = p && (p->dyn_depth_test ? c->dyn[D_DEPTH_TEST] : p->depth_test);
-		int dw = p && (p->dyn_depth_write ? c->dyn[D_DEPTH_WRITE] : p->depth_write);
+		/* depth writes happen only where the depth test is on */
+		int dw = dt && (p->dyn_depth_write ? c->dyn[D_DEPTH_WRITE] : p->depth_write);
 		int st = p && (p->dyn_stencil_test ? c->dyn[D_STENCIL_TEST] : p->stencil_test);
 		if (im->depth || im->stencil) {
 			if (dt)
@@ -3406,15 +3445,27 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 			if (dw)
 				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1,
 					     LLCT_STREAM_Z, LLCT_OP_WRITE, 1);
-			if (st && im->stencil)
+			if (st && im->stencil) /* the test reads; its ops may write */
+				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1,
+					     LLCT_STREAM_STC, LLCT_OP_READ, 1);
+			if (st && im->stencil && p->stencil_write)
 				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1,
 					     LLCT_STREAM_STC, LLCT_OP_WRITE, 1);
 		} else {
-			if (p && (p->dyn_blend ? c->dyn[D_BLEND] != 0 : p->blend))
+			/* by the attachment's blend state and write mask (an unknown pipeline
+			 * writes without blending) */
+			int slot = c->att[i].slot;
+			uint32_t bit = slot >= 0 && slot < 32 ? (uint32_t)1 << slot : 0;
+			int writes = !p || (p->write_mask & bit);
+			int blends =
+			    p && writes &&
+			    (p->dyn_blend ? ((uint32_t)c->dyn[D_BLEND] & bit) : (p->blend & bit));
+			if (blends)
 				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1, stream,
 					     LLCT_OP_READ, 1);
-			llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1, stream,
-				     LLCT_OP_WRITE, 1);
+			if (writes)
+				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1, stream,
+					     LLCT_OP_WRITE, 1);
 		}
 	}
 }

@@ -9,7 +9,7 @@
  *   4. the second target is copied to a host-visible buffer.
  * Prints a checksum of the read-back pixels and of the storage buffer.
  *
- * usage: scene [FRAMES [unmap|staging|upload|template|push|cmds2|texel]]   (default 2)
+ * usage: scene [FRAMES [unmap|staging|upload|template|push|cmds2|texel|masked]]   (default 2)
  *   unmap:    the index memory is unmapped right after the indices are written, as programs
  *             that upload once do;
  *   staging:  the index buffer is device-local, never mapped: each frame's command buffer
@@ -29,7 +29,9 @@
  *             (VK_KHR_draw_indirect_count), the read-back copy vkCmdCopyImageToBuffer2KHR
  *             (VK_KHR_copy_commands2);
  *   texel:    the dispatch reads and writes its buffer through a storage texel buffer view
- *             (double_texel.comp) instead of as a storage buffer.
+ *             (double_texel.comp) instead of as a storage buffer;
+ *   masked:   pass A's pipeline writes no color (colorWriteMask 0) and has depth writes on
+ *             with the depth test off, which writes no depth: its draw touches neither.
  */
 #include <pthread.h>
 
@@ -89,7 +91,7 @@ static VkRenderPass render_pass(int with_depth, VkImageLayout final)
 }
 
 static VkPipeline graphics(VkRenderPass rp, VkPipelineLayout layout, VkShaderModule vs,
-			   VkShaderModule fs, int vertex_input, int depth)
+			   VkShaderModule fs, int vertex_input, int depth, int masked)
 {
 	struct app_pipe o = {.rp = rp,
 			     .layout = layout,
@@ -100,7 +102,9 @@ static VkPipeline graphics(VkRenderPass rp, VkPipelineLayout layout, VkShaderMod
 			     .vertex_input = vertex_input,
 			     .color = 1,
 			     .ds_attachment = depth,
-			     .depth = depth};
+			     .depth = depth && !masked,
+			     .no_color_writes = masked,
+			     .depth_write_only = masked};
 	return app_pipeline(&o);
 }
 
@@ -144,7 +148,7 @@ int main(int argc, char **argv)
 	int unmap = !strcmp(mode, "unmap"), templ = !strcmp(mode, "template"),
 	    push = !strcmp(mode, "push"), staging = !strcmp(mode, "staging"),
 	    upload = !strcmp(mode, "upload"), cmds2 = !strcmp(mode, "cmds2"),
-	    texel = !strcmp(mode, "texel");
+	    texel = !strcmp(mode, "texel"), masked = !strcmp(mode, "masked");
 	app_open("scene", 0,
 		 push    ? VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME
 		 : cmds2 ? VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME
@@ -342,8 +346,8 @@ int main(int argc, char **argv)
 	VkShaderModule s_cs = texel
 				  ? app_shader(spv_double_texel_comp, sizeof(spv_double_texel_comp))
 				  : app_shader(spv_double_comp, sizeof(spv_double_comp));
-	VkPipeline p_tri = graphics(rp_a, tex_l, s_tv, s_tf, 1, 1);
-	VkPipeline p_fs = graphics(rp_b, tex_l, s_fv, s_sf, 0, 0);
+	VkPipeline p_tri = graphics(rp_a, tex_l, s_tv, s_tf, 1, 1, masked);
+	VkPipeline p_fs = graphics(rp_b, tex_l, s_fv, s_sf, 0, 0, 0);
 	VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
 	cpci.stage =
 	    (VkPipelineShaderStageCreateInfo){VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,

@@ -172,6 +172,8 @@ struct app_pipe {
 				     vkCmdSetColorBlendEnableEXT */
 	int dynamic_stride;       /* the pipeline's vertex stride (a wrong 64) is replaced by
 				     vkCmdBindVertexBuffers2EXT's */
+	int no_color_writes;      /* colorWriteMask 0: the color attachment is not written */
+	int depth_write_only;     /* depth writes on with the depth test off: no depth access */
 };
 
 static inline VkPipeline app_pipeline(const struct app_pipe *o)
@@ -209,8 +211,8 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 	ms.rasterizationSamples = o->samples ? o->samples : VK_SAMPLE_COUNT_1_BIT;
 	VkPipelineDepthStencilStateCreateInfo ds = {
 	    VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
-	ds.depthTestEnable = o->depth;
-	ds.depthWriteEnable = o->depth;
+	ds.depthTestEnable = o->depth && !o->depth_write_only;
+	ds.depthWriteEnable = o->depth || o->depth_write_only;
 	ds.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
 	ds.stencilTestEnable = o->stencil;
 	ds.front = ds.back = (VkStencilOpState){VK_STENCIL_OP_KEEP,
@@ -221,7 +223,7 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 						0xff,
 						1};
 	VkPipelineColorBlendAttachmentState cba = {0};
-	cba.colorWriteMask = 0xf;
+	cba.colorWriteMask = o->no_color_writes ? 0 : 0xf;
 	cba.blendEnable = o->blend && !o->dynamic_blend;
 	cba.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
 	cba.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;

@@ -79,7 +79,7 @@ if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; th
 	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/v.llct" -- "$APP" 2 >/dev/null 2>"$T/verr"
 	if grep -q "Validation Error" "$T/verr"; then bad "validation errors: $(grep -m3 'Validation Error' "$T/verr")"; else ok; fi
 	[ "$(q "$T/v.llct" "SELECT count(*) FROM frames")" = 2 ] && ok || bad "capture under validation"
-	for mode in "" template push staging upload cmds2 texel; do
+	for mode in "" template push staging upload cmds2 texel masked; do
 		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/v2.llct" -- "$SCENE" 2 $mode >/dev/null 2>"$T/verr2"
 		if grep -q "Validation Error" "$T/verr2"; then bad "scene $mode validation errors: $(grep -m3 'Validation Error' "$T/verr2" | cut -c1-300)"; else ok; fi
 	done
@@ -209,6 +209,16 @@ for st in "CS R" "Z R" "OTHER W"; do
 	[ "$n" = "$want" ] && [ "$n" -gt 0 ] && ok || bad "cmds2: $n $st accesses in frame 0, expected $want"
 done
 
+# write masks and the depth-write rule: pass A's draw (kernel 1) with colorWriteMask 0, and
+# depth writes on with the depth test off, writes no color and touches no depth at all; with
+# the ordinary pipeline it reads and writes depth and writes color
+"$LLCTRACE" capture -q -b submit -o "$T/sm.llct" -- "$SCENE" 2 masked >/dev/null 2>"$T/sm.err" && ok || bad "scene masked capture: $(cat "$T/sm.err")"
+"$LLCTRACE" dump --csv "$T/sm.llct" >"$T/sm.csv"
+kc() { awk -F, -v s="$2" -v o="$3" '$1 == 0 && $6 == 1 && $3 == s && $4 == o' "$1" | wc -l; }
+[ "$(q "$T/sm.llct" "SELECT json_extract(params, '\$.indexed') FROM kernels WHERE id = 1")" = 1 ] && ok || bad "kernel 1 is not pass A's draw"
+[ "$(kc "$T/sm.csv" RT W) $(kc "$T/sm.csv" Z R) $(kc "$T/sm.csv" Z W)" = "0 0 0" ] && ok || bad "masked draw: RT W, Z R, Z W = $(kc "$T/sm.csv" RT W) $(kc "$T/sm.csv" Z R) $(kc "$T/sm.csv" Z W), expected none"
+[ "$(kc "$T/s.csv" RT W)" -gt 0 ] && [ "$(kc "$T/s.csv" Z R)" -gt 0 ] && [ "$(kc "$T/s.csv" Z W)" -gt 0 ] && ok || bad "ordinary draw: RT W, Z R, Z W = $(kc "$T/s.csv" RT W) $(kc "$T/s.csv" Z R) $(kc "$T/s.csv" Z W)"
+
 # shadow map sampled as a texture, 4x MSAA with a resolve, stencil, alpha blending
 "$LLCTRACE" capture -q -b submit -o "$T/f.llct" -- "$FEATURES" 2 >"$T/f.out" 2>"$T/f.err" && ok || bad "features capture: $(cat "$T/f.err")"
 [ "$(cat "$T/f.out")" = "$("$FEATURES" 2)" ] && ok || bad "features output differs with capture"
@@ -222,6 +232,9 @@ f0() { awk -F, -v s="$1" -v o="$2" '$1 == 0 && $3 == s && $4 == o { print $2 }' 
 [ "$(comm -23 <(f0 TEX R) <(f0 Z W) | wc -l)" = 0 ] && ok || bad "TEX lines were not written as Z (depth sampled as a texture)"
 # stencil test writes stencil; blending reads the 4x color target (128x128x4 samples x 4 B)
 [ "$(f0 STC W | wc -l)" -gt 0 ] && ok || bad "no stencil traffic"
+# the stencil test reads every line its op (increment) may write (writes reach the LLC only
+# when the render cache evicts them: the store op is DONT_CARE)
+[ "$(f0 STC R | wc -l)" -gt 0 ] && [ -z "$(comm -13 <(f0 STC R) <(f0 STC W))" ] && ok || bad "stencil reads $(f0 STC R | wc -l) lines, writes $(f0 STC W | wc -l), not all of them read"
 [ "$(f0 RT R | wc -l)" = 4096 ] && ok || bad "blend reads of the 4x target: $(f0 RT R | wc -l) lines, expected 4096"
 # the resolve target is stored (RT) and is what the copy reads
 [ "$(comm -23 <(f0 OTHER R) <(f0 RT W) | wc -l)" = 0 ] && [ "$(f0 OTHER R | wc -l)" = 1024 ] && ok || bad "resolve target not stored as RT"
