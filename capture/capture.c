@@ -3097,6 +3097,25 @@ static struct img *view_image(struct capture_device *c, uint64_t view, uint32_t 
 	return im;
 }
 
+/* ,"attachments":[ids] — the resources rows of the pass's color and depth/stencil
+ * attachments — into buf. */
+static void att_ids(struct capture_device *c, char *buf, size_t size)
+{
+	size_t at = (size_t)snprintf(buf, size, ",\"attachments\":[");
+	int first = 1;
+	for (uint32_t i = 0; i < c->n_att && at < size; i++) {
+		uint32_t mip, layer;
+		struct img *im = view_image(c, c->att_view[i], &mip, &layer);
+		if (!im || (c->att[i].role != ROLE_COLOR && c->att[i].role != ROLE_DEPTH))
+			continue;
+		at += (size_t)snprintf(buf + at, size - at, "%s%llu", first ? "" : ",",
+				       (unsigned long long)im->id);
+		first = 0;
+	}
+	if (at < size)
+		snprintf(buf + at, size - at, "]");
+}
+
 static void att_rect(struct capture_device *c, uint32_t i, int op, int cached)
 {
 	uint32_t mip, layer;
@@ -3122,7 +3141,10 @@ static void begin_pass(struct capture_device *c)
 	c->rp_active = 1;
 	if (!loads)
 		return;
-	new_kernel(c, "load", "{\"what\":\"render pass load ops\"}");
+	char params[400], ids[300];
+	att_ids(c, ids, sizeof(ids));
+	snprintf(params, sizeof(params), "{\"what\":\"render pass load ops\"%s}", ids);
+	new_kernel(c, "load", params);
 	for (uint32_t i = 0; i < c->n_att; i++)
 		if (c->att[i].load == VK_ATTACHMENT_LOAD_OP_LOAD ||
 		    c->att[i].stencil_load == VK_ATTACHMENT_LOAD_OP_LOAD)
@@ -3138,8 +3160,12 @@ static void end_pass(struct capture_device *c)
 	for (uint32_t i = 0; i < c->n_att; i++)
 		stores |= c->att[i].store == VK_ATTACHMENT_STORE_OP_STORE ||
 			  c->att[i].stencil_store == VK_ATTACHMENT_STORE_OP_STORE;
-	if (stores)
-		new_kernel(c, "store", "{\"what\":\"render pass store ops\"}");
+	if (stores) {
+		char params[400], ids[300];
+		att_ids(c, ids, sizeof(ids));
+		snprintf(params, sizeof(params), "{\"what\":\"render pass store ops\"%s}", ids);
+		new_kernel(c, "store", params);
+	}
 	/* Dirty attachment lines in the render caches are written by the store op (or thrown
 	 * away by DONT_CARE): drop them, then store every line of the render area once. */
 	for (uint32_t i = 0; i < c->n_att; i++) {
@@ -3303,13 +3329,15 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 	struct cbuf *cb = c->cur_cb;
 	if (m->u.draw.query && cb && cb->frags_ok && m->u.draw.query <= cb->used && p && p->has_fs)
 		frags = cb->frags[m->u.draw.query - 1];
-	char params[200], fr[40] = "";
+	char params[500], fr[40] = "", ids[300];
 	if (frags != UINT64_MAX)
 		snprintf(fr, sizeof(fr), ",\"fragments\":%llu", (unsigned long long)frags);
-	snprintf(params, sizeof(params),
-		 "{\"indexed\":%s,\"count\":%u,\"instances\":%u,\"first\":%u,\"pipeline\":%llu%s}",
-		 m->u.draw.indexed ? "true" : "false", m->u.draw.count, m->u.draw.instances,
-		 m->u.draw.first, (unsigned long long)(p ? p->id : 0), fr);
+	att_ids(c, ids, sizeof(ids));
+	snprintf(
+	    params, sizeof(params),
+	    "{\"indexed\":%s,\"count\":%u,\"instances\":%u,\"first\":%u,\"pipeline\":%llu%s%s}",
+	    m->u.draw.indexed ? "true" : "false", m->u.draw.count, m->u.draw.instances,
+	    m->u.draw.first, (unsigned long long)(p ? p->id : 0), fr, ids);
 	new_kernel(c, "draw", params);
 	/* uniforms and textures from the bound sets */
 	VkViewport vp = p && p->has_viewport ? p->viewport : c->viewport;
@@ -3544,7 +3572,21 @@ static void do_copy(struct capture_device *c, const struct cmd *m)
 	static const char *const kinds[] = {"copy", "copy",    "copy", "copy",
 					    "blit", "resolve", "clear"};
 	const char *kind = kinds[m->u.copy.kind];
-	new_kernel(c, kind, NULL);
+	/* the resources rows read and written */
+	int src_img = m->u.copy.kind == K_IMG_BUF || m->u.copy.kind == K_IMG_IMG ||
+		      m->u.copy.kind == K_BLIT || m->u.copy.kind == K_RESOLVE;
+	int dst_img = m->u.copy.kind == K_BUF_IMG || m->u.copy.kind == K_IMG_IMG ||
+		      m->u.copy.kind == K_BLIT || m->u.copy.kind == K_RESOLVE;
+	struct img *si = src_img ? hget(&c->imgs, m->u.copy.src) : NULL;
+	struct img *di = dst_img ? hget(&c->imgs, m->u.copy.dst) : NULL;
+	struct buf *sb = src_img || m->u.copy.kind == K_FILL ? NULL : hget(&c->bufs, m->u.copy.src);
+	struct buf *db = dst_img ? NULL : hget(&c->bufs, m->u.copy.dst);
+	uint64_t sid = si ? si->id : sb ? sb->id : 0, did = di ? di->id : db ? db->id : 0;
+	char params[100], src[40] = "";
+	if (sid)
+		snprintf(src, sizeof(src), "\"src\":%llu,", (unsigned long long)sid);
+	snprintf(params, sizeof(params), "{%s\"dst\":%llu}", src, (unsigned long long)did);
+	new_kernel(c, kind, params);
 	switch (m->u.copy.kind) {
 	case K_BUF_BUF:
 		buffer_range(c, m->u.copy.src, m->u.copy.src_off, m->u.copy.bytes,
@@ -3672,7 +3714,10 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 			break;
 		case C_CLEAR_IMAGE: {
 			struct img *im = hget(&c->imgs, m->u.clear.image);
-			new_kernel(c, "clear", NULL);
+			char params[60];
+			snprintf(params, sizeof(params), "{\"dst\":%llu}",
+				 (unsigned long long)(im ? im->id : 0));
+			new_kernel(c, "clear", params);
 			for (uint32_t mip = 0; im && im->bound && mip < im->s.mips; mip++)
 				for (uint32_t l = 0; l < im->s.layers; l++)
 					llct_fp_rect(c->fp, &im->s, mip, l, 0, 0, im->s.width,
@@ -3681,7 +3726,10 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 			break;
 		}
 		case C_CLEAR_ATT: {
-			new_kernel(c, "clear", "{\"what\":\"clear attachments\"}");
+			char params[400], ids[300];
+			att_ids(c, ids, sizeof(ids));
+			snprintf(params, sizeof(params), "{\"what\":\"clear attachments\"%s}", ids);
+			new_kernel(c, "clear", params);
 			VkRect2D r = m->u.catt.rect;
 			for (uint32_t a = 0; a < c->n_att; a++) {
 				uint32_t mip, layer;

@@ -209,6 +209,11 @@ for st in "CS R" "Z R" "OTHER W"; do
 	[ "$n" = "$want" ] && [ "$n" -gt 0 ] && ok || bad "cmds2: $n $st accesses in frame 0, expected $want"
 done
 
+# kernels name their resources: pass A's draw its two attachments (color and depth images),
+# and the read-back copy reads pass B's color attachment into a buffer
+[ "$(q "$T/s.llct" "SELECT count(*) FROM kernels k, json_each(json_extract(k.params, '\$.attachments')) a JOIN resources r ON r.id = a.value WHERE k.id = 1 AND r.kind = 'image'")" = 2 ] && ok || bad "pass A's draw attachments: $(q "$T/s.llct" "SELECT params FROM kernels WHERE id = 1")"
+[ "$(q "$T/s.llct" "SELECT json_extract(c.params, '\$.src') = json_extract(d.params, '\$.attachments[0]') AND r.kind = 'buffer' FROM kernels c, kernels d, resources r WHERE c.id = 5 AND c.kind = 'copy' AND d.id = 3 AND r.id = json_extract(c.params, '\$.dst')")" = 1 ] && ok || bad "copy resources: $(q "$T/s.llct" "SELECT id, params FROM kernels WHERE id IN (3, 5)")"
+
 # write masks and the depth-write rule: pass A's draw (kernel 1) with colorWriteMask 0, and
 # depth writes on with the depth test off, writes no color and touches no depth at all; with
 # the ordinary pipeline it reads and writes depth and writes color
