@@ -16,7 +16,7 @@ case "$what" in build|demo|test) ;; *) echo "usage: ./setup.sh [build|demo|test]
 PKGS="build-essential cmake pkg-config python3 liblz4-dev libsqlite3-dev sqlite3 libzstd-dev
       clang libclang-rt-14-dev libvulkan-dev mesa-vulkan-drivers vulkan-tools
       vulkan-validationlayers glslang-tools spirv-headers xvfb vkd3d-demos mesa-utils
-      gfxreconstruct"
+      gfxreconstruct libxcb1-dev"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -19,29 +19,35 @@
 	} while (0)
 
 static const char *app_name = "app";
+static const char *app_inst_ext; /* instance extensions app_open enables, separated by commas */
 static VkInstance inst;
 static VkPhysicalDevice pd;
 static VkDevice dev;
 static VkQueue queue;
 
-/* Creates the instance (with VK_EXT_debug_utils if asked), the first device (with the device
- * extensions in dev_ext, separated by commas, and a features chain if given) and its queue. */
+/* Creates the instance (with VK_EXT_debug_utils if asked, and app_inst_ext), the first device
+ * (with the device extensions in dev_ext, separated by commas, and a features chain if given)
+ * and its queue. */
 static inline void app_open(const char *name, int debug_utils, const char *dev_ext,
 			    void *dev_features)
 {
 	VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO};
 	VkInstanceCreateInfo ici = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-	const char *ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+	char iexts[256];
+	const char *inames[8];
 	uint32_t n = 1;
 	float prio = 1;
 	app_name = name;
 	app.pApplicationName = name;
 	app.apiVersion = VK_API_VERSION_1_1;
 	ici.pApplicationInfo = &app;
-	if (debug_utils) {
-		ici.enabledExtensionCount = 1;
-		ici.ppEnabledExtensionNames = &ext;
-	}
+	if (debug_utils)
+		inames[ici.enabledExtensionCount++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+	snprintf(iexts, sizeof(iexts), "%s", app_inst_ext ? app_inst_ext : "");
+	for (char *tok = strtok(iexts, ","); tok && ici.enabledExtensionCount < 8;
+	     tok = strtok(NULL, ","))
+		inames[ici.enabledExtensionCount++] = tok;
+	ici.ppEnabledExtensionNames = inames;
 	CHECK(vkCreateInstance(&ici, NULL, &inst));
 	VkResult er = vkEnumeratePhysicalDevices(inst, &n, &pd);
 	if ((er != VK_SUCCESS && er != VK_INCOMPLETE) || !n) {

@@ -2,10 +2,11 @@
 # test_capture.sh - the capture layer on real Vulkan (lavapipe): exact footprint bytes, kernel
 # counts, frame ranges, unchanged output, no validation errors, and a program killed mid-capture.
 set -u
-LLCTRACE=${1:?usage: test_capture.sh llctrace clear_store scene features}
+LLCTRACE=${1:?usage: test_capture.sh llctrace clear_store scene features [window]}
 APP=${2:?}
 SCENE=${3:?}
 FEATURES=${4:?}
+WINDOW=${5:-} # tests/apps/window.c, built when XCB is there
 T=$(mktemp -d /tmp/llct-capture-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 export XDG_RUNTIME_DIR=$T
@@ -286,6 +287,24 @@ if command -v Xvfb >/dev/null && command -v vkcube >/dev/null; then
 	[ "$(q "$T/cube.llct" "SELECT group_concat(frame) FROM frames")" = "2,3,4" ] && ok || bad "vkcube frames"
 	"$LLCTRACE" dump --csv "$T/cube.llct" | awk -F, '$3 == "DISP" && $4 == "W"' | head -1 | grep -q DISP && ok || bad "vkcube has no DISP writes"
 	[ "$(q "$T/cube.llct" "SELECT count(*) FROM resources WHERE kind = 'swapchain-image'")" -ge 2 ] && ok || bad "swapchain images"
+	# our own windowed program: frames are presents; each clears and stores its 256x256 4-byte
+	# swapchain image, exactly 4096 lines of DISP writes a frame, then copies it out
+	if [ -n "$WINDOW" ]; then
+		won=$(DISPLAY=$display "$LLCTRACE" capture -q -o "$T/w.llct" -f 1-3 -- env LD_PRELOAD="$PRELOAD" "$WINDOW" 5 2>"$T/w.err") && ok || bad "window capture: $(cat "$T/w.err")"
+		[ -n "$won" ] && [ "$won" = "$(DISPLAY=$display "$WINDOW" 5)" ] && ok || bad "window output differs with capture: '$won'"
+		[ "$(q "$T/w.llct" "SELECT group_concat(frame) FROM frames")" = "1,2,3" ] && ok || bad "window frames: $(q "$T/w.llct" "SELECT group_concat(frame) FROM frames")"
+		"$LLCTRACE" dump --csv "$T/w.llct" >"$T/w.csv"
+		for f in 1 2 3; do
+			n=$(awk -F, -v f=$f '$1 == f && $3 == "DISP" && $4 == "W"' "$T/w.csv" | wc -l)
+			[ "$n" = 4096 ] && ok || bad "window frame $f: $n DISP writes, expected 4096"
+		done
+		[ "$(q "$T/w.llct" "SELECT group_concat(kind) FROM (SELECT kind FROM kernels WHERE frame = 2 ORDER BY id)")" = "store,copy" ] && ok || bad "window kernels: $(q "$T/w.llct" "SELECT frame, kind FROM kernels")"
+		[ "$(q "$T/w.llct" "SELECT count(*) FROM resources WHERE kind = 'swapchain-image'")" -ge 2 ] && ok || bad "window swapchain images"
+		if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
+			DISPLAY=$display VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -o "$T/wv.llct" -- env LD_PRELOAD="$PRELOAD" "$WINDOW" 3 >/dev/null 2>"$T/wverr"
+			if grep -q "Validation Error" "$T/wverr"; then bad "window validation errors: $(grep -m3 'Validation Error' "$T/wverr" | cut -c1-300)"; else ok; fi
+		fi
+	fi
 	if command -v vkd3d-gears >/dev/null; then
 		DISPLAY=$display timeout 60 "$LLCTRACE" capture -q -x -o "$T/d3d.llct" -f 2-3 -- env LD_PRELOAD="$PRELOAD" vkd3d-gears >/dev/null 2>&1
 		[ "$(q "$T/d3d.llct" "SELECT count(*) FROM frames")" = 2 ] && ok || bad "vkd3d-gears capture"
