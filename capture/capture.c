@@ -8,10 +8,10 @@
 #include "layer.h"
 #include "llct/footprint.h"
 #include "llct/trace.h"
+#include "spirv.h"
 
 #include <math.h>
 #include <pthread.h>
-#include <spirv/unified1/spirv.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1398,97 +1398,6 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateFramebuffer(VkDevice device,
 	return r;
 }
 
-/* The first operand word of an instruction inside a function that can hold an id: the
- * words before it, and the later words of the instructions listed, are literals (indices,
- * masks, case values, an extended instruction's number), which could equal a variable's id by
- * chance. Returns the number of id-bearing words after it, or -1 for "to the end". */
-static int spirv_id_words(uint32_t op, uint32_t *first)
-{
-	*first = 1;
-	switch (op) {
-	case SpvOpLine:
-	case SpvOpSelectionMerge:
-	case SpvOpLoopMerge:
-		return 0;
-	case SpvOpCompositeExtract: /* result type, result, composite, literal indices */
-		*first = 3;
-		return 1;
-	case SpvOpCompositeInsert: /* result type, result, object, composite, literal indices */
-		*first = 3;
-		return 2;
-	case SpvOpVectorShuffle: /* result type, result, vector 1, vector 2, literal components */
-		*first = 3;
-		return 2;
-	case SpvOpSwitch: /* selector, default, (literal, label)... */
-		return 1;
-	case SpvOpExtInst: /* result type, result, set, literal instruction, operands... */
-		*first = 5;
-		return -1;
-	default:
-		return -1;
-	}
-}
-
-/* Reads the descriptor bindings a module uses: variables decorated with Binding (and
- * DescriptorSet, default 0) that an instruction inside a function refers to (static use:
- * GLSL compilers keep declared resources that no code reads). Functions the entry point never
- * calls count too, and a memory-operand literal that happens to equal a variable's id makes
- * it count: both err towards counting, as a module with no functions' information would.
- * Malformed SPIR-V gives "unknown" (all bindings), never a crash. */
-static void parse_spirv(const uint32_t *w, size_t n_words, struct shader *sh)
-{
-	uint32_t ids = 0;
-	memset(sh->used, 0, sizeof(sh->used));
-	if (n_words < 5 || w[0] != SpvMagicNumber) {
-		memset(sh->used, 0xff, sizeof(sh->used));
-		return;
-	}
-	ids = w[3];
-	if (ids > (1u << 22)) {
-		memset(sh->used, 0xff, sizeof(sh->used));
-		return;
-	}
-	uint32_t *set = calloc(ids + 1, sizeof(*set)), *bind = calloc(ids + 1, sizeof(*bind));
-	uint8_t *ref = calloc(ids + 1, 1);
-	if (!set || !bind || !ref) {
-		free(set);
-		free(bind);
-		free(ref);
-		memset(sh->used, 0xff, sizeof(sh->used));
-		return;
-	}
-	int in_functions = 0, complete;
-	size_t i = 5;
-	while (i < n_words) {
-		uint32_t op = w[i] & 0xffff, len = w[i] >> 16, first = 1;
-		if (!len || i + len > n_words)
-			break;
-		if (op == SpvOpDecorate && len >= 4 && w[i + 1] < ids) {
-			if (w[i + 2] == SpvDecorationDescriptorSet)
-				set[w[i + 1]] = w[i + 3] + 1;
-			else if (w[i + 2] == SpvDecorationBinding)
-				bind[w[i + 1]] = w[i + 3] + 1;
-		}
-		in_functions |= op == SpvOpFunction;
-		int n = in_functions ? spirv_id_words(op, &first) : 0;
-		for (uint32_t j = first; n && j<len; j++, n -= n> 0)
-			if (w[i + j] < ids)
-				ref[w[i + j]] = 1;
-		i += len;
-	}
-	complete = i == n_words;
-	for (uint32_t id = 0; id < ids; id++) {
-		if (!bind[id] || (complete && !ref[id]))
-			continue; /* declared, never referred to */
-		uint32_t s_ = set[id] ? set[id] - 1 : 0, b = bind[id] - 1;
-		if (s_ < 8 && b < 64)
-			sh->used[s_] |= (uint64_t)1 << b;
-	}
-	free(set);
-	free(bind);
-	free(ref);
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateShaderModule(VkDevice device,
 							     const VkShaderModuleCreateInfo *info,
 							     const VkAllocationCallbacks *alloc,
@@ -1501,7 +1410,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateShaderModule(VkDevice device,
 		return r;
 	struct shader *sh = calloc(1, sizeof(*sh));
 	if (sh)
-		parse_spirv(info->pCode, info->codeSize / 4, sh);
+		llct_spirv_bindings(info->pCode, info->codeSize / 4, sh->used);
 	pthread_mutex_lock(&c->lock);
 	if (!sh || hput(&c->shaders, H(*out), sh)) {
 		free(sh);
