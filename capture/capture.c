@@ -194,8 +194,9 @@ struct pipe {
 	int stencil_write;   /* the stencil test can write: a write mask and an op that writes
 				(assumed when either is dynamic state) */
 	uint32_t blend;      /* color attachments (by slot) with blending on */
-	uint32_t write_mask; /* color attachments (by slot) with a colorWriteMask; all when the
-				mask is dynamic state */
+	uint32_t write_mask; /* color attachments (by slot) with a colorWriteMask that is not 0,
+				and not disabled by VkPipelineColorWriteCreateInfoEXT */
+	int dyn_write_mask, dyn_write_enable;                  /* those set by commands instead */
 	int dyn_depth_test, dyn_depth_write, dyn_stencil_test; /* set by commands instead */
 	int dyn_blend;  /* blend enables come from vkCmdSetColorBlendEnableEXT */
 	int dyn_stride; /* vertex strides come from vkCmdSetVertexInputEXT/BindVertexBuffers2 */
@@ -263,8 +264,18 @@ enum cmd_op {
 	C_VB_STRIDE,
 };
 
-/* D_BLEND: a mask of the color attachments with blending on (vkCmdSetColorBlendEnableEXT) */
-enum dyn_kind { D_DEPTH_TEST, D_DEPTH_WRITE, D_STENCIL_TEST, D_BLEND };
+/* The masks of color attachments: D_BLEND with blending on (vkCmdSetColorBlendEnableEXT),
+ * D_WRITE_MASK with a color write mask that is not 0 (vkCmdSetColorWriteMaskEXT),
+ * D_WRITE_ENABLE with color writes enabled (vkCmdSetColorWriteEnableEXT). */
+enum dyn_kind {
+	D_DEPTH_TEST,
+	D_DEPTH_WRITE,
+	D_STENCIL_TEST,
+	D_BLEND,
+	D_WRITE_MASK,
+	D_WRITE_ENABLE
+};
+#define N_DYN 6
 
 enum copy_kind { K_BUF_BUF, K_BUF_IMG, K_IMG_BUF, K_IMG_IMG, K_BLIT, K_RESOLVE, K_FILL };
 
@@ -335,7 +346,7 @@ struct cmd {
 		struct {
 			enum dyn_kind kind;
 			int on;
-			uint32_t att; /* D_BLEND: the attachment */
+			uint32_t att; /* the masks: the attachment */
 		} dyn;
 	} u;
 };
@@ -388,7 +399,7 @@ struct capture_device {
 	uint32_t ib_size;
 	VkViewport viewport;
 	VkRect2D scissor;
-	int dyn[4]; /* dynamic depth test, depth write, stencil test, blend mask */
+	uint32_t dyn[N_DYN]; /* dynamic state, by enum dyn_kind: flags and attachment masks */
 	int rp_active;
 	VkRect2D area;
 	uint32_t n_att;
@@ -1492,14 +1503,24 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 			p->stencil_test = z->stencilTestEnable;
 			p->stencil_write = stencil_writes(&z->front) || stencil_writes(&z->back);
 		}
-		if (g->pColorBlendState)
-			for (uint32_t a = 0; a < g->pColorBlendState->attachmentCount && a < 32;
-			     a++) {
+		if (g->pColorBlendState) {
+			const VkPipelineColorBlendStateCreateInfo *bs = g->pColorBlendState;
+			for (uint32_t a = 0; a < bs->attachmentCount && a < 32; a++) {
 				const VkPipelineColorBlendAttachmentState *cb =
-				    &g->pColorBlendState->pAttachments[a];
+				    &bs->pAttachments[a];
 				p->blend |= (uint32_t) !!cb->blendEnable << a;
 				p->write_mask |= (uint32_t) !!cb->colorWriteMask << a;
 			}
+			for (const VkBaseInStructure *x = bs->pNext; x; x = x->pNext) {
+				if (x->sType !=
+				    VK_STRUCTURE_TYPE_PIPELINE_COLOR_WRITE_CREATE_INFO_EXT)
+					continue; /* VK_EXT_color_write_enable, static */
+				const VkPipelineColorWriteCreateInfoEXT *cw = (const void *)x;
+				for (uint32_t a = 0; a < cw->attachmentCount && a < 32; a++)
+					if (!cw->pColorWriteEnables[a])
+						p->write_mask &= ~((uint32_t)1 << a);
+			}
+		}
 		for (uint32_t k = 0; g->pDynamicState && k < g->pDynamicState->dynamicStateCount;
 		     k++) {
 			VkDynamicState ds = g->pDynamicState->pDynamicStates[k];
@@ -1507,9 +1528,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 			p->dyn_depth_write |= ds == VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE;
 			p->dyn_stencil_test |= ds == VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE;
 			p->dyn_blend |= ds == VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT;
-			if (ds == VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT ||
-			    ds == VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT)
-				p->write_mask = UINT32_MAX; /* set by commands: assumed written */
+			p->dyn_write_mask |= ds == VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT;
+			p->dyn_write_enable |= ds == VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT;
 			if (ds == VK_DYNAMIC_STATE_STENCIL_WRITE_MASK ||
 			    ds == VK_DYNAMIC_STATE_STENCIL_OP)
 				p->stencil_write = 1;
@@ -1532,6 +1552,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 				p->stencil_write |= q->stencil_write;
 				p->blend |= q->blend;
 				p->write_mask |= q->write_mask;
+				p->dyn_write_mask |= q->dyn_write_mask;
+				p->dyn_write_enable |= q->dyn_write_enable;
 				p->dyn_depth_test |= q->dyn_depth_test;
 				p->dyn_depth_write |= q->dyn_depth_write;
 				p->dyn_stencil_test |= q->dyn_stencil_test;
@@ -2662,6 +2684,31 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdSetColorBlendEnableEXT(VkCommandBuffer 
 		});
 }
 
+static VKAPI_ATTR void VKAPI_CALL cap_CmdSetColorWriteMaskEXT(VkCommandBuffer cb, uint32_t first,
+							      uint32_t n,
+							      const VkColorComponentFlags *masks)
+{
+	dd(cb)->CmdSetColorWriteMaskEXT(cb, first, n, masks);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_DYN_STATE, {
+			m->u.dyn.kind = D_WRITE_MASK;
+			m->u.dyn.on = masks[i] != 0;
+			m->u.dyn.att = first + i;
+		});
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_CmdSetColorWriteEnableEXT(VkCommandBuffer cb, uint32_t n,
+								const VkBool32 *on)
+{
+	dd(cb)->CmdSetColorWriteEnableEXT(cb, n, on);
+	for (uint32_t i = 0; i < n; i++)
+		RECORD(cb, C_DYN_STATE, {
+			m->u.dyn.kind = D_WRITE_ENABLE;
+			m->u.dyn.on = on[i] != VK_FALSE;
+			m->u.dyn.att = i;
+		});
+}
+
 static VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthTestEnable(VkCommandBuffer cb, VkBool32 on)
 {
 	dd(cb)->CmdSetDepthTestEnable(cb, on);
@@ -3371,10 +3418,10 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 		int stream = image_stream(im);
 		uint32_t ax0 = (uint32_t)x0, ay0 = (uint32_t)y0, ax1 = (uint32_t)x1,
 			 ay1 = (uint32_t)y1;
-		int dt = p && (p->dyn_depth_test ? c->dyn[D_DEPTH_TEST] : p->depth_test);
+		int dt = p && (p->dyn_depth_test ? (int)c->dyn[D_DEPTH_TEST] : p->depth_test);
 		/* depth writes happen only where the depth test is on */
-		int dw = dt && (p->dyn_depth_write ? c->dyn[D_DEPTH_WRITE] : p->depth_write);
-		int st = p && (p->dyn_stencil_test ? c->dyn[D_STENCIL_TEST] : p->stencil_test);
+		int dw = dt && (p->dyn_depth_write ? (int)c->dyn[D_DEPTH_WRITE] : p->depth_write);
+		int st = p && (p->dyn_stencil_test ? (int)c->dyn[D_STENCIL_TEST] : p->stencil_test);
 		if (im->depth || im->stencil) {
 			if (dt)
 				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1,
@@ -3393,10 +3440,13 @@ static void do_draw(struct capture_device *c, const struct cmd *m)
 			 * writes without blending) */
 			int slot = c->att[i].slot;
 			uint32_t bit = slot >= 0 && slot < 32 ? (uint32_t)1 << slot : 0;
-			int writes = !p || (p->write_mask & bit);
-			int blends =
-			    p && writes &&
-			    (p->dyn_blend ? ((uint32_t)c->dyn[D_BLEND] & bit) : (p->blend & bit));
+			uint32_t wm =
+			    p ? (p->dyn_write_mask ? c->dyn[D_WRITE_MASK] : p->write_mask) &
+				    (p->dyn_write_enable ? c->dyn[D_WRITE_ENABLE] : UINT32_MAX)
+			      : UINT32_MAX;
+			int writes = (wm & bit) != 0;
+			int blends = p && writes &&
+				     (p->dyn_blend ? (c->dyn[D_BLEND] & bit) : (p->blend & bit));
 			if (blends)
 				llct_fp_rect(c->fp, &im->s, mip, layer, ax0, ay0, ax1, ay1, stream,
 					     LLCT_OP_READ, 1);
@@ -3556,6 +3606,8 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 	memset(&c->viewport, 0, sizeof(c->viewport));
 	memset(&c->scissor, 0, sizeof(c->scissor));
 	memset(c->dyn, 0, sizeof(c->dyn));
+	/* until a command says otherwise, color is written */
+	c->dyn[D_WRITE_MASK] = c->dyn[D_WRITE_ENABLE] = UINT32_MAX;
 	for (size_t i = 0; b && i < b->n && !c->failed; i++) {
 		const struct cmd *m = &b->cmds[i];
 		if (m->op == C_COPY)
@@ -3670,12 +3722,13 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 			c->label[0] = '\0';
 			break;
 		case C_DYN_STATE:
-			if (m->u.dyn.kind != D_BLEND)
-				c->dyn[m->u.dyn.kind] = m->u.dyn.on;
-			else if (m->u.dyn.att < 32)
-				c->dyn[D_BLEND] = m->u.dyn.on
-						      ? c->dyn[D_BLEND] | 1 << m->u.dyn.att
-						      : c->dyn[D_BLEND] & ~(1 << m->u.dyn.att);
+			if (m->u.dyn.kind < D_BLEND)
+				c->dyn[m->u.dyn.kind] = (uint32_t)m->u.dyn.on;
+			else if (m->u.dyn.att < 32) /* an attachment's bit in a mask */
+				c->dyn[m->u.dyn.kind] =
+				    m->u.dyn.on
+					? c->dyn[m->u.dyn.kind] | (uint32_t)1 << m->u.dyn.att
+					: c->dyn[m->u.dyn.kind] & ~((uint32_t)1 << m->u.dyn.att);
 			break;
 		case C_VB_STRIDE:
 			if (m->u.stride.binding < 16)
@@ -3943,6 +3996,8 @@ static const struct {
     I(CmdResolveImage),
     I(CmdResolveImage2),
     I(CmdSetColorBlendEnableEXT),
+    I(CmdSetColorWriteEnableEXT),
+    I(CmdSetColorWriteMaskEXT),
     I(CmdSetDepthTestEnable),
     I(CmdSetDepthWriteEnable),
     I(CmdSetScissor),

@@ -7,11 +7,13 @@
  *   3. the resolved target is copied to a host-visible buffer.
  * Prints a checksum of the read-back pixels.
  *
- * usage: features [FRAMES [dynvi|dynblend|dynstride]]   (default 2 frames; dynvi: the shadow pass
- * takes its vertex input from vkCmdSetVertexInputEXT, VK_EXT_vertex_input_dynamic_state, as Zink
- * does; dynblend: the main pass's blending is off in its pipeline and turned on by
- * vkCmdSetColorBlendEnableEXT, VK_EXT_extended_dynamic_state3; dynstride: the shadow pass's vertex
- * stride comes from vkCmdBindVertexBuffers2EXT, the pipeline's is wrong)
+ * usage: features [FRAMES [dynvi|dynblend|dynstride|dynmask]]   (default 2 frames; dynvi: the
+ * shadow pass takes its vertex input from vkCmdSetVertexInputEXT,
+ * VK_EXT_vertex_input_dynamic_state, as Zink does; dynblend: the main pass's blending is off in its
+ * pipeline and turned on by vkCmdSetColorBlendEnableEXT, VK_EXT_extended_dynamic_state3; dynstride:
+ * the shadow pass's vertex stride comes from vkCmdBindVertexBuffers2EXT, the pipeline's is wrong;
+ * dynmask: the main pass's color write mask is dynamic state, set to 0 by
+ * vkCmdSetColorWriteMaskEXT: it writes no color)
  */
 #include "vkapp.h"
 
@@ -35,16 +37,18 @@ int main(int argc, char **argv)
 	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
 	eds3.extendedDynamicState3ColorBlendEnable = VK_TRUE;
 	int dynstride = argc > 2 && !strcmp(argv[2], "dynstride");
+	int dynmask = argc > 2 && !strcmp(argv[2], "dynmask");
+	eds3.extendedDynamicState3ColorWriteMask = dynmask;
 	VkPhysicalDeviceExtendedDynamicStateFeaturesEXT eds = {
 	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT, NULL, VK_TRUE};
-	const char *ext = dynvi       ? VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME
-			  : dynblend  ? VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME
-			  : dynstride ? VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME
-				      : NULL;
-	void *feat = dynvi       ? (void *)&vif
-		     : dynblend  ? (void *)&eds3
-		     : dynstride ? (void *)&eds
-				 : NULL;
+	const char *ext = dynvi                 ? VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME
+			  : dynblend || dynmask ? VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME
+			  : dynstride           ? VK_EXT_EXTENDED_DYNAMIC_STATE_EXTENSION_NAME
+						: NULL;
+	void *feat = dynvi                 ? (void *)&vif
+		     : dynblend || dynmask ? (void *)&eds3
+		     : dynstride           ? (void *)&eds
+					   : NULL;
 	app_open("features", 0, ext, feat);
 	PFN_vkCmdBindVertexBuffers2EXT bind_vb2 =
 	    dynstride ? (PFN_vkCmdBindVertexBuffers2EXT)vkGetDeviceProcAddr(
@@ -54,6 +58,10 @@ int main(int argc, char **argv)
 	    dynblend ? (PFN_vkCmdSetColorBlendEnableEXT)vkGetDeviceProcAddr(
 			   dev, "vkCmdSetColorBlendEnableEXT")
 		     : NULL;
+	PFN_vkCmdSetColorWriteMaskEXT set_write_mask =
+	    dynmask ? (PFN_vkCmdSetColorWriteMaskEXT)vkGetDeviceProcAddr(
+			  dev, "vkCmdSetColorWriteMaskEXT")
+		    : NULL;
 	PFN_vkCmdSetVertexInputEXT set_vertex_input =
 	    dynvi ? (PFN_vkCmdSetVertexInputEXT)vkGetDeviceProcAddr(dev, "vkCmdSetVertexInputEXT")
 		  : NULL;
@@ -198,6 +206,7 @@ int main(int argc, char **argv)
 	po.stencil = 1;
 	po.blend = 1;
 	po.dynamic_blend = dynblend;
+	po.dynamic_write_mask = dynmask;
 	VkPipeline p_main = app_pipeline(&po);
 
 	VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
@@ -266,6 +275,10 @@ int main(int argc, char **argv)
 		if (set_blend) {
 			VkBool32 on = VK_TRUE;
 			set_blend(cb, 0, 1, &on);
+		}
+		if (set_write_mask) { /* the main pass writes no color */
+			VkColorComponentFlags none = 0;
+			set_write_mask(cb, 0, 1, &none);
 		}
 		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0,
 					NULL);

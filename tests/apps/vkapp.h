@@ -179,6 +179,7 @@ struct app_pipe {
 	int dynamic_stride;       /* the pipeline's vertex stride (a wrong 64) is replaced by
 				     vkCmdBindVertexBuffers2EXT's */
 	int no_color_writes;      /* colorWriteMask 0: the color attachment is not written */
+	int dynamic_write_mask;   /* the color write mask is set by vkCmdSetColorWriteMaskEXT */
 	int depth_write_only;     /* depth writes on with the depth test off: no depth access */
 };
 
@@ -250,7 +251,7 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 	ci.pRasterizationState = &rs;
 	ci.pMultisampleState = &ms;
 	ci.pDepthStencilState = o->ds_attachment ? &ds : NULL;
-	VkDynamicState dyn[3];
+	VkDynamicState dyn[4];
 	VkPipelineDynamicStateCreateInfo dsi = {
 	    VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, NULL, 0, 0, dyn};
 	if (o->dynamic_vertex_input) {
@@ -261,6 +262,8 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 		dyn[dsi.dynamicStateCount++] = VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT;
 	if (o->dynamic_stride)
 		dyn[dsi.dynamicStateCount++] = VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE_EXT;
+	if (o->dynamic_write_mask)
+		dyn[dsi.dynamicStateCount++] = VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT;
 	if (dsi.dynamicStateCount)
 		ci.pDynamicState = &dsi;
 	ci.pColorBlendState = &cb;

@@ -258,8 +258,15 @@ f0() { awk -F, -v s="$1" -v o="$2" '$1 == 0 && $3 == s && $4 == o { print $2 }' 
 "$LLCTRACE" capture -q -b submit -o "$T/fb.llct" -- "$FEATURES" 2 dynblend >"$T/fb.out" 2>"$T/fb.err" && ok || bad "features dynblend capture: $(cat "$T/fb.err")"
 [ "$(cat "$T/fb.out")" = "$(cat "$T/f.out")" ] && ok || bad "dynamic blend enable renders differently"
 [ "$("$LLCTRACE" dump --csv "$T/fb.llct" | awk -F, '$1 == 0 && $3 == "RT" && $4 == "R"' | wc -l)" = 4096 ] && ok || bad "dynamic blend enable: blend reads differ from the static pipeline's"
+# the color write mask as dynamic state, set to 0 by vkCmdSetColorWriteMaskEXT: the main pass's
+# draw (the frame's last) writes and blends no color
+"$LLCTRACE" capture -q -b submit -o "$T/fm.llct" -- "$FEATURES" 2 dynmask >"$T/fm.out" 2>"$T/fm.err" && ok || bad "features dynmask capture: $(cat "$T/fm.err")"
+[ "$(cat "$T/fm.out")" = "$("$FEATURES" 2 dynmask)" ] && ok || bad "features dynmask output differs with capture"
+main_draw() { q "$1" "SELECT max(id) FROM kernels WHERE frame = 0 AND kind = 'draw'"; }
+rt_of() { "$LLCTRACE" dump --csv "$1" | awk -F, -v k="$(main_draw "$1")" '$1 == 0 && $6 == k && $3 == "RT"' | wc -l; }
+[ "$(rt_of "$T/fm.llct")" = 0 ] && [ "$(rt_of "$T/f.llct")" -gt 0 ] && ok || bad "dynamic write mask 0: main draw RT accesses $(rt_of "$T/fm.llct") (static mask: $(rt_of "$T/f.llct"))"
 if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
-	for mode in dynblend dynstride; do
+	for mode in dynblend dynstride dynmask; do
 		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/f3.llct" -- "$FEATURES" 1 $mode >/dev/null 2>"$T/verr4"
 		if grep -q "Validation Error" "$T/verr4"; then bad "features $mode validation errors: $(grep -m2 'Validation Error' "$T/verr4" | cut -c1-300)"; else ok; fi
 	done
