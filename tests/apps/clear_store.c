@@ -58,17 +58,9 @@ int main(int argc, char **argv)
 	VkFramebuffer fb;
 	CHECK(vkCreateFramebuffer(dev, &fci, NULL, &fb));
 
-	VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
-				       VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, 0};
-	VkCommandPool pool;
-	CHECK(vkCreateCommandPool(dev, &pci, NULL, &pool));
-	VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL,
-					   pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-	VkCommandBuffer cb;
-	CHECK(vkAllocateCommandBuffers(dev, &cai, &cb));
-	VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-	VkFence fence;
-	CHECK(vkCreateFence(dev, &fi, NULL, &fence));
+	VkCommandPool pool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	VkFence fence = app_fence();
 
 	uint64_t sum = 0;
 	for (int f = 0; f < frames; f++) {

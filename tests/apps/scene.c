@@ -361,22 +361,12 @@ int main(int argc, char **argv)
 	VkPipeline p_cs;
 	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &p_cs));
 
-	VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
-				       VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, 0};
-	VkCommandPool pool;
-	CHECK(vkCreateCommandPool(dev, &pci, NULL, &pool));
-	VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL,
-					   pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-	VkCommandBuffer cb;
-	CHECK(vkAllocateCommandBuffers(dev, &cai, &cb));
+	VkCommandPool pool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	struct secondary sec = {0, VK_NULL_HANDLE, rp_b, fb_b, p_fs, tex_l, sets[0], push_set, wr};
-	CHECK(vkCreateCommandPool(dev, &pci, NULL, &sec.pool)); /* pools are per thread */
-	cai.commandPool = sec.pool;
-	cai.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
-	CHECK(vkAllocateCommandBuffers(dev, &cai, &sec.cb));
-	VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-	VkFence fence;
-	CHECK(vkCreateFence(dev, &fi, NULL, &fence));
+	sec.pool = app_command_pool(); /* pools are per thread */
+	sec.cb = app_command_buffer(sec.pool, VK_COMMAND_BUFFER_LEVEL_SECONDARY);
+	VkFence fence = app_fence();
 
 	if (upload) { /* the indices go up once, before the frames */
 		VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};

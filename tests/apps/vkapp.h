@@ -140,6 +140,33 @@ static inline VkBuffer app_buffer(VkDeviceSize size, VkBufferUsageFlags usage,
 	return b;
 }
 
+/* A command pool whose buffers can be reset one by one. */
+static inline VkCommandPool app_command_pool(void)
+{
+	VkCommandPoolCreateInfo ci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
+				      VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, 0};
+	VkCommandPool pool;
+	CHECK(vkCreateCommandPool(dev, &ci, NULL, &pool));
+	return pool;
+}
+
+static inline VkCommandBuffer app_command_buffer(VkCommandPool pool, VkCommandBufferLevel level)
+{
+	VkCommandBufferAllocateInfo ai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL,
+					  pool, level, 1};
+	VkCommandBuffer cb;
+	CHECK(vkAllocateCommandBuffers(dev, &ai, &cb));
+	return cb;
+}
+
+static inline VkFence app_fence(void)
+{
+	VkFenceCreateInfo ci = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+	VkFence fence;
+	CHECK(vkCreateFence(dev, &ci, NULL, &fence));
+	return fence;
+}
+
 /* Submits one command buffer to the queue and waits for it (the fence is reset after). */
 static inline void app_submit_wait(VkCommandBuffer cb, VkFence fence)
 {

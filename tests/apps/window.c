@@ -109,21 +109,13 @@ int main(int argc, char **argv)
 	VkDeviceMemory m_rb;
 	VkBuffer rb = app_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, APP_HOST, &m_rb);
 
-	VkCommandPoolCreateInfo pci = {VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO, NULL,
-				       VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT, 0};
-	VkCommandPool pool;
-	CHECK(vkCreateCommandPool(dev, &pci, NULL, &pool));
-	VkCommandBufferAllocateInfo cai = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, NULL,
-					   pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
-	VkCommandBuffer cb;
-	CHECK(vkAllocateCommandBuffers(dev, &cai, &cb));
+	VkCommandPool pool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	VkSemaphoreCreateInfo smi = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
 	VkSemaphore acquired, rendered;
 	CHECK(vkCreateSemaphore(dev, &smi, NULL, &acquired));
 	CHECK(vkCreateSemaphore(dev, &smi, NULL, &rendered));
-	VkFenceCreateInfo fi = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-	VkFence fence;
-	CHECK(vkCreateFence(dev, &fi, NULL, &fence));
+	VkFence fence = app_fence();
 
 	uint64_t sum = 0;
 	for (int f = 0; f < frames; f++) {
