@@ -358,6 +358,7 @@ struct cbuf {
 	struct cmd *cmds;
 	size_t n, cap;
 	int primary;              /* from vkAllocateCommandBuffers */
+	uint64_t cmd_pool;        /* the command pool it came from */
 	VkQueryPool pool;         /* VK_NULL_HANDLE: draws are not measured */
 	uint32_t pool_cap, used;  /* queries in the pool, begun in this recording */
 	uint32_t draws;           /* draws in this recording, to size the next pool */
@@ -839,6 +840,12 @@ void capture_device_destroyed(struct layer_device *d)
 			llct_log("'%s': cannot finish the trace: %s", c->path, llct_strerror(st));
 		else if (log_enabled())
 			llct_log("wrote '%s'", c->path);
+	}
+	if (log_enabled()) { /* what the program left to the device's end (tests read this) */
+		size_t live = 0;
+		for (size_t i = 0; i < c->cbufs.cap; i++)
+			live += c->cbufs.val[i] != NULL;
+		llct_log("at device end: %zu command buffers still tracked", live);
 	}
 	llct_fp_destroy(c->fp);
 	for (size_t i = 0; i < c->cbufs.cap; i++)
@@ -2012,8 +2019,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateCommandBuffers(
 	pthread_mutex_lock(&c->lock);
 	for (uint32_t i = 0; i < info->commandBufferCount; i++) {
 		struct cbuf *b = cbuf_of(c, out[i]);
-		if (b)
+		if (b) {
 			b->primary = info->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+			b->cmd_pool = H(info->commandPool);
+		}
 	}
 	pthread_mutex_unlock(&c->lock);
 	return r;
@@ -2193,6 +2202,78 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandBuffer(VkCommandBuffer cb,
 		}
 		pthread_mutex_unlock(&c->lock);
 	}
+	return r;
+}
+
+/* The command buffers of a command pool, unlinked from the map (with the lock held). */
+static struct cbuf **take_pool_cbufs(struct capture_device *c, uint64_t pool, size_t *n)
+{
+	struct cbuf **out = malloc((c->cbufs.n + 1) * sizeof(*out));
+	uint64_t *keys = malloc((c->cbufs.n + 1) * sizeof(*keys));
+	size_t k = 0;
+	*n = 0;
+	if (!out || !keys) {
+		free(out);
+		free(keys);
+		return NULL; /* they stay until the device goes: a leak, not a failure */
+	}
+	for (size_t i = 0; i < c->cbufs.cap; i++) {
+		struct cbuf *b = c->cbufs.val[i];
+		if (b && b->cmd_pool == pool)
+			keys[k++] = c->cbufs.key[i];
+	}
+	for (size_t i = 0; i < k; i++) {
+		struct cbuf *b = hdel(&c->cbufs, keys[i]);
+		if (b) {
+			drop_pushed(c, b);
+			out[(*n)++] = b;
+		}
+	}
+	free(keys);
+	return out;
+}
+
+/* Destroying a pool frees its command buffers: their shadows and the layer's query pools go
+ * too (a program that makes a pool a frame would otherwise pile them up on the device). */
+static VKAPI_ATTR void VKAPI_CALL cap_DestroyCommandPool(VkDevice device, VkCommandPool pool,
+							 const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	struct cbuf **bs = NULL;
+	size_t n = 0;
+	if (c && pool) {
+		pthread_mutex_lock(&c->lock);
+		bs = take_pool_cbufs(c, H(pool), &n);
+		pthread_mutex_unlock(&c->lock);
+	}
+	for (size_t i = 0; i < n; i++) { /* unlinked: the query pools go without the lock */
+		free_cbuf_pool(d, bs[i]);
+		free_cbuf(bs[i]);
+	}
+	free(bs);
+	d->d.DestroyCommandPool(device, pool, alloc);
+}
+
+/* Resetting a pool resets its command buffers: their recordings (and pushed sets) go. */
+static VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandPool(VkDevice device, VkCommandPool pool,
+							   VkCommandPoolResetFlags flags)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.ResetCommandPool(device, pool, flags);
+	if (!c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	for (size_t i = 0; i < c->cbufs.cap; i++) {
+		struct cbuf *b = c->cbufs.val[i];
+		if (b && b->cmd_pool == H(pool)) {
+			b->n = 0;
+			b->copies = b->executes = 0;
+			drop_pushed(c, b);
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
 	return r;
 }
 
@@ -4024,6 +4105,7 @@ static const struct {
     I(CreateSwapchainKHR),
     I(DestroyBuffer),
     I(DestroyBufferView),
+    I(DestroyCommandPool),
     I(DestroyDescriptorUpdateTemplate),
     I(DestroyImage),
     I(DestroyImageView),
@@ -4042,6 +4124,7 @@ static const struct {
     I(QueueSubmit),
     I(QueueSubmit2),
     I(ResetCommandBuffer),
+    I(ResetCommandPool),
     I(UnmapMemory),
     I(UpdateDescriptorSetWithTemplate),
     I(UpdateDescriptorSets),

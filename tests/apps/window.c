@@ -1,7 +1,8 @@
 /* window.c - a windowed Vulkan program for capture tests (present boundary): an X11 window
  * through XCB, a 256x256 swapchain, and each frame one render pass that clears the acquired
  * swapchain image (a color that changes with the frame) and stores it, a copy of the image to
- * a host-visible buffer, and a present. Prints a checksum of the read-back pixels.
+ * a host-visible buffer, and a present; the command pool is reset whole each frame. Prints a
+ * checksum of the read-back pixels.
  *
  * usage: window [FRAMES]   (default 3; needs DISPLAY, e.g. a private Xvfb)
  */
@@ -121,6 +122,7 @@ int main(int argc, char **argv)
 	for (int f = 0; f < frames; f++) {
 		uint32_t k;
 		CHECK(vkAcquireNextImageKHR(dev, swap, UINT64_MAX, acquired, VK_NULL_HANDLE, &k));
+		CHECK(vkResetCommandPool(dev, pool, 0)); /* the whole pool, as many engines do */
 		VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 		CHECK(vkBeginCommandBuffer(cb, &bi));
 		VkClearValue cv;
