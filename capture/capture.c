@@ -68,17 +68,28 @@ static int hgrow(struct hmap *m)
 	return 0;
 }
 
+/* Inserts k, or replaces its value when k is there (past any tombstones: stopping at the
+ * first one would leave an older entry for k further down the chain, which a later hget would
+ * find once the newer one is deleted). n counts used slots and tombstones. */
 static int hput(struct hmap *m, uint64_t k, void *v)
 {
 	if ((m->n + 1) * 2 > m->cap && hgrow(m))
 		return -1;
-	size_t i = hkey(k) & (m->cap - 1);
-	while (m->key[i] && m->key[i] != k && m->key[i] != UINT64_MAX)
-		i = (i + 1) & (m->cap - 1);
-	if (m->key[i] != k)
+	size_t i = hkey(k) & (m->cap - 1), free_slot = SIZE_MAX;
+	for (; m->key[i]; i = (i + 1) & (m->cap - 1)) {
+		if (m->key[i] == k) {
+			m->val[i] = v;
+			return 0;
+		}
+		if (m->key[i] == UINT64_MAX && free_slot == SIZE_MAX)
+			free_slot = i;
+	}
+	if (free_slot == SIZE_MAX) {
+		free_slot = i;
 		m->n++;
-	m->key[i] = k;
-	m->val[i] = v;
+	}
+	m->key[free_slot] = k;
+	m->val[free_slot] = v;
 	return 0;
 }
 
@@ -234,6 +245,7 @@ struct dtempl {
 };
 
 struct dset {
+	uint64_t pool;     /* the descriptor pool it came from (0: pushed) */
 	uint32_t n;        /* slots */
 	struct slot *slot; /* flattened: binding order, then array element */
 	uint32_t *first;   /* per layout binding: its first slot */
@@ -761,6 +773,8 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 static void free_dset(void *p)
 {
 	struct dset *s = p;
+	if (!s)
+		return;
 	free(s->slot);
 	free(s->first);
 	free(s->binding);
@@ -842,10 +856,13 @@ void capture_device_destroyed(struct layer_device *d)
 			llct_log("wrote '%s'", c->path);
 	}
 	if (log_enabled()) { /* what the program left to the device's end (tests read this) */
-		size_t live = 0;
+		size_t live = 0, sets = 0;
 		for (size_t i = 0; i < c->cbufs.cap; i++)
 			live += c->cbufs.val[i] != NULL;
-		llct_log("at device end: %zu command buffers still tracked", live);
+		for (size_t i = 0; i < c->sets.cap; i++)
+			sets += c->sets.val[i] != NULL;
+		llct_log("at device end: %zu command buffers, %zu descriptor sets still tracked",
+			 live, sets);
 	}
 	llct_fp_destroy(c->fp);
 	for (size_t i = 0; i < c->cbufs.cap; i++)
@@ -1718,6 +1735,10 @@ static VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateDescriptorSets(
 	pthread_mutex_lock(&c->lock);
 	for (uint32_t i = 0; i < info->descriptorSetCount && !c->failed; i++) {
 		struct dset *s = new_dset(hget(&c->layouts, H(info->pSetLayouts[i])));
+		/* a handle the driver gives again: its set went with a pool reset */
+		free_dset(hdel(&c->sets, H(out[i])));
+		if (s)
+			s->pool = H(info->descriptorPool);
 		if (!s || hput(&c->sets, H(out[i]), s)) {
 			if (s)
 				free_dset(s);
@@ -1928,6 +1949,45 @@ static VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSetWithTemplate(VkDevice d
 	pthread_mutex_lock(&c->lock);
 	apply_template(c, hget(&c->sets, H(set)), hget(&c->templs, H(t)), data);
 	pthread_mutex_unlock(&c->lock);
+}
+
+/* Drops the sets of a descriptor pool (reset or destroyed: its sets are freed with it).
+ * With the lock held. */
+static void drop_pool_sets(struct capture_device *c, uint64_t pool)
+{
+	for (size_t i = 0; i < c->sets.cap; i++) {
+		struct dset *s = c->sets.val[i];
+		if (s && s->pool == pool && c->sets.key[i] != UINT64_MAX)
+			free_dset(hdel(&c->sets, c->sets.key[i]));
+	}
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL cap_ResetDescriptorPool(VkDevice device,
+							      VkDescriptorPool pool,
+							      VkDescriptorPoolResetFlags flags)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.ResetDescriptorPool(device, pool, flags);
+	if (c && pool) {
+		pthread_mutex_lock(&c->lock);
+		drop_pool_sets(c, H(pool));
+		pthread_mutex_unlock(&c->lock);
+	}
+	return r;
+}
+
+static VKAPI_ATTR void VKAPI_CALL cap_DestroyDescriptorPool(VkDevice device, VkDescriptorPool pool,
+							    const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	if (c && pool) {
+		pthread_mutex_lock(&c->lock);
+		drop_pool_sets(c, H(pool));
+		pthread_mutex_unlock(&c->lock);
+	}
+	d->d.DestroyDescriptorPool(device, pool, alloc);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL cap_FreeDescriptorSets(VkDevice device, VkDescriptorPool pool,
@@ -4106,6 +4166,7 @@ static const struct {
     I(DestroyBuffer),
     I(DestroyBufferView),
     I(DestroyCommandPool),
+    I(DestroyDescriptorPool),
     I(DestroyDescriptorUpdateTemplate),
     I(DestroyImage),
     I(DestroyImageView),
@@ -4125,6 +4186,7 @@ static const struct {
     I(QueueSubmit2),
     I(ResetCommandBuffer),
     I(ResetCommandPool),
+    I(ResetDescriptorPool),
     I(UnmapMemory),
     I(UpdateDescriptorSetWithTemplate),
     I(UpdateDescriptorSets),
