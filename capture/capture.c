@@ -297,6 +297,8 @@ struct cmd {
 		struct {
 			uint64_t rp, fb;
 			VkRect2D area;
+			uint32_t n_views; /* an imageless framebuffer's views, given at begin */
+			uint64_t view[MAX_ATT];
 		} rp;
 		struct { /* dynamic rendering */
 			uint32_t n;
@@ -2356,20 +2358,33 @@ static VKAPI_ATTR void VKAPI_CALL cap_FreeCommandBuffers(VkDevice device, VkComm
 	d->d.FreeCommandBuffers(device, pool, n, cbs);
 }
 
+/* A render pass begins (both commands): its pass, framebuffer and area, and for an imageless
+ * framebuffer the views VkRenderPassAttachmentBeginInfo gives. With the lock held. */
+static void begin_rp(struct capture_device *c, VkCommandBuffer cb, struct cmd *m,
+		     const VkRenderPassBeginInfo *info)
+{
+	m->u.rp.rp = H(info->renderPass);
+	m->u.rp.fb = H(info->framebuffer);
+	m->u.rp.area = info->renderArea;
+	for (const VkBaseInStructure *x = info->pNext; x; x = x->pNext) {
+		if (x->sType != VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO)
+			continue;
+		const VkRenderPassAttachmentBeginInfo *ab = (const void *)x;
+		for (uint32_t i = 0; i < ab->attachmentCount && i < MAX_ATT; i++)
+			m->u.rp.view[m->u.rp.n_views++] = H(ab->pAttachments[i]);
+	}
+	struct rpass *rp = hget(&c->rpasses, H(info->renderPass));
+	struct cbuf *b = hget(&c->cbufs, H(cb));
+	if (b)
+		b->multiview = rp && rp->multiview;
+}
+
 static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRenderPass(VkCommandBuffer cb,
 							 const VkRenderPassBeginInfo *info,
 							 VkSubpassContents contents)
 {
 	dd(cb)->CmdBeginRenderPass(cb, info, contents);
-	RECORD(cb, C_BEGIN_RP, {
-		m->u.rp.rp = H(info->renderPass);
-		m->u.rp.fb = H(info->framebuffer);
-		m->u.rp.area = info->renderArea;
-		struct rpass *rp_ = hget(&c_->rpasses, H(info->renderPass));
-		struct cbuf *b_ = hget(&c_->cbufs, H(cb));
-		if (b_)
-			b_->multiview = rp_ && rp_->multiview;
-	});
+	RECORD(cb, C_BEGIN_RP, { begin_rp(c_, cb, m, info); });
 }
 
 static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRenderPass2(VkCommandBuffer cb,
@@ -2377,15 +2392,7 @@ static VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRenderPass2(VkCommandBuffer cb,
 							  const VkSubpassBeginInfo *sub)
 {
 	dd(cb)->CmdBeginRenderPass2(cb, info, sub);
-	RECORD(cb, C_BEGIN_RP, {
-		m->u.rp.rp = H(info->renderPass);
-		m->u.rp.fb = H(info->framebuffer);
-		m->u.rp.area = info->renderArea;
-		struct rpass *rp_ = hget(&c_->rpasses, H(info->renderPass));
-		struct cbuf *b_ = hget(&c_->cbufs, H(cb));
-		if (b_)
-			b_->multiview = rp_ && rp_->multiview;
-	});
+	RECORD(cb, C_BEGIN_RP, { begin_rp(c_, cb, m, info); });
 }
 
 static VKAPI_ATTR void VKAPI_CALL cap_CmdEndRenderPass(VkCommandBuffer cb)
@@ -3764,7 +3771,10 @@ static void expand(struct capture_device *c, struct cbuf *b, int depth)
 			struct fbuf *fb = hget(&c->fbufs, m->u.rp.fb);
 			c->n_att = rp && fb ? (rp->n < fb->n ? rp->n : fb->n) : 0;
 			for (uint32_t a = 0; a < c->n_att; a++) {
-				c->att_view[a] = fb->view[a];
+				/* an imageless framebuffer's views come with the begin */
+				c->att_view[a] = m->u.rp.n_views
+						     ? (a < m->u.rp.n_views ? m->u.rp.view[a] : 0)
+						     : fb->view[a];
 				c->att[a] = rp->att[a];
 			}
 			c->area = m->u.rp.area;

@@ -9,7 +9,8 @@
  *   4. the second target is copied to a host-visible buffer.
  * Prints a checksum of the read-back pixels and of the storage buffer.
  *
- * usage: scene [FRAMES [unmap|staging|upload|template|push|cmds2|texel|masked]]   (default 2)
+ * usage: scene [FRAMES [unmap|staging|upload|template|push|cmds2|texel|masked|imageless]]
+ *        (default 2 frames)
  *   unmap:    the index memory is unmapped right after the indices are written, as programs
  *             that upload once do;
  *   staging:  the index buffer is device-local, never mapped: each frame's command buffer
@@ -31,7 +32,9 @@
  *   texel:    the dispatch reads and writes its buffer through a storage texel buffer view
  *             (double_texel.comp) instead of as a storage buffer;
  *   masked:   pass A's pipeline writes no color (colorWriteMask 0) and has depth writes on
- *             with the depth test off, which writes no depth: its draw touches neither.
+ *             with the depth test off, which writes no depth: its draw touches neither;
+ *   imageless: pass A's framebuffer is imageless (VK_KHR_imageless_framebuffer): its views
+ *             come with vkCmdBeginRenderPass, in VkRenderPassAttachmentBeginInfo.
  */
 #include <pthread.h>
 
@@ -148,13 +151,18 @@ int main(int argc, char **argv)
 	int unmap = !strcmp(mode, "unmap"), templ = !strcmp(mode, "template"),
 	    push = !strcmp(mode, "push"), staging = !strcmp(mode, "staging"),
 	    upload = !strcmp(mode, "upload"), cmds2 = !strcmp(mode, "cmds2"),
-	    texel = !strcmp(mode, "texel"), masked = !strcmp(mode, "masked");
+	    texel = !strcmp(mode, "texel"), masked = !strcmp(mode, "masked"),
+	    imageless = !strcmp(mode, "imageless");
+	VkPhysicalDeviceImagelessFramebufferFeatures ifb = {
+	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES, NULL, VK_TRUE};
 	app_open("scene", 0,
 		 push    ? VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME
 		 : cmds2 ? VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME
 		     "," VK_KHR_COPY_COMMANDS_2_EXTENSION_NAME
-			 : NULL,
-		 NULL);
+		 : imageless ? VK_KHR_IMAGELESS_FRAMEBUFFER_EXTENSION_NAME
+		     "," VK_KHR_IMAGE_FORMAT_LIST_EXTENSION_NAME
+			     : NULL,
+		 imageless ? &ifb : NULL);
 	PFN_vkCmdDrawIndexedIndirectCountKHR draw_count =
 	    cmds2 ? (PFN_vkCmdDrawIndexedIndirectCountKHR)vkGetDeviceProcAddr(
 			dev, "vkCmdDrawIndexedIndirectCountKHR")
@@ -258,8 +266,25 @@ int main(int argc, char **argv)
 	VkImageView a_views[2] = {tex_v, depth_v};
 	VkFramebufferCreateInfo fci = {
 	    VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, rp_a, 2, a_views, W, H, 1};
+	/* imageless: what each attachment will be, not which view */
+	VkFormat color_fmt = VK_FORMAT_R8G8B8A8_UNORM, depth_fmt = VK_FORMAT_D32_SFLOAT;
+	VkFramebufferAttachmentImageInfo fai[2] = {
+	    {VK_STRUCTURE_TYPE_FRAMEBUFFER_ATTACHMENT_IMAGE_INFO, NULL, 0,
+	     VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, W, H, 1, 1,
+	     &color_fmt},
+	    {VK_STRUCTURE_TYPE_FRAMEBUFFER_ATTACHMENT_IMAGE_INFO, NULL, 0,
+	     VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, W, H, 1, 1, &depth_fmt}};
+	VkFramebufferAttachmentsCreateInfo fac = {
+	    VK_STRUCTURE_TYPE_FRAMEBUFFER_ATTACHMENTS_CREATE_INFO, NULL, 2, fai};
+	if (imageless) {
+		fci.pNext = &fac;
+		fci.flags = VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT;
+		fci.pAttachments = NULL;
+	}
 	VkFramebuffer fb_a, fb_b;
 	CHECK(vkCreateFramebuffer(dev, &fci, NULL, &fb_a));
+	fci.pNext = NULL;
+	fci.flags = 0;
 	fci.renderPass = rp_b;
 	fci.attachmentCount = 1;
 	fci.pAttachments = &out_v;
@@ -401,8 +426,10 @@ int main(int argc, char **argv)
 		VkClearValue cv[2];
 		cv[0].color = (VkClearColorValue){{0, 0, 0.2f, 1}};
 		cv[1].depthStencil = (VkClearDepthStencilValue){1, 0};
+		VkRenderPassAttachmentBeginInfo rab = {
+		    VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO, NULL, 2, a_views};
 		VkRenderPassBeginInfo rbi = {VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
-					     NULL,
+					     imageless ? &rab : NULL,
 					     rp_a,
 					     fb_a,
 					     {{0, 0}, {W, H}},
@@ -425,6 +452,7 @@ int main(int argc, char **argv)
 			vkCmdDrawIndexed(cb, 3, 1, 0, 0, 0);
 		vkCmdEndRenderPass(cb);
 		pthread_join(th, NULL);
+		rbi.pNext = NULL; /* pass B's framebuffer has its views */
 		rbi.renderPass = rp_b;
 		rbi.framebuffer = fb_b;
 		rbi.clearValueCount = 1;

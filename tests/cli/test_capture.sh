@@ -80,7 +80,7 @@ if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; th
 	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/v.llct" -- "$APP" 2 >/dev/null 2>"$T/verr"
 	if grep -q "Validation Error" "$T/verr"; then bad "validation errors: $(grep -m3 'Validation Error' "$T/verr")"; else ok; fi
 	[ "$(q "$T/v.llct" "SELECT count(*) FROM frames")" = 2 ] && ok || bad "capture under validation"
-	for mode in "" template push staging upload cmds2 texel masked; do
+	for mode in "" template push staging upload cmds2 texel masked imageless; do
 		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/v2.llct" -- "$SCENE" 2 $mode >/dev/null 2>"$T/verr2"
 		if grep -q "Validation Error" "$T/verr2"; then bad "scene $mode validation errors: $(grep -m3 'Validation Error' "$T/verr2" | cut -c1-300)"; else ok; fi
 	done
@@ -220,6 +220,12 @@ done
 # them (a program making pools every frame would otherwise pile them up)
 LLCT_CAPTURE_LOG=1 "$LLCTRACE" capture -b submit -o "$T/sp.llct" -- "$SCENE" 1 >/dev/null 2>"$T/sp.err"
 grep -q "at device end: 0 command buffers, 0 descriptor sets still tracked" "$T/sp.err" && ok || bad "pools destroyed, what they held still tracked: $(grep 'device end' "$T/sp.err")"
+
+# an imageless framebuffer for pass A, its views given at vkCmdBeginRenderPass: the very same
+# trace as with the views in the framebuffer
+"$LLCTRACE" capture -q -b submit -o "$T/si.llct" -- "$SCENE" 2 imageless >"$T/si.out" 2>"$T/si.err" && ok || bad "scene imageless capture: $(cat "$T/si.err")"
+[ "$(cat "$T/si.out")" = "$(cat "$T/s.out")" ] && ok || bad "scene renders differently with an imageless framebuffer"
+cmp -s <("$LLCTRACE" dump --csv "$T/si.llct") "$T/s.csv" && ok || bad "imageless framebuffer: the trace differs ($("$LLCTRACE" dump --csv "$T/si.llct" | wc -l) records against $(wc -l <"$T/s.csv"))"
 
 # write masks and the depth-write rule: pass A's draw (kernel 1) with colorWriteMask 0, and
 # depth writes on with the depth test off, writes no color and touches no depth at all; with
