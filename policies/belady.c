@@ -22,23 +22,23 @@ static void belady_init(void *state, const struct llct_cache_geom *g)
 LLCT_HOOK void belady_touch(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct belady *s = state;
-	s->next[(size_t)a->set * s->ways + way] = a->next_use;
+	s->next[(size_t)a->set * a->ways + way] = a->next_use;
 }
 
 /* Furthest next use among the allowed ways; ties (including several never-again lines) go to
  * the lowest way. Belady keeps no recency state, so only the eviction is a demotion. */
 static uint32_t furthest(const struct belady *s, const struct llct_access *a)
 {
-	const uint64_t *n = &s->next[(size_t)a->set * s->ways];
-	uint32_t v = s->ways;
-	if (a->allowed == (s->ways == 64 ? UINT64_MAX : ((uint64_t)1 << s->ways) - 1)) {
+	const uint64_t *n = &s->next[(size_t)a->set * a->ways];
+	uint32_t v = a->ways;
+	if (a->allowed == (a->ways == 64 ? UINT64_MAX : ((uint64_t)1 << a->ways) - 1)) {
 		v = 0;
-		for (uint32_t w = 1; w < s->ways; w++)
+		for (uint32_t w = 1; w < a->ways; w++)
 			v = n[w] > n[v] ? w : v;
 		return v;
 	}
-	for (uint32_t w = 0; w < s->ways; w++)
-		if ((a->allowed >> w & 1) && (v == s->ways || n[w] > n[v]))
+	for (uint32_t w = 0; w < a->ways; w++)
+		if ((a->allowed >> w & 1) && (v == a->ways || n[w] > n[v]))
 			v = w;
 	return v;
 }
@@ -52,7 +52,7 @@ LLCT_HOOK uint32_t belady_bypass_victim(void *state, const struct llct_access *a
 {
 	struct belady *s = state;
 	uint32_t v = furthest(s, a);
-	return a->next_use > s->next[(size_t)a->set * s->ways + v] ? LLCT_WAY_BYPASS : v;
+	return a->next_use > s->next[(size_t)a->set * a->ways + v] ? LLCT_WAY_BYPASS : v;
 }
 
 /* Starts loading a set's state, for the batch loop. */

@@ -23,19 +23,19 @@ static void brrip_init(void *state, const struct llct_cache_geom *g)
 LLCT_HOOK void brrip_hit(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct brrip *s = state;
-	s->rrpv[(size_t)a->set * s->ways + way] = 0;
+	s->rrpv[(size_t)a->set * a->ways + way] = 0;
 }
 
 LLCT_HOOK uint32_t brrip_victim(void *state, const struct llct_access *a)
 {
 	struct brrip *s = state;
-	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways, a);
+	return rrip_victim(&s->rrpv[(size_t)a->set * a->ways], a->ways, a);
 }
 
 LLCT_HOOK void brrip_fill(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct brrip *s = state;
-	s->rrpv[(size_t)a->set * s->ways + way] = brrip_insert(&s->n);
+	s->rrpv[(size_t)a->set * a->ways + way] = brrip_insert(&s->n);
 }
 
 /* Starts loading a set's state, for the batch loop. */

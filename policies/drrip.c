@@ -29,13 +29,13 @@ static void drrip_init(void *state, const struct llct_cache_geom *g)
 LLCT_HOOK void drrip_hit(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct drrip *s = state;
-	s->rrpv[(size_t)a->set * s->ways + way] = 0;
+	s->rrpv[(size_t)a->set * a->ways + way] = 0;
 }
 
 LLCT_HOOK uint32_t drrip_victim(void *state, const struct llct_access *a)
 {
 	struct drrip *s = state;
-	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways, a);
+	return rrip_victim(&s->rrpv[(size_t)a->set * a->ways], a->ways, a);
 }
 
 /* Every fill is a miss: leaders train PSEL, then the set's rule picks the insertion RRPV. */
@@ -55,7 +55,7 @@ LLCT_HOOK void drrip_fill(void *state, uint32_t way, const struct llct_access *a
 	} else {
 		use_brrip = s->psel >= 512;
 	}
-	s->rrpv[(size_t)a->set * s->ways + way] = use_brrip ? brrip_insert(&s->n) : 2;
+	s->rrpv[(size_t)a->set * a->ways + way] = use_brrip ? brrip_insert(&s->n) : 2;
 }
 
 /* Starts loading a set's state, for the batch loop. */

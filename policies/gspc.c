@@ -109,7 +109,7 @@ static uint8_t tex_first_use(struct gspc *s, struct counters *c, int sample, int
 LLCT_HOOK void gspc_hit(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct gspc *s = state;
-	size_t i = (size_t)a->set * s->ways + way;
+	size_t i = (size_t)a->set * a->ways + way;
 	int sample;
 	struct counters *c = bank_of(s, a->set, &sample);
 	uint8_t st = s->state[i], r = 0;
@@ -160,7 +160,7 @@ LLCT_HOOK void gspc_hit(void *state, uint32_t way, const struct llct_access *a)
 LLCT_HOOK void gspc_fill(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct gspc *s = state;
-	size_t i = (size_t)a->set * s->ways + way;
+	size_t i = (size_t)a->set * a->ways + way;
 	int sample;
 	struct counters *c = bank_of(s, a->set, &sample);
 	uint8_t st = NONTEX, r = 2;
@@ -199,7 +199,7 @@ LLCT_HOOK void gspc_fill(void *state, uint32_t way, const struct llct_access *a)
 LLCT_HOOK uint32_t gspc_victim(void *state, const struct llct_access *a)
 {
 	struct gspc *s = state;
-	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways, a);
+	return rrip_victim(&s->rrpv[(size_t)a->set * a->ways], a->ways, a);
 }
 
 static void gspztc_init(void *state, const struct llct_cache_geom *g)

@@ -33,7 +33,8 @@ static void lru_init(void *state, const struct llct_cache_geom *g)
 LLCT_HOOK void lru_touch(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct lru *s = state;
-	uint8_t *r = &s->rec[(size_t)a->set * s->stride], *prev = r + 2, *next = prev + s->ways;
+	uint8_t *r = &s->rec[(size_t)a->set * (2 + 2 * a->ways)], *prev = r + 2,
+		*next = prev + a->ways;
 	uint8_t w = (uint8_t)way;
 	if (a->demote) /* every line more recent than w moves down one place */
 		for (uint8_t x = r[0]; x != NIL && x != w; x = next[x])
@@ -61,7 +62,7 @@ LLCT_HOOK void lru_touch(void *state, uint32_t way, const struct llct_access *a)
 LLCT_HOOK uint32_t lru_victim(void *state, const struct llct_access *a)
 {
 	struct lru *s = state;
-	uint8_t *r = &s->rec[(size_t)a->set * s->stride], *prev = r + 2;
+	uint8_t *r = &s->rec[(size_t)a->set * (2 + 2 * a->ways)], *prev = r + 2;
 	uint8_t x = r[1];
 	while (x != NIL && !(a->allowed >> x & 1))
 		x = prev[x];
@@ -74,7 +75,7 @@ LLCT_HOOK void lru_fill(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct lru *s = state;
 	if (a->demote) {
-		uint8_t *r = &s->rec[(size_t)a->set * s->stride], *next = r + 2 + s->ways;
+		uint8_t *r = &s->rec[(size_t)a->set * (2 + 2 * a->ways)], *next = r + 2 + a->ways;
 		for (uint8_t x = r[0]; x != NIL; x = next[x])
 			if (x != way)
 				llct_demoted(a, x, 1);

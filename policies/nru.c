@@ -26,7 +26,7 @@ static void nru_init(void *state, const struct llct_cache_geom *g)
 LLCT_HOOK void nru_touch(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct nru *s = state;
-	s->bit[(size_t)a->set * s->ways + way] = 0;
+	s->bit[(size_t)a->set * a->ways + way] = 0;
 }
 
 /* Lowest allowed way with bit 1; if none, set the bit of every allowed line first (each a
@@ -34,10 +34,10 @@ LLCT_HOOK void nru_touch(void *state, uint32_t way, const struct llct_access *a)
 LLCT_HOOK uint32_t nru_victim(void *state, const struct llct_access *a)
 {
 	struct nru *s = state;
-	uint8_t *b = &s->bit[(size_t)a->set * s->ways];
+	uint8_t *b = &s->bit[(size_t)a->set * a->ways];
 #ifdef __SSE2__
-	if (s->ways % 16 == 0) { /* the lowest allowed 1, 16 ways at a time */
-		for (uint32_t g = 0; g < s->ways; g += 16) {
+	if (a->ways % 16 == 0) { /* the lowest allowed 1, 16 ways at a time */
+		for (uint32_t g = 0; g < a->ways; g += 16) {
 			__m128i v = _mm_loadu_si128((const __m128i *)(b + g));
 			uint32_t m =
 			    (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(1))) &
@@ -48,17 +48,17 @@ LLCT_HOOK uint32_t nru_victim(void *state, const struct llct_access *a)
 		goto none;
 	}
 #endif
-	for (uint32_t w = 0; w < s->ways; w++)
+	for (uint32_t w = 0; w < a->ways; w++)
 		if (b[w] && (a->allowed >> w & 1))
 			return w;
 none:; /* every allowed line was recently used: set their bits, take the lowest */
-	uint32_t v = s->ways;
-	for (uint32_t w = 0; w < s->ways; w++) {
+	uint32_t v = a->ways;
+	for (uint32_t w = 0; w < a->ways; w++) {
 		if (!(a->allowed >> w & 1))
 			continue;
 		llct_demoted(a, w, 1);
 		b[w] = 1;
-		if (v == s->ways)
+		if (v == a->ways)
 			v = w;
 	}
 	return v;

@@ -22,19 +22,19 @@ static void srrip_init(void *state, const struct llct_cache_geom *g)
 LLCT_HOOK void srrip_hit(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct srrip *s = state;
-	s->rrpv[(size_t)a->set * s->ways + way] = 0;
+	s->rrpv[(size_t)a->set * a->ways + way] = 0;
 }
 
 LLCT_HOOK uint32_t srrip_victim(void *state, const struct llct_access *a)
 {
 	struct srrip *s = state;
-	return rrip_victim(&s->rrpv[(size_t)a->set * s->ways], s->ways, a);
+	return rrip_victim(&s->rrpv[(size_t)a->set * a->ways], a->ways, a);
 }
 
 LLCT_HOOK void srrip_fill(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct srrip *s = state;
-	s->rrpv[(size_t)a->set * s->ways + way] = 2;
+	s->rrpv[(size_t)a->set * a->ways + way] = 2;
 }
 
 /* Starts loading a set's state, for the batch loop. */

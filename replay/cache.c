@@ -348,6 +348,7 @@ static int access_one(struct llct_cache *c, uint64_t addr, int stream, int op, u
 				.sm = sm,
 				.kernel = kernel,
 				.tenant = tenant,
+				.ways = c->L.ways,
 				.allowed = allowed,
 				.demote = trk ? &trk->sink : NULL};
 	uint32_t w;

@@ -327,6 +327,7 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 						.sm = b->sm[at + i],
 						.kernel = b->kernel[at + i],
 						.tenant = b->tenant[at + i],
+						.ways = l.ways,
 						.allowed = l.all_ways,
 						.demote = NULL};
 			uint32_t w;

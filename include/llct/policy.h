@@ -47,7 +47,9 @@ struct llct_access {
 	uint16_t sm;
 	uint32_t kernel;
 	uint16_t tenant;
-	uint64_t allowed;              /* ways this access may fill; victim() picks one of them */
+	uint32_t ways;    /* the cache's associativity: hooks index their rows with it (the batch
+			     loop makes it a constant the compiler folds in) */
+	uint64_t allowed; /* ways this access may fill; victim() picks one of them */
 	struct llct_demotions *demote; /* non-NULL while contention is tracked */
 };
 
