@@ -142,6 +142,8 @@ struct buf {
 				  memory wrote them, or as the layer read them back; or NULL */
 	uint64_t shadow_lo, shadow_size;
 	int shadow_copied; /* the shadow is from a copy: newer than what a mapping shows */
+	int read_back;     /* the layer read it back (or could not) since its bytes last
+			      changed: not again, draw after draw */
 };
 
 static void free_buf(void *p)
@@ -978,6 +980,7 @@ static void shadow_index_data(struct buf *b, uint64_t memory, const struct mem *
 	b->shadow_lo = 0;
 	b->shadow_size = n;
 	b->shadow_copied = 0;
+	b->read_back = 0;
 }
 
 static VKAPI_ATTR void VKAPI_CALL cap_UnmapMemory(VkDevice device, VkDeviceMemory memory)
@@ -3323,9 +3326,10 @@ static void read_back(struct capture_device *c, struct buf *b)
 {
 	struct layer_device *d = c->dev;
 	struct mem *m = hget(&c->mems, b->mem);
-	if (!m || m->app_maps || m->map || !(m->flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) ||
-	    b->mem_off >= m->size)
+	if (b->read_back || !m || m->app_maps || m->map ||
+	    !(m->flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) || b->mem_off >= m->size)
 		return;
+	b->read_back = 1;
 	uint64_t n = b->size < m->size - b->mem_off ? b->size : m->size - b->mem_off;
 	n = n < (16u << 20) ? n : (16u << 20);
 	VkDeviceMemory mem = (VkDeviceMemory)(uintptr_t)b->mem;
@@ -3379,6 +3383,7 @@ static void index_copy(struct capture_device *c, const struct cmd *m)
 			      : NULL;
 	if (!dst || !(dst->usage & VK_BUFFER_USAGE_INDEX_BUFFER_BIT))
 		return;
+	dst->read_back = 0; /* its bytes change: a later draw may read them back again */
 	struct buf *src = kind == K_BUF_BUF ? hget(&c->bufs, m->u.copy.src) : NULL;
 	uint64_t so = m->u.copy.src_off, o = m->u.copy.dst_off, n = m->u.copy.bytes;
 	struct mem *sm = src ? hget(&c->mems, src->mem) : NULL;
