@@ -313,14 +313,10 @@ static inline int restrictions(const struct llct_cache *c, int stream, uint16_t 
 static int access_one(struct llct_cache *c, uint64_t addr, int stream, int op, uint64_t next_use,
 		      uint16_t sm, uint32_t kernel, uint16_t tenant)
 {
-	struct llct_stream_stats *st = &c->L.fs->s[stream];
 	struct tracker *trk = c->trk;
 	struct llct_contention_owner *o = NULL;
+	unsigned so = (unsigned)stream | (unsigned)(op != 0) << 4;
 	uint64_t allowed;
-	if (op)
-		st->writes++;
-	else
-		st->reads++;
 	if (trk) {
 		trk->current = owner_of(trk->by, stream, sm, kernel, tenant);
 		struct llct_contention *ct = frame_cont(trk);
@@ -334,7 +330,7 @@ static int access_one(struct llct_cache *c, uint64_t addr, int stream, int op, u
 		llct_dynpart_access(
 		    c->dyn, c->dyn->plan.by == LLCT_CLASS_STREAM ? (unsigned)stream : tenant, addr);
 	if (restrictions(c, stream, tenant, &allowed)) {
-		st->bypasses++;
+		llct_event_count(c->L.fs, LLCT_EV_BYPASS + so, 1);
 		return 0;
 	}
 	if (c->part && c->part->colors_on)
@@ -351,18 +347,19 @@ static int access_one(struct llct_cache *c, uint64_t addr, int stream, int op, u
 				.ways = c->L.ways,
 				.allowed = allowed,
 				.demote = trk ? &trk->sink : NULL};
-	uint32_t w;
-	enum llct_step k = llct_lines_step(&c->L, c->pstate, c->ops->on_hit, c->ops->victim,
-					   c->ops->on_fill, &a, &w);
-	if (!trk || k == LLCT_STEP_BYPASS)
-		return k == LLCT_STEP_HIT;
+	uint32_t w = 0;
+	unsigned ev = llct_lines_step(&c->L, c->pstate, c->ops->on_hit, c->ops->victim,
+				      c->ops->on_fill, &a, &w);
+	llct_event_count(c->L.fs, ev, 1);
+	if (!trk || llct_ev_is_bypass(ev))
+		return llct_ev_is_hit(ev);
 	size_t at = (size_t)a.set * c->g.ways + w;
-	if (k == LLCT_STEP_HIT && o)
+	if (llct_ev_is_hit(ev) && o)
 		o->misses--;
-	if (k == LLCT_STEP_EVICT) /* the eviction: one demotion (GDC) and one eviction (PLOB) */
+	if (llct_ev_is_evict(ev)) /* the eviction: one demotion (GDC) and one eviction (PLOB) */
 		charge(trk, trk->owner[at], 1, 1);
 	trk->owner[at] = trk->current;
-	return k == LLCT_STEP_HIT;
+	return llct_ev_is_hit(ev);
 }
 
 int llct_cache_access(struct llct_cache *c, uint64_t addr, int stream, int op, uint64_t next_use)

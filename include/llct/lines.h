@@ -50,9 +50,8 @@ struct llct_lines {
 	uint32_t blk_size;  /* 3 x fp_stride + 8, rounded up to a multiple of 64 */
 	uint32_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
 	unsigned line_shift, set_bits;
-	int xor_hash;     /* set index by XOR-folding instead of modulo */
-	int ucd;          /* DISP bypasses */
-	uint64_t sink[3]; /* where the step's branch-free counting puts counts that do not count */
+	int xor_hash; /* set index by XOR-folding instead of modulo */
+	int ucd;      /* DISP bypasses */
 };
 
 LLCT_INLINE uint8_t *llct_lines_block(const struct llct_lines *L, uint32_t set)
@@ -137,24 +136,96 @@ LLCT_INLINE uint32_t llct_lines_find(const struct llct_lines *L, uint32_t set, u
 	return llct_lines_find_fp(L, set, line, llct_lines_fingerprint(line));
 }
 
-/* Epoch tracking of TEX and Z blocks: consecutive accesses by the same stream walk a block
- * through E0, E1, E>=2; an access by any other stream ends the chain. Returns the epoch bits
- * of the line's new metadata. Branch-free (whether a hit continues a chain is data, and a
- * mispredicted branch costs more than the selects): counts that do not happen go to a sink. */
-LLCT_INLINE uint8_t llct_track_epoch(struct llct_frame_stats *fs, uint64_t *sink, int stream,
-				     int hit, uint8_t meta)
+/* Event codes: what one access did, with everything its counters depend on, so the batch
+ * loop counts an access with one increment of a histogram and llct_event_count() turns the
+ * histogram into counters at the end (the rules of the counters are written once, there).
+ * Every code holds the stream s in bits 0-3 and the write flag in bit 4 ("so"); then
+ *   hit:    bit 5 the line's RT mark, bits 6-7 its epoch, bit 8 whether s last touched it;
+ *   fill:   bit 5 whether a line was evicted, bits 6-9 its owner stream, bit 10 its dirt;
+ *   bypass: nothing more. */
+#define LLCT_EV_HIT 0
+#define LLCT_EV_FILL 512
+#define LLCT_EV_BYPASS 2560
+#define LLCT_EV_N 2592
+
+#define LLCT_EV_S(c) ((unsigned)(c)&15u)
+#define LLCT_EV_OP(c) ((unsigned)(c) >> 4 & 1u)
+#define LLCT_EV_RT(c) ((unsigned)(c) >> 5 & 1u)
+#define LLCT_EV_EPOCH(c) ((unsigned)(c) >> 6 & 3u)
+#define LLCT_EV_SAME(c) ((unsigned)(c) >> 8 & 1u)
+/* Of a hit code (a fill is a hit code with no mark, no epoch): whether it consumes the RT
+ * mark (a TEX hit on a marked line), sets it (an RT access on an unmarked line), tracks
+ * epochs (TEX and Z), continues its line's epoch chain (s touched it last, in an epoch), and
+ * the epoch it leads to (0: none, 1: E0, 2: E1, 3: E>=2; DESIGN.md section 5). */
+#define LLCT_EV_CONSUMES(c) (LLCT_EV_S(c) == LLCT_STREAM_TEX && LLCT_EV_RT(c))
+#define LLCT_EV_PRODUCES(c) (LLCT_EV_S(c) == LLCT_STREAM_RT && !LLCT_EV_RT(c))
+#define LLCT_EV_EPOCHS(c) (LLCT_EV_S(c) == LLCT_STREAM_TEX || LLCT_EV_S(c) == LLCT_STREAM_Z)
+#define LLCT_EV_CONT(c) (LLCT_EV_SAME(c) && LLCT_EV_EPOCH(c) != 0)
+#define LLCT_EV_NEXT(c)                                                                            \
+	(!LLCT_EV_EPOCHS(c) ? 0u : LLCT_EV_CONT(c) ? LLCT_EV_EPOCH(c) + (LLCT_EV_EPOCH(c) < 3) : 1u)
+/* The metadata byte an access of hit code c leaves (a fill: c = so); a hit keeps the dirty
+ * bit it found as well. */
+#define LLCT_EV_META(c)                                                                            \
+	(uint8_t)(LLCT_EV_OP(c) << 7 |                                                             \
+		  (LLCT_EV_RT(c) ^ (LLCT_EV_CONSUMES(c) | LLCT_EV_PRODUCES(c))) << 4 |             \
+		  LLCT_EV_NEXT(c) << LLCT_META_EPOCH_SHIFT | LLCT_EV_S(c))
+#define LLCT_EV_M4(c) LLCT_EV_META(c), LLCT_EV_META(c + 1), LLCT_EV_META(c + 2), LLCT_EV_META(c + 3)
+#define LLCT_EV_M32(c)                                                                             \
+	LLCT_EV_M4(c), LLCT_EV_M4(c + 4), LLCT_EV_M4(c + 8), LLCT_EV_M4(c + 12),                   \
+	    LLCT_EV_M4(c + 16), LLCT_EV_M4(c + 20), LLCT_EV_M4(c + 24), LLCT_EV_M4(c + 28)
+#define LLCT_EV_M256(c)                                                                            \
+	LLCT_EV_M32(c), LLCT_EV_M32(c + 32), LLCT_EV_M32(c + 64), LLCT_EV_M32(c + 96),             \
+	    LLCT_EV_M32(c + 128), LLCT_EV_M32(c + 160), LLCT_EV_M32(c + 192), LLCT_EV_M32(c + 224)
+/* LLCT_EV_META of every hit code, for the step to look up. */
+static const uint8_t llct_ev_meta[LLCT_EV_FILL] = {LLCT_EV_M256(0), LLCT_EV_M256(256)};
+
+LLCT_INLINE int llct_ev_is_hit(unsigned c)
 {
-	unsigned epoch = (meta & LLCT_META_EPOCH) >> LLCT_META_EPOCH_SHIFT;
-	int tex = stream == LLCT_STREAM_TEX, z = stream == LLCT_STREAM_Z;
-	uint64_t *entered = tex ? fs->tex_entered : z ? fs->z_entered : sink;
-	uint64_t *hits = tex ? fs->tex_hits : z ? fs->z_hits : sink;
-	unsigned cont =
-	    (unsigned)(hit & ((meta & LLCT_META_OWNER) == (unsigned)stream) & (epoch != 0));
-	unsigned adv = cont & (epoch < 3);
-	unsigned next = cont ? epoch + adv : 1;
-	(*(cont ? &hits[epoch - 1] : &sink[0]))++;
-	(*(cont && !adv ? &sink[0] : &entered[next - 1]))++;
-	return (uint8_t)((tex | z) ? next << LLCT_META_EPOCH_SHIFT : 0);
+	return c < LLCT_EV_FILL;
+}
+LLCT_INLINE int llct_ev_is_bypass(unsigned c)
+{
+	return c >= LLCT_EV_BYPASS;
+}
+LLCT_INLINE int llct_ev_is_evict(unsigned c)
+{
+	return c >= LLCT_EV_FILL && c < LLCT_EV_BYPASS && ((c - LLCT_EV_FILL) >> 5 & 1);
+}
+
+/* Adds n accesses of event code c to the frame's counters: reads or writes of s, and a hit
+ * (read or write hit, RT mark consumed or set, an epoch's hit or entry), a fill (a fill, the
+ * evicted line's eviction and write-back, the RT mark set, E0 entered) or a bypass. */
+static inline void llct_event_count(struct llct_frame_stats *fs, unsigned c, uint64_t n)
+{
+	struct llct_stream_stats *st = &fs->s[LLCT_EV_S(c)];
+	*(LLCT_EV_OP(c) ? &st->writes : &st->reads) += n;
+	if (llct_ev_is_bypass(c)) {
+		st->bypasses += n;
+		return;
+	}
+	unsigned h = c; /* the hit code that sets the mark and epoch */
+	if (llct_ev_is_hit(c)) {
+		*(LLCT_EV_OP(c) ? &st->write_hits : &st->read_hits) += n;
+	} else {
+		unsigned f = c - LLCT_EV_FILL;
+		st->fills += n;
+		if (f >> 5 & 1) {
+			fs->s[f >> 6 & 15].evictions += n;
+			fs->s[f >> 6 & 15].writebacks += (f >> 10 & 1) * n;
+		}
+		h = LLCT_EV_S(c) | LLCT_EV_OP(c) << 4;
+	}
+	fs->rt_consumed += LLCT_EV_CONSUMES(h) * n;
+	fs->rt_produced += LLCT_EV_PRODUCES(h) * n;
+	if (!LLCT_EV_EPOCHS(h))
+		return;
+	int tex = LLCT_EV_S(h) == LLCT_STREAM_TEX;
+	uint64_t *entered = tex ? fs->tex_entered : fs->z_entered;
+	uint64_t *hits = tex ? fs->tex_hits : fs->z_hits;
+	if (LLCT_EV_CONT(h))
+		hits[LLCT_EV_EPOCH(h) - 1] += n;
+	if (!LLCT_EV_CONT(h) || LLCT_EV_EPOCH(h) < 3)
+		entered[LLCT_EV_NEXT(h) - 1] += n;
 }
 
 /* The batch loop works in blocks of this many accesses, computing their sets first, and
@@ -170,115 +241,67 @@ LLCT_INLINE void llct_prefetch_span(const void *p, size_t bytes)
 	__builtin_prefetch((const char *)p + bytes - 1);
 }
 
-/* What one step did. */
-enum llct_step { LLCT_STEP_HIT, LLCT_STEP_FILL, LLCT_STEP_EVICT, LLCT_STEP_BYPASS };
-
 typedef void (*llct_hit_fn)(void *state, uint32_t way, const struct llct_access *a);
 typedef uint32_t (*llct_victim_fn)(void *state, const struct llct_access *a);
 typedef void (*llct_prefetch_fn)(const void *state, uint32_t set);
 
-/* Looks a->line up in set a->set and updates tags, metadata, the per-stream hit, fill,
- * eviction and write-back counters, the RT-to-TEX and epoch trackers, and the policy: a hit
- * calls on_hit; a miss fills the lowest allowed invalid way, or asks victim() when there is
- * none, then calls on_fill. Reads and writes are the caller's to count. *way is the way hit
- * or filled. */
-LLCT_INLINE enum llct_step llct_lines_step(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
-					   llct_victim_fn victim, llct_hit_fn on_fill,
-					   const struct llct_access *a, uint32_t *way)
+/* Looks a->line up in set a->set and updates tags, metadata (owner, dirt, RT mark, epoch)
+ * and the policy: a hit calls on_hit; a miss fills the lowest allowed invalid way, or asks
+ * victim() when there is none, then calls on_fill. Counts nothing: returns the event code
+ * for the caller to count. *way is the way hit or filled. */
+LLCT_INLINE unsigned llct_lines_step(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
+				     llct_victim_fn victim, llct_hit_fn on_fill,
+				     const struct llct_access *a, uint32_t *way)
 {
-	struct llct_frame_stats *fs = L->fs;
-	int stream = a->stream;
-	struct llct_stream_stats *st = &fs->s[stream];
+	unsigned so = a->stream | (unsigned)(a->op != 0) << 4;
 	size_t base = (size_t)a->set * L->ways;
 	uint8_t *blk = llct_lines_block(L, a->set), *meta = llct_block_meta(L, blk);
 	uint64_t *valid = llct_block_valid(L, blk);
 	uint16_t fp = llct_lines_fingerprint(a->line);
 	uint32_t w = llct_lines_find_fp(L, a->set, a->line, fp);
-	enum llct_step kind = LLCT_STEP_FILL;
 	if (w < L->ways) {
 		uint8_t m = meta[w];
-		unsigned op = a->op != 0, rt = (m & LLCT_META_RT) != 0;
-		(*(op ? &st->write_hits : &st->read_hits))++;
-		m |= (uint8_t)(op << 7);
-		/* a TEX hit consumes the RT mark, an RT hit sets it: either flips it */
-		unsigned consumed = (stream == LLCT_STREAM_TEX) & rt;
-		unsigned produced = (stream == LLCT_STREAM_RT) & !rt;
-		fs->rt_consumed += consumed;
-		fs->rt_produced += produced;
-		m ^= (uint8_t)((consumed | produced) << 4);
-		uint8_t ep = llct_track_epoch(fs, L->sink, stream, 1, m);
-		meta[w] = (uint8_t)((m & (LLCT_META_DIRTY | LLCT_META_RT)) | ep | (uint8_t)stream);
+		unsigned c = so | (unsigned)(m & (LLCT_META_RT | LLCT_META_EPOCH)) << 1 |
+			     (unsigned)((m & LLCT_META_OWNER) == a->stream) << 8;
+		meta[w] = (uint8_t)((m & LLCT_META_DIRTY) | llct_ev_meta[c]);
 		on_hit(ps, w, a);
 		*way = w;
-		return LLCT_STEP_HIT;
+		return c;
 	}
+	unsigned c = LLCT_EV_FILL + so;
 	uint64_t empty = ~*valid & a->allowed;
 	if (empty) {
 		w = (uint32_t)__builtin_ctzll(empty);
 		*valid |= (uint64_t)1 << w;
 	} else {
 		w = a->allowed ? victim(ps, a) : LLCT_WAY_BYPASS;
-		if (w == LLCT_WAY_BYPASS) {
-			st->bypasses++;
-			return LLCT_STEP_BYPASS;
-		}
+		if (w == LLCT_WAY_BYPASS)
+			return LLCT_EV_BYPASS + so;
 		uint8_t old = meta[w];
-		fs->s[old & LLCT_META_OWNER].evictions++;
-		fs->s[old & LLCT_META_OWNER].writebacks += old >> 7;
-		kind = LLCT_STEP_EVICT;
+		c += 32u | (unsigned)(old & LLCT_META_OWNER) << 6 | (unsigned)(old >> 7) << 10;
 	}
 	L->tag[base + w] = a->line;
 	llct_block_fp(blk)[w] = fp;
-	st->fills++;
-	unsigned is_rt = stream == LLCT_STREAM_RT;
-	fs->rt_produced += is_rt;
-	uint8_t m = (uint8_t)((a->op != 0) << 7 | is_rt << 4);
-	meta[w] = (uint8_t)(m | llct_track_epoch(fs, L->sink, stream, 0, 0) | stream);
+	meta[w] = llct_ev_meta[so];
 	on_fill(ps, w, a);
 	*way = w;
-	return kind;
+	return c;
 }
 
-/* Adds the counters of `from` (not its frame number or contention) to `to`. */
-LLCT_INLINE void llct_frame_stats_add(struct llct_frame_stats *to,
-				      const struct llct_frame_stats *from)
-{
-	for (int k = 0; k < LLCT_N_STREAMS; k++) {
-		const struct llct_stream_stats *f = &from->s[k];
-		struct llct_stream_stats *t = &to->s[k];
-		t->reads += f->reads;
-		t->read_hits += f->read_hits;
-		t->writes += f->writes;
-		t->write_hits += f->write_hits;
-		t->fills += f->fills;
-		t->evictions += f->evictions;
-		t->writebacks += f->writebacks;
-		t->bypasses += f->bypasses;
-	}
-	to->rt_produced += from->rt_produced;
-	to->rt_consumed += from->rt_consumed;
-	for (int k = 0; k < 3; k++) {
-		to->tex_entered[k] += from->tex_entered[k];
-		to->tex_hits[k] += from->tex_hits[k];
-		to->z_entered[k] += from->z_entered[k];
-		to->z_hits[k] += from->z_hits[k];
-	}
-}
-
-/* Replays a batch through a plain model: counts reads and writes, bypasses DISP under UCD,
- * and steps every other access. next_use as for llct_cache_access_batch (indices count only
- * the accesses that look the cache up). Returns hits.
+/* Replays a batch through a plain model: bypasses DISP under UCD and steps every other
+ * access, counting each by its event code. next_use as for llct_cache_access_batch (indices
+ * count only the accesses that look the cache up). Returns hits.
  *
- * The geometry is copied to a local and the counts go to a local llct_frame_stats added to
- * L->fs at the end: a store through a uint8_t pointer (metadata, policy bytes) may alias
- * anything in memory, so without the copies the compiler reloads every field after each
- * such store. */
+ * The geometry is copied to a local: a store through a uint8_t pointer (metadata, policy
+ * bytes) may alias anything in memory, so without the copy the compiler reloads every field
+ * after each such store. The histogram is local for the same reason, and its counts fit 32
+ * bits because a batch has fewer than 2^32 accesses. */
 LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
 				      llct_victim_fn victim, llct_hit_fn on_fill,
 				      llct_prefetch_fn prefetch, int needs_next, int ways16,
 				      const struct llct_batch *b, const uint64_t *next_use)
 {
-	struct llct_frame_stats acc = {0};
+	uint32_t hist[LLCT_EV_N] = {0};
 	struct llct_lines l = *L;
 	if (ways16) { /* the usual geometry as constants the compiler folds in */
 		l.ways = 16;
@@ -287,9 +310,7 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 		l.all_ways = 0xffff;
 	}
 	uint32_t sets[LLCT_LINES_BLOCK + LLCT_LINES_AHEAD];
-	uint64_t hits = 0;
 	size_t k = 0;
-	l.fs = &acc;
 	for (uint32_t at = 0; at < b->n; at += LLCT_LINES_BLOCK) {
 		uint32_t n = b->n - at < LLCT_LINES_BLOCK ? b->n - at : LLCT_LINES_BLOCK;
 		uint32_t ahead =
@@ -311,11 +332,9 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 						   (size_t)l.ways * 8);
 				prefetch(ps, set);
 			}
-			int stream = streams[i], op = ops[i];
-			struct llct_stream_stats *st = &acc.s[stream];
-			(*(op ? &st->writes : &st->reads))++;
+			int stream = streams[i], op = ops[i] != 0;
 			if (l.ucd && stream == LLCT_STREAM_DISP) {
-				st->bypasses++;
+				hist[LLCT_EV_BYPASS + (unsigned)(stream | op << 4)]++;
 				continue;
 			}
 			struct llct_access a = {.line = addr[i] >> l.line_shift,
@@ -331,11 +350,15 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 						.allowed = l.all_ways,
 						.demote = NULL};
 			uint32_t w;
-			hits += llct_lines_step(&l, ps, on_hit, victim, on_fill, &a, &w) ==
-				LLCT_STEP_HIT;
+			hist[llct_lines_step(&l, ps, on_hit, victim, on_fill, &a, &w)]++;
 		}
 	}
-	llct_frame_stats_add(L->fs, &acc);
+	uint64_t hits = 0;
+	for (unsigned c = 0; c < LLCT_EV_N; c++)
+		if (hist[c]) {
+			llct_event_count(L->fs, c, hist[c]);
+			hits += llct_ev_is_hit(c) ? hist[c] : 0;
+		}
 	return hits;
 }
 

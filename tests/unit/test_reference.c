@@ -3,7 +3,9 @@
  * access by access with the engine on random traces across geometries; plus the invariants
  * (Belady is never beaten, LRU never gets worse with more ways, same input same output); and
  * the engine's fast batch loop (each policy's LLCT_DEFINE_BATCH) against its general
- * one-access path, hit for hit and counter for counter. */
+ * one-access path, hit for hit and counter for counter. The reference also keeps every
+ * counter of DESIGN.md section 5 (per-stream reads, hits, fills, evictions, write-backs,
+ * bypasses, RT-to-TEX, TEX and Z epochs) its own way, compared with the engine's. */
 #include "check.h"
 #include "llct/replay.h"
 
@@ -30,6 +32,8 @@ struct rline {
 	int valid;
 	uint64_t line, last_use, next;
 	int nru_bit, rrpv, state; /* state: 0 NONTEX, 1 E0, 2 E1, 3 E2, 4 RT */
+	int owner, dirty, rt_mark,
+	    epoch; /* for the counters; epoch 0: none, 1: E0, 2: E1, 3: E>=2 */
 };
 
 struct rbank {
@@ -43,6 +47,7 @@ struct ref {
 	struct rbank *b;
 	uint64_t clock, brrip_n;
 	int psel;
+	struct llct_frame_stats fs;
 };
 
 static struct rline *L(struct ref *r, int set, int way)
@@ -163,9 +168,34 @@ static void gspc_rules(struct ref *r, int set, struct rline *x, int hit, int str
 	}
 }
 
-/* One access; returns 1 on a hit. */
-static int ref_access(struct ref *r, uint64_t line, int stream, uint64_t next)
+/* The epoch rules for an access by `stream` to x: TEX and Z accesses walk a line through
+ * E0, E1, E>=2 while the same stream keeps hitting it; anything else starts over. */
+static void ref_epoch(struct ref *r, struct rline *x, int stream, int hit)
 {
+	uint64_t *entered = stream == LLCT_STREAM_TEX ? r->fs.tex_entered : r->fs.z_entered;
+	uint64_t *hits = stream == LLCT_STREAM_TEX ? r->fs.tex_hits : r->fs.z_hits;
+	if (stream != LLCT_STREAM_TEX && stream != LLCT_STREAM_Z) {
+		x->epoch = 0;
+	} else if (hit && x->owner == stream && x->epoch > 0) {
+		hits[x->epoch - 1]++;
+		if (x->epoch < 3) {
+			x->epoch++;
+			entered[x->epoch - 1]++;
+		}
+	} else {
+		x->epoch = 1;
+		entered[0]++;
+	}
+}
+
+/* One access; returns 1 on a hit. */
+static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t next)
+{
+	struct llct_stream_stats *st = &r->fs.s[stream];
+	if (op)
+		st->writes++;
+	else
+		st->reads++;
 	int set = (int)(line % (uint64_t)r->sets), way = -1;
 	r->clock++;
 	for (int w = 0; w < r->ways; w++)
@@ -181,6 +211,21 @@ static int ref_access(struct ref *r, uint64_t line, int stream, uint64_t next)
 			gspc_rules(r, set, x, 1, stream);
 		else
 			x->rrpv = 0;
+		if (op) {
+			st->write_hits++;
+			x->dirty = 1;
+		} else {
+			st->read_hits++;
+		}
+		if (stream == LLCT_STREAM_TEX && x->rt_mark) {
+			r->fs.rt_consumed++;
+			x->rt_mark = 0;
+		} else if (stream == LLCT_STREAM_RT && !x->rt_mark) {
+			r->fs.rt_produced++;
+			x->rt_mark = 1;
+		}
+		ref_epoch(r, x, stream, 1);
+		x->owner = stream;
 		return 1;
 	}
 	for (int w = 0; w < r->ways && way < 0; w++)
@@ -210,14 +255,26 @@ static int ref_access(struct ref *r, uint64_t line, int stream, uint64_t next)
 			for (int w = 1; w < r->ways; w++)
 				if (L(r, set, w)->next > L(r, set, way)->next)
 					way = w;
-			if (r->p == P_BELADY_BYPASS && next > L(r, set, way)->next)
+			if (r->p == P_BELADY_BYPASS && next > L(r, set, way)->next) {
+				st->bypasses++;
 				return 0;
+			}
 			break;
 		default:
 			way = srrip_pick(r, set);
 		}
 	}
 	struct rline *x = L(r, set, way);
+	if (x->valid) {
+		r->fs.s[x->owner].evictions++;
+		r->fs.s[x->owner].writebacks += (uint64_t)x->dirty;
+	}
+	st->fills++;
+	x->dirty = op;
+	x->rt_mark = stream == LLCT_STREAM_RT;
+	r->fs.rt_produced += (uint64_t)x->rt_mark;
+	ref_epoch(r, x, stream, 0);
+	x->owner = stream;
 	x->valid = 1;
 	x->line = line;
 	x->last_use = r->clock;
@@ -324,7 +381,7 @@ static void test_against_reference(void)
 	static uint64_t lines[N_ACC], next[N_ACC];
 	static int streams[N_ACC];
 	uint64_t seed = 12345;
-	int mismatches = 0, compared = 0;
+	int mismatches = 0, compared = 0, bad_counters = 0;
 	for (size_t g = 0; g < sizeof(geoms) / sizeof(geoms[0]); g++) {
 		int sets = geoms[g][0], ways = geoms[g][1], banks = geoms[g][2],
 		    period = geoms[g][3];
@@ -341,11 +398,16 @@ static void test_against_reference(void)
 				CHECK_EQ(llct_cache_create(&cfg, llct_policy_find(pol_name[p]), &c),
 					 LLCT_OK);
 				ref_init(&r, (enum pol)p, sets, ways, banks, period);
+				struct llct_frame_stats fs;
+				memset(&fs, 0, sizeof(fs));
+				llct_cache_set_frame(c, &fs);
 				int first_bad = -1;
 				for (int i = 0; i < N_ACC; i++) {
-					int a = llct_cache_access(c, lines[i] * 64, streams[i], 0,
+					int op = (int)((uint64_t)i * 0x9e3779b97f4a7c15u >> 62 ==
+						       0); /* 1 in 4 */
+					int a = llct_cache_access(c, lines[i] * 64, streams[i], op,
 								  next[i]);
-					int b = ref_access(&r, lines[i], streams[i], next[i]);
+					int b = ref_access(&r, lines[i], streams[i], op, next[i]);
 					if (a != b && first_bad < 0)
 						first_bad = i;
 				}
@@ -357,6 +419,13 @@ static void test_against_reference(void)
 						"differs from the reference at access %d\n",
 						pol_name[p], sets, ways, banks, period, first_bad);
 				}
+				if (memcmp(&fs, &r.fs, sizeof(fs)) != 0) {
+					bad_counters++;
+					fprintf(stderr,
+						"%s on %d sets x %d ways: counters differ from the "
+						"reference\n",
+						pol_name[p], sets, ways);
+				}
 				llct_cache_destroy(c);
 				free(r.l);
 				free(r.b);
@@ -364,6 +433,7 @@ static void test_against_reference(void)
 		}
 	}
 	CHECK_EQ(mismatches, 0);
+	CHECK_EQ(bad_counters, 0);
 	CHECK_EQ(compared, 12 * 3 * N_POL);
 }
 
