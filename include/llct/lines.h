@@ -91,11 +91,13 @@ LLCT_INLINE uint32_t llct_lines_set(const struct llct_lines *L, uint64_t line)
 	return llct_set_index(L->xor_hash, L->set_bits, L->set_mask, L->sets, line);
 }
 
-/* 16 bits of a multiplicative hash of the line address: lines of one set differ in their
- * tag bits, and the top bits of the product depend on all of them. */
-LLCT_INLINE uint16_t llct_lines_fingerprint(uint64_t line)
+/* A line's fingerprint: the low 16 bits of its tag (the line address above the set index).
+ * Lines of one set differ in their tags, so two of them share a fingerprint only when their
+ * addresses lie a multiple of 2^16 sets' spans apart (32 GiB for 8 MiB, 16 ways, 64 B); a
+ * shift, which the batch loop's pre-pass does 2 to 4 lines an instruction. */
+LLCT_INLINE uint16_t llct_lines_fingerprint(const struct llct_lines *L, uint64_t line)
 {
-	return (uint16_t)((line * 0x9e3779b97f4a7c15u) >> 48);
+	return (uint16_t)(line >> L->set_bits);
 }
 
 /* The way holding `line` (fingerprint `want`) in `set`, or ways if none: the fingerprints of
@@ -133,7 +135,7 @@ LLCT_INLINE uint32_t llct_lines_find_fp(const struct llct_lines *L, uint32_t set
 
 LLCT_INLINE uint32_t llct_lines_find(const struct llct_lines *L, uint32_t set, uint64_t line)
 {
-	return llct_lines_find_fp(L, set, line, llct_lines_fingerprint(line));
+	return llct_lines_find_fp(L, set, line, llct_lines_fingerprint(L, line));
 }
 
 /* Event codes: what one access did, with everything its counters depend on, so the batch
@@ -245,19 +247,19 @@ typedef void (*llct_hit_fn)(void *state, uint32_t way, const struct llct_access 
 typedef uint32_t (*llct_victim_fn)(void *state, const struct llct_access *a);
 typedef void (*llct_prefetch_fn)(const void *state, uint32_t set);
 
-/* Looks a->line up in set a->set and updates tags, metadata (owner, dirt, RT mark, epoch)
- * and the policy: a hit calls on_hit; a miss fills the lowest allowed invalid way, or asks
- * victim() when there is none, then calls on_fill. Counts nothing: returns the event code
- * for the caller to count. *way is the way hit or filled. */
-LLCT_INLINE unsigned llct_lines_step(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
-				     llct_victim_fn victim, llct_hit_fn on_fill,
-				     const struct llct_access *a, uint32_t *way)
+/* Looks a->line (fingerprint fp) up in set a->set and updates tags, metadata (owner, dirt,
+ * RT mark, epoch) and the policy: a hit calls on_hit; a miss fills the lowest allowed invalid
+ * way, or asks victim() when there is none, then calls on_fill. so is the access's stream |
+ * write << 4. Counts nothing: returns the event code for the caller to count. *way is the way
+ * hit or filled. */
+LLCT_INLINE unsigned llct_lines_step_fp(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
+					llct_victim_fn victim, llct_hit_fn on_fill,
+					const struct llct_access *a, uint16_t fp, unsigned so,
+					uint32_t *way)
 {
-	unsigned so = a->stream | (unsigned)(a->op != 0) << 4;
 	size_t base = (size_t)a->set * L->ways;
 	uint8_t *blk = llct_lines_block(L, a->set), *meta = llct_block_meta(L, blk);
 	uint64_t *valid = llct_block_valid(L, blk);
-	uint16_t fp = llct_lines_fingerprint(a->line);
 	uint32_t w = llct_lines_find_fp(L, a->set, a->line, fp);
 	if (w < L->ways) {
 		uint8_t m = meta[w];
@@ -288,18 +290,31 @@ LLCT_INLINE unsigned llct_lines_step(struct llct_lines *L, void *ps, llct_hit_fn
 	return c;
 }
 
+/* llct_lines_step_fp with the fingerprint and stream code worked out here. */
+LLCT_INLINE unsigned llct_lines_step(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
+				     llct_victim_fn victim, llct_hit_fn on_fill,
+				     const struct llct_access *a, uint32_t *way)
+{
+	return llct_lines_step_fp(L, ps, on_hit, victim, on_fill, a,
+				  llct_lines_fingerprint(L, a->line),
+				  a->stream | (unsigned)(a->op != 0) << 4, way);
+}
+
 /* Replays a batch through a plain model: bypasses DISP under UCD and steps every other
  * access, counting each by its event code. next_use as for llct_cache_access_batch (indices
  * count only the accesses that look the cache up). Returns hits.
  *
- * The geometry is copied to a local: a store through a uint8_t pointer (metadata, policy
- * bytes) may alias anything in memory, so without the copy the compiler reloads every field
- * after each such store. The histogram is local for the same reason, and its counts fit 32
- * bits because a batch has fewer than 2^32 accesses. */
+ * Each block of accesses first gets its sets, fingerprints and stream codes in loops the
+ * compiler vectorizes, and the sets of the next LLCT_LINES_AHEAD accesses (set 0 past the
+ * batch's end) for the prefetches. The geometry is copied to a local: a store through a
+ * uint8_t pointer (metadata, policy bytes) may alias anything in memory, so without the copy
+ * the compiler reloads every field after each such store. The histogram is local for the
+ * same reason, and its counts fit 32 bits because a batch has fewer than 2^32 accesses.
+ * ways16 and ucd are constants at each call, so the compiler drops what they switch off. */
 LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
 				      llct_victim_fn victim, llct_hit_fn on_fill,
 				      llct_prefetch_fn prefetch, int needs_next, int ways16,
-				      const struct llct_batch *b, const uint64_t *next_use)
+				      int ucd, const struct llct_batch *b, const uint64_t *next_use)
 {
 	uint32_t hist[LLCT_EV_N] = {0};
 	struct llct_lines l = *L;
@@ -310,6 +325,8 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 		l.all_ways = 0xffff;
 	}
 	uint32_t sets[LLCT_LINES_BLOCK + LLCT_LINES_AHEAD];
+	uint16_t fps[LLCT_LINES_BLOCK];
+	uint8_t sos[LLCT_LINES_BLOCK];
 	size_t k = 0;
 	for (uint32_t at = 0; at < b->n; at += LLCT_LINES_BLOCK) {
 		uint32_t n = b->n - at < LLCT_LINES_BLOCK ? b->n - at : LLCT_LINES_BLOCK;
@@ -317,24 +334,26 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 		    b->n - at - n < LLCT_LINES_AHEAD ? b->n - at - n : LLCT_LINES_AHEAD;
 		const uint64_t *addr = b->addr + at;
 		const uint8_t *streams = b->stream + at, *ops = b->op + at;
-		/* the set of every access of the block (and a few beyond, to prefetch) */
 		if (l.set_mask && !l.xor_hash)
 			for (uint32_t i = 0; i < n + ahead; i++)
 				sets[i] = (uint32_t)(addr[i] >> l.line_shift) & l.set_mask;
 		else
 			for (uint32_t i = 0; i < n + ahead; i++)
 				sets[i] = llct_lines_set(&l, addr[i] >> l.line_shift);
+		for (uint32_t i = n + ahead; i < n + LLCT_LINES_AHEAD; i++)
+			sets[i] = 0;
+		for (uint32_t i = 0; i < n; i++)
+			fps[i] = (uint16_t)(addr[i] >> (l.line_shift + l.set_bits));
+		for (uint32_t i = 0; i < n; i++)
+			sos[i] = (uint8_t)(streams[i] | (ops[i] != 0) << 4);
 		for (uint32_t i = 0; i < n; i++) {
-			if (i + LLCT_LINES_AHEAD < n + ahead) { /* start the loads of a later set */
-				uint32_t set = sets[i + LLCT_LINES_AHEAD];
-				__builtin_prefetch(llct_lines_block(&l, set));
-				llct_prefetch_span(&l.tag[(size_t)set * l.ways],
-						   (size_t)l.ways * 8);
-				prefetch(ps, set);
-			}
-			int stream = streams[i], op = ops[i] != 0;
-			if (l.ucd && stream == LLCT_STREAM_DISP) {
-				hist[LLCT_EV_BYPASS + (unsigned)(stream | op << 4)]++;
+			uint32_t set = sets[i + LLCT_LINES_AHEAD]; /* start a later set's loads */
+			__builtin_prefetch(llct_lines_block(&l, set));
+			llct_prefetch_span(&l.tag[(size_t)set * l.ways], (size_t)l.ways * 8);
+			prefetch(ps, set);
+			unsigned so = sos[i], stream = so & 15;
+			if (ucd && stream == LLCT_STREAM_DISP) {
+				hist[LLCT_EV_BYPASS + so]++;
 				continue;
 			}
 			struct llct_access a = {.line = addr[i] >> l.line_shift,
@@ -342,7 +361,7 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 										   : LLCT_NEVER,
 						.set = sets[i],
 						.stream = (uint8_t)stream,
-						.op = (uint8_t)op,
+						.op = (uint8_t)(so >> 4),
 						.sm = b->sm[at + i],
 						.kernel = b->kernel[at + i],
 						.tenant = b->tenant[at + i],
@@ -350,7 +369,8 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 						.allowed = l.all_ways,
 						.demote = NULL};
 			uint32_t w;
-			hist[llct_lines_step(&l, ps, on_hit, victim, on_fill, &a, &w)]++;
+			hist[llct_lines_step_fp(&l, ps, on_hit, victim, on_fill, &a, fps[i], so,
+						&w)]++;
 		}
 	}
 	uint64_t hits = 0;
@@ -363,17 +383,23 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 }
 
 /* Defines `static uint64_t fn(void *state, struct llct_lines *L, const struct llct_batch *b,
- * const uint64_t *next_use)`: the batch loop with this policy's hooks, compiled twice: for
- * 16 ways with the geometry as constants (5-10% faster), and for any geometry. */
+ * const uint64_t *next_use)`: the batch loop with this policy's hooks, compiled four times:
+ * with and without UCD, each for 16 ways with the geometry as constants (5-10% faster) and
+ * for any geometry. */
 #define LLCT_DEFINE_BATCH(fn, on_hit, victim, on_fill, prefetch, needs_next)                       \
 	static uint64_t fn(void *state, struct llct_lines *L, const struct llct_batch *b,          \
 			   const uint64_t *next_use)                                               \
 	{                                                                                          \
-		if (L->ways == 16 && L->fp_stride == 16 && L->blk_size == 64)                      \
-			return llct_lines_batch(L, state, on_hit, victim, on_fill, prefetch,       \
-						needs_next, 1, b, next_use);                       \
-		return llct_lines_batch(L, state, on_hit, victim, on_fill, prefetch, needs_next,   \
-					0, b, next_use);                                           \
+		int w16 = L->ways == 16 && L->fp_stride == 16 && L->blk_size == 64;                \
+		if (L->ucd)                                                                        \
+			return w16 ? llct_lines_batch(L, state, on_hit, victim, on_fill, prefetch, \
+						      needs_next, 1, 1, b, next_use)               \
+				   : llct_lines_batch(L, state, on_hit, victim, on_fill, prefetch, \
+						      needs_next, 0, 1, b, next_use);              \
+		return w16 ? llct_lines_batch(L, state, on_hit, victim, on_fill, prefetch,         \
+					      needs_next, 1, 0, b, next_use)                       \
+			   : llct_lines_batch(L, state, on_hit, victim, on_fill, prefetch,         \
+					      needs_next, 0, 0, b, next_use);                      \
 	}
 
 #endif
