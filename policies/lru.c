@@ -1,38 +1,81 @@
 /* lru.c - least recently used: evict the line whose last access is oldest.
  *
- * Each set keeps its ways in recency order as a doubly linked list of way numbers, in one
- * record of 2 + 2 x ways bytes (head, tail, prev[ways], next[ways]), so a touch and a victim
- * choice are a few byte moves whatever the associativity. */
+ * Up to 16 ways, a set's recency order is one 64-bit word of 4-bit way numbers, the most
+ * recent in the lowest nibble (unused nibbles hold 15, never a way of a smaller set): a touch
+ * finds its way's nibble with one SWAR zero-nibble search and shifts the nibbles below it up
+ * by one, and the victim is the top used nibble. Each set's record is 16 bytes: the order
+ * word and the mask of ways in the order (touched since start), which the contention
+ * reports need.
+ *
+ * Above 16 ways the order is a doubly linked list of way numbers, in one record of
+ * 2 + 2 x ways bytes (head, tail, prev[ways], next[ways]), so a touch and a victim choice are
+ * a few byte moves whatever the associativity. */
 #include "all.h"
 #include "llct/lines.h"
 
 #include <string.h>
 
 #define NIL 0xff
+#define NIB_ONES 0x1111111111111111u
+#define NIB_HIGH 0x8888888888888888u
 
 struct lru {
 	uint32_t ways, stride;
-	uint8_t rec[]; /* per set: head (most recent), tail (least recent), prev[], next[] */
+	uint64_t pad;  /* records 16-byte aligned */
+	uint8_t rec[]; /* per set: see above */
+};
+
+/* A set's record up to 16 ways. */
+struct lru_nib {
+	uint64_t order;   /* nibble k: the way at recency position k (0: most recent) */
+	uint64_t touched; /* ways in the order */
 };
 
 static size_t lru_state_size(const struct llct_cache_geom *g)
 {
-	return sizeof(struct lru) + (size_t)g->sets * (2 + 2 * (size_t)g->ways);
+	size_t stride = g->ways <= 16 ? sizeof(struct lru_nib) : 2 + 2 * (size_t)g->ways;
+	return sizeof(struct lru) + (size_t)g->sets * stride;
 }
 
 static void lru_init(void *state, const struct llct_cache_geom *g)
 {
 	struct lru *s = state;
 	s->ways = g->ways;
-	s->stride = 2 + 2 * g->ways;
-	memset(s->rec, NIL, (size_t)g->sets * s->stride);
+	if (g->ways > 16) {
+		s->stride = 2 + 2 * g->ways;
+		memset(s->rec, NIL, (size_t)g->sets * s->stride);
+		return;
+	}
+	s->stride = sizeof(struct lru_nib);
+	uint64_t order = 0;
+	for (uint32_t k = 0; k < 16; k++)
+		order |= (uint64_t)(k < g->ways ? k : 15) << 4 * k;
+	struct lru_nib *r = (struct lru_nib *)s->rec;
+	for (uint32_t set = 0; set < g->sets; set++)
+		r[set] = (struct lru_nib){.order = order, .touched = 0};
 }
 
-/* Moves `way` to the head; a way not yet in the list (a fill of an empty way) is linked in.
- * A way is in the list iff it is the head or has a predecessor. */
-LLCT_HOOK void lru_touch(void *state, uint32_t way, const struct llct_access *a)
+LLCT_INLINE struct lru_nib *nib_rec(struct lru *s, uint32_t set)
 {
-	struct lru *s = state;
+	return (struct lru_nib *)s->rec + set;
+}
+
+/* Moves `way` to the top of a set's order word; with a->demote, reports every way above it. */
+LLCT_INLINE void nib_touch(struct lru_nib *r, uint32_t way, const struct llct_access *a)
+{
+	uint64_t x = r->order, t = x ^ (uint64_t)way * NIB_ONES;
+	uint64_t z = (t - NIB_ONES) & ~t & NIB_HIGH; /* its lowest bit: the top of way's nibble */
+	uint64_t bit = z & (0 - z), below = (bit >> 3) - 1, through = (bit << 1) - 1;
+	if (a->demote)
+		for (int k = 0; k < __builtin_ctzll(bit) >> 2; k++)
+			llct_demoted(a, (uint32_t)(x >> 4 * k & 15), 1);
+	r->order = (x & ~through) | (x & below) << 4 | way;
+}
+
+/* Moves `way` to the head of a set's list; a way not yet in the list (a fill of an empty
+ * way) is linked in. A way is in the list iff it is the head or has a predecessor. */
+LLCT_INLINE void list_touch(struct lru *s, uint32_t way, const struct llct_access *a)
+{
 	uint8_t *r = &s->rec[(size_t)a->set * (2 + 2 * a->ways)], *prev = r + 2,
 		*next = prev + a->ways;
 	uint8_t w = (uint8_t)way;
@@ -58,15 +101,32 @@ LLCT_HOOK void lru_touch(void *state, uint32_t way, const struct llct_access *a)
 	r[0] = w;
 }
 
-/* The least recent allowed way: walk up from the tail. */
+LLCT_HOOK void lru_touch(void *state, uint32_t way, const struct llct_access *a)
+{
+	if (a->ways <= 16)
+		nib_touch(nib_rec(state, a->set), way, a);
+	else
+		list_touch(state, way, a);
+}
+
+/* The least recent allowed way: up from the bottom of the order. */
 LLCT_HOOK uint32_t lru_victim(void *state, const struct llct_access *a)
 {
 	struct lru *s = state;
+	if (a->ways <= 16) {
+		uint64_t x = nib_rec(s, a->set)->order;
+		for (uint32_t k = a->ways; k-- > 0;) {
+			uint32_t w = (uint32_t)(x >> 4 * k & 15);
+			if (a->allowed >> w & 1)
+				return w;
+		}
+		return LLCT_WAY_BYPASS;
+	}
 	uint8_t *r = &s->rec[(size_t)a->set * (2 + 2 * a->ways)], *prev = r + 2;
 	uint8_t x = r[1];
 	while (x != NIL && !(a->allowed >> x & 1))
 		x = prev[x];
-	return x;
+	return x == NIL ? LLCT_WAY_BYPASS : x;
 }
 
 /* A fill puts the new line on top: every other line moves down one place. The replaced line
@@ -74,15 +134,24 @@ LLCT_HOOK uint32_t lru_victim(void *state, const struct llct_access *a)
 LLCT_HOOK void lru_fill(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct lru *s = state;
+	struct llct_access quiet = *a;
+	quiet.demote = NULL;
+	if (a->ways <= 16) {
+		struct lru_nib *r = nib_rec(s, a->set);
+		if (a->demote)
+			for (uint64_t m = r->touched & ~((uint64_t)1 << way); m; m &= m - 1)
+				llct_demoted(a, (uint32_t)__builtin_ctzll(m), 1);
+		r->touched |= (uint64_t)1 << way;
+		nib_touch(r, way, &quiet);
+		return;
+	}
 	if (a->demote) {
 		uint8_t *r = &s->rec[(size_t)a->set * (2 + 2 * a->ways)], *next = r + 2 + a->ways;
 		for (uint8_t x = r[0]; x != NIL; x = next[x])
 			if (x != way)
 				llct_demoted(a, x, 1);
 	}
-	struct llct_access quiet = *a;
-	quiet.demote = NULL;
-	lru_touch(state, way, &quiet);
+	list_touch(s, way, &quiet);
 }
 
 /* Starts loading a set's state, for the batch loop. */
