@@ -56,10 +56,10 @@ LLCT_HOOK uint32_t belady_bypass_victim(void *state, const struct llct_access *a
 }
 
 /* Starts loading a set's state, for the batch loop. */
-static void belady_prefetch(const void *state, uint32_t set)
+static void belady_prefetch(const void *state, uint32_t set, uint32_t ways)
 {
 	const struct belady *s = state;
-	llct_prefetch_span(&s->next[(size_t)set * s->ways], (size_t)s->ways * sizeof(*s->next));
+	llct_prefetch_span(&s->next[(size_t)set * ways], (size_t)ways * sizeof(*s->next));
 }
 
 LLCT_DEFINE_BATCH(belady_batch, belady_touch, belady_victim, belady_touch, belady_prefetch, 1)

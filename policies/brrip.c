@@ -5,8 +5,8 @@
 
 struct brrip {
 	uint32_t ways;
-	uint64_t n; /* BRRIP-rule fills so far, in the whole cache */
-	uint8_t rrpv[];
+	uint64_t n;                  /* BRRIP-rule fills so far, in the whole cache */
+	_Alignas(64) uint8_t rrpv[]; /* rows 16-byte aligned at 16 ways */
 };
 
 static size_t brrip_state_size(const struct llct_cache_geom *g)
@@ -39,10 +39,10 @@ LLCT_HOOK void brrip_fill(void *state, uint32_t way, const struct llct_access *a
 }
 
 /* Starts loading a set's state, for the batch loop. */
-static void brrip_prefetch(const void *state, uint32_t set)
+static void brrip_prefetch(const void *state, uint32_t set, uint32_t ways)
 {
 	const struct brrip *s = state;
-	llct_prefetch_span(&s->rrpv[(size_t)set * s->ways], s->ways);
+	llct_prefetch_row(&s->rrpv[(size_t)set * ways], ways);
 }
 
 LLCT_DEFINE_BATCH(brrip_batch, brrip_hit, brrip_victim, brrip_fill, brrip_prefetch, 0)

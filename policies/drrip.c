@@ -9,7 +9,7 @@ struct drrip {
 	uint32_t mask; /* k - 1 when k is a power of two (a mask, not a division), else 0 */
 	uint32_t psel; /* 0..1023, starts at 512; >= 512 means followers use BRRIP */
 	uint64_t n;    /* BRRIP-rule fills so far (leaders and followers) */
-	uint8_t rrpv[];
+	_Alignas(64) uint8_t rrpv[]; /* rows 16-byte aligned at 16 ways */
 };
 
 static size_t drrip_state_size(const struct llct_cache_geom *g)
@@ -59,10 +59,10 @@ LLCT_HOOK void drrip_fill(void *state, uint32_t way, const struct llct_access *a
 }
 
 /* Starts loading a set's state, for the batch loop. */
-static void drrip_prefetch(const void *state, uint32_t set)
+static void drrip_prefetch(const void *state, uint32_t set, uint32_t ways)
 {
 	const struct drrip *s = state;
-	llct_prefetch_span(&s->rrpv[(size_t)set * s->ways], s->ways);
+	llct_prefetch_row(&s->rrpv[(size_t)set * ways], ways);
 }
 
 LLCT_DEFINE_BATCH(drrip_batch, drrip_hit, drrip_victim, drrip_fill, drrip_prefetch, 0)

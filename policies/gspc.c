@@ -29,13 +29,19 @@ struct gspc {
 	int pow2;
 	struct counters *bank; /* points into data[] */
 	uint8_t *rrpv, *state; /* per line, point into data[] */
-	uint8_t data[];
+	_Alignas(64) uint8_t data[];
 };
+
+/* Where the per-line rows start in data[]: after the bank counters, 64-byte aligned (data[]
+ * is), so a 16-way row lies in one line. */
+static size_t rows_at(const struct llct_cache_geom *g)
+{
+	return ((size_t)g->banks * sizeof(struct counters) + 63) & ~(size_t)63;
+}
 
 static size_t gspc_state_size(const struct llct_cache_geom *g)
 {
-	return sizeof(struct gspc) + (size_t)g->banks * sizeof(struct counters) +
-	       2 * (size_t)g->sets * g->ways;
+	return sizeof(struct gspc) + rows_at(g) + 2 * (size_t)g->sets * g->ways;
 }
 
 static void init_variant(void *state, const struct llct_cache_geom *g, enum variant v)
@@ -50,7 +56,7 @@ static void init_variant(void *state, const struct llct_cache_geom *g, enum vari
 	while (s->pow2 && (1u << s->bank_shift) < s->sets_per_bank)
 		s->bank_shift++;
 	s->bank = (struct counters *)s->data;
-	s->rrpv = s->data + (size_t)g->banks * sizeof(struct counters);
+	s->rrpv = s->data + rows_at(g);
 	s->state = s->rrpv + (size_t)g->sets * g->ways;
 }
 
@@ -218,11 +224,11 @@ static void gspc_init(void *state, const struct llct_cache_geom *g)
 }
 
 /* Starts loading a set's state, for the batch loop. */
-static void gspc_prefetch(const void *state, uint32_t set)
+static void gspc_prefetch(const void *state, uint32_t set, uint32_t ways)
 {
 	const struct gspc *s = state;
-	llct_prefetch_span(&s->rrpv[(size_t)set * s->ways], s->ways);
-	llct_prefetch_span(&s->state[(size_t)set * s->ways], s->ways);
+	llct_prefetch_row(&s->rrpv[(size_t)set * ways], ways);
+	llct_prefetch_row(&s->state[(size_t)set * ways], ways);
 }
 
 LLCT_DEFINE_BATCH(gspc_batch, gspc_hit, gspc_victim, gspc_fill, gspc_prefetch, 0)

@@ -21,8 +21,7 @@
 
 struct lru {
 	uint32_t ways, stride;
-	uint64_t pad;  /* records 16-byte aligned */
-	uint8_t rec[]; /* per set: see above */
+	_Alignas(64) uint8_t rec[]; /* per set: see above */
 };
 
 /* A set's record up to 16 ways. */
@@ -155,10 +154,13 @@ LLCT_HOOK void lru_fill(void *state, uint32_t way, const struct llct_access *a)
 }
 
 /* Starts loading a set's state, for the batch loop. */
-static void lru_prefetch(const void *state, uint32_t set)
+static void lru_prefetch(const void *state, uint32_t set, uint32_t ways)
 {
 	const struct lru *s = state;
-	llct_prefetch_span(&s->rec[(size_t)set * s->stride], s->stride);
+	if (ways <= 16)
+		llct_prefetch_row(nib_rec((struct lru *)s, set), sizeof(struct lru_nib));
+	else
+		llct_prefetch_span(&s->rec[(size_t)set * s->stride], s->stride);
 }
 
 LLCT_DEFINE_BATCH(lru_batch, lru_touch, lru_victim, lru_fill, lru_prefetch, 0)

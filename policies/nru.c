@@ -8,7 +8,7 @@
 
 struct nru {
 	uint32_t ways;
-	uint8_t bit[]; /* per line: 1 = not recently used */
+	_Alignas(64) uint8_t bit[]; /* per line: 1 = not recently used; rows aligned */
 };
 
 static size_t nru_state_size(const struct llct_cache_geom *g)
@@ -65,10 +65,10 @@ none:; /* every allowed line was recently used: set their bits, take the lowest 
 }
 
 /* Starts loading a set's state, for the batch loop. */
-static void nru_prefetch(const void *state, uint32_t set)
+static void nru_prefetch(const void *state, uint32_t set, uint32_t ways)
 {
 	const struct nru *s = state;
-	llct_prefetch_span(&s->bit[(size_t)set * s->ways], s->ways);
+	llct_prefetch_row(&s->bit[(size_t)set * ways], ways);
 }
 
 LLCT_DEFINE_BATCH(nru_batch, nru_touch, nru_victim, nru_touch, nru_prefetch, 0)

@@ -5,7 +5,7 @@
 
 struct srrip {
 	uint32_t ways;
-	uint8_t rrpv[];
+	_Alignas(64) uint8_t rrpv[]; /* rows 16-byte aligned at 16 ways */
 };
 
 static size_t srrip_state_size(const struct llct_cache_geom *g)
@@ -38,10 +38,10 @@ LLCT_HOOK void srrip_fill(void *state, uint32_t way, const struct llct_access *a
 }
 
 /* Starts loading a set's state, for the batch loop. */
-static void srrip_prefetch(const void *state, uint32_t set)
+static void srrip_prefetch(const void *state, uint32_t set, uint32_t ways)
 {
 	const struct srrip *s = state;
-	llct_prefetch_span(&s->rrpv[(size_t)set * s->ways], s->ways);
+	llct_prefetch_row(&s->rrpv[(size_t)set * ways], ways);
 }
 
 LLCT_DEFINE_BATCH(srrip_batch, srrip_hit, srrip_victim, srrip_fill, srrip_prefetch, 0)

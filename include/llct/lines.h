@@ -243,9 +243,19 @@ LLCT_INLINE void llct_prefetch_span(const void *p, size_t bytes)
 	__builtin_prefetch((const char *)p + bytes - 1);
 }
 
+/* Prefetches a set's row of policy state that starts at a multiple of `bytes` from a 64-byte
+ * boundary: one line when bytes divides 64 (16 ways of bytes, the batch loop's constant),
+ * else the first and the last. Policies lay their rows out so. */
+LLCT_INLINE void llct_prefetch_row(const void *p, size_t bytes)
+{
+	__builtin_prefetch(p);
+	if (64 % bytes)
+		__builtin_prefetch((const char *)p + bytes - 1);
+}
+
 typedef void (*llct_hit_fn)(void *state, uint32_t way, const struct llct_access *a);
 typedef uint32_t (*llct_victim_fn)(void *state, const struct llct_access *a);
-typedef void (*llct_prefetch_fn)(const void *state, uint32_t set);
+typedef void (*llct_prefetch_fn)(const void *state, uint32_t set, uint32_t ways);
 
 /* Looks a->line (fingerprint fp) up in set a->set and updates tags, metadata (owner, dirt,
  * RT mark, epoch) and the policy: a hit calls on_hit; a miss fills the lowest allowed invalid
@@ -304,7 +314,7 @@ LLCT_INLINE unsigned llct_lines_step(struct llct_lines *L, void *ps, llct_hit_fn
  * access, counting each by its event code. next_use as for llct_cache_access_batch (indices
  * count only the accesses that look the cache up). Returns hits.
  *
- * Each block of accesses first gets its sets, fingerprints and stream codes in loops the
+ * Each block of accesses first gets its lines, sets, fingerprints and stream codes in loops the
  * compiler vectorizes, and the sets of the next LLCT_LINES_AHEAD accesses (set 0 past the
  * batch's end) for the prefetches. The geometry is copied to a local: a store through a
  * uint8_t pointer (metadata, policy bytes) may alias anything in memory, so without the copy
@@ -324,6 +334,7 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 		l.blk_size = 64;
 		l.all_ways = 0xffff;
 	}
+	uint64_t lines[LLCT_LINES_BLOCK + LLCT_LINES_AHEAD];
 	uint32_t sets[LLCT_LINES_BLOCK + LLCT_LINES_AHEAD];
 	uint16_t fps[LLCT_LINES_BLOCK];
 	uint8_t sos[LLCT_LINES_BLOCK];
@@ -334,29 +345,31 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 		    b->n - at - n < LLCT_LINES_AHEAD ? b->n - at - n : LLCT_LINES_AHEAD;
 		const uint64_t *addr = b->addr + at;
 		const uint8_t *streams = b->stream + at, *ops = b->op + at;
+		for (uint32_t i = 0; i < n + ahead; i++)
+			lines[i] = addr[i] >> l.line_shift;
 		if (l.set_mask && !l.xor_hash)
 			for (uint32_t i = 0; i < n + ahead; i++)
-				sets[i] = (uint32_t)(addr[i] >> l.line_shift) & l.set_mask;
+				sets[i] = (uint32_t)lines[i] & l.set_mask;
 		else
 			for (uint32_t i = 0; i < n + ahead; i++)
-				sets[i] = llct_lines_set(&l, addr[i] >> l.line_shift);
+				sets[i] = llct_lines_set(&l, lines[i]);
 		for (uint32_t i = n + ahead; i < n + LLCT_LINES_AHEAD; i++)
 			sets[i] = 0;
 		for (uint32_t i = 0; i < n; i++)
-			fps[i] = (uint16_t)(addr[i] >> (l.line_shift + l.set_bits));
+			fps[i] = (uint16_t)(lines[i] >> l.set_bits);
 		for (uint32_t i = 0; i < n; i++)
 			sos[i] = (uint8_t)(streams[i] | (ops[i] != 0) << 4);
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t set = sets[i + LLCT_LINES_AHEAD]; /* start a later set's loads */
 			__builtin_prefetch(llct_lines_block(&l, set));
 			llct_prefetch_span(&l.tag[(size_t)set * l.ways], (size_t)l.ways * 8);
-			prefetch(ps, set);
+			prefetch(ps, set, l.ways);
 			unsigned so = sos[i], stream = so & 15;
 			if (ucd && stream == LLCT_STREAM_DISP) {
 				hist[LLCT_EV_BYPASS + so]++;
 				continue;
 			}
-			struct llct_access a = {.line = addr[i] >> l.line_shift,
+			struct llct_access a = {.line = lines[i],
 						.next_use = needs_next && next_use ? next_use[k++]
 										   : LLCT_NEVER,
 						.set = sets[i],
