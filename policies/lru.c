@@ -59,10 +59,16 @@ LLCT_INLINE struct lru_nib *nib_rec(struct lru *s, uint32_t set)
 	return (struct lru_nib *)s->rec + set;
 }
 
-/* Moves `way` to the top of a set's order word; with a->demote, reports every way above it. */
+/* Moves `way` to the top of a set's order word; with a->demote, reports every way above it.
+ * At 16 ways the usual fill, of the least recent way, is just a shift. */
 LLCT_INLINE void nib_touch(struct lru_nib *r, uint32_t way, const struct llct_access *a)
 {
-	uint64_t x = r->order, t = x ^ (uint64_t)way * NIB_ONES;
+	uint64_t x = r->order;
+	if (a->ways == 16 && x >> 60 == way && !a->demote) {
+		r->order = x << 4 | way;
+		return;
+	}
+	uint64_t t = x ^ (uint64_t)way * NIB_ONES;
 	uint64_t z = (t - NIB_ONES) & ~t & NIB_HIGH; /* its lowest bit: the top of way's nibble */
 	uint64_t bit = z & (0 - z), below = (bit >> 3) - 1, through = (bit << 1) - 1;
 	if (a->demote)
