@@ -100,10 +100,11 @@ LLCT_INLINE uint16_t llct_lines_fingerprint(const struct llct_lines *L, uint64_t
 	return (uint16_t)(line >> L->set_bits);
 }
 
-/* The way holding `line` (fingerprint `want`) in `set`, or ways if none: the fingerprints of
- * 16 ways compared at once, full tags read only to confirm a match among the valid ways. */
+/* The way holding `line` in `set`, or ways if none: the fingerprints of 16 ways compared at
+ * once with key2 (the line's fingerprint in both halves), full tags read only to confirm a
+ * match among the valid ways. */
 LLCT_INLINE uint32_t llct_lines_find_fp(const struct llct_lines *L, uint32_t set, uint64_t line,
-					uint16_t want)
+					uint32_t key2)
 {
 	uint8_t *blk = llct_lines_block(L, set);
 	uint64_t valid = *llct_block_valid(L, blk);
@@ -112,7 +113,7 @@ LLCT_INLINE uint32_t llct_lines_find_fp(const struct llct_lines *L, uint32_t set
 #ifdef __SSE2__
 	/* broadcast from a register: _mm_set1_epi16 goes through a 2-byte store and a 4-byte
 	 * load that the store cannot forward, a stall on every lookup */
-	__m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)(want * 0x10001u)), 0);
+	__m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)key2), 0);
 	for (uint32_t g = 0; g < L->ways; g += 16) {
 		__m128i lo = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)(fp + g)), key);
 		__m128i hi = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)(fp + g + 8)), key);
@@ -127,7 +128,7 @@ LLCT_INLINE uint32_t llct_lines_find_fp(const struct llct_lines *L, uint32_t set
 	}
 #else
 	for (uint32_t w = 0; w < L->ways; w++)
-		if ((valid >> w & 1) && fp[w] == want && tags[w] == line)
+		if ((valid >> w & 1) && fp[w] == (uint16_t)key2 && tags[w] == line)
 			return w;
 #endif
 	return L->ways;
@@ -135,7 +136,7 @@ LLCT_INLINE uint32_t llct_lines_find_fp(const struct llct_lines *L, uint32_t set
 
 LLCT_INLINE uint32_t llct_lines_find(const struct llct_lines *L, uint32_t set, uint64_t line)
 {
-	return llct_lines_find_fp(L, set, line, llct_lines_fingerprint(L, line));
+	return llct_lines_find_fp(L, set, line, llct_lines_fingerprint(L, line) * 0x10001u);
 }
 
 /* Event codes: what one access did, with everything its counters depend on, so the batch
@@ -171,15 +172,23 @@ LLCT_INLINE uint32_t llct_lines_find(const struct llct_lines *L, uint32_t set, u
 	(uint8_t)(LLCT_EV_OP(c) << 7 |                                                             \
 		  (LLCT_EV_RT(c) ^ (LLCT_EV_CONSUMES(c) | LLCT_EV_PRODUCES(c))) << 4 |             \
 		  LLCT_EV_NEXT(c) << LLCT_META_EPOCH_SHIFT | LLCT_EV_S(c))
-#define LLCT_EV_M4(c) LLCT_EV_META(c), LLCT_EV_META(c + 1), LLCT_EV_META(c + 2), LLCT_EV_META(c + 3)
-#define LLCT_EV_M32(c)                                                                             \
-	LLCT_EV_M4(c), LLCT_EV_M4(c + 4), LLCT_EV_M4(c + 8), LLCT_EV_M4(c + 12),                   \
-	    LLCT_EV_M4(c + 16), LLCT_EV_M4(c + 20), LLCT_EV_M4(c + 24), LLCT_EV_M4(c + 28)
-#define LLCT_EV_M256(c)                                                                            \
-	LLCT_EV_M32(c), LLCT_EV_M32(c + 32), LLCT_EV_M32(c + 64), LLCT_EV_M32(c + 96),             \
-	    LLCT_EV_M32(c + 128), LLCT_EV_M32(c + 160), LLCT_EV_M32(c + 192), LLCT_EV_M32(c + 224)
-/* LLCT_EV_META of every hit code, for the step to look up. */
-static const uint8_t llct_ev_meta[LLCT_EV_FILL] = {LLCT_EV_M256(0), LLCT_EV_M256(256)};
+/* What a fill code gains from the metadata m of the line it evicts. */
+#define LLCT_EV_EVICT(m) (uint16_t)(32u | ((m)&15u) << 6 | ((m) >> 7 & 1u) << 10)
+/* F(c) for 256 c from c0, as an initializer list. */
+#define LLCT_EV_T4(F, c) F(c), F(c + 1), F(c + 2), F(c + 3)
+#define LLCT_EV_T32(F, c)                                                                          \
+	LLCT_EV_T4(F, c), LLCT_EV_T4(F, c + 4), LLCT_EV_T4(F, c + 8), LLCT_EV_T4(F, c + 12),       \
+	    LLCT_EV_T4(F, c + 16), LLCT_EV_T4(F, c + 20), LLCT_EV_T4(F, c + 24),                   \
+	    LLCT_EV_T4(F, c + 28)
+#define LLCT_EV_T256(F, c)                                                                         \
+	LLCT_EV_T32(F, c), LLCT_EV_T32(F, c + 32), LLCT_EV_T32(F, c + 64), LLCT_EV_T32(F, c + 96), \
+	    LLCT_EV_T32(F, c + 128), LLCT_EV_T32(F, c + 160), LLCT_EV_T32(F, c + 192),             \
+	    LLCT_EV_T32(F, c + 224)
+/* LLCT_EV_META of every hit code and LLCT_EV_EVICT of every metadata byte, for the step to
+ * look up. */
+static const uint8_t llct_ev_meta[LLCT_EV_FILL] = {LLCT_EV_T256(LLCT_EV_META, 0),
+						   LLCT_EV_T256(LLCT_EV_META, 256)};
+static const uint16_t llct_ev_evict[256] = {LLCT_EV_T256(LLCT_EV_EVICT, 0)};
 
 LLCT_INLINE int llct_ev_is_hit(unsigned c)
 {
@@ -257,20 +266,20 @@ typedef void (*llct_hit_fn)(void *state, uint32_t way, const struct llct_access 
 typedef uint32_t (*llct_victim_fn)(void *state, const struct llct_access *a);
 typedef void (*llct_prefetch_fn)(const void *state, uint32_t set, uint32_t ways);
 
-/* Looks a->line (fingerprint fp) up in set a->set and updates tags, metadata (owner, dirt,
- * RT mark, epoch) and the policy: a hit calls on_hit; a miss fills the lowest allowed invalid
- * way, or asks victim() when there is none, then calls on_fill. so is the access's stream |
- * write << 4. Counts nothing: returns the event code for the caller to count. *way is the way
- * hit or filled. */
+/* Looks a->line (its fingerprint in both halves of key2) up in set a->set and updates tags,
+ * metadata (owner, dirt, RT mark, epoch) and the policy: a hit calls on_hit; a miss fills the
+ * lowest allowed invalid way, or asks victim() when there is none, then calls on_fill. so is
+ * the access's stream | write << 4. Counts nothing: returns the event code for the caller to
+ * count. *way is the way hit or filled. */
 LLCT_INLINE unsigned llct_lines_step_fp(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
 					llct_victim_fn victim, llct_hit_fn on_fill,
-					const struct llct_access *a, uint16_t fp, unsigned so,
+					const struct llct_access *a, uint32_t key2, unsigned so,
 					uint32_t *way)
 {
 	size_t base = (size_t)a->set * L->ways;
 	uint8_t *blk = llct_lines_block(L, a->set), *meta = llct_block_meta(L, blk);
 	uint64_t *valid = llct_block_valid(L, blk);
-	uint32_t w = llct_lines_find_fp(L, a->set, a->line, fp);
+	uint32_t w = llct_lines_find_fp(L, a->set, a->line, key2);
 	if (w < L->ways) {
 		uint8_t m = meta[w];
 		unsigned c = so | (unsigned)(m & (LLCT_META_RT | LLCT_META_EPOCH)) << 1 |
@@ -290,10 +299,10 @@ LLCT_INLINE unsigned llct_lines_step_fp(struct llct_lines *L, void *ps, llct_hit
 		if (w == LLCT_WAY_BYPASS)
 			return LLCT_EV_BYPASS + so;
 		uint8_t old = meta[w];
-		c += 32u | (unsigned)(old & LLCT_META_OWNER) << 6 | (unsigned)(old >> 7) << 10;
+		c += llct_ev_evict[old];
 	}
 	L->tag[base + w] = a->line;
-	llct_block_fp(blk)[w] = fp;
+	llct_block_fp(blk)[w] = (uint16_t)key2;
 	meta[w] = llct_ev_meta[so];
 	on_fill(ps, w, a);
 	*way = w;
@@ -306,7 +315,7 @@ LLCT_INLINE unsigned llct_lines_step(struct llct_lines *L, void *ps, llct_hit_fn
 				     const struct llct_access *a, uint32_t *way)
 {
 	return llct_lines_step_fp(L, ps, on_hit, victim, on_fill, a,
-				  llct_lines_fingerprint(L, a->line),
+				  llct_lines_fingerprint(L, a->line) * 0x10001u,
 				  a->stream | (unsigned)(a->op != 0) << 4, way);
 }
 
@@ -336,7 +345,7 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 	}
 	uint64_t lines[LLCT_LINES_BLOCK + LLCT_LINES_AHEAD];
 	uint32_t sets[LLCT_LINES_BLOCK + LLCT_LINES_AHEAD];
-	uint16_t fps[LLCT_LINES_BLOCK];
+	uint32_t keys[LLCT_LINES_BLOCK];
 	uint8_t sos[LLCT_LINES_BLOCK];
 	size_t k = 0;
 	for (uint32_t at = 0; at < b->n; at += LLCT_LINES_BLOCK) {
@@ -355,8 +364,10 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 				sets[i] = llct_lines_set(&l, lines[i]);
 		for (uint32_t i = n + ahead; i < n + LLCT_LINES_AHEAD; i++)
 			sets[i] = 0;
-		for (uint32_t i = 0; i < n; i++)
-			fps[i] = (uint16_t)(lines[i] >> l.set_bits);
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t fp = (uint16_t)(lines[i] >> l.set_bits);
+			keys[i] = fp | fp << 16;
+		}
 		for (uint32_t i = 0; i < n; i++)
 			sos[i] = (uint8_t)(streams[i] | (ops[i] != 0) << 4);
 		for (uint32_t i = 0; i < n; i++) {
@@ -382,7 +393,7 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 						.allowed = l.all_ways,
 						.demote = NULL};
 			uint32_t w;
-			hist[llct_lines_step_fp(&l, ps, on_hit, victim, on_fill, &a, fps[i], so,
+			hist[llct_lines_step_fp(&l, ps, on_hit, victim, on_fill, &a, keys[i], so,
 						&w)]++;
 		}
 	}
