@@ -4,7 +4,9 @@
  * one state layout, each exported as its own policy (DESIGN.md section 5 gives the rules this
  * code follows line by line). Sample sets (s % P == 0) run SRRIP and train per-bank 8-bit
  * counters that are halved every 128 sample-set accesses of the bank; follower sets insert by
- * what the counters say. Victim selection is SRRIP's.
+ * what the counters say. Victim selection is SRRIP's. A set's RRPVs and line states lie side
+ * by side in one row (one prefetch), and each variant's hooks and batch loop are compiled
+ * with the variant as a constant.
  */
 #include "all.h"
 #include "llct/lines.h"
@@ -22,13 +24,12 @@ struct counters {
 };
 
 struct gspc {
-	enum variant variant;
 	uint32_t ways, sets_per_bank, period;
 	uint32_t bank_shift, period_mask; /* when sets_per_bank / period are powers of two (the
 					     usual case): a shift and a mask instead of divisions */
 	int pow2;
 	struct counters *bank; /* points into data[] */
-	uint8_t *rrpv, *state; /* per line, point into data[] */
+	uint8_t *rows;         /* per set: RRPVs of its ways, then their line states; into data[] */
 	_Alignas(64) uint8_t data[];
 };
 
@@ -44,10 +45,9 @@ static size_t gspc_state_size(const struct llct_cache_geom *g)
 	return sizeof(struct gspc) + rows_at(g) + 2 * (size_t)g->sets * g->ways;
 }
 
-static void init_variant(void *state, const struct llct_cache_geom *g, enum variant v)
+static void gspc_init(void *state, const struct llct_cache_geom *g)
 {
 	struct gspc *s = state;
-	s->variant = v;
 	s->ways = g->ways;
 	s->sets_per_bank = g->sets / g->banks ? g->sets / g->banks : 1;
 	s->period = g->sample_period ? g->sample_period : 64;
@@ -56,8 +56,7 @@ static void init_variant(void *state, const struct llct_cache_geom *g, enum vari
 	while (s->pow2 && (1u << s->bank_shift) < s->sets_per_bank)
 		s->bank_shift++;
 	s->bank = (struct counters *)s->data;
-	s->rrpv = s->data + rows_at(g);
-	s->state = s->rrpv + (size_t)g->sets * g->ways;
+	s->rows = s->data + rows_at(g);
 }
 
 static void inc(uint8_t *c)
@@ -95,53 +94,53 @@ static inline struct counters *bank_of(struct gspc *s, uint32_t set, int *sample
 }
 
 /* A TEX access that is a block's first use: a miss, or a hit on a NONTEX or RT line. */
-static uint8_t tex_first_use(struct gspc *s, struct counters *c, int sample, int hit,
-			     uint8_t old_state)
+LLCT_INLINE uint8_t tex_first_use(enum variant v, struct counters *c, int sample, int hit,
+				  uint8_t old_state)
 {
 	if (sample) {
 		if (hit && old_state == RT)
 			inc(&c->cons);
-		if (s->variant == GSPZTC)
+		if (v == GSPZTC)
 			inc(hit ? &c->ht : &c->ft);
 		else
 			inc(&c->fe0);
 		return hit ? 0 : 2;
 	}
-	if (s->variant == GSPZTC)
+	if (v == GSPZTC)
 		return hit ? 0 : (above(c->ft, c->ht) ? 3 : 0);
 	return above(c->fe0, c->he0) ? 3 : 0;
 }
 
-LLCT_HOOK void gspc_hit(void *state, uint32_t way, const struct llct_access *a)
+LLCT_INLINE void hit_v(void *state, uint32_t way, const struct llct_access *a, enum variant v)
 {
 	struct gspc *s = state;
-	size_t i = (size_t)a->set * a->ways + way;
+	uint8_t *rrpv = &s->rows[(size_t)a->set * 2 * a->ways], *line = rrpv + a->ways;
 	int sample;
 	struct counters *c = bank_of(s, a->set, &sample);
-	uint8_t st = s->state[i], r = 0;
+	uint8_t st = line[way], r = 0;
 
 	switch (a->stream) {
 	case LLCT_STREAM_TEX:
 		if (st == NONTEX || st == RT) {
-			r = tex_first_use(s, c, sample, 1, st);
+			r = tex_first_use(v, c, sample, 1, st);
 			st = E0;
 		} else if (st == E0) {
 			if (sample) {
-				if (s->variant == GSPZTC) {
+				if (v == GSPZTC) {
 					inc(&c->ht);
 				} else {
 					inc(&c->he0);
 					inc(&c->fe1);
 				}
-			} else if (s->variant != GSPZTC) {
+			} else if (v != GSPZTC) {
 				r = above(c->fe1, c->he1) ? 3 : 0;
 			}
 			st = E1;
 		} else if (st == E1) {
 			if (sample)
-				inc(s->variant == GSPZTC ? &c->ht : &c->he1);
+				inc(v == GSPZTC ? &c->ht : &c->he1);
 			st = E2;
-		} else if (sample && s->variant == GSPZTC) {
+		} else if (sample && v == GSPZTC) {
 			inc(&c->ht);
 		}
 		break;
@@ -157,29 +156,29 @@ LLCT_HOOK void gspc_hit(void *state, uint32_t way, const struct llct_access *a)
 	default:
 		break;
 	}
-	s->state[i] = st;
-	s->rrpv[i] = r;
+	line[way] = st;
+	rrpv[way] = r;
 	if (sample)
 		tick(c);
 }
 
-LLCT_HOOK void gspc_fill(void *state, uint32_t way, const struct llct_access *a)
+LLCT_INLINE void fill_v(void *state, uint32_t way, const struct llct_access *a, enum variant v)
 {
 	struct gspc *s = state;
-	size_t i = (size_t)a->set * a->ways + way;
+	uint8_t *rrpv = &s->rows[(size_t)a->set * 2 * a->ways], *line = rrpv + a->ways;
 	int sample;
 	struct counters *c = bank_of(s, a->set, &sample);
 	uint8_t st = NONTEX, r = 2;
 
 	switch (a->stream) {
 	case LLCT_STREAM_TEX:
-		r = tex_first_use(s, c, sample, 0, NONTEX);
+		r = tex_first_use(v, c, sample, 0, NONTEX);
 		st = E0;
 		break;
 	case LLCT_STREAM_RT:
 		if (sample)
 			inc(&c->prod);
-		else if (s->variant == GSPC)
+		else if (v == GSPC)
 			r = (unsigned)c->prod > 16u * c->cons  ? 3
 			    : (unsigned)c->prod > 8u * c->cons ? 2
 							       : 0;
@@ -196,8 +195,8 @@ LLCT_HOOK void gspc_fill(void *state, uint32_t way, const struct llct_access *a)
 	default:
 		break;
 	}
-	s->state[i] = st;
-	s->rrpv[i] = r;
+	line[way] = st;
+	rrpv[way] = r;
 	if (sample)
 		tick(c);
 }
@@ -205,49 +204,45 @@ LLCT_HOOK void gspc_fill(void *state, uint32_t way, const struct llct_access *a)
 LLCT_HOOK uint32_t gspc_victim(void *state, const struct llct_access *a)
 {
 	struct gspc *s = state;
-	return rrip_victim(&s->rrpv[(size_t)a->set * a->ways], a->ways, a);
+	return rrip_victim(&s->rows[(size_t)a->set * 2 * a->ways], a->ways, a);
 }
 
-static void gspztc_init(void *state, const struct llct_cache_geom *g)
-{
-	init_variant(state, g, GSPZTC);
-}
-
-static void gspztc_tse_init(void *state, const struct llct_cache_geom *g)
-{
-	init_variant(state, g, GSPZTC_TSE);
-}
-
-static void gspc_init(void *state, const struct llct_cache_geom *g)
-{
-	init_variant(state, g, GSPC);
-}
-
-/* Starts loading a set's state, for the batch loop. */
+/* Starts loading a set's row, for the batch loop. */
 static void gspc_prefetch(const void *state, uint32_t set, uint32_t ways)
 {
 	const struct gspc *s = state;
-	llct_prefetch_row(&s->rrpv[(size_t)set * ways], ways);
-	llct_prefetch_row(&s->state[(size_t)set * ways], ways);
+	llct_prefetch_row(&s->rows[(size_t)set * 2 * ways], 2 * (size_t)ways);
 }
 
-LLCT_DEFINE_BATCH(gspc_batch, gspc_hit, gspc_victim, gspc_fill, gspc_prefetch, 0)
+/* One variant's hooks and batch loop. */
+#define GSPC_VARIANT(v, sfx)                                                                       \
+	LLCT_HOOK void hit_##sfx(void *state, uint32_t way, const struct llct_access *a)           \
+	{                                                                                          \
+		hit_v(state, way, a, v);                                                           \
+	}                                                                                          \
+	LLCT_HOOK void fill_##sfx(void *state, uint32_t way, const struct llct_access *a)          \
+	{                                                                                          \
+		fill_v(state, way, a, v);                                                          \
+	}                                                                                          \
+	LLCT_DEFINE_BATCH(batch_##sfx, hit_##sfx, gspc_victim, fill_##sfx, gspc_prefetch, 0)
 
-#define GSPC_OPS(ident, nm, sum, initfn)                                                           \
+GSPC_VARIANT(GSPZTC, gspztc)
+GSPC_VARIANT(GSPZTC_TSE, gspztc_tse)
+GSPC_VARIANT(GSPC, gspc)
+
+#define GSPC_OPS(ident, nm, sum, sfx)                                                              \
 	const struct llct_policy_ops ident = {                                                     \
 	    .name = nm,                                                                            \
 	    .summary = sum,                                                                        \
 	    .state_size = gspc_state_size,                                                         \
-	    .init = initfn,                                                                        \
-	    .on_hit = gspc_hit,                                                                    \
+	    .init = gspc_init,                                                                     \
+	    .on_hit = hit_##sfx,                                                                   \
 	    .victim = gspc_victim,                                                                 \
-	    .on_fill = gspc_fill,                                                                  \
-	    .batch = gspc_batch,                                                                   \
+	    .on_fill = fill_##sfx,                                                                 \
+	    .batch = batch_##sfx,                                                                  \
 	}
 
-GSPC_OPS(llct_policy_gspztc, "gspztc", "GSPC talk policy 1: Z and TEX insertion learned",
-	 gspztc_init);
+GSPC_OPS(llct_policy_gspztc, "gspztc", "GSPC talk policy 1: Z and TEX insertion learned", gspztc);
 GSPC_OPS(llct_policy_gspztc_tse, "gspztc-tse",
-	 "GSPC talk policy 2: GSPZTC with texture-sampler epochs", gspztc_tse_init);
-GSPC_OPS(llct_policy_gspc, "gspc", "GSPC talk policy 3: TSE plus RT production/consumption",
-	 gspc_init);
+	 "GSPC talk policy 2: GSPZTC with texture-sampler epochs", gspztc_tse);
+GSPC_OPS(llct_policy_gspc, "gspc", "GSPC talk policy 3: TSE plus RT production/consumption", gspc);
