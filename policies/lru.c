@@ -143,9 +143,12 @@ LLCT_HOOK void lru_fill(void *state, uint32_t way, const struct llct_access *a)
 	quiet.demote = NULL;
 	if (a->ways <= 16) {
 		struct lru_nib *r = nib_rec(s, a->set);
-		if (a->demote)
-			for (uint64_t m = r->touched & ~((uint64_t)1 << way); m; m &= m - 1)
-				llct_demoted(a, (uint32_t)__builtin_ctzll(m), 1);
+		if (a->demote) /* most recent first, as the list does */
+			for (uint32_t k = 0; k < a->ways; k++) {
+				uint32_t x = (uint32_t)(r->order >> 4 * k & 15);
+				if ((r->touched >> x & 1) && x != way)
+					llct_demoted(a, x, 1);
+			}
 		r->touched |= (uint64_t)1 << way;
 		nib_touch(r, way, &quiet);
 		return;
