@@ -309,9 +309,10 @@ static inline int restrictions(const struct llct_cache *c, int stream, uint16_t 
 
 /* One access through the general path: contention tracking, dynamic partitioning, bypass
  * rules, way masks and page coloring around the shared step, policy hooks called through the
- * ops table. */
-static int access_one(struct llct_cache *c, uint64_t addr, int stream, int op, uint64_t next_use,
-		      uint16_t sm, uint32_t kernel, uint16_t tenant)
+ * ops table. Counts the access into hist (a batch's histogram of event codes), or straight
+ * into the frame's counters when hist is NULL. */
+static int access_one(struct llct_cache *c, uint32_t *hist, uint64_t addr, int stream, int op,
+		      uint64_t next_use, uint16_t sm, uint32_t kernel, uint16_t tenant)
 {
 	struct tracker *trk = c->trk;
 	struct llct_contention_owner *o = NULL;
@@ -330,7 +331,10 @@ static int access_one(struct llct_cache *c, uint64_t addr, int stream, int op, u
 		llct_dynpart_access(
 		    c->dyn, c->dyn->plan.by == LLCT_CLASS_STREAM ? (unsigned)stream : tenant, addr);
 	if (restrictions(c, stream, tenant, &allowed)) {
-		llct_event_count(c->L.fs, LLCT_EV_BYPASS + so, 1);
+		if (hist)
+			hist[LLCT_EV_BYPASS + so]++;
+		else
+			llct_event_count(c->L.fs, LLCT_EV_BYPASS + so, 1);
 		return 0;
 	}
 	if (c->part && c->part->colors_on)
@@ -350,7 +354,10 @@ static int access_one(struct llct_cache *c, uint64_t addr, int stream, int op, u
 	uint32_t w = 0;
 	unsigned ev = llct_lines_step(&c->L, c->pstate, c->ops->on_hit, c->ops->victim,
 				      c->ops->on_fill, &a, &w);
-	llct_event_count(c->L.fs, ev, 1);
+	if (hist)
+		hist[ev]++;
+	else
+		llct_event_count(c->L.fs, ev, 1);
 	if (!trk || llct_ev_is_bypass(ev))
 		return llct_ev_is_hit(ev);
 	size_t at = (size_t)a.set * c->g.ways + w;
@@ -364,31 +371,32 @@ static int access_one(struct llct_cache *c, uint64_t addr, int stream, int op, u
 
 int llct_cache_access(struct llct_cache *c, uint64_t addr, int stream, int op, uint64_t next_use)
 {
-	return access_one(c, addr, stream, op, next_use, 0, 0, 0);
+	return access_one(c, NULL, addr, stream, op, next_use, 0, 0, 0);
 }
 
 int llct_cache_access_rec(struct llct_cache *c, const struct llct_record *r, uint64_t next_use)
 {
-	return access_one(c, r->addr, r->stream, r->op, next_use, r->sm, r->kernel, r->tenant);
+	return access_one(c, NULL, r->addr, r->stream, r->op, next_use, r->sm, r->kernel,
+			  r->tenant);
 }
 
 uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *b,
 				 const uint64_t *next_use)
 {
-	uint64_t hits = 0;
 	if (!c->ops->needs_next_use)
 		next_use = NULL;
 	if (c->ops->batch && !c->trk && !c->dyn && !c->part) /* a plain model: the fast loop */
 		return c->ops->batch(c->pstate, &c->L, b, next_use);
+	uint32_t hist[LLCT_EV_N] = {0};
 	size_t k = 0;
 	for (uint32_t i = 0; i < b->n; i++) {
 		int bypass = c->cfg.ucd && b->stream[i] == LLCT_STREAM_DISP;
-		hits += (uint64_t)access_one(c, b->addr[i], b->stream[i], b->op[i],
-					     next_use && !bypass ? next_use[k] : LLCT_NEVER,
-					     b->sm[i], b->kernel[i], b->tenant[i]);
+		access_one(c, hist, b->addr[i], b->stream[i], b->op[i],
+			   next_use && !bypass ? next_use[k] : LLCT_NEVER, b->sm[i], b->kernel[i],
+			   b->tenant[i]);
 		k += !bypass;
 	}
-	return hits;
+	return llct_event_flush(c->L.fs, hist);
 }
 
 int llct_cache_contains(const struct llct_cache *c, uint64_t addr)

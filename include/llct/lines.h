@@ -262,6 +262,18 @@ LLCT_INLINE void llct_prefetch_row(const void *p, size_t bytes)
 		__builtin_prefetch((const char *)p + bytes - 1);
 }
 
+/* Adds a histogram of event codes to the frame's counters; returns the hits in it. */
+static inline uint64_t llct_event_flush(struct llct_frame_stats *fs, const uint32_t *hist)
+{
+	uint64_t hits = 0;
+	for (unsigned c = 0; c < LLCT_EV_N; c++)
+		if (hist[c]) {
+			llct_event_count(fs, c, hist[c]);
+			hits += llct_ev_is_hit(c) ? hist[c] : 0;
+		}
+	return hits;
+}
+
 typedef void (*llct_hit_fn)(void *state, uint32_t way, const struct llct_access *a);
 typedef uint32_t (*llct_victim_fn)(void *state, const struct llct_access *a);
 typedef void (*llct_prefetch_fn)(const void *state, uint32_t set, uint32_t ways);
@@ -397,13 +409,7 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 						&w)]++;
 		}
 	}
-	uint64_t hits = 0;
-	for (unsigned c = 0; c < LLCT_EV_N; c++)
-		if (hist[c]) {
-			llct_event_count(L->fs, c, hist[c]);
-			hits += llct_ev_is_hit(c) ? hist[c] : 0;
-		}
-	return hits;
+	return llct_event_flush(L->fs, hist);
 }
 
 /* Defines `static uint64_t fn(void *state, struct llct_lines *L, const struct llct_batch *b,
