@@ -337,6 +337,54 @@ static void test_config(void)
 	CHECK_EQ(llct_cache_set_of(&x, 0x2b), 3);
 }
 
+/* Lines of one set whose fingerprints (the low 16 bits of the tag) are equal are still told
+ * apart, one access at a time and in the batch loop: 1 set x 4 ways (tag = line, lines 2^16
+ * apart) and the default 8 MiB / 16 ways (8,192 sets: lines 2^29 apart share set and
+ * fingerprint). LRU, lines A0 A1 A2 ...: A0 A1 A2 miss, A0 A1 A2 hit, ways - 2 more lines fill
+ * the set and evict A0, then A0 misses (evicting A1) and A2 hits. */
+static void test_fingerprint_collisions(void)
+{
+	for (int big = 0; big < 2; big++) {
+		struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+		uint64_t step = big ? (uint64_t)1 << 29 : (uint64_t)1 << 16, addr[32];
+		if (!big) {
+			cfg.size = 4 * 64;
+			cfg.ways = 4;
+			cfg.banks = 1;
+		}
+		int n = 0, ways = (int)cfg.ways;
+		for (int k = 0; k < 6; k++)
+			addr[n++] = (5 + (uint64_t)(k % 3) * step) * 64;
+		for (int k = 3; k <= ways; k++)
+			addr[n++] = (5 + (uint64_t)k * step) * 64;
+		addr[n++] = 5 * 64;
+		addr[n++] = (5 + 2 * step) * 64;
+		for (int batch = 0; batch < 2; batch++) {
+			struct llct_cache *c;
+			uint8_t zero8 = 0;
+			uint16_t zero16 = 0;
+			uint32_t zero32 = 0;
+			int bad = 0;
+			CHECK_EQ(llct_cache_create(&cfg, llct_policy_find("lru"), &c), LLCT_OK);
+			for (int i = 0; i < n; i++) {
+				struct llct_batch b = {.n = 1,
+						       .addr = &addr[i],
+						       .stream = &zero8,
+						       .op = &zero8,
+						       .sm = &zero16,
+						       .kernel = &zero32,
+						       .tenant = &zero16};
+				int hit = batch ? llct_cache_access_batch(c, &b, NULL) != 0
+						: llct_cache_access(c, addr[i], 0, 0, LLCT_NEVER);
+				int want = (i >= 3 && i < 6) || i == n - 1;
+				bad += hit != want;
+			}
+			CHECK_EQ(bad, 0);
+			llct_cache_destroy(c);
+		}
+	}
+}
+
 int main(void)
 {
 	test_lru_nru_srrip();
@@ -349,5 +397,6 @@ int main(void)
 	test_gspc_rt();
 	test_counters();
 	test_config();
+	test_fingerprint_collisions();
 	return check_done("test_policies");
 }
