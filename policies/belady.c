@@ -25,16 +25,39 @@ LLCT_HOOK void belady_touch(void *state, uint32_t way, const struct llct_access 
 	s->next[(size_t)a->set * a->ways + way] = a->next_use;
 }
 
+/* The later of two (next use, way) pairs; the left one on a tie. */
+LLCT_INLINE void later(uint64_t *n, uint32_t *w, uint64_t n2, uint32_t w2)
+{
+	*w = n2 > *n ? w2 : *w;
+	*n = n2 > *n ? n2 : *n;
+}
+
 /* Furthest next use among the allowed ways; ties (including several never-again lines) go to
- * the lowest way. Belady keeps no recency state, so only the eviction is a demotion. */
-static uint32_t furthest(const struct belady *s, const struct llct_access *a)
+ * the lowest way. Belady keeps no recency state, so only the eviction is a demotion. A 16-way
+ * set is compared in four chains of four (5 steps deep, not one chain of 15). */
+LLCT_INLINE uint32_t furthest(const struct belady *s, const struct llct_access *a)
 {
 	const uint64_t *n = &s->next[(size_t)a->set * a->ways];
 	uint32_t v = a->ways;
 	if (a->allowed == (a->ways == 64 ? UINT64_MAX : ((uint64_t)1 << a->ways) - 1)) {
+		if (a->ways == 16) { /* four chains of four ways, then two merges */
+			uint64_t m0 = n[0], m1 = n[4], m2 = n[8], m3 = n[12];
+			uint32_t k0 = 0, k1 = 4, k2 = 8, k3 = 12;
+			for (uint32_t w = 1; w < 4; w++) {
+				later(&m0, &k0, n[w], w);
+				later(&m1, &k1, n[4 + w], 4 + w);
+				later(&m2, &k2, n[8 + w], 8 + w);
+				later(&m3, &k3, n[12 + w], 12 + w);
+			}
+			later(&m0, &k0, m1, k1);
+			later(&m2, &k2, m3, k3);
+			later(&m0, &k0, m2, k2);
+			return k0;
+		}
+		uint64_t best = n[0];
 		v = 0;
 		for (uint32_t w = 1; w < a->ways; w++)
-			v = n[w] > n[v] ? w : v;
+			later(&best, &v, n[w], w);
 		return v;
 	}
 	for (uint32_t w = 0; w < a->ways; w++)
