@@ -27,9 +27,15 @@ struct window {
 	struct llct_batch b[WINDOW];
 	size_t frame_idx[WINDOW];         /* index in the results' frames of each batch */
 	const uint64_t *next_use[WINDOW]; /* for each batch's accesses that look up the cache */
+	uint64_t *next64;                 /* WINDOW x LLCT_CHUNK_MAX: those, widened */
 	unsigned n;                       /* batches in use */
 	uint64_t records;
 };
+
+/* The next-use index holds 4 bytes an access: the index of the line's next access, or NU_NONE.
+ * So a replay that needs it takes at most NU_MAX accesses. */
+#define NU_NONE UINT32_MAX
+#define NU_MAX ((uint64_t)UINT32_MAX - 1)
 
 struct engine {
 	struct model *models;
@@ -78,7 +84,7 @@ struct feeder {
 	const struct llct_frame_info *all;
 	size_t n_all, ai; /* ai: index into all[] of the current frame */
 	const size_t *sel_of;
-	const uint64_t *next_use;
+	const uint32_t *next_use;
 	uint64_t idx; /* accesses that look up the cache so far */
 	int ucd;
 };
@@ -94,10 +100,18 @@ static int fill_window(struct feeder *f, struct window *w)
 		while (f->ai < f->n_all && f->all[f->ai].frame != b->frame)
 			f->ai++;
 		w->frame_idx[w->n] = f->sel_of[f->ai];
-		w->next_use[w->n] = f->next_use ? f->next_use + f->idx : NULL;
-		if (f->next_use)
+		w->next_use[w->n] = NULL;
+		if (f->next_use) { /* widen this batch's slice of the index for the models */
+			uint64_t *to = w->next64 + (size_t)w->n * LLCT_CHUNK_MAX, k = 0;
 			for (uint32_t i = 0; i < b->n; i++)
-				f->idx += !(f->ucd && b->stream[i] == LLCT_STREAM_DISP);
+				k += !(f->ucd && b->stream[i] == LLCT_STREAM_DISP);
+			for (uint64_t i = 0; i < k; i++) {
+				uint32_t x = f->next_use[f->idx + i];
+				to[i] = x == NU_NONE ? LLCT_NEVER : x;
+			}
+			f->idx += k;
+			w->next_use[w->n] = to;
+		}
 		w->records += b->n;
 		w->n++;
 	}
@@ -128,17 +142,17 @@ static void *worker(void *p)
 
 struct line_map {
 	uint64_t *page_no; /* page number + 1, 0 = empty slot */
-	uint64_t **page;   /* PAGE_LINES last indices, LLCT_NEVER = not seen */
+	uint32_t **page;   /* PAGE_LINES last indices, NU_NONE = not seen */
 	size_t cap, n;
 	uint64_t last_no; /* one-entry cache of the last page looked up */
-	uint64_t *last;
+	uint32_t *last;
 };
 
 static int map_grow(struct line_map *m)
 {
 	size_t cap = m->cap ? m->cap * 2 : 1024;
 	uint64_t *k = calloc(cap, sizeof(*k));
-	uint64_t **v = calloc(cap, sizeof(*v));
+	uint32_t **v = calloc(cap, sizeof(*v));
 	if (!k || !v) {
 		free(k);
 		free(v);
@@ -162,7 +176,7 @@ static int map_grow(struct line_map *m)
 }
 
 /* The page holding `line`, created if needed; NULL when out of memory. */
-static uint64_t *map_page(struct line_map *m, uint64_t line)
+static uint32_t *map_page(struct line_map *m, uint64_t line)
 {
 	uint64_t key = (line >> PAGE_BITS) + 1;
 	if (key == m->last_no)
@@ -173,11 +187,11 @@ static uint64_t *map_page(struct line_map *m, uint64_t line)
 	while (m->page_no[h] && m->page_no[h] != key)
 		h = (h + 1) & (m->cap - 1);
 	if (!m->page_no[h]) {
-		uint64_t *p = malloc(PAGE_LINES * sizeof(*p));
+		uint32_t *p = malloc(PAGE_LINES * sizeof(*p));
 		if (!p)
 			return NULL;
 		for (unsigned i = 0; i < PAGE_LINES; i++)
-			p[i] = LLCT_NEVER;
+			p[i] = NU_NONE;
 		m->page_no[h] = key;
 		m->page[h] = p;
 		m->n++;
@@ -195,12 +209,12 @@ static void map_release(struct line_map *m)
 	free(m->page);
 }
 
-/* The next-use index: 8 bytes an access (400 MB for 50 M accesses), written once front to
- * back and once back to front. In 2 MiB pages where the kernel gives them (transparent huge
- * pages on request): 512 times fewer page faults and TLB misses. */
-static uint64_t *next_use_alloc(uint64_t n)
+/* The next-use index: 4 bytes an access (200 MB for 50 M accesses). In 2 MiB pages where the
+ * kernel gives them (transparent huge pages on request): 512 times fewer page faults and TLB
+ * misses. */
+static uint32_t *next_use_alloc(uint64_t n)
 {
-	size_t bytes = (size_t)n * sizeof(uint64_t), huge = (size_t)2 << 20;
+	size_t bytes = (size_t)n * sizeof(uint32_t), huge = (size_t)2 << 20;
 	if (bytes < huge)
 		return malloc(bytes);
 	void *p = aligned_alloc(huge, (bytes + huge - 1) / huge * huge);
@@ -211,8 +225,13 @@ static uint64_t *next_use_alloc(uint64_t n)
 	return p;
 }
 
+/* Front to back, each slot gets the index of its line's previous access (the map holds each
+ * line's last index so far); then, again front to back and in place, each access writes its
+ * own index into its previous access's slot, after clearing its own: a slot read at step i was
+ * written by no step before i, and the step that writes it, its line's next access, comes
+ * after. The writes land a reuse distance back, mostly still in cache. */
 static int next_use_pass(struct llct_reader *r, const struct llct_replay_options *o, uint64_t total,
-			 uint64_t **out, char *err, size_t err_size)
+			 uint32_t **out, char *err, size_t err_size)
 {
 	struct llct_cursor *cur;
 	struct llct_batch b;
@@ -220,9 +239,17 @@ static int next_use_pass(struct llct_reader *r, const struct llct_replay_options
 	unsigned shift = 0;
 	uint64_t idx = 0;
 	int got, st = LLCT_OK;
-	uint64_t *next = next_use_alloc(total ? total : 1);
-	memset(&m, 0, sizeof(m));
 	*out = NULL;
+	if (total > NU_MAX) {
+		snprintf(err, err_size,
+			 "'%s': %llu accesses selected, more than the %llu a next-use index "
+			 "(Belady) takes; select fewer frames with --frames",
+			 llct_reader_path(r), (unsigned long long)total,
+			 (unsigned long long)NU_MAX);
+		return LLCT_ERR_INVALID;
+	}
+	uint32_t *next = next_use_alloc(total ? total : 1);
+	memset(&m, 0, sizeof(m));
 	while ((1u << shift) < o->cache.line)
 		shift++;
 	if (!next || map_grow(&m)) {
@@ -243,22 +270,24 @@ static int next_use_pass(struct llct_reader *r, const struct llct_replay_options
 				got = LLCT_ERR_CORRUPT;
 				break;
 			}
-			next[idx++] = b.addr[i] >> shift; /* the line, for now */
+			uint64_t line = b.addr[i] >> shift;
+			uint32_t *page = map_page(&m, line);
+			if (!page) {
+				got = LLCT_ERR_NOMEM;
+				break;
+			}
+			uint32_t *slot = &page[line & (PAGE_LINES - 1)];
+			next[idx] = *slot;
+			*slot = (uint32_t)idx++;
 		}
 		if (got < 0)
 			break;
 	}
-	/* Backwards, each slot holds the next use of its line: every write to next[] is
-	 * sequential (forwards, next[prev] = idx scattered a write into a 400 MB array). */
-	for (uint64_t i = got < 0 ? 0 : idx; i-- > 0;) {
-		uint64_t line = next[i], *page = map_page(&m, line);
-		if (!page) {
-			got = LLCT_ERR_NOMEM;
-			break;
-		}
-		uint64_t *slot = &page[line & (PAGE_LINES - 1)];
-		next[i] = *slot;
-		*slot = i;
+	for (uint64_t i = 0; got >= 0 && i < idx; i++) {
+		uint32_t prev = next[i];
+		next[i] = NU_NONE;
+		if (prev != NU_NONE)
+			next[prev] = (uint32_t)i;
 	}
 	if (got < 0) {
 		st = got;
@@ -295,7 +324,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	const struct llct_frame_info *all;
 	size_t n_all, n_sel = 0;
 	uint64_t total = 0, done = 0;
-	uint64_t *next_use = NULL;
+	uint32_t *next_use = NULL;
 	int need_next = 0, st = LLCT_OK, got;
 	struct engine e;
 	struct window *win = NULL;
@@ -358,10 +387,14 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	win = calloc(2, sizeof(*win));
 	if (!win)
 		goto nomem;
-	for (int k = 0; k < 2; k++)
+	for (int k = 0; k < 2; k++) {
 		for (int i = 0; i < WINDOW; i++)
 			if (llct_batch_alloc(&win[k].b[i]))
 				goto nomem;
+		if (need_next &&
+		    !(win[k].next64 = malloc((size_t)WINDOW * LLCT_CHUNK_MAX * sizeof(uint64_t))))
+			goto nomem;
+	}
 	/* Deal the costliest models (those with a next-use array) first, round robin. */
 	e.order = calloc(o->n_policies, sizeof(*e.order));
 	if (!e.order)
@@ -480,9 +513,11 @@ out:
 	free(e.models);
 	free(threads);
 	free(args);
-	for (int k = 0; win && k < 2; k++)
+	for (int k = 0; win && k < 2; k++) {
 		for (int i = 0; i < WINDOW; i++)
 			llct_batch_free(&win[k].b[i]);
+		free(win[k].next64);
+	}
 	free(win);
 	free(e.order);
 	free(next_use);

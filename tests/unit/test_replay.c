@@ -1,6 +1,7 @@
 /* test_replay.c - the engine over a real trace file: one decode for many models gives the same
- * numbers as each model alone, on any number of threads; counters add up; results database
- * schema, views, accumulation and refusal of foreign or newer files. */
+ * numbers as each model alone, on any number of threads; counters add up; Belady's next-use
+ * pass against a plain one; results database schema, views, accumulation and refusal of
+ * foreign or newer files. */
 #include "check.h"
 #include "llct/replay.h"
 #include "llct/results.h"
@@ -116,6 +117,103 @@ static void test_engine(void)
 	llct_reader_close(r);
 }
 
+/* The replay's next-use pass: Belady and Belady-bypass through llct_replay_run give, counter
+ * for counter, what the one-access path gives with next uses from a plain backward scan of the
+ * decoded records (a hash table of line -> next index), with and without UCD (DISP accesses
+ * then take no index). */
+static void test_next_use(void)
+{
+	struct llct_reader *r;
+	struct llct_cursor *cur;
+	struct llct_batch b;
+	char err[600];
+	const struct llct_frame_info *fi;
+	size_t nf, n = 0, cap = 1 << 20;
+	uint64_t *addr = malloc(cap * sizeof(*addr));
+	uint8_t *st = malloc(cap), *op = malloc(cap);
+	size_t *fidx = malloc(cap * sizeof(*fidx));
+	CHECK(addr && st && op && fidx);
+	CHECK_EQ(llct_reader_open(trace, &r, err, sizeof(err)), LLCT_OK);
+	llct_reader_frames(r, &fi, &nf);
+	CHECK_EQ(llct_cursor_open(r, NULL, &cur), LLCT_OK);
+	while (llct_cursor_next(cur, &b) > 0) {
+		size_t f = 0;
+		while (f < nf && fi[f].frame != b.frame)
+			f++;
+		for (uint32_t i = 0; i < b.n && n < cap; i++, n++) {
+			addr[n] = b.addr[i];
+			st[n] = b.stream[i];
+			op[n] = b.op[i];
+			fidx[n] = f;
+		}
+	}
+	llct_cursor_close(cur);
+	CHECK(n > 10000 && n < cap);
+	size_t hcap = 1;
+	while (hcap < 2 * n)
+		hcap *= 2;
+	uint64_t *key = malloc(hcap * sizeof(*key)), *val = malloc(hcap * sizeof(*val));
+	uint64_t *nu = malloc(n * sizeof(*nu));
+	size_t *pos = malloc(n * sizeof(*pos));
+	CHECK(key && val && nu && pos);
+	for (int ucd = 0; ucd < 2; ucd++) {
+		size_t m = 0; /* the accesses that look the cache up, and their next uses */
+		for (size_t i = 0; i < n; i++)
+			if (!(ucd && st[i] == LLCT_STREAM_DISP))
+				pos[m++] = i;
+		for (size_t h = 0; h < hcap; h++)
+			key[h] = UINT64_MAX;
+		for (size_t k = m; k-- > 0;) {
+			uint64_t line = addr[pos[k]] / 64;
+			size_t h = (size_t)(line * 0x9e3779b97f4a7c15u >> 20) & (hcap - 1);
+			while (key[h] != UINT64_MAX && key[h] != line)
+				h = (h + 1) & (hcap - 1);
+			nu[k] = key[h] == line ? val[h] : LLCT_NEVER;
+			key[h] = line;
+			val[h] = k;
+		}
+		for (int bypass = 0; bypass < 2; bypass++) {
+			const struct llct_policy_ops *pol =
+			    llct_policy_find(bypass ? "belady-bypass" : "belady");
+			struct llct_replay_options o = {.cache = LLCT_CACHE_CONFIG_INIT};
+			struct llct_replay_result *res;
+			struct llct_cache *c;
+			double wall;
+			o.cache.size = 256 * 1024;
+			o.cache.ucd = ucd;
+			o.policies = &pol;
+			o.n_policies = 1;
+			o.threads = 1;
+			CHECK_EQ(llct_replay_run(r, &o, &res, &wall, err, sizeof(err)), LLCT_OK);
+			struct llct_frame_stats *fs = calloc(nf, sizeof(*fs));
+			CHECK_EQ(llct_cache_create(&o.cache, pol, &c), LLCT_OK);
+			for (size_t f = 0; f < nf; f++)
+				fs[f].frame = fi[f].frame;
+			for (size_t i = 0, k = 0; i < n; i++) {
+				int disp = ucd && st[i] == LLCT_STREAM_DISP;
+				llct_cache_set_frame(c, &fs[fidx[i]]);
+				llct_cache_access(c, addr[i], st[i], op[i],
+						  disp ? LLCT_NEVER : nu[k]);
+				k += !disp;
+			}
+			CHECK_EQ(res[0].n_frames, nf);
+			CHECK(memcmp(res[0].frames, fs, nf * sizeof(*fs)) == 0);
+			llct_cache_destroy(c);
+			free(fs);
+			llct_replay_results_free(res, 1);
+		}
+	}
+	llct_reader_close(r);
+	free(addr);
+	free(st);
+	free(op);
+	free(fidx);
+	free(key);
+	free(val);
+	free(nu);
+	free(pos);
+}
+
 static int64_t query_int(const char *path, const char *sql)
 {
 	sqlite3 *db;
@@ -224,6 +322,7 @@ int main(void)
 		return 1;
 	make_trace();
 	test_engine();
+	test_next_use();
 	test_results_db();
 	int rc = check_done("test_replay");
 	char cmd[400];
