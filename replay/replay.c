@@ -17,6 +17,7 @@ struct model {
 	struct llct_dynpart *dyn; /* dynamic partitioning, or NULL */
 	struct llct_replay_result *res;
 	size_t frame_idx; /* index in res->frames the cache counts into */
+	uint64_t *next64; /* a policy that needs next uses: a batch's, widened (LLCT_CHUNK_MAX) */
 };
 
 /* Decoded batches handed to the workers together: each worker runs one model over the whole
@@ -26,8 +27,8 @@ struct model {
 struct window {
 	struct llct_batch b[WINDOW];
 	size_t frame_idx[WINDOW];         /* index in the results' frames of each batch */
-	const uint64_t *next_use[WINDOW]; /* for each batch's accesses that look up the cache */
-	uint64_t *next64;                 /* WINDOW x LLCT_CHUNK_MAX: those, widened */
+	const uint32_t *next_use[WINDOW]; /* for each batch's accesses that look up the cache */
+	uint32_t n_lookups[WINDOW];       /* how many those are */
 	unsigned n;                       /* batches in use */
 	uint64_t records;
 };
@@ -71,7 +72,15 @@ static void run_models(struct engine *e, unsigned id)
 				md->frame_idx = w->frame_idx[i];
 				llct_cache_set_frame(md->cache, &md->res->frames[md->frame_idx]);
 			}
-			llct_cache_access_batch(md->cache, &w->b[i], w->next_use[i]);
+			const uint64_t *next = NULL;
+			if (md->next64 && w->next_use[i]) { /* widen the batch's next uses */
+				for (uint32_t j = 0; j < w->n_lookups[i]; j++) {
+					uint32_t x = w->next_use[i][j];
+					md->next64[j] = x == NU_NONE ? LLCT_NEVER : x;
+				}
+				next = md->next64;
+			}
+			llct_cache_access_batch(md->cache, &w->b[i], next);
 		}
 		md->res->accesses += w->records;
 		md->res->busy_s += now_s() - t0;
@@ -100,17 +109,12 @@ static int fill_window(struct feeder *f, struct window *w)
 		while (f->ai < f->n_all && f->all[f->ai].frame != b->frame)
 			f->ai++;
 		w->frame_idx[w->n] = f->sel_of[f->ai];
-		w->next_use[w->n] = NULL;
-		if (f->next_use) { /* widen this batch's slice of the index for the models */
-			uint64_t *to = w->next64 + (size_t)w->n * LLCT_CHUNK_MAX, k = 0;
+		w->next_use[w->n] = f->next_use ? f->next_use + f->idx : NULL;
+		w->n_lookups[w->n] = 0;
+		if (f->next_use) {
 			for (uint32_t i = 0; i < b->n; i++)
-				k += !(f->ucd && b->stream[i] == LLCT_STREAM_DISP);
-			for (uint64_t i = 0; i < k; i++) {
-				uint32_t x = f->next_use[f->idx + i];
-				to[i] = x == NU_NONE ? LLCT_NEVER : x;
-			}
-			f->idx += k;
-			w->next_use[w->n] = to;
+				w->n_lookups[w->n] += !(f->ucd && b->stream[i] == LLCT_STREAM_DISP);
+			f->idx += w->n_lookups[w->n];
 		}
 		w->records += b->n;
 		w->n++;
@@ -387,14 +391,14 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	win = calloc(2, sizeof(*win));
 	if (!win)
 		goto nomem;
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 2; k++)
 		for (int i = 0; i < WINDOW; i++)
 			if (llct_batch_alloc(&win[k].b[i]))
 				goto nomem;
-		if (need_next &&
-		    !(win[k].next64 = malloc((size_t)WINDOW * LLCT_CHUNK_MAX * sizeof(uint64_t))))
+	for (size_t m = 0; m < e.n_models; m++)
+		if (o->policies[m]->needs_next_use &&
+		    !(e.models[m].next64 = malloc(LLCT_CHUNK_MAX * sizeof(uint64_t))))
 			goto nomem;
-	}
 	/* Deal the costliest models (those with a next-use array) first, round robin. */
 	e.order = calloc(o->n_policies, sizeof(*e.order));
 	if (!e.order)
@@ -506,6 +510,7 @@ out:
 	llct_cursor_close(cur);
 	for (size_t m = 0; e.models && m < e.n_models; m++) {
 		llct_cache_destroy(e.models[m].cache);
+		free(e.models[m].next64);
 		if (e.models[m].dyn)
 			llct_dynpart_release(e.models[m].dyn);
 		free(e.models[m].dyn);
@@ -513,11 +518,9 @@ out:
 	free(e.models);
 	free(threads);
 	free(args);
-	for (int k = 0; win && k < 2; k++) {
+	for (int k = 0; win && k < 2; k++)
 		for (int i = 0; i < WINDOW; i++)
 			llct_batch_free(&win[k].b[i]);
-		free(win[k].next64);
-	}
 	free(win);
 	free(e.order);
 	free(next_use);
