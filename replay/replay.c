@@ -229,20 +229,76 @@ static uint32_t *next_use_alloc(uint64_t n)
 	return p;
 }
 
-/* Front to back, each slot gets the index of its line's previous access (the map holds each
- * line's last index so far); then, again front to back and in place, each access writes its
- * own index into its previous access's slot, after clearing its own: a slot read at step i was
- * written by no step before i, and the step that writes it, its line's next access, comes
- * after. The writes land a reuse distance back, mostly still in cache. */
+/* The next-use pass's state, shared by the thread that decodes and the one that indexes. */
+struct nu_pass {
+	struct line_map m;
+	uint32_t *next;
+	uint64_t idx, total; /* accesses indexed so far; accesses the frames hold */
+	unsigned shift;      /* line size, log2 */
+	int ucd;
+	int failed; /* LLCT_ERR_NOMEM, or LLCT_ERR_CORRUPT: more records than the index says */
+	const struct window *win; /* to index next */
+	pthread_barrier_t start, done;
+	int quit;
+};
+
+/* Gives each access of the window the index of its line's previous access (the map holds each
+ * line's last index so far). */
+static void nu_index(struct nu_pass *p, const struct window *w)
+{
+	for (unsigned k = 0; k < w->n && !p->failed; k++) {
+		const struct llct_batch *b = &w->b[k];
+		for (uint32_t i = 0; i < b->n; i++) {
+			if (p->ucd && b->stream[i] == LLCT_STREAM_DISP)
+				continue;
+			uint64_t line = b->addr[i] >> p->shift;
+			uint32_t *page = p->idx < p->total ? map_page(&p->m, line) : NULL;
+			if (!page) {
+				p->failed = p->idx < p->total ? LLCT_ERR_NOMEM : LLCT_ERR_CORRUPT;
+				return;
+			}
+			uint32_t *slot = &page[line & (PAGE_LINES - 1)];
+			p->next[p->idx] = *slot;
+			*slot = (uint32_t)p->idx++;
+		}
+	}
+}
+
+static void *nu_worker(void *arg)
+{
+	struct nu_pass *p = arg;
+	for (;;) {
+		pthread_barrier_wait(&p->start);
+		if (p->quit)
+			return NULL;
+		nu_index(p, p->win);
+		pthread_barrier_wait(&p->done);
+	}
+}
+
+/* Decodes up to WINDOW batches into w; returns the cursor status. */
+static int decode_window(struct llct_cursor *cur, struct window *w)
+{
+	int got = 1;
+	w->n = 0;
+	while (w->n < WINDOW && (got = llct_cursor_next_into(cur, &w->b[w->n])) > 0)
+		w->n++;
+	return got;
+}
+
+/* Front to back, each slot gets the index of its line's previous access, a second thread
+ * indexing one window of decoded batches while this one decodes the next (in win[2]); then,
+ * again front to back and in place, each access writes its own index into its previous
+ * access's slot, after clearing its own: a slot read at step i was written by no step before
+ * i, and the step that writes it, its line's next access, comes after. Those writes land a
+ * reuse distance back, mostly still in cache. */
 static int next_use_pass(struct llct_reader *r, const struct llct_replay_options *o, uint64_t total,
-			 uint32_t **out, char *err, size_t err_size)
+			 struct window *win, uint32_t **out, char *err, size_t err_size)
 {
 	struct llct_cursor *cur;
-	struct llct_batch b;
-	struct line_map m;
-	unsigned shift = 0;
-	uint64_t idx = 0;
-	int got, st = LLCT_OK;
+	struct nu_pass p;
+	pthread_t helper;
+	int got, st = LLCT_OK, threaded = 0, at = 0;
 	*out = NULL;
 	if (total > NU_MAX) {
 		snprintf(err, err_size,
@@ -252,12 +308,15 @@ static int next_use_pass(struct llct_reader *r, const struct llct_replay_options
 			 (unsigned long long)NU_MAX);
 		return LLCT_ERR_INVALID;
 	}
-	uint32_t *next = next_use_alloc(total ? total : 1);
-	memset(&m, 0, sizeof(m));
-	while ((1u << shift) < o->cache.line)
-		shift++;
-	if (!next || map_grow(&m)) {
-		free(next);
+	memset(&p, 0, sizeof(p));
+	p.total = total;
+	p.ucd = o->cache.ucd;
+	while ((1u << p.shift) < o->cache.line)
+		p.shift++;
+	p.next = next_use_alloc(total ? total : 1);
+	if (!p.next || map_grow(&p.m)) {
+		free(p.next);
+		map_release(&p.m);
 		snprintf(err, err_size, "'%s': out of memory for the next-use pass",
 			 llct_reader_path(r));
 		return LLCT_ERR_NOMEM;
@@ -266,46 +325,60 @@ static int next_use_pass(struct llct_reader *r, const struct llct_replay_options
 		snprintf(err, err_size, "%s", llct_reader_error(r));
 		goto out;
 	}
-	while ((got = llct_cursor_next(cur, &b)) > 0) {
-		for (uint32_t i = 0; i < b.n; i++) {
-			if (o->cache.ucd && b.stream[i] == LLCT_STREAM_DISP)
-				continue;
-			if (idx >= total) { /* more records than the index said */
-				got = LLCT_ERR_CORRUPT;
-				break;
-			}
-			uint64_t line = b.addr[i] >> shift;
-			uint32_t *page = map_page(&m, line);
-			if (!page) {
-				got = LLCT_ERR_NOMEM;
-				break;
-			}
-			uint32_t *slot = &page[line & (PAGE_LINES - 1)];
-			next[idx] = *slot;
-			*slot = (uint32_t)idx++;
+	pthread_barrier_init(&p.start, NULL, 2);
+	pthread_barrier_init(&p.done, NULL, 2);
+	threaded = pthread_create(&helper, NULL, nu_worker, &p) == 0;
+	got = decode_window(cur, &win[0]);
+	while (win[at].n > 0 && !p.failed) {
+		int more = got > 0;
+		p.win = &win[at];
+		win[1 - at].n = 0;
+		if (threaded) {
+			pthread_barrier_wait(&p.start);
+			if (more)
+				got = decode_window(cur, &win[1 - at]);
+			pthread_barrier_wait(&p.done);
+		} else {
+			nu_index(&p, &win[at]);
+			if (more)
+				got = decode_window(cur, &win[1 - at]);
 		}
 		if (got < 0)
 			break;
+		at = 1 - at;
 	}
-	for (uint64_t i = 0; got >= 0 && i < idx; i++) {
-		uint32_t prev = next[i];
-		next[i] = NU_NONE;
-		if (prev != NU_NONE)
-			next[prev] = (uint32_t)i;
+	if (threaded) {
+		p.quit = 1;
+		pthread_barrier_wait(&p.start);
+		pthread_join(helper, NULL);
 	}
-	if (got < 0) {
-		st = got;
-		snprintf(err, err_size, "%s",
-			 got == LLCT_ERR_NOMEM ? "out of memory in the next-use pass"
-					       : llct_reader_error(r));
+	pthread_barrier_destroy(&p.start);
+	pthread_barrier_destroy(&p.done);
+	if (!p.failed && got >= 0)
+		for (uint64_t i = 0; i < p.idx; i++) {
+			uint32_t prev = p.next[i];
+			p.next[i] = NU_NONE;
+			if (prev != NU_NONE)
+				p.next[prev] = (uint32_t)i;
+		}
+	if (p.failed || got < 0) {
+		st = p.failed ? p.failed : got;
+		if (st == LLCT_ERR_NOMEM)
+			snprintf(err, err_size, "'%s': out of memory in the next-use pass",
+				 llct_reader_path(r));
+		else if (p.failed)
+			snprintf(err, err_size, "'%s': more records than the frame index says",
+				 llct_reader_path(r));
+		else
+			snprintf(err, err_size, "%s", llct_reader_error(r));
 	}
 	llct_cursor_close(cur);
 out:
-	map_release(&m);
+	map_release(&p.m);
 	if (st)
-		free(next);
+		free(p.next);
 	else
-		*out = next;
+		*out = p.next;
 	return st;
 }
 
@@ -386,8 +459,6 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		res[m].peak_state = llct_cache_state_bytes(e.models[m].cache);
 		need_next |= o->policies[m]->needs_next_use;
 	}
-	if (need_next && (st = next_use_pass(r, o, total, &next_use, err, err_size)))
-		goto fail;
 	win = calloc(2, sizeof(*win));
 	if (!win)
 		goto nomem;
@@ -395,6 +466,8 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		for (int i = 0; i < WINDOW; i++)
 			if (llct_batch_alloc(&win[k].b[i]))
 				goto nomem;
+	if (need_next && (st = next_use_pass(r, o, total, win, &next_use, err, err_size)))
+		goto fail;
 	for (size_t m = 0; m < e.n_models; m++)
 		if (o->policies[m]->needs_next_use &&
 		    !(e.models[m].next64 = malloc(LLCT_CHUNK_MAX * sizeof(uint64_t))))
