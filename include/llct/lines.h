@@ -383,6 +383,13 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 		for (uint32_t i = 0; i < n; i++)
 			sos[i] = (uint8_t)(streams[i] | (ops[i] != 0) << 4);
 		for (uint32_t i = 0; i < n; i++) {
+			if (i % 8 == 0) { /* the next block's addresses: the pre-pass waited on them */
+				__builtin_prefetch(addr + LLCT_LINES_BLOCK + i);
+				if (i % 64 == 0) {
+					__builtin_prefetch(streams + LLCT_LINES_BLOCK + i);
+					__builtin_prefetch(ops + LLCT_LINES_BLOCK + i);
+				}
+			}
 			uint32_t set = sets[i + LLCT_LINES_AHEAD]; /* start a later set's loads */
 			__builtin_prefetch(llct_lines_block(&l, set));
 			llct_prefetch_span(&l.tag[(size_t)set * l.ways], (size_t)l.ways * 8);
