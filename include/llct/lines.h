@@ -383,7 +383,8 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 		for (uint32_t i = 0; i < n; i++)
 			sos[i] = (uint8_t)(streams[i] | (ops[i] != 0) << 4);
 		for (uint32_t i = 0; i < n; i++) {
-			if (i % 8 == 0) { /* the next block's addresses: the pre-pass waited on them */
+			/* the next block's addresses: the pre-pass waited on them */
+			if (i % 8 == 0) {
 				__builtin_prefetch(addr + LLCT_LINES_BLOCK + i);
 				if (i % 64 == 0) {
 					__builtin_prefetch(streams + LLCT_LINES_BLOCK + i);
