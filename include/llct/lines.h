@@ -382,9 +382,11 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 		}
 		for (uint32_t i = 0; i < n; i++)
 			sos[i] = (uint8_t)(streams[i] | (ops[i] != 0) << 4);
+		uint32_t after = b->n - at - n; /* accesses in the blocks after this one */
 		for (uint32_t i = 0; i < n; i++) {
-			/* the next block's addresses: the pre-pass waited on them */
-			if (i % 8 == 0) {
+			/* the next block's addresses: the pre-pass waited on them (only within the
+			 * batch: a pointer past its arrays would be undefined, even to prefetch) */
+			if (i % 8 == 0 && i < after) {
 				__builtin_prefetch(addr + LLCT_LINES_BLOCK + i);
 				if (i % 64 == 0) {
 					__builtin_prefetch(streams + LLCT_LINES_BLOCK + i);
