@@ -2,8 +2,9 @@
  * (version 2), instance and device creation through the layer chain, dispatch tables
  * (generated from vk.xml), and the maps from dispatchable handles to their records. Every
  * command the layer does not intercept goes straight to the next layer. The capture itself
- * lives in capture.c. */
+ * lives in the other files of capture/ (capture.h). */
 #include "layer.h"
+#include "llct_intercepts.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -168,62 +169,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 	dev->stats_query = stats;
 	llct_device_dispatch_init(&dev->d, *out, gdpa);
 	/* An app on an older API may only have the extension form of a core command. */
-	if (!dev->d.CmdBeginRendering)
-		dev->d.CmdBeginRendering = dev->d.CmdBeginRenderingKHR;
-	if (!dev->d.CmdEndRendering)
-		dev->d.CmdEndRendering = dev->d.CmdEndRenderingKHR;
-	if (!dev->d.CmdBeginRenderPass2)
-		dev->d.CmdBeginRenderPass2 = dev->d.CmdBeginRenderPass2KHR;
-	if (!dev->d.CmdEndRenderPass2)
-		dev->d.CmdEndRenderPass2 = dev->d.CmdEndRenderPass2KHR;
-	if (!dev->d.CreateRenderPass2)
-		dev->d.CreateRenderPass2 = dev->d.CreateRenderPass2KHR;
-	if (!dev->d.QueueSubmit2)
-		dev->d.QueueSubmit2 = dev->d.QueueSubmit2KHR;
-	if (!dev->d.BindBufferMemory2)
-		dev->d.BindBufferMemory2 = dev->d.BindBufferMemory2KHR;
-	if (!dev->d.BindImageMemory2)
-		dev->d.BindImageMemory2 = dev->d.BindImageMemory2KHR;
-	if (!dev->d.CmdBindVertexBuffers2)
-		dev->d.CmdBindVertexBuffers2 = dev->d.CmdBindVertexBuffers2EXT;
-	if (!dev->d.CmdSetViewportWithCount)
-		dev->d.CmdSetViewportWithCount = dev->d.CmdSetViewportWithCountEXT;
-	if (!dev->d.CmdSetScissorWithCount)
-		dev->d.CmdSetScissorWithCount = dev->d.CmdSetScissorWithCountEXT;
-	if (!dev->d.CmdSetDepthTestEnable)
-		dev->d.CmdSetDepthTestEnable = dev->d.CmdSetDepthTestEnableEXT;
-	if (!dev->d.CmdSetDepthWriteEnable)
-		dev->d.CmdSetDepthWriteEnable = dev->d.CmdSetDepthWriteEnableEXT;
-	if (!dev->d.CmdSetStencilTestEnable)
-		dev->d.CmdSetStencilTestEnable = dev->d.CmdSetStencilTestEnableEXT;
-	if (!dev->d.CmdBlitImage2)
-		dev->d.CmdBlitImage2 = dev->d.CmdBlitImage2KHR;
-	if (!dev->d.CmdCopyBuffer2)
-		dev->d.CmdCopyBuffer2 = dev->d.CmdCopyBuffer2KHR;
-	if (!dev->d.CmdCopyBufferToImage2)
-		dev->d.CmdCopyBufferToImage2 = dev->d.CmdCopyBufferToImage2KHR;
-	if (!dev->d.CmdCopyImage2)
-		dev->d.CmdCopyImage2 = dev->d.CmdCopyImage2KHR;
-	if (!dev->d.CmdCopyImageToBuffer2)
-		dev->d.CmdCopyImageToBuffer2 = dev->d.CmdCopyImageToBuffer2KHR;
-	if (!dev->d.CmdResolveImage2)
-		dev->d.CmdResolveImage2 = dev->d.CmdResolveImage2KHR;
-	if (!dev->d.CmdDispatchBase)
-		dev->d.CmdDispatchBase = dev->d.CmdDispatchBaseKHR;
-	if (!dev->d.CmdDrawIndirectCount)
-		dev->d.CmdDrawIndirectCount = dev->d.CmdDrawIndirectCountKHR;
-	if (!dev->d.CmdDrawIndirectCount)
-		dev->d.CmdDrawIndirectCount = dev->d.CmdDrawIndirectCountAMD;
-	if (!dev->d.CmdDrawIndexedIndirectCount)
-		dev->d.CmdDrawIndexedIndirectCount = dev->d.CmdDrawIndexedIndirectCountKHR;
-	if (!dev->d.CmdDrawIndexedIndirectCount)
-		dev->d.CmdDrawIndexedIndirectCount = dev->d.CmdDrawIndexedIndirectCountAMD;
-	if (!dev->d.CreateDescriptorUpdateTemplate)
-		dev->d.CreateDescriptorUpdateTemplate = dev->d.CreateDescriptorUpdateTemplateKHR;
-	if (!dev->d.DestroyDescriptorUpdateTemplate)
-		dev->d.DestroyDescriptorUpdateTemplate = dev->d.DestroyDescriptorUpdateTemplateKHR;
-	if (!dev->d.UpdateDescriptorSetWithTemplate)
-		dev->d.UpdateDescriptorSetWithTemplate = dev->d.UpdateDescriptorSetWithTemplateKHR;
+	llct_device_dispatch_fallbacks(&dev->d);
 	pthread_mutex_lock(&devices_lock);
 	int placed = 0;
 	for (int i = 0; i < MAX_ENTRIES && !placed; i++)

@@ -1,5 +1,5 @@
 /* layer.h - private to capture/: the loader plumbing's per-instance and per-device records,
- * shared by layer.c (plumbing) and capture.c (the feature). */
+ * shared by layer.c (plumbing) and the capture feature (capture.h). */
 #ifndef LLCT_CAPTURE_LAYER_H
 #define LLCT_CAPTURE_LAYER_H
 
@@ -32,9 +32,9 @@ struct layer_device {
 struct layer_device *layer_device_of(const void *handle);
 struct layer_instance *layer_instance_of(const void *handle);
 
-/* capture.c: set up and tear down capture for a device; look up intercepts by name. */
+/* device.c: set up and tear down capture for a device (the intercepts are in the generated
+ * llct_intercepts.h). */
 void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *info);
 void capture_device_destroyed(struct layer_device *d);
-PFN_vkVoidFunction capture_intercept(const char *name);
 
 #endif

@@ -1,0 +1,241 @@
+/* cmdbuf.c - command buffers' shadow lists: allocation, begin (with the layer's query
+ * pool), reset, and the command pools that own them. */
+#include "capture.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The shadow of a command buffer, created on first use; NULL when out of memory. */
+struct cbuf *cbuf_of(struct capture_device *c, VkCommandBuffer cb)
+{
+	struct cbuf *b = hget(&c->cbufs, H(cb));
+	if (!b) {
+		b = calloc(1, sizeof(*b));
+		if (!b || hput(&c->cbufs, H(cb), b)) {
+			free(b);
+			cap_fail(c, "out of memory recording commands");
+			return NULL;
+		}
+	}
+	return b;
+}
+
+struct cmd *record(struct capture_device *c, VkCommandBuffer cb, enum cmd_op op)
+{
+	struct cbuf *b = cbuf_of(c, cb);
+	if (!b)
+		return NULL;
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 64;
+		struct cmd *p = realloc(b->cmds, cap * sizeof(*p));
+		if (!p) {
+			cap_fail(c, "out of memory recording commands");
+			return NULL;
+		}
+		b->cmds = p;
+		b->cap = cap;
+	}
+	struct cmd *m = &b->cmds[b->n++];
+	memset(m, 0, sizeof(*m));
+	m->op = op;
+	b->copies |= op == C_COPY;
+	b->executes |= op == C_EXECUTE;
+	return m;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateCommandBuffers(VkDevice device,
+							  const VkCommandBufferAllocateInfo *info,
+							  VkCommandBuffer *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.AllocateCommandBuffers(device, info, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	for (uint32_t i = 0; i < info->commandBufferCount; i++) {
+		struct cbuf *b = cbuf_of(c, out[i]);
+		if (b) {
+			b->primary = info->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+			b->cmd_pool = H(info->commandPool);
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+/* Beginning resets the recording. A primary command buffer then gets the layer's query pool
+ * (sized by its last recording's draws) and resets it first thing, outside any render pass,
+ * so each draw can be wrapped in a query. */
+VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
+						      const VkCommandBufferBeginInfo *info)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(cb, &d);
+	VkResult r = d->d.BeginCommandBuffer(cb, info);
+	if (!c || r != VK_SUCCESS)
+		return r;
+	VkQueryPool old = VK_NULL_HANDLE;
+	uint32_t want = 0;
+	pthread_mutex_lock(&c->lock);
+	struct cbuf *b = cbuf_of(c, cb);
+	if (b) {
+		b->n = 0;
+		b->copies = b->executes = 0;
+		drop_pushed(c, b);
+		b->used = 0;
+		b->app_stats = b->multiview = b->frags_ok = 0;
+		b->no_queries = !!(info->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT);
+		if (c->stats && !c->stats_off && !c->failed && b->primary && !b->no_queries) {
+			want = 64;
+			while (want < b->draws && want < 65536)
+				want *= 2;
+			if (b->pool && b->pool_cap >= want)
+				want = 0; /* the pool is big enough */
+			else {
+				old = b->pool;
+				b->pool = VK_NULL_HANDLE;
+				b->pool_cap = 0;
+			}
+		}
+		b->draws = 0;
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (old)
+		d->d.DestroyQueryPool(d->handle, old, NULL);
+	VkQueryPool pool = VK_NULL_HANDLE;
+	if (want) {
+		VkQueryPoolCreateInfo qi = {
+		    .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+		    .queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS,
+		    .queryCount = want,
+		    .pipelineStatistics =
+			VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT};
+		uint64_t *frags = malloc(want * sizeof(*frags));
+		if (!frags || d->d.CreateQueryPool(d->handle, &qi, NULL, &pool) != VK_SUCCESS) {
+			free(frags); /* no pool: these draws keep their whole rectangles */
+			pool = VK_NULL_HANDLE;
+		} else {
+			pthread_mutex_lock(&c->lock);
+			free(b->frags);
+			b->frags = frags;
+			b->pool = pool;
+			b->pool_cap = want;
+			pthread_mutex_unlock(&c->lock);
+		}
+	} else if (b && b->pool && !b->no_queries && c->stats && !c->stats_off) {
+		pool = b->pool;
+	}
+	if (pool)
+		d->d.CmdResetQueryPool(cb, pool, 0, b->pool_cap);
+	return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandBuffer(VkCommandBuffer cb,
+						      VkCommandBufferResetFlags flags)
+{
+	VkResult r = dd(cb)->ResetCommandBuffer(cb, flags);
+	struct capture_device *c = cap_of(cb, NULL);
+	if (c) {
+		pthread_mutex_lock(&c->lock);
+		struct cbuf *b = hget(&c->cbufs, H(cb));
+		if (b) {
+			b->n = 0;
+			b->copies = b->executes = 0;
+			drop_pushed(c, b);
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+	return r;
+}
+
+/* The command buffers of a command pool, unlinked from the map (with the lock held). */
+static struct cbuf **take_pool_cbufs(struct capture_device *c, uint64_t pool, size_t *n)
+{
+	struct cbuf **out = malloc((c->cbufs.n + 1) * sizeof(*out));
+	uint64_t *keys = malloc((c->cbufs.n + 1) * sizeof(*keys));
+	size_t k = 0;
+	*n = 0;
+	if (!out || !keys) {
+		free(out);
+		free(keys);
+		return NULL; /* they stay until the device goes: a leak, not a failure */
+	}
+	for (size_t i = 0; i < c->cbufs.cap; i++) {
+		struct cbuf *b = c->cbufs.val[i];
+		if (b && b->cmd_pool == pool)
+			keys[k++] = c->cbufs.key[i];
+	}
+	for (size_t i = 0; i < k; i++) {
+		struct cbuf *b = hdel(&c->cbufs, keys[i]);
+		if (b) {
+			drop_pushed(c, b);
+			out[(*n)++] = b;
+		}
+	}
+	free(keys);
+	return out;
+}
+
+/* Destroying a pool frees its command buffers: their shadows and the layer's query pools go
+ * too (a program that makes a pool a frame would otherwise pile them up on the device). */
+VKAPI_ATTR void VKAPI_CALL cap_DestroyCommandPool(VkDevice device, VkCommandPool pool,
+						  const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	struct cbuf **bs = NULL;
+	size_t n = 0;
+	if (c && pool) {
+		pthread_mutex_lock(&c->lock);
+		bs = take_pool_cbufs(c, H(pool), &n);
+		pthread_mutex_unlock(&c->lock);
+	}
+	for (size_t i = 0; i < n; i++) { /* unlinked: the query pools go without the lock */
+		free_cbuf_pool(d, bs[i]);
+		free_cbuf(bs[i]);
+	}
+	free(bs);
+	d->d.DestroyCommandPool(device, pool, alloc);
+}
+
+/* Resetting a pool resets its command buffers: their recordings (and pushed sets) go. */
+VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandPool(VkDevice device, VkCommandPool pool,
+						    VkCommandPoolResetFlags flags)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.ResetCommandPool(device, pool, flags);
+	if (!c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	for (size_t i = 0; i < c->cbufs.cap; i++) {
+		struct cbuf *b = c->cbufs.val[i];
+		if (b && b->cmd_pool == H(pool)) {
+			b->n = 0;
+			b->copies = b->executes = 0;
+			drop_pushed(c, b);
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL cap_FreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t n,
+						  const VkCommandBuffer *cbs)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	for (uint32_t i = 0; c && i < n; i++) {
+		pthread_mutex_lock(&c->lock);
+		struct cbuf *b = hdel(&c->cbufs, H(cbs[i]));
+		if (b)
+			drop_pushed(c, b);
+		pthread_mutex_unlock(&c->lock);
+		if (b) { /* unlinked: the query pool can go without the lock */
+			free_cbuf_pool(d, b);
+			free_cbuf(b);
+		}
+	}
+	d->d.FreeCommandBuffers(device, pool, n, cbs);
+}

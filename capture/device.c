@@ -1,0 +1,301 @@
+/* device.c - capture set-up and tear-down for a device: the settings (environment
+ * variables, docs/CAPTURE.md), the trace writer and stream model it opens, what it records of
+ * how the trace was made, logging, and the one-way switch to "failed" that keeps the program
+ * running when capture cannot go on. */
+#include "capture.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int getenv_on(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v && strcmp(v, "0");
+}
+
+double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int log_enabled(void)
+{
+	const char *v = getenv("LLCT_CAPTURE_LOG");
+	return v && *v && strcmp(v, "0");
+}
+
+void cap_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cap_log(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("llctrace capture: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* An internal failure: say so once and stop capturing on this device. */
+void cap_fail(struct capture_device *c, const char *what)
+{
+	if (c->failed)
+		return;
+	c->failed = 1;
+	cap_log("%s; capture stops for this device, the program goes on", what);
+	if (c->w && c->in_frame)
+		llct_writer_abort_frame(c->w);
+	c->in_frame = 0;
+}
+
+struct llct_device_dispatch *dd(const void *h)
+{
+	return &layer_device_of(h)->d;
+}
+
+struct capture_device *cap_of(const void *handle, struct layer_device **dev)
+{
+	struct layer_device *d = layer_device_of(handle);
+	if (dev)
+		*dev = d;
+	return d ? d->cap : NULL;
+}
+
+void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *info)
+{
+	(void)info;
+	const char *off = getenv("LLCT_CAPTURE_DISABLE");
+	if (off && *off && strcmp(off, "0"))
+		return;
+	struct capture_device *c = calloc(1, sizeof(*c));
+	if (!c) {
+		cap_log("out of memory; capture is off");
+		return;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	c->dev = d;
+	c->next_addr = (uint64_t)1 << 32;
+	c->next_id = 1;
+	const char *out = getenv("LLCT_CAPTURE_OUTPUT");
+	if (out && *out)
+		snprintf(c->path, sizeof(c->path), "%s", out);
+	else
+		snprintf(c->path, sizeof(c->path), "llctrace-%ld.llct", (long)getpid());
+	const char *fr = getenv("LLCT_CAPTURE_FRAMES");
+	c->all_frames = !fr || !*fr || !strcmp(fr, "all");
+	if (!c->all_frames && llct_frame_range_parse(fr, &c->frames)) {
+		cap_log("LLCT_CAPTURE_FRAMES='%s' is not a frame range; capture is off", fr);
+		free(c);
+		return;
+	}
+	c->bounded = !c->all_frames;
+	for (size_t i = 0; c->bounded && i < c->frames.n; i++) {
+		if (c->frames.spans[i].last == UINT32_MAX)
+			c->bounded = 0; /* an open range has no last frame */
+		else if (c->frames.spans[i].last > c->last_frame)
+			c->last_frame = c->frames.spans[i].last;
+	}
+	const char *ex = getenv("LLCT_CAPTURE_EXIT_AFTER");
+	c->exit_after = ex && *ex && strcmp(ex, "0") && c->bounded;
+	c->t_start = mono_s();
+	const char *b = getenv("LLCT_CAPTURE_BOUNDARY");
+	c->boundary_submit = b && !strcmp(b, "submit");
+	c->boundary_label = b && !strcmp(b, "label");
+	if (c->boundary_label) {
+		c->frame = UINT32_MAX; /* nothing before the first label is a frame */
+		const char *name = getenv("LLCT_CAPTURE_LABEL");
+		snprintf(c->boundary_name, sizeof(c->boundary_name), "%s",
+			 name && *name ? name : "frame");
+	}
+	struct llct_fp_config fc;
+	llct_fp_config_default(&fc);
+	const char *sms = getenv("LLCT_CAPTURE_SMS");
+	if (sms && atoi(sms) > 0 && atoi(sms) <= 65535)
+		fc.n_sms = (uint32_t)atoi(sms);
+	VkPhysicalDeviceProperties props;
+	memset(&props, 0, sizeof(props));
+	if (d->inst && d->inst->d.GetPhysicalDeviceProperties)
+		d->inst->d.GetPhysicalDeviceProperties(d->phys, &props);
+	VkPhysicalDeviceMemoryProperties mp;
+	memset(&mp, 0, sizeof(mp));
+	if (d->inst && d->inst->d.GetPhysicalDeviceMemoryProperties)
+		d->inst->d.GetPhysicalDeviceMemoryProperties(d->phys, &mp);
+	for (uint32_t i = 0; i < mp.memoryTypeCount && i < VK_MAX_MEMORY_TYPES; i++)
+		c->mem_flags[i] = mp.memoryTypes[i].propertyFlags;
+	char driver[64], app[300] = "";
+	snprintf(driver, sizeof(driver), "driver version 0x%x, API %u.%u.%u", props.driverVersion,
+		 VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion),
+		 VK_API_VERSION_PATCH(props.apiVersion));
+	FILE *cmdline = fopen("/proc/self/cmdline", "r");
+	if (cmdline) {
+		size_t n = fread(app, 1, sizeof(app) - 1, cmdline);
+		app[n] = '\0';
+		fclose(cmdline);
+	}
+	struct llct_capture_info ci = {.source = "capture",
+				       .tier = 1,
+				       .application = app,
+				       .device = props.deviceName,
+				       .driver = driver};
+	char err[700];
+	if (llct_writer_open(c->path, &ci, &c->w, err, sizeof(err)) ||
+	    llct_fp_create(&fc, emit_records, c, &c->fp)) {
+		cap_log("%s; capture is off", err);
+		llct_writer_close(c->w);
+		free(c);
+		return;
+	}
+	char v[64];
+	llct_writer_set(c->w, "capture.tier", "1 (footprint: coarse)");
+	llct_writer_set(c->w, "capture.frames", fr ? fr : "all");
+	llct_writer_set(c->w, "capture.boundary",
+			c->boundary_submit  ? "submit"
+			: c->boundary_label ? "label"
+					    : "present");
+	if (c->boundary_label)
+		llct_writer_set(c->w, "capture.boundary_label", c->boundary_name);
+	snprintf(v, sizeof(v), "%u", fc.n_sms);
+	llct_writer_set(c->w, "capture.sms", v);
+	snprintf(v, sizeof(v), "%u", fc.tile);
+	llct_writer_set(c->w, "capture.tile", v);
+	for (int s = 0; s < LLCT_N_STREAMS; s++) {
+		char key[64];
+		snprintf(key, sizeof(key), "capture.render_cache_bytes.%s", llct_stream_name(s));
+		snprintf(v, sizeof(v), "%u", fc.rc_lines[s] * fc.line);
+		llct_writer_set(c->w, key, v);
+	}
+	c->stats = d->stats_query && !getenv_on("LLCT_CAPTURE_NO_FRAGMENT_COUNTS");
+	llct_writer_set(c->w, "capture.fragment_counts",
+			c->stats         ? "pipeline-statistics queries"
+			: d->stats_query ? "off (LLCT_CAPTURE_NO_FRAGMENT_COUNTS)"
+					 : "off (no pipelineStatisticsQuery on the device)");
+	if (log_enabled())
+		cap_log("capturing '%s' to '%s'", props.deviceName, c->path);
+	d->cap = c;
+}
+
+void free_dset(void *p)
+{
+	struct dset *s = p;
+	if (!s)
+		return;
+	free(s->slot);
+	free(s->first);
+	free(s->binding);
+	free(s->count);
+	free(s);
+}
+
+void free_layout(void *p)
+{
+	struct dlayout *l = p;
+	free(l->b);
+	free(l);
+}
+
+void free_playout(void *p)
+{
+	struct playout *l = p;
+	for (uint32_t i = 0; l && i < l->n; i++)
+		free(l->set[i].b);
+	free(l);
+}
+
+void free_templ(void *p)
+{
+	struct dtempl *t = p;
+	free(t->e);
+	free(t);
+}
+
+static void keep(void *p)
+{
+	(void)p;
+}
+
+void free_cbuf_pool(struct layer_device *d, struct cbuf *b)
+{
+	if (b->pool)
+		d->d.DestroyQueryPool(d->handle, b->pool, NULL);
+	b->pool = VK_NULL_HANDLE;
+	b->pool_cap = 0;
+	free(b->frags);
+	b->frags = NULL;
+}
+
+void free_cbuf(void *p)
+{
+	struct cbuf *b = p;
+	free(b->cmds);
+	free(b->frags);
+	free(b->pushed); /* the sets themselves are in the set map */
+	free(b);
+}
+
+/* A new recording (or none): the sets the last one pushed go. */
+void drop_pushed(struct capture_device *c, struct cbuf *b)
+{
+	for (size_t i = 0; i < b->n_pushed; i++) {
+		struct dset *s = hdel(&c->sets, b->pushed[i]);
+		if (s)
+			free_dset(s);
+	}
+	b->n_pushed = 0;
+	memset(b->push_last, 0, sizeof(b->push_last));
+}
+
+void capture_device_destroyed(struct layer_device *d)
+{
+	struct capture_device *c = d->cap;
+	if (!c)
+		return;
+	d->cap = NULL;
+	if (c->in_frame && c->w) /* a frame in flight at the end is not complete */
+		llct_writer_abort_frame(c->w);
+	if (c->w) {
+		int st = llct_writer_close(c->w);
+		if (st && !c->failed)
+			cap_log("'%s': cannot finish the trace: %s", c->path, llct_strerror(st));
+		else if (log_enabled())
+			cap_log("wrote '%s'", c->path);
+	}
+	if (log_enabled()) { /* what the program left to the device's end (tests read this) */
+		size_t live = 0, sets = 0;
+		for (size_t i = 0; i < c->cbufs.cap; i++)
+			live += c->cbufs.val[i] != NULL;
+		for (size_t i = 0; i < c->sets.cap; i++)
+			sets += c->sets.val[i] != NULL;
+		cap_log("at device end: %zu command buffers, %zu descriptor sets still tracked",
+			live, sets);
+	}
+	llct_fp_destroy(c->fp);
+	for (size_t i = 0; i < c->cbufs.cap; i++)
+		if (c->cbufs.val[i])
+			free_cbuf_pool(d, c->cbufs.val[i]);
+	if (c->fence)
+		d->d.DestroyFence(d->handle, c->fence, NULL);
+	hfree_all(&c->qpools, keep);
+	hfree_all(&c->mems, NULL);
+	hfree_all(&c->bufs, free_buf);
+	hfree_all(&c->imgs, NULL);
+	hfree_all(&c->views, NULL);
+	hfree_all(&c->bviews, NULL);
+	hfree_all(&c->rpasses, NULL);
+	hfree_all(&c->fbufs, NULL);
+	hfree_all(&c->pipes, NULL);
+	hfree_all(&c->layouts, free_layout);
+	hfree_all(&c->playouts, free_playout);
+	hfree_all(&c->templs, free_templ);
+	hfree_all(&c->sets, free_dset);
+	hfree_all(&c->cbufs, free_cbuf);
+	hfree_all(&c->swaps, free);
+	hfree_all(&c->shaders, NULL);
+	llct_frame_range_release(&c->frames);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}

@@ -1,0 +1,122 @@
+/* frames.c - frame selection and the trace writer: which frames are captured, where a
+ * frame starts and ends (present, submit or label), kernel and resource rows, progress. */
+#include "capture.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int emit_records(void *ud, const struct llct_record *r, size_t n)
+{
+	struct capture_device *c = ud;
+	if (c->failed || !c->in_frame)
+		return 0;
+	if (llct_writer_append(c->w, r, n)) {
+		char msg[700];
+		snprintf(msg, sizeof(msg), "cannot write the trace: %s", llct_writer_error(c->w));
+		cap_fail(c, msg);
+		return 1;
+	}
+	c->records += n;
+	return 0;
+}
+
+int frame_selected(const struct capture_device *c)
+{
+	return c->all_frames || llct_frame_range_contains(&c->frames, c->frame);
+}
+
+/* Makes sure a writer frame is open for the current frame if it is selected. */
+int frame_open(struct capture_device *c)
+{
+	if (c->failed || !c->w || c->frame == UINT32_MAX || !frame_selected(c))
+		return 0;
+	if (!c->in_frame) {
+		if (llct_writer_begin_frame(c->w, c->frame)) {
+			cap_fail(c, llct_writer_error(c->w));
+			return 0;
+		}
+		c->in_frame = 1;
+	}
+	return 1;
+}
+
+/* Progress, at most once a second: frames and records written, their rate, and for a
+ * bounded range how many frames are left and about how long they take at this pace. */
+static void log_progress(struct capture_device *c)
+{
+	double now = mono_s(), el = now - c->t_start;
+	char left[64] = "";
+	if (c->captured > 1 && now - c->t_log < 1.0)
+		return;
+	c->t_log = now;
+	if (c->bounded && c->last_frame > c->frame && el > 0)
+		snprintf(left, sizeof(left), ", %u frames to go (~%.0fs)", c->last_frame - c->frame,
+			 (double)(c->last_frame - c->frame) * el / (c->frame + 1.0));
+	cap_log("frame %u: %u frames, %llu records captured (%.0f records/s)%s", c->frame,
+		c->captured, (unsigned long long)c->records, el > 0 ? (double)c->records / el : 0.0,
+		left);
+}
+
+void frame_boundary(struct capture_device *c)
+{
+	if (c->in_frame && !c->failed) {
+		llct_fp_flush(c->fp);
+		llct_fp_drain(c->fp);
+		if (llct_writer_end_frame(c->w))
+			cap_fail(c, llct_writer_error(c->w));
+		else {
+			c->captured++;
+			if (log_enabled())
+				log_progress(c);
+		}
+	}
+	c->in_frame = 0;
+	c->frame++; /* UINT32_MAX + 1: the first label starts frame 0 */
+	if (c->exit_after && c->frame > c->last_frame) {
+		/* --exit-after: the range is done; finish the trace and end the program */
+		int st = llct_writer_close(c->w);
+		c->w = NULL;
+		if (log_enabled() || st)
+			cap_log("last frame captured, '%s' %s; ending the program", c->path,
+				st ? "could not be finished" : "written");
+		_exit(st ? 1 : 0);
+	}
+}
+
+uint32_t new_kernel(struct capture_device *c, const char *kind, const char *params)
+{
+	uint32_t id = c->kernel++;
+	if (!c->in_frame) { /* a frame that is not captured */
+		llct_fp_drain(c->fp);
+		return id;
+	}
+	struct llct_kernel k = {.id = id,
+				.frame = c->frame,
+				.kind = kind,
+				.name = c->label[0] ? c->label : NULL,
+				.params = params};
+	llct_fp_drain(c->fp);
+	llct_fp_set_kernel(c->fp, id);
+	if (llct_writer_add_kernel(c->w, &k))
+		cap_fail(c, llct_writer_error(c->w));
+	return id;
+}
+
+void add_resource(struct capture_device *c, uint64_t id, const char *kind, uint64_t addr,
+		  uint64_t size, const char *params)
+{
+	if (c->failed || !c->w)
+		return;
+	struct llct_resource r = {
+	    .id = id, .kind = kind, .addr = addr, .size = size, .params = params};
+	if (llct_writer_add_resource(c->w, &r))
+		cap_fail(c, llct_writer_error(c->w));
+}
+
+uint64_t alloc_addr(struct capture_device *c, uint64_t size)
+{
+	uint64_t a = c->next_addr;
+	c->next_addr += (size + 0xffff) & ~(uint64_t)0xffff;
+	return a;
+}

@@ -1,0 +1,142 @@
+/* submit.c - queue submission (both forms), presents and queue labels: where captured
+ * command buffers are expanded and frames end. */
+#include "capture.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void submit_cbs(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs)
+{
+	/* Outside chosen frames only labels (for the label boundary), bound state and copies
+	 * into index buffers are followed; with the other boundaries only those copies. */
+	if (!frame_open(c) && !c->boundary_label) {
+		for (uint32_t i = 0; i < n; i++)
+			follow_index_copies(c, hget(&c->cbufs, H(cbs[i])), 0);
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		expand(c, hget(&c->cbufs, H(cbs[i])), 0);
+}
+
+/* One vkQueueSubmit or vkQueueSubmit2 call, to send down as it came. */
+struct submission {
+	VkQueue q;
+	uint32_t n;
+	const VkSubmitInfo *v1; /* one of the two */
+	const VkSubmitInfo2 *v2;
+	VkFence fence;
+};
+
+static VkResult submit_down(struct layer_device *d, const struct submission *s)
+{
+	return s->v2 ? d->d.QueueSubmit2(s->q, s->n, s->v2, s->fence)
+		     : d->d.QueueSubmit(s->q, s->n, s->v1, s->fence);
+}
+
+/* Both submit commands, with their command buffers in submission order: expanded before
+ * the call goes down, or, when their draws are measured, after it and a wait for the
+ * counts. */
+static VkResult submit(struct layer_device *d, struct capture_device *c, const struct submission *s,
+		       const VkCommandBuffer *cbs, size_t n)
+{
+	VkResult r = VK_SUCCESS;
+	size_t nb = 0;
+	pthread_mutex_lock(&c->lock);
+	struct cbuf **bs = measure_submit(c) ? measured(c, cbs, n, &nb) : NULL;
+	if (nb) {
+		r = submit_down(d, s);
+		if (r == VK_SUCCESS)
+			read_fragments(c, d, s->q, bs, nb);
+	}
+	submit_cbs(c, (uint32_t)n, cbs);
+	if (c->boundary_submit)
+		frame_boundary(c);
+	pthread_mutex_unlock(&c->lock);
+	free(bs);
+	return nb ? r : submit_down(d, s);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL cap_QueueSubmit(VkQueue q, uint32_t n, const VkSubmitInfo *submits,
+					       VkFence fence)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(q, &d);
+	struct submission s = {q, n, submits, NULL, fence};
+	size_t total = 0, k = 0;
+	if (!c)
+		return submit_down(d, &s);
+	for (uint32_t i = 0; i < n; i++)
+		total += submits[i].commandBufferCount;
+	VkCommandBuffer local[16] = {0}, *cbs = total <= 16 ? local : malloc(total * sizeof(*cbs));
+	if (!cbs)
+		return submit_down(d, &s); /* out of memory: this submission goes uncaptured */
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = 0; j < submits[i].commandBufferCount; j++)
+			cbs[k++] = submits[i].pCommandBuffers[j];
+	VkResult r = submit(d, c, &s, cbs, total);
+	if (cbs != local)
+		free(cbs);
+	return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL cap_QueueSubmit2(VkQueue q, uint32_t n, const VkSubmitInfo2 *submits,
+						VkFence fence)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(q, &d);
+	struct submission s = {q, n, NULL, submits, fence};
+	size_t total = 0, k = 0;
+	if (!c)
+		return submit_down(d, &s);
+	for (uint32_t i = 0; i < n; i++)
+		total += submits[i].commandBufferInfoCount;
+	VkCommandBuffer local[16] = {0}, *cbs = total <= 16 ? local : malloc(total * sizeof(*cbs));
+	if (!cbs)
+		return submit_down(d, &s);
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = 0; j < submits[i].commandBufferInfoCount; j++)
+			cbs[k++] = submits[i].pCommandBufferInfos[j].commandBuffer;
+	VkResult r = submit(d, c, &s, cbs, total);
+	if (cbs != local)
+		free(cbs);
+	return r;
+}
+
+/* Queue labels: with the label boundary, a label of that name starts a frame. */
+static void queue_label(VkQueue q, const VkDebugUtilsLabelEXT *label)
+{
+	struct capture_device *c = cap_of(q, NULL);
+	if (!c || !c->boundary_label || !label || !label->pLabelName ||
+	    strcmp(label->pLabelName, c->boundary_name))
+		return;
+	pthread_mutex_lock(&c->lock);
+	frame_boundary(c);
+	pthread_mutex_unlock(&c->lock);
+}
+
+VKAPI_ATTR void VKAPI_CALL cap_QueueBeginDebugUtilsLabelEXT(VkQueue q,
+							    const VkDebugUtilsLabelEXT *label)
+{
+	queue_label(q, label);
+	dd(q)->QueueBeginDebugUtilsLabelEXT(q, label);
+}
+
+VKAPI_ATTR void VKAPI_CALL cap_QueueInsertDebugUtilsLabelEXT(VkQueue q,
+							     const VkDebugUtilsLabelEXT *label)
+{
+	queue_label(q, label);
+	dd(q)->QueueInsertDebugUtilsLabelEXT(q, label);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL cap_QueuePresentKHR(VkQueue q, const VkPresentInfoKHR *info)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(q, &d);
+	VkResult r = d->d.QueuePresentKHR(q, info);
+	if (c && !c->boundary_submit && !c->boundary_label) {
+		pthread_mutex_lock(&c->lock);
+		frame_boundary(c);
+		pthread_mutex_unlock(&c->lock);
+	}
+	return r;
+}
