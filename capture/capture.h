@@ -6,6 +6,7 @@
 
 #include "layer.h"
 #include "llct/footprint.h"
+#include "tier.h"
 #include "llct/trace.h"
 #include "llct_intercepts.h"
 
@@ -61,6 +62,7 @@ struct img {
 	VkFormat format;
 	VkImageUsageFlags usage;
 	int depth, stencil, swapchain, bound;
+	struct llct_surface hiz; /* a depth image's HiZ buffer (bpp 0: none) */
 };
 
 struct view {
@@ -81,6 +83,8 @@ struct att_desc {
 	int role; /* how the (first) subpass uses it: draws touch color and depth only */
 	int slot; /* ROLE_COLOR: its index among the subpass's color attachments (the index
 		     of its blend state and write mask) */
+	float clear_depth; /* the clear values a CLEAR load op writes */
+	uint32_t clear_stencil;
 };
 
 struct rpass {
@@ -299,6 +303,7 @@ struct capture_device {
 	struct hmap mems, bufs, imgs, views, bviews, rpasses, fbufs, pipes, layouts, sets, cbufs,
 	    swaps, shaders, playouts, templs;
 	uint64_t next_addr, next_id;
+	uint64_t next_meta_addr; /* where the next HiZ buffer goes */
 	uint64_t next_push; /* pushed sets live in the set map under keys no handle has */
 	struct llct_writer *w;
 	struct llct_fp *fp;
@@ -319,10 +324,10 @@ struct capture_device {
 	VkRect2D scissor;
 	uint32_t dyn[N_DYN]; /* dynamic state, by enum dyn_kind: flags and attachment masks */
 	int rp_active;
-	VkRect2D area;
-	uint32_t n_att;
-	uint64_t att_view[MAX_ATT];
-	struct att_desc att[MAX_ATT];
+	struct llct_pass pass; /* the render pass instance being expanded */
+	struct llct_use *uses; /* a draw's or dispatch's resources, reused */
+	size_t n_uses, cap_uses;
+	const struct tier_ops *tier;
 	char label[64];
 	uint64_t records;
 	/* fragment counts: the device has pipeline-statistics queries and they are in use;
@@ -373,11 +378,19 @@ int frame_selected(const struct capture_device *c);
 /* Makes sure a writer frame is open for the current frame if it is selected; 1 if open. */
 int frame_open(struct capture_device *c);
 void frame_boundary(struct capture_device *c);
-/* Starts a kernel row (when the frame is captured); returns its id. */
+/* Starts a kernel: the records that follow carry its id (returned). */
+uint32_t kernel_begin(struct capture_device *c);
+/* Writes kernel id's row (when the frame is captured): its kind, the current debug label,
+ * its parameters as JSON. */
+void kernel_row(struct capture_device *c, uint32_t id, const char *kind, const char *params);
+/* kernel_begin and kernel_row at once, for kernels whose parameters are known up front. */
 uint32_t new_kernel(struct capture_device *c, const char *kind, const char *params);
 void add_resource(struct capture_device *c, uint64_t id, const char *kind, uint64_t addr,
 		  uint64_t size, const char *params);
+/* Addresses for size bytes of program memory (64 KiB aligned), or of GPU metadata the
+ * program never sees (HiZ; a region of its own, so it moves no program address). */
 uint64_t alloc_addr(struct capture_device *c, uint64_t size);
+uint64_t alloc_meta_addr(struct capture_device *c, uint64_t size);
 int emit_records(void *ud, const struct llct_record *r, size_t n);
 
 /* ---- resources.c, descriptors.c, cmdbuf.c: freeing tracked objects ---- */
@@ -434,10 +447,30 @@ void shadow_index_data(struct buf *b, uint64_t memory, const struct mem *m);
 
 /* ---- resources.c ---- */
 
-uint32_t format_bpp(VkFormat f, int *depth, int *stencil);
+/* The stream of an image's traffic when a copy, blit, resolve or clear writes it. */
 int image_stream(const struct img *im);
+/* The image a view shows (bound ones only) and its mip and layer, or NULL. */
+struct img *view_image(struct capture_device *c, uint64_t view, uint32_t *mip, uint32_t *layer);
+/* Buffer handle's bytes [off, off + size) clamped to the buffer (size VK_WHOLE_SIZE: to its
+ * end) as an address range; 0 when the buffer is unknown, unbound or the range empty. */
+int buffer_bytes(struct capture_device *c, uint64_t handle, uint64_t off, uint64_t size,
+		 uint64_t *addr, uint64_t *len);
+
+/* ---- describe.c: draws and dispatches as the stream models see them ---- */
+
+void do_draw(struct capture_device *c, const struct cmd *m);
+void do_dispatch(struct capture_device *c, const struct cmd *m);
+
+/* ---- copies.c: copies, blits, resolves, fills, image clears ---- */
+
+void do_copy(struct capture_device *c, const struct cmd *m);
+void do_clear_image(struct capture_device *c, const struct cmd *m);
 
 /* ---- expand.c: commands into records at submit time ---- */
+
+/* ,"attachments":[ids]: the `resources` rows of the current pass's color and depth
+ * attachments, into buf. */
+void att_ids(const struct capture_device *c, char *buf, size_t size);
 
 /* Expands a command buffer's shadow list (depth: secondaries executed from it). */
 void expand(struct capture_device *c, struct cbuf *b, int depth);

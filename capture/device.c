@@ -79,7 +79,9 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	}
 	pthread_mutex_init(&c->lock, NULL);
 	c->dev = d;
+	c->tier = &llct_tier1;
 	c->next_addr = (uint64_t)1 << 32;
+	c->next_meta_addr = (uint64_t)1 << 44; /* HiZ buffers: apart from program memory */
 	c->next_id = 1;
 	const char *out = getenv("LLCT_CAPTURE_OUTPUT");
 	if (out && *out)
@@ -151,7 +153,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		return;
 	}
 	char v[64];
-	llct_writer_set(c->w, "capture.tier", "1 (footprint: coarse)");
+	llct_writer_set(c->w, "capture.tier", c->tier->setting);
 	llct_writer_set(c->w, "capture.frames", fr ? fr : "all");
 	llct_writer_set(c->w, "capture.boundary",
 			c->boundary_submit  ? "submit"
@@ -274,6 +276,7 @@ void capture_device_destroyed(struct layer_device *d)
 			live, sets);
 	}
 	llct_fp_destroy(c->fp);
+	free(c->uses);
 	for (size_t i = 0; i < c->cbufs.cap; i++)
 		if (c->cbufs.val[i])
 			free_cbuf_pool(d, c->cbufs.val[i]);

@@ -84,22 +84,32 @@ void frame_boundary(struct capture_device *c)
 	}
 }
 
-uint32_t new_kernel(struct capture_device *c, const char *kind, const char *params)
+uint32_t kernel_begin(struct capture_device *c)
 {
 	uint32_t id = c->kernel++;
-	if (!c->in_frame) { /* a frame that is not captured */
-		llct_fp_drain(c->fp);
-		return id;
-	}
+	llct_fp_drain(c->fp); /* the records before it are the kernel before's */
+	if (c->in_frame)
+		llct_fp_set_kernel(c->fp, id);
+	return id;
+}
+
+void kernel_row(struct capture_device *c, uint32_t id, const char *kind, const char *params)
+{
+	if (!c->in_frame || c->failed) /* a frame that is not captured */
+		return;
 	struct llct_kernel k = {.id = id,
 				.frame = c->frame,
 				.kind = kind,
 				.name = c->label[0] ? c->label : NULL,
 				.params = params};
-	llct_fp_drain(c->fp);
-	llct_fp_set_kernel(c->fp, id);
 	if (llct_writer_add_kernel(c->w, &k))
 		cap_fail(c, llct_writer_error(c->w));
+}
+
+uint32_t new_kernel(struct capture_device *c, const char *kind, const char *params)
+{
+	uint32_t id = kernel_begin(c);
+	kernel_row(c, id, kind, params);
 	return id;
 }
 
@@ -118,5 +128,12 @@ uint64_t alloc_addr(struct capture_device *c, uint64_t size)
 {
 	uint64_t a = c->next_addr;
 	c->next_addr += (size + 0xffff) & ~(uint64_t)0xffff;
+	return a;
+}
+
+uint64_t alloc_meta_addr(struct capture_device *c, uint64_t size)
+{
+	uint64_t a = c->next_meta_addr;
+	c->next_meta_addr += (size + 0xffff) & ~(uint64_t)0xffff;
 	return a;
 }

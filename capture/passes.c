@@ -25,12 +25,13 @@ static void set_role(struct rpass *rp, uint32_t a, int role, int slot)
 		}                                                                                  \
 		rp->n = (info)->attachmentCount < MAX_ATT ? (info)->attachmentCount : MAX_ATT;     \
 		for (uint32_t i = 0; i < rp->n; i++)                                               \
-			rp->att[i] = (struct att_desc){(info)->pAttachments[i].loadOp,             \
-						       (info)->pAttachments[i].stencilLoadOp,      \
-						       (info)->pAttachments[i].storeOp,            \
-						       (info)->pAttachments[i].stencilStoreOp,     \
-						       ROLE_NONE,                                  \
-						       -1};                                        \
+			rp->att[i] = (struct att_desc){                                            \
+			    .load = (info)->pAttachments[i].loadOp,                                \
+			    .stencil_load = (info)->pAttachments[i].stencilLoadOp,                 \
+			    .store = (info)->pAttachments[i].storeOp,                              \
+			    .stencil_store = (info)->pAttachments[i].stencilStoreOp,               \
+			    .role = ROLE_NONE,                                                     \
+			    .slot = -1};                                                           \
 		for (uint32_t sp = 0; sp < (info)->subpassCount; sp++) {                           \
 			const __typeof__((info)->pSubpasses[0]) *sd = &(info)->pSubpasses[sp];     \
 			for (uint32_t k = 0; k < sd->colorAttachmentCount; k++) {                  \

@@ -2,6 +2,8 @@
  * texel buffer views: their addresses in the captured device address space and their
  * `resources` rows. */
 #include "capture.h"
+#include "llct_formats.h"
+#include "llct/draw.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,7 +228,13 @@ static struct img *new_image(struct capture_device *c, uint64_t handle,
 	im->s.mips = info->mipLevels ? info->mipLevels : 1;
 	im->s.layers = info->arrayLayers ? info->arrayLayers : 1;
 	im->s.samples = info->samples ? (uint32_t)info->samples : 1;
-	im->s.bpp = format_bpp(info->format, &im->depth, &im->stencil);
+	struct llct_vk_format_info fi; /* from vk.xml: bytes per block, block extent, D/S bits */
+	llct_vk_format(info->format, &fi);
+	im->s.bpp = fi.block_bytes;
+	im->s.block_w = fi.block_w;
+	im->s.block_h = fi.block_h;
+	im->depth = fi.depth_bits > 0;
+	im->stencil = fi.stencil_bits > 0;
 	im->s.tiled = info->tiling == VK_IMAGE_TILING_OPTIMAL;
 	return im;
 }
@@ -270,6 +278,13 @@ static void bind_image(struct capture_device *c, VkImage image, VkDeviceMemory m
 	char params[300];
 	image_params(im, params, sizeof(params));
 	add_resource(c, im->id, "image", im->s.base, llct_surface_size(&im->s, 64), params);
+	if (im->depth) { /* its HiZ buffer: device memory of its own */
+		llct_hiz_surface(&im->s, 0, &im->hiz);
+		uint64_t size = llct_surface_size(&im->hiz, 64);
+		im->hiz.base = alloc_meta_addr(c, size);
+		snprintf(params, sizeof(params), "{\"of\":%llu}", (unsigned long long)im->id);
+		add_resource(c, c->next_id++, "hiz", im->hiz.base, size, params);
+	}
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL cap_BindImageMemory(VkDevice device, VkImage image,
@@ -436,59 +451,33 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyBufferView(VkDevice device, VkBufferView v
 	pthread_mutex_unlock(&c->lock);
 }
 
-uint32_t format_bpp(VkFormat f, int *depth, int *stencil)
-{
-	*depth = *stencil = 0;
-	switch (f) {
-	case VK_FORMAT_D16_UNORM:
-		*depth = 1;
-		return 2;
-	case VK_FORMAT_D32_SFLOAT:
-	case VK_FORMAT_X8_D24_UNORM_PACK32:
-		*depth = 1;
-		return 4;
-	case VK_FORMAT_D24_UNORM_S8_UINT:
-		*depth = *stencil = 1;
-		return 4;
-	case VK_FORMAT_D32_SFLOAT_S8_UINT:
-		*depth = *stencil = 1;
-		return 5;
-	case VK_FORMAT_S8_UINT:
-		*stencil = 1;
-		return 1;
-	case VK_FORMAT_R8_UNORM:
-	case VK_FORMAT_R8_UINT:
-	case VK_FORMAT_R8_SNORM:
-		return 1;
-	case VK_FORMAT_R8G8_UNORM:
-	case VK_FORMAT_R16_SFLOAT:
-	case VK_FORMAT_R16_UNORM:
-	case VK_FORMAT_R16_UINT:
-		return 2;
-	case VK_FORMAT_R16G16B16A16_SFLOAT:
-	case VK_FORMAT_R16G16B16A16_UNORM:
-	case VK_FORMAT_R32G32_SFLOAT:
-		return 8;
-	case VK_FORMAT_R32G32B32A32_SFLOAT:
-	case VK_FORMAT_R32G32B32A32_UINT:
-		return 16;
-	default:
-		return 4;
-	}
-}
-
-/* The stream an image's traffic belongs to when a command writes it. */
 int image_stream(const struct img *im)
 {
-	if (im->swapchain)
-		return LLCT_STREAM_DISP;
-	if (im->depth)
-		return LLCT_STREAM_Z;
-	if (im->stencil)
-		return LLCT_STREAM_STC;
-	if (im->usage & VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT)
-		return LLCT_STREAM_RT;
-	if (im->usage & VK_IMAGE_USAGE_SAMPLED_BIT)
-		return LLCT_STREAM_TEX;
-	return LLCT_STREAM_OTHER;
+	return llct_image_write_stream(im->swapchain, im->depth, im->stencil,
+				       !!(im->usage & VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT),
+				       !!(im->usage & VK_IMAGE_USAGE_SAMPLED_BIT));
+}
+
+struct img *view_image(struct capture_device *c, uint64_t view, uint32_t *mip, uint32_t *layer)
+{
+	struct view *v = hget(&c->views, view);
+	struct img *im = v ? hget(&c->imgs, v->image) : NULL;
+	if (!im || !im->bound)
+		return NULL;
+	*mip = v->mip;
+	*layer = v->layer;
+	return im;
+}
+
+int buffer_bytes(struct capture_device *c, uint64_t handle, uint64_t off, uint64_t size,
+		 uint64_t *addr, uint64_t *len)
+{
+	struct buf *b = hget(&c->bufs, handle);
+	if (!b || !b->addr || off >= b->size || !size)
+		return 0;
+	if (size == VK_WHOLE_SIZE || off + size > b->size)
+		size = b->size - off;
+	*addr = b->addr + off;
+	*len = size;
+	return 1;
 }

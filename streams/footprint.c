@@ -40,71 +40,6 @@ void llct_fp_config_default(struct llct_fp_config *c)
 	c->rc_lines[LLCT_STREAM_VTX] = 128;
 }
 
-static void block_dims(const struct llct_surface *s, uint32_t line, uint32_t *bw, uint32_t *bh)
-{
-	uint32_t texels = line / (s->bpp ? s->bpp : 4) / (s->samples ? s->samples : 1);
-	if (!texels)
-		texels = 1;
-	if (!s->tiled) {
-		*bw = texels;
-		*bh = 1;
-		return;
-	}
-	/* the squarest power-of-two block: 16 texels -> 4x4, 8 -> 4x2, 64 -> 8x8 */
-	uint32_t w = 1, h = 1;
-	while (w * h < texels) {
-		if (w <= h)
-			w *= 2;
-		else
-			h *= 2;
-	}
-	*bw = w;
-	*bh = h;
-}
-
-static uint64_t mip_bytes(const struct llct_surface *s, uint32_t line, uint32_t mip,
-			  uint32_t *w_out, uint32_t *h_out)
-{
-	uint32_t w = s->width >> mip, h = s->height >> mip, bw, bh;
-	if (!w)
-		w = 1;
-	if (!h)
-		h = 1;
-	block_dims(s, line, &bw, &bh);
-	if (w_out)
-		*w_out = w;
-	if (h_out)
-		*h_out = h;
-	return (uint64_t)((w + bw - 1) / bw) * ((h + bh - 1) / bh) * line;
-}
-
-uint64_t llct_surface_size(const struct llct_surface *s, uint32_t line)
-{
-	uint64_t per_layer = 0;
-	for (uint32_t m = 0; m < (s->mips ? s->mips : 1); m++)
-		per_layer += mip_bytes(s, line, m, NULL, NULL);
-	return per_layer * (s->layers ? s->layers : 1);
-}
-
-uint64_t llct_surface_line(const struct llct_surface *s, uint32_t line, uint32_t mip,
-			   uint32_t layer, uint32_t x, uint32_t y)
-{
-	uint64_t off = 0, per_layer = 0;
-	uint32_t w, h, bw, bh, mips = s->mips ? s->mips : 1;
-	for (uint32_t m = 0; m < mips; m++)
-		per_layer += mip_bytes(s, line, m, NULL, NULL);
-	for (uint32_t m = 0; m < mip && m < mips; m++)
-		off += mip_bytes(s, line, m, NULL, NULL);
-	mip_bytes(s, line, mip, &w, &h);
-	block_dims(s, line, &bw, &bh);
-	if (x >= w)
-		x = w - 1;
-	if (y >= h)
-		y = h - 1;
-	uint64_t blocks_x = (w + bw - 1) / bw;
-	return s->base + per_layer * layer + off + ((uint64_t)(y / bh) * blocks_x + x / bw) * line;
-}
-
 int llct_fp_create(const struct llct_fp_config *c, llct_synth_emit_fn emit, void *ud,
 		   struct llct_fp **out)
 {
@@ -200,8 +135,8 @@ void llct_fp_rect(struct llct_fp *fp, const struct llct_surface *s, uint32_t mip
 		  int cached)
 {
 	uint32_t w, h, bw, bh, T = fp->c.tile;
-	mip_bytes(s, fp->c.line, mip, &w, &h);
-	block_dims(s, fp->c.line, &bw, &bh);
+	llct_surface_mip_extent(s, mip, &w, &h);
+	llct_surface_line_texels(s, fp->c.line, &bw, &bh);
 	if (x1 > w)
 		x1 = w;
 	if (y1 > h)
@@ -270,4 +205,9 @@ uint64_t llct_fp_filtered(const struct llct_fp *fp)
 uint64_t llct_fp_emitted(const struct llct_fp *fp)
 {
 	return fp->emitted;
+}
+
+uint32_t llct_fp_line_size(const struct llct_fp *fp)
+{
+	return fp->c.line;
 }

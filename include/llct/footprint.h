@@ -4,22 +4,8 @@
 #ifndef LLCT_FOOTPRINT_H
 #define LLCT_FOOTPRINT_H
 
+#include "surface.h"
 #include "synth.h"
-
-/* An image as laid out in memory. Optimal tiling puts a compact 2D block of texels in each
- * line (4x4 for 4-byte texels); linear tiling puts rows in order. */
-struct llct_surface {
-	uint64_t base; /* device address of mip 0, layer 0 */
-	uint32_t width, height, layers, mips, samples;
-	uint32_t bpp; /* bytes per texel (per sample) */
-	int tiled;
-};
-
-/* Bytes the surface occupies as laid out (all mips, layers and samples). */
-uint64_t llct_surface_size(const struct llct_surface *s, uint32_t line);
-/* The line address holding texel (x, y) of mip/layer. */
-uint64_t llct_surface_line(const struct llct_surface *s, uint32_t line, uint32_t mip,
-			   uint32_t layer, uint32_t x, uint32_t y);
 
 struct llct_fp_config {
 	uint32_t line;                     /* LLC line size, bytes */
@@ -54,6 +40,8 @@ void llct_fp_drop(struct llct_fp *fp, uint64_t lo, uint64_t hi);
 void llct_fp_flush(struct llct_fp *fp);
 /* Hands buffered records to emit; returns emit's first non-zero result, or 0. */
 int llct_fp_drain(struct llct_fp *fp);
+/* The line size the model was configured with. */
+uint32_t llct_fp_line_size(const struct llct_fp *fp);
 /* Accesses the render caches absorbed, and records emitted, so far. */
 uint64_t llct_fp_filtered(const struct llct_fp *fp);
 uint64_t llct_fp_emitted(const struct llct_fp *fp);

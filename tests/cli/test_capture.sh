@@ -40,12 +40,24 @@ for f in 0 1 2; do
 	rt=$(awk -F, -v f=$f '$1 == f && $3 == "RT" && $4 == "W"' "$T/a.csv" | wc -l)
 	[ "$rt" = 4096 ] && ok || bad "frame $f: $rt RT writes"
 done
+# HiZ: the D32 target's HiZ buffer (32x32 tiles of 8x8 pixels, 4 bytes each: 4 KiB) is written
+# whole by the pass's depth clear (a fast clear), 64 lines a frame, inside its 'hiz' resource
+hz=$(q "$T/a.llct" "SELECT addr || ' ' || size FROM resources WHERE kind = 'hiz'")
+read -r hz_addr hz_size <<<"$hz"
+for f in 0 1 2; do
+	n=0
+	for a in $(awk -F, -v f=$f '$1 == f && $3 == "HIZ" && $4 == "W" { print $2 }' "$T/a.csv"); do
+		[ $((a)) -ge "$hz_addr" ] && [ $((a)) -lt $((hz_addr + hz_size)) ] && n=$((n + 1))
+	done
+	[ "$n" = 64 ] && [ "$hz_size" = 4096 ] && ok || bad "frame $f: $n HiZ writes in [$hz_addr, +$hz_size), expected 64 of 4096 bytes"
+done
 # the copy reads the color target: its lines are the RT lines (as OTHER reads)
 overlap=$(comm -12 <(awk -F, '$1 == 0 && $3 == "RT"' "$T/a.csv" | cut -d, -f2 | sort -u) \
 	<(awk -F, '$1 == 0 && $3 == "OTHER" && $4 == "R"' "$T/a.csv" | cut -d, -f2 | sort -u) | wc -l)
 [ "$overlap" = 4096 ] && ok || bad "copy source lines do not match the color target: $overlap"
-# kernels: one clear, one render pass store, one copy a frame; SMs spread
-[ "$(q "$T/a.llct" "SELECT group_concat(kind || '=' || n, ' ') FROM (SELECT kind, count(*) n FROM kernels GROUP BY kind ORDER BY kind)")" = "clear=3 copy=3 store=3" ] && ok || bad "kernels: $(q "$T/a.llct" "SELECT kind, count(*) FROM kernels GROUP BY kind")"
+# kernels a frame: a vkCmdClearColorImage, the render pass's depth clear (it writes the HiZ
+# buffer, a fast clear), its store, a copy; SMs spread
+[ "$(q "$T/a.llct" "SELECT group_concat(kind || '=' || n, ' ') FROM (SELECT kind, count(*) n FROM kernels GROUP BY kind ORDER BY kind)")" = "clear=6 copy=3 store=3" ] && ok || bad "kernels: $(q "$T/a.llct" "SELECT kind, count(*) FROM kernels GROUP BY kind")"
 [ "$(awk -F, 'NR > 1 { print $5 }' "$T/a.csv" | sort -u | wc -l)" = 16 ] && ok || bad "SMs"
 [ "$(q "$T/a.llct" "SELECT tier || ',' || source FROM capture")" = "1,capture" ] && ok || bad "tier not recorded"
 [ "$(q "$T/a.llct" "SELECT count(*) FROM resources WHERE kind = 'image'")" = 3 ] && ok || bad "resources"
@@ -65,7 +77,7 @@ overlap=$(comm -12 <(awk -F, '$1 == 0 && $3 == "RT"' "$T/a.csv" | cut -d, -f2 | 
 "$LLCTRACE" capture -q -b label:frame -o "$T/l.llct" -- "$APP" 3 0 1 >/dev/null 2>&1
 # frames start at each label; the third has no label after it, so it is not complete
 [ "$(q "$T/l.llct" "SELECT group_concat(frame) FROM frames")" = "0,1" ] && ok || bad "label frames: $(q "$T/l.llct" "SELECT group_concat(frame) FROM frames")"
-[ "$(q "$T/l.llct" "SELECT group_concat(kind) FROM (SELECT kind FROM kernels WHERE frame = 1 ORDER BY id)")" = "clear,store,copy" ] && ok || bad "label frame content: $(q "$T/l.llct" "SELECT frame, kind FROM kernels")"
+[ "$(q "$T/l.llct" "SELECT group_concat(kind) FROM (SELECT kind FROM kernels WHERE frame = 1 ORDER BY id)")" = "clear,clear,store,copy" ] && ok || bad "label frame content: $(q "$T/l.llct" "SELECT frame, kind FROM kernels")"
 "$LLCTRACE" capture -q -b submit -o "$T/l2.llct" -- "$APP" 3 0 1 >/dev/null 2>&1
 [ "$(q "$T/l2.llct" "SELECT count(*) FROM frames")" = 6 ] && ok || bad "submit boundary with two submissions a frame"
 [ "$(q "$T/l.llct" "SELECT value FROM settings WHERE key = 'capture.boundary_label'")" = frame ] && ok || bad "label not recorded"
@@ -106,7 +118,7 @@ grep -q "killed by signal" "$T/kerr" && ok || bad "crash not reported: $(cat "$T
 # draws, render to texture, compute, a secondary command buffer recorded on another thread
 "$LLCTRACE" capture -q -b submit -o "$T/s.llct" -- "$SCENE" 2 >"$T/s.out" 2>"$T/s.err" && ok || bad "scene capture: $(cat "$T/s.err")"
 [ "$(cat "$T/s.out")" = "$("$SCENE" 2)" ] && ok || bad "scene output differs with capture"
-[ "$(q "$T/s.llct" "SELECT group_concat(kind || '=' || n, ' ') FROM (SELECT kind, count(*) n FROM kernels GROUP BY kind ORDER BY kind)")" = "copy=2 dispatch=2 draw=4 store=4" ] && ok || bad "scene kernels: $(q "$T/s.llct" "SELECT kind, count(*) FROM kernels GROUP BY kind")"
+[ "$(q "$T/s.llct" "SELECT group_concat(kind || '=' || n, ' ') FROM (SELECT kind, count(*) n FROM kernels GROUP BY kind ORDER BY kind)")" = "clear=2 copy=2 dispatch=2 draw=4 store=4" ] && ok || bad "scene kernels: $(q "$T/s.llct" "SELECT kind, count(*) FROM kernels GROUP BY kind")"
 "$LLCTRACE" dump --csv "$T/s.llct" >"$T/s.csv"
 for f in 0 1; do
 	# the 1 MiB storage buffer: 16,384 lines read and written by the dispatch
@@ -201,7 +213,7 @@ z0=$(zr "$T/s0.llct") z1=$(zr "$T/s.llct")
 # depth-test reads), the same read-back copy
 "$LLCTRACE" capture -q -b submit -o "$T/sc.llct" -- "$SCENE" 2 cmds2 >"$T/sc.out" 2>"$T/sc.err" && ok || bad "scene cmds2 capture: $(cat "$T/sc.err")"
 [ "$(cat "$T/sc.out")" = "$(cat "$T/s.out")" ] && ok || bad "scene renders differently in cmds2 mode"
-[ "$(q "$T/sc.llct" "SELECT group_concat(kind || '=' || n, ' ') FROM (SELECT kind, count(*) n FROM kernels GROUP BY kind ORDER BY kind)")" = "copy=2 dispatch=2 draw=4 store=4" ] && ok || bad "scene cmds2 kernels: $(q "$T/sc.llct" "SELECT kind, count(*) FROM kernels GROUP BY kind")"
+[ "$(q "$T/sc.llct" "SELECT group_concat(kind || '=' || n, ' ') FROM (SELECT kind, count(*) n FROM kernels GROUP BY kind ORDER BY kind)")" = "clear=2 copy=2 dispatch=2 draw=4 store=4" ] && ok || bad "scene cmds2 kernels: $(q "$T/sc.llct" "SELECT kind, count(*) FROM kernels GROUP BY kind")"
 "$LLCTRACE" dump --csv "$T/sc.llct" >"$T/sc.csv"
 for st in "CS R" "Z R" "OTHER W"; do
 	read -r s_ o_ <<<"$st"
@@ -212,8 +224,12 @@ done
 
 # kernels name their resources: pass A's draw its two attachments (color and depth images),
 # and the read-back copy reads pass B's color attachment into a buffer
-[ "$(q "$T/s.llct" "SELECT count(*) FROM kernels k, json_each(json_extract(k.params, '\$.attachments')) a JOIN resources r ON r.id = a.value WHERE k.id = 1 AND r.kind = 'image'")" = 2 ] && ok || bad "pass A's draw attachments: $(q "$T/s.llct" "SELECT params FROM kernels WHERE id = 1")"
-[ "$(q "$T/s.llct" "SELECT json_extract(c.params, '\$.src') = json_extract(d.params, '\$.attachments[0]') AND r.kind = 'buffer' FROM kernels c, kernels d, resources r WHERE c.id = 5 AND c.kind = 'copy' AND d.id = 3 AND r.id = json_extract(c.params, '\$.dst')")" = 1 ] && ok || bad "copy resources: $(q "$T/s.llct" "SELECT id, params FROM kernels WHERE id IN (3, 5)")"
+# (pass A's draw: frame 0's first draw; pass B's: its second; the copy: frame 0's copy)
+KA="(SELECT min(id) FROM kernels WHERE frame = 0 AND kind = 'draw')"
+KB="(SELECT max(id) FROM kernels WHERE frame = 0 AND kind = 'draw')"
+KC="(SELECT min(id) FROM kernels WHERE frame = 0 AND kind = 'copy')"
+[ "$(q "$T/s.llct" "SELECT count(*) FROM kernels k, json_each(json_extract(k.params, '\$.attachments')) a JOIN resources r ON r.id = a.value WHERE k.id = $KA AND r.kind = 'image'")" = 2 ] && ok || bad "pass A's draw attachments: $(q "$T/s.llct" "SELECT params FROM kernels WHERE id = $KA")"
+[ "$(q "$T/s.llct" "SELECT json_extract(c.params, '\$.src') = json_extract(d.params, '\$.attachments[0]') AND r.kind = 'buffer' FROM kernels c, kernels d, resources r WHERE c.id = $KC AND d.id = $KB AND r.id = json_extract(c.params, '\$.dst')")" = 1 ] && ok || bad "copy resources: $(q "$T/s.llct" "SELECT id, params FROM kernels WHERE frame = 0")"
 
 # the scene destroys its two command pools and its descriptor pool without freeing what they
 # hold: the layer drops the command buffers' shadows and its query pools, and the sets, with
@@ -227,13 +243,14 @@ grep -q "at device end: 0 command buffers, 0 descriptor sets still tracked" "$T/
 [ "$(cat "$T/si.out")" = "$(cat "$T/s.out")" ] && ok || bad "scene renders differently with an imageless framebuffer"
 cmp -s <("$LLCTRACE" dump --csv "$T/si.llct") "$T/s.csv" && ok || bad "imageless framebuffer: the trace differs ($("$LLCTRACE" dump --csv "$T/si.llct" | wc -l) records against $(wc -l <"$T/s.csv"))"
 
-# write masks and the depth-write rule: pass A's draw (kernel 1) with colorWriteMask 0, and
+# write masks and the depth-write rule: pass A's draw with colorWriteMask 0, and
 # depth writes on with the depth test off, writes no color and touches no depth at all; with
 # the ordinary pipeline it reads and writes depth and writes color
 "$LLCTRACE" capture -q -b submit -o "$T/sm.llct" -- "$SCENE" 2 masked >/dev/null 2>"$T/sm.err" && ok || bad "scene masked capture: $(cat "$T/sm.err")"
 "$LLCTRACE" dump --csv "$T/sm.llct" >"$T/sm.csv"
-kc() { awk -F, -v s="$2" -v o="$3" '$1 == 0 && $6 == 1 && $3 == s && $4 == o' "$1" | wc -l; }
-[ "$(q "$T/sm.llct" "SELECT json_extract(params, '\$.indexed') FROM kernels WHERE id = 1")" = 1 ] && ok || bad "kernel 1 is not pass A's draw"
+ka=$(q "$T/sm.llct" "SELECT $KA")
+kc() { awk -F, -v s="$2" -v o="$3" -v k="$ka" '$1 == 0 && $6 == k && $3 == s && $4 == o' "$1" | wc -l; }
+[ "$(q "$T/sm.llct" "SELECT json_extract(params, '\$.indexed') FROM kernels WHERE id = $ka")" = 1 ] && [ "$ka" = "$(q "$T/s.llct" "SELECT $KA")" ] && ok || bad "kernel $ka is not pass A's draw"
 [ "$(kc "$T/sm.csv" RT W) $(kc "$T/sm.csv" Z R) $(kc "$T/sm.csv" Z W)" = "0 0 0" ] && ok || bad "masked draw: RT W, Z R, Z W = $(kc "$T/sm.csv" RT W) $(kc "$T/sm.csv" Z R) $(kc "$T/sm.csv" Z W), expected none"
 [ "$(kc "$T/s.csv" RT W)" -gt 0 ] && [ "$(kc "$T/s.csv" Z R)" -gt 0 ] && [ "$(kc "$T/s.csv" Z W)" -gt 0 ] && ok || bad "ordinary draw: RT W, Z R, Z W = $(kc "$T/s.csv" RT W) $(kc "$T/s.csv" Z R) $(kc "$T/s.csv" Z W)"
 

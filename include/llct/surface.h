@@ -1,0 +1,38 @@
+/* surface.h - how an image lies in memory at cache-line granularity: mips, layers, samples,
+ * texel blocks (block-compressed formats), optimal (2D blocks of texels in a line) or linear
+ * tiling. Vulkan-free: capture describes images with it, the stream models walk them. */
+#ifndef LLCT_SURFACE_H
+#define LLCT_SURFACE_H
+
+#include <stdint.h>
+
+/* An image as laid out in memory. A texel block is one texel for ordinary formats and e.g. a
+ * 4x4 group of texels in 8 or 16 bytes for BC/ETC2 formats. Optimal tiling puts the squarest
+ * power-of-two group of blocks that fills a line in each line (4x4 texels of a 4-byte format,
+ * 8x8 of a 1-byte one, 16x8 texels of BC1); linear tiling puts rows in order. */
+struct llct_surface {
+	uint64_t base; /* device address of mip 0, layer 0 */
+	uint32_t width, height, layers, mips, samples;
+	uint32_t bpp;              /* bytes per texel block per sample */
+	uint32_t block_w, block_h; /* texel block extent in texels; 0 means 1 */
+	int tiled;
+};
+
+/* Bytes the surface occupies as laid out (all mips, layers and samples). */
+uint64_t llct_surface_size(const struct llct_surface *s, uint32_t line);
+/* The line address holding texel (x, y) of mip/layer (clamped to the mip's extent). */
+uint64_t llct_surface_line(const struct llct_surface *s, uint32_t line, uint32_t mip,
+			   uint32_t layer, uint32_t x, uint32_t y);
+/* The texels one line holds, as a rectangle *tw x *th (a row of texels when linear). */
+void llct_surface_line_texels(const struct llct_surface *s, uint32_t line, uint32_t *tw,
+			      uint32_t *th);
+/* The extent in texels of mip level `mip` (at least 1x1). */
+void llct_surface_mip_extent(const struct llct_surface *s, uint32_t mip, uint32_t *w,
+			     uint32_t *h);
+
+/* Bytes of a w x h x d texel region packed tightly, as a buffer-image copy lays it out (whole
+ * texel blocks, one sample). */
+uint64_t llct_surface_region_bytes(const struct llct_surface *s, uint32_t w, uint32_t h,
+				   uint32_t d);
+
+#endif

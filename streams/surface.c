@@ -1,0 +1,106 @@
+/* surface.c - image layouts at cache-line granularity (surface.h): which line holds a texel,
+ * how many bytes a surface takes. Pure arithmetic; no allocation. */
+#include "llct/surface.h"
+
+#include <stddef.h>
+
+static uint32_t bw_of(const struct llct_surface *s)
+{
+	return s->block_w ? s->block_w : 1;
+}
+
+static uint32_t bh_of(const struct llct_surface *s)
+{
+	return s->block_h ? s->block_h : 1;
+}
+
+/* The blocks one line holds, as bw x bh blocks. */
+static void line_blocks(const struct llct_surface *s, uint32_t line, uint32_t *bw, uint32_t *bh)
+{
+	uint32_t blocks = line / (s->bpp ? s->bpp : 4) / (s->samples ? s->samples : 1);
+	if (!blocks)
+		blocks = 1;
+	if (!s->tiled) {
+		*bw = blocks;
+		*bh = 1;
+		return;
+	}
+	/* the squarest power-of-two group: 16 blocks -> 4x4, 8 -> 4x2, 64 -> 8x8 */
+	uint32_t w = 1, h = 1;
+	while (w * h < blocks) {
+		if (w <= h)
+			w *= 2;
+		else
+			h *= 2;
+	}
+	*bw = w;
+	*bh = h;
+}
+
+void llct_surface_mip_extent(const struct llct_surface *s, uint32_t mip, uint32_t *w, uint32_t *h)
+{
+	uint32_t x = mip < 32 ? s->width >> mip : 0, y = mip < 32 ? s->height >> mip : 0;
+	*w = x ? x : 1;
+	*h = y ? y : 1;
+}
+
+/* The mip's extent in blocks, and its bytes as laid out. */
+static uint64_t mip_bytes(const struct llct_surface *s, uint32_t line, uint32_t mip,
+			  uint32_t *wb_out, uint32_t *hb_out)
+{
+	uint32_t w, h, lw, lh;
+	llct_surface_mip_extent(s, mip, &w, &h);
+	uint32_t wb = (w + bw_of(s) - 1) / bw_of(s), hb = (h + bh_of(s) - 1) / bh_of(s);
+	line_blocks(s, line, &lw, &lh);
+	if (wb_out)
+		*wb_out = wb;
+	if (hb_out)
+		*hb_out = hb;
+	return (uint64_t)((wb + lw - 1) / lw) * ((hb + lh - 1) / lh) * line;
+}
+
+uint64_t llct_surface_size(const struct llct_surface *s, uint32_t line)
+{
+	uint64_t per_layer = 0;
+	for (uint32_t m = 0; m < (s->mips ? s->mips : 1); m++)
+		per_layer += mip_bytes(s, line, m, NULL, NULL);
+	return per_layer * (s->layers ? s->layers : 1);
+}
+
+uint64_t llct_surface_line(const struct llct_surface *s, uint32_t line, uint32_t mip,
+			   uint32_t layer, uint32_t x, uint32_t y)
+{
+	uint64_t off = 0, per_layer = 0;
+	uint32_t wb, hb, lw, lh, mips = s->mips ? s->mips : 1;
+	for (uint32_t m = 0; m < mips; m++) {
+		uint64_t b = mip_bytes(s, line, m, NULL, NULL);
+		per_layer += b;
+		off += m < mip ? b : 0;
+	}
+	mip_bytes(s, line, mip, &wb, &hb);
+	line_blocks(s, line, &lw, &lh);
+	x /= bw_of(s);
+	y /= bh_of(s);
+	if (x >= wb)
+		x = wb - 1;
+	if (y >= hb)
+		y = hb - 1;
+	uint64_t lines_x = (wb + lw - 1) / lw;
+	return s->base + per_layer * layer + off + ((uint64_t)(y / lh) * lines_x + x / lw) * line;
+}
+
+void llct_surface_line_texels(const struct llct_surface *s, uint32_t line, uint32_t *tw,
+			      uint32_t *th)
+{
+	uint32_t lw, lh;
+	line_blocks(s, line, &lw, &lh);
+	*tw = lw * bw_of(s);
+	*th = lh * bh_of(s);
+}
+
+uint64_t llct_surface_region_bytes(const struct llct_surface *s, uint32_t w, uint32_t h,
+				   uint32_t d)
+{
+	return (uint64_t)((w + bw_of(s) - 1) / bw_of(s)) * ((h + bh_of(s) - 1) / bh_of(s)) *
+	       (d ? d : 1) * (s->bpp ? s->bpp : 4);
+}

@@ -1,0 +1,338 @@
+/* test_streams.c - capture's Vulkan-free stream models, worked by hand: surface layouts (block
+ * compressed too), HiZ, render pass load/store traffic, what each binding kind costs, texture
+ * LOD, a draw's coverage rectangle and its attachment traffic. */
+#include "check.h"
+#include "llct/draw.h"
+
+#include <string.h>
+
+#define MAXREC (1 << 20)
+static struct llct_record recs[MAXREC];
+static size_t n_recs;
+
+static int collect(void *ud, const struct llct_record *r, size_t n)
+{
+	(void)ud;
+	for (size_t i = 0; i < n && n_recs < MAXREC; i++)
+		recs[n_recs++] = r[i];
+	return 0;
+}
+
+/* A footprint model with or without render caches, 16 SMs, 16-pixel tiles, 64-byte lines. */
+static struct llct_fp *model(int caches)
+{
+	struct llct_fp_config c;
+	struct llct_fp *fp;
+	llct_fp_config_default(&c);
+	if (!caches)
+		memset(c.rc_lines, 0, sizeof(c.rc_lines));
+	n_recs = 0;
+	CHECK_EQ(llct_fp_create(&c, collect, NULL, &fp), LLCT_OK);
+	return fp;
+}
+
+static size_t count(int stream, int op)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < n_recs; i++)
+		n += recs[i].stream == stream && recs[i].op == op;
+	return n;
+}
+
+/* Distinct line addresses of a stream/op among the records. */
+static size_t distinct(int stream, int op)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < n_recs; i++) {
+		if (recs[i].stream != stream || recs[i].op != op)
+			continue;
+		int seen = 0;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = recs[j].stream == stream && recs[j].op == op && recs[j].addr == recs[i].addr;
+		n += !seen;
+	}
+	return n;
+}
+
+static struct llct_surface surf(uint64_t base, uint32_t w, uint32_t h, uint32_t bpp)
+{
+	return (struct llct_surface){.base = base, .width = w, .height = h, .layers = 1, .mips = 1,
+				     .samples = 1, .bpp = bpp, .tiled = 1};
+}
+
+static void test_surfaces(void)
+{
+	struct llct_surface s = surf(0x10000, 256, 256, 4);
+	uint32_t tw, th;
+	CHECK_EQ(llct_surface_size(&s, 64), 256 * 256 * 4);
+	/* 4x4 texels a line, 64 lines a row of lines */
+	CHECK_EQ(llct_surface_line(&s, 64, 0, 0, 5, 6), 0x10000 + (1 * 64 + 1) * 64);
+	CHECK_EQ(llct_surface_line(&s, 64, 0, 0, 255, 255), 0x10000 + 256 * 256 * 4 - 64);
+	llct_surface_line_texels(&s, 64, &tw, &th);
+	CHECK(tw == 4 && th == 4);
+	/* 1-byte texels: 8x8 a line; 8-byte: 4x2; 16-byte: 2x2 */
+	s.bpp = 1;
+	llct_surface_line_texels(&s, 64, &tw, &th);
+	CHECK(tw == 8 && th == 8);
+	s.bpp = 8;
+	llct_surface_line_texels(&s, 64, &tw, &th);
+	CHECK(tw == 4 && th == 2);
+	s.bpp = 16;
+	llct_surface_line_texels(&s, 64, &tw, &th);
+	CHECK(tw == 2 && th == 2);
+	/* BC1: 8 bytes a 4x4 block, 8 blocks a line (4x2 blocks = 16x8 texels): 256x256 is 32 KiB,
+	   not the 256 KiB 4 bytes a texel would give */
+	struct llct_surface bc1 = surf(0, 256, 256, 8);
+	bc1.block_w = bc1.block_h = 4;
+	CHECK_EQ(llct_surface_size(&bc1, 64), 32768);
+	llct_surface_line_texels(&bc1, 64, &tw, &th);
+	CHECK(tw == 16 && th == 8);
+	CHECK_EQ(llct_surface_line(&bc1, 64, 0, 0, 15, 7), 0);
+	CHECK_EQ(llct_surface_line(&bc1, 64, 0, 0, 16, 0), 64);
+	CHECK_EQ(llct_surface_line(&bc1, 64, 0, 0, 0, 8), 16 * 64); /* 256/16 lines a row */
+	/* BC7 (16 bytes a block): 4 blocks a line, 2x2 blocks = 8x8 texels */
+	bc1.bpp = 16;
+	llct_surface_line_texels(&bc1, 64, &tw, &th);
+	CHECK(tw == 8 && th == 8);
+	CHECK_EQ(llct_surface_region_bytes(&bc1, 10, 10, 1), 3 * 3 * 16);
+	/* a mip chain: 64x64 RGBA8 is 16 KiB, 32x32 4 KiB, ... down to 1x1 one line */
+	struct llct_surface m = surf(0, 64, 64, 4);
+	m.mips = 7;
+	CHECK_EQ(llct_surface_size(&m, 64), 16384 + 4096 + 1024 + 256 + 64 + 64 + 64);
+	CHECK_EQ(llct_surface_line(&m, 64, 1, 0, 0, 0), 16384);
+	CHECK_EQ(llct_surface_line(&m, 64, 6, 0, 0, 0), 16384 + 4096 + 1024 + 256 + 64 + 64);
+	/* linear: rows of texels in order */
+	struct llct_surface lin = surf(0, 100, 10, 4);
+	lin.tiled = 0;
+	CHECK_EQ(llct_surface_line(&lin, 64, 0, 0, 17, 1), 7 * 64 + 64);
+	/* 4x multisampled RGBA8: 4 pixels a line, 2x2 */
+	struct llct_surface ms = surf(0, 128, 128, 4);
+	ms.samples = 4;
+	llct_surface_line_texels(&ms, 64, &tw, &th);
+	CHECK(tw == 2 && th == 2);
+	CHECK_EQ(llct_surface_size(&ms, 64), 128 * 128 * 16);
+}
+
+static void test_hiz(void)
+{
+	struct llct_surface d = surf(0x100000, 256, 256, 4), hiz;
+	llct_hiz_surface(&d, 0x900000, &hiz);
+	/* one entry an 8x8 tile: 32x32 entries of 4 bytes, 4x4 entries (32x32 pixels) a line */
+	CHECK(hiz.width == 32 && hiz.height == 32 && hiz.bpp == 4);
+	CHECK_EQ(llct_surface_size(&hiz, 64), 4096);
+	struct llct_fp *fp = model(0);
+	llct_hiz_rect(fp, &hiz, 0, 0, 0, 0, 256, 256, LLCT_OP_WRITE, 0);
+	llct_fp_drain(fp);
+	CHECK_EQ(count(LLCT_STREAM_HIZ, LLCT_OP_WRITE), 64);
+	/* pixels 30..33 x 0..1 straddle two lines (32 pixels a line) */
+	n_recs = 0;
+	llct_hiz_rect(fp, &hiz, 0, 0, 30, 0, 34, 2, LLCT_OP_READ, 0);
+	llct_fp_drain(fp);
+	CHECK_EQ(count(LLCT_STREAM_HIZ, LLCT_OP_READ), 2);
+	CHECK(recs[0].addr == 0x900000 && recs[1].addr == 0x900040);
+	llct_fp_destroy(fp);
+}
+
+/* A 256x256 pass: RGBA8 color 0 and D32 depth. */
+static struct llct_pass pass256(int color_load, int depth_load, int depth_store)
+{
+	struct llct_pass p = {.x0 = 0, .y0 = 0, .x1 = 256, .y1 = 256, .n = 2};
+	p.att[0] = (struct llct_attachment){.s = surf(0x100000, 256, 256, 4),
+					    .role = LLCT_ROLE_COLOR,
+					    .slot = 0,
+					    .load = color_load,
+					    .stencil_load = LLCT_LOAD_DONT_CARE,
+					    .store = LLCT_STORE_STORE,
+					    .stencil_store = LLCT_STORE_DONT_CARE};
+	p.att[1] = (struct llct_attachment){.s = surf(0x200000, 256, 256, 4),
+					    .role = LLCT_ROLE_DEPTH,
+					    .slot = -1,
+					    .has_depth = 1,
+					    .load = depth_load,
+					    .stencil_load = LLCT_LOAD_DONT_CARE,
+					    .store = depth_store,
+					    .stencil_store = LLCT_STORE_DONT_CARE};
+	llct_hiz_surface(&p.att[1].s, 0x900000, &p.att[1].hiz);
+	return p;
+}
+
+static void test_pass(void)
+{
+	struct llct_fp *fp = model(1);
+	/* cleared color and depth: only the depth's HiZ is written (a fast clear) */
+	struct llct_pass p = pass256(LLCT_LOAD_CLEAR, LLCT_LOAD_CLEAR, LLCT_STORE_DONT_CARE);
+	CHECK(llct_pass_loads(&p) == 0 && llct_pass_stores(&p) == 1);
+	llct_pass_load(fp, &p);
+	llct_fp_drain(fp);
+	CHECK_EQ(n_recs, 64);
+	CHECK_EQ(count(LLCT_STREAM_HIZ, LLCT_OP_WRITE), 64);
+	/* stored color: every line of the 256 KiB target written once; depth discarded */
+	n_recs = 0;
+	llct_pass_store(fp, &p);
+	llct_fp_drain(fp);
+	CHECK_EQ(count(LLCT_STREAM_RT, LLCT_OP_WRITE), 4096);
+	CHECK_EQ(distinct(LLCT_STREAM_RT, LLCT_OP_WRITE), 4096);
+	CHECK_EQ(n_recs, 4096);
+	/* loaded: every line read, and the depth's HiZ */
+	p = pass256(LLCT_LOAD_LOAD, LLCT_LOAD_LOAD, LLCT_STORE_STORE);
+	CHECK(llct_pass_loads(&p) == 1);
+	n_recs = 0;
+	llct_pass_load(fp, &p);
+	llct_fp_drain(fp);
+	CHECK_EQ(count(LLCT_STREAM_RT, LLCT_OP_READ), 4096);
+	CHECK_EQ(count(LLCT_STREAM_Z, LLCT_OP_READ), 4096);
+	CHECK_EQ(count(LLCT_STREAM_HIZ, LLCT_OP_READ), 64);
+	/* a depth/stencil image whose depth is not loaded but its stencil is: STC */
+	p.att[1].has_stencil = 1;
+	p.att[1].load = LLCT_LOAD_DONT_CARE;
+	p.att[1].stencil_load = LLCT_LOAD_LOAD;
+	CHECK_EQ(llct_attachment_stream(&p.att[1]), LLCT_STREAM_STC);
+	p.att[1].load = LLCT_LOAD_LOAD;
+	CHECK_EQ(llct_attachment_stream(&p.att[1]), LLCT_STREAM_Z);
+	p.att[0].is_display = 1;
+	CHECK_EQ(llct_attachment_stream(&p.att[0]), LLCT_STREAM_DISP);
+	/* a render area smaller than the images: only its lines */
+	p = pass256(LLCT_LOAD_LOAD, LLCT_LOAD_DONT_CARE, LLCT_STORE_DONT_CARE);
+	p.x0 = 16, p.y0 = 32, p.x1 = 48, p.y1 = 40;
+	n_recs = 0;
+	llct_pass_load(fp, &p);
+	llct_fp_drain(fp);
+	CHECK_EQ(n_recs, 8 * 2); /* 32x8 pixels: 8 lines wide, 2 high */
+	llct_fp_destroy(fp);
+}
+
+static void test_bindings(void)
+{
+	struct llct_binding_traffic t;
+	llct_binding_traffic(LLCT_BIND_UNIFORM, 0, &t);
+	CHECK(t.counted && t.stream == LLCT_STREAM_OTHER && t.reads && !t.writes && !t.cached);
+	llct_binding_traffic(LLCT_BIND_UNIFORM_TEXEL, 0, &t);
+	CHECK(t.counted && t.stream == LLCT_STREAM_TEX && t.reads && !t.writes && t.cached);
+	llct_binding_traffic(LLCT_BIND_SAMPLED_IMAGE, 1, &t);
+	CHECK(t.counted && t.stream == LLCT_STREAM_TEX && t.reads && t.cached);
+	for (int k = LLCT_BIND_STORAGE; k <= LLCT_BIND_STORAGE_IMAGE; k++) {
+		if (k == LLCT_BIND_SAMPLED_IMAGE)
+			continue;
+		llct_binding_traffic(k, 1, &t);
+		CHECK(t.counted && t.stream == LLCT_STREAM_CS && t.reads && t.writes && !t.cached);
+		llct_binding_traffic(k, 0, &t); /* a draw's storage: not counted in tier 1 */
+		CHECK(!t.counted);
+	}
+	llct_binding_traffic(LLCT_BIND_INPUT_ATTACHMENT, 0, &t);
+	CHECK(!t.counted);
+	llct_binding_traffic(LLCT_BIND_OTHER, 1, &t);
+	CHECK(!t.counted);
+	CHECK_EQ(llct_image_write_stream(1, 0, 0, 1, 0), LLCT_STREAM_DISP);
+	CHECK_EQ(llct_image_write_stream(0, 1, 1, 0, 1), LLCT_STREAM_Z);
+	CHECK_EQ(llct_image_write_stream(0, 0, 1, 0, 0), LLCT_STREAM_STC);
+	CHECK_EQ(llct_image_write_stream(0, 0, 0, 1, 1), LLCT_STREAM_RT);
+	CHECK_EQ(llct_image_write_stream(0, 0, 0, 0, 1), LLCT_STREAM_TEX);
+	CHECK_EQ(llct_image_write_stream(0, 0, 0, 0, 0), LLCT_STREAM_OTHER);
+}
+
+static void test_lod(void)
+{
+	struct llct_surface t = surf(0, 1024, 1024, 4);
+	t.mips = 11;
+	CHECK_EQ(llct_texture_lod(&t, 0, 100, 100), 3); /* 128 >= 100 > 64 */
+	CHECK_EQ(llct_texture_lod(&t, 0, 1024, 1024), 0);
+	CHECK_EQ(llct_texture_lod(&t, 0, 128, 128), 3);
+	CHECK_EQ(llct_texture_lod(&t, 0, 1, 1), 10);
+	CHECK_EQ(llct_texture_lod(&t, 5, 1000, 1000), 5); /* never above the view's base */
+	CHECK_EQ(llct_texture_lod(&t, 0, 300, 20), 1);   /* both dimensions must fit */
+	t.mips = 4;
+	CHECK_EQ(llct_texture_lod(&t, 0, 1, 1), 3);
+}
+
+static void test_draw(void)
+{
+	struct llct_fp *fp = model(0);
+	struct llct_pass p = pass256(LLCT_LOAD_CLEAR, LLCT_LOAD_CLEAR, LLCT_STORE_DONT_CARE);
+	struct llct_draw d = {.samples_passed = UINT64_MAX};
+	struct llct_draw_result r;
+	uint32_t x0, y0, x1, y1;
+	d.st = (struct llct_draw_state){.vp_x = 0, .vp_y = 256, .vp_w = 128, .vp_h = -128,
+					.has_viewport = 1, .sc_x = 64, .sc_y = 0, .sc_w = 1000,
+					.sc_h = 1000, .has_scissor = 1};
+	/* flipped viewport: y 128..256; scissor from x 64 */
+	llct_draw_rect(&p, &d.st, &x0, &y0, &x1, &y1);
+	CHECK(x0 == 64 && y0 == 128 && x1 == 128 && y1 == 256);
+	d.st.has_scissor = 0;
+	d.st.vp_y = 0, d.st.vp_h = 256, d.st.vp_w = 256;
+	d.st.depth_test = d.st.depth_write = 1;
+	d.st.write_mask = 1;
+	/* the whole 256x256: Z read and written, color written, HiZ read and written */
+	llct_draw_footprint(fp, &p, &d, &r);
+	llct_fp_drain(fp);
+	CHECK(r.rect_w == 256 && r.rect_h == 256 && r.covered == 65536 && r.passed == 65536);
+	CHECK_EQ(count(LLCT_STREAM_Z, LLCT_OP_READ), 4096);
+	CHECK_EQ(count(LLCT_STREAM_Z, LLCT_OP_WRITE), 4096);
+	CHECK_EQ(count(LLCT_STREAM_RT, LLCT_OP_WRITE), 4096);
+	CHECK_EQ(count(LLCT_STREAM_RT, LLCT_OP_READ), 0);
+	CHECK_EQ(count(LLCT_STREAM_HIZ, LLCT_OP_READ), 64);
+	CHECK_EQ(count(LLCT_STREAM_HIZ, LLCT_OP_WRITE), 64);
+	/* 16,384 samples passed: a centred 128x128 rectangle (32x32 lines of 4x4 pixels) */
+	n_recs = 0;
+	d.samples_passed = 16384;
+	d.st.blend = 1;
+	llct_draw_footprint(fp, &p, &d, &r);
+	llct_fp_drain(fp);
+	CHECK(r.rect_w == 128 && r.rect_h == 128 && r.passed == 16384);
+	CHECK_EQ(count(LLCT_STREAM_Z, LLCT_OP_READ), 1024);
+	CHECK_EQ(count(LLCT_STREAM_RT, LLCT_OP_READ), 1024); /* blending reads first */
+	CHECK_EQ(count(LLCT_STREAM_HIZ, LLCT_OP_READ), 16);  /* 64..192: 16x16 tiles */
+	for (size_t i = 0; i < n_recs; i++)
+		if (recs[i].stream == LLCT_STREAM_RT)
+			CHECK(recs[i].addr >= 0x100000 + 64 * 1024 &&
+			      recs[i].addr < 0x100000 + 192 * 1024);
+	/* the depth test off: no Z, no HiZ, even with depth writes on; write mask 0: no color */
+	n_recs = 0;
+	d.st.depth_test = 0;
+	d.st.write_mask = 0;
+	llct_draw_footprint(fp, &p, &d, &r);
+	llct_fp_drain(fp);
+	CHECK_EQ(n_recs, 0);
+	/* nothing passed: no attachment traffic, no texture, but uniforms and vertices */
+	struct llct_surface tex = surf(0x400000, 64, 64, 4);
+	struct llct_use uses[3] = {
+	    {.kind = LLCT_USE_RANGE, .binding = LLCT_BIND_UNIFORM, .addr = 0x500000, .size = 256},
+	    {.kind = LLCT_USE_IMAGE, .binding = LLCT_BIND_SAMPLED_IMAGE, .s = tex},
+	    {.kind = LLCT_USE_RANGE, .binding = -1, .stream = LLCT_STREAM_VTX, .op = LLCT_OP_READ,
+	     .cached = 1, .addr = 0x600010, .size = 100}};
+	d.uses = uses;
+	d.n_uses = 3;
+	d.samples_passed = 0;
+	d.st.depth_test = 1;
+	n_recs = 0;
+	llct_draw_footprint(fp, &p, &d, &r);
+	llct_fp_drain(fp);
+	CHECK_EQ(count(LLCT_STREAM_OTHER, LLCT_OP_READ), 4);
+	CHECK_EQ(count(LLCT_STREAM_VTX, LLCT_OP_READ), 2); /* bytes 0x10..0x74: two lines */
+	CHECK_EQ(n_recs, 6);
+	/* 4096 pixels passed (64x64): the 64x64 texture at mip 0, 1024 lines */
+	d.samples_passed = 4096;
+	n_recs = 0;
+	llct_draw_footprint(fp, &p, &d, &r);
+	llct_fp_drain(fp);
+	CHECK_EQ(count(LLCT_STREAM_TEX, LLCT_OP_READ), 256);
+	/* a dispatch: storage buffers read then written, as CS */
+	struct llct_use st[1] = {
+	    {.kind = LLCT_USE_RANGE, .binding = LLCT_BIND_STORAGE, .addr = 0x700000, .size = 4096}};
+	n_recs = 0;
+	llct_dispatch_footprint(fp, st, 1);
+	llct_fp_drain(fp);
+	CHECK(count(LLCT_STREAM_CS, LLCT_OP_READ) == 64 && count(LLCT_STREAM_CS, LLCT_OP_WRITE) == 64);
+	CHECK(recs[0].op == LLCT_OP_READ && recs[64].op == LLCT_OP_WRITE);
+	llct_fp_destroy(fp);
+}
+
+int main(void)
+{
+	test_surfaces();
+	test_hiz();
+	test_pass();
+	test_bindings();
+	test_lod();
+	test_draw();
+	return check_done("streams");
+}
