@@ -6,9 +6,9 @@
 
 #include "layer.h"
 #include "llct/footprint.h"
-#include "tier.h"
 #include "llct/trace.h"
 #include "llct_intercepts.h"
+#include "tier.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -80,9 +80,9 @@ enum att_role { ROLE_NONE, ROLE_COLOR, ROLE_DEPTH, ROLE_RESOLVE };
 struct att_desc {
 	VkAttachmentLoadOp load, stencil_load;
 	VkAttachmentStoreOp store, stencil_store;
-	int role; /* how the (first) subpass uses it: draws touch color and depth only */
-	int slot; /* ROLE_COLOR: its index among the subpass's color attachments (the index
-		     of its blend state and write mask) */
+	int role;          /* how the (first) subpass uses it: draws touch color and depth only */
+	int slot;          /* ROLE_COLOR: its index among the subpass's color attachments (the index
+			      of its blend state and write mask) */
 	float clear_depth; /* the clear values a CLEAR load op writes */
 	uint32_t clear_stencil;
 };
@@ -304,7 +304,7 @@ struct capture_device {
 	    swaps, shaders, playouts, templs;
 	uint64_t next_addr, next_id;
 	uint64_t next_meta_addr; /* where the next HiZ buffer goes */
-	uint64_t next_push; /* pushed sets live in the set map under keys no handle has */
+	uint64_t next_push;      /* pushed sets live in the set map under keys no handle has */
 	struct llct_writer *w;
 	struct llct_fp *fp;
 	struct llct_frame_range frames;

@@ -53,10 +53,10 @@ void do_copy(struct capture_device *c, const struct cmd *m)
 		break;
 	case K_BUF_IMG: {
 		struct img *im = hget(&c->imgs, m->u.copy.dst);
-		uint64_t bytes = im ? llct_surface_region_bytes(&im->s, m->u.copy.ext.width,
-								m->u.copy.ext.height,
-								m->u.copy.ext.depth)
-				    : 0;
+		uint64_t bytes =
+		    im ? llct_surface_region_bytes(&im->s, m->u.copy.ext.width,
+						   m->u.copy.ext.height, m->u.copy.ext.depth)
+		       : 0;
 		buffer_range(c, m->u.copy.src, m->u.copy.src_off, bytes, LLCT_STREAM_OTHER,
 			     LLCT_OP_READ);
 		image_region(c, m->u.copy.dst, m->u.copy.dmip, m->u.copy.dlayer, m->u.copy.dof,
@@ -65,10 +65,10 @@ void do_copy(struct capture_device *c, const struct cmd *m)
 	}
 	case K_IMG_BUF: {
 		struct img *im = hget(&c->imgs, m->u.copy.src);
-		uint64_t bytes = im ? llct_surface_region_bytes(&im->s, m->u.copy.ext.width,
-								m->u.copy.ext.height,
-								m->u.copy.ext.depth)
-				    : 0;
+		uint64_t bytes =
+		    im ? llct_surface_region_bytes(&im->s, m->u.copy.ext.width,
+						   m->u.copy.ext.height, m->u.copy.ext.depth)
+		       : 0;
 		image_region(c, m->u.copy.src, m->u.copy.smip, m->u.copy.slayer, m->u.copy.so,
 			     m->u.copy.ext, LLCT_OP_READ, 1);
 		buffer_range(c, m->u.copy.dst, m->u.copy.dst_off, bytes, LLCT_STREAM_OTHER,

@@ -35,8 +35,13 @@ static void range_use(struct capture_device *c, int binding, uint64_t handle, ui
 	struct llct_use *u;
 	if (!buffer_bytes(c, handle, off, size, &addr, &len) || !(u = new_use(c)))
 		return;
-	*u = (struct llct_use){.kind = LLCT_USE_RANGE, .binding = binding, .stream = stream,
-			       .op = op, .cached = cached, .addr = addr, .size = len};
+	*u = (struct llct_use){.kind = LLCT_USE_RANGE,
+			       .binding = binding,
+			       .stream = stream,
+			       .op = op,
+			       .cached = cached,
+			       .addr = addr,
+			       .size = len};
 }
 
 static int binding_kind(VkDescriptorType t)
@@ -93,8 +98,11 @@ static void bound_uses(struct capture_device *c, const struct pipe *p, int compu
 				struct img *im = view_image(c, sl->handle, &mip, &layer);
 				struct llct_use *u = im ? new_use(c) : NULL;
 				if (u)
-					*u = (struct llct_use){.kind = LLCT_USE_IMAGE, .binding = kind,
-							       .s = im->s, .mip = mip, .layer = layer};
+					*u = (struct llct_use){.kind = LLCT_USE_IMAGE,
+							       .binding = kind,
+							       .s = im->s,
+							       .mip = mip,
+							       .layer = layer};
 			} else {
 				range_use(c, kind, sl->handle, sl->offset, sl->range, 0, 0, 0);
 			}
@@ -125,7 +133,8 @@ static void draw_state(struct capture_device *c, const struct pipe *p, struct ll
 	/* depth writes happen only where the depth test is on */
 	st->depth_write =
 	    st->depth_test && (p->dyn_depth_write ? (int)c->dyn[D_DEPTH_WRITE] : p->depth_write);
-	st->stencil_test = p && (p->dyn_stencil_test ? (int)c->dyn[D_STENCIL_TEST] : p->stencil_test);
+	st->stencil_test =
+	    p && (p->dyn_stencil_test ? (int)c->dyn[D_STENCIL_TEST] : p->stencil_test);
 	st->stencil_write = p && p->stencil_write;
 	st->write_mask = p ? (p->dyn_write_mask ? c->dyn[D_WRITE_MASK] : p->write_mask) &
 				 (p->dyn_write_enable ? c->dyn[D_WRITE_ENABLE] : UINT32_MAX)
@@ -152,7 +161,8 @@ static void vertex_uses(struct capture_device *c, const struct pipe *p, const st
 			uint64_t v = c->ib_size == 2   ? ((const uint16_t *)p8)[k]
 				     : c->ib_size == 1 ? p8[k]
 						       : ((const uint32_t *)p8)[k];
-			if ((c->ib_size == 2 && v == 0xffff) || (c->ib_size == 4 && v == 0xffffffffu))
+			if ((c->ib_size == 2 && v == 0xffff) ||
+			    (c->ib_size == 4 && v == 0xffffffffu))
 				continue; /* primitive restart */
 			lo_i = v < lo_i ? v : lo_i;
 			hi_i = v > hi_i ? v : hi_i;

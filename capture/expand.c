@@ -9,15 +9,15 @@
 
 static int load_op(VkAttachmentLoadOp op)
 {
-	return op == VK_ATTACHMENT_LOAD_OP_LOAD	   ? LLCT_LOAD_LOAD
-	       : op == VK_ATTACHMENT_LOAD_OP_CLEAR ? LLCT_LOAD_CLEAR
+	return op == VK_ATTACHMENT_LOAD_OP_LOAD        ? LLCT_LOAD_LOAD
+	       : op == VK_ATTACHMENT_LOAD_OP_CLEAR     ? LLCT_LOAD_CLEAR
 	       : op == VK_ATTACHMENT_LOAD_OP_DONT_CARE ? LLCT_LOAD_DONT_CARE
 						       : LLCT_LOAD_NONE;
 }
 
 static int store_op(VkAttachmentStoreOp op)
 {
-	return op == VK_ATTACHMENT_STORE_OP_STORE	 ? LLCT_STORE_STORE
+	return op == VK_ATTACHMENT_STORE_OP_STORE       ? LLCT_STORE_STORE
 	       : op == VK_ATTACHMENT_STORE_OP_DONT_CARE ? LLCT_STORE_DONT_CARE
 							: LLCT_STORE_NONE;
 }
@@ -44,7 +44,8 @@ static void begin_pass(struct capture_device *c, uint32_t n, const uint64_t *vie
 		       const struct att_desc *att, VkRect2D area)
 {
 	struct llct_pass *p = &c->pass;
-	static const int roles[] = {[ROLE_NONE] = LLCT_ROLE_NONE, [ROLE_COLOR] = LLCT_ROLE_COLOR,
+	static const int roles[] = {[ROLE_NONE] = LLCT_ROLE_NONE,
+				    [ROLE_COLOR] = LLCT_ROLE_COLOR,
 				    [ROLE_DEPTH] = LLCT_ROLE_DEPTH,
 				    [ROLE_RESOLVE] = LLCT_ROLE_RESOLVE};
 	memset(p, 0, sizeof(*p));
@@ -78,7 +79,8 @@ static void begin_pass(struct capture_device *c, uint32_t n, const uint64_t *vie
 	c->rp_active = 1;
 	int loads = 0, clears = 0;
 	for (uint32_t i = 0; i < p->n; i++) {
-		loads |= p->att[i].load == LLCT_LOAD_LOAD || p->att[i].stencil_load == LLCT_LOAD_LOAD;
+		loads |=
+		    p->att[i].load == LLCT_LOAD_LOAD || p->att[i].stencil_load == LLCT_LOAD_LOAD;
 		clears |= p->att[i].load == LLCT_LOAD_CLEAR && p->att[i].hiz.bpp;
 	}
 	if (loads || clears) { /* a depth clear writes its HiZ (a fast clear): a kernel too */

@@ -2,8 +2,8 @@
  * texel buffer views: their addresses in the captured device address space and their
  * `resources` rows. */
 #include "capture.h"
-#include "llct_formats.h"
 #include "llct/draw.h"
+#include "llct_formats.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,8 @@ struct capture_device;
 struct tier_ops {
 	int tier;            /* 1, 2 */
 	const char *setting; /* the trace's capture.tier value */
-	/* The pass begins (after its load kernel, if it loads) and ends (after its store kernel). */
+	/* The pass begins (after its load kernel, if it loads) and ends (after its store kernel).
+	 */
 	void (*begin_pass)(struct capture_device *c, const struct llct_pass *p);
 	void (*end_pass)(struct capture_device *c, const struct llct_pass *p);
 	/* One draw of the current pass: its records, and what was made of it in *r. */

@@ -29,8 +29,8 @@ void llct_binding_traffic(int binding, int compute, struct llct_binding_traffic 
 	}
 }
 
-int llct_image_write_stream(int is_display, int has_depth, int has_stencil,
-			    int is_color_attachment, int is_sampled)
+int llct_image_write_stream(int is_display, int has_depth, int has_stencil, int is_color_attachment,
+			    int is_sampled)
 {
 	if (is_display)
 		return LLCT_STREAM_DISP;
@@ -86,8 +86,7 @@ void llct_draw_rect(const struct llct_pass *p, const struct llct_draw_state *st,
 
 /* A bound buffer range or image, as tier 1 sees it; images of a draw at the LOD of the covered
  * area cw x ch (nothing when the draw covers nothing), a dispatch's at its view's mip. */
-static void use(struct llct_fp *fp, const struct llct_use *u, int compute, uint32_t cw,
-		uint32_t ch)
+static void use(struct llct_fp *fp, const struct llct_use *u, int compute, uint32_t cw, uint32_t ch)
 {
 	struct llct_binding_traffic t = {1, u->stream, u->op == LLCT_OP_READ,
 					 u->op == LLCT_OP_WRITE, u->cached};
@@ -110,7 +109,8 @@ static void use(struct llct_fp *fp, const struct llct_use *u, int compute, uint3
 	}
 	llct_surface_mip_extent(&u->s, mip, &w, &h);
 	if (t.reads)
-		llct_fp_rect(fp, &u->s, mip, u->layer, 0, 0, w, h, t.stream, LLCT_OP_READ, t.cached);
+		llct_fp_rect(fp, &u->s, mip, u->layer, 0, 0, w, h, t.stream, LLCT_OP_READ,
+			     t.cached);
 	if (t.writes)
 		llct_fp_rect(fp, &u->s, mip, u->layer, 0, 0, w, h, t.stream, LLCT_OP_WRITE,
 			     t.cached);
@@ -124,8 +124,9 @@ void llct_dispatch_footprint(struct llct_fp *fp, const struct llct_use *uses, ui
 }
 
 /* The attachments' traffic over [x0,x1) x [y0,y1), through the render caches. */
-static void attachments(struct llct_fp *fp, const struct llct_pass *p, const struct llct_draw_state *st,
-			uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1)
+static void attachments(struct llct_fp *fp, const struct llct_pass *p,
+			const struct llct_draw_state *st, uint32_t x0, uint32_t y0, uint32_t x1,
+			uint32_t y1)
 {
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct llct_attachment *a = &p->att[i];
@@ -177,7 +178,8 @@ void llct_draw_footprint(struct llct_fp *fp, const struct llct_pass *p, const st
 		frags = 0;
 	if (frags < cw * ch) { /* fewer fragments than pixels: shrink the rectangle to that
 				  area, same shape, centred (tier 1 does not know where) */
-		uint64_t nw = (uint64_t)((double)cw * sqrt((double)frags / (double)(cw * ch)) + 0.5);
+		uint64_t nw =
+		    (uint64_t)((double)cw * sqrt((double)frags / (double)(cw * ch)) + 0.5);
 		nw = nw < 1 ? 1 : nw > cw ? cw : nw;
 		uint64_t nh = frags ? (frags + nw - 1) / nw : 0;
 		nh = nh > ch ? ch : nh;

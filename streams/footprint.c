@@ -211,3 +211,15 @@ uint32_t llct_fp_line_size(const struct llct_fp *fp)
 {
 	return fp->c.line;
 }
+
+void llct_fp_touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint32_t sm,
+		   int cached)
+{
+	touch(fp, line_addr, stream, op, sm % fp->c.n_sms, cached);
+}
+
+uint32_t llct_fp_pixel_sm(const struct llct_fp *fp, uint32_t x, uint32_t y, uint32_t width)
+{
+	uint32_t T = fp->c.tile, tiles_x = (width + T - 1) / T;
+	return (y / T * tiles_x + x / T) % fp->c.n_sms;
+}

@@ -21,6 +21,6 @@ void llct_hiz_rect(struct llct_fp *fp, const struct llct_surface *hiz, uint32_t 
 	if (!hiz->bpp || x0 >= x1 || y0 >= y1)
 		return;
 	llct_fp_rect(fp, hiz, mip, layer, x0 / LLCT_HIZ_TILE, y0 / LLCT_HIZ_TILE,
-		     (x1 + LLCT_HIZ_TILE - 1) / LLCT_HIZ_TILE, (y1 + LLCT_HIZ_TILE - 1) / LLCT_HIZ_TILE,
-		     LLCT_STREAM_HIZ, op, cached);
+		     (x1 + LLCT_HIZ_TILE - 1) / LLCT_HIZ_TILE,
+		     (y1 + LLCT_HIZ_TILE - 1) / LLCT_HIZ_TILE, LLCT_STREAM_HIZ, op, cached);
 }

@@ -77,7 +77,8 @@ void llct_pass_store(struct llct_fp *fp, const struct llct_pass *p)
 		if (stores(a))
 			area(fp, p, a, LLCT_OP_WRITE);
 		else if (has_hiz(a)) /* discarded depth: its HiZ is not written back either */
-			llct_fp_drop(fp, a->hiz.base, a->hiz.base + llct_surface_size(&a->hiz, line));
+			llct_fp_drop(fp, a->hiz.base,
+				     a->hiz.base + llct_surface_size(&a->hiz, line));
 	}
 	llct_fp_flush(fp);
 }

@@ -98,8 +98,7 @@ void llct_surface_line_texels(const struct llct_surface *s, uint32_t line, uint3
 	*th = lh * bh_of(s);
 }
 
-uint64_t llct_surface_region_bytes(const struct llct_surface *s, uint32_t w, uint32_t h,
-				   uint32_t d)
+uint64_t llct_surface_region_bytes(const struct llct_surface *s, uint32_t w, uint32_t h, uint32_t d)
 {
 	return (uint64_t)((w + bw_of(s) - 1) / bw_of(s)) * ((h + bh_of(s) - 1) / bh_of(s)) *
 	       (d ? d : 1) * (s->bpp ? s->bpp : 4);

@@ -22,12 +22,12 @@ struct llct_zbuf; /* tier 2's emulated depth/stencil of an image (raster.h) */
 
 /* One attachment of a pass. */
 struct llct_attachment {
-	struct llct_surface s;  /* the image */
-	uint32_t mip, layer;    /* of its view */
-	uint64_t id;            /* the image's `resources` row */
-	int role, slot;         /* enum llct_role; a color attachment's index in the subpass (its
-				   blend state and write mask) */
-	int is_display;         /* presentable: its color is DISP, not RT */
+	struct llct_surface s; /* the image */
+	uint32_t mip, layer;   /* of its view */
+	uint64_t id;           /* the image's `resources` row */
+	int role, slot;        /* enum llct_role; a color attachment's index in the subpass (its
+				  blend state and write mask) */
+	int is_display;        /* presentable: its color is DISP, not RT */
 	int has_depth, has_stencil;
 	int load, stencil_load; /* enum llct_load_op */
 	int store, stencil_store;
@@ -108,20 +108,20 @@ struct llct_draw_state {
 	int depth_bias; /* depth bias on, with its factors */
 	float bias_constant, bias_slope, bias_clamp;
 	float line_width, point_size;
-	uint32_t samples;  /* rasterization samples */
-	int discards;      /* the fragment shader may discard: coverage is an upper bound */
-	int writes_depth;  /* the fragment shader writes depth: depth results are estimates */
-	int no_raster;     /* rasterizer discard: no fragments at all */
+	uint32_t samples; /* rasterization samples */
+	int discards;     /* the fragment shader may discard: coverage is an upper bound */
+	int writes_depth; /* the fragment shader writes depth: depth results are estimates */
+	int no_raster;    /* rasterizer discard: no fragments at all */
 };
 
 /* What a bound resource is, for the traffic it makes. */
 enum llct_binding {
-	LLCT_BIND_UNIFORM,        /* uniform buffer */
-	LLCT_BIND_UNIFORM_TEXEL,  /* uniform texel buffer: read through the texture units */
-	LLCT_BIND_STORAGE,        /* storage buffer */
-	LLCT_BIND_STORAGE_TEXEL,  /* storage texel buffer */
-	LLCT_BIND_SAMPLED_IMAGE,  /* sampled image (or combined image sampler) */
-	LLCT_BIND_STORAGE_IMAGE,  /* storage image */
+	LLCT_BIND_UNIFORM,       /* uniform buffer */
+	LLCT_BIND_UNIFORM_TEXEL, /* uniform texel buffer: read through the texture units */
+	LLCT_BIND_STORAGE,       /* storage buffer */
+	LLCT_BIND_STORAGE_TEXEL, /* storage texel buffer */
+	LLCT_BIND_SAMPLED_IMAGE, /* sampled image (or combined image sampler) */
+	LLCT_BIND_STORAGE_IMAGE, /* storage image */
 	LLCT_BIND_INPUT_ATTACHMENT,
 	LLCT_BIND_OTHER /* samplers, inline uniform blocks, acceleration structures */
 };
@@ -137,11 +137,11 @@ void llct_binding_traffic(int binding, int compute, struct llct_binding_traffic 
 /* One resource a draw or dispatch uses, in the order it is used. */
 enum llct_use_kind { LLCT_USE_RANGE, LLCT_USE_IMAGE };
 struct llct_use {
-	int kind;                /* enum llct_use_kind */
-	int binding;             /* enum llct_binding (ranges of vertex and index data: -1) */
-	int stream, op, cached;  /* a range's accesses */
-	uint64_t addr, size;     /* LLCT_USE_RANGE: bytes */
-	struct llct_surface s;   /* LLCT_USE_IMAGE: the image, at its view's mip and layer */
+	int kind;               /* enum llct_use_kind */
+	int binding;            /* enum llct_binding (ranges of vertex and index data: -1) */
+	int stream, op, cached; /* a range's accesses */
+	uint64_t addr, size;    /* LLCT_USE_RANGE: bytes */
+	struct llct_surface s;  /* LLCT_USE_IMAGE: the image, at its view's mip and layer */
 	uint32_t mip, layer;
 };
 
@@ -160,8 +160,8 @@ struct llct_draw {
 
 /* What the stream model made of a draw (for its kernel row). */
 struct llct_draw_result {
-	uint64_t covered; /* samples covered (tier 1: the rectangle's pixels x samples) */
-	uint64_t passed;  /* samples that passed the depth and stencil tests */
+	uint64_t covered;        /* samples covered (tier 1: the rectangle's pixels x samples) */
+	uint64_t passed;         /* samples that passed the depth and stencil tests */
 	uint32_t rect_w, rect_h; /* tier 1: the covered rectangle */
 	uint32_t primitives;     /* tier 2: primitives rasterized */
 };
@@ -189,8 +189,8 @@ void llct_draw_footprint(struct llct_fp *fp, const struct llct_pass *p, const st
 void llct_dispatch_footprint(struct llct_fp *fp, const struct llct_use *uses, uint32_t n);
 
 /* The stream an image's traffic is in when a copy, blit, resolve or clear writes it. */
-int llct_image_write_stream(int is_display, int has_depth, int has_stencil,
-			    int is_color_attachment, int is_sampled);
+int llct_image_write_stream(int is_display, int has_depth, int has_stencil, int is_color_attachment,
+			    int is_sampled);
 
 /* HiZ (streams/hiz.c): a depth image's hierarchical-Z buffer holds 4 bytes (the depth range)
  * per 8x8-pixel tile of each mip and layer, laid out like a tiled 4-byte surface, so a line

@@ -30,6 +30,13 @@ void llct_fp_set_kernel(struct llct_fp *fp, uint32_t kernel);
 void llct_fp_rect(struct llct_fp *fp, const struct llct_surface *s, uint32_t mip, uint32_t layer,
 		  uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, int stream, int op,
 		  int cached);
+/* One access of SM sm to the line at line_addr, through its render cache for the stream if
+ * cached. */
+void llct_fp_touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint32_t sm,
+		   int cached);
+/* The SM that works on pixel (x, y) of a target `width` pixels wide: its screen tile's, round
+ * robin. */
+uint32_t llct_fp_pixel_sm(const struct llct_fp *fp, uint32_t x, uint32_t y, uint32_t width);
 /* Touches bytes [addr, addr+size) in order, 32 lines per SM in turn. */
 void llct_fp_range(struct llct_fp *fp, uint64_t addr, uint64_t size, int stream, int op,
 		   int cached);

@@ -27,8 +27,7 @@ uint64_t llct_surface_line(const struct llct_surface *s, uint32_t line, uint32_t
 void llct_surface_line_texels(const struct llct_surface *s, uint32_t line, uint32_t *tw,
 			      uint32_t *th);
 /* The extent in texels of mip level `mip` (at least 1x1). */
-void llct_surface_mip_extent(const struct llct_surface *s, uint32_t mip, uint32_t *w,
-			     uint32_t *h);
+void llct_surface_mip_extent(const struct llct_surface *s, uint32_t mip, uint32_t *w, uint32_t *h);
 
 /* Bytes of a w x h x d texel region packed tightly, as a buffer-image copy lays it out (whole
  * texel blocks, one sample). */

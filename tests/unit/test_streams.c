@@ -48,7 +48,8 @@ static size_t distinct(int stream, int op)
 			continue;
 		int seen = 0;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = recs[j].stream == stream && recs[j].op == op && recs[j].addr == recs[i].addr;
+			seen = recs[j].stream == stream && recs[j].op == op &&
+			       recs[j].addr == recs[i].addr;
 		n += !seen;
 	}
 	return n;
@@ -56,8 +57,14 @@ static size_t distinct(int stream, int op)
 
 static struct llct_surface surf(uint64_t base, uint32_t w, uint32_t h, uint32_t bpp)
 {
-	return (struct llct_surface){.base = base, .width = w, .height = h, .layers = 1, .mips = 1,
-				     .samples = 1, .bpp = bpp, .tiled = 1};
+	return (struct llct_surface){.base = base,
+				     .width = w,
+				     .height = h,
+				     .layers = 1,
+				     .mips = 1,
+				     .samples = 1,
+				     .bpp = bpp,
+				     .tiled = 1};
 }
 
 static void test_surfaces(void)
@@ -239,7 +246,7 @@ static void test_lod(void)
 	CHECK_EQ(llct_texture_lod(&t, 0, 128, 128), 3);
 	CHECK_EQ(llct_texture_lod(&t, 0, 1, 1), 10);
 	CHECK_EQ(llct_texture_lod(&t, 5, 1000, 1000), 5); /* never above the view's base */
-	CHECK_EQ(llct_texture_lod(&t, 0, 300, 20), 1);   /* both dimensions must fit */
+	CHECK_EQ(llct_texture_lod(&t, 0, 300, 20), 1);    /* both dimensions must fit */
 	t.mips = 4;
 	CHECK_EQ(llct_texture_lod(&t, 0, 1, 1), 3);
 }
@@ -251,9 +258,16 @@ static void test_draw(void)
 	struct llct_draw d = {.samples_passed = UINT64_MAX};
 	struct llct_draw_result r;
 	uint32_t x0, y0, x1, y1;
-	d.st = (struct llct_draw_state){.vp_x = 0, .vp_y = 256, .vp_w = 128, .vp_h = -128,
-					.has_viewport = 1, .sc_x = 64, .sc_y = 0, .sc_w = 1000,
-					.sc_h = 1000, .has_scissor = 1};
+	d.st = (struct llct_draw_state){.vp_x = 0,
+					.vp_y = 256,
+					.vp_w = 128,
+					.vp_h = -128,
+					.has_viewport = 1,
+					.sc_x = 64,
+					.sc_y = 0,
+					.sc_w = 1000,
+					.sc_h = 1000,
+					.has_scissor = 1};
 	/* flipped viewport: y 128..256; scissor from x 64 */
 	llct_draw_rect(&p, &d.st, &x0, &y0, &x1, &y1);
 	CHECK(x0 == 64 && y0 == 128 && x1 == 128 && y1 == 256);
@@ -297,8 +311,13 @@ static void test_draw(void)
 	struct llct_use uses[3] = {
 	    {.kind = LLCT_USE_RANGE, .binding = LLCT_BIND_UNIFORM, .addr = 0x500000, .size = 256},
 	    {.kind = LLCT_USE_IMAGE, .binding = LLCT_BIND_SAMPLED_IMAGE, .s = tex},
-	    {.kind = LLCT_USE_RANGE, .binding = -1, .stream = LLCT_STREAM_VTX, .op = LLCT_OP_READ,
-	     .cached = 1, .addr = 0x600010, .size = 100}};
+	    {.kind = LLCT_USE_RANGE,
+	     .binding = -1,
+	     .stream = LLCT_STREAM_VTX,
+	     .op = LLCT_OP_READ,
+	     .cached = 1,
+	     .addr = 0x600010,
+	     .size = 100}};
 	d.uses = uses;
 	d.n_uses = 3;
 	d.samples_passed = 0;
@@ -321,7 +340,8 @@ static void test_draw(void)
 	n_recs = 0;
 	llct_dispatch_footprint(fp, st, 1);
 	llct_fp_drain(fp);
-	CHECK(count(LLCT_STREAM_CS, LLCT_OP_READ) == 64 && count(LLCT_STREAM_CS, LLCT_OP_WRITE) == 64);
+	CHECK(count(LLCT_STREAM_CS, LLCT_OP_READ) == 64 &&
+	      count(LLCT_STREAM_CS, LLCT_OP_WRITE) == 64);
 	CHECK(recs[0].op == LLCT_OP_READ && recs[64].op == LLCT_OP_WRITE);
 	llct_fp_destroy(fp);
 }

@@ -1,0 +1,52 @@
+/* raster.h - capture tier 2's own rasterizer: the primitives a draw really produced (clip-space
+ * positions from the driver) clipped, mapped through the viewport, snapped to 8 subpixel bits,
+ * covered by the top-left rule at the standard sample positions, culled by facing, scissored,
+ * depth- and stencil-tested against an emulated depth/stencil buffer, with HiZ tiles accepting
+ * or rejecting whole blocks; the Z, HIZ, STC, RT, DISP and TEX traffic follows, a cache line at
+ * a time, through the render caches (footprint.h). Vulkan-free: capture fills llct_draw with
+ * positions and llct_pass with the emulated buffers. */
+#ifndef LLCT_RASTER_H
+#define LLCT_RASTER_H
+
+#include "draw.h"
+
+/* ---- the emulated depth/stencil of one image subresource (streams/zbuf.c) ---- */
+
+/* depth_bits: 16 or 24 (UNORM: values are quantized as the format stores them) or 32 (float),
+ * 0 for none; stencil_bits: 8 or 0. Contents start unknown (see llct_zbuf_known). NULL when
+ * out of memory. */
+struct llct_zbuf *llct_zbuf_create(uint32_t width, uint32_t height, uint32_t samples,
+				   uint32_t depth_bits, uint32_t stencil_bits);
+void llct_zbuf_destroy(struct llct_zbuf *z);
+/* Sets depth (when do_depth) and stencil (when do_stencil) of the pixels [x0,x1) x [y0,y1). */
+void llct_zbuf_clear(struct llct_zbuf *z, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+		     int do_depth, float depth, int do_stencil, uint32_t stencil);
+/* The contents became undefined (a DONT_CARE load): until written they are unknown. */
+void llct_zbuf_forget(struct llct_zbuf *z);
+/* Whether the contents are known (cleared or written since created or forgotten). The first
+ * depth test on unknown contents takes them as cleared to what passes it (1.0 for LESS-like
+ * tests, 0.0 for GREATER-like); unknown stencil is 0. */
+int llct_zbuf_known(const struct llct_zbuf *z);
+/* Depth of sample s of pixel (x, y), and stencil. */
+float llct_zbuf_depth(const struct llct_zbuf *z, uint32_t x, uint32_t y, uint32_t s);
+uint32_t llct_zbuf_stencil(const struct llct_zbuf *z, uint32_t x, uint32_t y, uint32_t s);
+/* Writes the depth values (sample 0 of each pixel, rows top to bottom, 32-bit floats in host
+ * order) to path; 0, or -1 with errno set. */
+int llct_zbuf_save(const struct llct_zbuf *z, const char *path);
+
+/* ---- the rasterizer (streams/raster.c) ---- */
+
+struct llct_raster;
+struct llct_raster *llct_raster_create(void);
+void llct_raster_destroy(struct llct_raster *r);
+
+/* Rasterizes d's primitives (d->pos, d->n_vertices, d->st.topology) into pass p: the depth
+ * attachment's emulated buffer (p->att[i].z; NULL: no depth or stencil test is emulated) is
+ * tested and updated, and the records go to fp, after those of d's uses (buffers first, as a
+ * vertex fetch precedes rasterization; sampled images per block, mapped from screen space onto
+ * the viewport). r gets covered and passed samples (an occlusion query's count) and the
+ * primitives drawn. Returns 0, or -1 when out of memory (nothing was drawn). */
+int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llct_pass *p,
+		     const struct llct_draw *d, struct llct_draw_result *res);
+
+#endif

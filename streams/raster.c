@@ -1,0 +1,772 @@
+/* raster.c - capture tier 2's rasterizer (raster.h): homogeneous clipping, the viewport
+ * transform in single precision as drivers do it, 8-bit subpixel snapping, top-left coverage at
+ * the standard sample positions, facing and culling, depth (with bias, clamp and the format's
+ * precision) and stencil tests against an emulated buffer with HiZ tiles, and the traffic of
+ * every covered 4x4 block, a cache line at a time, through the render caches. It models what
+ * the pixels do, not how fast: blocks are visited primitive by primitive in screen order. */
+#include "zbuf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SUB 256     /* subpixel steps a pixel (8 bits, lavapipe's subPixelPrecisionBits) */
+#define BLK 4       /* coverage and traffic are worked out a 4x4-pixel block at a time */
+#define MAX_S 8     /* samples a pixel */
+#define GUARD 64.0  /* x and y beyond this many viewports off centre are clipped */
+#define MAX_TEX 32  /* sampled images a draw maps onto its pixels */
+#define MAX_POLY 16 /* vertices of a clipped triangle */
+
+struct llct_raster {
+	uint64_t draws; /* drawn so far (nothing else needs keeping between draws yet) */
+};
+
+/* A vertex in clip space, and in window space (float, as the driver computes it). */
+struct cv {
+	double x, y, z, w;
+};
+struct wv {
+	float x, y, z;
+};
+
+/* One color attachment (or the depth one) as the inner loop sees it. */
+struct target {
+	const struct llct_attachment *a;
+	uint32_t tw, th; /* pixels a line holds */
+	int stream, blend, write;
+};
+
+/* Everything about the draw the per-block work needs. */
+struct ctx {
+	struct llct_fp *fp;
+	const struct llct_draw_state *st;
+	uint32_t line;
+	int32_t bx0, by0, bx1, by1; /* pixels that can be touched: [bx0,bx1) x [by0,by1) */
+	uint32_t width;             /* of the render targets: SMs go by 16-pixel tile of it */
+	uint32_t ns;                /* samples */
+	int32_t so[MAX_S][2];       /* sample offsets in subpixels */
+	float sx, sy, tx, ty;       /* viewport transform: window = ndc * s + t */
+	float pz, oz;               /* depth: window = ndc * pz + oz */
+	float zlo, zhi;             /* depth clamp range */
+	struct target depth;        /* a->z NULL: no emulated depth/stencil */
+	struct llct_zbuf *z;
+	int dtest, dwrite, stest;
+	struct target color[LLCT_MAX_ATTACHMENTS];
+	uint32_t n_color;
+	const struct llct_use *tex[MAX_TEX];
+	uint32_t tex_mip[MAX_TEX];
+	uint32_t n_tex;
+	struct llct_draw_result *res;
+};
+
+/* ---- coverage ---- */
+
+static const int32_t std_pos[][2] = {
+    /* 1 */ {128, 128},
+    /* 2 */ {192, 192}, {64, 64},
+    /* 4 */ {96, 32},   {224, 96},  {32, 160},  {160, 224},
+    /* 8 */ {144, 80},  {112, 176}, {208, 144}, {80, 48},
+    {48, 208},          {16, 112},  {176, 240}, {240, 16},
+};
+
+/* The standard sample positions (Vulkan's table) of a sample count; other counts get their
+ * samples at the pixel centre. */
+static void sample_positions(struct ctx *c, uint32_t n)
+{
+	int first = n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 3 : n == 8 ? 7 : -1;
+	c->ns = n < 1 ? 1 : n > MAX_S ? MAX_S : n;
+	for (uint32_t s = 0; s < c->ns; s++) {
+		c->so[s][0] = first < 0 ? 128 : std_pos[first + s][0];
+		c->so[s][1] = first < 0 ? 128 : std_pos[first + s][1];
+	}
+}
+
+/* The depth test: does incoming depth d pass against stored s? */
+static int depth_pass(int op, float d, float s)
+{
+	switch (op) {
+	case LLCT_CMP_NEVER:
+		return 0;
+	case LLCT_CMP_LESS:
+		return d < s;
+	case LLCT_CMP_EQUAL:
+		return d == s;
+	case LLCT_CMP_LESS_OR_EQUAL:
+		return d <= s;
+	case LLCT_CMP_GREATER:
+		return d > s;
+	case LLCT_CMP_NOT_EQUAL:
+		return d != s;
+	case LLCT_CMP_GREATER_OR_EQUAL:
+		return d >= s;
+	default:
+		return 1;
+	}
+}
+
+/* HiZ: +1 when every depth in [lo,hi] passes against every stored depth in [tlo,thi], -1 when
+ * none does, 0 when the samples must be read. */
+static int hiz_verdict(int op, float lo, float hi, float tlo, float thi)
+{
+	switch (op) {
+	case LLCT_CMP_NEVER:
+		return -1;
+	case LLCT_CMP_ALWAYS:
+		return 1;
+	case LLCT_CMP_LESS:
+		return hi < tlo ? 1 : lo >= thi ? -1 : 0;
+	case LLCT_CMP_LESS_OR_EQUAL:
+		return hi <= tlo ? 1 : lo > thi ? -1 : 0;
+	case LLCT_CMP_GREATER:
+		return lo > thi ? 1 : hi <= tlo ? -1 : 0;
+	case LLCT_CMP_GREATER_OR_EQUAL:
+		return lo >= thi ? 1 : hi < tlo ? -1 : 0;
+	default:
+		return 0;
+	}
+}
+
+static int stencil_pass(const struct llct_stencil_face *f, uint32_t s)
+{
+	uint32_t r = f->reference & f->compare_mask, v = s & f->compare_mask;
+	switch (f->compare) {
+	case LLCT_CMP_NEVER:
+		return 0;
+	case LLCT_CMP_LESS:
+		return r < v;
+	case LLCT_CMP_EQUAL:
+		return r == v;
+	case LLCT_CMP_LESS_OR_EQUAL:
+		return r <= v;
+	case LLCT_CMP_GREATER:
+		return r > v;
+	case LLCT_CMP_NOT_EQUAL:
+		return r != v;
+	case LLCT_CMP_GREATER_OR_EQUAL:
+		return r >= v;
+	default:
+		return 1;
+	}
+}
+
+static uint8_t stencil_op(const struct llct_stencil_face *f, int op, uint8_t s)
+{
+	uint32_t v;
+	switch (op) {
+	case LLCT_STENCIL_ZERO:
+		v = 0;
+		break;
+	case LLCT_STENCIL_REPLACE:
+		v = f->reference;
+		break;
+	case LLCT_STENCIL_INCR_CLAMP:
+		v = s < 255 ? s + 1u : 255u;
+		break;
+	case LLCT_STENCIL_DECR_CLAMP:
+		v = s > 0 ? s - 1u : 0u;
+		break;
+	case LLCT_STENCIL_INVERT:
+		v = ~(uint32_t)s;
+		break;
+	case LLCT_STENCIL_INCR_WRAP:
+		v = s + 1u;
+		break;
+	case LLCT_STENCIL_DECR_WRAP:
+		v = s - 1u;
+		break;
+	default:
+		return s;
+	}
+	return (uint8_t)((s & ~f->write_mask) | (v & f->write_mask));
+}
+
+/* ---- traffic ---- */
+
+/* The lines of target t holding the pixels of block (bx, by) whose mask in m is set. */
+static void block_lines(struct ctx *c, const struct target *t, int32_t bx, int32_t by,
+			const uint8_t m[BLK * BLK], int stream, int op, uint32_t sm)
+{
+	uint32_t sw = t->tw < BLK ? t->tw : BLK, sh = t->th < BLK ? t->th : BLK;
+	for (uint32_t y = 0; y < BLK; y += sh)
+		for (uint32_t x = 0; x < BLK; x += sw) {
+			int any = 0;
+			for (uint32_t yy = y; yy < y + sh; yy++)
+				for (uint32_t xx = x; xx < x + sw; xx++)
+					any |= m[yy * BLK + xx];
+			if (any)
+				llct_fp_touch(c->fp,
+					      llct_surface_line(&t->a->s, c->line, t->a->mip,
+								t->a->layer, (uint32_t)bx + x,
+								(uint32_t)by + y),
+					      stream, op, sm, 1);
+		}
+}
+
+/* Sampled images mapped from screen space: the viewport spans the image's chosen mip, so the
+ * pixels [x0,x1) x [y0,y1) read the texels under them (exact for full-screen passes). */
+static void tex_block(struct ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1, uint32_t sm)
+{
+	const struct llct_draw_state *st = c->st;
+	float vx = st->vp_x, vy = st->vp_y, vw = st->vp_w, vh = st->vp_h;
+	if (vh < 0) {
+		vy += vh;
+		vh = -vh;
+	}
+	if (vw <= 0 || vh <= 0)
+		return;
+	for (uint32_t i = 0; i < c->n_tex; i++) {
+		const struct llct_surface *s = &c->tex[i]->s;
+		uint32_t mip = c->tex_mip[i], mw, mh, tw, th;
+		llct_surface_mip_extent(s, mip, &mw, &mh);
+		llct_surface_line_texels(s, c->line, &tw, &th);
+		double u0 = (x0 - vx) / vw, u1 = (x1 - vx) / vw;
+		double v0 = (y0 - vy) / vh, v1 = (y1 - vy) / vh;
+		int64_t tx0 = (int64_t)floor(u0 * mw), tx1 = (int64_t)ceil(u1 * mw);
+		int64_t ty0 = (int64_t)floor(v0 * mh), ty1 = (int64_t)ceil(v1 * mh);
+		tx0 = tx0 < 0 ? 0 : tx0;
+		ty0 = ty0 < 0 ? 0 : ty0;
+		tx1 = tx1 > mw ? mw : tx1;
+		ty1 = ty1 > mh ? mh : ty1;
+		for (int64_t y = ty0 - ty0 % th; y < ty1; y += th)
+			for (int64_t x = tx0 - tx0 % tw; x < tx1; x += tw)
+				llct_fp_touch(c->fp,
+					      llct_surface_line(s, c->line, mip, c->tex[i]->layer,
+								(uint32_t)x, (uint32_t)y),
+					      LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
+	}
+}
+
+/* ---- one triangle ---- */
+
+struct tri {
+	int64_t X[3], Y[3];       /* snapped, subpixels */
+	int64_t A[3], B[3], C[3]; /* edge i: E = A*x + B*y + C >= 0 inside (top-left bias in C) */
+	double z0, dzdx, dzdy, x0, y0; /* depth plane in window space */
+	float zmin, zmax;              /* depth range of the vertices (after bias, clamp) */
+	double bias;
+	int front;
+};
+
+static float tri_depth(const struct ctx *c, const struct tri *t, double px, double py)
+{
+	double z = t->z0 + t->dzdx * (px - t->x0) + t->dzdy * (py - t->y0) + t->bias;
+	if (c->st->depth_clamp)
+		z = z < c->zlo ? c->zlo : z > c->zhi ? c->zhi : z;
+	return c->z ? llct_zbuf_quantize(c->z, z) : (float)z;
+}
+
+/* The block's depth range from the plane at its corners, within the vertices' range. */
+static void block_range(const struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
+			int32_t size, float *lo, float *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (int k = 0; k < 4; k++) {
+		float d = tri_depth(c, t, bx + (k & 1) * size, by + (k >> 1) * size);
+		*lo = d < *lo ? d : *lo;
+		*hi = d > *hi ? d : *hi;
+	}
+	*lo = *lo < t->zmin ? t->zmin : *lo;
+	*hi = *hi > t->zmax ? t->zmax : *hi;
+}
+
+/* The work of one covered block: tests (verdict: the HiZ tile's, +1 all pass, -1 none, 0
+ * test each sample), updates, traffic. Returns whether a stored depth changed. */
+static int shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
+		       const uint8_t cov[BLK * BLK], int verdict, uint32_t sm)
+{
+	const struct llct_draw_state *st = c->st;
+	struct llct_zbuf *z = c->z;
+	uint8_t pass[BLK * BLK], zw[BLK * BLK] = {0}, sw[BLK * BLK] = {0}, zr[BLK * BLK] = {0};
+	uint32_t ncov = 0, npass = 0;
+	int changed = 0;
+	memcpy(pass, cov, sizeof(pass));
+	for (int i = 0; i < BLK * BLK; i++)
+		ncov += (uint32_t)__builtin_popcount(cov[i]);
+	if (z && (c->dtest || c->stest)) {
+		for (int i = 0; i < BLK * BLK; i++) {
+			if (!cov[i])
+				continue;
+			uint32_t px = (uint32_t)bx + (uint32_t)(i % BLK),
+				 py = (uint32_t)by + (uint32_t)(i / BLK);
+			size_t at = ((size_t)py * z->w + px) * z->samples;
+			uint8_t ok = 0;
+			for (uint32_t s = 0; s < c->ns; s++) {
+				if (!(cov[i] >> s & 1))
+					continue;
+				float d = tri_depth(c, t, px + c->so[s][0] / (double)SUB,
+						    py + c->so[s][1] / (double)SUB);
+				int dp = !c->dtest || verdict > 0 ||
+					 (verdict == 0 &&
+					  depth_pass(st->depth_compare, d, z->depth[at + s]));
+				if (c->stest && z->stencil) {
+					const struct llct_stencil_face *f =
+					    t->front ? &st->front : &st->back;
+					uint8_t old = z->stencil[at + s];
+					int sp = stencil_pass(f, old);
+					uint8_t nv = stencil_op(f,
+								!sp   ? f->fail
+								: !dp ? f->depth_fail
+								      : f->pass,
+								old);
+					if (nv != old) {
+						z->stencil[at + s] = nv;
+						sw[i] = 1;
+					}
+					dp = dp && sp;
+				}
+				if (c->dtest && verdict == 0)
+					zr[i] = 1;
+				if (!dp)
+					continue;
+				ok |= (uint8_t)(1u << s);
+				if (c->dwrite) {
+					zw[i] = 1; /* the line is written, if with the same value */
+					if (z->depth[at + s] != d) {
+						z->depth[at + s] = d;
+						changed = 1;
+					}
+				}
+			}
+			pass[i] = ok;
+			npass += (uint32_t)__builtin_popcount(ok);
+		}
+		block_lines(c, &c->depth, bx, by, zr, LLCT_STREAM_Z, LLCT_OP_READ, sm);
+		if (c->stest)
+			block_lines(c, &c->depth, bx, by, cov, LLCT_STREAM_STC, LLCT_OP_READ, sm);
+		if (c->dwrite)
+			block_lines(c, &c->depth, bx, by, zw, LLCT_STREAM_Z, LLCT_OP_WRITE, sm);
+		if (c->stest)
+			block_lines(c, &c->depth, bx, by, sw, LLCT_STREAM_STC, LLCT_OP_WRITE, sm);
+	} else {
+		npass = ncov;
+		if (c->depth.a && c->dtest) /* no emulated buffer: every covered sample passes */
+			block_lines(c, &c->depth, bx, by, cov, LLCT_STREAM_Z, LLCT_OP_READ, sm);
+		if (c->depth.a && c->dwrite)
+			block_lines(c, &c->depth, bx, by, cov, LLCT_STREAM_Z, LLCT_OP_WRITE, sm);
+	}
+	c->res->covered += ncov;
+	c->res->passed += npass;
+	if (!npass)
+		return changed;
+	int32_t x0 = bx + BLK, y0 = by + BLK, x1 = bx, y1 = by;
+	for (int i = 0; i < BLK * BLK; i++)
+		if (pass[i]) {
+			int32_t px = bx + i % BLK, py = by + i / BLK;
+			x0 = px < x0 ? px : x0;
+			y0 = py < y0 ? py : y0;
+			x1 = px + 1 > x1 ? px + 1 : x1;
+			y1 = py + 1 > y1 ? py + 1 : y1;
+		}
+	tex_block(c, x0, y0, x1, y1, sm);
+	for (uint32_t k = 0; k < c->n_color; k++) {
+		const struct target *tg = &c->color[k];
+		if (tg->write && tg->blend)
+			block_lines(c, tg, bx, by, pass, tg->stream, LLCT_OP_READ, sm);
+		if (tg->write)
+			block_lines(c, tg, bx, by, pass, tg->stream, LLCT_OP_WRITE, sm);
+	}
+	return changed;
+}
+
+/* Snaps, orients and sets up a triangle in window space, then visits its blocks. */
+static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, const struct wv *v2,
+		       int front)
+{
+	const struct wv *v[3] = {v0, v1, v2};
+	struct tri t;
+	for (int i = 0; i < 3; i++) {
+		t.X[i] = llrintf(v[i]->x * (float)SUB);
+		t.Y[i] = llrintf(v[i]->y * (float)SUB);
+	}
+	int64_t area =
+	    (t.X[1] - t.X[0]) * (t.Y[2] - t.Y[0]) - (t.X[2] - t.X[0]) * (t.Y[1] - t.Y[0]);
+	if (!area)
+		return;
+	if (area < 0) { /* the edges below assume this orientation */
+		const struct wv *tmp = v[1];
+		v[1] = v[2];
+		v[2] = tmp;
+		int64_t x = t.X[1], y = t.Y[1];
+		t.X[1] = t.X[2], t.Y[1] = t.Y[2];
+		t.X[2] = x, t.Y[2] = y;
+	}
+	int64_t mx = INT64_MAX, my = INT64_MAX, Mx = INT64_MIN, My = INT64_MIN;
+	for (int i = 0; i < 3; i++) {
+		int j = (i + 1) % 3;
+		int64_t dx = t.X[j] - t.X[i], dy = t.Y[j] - t.Y[i];
+		t.A[i] = -dy;
+		t.B[i] = dx;
+		t.C[i] = -t.A[i] * t.X[i] - t.B[i] * t.Y[i];
+		if (!((dy == 0 && dx > 0) || dy < 0)) /* top and left edges own their points */
+			t.C[i] -= 1;
+		mx = t.X[i] < mx ? t.X[i] : mx;
+		Mx = t.X[i] > Mx ? t.X[i] : Mx;
+		my = t.Y[i] < my ? t.Y[i] : my;
+		My = t.Y[i] > My ? t.Y[i] : My;
+	}
+	/* depth plane from the (unsnapped) window coordinates */
+	double x0 = v[0]->x, y0 = v[0]->y, z0 = v[0]->z;
+	double e1x = v[1]->x - x0, e1y = v[1]->y - y0, e1z = v[1]->z - z0;
+	double e2x = v[2]->x - x0, e2y = v[2]->y - y0, e2z = v[2]->z - z0;
+	double det = e1x * e2y - e2x * e1y;
+	t.x0 = x0;
+	t.y0 = y0;
+	t.z0 = z0;
+	t.dzdx = det != 0 ? (e1z * e2y - e2z * e1y) / det : 0;
+	t.dzdy = det != 0 ? (e1x * e2z - e2x * e1z) / det : 0;
+	t.front = front;
+	t.bias = 0;
+	const struct llct_draw_state *st = c->st;
+	if (st->depth_bias) {
+		double m = fabs(t.dzdx) > fabs(t.dzdy) ? fabs(t.dzdx) : fabs(t.dzdy), r;
+		if (c->z && c->z->depth_bits && c->z->depth_bits < 32) {
+			r = 1.0 / (double)((1u << c->z->depth_bits) - 1);
+		} else {
+			double zm = fmax(fabs(v[0]->z), fmax(fabs(v[1]->z), fabs(v[2]->z)));
+			int e;
+			frexp(zm, &e);
+			r = ldexp(1.0, e - 1 - 23);
+		}
+		double o = m * st->bias_slope + r * st->bias_constant;
+		if (st->bias_clamp > 0 && o > st->bias_clamp)
+			o = st->bias_clamp;
+		else if (st->bias_clamp < 0 && o < st->bias_clamp)
+			o = st->bias_clamp;
+		t.bias = o;
+	}
+	t.zmin = INFINITY;
+	t.zmax = -INFINITY;
+	for (int i = 0; i < 3; i++) {
+		float d = tri_depth(c, &t, v[i]->x, v[i]->y);
+		t.zmin = d < t.zmin ? d : t.zmin;
+		t.zmax = d > t.zmax ? d : t.zmax;
+	}
+	/* the pixels whose samples can be inside, within the bounds, in whole blocks */
+	int64_t px0 = mx / SUB - 1, py0 = my / SUB - 1, px1 = Mx / SUB + 2, py1 = My / SUB + 2;
+	px0 = px0 < c->bx0 ? c->bx0 : px0;
+	py0 = py0 < c->by0 ? c->by0 : py0;
+	px1 = px1 > c->bx1 ? c->bx1 : px1;
+	py1 = py1 > c->by1 ? c->by1 : py1;
+	if (px0 >= px1 || py0 >= py1)
+		return;
+	const int32_t T = LLCT_HIZ_TILE;
+	/* whole tiles decided by their depth range (HiZ) */
+	int hiz = c->z && c->dtest && !c->stest && c->depth.a->hiz.bpp;
+	for (int64_t ty = py0 - py0 % T; ty < py1; ty += T)
+		for (int64_t tx = px0 - px0 % T; tx < px1; tx += T) {
+			uint8_t cov[T / BLK][T / BLK][BLK * BLK];
+			int any_tile = 0;
+			for (int b = 0; b < (T / BLK) * (T / BLK); b++) {
+				int64_t bx = tx + (b % (T / BLK)) * BLK,
+					by = ty + (b / (T / BLK)) * BLK;
+				uint8_t *m = cov[b / (T / BLK)][b % (T / BLK)];
+				for (int i = 0; i < BLK * BLK; i++) {
+					int64_t px = bx + i % BLK, py = by + i / BLK;
+					m[i] = 0;
+					if (px < c->bx0 || px >= c->bx1 || py < c->by0 ||
+					    py >= c->by1)
+						continue;
+					for (uint32_t s = 0; s < c->ns; s++) {
+						int64_t sx = px * SUB + c->so[s][0],
+							sy = py * SUB + c->so[s][1];
+						if (t.A[0] * sx + t.B[0] * sy + t.C[0] >= 0 &&
+						    t.A[1] * sx + t.B[1] * sy + t.C[1] >= 0 &&
+						    t.A[2] * sx + t.B[2] * sy + t.C[2] >= 0)
+							m[i] |= (uint8_t)(1u << s);
+					}
+					any_tile |= m[i];
+				}
+			}
+			if (!any_tile)
+				continue;
+			uint32_t sm = llct_fp_pixel_sm(c->fp, (uint32_t)tx, (uint32_t)ty, c->width);
+			int verdict = 0, changed = 0;
+			const struct llct_attachment *da = c->depth.a;
+			size_t ti = hiz ? (size_t)(ty / T) * c->z->tiles_x + (size_t)(tx / T) : 0;
+			if (hiz) {
+				float lo, hi;
+				block_range(c, &t, (int32_t)tx, (int32_t)ty, T, &lo, &hi);
+				verdict = hiz_verdict(c->st->depth_compare, lo, hi,
+						      c->z->tile_min[ti], c->z->tile_max[ti]);
+				llct_fp_touch(c->fp,
+					      llct_surface_line(&da->hiz, c->line, da->mip,
+								da->layer, (uint32_t)(tx / T),
+								(uint32_t)(ty / T)),
+					      LLCT_STREAM_HIZ, LLCT_OP_READ, sm, 1);
+			}
+			for (int b = 0; b < (T / BLK) * (T / BLK); b++) {
+				const uint8_t *m = cov[b / (T / BLK)][b % (T / BLK)];
+				int any = 0;
+				for (int i = 0; i < BLK * BLK; i++)
+					any |= m[i];
+				if (any)
+					changed |= shade_block(
+					    c, &t, (int32_t)(tx + (b % (T / BLK)) * BLK),
+					    (int32_t)(ty + (b / (T / BLK)) * BLK), m, verdict, sm);
+			}
+			if (changed && c->z &&
+			    llct_zbuf_retile(c->z, (uint32_t)(tx / T), (uint32_t)(ty / T)) && da &&
+			    da->hiz.bpp)
+				llct_fp_touch(c->fp,
+					      llct_surface_line(&da->hiz, c->line, da->mip,
+								da->layer, (uint32_t)(tx / T),
+								(uint32_t)(ty / T)),
+					      LLCT_STREAM_HIZ, LLCT_OP_WRITE, sm, 1);
+		}
+}
+
+/* ---- clipping and primitives ---- */
+
+/* Clips polygon p (n vertices) by plane a.x*x + a.y*y + a.z*z + a.w*w + k >= 0; returns the
+ * count. */
+static int clip_plane(struct cv *p, int n, double ax, double ay, double az, double aw, double k)
+{
+	struct cv out[MAX_POLY];
+	int m = 0;
+	for (int i = 0; i < n && m < MAX_POLY - 1; i++) {
+		const struct cv *a = &p[i], *b = &p[(i + 1) % n];
+		double da = ax * a->x + ay * a->y + az * a->z + aw * a->w + k;
+		double db = ax * b->x + ay * b->y + az * b->z + aw * b->w + k;
+		if (da >= 0)
+			out[m++] = *a;
+		if ((da >= 0) != (db >= 0)) {
+			double f = da / (da - db);
+			out[m++] = (struct cv){a->x + f * (b->x - a->x), a->y + f * (b->y - a->y),
+					       a->z + f * (b->z - a->z), a->w + f * (b->w - a->w)};
+		}
+	}
+	memcpy(p, out, (size_t)m * sizeof(*p));
+	return m;
+}
+
+/* Window coordinates, computed in single precision as the driver's vertex pipeline does. */
+static struct wv to_window(const struct ctx *c, const struct cv *v)
+{
+	float iw = 1.0f / (float)v->w;
+	return (struct wv){(float)v->x * iw * c->sx + c->tx, (float)v->y * iw * c->sy + c->ty,
+			   (float)v->z * iw * c->pz + c->oz};
+}
+
+/* Is a vertex inside every clip plane (so a triangle of such vertices needs no clipping)? */
+static int inside(const struct ctx *c, const struct cv *v)
+{
+	double g = GUARD * v->w;
+	return v->w > 0 && v->x <= g && v->x >= -g && v->y <= g && v->y >= -g &&
+	       (c->st->depth_clamp || (v->z >= 0 && v->z <= v->w));
+}
+
+static void triangle(struct ctx *c, const float *a, const float *b, const float *d)
+{
+	struct cv p[MAX_POLY] = {
+	    {a[0], a[1], a[2], a[3]}, {b[0], b[1], b[2], b[3]}, {d[0], d[1], d[2], d[3]}};
+	int n = 3;
+	if (!inside(c, &p[0]) || !inside(c, &p[1]) || !inside(c, &p[2])) {
+		if (!c->st->depth_clamp) {
+			n = clip_plane(p, n, 0, 0, 1, 0, 0);  /* z >= 0 */
+			n = clip_plane(p, n, 0, 0, -1, 1, 0); /* z <= w */
+		}
+		n = clip_plane(p, n, 0, 0, 0, 1, -1e-12); /* w > 0 */
+		n = clip_plane(p, n, -1, 0, 0, GUARD, 0);
+		n = clip_plane(p, n, 1, 0, 0, GUARD, 0);
+		n = clip_plane(p, n, 0, -1, 0, GUARD, 0);
+		n = clip_plane(p, n, 0, 1, 0, GUARD, 0);
+	}
+	if (n < 3)
+		return;
+	struct wv w[MAX_POLY];
+	double s2 = 0; /* twice the signed area, framebuffer y down */
+	for (int i = 0; i < n; i++) {
+		if (!(p[i].w > 0))
+			return;
+		w[i] = to_window(c, &p[i]);
+	}
+	for (int i = 0; i < n; i++) {
+		int j = (i + 1) % n;
+		s2 += (double)w[i].x * w[j].y - (double)w[j].x * w[i].y;
+	}
+	/* Vulkan: a = -s2/2; counter-clockwise (a > 0) is front when frontFace says so */
+	int front = c->st->front_ccw ? s2 < 0 : s2 > 0;
+	if (s2 == 0 || (front && (c->st->cull & LLCT_CULL_FRONT)) ||
+	    (!front && (c->st->cull & LLCT_CULL_BACK)))
+		return;
+	if (!c->st->polygon_fill) { /* drawn as its edges: thin quads (an approximation) */
+		for (int i = 0; i < n; i++) {
+			int j = (i + 1) % n;
+			float dx = w[j].x - w[i].x, dy = w[j].y - w[i].y,
+			      l = sqrtf(dx * dx + dy * dy);
+			float hw = (c->st->line_width > 0 ? c->st->line_width : 1.0f) / 2;
+			if (l == 0)
+				continue;
+			float nx = -dy / l * hw, ny = dx / l * hw;
+			struct wv q[4] = {{w[i].x + nx, w[i].y + ny, w[i].z},
+					  {w[j].x + nx, w[j].y + ny, w[j].z},
+					  {w[j].x - nx, w[j].y - ny, w[j].z},
+					  {w[i].x - nx, w[i].y - ny, w[i].z}};
+			raster_tri(c, &q[0], &q[1], &q[2], front);
+			raster_tri(c, &q[0], &q[2], &q[3], front);
+		}
+		return;
+	}
+	for (int i = 1; i + 1 < n; i++)
+		raster_tri(c, &w[0], &w[i], &w[i + 1], front);
+}
+
+/* A line as a rectangle of the line width around the segment (strict lines); a point as a
+ * square of the point size. */
+static void line_or_point(struct ctx *c, const float *a, const float *b)
+{
+	struct cv p[2] = {{a[0], a[1], a[2], a[3]}, {b[0], b[1], b[2], b[3]}};
+	if (!(p[0].w > 0) || !(p[1].w > 0))
+		return; /* lines crossing w = 0 are left out */
+	struct wv u = to_window(c, &p[0]), v = to_window(c, &p[1]);
+	float dx = v.x - u.x, dy = v.y - u.y, l = sqrtf(dx * dx + dy * dy), nx, ny, ex = 0, ey = 0;
+	if (a == b || l == 0) { /* a point */
+		float hs = (c->st->point_size > 0 ? c->st->point_size : 1.0f) / 2;
+		nx = 0, ny = hs, ex = hs, ey = 0;
+	} else {
+		float hw = (c->st->line_width > 0 ? c->st->line_width : 1.0f) / 2;
+		nx = -dy / l * hw, ny = dx / l * hw;
+	}
+	struct wv q[4] = {{u.x + nx - ex, u.y + ny - ey, u.z},
+			  {v.x + nx + ex, v.y + ny + ey, v.z},
+			  {v.x - nx + ex, v.y - ny + ey, v.z},
+			  {u.x - nx - ex, u.y - ny - ey, u.z}};
+	raster_tri(c, &q[0], &q[1], &q[2], 1);
+	raster_tri(c, &q[0], &q[2], &q[3], 1);
+}
+
+/* ---- the draw ---- */
+
+struct llct_raster *llct_raster_create(void)
+{
+	return calloc(1, sizeof(struct llct_raster));
+}
+
+void llct_raster_destroy(struct llct_raster *r)
+{
+	free(r);
+}
+
+static void bounds(struct ctx *c, const struct llct_pass *p)
+{
+	uint32_t x0, y0, x1, y1;
+	llct_draw_rect(p, c->st, &x0, &y0, &x1, &y1);
+	c->bx0 = (int32_t)x0, c->by0 = (int32_t)y0, c->bx1 = (int32_t)x1, c->by1 = (int32_t)y1;
+	c->width = 0;
+	for (uint32_t i = 0; i < p->n; i++) { /* and within every attachment drawn to */
+		const struct llct_attachment *a = &p->att[i];
+		uint32_t w, h;
+		if (a->role != LLCT_ROLE_COLOR && a->role != LLCT_ROLE_DEPTH)
+			continue;
+		llct_surface_mip_extent(&a->s, a->mip, &w, &h);
+		c->bx1 = c->bx1 < (int32_t)w ? c->bx1 : (int32_t)w;
+		c->by1 = c->by1 < (int32_t)h ? c->by1 : (int32_t)h;
+		c->width = c->width ? c->width : w;
+	}
+	if (!c->width)
+		c->width = x1;
+}
+
+/* The pass's attachments as targets, the emulated depth's first use of unknown contents. */
+static void targets(struct ctx *c, const struct llct_pass *p)
+{
+	const struct llct_draw_state *st = c->st;
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct llct_attachment *a = &p->att[i];
+		struct target t = {a, 0, 0, llct_attachment_stream(a), 0, 0};
+		llct_surface_line_texels(&a->s, c->line, &t.tw, &t.th);
+		if (a->role == LLCT_ROLE_DEPTH ||
+		    ((a->has_depth || a->has_stencil) && a->role == LLCT_ROLE_COLOR)) {
+			c->depth = t;
+			c->z = a->z;
+			c->dtest = a->has_depth && st->depth_test;
+			c->dwrite = c->dtest && st->depth_write;
+			c->stest = a->has_stencil && st->stencil_test;
+			continue;
+		}
+		if (a->role != LLCT_ROLE_COLOR)
+			continue;
+		uint32_t bit = a->slot >= 0 && a->slot < 32 ? (uint32_t)1 << a->slot : 0;
+		t.write = (st->write_mask & bit) != 0;
+		t.blend = (st->blend & bit) != 0;
+		c->color[c->n_color++] = t;
+	}
+	if (c->z && !c->z->known && c->dtest) {
+		/* contents the capture never saw (an earlier frame's, a DONT_CARE load): taken as
+		   cleared to what passes this first test */
+		int greater = st->depth_compare == LLCT_CMP_GREATER ||
+			      st->depth_compare == LLCT_CMP_GREATER_OR_EQUAL;
+		llct_zbuf_clear(c->z, 0, 0, c->z->w, c->z->h, 1, greater ? 0.0f : 1.0f, 0, 0);
+	}
+	if (c->z && (c->dwrite || c->stest))
+		c->z->known = 1;
+}
+
+int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llct_pass *p,
+		     const struct llct_draw *d, struct llct_draw_result *res)
+{
+	struct ctx *c = calloc(1, sizeof(*c));
+	const struct llct_draw_state *st = &d->st;
+	memset(res, 0, sizeof(*res));
+	if (!c)
+		return -1;
+	c->fp = fp;
+	c->st = st;
+	c->res = res;
+	c->line = llct_fp_line_size(fp);
+	/* buffers first (the vertex fetch comes before rasterization); sampled images go with
+	   the pixels */
+	for (uint32_t i = 0; i < d->n_uses; i++) {
+		const struct llct_use *u = &d->uses[i];
+		struct llct_binding_traffic t = {1, u->stream, u->op == LLCT_OP_READ,
+						 u->op == LLCT_OP_WRITE, u->cached};
+		if (u->binding >= 0)
+			llct_binding_traffic(u->binding, 0, &t);
+		if (!t.counted)
+			continue;
+		if (u->kind == LLCT_USE_IMAGE) {
+			if (c->n_tex < MAX_TEX && u->binding == LLCT_BIND_SAMPLED_IMAGE)
+				c->tex[c->n_tex++] = u;
+			continue;
+		}
+		if (t.reads)
+			llct_fp_range(fp, u->addr, u->size, t.stream, LLCT_OP_READ, t.cached);
+		if (t.writes)
+			llct_fp_range(fp, u->addr, u->size, t.stream, LLCT_OP_WRITE, t.cached);
+	}
+	r->draws++;
+	if (st->no_raster || !d->pos) {
+		free(c);
+		return 0;
+	}
+	sample_positions(c, st->samples);
+	c->sx = st->vp_w * 0.5f;
+	c->tx = st->vp_x + st->vp_w * 0.5f;
+	c->sy = st->vp_h * 0.5f;
+	c->ty = st->vp_y + st->vp_h * 0.5f;
+	c->pz = st->vp_max - st->vp_min;
+	c->oz = st->vp_min;
+	c->zlo = st->vp_min < st->vp_max ? st->vp_min : st->vp_max;
+	c->zhi = st->vp_min < st->vp_max ? st->vp_max : st->vp_min;
+	bounds(c, p);
+	targets(c, p);
+	for (uint32_t i = 0; i < c->n_tex; i++) {
+		float vw = fabsf(st->vp_w), vh = fabsf(st->vp_h);
+		c->tex_mip[i] =
+		    llct_texture_lod(&c->tex[i]->s, c->tex[i]->mip, (uint32_t)vw, (uint32_t)vh);
+	}
+	const float *v = d->pos;
+	uint32_t per = st->topology == LLCT_PRIM_TRIANGLES ? 3
+		       : st->topology == LLCT_PRIM_LINES   ? 2
+							   : 1;
+	for (uint32_t i = 0; i + per <= d->n_vertices; i += per) {
+		res->primitives++;
+		if (per == 3)
+			triangle(c, v + 4 * i, v + 4 * (i + 1), v + 4 * (i + 2));
+		else
+			line_or_point(c, v + 4 * i, v + 4 * (i + per - 1));
+	}
+	free(c);
+	return 0;
+}

@@ -1,0 +1,144 @@
+/* zbuf.c - tier 2's emulated depth/stencil buffers (raster.h): per-sample depth (quantized as
+ * the format stores it) and stencil, and the bounds of every HiZ tile. */
+#include "zbuf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct llct_zbuf *llct_zbuf_create(uint32_t width, uint32_t height, uint32_t samples,
+				   uint32_t depth_bits, uint32_t stencil_bits)
+{
+	struct llct_zbuf *z = calloc(1, sizeof(*z));
+	if (!z)
+		return NULL;
+	z->w = width ? width : 1;
+	z->h = height ? height : 1;
+	z->samples = samples ? samples : 1;
+	z->depth_bits = depth_bits;
+	z->stencil_bits = stencil_bits;
+	z->tiles_x = (z->w + LLCT_HIZ_TILE - 1) / LLCT_HIZ_TILE;
+	z->tiles_y = (z->h + LLCT_HIZ_TILE - 1) / LLCT_HIZ_TILE;
+	size_t n = (size_t)z->w * z->h * z->samples, t = (size_t)z->tiles_x * z->tiles_y;
+	z->depth = malloc(n * sizeof(*z->depth));
+	z->stencil = stencil_bits ? calloc(n, 1) : NULL;
+	z->tile_min = malloc(t * sizeof(float));
+	z->tile_max = malloc(t * sizeof(float));
+	if (!z->depth || (stencil_bits && !z->stencil) || !z->tile_min || !z->tile_max) {
+		llct_zbuf_destroy(z);
+		return NULL;
+	}
+	llct_zbuf_forget(z);
+	return z;
+}
+
+void llct_zbuf_destroy(struct llct_zbuf *z)
+{
+	if (!z)
+		return;
+	free(z->depth);
+	free(z->stencil);
+	free(z->tile_min);
+	free(z->tile_max);
+	free(z);
+}
+
+void llct_zbuf_forget(struct llct_zbuf *z)
+{
+	size_t n = (size_t)z->w * z->h * z->samples, t = (size_t)z->tiles_x * z->tiles_y;
+	for (size_t i = 0; i < n; i++)
+		z->depth[i] = 0.0f;
+	if (z->stencil)
+		memset(z->stencil, 0, n);
+	for (size_t i = 0; i < t; i++) {
+		z->tile_min[i] = 0.0f;
+		z->tile_max[i] = 0.0f;
+	}
+	z->known = 0;
+}
+
+int llct_zbuf_known(const struct llct_zbuf *z)
+{
+	return z->known;
+}
+
+float llct_zbuf_quantize(const struct llct_zbuf *z, double d)
+{
+	if (z->depth_bits == 16 || z->depth_bits == 24) {
+		double steps = z->depth_bits == 16 ? 65535.0 : 16777215.0;
+		d = d < 0 ? 0 : d > 1 ? 1 : d;
+		return (float)(nearbyint(d * steps) / steps);
+	}
+	return (float)d;
+}
+
+int llct_zbuf_retile(struct llct_zbuf *z, uint32_t tx, uint32_t ty)
+{
+	float lo = INFINITY, hi = -INFINITY;
+	uint32_t x1 = (tx + 1) * LLCT_HIZ_TILE, y1 = (ty + 1) * LLCT_HIZ_TILE;
+	x1 = x1 < z->w ? x1 : z->w;
+	y1 = y1 < z->h ? y1 : z->h;
+	for (uint32_t y = ty * LLCT_HIZ_TILE; y < y1; y++) {
+		const float *row = z->depth + ((size_t)y * z->w + tx * LLCT_HIZ_TILE) * z->samples;
+		size_t n = (size_t)(x1 - tx * LLCT_HIZ_TILE) * z->samples;
+		for (size_t i = 0; i < n; i++) {
+			lo = row[i] < lo ? row[i] : lo;
+			hi = row[i] > hi ? row[i] : hi;
+		}
+	}
+	size_t t = (size_t)ty * z->tiles_x + tx;
+	int changed = z->tile_min[t] != lo || z->tile_max[t] != hi;
+	z->tile_min[t] = lo;
+	z->tile_max[t] = hi;
+	return changed;
+}
+
+void llct_zbuf_clear(struct llct_zbuf *z, uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1,
+		     int do_depth, float depth, int do_stencil, uint32_t stencil)
+{
+	x1 = x1 < z->w ? x1 : z->w;
+	y1 = y1 < z->h ? y1 : z->h;
+	if (x0 >= x1 || y0 >= y1)
+		return;
+	float d = llct_zbuf_quantize(z, depth);
+	for (uint32_t y = y0; y < y1; y++)
+		for (size_t i = ((size_t)y * z->w + x0) * z->samples;
+		     i < ((size_t)y * z->w + x1) * z->samples; i++) {
+			if (do_depth)
+				z->depth[i] = d;
+			if (do_stencil && z->stencil)
+				z->stencil[i] = (uint8_t)stencil;
+		}
+	for (uint32_t ty = y0 / LLCT_HIZ_TILE; ty * LLCT_HIZ_TILE < y1; ty++)
+		for (uint32_t tx = x0 / LLCT_HIZ_TILE; tx * LLCT_HIZ_TILE < x1; tx++)
+			llct_zbuf_retile(z, tx, ty);
+	/* a partial clear of unknown contents leaves the rest unknown; count it known (tests then
+	   compare with the zeros there), as programs clear the whole area */
+	z->known = 1;
+}
+
+float llct_zbuf_depth(const struct llct_zbuf *z, uint32_t x, uint32_t y, uint32_t s)
+{
+	return z->depth[((size_t)y * z->w + x) * z->samples + s];
+}
+
+uint32_t llct_zbuf_stencil(const struct llct_zbuf *z, uint32_t x, uint32_t y, uint32_t s)
+{
+	return z->stencil ? z->stencil[((size_t)y * z->w + x) * z->samples + s] : 0;
+}
+
+int llct_zbuf_save(const struct llct_zbuf *z, const char *path)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	int bad = 0;
+	for (uint32_t y = 0; y < z->h && !bad; y++)
+		for (uint32_t x = 0; x < z->w && !bad; x++) {
+			float d = llct_zbuf_depth(z, x, y, 0);
+			bad = fwrite(&d, sizeof(d), 1, f) != 1;
+		}
+	bad |= fclose(f) != 0;
+	return bad ? -1 : 0;
+}

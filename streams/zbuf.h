@@ -1,0 +1,24 @@
+/* zbuf.h - private to streams/: the layout of an emulated depth/stencil buffer, shared by
+ * zbuf.c (which owns it) and raster.c (which tests and writes it in its inner loops). */
+#ifndef LLCT_STREAMS_ZBUF_H
+#define LLCT_STREAMS_ZBUF_H
+
+#include "llct/raster.h"
+
+struct llct_zbuf {
+	uint32_t w, h, samples;
+	uint32_t depth_bits, stencil_bits; /* depth 16/24 UNORM, 32 float, 0 none */
+	float *depth;      /* [y][x][sample] */
+	uint8_t *stencil;  /* [y][x][sample], or NULL */
+	uint32_t tiles_x, tiles_y;
+	float *tile_min;   /* per HiZ tile (LLCT_HIZ_TILE pixels square): bounds of its depths */
+	float *tile_max;
+	int known;         /* contents defined (cleared or written) */
+};
+
+/* Recomputes HiZ tile (tx, ty)'s bounds from its samples; returns whether they changed. */
+int llct_zbuf_retile(struct llct_zbuf *z, uint32_t tx, uint32_t ty);
+/* A depth value as the format stores it (UNORM formats round to their steps, clamp to 0..1). */
+float llct_zbuf_quantize(const struct llct_zbuf *z, double d);
+
+#endif

@@ -1,0 +1,411 @@
+/* test_raster.c - tier 2's rasterizer worked by hand: the top-left rule, culling, clipping,
+ * sample positions, depth and stencil tests against the emulated buffer, HiZ accept/reject,
+ * and the line-granular traffic it makes; and on random meshes that tile the screen, every
+ * sample covered exactly once (no gaps, no double cover). */
+#include "check.h"
+#include "llct/raster.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MAXREC (1 << 20)
+static struct llct_record recs[MAXREC];
+static size_t n_recs;
+
+static int collect(void *ud, const struct llct_record *r, size_t n)
+{
+	(void)ud;
+	for (size_t i = 0; i < n && n_recs < MAXREC; i++)
+		recs[n_recs++] = r[i];
+	return 0;
+}
+
+static struct llct_fp *model(void)
+{
+	struct llct_fp_config c;
+	struct llct_fp *fp;
+	llct_fp_config_default(&c);
+	memset(c.rc_lines, 0, sizeof(c.rc_lines)); /* every access reaches the records */
+	CHECK_EQ(llct_fp_create(&c, collect, NULL, &fp), LLCT_OK);
+	return fp;
+}
+
+static size_t count(int stream, int op)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < n_recs; i++)
+		n += recs[i].stream == stream && recs[i].op == op;
+	return n;
+}
+
+static size_t distinct(int stream, int op)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < n_recs; i++) {
+		int seen = recs[i].stream != stream || recs[i].op != op;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = recs[j].stream == stream && recs[j].op == op &&
+			       recs[j].addr == recs[i].addr;
+		n += !seen;
+	}
+	return n;
+}
+
+#define W 64
+#define H 64
+
+/* A W x H pass: RGBA8 color, D32 depth with its emulated buffer z (samples per pixel). */
+static struct llct_pass pass(struct llct_zbuf *z, uint32_t samples)
+{
+	struct llct_pass p = {.x1 = W, .y1 = H, .n = 2};
+	struct llct_surface cs = {.base = 0x100000,
+				  .width = W,
+				  .height = H,
+				  .layers = 1,
+				  .mips = 1,
+				  .samples = samples,
+				  .bpp = 4,
+				  .tiled = 1};
+	struct llct_surface ds = cs;
+	ds.base = 0x200000;
+	p.att[0] = (struct llct_attachment){.s = cs, .role = LLCT_ROLE_COLOR, .slot = 0};
+	p.att[1] = (struct llct_attachment){
+	    .s = ds, .role = LLCT_ROLE_DEPTH, .slot = -1, .has_depth = 1, .z = z};
+	llct_hiz_surface(&ds, 0x900000, &p.att[1].hiz);
+	return p;
+}
+
+/* Draw state for a W x H viewport, depth test on (op), writes on, color written. */
+static struct llct_draw_state state(int op)
+{
+	return (struct llct_draw_state){.vp_w = W,
+					.vp_h = H,
+					.vp_max = 1,
+					.has_viewport = 1,
+					.depth_test = op >= 0,
+					.depth_write = op >= 0,
+					.depth_compare = op,
+					.write_mask = 1,
+					.polygon_fill = 1,
+					.samples = 1,
+					.front_ccw = 1};
+}
+
+/* Clip-space vertex of window position (x, y) at depth z (viewport W x H, depth 0..1). */
+static void vtx(float *v, double x, double y, double z)
+{
+	v[0] = (float)(x / W * 2 - 1);
+	v[1] = (float)(y / H * 2 - 1);
+	v[2] = (float)z;
+	v[3] = 1;
+}
+
+static struct llct_draw_result draw(struct llct_fp *fp, const struct llct_pass *p,
+				    const struct llct_draw_state *st, const float *pos, uint32_t n)
+{
+	struct llct_raster *r = llct_raster_create();
+	struct llct_draw d = {.st = *st, .pos = pos, .n_vertices = n, .samples_passed = UINT64_MAX};
+	struct llct_draw_result res;
+	n_recs = 0;
+	CHECK_EQ(llct_raster_draw(r, fp, p, &d, &res), 0);
+	llct_fp_drain(fp);
+	llct_raster_destroy(r);
+	return res;
+}
+
+/* A quad (two triangles) over window rectangle [x0,x1) x [y0,y1) at depth z. */
+static uint32_t quad(float *v, double x0, double y0, double x1, double y1, double z)
+{
+	vtx(v + 0, x0, y0, z), vtx(v + 4, x1, y0, z), vtx(v + 8, x1, y1, z);
+	vtx(v + 12, x0, y0, z), vtx(v + 16, x1, y1, z), vtx(v + 20, x0, y1, z);
+	return 6;
+}
+
+static void test_top_left(void)
+{
+	struct llct_fp *fp = model();
+	struct llct_pass p = pass(NULL, 1);
+	struct llct_draw_state st = state(-1);
+	float v[24];
+	/* right triangle with its corners on pixel centres: the top and left edges own their
+	   centres, the hypotenuse does not: pixels with px + py <= 3, 10 of them */
+	vtx(v, 0.5, 0.5, 0.5), vtx(v + 4, 4.5, 0.5, 0.5), vtx(v + 8, 0.5, 4.5, 0.5);
+	struct llct_draw_result r = draw(fp, &p, &st, v, 3);
+	CHECK_EQ(r.covered, 10);
+	CHECK_EQ(r.passed, 10);
+	CHECK_EQ(r.primitives, 1);
+	/* the same triangle wound the other way covers the same pixels */
+	vtx(v, 0.5, 0.5, 0.5), vtx(v + 4, 0.5, 4.5, 0.5), vtx(v + 8, 4.5, 0.5, 0.5);
+	CHECK_EQ(draw(fp, &p, &st, v, 3).covered, 10);
+	/* its mirror image, the rest of the 4x4 pixels: its hypotenuse is a left edge and owns
+	   its centres, its bottom and right edges do not: px + py >= 4 with px, py <= 3, 6 */
+	vtx(v, 4.5, 4.5, 0.5), vtx(v + 4, 0.5, 4.5, 0.5), vtx(v + 8, 4.5, 0.5, 0.5);
+	CHECK_EQ(draw(fp, &p, &st, v, 3).covered, 6);
+	/* a quad on pixel edges covers exactly its pixels, each once */
+	CHECK_EQ(draw(fp, &p, &st, v, quad(v, 8, 8, 24, 16, 0.5)).covered, 16 * 8);
+	/* half-open at pixel centres: [2.5, 6.5) covers pixel centres 2.5 .. 5.5 */
+	CHECK_EQ(draw(fp, &p, &st, v, quad(v, 2.5, 2.5, 6.5, 6.5, 0.5)).covered, 16);
+	/* 8 subpixel bits: 2.501 snaps to 2.5 (owned by the left edge), 2.499 too */
+	CHECK_EQ(draw(fp, &p, &st, v, quad(v, 2.501, 0, 6, 1, 0.5)).covered, 4);
+	CHECK_EQ(draw(fp, &p, &st, v, quad(v, 2.503, 0, 6, 1, 0.5)).covered, 3);
+	/* nothing outside the viewport, or the scissor */
+	CHECK_EQ(draw(fp, &p, &st, v, quad(v, -10, -10, 100, 100, 0.5)).covered, W * H);
+	st.has_scissor = 1, st.sc_x = 10, st.sc_y = 20, st.sc_w = 5, st.sc_h = 7;
+	CHECK_EQ(draw(fp, &p, &st, v, quad(v, -10, -10, 100, 100, 0.5)).covered, 35);
+	llct_fp_destroy(fp);
+}
+
+static void test_cull_and_clip(void)
+{
+	struct llct_fp *fp = model();
+	struct llct_pass p = pass(NULL, 1);
+	struct llct_draw_state st = state(-1);
+	float v[24];
+	/* (0,0),(8,0),(0,8) in y-down window space winds clockwise on screen: with
+	   front_ccw it is a back face; it covers the centres with px + py <= 6, 28 */
+	vtx(v, 0, 0, 0.5), vtx(v + 4, 8, 0, 0.5), vtx(v + 8, 0, 8, 0.5);
+	CHECK_EQ(draw(fp, &p, &st, v, 3).covered, 28);
+	st.cull = LLCT_CULL_BACK;
+	CHECK_EQ(draw(fp, &p, &st, v, 3).covered, 0);
+	st.cull = LLCT_CULL_FRONT;
+	CHECK_EQ(draw(fp, &p, &st, v, 3).covered, 28);
+	st.front_ccw = 0;
+	CHECK_EQ(draw(fp, &p, &st, v, 3).covered, 0);
+	st.cull = 0;
+	/* a triangle entirely behind the near plane (z < 0) is clipped away; one beyond far too */
+	vtx(v, 0, 0, -0.5), vtx(v + 4, 8, 0, -0.5), vtx(v + 8, 0, 8, -0.1);
+	CHECK_EQ(draw(fp, &p, &st, v, 3).covered, 0);
+	vtx(v, 0, 0, 1.5), vtx(v + 4, 8, 0, 1.5), vtx(v + 8, 0, 8, 1.1);
+	CHECK_EQ(draw(fp, &p, &st, v, 3).covered, 0);
+	/* depth clamp keeps it (clamped to the far plane) */
+	st.depth_clamp = 1;
+	CHECK_EQ(draw(fp, &p, &st, v, 3).covered, 28);
+	st.depth_clamp = 0;
+	/* half in front of the near plane: the quad x in [0,32) from z = -1 to z = 1 across x
+	   keeps x >= 16 (z >= 0) */
+	vtx(v, 0, 0, -1), vtx(v + 4, 32, 0, 1), vtx(v + 8, 32, 8, 1);
+	vtx(v + 12, 0, 0, -1), vtx(v + 16, 32, 8, 1), vtx(v + 20, 0, 8, -1);
+	CHECK_EQ(draw(fp, &p, &st, v, 6).covered, 16 * 8);
+	/* a vertex behind the eye (w < 0, z < 0): clipped at the near plane the triangle is the
+	   trapezoid (-0.5,-0.5) (0.5,-0.5) (0.667,-1.333) (-0.667,-1.333) in NDC, of which
+	   y >= -1 is on screen: 16 rows from 38.4 to 32 pixels wide, 563 pixels */
+	float b[12] = {-0.5f, -0.5f, 0.5f, 1, 0.5f, -0.5f, 0.5f, 1, 0, -2, -2, -1};
+	struct llct_draw_result r = draw(fp, &p, &st, b, 3);
+	CHECK(r.covered > 550 && r.covered < 577);
+	llct_fp_destroy(fp);
+}
+
+static void test_depth_and_hiz(void)
+{
+	struct llct_fp *fp = model();
+	struct llct_zbuf *z = llct_zbuf_create(W, H, 1, 32, 0);
+	struct llct_pass p = pass(z, 1);
+	struct llct_draw_state st = state(LLCT_CMP_LESS);
+	float v[24];
+	llct_zbuf_clear(z, 0, 0, W, H, 1, 1.0f, 0, 0);
+	/* one triangle over the whole target at 0.5 over a cleared (1.0) buffer: HiZ accepts
+	   every block (no Z reads), 256 lines of Z and color written, 64 tiles' HiZ read and
+	   written */
+	vtx(v, 0, 0, 0.5), vtx(v + 4, 2 * W, 0, 0.5), vtx(v + 8, 0, 2 * H, 0.5);
+	struct llct_draw_result r = draw(fp, &p, &st, v, 3);
+	CHECK(r.covered == W * H && r.passed == W * H);
+	CHECK_EQ(count(LLCT_STREAM_Z, LLCT_OP_READ), 0);
+	CHECK_EQ(distinct(LLCT_STREAM_Z, LLCT_OP_WRITE), 256);
+	CHECK_EQ(distinct(LLCT_STREAM_RT, LLCT_OP_WRITE), 256);
+	CHECK_EQ(distinct(LLCT_STREAM_HIZ, LLCT_OP_READ), 4); /* 8x8 tiles, 4x4 a line */
+	CHECK(count(LLCT_STREAM_HIZ, LLCT_OP_WRITE) > 0);
+	CHECK(llct_zbuf_depth(z, 10, 10, 0) == 0.5f);
+	CHECK_EQ(count(LLCT_STREAM_Z, LLCT_OP_WRITE), 256);
+	/* two triangles: where the first has written part of a tile, the second must read */
+	llct_zbuf_clear(z, 0, 0, W, H, 1, 1.0f, 0, 0);
+	r = draw(fp, &p, &st, v, quad(v, 0, 0, W, H, 0.5));
+	CHECK(r.passed == W * H && count(LLCT_STREAM_Z, LLCT_OP_READ) > 0);
+	/* behind it: HiZ rejects every block, nothing but HiZ reads */
+	r = draw(fp, &p, &st, v, quad(v, 0, 0, W, H, 0.7));
+	CHECK(r.covered == W * H && r.passed == 0);
+	CHECK_EQ(n_recs, count(LLCT_STREAM_HIZ, LLCT_OP_READ));
+	/* equal depth with LESS fails, with LESS_OR_EQUAL passes (accepted: no Z reads) */
+	CHECK_EQ(draw(fp, &p, &st, v, quad(v, 0, 0, W, H, 0.5)).passed, 0);
+	st.depth_compare = LLCT_CMP_LESS_OR_EQUAL;
+	CHECK_EQ(draw(fp, &p, &st, v, quad(v, 0, 0, W, H, 0.5)).passed, W * H);
+	st.depth_compare = LLCT_CMP_LESS;
+	/* a slope from 0.3 (left) to 0.7 (right) over the 0.5 plane: the left half passes;
+	   depth at a pixel centre is the plane there; blocks straddling 0.5 read Z */
+	vtx(v, 0, 0, 0.3), vtx(v + 4, W, 0, 0.7), vtx(v + 8, W, H, 0.7);
+	vtx(v + 12, 0, 0, 0.3), vtx(v + 16, W, H, 0.7), vtx(v + 20, 0, H, 0.3);
+	r = draw(fp, &p, &st, v, 6);
+	CHECK_EQ(r.passed, W * H / 2);
+	CHECK(fabsf(llct_zbuf_depth(z, 0, 5, 0) - (0.3f + 0.4f * 0.5f / W)) < 1e-6f);
+	CHECK(llct_zbuf_depth(z, 40, 5, 0) == 0.5f);
+	CHECK(count(LLCT_STREAM_Z, LLCT_OP_READ) > 0 && count(LLCT_STREAM_Z, LLCT_OP_READ) < 256);
+	/* depth writes off: the buffer keeps its values */
+	st.depth_write = 0;
+	draw(fp, &p, &st, v, quad(v, 0, 0, W, H, 0.1));
+	CHECK(llct_zbuf_depth(z, 40, 5, 0) == 0.5f);
+	CHECK_EQ(count(LLCT_STREAM_Z, LLCT_OP_WRITE), 0);
+	/* the test off: everything passes, no Z or HiZ at all */
+	st.depth_test = 0;
+	r = draw(fp, &p, &st, v, quad(v, 0, 0, W, H, 0.9));
+	CHECK(r.passed == W * H && count(LLCT_STREAM_Z, LLCT_OP_READ) == 0 &&
+	      count(LLCT_STREAM_HIZ, LLCT_OP_READ) == 0);
+	/* D16 stores depth in 1/65535 steps */
+	struct llct_zbuf *z16 = llct_zbuf_create(W, H, 1, 16, 0);
+	p = pass(z16, 1);
+	p.att[1].s.bpp = 2;
+	st = state(LLCT_CMP_ALWAYS);
+	draw(fp, &p, &st, v, quad(v, 0, 0, W, H, 0.3));
+	CHECK(llct_zbuf_depth(z16, 3, 3, 0) == (float)(round(0.3 * 65535) / 65535));
+	llct_zbuf_destroy(z16);
+	/* unknown contents: the first LESS test passes everywhere */
+	llct_zbuf_forget(z);
+	p = pass(z, 1);
+	st = state(LLCT_CMP_LESS);
+	CHECK_EQ(draw(fp, &p, &st, v, quad(v, 0, 0, W, H, 0.99)).passed, W * H);
+	llct_zbuf_destroy(z);
+	llct_fp_destroy(fp);
+}
+
+static void test_stencil_msaa_tex(void)
+{
+	struct llct_fp *fp = model();
+	struct llct_zbuf *z = llct_zbuf_create(W, H, 4, 32, 8);
+	struct llct_pass p = pass(z, 4);
+	p.att[1].has_stencil = 1;
+	struct llct_draw_state st = state(LLCT_CMP_ALWAYS);
+	st.samples = 4;
+	float v[24];
+	llct_zbuf_clear(z, 0, 0, W, H, 1, 1.0f, 1, 0);
+	/* 4 samples a pixel: a quad on pixel edges covers all of them */
+	CHECK_EQ(draw(fp, &p, &st, v, quad(v, 0, 0, 8, 8, 0.5)).covered, 8 * 8 * 4);
+	/* a vertical edge at x = 0.5: of pixel 0's samples at x 0.375, 0.875, 0.125, 0.625
+	   the two right of it are covered */
+	CHECK_EQ(draw(fp, &p, &st, v, quad(v, 0.5, 0, 1, 1, 0.5)).covered, 2);
+	/* stencil: replace with 3 where drawn, then pass only where it equals 3 */
+	st.stencil_test = 1;
+	st.front = st.back = (struct llct_stencil_face){.fail = LLCT_STENCIL_KEEP,
+							.pass = LLCT_STENCIL_REPLACE,
+							.depth_fail = LLCT_STENCIL_KEEP,
+							.compare = LLCT_CMP_ALWAYS,
+							.compare_mask = 0xff,
+							.write_mask = 0xff,
+							.reference = 3};
+	draw(fp, &p, &st, v, quad(v, 0, 0, 16, 16, 0.5));
+	CHECK_EQ(llct_zbuf_stencil(z, 5, 5, 2), 3);
+	CHECK_EQ(llct_zbuf_stencil(z, 20, 5, 2), 0);
+	CHECK(count(LLCT_STREAM_STC, LLCT_OP_WRITE) > 0 &&
+	      count(LLCT_STREAM_STC, LLCT_OP_READ) > 0);
+	st.front.compare = st.back.compare = LLCT_CMP_EQUAL;
+	st.front.pass = st.back.pass = LLCT_STENCIL_INCR_CLAMP;
+	CHECK_EQ(draw(fp, &p, &st, v, quad(v, 0, 0, W, H, 0.5)).passed, 16 * 16 * 4);
+	CHECK_EQ(llct_zbuf_stencil(z, 5, 5, 0), 4);
+	llct_zbuf_destroy(z);
+	/* screen-space textures: one triangle over the viewport sampling a W x H RGBA8 image
+	   reads each of its 256 lines once */
+	p = pass(NULL, 1);
+	st = state(-1);
+	struct llct_use u = {.kind = LLCT_USE_IMAGE,
+			     .binding = LLCT_BIND_SAMPLED_IMAGE,
+			     .s = {.base = 0x400000,
+				   .width = W,
+				   .height = H,
+				   .layers = 1,
+				   .mips = 1,
+				   .samples = 1,
+				   .bpp = 4,
+				   .tiled = 1}};
+	struct llct_raster *r = llct_raster_create();
+	struct llct_draw d = {.st = st, .uses = &u, .n_uses = 1, .pos = v};
+	struct llct_draw_result res;
+	vtx(v, 0, 0, 0.5), vtx(v + 4, 2 * W, 0, 0.5), vtx(v + 8, 0, 2 * H, 0.5);
+	d.n_vertices = 3;
+	n_recs = 0;
+	llct_raster_draw(r, fp, &p, &d, &res);
+	llct_fp_drain(fp);
+	CHECK_EQ(distinct(LLCT_STREAM_TEX, LLCT_OP_READ), 256);
+	CHECK_EQ(count(LLCT_STREAM_TEX, LLCT_OP_READ), 256);
+	llct_raster_destroy(r);
+	llct_fp_destroy(fp);
+}
+
+/* Random meshes that tile the viewport (a grid of cells whose shared corners are jittered,
+ * each split into two triangles): every sample is covered exactly once. */
+static void test_watertight(void)
+{
+	struct llct_fp *fp = model();
+	uint64_t seed = 7;
+	enum { G = 9 };
+	static float v[G * G * 6 * 4];
+	for (uint32_t samples = 1; samples <= 4; samples *= 4)
+		for (int round_ = 0; round_ < 20; round_++) {
+			double gx[G + 1][G + 1], gy[G + 1][G + 1];
+			for (int j = 0; j <= G; j++)
+				for (int i = 0; i <= G; i++) {
+					double jx =
+					    (i > 0 && i < G)
+						? (double)(test_rand(&seed) % 1000) / 250 - 2
+						: 0;
+					double jy =
+					    (j > 0 && j < G)
+						? (double)(test_rand(&seed) % 1000) / 250 - 2
+						: 0;
+					gx[j][i] = (double)i * W / G + jx;
+					gy[j][i] = (double)j * H / G + jy;
+				}
+			uint32_t n = 0;
+			for (int j = 0; j < G; j++)
+				for (int i = 0; i < G; i++) {
+					int flip = (int)(test_rand(&seed) & 1);
+					double ax = gx[j][i], ay = gy[j][i], bx = gx[j][i + 1],
+					       by = gy[j][i + 1];
+					double cx = gx[j + 1][i + 1], cy = gy[j + 1][i + 1],
+					       dx = gx[j + 1][i], dy = gy[j + 1][i];
+					if (!flip) {
+						vtx(v + 4 * n++, ax, ay, 0.5),
+						    vtx(v + 4 * n++, bx, by, 0.5);
+						vtx(v + 4 * n++, cx, cy, 0.5),
+						    vtx(v + 4 * n++, ax, ay, 0.5);
+						vtx(v + 4 * n++, cx, cy, 0.5),
+						    vtx(v + 4 * n++, dx, dy, 0.5);
+					} else {
+						vtx(v + 4 * n++, ax, ay, 0.5),
+						    vtx(v + 4 * n++, bx, by, 0.5);
+						vtx(v + 4 * n++, dx, dy, 0.5),
+						    vtx(v + 4 * n++, bx, by, 0.5);
+						vtx(v + 4 * n++, cx, cy, 0.5),
+						    vtx(v + 4 * n++, dx, dy, 0.5);
+					}
+				}
+			struct llct_zbuf *z = llct_zbuf_create(W, H, samples, 32, 8);
+			struct llct_pass p = pass(z, samples);
+			p.att[1].has_stencil = 1;
+			struct llct_draw_state st = state(-1);
+			st.samples = samples;
+			st.stencil_test = 1; /* count covers per sample in the stencil */
+			st.front = st.back =
+			    (struct llct_stencil_face){.pass = LLCT_STENCIL_INCR_WRAP,
+						       .compare = LLCT_CMP_ALWAYS,
+						       .compare_mask = 0xff,
+						       .write_mask = 0xff};
+			llct_zbuf_clear(z, 0, 0, W, H, 1, 1.0f, 1, 0);
+			struct llct_draw_result r = draw(fp, &p, &st, v, n);
+			CHECK_EQ(r.covered, W * H * samples);
+			int once = 1;
+			for (uint32_t y = 0; y < H; y++)
+				for (uint32_t x = 0; x < W; x++)
+					for (uint32_t s = 0; s < samples; s++)
+						once &= llct_zbuf_stencil(z, x, y, s) == 1;
+			CHECK(once);
+			llct_zbuf_destroy(z);
+		}
+	llct_fp_destroy(fp);
+}
+
+int main(void)
+{
+	test_top_left();
+	test_cull_and_clip();
+	test_depth_and_hiz();
+	test_stencil_msaa_tex();
+	test_watertight();
+	return check_done("raster");
+}
