@@ -1,5 +1,6 @@
-/* spirv.h - which descriptor bindings a SPIR-V module uses, for the capture layer (and its
- * unit test and fuzz target): no Vulkan, no allocation kept. */
+/* spirv.h - what the capture layer reads from SPIR-V (which descriptor bindings a module uses;
+ * a stage's kind and outputs) and the transform-feedback copy of a stage tier 2 builds, for the
+ * layer and its unit test and fuzz target: no Vulkan, no allocation kept. */
 #ifndef LLCT_CAPTURE_SPIRV_H
 #define LLCT_CAPTURE_SPIRV_H
 
@@ -12,5 +13,29 @@
  * every binding the module declares, or all ones when nothing can be read: counting too much,
  * never crashing. */
 void llct_spirv_bindings(const uint32_t *words, size_t n_words, uint64_t used[8]);
+
+/* What capture tier 2 needs to know of one entry point of a module (spirv_xfb.c). */
+struct llct_spirv_info {
+	int model;       /* its SpvExecutionModel */
+	int output_prim; /* geometry or tessellation output: 0 triangles, 1 lines, 2 points;
+			    -1: the draw's topology decides */
+	int discards;    /* fragment: OpKill, OpTerminateInvocation or OpDemoteToHelperInvocation */
+	int writes_depth; /* fragment: a FragDepth output */
+	int has_xfb;      /* the module already uses transform feedback */
+	int has_position; /* a Position output */
+};
+
+/* Fills *out for entry point `entry` (NULL: the first); 0, or -1 when the module is not
+ * well-formed or has no such entry point. */
+int llct_spirv_info(const uint32_t *words, size_t n_words, const char *entry,
+		    struct llct_spirv_info *out);
+
+/* A copy of the module in which entry point `entry` of a vertex, tessellation evaluation or
+ * geometry stage captures its Position output by transform feedback: buffer 0, offset 0,
+ * stride 16 (clip-space x, y, z, w as 32-bit floats), so a pipeline built from it writes every
+ * primitive's vertices there, as independent primitives in order. 0 with *out (malloc'd, the
+ * caller frees it) and *out_n words; -1 with a reason in *why. */
+int llct_spirv_xfb(const uint32_t *words, size_t n_words, const char *entry, uint32_t **out,
+		   size_t *out_n, const char **why);
 
 #endif

@@ -1,5 +1,7 @@
-/* fuzz_spirv.c - libFuzzer target for the capture layer's SPIR-V reader: any bytes, read as
- * words, give an answer without a crash or a read past the input, and the same answer twice. */
+/* fuzz_spirv.c - libFuzzer target for the capture layer's SPIR-V reader and tier 2's
+ * transform-feedback rewrite: any bytes, read as words, give an answer without a crash or a
+ * read past the input, the same answer twice; a rewrite, when there is one, is the input with
+ * words inserted (never fewer) and is itself refused a second rewrite. */
 #include "spirv.h"
 
 #include <stdlib.h>
@@ -19,6 +21,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	llct_spirv_bindings(w, n, b);
 	if (memcmp(a, b, sizeof(a)))
 		abort();
+	struct llct_spirv_info info;
+	llct_spirv_info(w, n, NULL, &info);
+	uint32_t *x = NULL, *y = NULL;
+	size_t nx = 0, ny = 0;
+	const char *why = NULL;
+	if (llct_spirv_xfb(w, n, NULL, &x, &nx, &why) == 0) {
+		if (nx <= n || llct_spirv_xfb(x, nx, NULL, &y, &ny, &why) == 0)
+			abort();
+	} else if (!why || x) {
+		abort();
+	}
+	free(x);
+	free(y);
 	free(w);
 	return 0;
 }

@@ -1,19 +1,28 @@
 /* test_spirv.c - the capture layer's SPIR-V reader (capture/spirv.c) on the test programs'
  * shaders, compiled by glslangValidator at build time, and on modules broken by hand: used
  * bindings found, declared-but-unused ones left out, literals not taken for ids, and anything
- * malformed read as "count more", never a crash. */
+ * malformed read as "count more", never a crash; and tier 2's transform-feedback copies
+ * (capture/spirv_xfb.c) of vertex, geometry, tessellation and HLSL-compiled stages, each
+ * checked by SPIRV-Tools' validator (spvValidateBinary, Vulkan 1.1 rules). */
 #include "check.h"
 #include "spirv.h"
 
+#include <spirv-tools/libspirv.h>
 #include <spirv/unified1/spirv.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "discard.frag.h"
 #include "double.comp.h"
 #include "double_texel.comp.h"
 #include "fullscreen.vert.h"
+#include "hlsl_pos.vert.h"
 #include "sample.frag.h"
 #include "shadow.frag.h"
 #include "tri.frag.h"
+#include "tri.vert.h"
+#include "xfb.geom.h"
+#include "xfb.tese.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -74,8 +83,95 @@ static size_t handmade(uint32_t *w)
 	return n;
 }
 
+/* SPIRV-Tools' verdict on a module: 1 valid, 0 not (the diagnostic printed). */
+static int valid(const uint32_t *w, size_t n)
+{
+	spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_1);
+	spv_diagnostic diag = NULL;
+	spv_result_t r = spvValidateBinary(ctx, w, n, &diag);
+	if (r != SPV_SUCCESS && diag)
+		spvDiagnosticPrint(diag);
+	spvDiagnosticDestroy(diag);
+	spvContextDestroy(ctx);
+	return r == SPV_SUCCESS;
+}
+
+/* How many instructions of opcode op whose words after the opcode start with `w1, w2`
+ * (0: any) the module has. */
+static int has(const uint32_t *w, size_t n, uint32_t op, uint32_t at, uint32_t val)
+{
+	int k = 0;
+	for (size_t i = 5; i < n; i += w[i] >> 16)
+		k += (w[i] & 0xffff) == op && (w[i] >> 16) > at && w[i + at] == val;
+	return k;
+}
+
+static void test_xfb(void)
+{
+	static const struct {
+		const uint32_t *w;
+		size_t n;
+		int model, prim, block;
+	} stages[] = {
+	    {spv_tri_vert, N(spv_tri_vert), SpvExecutionModelVertex, -1, 1},
+	    {spv_fullscreen_vert, N(spv_fullscreen_vert), SpvExecutionModelVertex, -1, 1},
+	    {spv_xfb_geom, N(spv_xfb_geom), SpvExecutionModelGeometry, 0, 1},
+	    {spv_xfb_tese, N(spv_xfb_tese), SpvExecutionModelTessellationEvaluation, 2, 1},
+	    {spv_hlsl_pos_vert, N(spv_hlsl_pos_vert), SpvExecutionModelVertex, -1, 0},
+	};
+	struct llct_spirv_info info;
+	for (size_t k = 0; k < N(stages); k++) {
+		uint32_t *x = NULL;
+		size_t n = 0;
+		const char *why = "";
+		CHECK(valid(stages[k].w, stages[k].n));
+		CHECK_EQ(llct_spirv_info(stages[k].w, stages[k].n, "main", &info), 0);
+		CHECK_EQ(info.model, stages[k].model);
+		CHECK_EQ(info.output_prim, stages[k].prim);
+		CHECK(info.has_position && !info.has_xfb && !info.discards);
+		CHECK_EQ(llct_spirv_xfb(stages[k].w, stages[k].n, "main", &x, &n, &why), 0);
+		if (!x) {
+			fprintf(stderr, "stage %zu: %s\n", k, why);
+			continue;
+		}
+		CHECK(valid(x, n));
+		/* a capability, an execution mode and three decorations: 2 + 3 + 4 + 4 + 5 or 4 */
+		CHECK_EQ(n, stages[k].n + 17 + (stages[k].block ? 1 : 0));
+		CHECK_EQ(has(x, n, SpvOpCapability, 1, SpvCapabilityTransformFeedback), 1);
+		CHECK_EQ(has(x, n, SpvOpExecutionMode, 2, SpvExecutionModeXfb), 1);
+		CHECK_EQ(has(x, n, SpvOpDecorate, 2, SpvDecorationXfbBuffer), 1);
+		CHECK_EQ(has(x, n, SpvOpDecorate, 2, SpvDecorationXfbStride), 1);
+		CHECK_EQ(has(x, n, stages[k].block ? SpvOpMemberDecorate : SpvOpDecorate,
+			     stages[k].block ? 3 : 2, SpvDecorationOffset),
+			 1);
+		/* the copy now uses transform feedback: a second rewrite is refused */
+		uint32_t *y = NULL;
+		size_t ny = 0;
+		CHECK_EQ(llct_spirv_info(x, n, "main", &info), 0);
+		CHECK(info.has_xfb);
+		CHECK_EQ(llct_spirv_xfb(x, n, "main", &y, &ny, &why), -1);
+		CHECK(y == NULL && strstr(why, "already uses transform feedback"));
+		/* cut short: refused, no crash */
+		CHECK_EQ(llct_spirv_xfb(x, n - 3, "main", &y, &ny, &why), -1);
+		CHECK_EQ(llct_spirv_xfb(x, n, "nope", &y, &ny, &why), -1);
+		free(x);
+	}
+	/* fragment stages: what they may do, and no rewrite */
+	uint32_t *x = NULL;
+	size_t n = 0;
+	const char *why = "";
+	CHECK_EQ(llct_spirv_info(spv_discard_frag, N(spv_discard_frag), NULL, &info), 0);
+	CHECK(info.model == SpvExecutionModelFragment && info.discards && info.writes_depth);
+	CHECK_EQ(llct_spirv_info(spv_tri_frag, N(spv_tri_frag), "main", &info), 0);
+	CHECK(!info.discards && !info.writes_depth && !info.has_position);
+	CHECK_EQ(llct_spirv_xfb(spv_tri_frag, N(spv_tri_frag), "main", &x, &n, &why), -1);
+	CHECK(strstr(why, "not a last pre-rasterization stage") != NULL);
+	CHECK_EQ(llct_spirv_info(NULL, 0, "main", &info), -1);
+}
+
 int main(void)
 {
+	test_xfb();
 	uint64_t used[8];
 
 	/* the test programs' shaders */
