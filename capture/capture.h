@@ -62,7 +62,13 @@ struct img {
 	VkFormat format;
 	VkImageUsageFlags usage;
 	int depth, stencil, swapchain, bound;
+	uint32_t depth_bits, stencil_bits;
 	struct llct_surface hiz; /* a depth image's HiZ buffer (bpp 0: none) */
+	struct {                 /* tier 2: emulated depth/stencil of the views drawn to */
+		uint32_t mip, layer;
+		struct llct_zbuf *z;
+	} zb[4];
+	uint32_t n_zb;
 };
 
 struct view {
@@ -101,27 +107,82 @@ struct fbuf {
 /* Which (set, binding) pairs a shader module uses (statically), from its SPIR-V. */
 struct shader {
 	uint64_t used[8]; /* bit b of used[s]: binding b of set s (bindings < 64, sets < 8) */
+	uint32_t *code;   /* its SPIR-V: tier 2 builds transform-feedback copies of stages */
+	size_t n_words;
+};
+
+/* The parts of a graphics pipeline (VK_EXT_graphics_pipeline_library's four; a complete
+ * pipeline has them all): which state a pipeline or library defines. */
+enum { PART_VI = 1, PART_PR = 2, PART_FS = 4, PART_FO = 8, PART_ALL = 15 };
+
+/* State a pipeline leaves to commands (bits of pipe.dyn). */
+enum {
+	DY_DEPTH_TEST = 1u << 0,
+	DY_DEPTH_WRITE = 1u << 1,
+	DY_STENCIL_TEST = 1u << 2,
+	DY_BLEND = 1u << 3,        /* vkCmdSetColorBlendEnableEXT */
+	DY_WRITE_MASK = 1u << 4,   /* vkCmdSetColorWriteMaskEXT */
+	DY_WRITE_ENABLE = 1u << 5, /* vkCmdSetColorWriteEnableEXT */
+	DY_STRIDE = 1u << 6,       /* vkCmdSetVertexInputEXT, vkCmdBindVertexBuffers2 */
+	DY_TOPOLOGY = 1u << 7,
+	DY_CULL = 1u << 8,
+	DY_FRONT_FACE = 1u << 9,
+	DY_DEPTH_COMPARE = 1u << 10,
+	DY_STENCIL_OP = 1u << 11,
+	DY_STENCIL_CMASK = 1u << 12,
+	DY_STENCIL_WMASK = 1u << 13,
+	DY_STENCIL_REF = 1u << 14,
+	DY_DEPTH_BIAS = 1u << 15,
+	DY_DEPTH_BIAS_ENABLE = 1u << 16,
+	DY_LINE_WIDTH = 1u << 17,
+	DY_RAST_DISCARD = 1u << 18,
+	DY_POLYGON_MODE = 1u << 19,
+	DY_SAMPLES = 1u << 20,
+	DY_DEPTH_CLAMP = 1u << 21
 };
 
 struct pipe {
 	uint64_t id;
 	int compute;
-	uint64_t used[8]; /* union over the pipeline's stages; all ones when unknown */
-	uint32_t stride[16];
-	int depth_test, depth_write, stencil_test;
-	int stencil_write;   /* the stencil test can write: a write mask and an op that writes
-				(assumed when either is dynamic state) */
-	uint32_t blend;      /* color attachments (by slot) with blending on */
-	uint32_t write_mask; /* color attachments (by slot) with a colorWriteMask that is not 0,
-				and not disabled by VkPipelineColorWriteCreateInfoEXT */
-	int dyn_write_mask, dyn_write_enable;                  /* those set by commands instead */
-	int dyn_depth_test, dyn_depth_write, dyn_stencil_test; /* set by commands instead */
-	int dyn_blend;  /* blend enables come from vkCmdSetColorBlendEnableEXT */
-	int dyn_stride; /* vertex strides come from vkCmdSetVertexInputEXT/BindVertexBuffers2 */
-	int has_viewport, has_scissor;
-	int has_fs; /* a fragment stage: a draw with zero fragment invocations covered nothing */
-	VkViewport viewport;
-	VkRect2D scissor;
+	uint32_t parts;   /* PART_*: what it defines, itself or through its libraries */
+	uint32_t dyn;     /* DY_*: state set by commands instead */
+	uint64_t used[8]; /* bindings its stages use (union over them); all ones when unknown */
+	struct {          /* vertex input */
+		uint32_t stride[16];
+		VkPrimitiveTopology topology;
+	} vi;
+	struct { /* pre-rasterization */
+		int has_viewport, has_scissor;
+		VkViewport viewport;
+		VkRect2D scissor;
+		VkCullModeFlags cull;
+		VkFrontFace front_face;
+		VkPolygonMode polygon_mode;
+		int depth_clamp, rast_discard, bias_enable;
+		float bias_c, bias_clamp, bias_s, line_width;
+		int out_prim;          /* a geometry or tessellation stage's output (LLCT_PRIM_*);
+					  -1: the topology's */
+		int expands;           /* geometry or tessellation: a draw's count bounds nothing */
+		VkPipeline shadow;     /* tier 2: this pipeline (library) writing Position by
+					  transform feedback with rasterizer discard; not copied
+					  from libraries (the linked one has its own) */
+		const char *no_shadow; /* why there is no shadow */
+	} pr;
+	struct { /* fragment shader */
+		int has_fs, discards, writes_depth;
+		int depth_test, depth_write, stencil_test;
+		int stencil_write; /* the stencil test can write: a write mask and an op that
+				      writes (assumed when either is dynamic state) */
+		VkCompareOp depth_compare;
+		VkStencilOpState front, back;
+		uint32_t samples;
+	} fs;
+	struct {                /* fragment output */
+		uint32_t blend; /* color attachments (by slot) with blending on */
+		uint32_t
+		    write_mask; /* color attachments (by slot) with a colorWriteMask that is
+				   not 0, and not disabled by VkPipelineColorWriteCreateInfoEXT */
+	} fo;
 };
 
 struct slot {
@@ -183,18 +244,47 @@ enum cmd_op {
 	C_VB_STRIDE,
 };
 
-/* The masks of color attachments: D_BLEND with blending on (vkCmdSetColorBlendEnableEXT),
- * D_WRITE_MASK with a color write mask that is not 0 (vkCmdSetColorWriteMaskEXT),
- * D_WRITE_ENABLE with color writes enabled (vkCmdSetColorWriteEnableEXT). */
+/* Dynamic state commands (C_DYN_STATE): the masks of color attachments for D_BLEND,
+ * D_WRITE_MASK, D_WRITE_ENABLE (cmd.u.dyn.att: the attachment, u[0]: on); flags and enums in
+ * u[0]; stencil state with the faces in u[0]; floats in f[]. */
 enum dyn_kind {
 	D_DEPTH_TEST,
 	D_DEPTH_WRITE,
 	D_STENCIL_TEST,
 	D_BLEND,
 	D_WRITE_MASK,
-	D_WRITE_ENABLE
+	D_WRITE_ENABLE,
+	D_TOPOLOGY,
+	D_CULL,
+	D_FRONT_FACE,
+	D_DEPTH_COMPARE,
+	D_STENCIL_OP, /* faces, fail, pass, depth fail; att: the compare op */
+	D_STENCIL_CMASK,
+	D_STENCIL_WMASK,
+	D_STENCIL_REF,
+	D_DEPTH_BIAS, /* f: constant, clamp, slope */
+	D_DEPTH_BIAS_ENABLE,
+	D_LINE_WIDTH,
+	D_RAST_DISCARD,
+	D_POLYGON_MODE,
+	D_SAMPLES,
+	D_DEPTH_CLAMP
 };
-#define N_DYN 6
+
+/* Dynamic state as the expansion meets it in a command buffer. */
+struct dyn {
+	int depth_test, depth_write, stencil_test;
+	uint32_t blend, write_mask, write_enable; /* color attachment masks */
+	VkPrimitiveTopology topology;
+	VkCullModeFlags cull;
+	VkFrontFace front_face;
+	VkCompareOp depth_compare;
+	VkStencilOpState front, back;
+	int bias_enable, rast_discard, depth_clamp;
+	float bias_c, bias_clamp, bias_s, line_width;
+	VkPolygonMode polygon_mode;
+	uint32_t samples;
+};
 
 enum copy_kind { K_BUF_BUF, K_BUF_IMG, K_IMG_BUF, K_IMG_IMG, K_BLIT, K_RESOLVE, K_FILL };
 
@@ -206,6 +296,8 @@ struct cmd {
 			VkRect2D area;
 			uint32_t n_views; /* an imageless framebuffer's views, given at begin */
 			uint64_t view[MAX_ATT];
+			float clear_depth[MAX_ATT]; /* pClearValues' depth and stencil */
+			uint32_t clear_stencil[MAX_ATT];
 		} rp;
 		struct { /* dynamic rendering */
 			uint32_t n;
@@ -240,6 +332,8 @@ struct cmd {
 			int indexed;
 			uint32_t count, instances, first, vertex_offset;
 			uint32_t query; /* 1 + the layer's query around it, 0: not measured */
+			uint32_t geom;  /* 1 + its record in the command buffer's geometry (tier 2:
+					   where its shadow draw wrote its positions), 0: none */
 		} draw;
 		struct {
 			uint32_t x, y, z;
@@ -259,6 +353,9 @@ struct cmd {
 			uint32_t n_rects;
 			VkRect2D rect;
 			uint32_t color_mask; /* which color attachments; bit 31: depth/stencil */
+			VkImageAspectFlags ds_aspects; /* of the depth/stencil clear */
+			float depth;
+			uint32_t stencil;
 		} catt;
 		struct {
 			uint64_t cb;
@@ -266,33 +363,50 @@ struct cmd {
 		char label[64];
 		struct {
 			enum dyn_kind kind;
-			int on;
-			uint32_t att; /* the masks: the attachment */
+			uint32_t att;
+			uint32_t u[4];
+			float f[3];
 		} dyn;
 	} u;
 };
 
-/* A command buffer's shadow list and, for primary ones, the layer's pipeline-statistics
- * query pool: one query (fragment shader invocations) around each directly recorded draw,
- * read back after the submission completes to scale the draw's coverage. */
+/* One of a primary command buffer's query pools (queries.c): the layer's per-draw counts, or
+ * tier 2's transform-feedback stream queries. Reset first thing in each recording, read after a
+ * captured submission completes. */
+struct lpool {
+	VkQueryPool pool;   /* VK_NULL_HANDLE: none */
+	uint32_t cap, used; /* queries in the pool, taken in this recording */
+	uint32_t want;      /* asked for in this recording: the next pool's size */
+	int active;         /* reset in this recording: its queries may be taken */
+	uint64_t *res;      /* results after a wait (stream queries: written, needed) */
+	int res_ok;         /* res holds this recording's results */
+};
+
+/* A command buffer's shadow list and, for primary ones, the layer's query pools: one count
+ * query around each directly recorded draw (samples that passed, to check and scale the draw's
+ * coverage), one stream query around each tier-2 shadow draw. */
 struct cbuf {
 	struct cmd *cmds;
 	size_t n, cap;
 	int primary;              /* from vkAllocateCommandBuffers */
 	uint64_t cmd_pool;        /* the command pool it came from */
-	VkQueryPool pool;         /* VK_NULL_HANDLE: draws are not measured */
-	uint32_t pool_cap, used;  /* queries in the pool, begun in this recording */
-	uint32_t draws;           /* draws in this recording, to size the next pool */
-	int no_queries;           /* this recording takes none (simultaneous use) */
+	struct lpool cnt, xfbq;   /* the layer's count and stream queries */
 	int app_stats, multiview; /* the program's own statistics query is active; the
 				     render pass being recorded is multiview */
-	uint64_t *frags;          /* per query: fragment shader invocations, after a wait */
-	int frags_ok;             /* frags holds this recording's counts */
 	uint64_t *pushed;         /* keys in the device's set map of the sets this recording
 				     pushed (vkCmdPushDescriptorSetKHR), freed with it */
 	size_t n_pushed, cap_pushed;
 	uint64_t push_last[2][8]; /* the last set pushed per bind point and set number */
 	int copies, executes;     /* this recording has copies, executes secondaries */
+	/* what recording has reached (tier 2's shadow draws depend on it) */
+	uint64_t rec_pipe; /* the graphics pipeline bound */
+	int rec_in_pass;   /* inside a render pass instance */
+	int rec_discard;   /* rasterizer discard, as vkCmdSetRasterizerDiscardEnable set it */
+	VkPrimitiveTopology rec_topology; /* as vkCmdSetPrimitiveTopology set it */
+	int app_xfb, app_prims;           /* the program's transform feedback, its primitive or
+					     transform-feedback queries are active: no shadow draws */
+	int app_occl;      /* its occlusion query is active: the layer's cannot nest */
+	struct geom *geom; /* tier 2: its transform-feedback buffers (geometry.c) */
 };
 
 /* Everything the layer knows of one device. One lock for all of it, never held while
@@ -322,7 +436,7 @@ struct capture_device {
 	uint32_t ib_size;
 	VkViewport viewport;
 	VkRect2D scissor;
-	uint32_t dyn[N_DYN]; /* dynamic state, by enum dyn_kind: flags and attachment masks */
+	struct dyn dyn; /* dynamic state set by commands */
 	int rp_active;
 	struct llct_pass pass; /* the render pass instance being expanded */
 	struct llct_use *uses; /* a draw's or dispatch's resources, reused */
@@ -330,14 +444,22 @@ struct capture_device {
 	const struct tier_ops *tier;
 	char label[64];
 	uint64_t records;
-	/* fragment counts: the device has pipeline-statistics queries and they are in use;
+	/* per-draw counts: the kind of query (VK_QUERY_TYPE_OCCLUSION, precise, or
+	 * ..._PIPELINE_STATISTICS for fragment shader invocations) and whether they are in use;
 	 * the layer's fence for waiting on a captured submission; the command buffer whose
 	 * draws are being expanded */
 	int stats, stats_off;
+	VkQueryType count_query;
 	VkFence fence;
 	struct cbuf *cur_cb;
-	struct hmap qpools; /* the program's pipeline-statistics query pools */
+	struct hmap qpools; /* the program's query pools: their VkQueryType + 1 */
 	VkMemoryPropertyFlags mem_flags[VK_MAX_MEMORY_TYPES];
+	/* tier 2 */
+	int xfb;                /* transform feedback is on: shadow pipelines and draws */
+	uint32_t xfb_mem_types; /* memory types host-visible and coherent (bit mask) */
+	int instrument;         /* recordings now get shadow draws (captured frames may run them) */
+	struct llct_raster *raster;
+	char dump_depth[512]; /* LLCT_CAPTURE_DUMP_DEPTH: where emulated depth goes at pass end */
 };
 
 /* An environment switch that is set and not "0". */
@@ -396,12 +518,15 @@ int emit_records(void *ud, const struct llct_record *r, size_t n);
 /* ---- resources.c, descriptors.c, cmdbuf.c: freeing tracked objects ---- */
 
 void free_buf(void *p);
+void free_img(void *p);
+void free_shader(void *p);
 void free_dset(void *p);
 void free_layout(void *p);
 void free_playout(void *p);
 void free_templ(void *p);
 void free_cbuf(void *p);
-/* Destroys a command buffer's query pool (calls down: without the lock, or at device end). */
+/* Destroys a command buffer's query pools and transform-feedback buffers (calls down: without
+ * the lock, or at device end). */
 void free_cbuf_pool(struct layer_device *d, struct cbuf *b);
 /* A new recording (or none): the sets the last one pushed go. */
 void drop_pushed(struct capture_device *c, struct cbuf *b);
@@ -413,7 +538,15 @@ struct cbuf *cbuf_of(struct capture_device *c, VkCommandBuffer cb);
 /* A new command at the end of cb's shadow list, zeroed but for its op; NULL on failure. */
 struct cmd *record(struct capture_device *c, VkCommandBuffer cb, enum cmd_op op);
 
-/* ---- queries.c: the layer's per-draw queries ---- */
+/* ---- queries.c: the layer's queries ---- */
+
+/* The layer's pools for a new recording of b (created, grown, reset in cb); calls down, so
+ * without the lock. simultaneous: the recording may run twice at once, it gets none. */
+void lpools_begin(struct capture_device *c, struct layer_device *d, VkCommandBuffer cb,
+		  struct cbuf *b, int simultaneous);
+void lpools_free(struct layer_device *d, struct cbuf *b);
+/* Takes a query of b's pool `which` (0 counts, 1 stream): 1 + its index and *pool, or 0. */
+uint32_t lpool_take(struct capture_device *c, struct cbuf *b, int which, VkQueryPool *pool);
 
 /* The layer's query around one draw: begun before the draw goes down, ended after. */
 struct draw_query {
@@ -455,6 +588,59 @@ struct img *view_image(struct capture_device *c, uint64_t view, uint32_t *mip, u
  * end) as an address range; 0 when the buffer is unknown, unbound or the range empty. */
 int buffer_bytes(struct capture_device *c, uint64_t handle, uint64_t off, uint64_t size,
 		 uint64_t *addr, uint64_t *len);
+
+/* ---- geometry.c: tier 2's positions by transform feedback ---- */
+
+/* A draw command as the program recorded it, to issue it again as a shadow draw. */
+enum {
+	DC_DRAW,
+	DC_INDEXED,
+	DC_MULTI,
+	DC_MULTI_INDEXED,
+	DC_INDIRECT,
+	DC_INDEXED_INDIRECT,
+	DC_INDIRECT_COUNT,
+	DC_INDEXED_INDIRECT_COUNT
+};
+struct draw_call {
+	int kind;
+	uint32_t count, instances, first, first_instance;
+	int32_t vertex_offset;
+	uint32_t n, stride; /* multi and indirect draws (count: the max draw count) */
+	const void *multi;  /* VkMultiDraw(Indexed)InfoEXT array */
+	const int32_t *multi_offset;
+	VkBuffer buf, count_buf;
+	VkDeviceSize off, count_off;
+};
+/* Before a draw goes down: its shadow draw, when the bound pipeline has one and the recording
+ * allows it. sub_geom[i] gets sub-draw i's geometry record (1 + index, 0: none; one per
+ * sub-draw of a multi-draw, as many as call->n). Returns sub_geom[0]. */
+uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *call, uint32_t *sub_geom);
+/* A new recording: b's buffers are reused from their start. */
+void geom_begin(struct cbuf *b);
+/* Frees b's buffers (calls down: without the lock, or at device end). */
+void geom_free(struct layer_device *d, struct cbuf *b);
+/* The positions draw record gi wrote in its last execution (the submission completed): 0 with
+ * *pos, *n vertices; -1 when there are none to use. state gets "xfb" or why not. */
+int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const float **pos,
+		   uint32_t *n, char *state, size_t state_size);
+/* The expansion is done with record gi's n vertices: their room gets the sentinel again. */
+void geom_consumed(struct cbuf *b, uint32_t gi, uint32_t n);
+
+/* ---- pipelines.c, shadow.c ---- */
+
+/* The SPIR-V of a pipeline stage (its module's, or inline in its pNext): 0, or -1 when not
+ * known. With the lock held (the words belong to the module record). */
+int stage_code(struct capture_device *c, const VkPipelineShaderStageCreateInfo *st,
+	       const uint32_t **code, size_t *n);
+/* Tier 2: the shadow of a pipeline just created (without the lock; calls down). */
+void shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineCache cache,
+		   const VkGraphicsPipelineCreateInfo *g, VkPipeline real);
+
+/* ---- tier2.c ---- */
+
+/* The emulated depth/stencil of an image's view (created on first use), or NULL. */
+struct llct_zbuf *img_zbuf(struct img *im, uint32_t mip, uint32_t layer);
 
 /* ---- describe.c: draws and dispatches as the stream models see them ---- */
 

@@ -75,59 +75,25 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 	VkResult r = d->d.BeginCommandBuffer(cb, info);
 	if (!c || r != VK_SUCCESS)
 		return r;
-	VkQueryPool old = VK_NULL_HANDLE;
-	uint32_t want = 0;
 	pthread_mutex_lock(&c->lock);
 	struct cbuf *b = cbuf_of(c, cb);
 	if (b) {
 		b->n = 0;
 		b->copies = b->executes = 0;
 		drop_pushed(c, b);
-		b->used = 0;
-		b->app_stats = b->multiview = b->frags_ok = 0;
-		b->no_queries = !!(info->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT);
-		if (c->stats && !c->stats_off && !c->failed && b->primary && !b->no_queries) {
-			want = 64;
-			while (want < b->draws && want < 65536)
-				want *= 2;
-			if (b->pool && b->pool_cap >= want)
-				want = 0; /* the pool is big enough */
-			else {
-				old = b->pool;
-				b->pool = VK_NULL_HANDLE;
-				b->pool_cap = 0;
-			}
-		}
-		b->draws = 0;
+		b->app_stats = b->app_occl = b->app_prims = b->app_xfb = b->multiview = 0;
+		b->rec_pipe = 0;
+		b->rec_discard = 0;
+		b->rec_topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+		/* a secondary continuing a render pass is recorded inside it */
+		b->rec_in_pass = !b->primary && info->pInheritanceInfo &&
+				 (info->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT);
+		geom_begin(b);
 	}
 	pthread_mutex_unlock(&c->lock);
-	if (old)
-		d->d.DestroyQueryPool(d->handle, old, NULL);
-	VkQueryPool pool = VK_NULL_HANDLE;
-	if (want) {
-		VkQueryPoolCreateInfo qi = {
-		    .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-		    .queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS,
-		    .queryCount = want,
-		    .pipelineStatistics =
-			VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT};
-		uint64_t *frags = malloc(want * sizeof(*frags));
-		if (!frags || d->d.CreateQueryPool(d->handle, &qi, NULL, &pool) != VK_SUCCESS) {
-			free(frags); /* no pool: these draws keep their whole rectangles */
-			pool = VK_NULL_HANDLE;
-		} else {
-			pthread_mutex_lock(&c->lock);
-			free(b->frags);
-			b->frags = frags;
-			b->pool = pool;
-			b->pool_cap = want;
-			pthread_mutex_unlock(&c->lock);
-		}
-	} else if (b && b->pool && !b->no_queries && c->stats && !c->stats_off) {
-		pool = b->pool;
-	}
-	if (pool)
-		d->d.CmdResetQueryPool(cb, pool, 0, b->pool_cap);
+	if (b)
+		lpools_begin(c, d, cb, b,
+			     !!(info->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT));
 	return r;
 }
 

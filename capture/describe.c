@@ -110,12 +110,37 @@ static void bound_uses(struct capture_device *c, const struct pipe *p, int compu
 	}
 }
 
+static int prim_of(VkPrimitiveTopology t)
+{
+	switch (t) {
+	case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
+		return LLCT_PRIM_POINTS;
+	case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
+	case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
+	case VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY:
+	case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY:
+		return LLCT_PRIM_LINES;
+	default:
+		return LLCT_PRIM_TRIANGLES;
+	}
+}
+
+static struct llct_stencil_face face(const VkStencilOpState *f)
+{
+	return (struct llct_stencil_face){
+	    (uint8_t)f->failOp,    (uint8_t)f->passOp, (uint8_t)f->depthFailOp,
+	    (uint8_t)f->compareOp, f->compareMask,     f->writeMask,
+	    f->reference};
+}
+
 /* The state of a graphics draw: the bound pipeline's, or the dynamic state set by commands
  * where the pipeline says so. An unknown pipeline writes color without blending. */
 static void draw_state(struct capture_device *c, const struct pipe *p, struct llct_draw_state *st)
 {
-	VkViewport vp = p && p->has_viewport ? p->viewport : c->viewport;
-	VkRect2D sc = p && p->has_scissor ? p->scissor : c->scissor;
+	const struct dyn *y = &c->dyn;
+	uint32_t dy = p ? p->dyn : 0;
+	VkViewport vp = p && p->pr.has_viewport ? p->pr.viewport : c->viewport;
+	VkRect2D sc = p && p->pr.has_scissor ? p->pr.scissor : c->scissor;
 	memset(st, 0, sizeof(*st));
 	st->vp_x = vp.x;
 	st->vp_y = vp.y;
@@ -129,19 +154,59 @@ static void draw_state(struct capture_device *c, const struct pipe *p, struct ll
 	st->sc_w = sc.extent.width;
 	st->sc_h = sc.extent.height;
 	st->has_scissor = sc.extent.width > 0;
-	st->depth_test = p && (p->dyn_depth_test ? (int)c->dyn[D_DEPTH_TEST] : p->depth_test);
-	/* depth writes happen only where the depth test is on */
-	st->depth_write =
-	    st->depth_test && (p->dyn_depth_write ? (int)c->dyn[D_DEPTH_WRITE] : p->depth_write);
-	st->stencil_test =
-	    p && (p->dyn_stencil_test ? (int)c->dyn[D_STENCIL_TEST] : p->stencil_test);
-	st->stencil_write = p && p->stencil_write;
-	st->write_mask = p ? (p->dyn_write_mask ? c->dyn[D_WRITE_MASK] : p->write_mask) &
-				 (p->dyn_write_enable ? c->dyn[D_WRITE_ENABLE] : UINT32_MAX)
+	st->write_mask = p ? ((dy & DY_WRITE_MASK) ? y->write_mask : p->fo.write_mask) &
+				 ((dy & DY_WRITE_ENABLE) ? y->write_enable : UINT32_MAX)
 			   : UINT32_MAX;
-	st->blend = p ? (p->dyn_blend ? c->dyn[D_BLEND] : p->blend) : 0;
 	st->polygon_fill = 1;
 	st->samples = 1;
+	if (!p)
+		return;
+	st->blend = (dy & DY_BLEND) ? y->blend : p->fo.blend;
+	st->depth_test = (dy & DY_DEPTH_TEST) ? y->depth_test : p->fs.depth_test;
+	/* depth writes happen only where the depth test is on */
+	st->depth_write =
+	    st->depth_test && ((dy & DY_DEPTH_WRITE) ? y->depth_write : p->fs.depth_write);
+	st->depth_compare = (int)((dy & DY_DEPTH_COMPARE) ? y->depth_compare : p->fs.depth_compare);
+	st->stencil_test = (dy & DY_STENCIL_TEST) ? y->stencil_test : p->fs.stencil_test;
+	st->stencil_write = p->fs.stencil_write;
+	VkStencilOpState f = p->fs.front, b = p->fs.back;
+	if (dy & DY_STENCIL_OP) {
+		f.failOp = y->front.failOp, f.passOp = y->front.passOp;
+		f.depthFailOp = y->front.depthFailOp, f.compareOp = y->front.compareOp;
+		b.failOp = y->back.failOp, b.passOp = y->back.passOp;
+		b.depthFailOp = y->back.depthFailOp, b.compareOp = y->back.compareOp;
+	}
+	if (dy & DY_STENCIL_CMASK)
+		f.compareMask = y->front.compareMask, b.compareMask = y->back.compareMask;
+	if (dy & DY_STENCIL_WMASK)
+		f.writeMask = y->front.writeMask, b.writeMask = y->back.writeMask;
+	if (dy & DY_STENCIL_REF)
+		f.reference = y->front.reference, b.reference = y->back.reference;
+	st->front = face(&f);
+	st->back = face(&b);
+	VkPrimitiveTopology topo = (dy & DY_TOPOLOGY) ? y->topology : p->vi.topology;
+	st->topology = p->pr.out_prim >= 0 ? p->pr.out_prim : prim_of(topo);
+	VkPolygonMode pm = (dy & DY_POLYGON_MODE) ? y->polygon_mode : p->pr.polygon_mode;
+	st->polygon_fill = pm == VK_POLYGON_MODE_FILL;
+	if (pm == VK_POLYGON_MODE_POINT && st->topology == LLCT_PRIM_TRIANGLES)
+		st->polygon_fill = 1,
+		st->point_size = 1; /* drawn as its edges (an approximation) */
+	VkCullModeFlags cull = (dy & DY_CULL) ? y->cull : p->pr.cull;
+	st->cull = ((cull & VK_CULL_MODE_FRONT_BIT) ? LLCT_CULL_FRONT : 0) |
+		   ((cull & VK_CULL_MODE_BACK_BIT) ? LLCT_CULL_BACK : 0);
+	st->front_ccw = ((dy & DY_FRONT_FACE) ? y->front_face : p->pr.front_face) ==
+			VK_FRONT_FACE_COUNTER_CLOCKWISE;
+	st->depth_clamp = (dy & DY_DEPTH_CLAMP) ? y->depth_clamp : p->pr.depth_clamp;
+	st->depth_bias = (dy & DY_DEPTH_BIAS_ENABLE) ? y->bias_enable : p->pr.bias_enable;
+	st->bias_constant = (dy & DY_DEPTH_BIAS) ? y->bias_c : p->pr.bias_c;
+	st->bias_clamp = (dy & DY_DEPTH_BIAS) ? y->bias_clamp : p->pr.bias_clamp;
+	st->bias_slope = (dy & DY_DEPTH_BIAS) ? y->bias_s : p->pr.bias_s;
+	st->line_width = (dy & DY_LINE_WIDTH) ? y->line_width : p->pr.line_width;
+	st->samples = (dy & DY_SAMPLES) ? y->samples : p->fs.samples;
+	st->samples = st->samples ? st->samples : 1;
+	st->discards = p->fs.discards;
+	st->writes_depth = p->fs.writes_depth;
+	st->no_raster = (dy & DY_RAST_DISCARD) ? y->rast_discard : p->pr.rast_discard;
 }
 
 /* The vertex and index ranges of a draw: an indexed draw's index range, and the vertices it
@@ -176,7 +241,7 @@ static void vertex_uses(struct capture_device *c, const struct pipe *p, const st
 		range_use(c, -1, c->ib, c->ib_off + (uint64_t)m->u.draw.first * c->ib_size,
 			  (uint64_t)m->u.draw.count * c->ib_size, LLCT_STREAM_VTX, LLCT_OP_READ, 1);
 	for (int b = 0; p && b < 16; b++) {
-		uint64_t stride = p->dyn_stride ? c->vb_stride[b] : p->stride[b];
+		uint64_t stride = (p->dyn & DY_STRIDE) ? c->vb_stride[b] : p->vi.stride[b];
 		if (c->vb[b] && !m->u.draw.count) /* indirect: the whole bound buffer */
 			range_use(c, -1, c->vb[b], c->vb_off[b], VK_WHOLE_SIZE, LLCT_STREAM_VTX,
 				  LLCT_OP_READ, 1);
@@ -191,11 +256,31 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	struct pipe *p = hget(&c->pipes, c->cur_pipe[0]);
 	struct llct_draw d = {.samples_passed = UINT64_MAX};
 	struct llct_draw_result r;
-	/* the draw's fragment shader invocations, when the layer measured them */
 	struct cbuf *cb = c->cur_cb;
-	if (m->u.draw.query && cb && cb->frags_ok && m->u.draw.query <= cb->used && p && p->has_fs)
-		d.samples_passed = cb->frags[m->u.draw.query - 1];
+	uint64_t measured = UINT64_MAX;
 	draw_state(c, p, &d.st);
+	/* the layer's count of the draw: samples that passed (occlusion) or fragment shader
+	   invocations (pipeline statistics: only where the pipeline has a fragment stage) */
+	if (m->u.draw.query && cb && cb->cnt.res_ok && m->u.draw.query <= cb->cnt.used &&
+	    (c->count_query == VK_QUERY_TYPE_OCCLUSION || (p && p->fs.has_fs)))
+		measured = cb->cnt.res[m->u.draw.query - 1];
+	/* tier 1 scales its rectangle by the count: samples, or invocations as pixels */
+	d.samples_passed = measured == UINT64_MAX || c->count_query == VK_QUERY_TYPE_OCCLUSION
+			       ? measured
+			       : measured * d.st.samples;
+	/* tier 2: the positions the shadow draw wrote */
+	char pos_state[80] = "";
+	if (c->tier->tier >= 2) {
+		if (!p || !p->pr.shadow)
+			snprintf(pos_state, sizeof(pos_state), "none: %s",
+				 !p                ? "unknown pipeline"
+				 : p->pr.no_shadow ? p->pr.no_shadow
+						   : "no shadow pipeline");
+		else if (!geom_positions(c, cb, m->u.draw.geom, &d.pos, &d.n_vertices, pos_state,
+					 sizeof(pos_state)) &&
+			 !d.n_vertices)
+			d.pos = NULL, snprintf(pos_state, sizeof(pos_state), "xfb: no primitives");
+	}
 	c->n_uses = 0;
 	bound_uses(c, p, 0);
 	vertex_uses(c, p, m);
@@ -203,10 +288,22 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	d.n_uses = (uint32_t)c->n_uses;
 	uint32_t id = kernel_begin(c);
 	c->tier->draw(c, &c->pass, &d, &r);
-	char params[500], fr[40] = "", ids[300];
-	if (d.samples_passed != UINT64_MAX)
-		snprintf(fr, sizeof(fr), ",\"fragments\":%llu",
-			 (unsigned long long)d.samples_passed);
+	if (d.pos)
+		geom_consumed(cb, m->u.draw.geom, d.n_vertices);
+	char params[900], ids[300], fr[300] = "";
+	size_t at = 0;
+	if (measured != UINT64_MAX)
+		at += (size_t)snprintf(fr + at, sizeof(fr) - at, ",\"%s\":%llu",
+				       c->count_query == VK_QUERY_TYPE_OCCLUSION ? "occlusion"
+										 : "fragments",
+				       (unsigned long long)measured);
+	if (c->tier->tier >= 2 && at < sizeof(fr))
+		at += (size_t)snprintf(fr + at, sizeof(fr) - at,
+				       ",\"positions\":\"%s\",\"primitives\":%u,\"covered\":%llu,"
+				       "\"samples\":%llu,\"tex\":\"screen\"%s",
+				       pos_state, r.primitives, (unsigned long long)r.covered,
+				       (unsigned long long)r.passed,
+				       d.st.discards ? ",\"discards\":true" : "");
 	att_ids(c, ids, sizeof(ids));
 	snprintf(
 	    params, sizeof(params),

@@ -3,6 +3,7 @@
  * how the trace was made, logging, and the one-way switch to "failed" that keeps the program
  * running when capture cannot go on. */
 #include "capture.h"
+#include "llct/raster.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,7 +67,8 @@ struct capture_device *cap_of(const void *handle, struct layer_device **dev)
 	return d ? d->cap : NULL;
 }
 
-void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *info)
+void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *info,
+			    const struct device_prep *prep)
 {
 	(void)info;
 	const char *off = getenv("LLCT_CAPTURE_DISABLE");
@@ -127,8 +129,32 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	memset(&mp, 0, sizeof(mp));
 	if (d->inst && d->inst->d.GetPhysicalDeviceMemoryProperties)
 		d->inst->d.GetPhysicalDeviceMemoryProperties(d->phys, &mp);
-	for (uint32_t i = 0; i < mp.memoryTypeCount && i < VK_MAX_MEMORY_TYPES; i++)
+	for (uint32_t i = 0; i < mp.memoryTypeCount && i < VK_MAX_MEMORY_TYPES; i++) {
 		c->mem_flags[i] = mp.memoryTypes[i].propertyFlags;
+		if ((c->mem_flags[i] & (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+					VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) ==
+		    (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
+			c->xfb_mem_types |= 1u << i;
+	}
+	/* the tier: 2 when the device took transform feedback (and there is memory to read its
+	   buffers from), else 1, saying why */
+	const char *tier_note = NULL;
+	int wanted = capture_tier_wanted();
+	if (wanted >= 2 && prep->xfb && c->xfb_mem_types && (c->raster = llct_raster_create())) {
+		c->tier = &llct_tier2;
+		c->xfb = 1;
+		c->instrument = 1;
+	} else if (wanted >= 2) {
+		tier_note = !prep->xfb
+				? "tier 2 needs VK_EXT_transform_feedback (transformFeedback), "
+				  "which the device lacks; tier 1 instead"
+				: "tier 2 needs host-visible coherent memory or memory to "
+				  "rasterize; tier 1 instead";
+		cap_log("%s", tier_note);
+	}
+	const char *dump = getenv("LLCT_CAPTURE_DUMP_DEPTH");
+	if (dump && *dump)
+		snprintf(c->dump_depth, sizeof(c->dump_depth), "%s", dump);
 	char driver[64], app[300] = "";
 	snprintf(driver, sizeof(driver), "driver version 0x%x, API %u.%u.%u", props.driverVersion,
 		 VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion),
@@ -140,7 +166,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		fclose(cmdline);
 	}
 	struct llct_capture_info ci = {.source = "capture",
-				       .tier = 1,
+				       .tier = (uint32_t)c->tier->tier,
 				       .application = app,
 				       .device = props.deviceName,
 				       .driver = driver};
@@ -149,11 +175,14 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	    llct_fp_create(&fc, emit_records, c, &c->fp)) {
 		cap_log("%s; capture is off", err);
 		llct_writer_close(c->w);
+		llct_raster_destroy(c->raster);
 		free(c);
 		return;
 	}
 	char v[64];
 	llct_writer_set(c->w, "capture.tier", c->tier->setting);
+	if (tier_note)
+		llct_writer_set(c->w, "capture.tier_note", tier_note);
 	llct_writer_set(c->w, "capture.frames", fr ? fr : "all");
 	llct_writer_set(c->w, "capture.boundary",
 			c->boundary_submit  ? "submit"
@@ -171,11 +200,17 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		snprintf(v, sizeof(v), "%u", fc.rc_lines[s] * fc.line);
 		llct_writer_set(c->w, key, v);
 	}
-	c->stats = d->stats_query && !getenv_on("LLCT_CAPTURE_NO_FRAGMENT_COUNTS");
+	int have = d->occl_query || d->stats_query;
+	c->stats = have && !getenv_on("LLCT_CAPTURE_NO_FRAGMENT_COUNTS");
+	c->count_query =
+	    d->occl_query ? VK_QUERY_TYPE_OCCLUSION : VK_QUERY_TYPE_PIPELINE_STATISTICS;
 	llct_writer_set(c->w, "capture.fragment_counts",
-			c->stats         ? "pipeline-statistics queries"
-			: d->stats_query ? "off (LLCT_CAPTURE_NO_FRAGMENT_COUNTS)"
-					 : "off (no pipelineStatisticsQuery on the device)");
+			!c->stats ? (have ? "off (LLCT_CAPTURE_NO_FRAGMENT_COUNTS)"
+					  : "off (neither occlusionQueryPrecise nor "
+					    "pipelineStatisticsQuery on the device)")
+			: d->occl_query
+			    ? "precise occlusion queries (samples that passed)"
+			    : "pipeline-statistics queries (fragment shader invocations)");
 	if (log_enabled())
 		cap_log("capturing '%s' to '%s'", props.deviceName, c->path);
 	d->cap = c;
@@ -222,19 +257,16 @@ static void keep(void *p)
 
 void free_cbuf_pool(struct layer_device *d, struct cbuf *b)
 {
-	if (b->pool)
-		d->d.DestroyQueryPool(d->handle, b->pool, NULL);
-	b->pool = VK_NULL_HANDLE;
-	b->pool_cap = 0;
-	free(b->frags);
-	b->frags = NULL;
+	lpools_free(d, b);
+	geom_free(d, b);
 }
 
 void free_cbuf(void *p)
 {
 	struct cbuf *b = p;
 	free(b->cmds);
-	free(b->frags);
+	free(b->cnt.res);
+	free(b->xfbq.res);
 	free(b->pushed); /* the sets themselves are in the set map */
 	free(b);
 }
@@ -276,6 +308,7 @@ void capture_device_destroyed(struct layer_device *d)
 			live, sets);
 	}
 	llct_fp_destroy(c->fp);
+	llct_raster_destroy(c->raster);
 	free(c->uses);
 	for (size_t i = 0; i < c->cbufs.cap; i++)
 		if (c->cbufs.val[i])
@@ -285,11 +318,16 @@ void capture_device_destroyed(struct layer_device *d)
 	hfree_all(&c->qpools, keep);
 	hfree_all(&c->mems, NULL);
 	hfree_all(&c->bufs, free_buf);
-	hfree_all(&c->imgs, NULL);
+	hfree_all(&c->imgs, free_img);
 	hfree_all(&c->views, NULL);
 	hfree_all(&c->bviews, NULL);
 	hfree_all(&c->rpasses, NULL);
 	hfree_all(&c->fbufs, NULL);
+	for (size_t i = 0; i < c->pipes.cap; i++) { /* shadows of pipelines left to the end */
+		struct pipe *p = c->pipes.val[i];
+		if (p && p->pr.shadow)
+			d->d.DestroyPipeline(d->handle, p->pr.shadow, NULL);
+	}
 	hfree_all(&c->pipes, NULL);
 	hfree_all(&c->layouts, free_layout);
 	hfree_all(&c->playouts, free_playout);
@@ -297,7 +335,7 @@ void capture_device_destroyed(struct layer_device *d)
 	hfree_all(&c->sets, free_dset);
 	hfree_all(&c->cbufs, free_cbuf);
 	hfree_all(&c->swaps, free);
-	hfree_all(&c->shaders, NULL);
+	hfree_all(&c->shaders, free_shader);
 	llct_frame_range_release(&c->frames);
 	pthread_mutex_destroy(&c->lock);
 	free(c);

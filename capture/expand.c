@@ -38,6 +38,106 @@ void att_ids(const struct capture_device *c, char *buf, size_t size)
 		snprintf(buf + at, size - at, "]");
 }
 
+/* One state of a stencil face or both. */
+static void faces(struct dyn *y, uint32_t f, int what, uint32_t v)
+{
+	VkStencilOpState *s[2] = {&y->front, &y->back};
+	for (int k = 0; k < 2; k++) {
+		if (!(f & (k ? VK_STENCIL_FACE_BACK_BIT : VK_STENCIL_FACE_FRONT_BIT)))
+			continue;
+		if (what == 0)
+			s[k]->compareMask = v;
+		else if (what == 1)
+			s[k]->writeMask = v;
+		else
+			s[k]->reference = v;
+	}
+}
+
+/* A dynamic state command (record_state.c) applied to the state the walk carries. */
+static void apply_dyn(struct dyn *y, const struct cmd *m)
+{
+	const uint32_t *u = m->u.dyn.u;
+	uint32_t bit = m->u.dyn.att < 32 ? 1u << m->u.dyn.att : 0, *mask = NULL;
+	switch (m->u.dyn.kind) {
+	case D_DEPTH_TEST:
+		y->depth_test = (int)u[0];
+		break;
+	case D_DEPTH_WRITE:
+		y->depth_write = (int)u[0];
+		break;
+	case D_STENCIL_TEST:
+		y->stencil_test = (int)u[0];
+		break;
+	case D_BLEND:
+		mask = &y->blend;
+		break;
+	case D_WRITE_MASK:
+		mask = &y->write_mask;
+		break;
+	case D_WRITE_ENABLE:
+		mask = &y->write_enable;
+		break;
+	case D_TOPOLOGY:
+		y->topology = (VkPrimitiveTopology)u[0];
+		break;
+	case D_CULL:
+		y->cull = u[0];
+		break;
+	case D_FRONT_FACE:
+		y->front_face = (VkFrontFace)u[0];
+		break;
+	case D_DEPTH_COMPARE:
+		y->depth_compare = (VkCompareOp)u[0];
+		break;
+	case D_STENCIL_OP:
+		for (int k = 0; k < 2; k++) {
+			VkStencilOpState *f = k ? &y->back : &y->front;
+			if (!(u[0] & (k ? VK_STENCIL_FACE_BACK_BIT : VK_STENCIL_FACE_FRONT_BIT)))
+				continue;
+			f->failOp = (VkStencilOp)u[1];
+			f->passOp = (VkStencilOp)u[2];
+			f->depthFailOp = (VkStencilOp)u[3];
+			f->compareOp = (VkCompareOp)m->u.dyn.att;
+		}
+		break;
+	case D_STENCIL_CMASK:
+		faces(y, u[0], 0, u[1]);
+		break;
+	case D_STENCIL_WMASK:
+		faces(y, u[0], 1, u[1]);
+		break;
+	case D_STENCIL_REF:
+		faces(y, u[0], 2, u[1]);
+		break;
+	case D_DEPTH_BIAS:
+		y->bias_c = m->u.dyn.f[0];
+		y->bias_clamp = m->u.dyn.f[1];
+		y->bias_s = m->u.dyn.f[2];
+		break;
+	case D_DEPTH_BIAS_ENABLE:
+		y->bias_enable = (int)u[0];
+		break;
+	case D_LINE_WIDTH:
+		y->line_width = m->u.dyn.f[0];
+		break;
+	case D_RAST_DISCARD:
+		y->rast_discard = (int)u[0];
+		break;
+	case D_POLYGON_MODE:
+		y->polygon_mode = (VkPolygonMode)u[0];
+		break;
+	case D_SAMPLES:
+		y->samples = u[0];
+		break;
+	case D_DEPTH_CLAMP:
+		y->depth_clamp = (int)u[0];
+		break;
+	}
+	if (mask) /* an attachment's bit in a mask */
+		*mask = u[0] ? *mask | bit : *mask & ~bit;
+}
+
 /* A render pass instance begins: its attachments (views of bound images; others are left out)
  * as the stream models see them, its load ops' kernels and traffic. */
 static void begin_pass(struct capture_device *c, uint32_t n, const uint64_t *views,
@@ -75,6 +175,8 @@ static void begin_pass(struct capture_device *c, uint32_t n, const uint64_t *vie
 		a->hiz = im->hiz;
 		a->clear_depth = att[i].clear_depth;
 		a->clear_stencil = att[i].clear_stencil;
+		if (c->tier->tier >= 2 && (im->depth || im->stencil))
+			a->z = img_zbuf(im, mip, layer);
 	}
 	c->rp_active = 1;
 	int loads = 0, clears = 0;
@@ -123,7 +225,8 @@ static void clear_attachments(struct capture_device *c, const struct cmd *m)
 		if ((at->has_depth || at->has_stencil) ? m->u.catt.color_mask >> 31
 						       : m->u.catt.color_mask)
 			c->tier->clear(c, &c->pass, a, x0, y0, x0 + r.extent.width,
-				       y0 + r.extent.height);
+				       y0 + r.extent.height, m->u.catt.ds_aspects, m->u.catt.depth,
+				       m->u.catt.stencil);
 	}
 }
 
@@ -140,9 +243,11 @@ void expand(struct capture_device *c, struct cbuf *b, int depth)
 	c->ib = 0;
 	memset(&c->viewport, 0, sizeof(c->viewport));
 	memset(&c->scissor, 0, sizeof(c->scissor));
-	memset(c->dyn, 0, sizeof(c->dyn));
+	memset(&c->dyn, 0, sizeof(c->dyn));
 	/* until a command says otherwise, color is written */
-	c->dyn[D_WRITE_MASK] = c->dyn[D_WRITE_ENABLE] = UINT32_MAX;
+	c->dyn.write_mask = c->dyn.write_enable = UINT32_MAX;
+	c->dyn.line_width = 1;
+	c->dyn.samples = 1;
 	for (size_t i = 0; b && i < b->n && !c->failed; i++) {
 		const struct cmd *m = &b->cmds[i];
 		if (m->op == C_COPY)
@@ -163,7 +268,13 @@ void expand(struct capture_device *c, struct cbuf *b, int depth)
 				views[a] = m->u.rp.n_views
 					       ? (a < m->u.rp.n_views ? m->u.rp.view[a] : 0)
 					       : fb->view[a];
-			begin_pass(c, n, views, rp ? rp->att : NULL, m->u.rp.area);
+			struct att_desc att[MAX_ATT];
+			for (uint32_t a = 0; a < n; a++) { /* with the begin's clear values */
+				att[a] = rp->att[a];
+				att[a].clear_depth = m->u.rp.clear_depth[a];
+				att[a].clear_stencil = m->u.rp.clear_stencil[a];
+			}
+			begin_pass(c, n, views, att, m->u.rp.area);
 			break;
 		}
 		case C_BEGIN_RENDERING:
@@ -227,13 +338,7 @@ void expand(struct capture_device *c, struct cbuf *b, int depth)
 			c->label[0] = '\0';
 			break;
 		case C_DYN_STATE:
-			if (m->u.dyn.kind < D_BLEND)
-				c->dyn[m->u.dyn.kind] = (uint32_t)m->u.dyn.on;
-			else if (m->u.dyn.att < 32) /* an attachment's bit in a mask */
-				c->dyn[m->u.dyn.kind] =
-				    m->u.dyn.on
-					? c->dyn[m->u.dyn.kind] | (uint32_t)1 << m->u.dyn.att
-					: c->dyn[m->u.dyn.kind] & ~((uint32_t)1 << m->u.dyn.att);
+			apply_dyn(&c->dyn, m);
 			break;
 		case C_VB_STRIDE:
 			if (m->u.stride.binding < 16)

@@ -80,6 +80,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreat
 	inst->gipa = gipa;
 	inst->api_version = info->pApplicationInfo ? info->pApplicationInfo->apiVersion : 0;
 	llct_instance_dispatch_init(&inst->d, *out, gipa);
+	llct_instance_dispatch_fallbacks(&inst->d);
 	pthread_mutex_lock(&instances_lock);
 	for (int i = 0; i < MAX_ENTRIES; i++)
 		if (!instances[i].key) {
@@ -130,33 +131,12 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 	    (PFN_vkCreateDevice)gipa(inst ? inst->handle : NULL, "vkCreateDevice");
 	if (!create)
 		return VK_ERROR_INITIALIZATION_FAILED;
-	/* Per-draw fragment counts need pipeline-statistics queries: turn the feature on when
-	 * the device has it and capture is not disabled (features only add capability). */
-	VkDeviceCreateInfo ci = *info;
-	VkPhysicalDeviceFeatures have = {0}, want = {0};
-	VkPhysicalDeviceFeatures2 *f2 = NULL;
-	VkBool32 f2_was = VK_FALSE;
-	int stats = 0;
-	const char *off = getenv("LLCT_CAPTURE_DISABLE");
-	if (!(off && *off && strcmp(off, "0")) && inst && inst->d.GetPhysicalDeviceFeatures) {
-		inst->d.GetPhysicalDeviceFeatures(phys, &have);
-		stats = have.pipelineStatisticsQuery == VK_TRUE;
-	}
-	for (VkBaseOutStructure *p = (VkBaseOutStructure *)info->pNext; p; p = p->pNext)
-		if (p->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2)
-			f2 = (VkPhysicalDeviceFeatures2 *)p;
-	if (stats && f2) { /* set in the program's chain for the call, restored after */
-		f2_was = f2->features.pipelineStatisticsQuery;
-		f2->features.pipelineStatisticsQuery = VK_TRUE;
-	} else if (stats) {
-		if (info->pEnabledFeatures)
-			want = *info->pEnabledFeatures;
-		want.pipelineStatisticsQuery = VK_TRUE;
-		ci.pEnabledFeatures = &want;
-	}
-	VkResult r = create(phys, &ci, alloc, out);
-	if (f2 && stats)
-		f2->features.pipelineStatisticsQuery = f2_was;
+	/* Per-draw counts need occlusionQueryPrecise (or pipeline statistics), tier 2 transform
+	 * feedback: turned on when the device has them and capture is not disabled. */
+	struct device_prep prep;
+	capture_prepare_device(inst, phys, info, &prep);
+	VkResult r = create(phys, &prep.ci, alloc, out);
+	capture_restore_device(&prep);
 	if (r != VK_SUCCESS)
 		return r;
 	struct layer_device *dev = calloc(1, sizeof(*dev));
@@ -166,7 +146,9 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 	dev->phys = phys;
 	dev->inst = inst;
 	dev->gdpa = gdpa;
-	dev->stats_query = stats;
+	dev->stats_query = prep.stats;
+	dev->occl_query = prep.occl;
+	dev->xfb = prep.xfb;
 	llct_device_dispatch_init(&dev->d, *out, gdpa);
 	/* An app on an older API may only have the extension form of a core command. */
 	llct_device_dispatch_fallbacks(&dev->d);
@@ -183,7 +165,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 		free(dev);
 		return VK_SUCCESS;
 	}
-	capture_device_created(dev, info);
+	capture_device_created(dev, info, &prep);
 	return VK_SUCCESS;
 }
 

@@ -25,6 +25,8 @@ struct layer_device {
 	struct capture_device *cap; /* NULL when capture is off or stopped */
 	int stats_query;            /* pipelineStatisticsQuery is enabled (the layer may have
 				       turned it on, for per-draw fragment counts) */
+	int occl_query;             /* occlusionQueryPrecise is enabled (likewise) */
+	int xfb;                    /* transform feedback is enabled (tier 2's shadow draws) */
 };
 
 /* The device record of any dispatchable device-level handle (device, queue, command
@@ -32,9 +34,32 @@ struct layer_device {
 struct layer_device *layer_device_of(const void *handle);
 struct layer_instance *layer_instance_of(const void *handle);
 
+/* features.c: what vkCreateDevice turns on for capture. prepare fills p->ci, the create info
+ * to send down (the program's own, changed for the call); restore undoes what prepare changed
+ * in the program's structures once the call returned. */
+struct device_prep {
+	VkDeviceCreateInfo ci;
+	VkPhysicalDeviceFeatures want; /* when pEnabledFeatures is used */
+	VkPhysicalDeviceTransformFeedbackFeaturesEXT
+	    xfb_feat;                  /* chained when the program has none */
+	const char **exts;             /* the extension names, with ours */
+	VkPhysicalDeviceFeatures2 *f2; /* the program's, changed */
+	VkPhysicalDeviceFeatures f2_saved;
+	VkPhysicalDeviceTransformFeedbackFeaturesEXT *app_xfb; /* the program's, changed */
+	VkBool32 app_xfb_saved;
+	int occl, stats, xfb; /* turned on: occlusionQueryPrecise, pipelineStatisticsQuery,
+				 transform feedback */
+};
+void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
+			    const VkDeviceCreateInfo *info, struct device_prep *p);
+void capture_restore_device(struct device_prep *p);
+/* The tier LLCT_CAPTURE_TIER asks for. */
+int capture_tier_wanted(void);
+
 /* device.c: set up and tear down capture for a device (the intercepts are in the generated
- * llct_intercepts.h). */
-void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *info);
+ * llct_intercepts.h); prep says what vkCreateDevice turned on. */
+void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *info,
+			    const struct device_prep *prep);
 void capture_device_destroyed(struct layer_device *d);
 
 #endif

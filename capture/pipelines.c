@@ -1,8 +1,12 @@
-/* pipelines.c - tracked shader modules (the bindings each uses, from its SPIR-V) and
- * graphics and compute pipelines: the state that changes traffic, pipeline libraries merged. */
+/* pipelines.c - tracked shader modules (their SPIR-V, and the bindings each uses) and
+ * graphics and compute pipelines: the state that changes traffic, by part (vertex input,
+ * pre-rasterization, fragment shader, fragment output), so that a pipeline linked from
+ * graphics pipeline libraries takes each part from the library that defines it; tier 2's
+ * shadow of each pipeline is shadow.c's. */
 #include "capture.h"
 #include "spirv.h"
 
+#include <spirv/unified1/spirv.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,15 +21,28 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateShaderModule(VkDevice device,
 	if (r != VK_SUCCESS || !c)
 		return r;
 	struct shader *sh = calloc(1, sizeof(*sh));
-	if (sh)
+	if (sh) {
 		llct_spirv_bindings(info->pCode, info->codeSize / 4, sh->used);
+		sh->n_words = info->codeSize / 4;
+		sh->code = malloc(sh->n_words * 4 + 4);
+		if (sh->code)
+			memcpy(sh->code, info->pCode, sh->n_words * 4);
+	}
 	pthread_mutex_lock(&c->lock);
-	if (!sh || hput(&c->shaders, H(*out), sh)) {
-		free(sh);
+	if (!sh || !sh->code || hput(&c->shaders, H(*out), sh)) {
+		free_shader(sh);
 		cap_fail(c, "out of memory tracking shaders");
 	}
 	pthread_mutex_unlock(&c->lock);
 	return r;
+}
+
+void free_shader(void *p)
+{
+	struct shader *sh = p;
+	if (sh)
+		free(sh->code);
+	free(sh);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_DestroyShaderModule(VkDevice device, VkShaderModule m,
@@ -37,20 +54,58 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyShaderModule(VkDevice device, VkShaderModu
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	free(hdel(&c->shaders, H(m)));
+	free_shader(hdel(&c->shaders, H(m)));
 	pthread_mutex_unlock(&c->lock);
 }
 
-/* The union of the bindings the stages use; unknown modules (inline SPIR-V in pNext, or a
- * module the layer did not see) count as using everything. */
-static void stage_use(struct capture_device *c, const VkPipelineShaderStageCreateInfo *st,
-		      uint32_t n, uint64_t *used)
+int stage_code(struct capture_device *c, const VkPipelineShaderStageCreateInfo *st,
+	       const uint32_t **code, size_t *n)
 {
-	memset(used, 0, 8 * sizeof(*used));
+	struct shader *sh = st->module ? hget(&c->shaders, H(st->module)) : NULL;
+	if (sh) {
+		*code = sh->code;
+		*n = sh->n_words;
+		return 0;
+	}
+	for (const VkBaseInStructure *x = st->pNext; x; x = x->pNext)
+		if (x->sType == VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO) {
+			const VkShaderModuleCreateInfo *mi = (const void *)x;
+			*code = mi->pCode;
+			*n = mi->codeSize / 4;
+			return 0;
+		}
+	return -1;
+}
+
+/* What the stages tell: the bindings they use (unknown modules use everything), a fragment
+ * stage and what it may do, a geometry or tessellation stage's output. */
+static void stages(struct capture_device *c, const VkPipelineShaderStageCreateInfo *st, uint32_t n,
+		   struct pipe *p)
+{
 	for (uint32_t i = 0; i < n; i++) {
-		struct shader *sh = hget(&c->shaders, H(st[i].module));
+		const uint32_t *code;
+		size_t words;
+		struct llct_spirv_info info;
+		int known = !stage_code(c, &st[i], &code, &words) &&
+			    !llct_spirv_info(code, words, st[i].pName, &info);
+		uint64_t used[8];
+		if (known)
+			llct_spirv_bindings(code, words, used);
 		for (int s = 0; s < 8; s++)
-			used[s] |= sh ? sh->used[s] : UINT64_MAX;
+			p->used[s] |= known ? used[s] : UINT64_MAX;
+		if (st[i].stage == VK_SHADER_STAGE_FRAGMENT_BIT) {
+			p->fs.has_fs = 1;
+			p->fs.discards = !known || info.discards;
+			p->fs.writes_depth = !known || info.writes_depth;
+		}
+		if (st[i].stage == VK_SHADER_STAGE_GEOMETRY_BIT ||
+		    (st[i].stage == VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT &&
+		     p->pr.out_prim < 0)) { /* the geometry stage's output is the last word */
+			p->pr.expands = 1;
+			p->pr.out_prim = known ? info.output_prim : LLCT_PRIM_TRIANGLES;
+			if (p->pr.out_prim < 0)
+				p->pr.out_prim = LLCT_PRIM_TRIANGLES;
+		}
 	}
 }
 
@@ -61,6 +116,211 @@ static int stencil_writes(const VkStencilOpState *f)
 	return f->writeMask &&
 	       (f->failOp != VK_STENCIL_OP_KEEP || f->passOp != VK_STENCIL_OP_KEEP ||
 		f->depthFailOp != VK_STENCIL_OP_KEEP);
+}
+
+static uint32_t dyn_bit(VkDynamicState ds)
+{
+	switch (ds) {
+	case VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE:
+		return DY_DEPTH_TEST;
+	case VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE:
+		return DY_DEPTH_WRITE;
+	case VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE:
+		return DY_STENCIL_TEST;
+	case VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT:
+		return DY_BLEND;
+	case VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT:
+		return DY_WRITE_MASK;
+	case VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT:
+		return DY_WRITE_ENABLE;
+	case VK_DYNAMIC_STATE_VERTEX_INPUT_EXT:
+	case VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE:
+		return DY_STRIDE;
+	case VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY:
+		return DY_TOPOLOGY;
+	case VK_DYNAMIC_STATE_CULL_MODE:
+		return DY_CULL;
+	case VK_DYNAMIC_STATE_FRONT_FACE:
+		return DY_FRONT_FACE;
+	case VK_DYNAMIC_STATE_DEPTH_COMPARE_OP:
+		return DY_DEPTH_COMPARE;
+	case VK_DYNAMIC_STATE_STENCIL_OP:
+		return DY_STENCIL_OP;
+	case VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK:
+		return DY_STENCIL_CMASK;
+	case VK_DYNAMIC_STATE_STENCIL_WRITE_MASK:
+		return DY_STENCIL_WMASK;
+	case VK_DYNAMIC_STATE_STENCIL_REFERENCE:
+		return DY_STENCIL_REF;
+	case VK_DYNAMIC_STATE_DEPTH_BIAS:
+		return DY_DEPTH_BIAS;
+	case VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE:
+		return DY_DEPTH_BIAS_ENABLE;
+	case VK_DYNAMIC_STATE_LINE_WIDTH:
+		return DY_LINE_WIDTH;
+	case VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE:
+		return DY_RAST_DISCARD;
+	case VK_DYNAMIC_STATE_POLYGON_MODE_EXT:
+		return DY_POLYGON_MODE;
+	case VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT:
+		return DY_SAMPLES;
+	case VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT:
+		return DY_DEPTH_CLAMP;
+	default:
+		return 0;
+	}
+}
+
+/* The parts a create info defines itself: a library's (VkGraphicsPipelineLibraryCreateInfoEXT),
+ * else all of them, less those its libraries bring. */
+static uint32_t own_parts(const VkGraphicsPipelineCreateInfo *g, uint32_t from_libs)
+{
+	uint32_t parts = PART_ALL;
+	if (g->flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) {
+		parts = 0;
+		for (const VkBaseInStructure *x = g->pNext; x; x = x->pNext)
+			if (x->sType ==
+			    VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_LIBRARY_CREATE_INFO_EXT) {
+				VkGraphicsPipelineLibraryFlagsEXT f =
+				    ((const VkGraphicsPipelineLibraryCreateInfoEXT *)x)->flags;
+				parts |=
+				    f & VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT
+					? PART_VI
+					: 0;
+				parts |=
+				    f & VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT
+					? PART_PR
+					: 0;
+				parts |= f & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT
+					     ? PART_FS
+					     : 0;
+				parts |=
+				    f & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT
+					? PART_FO
+					: 0;
+			}
+	}
+	return parts & ~from_libs;
+}
+
+/* The state of the parts the create info defines. */
+static void state(struct capture_device *c, struct pipe *p, const VkGraphicsPipelineCreateInfo *g,
+		  uint32_t parts)
+{
+	if (g->pDynamicState)
+		for (uint32_t k = 0; k < g->pDynamicState->dynamicStateCount; k++)
+			p->dyn |= dyn_bit(g->pDynamicState->pDynamicStates[k]);
+	if ((parts & PART_PR) || (parts & PART_FS))
+		stages(c, g->pStages, g->stageCount, p);
+	if (parts & PART_VI) {
+		const VkPipelineVertexInputStateCreateInfo *vi = g->pVertexInputState;
+		for (uint32_t b = 0; vi && b < vi->vertexBindingDescriptionCount; b++)
+			if (vi->pVertexBindingDescriptions[b].binding < 16)
+				p->vi.stride[vi->pVertexBindingDescriptions[b].binding] =
+				    vi->pVertexBindingDescriptions[b].stride;
+		p->vi.topology = g->pInputAssemblyState ? g->pInputAssemblyState->topology
+							: VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+	}
+	if (parts & PART_PR) {
+		const VkPipelineRasterizationStateCreateInfo *rs = g->pRasterizationState;
+		const VkPipelineViewportStateCreateInfo *vs = g->pViewportState;
+		int dyn_vp = 0, dyn_sc = 0;
+		for (uint32_t k = 0; g->pDynamicState && k < g->pDynamicState->dynamicStateCount;
+		     k++) {
+			VkDynamicState ds = g->pDynamicState->pDynamicStates[k];
+			dyn_vp |= ds == VK_DYNAMIC_STATE_VIEWPORT ||
+				  ds == VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT;
+			dyn_sc |= ds == VK_DYNAMIC_STATE_SCISSOR ||
+				  ds == VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT;
+		}
+		if (vs && vs->pViewports && vs->viewportCount && !dyn_vp) {
+			p->pr.has_viewport = 1;
+			p->pr.viewport = vs->pViewports[0];
+		}
+		if (vs && vs->pScissors && vs->scissorCount && !dyn_sc) {
+			p->pr.has_scissor = 1;
+			p->pr.scissor = vs->pScissors[0];
+		}
+		if (rs) {
+			p->pr.cull = rs->cullMode;
+			p->pr.front_face = rs->frontFace;
+			p->pr.polygon_mode = rs->polygonMode;
+			p->pr.depth_clamp = rs->depthClampEnable;
+			p->pr.rast_discard = rs->rasterizerDiscardEnable;
+			p->pr.bias_enable = rs->depthBiasEnable;
+			p->pr.bias_c = rs->depthBiasConstantFactor;
+			p->pr.bias_clamp = rs->depthBiasClamp;
+			p->pr.bias_s = rs->depthBiasSlopeFactor;
+			p->pr.line_width = rs->lineWidth;
+		}
+	}
+	if (parts & PART_FS) {
+		const VkPipelineDepthStencilStateCreateInfo *z = g->pDepthStencilState;
+		if (z) {
+			p->fs.depth_test = z->depthTestEnable;
+			p->fs.depth_write = z->depthWriteEnable;
+			p->fs.depth_compare = z->depthCompareOp;
+			p->fs.stencil_test = z->stencilTestEnable;
+			p->fs.stencil_write = stencil_writes(&z->front) || stencil_writes(&z->back);
+			p->fs.front = z->front;
+			p->fs.back = z->back;
+		}
+		if (p->dyn & (DY_STENCIL_WMASK | DY_STENCIL_OP))
+			p->fs.stencil_write = 1;
+	}
+	if ((parts & (PART_FS | PART_FO)) && g->pMultisampleState)
+		p->fs.samples = g->pMultisampleState->rasterizationSamples;
+	if (parts & PART_FO) {
+		const VkPipelineColorBlendStateCreateInfo *bs = g->pColorBlendState;
+		for (uint32_t a = 0; bs && a < bs->attachmentCount && a < 32; a++) {
+			p->fo.blend |= (uint32_t) !!bs->pAttachments[a].blendEnable << a;
+			p->fo.write_mask |= (uint32_t) !!bs->pAttachments[a].colorWriteMask << a;
+		}
+		for (const VkBaseInStructure *x = bs ? bs->pNext : NULL; x; x = x->pNext) {
+			if (x->sType != VK_STRUCTURE_TYPE_PIPELINE_COLOR_WRITE_CREATE_INFO_EXT)
+				continue; /* VK_EXT_color_write_enable, static */
+			const VkPipelineColorWriteCreateInfoEXT *cw = (const void *)x;
+			for (uint32_t a = 0; a < cw->attachmentCount && a < 32; a++)
+				if (!cw->pColorWriteEnables[a])
+					p->fo.write_mask &= ~((uint32_t)1 << a);
+		}
+	}
+}
+
+/* The parts a library brings to the pipeline linked from it (Zink links its pipelines from
+ * libraries); with the lock held. */
+static uint32_t link(struct capture_device *c, struct pipe *p,
+		     const VkGraphicsPipelineCreateInfo *g)
+{
+	uint32_t got = 0;
+	for (const VkBaseInStructure *x = g->pNext; x; x = x->pNext) {
+		if (x->sType != VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR)
+			continue;
+		const VkPipelineLibraryCreateInfoKHR *lib = (const void *)x;
+		for (uint32_t k = 0; k < lib->libraryCount; k++) {
+			struct pipe *q = hget(&c->pipes, H(lib->pLibraries[k]));
+			if (!q)
+				continue;
+			p->dyn |= q->dyn;
+			for (int s = 0; s < 8; s++)
+				p->used[s] |= q->used[s];
+			if (q->parts & PART_VI)
+				p->vi = q->vi;
+			if (q->parts & PART_PR) {
+				p->pr = q->pr;
+				p->pr.shadow =
+				    VK_NULL_HANDLE; /* the library's; this one gets its own */
+			}
+			if (q->parts & PART_FS)
+				p->fs = q->fs;
+			if (q->parts & PART_FO)
+				p->fo = q->fo;
+			if ((q->parts & PART_FO) && !(q->parts & PART_FS) && q->fs.samples)
+				p->fs.samples = q->fs.samples;
+			got |= q->parts;
+		}
+	}
+	return got;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
@@ -82,108 +342,16 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 			break;
 		}
 		p->id = c->next_id++;
-		stage_use(c, g->pStages, g->stageCount, p->used);
-		for (uint32_t k = 0; k < g->stageCount; k++)
-			p->has_fs |= g->pStages[k].stage == VK_SHADER_STAGE_FRAGMENT_BIT;
-		if (g->pVertexInputState)
-			for (uint32_t b = 0;
-			     b < g->pVertexInputState->vertexBindingDescriptionCount; b++) {
-				const VkVertexInputBindingDescription *vb =
-				    &g->pVertexInputState->pVertexBindingDescriptions[b];
-				if (vb->binding < 16)
-					p->stride[vb->binding] = vb->stride;
-			}
-		if (g->pDepthStencilState) {
-			const VkPipelineDepthStencilStateCreateInfo *z = g->pDepthStencilState;
-			p->depth_test = z->depthTestEnable;
-			p->depth_write = z->depthWriteEnable;
-			p->stencil_test = z->stencilTestEnable;
-			p->stencil_write = stencil_writes(&z->front) || stencil_writes(&z->back);
-		}
-		if (g->pColorBlendState) {
-			const VkPipelineColorBlendStateCreateInfo *bs = g->pColorBlendState;
-			for (uint32_t a = 0; a < bs->attachmentCount && a < 32; a++) {
-				const VkPipelineColorBlendAttachmentState *cb =
-				    &bs->pAttachments[a];
-				p->blend |= (uint32_t) !!cb->blendEnable << a;
-				p->write_mask |= (uint32_t) !!cb->colorWriteMask << a;
-			}
-			for (const VkBaseInStructure *x = bs->pNext; x; x = x->pNext) {
-				if (x->sType !=
-				    VK_STRUCTURE_TYPE_PIPELINE_COLOR_WRITE_CREATE_INFO_EXT)
-					continue; /* VK_EXT_color_write_enable, static */
-				const VkPipelineColorWriteCreateInfoEXT *cw = (const void *)x;
-				for (uint32_t a = 0; a < cw->attachmentCount && a < 32; a++)
-					if (!cw->pColorWriteEnables[a])
-						p->write_mask &= ~((uint32_t)1 << a);
-			}
-		}
-		for (uint32_t k = 0; g->pDynamicState && k < g->pDynamicState->dynamicStateCount;
-		     k++) {
-			VkDynamicState ds = g->pDynamicState->pDynamicStates[k];
-			p->dyn_depth_test |= ds == VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE;
-			p->dyn_depth_write |= ds == VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE;
-			p->dyn_stencil_test |= ds == VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE;
-			p->dyn_blend |= ds == VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT;
-			p->dyn_write_mask |= ds == VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT;
-			p->dyn_write_enable |= ds == VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT;
-			if (ds == VK_DYNAMIC_STATE_STENCIL_WRITE_MASK ||
-			    ds == VK_DYNAMIC_STATE_STENCIL_OP)
-				p->stencil_write = 1;
-			p->dyn_stride |= ds == VK_DYNAMIC_STATE_VERTEX_INPUT_EXT ||
-					 ds == VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE;
-		}
-		/* graphics pipeline libraries (Zink links its pipelines from parts): the parts'
-		 * state is the whole pipeline's */
-		for (const VkBaseInStructure *x = g->pNext; x; x = x->pNext) {
-			if (x->sType != VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR)
-				continue;
-			const VkPipelineLibraryCreateInfoKHR *lib = (const void *)x;
-			for (uint32_t k = 0; k < lib->libraryCount; k++) {
-				struct pipe *q = hget(&c->pipes, H(lib->pLibraries[k]));
-				if (!q)
-					continue;
-				p->depth_test |= q->depth_test;
-				p->depth_write |= q->depth_write;
-				p->stencil_test |= q->stencil_test;
-				p->stencil_write |= q->stencil_write;
-				p->blend |= q->blend;
-				p->write_mask |= q->write_mask;
-				p->dyn_write_mask |= q->dyn_write_mask;
-				p->dyn_write_enable |= q->dyn_write_enable;
-				p->dyn_depth_test |= q->dyn_depth_test;
-				p->dyn_depth_write |= q->dyn_depth_write;
-				p->dyn_stencil_test |= q->dyn_stencil_test;
-				p->dyn_blend |= q->dyn_blend;
-				p->dyn_stride |= q->dyn_stride;
-				p->has_fs |= q->has_fs;
-				for (int b = 0; b < 16; b++)
-					if (!p->stride[b])
-						p->stride[b] = q->stride[b];
-				for (int st = 0; st < 8; st++)
-					p->used[st] |= q->used[st];
-				if (!p->has_viewport && q->has_viewport) {
-					p->has_viewport = 1;
-					p->viewport = q->viewport;
-				}
-				if (!p->has_scissor && q->has_scissor) {
-					p->has_scissor = 1;
-					p->scissor = q->scissor;
-				}
-			}
-		}
-		if (g->pViewportState && g->pViewportState->pViewports &&
-		    g->pViewportState->viewportCount) {
-			p->has_viewport = 1;
-			p->viewport = g->pViewportState->pViewports[0];
-		}
-		if (g->pViewportState && g->pViewportState->pScissors &&
-		    g->pViewportState->scissorCount) {
-			p->has_scissor = 1;
-			p->scissor = g->pViewportState->pScissors[0];
-		}
+		p->pr.out_prim = -1;
+		p->fs.samples = 1;
+		p->pr.line_width = 1;
+		uint32_t libs = link(c, p, g), own = own_parts(g, libs);
+		state(c, p, g, own);
+		p->parts = own | libs;
 	}
 	pthread_mutex_unlock(&c->lock);
+	for (uint32_t i = 0; i < n; i++) /* tier 2: each pipeline's shadow */
+		shadow_create(c, d, cache, &infos[i], out[i]);
 	return r;
 }
 
@@ -208,7 +376,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateComputePipelines(VkDevice device, VkPip
 		}
 		p->id = c->next_id++;
 		p->compute = 1;
-		stage_use(c, &infos[i].stage, 1, p->used);
+		stages(c, &infos[i].stage, 1, p);
 	}
 	pthread_mutex_unlock(&c->lock);
 	return r;
@@ -223,6 +391,10 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyPipeline(VkDevice device, VkPipeline pipel
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	free(hdel(&c->pipes, H(pipeline)));
+	struct pipe *p = hdel(&c->pipes, H(pipeline));
+	VkPipeline shadow = p ? p->pr.shadow : VK_NULL_HANDLE;
+	free(p);
 	pthread_mutex_unlock(&c->lock);
+	if (shadow)
+		d->d.DestroyPipeline(device, shadow, NULL);
 }

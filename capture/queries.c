@@ -1,12 +1,13 @@
-/* queries.c - the layer's per-draw queries: the program's own statistics queries that
- * rule them out, the query around each draw, and reading the counts after a captured
- * submission completes. */
+/* queries.c - the layer's queries in primary command buffers: a precise occlusion query (or,
+ * without occlusionQueryPrecise, a pipeline-statistics query of fragment shader invocations)
+ * around each draw recorded directly in it, and tier 2's transform-feedback stream queries
+ * around its shadow draws; the program's own queries that rule them out (queries of one type
+ * do not nest, and the shadow draws would add to the program's primitive counts); waiting for
+ * a captured submission and reading the results. */
 #include "capture.h"
 
 #include <stdlib.h>
 
-/* The program's pipeline-statistics pools: while one of its queries is active in a command
- * buffer, the layer begins none of its own there (queries of one type do not nest). */
 VKAPI_ATTR VkResult VKAPI_CALL cap_CreateQueryPool(VkDevice device,
 						   const VkQueryPoolCreateInfo *info,
 						   const VkAllocationCallbacks *alloc,
@@ -15,9 +16,9 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateQueryPool(VkDevice device,
 	struct layer_device *d;
 	struct capture_device *c = cap_of(device, &d);
 	VkResult r = d->d.CreateQueryPool(device, info, alloc, out);
-	if (r == VK_SUCCESS && c && info->queryType == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+	if (r == VK_SUCCESS && c) { /* the map holds its type + 1 */
 		pthread_mutex_lock(&c->lock);
-		if (hput(&c->qpools, H(*out), c))
+		if (hput(&c->qpools, H(*out), (void *)(uintptr_t)(info->queryType + 1)))
 			cap_fail(c, "out of memory tracking query pools");
 		pthread_mutex_unlock(&c->lock);
 	}
@@ -37,15 +38,22 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyQueryPool(VkDevice device, VkQueryPool poo
 	d->d.DestroyQueryPool(device, pool, alloc);
 }
 
+/* A query of the program's begins (+1) or ends (-1) in cb. */
 static void app_query(VkCommandBuffer cb, VkQueryPool pool, int delta)
 {
 	struct capture_device *c = cap_of(cb, NULL);
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	struct cbuf *b = hget(&c->qpools, H(pool)) ? cbuf_of(c, cb) : NULL;
-	if (b)
+	uintptr_t t = (uintptr_t)hget(&c->qpools, H(pool));
+	struct cbuf *b = t ? cbuf_of(c, cb) : NULL;
+	if (b && t - 1 == VK_QUERY_TYPE_PIPELINE_STATISTICS)
 		b->app_stats += delta;
+	else if (b && t - 1 == VK_QUERY_TYPE_OCCLUSION)
+		b->app_occl += delta;
+	else if (b && (t - 1 == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT ||
+		       t - 1 == VK_QUERY_TYPE_PRIMITIVES_GENERATED_EXT))
+		b->app_prims += delta;
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -62,6 +70,149 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdEndQuery(VkCommandBuffer cb, VkQueryPool pool,
 	app_query(cb, pool, -1);
 }
 
+VKAPI_ATTR void VKAPI_CALL cap_CmdBeginQueryIndexedEXT(VkCommandBuffer cb, VkQueryPool pool,
+						       uint32_t query, VkQueryControlFlags flags,
+						       uint32_t index)
+{
+	dd(cb)->CmdBeginQueryIndexedEXT(cb, pool, query, flags, index);
+	app_query(cb, pool, 1);
+}
+
+VKAPI_ATTR void VKAPI_CALL cap_CmdEndQueryIndexedEXT(VkCommandBuffer cb, VkQueryPool pool,
+						     uint32_t query, uint32_t index)
+{
+	dd(cb)->CmdEndQueryIndexedEXT(cb, pool, query, index);
+	app_query(cb, pool, -1);
+}
+
+/* The program's own transform feedback: no shadow draws while it is active. */
+static void app_xfb(VkCommandBuffer cb, int delta)
+{
+	struct capture_device *c = cap_of(cb, NULL);
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	struct cbuf *b = cbuf_of(c, cb);
+	if (b)
+		b->app_xfb += delta;
+	pthread_mutex_unlock(&c->lock);
+}
+
+VKAPI_ATTR void VKAPI_CALL cap_CmdBeginTransformFeedbackEXT(VkCommandBuffer cb, uint32_t first,
+							    uint32_t n, const VkBuffer *bufs,
+							    const VkDeviceSize *offs)
+{
+	dd(cb)->CmdBeginTransformFeedbackEXT(cb, first, n, bufs, offs);
+	app_xfb(cb, 1);
+}
+
+VKAPI_ATTR void VKAPI_CALL cap_CmdEndTransformFeedbackEXT(VkCommandBuffer cb, uint32_t first,
+							  uint32_t n, const VkBuffer *bufs,
+							  const VkDeviceSize *offs)
+{
+	dd(cb)->CmdEndTransformFeedbackEXT(cb, first, n, bufs, offs);
+	app_xfb(cb, -1);
+}
+
+/* ---- the layer's pools ---- */
+
+static struct lpool *which_pool(struct cbuf *b, int which)
+{
+	return which ? &b->xfbq : &b->cnt;
+}
+
+void lpools_free(struct layer_device *d, struct cbuf *b)
+{
+	for (int w = 0; w < 2; w++) {
+		struct lpool *p = which_pool(b, w);
+		if (p->pool)
+			d->d.DestroyQueryPool(d->handle, p->pool, NULL);
+		free(p->res);
+		p->pool = VK_NULL_HANDLE;
+		p->res = NULL;
+		p->cap = p->used = 0;
+		p->res_ok = 0;
+	}
+}
+
+void lpools_begin(struct capture_device *c, struct layer_device *d, VkCommandBuffer cb,
+		  struct cbuf *b, int simultaneous)
+{
+	static const uint32_t words[2] = {1, 2}; /* result words a query */
+	for (int w = 0; w < 2; w++) {
+		VkQueryPool old = VK_NULL_HANDLE, pool = VK_NULL_HANDLE;
+		uint32_t want = 0, cap = 0;
+		pthread_mutex_lock(&c->lock);
+		struct lpool *p = which_pool(b, w);
+		int on = w ? c->xfb && c->instrument : c->stats && !c->stats_off;
+		p->used = 0;
+		p->res_ok = 0;
+		p->active = 0;
+		/* simultaneous use: executions may overlap, and one pool cannot serve two */
+		if (on && !c->failed && b->primary && !simultaneous) {
+			want = 64;
+			while (want < p->want && want < 65536)
+				want *= 2;
+			if (p->pool && p->cap >= want) {
+				want = 0; /* big enough */
+				pool = p->pool;
+				cap = p->cap;
+			} else {
+				old = p->pool;
+				p->pool = VK_NULL_HANDLE;
+				p->cap = 0;
+			}
+		}
+		p->want = 0;
+		pthread_mutex_unlock(&c->lock);
+		if (old)
+			d->d.DestroyQueryPool(d->handle, old, NULL);
+		if (want) {
+			VkQueryPoolCreateInfo qi = {
+			    .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+			    .queryType =
+				w ? VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT : c->count_query,
+			    .queryCount = want};
+			if (!w && c->count_query == VK_QUERY_TYPE_PIPELINE_STATISTICS)
+				qi.pipelineStatistics =
+				    VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT;
+			uint64_t *res = malloc((size_t)want * words[w] * sizeof(*res));
+			if (!res ||
+			    d->d.CreateQueryPool(d->handle, &qi, NULL, &pool) != VK_SUCCESS) {
+				free(res); /* no pool: no counts for these draws */
+				pool = VK_NULL_HANDLE;
+			} else {
+				pthread_mutex_lock(&c->lock);
+				free(p->res);
+				p->res = res;
+				p->pool = pool;
+				p->cap = cap = want;
+				pthread_mutex_unlock(&c->lock);
+			}
+		}
+		if (pool) { /* first thing in the command buffer, outside any render pass */
+			d->d.CmdResetQueryPool(cb, pool, 0, cap);
+			pthread_mutex_lock(&c->lock);
+			p->active = 1;
+			pthread_mutex_unlock(&c->lock);
+		}
+	}
+}
+
+uint32_t lpool_take(struct capture_device *c, struct cbuf *b, int which, VkQueryPool *pool)
+{
+	uint32_t q = 0;
+	pthread_mutex_lock(&c->lock);
+	struct lpool *p = which_pool(b, which);
+	p->want++;
+	if (p->active && p->used < p->cap && !c->failed) {
+		*pool = p->pool;
+		q = ++p->used;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return q;
+}
+
 struct draw_query draw_query_begin(VkCommandBuffer cb)
 {
 	struct capture_device *c = cap_of(cb, NULL);
@@ -70,17 +221,22 @@ struct draw_query draw_query_begin(VkCommandBuffer cb)
 		return dq;
 	pthread_mutex_lock(&c->lock);
 	struct cbuf *b = hget(&c->cbufs, H(cb));
-	if (b) {
-		b->draws++;
-		if (b->pool && !b->no_queries && !b->app_stats && !b->multiview &&
-		    b->used < b->pool_cap && !c->stats_off && !c->failed) {
-			dq.pool = b->pool;
-			dq.q = ++b->used;
+	struct lpool *p = b ? &b->cnt : NULL;
+	if (p) {
+		int nests =
+		    b->multiview || c->stats_off || c->failed ||
+		    (c->count_query == VK_QUERY_TYPE_OCCLUSION ? b->app_occl : b->app_stats);
+		p->want++;
+		if (!nests && p->active && p->used < p->cap) {
+			dq.pool = p->pool;
+			dq.q = ++p->used;
 		}
 	}
 	pthread_mutex_unlock(&c->lock);
 	if (dq.q)
-		dd(cb)->CmdBeginQuery(cb, dq.pool, dq.q - 1, 0);
+		dd(cb)->CmdBeginQuery(
+		    cb, dq.pool, dq.q - 1,
+		    c->count_query == VK_QUERY_TYPE_OCCLUSION ? VK_QUERY_CONTROL_PRECISE_BIT : 0);
 	return dq;
 }
 
@@ -92,19 +248,19 @@ void draw_query_end(VkCommandBuffer cb, struct draw_query dq)
 
 int measure_submit(const struct capture_device *c)
 {
-	return c->stats && !c->stats_off && !c->failed &&
+	return ((c->stats && !c->stats_off) || c->xfb) && !c->failed &&
 	       (c->boundary_label || (c->frame != UINT32_MAX && frame_selected(c)));
 }
 
-/* The shadows of the submitted command buffers that hold the layer's queries. */
 struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, size_t n, size_t *nb)
 {
 	struct cbuf **bs = malloc((n ? n : 1) * sizeof(*bs));
 	*nb = 0;
 	for (size_t i = 0; bs && i < n; i++) {
 		struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
-		if (b && b->used && b->pool) {
-			b->frags_ok = 0; /* a resubmission: stale counts until read again */
+		if (b && ((b->cnt.used && b->cnt.pool) || (b->xfbq.used && b->xfbq.pool) ||
+			  b->geom || b->executes)) {
+			b->cnt.res_ok = b->xfbq.res_ok = 0; /* stale until read again */
 			bs[(*nb)++] = b;
 		}
 	}
@@ -112,10 +268,11 @@ struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, siz
 }
 
 /* Waits for everything submitted to q so far (an empty submission with the layer's fence
- * signals after all earlier work on the queue) and reads the fragment counts of the
- * collected command buffers. The lock is held across this wait, the one place the layer
- * holds it while calling down, so nothing can re-record those command buffers before they
- * are expanded; the wait is bounded, and after a timeout counts stop for the device. */
+ * signals after all earlier work on the queue) and reads the results of the collected
+ * command buffers' queries. The lock is held across this wait, the one place the layer holds
+ * it while calling down, so nothing can re-record those command buffers before they are
+ * expanded; the wait is bounded, and after a timeout counts and positions stop for the device
+ * (draws fall back to tier 1's rectangles). */
 void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q, struct cbuf **bs,
 		    size_t n)
 {
@@ -126,20 +283,26 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 	if ((!c->fence && d->d.CreateFence(dev, &fi, NULL, &c->fence) != VK_SUCCESS) ||
 	    d->d.QueueSubmit(q, 0, NULL, c->fence) != VK_SUCCESS) {
 		c->stats_off = 1;
-		cap_log("cannot wait for a submission; fragment counts stop (draws keep their "
-			"whole rectangles)");
+		c->xfb = 0;
+		cap_log("cannot wait for a submission; per-draw counts and positions stop (draws "
+			"keep tier 1's rectangles)");
 		return;
 	}
 	if (d->d.WaitForFences(dev, 1, &c->fence, VK_TRUE, 5000000000ull) != VK_SUCCESS) {
 		c->stats_off = 1;
-		cap_log("a submission did not finish within 5 s; fragment counts stop (draws keep "
-			"their whole rectangles)");
+		c->xfb = 0;
+		cap_log("a submission did not finish within 5 s; per-draw counts and positions "
+			"stop (draws keep tier 1's rectangles)");
 		return;
 	}
 	d->d.ResetFences(dev, 1, &c->fence);
 	for (size_t i = 0; i < n; i++)
-		bs[i]->frags_ok = d->d.GetQueryPoolResults(dev, bs[i]->pool, 0, bs[i]->used,
-							   bs[i]->used * sizeof(uint64_t),
-							   bs[i]->frags, sizeof(uint64_t),
-							   VK_QUERY_RESULT_64_BIT) == VK_SUCCESS;
+		for (int w = 0; w < 2; w++) {
+			struct lpool *p = which_pool(bs[i], w);
+			size_t stride = (w ? 2 : 1) * sizeof(uint64_t);
+			if (p->pool && p->used)
+				p->res_ok = d->d.GetQueryPoolResults(
+						dev, p->pool, 0, p->used, p->used * stride, p->res,
+						stride, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS;
+		}
 }

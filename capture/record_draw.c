@@ -1,8 +1,10 @@
-/* record_draw.c - the vkCmd* recorders of rendering: render passes and dynamic
- * rendering, bound pipelines, sets and buffers, viewport and scissor, dynamic state, and
- * every kind of draw. */
+/* record_draw.c - the vkCmd* recorders of rendering: render passes and dynamic rendering
+ * (with their clear values), bound pipelines, sets and buffers, and every kind of draw, each
+ * preceded by tier 2's shadow draw and wrapped in the layer's count query. State set by
+ * commands is record_state.c's. */
 #include "capture.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A render pass begins (both commands): its pass, framebuffer and area, and for an imageless
@@ -20,10 +22,24 @@ static void begin_rp(struct capture_device *c, VkCommandBuffer cb, struct cmd *m
 		for (uint32_t i = 0; i < ab->attachmentCount && i < MAX_ATT; i++)
 			m->u.rp.view[m->u.rp.n_views++] = H(ab->pAttachments[i]);
 	}
+	for (uint32_t i = 0; i < info->clearValueCount && i < MAX_ATT; i++) {
+		m->u.rp.clear_depth[i] = info->pClearValues[i].depthStencil.depth;
+		m->u.rp.clear_stencil[i] = info->pClearValues[i].depthStencil.stencil;
+	}
 	struct rpass *rp = hget(&c->rpasses, H(info->renderPass));
 	struct cbuf *b = hget(&c->cbufs, H(cb));
-	if (b)
+	if (b) {
 		b->multiview = rp && rp->multiview;
+		b->rec_in_pass = 1;
+	}
+}
+
+/* A render pass instance ends (with the lock held). */
+static void end_rp(struct capture_device *c, VkCommandBuffer cb)
+{
+	struct cbuf *b = hget(&c->cbufs, H(cb));
+	if (b)
+		b->rec_in_pass = 0;
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRenderPass(VkCommandBuffer cb,
@@ -45,13 +61,13 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRenderPass2(VkCommandBuffer cb,
 VKAPI_ATTR void VKAPI_CALL cap_CmdEndRenderPass(VkCommandBuffer cb)
 {
 	dd(cb)->CmdEndRenderPass(cb);
-	RECORD(cb, C_END_RP, {});
+	RECORD(cb, C_END_RP, { end_rp(c_, cb); });
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdEndRenderPass2(VkCommandBuffer cb, const VkSubpassEndInfo *info)
 {
 	dd(cb)->CmdEndRenderPass2(cb, info);
-	RECORD(cb, C_END_RP, {});
+	RECORD(cb, C_END_RP, { end_rp(c_, cb); });
 }
 
 static void dyn_att(struct cmd *m, const VkRenderingAttachmentInfo *a, int stencil, int slot)
@@ -66,6 +82,8 @@ static void dyn_att(struct cmd *m, const VkRenderingAttachmentInfo *a, int stenc
 	m->u.dr.att[i].stencil_store = stencil ? a->storeOp : VK_ATTACHMENT_STORE_OP_DONT_CARE;
 	m->u.dr.att[i].role = ROLE_COLOR; /* depth/stencil images are told apart by format */
 	m->u.dr.att[i].slot = slot;
+	m->u.dr.att[i].clear_depth = a->clearValue.depthStencil.depth;
+	m->u.dr.att[i].clear_stencil = a->clearValue.depthStencil.stencil;
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRendering(VkCommandBuffer cb, const VkRenderingInfo *info)
@@ -74,8 +92,10 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRendering(VkCommandBuffer cb, const VkRen
 	RECORD(cb, C_BEGIN_RENDERING, {
 		m->u.dr.area = info->renderArea;
 		struct cbuf *b_ = hget(&c_->cbufs, H(cb));
-		if (b_)
+		if (b_) {
 			b_->multiview = info->viewMask != 0;
+			b_->rec_in_pass = 1;
+		}
 		for (uint32_t i = 0; i < info->colorAttachmentCount; i++)
 			dyn_att(m, &info->pColorAttachments[i], 0, (int)i);
 		dyn_att(m, info->pDepthAttachment, 0, -1);
@@ -85,6 +105,8 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRendering(VkCommandBuffer cb, const VkRen
 			m->u.dr.att[m->u.dr.n - 1].stencil_load = info->pStencilAttachment->loadOp;
 			m->u.dr.att[m->u.dr.n - 1].stencil_store =
 			    info->pStencilAttachment->storeOp;
+			m->u.dr.att[m->u.dr.n - 1].clear_stencil =
+			    info->pStencilAttachment->clearValue.depthStencil.stencil;
 		} else {
 			dyn_att(m, info->pStencilAttachment, 1, -1);
 		}
@@ -94,7 +116,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRendering(VkCommandBuffer cb, const VkRen
 VKAPI_ATTR void VKAPI_CALL cap_CmdEndRendering(VkCommandBuffer cb)
 {
 	dd(cb)->CmdEndRendering(cb);
-	RECORD(cb, C_END_RP, {});
+	RECORD(cb, C_END_RP, { end_rp(c_, cb); });
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint point,
@@ -104,6 +126,9 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBin
 	RECORD(cb, C_BIND_PIPELINE, {
 		m->u.bind.compute = point == VK_PIPELINE_BIND_POINT_COMPUTE;
 		m->u.bind.pipe = H(p);
+		struct cbuf *b_ = hget(&c_->cbufs, H(cb));
+		if (b_ && point == VK_PIPELINE_BIND_POINT_GRAPHICS)
+			b_->rec_pipe = H(p); /* what a shadow draw swaps out and back */
 	});
 }
 
@@ -146,30 +171,31 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer b
 	});
 }
 
-VKAPI_ATTR void VKAPI_CALL cap_CmdSetViewport(VkCommandBuffer cb, uint32_t first, uint32_t n,
-					      const VkViewport *vps)
-{
-	dd(cb)->CmdSetViewport(cb, first, n, vps);
-	if (first == 0 && n)
-		RECORD(cb, C_VIEWPORT, { m->u.viewport = vps[0]; });
-}
-
-VKAPI_ATTR void VKAPI_CALL cap_CmdSetScissor(VkCommandBuffer cb, uint32_t first, uint32_t n,
-					     const VkRect2D *rs)
-{
-	dd(cb)->CmdSetScissor(cb, first, n, rs);
-	if (first == 0 && n)
-		RECORD(cb, C_SCISSOR, { m->u.scissor = rs[0]; });
-}
+/* Every draw command: tier 2's shadow draw first (geometry.c), then the program's own draw
+ * inside the layer's count query (when it has one). */
+#define SHADOW_AND_DRAW(cb, call, DOWN, dq)                                                        \
+	do {                                                                                       \
+		geom_shadow(cb, call, sub);                                                        \
+		dq = draw_query_begin(cb);                                                         \
+		DOWN;                                                                              \
+		draw_query_end(cb, dq);                                                            \
+	} while (0)
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdDraw(VkCommandBuffer cb, uint32_t count, uint32_t instances,
 				       uint32_t first, uint32_t first_instance)
 {
-	struct draw_query dq = draw_query_begin(cb);
-	dd(cb)->CmdDraw(cb, count, instances, first, first_instance);
-	draw_query_end(cb, dq);
+	struct draw_call call = {.kind = DC_DRAW,
+				 .count = count,
+				 .instances = instances,
+				 .first = first,
+				 .first_instance = first_instance};
+	struct draw_query dq;
+	uint32_t sub[1];
+	SHADOW_AND_DRAW(cb, &call, dd(cb)->CmdDraw(cb, count, instances, first, first_instance),
+			dq);
 	RECORD(cb, C_DRAW, {
 		m->u.draw.query = dq.q;
+		m->u.draw.geom = sub[0];
 		m->u.draw.count = count;
 		m->u.draw.instances = instances;
 		m->u.draw.first = first;
@@ -180,11 +206,20 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexed(VkCommandBuffer cb, uint32_t count
 					      uint32_t instances, uint32_t first,
 					      int32_t vertex_offset, uint32_t first_instance)
 {
-	struct draw_query dq = draw_query_begin(cb);
-	dd(cb)->CmdDrawIndexed(cb, count, instances, first, vertex_offset, first_instance);
-	draw_query_end(cb, dq);
+	struct draw_call call = {.kind = DC_INDEXED,
+				 .count = count,
+				 .instances = instances,
+				 .first = first,
+				 .first_instance = first_instance,
+				 .vertex_offset = vertex_offset};
+	struct draw_query dq;
+	uint32_t sub[1];
+	SHADOW_AND_DRAW(
+	    cb, &call,
+	    dd(cb)->CmdDrawIndexed(cb, count, instances, first, vertex_offset, first_instance), dq);
 	RECORD(cb, C_DRAW, {
 		m->u.draw.query = dq.q;
+		m->u.draw.geom = sub[0];
 		m->u.draw.indexed = 1;
 		m->u.draw.count = count;
 		m->u.draw.instances = instances;
@@ -193,12 +228,24 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexed(VkCommandBuffer cb, uint32_t count
 	});
 }
 
+/* Multi-draws: one shadow for all (each sub-draw gets its part when their sizes are known);
+ * one count query for one sub-draw (as Zink issues them), none for several. */
 VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n,
 					       const VkMultiDrawInfoEXT *info, uint32_t instances,
 					       uint32_t first_instance, uint32_t stride)
 {
-	/* one draw (as Zink issues them) is measured; several share no query */
-	struct draw_query dq = n == 1 ? draw_query_begin(cb) : (struct draw_query){0};
+	struct draw_call call = {.kind = DC_MULTI,
+				 .n = n,
+				 .multi = info,
+				 .stride = stride,
+				 .instances = instances,
+				 .first_instance = first_instance};
+	struct draw_query dq = {0};
+	uint32_t *sub = calloc(n ? n : 1, sizeof(*sub));
+	if (sub)
+		geom_shadow(cb, &call, sub);
+	if (n == 1)
+		dq = draw_query_begin(cb);
 	dd(cb)->CmdDrawMultiEXT(cb, n, info, instances, first_instance, stride);
 	draw_query_end(cb, dq);
 	for (uint32_t i = 0; i < n; i++) {
@@ -206,11 +253,13 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n,
 		    (const void *)((const char *)info + (size_t)i * stride);
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
+			m->u.draw.geom = sub ? sub[i] : 0;
 			m->u.draw.count = d->vertexCount;
 			m->u.draw.instances = instances;
 			m->u.draw.first = d->firstVertex;
 		});
 	}
+	free(sub);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32_t n,
@@ -218,7 +267,19 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32
 						      uint32_t instances, uint32_t first_instance,
 						      uint32_t stride, const int32_t *vertex_offset)
 {
-	struct draw_query dq = n == 1 ? draw_query_begin(cb) : (struct draw_query){0};
+	struct draw_call call = {.kind = DC_MULTI_INDEXED,
+				 .n = n,
+				 .multi = info,
+				 .stride = stride,
+				 .instances = instances,
+				 .first_instance = first_instance,
+				 .multi_offset = vertex_offset};
+	struct draw_query dq = {0};
+	uint32_t *sub = calloc(n ? n : 1, sizeof(*sub));
+	if (sub)
+		geom_shadow(cb, &call, sub);
+	if (n == 1)
+		dq = draw_query_begin(cb);
 	dd(cb)->CmdDrawMultiIndexedEXT(cb, n, info, instances, first_instance, stride,
 				       vertex_offset);
 	draw_query_end(cb, dq);
@@ -227,6 +288,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32
 		    (const void *)((const char *)info + (size_t)i * stride);
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
+			m->u.draw.geom = sub ? sub[i] : 0;
 			m->u.draw.indexed = 1;
 			m->u.draw.count = d->indexCount;
 			m->u.draw.instances = instances;
@@ -235,19 +297,28 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32
 			    (uint32_t)(vertex_offset ? *vertex_offset : d->vertexOffset);
 		});
 	}
+	free(sub);
 }
 
-/* Indirect draws: the counts live in GPU memory the layer does not read; each one counts as
- * a draw of one whole bound vertex buffer (recorded as count 0: "unknown"). */
+/* Indirect draws: the counts live in GPU memory the layer does not read; each counts as a draw
+ * of one whole bound vertex buffer (recorded as count 0: "unknown"). The shadow's positions
+ * (all of the n draws) go with the first. */
 VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buf, VkDeviceSize off,
 					       uint32_t n, uint32_t stride)
 {
-	struct draw_query dq = n == 1 ? draw_query_begin(cb) : (struct draw_query){0};
+	struct draw_call call = {
+	    .kind = DC_INDIRECT, .buf = buf, .off = off, .n = n, .stride = stride};
+	struct draw_query dq = {0};
+	uint32_t sub[1];
+	geom_shadow(cb, &call, sub);
+	if (n == 1)
+		dq = draw_query_begin(cb);
 	dd(cb)->CmdDrawIndirect(cb, buf, off, n, stride);
 	draw_query_end(cb, dq);
 	for (uint32_t i = 0; i < n; i++)
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
+			m->u.draw.geom = i ? 0 : sub[0];
 			m->u.draw.instances = 1;
 		});
 }
@@ -255,29 +326,46 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buf,
 VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer buf,
 						      VkDeviceSize off, uint32_t n, uint32_t stride)
 {
-	struct draw_query dq = n == 1 ? draw_query_begin(cb) : (struct draw_query){0};
+	struct draw_call call = {
+	    .kind = DC_INDEXED_INDIRECT, .buf = buf, .off = off, .n = n, .stride = stride};
+	struct draw_query dq = {0};
+	uint32_t sub[1];
+	geom_shadow(cb, &call, sub);
+	if (n == 1)
+		dq = draw_query_begin(cb);
 	dd(cb)->CmdDrawIndexedIndirect(cb, buf, off, n, stride);
 	draw_query_end(cb, dq);
 	for (uint32_t i = 0; i < n; i++)
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
+			m->u.draw.geom = i ? 0 : sub[0];
 			m->u.draw.indexed = 1;
 			m->u.draw.instances = 1;
 		});
 }
 
-/* Count-indirect draws: up to max draws whose number lives in GPU memory, recorded as one
- * draw of unknown count, measured as a whole (one query around the call). */
+/* Count-indirect draws: up to max draws whose number lives in GPU memory, recorded as one draw
+ * of unknown count, measured as a whole (one query around the call). */
 VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndirectCount(VkCommandBuffer cb, VkBuffer buf,
 						    VkDeviceSize off, VkBuffer count_buf,
 						    VkDeviceSize count_off, uint32_t max,
 						    uint32_t stride)
 {
-	struct draw_query dq = draw_query_begin(cb);
-	dd(cb)->CmdDrawIndirectCount(cb, buf, off, count_buf, count_off, max, stride);
-	draw_query_end(cb, dq);
+	struct draw_call call = {.kind = DC_INDIRECT_COUNT,
+				 .buf = buf,
+				 .off = off,
+				 .count_buf = count_buf,
+				 .count_off = count_off,
+				 .n = max,
+				 .stride = stride};
+	struct draw_query dq;
+	uint32_t sub[1];
+	SHADOW_AND_DRAW(
+	    cb, &call,
+	    dd(cb)->CmdDrawIndirectCount(cb, buf, off, count_buf, count_off, max, stride), dq);
 	RECORD(cb, C_DRAW, {
 		m->u.draw.query = dq.q;
+		m->u.draw.geom = sub[0];
 		m->u.draw.instances = 1;
 	});
 }
@@ -287,11 +375,22 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexedIndirectCount(VkCommandBuffer cb, V
 							   VkDeviceSize count_off, uint32_t max,
 							   uint32_t stride)
 {
-	struct draw_query dq = draw_query_begin(cb);
-	dd(cb)->CmdDrawIndexedIndirectCount(cb, buf, off, count_buf, count_off, max, stride);
-	draw_query_end(cb, dq);
+	struct draw_call call = {.kind = DC_INDEXED_INDIRECT_COUNT,
+				 .buf = buf,
+				 .off = off,
+				 .count_buf = count_buf,
+				 .count_off = count_off,
+				 .n = max,
+				 .stride = stride};
+	struct draw_query dq;
+	uint32_t sub[1];
+	SHADOW_AND_DRAW(
+	    cb, &call,
+	    dd(cb)->CmdDrawIndexedIndirectCount(cb, buf, off, count_buf, count_off, max, stride),
+	    dq);
 	RECORD(cb, C_DRAW, {
 		m->u.draw.query = dq.q;
+		m->u.draw.geom = sub[0];
 		m->u.draw.indexed = 1;
 		m->u.draw.instances = 1;
 	});
@@ -315,96 +414,4 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBindVertexBuffers2(VkCommandBuffer cb, uint32_
 				m->u.stride.stride = (uint32_t)strides[i];
 			});
 	}
-}
-
-/* Vertex input as dynamic state (Zink uses it): only the bindings' strides matter here. */
-VKAPI_ATTR void VKAPI_CALL cap_CmdSetVertexInputEXT(
-    VkCommandBuffer cb, uint32_t n_bindings, const VkVertexInputBindingDescription2EXT *bindings,
-    uint32_t n_attributes, const VkVertexInputAttributeDescription2EXT *attributes)
-{
-	dd(cb)->CmdSetVertexInputEXT(cb, n_bindings, bindings, n_attributes, attributes);
-	for (uint32_t i = 0; i < n_bindings; i++)
-		RECORD(cb, C_VB_STRIDE, {
-			m->u.stride.binding = bindings[i].binding;
-			m->u.stride.stride = bindings[i].stride;
-		});
-}
-
-VKAPI_ATTR void VKAPI_CALL cap_CmdSetViewportWithCount(VkCommandBuffer cb, uint32_t n,
-						       const VkViewport *vps)
-{
-	dd(cb)->CmdSetViewportWithCount(cb, n, vps);
-	if (n)
-		RECORD(cb, C_VIEWPORT, { m->u.viewport = vps[0]; });
-}
-
-VKAPI_ATTR void VKAPI_CALL cap_CmdSetScissorWithCount(VkCommandBuffer cb, uint32_t n,
-						      const VkRect2D *rs)
-{
-	dd(cb)->CmdSetScissorWithCount(cb, n, rs);
-	if (n)
-		RECORD(cb, C_SCISSOR, { m->u.scissor = rs[0]; });
-}
-
-static void record_dyn(VkCommandBuffer cb, enum dyn_kind kind, VkBool32 on)
-{
-	RECORD(cb, C_DYN_STATE, {
-		m->u.dyn.kind = kind;
-		m->u.dyn.on = on != VK_FALSE;
-	});
-}
-
-VKAPI_ATTR void VKAPI_CALL cap_CmdSetColorBlendEnableEXT(VkCommandBuffer cb, uint32_t first,
-							 uint32_t n, const VkBool32 *on)
-{
-	dd(cb)->CmdSetColorBlendEnableEXT(cb, first, n, on);
-	for (uint32_t i = 0; i < n; i++)
-		RECORD(cb, C_DYN_STATE, {
-			m->u.dyn.kind = D_BLEND;
-			m->u.dyn.on = on[i] != VK_FALSE;
-			m->u.dyn.att = first + i;
-		});
-}
-
-VKAPI_ATTR void VKAPI_CALL cap_CmdSetColorWriteMaskEXT(VkCommandBuffer cb, uint32_t first,
-						       uint32_t n,
-						       const VkColorComponentFlags *masks)
-{
-	dd(cb)->CmdSetColorWriteMaskEXT(cb, first, n, masks);
-	for (uint32_t i = 0; i < n; i++)
-		RECORD(cb, C_DYN_STATE, {
-			m->u.dyn.kind = D_WRITE_MASK;
-			m->u.dyn.on = masks[i] != 0;
-			m->u.dyn.att = first + i;
-		});
-}
-
-VKAPI_ATTR void VKAPI_CALL cap_CmdSetColorWriteEnableEXT(VkCommandBuffer cb, uint32_t n,
-							 const VkBool32 *on)
-{
-	dd(cb)->CmdSetColorWriteEnableEXT(cb, n, on);
-	for (uint32_t i = 0; i < n; i++)
-		RECORD(cb, C_DYN_STATE, {
-			m->u.dyn.kind = D_WRITE_ENABLE;
-			m->u.dyn.on = on[i] != VK_FALSE;
-			m->u.dyn.att = i;
-		});
-}
-
-VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthTestEnable(VkCommandBuffer cb, VkBool32 on)
-{
-	dd(cb)->CmdSetDepthTestEnable(cb, on);
-	record_dyn(cb, D_DEPTH_TEST, on);
-}
-
-VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthWriteEnable(VkCommandBuffer cb, VkBool32 on)
-{
-	dd(cb)->CmdSetDepthWriteEnable(cb, on);
-	record_dyn(cb, D_DEPTH_WRITE, on);
-}
-
-VKAPI_ATTR void VKAPI_CALL cap_CmdSetStencilTestEnable(VkCommandBuffer cb, VkBool32 on)
-{
-	dd(cb)->CmdSetStencilTestEnable(cb, on);
-	record_dyn(cb, D_STENCIL_TEST, on);
 }

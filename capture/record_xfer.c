@@ -271,10 +271,16 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdClearAttachments(VkCommandBuffer cb, uint32_t 
 {
 	dd(cb)->CmdClearAttachments(cb, n, atts, n_rects, rects);
 	RECORD(cb, C_CLEAR_ATT, {
-		for (uint32_t i = 0; i < n; i++)
+		for (uint32_t i = 0; i < n; i++) {
 			m->u.catt.color_mask |= (atts[i].aspectMask & VK_IMAGE_ASPECT_COLOR_BIT)
 						    ? 1u << (atts[i].colorAttachment & 30)
 						    : 1u << 31;
+			if (!(atts[i].aspectMask & VK_IMAGE_ASPECT_COLOR_BIT)) {
+				m->u.catt.ds_aspects = atts[i].aspectMask;
+				m->u.catt.depth = atts[i].clearValue.depthStencil.depth;
+				m->u.catt.stencil = atts[i].clearValue.depthStencil.stencil;
+			}
+		}
 		m->u.catt.n_rects = n_rects;
 		if (n_rects)
 			m->u.catt.rect = rects[0].rect;

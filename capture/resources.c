@@ -3,6 +3,7 @@
  * `resources` rows. */
 #include "capture.h"
 #include "llct/draw.h"
+#include "llct/raster.h"
 #include "llct_formats.h"
 
 #include <stdio.h>
@@ -235,6 +236,8 @@ static struct img *new_image(struct capture_device *c, uint64_t handle,
 	im->s.block_h = fi.block_h;
 	im->depth = fi.depth_bits > 0;
 	im->stencil = fi.stencil_bits > 0;
+	im->depth_bits = fi.depth_bits;
+	im->stencil_bits = fi.stencil_bits;
 	im->s.tiled = info->tiling == VK_IMAGE_TILING_OPTIMAL;
 	return im;
 }
@@ -262,7 +265,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyImage(VkDevice device, VkImage image,
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	free(hdel(&c->imgs, H(image)));
+	free_img(hdel(&c->imgs, H(image)));
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -449,6 +452,14 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyBufferView(VkDevice device, VkBufferView v
 	pthread_mutex_lock(&c->lock);
 	free(hdel(&c->bviews, H(view)));
 	pthread_mutex_unlock(&c->lock);
+}
+
+void free_img(void *p)
+{
+	struct img *im = p;
+	for (uint32_t i = 0; im && i < im->n_zb; i++)
+		llct_zbuf_destroy(im->zb[i].z);
+	free(im);
 }
 
 int image_stream(const struct img *im)

@@ -19,11 +19,13 @@ struct tier_ops {
 	/* One draw of the current pass: its records, and what was made of it in *r. */
 	void (*draw)(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
 		     struct llct_draw_result *r);
-	/* Attachment a of the pass cleared over [x0,x1) x [y0,y1) (vkCmdClearAttachments). */
+	/* Attachment a of the pass cleared over [x0,x1) x [y0,y1) (vkCmdClearAttachments); a
+	 * depth/stencil one's aspects (VkImageAspectFlags) to the values given. */
 	void (*clear)(struct capture_device *c, const struct llct_pass *p, uint32_t a, uint32_t x0,
-		      uint32_t y0, uint32_t x1, uint32_t y1);
+		      uint32_t y0, uint32_t x1, uint32_t y1, uint32_t aspects, float depth,
+		      uint32_t stencil);
 };
 
-extern const struct tier_ops llct_tier1;
+extern const struct tier_ops llct_tier1, llct_tier2;
 
 #endif

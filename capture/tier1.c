@@ -19,8 +19,10 @@ static void draw(struct capture_device *c, const struct llct_pass *p, const stru
 }
 
 static void clear(struct capture_device *c, const struct llct_pass *p, uint32_t i, uint32_t x0,
-		  uint32_t y0, uint32_t x1, uint32_t y1)
+		  uint32_t y0, uint32_t x1, uint32_t y1, uint32_t aspects, float depth,
+		  uint32_t stencil)
 {
+	(void)aspects, (void)depth, (void)stencil;
 	const struct llct_attachment *a = &p->att[i];
 	llct_fp_rect(c->fp, &a->s, a->mip, a->layer, x0, y0, x1, y1, llct_attachment_stream(a),
 		     LLCT_OP_WRITE, 1);

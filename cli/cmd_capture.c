@@ -63,19 +63,20 @@ int cmd_capture(int argc, char **argv)
 					     {"frames", required_argument, NULL, 'f'},
 					     {"frame-boundary", required_argument, NULL, 'b'},
 					     {"sms", required_argument, NULL, 's'},
+					     {"tier", required_argument, NULL, 't'},
 					     {"exit-after", no_argument, NULL, 'x'},
 					     {"quiet", no_argument, NULL, 'q'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	const char *out = NULL, *frames = NULL, *boundary = "present";
-	char dir[PATH_MAX + 16], path[PATH_MAX + 64], err[700], sms_text[24] = "";
+	char dir[PATH_MAX + 16], path[PATH_MAX + 64], err[700], sms_text[24] = "", tier[4] = "";
 	uint64_t v;
 	int c, quiet = 0, exit_after = 0;
 
 	opterr = 0;
 	optind = 1;
 	/* '+': stop at the program's name, so its own options stay its own */
-	while ((c = getopt_long(argc, argv, "+:o:f:b:s:xqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:f:b:s:t:xqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -90,6 +91,12 @@ int cmd_capture(int argc, char **argv)
 			if (!cli_parse_uint(optarg, 65535, &v) || !v)
 				return cli_usage_error("capture", "bad --sms '%s'", optarg);
 			snprintf(sms_text, sizeof(sms_text), "%llu", (unsigned long long)v);
+			break;
+		case 't':
+			if (strcmp(optarg, "1") && strcmp(optarg, "2"))
+				return cli_usage_error("capture", "bad --tier '%s' (1 or 2)",
+						       optarg);
+			snprintf(tier, sizeof(tier), "%s", optarg);
 			break;
 		case 'q':
 			quiet = 1;
@@ -146,6 +153,8 @@ int cmd_capture(int argc, char **argv)
 		setenv("LLCT_CAPTURE_LABEL", label, 1);
 	if (sms_text[0])
 		setenv("LLCT_CAPTURE_SMS", sms_text, 1);
+	if (tier[0])
+		setenv("LLCT_CAPTURE_TIER", tier, 1);
 	if (exit_after)
 		setenv("LLCT_CAPTURE_EXIT_AFTER", "1", 1);
 	if (!quiet)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# test_capture.sh - the capture layer on real Vulkan (lavapipe): exact footprint bytes, kernel
-# counts, frame ranges, unchanged output, no validation errors, and a program killed mid-capture.
+# test_capture.sh - the capture layer on real Vulkan (lavapipe), tier 1 (the footprint model:
+# tier 2 is test_tier2.sh's): exact footprint bytes, kernel counts, frame ranges, unchanged
+# output, no validation errors, and a program killed mid-capture.
 set -u
 LLCTRACE=${1:?usage: test_capture.sh llctrace clear_store scene features [window]}
 APP=${2:?}
@@ -10,6 +11,7 @@ WINDOW=${5:-} # tests/apps/window.c, built when XCB is there
 T=$(mktemp -d /tmp/llct-capture-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 export XDG_RUNTIME_DIR=$T
+export LLCT_CAPTURE_TIER=1
 # Under AddressSanitizer the Vulkan driver (llvmpipe's JIT) reports leaks that are not ours.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 . "$(dirname "$0")/lib.sh"
@@ -59,7 +61,7 @@ overlap=$(comm -12 <(awk -F, '$1 == 0 && $3 == "RT"' "$T/a.csv" | cut -d, -f2 | 
 # buffer, a fast clear), its store, a copy; SMs spread
 [ "$(q "$T/a.llct" "SELECT group_concat(kind || '=' || n, ' ') FROM (SELECT kind, count(*) n FROM kernels GROUP BY kind ORDER BY kind)")" = "clear=6 copy=3 store=3" ] && ok || bad "kernels: $(q "$T/a.llct" "SELECT kind, count(*) FROM kernels GROUP BY kind")"
 [ "$(awk -F, 'NR > 1 { print $5 }' "$T/a.csv" | sort -u | wc -l)" = 16 ] && ok || bad "SMs"
-[ "$(q "$T/a.llct" "SELECT tier || ',' || source FROM capture")" = "1,capture" ] && ok || bad "tier not recorded"
+[ "$(q "$T/a.llct" "SELECT tier || ',' || source FROM capture")" = "1,capture" ] && [ "$(q "$T/a.llct" "SELECT value FROM settings WHERE key = 'capture.tier'")" = "1 (footprint: coarse)" ] && ok || bad "tier not recorded"
 [ "$(q "$T/a.llct" "SELECT count(*) FROM resources WHERE kind = 'image'")" = 3 ] && ok || bad "resources"
 [ "$(q "$T/a.llct" "SELECT value FROM settings WHERE key = 'capture.render_cache_bytes.Z'")" = 16384 ] && ok || bad "render cache size not recorded"
 
@@ -195,12 +197,12 @@ done
 "$LLCTRACE" replay "$T/s.llct" --policy lru -o "$T/s.db" -q
 [ "$(q "$T/s.db" "SELECT consumed > 4000 FROM rt_tex_totals")" = 1 ] && ok || bad "no RT->TEX reuse: $(q "$T/s.db" "SELECT * FROM rt_tex_totals")"
 
-# fragment counts from the layer's pipeline-statistics queries: the indexed triangle carries
+# counts from the layer's precise occlusion queries: the indexed triangle carries
 # its count, fewer than its 256x256 viewport's pixels, and its depth-test reads cover that
 # many pixels (16 a 64-byte line of D32) instead of the whole viewport (4096 lines)
-frags=$(q "$T/s.llct" "SELECT json_extract(params, '\$.fragments') FROM kernels WHERE kind = 'draw' AND frame = 0 AND json_extract(params, '\$.indexed')")
+frags=$(q "$T/s.llct" "SELECT json_extract(params, '\$.occlusion') FROM kernels WHERE kind = 'draw' AND frame = 0 AND json_extract(params, '\$.indexed')")
 [ -n "$frags" ] && [ "$frags" -gt 0 ] && [ "$frags" -lt 65536 ] && ok || bad "triangle fragment count: '$frags'"
-[ "$(q "$T/s.llct" "SELECT value FROM settings WHERE key = 'capture.fragment_counts'")" = "pipeline-statistics queries" ] && ok || bad "fragment counts not recorded as used"
+[ "$(q "$T/s.llct" "SELECT value FROM settings WHERE key = 'capture.fragment_counts'")" = "precise occlusion queries (samples that passed)" ] && ok || bad "fragment counts not recorded as used"
 LLCT_CAPTURE_NO_FRAGMENT_COUNTS=1 "$LLCTRACE" capture -q -b submit -o "$T/s0.llct" -- "$SCENE" 2 >/dev/null 2>&1
 zr() { "$LLCTRACE" dump --csv "$1" | awk -F, '$1 == 0 && $3 == "Z" && $4 == "R"' | wc -l; }
 z0=$(zr "$T/s0.llct") z1=$(zr "$T/s.llct")
@@ -261,7 +263,7 @@ kc() { awk -F, -v s="$2" -v o="$3" -v k="$ka" '$1 == 0 && $6 == k && $3 == s && 
 f0() { awk -F, -v s="$1" -v o="$2" '$1 == 0 && $3 == s && $4 == o { print $2 }' "$T/f.csv" | sort -u; }
 # frame 1 re-records the command buffer for simultaneous use: the layer's query pool is not
 # reset there, so its draws must go unmeasured (frame 0's both carry counts)
-[ "$(q "$T/f.llct" "SELECT group_concat(n, ' ') FROM (SELECT frame, sum(params LIKE '%fragments%') n FROM kernels WHERE kind = 'draw' GROUP BY frame ORDER BY frame)")" = "2 0" ] && ok || bad "fragment counts by frame (simultaneous use in frame 1): $(q "$T/f.llct" "SELECT frame, params FROM kernels WHERE kind = 'draw'")"
+[ "$(q "$T/f.llct" "SELECT group_concat(n, ' ') FROM (SELECT frame, sum(params LIKE '%occlusion%') n FROM kernels WHERE kind = 'draw' GROUP BY frame ORDER BY frame)")" = "2 0" ] && ok || bad "fragment counts by frame (simultaneous use in frame 1): $(q "$T/f.llct" "SELECT frame, params FROM kernels WHERE kind = 'draw'")"
 # the 128x128 D32 shadow map: 1024 lines written as Z, then every one sampled as TEX
 [ "$(f0 TEX R | wc -l)" = 1024 ] && ok || bad "shadow map TEX lines: $(f0 TEX R | wc -l)"
 [ "$(comm -23 <(f0 TEX R) <(f0 Z W) | wc -l)" = 0 ] && ok || bad "TEX lines were not written as Z (depth sampled as a texture)"

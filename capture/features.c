@@ -1,0 +1,114 @@
+/* features.c - what the capture layer turns on at vkCreateDevice, when the device has it and
+ * capture is on: occlusionQueryPrecise (per-draw samples that passed; without it,
+ * pipelineStatisticsQuery for fragment shader invocations), and for tier 2
+ * VK_EXT_transform_feedback with its transformFeedback feature (the shadow draws). Features
+ * only add capability; the program's own create info is changed for the call only. */
+#include "capture.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define XFB_EXT VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME
+
+/* The tier asked for: LLCT_CAPTURE_TIER (1 or 2; default 2). */
+int capture_tier_wanted(void)
+{
+	const char *t = getenv("LLCT_CAPTURE_TIER");
+	return t && !strcmp(t, "1") ? 1 : 2;
+}
+
+static int has_extension(struct layer_instance *inst, VkPhysicalDevice phys, const char *name)
+{
+	uint32_t n = 0;
+	int found = 0;
+	if (!inst->d.EnumerateDeviceExtensionProperties ||
+	    inst->d.EnumerateDeviceExtensionProperties(phys, NULL, &n, NULL) != VK_SUCCESS)
+		return 0;
+	VkExtensionProperties *e = calloc(n ? n : 1, sizeof(*e));
+	if (e && inst->d.EnumerateDeviceExtensionProperties(phys, NULL, &n, e) == VK_SUCCESS)
+		for (uint32_t i = 0; i < n && !found; i++)
+			found = !strcmp(e[i].extensionName, name);
+	free(e);
+	return found;
+}
+
+void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
+			    const VkDeviceCreateInfo *info, struct device_prep *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->ci = *info;
+	const char *off = getenv("LLCT_CAPTURE_DISABLE");
+	if ((off && *off && strcmp(off, "0")) || !inst || !inst->d.GetPhysicalDeviceFeatures)
+		return;
+	VkPhysicalDeviceFeatures have = {0};
+	inst->d.GetPhysicalDeviceFeatures(phys, &have);
+	p->occl = have.occlusionQueryPrecise == VK_TRUE;
+	p->stats = !p->occl && have.pipelineStatisticsQuery == VK_TRUE;
+	if (capture_tier_wanted() >= 2 && inst->d.GetPhysicalDeviceFeatures2 &&
+	    has_extension(inst, phys, XFB_EXT)) {
+		VkPhysicalDeviceTransformFeedbackFeaturesEXT x = {
+		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT};
+		VkPhysicalDeviceFeatures2 f = {
+		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &x};
+		inst->d.GetPhysicalDeviceFeatures2(phys, &f);
+		p->xfb = x.transformFeedback == VK_TRUE;
+	}
+	/* the features: in the program's VkPhysicalDeviceFeatures2 if it chains one (restored
+	   after), else in a copy of pEnabledFeatures */
+	for (VkBaseOutStructure *x = (VkBaseOutStructure *)info->pNext; x; x = x->pNext) {
+		if (x->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2)
+			p->f2 = (VkPhysicalDeviceFeatures2 *)x;
+		if (x->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT)
+			p->app_xfb = (VkPhysicalDeviceTransformFeedbackFeaturesEXT *)x;
+	}
+	if (p->f2) {
+		p->f2_saved = p->f2->features;
+		p->f2->features.occlusionQueryPrecise |= (VkBool32)p->occl;
+		p->f2->features.pipelineStatisticsQuery |= (VkBool32)p->stats;
+	} else if (p->occl || p->stats) {
+		if (info->pEnabledFeatures)
+			p->want = *info->pEnabledFeatures;
+		p->want.occlusionQueryPrecise |= (VkBool32)p->occl;
+		p->want.pipelineStatisticsQuery |= (VkBool32)p->stats;
+		p->ci.pEnabledFeatures = &p->want;
+	}
+	if (!p->xfb)
+		return;
+	int named = 0;
+	for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
+		named |= !strcmp(info->ppEnabledExtensionNames[i], XFB_EXT);
+	if (!named) {
+		p->exts = malloc((info->enabledExtensionCount + 1) * sizeof(*p->exts));
+		if (!p->exts) {
+			p->xfb = 0; /* tier 1 then */
+			return;
+		}
+		for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
+			p->exts[i] = info->ppEnabledExtensionNames[i];
+		p->exts[info->enabledExtensionCount] = XFB_EXT;
+		p->ci.enabledExtensionCount = info->enabledExtensionCount + 1;
+		p->ci.ppEnabledExtensionNames = p->exts;
+	}
+	if (p->app_xfb) {
+		p->app_xfb_saved = p->app_xfb->transformFeedback;
+		p->app_xfb->transformFeedback = VK_TRUE;
+	} else {
+		p->xfb_feat = (VkPhysicalDeviceTransformFeedbackFeaturesEXT){
+		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT,
+		    .pNext = (void *)info->pNext,
+		    .transformFeedback = VK_TRUE};
+		p->ci.pNext = &p->xfb_feat;
+	}
+}
+
+void capture_restore_device(struct device_prep *p)
+{
+	if (p->f2)
+		p->f2->features = p->f2_saved;
+	if (p->app_xfb)
+		p->app_xfb->transformFeedback = p->app_xfb_saved;
+	p->f2 = NULL;
+	p->app_xfb = NULL;
+	free(p->exts);
+	p->exts = NULL;
+}
