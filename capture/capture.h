@@ -458,6 +458,8 @@ struct capture_device {
 	int xfb;                /* transform feedback is on: shadow pipelines and draws */
 	uint32_t xfb_mem_types; /* memory types host-visible and coherent (bit mask) */
 	int instrument;         /* recordings now get shadow draws (captured frames may run them) */
+	uint32_t xfb_guess;     /* room (vertices) for a shadow draw of unknown size at first:
+				   65,536, or LLCT_CAPTURE_XFB_GUESS (tests force truncation) */
 	struct llct_raster *raster;
 	char dump_depth[512]; /* LLCT_CAPTURE_DUMP_DEPTH: where emulated depth goes at pass end */
 };

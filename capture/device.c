@@ -152,6 +152,8 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 				  "rasterize; tier 1 instead";
 		cap_log("%s", tier_note);
 	}
+	const char *guess = getenv("LLCT_CAPTURE_XFB_GUESS");
+	c->xfb_guess = guess && atoi(guess) > 0 ? (uint32_t)atoi(guess) : 65536;
 	const char *dump = getenv("LLCT_CAPTURE_DUMP_DEPTH");
 	if (dump && *dump)
 		snprintf(c->dump_depth, sizeof(c->dump_depth), "%s", dump);

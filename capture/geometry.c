@@ -15,7 +15,6 @@
 
 #define CHUNK_VERTS (256u * 1024)     /* 4 MiB buffers */
 #define MAX_VERTS (16u * 1024 * 1024) /* 256 MiB: the most one draw may write */
-#define GUESS_VERTS (64u * 1024)      /* first room for draws of unknown size */
 #define VTX_BYTES 16                  /* x, y, z, w */
 
 /* One transform-feedback buffer, persistently mapped. */
@@ -281,7 +280,7 @@ uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *su
 							       : 0;
 	int dyn_discard = p && (p->dyn & DY_RAST_DISCARD), discard = b ? b->rec_discard : 0;
 	int expands = p && p->pr.expands, out_prim = p ? p->pr.out_prim : -1;
-	uint32_t guess = b && b->geom && b->geom->guess ? b->geom->guess : GUESS_VERTS;
+	uint32_t guess = b && b->geom && b->geom->guess ? b->geom->guess : c->xfb_guess;
 	int primary = b && b->primary;
 	pthread_mutex_unlock(&c->lock);
 	if (!ok)
@@ -377,7 +376,7 @@ int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const 
 		uint64_t wrote = b->xfbq.res[2 * (r->query - 1)],
 			 needed = b->xfbq.res[2 * (r->query - 1) + 1];
 		if (needed > wrote) { /* the buffer was too small: the next recording gets more */
-			g->guess = g->guess ? g->guess : GUESS_VERTS;
+			g->guess = g->guess ? g->guess : c->xfb_guess;
 			while (g->guess < needed * r->per_prim && g->guess < MAX_VERTS)
 				g->guess *= 2;
 			snprintf(state, state_size, "truncated: %llu of %llu primitives",
@@ -398,7 +397,6 @@ int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const 
 			return -1;
 		}
 	}
-	(void)c;
 	*pos = v;
 	*n = count - count % r->per_prim;
 	snprintf(state, state_size, "xfb");

@@ -7,7 +7,9 @@
  *   3. the resolved target is copied to a host-visible buffer.
  * Prints a checksum of the read-back pixels.
  *
- * usage: features [FRAMES [dynvi|dynblend|dynstride|dynmask]]   (default 2 frames; dynvi: the
+ * usage: features [FRAMES [dynvi|dynblend|dynstride|dynmask|- [DEPTH_FILE]]]
+ * (default 2 frames; with DEPTH_FILE frame 0's shadow map is copied out and written there,
+ * 128x128 32-bit floats, rows top to bottom; dynvi: the
  * shadow pass takes its vertex input from vkCmdSetVertexInputEXT,
  * VK_EXT_vertex_input_dynamic_state, as Zink does; dynblend: the main pass's blending is off in its
  * pipeline and turned on by vkCmdSetColorBlendEnableEXT, VK_EXT_extended_dynamic_state3; dynstride:
@@ -28,6 +30,7 @@
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 2;
+	const char *depth_file = argc > 3 ? argv[3] : NULL;
 	int dynvi = argc > 2 && !strcmp(argv[2], "dynvi");
 	VkPhysicalDeviceVertexInputDynamicStateFeaturesEXT vif = {
 	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_INPUT_DYNAMIC_STATE_FEATURES_EXT, NULL,
@@ -74,9 +77,11 @@ int main(int argc, char **argv)
 		dsf = VK_FORMAT_D24_UNORM_S8_UINT;
 	const VkSampleCountFlagBits S4 = VK_SAMPLE_COUNT_4_BIT;
 	VkDeviceMemory mem[6];
-	VkImage shadow = app_image(
-	    VK_FORMAT_D32_SFLOAT, W, H, VK_SAMPLE_COUNT_1_BIT,
-	    VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, &mem[0]);
+	VkImage shadow =
+	    app_image(VK_FORMAT_D32_SFLOAT, W, H, VK_SAMPLE_COUNT_1_BIT,
+		      VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+			  (depth_file ? VK_IMAGE_USAGE_TRANSFER_SRC_BIT : 0),
+		      &mem[0]);
 	VkImage msaa = app_image(VK_FORMAT_R8G8B8A8_UNORM, W, H, S4,
 				 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, &mem[1]);
 	VkImage dsi =
@@ -92,6 +97,10 @@ int main(int argc, char **argv)
 
 	VkBuffer vb = app_buffer(3 * 8, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, APP_HOST, &mem[4]);
 	VkBuffer rb = app_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, APP_HOST, &mem[5]);
+	VkDeviceMemory dm = VK_NULL_HANDLE;
+	VkBuffer db = depth_file
+			  ? app_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, APP_HOST, &dm)
+			  : VK_NULL_HANDLE;
 	void *p;
 	float tri[6] = {-0.9f, -0.9f, 0.9f, -0.5f, 0.0f, 0.9f};
 	CHECK(vkMapMemory(dev, mem[4], 0, sizeof(tri), 0, &p));
@@ -280,13 +289,44 @@ int main(int argc, char **argv)
 		    0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {W, H, 1}};
 		vkCmdCopyImageToBuffer(cb, resolved, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb, 1,
 				       &reg);
+		if (depth_file && f == 0) { /* the shadow map, out */
+			VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+						   NULL,
+						   VK_ACCESS_SHADER_READ_BIT,
+						   VK_ACCESS_TRANSFER_READ_BIT,
+						   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+						   VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+						   VK_QUEUE_FAMILY_IGNORED,
+						   VK_QUEUE_FAMILY_IGNORED,
+						   shadow,
+						   {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1}};
+			vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+					     VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1,
+					     &ib);
+			reg.imageSubresource.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
+			vkCmdCopyImageToBuffer(cb, shadow, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, db,
+					       1, &reg);
+		}
 		CHECK(vkEndCommandBuffer(cb));
 		app_submit_wait(cb, fence);
 		sum = app_checksum(sum, mem[5], W * H);
+		if (depth_file && f == 0) {
+			FILE *out = fopen(depth_file, "wb");
+			CHECK(vkMapMemory(dev, dm, 0, W * H * 4, 0, &p));
+			if (!out || fwrite(p, 4, W * H, out) != W * H || fclose(out)) {
+				fprintf(stderr, "features: cannot write '%s'\n", depth_file);
+				return 1;
+			}
+			vkUnmapMemory(dev, dm);
+		}
 	}
 	printf("checksum %016llx\n", (unsigned long long)sum);
 	vkDeviceWaitIdle(dev);
 	vkDestroyFence(dev, fence, NULL);
+	if (db) {
+		vkDestroyBuffer(dev, db, NULL);
+		vkFreeMemory(dev, dm, NULL);
+	}
 	vkDestroyCommandPool(dev, pool, NULL);
 	vkDestroyPipeline(dev, p_shadow, NULL);
 	vkDestroyPipeline(dev, p_main, NULL);
