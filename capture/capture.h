@@ -138,7 +138,9 @@ enum {
 	DY_RAST_DISCARD = 1u << 18,
 	DY_POLYGON_MODE = 1u << 19,
 	DY_SAMPLES = 1u << 20,
-	DY_DEPTH_CLAMP = 1u << 21
+	DY_DEPTH_CLAMP = 1u << 21,
+	DY_DEPTH_CLIP = 1u << 22, /* VK_EXT_depth_clip_enable's, as dynamic state */
+	DY_CLIP_NEG = 1u << 23    /* VK_EXT_depth_clip_control's negativeOneToOne */
 };
 
 struct pipe {
@@ -159,6 +161,9 @@ struct pipe {
 		VkFrontFace front_face;
 		VkPolygonMode polygon_mode;
 		int depth_clamp, rast_discard, bias_enable;
+		int depth_clip; /* VkPipelineRasterizationDepthClipStateCreateInfoEXT's, -1: the
+				   default (clipping unless depth clamp is on) */
+		int clip_neg;   /* clip-space z from -w (VK_EXT_depth_clip_control) */
 		float bias_c, bias_clamp, bias_s, line_width;
 		int out_prim;          /* a geometry or tessellation stage's output (LLCT_PRIM_*);
 					  -1: the topology's */
@@ -268,7 +273,9 @@ enum dyn_kind {
 	D_RAST_DISCARD,
 	D_POLYGON_MODE,
 	D_SAMPLES,
-	D_DEPTH_CLAMP
+	D_DEPTH_CLAMP,
+	D_DEPTH_CLIP,
+	D_CLIP_NEG
 };
 
 /* Dynamic state as the expansion meets it in a command buffer. */
@@ -280,7 +287,7 @@ struct dyn {
 	VkFrontFace front_face;
 	VkCompareOp depth_compare;
 	VkStencilOpState front, back;
-	int bias_enable, rast_discard, depth_clamp;
+	int bias_enable, rast_discard, depth_clamp, depth_clip, clip_neg;
 	float bias_c, bias_clamp, bias_s, line_width;
 	VkPolygonMode polygon_mode;
 	uint32_t samples;

@@ -197,6 +197,9 @@ static void draw_state(struct capture_device *c, const struct pipe *p, struct ll
 	st->front_ccw = ((dy & DY_FRONT_FACE) ? y->front_face : p->pr.front_face) ==
 			VK_FRONT_FACE_COUNTER_CLOCKWISE;
 	st->depth_clamp = (dy & DY_DEPTH_CLAMP) ? y->depth_clamp : p->pr.depth_clamp;
+	int clip = (dy & DY_DEPTH_CLIP) ? y->depth_clip : p->pr.depth_clip;
+	st->no_depth_clip = clip < 0 ? st->depth_clamp : !clip;
+	st->z_neg_one = (dy & DY_CLIP_NEG) ? y->clip_neg : p->pr.clip_neg;
 	st->depth_bias = (dy & DY_DEPTH_BIAS_ENABLE) ? y->bias_enable : p->pr.bias_enable;
 	st->bias_constant = (dy & DY_DEPTH_BIAS) ? y->bias_c : p->pr.bias_c;
 	st->bias_clamp = (dy & DY_DEPTH_BIAS) ? y->bias_clamp : p->pr.bias_clamp;

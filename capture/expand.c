@@ -133,6 +133,12 @@ static void apply_dyn(struct dyn *y, const struct cmd *m)
 	case D_DEPTH_CLAMP:
 		y->depth_clamp = (int)u[0];
 		break;
+	case D_DEPTH_CLIP:
+		y->depth_clip = (int)u[0];
+		break;
+	case D_CLIP_NEG:
+		y->clip_neg = (int)u[0];
+		break;
 	}
 	if (mask) /* an attachment's bit in a mask */
 		*mask = u[0] ? *mask | bit : *mask & ~bit;
@@ -248,6 +254,7 @@ void expand(struct capture_device *c, struct cbuf *b, int depth)
 	c->dyn.write_mask = c->dyn.write_enable = UINT32_MAX;
 	c->dyn.line_width = 1;
 	c->dyn.samples = 1;
+	c->dyn.depth_clip = 1;
 	for (size_t i = 0; b && i < b->n && !c->failed; i++) {
 		const struct cmd *m = &b->cmds[i];
 		if (m->op == C_COPY)

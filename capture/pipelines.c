@@ -166,6 +166,10 @@ static uint32_t dyn_bit(VkDynamicState ds)
 		return DY_SAMPLES;
 	case VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT:
 		return DY_DEPTH_CLAMP;
+	case VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT:
+		return DY_DEPTH_CLIP;
+	case VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT:
+		return DY_CLIP_NEG;
 	default:
 		return 0;
 	}
@@ -252,7 +256,18 @@ static void state(struct capture_device *c, struct pipe *p, const VkGraphicsPipe
 			p->pr.bias_clamp = rs->depthBiasClamp;
 			p->pr.bias_s = rs->depthBiasSlopeFactor;
 			p->pr.line_width = rs->lineWidth;
+			for (const VkBaseInStructure *x = rs->pNext; x; x = x->pNext)
+				if (x->sType ==
+				    VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT)
+					p->pr.depth_clip =
+					    ((const VkPipelineRasterizationDepthClipStateCreateInfoEXT *)x)
+						->depthClipEnable;
 		}
+		for (const VkBaseInStructure *x = vs ? vs->pNext : NULL; x; x = x->pNext)
+			if (x->sType == VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLIP_CONTROL_CREATE_INFO_EXT)
+				p->pr.clip_neg =
+				    ((const VkPipelineViewportDepthClipControlCreateInfoEXT *)x)
+					->negativeOneToOne;
 	}
 	if (parts & PART_FS) {
 		const VkPipelineDepthStencilStateCreateInfo *z = g->pDepthStencilState;
@@ -345,6 +360,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 		p->pr.out_prim = -1;
 		p->fs.samples = 1;
 		p->pr.line_width = 1;
+		p->pr.depth_clip = -1;
 		uint32_t libs = link(c, p, g), own = own_parts(g, libs);
 		state(c, p, g, own);
 		p->parts = own | libs;

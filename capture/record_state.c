@@ -224,3 +224,15 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthClampEnableEXT(VkCommandBuffer cb, VkB
 	dd(cb)->CmdSetDepthClampEnableEXT(cb, on);
 	dyn(cb, D_DEPTH_CLAMP, 0, on != VK_FALSE, 0, 0, 0, NULL);
 }
+
+VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthClipEnableEXT(VkCommandBuffer cb, VkBool32 on)
+{
+	dd(cb)->CmdSetDepthClipEnableEXT(cb, on);
+	dyn(cb, D_DEPTH_CLIP, 0, on != VK_FALSE, 0, 0, 0, NULL);
+}
+
+VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthClipNegativeOneToOneEXT(VkCommandBuffer cb, VkBool32 on)
+{
+	dd(cb)->CmdSetDepthClipNegativeOneToOneEXT(cb, on);
+	dyn(cb, D_CLIP_NEG, 0, on != VK_FALSE, 0, 0, 0, NULL);
+}

@@ -553,7 +553,8 @@ static int inside(const struct ctx *c, const struct cv *v)
 {
 	double g = GUARD * v->w;
 	return v->w > 0 && v->x <= g && v->x >= -g && v->y <= g && v->y >= -g &&
-	       (c->st->depth_clamp || (v->z >= 0 && v->z <= v->w));
+	       (c->st->no_depth_clip ||
+		(v->z >= (c->st->z_neg_one ? -v->w : 0) && v->z <= v->w));
 }
 
 static void triangle(struct ctx *c, const float *a, const float *b, const float *d)
@@ -562,8 +563,8 @@ static void triangle(struct ctx *c, const float *a, const float *b, const float 
 	    {a[0], a[1], a[2], a[3]}, {b[0], b[1], b[2], b[3]}, {d[0], d[1], d[2], d[3]}};
 	int n = 3;
 	if (!inside(c, &p[0]) || !inside(c, &p[1]) || !inside(c, &p[2])) {
-		if (!c->st->depth_clamp) {
-			n = clip_plane(p, n, 0, 0, 1, 0, 0);  /* z >= 0 */
+		if (!c->st->no_depth_clip) { /* z >= 0 (or -w) */
+			n = clip_plane(p, n, 0, 0, 1, c->st->z_neg_one ? 1 : 0, 0);
 			n = clip_plane(p, n, 0, 0, -1, 1, 0); /* z <= w */
 		}
 		n = clip_plane(p, n, 0, 0, 0, 1, -1e-12); /* w > 0 */
@@ -745,8 +746,12 @@ int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llc
 	c->tx = st->vp_x + st->vp_w * 0.5f;
 	c->sy = st->vp_h * 0.5f;
 	c->ty = st->vp_y + st->vp_h * 0.5f;
-	c->pz = st->vp_max - st->vp_min;
+	c->pz = st->vp_max - st->vp_min; /* z from 0 to 1: z * pz + min; from -1: half that */
 	c->oz = st->vp_min;
+	if (st->z_neg_one) {
+		c->pz = c->pz * 0.5f;
+		c->oz = (st->vp_min + st->vp_max) * 0.5f;
+	}
 	c->zlo = st->vp_min < st->vp_max ? st->vp_min : st->vp_max;
 	c->zhi = st->vp_min < st->vp_max ? st->vp_max : st->vp_min;
 	bounds(c, p);

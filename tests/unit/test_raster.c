@@ -177,10 +177,16 @@ static void test_cull_and_clip(void)
 	CHECK_EQ(draw(fp, &p, &st, v, 3).covered, 0);
 	vtx(v, 0, 0, 1.5), vtx(v + 4, 8, 0, 1.5), vtx(v + 8, 0, 8, 1.1);
 	CHECK_EQ(draw(fp, &p, &st, v, 3).covered, 0);
-	/* depth clamp keeps it (clamped to the far plane) */
-	st.depth_clamp = 1;
+	/* depth clamp with depth clipping off keeps it (clamped to the far plane) */
+	st.depth_clamp = st.no_depth_clip = 1;
 	CHECK_EQ(draw(fp, &p, &st, v, 3).covered, 28);
-	st.depth_clamp = 0;
+	st.depth_clamp = st.no_depth_clip = 0;
+	/* OpenGL's clip space (z from -w): a triangle at z -0.5 is inside */
+	vtx(v, 0, 0, -0.5), vtx(v + 4, 8, 0, -0.5), vtx(v + 8, 0, 8, -0.5);
+	CHECK_EQ(draw(fp, &p, &st, v, 3).covered, 0);
+	st.z_neg_one = 1;
+	CHECK_EQ(draw(fp, &p, &st, v, 3).covered, 28);
+	st.z_neg_one = 0;
 	/* half in front of the near plane: the quad x in [0,32) from z = -1 to z = 1 across x
 	   keeps x >= 16 (z >= 0) */
 	vtx(v, 0, 0, -1), vtx(v + 4, 32, 0, 1), vtx(v + 8, 32, 8, 1);
