@@ -114,8 +114,8 @@ static void touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, ui
 		out(fp, line_addr, stream, op, sm);
 		return;
 	}
-	uint64_t key = line_addr / fp->c.line;
-	struct rc_line *e = &fp->rc[stream][(size_t)sm * n + (key * 0x9e3779b1u >> 7) % n];
+	uint64_t key = line_addr / fp->c.line, h = key * 0x9e3779b1u >> 7;
+	struct rc_line *e = &fp->rc[stream][(size_t)sm * n + ((n & (n - 1)) ? h % n : h & (n - 1))];
 	if (e->line == line_addr + 1) {
 		fp->filtered++;
 		e->dirty |= op;
@@ -134,9 +134,9 @@ void llct_fp_rect(struct llct_fp *fp, const struct llct_surface *s, uint32_t mip
 		  uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, int stream, int op,
 		  int cached)
 {
-	uint32_t w, h, bw, bh, T = fp->c.tile;
-	llct_surface_mip_extent(s, mip, &w, &h);
-	llct_surface_line_texels(s, fp->c.line, &bw, &bh);
+	struct llct_surface_map m;
+	llct_surface_map(s, fp->c.line, mip, layer, &m);
+	uint32_t w = m.w, h = m.h, bw = m.tw, bh = m.th, T = fp->c.tile;
 	if (x1 > w)
 		x1 = w;
 	if (y1 > h)
@@ -154,9 +154,8 @@ void llct_fp_rect(struct llct_fp *fp, const struct llct_surface *s, uint32_t mip
 			xa -= xa % bw;
 			for (uint32_t y = ya; y < (ty + 1) * T && y < y1; y += bh)
 				for (uint32_t x = xa; x < (tx + 1) * T && x < x1; x += bw)
-					touch(fp,
-					      llct_surface_line(s, fp->c.line, mip, layer, x, y),
-					      stream, op, sm, cached);
+					touch(fp, llct_surface_map_line(&m, x, y), stream, op, sm,
+					      cached);
 		}
 }
 

@@ -32,7 +32,8 @@ struct wv {
 /* One color attachment (or the depth one) as the inner loop sees it. */
 struct target {
 	const struct llct_attachment *a;
-	uint32_t tw, th; /* pixels a line holds */
+	struct llct_surface_map map; /* its view's mip and layer */
+	struct llct_surface_map hiz; /* a depth target's HiZ */
 	int stream, blend, write;
 };
 
@@ -45,6 +46,7 @@ struct ctx {
 	uint32_t width;             /* of the render targets: SMs go by 16-pixel tile of it */
 	uint32_t ns;                /* samples */
 	int32_t so[MAX_S][2];       /* sample offsets in subpixels */
+	int32_t so_lo[2], so_hi[2]; /* their smallest and largest x and y */
 	float sx, sy, tx, ty;       /* viewport transform: window = ndc * s + t */
 	float pz, oz;               /* depth: window = ndc * pz + oz */
 	float zlo, zhi;             /* depth clamp range */
@@ -54,9 +56,11 @@ struct ctx {
 	struct target color[LLCT_MAX_ATTACHMENTS];
 	uint32_t n_color;
 	const struct llct_use *tex[MAX_TEX];
-	uint32_t tex_mip[MAX_TEX];
+	struct llct_surface_map tex_map[MAX_TEX]; /* each at the mip the viewport maps */
 	uint32_t n_tex;
 	struct llct_draw_result *res;
+	uint32_t zw_n;      /* samples the primitive wrote in the current tile */
+	float zw_lo, zw_hi; /* the bounds of what it wrote */
 };
 
 /* ---- coverage ---- */
@@ -75,9 +79,15 @@ static void sample_positions(struct ctx *c, uint32_t n)
 {
 	int first = n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 3 : n == 8 ? 7 : -1;
 	c->ns = n < 1 ? 1 : n > MAX_S ? MAX_S : n;
+	c->so_lo[0] = c->so_lo[1] = SUB;
+	c->so_hi[0] = c->so_hi[1] = 0;
 	for (uint32_t s = 0; s < c->ns; s++) {
 		c->so[s][0] = first < 0 ? 128 : std_pos[first + s][0];
 		c->so[s][1] = first < 0 ? 128 : std_pos[first + s][1];
+		for (int k = 0; k < 2; k++) {
+			c->so_lo[k] = c->so[s][k] < c->so_lo[k] ? c->so[s][k] : c->so_lo[k];
+			c->so_hi[k] = c->so[s][k] > c->so_hi[k] ? c->so[s][k] : c->so_hi[k];
+		}
 	}
 }
 
@@ -186,7 +196,7 @@ static uint8_t stencil_op(const struct llct_stencil_face *f, int op, uint8_t s)
 static void block_lines(struct ctx *c, const struct target *t, int32_t bx, int32_t by,
 			const uint8_t m[BLK * BLK], int stream, int op, uint32_t sm)
 {
-	uint32_t sw = t->tw < BLK ? t->tw : BLK, sh = t->th < BLK ? t->th : BLK;
+	uint32_t sw = t->map.tw < BLK ? t->map.tw : BLK, sh = t->map.th < BLK ? t->map.th : BLK;
 	for (uint32_t y = 0; y < BLK; y += sh)
 		for (uint32_t x = 0; x < BLK; x += sw) {
 			int any = 0;
@@ -195,9 +205,8 @@ static void block_lines(struct ctx *c, const struct target *t, int32_t bx, int32
 					any |= m[yy * BLK + xx];
 			if (any)
 				llct_fp_touch(c->fp,
-					      llct_surface_line(&t->a->s, c->line, t->a->mip,
-								t->a->layer, (uint32_t)bx + x,
-								(uint32_t)by + y),
+					      llct_surface_map_line(&t->map, (uint32_t)bx + x,
+								    (uint32_t)by + y),
 					      stream, op, sm, 1);
 		}
 }
@@ -215,10 +224,8 @@ static void tex_block(struct ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t
 	if (vw <= 0 || vh <= 0)
 		return;
 	for (uint32_t i = 0; i < c->n_tex; i++) {
-		const struct llct_surface *s = &c->tex[i]->s;
-		uint32_t mip = c->tex_mip[i], mw, mh, tw, th;
-		llct_surface_mip_extent(s, mip, &mw, &mh);
-		llct_surface_line_texels(s, c->line, &tw, &th);
+		const struct llct_surface_map *m = &c->tex_map[i];
+		uint32_t mw = m->w, mh = m->h, tw = m->tw, th = m->th;
 		double u0 = (x0 - vx) / vw, u1 = (x1 - vx) / vw;
 		double v0 = (y0 - vy) / vh, v1 = (y1 - vy) / vh;
 		int64_t tx0 = (int64_t)floor(u0 * mw), tx1 = (int64_t)ceil(u1 * mw);
@@ -230,8 +237,7 @@ static void tex_block(struct ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t
 		for (int64_t y = ty0 - ty0 % th; y < ty1; y += th)
 			for (int64_t x = tx0 - tx0 % tw; x < tx1; x += tw)
 				llct_fp_touch(c->fp,
-					      llct_surface_line(s, c->line, mip, c->tex[i]->layer,
-								(uint32_t)x, (uint32_t)y),
+					      llct_surface_map_line(m, (uint32_t)x, (uint32_t)y),
 					      LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
 	}
 }
@@ -247,12 +253,20 @@ struct tri {
 	int front;
 };
 
-static float tri_depth(const struct ctx *c, const struct tri *t, double px, double py)
+static inline float tri_depth(const struct ctx *c, const struct tri *t, double px, double py)
 {
 	double z = t->z0 + t->dzdx * (px - t->x0) + t->dzdy * (py - t->y0) + t->bias;
 	if (c->st->depth_clamp)
 		z = z < c->zlo ? c->zlo : z > c->zhi ? c->zhi : z;
-	return c->z ? llct_zbuf_quantize(c->z, z) : (float)z;
+	return c->z && c->z->depth_bits && c->z->depth_bits < 32 ? llct_zbuf_quantize(c->z, z)
+								 : (float)z;
+}
+
+/* Set bits of a sample mask. */
+static inline uint32_t bits(uint8_t m)
+{
+	static const uint8_t n[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+	return (uint32_t)n[m & 15] + n[m >> 4];
 }
 
 /* The block's depth range from the plane at its corners, within the vertices' range. */
@@ -271,7 +285,8 @@ static void block_range(const struct ctx *c, const struct tri *t, int32_t bx, in
 }
 
 /* The work of one covered block: tests (verdict: the HiZ tile's, +1 all pass, -1 none, 0
- * test each sample), updates, traffic. Returns whether a stored depth changed. */
+ * test each sample), updates, traffic. Returns 0, 1 when a stored depth changed, 3 when its
+ * tile's bounds moved too. */
 static int shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
 		       const uint8_t cov[BLK * BLK], int verdict, uint32_t sm)
 {
@@ -282,7 +297,7 @@ static int shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t b
 	int changed = 0;
 	memcpy(pass, cov, sizeof(pass));
 	for (int i = 0; i < BLK * BLK; i++)
-		ncov += (uint32_t)__builtin_popcount(cov[i]);
+		ncov += bits(cov[i]);
 	if (z && (c->dtest || c->stest)) {
 		for (int i = 0; i < BLK * BLK; i++) {
 			if (!cov[i])
@@ -322,14 +337,21 @@ static int shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t b
 				ok |= (uint8_t)(1u << s);
 				if (c->dwrite) {
 					zw[i] = 1; /* the line is written, if with the same value */
-					if (z->depth[at + s] != d) {
+					float o = z->depth[at + s];
+					c->zw_n++; /* samples this primitive wrote in the tile */
+					c->zw_lo = d < c->zw_lo ? d : c->zw_lo;
+					c->zw_hi = d > c->zw_hi ? d : c->zw_hi;
+					if (o != d) { /* the tile's bounds widen to hold it */
+						size_t ti =
+						    (size_t)(py / LLCT_HIZ_TILE) * z->tiles_x +
+						    px / LLCT_HIZ_TILE;
 						z->depth[at + s] = d;
-						changed = 1;
+						changed |= 1 | llct_zbuf_widen(z, ti, d) << 1;
 					}
 				}
 			}
 			pass[i] = ok;
-			npass += (uint32_t)__builtin_popcount(ok);
+			npass += bits(ok);
 		}
 		block_lines(c, &c->depth, bx, by, zr, LLCT_STREAM_Z, LLCT_OP_READ, sm);
 		if (c->stest)
@@ -456,32 +478,71 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 	for (int64_t ty = py0 - py0 % T; ty < py1; ty += T)
 		for (int64_t tx = px0 - px0 % T; tx < px1; tx += T) {
 			uint8_t cov[T / BLK][T / BLK][BLK * BLK];
-			int any_tile = 0;
-			for (int b = 0; b < (T / BLK) * (T / BLK); b++) {
-				int64_t bx = tx + (b % (T / BLK)) * BLK,
-					by = ty + (b / (T / BLK)) * BLK;
-				uint8_t *m = cov[b / (T / BLK)][b % (T / BLK)];
-				for (int i = 0; i < BLK * BLK; i++) {
-					int64_t px = bx + i % BLK, py = by + i / BLK;
-					m[i] = 0;
-					if (px < c->bx0 || px >= c->bx1 || py < c->by0 ||
-					    py >= c->by1)
-						continue;
-					for (uint32_t s = 0; s < c->ns; s++) {
-						int64_t sx = px * SUB + c->so[s][0],
-							sy = py * SUB + c->so[s][1];
-						if (t.A[0] * sx + t.B[0] * sy + t.C[0] >= 0 &&
-						    t.A[1] * sx + t.B[1] * sy + t.C[1] >= 0 &&
-						    t.A[2] * sx + t.B[2] * sy + t.C[2] >= 0)
-							m[i] |= (uint8_t)(1u << s);
+			int any_tile = 0, full = 1;
+			/* the edges over the tile's sample positions (they are linear: the extremes
+			   are at its corners): outside one edge, nothing; inside all, everything */
+			for (int e = 0; e < 3 && any_tile >= 0; e++) {
+				int64_t lo = INT64_MAX, hi = INT64_MIN;
+				for (int k = 0; k < 4; k++) {
+					int64_t x = (k & 1) ? (tx + T - 1) * SUB + c->so_hi[0]
+							    : tx * SUB + c->so_lo[0];
+					int64_t y = (k & 2) ? (ty + T - 1) * SUB + c->so_hi[1]
+							    : ty * SUB + c->so_lo[1];
+					int64_t ev = t.A[e] * x + t.B[e] * y + t.C[e];
+					lo = ev < lo ? ev : lo;
+					hi = ev > hi ? ev : hi;
+				}
+				if (hi < 0)
+					any_tile = -1;
+				full &= lo >= 0;
+			}
+			if (any_tile < 0)
+				continue;
+			/* each sample position of the tile: the edges stepped pixel by pixel */
+			uint8_t m8[T][T];
+			memset(m8, full ? (1u << c->ns) - 1 : 0, sizeof(m8));
+			for (uint32_t s = 0; !full && s < c->ns; s++) {
+				int64_t r[3], dx[3], dy[3];
+				for (int e = 0; e < 3; e++) {
+					r[e] = t.A[e] * (tx * SUB + c->so[s][0]) +
+					       t.B[e] * (ty * SUB + c->so[s][1]) + t.C[e];
+					dx[e] = t.A[e] * SUB;
+					dy[e] = t.B[e] * SUB;
+				}
+				for (int y = 0; y < T; y++) {
+					int64_t e0 = r[0], e1 = r[1], e2 = r[2];
+					for (int x = 0; x < T; x++) {
+						m8[y][x] |= (uint8_t)(((e0 | e1 | e2) >= 0) << s);
+						e0 += dx[0], e1 += dx[1], e2 += dx[2];
 					}
-					any_tile |= m[i];
+					r[0] += dy[0], r[1] += dy[1], r[2] += dy[2];
 				}
 			}
+			/* within the bounds, in blocks */
+			any_tile = 0;
+			for (int y = 0; y < T; y++)
+				for (int x = 0; x < T; x++) {
+					int64_t px = tx + x, py = ty + y;
+					uint8_t mv = px < c->bx0 || px >= c->bx1 || py < c->by0 ||
+							     py >= c->by1
+							 ? 0
+							 : m8[y][x];
+					cov[y / BLK][x / BLK][(y % BLK) * BLK + x % BLK] = mv;
+					any_tile |= mv;
+				}
 			if (!any_tile)
 				continue;
 			uint32_t sm = llct_fp_pixel_sm(c->fp, (uint32_t)tx, (uint32_t)ty, c->width);
 			int verdict = 0, changed = 0;
+			c->zw_n = 0;
+			c->zw_lo = INFINITY;
+			c->zw_hi = -INFINITY;
+			float lo0 = 0, hi0 = 0; /* the tile's bounds before this primitive */
+			if (c->z) {
+				size_t zt = (size_t)(ty / T) * c->z->tiles_x + (size_t)(tx / T);
+				lo0 = c->z->tile_min[zt];
+				hi0 = c->z->tile_max[zt];
+			}
 			const struct llct_attachment *da = c->depth.a;
 			size_t ti = hiz ? (size_t)(ty / T) * c->z->tiles_x + (size_t)(tx / T) : 0;
 			if (hiz) {
@@ -490,9 +551,9 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 				verdict = hiz_verdict(c->st->depth_compare, lo, hi,
 						      c->z->tile_min[ti], c->z->tile_max[ti]);
 				llct_fp_touch(c->fp,
-					      llct_surface_line(&da->hiz, c->line, da->mip,
-								da->layer, (uint32_t)(tx / T),
-								(uint32_t)(ty / T)),
+					      llct_surface_map_line(&c->depth.hiz,
+								    (uint32_t)(tx / T),
+								    (uint32_t)(ty / T)),
 					      LLCT_STREAM_HIZ, LLCT_OP_READ, sm, 1);
 			}
 			for (int b = 0; b < (T / BLK) * (T / BLK); b++) {
@@ -505,13 +566,24 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 					    c, &t, (int32_t)(tx + (b % (T / BLK)) * BLK),
 					    (int32_t)(ty + (b / (T / BLK)) * BLK), m, verdict, sm);
 			}
-			if (changed && c->z &&
-			    llct_zbuf_retile(c->z, (uint32_t)(tx / T), (uint32_t)(ty / T)) && da &&
-			    da->hiz.bpp)
+			size_t zt = c->z ? (size_t)(ty / T) * c->z->tiles_x + (size_t)(tx / T) : 0;
+			if (c->z &&
+			    c->zw_n) { /* wrote the whole tile: its bounds are exact again */
+				uint32_t w = c->z->w - (uint32_t)tx, h = c->z->h - (uint32_t)ty;
+				w = w < (uint32_t)T ? w : (uint32_t)T;
+				h = h < (uint32_t)T ? h : (uint32_t)T;
+				if (c->zw_n == w * h * c->z->samples) {
+					c->z->tile_min[zt] = c->zw_lo;
+					c->z->tile_max[zt] = c->zw_hi;
+					changed |= 2;
+				}
+			}
+			if ((changed & 2) && da && da->hiz.bpp &&
+			    (c->z->tile_min[zt] != lo0 || c->z->tile_max[zt] != hi0))
 				llct_fp_touch(c->fp,
-					      llct_surface_line(&da->hiz, c->line, da->mip,
-								da->layer, (uint32_t)(tx / T),
-								(uint32_t)(ty / T)),
+					      llct_surface_map_line(&c->depth.hiz,
+								    (uint32_t)(tx / T),
+								    (uint32_t)(ty / T)),
 					      LLCT_STREAM_HIZ, LLCT_OP_WRITE, sm, 1);
 		}
 }
@@ -553,8 +625,7 @@ static int inside(const struct ctx *c, const struct cv *v)
 {
 	double g = GUARD * v->w;
 	return v->w > 0 && v->x <= g && v->x >= -g && v->y <= g && v->y >= -g &&
-	       (c->st->no_depth_clip ||
-		(v->z >= (c->st->z_neg_one ? -v->w : 0) && v->z <= v->w));
+	       (c->st->no_depth_clip || (v->z >= (c->st->z_neg_one ? -v->w : 0) && v->z <= v->w));
 }
 
 static void triangle(struct ctx *c, const float *a, const float *b, const float *d)
@@ -675,8 +746,10 @@ static void targets(struct ctx *c, const struct llct_pass *p)
 	const struct llct_draw_state *st = c->st;
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct llct_attachment *a = &p->att[i];
-		struct target t = {a, 0, 0, llct_attachment_stream(a), 0, 0};
-		llct_surface_line_texels(&a->s, c->line, &t.tw, &t.th);
+		struct target t = {.a = a, .stream = llct_attachment_stream(a)};
+		llct_surface_map(&a->s, c->line, a->mip, a->layer, &t.map);
+		if (a->hiz.bpp)
+			llct_surface_map(&a->hiz, c->line, a->mip, a->layer, &t.hiz);
 		if (a->role == LLCT_ROLE_DEPTH ||
 		    ((a->has_depth || a->has_stencil) && a->role == LLCT_ROLE_COLOR)) {
 			c->depth = t;
@@ -758,8 +831,9 @@ int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llc
 	targets(c, p);
 	for (uint32_t i = 0; i < c->n_tex; i++) {
 		float vw = fabsf(st->vp_w), vh = fabsf(st->vp_h);
-		c->tex_mip[i] =
+		uint32_t mip =
 		    llct_texture_lod(&c->tex[i]->s, c->tex[i]->mip, (uint32_t)vw, (uint32_t)vh);
+		llct_surface_map(&c->tex[i]->s, c->line, mip, c->tex[i]->layer, &c->tex_map[i]);
 	}
 	const float *v = d->pos;
 	uint32_t per = st->topology == LLCT_PRIM_TRIANGLES ? 3

@@ -98,6 +98,22 @@ void llct_surface_line_texels(const struct llct_surface *s, uint32_t line, uint3
 	*th = lh * bh_of(s);
 }
 
+void llct_surface_map(const struct llct_surface *s, uint32_t line, uint32_t mip, uint32_t layer,
+		      struct llct_surface_map *m)
+{
+	uint32_t wb, hb;
+	m->base = llct_surface_line(s, line, mip, layer, 0, 0);
+	llct_surface_mip_extent(s, mip, &m->w, &m->h);
+	mip_bytes(s, line, mip, &wb, &hb);
+	line_blocks(s, line, &m->lw, &m->lh);
+	m->bw = bw_of(s);
+	m->bh = bh_of(s);
+	m->tw = m->lw * m->bw;
+	m->th = m->lh * m->bh;
+	m->lines_x = (wb + m->lw - 1) / m->lw;
+	m->line = line;
+}
+
 uint64_t llct_surface_region_bytes(const struct llct_surface *s, uint32_t w, uint32_t h, uint32_t d)
 {
 	return (uint64_t)((w + bw_of(s) - 1) / bw_of(s)) * ((h + bh_of(s) - 1) / bh_of(s)) *

@@ -51,10 +51,10 @@ void llct_zbuf_forget(struct llct_zbuf *z)
 		z->depth[i] = 0.0f;
 	if (z->stencil)
 		memset(z->stencil, 0, n);
-	for (size_t i = 0; i < t; i++) {
-		z->tile_min[i] = 0.0f;
-		z->tile_max[i] = 0.0f;
-	}
+	for (uint32_t ty = 0; ty < z->tiles_y; ty++)
+		for (uint32_t tx = 0; tx < z->tiles_x; tx++)
+			llct_zbuf_retile(z, tx, ty);
+	(void)t;
 	z->known = 0;
 }
 
@@ -68,7 +68,10 @@ float llct_zbuf_quantize(const struct llct_zbuf *z, double d)
 	if (z->depth_bits == 16 || z->depth_bits == 24) {
 		double steps = z->depth_bits == 16 ? 65535.0 : 16777215.0;
 		d = d < 0 ? 0 : d > 1 ? 1 : d;
-		return (float)(nearbyint(d * steps) / steps);
+		/* round to the nearest step, ties to even, without a libm call: below 2^52, adding
+		   and taking away 2^52 leaves d * steps rounded in the current (nearest) mode */
+		volatile double r = d * steps + 4503599627370496.0;
+		return (float)((r - 4503599627370496.0) / steps);
 	}
 	return (float)d;
 }
@@ -111,8 +114,18 @@ void llct_zbuf_clear(struct llct_zbuf *z, uint32_t x0, uint32_t y0, uint32_t x1,
 				z->stencil[i] = (uint8_t)stencil;
 		}
 	for (uint32_t ty = y0 / LLCT_HIZ_TILE; ty * LLCT_HIZ_TILE < y1; ty++)
-		for (uint32_t tx = x0 / LLCT_HIZ_TILE; tx * LLCT_HIZ_TILE < x1; tx++)
-			llct_zbuf_retile(z, tx, ty);
+		for (uint32_t tx = x0 / LLCT_HIZ_TILE; tx * LLCT_HIZ_TILE < x1; tx++) {
+			uint32_t T = LLCT_HIZ_TILE;
+			int whole = tx * T >= x0 && ty * T >= y0 &&
+				    ((tx + 1) * T <= x1 || x1 == z->w) &&
+				    ((ty + 1) * T <= y1 || y1 == z->h);
+			if (whole && do_depth) { /* the whole tile: its bounds are the value */
+				z->tile_min[(size_t)ty * z->tiles_x + tx] = d;
+				z->tile_max[(size_t)ty * z->tiles_x + tx] = d;
+			} else {
+				llct_zbuf_retile(z, tx, ty);
+			}
+		}
 	/* a partial clear of unknown contents leaves the rest unknown; count it known (tests then
 	   compare with the zeros there), as programs clear the whole area */
 	z->known = 1;

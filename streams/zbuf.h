@@ -8,17 +8,29 @@
 struct llct_zbuf {
 	uint32_t w, h, samples;
 	uint32_t depth_bits, stencil_bits; /* depth 16/24 UNORM, 32 float, 0 none */
-	float *depth;      /* [y][x][sample] */
-	uint8_t *stencil;  /* [y][x][sample], or NULL */
+	float *depth;                      /* [y][x][sample] */
+	uint8_t *stencil;                  /* [y][x][sample], or NULL */
 	uint32_t tiles_x, tiles_y;
-	float *tile_min;   /* per HiZ tile (LLCT_HIZ_TILE pixels square): bounds of its depths */
+	float *tile_min; /* per HiZ tile (LLCT_HIZ_TILE pixels square): bounds of its depths,
+			    conservative as a GPU's HiZ keeps them (every depth in the tile lies
+			    within; exact after a clear or a primitive that wrote it all) */
 	float *tile_max;
-	int known;         /* contents defined (cleared or written) */
+	int known; /* contents defined (cleared or written) */
 };
 
 /* Recomputes HiZ tile (tx, ty)'s bounds from its samples; returns whether they changed. */
 int llct_zbuf_retile(struct llct_zbuf *z, uint32_t tx, uint32_t ty);
 /* A depth value as the format stores it (UNORM formats round to their steps, clamp to 0..1). */
 float llct_zbuf_quantize(const struct llct_zbuf *z, double d);
+
+/* A sample of tile t gets depth d: the tile's bounds widen to hold it. Returns 1 when they
+ * changed. */
+static inline int llct_zbuf_widen(struct llct_zbuf *z, size_t t, float d)
+{
+	int changed = d < z->tile_min[t] || d > z->tile_max[t];
+	z->tile_min[t] = d < z->tile_min[t] ? d : z->tile_min[t];
+	z->tile_max[t] = d > z->tile_max[t] ? d : z->tile_max[t];
+	return changed;
+}
 
 #endif

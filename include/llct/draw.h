@@ -100,16 +100,16 @@ struct llct_draw_state {
 	uint32_t blend;      /* color slots with blending on */
 	uint32_t write_mask; /* color slots whose color is written */
 	/* rasterization (tier 2) */
-	int topology;     /* enum llct_prim: what the last pre-rasterization stage emits */
-	int polygon_fill; /* polygons are filled (not drawn as lines or points) */
-	int cull;         /* enum llct_cull bits */
-	int front_ccw;    /* counter-clockwise triangles (in framebuffer y-down space) are front */
-	int depth_clamp;  /* depth clamped to the viewport's range */
+	int topology;      /* enum llct_prim: what the last pre-rasterization stage emits */
+	int polygon_fill;  /* polygons are filled (not drawn as lines or points) */
+	int cull;          /* enum llct_cull bits */
+	int front_ccw;     /* counter-clockwise triangles (in framebuffer y-down space) are front */
+	int depth_clamp;   /* depth clamped to the viewport's range */
 	int no_depth_clip; /* primitives are not clipped at the near and far planes
 			      (depthClipEnable off; without the extension: depth clamp on) */
 	int z_neg_one;     /* clip-space z runs from -w to w (OpenGL's convention, as Zink asks
 			      for with VK_EXT_depth_clip_control), not 0 to w */
-	int depth_bias; /* depth bias on, with its factors */
+	int depth_bias;    /* depth bias on, with its factors */
 	float bias_constant, bias_slope, bias_clamp;
 	float line_width, point_size;
 	uint32_t samples; /* rasterization samples */

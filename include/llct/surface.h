@@ -29,6 +29,30 @@ void llct_surface_line_texels(const struct llct_surface *s, uint32_t line, uint3
 /* The extent in texels of mip level `mip` (at least 1x1). */
 void llct_surface_mip_extent(const struct llct_surface *s, uint32_t mip, uint32_t *w, uint32_t *h);
 
+/* One mip and layer of a surface, worked out once for many lines (llct_surface_line does it
+ * all again each time): line (x, y) of it is llct_surface_map_line(m, x, y). */
+struct llct_surface_map {
+	uint64_t base;    /* the mip/layer's first line */
+	uint32_t w, h;    /* its extent in texels */
+	uint32_t bw, bh;  /* texel block extent */
+	uint32_t lw, lh;  /* blocks a line holds, as lw x lh */
+	uint32_t tw, th;  /* texels a line holds (lw*bw x lh*bh) */
+	uint32_t lines_x; /* lines a row of lines */
+	uint32_t line;    /* line size */
+};
+void llct_surface_map(const struct llct_surface *s, uint32_t line, uint32_t mip, uint32_t layer,
+		      struct llct_surface_map *m);
+/* The line holding texel (x, y) of the mapped mip/layer (clamped to its extent). */
+static inline uint64_t llct_surface_map_line(const struct llct_surface_map *m, uint32_t x,
+					     uint32_t y)
+{
+	x = x < m->w ? x : m->w - 1;
+	y = y < m->h ? y : m->h - 1;
+	x /= m->bw;
+	y /= m->bh;
+	return m->base + ((uint64_t)(y / m->lh) * m->lines_x + x / m->lw) * m->line;
+}
+
 /* Bytes of a w x h x d texel region packed tightly, as a buffer-image copy lays it out (whole
  * texel blocks, one sample). */
 uint64_t llct_surface_region_bytes(const struct llct_surface *s, uint32_t w, uint32_t h,
