@@ -355,6 +355,10 @@ struct cmd {
 		} copy;
 		struct {
 			uint64_t image;
+			int ds;       /* a depth/stencil clear, to these values */
+			float depth;
+			uint32_t stencil;
+			VkImageAspectFlags aspects; /* of its first range */
 		} clear;
 		struct {
 			uint32_t n_rects;

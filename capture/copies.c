@@ -2,6 +2,7 @@
  * clears: reads as OTHER, writes in the stream of what they write (llct_image_write_stream),
  * none of it through the render caches. */
 #include "capture.h"
+#include "llct/raster.h"
 
 #include <stdio.h>
 
@@ -44,6 +45,8 @@ void do_copy(struct capture_device *c, const struct cmd *m)
 		snprintf(src, sizeof(src), "\"src\":%llu,", (unsigned long long)sid);
 	snprintf(params, sizeof(params), "{%s\"dst\":%llu}", src, (unsigned long long)did);
 	new_kernel(c, kind, params);
+	for (uint32_t i = 0; di && i < di->n_zb; i++) /* tier 2: what a copy writes is not known */
+		llct_zbuf_forget(di->zb[i].z);
 	switch (m->u.copy.kind) {
 	case K_BUF_BUF:
 		buffer_range(c, m->u.copy.src, m->u.copy.src_off, m->u.copy.bytes,
@@ -106,4 +109,8 @@ void do_clear_image(struct capture_device *c, const struct cmd *m)
 				     LLCT_OP_WRITE, 0);
 			llct_hiz_rect(c->fp, &im->hiz, mip, l, 0, 0, w, h, LLCT_OP_WRITE, 0);
 		}
+	for (uint32_t i = 0; im && m->u.clear.ds && i < im->n_zb; i++) /* tier 2's buffers */
+		llct_zbuf_clear(im->zb[i].z, 0, 0, UINT32_MAX, UINT32_MAX,
+				!!(m->u.clear.aspects & VK_IMAGE_ASPECT_DEPTH_BIT), m->u.clear.depth,
+				!!(m->u.clear.aspects & VK_IMAGE_ASPECT_STENCIL_BIT), m->u.clear.stencil);
 }

@@ -288,10 +288,10 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 			"keep tier 1's rectangles)");
 		return;
 	}
-	if (d->d.WaitForFences(dev, 1, &c->fence, VK_TRUE, 5000000000ull) != VK_SUCCESS) {
+	if (d->d.WaitForFences(dev, 1, &c->fence, VK_TRUE, 20000000000ull) != VK_SUCCESS) {
 		c->stats_off = 1;
 		c->xfb = 0;
-		cap_log("a submission did not finish within 5 s; per-draw counts and positions "
+		cap_log("a submission did not finish within 20 s; per-draw counts and positions "
 			"stop (draws keep tier 1's rectangles)");
 		return;
 	}

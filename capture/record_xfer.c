@@ -262,7 +262,14 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdClearDepthStencilImage(VkCommandBuffer cb, VkI
 							 const VkImageSubresourceRange *ranges)
 {
 	dd(cb)->CmdClearDepthStencilImage(cb, image, layout, value, n, ranges);
-	RECORD(cb, C_CLEAR_IMAGE, { m->u.clear.image = H(image); });
+	RECORD(cb, C_CLEAR_IMAGE, {
+		m->u.clear.image = H(image);
+		m->u.clear.ds = 1;
+		m->u.clear.depth = value->depth;
+		m->u.clear.stencil = value->stencil;
+		m->u.clear.aspects = n ? ranges[0].aspectMask
+				       : VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+	});
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdClearAttachments(VkCommandBuffer cb, uint32_t n,

@@ -63,19 +63,6 @@ int llct_zbuf_known(const struct llct_zbuf *z)
 	return z->known;
 }
 
-float llct_zbuf_quantize(const struct llct_zbuf *z, double d)
-{
-	if (z->depth_bits == 16 || z->depth_bits == 24) {
-		double steps = z->depth_bits == 16 ? 65535.0 : 16777215.0;
-		d = d < 0 ? 0 : d > 1 ? 1 : d;
-		/* round to the nearest step, ties to even, without a libm call: below 2^52, adding
-		   and taking away 2^52 leaves d * steps rounded in the current (nearest) mode */
-		volatile double r = d * steps + 4503599627370496.0;
-		return (float)((r - 4503599627370496.0) / steps);
-	}
-	return (float)d;
-}
-
 int llct_zbuf_retile(struct llct_zbuf *z, uint32_t tx, uint32_t ty)
 {
 	float lo = INFINITY, hi = -INFINITY;

@@ -21,7 +21,18 @@ struct llct_zbuf {
 /* Recomputes HiZ tile (tx, ty)'s bounds from its samples; returns whether they changed. */
 int llct_zbuf_retile(struct llct_zbuf *z, uint32_t tx, uint32_t ty);
 /* A depth value as the format stores it (UNORM formats round to their steps, clamp to 0..1). */
-float llct_zbuf_quantize(const struct llct_zbuf *z, double d);
+static inline float llct_zbuf_quantize(const struct llct_zbuf *z, double d)
+{
+	if (z->depth_bits == 16 || z->depth_bits == 24) {
+		double steps = z->depth_bits == 16 ? 65535.0 : 16777215.0;
+		d = d < 0 ? 0 : d > 1 ? 1 : d;
+		/* round to the nearest step, ties to even, without a libm call: below 2^52, adding
+		   and taking away 2^52 leaves d * steps rounded in the current (nearest) mode */
+		volatile double r = d * steps + 4503599627370496.0;
+		return (float)((r - 4503599627370496.0) / steps);
+	}
+	return (float)d;
+}
 
 /* A sample of tile t gets depth d: the tile's bounds widen to hold it. Returns 1 when they
  * changed. */
