@@ -171,6 +171,8 @@ struct pipe {
 		VkPipeline shadow;     /* tier 2: this pipeline (library) writing Position by
 					  transform feedback with rasterizer discard; not copied
 					  from libraries (the linked one has its own) */
+		uint32_t xfb_floats;   /* floats a vertex its shadow writes: Position, then the
+					  inputs fs.tex takes texture coordinates from */
 		const char *no_shadow; /* why there is no shadow */
 	} pr;
 	struct { /* fragment shader */
@@ -181,6 +183,12 @@ struct pipe {
 		VkCompareOp depth_compare;
 		VkStencilOpState front, back;
 		uint32_t samples;
+		uint32_t n_tex; /* tier 2: images sampled straight at an interpolated input the
+				   shadow captures: (set, binding), its slot after Position in the
+				   shadow's vertices, the components */
+		struct {
+			uint32_t set, binding, slot, c0, c1;
+		} tex[4];
 	} fs;
 	struct {                /* fragment output */
 		uint32_t blend; /* color attachments (by slot) with blending on */
@@ -355,7 +363,7 @@ struct cmd {
 		} copy;
 		struct {
 			uint64_t image;
-			int ds;       /* a depth/stencil clear, to these values */
+			int ds; /* a depth/stencil clear, to these values */
 			float depth;
 			uint32_t stencil;
 			VkImageAspectFlags aspects; /* of its first range */
@@ -634,9 +642,10 @@ void geom_begin(struct cbuf *b);
 /* Frees b's buffers (calls down: without the lock, or at device end). */
 void geom_free(struct layer_device *d, struct cbuf *b);
 /* The positions draw record gi wrote in its last execution (the submission completed): 0 with
- * *pos, *n vertices; -1 when there are none to use. state gets "xfb" or why not. */
+ * *pos, *n vertices of *stride floats each (x, y, z, w, then captured inputs); -1 when there
+ * are none to use. state gets "xfb" or why not. */
 int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const float **pos,
-		   uint32_t *n, char *state, size_t state_size);
+		   uint32_t *n, uint32_t *stride, char *state, size_t state_size);
 /* The expansion is done with record gi's n vertices: their room gets the sentinel again. */
 void geom_consumed(struct cbuf *b, uint32_t gi, uint32_t n);
 

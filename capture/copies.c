@@ -110,7 +110,8 @@ void do_clear_image(struct capture_device *c, const struct cmd *m)
 			llct_hiz_rect(c->fp, &im->hiz, mip, l, 0, 0, w, h, LLCT_OP_WRITE, 0);
 		}
 	for (uint32_t i = 0; im && m->u.clear.ds && i < im->n_zb; i++) /* tier 2's buffers */
-		llct_zbuf_clear(im->zb[i].z, 0, 0, UINT32_MAX, UINT32_MAX,
-				!!(m->u.clear.aspects & VK_IMAGE_ASPECT_DEPTH_BIT), m->u.clear.depth,
-				!!(m->u.clear.aspects & VK_IMAGE_ASPECT_STENCIL_BIT), m->u.clear.stencil);
+		llct_zbuf_clear(
+		    im->zb[i].z, 0, 0, UINT32_MAX, UINT32_MAX,
+		    !!(m->u.clear.aspects & VK_IMAGE_ASPECT_DEPTH_BIT), m->u.clear.depth,
+		    !!(m->u.clear.aspects & VK_IMAGE_ASPECT_STENCIL_BIT), m->u.clear.stencil);
 }

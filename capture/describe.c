@@ -41,7 +41,8 @@ static void range_use(struct capture_device *c, int binding, uint64_t handle, ui
 			       .op = op,
 			       .cached = cached,
 			       .addr = addr,
-			       .size = len};
+			       .size = len,
+			       .slot = -1};
 }
 
 static int binding_kind(VkDescriptorType t)
@@ -80,7 +81,17 @@ static int slot_used(const struct pipe *p, const struct dset *ds, int s, uint32_
 	return 1;
 }
 
-/* The descriptors bound at a bind point that the pipeline's shaders use, in set and slot order. */
+/* The binding number slot k of a set belongs to. */
+static uint32_t binding_of(const struct dset *ds, uint32_t k)
+{
+	for (uint32_t b = 0; b < ds->n_bindings; b++)
+		if (k >= ds->first[b] && k < ds->first[b] + ds->count[b])
+			return ds->binding[b];
+	return UINT32_MAX;
+}
+
+/* The descriptors bound at a bind point that the pipeline's shaders use, in set and slot order;
+ * sampled images the fragment shader samples at an input the shadow captures say where. */
 static void bound_uses(struct capture_device *c, const struct pipe *p, int compute)
 {
 	for (int s = 0; s < 8; s++) {
@@ -102,7 +113,16 @@ static void bound_uses(struct capture_device *c, const struct pipe *p, int compu
 							       .binding = kind,
 							       .s = im->s,
 							       .mip = mip,
-							       .layer = layer};
+							       .layer = layer,
+							       .slot = -1};
+				uint32_t bn = binding_of(ds, k);
+				for (uint32_t j = 0; u && p && !compute && j < p->fs.n_tex; j++)
+					if (p->fs.tex[j].set == (uint32_t)s &&
+					    p->fs.tex[j].binding == bn) {
+						u->slot = (int)p->fs.tex[j].slot;
+						u->c0 = (uint8_t)p->fs.tex[j].c0;
+						u->c1 = (uint8_t)p->fs.tex[j].c1;
+					}
 			} else {
 				range_use(c, kind, sl->handle, sl->offset, sl->range, 0, 0, 0);
 			}
@@ -279,8 +299,8 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 				 !p                ? "unknown pipeline"
 				 : p->pr.no_shadow ? p->pr.no_shadow
 						   : "no shadow pipeline");
-		else if (!geom_positions(c, cb, m->u.draw.geom, &d.pos, &d.n_vertices, pos_state,
-					 sizeof(pos_state)) &&
+		else if (!geom_positions(c, cb, m->u.draw.geom, &d.pos, &d.n_vertices, &d.stride,
+					 pos_state, sizeof(pos_state)) &&
 			 !d.n_vertices)
 			d.pos = NULL, snprintf(pos_state, sizeof(pos_state), "xfb: no primitives");
 	}
@@ -303,9 +323,12 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	if (c->tier->tier >= 2 && at < sizeof(fr))
 		at += (size_t)snprintf(fr + at, sizeof(fr) - at,
 				       ",\"positions\":\"%s\",\"primitives\":%u,\"covered\":%llu,"
-				       "\"samples\":%llu,\"tex\":\"screen\"%s",
+				       "\"samples\":%llu,\"tex\":\"%s\"%s",
 				       pos_state, r.primitives, (unsigned long long)r.covered,
 				       (unsigned long long)r.passed,
+				       !r.tex_interpolated ? (r.tex_screen ? "screen" : "none")
+				       : r.tex_screen      ? "mixed"
+							   : "interpolated",
 				       d.st.discards ? ",\"discards\":true" : "");
 	att_ids(c, ids, sizeof(ids));
 	snprintf(

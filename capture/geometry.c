@@ -15,7 +15,7 @@
 
 #define CHUNK_VERTS (256u * 1024)     /* 4 MiB buffers */
 #define MAX_VERTS (16u * 1024 * 1024) /* 256 MiB: the most one draw may write */
-#define VTX_BYTES 16                  /* x, y, z, w */
+#define VTX_BYTES 16                  /* a slot: x, y, z, w (a vertex takes 1 to 3) */
 
 /* One transform-feedback buffer, persistently mapped. */
 struct chunk {
@@ -27,10 +27,12 @@ struct chunk {
 
 /* Where one draw's shadow wrote. */
 struct gdraw {
-	uint32_t chunk, first, cap; /* vertices */
-	uint32_t per_prim;          /* vertices a primitive */
-	uint32_t expect;            /* vertices it must write, 0: not known */
-	uint32_t query;             /* 1 + its stream query in the command buffer's pool, 0: none */
+	uint32_t chunk, first; /* the chunk, and the first slot in it */
+	uint32_t cap;          /* vertices it has room for */
+	uint32_t slots;        /* 16-byte slots a vertex: Position, then captured inputs */
+	uint32_t per_prim;     /* vertices a primitive */
+	uint32_t expect;       /* vertices it must write, 0: not known */
+	uint32_t query;        /* 1 + its stream query in the command buffer's pool, 0: none */
 };
 
 struct geom {
@@ -280,6 +282,7 @@ uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *su
 							       : 0;
 	int dyn_discard = p && (p->dyn & DY_RAST_DISCARD), discard = b ? b->rec_discard : 0;
 	int expands = p && p->pr.expands, out_prim = p ? p->pr.out_prim : -1;
+	uint32_t slots = p && p->pr.xfb_floats >= 4 ? p->pr.xfb_floats / 4 : 1;
 	uint32_t guess = b && b->geom && b->geom->guess ? b->geom->guess : c->xfb_guess;
 	int primary = b && b->primary;
 	pthread_mutex_unlock(&c->lock);
@@ -297,7 +300,7 @@ uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *su
 		return 0; /* nothing to capture: no shadow draw */
 	uint32_t cap = known ? (uint32_t)(total < MAX_VERTS ? total : MAX_VERTS) : guess;
 	uint32_t chunk, first, q = 0;
-	if (reserve(c, d, b, cap, &chunk, &first))
+	if (reserve(c, d, b, cap * slots, &chunk, &first))
 		return 0;
 	VkQueryPool xq = VK_NULL_HANDLE;
 	if (primary)
@@ -320,10 +323,11 @@ uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *su
 		r->chunk = chunk;
 		r->first = at;
 		r->cap = known ? each[i] : cap;
+		r->slots = slots;
 		r->expect = known ? each[i] : 0;
 		r->per_prim = per_prim_of(topo, expands ? out_prim : -1);
 		r->query = i == 0 ? q : 0;
-		at += r->cap;
+		at += r->cap * slots;
 		sub_geom[i] = g->n_draws;
 	}
 	VkBuffer buf = g->chunks[chunk].buf;
@@ -332,7 +336,8 @@ uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *su
 		return 0;
 	/* the shadow draw, then back to the program's pipeline and state */
 	struct llct_device_dispatch *t = &d->d;
-	VkDeviceSize off = (VkDeviceSize)first * VTX_BYTES, size = (VkDeviceSize)cap * VTX_BYTES;
+	VkDeviceSize off = (VkDeviceSize)first * VTX_BYTES;
+	VkDeviceSize size = (VkDeviceSize)cap * slots * VTX_BYTES;
 	t->CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, shadow);
 	if (dyn_discard)
 		t->CmdSetRasterizerDiscardEnable(cb, VK_TRUE);
@@ -359,7 +364,7 @@ static int sentinel(const float *v)
 }
 
 int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const float **pos,
-		   uint32_t *n, char *state, size_t state_size)
+		   uint32_t *n, uint32_t *stride, char *state, size_t state_size)
 {
 	struct geom *g = b ? b->geom : NULL;
 	*pos = NULL;
@@ -371,6 +376,7 @@ int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const 
 	struct gdraw *r = &g->draws[gi - 1];
 	struct chunk *k = &g->chunks[r->chunk];
 	const float *v = k->map + (size_t)r->first * 4;
+	*stride = r->slots * 4;
 	uint32_t count;
 	if (r->query && b->xfbq.res_ok) {
 		uint64_t wrote = b->xfbq.res[2 * (r->query - 1)],
@@ -388,7 +394,7 @@ int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const 
 		/* no query (a secondary's draw): up to the first sentinel, at most what the draw
 		   can write (strips with restart write less) */
 		uint32_t limit = r->expect ? r->expect : r->cap;
-		for (count = 0; count < limit && !sentinel(v + (size_t)count * 4); count++)
+		for (count = 0; count < limit && !sentinel(v + (size_t)count * *stride); count++)
 			;
 		if (!r->expect && count == r->cap) {
 			snprintf(state, state_size, "truncated: the buffer of %u vertices is full",
@@ -411,5 +417,5 @@ void geom_consumed(struct cbuf *b, uint32_t gi, uint32_t n)
 	struct gdraw *r = &g->draws[gi - 1];
 	/* the sentinel again where this execution wrote, so a later one's end can be found */
 	memset(g->chunks[r->chunk].map + (size_t)r->first * 4, 0xff,
-	       (size_t)(n < r->cap ? n : r->cap) * VTX_BYTES);
+	       (size_t)(n < r->cap ? n : r->cap) * r->slots * VTX_BYTES);
 }

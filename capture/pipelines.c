@@ -260,11 +260,13 @@ static void state(struct capture_device *c, struct pipe *p, const VkGraphicsPipe
 				if (x->sType ==
 				    VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT)
 					p->pr.depth_clip =
-					    ((const VkPipelineRasterizationDepthClipStateCreateInfoEXT *)x)
+					    ((const VkPipelineRasterizationDepthClipStateCreateInfoEXT
+						  *)x)
 						->depthClipEnable;
 		}
 		for (const VkBaseInStructure *x = vs ? vs->pNext : NULL; x; x = x->pNext)
-			if (x->sType == VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLIP_CONTROL_CREATE_INFO_EXT)
+			if (x->sType ==
+			    VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLIP_CONTROL_CREATE_INFO_EXT)
 				p->pr.clip_neg =
 				    ((const VkPipelineViewportDepthClipControlCreateInfoEXT *)x)
 					->negativeOneToOne;

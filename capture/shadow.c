@@ -23,6 +23,7 @@ static void done(struct capture_device *c, VkPipeline real, VkPipeline shadow, c
 	if (p) {
 		p->pr.shadow = shadow;
 		p->pr.no_shadow = shadow ? NULL : why;
+		p->pr.xfb_floats = p->pr.xfb_floats ? p->pr.xfb_floats : 4;
 	}
 	pthread_mutex_unlock(&c->lock);
 	if (!p && shadow)
@@ -88,13 +89,29 @@ void shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineC
 	}
 	if (last < 0 && !shadowed_lib)
 		return done(c, real, VK_NULL_HANDLE, "no vertex stage");
+	/* the fragment stage's textures sampled straight at an input: those inputs too */
+	struct llct_spirv_tex tex[8];
+	uint32_t locs[4], captured = 0;
+	int n_tex = 0, n_locs = 0;
 	if (last >= 0) {
 		const uint32_t *code;
 		size_t words;
 		pthread_mutex_lock(&c->lock);
+		for (uint32_t i = 0; i < g->stageCount; i++)
+			if (st[i].stage == VK_SHADER_STAGE_FRAGMENT_BIT &&
+			    !stage_code(c, &st[i], &code, &words))
+				n_tex = llct_spirv_tex_inputs(code, words, tex, 8);
+		for (int k = 0; k < n_tex; k++) {
+			int slot = 0;
+			while (slot < n_locs && locs[slot] != tex[k].location)
+				slot++;
+			if (tex[k].direct && slot == n_locs && n_locs < 2)
+				locs[n_locs++] = tex[k].location;
+		}
 		int found = !stage_code(c, &st[last], &code, &words);
 		if (found)
-			found = !llct_spirv_xfb(code, words, st[last].pName, &xfb, &n_xfb, &why);
+			found = !llct_spirv_xfb(code, words, st[last].pName, locs, n_locs,
+						&captured, &xfb, &n_xfb, &why);
 		pthread_mutex_unlock(&c->lock);
 		if (!found)
 			return done(c, real, VK_NULL_HANDLE,
@@ -143,6 +160,22 @@ void shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineC
 		libs->pLibraries = lib_orig;
 	if (module)
 		d->d.DestroyShaderModule(dev, module, NULL);
+	if (r == VK_SUCCESS && last >= 0) { /* its vertices' layout and the inputs in them */
+		pthread_mutex_lock(&c->lock);
+		struct pipe *q = hget(&c->pipes, H(real));
+		for (int k = 0; q && k < n_tex && q->fs.n_tex < 4; k++) {
+			int slot = 0;
+			while (slot < n_locs && locs[slot] != tex[k].location)
+				slot++;
+			if (tex[k].direct && slot < n_locs && (captured >> slot & 1))
+				q->fs.tex[q->fs.n_tex++] = (__typeof__(q->fs.tex[0])){
+				    tex[k].set, tex[k].binding, (uint32_t)slot, tex[k].c0,
+				    tex[k].c1};
+		}
+		if (q)
+			q->pr.xfb_floats = 4u * (1u + (uint32_t)n_locs);
+		pthread_mutex_unlock(&c->lock);
+	}
 	done(c, real, r == VK_SUCCESS ? shadow : VK_NULL_HANDLE,
 	     "the driver refused the shadow pipeline");
 }

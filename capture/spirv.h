@@ -31,11 +31,26 @@ int llct_spirv_info(const uint32_t *words, size_t n_words, const char *entry,
 		    struct llct_spirv_info *out);
 
 /* A copy of the module in which entry point `entry` of a vertex, tessellation evaluation or
- * geometry stage captures its Position output by transform feedback: buffer 0, offset 0,
- * stride 16 (clip-space x, y, z, w as 32-bit floats), so a pipeline built from it writes every
- * primitive's vertices there, as independent primitives in order. 0 with *out (malloc'd, the
+ * geometry stage captures its Position output by transform feedback: buffer 0, offset 0 (clip-
+ * space x, y, z, w as 32-bit floats), so a pipeline built from it writes every primitive's
+ * vertices there, as independent primitives in order; and the float outputs at the n_locs
+ * Locations in locs (up to 4 components each) at offsets 16, 32, ...: the stride is
+ * 16 * (1 + n_locs). *captured gets bit k for each of those found (an output of another
+ * type, or none at that Location, leaves its 16 bytes unwritten). 0 with *out (malloc'd, the
  * caller frees it) and *out_n words; -1 with a reason in *why. */
-int llct_spirv_xfb(const uint32_t *words, size_t n_words, const char *entry, uint32_t **out,
-		   size_t *out_n, const char **why);
+int llct_spirv_xfb(const uint32_t *words, size_t n_words, const char *entry, const uint32_t *locs,
+		   int n_locs, uint32_t *captured, uint32_t **out, size_t *out_n, const char **why);
+
+/* A sampled image of a fragment shader: its (set, binding), and whether every sample of it is
+ * taken straight at an interpolated input (`direct`): components c0 and c1 of the input at
+ * `location`. */
+struct llct_spirv_tex {
+	uint32_t set, binding, location, c0, c1;
+	int direct;
+};
+/* The sampled images of a fragment module (up to max): their count, or -1 when the module is
+ * not well-formed. */
+int llct_spirv_tex_inputs(const uint32_t *words, size_t n_words, struct llct_spirv_tex *out,
+			  int max);
 
 #endif

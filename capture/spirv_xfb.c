@@ -178,14 +178,63 @@ static int is_annotation(uint32_t op)
 	       op == SpvOpMemberDecorateString;
 }
 
-int llct_spirv_xfb(const uint32_t *w, size_t n, const char *entry, uint32_t **out, size_t *out_n,
-		   const char **why)
+/* The Output variable of the entry's interface at Location loc whose type is a 32-bit float or
+ * a vector of them (up to 4), or 0. */
+static uint32_t float_output(const uint32_t *w, size_t n, const struct entry *e, uint32_t loc)
+{
+	uint32_t bound = w[3], found = 0;
+	uint32_t *info = calloc(3 * ((size_t)bound + 1), sizeof(uint32_t));
+	if (!info)
+		return 0;
+	/* per id: its kind (1 Output variable, 2 pointer type, 3 vector type, 4 32-bit float
+	   type); info[3 id]: a variable's type, a pointer's pointee, a vector's element type;
+	   info[3 id + 1]: a vector's size; info[3 id + 2]: Location + 1 */
+	uint8_t *kind = calloc((size_t)bound + 1, 1);
+	if (!kind) {
+		free(info);
+		return 0;
+	}
+	for (size_t i = 5; i < n; i += w[i] >> 16) {
+		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
+		if (op == SpvOpDecorate && len >= 4 && w[i + 1] < bound &&
+		    w[i + 2] == SpvDecorationLocation)
+			info[3 * w[i + 1] + 2] = w[i + 3] + 1;
+		else if (op == SpvOpVariable && len >= 4 && w[i + 2] < bound &&
+			 w[i + 3] == SpvStorageClassOutput)
+			kind[w[i + 2]] = 1, info[3 * w[i + 2]] = w[i + 1];
+		else if (op == SpvOpTypePointer && len >= 4 && w[i + 1] < bound)
+			kind[w[i + 1]] = 2, info[3 * w[i + 1]] = w[i + 3];
+		else if (op == SpvOpTypeVector && len >= 4 && w[i + 1] < bound)
+			kind[w[i + 1]] = 3, info[3 * w[i + 1]] = w[i + 2],
+				   info[3 * w[i + 1] + 1] = w[i + 3];
+		else if (op == SpvOpTypeFloat && len >= 3 && w[i + 1] < bound && w[i + 2] == 32)
+			kind[w[i + 1]] = 4;
+	}
+	for (uint32_t k = 0; k < e->n_iface && !found; k++) {
+		uint32_t v = e->iface[k], t;
+		if (v >= bound || kind[v] != 1 || info[3 * v + 2] != loc + 1)
+			continue;
+		t = info[3 * v] < bound && kind[info[3 * v]] == 2 ? info[3 * info[3 * v]] : bound;
+		if (t < bound && kind[t] == 3 && info[3 * t] < bound && kind[info[3 * t]] == 4 &&
+		    info[3 * t + 1] <= 4)
+			found = v;
+		else if (t < bound && kind[t] == 4)
+			found = v;
+	}
+	free(info);
+	free(kind);
+	return found;
+}
+
+int llct_spirv_xfb(const uint32_t *w, size_t n, const char *entry, const uint32_t *locs, int n_locs,
+		   uint32_t *captured, uint32_t **out, size_t *out_n, const char **why)
 {
 	struct llct_spirv_info info;
 	struct entry e;
-	uint32_t var, block, member;
+	uint32_t var, block, member, stride = 16u * (1u + (uint32_t)(n_locs > 0 ? n_locs : 0));
 	*out = NULL;
 	*out_n = 0;
+	*captured = 0;
 	if (llct_spirv_info(w, n, entry, &info)) {
 		*why = "the module is not well-formed SPIR-V or lacks the entry point";
 		return -1;
@@ -222,8 +271,8 @@ int llct_spirv_xfb(const uint32_t *w, size_t n, const char *entry, uint32_t **ou
 	}
 	uint32_t cap[2] = {2u << 16 | SpvOpCapability, SpvCapabilityTransformFeedback};
 	uint32_t mode[3] = {3u << 16 | SpvOpExecutionMode, e.fn, SpvExecutionModeXfb};
-	uint32_t dec[13] = {4u << 16 | SpvOpDecorate, var, SpvDecorationXfbBuffer, 0,
-			    4u << 16 | SpvOpDecorate, var, SpvDecorationXfbStride, 16};
+	uint32_t dec[13 + 12 * 4] = {4u << 16 | SpvOpDecorate, var, SpvDecorationXfbBuffer, 0,
+				     4u << 16 | SpvOpDecorate, var, SpvDecorationXfbStride, stride};
 	size_t n_dec = 8;
 	if (block) {
 		uint32_t m[5] = {5u << 16 | SpvOpMemberDecorate, block, member, SpvDecorationOffset,
@@ -234,6 +283,18 @@ int llct_spirv_xfb(const uint32_t *w, size_t n, const char *entry, uint32_t **ou
 		uint32_t m[4] = {4u << 16 | SpvOpDecorate, var, SpvDecorationOffset, 0};
 		memcpy(dec + n_dec, m, sizeof(m));
 		n_dec += 4;
+	}
+	for (int k = 0; k < n_locs && k < 4; k++) { /* the inputs asked for, after Position */
+		uint32_t v = float_output(w, n, &e, locs[k]);
+		if (!v || v == var)
+			continue;
+		uint32_t d[12] = {
+		    4u << 16 | SpvOpDecorate, v, SpvDecorationXfbBuffer, 0,
+		    4u << 16 | SpvOpDecorate, v, SpvDecorationXfbStride, stride,
+		    4u << 16 | SpvOpDecorate, v, SpvDecorationOffset,    16u * (uint32_t)(k + 1)};
+		memcpy(dec + n_dec, d, sizeof(d));
+		n_dec += 12;
+		*captured |= 1u << k;
 	}
 	size_t total = n + 2 + 3 + n_dec, o = 0;
 	uint32_t *r = malloc(total * sizeof(*r));

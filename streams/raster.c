@@ -22,11 +22,15 @@ struct llct_raster {
 };
 
 /* A vertex in clip space, and in window space (float, as the driver computes it). */
+#define MAX_ATTR 8 /* attribute floats a vertex carries (2 captured slots of 4) */
 struct cv {
 	double x, y, z, w;
+	double a[MAX_ATTR];
 };
 struct wv {
 	float x, y, z;
+	float q;           /* 1/w */
+	float a[MAX_ATTR]; /* attributes divided by w: screen-linear, for perspective */
 };
 
 /* One color attachment (or the depth one) as the inner loop sees it. */
@@ -47,6 +51,9 @@ struct ctx {
 	uint32_t ns;                /* samples */
 	int32_t so[MAX_S][2];       /* sample offsets in subpixels */
 	int32_t so_lo[2], so_hi[2]; /* their smallest and largest x and y */
+	int n_attr;                 /* attribute floats a vertex carries after its position */
+	uint32_t stride;            /* floats a vertex */
+	uint32_t n_tex_interp;      /* sampled images with interpolated coordinates */
 	float sx, sy, tx, ty;       /* viewport transform: window = ndc * s + t */
 	float pz, oz;               /* depth: window = ndc * pz + oz */
 	float zlo, zhi;             /* depth clamp range */
@@ -56,7 +63,9 @@ struct ctx {
 	struct target color[LLCT_MAX_ATTACHMENTS];
 	uint32_t n_color;
 	const struct llct_use *tex[MAX_TEX];
-	struct llct_surface_map tex_map[MAX_TEX]; /* each at the mip the viewport maps */
+	struct llct_surface_map tex_map[MAX_TEX];   /* screen: at the mip the viewport maps */
+	struct llct_surface_map *tex_mips[MAX_TEX]; /* interpolated: every mip (from the view's) */
+	uint32_t tex_n_mips[MAX_TEX];
 	uint32_t n_tex;
 	struct llct_draw_result *res;
 	uint32_t zw_n;      /* samples the primitive wrote in the current tile */
@@ -211,37 +220,6 @@ static void block_lines(struct ctx *c, const struct target *t, int32_t bx, int32
 		}
 }
 
-/* Sampled images mapped from screen space: the viewport spans the image's chosen mip, so the
- * pixels [x0,x1) x [y0,y1) read the texels under them (exact for full-screen passes). */
-static void tex_block(struct ctx *c, int32_t x0, int32_t y0, int32_t x1, int32_t y1, uint32_t sm)
-{
-	const struct llct_draw_state *st = c->st;
-	float vx = st->vp_x, vy = st->vp_y, vw = st->vp_w, vh = st->vp_h;
-	if (vh < 0) {
-		vy += vh;
-		vh = -vh;
-	}
-	if (vw <= 0 || vh <= 0)
-		return;
-	for (uint32_t i = 0; i < c->n_tex; i++) {
-		const struct llct_surface_map *m = &c->tex_map[i];
-		uint32_t mw = m->w, mh = m->h, tw = m->tw, th = m->th;
-		double u0 = (x0 - vx) / vw, u1 = (x1 - vx) / vw;
-		double v0 = (y0 - vy) / vh, v1 = (y1 - vy) / vh;
-		int64_t tx0 = (int64_t)floor(u0 * mw), tx1 = (int64_t)ceil(u1 * mw);
-		int64_t ty0 = (int64_t)floor(v0 * mh), ty1 = (int64_t)ceil(v1 * mh);
-		tx0 = tx0 < 0 ? 0 : tx0;
-		ty0 = ty0 < 0 ? 0 : ty0;
-		tx1 = tx1 > mw ? mw : tx1;
-		ty1 = ty1 > mh ? mh : ty1;
-		for (int64_t y = ty0 - ty0 % th; y < ty1; y += th)
-			for (int64_t x = tx0 - tx0 % tw; x < tx1; x += tw)
-				llct_fp_touch(c->fp,
-					      llct_surface_map_line(m, (uint32_t)x, (uint32_t)y),
-					      LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
-	}
-}
-
 /* ---- one triangle ---- */
 
 struct tri {
@@ -251,6 +229,9 @@ struct tri {
 	float zmin, zmax;              /* depth range of the vertices (after bias, clamp) */
 	double bias;
 	int front;
+	/* perspective-correct attributes: planes of 1/w and of each attribute / w */
+	double q0, dqdx, dqdy;
+	double a0[MAX_ATTR], dadx[MAX_ATTR], dady[MAX_ATTR];
 };
 
 static inline float tri_depth(const struct ctx *c, const struct tri *t, double px, double py)
@@ -267,6 +248,113 @@ static inline uint32_t bits(uint8_t m)
 {
 	static const uint8_t n[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 	return (uint32_t)n[m & 15] + n[m >> 4];
+}
+
+/* Sampled image i mapped from screen space: the viewport spans the image's chosen mip, so the
+ * pixels [x0,x1) x [y0,y1) read the texels under them (exact for full-screen passes). */
+static void tex_screen(struct ctx *c, uint32_t i, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+		       uint32_t sm)
+{
+	const struct llct_draw_state *st = c->st;
+	float vx = st->vp_x, vy = st->vp_y, vw = st->vp_w, vh = st->vp_h;
+	if (vh < 0) {
+		vy += vh;
+		vh = -vh;
+	}
+	if (vw <= 0 || vh <= 0)
+		return;
+	const struct llct_surface_map *m = &c->tex_map[i];
+	uint32_t mw = m->w, mh = m->h, tw = m->tw, th = m->th;
+	double u0 = (x0 - vx) / vw, u1 = (x1 - vx) / vw;
+	double v0 = (y0 - vy) / vh, v1 = (y1 - vy) / vh;
+	int64_t tx0 = (int64_t)floor(u0 * mw), tx1 = (int64_t)ceil(u1 * mw);
+	int64_t ty0 = (int64_t)floor(v0 * mh), ty1 = (int64_t)ceil(v1 * mh);
+	tx0 = tx0 < 0 ? 0 : tx0;
+	ty0 = ty0 < 0 ? 0 : ty0;
+	tx1 = tx1 > mw ? mw : tx1;
+	ty1 = ty1 > mh ? mh : ty1;
+	for (int64_t y = ty0 - ty0 % th; y < ty1; y += th)
+		for (int64_t x = tx0 - tx0 % tw; x < tx1; x += tw)
+			llct_fp_touch(c->fp, llct_surface_map_line(m, (uint32_t)x, (uint32_t)y),
+				      LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
+}
+
+/* An attribute's value at pixel centre (x, y): perspective-correct, a/w over 1/w. */
+static inline double attr_at(const struct tri *t, int k, double x, double y)
+{
+	double dx = x - t->x0, dy = y - t->y0;
+	double q = t->q0 + t->dqdx * dx + t->dqdy * dy;
+	return q != 0 ? (t->a0[k] + t->dadx[k] * dx + t->dady[k] * dy) / q : 0;
+}
+
+/* Sampled image i with interpolated coordinates, over the passing pixels of a block: each 2x2
+ * quad works out its level of detail from the coordinates' differences across it (helper
+ * pixels included, as a GPU does), nearest mip; each passing pixel reads its four bilinear
+ * taps, wrapped (repeat). Distinct lines of a quad are touched once. */
+static void tex_interp(struct ctx *c, const struct tri *t, uint32_t i, int32_t bx, int32_t by,
+		       const uint8_t pass[BLK * BLK], uint32_t sm)
+{
+	const struct llct_use *u = c->tex[i];
+	int ku = u->slot * 4 + u->c0, kv = u->slot * 4 + u->c1;
+	const struct llct_surface_map *m0 = &c->tex_mips[i][0];
+	for (int qy = 0; qy < BLK; qy += 2)
+		for (int qx = 0; qx < BLK; qx += 2) {
+			const int p[4] = {qy * BLK + qx, qy * BLK + qx + 1, (qy + 1) * BLK + qx,
+					  (qy + 1) * BLK + qx + 1};
+			if (!(pass[p[0]] | pass[p[1]] | pass[p[2]] | pass[p[3]]))
+				continue;
+			double uu[4], vv[4];
+			for (int k = 0; k < 4; k++) {
+				double x = bx + qx + (k & 1) + 0.5, y = by + qy + (k >> 1) + 0.5;
+				uu[k] = attr_at(t, ku, x, y);
+				vv[k] = attr_at(t, kv, x, y);
+			}
+			double dux = (uu[1] - uu[0]) * m0->w, dvx = (vv[1] - vv[0]) * m0->h;
+			double duy = (uu[2] - uu[0]) * m0->w, dvy = (vv[2] - vv[0]) * m0->h;
+			double rho = fmax(sqrt(dux * dux + dvx * dvx), sqrt(duy * duy + dvy * dvy));
+			int lvl = rho > 1 ? (int)floor(log2(rho) + 0.5) : 0;
+			lvl = lvl < (int)c->tex_n_mips[i] ? lvl : (int)c->tex_n_mips[i] - 1;
+			const struct llct_surface_map *m = &c->tex_mips[i][lvl];
+			uint64_t seen[16];
+			int n_seen = 0;
+			for (int k = 0; k < 4; k++) {
+				if (!pass[p[k]] || !isfinite(uu[k]) || !isfinite(vv[k]))
+					continue;
+				double fx = uu[k] * m->w - 0.5, fy = vv[k] * m->h - 0.5;
+				if (fabs(fx) > 1e9 || fabs(fy) > 1e9)
+					continue;
+				int64_t x0 = (int64_t)floor(fx), y0 = (int64_t)floor(fy);
+				for (int tap = 0; tap < 4; tap++) {
+					int64_t x = (x0 + (tap & 1)) % (int64_t)m->w,
+						y = (y0 + (tap >> 1)) % (int64_t)m->h;
+					x += x < 0 ? m->w : 0;
+					y += y < 0 ? m->h : 0;
+					uint64_t line =
+					    llct_surface_map_line(m, (uint32_t)x, (uint32_t)y);
+					int dup = 0;
+					for (int j = 0; j < n_seen && !dup; j++)
+						dup = seen[j] == line;
+					if (dup)
+						continue;
+					seen[n_seen++] = line;
+					llct_fp_touch(c->fp, line, LLCT_STREAM_TEX, LLCT_OP_READ,
+						      sm, 1);
+				}
+			}
+		}
+}
+
+/* The sampled images' traffic for a block's passing pixels, of each kind. */
+static void tex_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
+		      const uint8_t pass[BLK * BLK], int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+		      uint32_t sm)
+{
+	for (uint32_t i = 0; i < c->n_tex; i++) {
+		if (c->tex_mips[i])
+			tex_interp(c, t, i, bx, by, pass, sm);
+		else
+			tex_screen(c, i, x0, y0, x1, y1, sm);
+	}
 }
 
 /* The block's depth range from the plane at its corners, within the vertices' range. */
@@ -380,7 +468,7 @@ static int shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t b
 			x1 = px + 1 > x1 ? px + 1 : x1;
 			y1 = py + 1 > y1 ? py + 1 : y1;
 		}
-	tex_block(c, x0, y0, x1, y1, sm);
+	tex_block(c, t, bx, by, pass, x0, y0, x1, y1, sm);
 	for (uint32_t k = 0; k < c->n_color; k++) {
 		const struct target *tg = &c->color[k];
 		if (tg->write && tg->blend)
@@ -396,7 +484,7 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 		       int front)
 {
 	const struct wv *v[3] = {v0, v1, v2};
-	struct tri t;
+	struct tri t = {0};
 	for (int i = 0; i < 3; i++) {
 		t.X[i] = llrintf(v[i]->x * (float)SUB);
 		t.Y[i] = llrintf(v[i]->y * (float)SUB);
@@ -437,6 +525,19 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 	t.z0 = z0;
 	t.dzdx = det != 0 ? (e1z * e2y - e2z * e1y) / det : 0;
 	t.dzdy = det != 0 ? (e1x * e2z - e2x * e1z) / det : 0;
+	if (c->n_tex_interp) { /* the planes interpolated attributes come from */
+		double q1 = (double)v[1]->q - v[0]->q, q2 = (double)v[2]->q - v[0]->q;
+		t.q0 = v[0]->q;
+		t.dqdx = det != 0 ? (q1 * e2y - q2 * e1y) / det : 0;
+		t.dqdy = det != 0 ? (e1x * q2 - e2x * q1) / det : 0;
+		for (int k = 0; k < c->n_attr; k++) {
+			double a1 = (double)v[1]->a[k] - v[0]->a[k],
+			       a2 = (double)v[2]->a[k] - v[0]->a[k];
+			t.a0[k] = v[0]->a[k];
+			t.dadx[k] = det != 0 ? (a1 * e2y - a2 * e1y) / det : 0;
+			t.dady[k] = det != 0 ? (e1x * a2 - e2x * a1) / det : 0;
+		}
+	}
 	t.front = front;
 	t.bias = 0;
 	const struct llct_draw_state *st = c->st;
@@ -604,8 +705,14 @@ static int clip_plane(struct cv *p, int n, double ax, double ay, double az, doub
 			out[m++] = *a;
 		if ((da >= 0) != (db >= 0)) {
 			double f = da / (da - db);
-			out[m++] = (struct cv){a->x + f * (b->x - a->x), a->y + f * (b->y - a->y),
-					       a->z + f * (b->z - a->z), a->w + f * (b->w - a->w)};
+			struct cv *o = &out[m++];
+			*o = (struct cv){a->x + f * (b->x - a->x),
+					 a->y + f * (b->y - a->y),
+					 a->z + f * (b->z - a->z),
+					 a->w + f * (b->w - a->w),
+					 {0}};
+			for (int j = 0; j < MAX_ATTR; j++)
+				o->a[j] = a->a[j] + f * (b->a[j] - a->a[j]);
 		}
 	}
 	memcpy(p, out, (size_t)m * sizeof(*p));
@@ -616,8 +723,14 @@ static int clip_plane(struct cv *p, int n, double ax, double ay, double az, doub
 static struct wv to_window(const struct ctx *c, const struct cv *v)
 {
 	float iw = 1.0f / (float)v->w;
-	return (struct wv){(float)v->x * iw * c->sx + c->tx, (float)v->y * iw * c->sy + c->ty,
-			   (float)v->z * iw * c->pz + c->oz};
+	struct wv r = {(float)v->x * iw * c->sx + c->tx,
+		       (float)v->y * iw * c->sy + c->ty,
+		       (float)v->z * iw * c->pz + c->oz,
+		       iw,
+		       {0}};
+	for (int k = 0; k < c->n_attr; k++)
+		r.a[k] = (float)v->a[k] * iw;
+	return r;
 }
 
 /* Is a vertex inside every clip plane (so a triangle of such vertices needs no clipping)? */
@@ -628,10 +741,18 @@ static int inside(const struct ctx *c, const struct cv *v)
 	       (c->st->no_depth_clip || (v->z >= (c->st->z_neg_one ? -v->w : 0) && v->z <= v->w));
 }
 
+/* A vertex of the draw's data (x, y, z, w, then the captured attributes). */
+static struct cv vertex(const struct ctx *c, const float *v)
+{
+	struct cv r = {v[0], v[1], v[2], v[3], {0}};
+	for (int k = 0; k < c->n_attr; k++)
+		r.a[k] = v[4 + k];
+	return r;
+}
+
 static void triangle(struct ctx *c, const float *a, const float *b, const float *d)
 {
-	struct cv p[MAX_POLY] = {
-	    {a[0], a[1], a[2], a[3]}, {b[0], b[1], b[2], b[3]}, {d[0], d[1], d[2], d[3]}};
+	struct cv p[MAX_POLY] = {vertex(c, a), vertex(c, b), vertex(c, d)};
 	int n = 3;
 	if (!inside(c, &p[0]) || !inside(c, &p[1]) || !inside(c, &p[2])) {
 		if (!c->st->no_depth_clip) { /* z >= 0 (or -w) */
@@ -671,10 +792,9 @@ static void triangle(struct ctx *c, const float *a, const float *b, const float 
 			if (l == 0)
 				continue;
 			float nx = -dy / l * hw, ny = dx / l * hw;
-			struct wv q[4] = {{w[i].x + nx, w[i].y + ny, w[i].z},
-					  {w[j].x + nx, w[j].y + ny, w[j].z},
-					  {w[j].x - nx, w[j].y - ny, w[j].z},
-					  {w[i].x - nx, w[i].y - ny, w[i].z}};
+			struct wv q[4] = {w[i], w[j], w[j], w[i]};
+			q[0].x += nx, q[0].y += ny, q[1].x += nx, q[1].y += ny;
+			q[2].x -= nx, q[2].y -= ny, q[3].x -= nx, q[3].y -= ny;
 			raster_tri(c, &q[0], &q[1], &q[2], front);
 			raster_tri(c, &q[0], &q[2], &q[3], front);
 		}
@@ -688,7 +808,7 @@ static void triangle(struct ctx *c, const float *a, const float *b, const float 
  * square of the point size. */
 static void line_or_point(struct ctx *c, const float *a, const float *b)
 {
-	struct cv p[2] = {{a[0], a[1], a[2], a[3]}, {b[0], b[1], b[2], b[3]}};
+	struct cv p[2] = {vertex(c, a), vertex(c, b)};
 	if (!(p[0].w > 0) || !(p[1].w > 0))
 		return; /* lines crossing w = 0 are left out */
 	struct wv u = to_window(c, &p[0]), v = to_window(c, &p[1]);
@@ -700,10 +820,9 @@ static void line_or_point(struct ctx *c, const float *a, const float *b)
 		float hw = (c->st->line_width > 0 ? c->st->line_width : 1.0f) / 2;
 		nx = -dy / l * hw, ny = dx / l * hw;
 	}
-	struct wv q[4] = {{u.x + nx - ex, u.y + ny - ey, u.z},
-			  {v.x + nx + ex, v.y + ny + ey, v.z},
-			  {v.x - nx + ex, v.y - ny + ey, v.z},
-			  {u.x - nx - ex, u.y - ny - ey, u.z}};
+	struct wv q[4] = {u, v, v, u};
+	q[0].x += nx - ex, q[0].y += ny - ey, q[1].x += nx + ex, q[1].y += ny + ey;
+	q[2].x += -nx + ex, q[2].y += -ny + ey, q[3].x += -nx - ex, q[3].y += -ny - ey;
 	raster_tri(c, &q[0], &q[1], &q[2], 1);
 	raster_tri(c, &q[0], &q[2], &q[3], 1);
 }
@@ -829,23 +948,41 @@ int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llc
 	c->zhi = st->vp_min < st->vp_max ? st->vp_max : st->vp_min;
 	bounds(c, p);
 	targets(c, p);
+	c->stride = d->stride >= 4 ? d->stride : 4;
+	c->n_attr = (int)(c->stride - 4 < MAX_ATTR ? c->stride - 4 : MAX_ATTR);
 	for (uint32_t i = 0; i < c->n_tex; i++) {
+		const struct llct_use *u = c->tex[i];
 		float vw = fabsf(st->vp_w), vh = fabsf(st->vp_h);
-		uint32_t mip =
-		    llct_texture_lod(&c->tex[i]->s, c->tex[i]->mip, (uint32_t)vw, (uint32_t)vh);
-		llct_surface_map(&c->tex[i]->s, c->line, mip, c->tex[i]->layer, &c->tex_map[i]);
+		uint32_t mip = llct_texture_lod(&u->s, u->mip, (uint32_t)vw, (uint32_t)vh);
+		llct_surface_map(&u->s, c->line, mip, u->layer, &c->tex_map[i]);
+		/* coordinates from a captured attribute: every mip from the view's */
+		if (u->slot >= 0 && u->slot * 4 + 4 <= c->n_attr && u->c0 < 4 && u->c1 < 4) {
+			uint32_t n = u->s.mips > u->mip ? u->s.mips - u->mip : 1;
+			c->tex_mips[i] = calloc(n, sizeof(*c->tex_mips[i]));
+			for (uint32_t l = 0; c->tex_mips[i] && l < n; l++)
+				llct_surface_map(&u->s, c->line, u->mip + l, u->layer,
+						 &c->tex_mips[i][l]);
+			c->tex_n_mips[i] = n;
+		}
+		if (c->tex_mips[i])
+			c->n_tex_interp++, res->tex_interpolated++;
+		else
+			res->tex_screen++;
 	}
 	const float *v = d->pos;
+	uint32_t sv = c->stride;
 	uint32_t per = st->topology == LLCT_PRIM_TRIANGLES ? 3
 		       : st->topology == LLCT_PRIM_LINES   ? 2
 							   : 1;
 	for (uint32_t i = 0; i + per <= d->n_vertices; i += per) {
 		res->primitives++;
 		if (per == 3)
-			triangle(c, v + 4 * i, v + 4 * (i + 1), v + 4 * (i + 2));
+			triangle(c, v + sv * i, v + sv * (i + 1), v + sv * (i + 2));
 		else
-			line_or_point(c, v + 4 * i, v + 4 * (i + per - 1));
+			line_or_point(c, v + sv * i, v + sv * (i + per - 1));
 	}
+	for (uint32_t i = 0; i < c->n_tex; i++)
+		free(c->tex_mips[i]);
 	free(c);
 	return 0;
 }

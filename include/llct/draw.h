@@ -147,6 +147,11 @@ struct llct_use {
 	uint64_t addr, size;    /* LLCT_USE_RANGE: bytes */
 	struct llct_surface s;  /* LLCT_USE_IMAGE: the image, at its view's mip and layer */
 	uint32_t mip, layer;
+	int slot; /* tier 2, a sampled image: -1, its texels come from the screen
+		     (the viewport mapped onto it); else its coordinates are
+		     components c0, c1 of the vertices' attribute slot `slot`
+		     (after the position), interpolated per pixel */
+	uint8_t c0, c1;
 };
 
 /* A draw: its state, the resources it uses, and what capture measured of it. */
@@ -160,6 +165,7 @@ struct llct_draw {
 	   pre-rasterization stage emitted, as independent primitives (lists) in order */
 	const float *pos;
 	uint32_t n_vertices;
+	uint32_t stride; /* floats a vertex (4: position only; then 4 a captured attribute) */
 };
 
 /* What the stream model made of a draw (for its kernel row). */
@@ -168,6 +174,7 @@ struct llct_draw_result {
 	uint64_t passed;         /* samples that passed the depth and stencil tests */
 	uint32_t rect_w, rect_h; /* tier 1: the covered rectangle */
 	uint32_t primitives;     /* tier 2: primitives rasterized */
+	uint32_t tex_interpolated, tex_screen; /* tier 2: sampled images of each kind */
 };
 
 /* The mip of a sampled image whose size best matches a covered area of cw x ch pixels: the

@@ -92,6 +92,15 @@ first=$(ls "$T/dump" | grep '^frame0-' | sort -V | head -1)
 read -r n same <<<"$(exact "$T/f.llct")"
 [ "$n" -ge 2 ] && [ "$same" = "$n" ] && ok || bad "features: $same of $n exact: $(mismatches "$T/f.llct")"
 
+# the scene's full-screen pass samples the texture pass A rendered at a coordinate its vertex
+# stage outputs: read at the interpolated coordinates, every one of its 4096 lines, each of them
+# produced as RT first
+"$LLCTRACE" capture -q -b submit -o "$T/s.llct" -- "$SCENE" 1 >/dev/null 2>&1
+[ "$(q "$T/s.llct" "SELECT group_concat(json_extract(params, '\$.tex'), ',') FROM kernels WHERE kind = 'draw' ORDER BY id")" = "none,interpolated" ] && ok || bad "scene tex kinds: $(q "$T/s.llct" "SELECT params FROM kernels WHERE kind = 'draw'")"
+"$LLCTRACE" dump --csv "$T/s.llct" >"$T/s.csv"
+tex=$(awk -F, '$3 == "TEX" { print $2 }' "$T/s.csv" | sort -u)
+[ "$(echo "$tex" | wc -l)" = 4096 ] && [ -z "$(comm -23 <(echo "$tex") <(awk -F, '$3 == "RT" && $4 == "W" { print $2 }' "$T/s.csv" | sort -u))" ] && ok || bad "interpolated TEX lines: $(echo "$tex" | wc -l)"
+
 # every mode of the scene and features programs: exact where measured, output unchanged
 for mode in "" template push staging upload cmds2 texel masked imageless unmap; do
 	got=$("$LLCTRACE" capture -q -b submit -o "$T/s.llct" -- "$SCENE" 2 $mode 2>"$T/s.err")
@@ -131,7 +140,7 @@ if command -v Xvfb >/dev/null && command -v vkcube >/dev/null; then
 	for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
 	# vkcube records its draw once, for simultaneous use: no queries, positions nonetheless
 	DISPLAY=$display "$LLCTRACE" capture -q -o "$T/cube.llct" -f 2-4 -x -- env LD_PRELOAD="$PRELOAD" vkcube --c 6 >/dev/null 2>&1 && ok || bad "vkcube capture"
-	[ "$(q "$T/cube.llct" "SELECT count(*) || ' ' || sum(json_extract(params, '\$.positions') = 'xfb' AND json_extract(params, '\$.primitives') = 12 AND json_extract(params, '\$.samples') > 10000) FROM kernels WHERE kind = 'draw'")" = "3 3" ] && ok || bad "vkcube draws: $(q "$T/cube.llct" "SELECT params FROM kernels WHERE kind = 'draw'")"
+	[ "$(q "$T/cube.llct" "SELECT count(*) || ' ' || sum(json_extract(params, '\$.positions') = 'xfb' AND json_extract(params, '\$.primitives') = 12 AND json_extract(params, '\$.samples') > 10000 AND json_extract(params, '\$.tex') = 'interpolated') FROM kernels WHERE kind = 'draw'")" = "3 3" ] && ok || bad "vkcube draws: $(q "$T/cube.llct" "SELECT params FROM kernels WHERE kind = 'draw'")"
 	if [ -n "$WINDOW" ]; then
 		got=$(DISPLAY=$display "$LLCTRACE" capture -q -o "$T/w.llct" -f 1-3 -- env LD_PRELOAD="$PRELOAD" "$WINDOW" 5 2>/dev/null)
 		[ -n "$got" ] && [ "$got" = "$(DISPLAY=$display "$WINDOW" 5)" ] && ok || bad "window output differs with tier 2"

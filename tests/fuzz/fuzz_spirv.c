@@ -26,8 +26,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t *x = NULL, *y = NULL;
 	size_t nx = 0, ny = 0;
 	const char *why = NULL;
-	if (llct_spirv_xfb(w, n, NULL, &x, &nx, &why) == 0) {
-		if (nx <= n || llct_spirv_xfb(x, nx, NULL, &y, &ny, &why) == 0)
+	uint32_t locs[2] = {0, 1}, got;
+	struct llct_spirv_tex tex[4];
+	llct_spirv_tex_inputs(w, n, tex, 4);
+	if (llct_spirv_xfb(w, n, NULL, locs, 2, &got, &x, &nx, &why) == 0) {
+		if (nx <= n || llct_spirv_xfb(x, nx, NULL, locs, 2, &got, &y, &ny, &why) == 0)
 			abort();
 	} else if (!why || x) {
 		abort();

@@ -336,6 +336,85 @@ static void test_stencil_msaa_tex(void)
 	llct_fp_destroy(fp);
 }
 
+/* Sampled images at interpolated coordinates: a triangle over the viewport whose attribute slot
+ * 0 holds (u, v) = screen position / viewport reads a W x H texture's 256 lines, one pixel one
+ * texel; with coordinates twice that it minifies by 2 and reads mip 1 (32x32: 64 lines), wrapped
+ * (repeat) twice over; perspective (w from 1 to 4 across) gives coarser mips where w is large. */
+static void test_interpolated_tex(void)
+{
+	struct llct_fp *fp = model();
+	struct llct_pass p = pass(NULL, 1);
+	struct llct_draw_state st = state(-1);
+	struct llct_surface tex = {.base = 0x400000,
+				   .width = W,
+				   .height = H,
+				   .layers = 1,
+				   .mips = 7,
+				   .samples = 1,
+				   .bpp = 4,
+				   .tiled = 1};
+	struct llct_use u = {.kind = LLCT_USE_IMAGE,
+			     .binding = LLCT_BIND_SAMPLED_IMAGE,
+			     .s = tex,
+			     .slot = 0,
+			     .c0 = 0,
+			     .c1 = 1};
+	float v[3 * 8];
+	struct llct_raster *r = llct_raster_create();
+	struct llct_draw d = {
+	    .st = st, .uses = &u, .n_uses = 1, .pos = v, .n_vertices = 3, .stride = 8};
+	struct llct_draw_result res;
+	for (int scale = 1; scale <= 2; scale++) {
+		const double pts[3][2] = {{0, 0}, {2 * W, 0}, {0, 2 * H}};
+		for (int i = 0; i < 3; i++) {
+			vtx(v + 8 * i, pts[i][0], pts[i][1], 0.5);
+			v[8 * i + 4] = (float)(scale * pts[i][0] / W);
+			v[8 * i + 5] = (float)(scale * pts[i][1] / H);
+			v[8 * i + 6] = v[8 * i + 7] = 0;
+		}
+		n_recs = 0;
+		CHECK_EQ(llct_raster_draw(r, fp, &p, &d, &res), 0);
+		llct_fp_drain(fp);
+		CHECK(res.tex_interpolated == 1 && res.tex_screen == 0);
+		CHECK_EQ(distinct(LLCT_STREAM_TEX, LLCT_OP_READ), scale == 1 ? 256 : 64);
+		uint64_t lo = UINT64_MAX, hi = 0;
+		for (size_t i = 0; i < n_recs; i++)
+			if (recs[i].stream == LLCT_STREAM_TEX) {
+				lo = recs[i].addr < lo ? recs[i].addr : lo;
+				hi = recs[i].addr > hi ? recs[i].addr : hi;
+			}
+		/* mip 0 is the first 16 KiB, mip 1 the next 4 KiB */
+		CHECK(scale == 1 ? hi < 0x400000 + 16384
+				 : lo >= 0x400000 + 16384 && hi < 0x400000 + 20480);
+	}
+	/* perspective: w grows to the right, so the right side minifies more: mips past 1 read */
+	const double pts[3][3] = {{0, 0, 1}, {W, 0, 4}, {0, H, 1}};
+	for (int i = 0; i < 3; i++) {
+		double w = pts[i][2];
+		v[8 * i + 0] = (float)((pts[i][0] / W * 2 - 1) * w);
+		v[8 * i + 1] = (float)((pts[i][1] / H * 2 - 1) * w);
+		v[8 * i + 2] = (float)(0.5 * w);
+		v[8 * i + 3] = (float)w;
+		v[8 * i + 4] = (float)(4 * pts[i][0] / W);
+		v[8 * i + 5] = (float)(pts[i][1] / H);
+	}
+	n_recs = 0;
+	llct_raster_draw(r, fp, &p, &d, &res);
+	llct_fp_drain(fp);
+	uint64_t hi = 0;
+	for (size_t i = 0; i < n_recs; i++)
+		if (recs[i].stream == LLCT_STREAM_TEX && recs[i].addr > hi)
+			hi = recs[i].addr;
+	CHECK(hi >= 0x400000 + 20480); /* mip 2 or smaller reached */
+	/* without the attribute in the vertices the image falls back to the screen */
+	d.stride = 4;
+	vtx(v, 0, 0, 0.5), vtx(v + 4, 2 * W, 0, 0.5), vtx(v + 8, 0, 2 * H, 0.5);
+	llct_raster_draw(r, fp, &p, &d, &res);
+	CHECK(res.tex_screen == 1 && res.tex_interpolated == 0);
+	llct_raster_destroy(r);
+	llct_fp_destroy(fp);
+}
+
 /* Random meshes that tile the viewport (a grid of cells whose shared corners are jittered,
  * each split into two triangles): every sample is covered exactly once. */
 static void test_watertight(void)
@@ -415,6 +494,7 @@ int main(void)
 	test_cull_and_clip();
 	test_depth_and_hiz();
 	test_stencil_msaa_tex();
+	test_interpolated_tex();
 	test_watertight();
 	return check_done("raster");
 }

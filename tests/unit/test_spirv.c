@@ -19,6 +19,7 @@
 #include "hlsl_pos.vert.h"
 #include "sample.frag.h"
 #include "shadow.frag.h"
+#include "texcalc.frag.h"
 #include "tri.frag.h"
 #include "tri.vert.h"
 #include "xfb.geom.h"
@@ -129,7 +130,10 @@ static void test_xfb(void)
 		CHECK_EQ(info.model, stages[k].model);
 		CHECK_EQ(info.output_prim, stages[k].prim);
 		CHECK(info.has_position && !info.has_xfb && !info.discards);
-		CHECK_EQ(llct_spirv_xfb(stages[k].w, stages[k].n, "main", &x, &n, &why), 0);
+		uint32_t got;
+		CHECK_EQ(
+		    llct_spirv_xfb(stages[k].w, stages[k].n, "main", NULL, 0, &got, &x, &n, &why),
+		    0);
 		if (!x) {
 			fprintf(stderr, "stage %zu: %s\n", k, why);
 			continue;
@@ -149,11 +153,11 @@ static void test_xfb(void)
 		size_t ny = 0;
 		CHECK_EQ(llct_spirv_info(x, n, "main", &info), 0);
 		CHECK(info.has_xfb);
-		CHECK_EQ(llct_spirv_xfb(x, n, "main", &y, &ny, &why), -1);
+		CHECK_EQ(llct_spirv_xfb(x, n, "main", NULL, 0, &got, &y, &ny, &why), -1);
 		CHECK(y == NULL && strstr(why, "already uses transform feedback"));
 		/* cut short: refused, no crash */
-		CHECK_EQ(llct_spirv_xfb(x, n - 3, "main", &y, &ny, &why), -1);
-		CHECK_EQ(llct_spirv_xfb(x, n, "nope", &y, &ny, &why), -1);
+		CHECK_EQ(llct_spirv_xfb(x, n - 3, "main", NULL, 0, &got, &y, &ny, &why), -1);
+		CHECK_EQ(llct_spirv_xfb(x, n, "nope", NULL, 0, &got, &y, &ny, &why), -1);
 		free(x);
 	}
 	/* fragment stages: what they may do, and no rewrite */
@@ -164,14 +168,54 @@ static void test_xfb(void)
 	CHECK(info.model == SpvExecutionModelFragment && info.discards && info.writes_depth);
 	CHECK_EQ(llct_spirv_info(spv_tri_frag, N(spv_tri_frag), "main", &info), 0);
 	CHECK(!info.discards && !info.writes_depth && !info.has_position);
-	CHECK_EQ(llct_spirv_xfb(spv_tri_frag, N(spv_tri_frag), "main", &x, &n, &why), -1);
+	uint32_t got;
+	CHECK_EQ(llct_spirv_xfb(spv_tri_frag, N(spv_tri_frag), "main", NULL, 0, &got, &x, &n, &why),
+		 -1);
 	CHECK(strstr(why, "not a last pre-rasterization stage") != NULL);
 	CHECK_EQ(llct_spirv_info(NULL, 0, "main", &info), -1);
+}
+
+/* Textures sampled straight at an interpolated input, and the vertex side capturing it. */
+static void test_tex_inputs(void)
+{
+	struct llct_spirv_tex t[8];
+	/* sample.frag: texture(tex, uv) -- direct, input 0, components 0 and 1 */
+	CHECK_EQ(llct_spirv_tex_inputs(spv_sample_frag, N(spv_sample_frag), t, 8), 1);
+	CHECK(t[0].set == 0 && t[0].binding == 0 && t[0].direct && t[0].location == 0 &&
+	      t[0].c0 == 0 && t[0].c1 == 1);
+	/* texcalc.frag: a computed coordinate (binding 0), a swizzle (binding 1), a dependent
+	   read (binding 2, at what binding 1 returned), one image sampled two ways (binding 3) */
+	CHECK_EQ(llct_spirv_tex_inputs(spv_texcalc_frag, N(spv_texcalc_frag), t, 8), 4);
+	for (int k = 0; k < 4; k++) {
+		CHECK_EQ(t[k].binding, k);
+		CHECK_EQ(t[k].direct, k == 1);
+	}
+	CHECK(t[1].location == 1 && t[1].c0 == 3 && t[1].c1 == 2);
+	/* tri.frag declares a texture and never samples it */
+	CHECK_EQ(llct_spirv_tex_inputs(spv_tri_frag, N(spv_tri_frag), t, 8), 0);
+	CHECK_EQ(llct_spirv_tex_inputs(spv_tri_frag, 4, t, 8), -1);
+	/* fullscreen.vert writes uv at Location 0: captured after Position, stride 32 */
+	uint32_t loc[2] = {0, 5}, got = 0, *x = NULL;
+	size_t n = 0;
+	const char *why = "";
+	CHECK_EQ(llct_spirv_xfb(spv_fullscreen_vert, N(spv_fullscreen_vert), "main", loc, 2, &got,
+				&x, &n, &why),
+		 0);
+	CHECK_EQ(got, 1); /* nothing at Location 5 */
+	CHECK(x && valid(x, n));
+	CHECK_EQ(has(x, n, SpvOpDecorate, 2, SpvDecorationXfbStride), 2);
+	int stride48 = 0;
+	for (size_t i = 5; x && i < n; i += x[i] >> 16)
+		stride48 |= (x[i] & 0xffff) == SpvOpDecorate &&
+			    x[i + 2] == SpvDecorationXfbStride && x[i + 3] != 48;
+	CHECK(!stride48); /* 16 * (1 + 2 locations) */
+	free(x);
 }
 
 int main(void)
 {
 	test_xfb();
+	test_tex_inputs();
 	uint64_t used[8];
 
 	/* the test programs' shaders */
