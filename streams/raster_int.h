@@ -1,0 +1,105 @@
+/* raster_int.h - private to streams/: what the rasterizer's two files (raster.c: setup,
+ * clipping, coverage, the draw; raster_shade.c: the tests, updates and traffic of a covered
+ * block) share: its limits, its per-draw context and its triangle setup. */
+#ifndef LLCT_STREAMS_RASTER_INT_H
+#define LLCT_STREAMS_RASTER_INT_H
+
+#include "zbuf.h"
+
+#define SUB 256     /* subpixel steps a pixel (8 bits, lavapipe's subPixelPrecisionBits) */
+#define BLK 4       /* coverage and traffic are worked out a 4x4-pixel block at a time */
+#define MAX_S 8     /* samples a pixel */
+#define GUARD 64.0  /* x and y beyond this many viewports off centre are clipped */
+#define MAX_TEX 32  /* sampled images a draw maps onto its pixels */
+#define MAX_POLY 16 /* vertices of a clipped triangle */
+
+/* A vertex in clip space, and in window space (float, as the driver computes it). */
+#define MAX_ATTR 8 /* attribute floats a vertex carries (2 captured slots of 4) */
+struct cv {
+	double x, y, z, w;
+	double a[MAX_ATTR];
+};
+struct wv {
+	float x, y, z;
+	float q;           /* 1/w */
+	float a[MAX_ATTR]; /* attributes divided by w: screen-linear, for perspective */
+};
+
+/* One color attachment (or the depth one) as the inner loop sees it. */
+struct target {
+	const struct llct_attachment *a;
+	struct llct_surface_map map; /* its view's mip and layer */
+	struct llct_surface_map hiz; /* a depth target's HiZ */
+	int stream, blend, write;
+};
+
+/* Everything about the draw the per-block work needs. */
+struct ctx {
+	struct llct_fp *fp;
+	const struct llct_draw_state *st;
+	uint32_t line;
+	int32_t bx0, by0, bx1, by1; /* pixels that can be touched: [bx0,bx1) x [by0,by1) */
+	uint32_t width;             /* of the render targets: SMs go by 16-pixel tile of it */
+	uint32_t ns;                /* samples */
+	int32_t so[MAX_S][2];       /* sample offsets in subpixels */
+	int32_t so_lo[2], so_hi[2]; /* their smallest and largest x and y */
+	int n_attr;                 /* attribute floats a vertex carries after its position */
+	uint32_t stride;            /* floats a vertex */
+	uint32_t n_tex_interp;      /* sampled images with interpolated coordinates */
+	float sx, sy, tx, ty;       /* viewport transform: window = ndc * s + t */
+	float pz, oz;               /* depth: window = ndc * pz + oz */
+	float zlo, zhi;             /* depth clamp range */
+	struct target depth;        /* a->z NULL: no emulated depth/stencil */
+	struct llct_zbuf *z;
+	int dtest, dwrite, stest;
+	struct target color[LLCT_MAX_ATTACHMENTS];
+	uint32_t n_color;
+	const struct llct_use *tex[MAX_TEX];
+	struct llct_surface_map tex_map[MAX_TEX];   /* screen: at the mip the viewport maps */
+	struct llct_surface_map *tex_mips[MAX_TEX]; /* interpolated: every mip (from the view's) */
+	uint32_t tex_n_mips[MAX_TEX];
+	uint32_t n_tex;
+	struct llct_draw_result *res;
+	uint32_t zw_n;      /* samples the primitive wrote in the current tile */
+	float zw_lo, zw_hi; /* the bounds of what it wrote */
+};
+
+struct tri {
+	int64_t X[3], Y[3];       /* snapped, subpixels */
+	int64_t A[3], B[3], C[3]; /* edge i: E = A*x + B*y + C >= 0 inside (top-left bias in C) */
+	double z0, dzdx, dzdy, x0, y0; /* depth plane in window space */
+	float zmin, zmax;              /* depth range of the vertices (after bias, clamp) */
+	double bias;
+	int front;
+	/* perspective-correct attributes: planes of 1/w and of each attribute / w */
+	double q0, dqdx, dqdy;
+	double a0[MAX_ATTR], dadx[MAX_ATTR], dady[MAX_ATTR];
+};
+
+static inline float tri_depth(const struct ctx *c, const struct tri *t, double px, double py)
+{
+	double z = t->z0 + t->dzdx * (px - t->x0) + t->dzdy * (py - t->y0) + t->bias;
+	if (c->st->depth_clamp)
+		z = z < c->zlo ? c->zlo : z > c->zhi ? c->zhi : z;
+	return c->z && c->z->depth_bits && c->z->depth_bits < 32 ? llct_zbuf_quantize(c->z, z)
+								 : (float)z;
+}
+
+/* Set bits of a sample mask. */
+static inline uint32_t bits(uint8_t m)
+{
+	static const uint8_t n[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+	return (uint32_t)n[m & 15] + n[m >> 4];
+}
+
+/* raster_shade.c: HiZ's verdict for a tile (+1 every depth in [lo,hi] passes against every
+ * stored one in [tlo,thi], -1 none does, 0 read them); a block's depth range; one covered
+ * block's tests, updates and traffic (returns 1 when a stored depth changed, 3 when the tile's
+ * bounds moved too). */
+int raster_hiz_verdict(int op, float lo, float hi, float tlo, float thi);
+void raster_block_range(const struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
+			int32_t size, float *lo, float *hi);
+int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
+		       const uint8_t cov[BLK * BLK], int verdict, uint32_t sm);
+
+#endif

@@ -1,0 +1,357 @@
+/* raster_shade.c - what happens to one covered 4x4 block of a primitive (raster_int.h): the
+ * depth and stencil tests against the emulated buffer and its updates, HiZ's verdict for a
+ * tile, and the traffic that follows a cache line at a time -- Z, HIZ, STC, the color
+ * attachments, and the sampled images at interpolated or screen-space coordinates. */
+#include "raster_int.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The depth test: does incoming depth d pass against stored s? */
+static int depth_pass(int op, float d, float s)
+{
+	switch (op) {
+	case LLCT_CMP_NEVER:
+		return 0;
+	case LLCT_CMP_LESS:
+		return d < s;
+	case LLCT_CMP_EQUAL:
+		return d == s;
+	case LLCT_CMP_LESS_OR_EQUAL:
+		return d <= s;
+	case LLCT_CMP_GREATER:
+		return d > s;
+	case LLCT_CMP_NOT_EQUAL:
+		return d != s;
+	case LLCT_CMP_GREATER_OR_EQUAL:
+		return d >= s;
+	default:
+		return 1;
+	}
+}
+
+/* HiZ: +1 when every depth in [lo,hi] passes against every stored depth in [tlo,thi], -1 when
+ * none does, 0 when the samples must be read. */
+int raster_hiz_verdict(int op, float lo, float hi, float tlo, float thi)
+{
+	switch (op) {
+	case LLCT_CMP_NEVER:
+		return -1;
+	case LLCT_CMP_ALWAYS:
+		return 1;
+	case LLCT_CMP_LESS:
+		return hi < tlo ? 1 : lo >= thi ? -1 : 0;
+	case LLCT_CMP_LESS_OR_EQUAL:
+		return hi <= tlo ? 1 : lo > thi ? -1 : 0;
+	case LLCT_CMP_GREATER:
+		return lo > thi ? 1 : hi <= tlo ? -1 : 0;
+	case LLCT_CMP_GREATER_OR_EQUAL:
+		return lo >= thi ? 1 : hi < tlo ? -1 : 0;
+	default:
+		return 0;
+	}
+}
+
+static int stencil_pass(const struct llct_stencil_face *f, uint32_t s)
+{
+	uint32_t r = f->reference & f->compare_mask, v = s & f->compare_mask;
+	switch (f->compare) {
+	case LLCT_CMP_NEVER:
+		return 0;
+	case LLCT_CMP_LESS:
+		return r < v;
+	case LLCT_CMP_EQUAL:
+		return r == v;
+	case LLCT_CMP_LESS_OR_EQUAL:
+		return r <= v;
+	case LLCT_CMP_GREATER:
+		return r > v;
+	case LLCT_CMP_NOT_EQUAL:
+		return r != v;
+	case LLCT_CMP_GREATER_OR_EQUAL:
+		return r >= v;
+	default:
+		return 1;
+	}
+}
+
+static uint8_t stencil_op(const struct llct_stencil_face *f, int op, uint8_t s)
+{
+	uint32_t v;
+	switch (op) {
+	case LLCT_STENCIL_ZERO:
+		v = 0;
+		break;
+	case LLCT_STENCIL_REPLACE:
+		v = f->reference;
+		break;
+	case LLCT_STENCIL_INCR_CLAMP:
+		v = s < 255 ? s + 1u : 255u;
+		break;
+	case LLCT_STENCIL_DECR_CLAMP:
+		v = s > 0 ? s - 1u : 0u;
+		break;
+	case LLCT_STENCIL_INVERT:
+		v = ~(uint32_t)s;
+		break;
+	case LLCT_STENCIL_INCR_WRAP:
+		v = s + 1u;
+		break;
+	case LLCT_STENCIL_DECR_WRAP:
+		v = s - 1u;
+		break;
+	default:
+		return s;
+	}
+	return (uint8_t)((s & ~f->write_mask) | (v & f->write_mask));
+}
+
+/* ---- traffic ---- */
+
+/* The lines of target t holding the pixels of block (bx, by) whose mask in m is set. */
+static void block_lines(struct ctx *c, const struct target *t, int32_t bx, int32_t by,
+			const uint8_t m[BLK * BLK], int stream, int op, uint32_t sm)
+{
+	uint32_t sw = t->map.tw < BLK ? t->map.tw : BLK, sh = t->map.th < BLK ? t->map.th : BLK;
+	for (uint32_t y = 0; y < BLK; y += sh)
+		for (uint32_t x = 0; x < BLK; x += sw) {
+			int any = 0;
+			for (uint32_t yy = y; yy < y + sh; yy++)
+				for (uint32_t xx = x; xx < x + sw; xx++)
+					any |= m[yy * BLK + xx];
+			if (any)
+				llct_fp_touch(c->fp,
+					      llct_surface_map_line(&t->map, (uint32_t)bx + x,
+								    (uint32_t)by + y),
+					      stream, op, sm, 1);
+		}
+}
+
+/* Sampled image i mapped from screen space: the viewport spans the image's chosen mip, so the
+ * pixels [x0,x1) x [y0,y1) read the texels under them (exact for full-screen passes). */
+static void tex_screen(struct ctx *c, uint32_t i, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+		       uint32_t sm)
+{
+	const struct llct_draw_state *st = c->st;
+	float vx = st->vp_x, vy = st->vp_y, vw = st->vp_w, vh = st->vp_h;
+	if (vh < 0) {
+		vy += vh;
+		vh = -vh;
+	}
+	if (vw <= 0 || vh <= 0)
+		return;
+	const struct llct_surface_map *m = &c->tex_map[i];
+	uint32_t mw = m->w, mh = m->h, tw = m->tw, th = m->th;
+	double u0 = (x0 - vx) / vw, u1 = (x1 - vx) / vw;
+	double v0 = (y0 - vy) / vh, v1 = (y1 - vy) / vh;
+	int64_t tx0 = (int64_t)floor(u0 * mw), tx1 = (int64_t)ceil(u1 * mw);
+	int64_t ty0 = (int64_t)floor(v0 * mh), ty1 = (int64_t)ceil(v1 * mh);
+	tx0 = tx0 < 0 ? 0 : tx0;
+	ty0 = ty0 < 0 ? 0 : ty0;
+	tx1 = tx1 > mw ? mw : tx1;
+	ty1 = ty1 > mh ? mh : ty1;
+	for (int64_t y = ty0 - ty0 % th; y < ty1; y += th)
+		for (int64_t x = tx0 - tx0 % tw; x < tx1; x += tw)
+			llct_fp_touch(c->fp, llct_surface_map_line(m, (uint32_t)x, (uint32_t)y),
+				      LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
+}
+
+/* An attribute's value at pixel centre (x, y): perspective-correct, a/w over 1/w. */
+static inline double attr_at(const struct tri *t, int k, double x, double y)
+{
+	double dx = x - t->x0, dy = y - t->y0;
+	double q = t->q0 + t->dqdx * dx + t->dqdy * dy;
+	return q != 0 ? (t->a0[k] + t->dadx[k] * dx + t->dady[k] * dy) / q : 0;
+}
+
+/* Sampled image i with interpolated coordinates, over the passing pixels of a block: each 2x2
+ * quad works out its level of detail from the coordinates' differences across it (helper
+ * pixels included, as a GPU does), nearest mip; each passing pixel reads its four bilinear
+ * taps, wrapped (repeat). Distinct lines of a quad are touched once. */
+static void tex_interp(struct ctx *c, const struct tri *t, uint32_t i, int32_t bx, int32_t by,
+		       const uint8_t pass[BLK * BLK], uint32_t sm)
+{
+	const struct llct_use *u = c->tex[i];
+	int ku = u->slot * 4 + u->c0, kv = u->slot * 4 + u->c1;
+	const struct llct_surface_map *m0 = &c->tex_mips[i][0];
+	for (int qy = 0; qy < BLK; qy += 2)
+		for (int qx = 0; qx < BLK; qx += 2) {
+			const int p[4] = {qy * BLK + qx, qy * BLK + qx + 1, (qy + 1) * BLK + qx,
+					  (qy + 1) * BLK + qx + 1};
+			if (!(pass[p[0]] | pass[p[1]] | pass[p[2]] | pass[p[3]]))
+				continue;
+			double uu[4], vv[4];
+			for (int k = 0; k < 4; k++) {
+				double x = bx + qx + (k & 1) + 0.5, y = by + qy + (k >> 1) + 0.5;
+				uu[k] = attr_at(t, ku, x, y);
+				vv[k] = attr_at(t, kv, x, y);
+			}
+			double dux = (uu[1] - uu[0]) * m0->w, dvx = (vv[1] - vv[0]) * m0->h;
+			double duy = (uu[2] - uu[0]) * m0->w, dvy = (vv[2] - vv[0]) * m0->h;
+			double rho = fmax(sqrt(dux * dux + dvx * dvx), sqrt(duy * duy + dvy * dvy));
+			int lvl = rho > 1 ? (int)floor(log2(rho) + 0.5) : 0;
+			lvl = lvl < (int)c->tex_n_mips[i] ? lvl : (int)c->tex_n_mips[i] - 1;
+			const struct llct_surface_map *m = &c->tex_mips[i][lvl];
+			uint64_t seen[16];
+			int n_seen = 0;
+			for (int k = 0; k < 4; k++) {
+				if (!pass[p[k]] || !isfinite(uu[k]) || !isfinite(vv[k]))
+					continue;
+				double fx = uu[k] * m->w - 0.5, fy = vv[k] * m->h - 0.5;
+				if (fabs(fx) > 1e9 || fabs(fy) > 1e9)
+					continue;
+				int64_t x0 = (int64_t)floor(fx), y0 = (int64_t)floor(fy);
+				for (int tap = 0; tap < 4; tap++) {
+					int64_t x = (x0 + (tap & 1)) % (int64_t)m->w,
+						y = (y0 + (tap >> 1)) % (int64_t)m->h;
+					x += x < 0 ? m->w : 0;
+					y += y < 0 ? m->h : 0;
+					uint64_t line =
+					    llct_surface_map_line(m, (uint32_t)x, (uint32_t)y);
+					int dup = 0;
+					for (int j = 0; j < n_seen && !dup; j++)
+						dup = seen[j] == line;
+					if (dup)
+						continue;
+					seen[n_seen++] = line;
+					llct_fp_touch(c->fp, line, LLCT_STREAM_TEX, LLCT_OP_READ,
+						      sm, 1);
+				}
+			}
+		}
+}
+
+/* The sampled images' traffic for a block's passing pixels, of each kind. */
+static void tex_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
+		      const uint8_t pass[BLK * BLK], int32_t x0, int32_t y0, int32_t x1, int32_t y1,
+		      uint32_t sm)
+{
+	for (uint32_t i = 0; i < c->n_tex; i++) {
+		if (c->tex_mips[i])
+			tex_interp(c, t, i, bx, by, pass, sm);
+		else
+			tex_screen(c, i, x0, y0, x1, y1, sm);
+	}
+}
+
+/* The block's depth range from the plane at its corners, within the vertices' range. */
+void raster_block_range(const struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
+			int32_t size, float *lo, float *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (int k = 0; k < 4; k++) {
+		float d = tri_depth(c, t, bx + (k & 1) * size, by + (k >> 1) * size);
+		*lo = d < *lo ? d : *lo;
+		*hi = d > *hi ? d : *hi;
+	}
+	*lo = *lo < t->zmin ? t->zmin : *lo;
+	*hi = *hi > t->zmax ? t->zmax : *hi;
+}
+
+/* The work of one covered block: tests (verdict: the HiZ tile's, +1 all pass, -1 none, 0
+ * test each sample), updates, traffic. Returns 0, 1 when a stored depth changed, 3 when its
+ * tile's bounds moved too. */
+int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
+		       const uint8_t cov[BLK * BLK], int verdict, uint32_t sm)
+{
+	const struct llct_draw_state *st = c->st;
+	struct llct_zbuf *z = c->z;
+	uint8_t pass[BLK * BLK], zw[BLK * BLK] = {0}, sw[BLK * BLK] = {0}, zr[BLK * BLK] = {0};
+	uint32_t ncov = 0, npass = 0;
+	int changed = 0;
+	memcpy(pass, cov, sizeof(pass));
+	for (int i = 0; i < BLK * BLK; i++)
+		ncov += bits(cov[i]);
+	if (z && (c->dtest || c->stest)) {
+		for (int i = 0; i < BLK * BLK; i++) {
+			if (!cov[i])
+				continue;
+			uint32_t px = (uint32_t)bx + (uint32_t)(i % BLK),
+				 py = (uint32_t)by + (uint32_t)(i / BLK);
+			size_t at = ((size_t)py * z->w + px) * z->samples;
+			uint8_t ok = 0;
+			for (uint32_t s = 0; s < c->ns; s++) {
+				if (!(cov[i] >> s & 1))
+					continue;
+				float d = tri_depth(c, t, px + c->so[s][0] / (double)SUB,
+						    py + c->so[s][1] / (double)SUB);
+				int dp = !c->dtest || verdict > 0 ||
+					 (verdict == 0 &&
+					  depth_pass(st->depth_compare, d, z->depth[at + s]));
+				if (c->stest && z->stencil) {
+					const struct llct_stencil_face *f =
+					    t->front ? &st->front : &st->back;
+					uint8_t old = z->stencil[at + s];
+					int sp = stencil_pass(f, old);
+					uint8_t nv = stencil_op(f,
+								!sp   ? f->fail
+								: !dp ? f->depth_fail
+								      : f->pass,
+								old);
+					if (nv != old) {
+						z->stencil[at + s] = nv;
+						sw[i] = 1;
+					}
+					dp = dp && sp;
+				}
+				if (c->dtest && verdict == 0)
+					zr[i] = 1;
+				if (!dp)
+					continue;
+				ok |= (uint8_t)(1u << s);
+				if (c->dwrite) {
+					zw[i] = 1; /* the line is written, if with the same value */
+					float o = z->depth[at + s];
+					c->zw_n++; /* samples this primitive wrote in the tile */
+					c->zw_lo = d < c->zw_lo ? d : c->zw_lo;
+					c->zw_hi = d > c->zw_hi ? d : c->zw_hi;
+					if (o != d) { /* the tile's bounds widen to hold it */
+						size_t ti =
+						    (size_t)(py / LLCT_HIZ_TILE) * z->tiles_x +
+						    px / LLCT_HIZ_TILE;
+						z->depth[at + s] = d;
+						changed |= 1 | llct_zbuf_widen(z, ti, d) << 1;
+					}
+				}
+			}
+			pass[i] = ok;
+			npass += bits(ok);
+		}
+		block_lines(c, &c->depth, bx, by, zr, LLCT_STREAM_Z, LLCT_OP_READ, sm);
+		if (c->stest)
+			block_lines(c, &c->depth, bx, by, cov, LLCT_STREAM_STC, LLCT_OP_READ, sm);
+		if (c->dwrite)
+			block_lines(c, &c->depth, bx, by, zw, LLCT_STREAM_Z, LLCT_OP_WRITE, sm);
+		if (c->stest)
+			block_lines(c, &c->depth, bx, by, sw, LLCT_STREAM_STC, LLCT_OP_WRITE, sm);
+	} else {
+		npass = ncov;
+		if (c->depth.a && c->dtest) /* no emulated buffer: every covered sample passes */
+			block_lines(c, &c->depth, bx, by, cov, LLCT_STREAM_Z, LLCT_OP_READ, sm);
+		if (c->depth.a && c->dwrite)
+			block_lines(c, &c->depth, bx, by, cov, LLCT_STREAM_Z, LLCT_OP_WRITE, sm);
+	}
+	c->res->covered += ncov;
+	c->res->passed += npass;
+	if (!npass)
+		return changed;
+	int32_t x0 = bx + BLK, y0 = by + BLK, x1 = bx, y1 = by;
+	for (int i = 0; i < BLK * BLK; i++)
+		if (pass[i]) {
+			int32_t px = bx + i % BLK, py = by + i / BLK;
+			x0 = px < x0 ? px : x0;
+			y0 = py < y0 ? py : y0;
+			x1 = px + 1 > x1 ? px + 1 : x1;
+			y1 = py + 1 > y1 ? py + 1 : y1;
+		}
+	tex_block(c, t, bx, by, pass, x0, y0, x1, y1, sm);
+	for (uint32_t k = 0; k < c->n_color; k++) {
+		const struct target *tg = &c->color[k];
+		if (tg->write && tg->blend)
+			block_lines(c, tg, bx, by, pass, tg->stream, LLCT_OP_READ, sm);
+		if (tg->write)
+			block_lines(c, tg, bx, by, pass, tg->stream, LLCT_OP_WRITE, sm);
+	}
+	return changed;
+}
