@@ -15,7 +15,7 @@ case "$what" in build|demo|test) ;; *) echo "usage: ./setup.sh [build|demo|test]
 # (loader, headers and vk.xml, lavapipe, tools, validation layers) for the capture layer.
 PKGS="build-essential cmake pkg-config python3 liblz4-dev libsqlite3-dev sqlite3 libzstd-dev
       clang libclang-rt-14-dev libvulkan-dev mesa-vulkan-drivers vulkan-tools
-      vulkan-validationlayers glslang-tools spirv-headers xvfb vkd3d-demos mesa-utils
+      vulkan-validationlayers glslang-tools spirv-tools spirv-headers xvfb vkd3d-demos mesa-utils
       gfxreconstruct libxcb1-dev"
 missing=""
 for p in $PKGS; do

@@ -16,9 +16,11 @@ xvfb=$!
 trap 'kill $xvfb 2>/dev/null || true' EXIT
 for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
 
-echo "== llctrace capture: frames 5-9 of vkcube (Vulkan on lavapipe, under Xvfb $display)"
+echo "== llctrace capture: frames 5-9 of vkcube (Vulkan on lavapipe, under Xvfb $display), tier 2"
 DISPLAY=$display "$LLCTRACE" capture -o "$out/vkcube.llct" -f 5-9 -- vkcube --c 12
-"$LLCTRACE" info "$out/vkcube.llct" | grep -E '^(frames|records|kernels|compressed)'
+"$LLCTRACE" info "$out/vkcube.llct" | grep -E '^(frames|records|kernels|compressed)|capture.tier '
+echo "   its draw, as the layer rasterized it (samples covered and passed, texture coordinates):"
+"$LLCTRACE" sql "$out/vkcube.llct" "SELECT frame, json_extract(params, '$.primitives') AS primitives, json_extract(params, '$.covered') AS covered, json_extract(params, '$.samples') AS passed, json_extract(params, '$.tex') AS tex FROM kernels WHERE kind = 'draw'"
 echo
 echo "== llctrace replay --policy all: 8 MiB, 16 ways, 64 B lines, 4 banks"
 "$LLCTRACE" replay "$out/vkcube.llct" --policy all -o "$out/results.db"
