@@ -21,12 +21,13 @@ struct idinfo {
 	int32_t set, binding;
 };
 
-/* The interpolated input a coordinate comes from: 0 and *loc, *c0, *c1, or -1. */
+/* The interpolated input a coordinate comes from: 0 and *loc, *c0, *c1, or -1. depth bounds
+ * the walk (a malformed module may define an id by itself). */
 static int direct_coord(const struct idinfo *in, uint32_t bound, uint32_t id, uint32_t *loc,
-			uint32_t *c0, uint32_t *c1)
+			uint32_t *c0, uint32_t *c1, int depth)
 {
 	const struct idinfo *d = id < bound ? &in[id] : NULL;
-	if (!d)
+	if (!d || depth > 4)
 		return -1;
 	/* an input loaded whole: its first two components */
 	if (d->op == SpvOpLoad && d->a < bound && in[d->a].op == SpvOpVariable &&
@@ -36,7 +37,7 @@ static int direct_coord(const struct idinfo *in, uint32_t bound, uint32_t id, ui
 	}
 	/* a swizzle of one: uv.zw */
 	if (d->op == SpvOpVectorShuffle && d->c0 < 4 && d->c1 < 4 &&
-	    !direct_coord(in, bound, d->a, loc, c0, c1)) {
+	    !direct_coord(in, bound, d->a, loc, c0, c1, depth + 1)) {
 		*c0 = d->c0, *c1 = d->c1;
 		return 0;
 	}
@@ -44,8 +45,8 @@ static int direct_coord(const struct idinfo *in, uint32_t bound, uint32_t id, ui
 	if (d->op == SpvOpCompositeConstruct && d->n_comp == 2 && d->a < bound && d->b < bound &&
 	    in[d->a].op == SpvOpCompositeExtract && in[d->b].op == SpvOpCompositeExtract) {
 		uint32_t la, lb, x, y;
-		if (direct_coord(in, bound, in[d->a].a, &la, &x, &y) ||
-		    direct_coord(in, bound, in[d->b].a, &lb, &x, &y) || la != lb)
+		if (direct_coord(in, bound, in[d->a].a, &la, &x, &y, depth + 1) ||
+		    direct_coord(in, bound, in[d->b].a, &lb, &x, &y, depth + 1) || la != lb)
 			return -1;
 		*loc = la, *c0 = in[d->a].c0, *c1 = in[d->b].c0;
 		return 0;
@@ -143,7 +144,7 @@ int llct_spirv_tex_inputs(const uint32_t *w, size_t n, struct llct_spirv_tex *ou
 		if (!var)
 			continue;
 		uint32_t set = in[var].set < 0 ? 0 : (uint32_t)in[var].set;
-		int direct = sample && !direct_coord(in, bound, w[i + 4], &loc, &c0, &c1);
+		int direct = sample && !direct_coord(in, bound, w[i + 4], &loc, &c0, &c1, 0);
 		int k = 0;
 		while (k < count &&
 		       !(out[k].set == set && out[k].binding == (uint32_t)in[var].binding))
