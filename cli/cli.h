@@ -64,4 +64,10 @@ int cmd_replay(int argc, char **argv);
 int cmd_sql(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 
+/* replay_table.c: the summary tables of `replay`, read from the views for runs first ..
+ * first + n - 1. Non-zero (with a message) when the database cannot be read. */
+struct sqlite3;
+int cli_print_replay_table(struct sqlite3 *db, int64_t first, int64_t n, int ucd);
+int cli_print_corun_table(struct sqlite3 *db, int64_t first, int64_t n);
+
 #endif

@@ -53,60 +53,6 @@ static int find_created(const char *table, const char *key, const char *value, v
 	return 0;
 }
 
-/* The table a user sees: read hit rate per stream and policy over all replayed frames. */
-static void print_summary(const struct llct_replay_result *res, size_t n, int ucd)
-{
-	uint64_t drrip_misses = 0;
-	printf("%-14s", "read hit rate");
-	for (unsigned s = 0; s < LLCT_N_STREAMS; s++)
-		printf(" %6s", llct_stream_name(s));
-	printf(" %7s %9s %8s\n", "all", "RT->TEX", "vs DRRIP");
-	for (size_t m = 0; m < n; m++) {
-		uint64_t misses = 0;
-		for (size_t f = 0; f < res[m].n_frames; f++)
-			for (unsigned s = 0; s < LLCT_N_STREAMS; s++) {
-				const struct llct_stream_stats *x = &res[m].frames[f].s[s];
-				misses += x->reads + x->writes - x->read_hits - x->write_hits;
-			}
-		if (strcmp(res[m].policy->name, "drrip") == 0)
-			drrip_misses = misses;
-	}
-	for (size_t m = 0; m < n; m++) {
-		uint64_t r[LLCT_N_STREAMS] = {0}, h[LLCT_N_STREAMS] = {0}, rt = 0, ct = 0,
-			 misses = 0, all_r = 0, all_h = 0;
-		for (size_t f = 0; f < res[m].n_frames; f++) {
-			const struct llct_frame_stats *fs = &res[m].frames[f];
-			for (unsigned s = 0; s < LLCT_N_STREAMS; s++) {
-				r[s] += fs->s[s].reads;
-				h[s] += fs->s[s].read_hits;
-				misses += fs->s[s].reads + fs->s[s].writes - fs->s[s].read_hits -
-					  fs->s[s].write_hits;
-			}
-			rt += fs->rt_produced;
-			ct += fs->rt_consumed;
-		}
-		printf("%-14s", res[m].policy->name);
-		for (unsigned s = 0; s < LLCT_N_STREAMS; s++) {
-			all_r += r[s];
-			all_h += h[s];
-			if (r[s])
-				printf(" %5.1f%%", 100.0 * (double)h[s] / (double)r[s]);
-			else
-				printf(" %6s", "-");
-		}
-		printf(" %6.1f%%", all_r ? 100.0 * (double)all_h / (double)all_r : 0.0);
-		if (rt)
-			printf(" %8.1f%%", 100.0 * (double)ct / (double)rt);
-		else
-			printf(" %9s", "-");
-		if (drrip_misses)
-			printf(" %+7.1f%%", 100.0 * (1.0 - (double)misses / (double)drrip_misses));
-		printf("\n");
-	}
-	printf("(RT->TEX: RT-written lines consumed by a TEX hit; vs DRRIP: misses saved%s)\n",
-	       ucd ? "; UCD on: DISP bypasses and never hits" : "");
-}
-
 /* Everything the options say, shared by the single and the co-run paths. */
 struct replay_args {
 	struct llct_cache_config cache;
@@ -119,7 +65,7 @@ struct replay_args {
 	enum llct_class_by part_by;
 	int part_by_set;
 	uint32_t page_size;
-	double hit_lat, miss_lat, mlp[LLCT_MAX_CLASSES];
+	double hit_lat, miss_lat, mlp[LLCT_MAX_CLASSES], mlp_used[LLCT_MAX_CLASSES];
 	unsigned threads;
 	const char **traces;
 	size_t n_traces;
@@ -128,6 +74,8 @@ struct replay_args {
 	uint32_t counts[LLCT_MAX_CLASSES];
 	int active[LLCT_MAX_CLASSES];
 	int has_part;
+	char color_text[LLCT_MAX_CLASSES][256]; /* each tenant's colors, with --colors */
+	const char *color_ptr[LLCT_MAX_CLASSES];
 };
 
 static const char *owner_by_arg[] = {"tenant", "sm", "kernel", "stream"};
@@ -159,131 +107,75 @@ static int parse_latency(const char *s, double *v)
 	return !*end && *v >= 0 && *v <= 1e9;
 }
 
-static void class_text(enum llct_class_by by, unsigned k, char *buf, size_t size)
+/* Tenant t's page colors as ranges, "0-15,32". */
+static void colors_text(const struct llct_partition *p, size_t t, char *buf, size_t size)
 {
-	if (by == LLCT_CLASS_STREAM)
-		snprintf(buf, size, "%s", llct_stream_name(k));
-	else
-		snprintf(buf, size, "%u", k);
-}
-
-/* The run's params JSON: every knob that is not a column of runs. */
-static void params_json(const struct replay_args *a, double wall, char *buf, size_t size)
-{
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int n = snprintf(buf, size,
-			 "{\"policies_in_command\":%zu,\"threads\":%u,\"cores\":%ld,"
-			 "\"command_wall_s\":%.3f,\"write_policy\":\"write-back write-allocate\"",
-			 a->n_pol, a->threads, cores, wall);
-	if (a->corun) {
-		n += snprintf(buf + n, size - (size_t)n,
-			      ",\"corun\":true,\"tenants\":%zu,\"hit_latency\":%g,"
-			      "\"miss_latency\":%g,\"mlp\":[",
-			      a->n_traces, a->hit_lat, a->miss_lat);
-		for (size_t t = 0; t < a->n_traces && n < (int)size - 32; t++)
-			n += snprintf(buf + n, size - (size_t)n, "%s%g", t ? "," : "",
-				      a->mlp[t] > 0 ? a->mlp[t] : LLCT_DEFAULT_MLP);
-		n += snprintf(buf + n, size - (size_t)n, "]");
+	size_t at = 0;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < p->n_colors[t] && at + 16 < size;) {
+		uint32_t j = i;
+		while (j + 1 < p->n_colors[t] && p->colors[t][j + 1] == p->colors[t][j] + 1)
+			j++;
+		if (j > i)
+			at += (size_t)snprintf(buf + at, size - at, "%s%u-%u", at ? "," : "",
+					       p->colors[t][i], p->colors[t][j]);
+		else
+			at += (size_t)snprintf(buf + at, size - at, "%s%u", at ? "," : "",
+					       p->colors[t][i]);
+		i = j + 1;
 	}
-	if (a->contention)
-		n += snprintf(buf + n, size - (size_t)n, ",\"contention_by\":\"%s\"",
-			      owner_by_arg[a->contention_by]);
-	if (a->partition_arg)
-		n += snprintf(buf + n, size - (size_t)n,
-			      ",\"partition\":\"%s\",\"partition_by\":\"%s\"", a->partition_arg,
-			      a->part_by == LLCT_CLASS_STREAM ? "stream" : "tenant");
-	if (a->bypass_arg)
-		n += snprintf(buf + n, size - (size_t)n, ",\"bypass\":\"%s\"", a->bypass_arg);
-	if (a->colors_arg)
-		n += snprintf(buf + n, size - (size_t)n, ",\"colors\":\"%s\",\"page_size\":%u",
-			      a->colors_arg, a->page_size);
-	if (n < (int)size - 1)
-		snprintf(buf + n, size - (size_t)n, "}");
 }
 
-static void fill_run(const struct replay_args *a, const char *trace, const char *created,
-		     const char *started, struct llct_run_info *ri)
+/* How the runs were made, for the results database. */
+static void fill_desc(const struct replay_args *a, const char *created, const char *started,
+		      double wall, struct llct_replay_desc *d)
 {
-	memset(ri, 0, sizeof(*ri));
-	ri->trace = trace;
-	ri->trace_created = created && created[0] ? created : NULL;
-	ri->llc_bytes = a->cache.size;
-	ri->ways = a->cache.ways;
-	ri->line = a->cache.line;
-	ri->sets = llct_cache_sets(&a->cache);
-	ri->banks = a->cache.banks;
-	ri->sample_period = a->cache.sample_period;
-	ri->hash = a->cache.hash == LLCT_HASH_XOR ? "xor" : "mod";
-	ri->ucd = a->cache.ucd;
-	ri->frames = a->frames_arg ? a->frames_arg : "all";
-	ri->started_at = started;
-}
-
-/* Static, even and manual partitions: one row per class at interval 0. */
-static int add_static_partition(struct llct_results *db, const struct replay_args *a, int64_t id)
-{
-	char cls[32];
-	if (!a->partition_arg || a->plan.alloc == LLCT_WAYS_DYNAMIC)
-		return LLCT_OK;
-	for (unsigned k = 0; k < LLCT_MAX_CLASSES; k++) {
-		if (!a->active[k]) /* a class with 0 ways that accesses the LLC bypasses it */
-			continue;
-		class_text(a->part_by, k, cls, sizeof(cls));
-		if (llct_results_add_partition(
-			db, id, 0, 0, a->part_by == LLCT_CLASS_STREAM ? "stream" : "tenant", cls,
-			a->counts[k], a->part.ways_mask[k]))
-			return LLCT_ERR_DB;
-	}
-	return LLCT_OK;
-}
-
-static int add_dynamic_partition(struct llct_results *db, const struct replay_args *a, int64_t id,
-				 const struct llct_part_log *log, size_t n)
-{
-	char cls[32];
-	for (size_t i = 0; i < n; i++) {
-		class_text(a->part_by, log[i].cls, cls, sizeof(cls));
-		if (llct_results_add_partition(db, id, log[i].interval, log[i].at_access,
-					       a->part_by == LLCT_CLASS_STREAM ? "stream"
-									       : "tenant",
-					       cls, log[i].ways, log[i].mask))
-			return LLCT_ERR_DB;
-	}
-	return LLCT_OK;
-}
-
-/* Writes one policy's run row with its frames, contention and partitioning; *id is the run. */
-static int add_policy_run(struct llct_results *db, const struct replay_args *a, const char *trace,
-			  const char *created, const char *started, const char *params,
-			  const struct llct_replay_result *r, int64_t *id)
-{
-	struct llct_run_info ri;
-	fill_run(a, trace, created, started, &ri);
-	ri.policy = r->policy->name;
-	ri.params = params;
-	ri.wall_s = r->busy_s;
-	ri.accesses = r->accesses;
-	ri.peak_state = r->peak_state;
-	if (llct_results_add_run(db, &ri, id))
-		return LLCT_ERR_DB;
-	for (size_t f = 0; f < r->n_frames; f++)
-		if (llct_results_add_frame(db, *id, &r->frames[f]) ||
-		    llct_results_add_contention(db, *id, &r->frames[f]))
-			return LLCT_ERR_DB;
-	if (add_static_partition(db, a, *id) ||
-	    add_dynamic_partition(db, a, *id, r->plog, r->n_plog))
-		return LLCT_ERR_DB;
-	return LLCT_OK;
+	memset(d, 0, sizeof(*d));
+	d->traces = a->traces;
+	d->n_traces = a->n_traces;
+	d->trace_created = created;
+	d->started_at = started;
+	d->frames = a->frames_arg;
+	d->llc_bytes = a->cache.size;
+	d->ways = a->cache.ways;
+	d->line = a->cache.line;
+	d->sets = llct_cache_sets(&a->cache);
+	d->banks = a->cache.banks;
+	d->sample_period = a->cache.sample_period;
+	d->hash = a->cache.hash == LLCT_HASH_XOR ? "xor" : "mod";
+	d->ucd = a->cache.ucd;
+	d->n_policies = a->n_pol;
+	d->threads = a->threads;
+	d->command_wall_s = wall;
+	d->corun = a->corun;
+	d->hit_latency = a->hit_lat;
+	d->miss_latency = a->miss_lat;
+	d->mlp = a->mlp_used;
+	d->contention_by = a->contention ? owner_by_arg[a->contention_by] : NULL;
+	d->partition = a->partition_arg;
+	d->partition_by = a->part_by == LLCT_CLASS_STREAM ? "stream" : "tenant";
+	d->partition_dynamic = a->plan.alloc == LLCT_WAYS_DYNAMIC;
+	d->part_ways = a->counts;
+	d->part_masks = a->part.ways_mask;
+	d->part_active = a->active;
+	d->part_classes = LLCT_MAX_CLASSES;
+	d->bypass = a->bypass_arg;
+	d->colors = a->colors_arg;
+	d->page_size = a->page_size;
+	d->tenant_colors = a->colors_arg ? a->color_ptr : NULL;
+	d->tenant_n_colors = a->part.n_colors;
 }
 
 static int run_single(struct replay_args *a, struct llct_results *db, const char *started)
 {
 	struct llct_replay_options o;
+	struct llct_replay_desc d;
 	struct llct_reader *r = NULL;
 	struct llct_replay_result *res = NULL;
 	struct cli_progress prog;
-	char err[700], created[64] = "", params[1024];
+	char err[700], created[64] = "";
 	double wall = 0;
+	int64_t first;
 	int rc = EXIT_FAIL;
 	const char *trace = a->traces[0];
 
@@ -318,26 +210,19 @@ static int run_single(struct replay_args *a, struct llct_results *db, const char
 		goto out;
 	}
 	cli_progress_done(&prog, total);
-	params_json(a, wall, params, sizeof(params));
-	if (llct_results_begin(db))
-		goto db_fail;
-	for (size_t m = 0; m < a->n_pol; m++) {
-		int64_t id;
-		if (add_policy_run(db, a, trace, created, started, params, &res[m], &id))
-			goto db_fail;
+	fill_desc(a, created, started, wall, &d);
+	if (llct_results_add_replay(db, &d, res, a->n_pol, &first)) {
+		cli_error("%s", llct_results_error(db));
+		goto out;
 	}
-	if (llct_results_commit(db))
-		goto db_fail;
 	if (!a->quiet) {
-		print_summary(res, a->n_pol, a->cache.ucd);
+		if (cli_print_replay_table(llct_results_handle(db), first, (int64_t)a->n_pol,
+					   a->cache.ucd))
+			goto out;
 		fprintf(stderr, "replayed %llu records x %zu policies in %.2fs; results in '%s'\n",
 			(unsigned long long)total, a->n_pol, wall, a->out);
 	}
 	rc = EXIT_OK;
-	goto out;
-db_fail:
-	llct_results_commit(db);
-	cli_error("%s", llct_results_error(db));
 out:
 	llct_replay_results_free(res, a->n_pol);
 	llct_reader_close(r);
@@ -347,10 +232,12 @@ out:
 static int run_corun(struct replay_args *a, struct llct_results *db, const char *started)
 {
 	struct llct_corun_options o;
+	struct llct_replay_desc d;
 	struct llct_corun_result *res = NULL;
 	struct cli_progress prog;
-	char err[700], params[1024], joined[4096];
+	char err[700];
 	double wall = 0;
+	int64_t first;
 	size_t n = a->n_traces;
 	int rc = EXIT_FAIL;
 
@@ -376,67 +263,20 @@ static int run_corun(struct replay_args *a, struct llct_results *db, const char 
 		return EXIT_FAIL;
 	}
 	cli_progress_done(&prog, 0);
-	size_t at = 0;
-	joined[0] = '\0';
-	for (size_t t = 0; t < n && at < sizeof(joined) - 2; t++)
-		at += (size_t)snprintf(joined + at, sizeof(joined) - at, "%s%s", t ? "," : "",
-				       a->traces[t]);
-	params_json(a, wall, params, sizeof(params));
-	if (llct_results_begin(db))
-		goto db_fail;
-	for (size_t m = 0; m < a->n_pol; m++) {
-		/* the shared run is written like a single replay, then its tenants */
-		const struct llct_corun_result *c = &res[m];
-		struct llct_replay_result shared = {c->policy,   c->frames, c->n_frames,
-						    c->accesses, c->busy_s, c->peak_state,
-						    c->plog,     c->n_plog};
-		int64_t id;
-		if (add_policy_run(db, a, joined, NULL, started, params, &shared, &id))
-			goto db_fail;
-		for (size_t k = 0; k < c->n_frames; k++)
-			for (size_t t = 0; t < n; t++)
-				if (llct_results_add_tenant(db, id, (uint32_t)k, (uint32_t)t,
-							    a->traces[t], &c->tenants[k * n + t]))
-					goto db_fail;
+	for (size_t t = 0; t < n; t++)
+		a->mlp_used[t] = a->mlp[t] > 0 ? a->mlp[t] : LLCT_DEFAULT_MLP;
+	fill_desc(a, NULL, started, wall, &d);
+	if (llct_results_add_corun(db, &d, res, a->n_pol, &first)) {
+		cli_error("%s", llct_results_error(db));
+		goto out;
 	}
-	if (llct_results_commit(db))
-		goto db_fail;
 	if (!a->quiet) {
-		printf("%-12s %6s %12s %12s %12s %14s %14s %8s\n", "policy", "tenant", "accesses",
-		       "misses", "misses alone", "time shared", "time alone", "slowdown");
-		for (size_t m = 0; m < a->n_pol; m++) {
-			double stp = 0;
-			for (size_t t = 0; t < n; t++) {
-				struct llct_tenant_stats sum = {0};
-				for (size_t k = 0; k < res[m].n_frames; k++) {
-					const struct llct_tenant_stats *x =
-					    &res[m].tenants[k * n + t];
-					sum.accesses += x->accesses;
-					sum.misses += x->misses;
-					sum.misses_alone += x->misses_alone;
-					sum.time_shared += x->time_shared;
-					sum.time_alone += x->time_alone;
-				}
-				double slow =
-				    sum.time_alone > 0 ? sum.time_shared / sum.time_alone : 0;
-				if (sum.time_shared > 0)
-					stp += sum.time_alone / sum.time_shared;
-				printf("%-12s %6zu %12llu %12llu %12llu %14.0f %14.0f %8.3f\n",
-				       res[m].policy->name, t, (unsigned long long)sum.accesses,
-				       (unsigned long long)sum.misses,
-				       (unsigned long long)sum.misses_alone, sum.time_shared,
-				       sum.time_alone, slow);
-			}
-			printf("%-12s STP %.3f (of %zu)\n", res[m].policy->name, stp, n);
-		}
+		if (cli_print_corun_table(llct_results_handle(db), first, (int64_t)a->n_pol))
+			goto out;
 		fprintf(stderr, "co-ran %zu traces x %zu policies in %.2fs; results in '%s'\n", n,
 			a->n_pol, wall, a->out);
 	}
 	rc = EXIT_OK;
-	goto out;
-db_fail:
-	llct_results_commit(db);
-	cli_error("%s", llct_results_error(db));
 out:
 	llct_corun_results_free(res, a->n_pol);
 	return rc;
@@ -689,6 +529,10 @@ int cmd_replay(int argc, char **argv)
 		}
 		a->part.page_size = a->page_size;
 		a->has_part = 1;
+		for (size_t t = 0; t < a->n_traces; t++) {
+			colors_text(&a->part, t, a->color_text[t], sizeof(a->color_text[t]));
+			a->color_ptr[t] = a->color_text[t];
+		}
 	}
 	if (a->partition_arg) {
 		if (llct_partition_parse_ways(a->partition_arg, a->part_by, &a->plan, err,

@@ -1,7 +1,8 @@
-/* results.c - writes the results database: schema, versioning, runs and per-frame rows.
+/* results.c - writes the results database: opening, versioning, and its rows one by one.
  *
  * Results accumulate: every replay appends runs, never rewrites old ones. The views are part
- * of the schema so `sqlite3 results.db` users get the same answers as `llctrace sql`.
+ * of the schema (results_schema.c) so `sqlite3 results.db` users get the same answers as
+ * `llctrace sql` and the report page. results_replay.c writes a whole replay with these.
  */
 #include "llct/results.h"
 #include "store.h"
@@ -10,137 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RESULTS_SCHEMA                                                                                             \
-	"CREATE TABLE runs(id INTEGER PRIMARY KEY, trace TEXT NOT NULL, trace_created TEXT,"                       \
-	" policy TEXT NOT NULL, llc_bytes INTEGER NOT NULL, ways INTEGER NOT NULL,"                                \
-	" line INTEGER NOT NULL, sets INTEGER NOT NULL, banks INTEGER NOT NULL,"                                   \
-	" sample_period INTEGER NOT NULL, hash TEXT NOT NULL, ucd INTEGER NOT NULL,"                               \
-	" frames TEXT NOT NULL, params TEXT, tool_version TEXT NOT NULL, started_at TEXT,"                         \
-	" wall_s REAL, accesses INTEGER, accesses_per_s REAL, peak_state_bytes INTEGER);"                          \
-	"CREATE TABLE stream_stats(run_id INTEGER NOT NULL REFERENCES runs(id),"                                   \
-	" frame INTEGER NOT NULL, stream TEXT NOT NULL, reads INTEGER, read_hits INTEGER,"                         \
-	" writes INTEGER, write_hits INTEGER, fills INTEGER, evictions INTEGER,"                                   \
-	" writebacks INTEGER, bypasses INTEGER, PRIMARY KEY(run_id, frame, stream))"                               \
-	" WITHOUT ROWID;"                                                                                          \
-	"CREATE TABLE rt_tex(run_id INTEGER NOT NULL REFERENCES runs(id),"                                         \
-	" frame INTEGER NOT NULL, produced INTEGER, consumed INTEGER,"                                             \
-	" PRIMARY KEY(run_id, frame)) WITHOUT ROWID;"                                                              \
-	"CREATE TABLE epochs(run_id INTEGER NOT NULL REFERENCES runs(id),"                                         \
-	" frame INTEGER NOT NULL, stream TEXT NOT NULL, epoch TEXT NOT NULL,"                                      \
-	" entered INTEGER, hits INTEGER, PRIMARY KEY(run_id, frame, stream, epoch))"                               \
-	" WITHOUT ROWID;" /* per frame and stream: read hit rate */                                                \
-	"CREATE VIEW read_hit_rates AS SELECT r.id AS run_id, r.trace, r.policy, r.llc_bytes,"                     \
-	" r.ways, r.ucd, s.frame, s.stream, s.reads, s.read_hits,"                                                 \
-	" CASE WHEN s.reads > 0 THEN 1.0 * s.read_hits / s.reads END AS read_hit_rate"                             \
-	" FROM stream_stats s JOIN runs r ON r.id = s.run_id;" /* whole run per stream */                          \
-	"CREATE VIEW stream_totals AS SELECT r.id AS run_id, r.trace, r.policy, r.llc_bytes,"                      \
-	" r.ways, r.ucd, s.stream, sum(s.reads) AS reads, sum(s.read_hits) AS read_hits,"                          \
-	" sum(s.writes) AS writes, sum(s.write_hits) AS write_hits,"                                               \
-	" sum(s.reads + s.writes - s.read_hits - s.write_hits) AS misses,"                                         \
-	" CASE WHEN sum(s.reads) > 0 THEN 1.0 * sum(s.read_hits) / sum(s.reads) END"                               \
-	" AS read_hit_rate FROM stream_stats s JOIN runs r ON r.id = s.run_id"                                     \
-	" GROUP BY r.id, s.stream;" /* misses of every run against DRRIP without UCD on the same                   \
-				       trace and geometry */                                                       \
-	"CREATE VIEW run_misses AS SELECT r.*, (SELECT sum(reads + writes - read_hits -"                           \
-	" write_hits) FROM stream_stats WHERE run_id = r.id) AS misses,"                                           \
-	" (SELECT sum(reads - read_hits) FROM stream_stats WHERE run_id = r.id)"                                   \
-	" AS read_misses FROM runs r;"                                                                             \
-	"CREATE VIEW miss_savings_vs_drrip AS SELECT a.id AS run_id, a.trace, a.policy,"                           \
-	" a.llc_bytes, a.ways, a.ucd, a.frames, a.misses, d.misses AS drrip_misses,"                               \
-	" CASE WHEN d.misses > 0 THEN 1.0 - 1.0 * a.misses / d.misses END AS miss_saving,"                         \
-	" a.read_misses, d.read_misses AS drrip_read_misses,"                                                      \
-	" CASE WHEN d.read_misses > 0 THEN 1.0 - 1.0 * a.read_misses / d.read_misses END"                          \
-	" AS read_miss_saving"                                                                                     \
-	" FROM run_misses a JOIN run_misses d ON d.id = (SELECT max(x.id) FROM runs x"                             \
-	" WHERE x.policy = 'drrip' AND x.ucd = 0 AND x.trace = a.trace"                                            \
-	" AND x.trace_created IS a.trace_created AND x.llc_bytes = a.llc_bytes"                                    \
-	" AND x.ways = a.ways AND x.line = a.line AND x.banks = a.banks AND x.hash = a.hash"                       \
-	" AND x.frames = a.frames);"                                                                               \
-	"CREATE VIEW rt_tex_reuse AS SELECT r.id AS run_id, r.trace, r.policy, r.ucd,"                             \
-	" t.frame, t.produced, t.consumed, CASE WHEN t.produced > 0"                                               \
-	" THEN 1.0 * t.consumed / t.produced END AS consumed_fraction"                                             \
-	" FROM rt_tex t JOIN runs r ON r.id = t.run_id;"                                                           \
-	"CREATE VIEW rt_tex_totals AS SELECT r.id AS run_id, r.trace, r.policy, r.ucd,"                            \
-	" sum(t.produced) AS produced, sum(t.consumed) AS consumed,"                                               \
-	" CASE WHEN sum(t.produced) > 0 THEN 1.0 * sum(t.consumed) / sum(t.produced) END"                          \
-	" AS consumed_fraction FROM rt_tex t JOIN runs r ON r.id = t.run_id GROUP BY r.id;" /* reuse               \
-											       probability         \
-											       |E(k+1)|/|E(k)|     \
-											       =                   \
-											       hits(k)/entered(k); \
-											       death               \
-											       ratio               \
-											       1 -                 \
-											       that                \
-											     */                    \
-	"CREATE VIEW epoch_reuse AS SELECT r.id AS run_id, r.trace, r.policy, e.stream,"                           \
-	" e.epoch, sum(e.entered) AS entered, sum(e.hits) AS hits,"                                                \
-	" CASE WHEN sum(e.entered) > 0 THEN 1.0 * sum(e.hits) / sum(e.entered) END"                                \
-	" AS reuse_probability, CASE WHEN sum(e.entered) > 0 AND e.epoch <> 'E2+'"                                 \
-	" THEN 1.0 - 1.0 * sum(e.hits) / sum(e.entered) END AS death_ratio"                                        \
-	" FROM epochs e JOIN runs r ON r.id = e.run_id GROUP BY r.id, e.stream, e.epoch;"
-
-/* Added in schema version 2: co-run tenants, contention, partitions. */
-#define RESULTS_SCHEMA_V2                                                                          \
-	"CREATE TABLE tenants(run_id INTEGER NOT NULL REFERENCES runs(id),"                        \
-	" frame INTEGER NOT NULL, tenant INTEGER NOT NULL, trace TEXT, accesses INTEGER,"          \
-	" misses INTEGER, misses_alone INTEGER, time_shared REAL, time_alone REAL,"                \
-	" misses_alone_part INTEGER, time_alone_part REAL,"                                        \
-	" PRIMARY KEY(run_id, frame, tenant)) WITHOUT ROWID;"                                      \
-	"CREATE TABLE contention(run_id INTEGER NOT NULL REFERENCES runs(id),"                     \
-	" frame INTEGER NOT NULL, owner_by TEXT NOT NULL, victim TEXT NOT NULL,"                   \
-	" aggressor TEXT NOT NULL, gdc_demotions INTEGER, plob_evictions INTEGER,"                 \
-	" misses_ascribed_gdc REAL, misses_ascribed_plob REAL,"                                    \
-	" PRIMARY KEY(run_id, frame, owner_by, victim, aggressor)) WITHOUT ROWID;"                 \
-	"CREATE TABLE partitions(run_id INTEGER NOT NULL REFERENCES runs(id),"                     \
-	" interval INTEGER NOT NULL, at_access INTEGER, class_by TEXT NOT NULL,"                   \
-	" class TEXT NOT NULL, ways INTEGER, way_mask TEXT,"                                       \
-	" PRIMARY KEY(run_id, interval, class)) WITHOUT ROWID;" /* per tenant over all frames,     \
-								   with slowdown and FGPU's        \
-								   variation */                    \
-	"CREATE VIEW tenant_totals AS SELECT r.id AS run_id, r.policy, t.tenant, t.trace,"         \
-	" sum(t.accesses) AS accesses, sum(t.misses) AS misses,"                                   \
-	" sum(t.misses_alone) AS misses_alone, sum(t.time_shared) AS time_shared,"                 \
-	" sum(t.time_alone) AS time_alone, sum(t.misses_alone_part) AS misses_alone_part,"         \
-	" sum(t.time_alone_part) AS time_alone_part, CASE WHEN sum(t.time_alone) > 0 THEN"         \
-	" sum(t.time_shared) / sum(t.time_alone) END AS slowdown, CASE WHEN"                       \
-	" sum(t.time_alone_part) > 0 THEN"                                                         \
-	" 100.0 * (sum(t.time_shared) / sum(t.time_alone_part) - 1)"                               \
-	" END AS variation_pct FROM tenants t JOIN runs r ON r.id = t.run_id"                      \
-	" GROUP BY r.id, t.tenant;" /* system throughput, Liang eq. 1 in time form: sum of alone / \
-				       shared time */                                              \
-	"CREATE VIEW corun_stp AS SELECT run_id, policy, count(*) AS tenants,"                     \
-	" sum(time_alone / time_shared) AS stp, max(variation_pct) AS max_variation_pct"           \
-	" FROM tenant_totals WHERE time_shared > 0 GROUP BY run_id;" /* each victim's misses by    \
-									aggressor, in percent,     \
-									under GDC and PLOB */      \
-	"CREATE VIEW contention_breakdown AS WITH v AS (SELECT run_id, owner_by, victim,"          \
-	" aggressor, sum(gdc_demotions) AS gdc_demotions,"                                         \
-	" sum(plob_evictions) AS plob_evictions, sum(misses_ascribed_gdc) AS gdc,"                 \
-	" sum(misses_ascribed_plob) AS plob FROM contention"                                       \
-	" GROUP BY run_id, owner_by, victim, aggressor)"                                           \
-	" SELECT v.run_id, r.policy, v.owner_by, v.victim, v.aggressor, v.gdc_demotions,"          \
-	" v.plob_evictions, v.gdc AS misses_ascribed_gdc, v.plob AS misses_ascribed_plob,"         \
-	" 100.0 * v.gdc / nullif((SELECT sum(gdc) FROM v w WHERE w.run_id = v.run_id"              \
-	" AND w.owner_by = v.owner_by AND w.victim = v.victim), 0) AS gdc_pct,"                    \
-	" 100.0 * v.plob / nullif((SELECT sum(plob) FROM v w WHERE w.run_id = v.run_id"            \
-	" AND w.owner_by = v.owner_by AND w.victim = v.victim), 0) AS plob_pct"                    \
-	" FROM v JOIN runs r ON r.id = v.run_id;" /* wbd: distance between the GDC and PLOB        \
-						     breakdowns of a victim, over fractions */     \
-	"CREATE VIEW contention_wbd AS SELECT run_id, policy, owner_by, victim,"                   \
-	" sqrt(sum((coalesce(gdc_pct, 0) - coalesce(plob_pct, 0)) *"                               \
-	" (coalesce(gdc_pct, 0) - coalesce(plob_pct, 0)))) / 100.0 AS wbd"                         \
-	" FROM contention_breakdown GROUP BY run_id, owner_by, victim;"
-
 struct llct_results {
 	sqlite3 *db;
 	char *path;
-	sqlite3_stmt *ins_run, *ins_stream, *ins_rt, *ins_epoch, *ins_tenant, *ins_cont, *ins_part;
+	sqlite3_stmt *ins_run, *ins_stream, *ins_rt, *ins_epoch, *ins_tenant, *ins_cont, *ins_part,
+	    *ins_colors;
 	int failed;
 	char err[512];
 };
 
-static int res_fail(struct llct_results *r, const char *what)
+int llct_results_fail(struct llct_results *r, const char *what)
 {
 	int st = llct_db_status(sqlite3_errcode(r->db));
 	if (st == LLCT_OK)
@@ -149,6 +29,32 @@ static int res_fail(struct llct_results *r, const char *what)
 	if (!r->failed)
 		r->failed = st;
 	return st;
+}
+
+void llct_results_abort(struct llct_results *r, int st, const char *what)
+{
+	if (r->failed)
+		return;
+	r->failed = st ? st : LLCT_ERR_DB;
+	snprintf(r->err, sizeof(r->err), "'%s': %s", r->path, what);
+}
+
+sqlite3 *llct_results_handle(struct llct_results *r)
+{
+	return r->db;
+}
+
+/* Runs the schema texts of versions from+1 .. LLCT_RESULTS_SCHEMA_VERSION. */
+static int create_versions(sqlite3 *db, int64_t from)
+{
+	const char *const v[] = {llct_results_schema_v1, llct_results_schema_v2,
+				 llct_results_schema_v3};
+	_Static_assert(sizeof(v) / sizeof(v[0]) == LLCT_RESULTS_SCHEMA_VERSION,
+		       "one schema text per version");
+	for (int64_t k = from; k < LLCT_RESULTS_SCHEMA_VERSION; k++)
+		if (sqlite3_exec(db, v[k], NULL, NULL, NULL) != SQLITE_OK)
+			return 1;
+	return 0;
 }
 
 static int one_int(sqlite3 *db, const char *sql, int64_t *v)
@@ -175,7 +81,7 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 	}
 	if (sqlite3_open_v2(path, &r->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
-		st = res_fail(r, "cannot open");
+		st = llct_results_fail(r, "cannot open");
 		goto fail;
 	}
 	sqlite3_busy_timeout(r->db, 10000);
@@ -187,7 +93,7 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 				 "'%s': not an llctrace results database (not a database)", path);
 			st = LLCT_ERR_FORMAT;
 		} else {
-			st = res_fail(r, "cannot read");
+			st = llct_results_fail(r, "cannot read");
 		}
 		goto fail;
 	}
@@ -197,9 +103,10 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 			 "PRAGMA application_id=%d; PRAGMA user_version=%d; BEGIN;",
 			 LLCT_RESULTS_APPLICATION_ID, LLCT_RESULTS_SCHEMA_VERSION);
 		if (sqlite3_exec(r->db, sql, NULL, NULL, NULL) != SQLITE_OK ||
-		    sqlite3_exec(r->db, RESULTS_SCHEMA RESULTS_SCHEMA_V2 "COMMIT;", NULL, NULL,
-				 NULL) != SQLITE_OK) {
-			st = res_fail(r, "cannot create the schema");
+		    create_versions(r->db, 0) ||
+		    sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+			st = llct_results_fail(r, "cannot create the schema");
+			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
 			goto fail;
 		}
 	} else if (app != LLCT_RESULTS_APPLICATION_ID) {
@@ -215,12 +122,18 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 			 path, (long long)ver, LLCT_VERSION, LLCT_RESULTS_SCHEMA_VERSION);
 		st = LLCT_ERR_VERSION;
 		goto fail;
-	} else if (ver == 1) { /* upgrade: add what version 2 brought */
-		if (sqlite3_exec(r->db,
-				 "BEGIN IMMEDIATE;" RESULTS_SCHEMA_V2
-				 "PRAGMA user_version=2; COMMIT;",
-				 NULL, NULL, NULL) != SQLITE_OK) {
-			st = res_fail(r, "cannot upgrade the schema to version 2");
+	} else if (ver <
+		   LLCT_RESULTS_SCHEMA_VERSION) { /* upgrade: add what later versions brought */
+		char sql[64];
+		snprintf(sql, sizeof(sql), "PRAGMA user_version=%d; COMMIT;",
+			 LLCT_RESULTS_SCHEMA_VERSION);
+		if (sqlite3_exec(r->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
+		    create_versions(r->db, ver) ||
+		    sqlite3_exec(r->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+			char what[80];
+			snprintf(what, sizeof(what), "cannot upgrade the schema from version %lld",
+				 (long long)ver);
+			st = llct_results_fail(r, what);
 			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
 			goto fail;
 		}
@@ -239,10 +152,11 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 	    {&r->ins_tenant, "INSERT INTO tenants VALUES(?,?,?,?,?,?,?,?,?,?,?)"},
 	    {&r->ins_cont, "INSERT INTO contention VALUES(?,?,?,?,?,?,?,?,?)"},
 	    {&r->ins_part, "INSERT OR REPLACE INTO partitions VALUES(?,?,?,?,?,?,?)"},
+	    {&r->ins_colors, "INSERT INTO colors VALUES(?,?,?,?)"},
 	};
 	for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
 		if (sqlite3_prepare_v2(r->db, stmts[i].sql, -1, stmts[i].st, NULL) != SQLITE_OK) {
-			st = res_fail(r, "cannot prepare");
+			st = llct_results_fail(r, "cannot prepare");
 			goto fail;
 		}
 	*out = r;
@@ -256,7 +170,7 @@ fail:
 int llct_results_begin(struct llct_results *r)
 {
 	if (sqlite3_exec(r->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		return res_fail(r, "cannot begin a transaction");
+		return llct_results_fail(r, "cannot begin a transaction");
 	return LLCT_OK;
 }
 
@@ -267,7 +181,7 @@ int llct_results_commit(struct llct_results *r)
 		return r->failed;
 	}
 	if (sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		return res_fail(r, "cannot commit");
+		return llct_results_fail(r, "cannot commit");
 	return LLCT_OK;
 }
 
@@ -275,7 +189,7 @@ static int step(struct llct_results *r, sqlite3_stmt *st, const char *what)
 {
 	int rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE) {
-		int e = res_fail(r, what); /* before the reset clears the message */
+		int e = llct_results_fail(r, what); /* before the reset clears the message */
 		sqlite3_reset(st);
 		return e;
 	}
@@ -452,6 +366,17 @@ int llct_results_add_partition(struct llct_results *r, int64_t run_id, uint32_t 
 	return step(r, s, "cannot add a partition row");
 }
 
+int llct_results_add_colors(struct llct_results *r, int64_t run_id, uint32_t tenant,
+			    uint32_t n_colors, const char *colors)
+{
+	sqlite3_stmt *s = r->ins_colors;
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_int64(s, 2, tenant);
+	sqlite3_bind_int64(s, 3, n_colors);
+	text(s, 4, colors);
+	return step(r, s, "cannot add a colors row");
+}
+
 const char *llct_results_error(const struct llct_results *r)
 {
 	return r->err;
@@ -469,6 +394,7 @@ int llct_results_close(struct llct_results *r)
 	sqlite3_finalize(r->ins_tenant);
 	sqlite3_finalize(r->ins_cont);
 	sqlite3_finalize(r->ins_part);
+	sqlite3_finalize(r->ins_colors);
 	if (r->db && sqlite3_close(r->db) != SQLITE_OK && !r->failed)
 		r->failed = LLCT_ERR_IO;
 	st = r->failed;

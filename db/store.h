@@ -29,4 +29,14 @@ int llct_db_msg(char *buf, size_t size, int status, const char *fmt, ...)
 /* Maps an SQLite result code to an llct status. */
 int llct_db_status(int rc);
 
+/* The results database's schema text of each version (results_schema.c). */
+extern const char llct_results_schema_v1[], llct_results_schema_v2[], llct_results_schema_v3[];
+
+struct llct_results;
+/* Records the SQLite error of a failed results write (the first one wins); returns its status. */
+int llct_results_fail(struct llct_results *r, const char *what);
+/* Marks the open transaction failed with status st (if nothing failed yet), so commit rolls
+ * it back. */
+void llct_results_abort(struct llct_results *r, int st, const char *what);
+
 #endif

@@ -129,14 +129,6 @@ int llct_partition_resolve(const struct llct_partition_plan *plan,
 			   double miss_lat, const double *mlp, struct llct_partition *part,
 			   uint32_t *counts, int *active, char *err, size_t err_size);
 
-/* One decision of a partitioning: class k has `ways` ways (mask) from access at_access on. */
-struct llct_part_log {
-	uint32_t interval;
-	uint64_t at_access;
-	uint32_t cls, ways;
-	uint64_t mask;
-};
-
 /* UCP dynamic partitioning: utility monitors (LRU stack distances on every 32nd set) per
  * class; every plan.interval accesses the ways are dealt again by Liang/UCP on the monitors'
  * hit curves, which are then halved. The model enforces d->part. */
@@ -194,17 +186,6 @@ size_t llct_cache_state_bytes(const struct llct_cache *c);
 /* ---- the engine ---- */
 
 /* Results of one policy in a replay. */
-struct llct_replay_result {
-	const struct llct_policy_ops *policy;
-	struct llct_frame_stats *frames; /* one per replayed frame, in order */
-	size_t n_frames;
-	uint64_t accesses;          /* records replayed */
-	double busy_s;              /* time spent in this model */
-	uint64_t peak_state;        /* bytes of cache and policy state */
-	struct llct_part_log *plog; /* dynamic partitioning decisions, or NULL */
-	size_t n_plog;
-};
-
 struct llct_replay_options {
 	struct llct_cache_config cache;
 	const struct llct_frame_range *frames; /* NULL: every frame */
@@ -250,18 +231,6 @@ struct llct_corun_options {
 #define LLCT_DEFAULT_HIT_LATENCY 120.0
 #define LLCT_DEFAULT_MISS_LATENCY 480.0
 #define LLCT_DEFAULT_MLP 8.0
-
-struct llct_corun_result {
-	const struct llct_policy_ops *policy;
-	size_t n_frames;                   /* co-run frames */
-	struct llct_frame_stats *frames;   /* the shared run, frame k at [k] (.frame = k) */
-	struct llct_tenant_stats *tenants; /* [k * n_tenants + t] */
-	uint64_t accesses;
-	double busy_s;
-	uint64_t peak_state;
-	struct llct_part_log *plog; /* the shared run's dynamic partitioning decisions */
-	size_t n_plog;
-};
 
 /* Replays n traces together, tenant t = trace t, each issuing when ready by the timing
  * model, and each alone on the same configuration. Belady-style policies are refused (the

@@ -5,12 +5,14 @@
 
 #include "stats.h"
 
+#include <sqlite3.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* SQLite application_id of a results database: 'LLCR'. */
 #define LLCT_RESULTS_APPLICATION_ID 0x4C4C4352
 /* Schema version written by this build; older ones are upgraded, newer ones refused. */
-#define LLCT_RESULTS_SCHEMA_VERSION 2
+#define LLCT_RESULTS_SCHEMA_VERSION 3
 
 /* One replay of one trace through one policy on one configuration. */
 struct llct_run_info {
@@ -27,6 +29,40 @@ struct llct_run_info {
 	double wall_s; /* time spent in this model */
 	uint64_t accesses;
 	uint64_t peak_state; /* bytes */
+};
+
+/* How one replay command made its runs: everything the runs rows, their params JSON, the
+ * static partition rows and the colors rows record (docs/RESULTS.md). */
+struct llct_replay_desc {
+	const char *const *traces; /* the trace, or a co-run's tenants in tenant order */
+	size_t n_traces;
+	const char *trace_created; /* one trace: its capture.created_at, or NULL */
+	const char *started_at;    /* UTC start of the command */
+	const char *frames;        /* frame selection as given; NULL: all */
+	uint64_t llc_bytes;
+	uint32_t ways, line, sets, banks, sample_period;
+	const char *hash; /* "mod" or "xor" */
+	int ucd;
+	/* params */
+	size_t n_policies; /* in the command */
+	unsigned threads;
+	double command_wall_s;
+	int corun;
+	double hit_latency, miss_latency; /* co-runs: cycles */
+	const double *mlp;                /* co-runs: one per tenant */
+	const char *contention_by;        /* NULL: contention not tracked */
+	const char *partition;            /* --partition as given, or NULL */
+	const char *partition_by;         /* "stream" or "tenant" */
+	int partition_dynamic;            /* the rows come from each run's log */
+	const uint32_t *part_ways;        /* static partition: ways of class k ... */
+	const uint64_t *part_masks;       /* ... its way mask ... */
+	const int *part_active;           /* ... and whether it accesses the LLC (else no row) */
+	size_t part_classes;              /* classes in those arrays */
+	const char *bypass;               /* --bypass as given, or NULL */
+	const char *colors;               /* --colors as given, or NULL */
+	uint32_t page_size;
+	const char *const *tenant_colors; /* with colors: tenant t's colors as "0-15,32" */
+	const uint32_t *tenant_n_colors;
 };
 
 struct llct_results;
@@ -49,6 +85,19 @@ int llct_results_add_contention(struct llct_results *r, int64_t run_id,
 int llct_results_add_partition(struct llct_results *r, int64_t run_id, uint32_t interval,
 			       uint64_t at_access, const char *class_by, const char *cls,
 			       uint32_t ways, uint64_t mask);
+/* Tenant `tenant`'s page colors (as "0-15,32") under set partitioning. */
+int llct_results_add_colors(struct llct_results *r, int64_t run_id, uint32_t tenant,
+			    uint32_t n_colors, const char *colors);
+/* Writes every row of a replay: one run per policy (res[m]) with its frames, contention and
+ * partitions, in one transaction; the runs get ids first_id .. first_id + n - 1. On failure
+ * nothing is written. */
+int llct_results_add_replay(struct llct_results *r, const struct llct_replay_desc *d,
+			    const struct llct_replay_result *res, size_t n, int64_t *first_id);
+/* The same for a co-run: the shared run per policy, then its tenants' rows. */
+int llct_results_add_corun(struct llct_results *r, const struct llct_replay_desc *d,
+			   const struct llct_corun_result *res, size_t n, int64_t *first_id);
+/* The database, to read the views after writing (the handle stays the writer's). */
+sqlite3 *llct_results_handle(struct llct_results *r);
 const char *llct_results_error(const struct llct_results *r);
 /* Closes; returns the first error seen. */
 int llct_results_close(struct llct_results *r);

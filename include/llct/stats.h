@@ -57,6 +57,43 @@ struct llct_tenant_stats {
 	double time_shared, time_alone, time_alone_part;
 };
 
+/* ---- what a replay hands back (replay.h makes them, results.h writes them) ---- */
+
+struct llct_policy_ops;
+
+/* One decision of a partitioning: class k has `ways` ways (mask) from access at_access on. */
+struct llct_part_log {
+	uint32_t interval;
+	uint64_t at_access;
+	uint32_t cls, ways;
+	uint64_t mask;
+};
+
+/* One policy's replay of one trace. */
+struct llct_replay_result {
+	const struct llct_policy_ops *policy;
+	struct llct_frame_stats *frames; /* one per replayed frame, in order */
+	size_t n_frames;
+	uint64_t accesses;          /* records replayed */
+	double busy_s;              /* time spent in this model */
+	uint64_t peak_state;        /* bytes of cache and policy state */
+	struct llct_part_log *plog; /* dynamic partitioning decisions, or NULL */
+	size_t n_plog;
+};
+
+/* One policy's co-run of several traces. */
+struct llct_corun_result {
+	const struct llct_policy_ops *policy;
+	size_t n_frames;                   /* co-run frames */
+	struct llct_frame_stats *frames;   /* the shared run, frame k at [k] (.frame = k) */
+	struct llct_tenant_stats *tenants; /* [k * n_tenants + t] */
+	uint64_t accesses;
+	double busy_s;
+	uint64_t peak_state;
+	struct llct_part_log *plog; /* the shared run's dynamic partitioning decisions */
+	size_t n_plog;
+};
+
 /* Owner ids: tenants, streams as they are; SMs and kernels as tenant << 32 | number. */
 enum llct_owner_by { LLCT_OWNER_TENANT, LLCT_OWNER_SM, LLCT_OWNER_KERNEL, LLCT_OWNER_STREAM };
 /* "tenant", "sm", "kernel", "stream"; and the owner as text ("TEX", "3", "1:7"). */

@@ -1,0 +1,179 @@
+/* results_schema.c - the results database's tables and views, version by version.
+ *
+ * A new file gets every version's text in order; an older file gets the versions it lacks.
+ * Views are derived, so a version may drop and recreate one (docs/RESULTS.md says what each
+ * answers). The report page (viewer/) reads these same views.
+ */
+#include "store.h"
+
+/* Version 1: runs, per-frame stream counters, RT-to-TEX, epochs, their views. */
+const char llct_results_schema_v1[] =
+    "CREATE TABLE runs(id INTEGER PRIMARY KEY, trace TEXT NOT NULL, trace_created TEXT,"
+    " policy TEXT NOT NULL, llc_bytes INTEGER NOT NULL, ways INTEGER NOT NULL,"
+    " line INTEGER NOT NULL, sets INTEGER NOT NULL, banks INTEGER NOT NULL,"
+    " sample_period INTEGER NOT NULL, hash TEXT NOT NULL, ucd INTEGER NOT NULL,"
+    " frames TEXT NOT NULL, params TEXT, tool_version TEXT NOT NULL, started_at TEXT,"
+    " wall_s REAL, accesses INTEGER, accesses_per_s REAL, peak_state_bytes INTEGER);"
+    "CREATE TABLE stream_stats(run_id INTEGER NOT NULL REFERENCES runs(id),"
+    " frame INTEGER NOT NULL, stream TEXT NOT NULL, reads INTEGER, read_hits INTEGER,"
+    " writes INTEGER, write_hits INTEGER, fills INTEGER, evictions INTEGER,"
+    " writebacks INTEGER, bypasses INTEGER, PRIMARY KEY(run_id, frame, stream))"
+    " WITHOUT ROWID;"
+    "CREATE TABLE rt_tex(run_id INTEGER NOT NULL REFERENCES runs(id),"
+    " frame INTEGER NOT NULL, produced INTEGER, consumed INTEGER,"
+    " PRIMARY KEY(run_id, frame)) WITHOUT ROWID;"
+    "CREATE TABLE epochs(run_id INTEGER NOT NULL REFERENCES runs(id),"
+    " frame INTEGER NOT NULL, stream TEXT NOT NULL, epoch TEXT NOT NULL,"
+    " entered INTEGER, hits INTEGER, PRIMARY KEY(run_id, frame, stream, epoch))"
+    " WITHOUT ROWID;"
+    /* per frame and stream: read hit rate */
+    "CREATE VIEW read_hit_rates AS SELECT r.id AS run_id, r.trace, r.policy, r.llc_bytes,"
+    " r.ways, r.ucd, s.frame, s.stream, s.reads, s.read_hits,"
+    " CASE WHEN s.reads > 0 THEN 1.0 * s.read_hits / s.reads END AS read_hit_rate"
+    " FROM stream_stats s JOIN runs r ON r.id = s.run_id;"
+    /* whole run per stream */
+    "CREATE VIEW stream_totals AS SELECT r.id AS run_id, r.trace, r.policy, r.llc_bytes,"
+    " r.ways, r.ucd, s.stream, sum(s.reads) AS reads, sum(s.read_hits) AS read_hits,"
+    " sum(s.writes) AS writes, sum(s.write_hits) AS write_hits,"
+    " sum(s.reads + s.writes - s.read_hits - s.write_hits) AS misses,"
+    " CASE WHEN sum(s.reads) > 0 THEN 1.0 * sum(s.read_hits) / sum(s.reads) END"
+    " AS read_hit_rate FROM stream_stats s JOIN runs r ON r.id = s.run_id"
+    " GROUP BY r.id, s.stream;"
+    "CREATE VIEW run_misses AS SELECT r.*, (SELECT sum(reads + writes - read_hits -"
+    " write_hits) FROM stream_stats WHERE run_id = r.id) AS misses,"
+    " (SELECT sum(reads - read_hits) FROM stream_stats WHERE run_id = r.id)"
+    " AS read_misses FROM runs r;"
+    "CREATE VIEW rt_tex_reuse AS SELECT r.id AS run_id, r.trace, r.policy, r.ucd,"
+    " t.frame, t.produced, t.consumed, CASE WHEN t.produced > 0"
+    " THEN 1.0 * t.consumed / t.produced END AS consumed_fraction"
+    " FROM rt_tex t JOIN runs r ON r.id = t.run_id;"
+    "CREATE VIEW rt_tex_totals AS SELECT r.id AS run_id, r.trace, r.policy, r.ucd,"
+    " sum(t.produced) AS produced, sum(t.consumed) AS consumed,"
+    " CASE WHEN sum(t.produced) > 0 THEN 1.0 * sum(t.consumed) / sum(t.produced) END"
+    " AS consumed_fraction FROM rt_tex t JOIN runs r ON r.id = t.run_id GROUP BY r.id;"
+    /* reuse probability |E(k+1)|/|E(k)| = hits(k)/entered(k); death ratio 1 - that */
+    "CREATE VIEW epoch_reuse AS SELECT r.id AS run_id, r.trace, r.policy, e.stream,"
+    " e.epoch, sum(e.entered) AS entered, sum(e.hits) AS hits,"
+    " CASE WHEN sum(e.entered) > 0 THEN 1.0 * sum(e.hits) / sum(e.entered) END"
+    " AS reuse_probability, CASE WHEN sum(e.entered) > 0 AND e.epoch <> 'E2+'"
+    " THEN 1.0 - 1.0 * sum(e.hits) / sum(e.entered) END AS death_ratio"
+    " FROM epochs e JOIN runs r ON r.id = e.run_id GROUP BY r.id, e.stream, e.epoch;";
+
+/* Version 2: co-run tenants, contention, partitions. */
+const char llct_results_schema_v2[] =
+    "CREATE TABLE tenants(run_id INTEGER NOT NULL REFERENCES runs(id),"
+    " frame INTEGER NOT NULL, tenant INTEGER NOT NULL, trace TEXT, accesses INTEGER,"
+    " misses INTEGER, misses_alone INTEGER, time_shared REAL, time_alone REAL,"
+    " misses_alone_part INTEGER, time_alone_part REAL,"
+    " PRIMARY KEY(run_id, frame, tenant)) WITHOUT ROWID;"
+    "CREATE TABLE contention(run_id INTEGER NOT NULL REFERENCES runs(id),"
+    " frame INTEGER NOT NULL, owner_by TEXT NOT NULL, victim TEXT NOT NULL,"
+    " aggressor TEXT NOT NULL, gdc_demotions INTEGER, plob_evictions INTEGER,"
+    " misses_ascribed_gdc REAL, misses_ascribed_plob REAL,"
+    " PRIMARY KEY(run_id, frame, owner_by, victim, aggressor)) WITHOUT ROWID;"
+    "CREATE TABLE partitions(run_id INTEGER NOT NULL REFERENCES runs(id),"
+    " interval INTEGER NOT NULL, at_access INTEGER, class_by TEXT NOT NULL,"
+    " class TEXT NOT NULL, ways INTEGER, way_mask TEXT,"
+    " PRIMARY KEY(run_id, interval, class)) WITHOUT ROWID;"
+    /* per tenant over all frames, with slowdown and FGPU's variation */
+    "CREATE VIEW tenant_totals AS SELECT r.id AS run_id, r.policy, t.tenant, t.trace,"
+    " sum(t.accesses) AS accesses, sum(t.misses) AS misses,"
+    " sum(t.misses_alone) AS misses_alone, sum(t.time_shared) AS time_shared,"
+    " sum(t.time_alone) AS time_alone, sum(t.misses_alone_part) AS misses_alone_part,"
+    " sum(t.time_alone_part) AS time_alone_part, CASE WHEN sum(t.time_alone) > 0 THEN"
+    " sum(t.time_shared) / sum(t.time_alone) END AS slowdown, CASE WHEN"
+    " sum(t.time_alone_part) > 0 THEN"
+    " 100.0 * (sum(t.time_shared) / sum(t.time_alone_part) - 1)"
+    " END AS variation_pct FROM tenants t JOIN runs r ON r.id = t.run_id"
+    " GROUP BY r.id, t.tenant;"
+    /* system throughput, Liang eq. 1 in time form: sum of alone / shared time */
+    "CREATE VIEW corun_stp AS SELECT run_id, policy, count(*) AS tenants,"
+    " sum(time_alone / time_shared) AS stp, max(variation_pct) AS max_variation_pct"
+    " FROM tenant_totals WHERE time_shared > 0 GROUP BY run_id;"
+    /* each victim's misses by aggressor, in percent, under GDC and PLOB */
+    "CREATE VIEW contention_breakdown AS WITH v AS (SELECT run_id, owner_by, victim,"
+    " aggressor, sum(gdc_demotions) AS gdc_demotions,"
+    " sum(plob_evictions) AS plob_evictions, sum(misses_ascribed_gdc) AS gdc,"
+    " sum(misses_ascribed_plob) AS plob FROM contention"
+    " GROUP BY run_id, owner_by, victim, aggressor)"
+    " SELECT v.run_id, r.policy, v.owner_by, v.victim, v.aggressor, v.gdc_demotions,"
+    " v.plob_evictions, v.gdc AS misses_ascribed_gdc, v.plob AS misses_ascribed_plob,"
+    " 100.0 * v.gdc / nullif((SELECT sum(gdc) FROM v w WHERE w.run_id = v.run_id"
+    " AND w.owner_by = v.owner_by AND w.victim = v.victim), 0) AS gdc_pct,"
+    " 100.0 * v.plob / nullif((SELECT sum(plob) FROM v w WHERE w.run_id = v.run_id"
+    " AND w.owner_by = v.owner_by AND w.victim = v.victim), 0) AS plob_pct"
+    " FROM v JOIN runs r ON r.id = v.run_id;"
+    /* wbd: distance between the GDC and PLOB breakdowns of a victim, over fractions */
+    "CREATE VIEW contention_wbd AS SELECT run_id, policy, owner_by, victim,"
+    " sqrt(sum((coalesce(gdc_pct, 0) - coalesce(plob_pct, 0)) *"
+    " (coalesce(gdc_pct, 0) - coalesce(plob_pct, 0)))) / 100.0 AS wbd"
+    " FROM contention_breakdown GROUP BY run_id, owner_by, victim;";
+
+/* Version 3: page-coloring allocations, configuration labels, the DRRIP baseline as a view
+ * of its own, per-frame savings and miss curves. miss_savings_vs_drrip (version 1's) is
+ * recreated on drrip_baselines: its baseline is now a DRRIP run without UCD, partitions,
+ * bypass or colors. */
+const char llct_results_schema_v3[] =
+    "CREATE TABLE colors(run_id INTEGER NOT NULL REFERENCES runs(id),"
+    " tenant INTEGER NOT NULL, n_colors INTEGER, colors TEXT,"
+    " PRIMARY KEY(run_id, tenant)) WITHOUT ROWID;"
+    /* a run's configuration as a label (everything but trace and policy), its shape (the
+     * label without the size: runs of one shape at several sizes make a miss curve), and
+     * whether it is the latest run of its trace, policy and configuration */
+    "CREATE VIEW configs AS WITH c AS (SELECT id, trace, trace_created, policy, llc_bytes,"
+    " CASE WHEN llc_bytes % 1048576 = 0 THEN (llc_bytes / 1048576) || 'MiB'"
+    " WHEN llc_bytes % 1024 = 0 THEN (llc_bytes / 1024) || 'KiB'"
+    " ELSE llc_bytes || 'B' END AS size,"
+    " ':' || ways || ':' || line"
+    " || CASE WHEN hash <> 'mod' THEN ' hash=' || hash ELSE '' END"
+    " || CASE WHEN banks <> 4 THEN ' banks=' || banks ELSE '' END"
+    " || CASE WHEN sample_period <> 64 THEN ' sample-period=' || sample_period ELSE '' END"
+    " || CASE WHEN ucd THEN ' ucd' ELSE '' END"
+    " || CASE WHEN frames <> 'all' THEN ' frames=' || frames ELSE '' END"
+    " || coalesce(' partition=' || json_extract(params, '$.partition'), '')"
+    " || coalesce(' bypass=' || json_extract(params, '$.bypass'), '')"
+    " || coalesce(' colors=' || json_extract(params, '$.colors'), '')"
+    " || CASE WHEN json_extract(params, '$.corun') THEN ' latency='"
+    " || json_extract(params, '$.hit_latency') || '/' || json_extract(params, '$.miss_latency')"
+    " || ' mlp=' || json_extract(params, '$.mlp') ELSE '' END AS rest FROM runs)"
+    " SELECT id AS run_id, trace, trace_created, policy, llc_bytes, size || rest AS config,"
+    " '*' || rest AS shape, id = max(id) OVER (PARTITION BY trace, trace_created, policy,"
+    " size || rest) AS latest FROM c;"
+    /* the DRRIP run a run is measured against: the latest one on the same trace, geometry,
+     * hash and frames, without UCD, partitions, bypass or colors */
+    "CREATE VIEW drrip_baselines AS SELECT a.id AS run_id, (SELECT max(x.id) FROM runs x"
+    " WHERE x.policy = 'drrip' AND x.ucd = 0 AND x.trace = a.trace"
+    " AND x.trace_created IS a.trace_created AND x.llc_bytes = a.llc_bytes"
+    " AND x.ways = a.ways AND x.line = a.line AND x.banks = a.banks AND x.hash = a.hash"
+    " AND x.frames = a.frames AND json_extract(x.params, '$.partition') IS NULL"
+    " AND json_extract(x.params, '$.bypass') IS NULL"
+    " AND json_extract(x.params, '$.colors') IS NULL"
+    " AND json_extract(x.params, '$.hit_latency') IS json_extract(a.params, '$.hit_latency')"
+    " AND json_extract(x.params, '$.miss_latency') IS json_extract(a.params, '$.miss_latency')"
+    " AND json_extract(x.params, '$.mlp') IS json_extract(a.params, '$.mlp'))"
+    " AS drrip_run_id FROM runs a;"
+    "DROP VIEW IF EXISTS miss_savings_vs_drrip;"
+    "CREATE VIEW miss_savings_vs_drrip AS SELECT a.id AS run_id, a.trace, a.policy,"
+    " a.llc_bytes, a.ways, a.ucd, a.frames, a.misses, d.misses AS drrip_misses,"
+    " CASE WHEN d.misses > 0 THEN 1.0 - 1.0 * a.misses / d.misses END AS miss_saving,"
+    " a.read_misses, d.read_misses AS drrip_read_misses,"
+    " CASE WHEN d.read_misses > 0 THEN 1.0 - 1.0 * a.read_misses / d.read_misses END"
+    " AS read_miss_saving, b.drrip_run_id"
+    " FROM run_misses a JOIN drrip_baselines b ON b.run_id = a.id"
+    " JOIN run_misses d ON d.id = b.drrip_run_id;"
+    "CREATE VIEW frame_misses AS SELECT run_id, frame, sum(reads + writes) AS accesses,"
+    " sum(reads + writes - read_hits - write_hits) AS misses,"
+    " sum(reads - read_hits) AS read_misses FROM stream_stats GROUP BY run_id, frame;"
+    "CREATE VIEW frame_miss_savings_vs_drrip AS SELECT r.id AS run_id, r.trace, r.policy,"
+    " r.ucd, f.frame, f.misses, d.misses AS drrip_misses, CASE WHEN d.misses > 0"
+    " THEN 1.0 - 1.0 * f.misses / d.misses END AS miss_saving, b.drrip_run_id"
+    " FROM runs r JOIN drrip_baselines b ON b.run_id = r.id"
+    " JOIN frame_misses f ON f.run_id = r.id"
+    " JOIN frame_misses d ON d.run_id = b.drrip_run_id AND d.frame = f.frame;"
+    /* misses over LLC size: one point per run; runs of one trace, policy and shape at
+     * several sizes make a curve */
+    "CREATE VIEW miss_curves AS SELECT c.run_id, c.trace, c.policy, c.shape, c.llc_bytes,"
+    " m.accesses, m.misses, CASE WHEN m.accesses > 0 THEN 1.0 * m.misses / m.accesses END"
+    " AS miss_rate, c.latest FROM configs c JOIN (SELECT run_id, sum(reads + writes)"
+    " AS accesses, sum(reads + writes - read_hits - write_hits) AS misses"
+    " FROM stream_stats GROUP BY run_id) m ON m.run_id = c.run_id;";
