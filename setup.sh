@@ -11,12 +11,18 @@ cd "$(dirname "$0")"
 what=${1:-build}
 case "$what" in build|demo|test) ;; *) echo "usage: ./setup.sh [build|demo|test]" >&2; exit 2 ;; esac
 
-# Packages: compiler and build, the trace store's libraries, clang for the fuzzers, Vulkan
-# (loader, headers and vk.xml, lavapipe, tools, validation layers) for the capture layer.
-PKGS="build-essential cmake pkg-config python3 liblz4-dev libsqlite3-dev sqlite3 libzstd-dev
-      clang libclang-rt-14-dev libvulkan-dev mesa-vulkan-drivers vulkan-tools
-      vulkan-validationlayers glslang-tools spirv-tools spirv-headers xvfb vkd3d-demos mesa-utils
-      gfxreconstruct libxcb1-dev"
+# Packages. Build and demo: compiler and build, the trace store's and the report's libraries
+# (LZ4, SQLite, zlib), Vulkan (loader, headers and vk.xml, lavapipe, vkcube, glslang, SPIR-V
+# tools), Xvfb for the demo's window. Tests add: clang for the fuzzers, the validation
+# layers, the sqlite3 shell, more programs to capture (vkd3d-demos, glxgears, gfxreconstruct),
+# Chromium for the report page, zstd for a benchmark's comparison.
+PKGS="build-essential cmake pkg-config python3 liblz4-dev libsqlite3-dev zlib1g-dev
+      libvulkan-dev mesa-vulkan-drivers vulkan-tools glslang-tools spirv-tools spirv-headers
+      xvfb libxcb1-dev"
+if [ "$what" = test ]; then
+	PKGS="$PKGS sqlite3 libzstd-dev clang libclang-rt-14-dev vulkan-validationlayers vkd3d-demos
+	      mesa-utils gfxreconstruct chromium"
+fi
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

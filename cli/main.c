@@ -89,12 +89,27 @@ const struct cli_command cli_commands[] = {
      "      --bypass R,...     R: stream=NAME or tenant=N\n"
      "      --threads N        worker threads [one per core]\n"
      "  -q, --quiet            no progress line or table\n"},
+    {"report", cmd_report, "write the report page (HTML, plots) of a results database",
+     "usage: llctrace report RESULTS.db [-o REPORT.html] [--open]\n"
+     "\n"
+     "Writes one self-contained HTML file (no server, no network: the results, the SQL\n"
+     "engine and the plotting library are inside) with hit rates per stream and policy,\n"
+     "misses saved against DRRIP, RT-to-TEX reuse, epochs, miss curves over LLC size,\n"
+     "co-run tenants, contention and partitions, each beside the query that gives its\n"
+     "numbers (docs/REPORT.md). The results file is only read.\n"
+     "  -o, --output FILE       page to write [RESULTS.html next to RESULTS.db]\n"
+     "      --open              open it in a browser ($BROWSER or xdg-open)\n"
+     "      --max-frame-rows N  per-frame rows embedded at most, newest runs first\n"
+     "                          [100000]; totals are always there\n"
+     "  -q, --quiet             only the line saying where the page is\n"},
     {"sql", cmd_sql, "run SQL on a results database (or a trace) and print a table",
      "usage: llctrace sql [--csv] [--write] DB \"SQL\"\n"
      "\n"
      "Runs the SQL (several statements allowed) and prints each result as an aligned\n"
      "table. The database is opened read-only unless --write is given. Useful views:\n"
-     "read_hit_rates, stream_totals, miss_savings_vs_drrip, rt_tex_reuse, rt_tex_totals,\n"
+     "read_hit_rates, stream_totals, miss_savings_vs_drrip, frame_miss_savings_vs_drrip,\n"
+     "rt_tex_reuse, rt_tex_totals, configs, miss_curves, tenant_totals, corun_stp,\n"
+     "contention_breakdown, contention_wbd,\n"
      "epoch_reuse (docs/RESULTS.md).\n"
      "  --csv    CSV instead of a table\n"
      "  --write  allow statements that change the database\n"},

@@ -7,9 +7,11 @@
 #include "llct/results.h"
 #include "store.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct llct_results {
 	sqlite3 *db;
@@ -67,6 +69,142 @@ static int one_int(sqlite3 *db, const char *sql, int64_t *v)
 	*v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? SQLITE_OK : rc;
+}
+
+/* A path as an SQLite URI ("file:" and the path, percent-encoded where URIs need it). */
+static char *path_uri(const char *path, const char *query)
+{
+	size_t n = strlen(path);
+	char *u = malloc(3 * n + strlen(query) + 16), *o = u;
+	if (!u)
+		return NULL;
+	o += sprintf(o, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (*p == '%' || *p == '?' || *p == '#' || *p < 0x20 || *p >= 0x7f)
+			o += sprintf(o, "%%%02X", *p);
+		else
+			*o++ = (char)*p;
+	sprintf(o, "?%s", query);
+	return u;
+}
+
+/* Checks that db is a results database of a version this build reads; *ver is its version. */
+static int check_read(sqlite3 *db, const char *path, int64_t *ver, char *err, size_t err_size)
+{
+	int64_t app = 0, n = 0;
+	if (one_int(db, "PRAGMA application_id", &app) || one_int(db, "PRAGMA user_version", ver) ||
+	    one_int(db, "SELECT count(*) FROM sqlite_schema", &n)) {
+		if (sqlite3_errcode(db) == SQLITE_NOTADB)
+			return llct_db_msg(
+			    err, err_size, LLCT_ERR_FORMAT,
+			    "'%s': not an llctrace results database (not a database)", path);
+		return llct_db_msg(err, err_size, llct_db_status(sqlite3_errcode(db)),
+				   "'%s': cannot read: %s", path, sqlite3_errmsg(db));
+	}
+	if (app != LLCT_RESULTS_APPLICATION_ID && n == 0)
+		return llct_db_msg(err, err_size, LLCT_ERR_FORMAT,
+				   "'%s': not an llctrace results database (an empty database)",
+				   path);
+	if (app != LLCT_RESULTS_APPLICATION_ID)
+		return llct_db_msg(err, err_size, LLCT_ERR_FORMAT,
+				   "'%s': not an llctrace results database (SQLite application_id "
+				   "0x%llx)",
+				   path, (unsigned long long)app);
+	if (*ver > LLCT_RESULTS_SCHEMA_VERSION || *ver < 1)
+		return llct_db_msg(
+		    err, err_size, LLCT_ERR_VERSION,
+		    "'%s': results schema version %lld; this llctrace %s reads up to "
+		    "version %d (upgrade llctrace)",
+		    path, (long long)*ver, LLCT_VERSION, LLCT_RESULTS_SCHEMA_VERSION);
+	return LLCT_OK;
+}
+
+int llct_results_open_read(const char *path, sqlite3 **out, char **tmp, int64_t *version, char *err,
+			   size_t err_size)
+{
+	sqlite3 *db = NULL, *copy = NULL;
+	char *uri = path_uri(path, "mode=ro"), *tpath = NULL;
+	int64_t ver = 0;
+	int st;
+	*out = NULL;
+	*tmp = NULL;
+	if (!uri)
+		return llct_db_msg(err, err_size, LLCT_ERR_NOMEM, "'%s': out of memory", path);
+	if (access(path, R_OK) != 0) {
+		free(uri);
+		return llct_db_msg(err, err_size, LLCT_ERR_IO, "'%s': cannot read: %s", path,
+				   strerror(errno));
+	}
+	if (sqlite3_open_v2(uri, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
+		st = llct_db_msg(err, err_size, LLCT_ERR_IO, "'%s': cannot open: %s", path,
+				 db ? sqlite3_errmsg(db) : "out of memory");
+		goto fail;
+	}
+	free(uri);
+	uri = NULL;
+	sqlite3_busy_timeout(db, 10000);
+	if ((st = check_read(db, path, &ver, err, err_size)))
+		goto fail;
+	*version = ver;
+	if (ver == LLCT_RESULTS_SCHEMA_VERSION) {
+		*out = db;
+		return LLCT_OK;
+	}
+	/* An older file: upgrade a temporary copy, never the user's file. */
+	const char *dir = getenv("TMPDIR");
+	size_t len = strlen(dir && *dir ? dir : "/tmp") + 32;
+	int fd;
+	if (!(tpath = malloc(len))) {
+		st = llct_db_msg(err, err_size, LLCT_ERR_NOMEM, "'%s': out of memory", path);
+		goto fail;
+	}
+	snprintf(tpath, len, "%s/llct-upgrade-XXXXXX", dir && *dir ? dir : "/tmp");
+	if ((fd = mkstemp(tpath)) < 0) {
+		st = llct_db_msg(err, err_size, LLCT_ERR_IO,
+				 "'%s': cannot make a temporary copy to upgrade: %s: %s", path,
+				 tpath, strerror(errno));
+		free(tpath);
+		tpath = NULL;
+		goto fail;
+	}
+	close(fd);
+	char sql[64];
+	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d; COMMIT;", LLCT_RESULTS_SCHEMA_VERSION);
+	sqlite3_backup *b = NULL;
+	if (sqlite3_open(tpath, &copy) != SQLITE_OK ||
+	    !(b = sqlite3_backup_init(copy, "main", db, "main")) ||
+	    sqlite3_backup_step(b, -1) != SQLITE_DONE || sqlite3_backup_finish(b) != SQLITE_OK ||
+	    (b = NULL, sqlite3_exec(copy, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) ||
+	    create_versions(copy, ver) || sqlite3_exec(copy, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		if (b)
+			sqlite3_backup_finish(b);
+		st = llct_db_msg(err, err_size, LLCT_ERR_IO,
+				 "'%s': cannot upgrade a copy from schema version %lld in %s: %s",
+				 path, (long long)ver, tpath, copy ? sqlite3_errmsg(copy) : "");
+		goto fail;
+	}
+	sqlite3_close(db);
+	*out = copy;
+	*tmp = tpath;
+	return LLCT_OK;
+fail:
+	free(uri);
+	sqlite3_close(db);
+	sqlite3_close(copy);
+	if (tpath) {
+		unlink(tpath);
+		free(tpath);
+	}
+	return st;
+}
+
+void llct_results_close_read(sqlite3 *db, char *tmp)
+{
+	sqlite3_close(db);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
 }
 
 int llct_results_open(const char *path, struct llct_results **out, char *err, size_t err_size)

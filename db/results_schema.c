@@ -112,7 +112,8 @@ const char llct_results_schema_v2[] =
 /* Version 3: page-coloring allocations, configuration labels, the DRRIP baseline as a view
  * of its own, per-frame savings and miss curves. miss_savings_vs_drrip (version 1's) is
  * recreated on drrip_baselines: its baseline is now a DRRIP run without UCD, partitions,
- * bypass or colors. */
+ * bypass or colors. contention_breakdown (version 2's) is recreated with windows: a results
+ * file of 10,000 runs made the old forms search every run for every run. */
 const char llct_results_schema_v3[] =
     "CREATE TABLE colors(run_id INTEGER NOT NULL REFERENCES runs(id),"
     " tenant INTEGER NOT NULL, n_colors INTEGER, colors TEXT,"
@@ -140,18 +141,15 @@ const char llct_results_schema_v3[] =
     " '*' || rest AS shape, id = max(id) OVER (PARTITION BY trace, trace_created, policy,"
     " size || rest) AS latest FROM c;"
     /* the DRRIP run a run is measured against: the latest one on the same trace, geometry,
-     * hash and frames, without UCD, partitions, bypass or colors */
-    "CREATE VIEW drrip_baselines AS SELECT a.id AS run_id, (SELECT max(x.id) FROM runs x"
-    " WHERE x.policy = 'drrip' AND x.ucd = 0 AND x.trace = a.trace"
-    " AND x.trace_created IS a.trace_created AND x.llc_bytes = a.llc_bytes"
-    " AND x.ways = a.ways AND x.line = a.line AND x.banks = a.banks AND x.hash = a.hash"
-    " AND x.frames = a.frames AND json_extract(x.params, '$.partition') IS NULL"
-    " AND json_extract(x.params, '$.bypass') IS NULL"
-    " AND json_extract(x.params, '$.colors') IS NULL"
-    " AND json_extract(x.params, '$.hit_latency') IS json_extract(a.params, '$.hit_latency')"
-    " AND json_extract(x.params, '$.miss_latency') IS json_extract(a.params, '$.miss_latency')"
-    " AND json_extract(x.params, '$.mlp') IS json_extract(a.params, '$.mlp'))"
-    " AS drrip_run_id FROM runs a;"
+     * hash and frames (and co-run timing), without UCD, partitions, bypass or colors; one
+     * pass over runs (a window per key), not a search per run */
+    "CREATE VIEW drrip_baselines AS SELECT id AS run_id, max(CASE WHEN policy = 'drrip'"
+    " AND ucd = 0 AND json_extract(params, '$.partition') IS NULL"
+    " AND json_extract(params, '$.bypass') IS NULL"
+    " AND json_extract(params, '$.colors') IS NULL THEN id END)"
+    " OVER (PARTITION BY trace, trace_created, llc_bytes, ways, line, banks, hash, frames,"
+    " json_extract(params, '$.hit_latency'), json_extract(params, '$.miss_latency'),"
+    " json_extract(params, '$.mlp')) AS drrip_run_id FROM runs;"
     "DROP VIEW IF EXISTS miss_savings_vs_drrip;"
     "CREATE VIEW miss_savings_vs_drrip AS SELECT a.id AS run_id, a.trace, a.policy,"
     " a.llc_bytes, a.ways, a.ucd, a.frames, a.misses, d.misses AS drrip_misses,"
@@ -164,12 +162,30 @@ const char llct_results_schema_v3[] =
     "CREATE VIEW frame_misses AS SELECT run_id, frame, sum(reads + writes) AS accesses,"
     " sum(reads + writes - read_hits - write_hits) AS misses,"
     " sum(reads - read_hits) AS read_misses FROM stream_stats GROUP BY run_id, frame;"
-    "CREATE VIEW frame_miss_savings_vs_drrip AS SELECT r.id AS run_id, r.trace, r.policy,"
-    " r.ucd, f.frame, f.misses, d.misses AS drrip_misses, CASE WHEN d.misses > 0"
-    " THEN 1.0 - 1.0 * f.misses / d.misses END AS miss_saving, b.drrip_run_id"
-    " FROM runs r JOIN drrip_baselines b ON b.run_id = r.id"
-    " JOIN frame_misses f ON f.run_id = r.id"
-    " JOIN frame_misses d ON d.run_id = b.drrip_run_id AND d.frame = f.frame;"
+    /* the baseline's misses in the same frame looked up through stream_stats' key */
+    "CREATE VIEW frame_miss_savings_vs_drrip AS SELECT run_id, trace, policy, ucd, frame,"
+    " misses, drrip_misses, CASE WHEN drrip_misses > 0"
+    " THEN 1.0 - 1.0 * misses / drrip_misses END AS miss_saving, drrip_run_id"
+    " FROM (SELECT r.id AS run_id, r.trace, r.policy, r.ucd, f.frame, f.misses,"
+    " (SELECT sum(s.reads + s.writes - s.read_hits - s.write_hits) FROM stream_stats s"
+    " WHERE s.run_id = b.drrip_run_id AND s.frame = f.frame) AS drrip_misses,"
+    " b.drrip_run_id FROM (SELECT run_id, frame,"
+    " sum(reads + writes - read_hits - write_hits) AS misses FROM stream_stats"
+    " GROUP BY run_id, frame) f JOIN drrip_baselines b ON b.run_id = f.run_id"
+    " JOIN runs r ON r.id = f.run_id) WHERE drrip_misses IS NOT NULL;"
+    /* version 2's breakdown with windows instead of a search per row (same numbers) */
+    "DROP VIEW contention_breakdown;"
+    "CREATE VIEW contention_breakdown AS WITH v AS (SELECT run_id, owner_by, victim,"
+    " aggressor, sum(gdc_demotions) AS gdc_demotions,"
+    " sum(plob_evictions) AS plob_evictions, sum(misses_ascribed_gdc) AS gdc,"
+    " sum(misses_ascribed_plob) AS plob FROM contention"
+    " GROUP BY run_id, owner_by, victim, aggressor)"
+    " SELECT v.run_id, r.policy, v.owner_by, v.victim, v.aggressor, v.gdc_demotions,"
+    " v.plob_evictions, v.gdc AS misses_ascribed_gdc, v.plob AS misses_ascribed_plob,"
+    " 100.0 * v.gdc / nullif(sum(v.gdc) OVER w, 0) AS gdc_pct,"
+    " 100.0 * v.plob / nullif(sum(v.plob) OVER w, 0) AS plob_pct"
+    " FROM v JOIN runs r ON r.id = v.run_id"
+    " WINDOW w AS (PARTITION BY v.run_id, v.owner_by, v.victim);"
     /* misses over LLC size: one point per run; runs of one trace, policy and shape at
      * several sizes make a curve */
     "CREATE VIEW miss_curves AS SELECT c.run_id, c.trace, c.policy, c.shape, c.llc_bytes,"

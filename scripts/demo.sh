@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # demo.sh - the main job end to end on a default input: capture frames of a real Vulkan
 # program (vkcube, headless under Xvfb, on Mesa's lavapipe), replay them through every policy,
-# print the per-stream hit-rate table; then the same for synthetic deferred-renderer frames.
+# print the per-stream hit-rate table; then the same for synthetic deferred-renderer frames;
+# last, the report page of all the results.
 set -euo pipefail
 LLCTRACE=${1:-build/llctrace}
 out=${LLCT_DEMO_DIR:-out}
@@ -31,4 +32,8 @@ echo "== synthetic deferred-renderer frames (docs/SYNTH.md): 4 frames at 1280x72
 "$LLCTRACE" replay "$out/frames.llct" --policy drrip,gspztc,gspztc-tse,gspc --ucd -q -o "$out/results.db"
 "$LLCTRACE" sql "$out/results.db" "SELECT policy, ucd, misses, drrip_misses, round(100 * miss_saving, 1) AS saving_pct FROM miss_savings_vs_drrip WHERE trace LIKE '%frames.llct' ORDER BY miss_saving DESC"
 echo
+echo "== llctrace report: the results as a page of plots, each beside its query"
+"$LLCTRACE" report "$out/results.db" -o "$out/report.html"
+echo
 echo "results: $out/results.db (docs/RESULTS.md lists its tables and views)"
+echo "report:  $out/report.html (open it in any browser: no server, no network needed)"

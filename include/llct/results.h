@@ -67,6 +67,13 @@ struct llct_replay_desc {
 
 struct llct_results;
 
+/* Opens a results database only to read it, with this version's views: the file is opened
+ * read-only; one of an older schema is copied to a temporary file (*tmp, removed by
+ * llct_results_close_read) and the copy upgraded; *version is the file's. Foreign and newer
+ * files are refused. */
+int llct_results_open_read(const char *path, sqlite3 **db, char **tmp, int64_t *version, char *err,
+			   size_t err_size);
+void llct_results_close_read(sqlite3 *db, char *tmp);
 /* Opens (creating if needed) a results database; refuses foreign or newer files. */
 int llct_results_open(const char *path, struct llct_results **out, char *err, size_t err_size);
 /* Transactions around many inserts. */

@@ -1,0 +1,122 @@
+/* cmd_report.c - `llctrace report RESULTS.db [-o report.html] [--open]`: writes the report page
+ * (viewer/) of a results database and says where it is. */
+#include "cli.h"
+#include "llct/report.h"
+
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+extern char **environ;
+
+/* RESULTS.db -> RESULTS.html, next to it. */
+static char *default_output(const char *results)
+{
+	size_t n = strlen(results);
+	char *out = malloc(n + 6);
+	if (!out)
+		return NULL;
+	memcpy(out, results, n + 1);
+	char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+	if (dot && (!slash || dot > slash + 1))
+		*dot = '\0';
+	strcat(out, ".html");
+	return out;
+}
+
+/* Starts a browser on the page without waiting for it: $BROWSER, else xdg-open. */
+static int open_page(const char *path)
+{
+	const char *cands[] = {getenv("BROWSER"), "xdg-open", "sensible-browser"};
+	for (size_t i = 0; i < sizeof(cands) / sizeof(cands[0]); i++) {
+		pid_t pid;
+		char *argv[] = {(char *)cands[i], (char *)path, NULL};
+		if (cands[i] && cands[i][0] &&
+		    posix_spawnp(&pid, cands[i], NULL, NULL, argv, environ) == 0) {
+			fprintf(stderr, "opening it with %s\n", cands[i]);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	enum { O_OPEN = 256, O_MAXROWS };
+	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+					     {"open", no_argument, NULL, O_OPEN},
+					     {"max-frame-rows", required_argument, NULL, O_MAXROWS},
+					     {"quiet", no_argument, NULL, 'q'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	struct llct_report_options o = {0};
+	struct llct_report_stats s;
+	const char *out_arg = NULL;
+	char err[1024], *out = NULL;
+	int c, quiet = 0, want_open = 0;
+	uint64_t v;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out_arg = optarg;
+			break;
+		case O_OPEN:
+			want_open = 1;
+			break;
+		case O_MAXROWS:
+			if (!cli_parse_uint(optarg, UINT64_C(1) << 40, &v) || !v)
+				return cli_usage_error("report", "bad --max-frame-rows '%s'",
+						       optarg);
+			o.max_frame_rows = v;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		default: {
+			int r = cli_getopt_common("report", c, argv);
+			return r >= 0 ? r : EXIT_USAGE;
+		}
+		}
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("report", argc - optind ? "takes one results database"
+							       : "needs a results database");
+	const char *results = argv[optind];
+	if (!(out = out_arg ? strdup(out_arg) : default_output(results))) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	struct timeval t0, t1;
+	gettimeofday(&t0, NULL);
+	if (!quiet)
+		fprintf(stderr, "report: gathering the runs of '%s'...\n", results);
+	if (llct_report_write(results, out, &o, &s, err, sizeof(err))) {
+		cli_error("%s", err);
+		free(out);
+		return EXIT_FAIL;
+	}
+	gettimeofday(&t1, NULL);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_usec - t0.tv_usec) / 1e6;
+	if (!quiet) {
+		fprintf(stderr,
+			"report: %llu runs (%llu latest), per-frame rows of %llu runs (%llu rows); "
+			"results %.1f KiB, %.1f KiB gzip'ed; page %.1f KiB in %.2fs\n",
+			(unsigned long long)s.runs, (unsigned long long)s.latest_runs,
+			(unsigned long long)s.frame_runs, (unsigned long long)s.frame_rows,
+			(double)s.db_bytes / 1024, (double)s.gz_bytes / 1024,
+			(double)s.page_bytes / 1024, secs);
+		if (s.frame_runs < s.latest_runs)
+			fprintf(stderr,
+				"report: %llu runs have no per-frame rows in the page (more than "
+				"--max-frame-rows); their totals are there\n",
+				(unsigned long long)(s.latest_runs - s.frame_runs));
+	}
+	printf("report written to %s (open it in a browser; it needs no network)\n", out);
+	if (want_open && open_page(out))
+		fprintf(stderr, "report: no browser to open it with ($BROWSER, xdg-open)\n");
+	free(out);
+	return EXIT_OK;
+}
