@@ -18,7 +18,7 @@ static const char PARAMS_SQL[] =
     " json_object('corun', CASE WHEN ?5 THEN json('true') END, 'tenants', ?6,"
     " 'hit_latency', ?7, 'miss_latency', ?8, 'mlp', json(?9), 'contention_by', ?10,"
     " 'partition', ?11, 'partition_by', ?12, 'bypass', ?13, 'colors', ?14,"
-    " 'page_size', ?15))";
+    " 'page_size', ?15, 'batch_cell', ?16))";
 
 static void bind_text(sqlite3_stmt *st, int i, const char *s)
 {
@@ -68,6 +68,7 @@ static char *params_json(struct llct_results *r, const struct llct_replay_desc *
 	bind_text(st, 14, d->colors);
 	if (d->colors)
 		sqlite3_bind_int64(st, 15, d->page_size);
+	bind_text(st, 16, d->batch_cell);
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		out = strdup((const char *)sqlite3_column_text(st, 0));
 	if (!out)

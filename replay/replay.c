@@ -417,6 +417,15 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	memset(&fd, 0, sizeof(fd));
 	if (llct_cache_config_check(&o->cache, err, err_size) || o->n_policies == 0)
 		return LLCT_ERR_INVALID;
+	for (size_t m = 0; o->caches && m < o->n_policies; m++) {
+		if (llct_cache_config_check(&o->caches[m], err, err_size))
+			return LLCT_ERR_INVALID;
+		if (o->caches[m].line != o->cache.line || o->caches[m].ucd != o->cache.ucd) {
+			snprintf(err, err_size,
+				 "models replayed together must share the line size and UCD");
+			return LLCT_ERR_INVALID;
+		}
+	}
 	llct_reader_frames(r, &all, &n_all);
 	size_t *sel_of = calloc(n_all + 1, sizeof(*sel_of)); /* index in all -> index in sel */
 	uint32_t *sel_frame = calloc(n_all + 1, sizeof(*sel_frame));
@@ -440,7 +449,8 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 			goto nomem;
 		for (size_t f = 0; f < n_sel; f++)
 			res[m].frames[f].frame = sel_frame[f];
-		if ((st = llct_cache_create(&o->cache, o->policies[m], &e.models[m].cache)))
+		const struct llct_cache_config *cc = o->caches ? &o->caches[m] : &o->cache;
+		if ((st = llct_cache_create(cc, o->policies[m], &e.models[m].cache)))
 			goto fail_msg;
 		llct_cache_set_partition(e.models[m].cache, o->part);
 		if (o->contention && (st = llct_cache_track_contention(
@@ -449,7 +459,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		if (o->dyn_plan) {
 			struct llct_dynpart *d = calloc(1, sizeof(*d));
 			e.models[m].dyn = d;
-			if (!d || llct_dynpart_init(d, o->dyn_plan, &o->cache, o->part))
+			if (!d || llct_dynpart_init(d, o->dyn_plan, cc, o->part))
 				goto nomem;
 			llct_dynpart_start(d, o->start_counts);
 			llct_cache_set_dynpart(e.models[m].cache, d);

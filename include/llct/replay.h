@@ -188,6 +188,11 @@ size_t llct_cache_state_bytes(const struct llct_cache *c);
 /* Results of one policy in a replay. */
 struct llct_replay_options {
 	struct llct_cache_config cache;
+	/* Model m's own configuration (n_policies of them), or NULL: every model on `cache`. They
+	 * must share `cache`'s line size and UCD (the decoded batches and the next-use index
+	 * depend on those); sizes, ways, hash, banks and sample periods may differ, so one
+	 * decode feeds a sweep. */
+	const struct llct_cache_config *caches;
 	const struct llct_frame_range *frames; /* NULL: every frame */
 	const struct llct_policy_ops **policies;
 	size_t n_policies;

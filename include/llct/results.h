@@ -63,6 +63,7 @@ struct llct_replay_desc {
 	uint32_t page_size;
 	const char *const *tenant_colors; /* with colors: tenant t's colors as "0-15,32" */
 	const uint32_t *tenant_n_colors;
+	const char *batch_cell; /* `llctrace batch`: the grid cell these runs make, or NULL */
 };
 
 struct llct_results;

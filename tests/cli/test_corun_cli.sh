@@ -69,7 +69,7 @@ expect_rc 0 "$LLCTRACE" replay "$T/g.llct" --policy lru -o "$T/r.db" --bypass st
 
 # bad input
 expect_rc 2 "$LLCTRACE" replay "$T/vma.llct" "$T/dadd.llct" -o "$T/r.db"; expect_err "several traces need --corun"
-expect_rc 1 "$LLCTRACE" replay --corun "$T/vma.llct" "$T/dadd.llct" --policy belady -o "$T/r.db"; expect_err "needs the future"
+expect_rc 2 "$LLCTRACE" replay --corun "$T/vma.llct" "$T/dadd.llct" --policy belady -o "$T/r.db"; expect_err "needs the future"
 expect_rc 2 "$LLCTRACE" replay --corun "$T/vma.llct" "$T/dadd.llct" --partition ways:0=12,1=8 -o "$T/x.db" $LLC; expect_err "the LLC has 16"
 expect_rc 2 "$LLCTRACE" replay "$T/vma.llct" --partition ways:XYZ=3 --partition-by stream -o "$T/x.db"; expect_err "bad class"
 expect_rc 2 "$LLCTRACE" replay "$T/vma.llct" --partition nope -o "$T/x.db"; expect_err "bad --partition"

@@ -112,6 +112,41 @@ static void test_engine(void)
 	CHECK_EQ(solo[0].accesses, fi[1].n_records);
 	llct_replay_results_free(solo, n);
 	llct_frame_range_release(&fr);
+	o.frames = NULL;
+	/* A sweep: every policy on three configurations (sizes, ways, hash, banks differ) from
+	 * one decode gives what each configuration gives alone. */
+	struct llct_cache_config cfg[3] = {o.cache, o.cache, o.cache};
+	cfg[1].size = 128 * 1024;
+	cfg[1].ways = 8;
+	cfg[2].size = 1 << 20;
+	cfg[2].hash = LLCT_HASH_XOR;
+	cfg[2].banks = 8;
+	const struct llct_policy_ops *sp[48];
+	struct llct_cache_config sc[48];
+	for (size_t c = 0; c < 3; c++)
+		for (size_t m = 0; m < n; m++) {
+			sp[c * n + m] = all[m];
+			sc[c * n + m] = cfg[c];
+		}
+	struct llct_replay_options so = o;
+	so.policies = sp;
+	so.caches = sc;
+	so.n_policies = 3 * n;
+	struct llct_replay_result *sweep;
+	CHECK_EQ(llct_replay_run(r, &so, &sweep, &wall, err, sizeof(err)), LLCT_OK);
+	for (size_t c = 0; c < 3; c++) {
+		struct llct_replay_options alone = o;
+		alone.cache = cfg[c];
+		CHECK_EQ(llct_replay_run(r, &alone, &solo, &wall, err, sizeof(err)), LLCT_OK);
+		for (size_t m = 0; m < n; m++)
+			CHECK(same_stats(&sweep[c * n + m], &solo[m]));
+		llct_replay_results_free(solo, n);
+	}
+	/* the configurations of a sweep must share the line size and UCD */
+	sc[5].line = 128;
+	CHECK_EQ(llct_replay_run(r, &so, &solo, &wall, err, sizeof(err)), LLCT_ERR_INVALID);
+	CHECK(strstr(err, "line size") != NULL);
+	llct_replay_results_free(sweep, 3 * n);
 	llct_replay_results_free(one, n);
 	llct_replay_results_free(two, n);
 	llct_reader_close(r);

@@ -1,0 +1,346 @@
+/* replay_job.c - one replay as `replay` and `batch` describe it: settings checked and resolved
+ * into the engine's options, the replay or co-run, and its runs written through db/. */
+#include "replay_job.h"
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const owner_by_name[] = {"tenant", "sm", "kernel", "stream"};
+
+void replay_job_init(struct replay_job *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->cache = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
+	j->hit_lat = LLCT_DEFAULT_HIT_LATENCY;
+	j->miss_lat = LLCT_DEFAULT_MISS_LATENCY;
+	j->page_size = 4096;
+	j->first_id = -1;
+}
+
+int replay_parse_policies(const char *list, const struct llct_policy_ops **out, size_t *n,
+			  char *err, size_t err_size)
+{
+	char buf[1024], *save = NULL;
+	*n = 0;
+	if (strcmp(list, "all") == 0) {
+		for (const struct llct_policy_ops *const *p = llct_policies; *p; p++)
+			if (*n < REPLAY_MAX_POLICIES)
+				out[(*n)++] = *p;
+		return 0;
+	}
+	if (strlen(list) >= sizeof(buf)) {
+		snprintf(err, err_size, "policy list too long");
+		return -1;
+	}
+	strcpy(buf, list);
+	for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		const struct llct_policy_ops *p = llct_policy_find(t);
+		if (!p) {
+			snprintf(err, err_size, "unknown policy '%s'", t);
+			return -1;
+		}
+		for (size_t i = 0; i < *n; i++)
+			if (out[i] == p)
+				p = NULL;
+		if (p && *n < REPLAY_MAX_POLICIES)
+			out[(*n)++] = p;
+	}
+	if (!*n) {
+		snprintf(err, err_size, "no policy in '%s'", list);
+		return -1;
+	}
+	return 0;
+}
+
+int replay_parse_mlp(const char *s, double *mlp)
+{
+	char buf[512], *save = NULL;
+	size_t k = 0;
+	if (strlen(s) >= sizeof(buf))
+		return 0;
+	strcpy(buf, s);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double v = strtod(t, &end);
+		if (*end || !(v > 0) || v > 1e6 || k >= LLCT_MAX_CLASSES)
+			return 0;
+		mlp[k++] = v;
+	}
+	if (k == 1) /* one value for every tenant */
+		for (size_t i = 1; i < LLCT_MAX_CLASSES; i++)
+			mlp[i] = mlp[0];
+	return k > 0;
+}
+
+/* Tenant t's page colors as ranges, "0-15,32". */
+static void colors_text(const struct llct_partition *p, size_t t, char *buf, size_t size)
+{
+	size_t at = 0;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < p->n_colors[t] && at + 16 < size;) {
+		uint32_t j = i;
+		while (j + 1 < p->n_colors[t] && p->colors[t][j + 1] == p->colors[t][j] + 1)
+			j++;
+		if (j > i)
+			at += (size_t)snprintf(buf + at, size - at, "%s%u-%u", at ? "," : "",
+					       p->colors[t][i], p->colors[t][j]);
+		else
+			at += (size_t)snprintf(buf + at, size - at, "%s%u", at ? "," : "",
+					       p->colors[t][i]);
+		i = j + 1;
+	}
+}
+
+int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
+{
+	if (j->n_traces == 0 || j->n_pol == 0) {
+		snprintf(err, err_size, "nothing to replay");
+		return EXIT_USAGE;
+	}
+	if (j->n_traces > LLCT_MAX_CLASSES) {
+		snprintf(err, err_size, "at most %d traces co-run", LLCT_MAX_CLASSES);
+		return EXIT_USAGE;
+	}
+	if (j->corun)
+		for (size_t m = 0; m < j->n_pol; m++)
+			if (j->pol[m]->needs_next_use) {
+				snprintf(err, err_size,
+					 "%s needs the future, which a co-run's interleaving does "
+					 "not have",
+					 j->pol[m]->name);
+				return EXIT_USAGE;
+			}
+	if (llct_cache_config_check(&j->cache, err, err_size))
+		return EXIT_USAGE;
+	for (size_t c = 0; c < j->n_sweep; c++)
+		if (llct_cache_config_check(&j->sweep[c], err, err_size))
+			return EXIT_USAGE;
+	if (j->n_sweep && (j->corun || j->partition || j->bypass || j->colors)) {
+		snprintf(err, err_size, "a sweep replays plain configurations only");
+		return EXIT_USAGE;
+	}
+	if (j->frames) {
+		if (llct_frame_range_parse(j->frames, &j->range)) {
+			snprintf(err, err_size, "bad frame range '%s'", j->frames);
+			return EXIT_USAGE;
+		}
+		j->has_range = 1;
+	}
+	if (j->bypass) {
+		if (llct_partition_parse_bypass(j->bypass, &j->part, err, err_size))
+			return EXIT_USAGE;
+		j->has_part = 1;
+	}
+	if (j->colors) {
+		if (llct_partition_parse_colors(j->colors,
+						llct_cache_colors(&j->cache, j->page_size),
+						(uint32_t)j->n_traces, &j->part, err, err_size))
+			return EXIT_USAGE;
+		j->part.page_size = j->page_size;
+		j->has_part = 1;
+		for (size_t t = 0; t < j->n_traces; t++) {
+			colors_text(&j->part, t, j->color_text[t], sizeof(j->color_text[t]));
+			j->color_ptr[t] = j->color_text[t];
+		}
+	}
+	if (j->partition) {
+		char why[400];
+		if (llct_partition_parse_ways(j->partition, j->part_by, &j->plan, why,
+					      sizeof(why))) {
+			snprintf(err, err_size, "bad --partition: %s", why);
+			return EXIT_USAGE;
+		}
+		if (j->plan.alloc == LLCT_WAYS_MANUAL) {
+			uint32_t sum = 0;
+			for (size_t k = 0; k < LLCT_MAX_CLASSES; k++)
+				sum += j->plan.manual[k];
+			if (sum > j->cache.ways) {
+				snprintf(err, err_size,
+					 "the partition gives %u ways, the LLC has %u", sum,
+					 j->cache.ways);
+				return EXIT_USAGE;
+			}
+		}
+		if (llct_partition_resolve(&j->plan, &j->cache, j->traces, j->n_traces,
+					   j->has_range ? &j->range : NULL, j->hit_lat, j->miss_lat,
+					   j->mlp, &j->part, j->counts, j->active, err, err_size))
+			return EXIT_FAIL;
+		j->has_part = 1;
+	}
+	for (size_t t = 0; t < j->n_traces; t++)
+		j->mlp_used[t] = j->mlp[t] > 0 ? j->mlp[t] : LLCT_DEFAULT_MLP;
+	return EXIT_OK;
+}
+
+/* How the runs of configuration c were made, for the results database. */
+static void fill_desc(const struct replay_job *j, const struct llct_cache_config *c,
+		      const char *cell, const char *created, const char *started,
+		      struct llct_replay_desc *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->traces = j->traces;
+	d->n_traces = j->n_traces;
+	d->trace_created = created;
+	d->started_at = started;
+	d->frames = j->frames;
+	d->llc_bytes = c->size;
+	d->ways = c->ways;
+	d->line = c->line;
+	d->sets = llct_cache_sets(c);
+	d->banks = c->banks;
+	d->sample_period = c->sample_period;
+	d->hash = c->hash == LLCT_HASH_XOR ? "xor" : "mod";
+	d->ucd = c->ucd;
+	d->n_policies = j->n_pol;
+	d->threads = j->threads;
+	d->command_wall_s = j->wall_s;
+	d->corun = j->corun;
+	d->hit_latency = j->hit_lat;
+	d->miss_latency = j->miss_lat;
+	d->mlp = j->mlp_used;
+	d->contention_by = j->contention ? owner_by_name[j->contention_by] : NULL;
+	d->partition = j->partition;
+	d->partition_by = j->part_by == LLCT_CLASS_STREAM ? "stream" : "tenant";
+	d->partition_dynamic = j->plan.alloc == LLCT_WAYS_DYNAMIC;
+	d->part_ways = j->counts;
+	d->part_masks = j->part.ways_mask;
+	d->part_active = j->active;
+	d->part_classes = LLCT_MAX_CLASSES;
+	d->bypass = j->bypass;
+	d->colors = j->colors;
+	d->page_size = j->page_size;
+	d->tenant_colors = j->colors ? j->color_ptr : NULL;
+	d->tenant_n_colors = j->part.n_colors;
+	d->batch_cell = cell;
+}
+
+static int find_created(const char *table, const char *key, const char *value, void *ud)
+{
+	if (strcmp(table, "capture") == 0 && strcmp(key, "created_at") == 0 && value) {
+		snprintf(ud, 64, "%s", value);
+		return 1;
+	}
+	return 0;
+}
+
+static int run_single(struct replay_job *j, struct llct_results *db, const char *started, char *err,
+		      size_t err_size)
+{
+	struct llct_replay_options o;
+	struct llct_reader *r = NULL;
+	struct llct_replay_result *res = NULL;
+	size_t n_cfg = j->n_sweep ? j->n_sweep : 1, n_models = n_cfg * j->n_pol;
+	const struct llct_policy_ops **pols = calloc(n_models, sizeof(*pols));
+	struct llct_cache_config *cfgs = calloc(n_models, sizeof(*cfgs));
+	char created[64] = "";
+	int rc = EXIT_FAIL;
+
+	if (!pols || !cfgs) {
+		snprintf(err, err_size, "out of memory");
+		goto out;
+	}
+	for (size_t c = 0; c < n_cfg; c++)
+		for (size_t m = 0; m < j->n_pol; m++) {
+			pols[c * j->n_pol + m] = j->pol[m];
+			cfgs[c * j->n_pol + m] = j->n_sweep ? j->sweep[c] : j->cache;
+		}
+	memset(&o, 0, sizeof(o));
+	o.cache = cfgs[0];
+	o.caches = j->n_sweep ? cfgs : NULL;
+	o.policies = pols;
+	o.n_policies = n_models;
+	o.threads = j->threads;
+	o.frames = j->has_range ? &j->range : NULL;
+	o.part = j->has_part ? &j->part : NULL;
+	o.dyn_plan = j->plan.alloc == LLCT_WAYS_DYNAMIC ? &j->plan : NULL;
+	o.start_counts = j->counts;
+	o.contention = j->contention;
+	o.contention_by = j->contention_by;
+	o.progress = j->progress;
+	o.progress_ud = j->progress_ud;
+	if (llct_reader_open(j->traces[0], &r, err, err_size))
+		goto out;
+	llct_reader_foreach_meta(r, find_created, created);
+	const struct llct_frame_info *fi;
+	size_t nf;
+	llct_reader_frames(r, &fi, &nf);
+	j->records = 0;
+	for (size_t i = 0; i < nf; i++)
+		if (!o.frames || llct_frame_range_contains(o.frames, fi[i].frame))
+			j->records += fi[i].n_records;
+	if (llct_replay_run(r, &o, &res, &j->wall_s, err, err_size))
+		goto out;
+	for (size_t c = 0; c < n_cfg; c++) {
+		struct llct_replay_desc d;
+		fill_desc(j, &cfgs[c * j->n_pol], j->batch_cells ? j->batch_cells[c] : NULL,
+			  created, started, &d);
+		if (llct_results_add_replay(db, &d, res + c * j->n_pol, j->n_pol, &j->first_id)) {
+			snprintf(err, err_size, "%s", llct_results_error(db));
+			goto out;
+		}
+	}
+	rc = EXIT_OK;
+out:
+	llct_replay_results_free(res, n_models);
+	llct_reader_close(r);
+	free(pols);
+	free(cfgs);
+	return rc;
+}
+
+static int run_corun(struct replay_job *j, struct llct_results *db, const char *started, char *err,
+		     size_t err_size)
+{
+	struct llct_corun_options o;
+	struct llct_replay_desc d;
+	struct llct_corun_result *res = NULL;
+	int rc = EXIT_FAIL;
+
+	memset(&o, 0, sizeof(o));
+	o.cache = j->cache;
+	o.frames = j->has_range ? &j->range : NULL;
+	o.policies = j->pol;
+	o.n_policies = j->n_pol;
+	o.hit_latency = j->hit_lat;
+	o.miss_latency = j->miss_lat;
+	memcpy(o.mlp, j->mlp, sizeof(o.mlp));
+	o.part = j->has_part ? &j->part : NULL;
+	o.dyn_plan = j->plan.alloc == LLCT_WAYS_DYNAMIC ? &j->plan : NULL;
+	o.start_counts = j->counts;
+	o.contention = j->contention;
+	o.contention_by = j->contention_by;
+	o.threads = j->threads;
+	o.progress = j->progress;
+	o.progress_ud = j->progress_ud;
+	if (llct_corun_run(j->traces, j->n_traces, &o, &res, &j->wall_s, err, err_size))
+		return EXIT_FAIL;
+	fill_desc(j, &j->cache, j->batch_cells ? j->batch_cells[0] : NULL, NULL, started, &d);
+	if (llct_results_add_corun(db, &d, res, j->n_pol, &j->first_id)) {
+		snprintf(err, err_size, "%s", llct_results_error(db));
+		goto out;
+	}
+	rc = EXIT_OK;
+out:
+	llct_corun_results_free(res, j->n_pol);
+	return rc;
+}
+
+int replay_job_run(struct replay_job *j, struct llct_results *db, char *err, size_t err_size)
+{
+	char started[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return j->corun ? run_corun(j, db, started, err, err_size)
+			: run_single(j, db, started, err, err_size);
+}
+
+void replay_job_release(struct replay_job *j)
+{
+	if (j->has_range)
+		llct_frame_range_release(&j->range);
+	j->has_range = 0;
+}

@@ -1,0 +1,69 @@
+/* replay_job.h - one replay as `replay` and `batch` describe it: settings as the command line
+ * gives them, checked and resolved into the engine's options, replayed, and written to the
+ * results database. A job may sweep several configurations in one decode. */
+#ifndef LLCT_CLI_REPLAY_JOB_H
+#define LLCT_CLI_REPLAY_JOB_H
+
+#include "llct/replay.h"
+#include "llct/results.h"
+
+#define REPLAY_MAX_POLICIES 32
+
+struct replay_job {
+	/* what to replay */
+	const char *const *traces; /* one, or a co-run's tenants */
+	size_t n_traces;
+	int corun;
+	struct llct_cache_config cache; /* the configuration ... */
+	/* ... or several, replayed from one decode (same line size and UCD; no partition,
+	 * bypass or colors); NULL: `cache` alone */
+	const struct llct_cache_config *sweep;
+	size_t n_sweep;
+	const struct llct_policy_ops *pol[REPLAY_MAX_POLICIES];
+	size_t n_pol;
+	const char *frames, *partition, *bypass, *colors; /* as given, or NULL */
+	int contention;
+	enum llct_owner_by contention_by;
+	enum llct_class_by part_by;
+	uint32_t page_size;
+	double hit_lat, miss_lat, mlp[LLCT_MAX_CLASSES]; /* co-runs; mlp 0: the default */
+	unsigned threads;
+	const char *const *batch_cells; /* per configuration: the batch cell it makes, or NULL */
+	/* records done so far of this job's decode; called on the decoding thread */
+	void (*progress)(void *ud, uint64_t done, uint64_t total);
+	void *progress_ud;
+
+	/* resolved by replay_job_prepare */
+	struct llct_frame_range range;
+	int has_range, has_part;
+	struct llct_partition part;
+	struct llct_partition_plan plan;
+	uint32_t counts[LLCT_MAX_CLASSES];
+	int active[LLCT_MAX_CLASSES];
+	char color_text[LLCT_MAX_CLASSES][256];
+	const char *color_ptr[LLCT_MAX_CLASSES];
+	double mlp_used[LLCT_MAX_CLASSES];
+
+	/* after replay_job_run */
+	int64_t first_id; /* the first run written (of the last configuration written) */
+	uint64_t records; /* records replayed (of the first trace) */
+	double wall_s;
+};
+
+/* Defaults: 8 MiB:16:64, latencies and MLP as documented, 4 KiB pages. */
+void replay_job_init(struct replay_job *j);
+/* Parses "all" or "lru,drrip" into out[] (no repeats); 0 on success, else the message. */
+int replay_parse_policies(const char *list, const struct llct_policy_ops **out, size_t *n,
+			  char *err, size_t err_size);
+/* Parses "8" or "8,8,2,8" (one per tenant; one value for all). */
+int replay_parse_mlp(const char *s, double *mlp);
+/* Checks and resolves the settings (frames, bypass, colors, partition; a static or dynamic
+ * partition reads the traces once). Returns EXIT_OK, EXIT_USAGE for a bad setting or
+ * EXIT_FAIL for a trace that cannot be read, with the message in err. */
+int replay_job_prepare(struct replay_job *j, char *err, size_t err_size);
+/* Replays and appends each configuration's runs to db (one transaction per configuration).
+ * EXIT_OK, or EXIT_FAIL with the message in err. */
+int replay_job_run(struct replay_job *j, struct llct_results *db, char *err, size_t err_size);
+void replay_job_release(struct replay_job *j);
+
+#endif
