@@ -56,10 +56,12 @@ int cli_parse_llc(const char *s, uint64_t *size, uint32_t *ways, uint32_t *line)
 /* Parses a non-negative integer no larger than max; returns 0 on bad input. */
 int cli_parse_uint(const char *s, uint64_t max, uint64_t *out);
 
+int cmd_batch(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_sql(int argc, char **argv);

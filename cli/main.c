@@ -8,6 +8,27 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 const struct cli_command cli_commands[] = {
+    {"batch", cmd_batch, "replay a grid of traces x policies x configurations, here or on Slurm",
+     "usage: llctrace batch GRID.ini -o RESULTS.db [options]\n"
+     "       llctrace batch GRID.ini -o RESULTS.db --slurm [Slurm options]\n"
+     "\n"
+     "GRID.ini lists traces (globs), policies and configurations in [grid NAME] and\n"
+     "[corun NAME] sections; every combination is a cell (docs/BATCH.md). Runs already in\n"
+     "RESULTS.db are skipped, so a batch run again redoes only what is missing or failed.\n"
+     "Here: each trace is decoded once for all its configurations of one line size and\n"
+     "UCD setting, on all cores, with one progress line; a failed job is reported and the\n"
+     "others go on (exit 1 at the end).\n"
+     "      --threads N        worker threads [one per core]\n"
+     "      --list             print every run with 'done' or 'todo' and stop\n"
+     "  -q, --quiet            no progress or summary\n"
+     "Slurm (a job array; each task writes a shard; they are merged into RESULTS.db):\n"
+     "      --slurm            submit with sbatch, wait, merge\n"
+     "      --tasks N          tasks [one per trace]\n"
+     "      --partition P, --time T, --mem M, --account A, --cpus-per-task N\n"
+     "      --sbatch-arg ARG   one more #SBATCH line\n"
+     "      --dry-run          print the job script; submit nothing\n"
+     "      --no-wait          submit, print the job id and the merge command, return\n"
+     "A task runs: llctrace batch GRID --task K --of N --skip-done RESULTS.db -o SHARD\n"},
     {"capture", cmd_capture, "run a Vulkan program under the capture layer",
      "usage: llctrace capture [options] -- PROGRAM [ARGS...]\n"
      "\n"
@@ -58,6 +79,15 @@ const struct cli_command cli_commands[] = {
      "Prints the capture metadata and settings, frames, records, per-stream reads and\n"
      "writes, kernels, resources and compressed bytes per record. Decodes every chunk,\n"
      "so it also checks the whole file.\n"},
+    {"merge", cmd_merge, "add the runs of results shards to a results database",
+     "usage: llctrace merge SHARD.db... -o RESULTS.db\n"
+     "\n"
+     "Adds each shard's runs that RESULTS.db does not have yet (runs.uid), with all their\n"
+     "rows, one transaction per shard; merging a shard twice adds nothing. A shard of a\n"
+     "newer schema, or a file that is not a results database, is refused (exit 1) and the\n"
+     "other shards are still merged.\n"
+     "  -o, --output FILE  results database to add to (created if needed)\n"
+     "  -q, --quiet        no per-shard lines\n"},
     {"replay", cmd_replay, "replay a trace through LLC policies into a results database",
      "usage: llctrace replay TRACE.llct [MORE.llct... --corun] -o RESULTS.db [options]\n"
      "\n"

@@ -109,12 +109,16 @@ const char llct_results_schema_v2[] =
     " (coalesce(gdc_pct, 0) - coalesce(plob_pct, 0)))) / 100.0 AS wbd"
     " FROM contention_breakdown GROUP BY run_id, owner_by, victim;";
 
-/* Version 3: page-coloring allocations, configuration labels, the DRRIP baseline as a view
+/* Version 3: a unique id of every run (runs.uid), page-coloring allocations, configuration labels, the DRRIP baseline as a view
  * of its own, per-frame savings and miss curves. miss_savings_vs_drrip (version 1's) is
  * recreated on drrip_baselines: its baseline is now a DRRIP run without UCD, partitions,
  * bypass or colors. contention_breakdown (version 2's) is recreated with windows: a results
  * file of 10,000 runs made the old forms search every run for every run. */
 const char llct_results_schema_v3[] =
+    /* a run's identity across files, so merging shards twice adds nothing twice */
+    "ALTER TABLE runs ADD COLUMN uid TEXT;"
+    "UPDATE runs SET uid = lower(hex(randomblob(16)));"
+    "CREATE UNIQUE INDEX runs_uid ON runs(uid);"
     "CREATE TABLE colors(run_id INTEGER NOT NULL REFERENCES runs(id),"
     " tenant INTEGER NOT NULL, n_colors INTEGER, colors TEXT,"
     " PRIMARY KEY(run_id, tenant)) WITHOUT ROWID;"

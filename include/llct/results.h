@@ -104,6 +104,11 @@ int llct_results_add_replay(struct llct_results *r, const struct llct_replay_des
 /* The same for a co-run: the shared run per policy, then its tenants' rows. */
 int llct_results_add_corun(struct llct_results *r, const struct llct_replay_desc *d,
 			   const struct llct_corun_result *res, size_t n, int64_t *first_id);
+/* Adds the runs of results database `shard` (a batch task's) that are not here yet (by
+ * runs.uid), with all their rows, in one transaction; *added and *present count its runs.
+ * A shard of a newer schema, or not a results database, is refused. */
+int llct_results_merge(struct llct_results *r, const char *shard, uint64_t *added,
+		       uint64_t *present, char *err, size_t err_size);
 /* The database, to read the views after writing (the handle stays the writer's). */
 sqlite3 *llct_results_handle(struct llct_results *r);
 const char *llct_results_error(const struct llct_results *r);

@@ -282,6 +282,8 @@ static void test_upgrade(int from)
 	CHECK_EQ(q_int(path, "SELECT misses FROM miss_curves"), 5);
 	CHECK_EQ(q_int(path, "SELECT count(*) FROM colors"), 0);
 	CHECK_EQ(q_int(path, "SELECT drrip_run_id FROM miss_savings_vs_drrip"), -999); /* no rows */
+	/* old runs get their uid, so merging the file twice adds them once */
+	CHECK_EQ(q_int(path, "SELECT length(uid) FROM runs"), 32);
 }
 
 int main(void)
