@@ -21,7 +21,7 @@ struct batch_cell {
 	enum llct_class_by part_by;
 	int part_by_set, contention;
 	enum llct_owner_by contention_by;
-	uint32_t page_size;
+	uint32_t page_size, sample_sets;
 	double hit_lat, miss_lat;
 	const struct llct_policy_ops *pol[REPLAY_MAX_POLICIES];
 	size_t n_pol;

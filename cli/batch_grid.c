@@ -34,6 +34,7 @@ enum key {
 	K_HIT,
 	K_MISS,
 	K_MLP,
+	K_SAMPLE_SETS,
 	N_KEYS
 };
 
@@ -62,6 +63,7 @@ static const struct {
     [K_HIT] = {"hit_latency", 0, 1},
     [K_MISS] = {"miss_latency", 0, 1},
     [K_MLP] = {"mlp", 1, 1},
+    [K_SAMPLE_SETS] = {"sample_sets", 0, 0},
 };
 
 struct list {
@@ -222,6 +224,11 @@ static int check_value(struct parse *p, int corun, enum key k, const char *v)
 		double mlp[LLCT_MAX_CLASSES];
 		return replay_parse_mlp(v, mlp) || why(p, "bad mlp '%s'", v);
 	}
+	case K_SAMPLE_SETS:
+		if (!strcmp(v, "all"))
+			return 1;
+		return (cli_parse_uint(strncmp(v, "1/", 2) ? v : v + 2, 1u << 20, &x) && x >= 2) ||
+		       why(p, "sample_sets is all or 1/N (N >= 2), not '%s'", v);
 	default:
 		return 1;
 	}
@@ -375,6 +382,10 @@ static int cell_key(struct batch_grid *g, struct batch_cell *c, char **created)
 			  : "none",
 	    c->colors ? c->colors : "none", c->colors ? c->page_size : 0, c->corun ? c->hit_lat : 0,
 	    c->corun ? c->miss_lat : 0, c->mlp ? c->mlp : "default");
+	if (c->sample_sets) {
+		size_t len = strlen(key);
+		snprintf(key + len, sizeof(key) - len, "|sample_sets=1/%u", c->sample_sets);
+	}
 	return (c->key = keep(g, key)) != NULL;
 }
 
@@ -403,6 +414,7 @@ enum dim {
 	D_MISS,
 	D_MLP,
 	D_PAGE,
+	D_SETS,
 	D_UCD,
 	D_GEO,
 	D_HASH,
@@ -465,6 +477,7 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 	    [D_MISS] = get(s, K_MISS, miss),
 	    [D_MLP] = get(s, K_MLP, dflt),
 	    [D_PAGE] = get(s, K_PAGE, page),
+	    [D_SETS] = get(s, K_SAMPLE_SETS, all),
 	    [D_UCD] = get(s, K_UCD, off),
 	    [D_HASH] = get(s, K_HASH, mod),
 	    [D_BANKS] = get(s, K_BANKS, n4),
@@ -511,6 +524,11 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 		c.mlp = strcmp(AT(D_MLP), "default") ? AT(D_MLP) : NULL;
 		cli_parse_size(AT(D_PAGE), &v);
 		c.page_size = (uint32_t)v;
+		x = AT(D_SETS);
+		c.sample_sets = 0;
+		if (strcmp(x, "all") &&
+		    cli_parse_uint(strncmp(x, "1/", 2) ? x : x + 2, 1u << 20, &v))
+			c.sample_sets = (uint32_t)v;
 		c.cache = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
 		c.cache.ucd = !strcmp(AT(D_UCD), "on");
 		size_t gi = idx[D_GEO];

@@ -84,6 +84,7 @@ static int same_sweep(const struct batch_cell *a, const struct batch_cell *b)
 	if (strcmp(a->traces[0], b->traces[0]) || (a->frames == NULL) != (b->frames == NULL) ||
 	    (a->frames && strcmp(a->frames, b->frames)) || a->cache.line != b->cache.line ||
 	    a->cache.ucd != b->cache.ucd || a->contention != b->contention ||
+	    a->sample_sets != b->sample_sets ||
 	    (a->contention && a->contention_by != b->contention_by) || a->n_pol != b->n_pol)
 		return 0;
 	for (size_t m = 0; m < a->n_pol; m++)
@@ -303,6 +304,7 @@ int batch_run(struct batch_grid *g, const struct batch_plan *p, const struct bat
 		if (c->mlp)
 			replay_parse_mlp(c->mlp, job.mlp);
 		job.threads = o->threads;
+		job.sample_sets = c->sample_sets;
 		gp.models = job.n_pol * (plain ? jb->n_cells : 1);
 		gp.job_total = gp.models ? work[j] / gp.models : 0;
 		job.progress = job_progress;

@@ -38,30 +38,33 @@ int cmd_replay(int argc, char **argv)
 		O_PART_BY,
 		O_BYPASS,
 		O_COLORS,
-		O_PAGE
+		O_PAGE,
+		O_SAMPLE_SETS
 	};
-	static const struct option opts[] = {{"policy", required_argument, NULL, 'p'},
-					     {"output", required_argument, NULL, 'o'},
-					     {"llc", required_argument, NULL, 'l'},
-					     {"banks", required_argument, NULL, O_BANKS},
-					     {"sample-period", required_argument, NULL, O_SAMPLE},
-					     {"hash", required_argument, NULL, O_HASH},
-					     {"ucd", no_argument, NULL, O_UCD},
-					     {"frames", required_argument, NULL, 'f'},
-					     {"threads", required_argument, NULL, O_THREADS},
-					     {"corun", no_argument, NULL, O_CORUN},
-					     {"hit-latency", required_argument, NULL, O_HIT},
-					     {"miss-latency", required_argument, NULL, O_MISS},
-					     {"mlp", required_argument, NULL, O_MLP},
-					     {"contention-by", required_argument, NULL, O_CONT},
-					     {"partition", required_argument, NULL, O_PART},
-					     {"partition-by", required_argument, NULL, O_PART_BY},
-					     {"bypass", required_argument, NULL, O_BYPASS},
-					     {"colors", required_argument, NULL, O_COLORS},
-					     {"page-size", required_argument, NULL, O_PAGE},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {
+	    {"policy", required_argument, NULL, 'p'},
+	    {"output", required_argument, NULL, 'o'},
+	    {"llc", required_argument, NULL, 'l'},
+	    {"banks", required_argument, NULL, O_BANKS},
+	    {"sample-period", required_argument, NULL, O_SAMPLE},
+	    {"hash", required_argument, NULL, O_HASH},
+	    {"ucd", no_argument, NULL, O_UCD},
+	    {"frames", required_argument, NULL, 'f'},
+	    {"threads", required_argument, NULL, O_THREADS},
+	    {"corun", no_argument, NULL, O_CORUN},
+	    {"hit-latency", required_argument, NULL, O_HIT},
+	    {"miss-latency", required_argument, NULL, O_MISS},
+	    {"mlp", required_argument, NULL, O_MLP},
+	    {"contention-by", required_argument, NULL, O_CONT},
+	    {"partition", required_argument, NULL, O_PART},
+	    {"partition-by", required_argument, NULL, O_PART_BY},
+	    {"bypass", required_argument, NULL, O_BYPASS},
+	    {"colors", required_argument, NULL, O_COLORS},
+	    {"page-size", required_argument, NULL, O_PAGE},
+	    {"sample-sets", required_argument, NULL, O_SAMPLE_SETS},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0}};
 	struct replay_job *a = calloc(1, sizeof(*a));
 	const char *policy_arg = NULL, *out_path = NULL;
 	char err[700];
@@ -190,6 +193,16 @@ int cmd_replay(int argc, char **argv)
 			}
 			a->page_size = (uint32_t)v;
 			break;
+		case O_SAMPLE_SETS: {
+			const char *x = strncmp(optarg, "1/", 2) ? optarg : optarg + 2;
+			if (!cli_parse_uint(x, 1u << 20, &v) || v < 2) {
+				cli_usage_error("replay", "bad --sample-sets '%s' (1/N, N >= 2)",
+						optarg);
+				goto out;
+			}
+			a->sample_sets = (uint32_t)v;
+			break;
+		}
 		case 'q':
 			quiet = 1;
 			break;
@@ -278,6 +291,20 @@ int cmd_replay(int argc, char **argv)
 			if (cli_print_replay_table(llct_results_handle(db), a->first_id,
 						   (int64_t)a->n_pol, a->cache.ucd))
 				rc = EXIT_FAIL;
+			if (a->sample_sets > 1) {
+				uint32_t sets = llct_cache_sets(&a->cache);
+				printf("(estimates from 1 in %u sets, ~%u of %u; their 99%% "
+				       "intervals: "
+				       "SELECT * FROM estimates)\n",
+				       a->sample_sets, sets / a->sample_sets, sets);
+				if (sets / a->sample_sets < 256)
+					fprintf(
+					    stderr,
+					    "note: fewer than 256 sets sampled: traffic that sits "
+					    "on "
+					    "a few sets (HiZ, small buffers) may be missed; sample "
+					    "more sets (a smaller N) for tighter estimates\n");
+			}
 			fprintf(stderr,
 				"replayed %llu records x %zu policies in %.2fs; results in '%s'\n",
 				(unsigned long long)a->records, a->n_pol, a->wall_s, out_path);

@@ -121,6 +121,13 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
 		snprintf(err, err_size, "a sweep replays plain configurations only");
 		return EXIT_USAGE;
 	}
+	if (j->sample_sets > 1 &&
+	    (j->corun || j->partition || j->bypass || j->colors || j->contention)) {
+		snprintf(err, err_size,
+			 "--sample-sets does not combine with co-runs, partitions, bypass, colors "
+			 "or contention tracking");
+		return EXIT_USAGE;
+	}
 	if (j->frames) {
 		if (llct_frame_range_parse(j->frames, &j->range)) {
 			snprintf(err, err_size, "bad frame range '%s'", j->frames);
@@ -214,6 +221,7 @@ static void fill_desc(const struct replay_job *j, const struct llct_cache_config
 	d->tenant_colors = j->colors ? j->color_ptr : NULL;
 	d->tenant_n_colors = j->part.n_colors;
 	d->batch_cell = cell;
+	d->sample_sets = j->sample_sets;
 }
 
 static int find_created(const char *table, const char *key, const char *value, void *ud)
@@ -258,6 +266,7 @@ static int run_single(struct replay_job *j, struct llct_results *db, const char 
 	o.start_counts = j->counts;
 	o.contention = j->contention;
 	o.contention_by = j->contention_by;
+	o.sample_sets = j->sample_sets;
 	o.progress = j->progress;
 	o.progress_ud = j->progress_ud;
 	if (llct_reader_open(j->traces[0], &r, err, err_size))

@@ -28,6 +28,7 @@ struct replay_job {
 	uint32_t page_size;
 	double hit_lat, miss_lat, mlp[LLCT_MAX_CLASSES]; /* co-runs; mlp 0: the default */
 	unsigned threads;
+	uint32_t sample_sets;           /* --sample-sets 1/N: N; 0: every set */
 	const char *const *batch_cells; /* per configuration: the batch cell it makes, or NULL */
 	/* records done so far of this job's decode; called on the decoding thread */
 	void (*progress)(void *ud, uint64_t done, uint64_t total);

@@ -17,7 +17,7 @@ struct llct_results {
 	sqlite3 *db;
 	char *path;
 	sqlite3_stmt *ins_run, *ins_stream, *ins_rt, *ins_epoch, *ins_tenant, *ins_cont, *ins_part,
-	    *ins_colors;
+	    *ins_colors, *ins_est;
 	int failed;
 	char err[512];
 };
@@ -292,6 +292,7 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 	    {&r->ins_cont, "INSERT INTO contention VALUES(?,?,?,?,?,?,?,?,?)"},
 	    {&r->ins_part, "INSERT OR REPLACE INTO partitions VALUES(?,?,?,?,?,?,?)"},
 	    {&r->ins_colors, "INSERT INTO colors VALUES(?,?,?,?)"},
+	    {&r->ins_est, "INSERT INTO estimates VALUES(?,?,?,?,?,?)"},
 	};
 	for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
 		if (sqlite3_prepare_v2(r->db, stmts[i].sql, -1, stmts[i].st, NULL) != SQLITE_OK) {
@@ -516,6 +517,23 @@ int llct_results_add_colors(struct llct_results *r, int64_t run_id, uint32_t ten
 	return step(r, s, "cannot add a colors row");
 }
 
+int llct_results_add_estimate(struct llct_results *r, int64_t run_id, const struct llct_estimate *e)
+{
+	static const char *const metric[] = {"reads", "read_hits", "misses", "read_hit_rate"};
+	sqlite3_stmt *s = r->ins_est;
+	sqlite3_bind_int64(s, 1, run_id);
+	sqlite3_bind_text(s, 2, e->stream < LLCT_N_STREAMS ? llct_stream_name(e->stream) : "all",
+			  -1, SQLITE_STATIC);
+	sqlite3_bind_text(s, 3, metric[e->metric & 3], -1, SQLITE_STATIC);
+	sqlite3_bind_double(s, 4, e->value);
+	if (e->half_width == e->half_width) /* NaN: no interval */
+		sqlite3_bind_double(s, 5, e->half_width);
+	else
+		sqlite3_bind_null(s, 5);
+	sqlite3_bind_int64(s, 6, e->groups);
+	return step(r, s, "cannot add an estimate");
+}
+
 const char *llct_results_error(const struct llct_results *r)
 {
 	return r->err;
@@ -534,6 +552,7 @@ int llct_results_close(struct llct_results *r)
 	sqlite3_finalize(r->ins_cont);
 	sqlite3_finalize(r->ins_part);
 	sqlite3_finalize(r->ins_colors);
+	sqlite3_finalize(r->ins_est);
 	if (r->db && sqlite3_close(r->db) != SQLITE_OK && !r->failed)
 		r->failed = LLCT_ERR_IO;
 	st = r->failed;

@@ -18,7 +18,7 @@ static const char PARAMS_SQL[] =
     " json_object('corun', CASE WHEN ?5 THEN json('true') END, 'tenants', ?6,"
     " 'hit_latency', ?7, 'miss_latency', ?8, 'mlp', json(?9), 'contention_by', ?10,"
     " 'partition', ?11, 'partition_by', ?12, 'bypass', ?13, 'colors', ?14,"
-    " 'page_size', ?15, 'batch_cell', ?16))";
+    " 'page_size', ?15, 'batch_cell', ?16, 'sample_sets', ?17))";
 
 static void bind_text(sqlite3_stmt *st, int i, const char *s)
 {
@@ -69,6 +69,11 @@ static char *params_json(struct llct_results *r, const struct llct_replay_desc *
 	if (d->colors)
 		sqlite3_bind_int64(st, 15, d->page_size);
 	bind_text(st, 16, d->batch_cell);
+	if (d->sample_sets > 1) {
+		char buf[32];
+		snprintf(buf, sizeof(buf), "1/%u", d->sample_sets);
+		bind_text(st, 17, buf);
+	}
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		out = strdup((const char *)sqlite3_column_text(st, 0));
 	if (!out)
@@ -136,6 +141,9 @@ static int add_one(struct llct_results *r, const struct llct_replay_desc *d, con
 				return st;
 		}
 	}
+	for (size_t i = 0; i < res->n_est; i++)
+		if ((st = llct_results_add_estimate(r, *id, &res->est[i])))
+			return st;
 	if (d->colors && d->tenant_colors)
 		for (size_t t = 0; t < d->n_traces; t++)
 			if ((st = llct_results_add_colors(
@@ -197,9 +205,14 @@ int llct_results_add_corun(struct llct_results *r, const struct llct_replay_desc
 	for (size_t m = 0; m < n && !st; m++) {
 		/* the shared run is written like a single replay, then its tenants */
 		const struct llct_corun_result *c = &res[m];
-		struct llct_replay_result shared = {c->policy,   c->frames, c->n_frames,
-						    c->accesses, c->busy_s, c->peak_state,
-						    c->plog,     c->n_plog};
+		struct llct_replay_result shared = {.policy = c->policy,
+						    .frames = c->frames,
+						    .n_frames = c->n_frames,
+						    .accesses = c->accesses,
+						    .busy_s = c->busy_s,
+						    .peak_state = c->peak_state,
+						    .plog = c->plog,
+						    .n_plog = c->n_plog};
 		int64_t id;
 		st = add_one(r, d, joined, params, &shared, &id);
 		if (m == 0)

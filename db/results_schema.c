@@ -109,16 +109,21 @@ const char llct_results_schema_v2[] =
     " (coalesce(gdc_pct, 0) - coalesce(plob_pct, 0)))) / 100.0 AS wbd"
     " FROM contention_breakdown GROUP BY run_id, owner_by, victim;";
 
-/* Version 3: a unique id of every run (runs.uid), page-coloring allocations, configuration labels, the DRRIP baseline as a view
- * of its own, per-frame savings and miss curves. miss_savings_vs_drrip (version 1's) is
- * recreated on drrip_baselines: its baseline is now a DRRIP run without UCD, partitions,
- * bypass or colors. contention_breakdown (version 2's) is recreated with windows: a results
- * file of 10,000 runs made the old forms search every run for every run. */
+/* Version 3: a unique id of every run (runs.uid), set-sampling estimates, page-coloring
+ * allocations, configuration labels, the DRRIP baseline as a view of its own, per-frame savings and
+ * miss curves. miss_savings_vs_drrip (version 1's) is recreated on drrip_baselines: its baseline is
+ * now a DRRIP run without UCD, partitions, bypass or colors. contention_breakdown (version 2's) is
+ * recreated with windows: a results file of 10,000 runs made the old forms search every run for
+ * every run. */
 const char llct_results_schema_v3[] =
     /* a run's identity across files, so merging shards twice adds nothing twice */
     "ALTER TABLE runs ADD COLUMN uid TEXT;"
     "UPDATE runs SET uid = lower(hex(randomblob(16)));"
     "CREATE UNIQUE INDEX runs_uid ON runs(uid);"
+    /* set-sampled runs (--sample-sets): each estimate over the run with its 99% interval */
+    "CREATE TABLE estimates(run_id INTEGER NOT NULL REFERENCES runs(id),"
+    " stream TEXT NOT NULL, metric TEXT NOT NULL, estimate REAL, half_width REAL,"
+    " groups INTEGER, PRIMARY KEY(run_id, stream, metric)) WITHOUT ROWID;"
     "CREATE TABLE colors(run_id INTEGER NOT NULL REFERENCES runs(id),"
     " tenant INTEGER NOT NULL, n_colors INTEGER, colors TEXT,"
     " PRIMARY KEY(run_id, tenant)) WITHOUT ROWID;"
@@ -138,6 +143,7 @@ const char llct_results_schema_v3[] =
     " || coalesce(' partition=' || json_extract(params, '$.partition'), '')"
     " || coalesce(' bypass=' || json_extract(params, '$.bypass'), '')"
     " || coalesce(' colors=' || json_extract(params, '$.colors'), '')"
+    " || coalesce(' sample-sets=' || json_extract(params, '$.sample_sets'), '')"
     " || CASE WHEN json_extract(params, '$.corun') THEN ' latency='"
     " || json_extract(params, '$.hit_latency') || '/' || json_extract(params, '$.miss_latency')"
     " || ' mlp=' || json_extract(params, '$.mlp') ELSE '' END AS rest FROM runs)"
@@ -145,15 +151,16 @@ const char llct_results_schema_v3[] =
     " '*' || rest AS shape, id = max(id) OVER (PARTITION BY trace, trace_created, policy,"
     " size || rest) AS latest FROM c;"
     /* the DRRIP run a run is measured against: the latest one on the same trace, geometry,
-     * hash and frames (and co-run timing), without UCD, partitions, bypass or colors; one
-     * pass over runs (a window per key), not a search per run */
+     * hash and frames (and co-run timing and set sampling), without UCD, partitions, bypass
+     * or colors; one pass over runs (a window per key), not a search per run */
     "CREATE VIEW drrip_baselines AS SELECT id AS run_id, max(CASE WHEN policy = 'drrip'"
     " AND ucd = 0 AND json_extract(params, '$.partition') IS NULL"
     " AND json_extract(params, '$.bypass') IS NULL"
     " AND json_extract(params, '$.colors') IS NULL THEN id END)"
     " OVER (PARTITION BY trace, trace_created, llc_bytes, ways, line, banks, hash, frames,"
     " json_extract(params, '$.hit_latency'), json_extract(params, '$.miss_latency'),"
-    " json_extract(params, '$.mlp')) AS drrip_run_id FROM runs;"
+    " json_extract(params, '$.mlp'), json_extract(params, '$.sample_sets')) AS drrip_run_id"
+    " FROM runs;"
     "DROP VIEW IF EXISTS miss_savings_vs_drrip;"
     "CREATE VIEW miss_savings_vs_drrip AS SELECT a.id AS run_id, a.trace, a.policy,"
     " a.llc_bytes, a.ways, a.ucd, a.frames, a.misses, d.misses AS drrip_misses,"

@@ -311,10 +311,11 @@ int llct_cursor_next_into(struct llct_cursor *c, struct llct_batch *b)
 	return cursor_step(c, b);
 }
 
-static int cursor_step(struct llct_cursor *c, struct llct_batch *dst)
+/* Steps to the next chunk row of the frames in range, checked against the index: 1 with the
+ * row in c->chunks, 0 at the end, < 0 on error. */
+static int cursor_fetch(struct llct_cursor *c)
 {
 	struct llct_reader *r = c->r;
-	char why[160];
 	for (;;) {
 		if (!c->in_frame && !next_frame(c))
 			return 0;
@@ -338,22 +339,76 @@ static int cursor_step(struct llct_cursor *c, struct llct_batch *dst)
 		int64_t seq = sqlite3_column_int64(c->chunks, 1);
 		int64_t n = sqlite3_column_int64(c->chunks, 2);
 		const void *blob = sqlite3_column_blob(c->chunks, 3);
-		int size = sqlite3_column_bytes(c->chunks, 3);
 		if (seq != c->next_seq || n <= 0 || n > LLCT_CHUNK_MAX ||
 		    sqlite3_column_type(c->chunks, 3) != SQLITE_BLOB || !blob)
 			return reader_fail(r, LLCT_ERR_CORRUPT,
 					   "frame %u chunk %lld: index row is not valid", f->frame,
 					   (long long)id);
-		int st = llct_chunk_decode(blob, (size_t)size, (uint32_t)n, dst, why, sizeof(why));
-		if (st)
-			return reader_fail(r, st, "frame %u chunk %lld: %s", f->frame,
-					   (long long)id, why);
 		c->next_seq++;
 		c->seen += (uint64_t)n;
-		dst->frame = f->frame;
-		dst->chunk_id = (uint64_t)id;
 		return 1;
 	}
+}
+
+static int cursor_step(struct llct_cursor *c, struct llct_batch *dst)
+{
+	struct llct_reader *r = c->r;
+	char why[160];
+	int got = cursor_fetch(c);
+	if (got <= 0)
+		return got;
+	const struct llct_frame_info *f = &r->frames[c->frame_idx];
+	int64_t id = sqlite3_column_int64(c->chunks, 0);
+	int64_t n = sqlite3_column_int64(c->chunks, 2);
+	const void *blob = sqlite3_column_blob(c->chunks, 3);
+	int size = sqlite3_column_bytes(c->chunks, 3);
+	int st = llct_chunk_decode(blob, (size_t)size, (uint32_t)n, dst, why, sizeof(why));
+	if (st)
+		return reader_fail(r, st, "frame %u chunk %lld: %s", f->frame, (long long)id, why);
+	dst->frame = f->frame;
+	dst->chunk_id = (uint64_t)id;
+	return 1;
+}
+
+int llct_cursor_next_raw(struct llct_cursor *c, struct llct_raw_chunk *raw)
+{
+	int got = cursor_fetch(c);
+	if (got <= 0)
+		return got;
+	const void *blob = sqlite3_column_blob(c->chunks, 3);
+	size_t size = (size_t)sqlite3_column_bytes(c->chunks, 3);
+	if (size > raw->cap) {
+		uint8_t *d = realloc(raw->data, size);
+		if (!d)
+			return reader_fail(c->r, LLCT_ERR_NOMEM, "out of memory");
+		raw->data = d;
+		raw->cap = size;
+	}
+	memcpy(raw->data, blob, size);
+	raw->size = size;
+	raw->frame = c->r->frames[c->frame_idx].frame;
+	raw->n = (uint32_t)sqlite3_column_int64(c->chunks, 2);
+	raw->chunk_id = (uint64_t)sqlite3_column_int64(c->chunks, 0);
+	return 1;
+}
+
+int llct_raw_chunk_decode(const struct llct_reader *r, const struct llct_raw_chunk *raw,
+			  struct llct_batch *b, char *err, size_t err_size)
+{
+	char why[160];
+	int st = llct_chunk_decode(raw->data, raw->size, raw->n, b, why, sizeof(why));
+	if (st)
+		return llct_db_msg(err, err_size, st, "'%s': frame %u chunk %llu: %s", r->path,
+				   raw->frame, (unsigned long long)raw->chunk_id, why);
+	b->frame = raw->frame;
+	b->chunk_id = raw->chunk_id;
+	return LLCT_OK;
+}
+
+void llct_raw_chunk_free(struct llct_raw_chunk *raw)
+{
+	free(raw->data);
+	memset(raw, 0, sizeof(*raw));
 }
 
 void llct_cursor_close(struct llct_cursor *c)

@@ -97,6 +97,7 @@ const struct llct_policy_ops llct_policy_belady = {
     .victim = belady_victim,
     .on_fill = belady_touch,
     .batch = belady_batch,
+    .sampled = belady_batch_sampled,
 };
 
 LLCT_DEFINE_BATCH(belady_bypass_batch, belady_touch, belady_bypass_victim, belady_touch,
@@ -112,4 +113,5 @@ const struct llct_policy_ops llct_policy_belady_bypass = {
     .victim = belady_bypass_victim,
     .on_fill = belady_touch,
     .batch = belady_bypass_batch,
+    .sampled = belady_bypass_batch_sampled,
 };

@@ -56,4 +56,5 @@ const struct llct_policy_ops llct_policy_brrip = {
     .victim = brrip_victim,
     .on_fill = brrip_fill,
     .batch = brrip_batch,
+    .sampled = brrip_batch_sampled,
 };

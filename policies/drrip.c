@@ -67,6 +67,13 @@ static void drrip_prefetch(const void *state, uint32_t set, uint32_t ways)
 
 LLCT_DEFINE_BATCH(drrip_batch, drrip_hit, drrip_victim, drrip_fill, drrip_prefetch, 0)
 
+/* The leaders (what drrip_fill counts as r 0 and 1) train PSEL for every follower. */
+static int drrip_keep_set(const struct llct_cache_geom *g, uint32_t set)
+{
+	uint32_t k = g->sets / 32 ? g->sets / 32 : 1;
+	return set % k <= 1;
+}
+
 const struct llct_policy_ops llct_policy_drrip = {
     .name = "drrip",
     .summary = "dynamic RRIP: SRRIP/BRRIP set dueling, 10-bit PSEL",
@@ -76,4 +83,6 @@ const struct llct_policy_ops llct_policy_drrip = {
     .victim = drrip_victim,
     .on_fill = drrip_fill,
     .batch = drrip_batch,
+    .sampled = drrip_batch_sampled,
+    .keep_set = drrip_keep_set,
 };

@@ -230,6 +230,12 @@ GSPC_VARIANT(GSPZTC, gspztc)
 GSPC_VARIANT(GSPZTC_TSE, gspztc_tse)
 GSPC_VARIANT(GSPC, gspc)
 
+/* The sample sets (bank_of's) train the bank counters every follower reads. */
+static int gspc_keep_set(const struct llct_cache_geom *g, uint32_t set)
+{
+	return set % (g->sample_period ? g->sample_period : 64) == 0;
+}
+
 #define GSPC_OPS(ident, nm, sum, sfx)                                                              \
 	const struct llct_policy_ops ident = {                                                     \
 	    .name = nm,                                                                            \
@@ -240,6 +246,8 @@ GSPC_VARIANT(GSPC, gspc)
 	    .victim = gspc_victim,                                                                 \
 	    .on_fill = fill_##sfx,                                                                 \
 	    .batch = batch_##sfx,                                                                  \
+	    .sampled = batch_##sfx##_sampled,                                                      \
+	    .keep_set = gspc_keep_set,                                                             \
 	}
 
 GSPC_OPS(llct_policy_gspztc, "gspztc", "GSPC talk policy 1: Z and TEX insertion learned", gspztc);

@@ -183,4 +183,5 @@ const struct llct_policy_ops llct_policy_lru = {
     .victim = lru_victim,
     .on_fill = lru_fill,
     .batch = lru_batch,
+    .sampled = lru_batch_sampled,
 };

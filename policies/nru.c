@@ -82,4 +82,5 @@ const struct llct_policy_ops llct_policy_nru = {
     .victim = nru_victim,
     .on_fill = nru_touch,
     .batch = nru_batch,
+    .sampled = nru_batch_sampled,
 };

@@ -55,4 +55,5 @@ const struct llct_policy_ops llct_policy_srrip = {
     .victim = srrip_victim,
     .on_fill = srrip_fill,
     .batch = srrip_batch,
+    .sampled = srrip_batch_sampled,
 };

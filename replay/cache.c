@@ -399,6 +399,31 @@ uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *
 	return llct_event_flush(c->L.fs, hist);
 }
 
+void llct_cache_access_sampled(struct llct_cache *c, const struct llct_sample_list *l,
+			       const uint8_t *strat, const uint8_t *keep, unsigned pred_bit,
+			       const uint64_t *next_use, struct llct_frame_stats *const *fs)
+{
+	if (!c->ops->needs_next_use)
+		next_use = NULL;
+	if (c->ops->sampled && !c->trk && !c->dyn && !c->part) {
+		c->ops->sampled(c->pstate, &c->L, l->e, l->n, strat, keep, pred_bit, next_use, fs);
+		return;
+	}
+	struct llct_frame_stats *save = c->L.fs;
+	for (uint32_t i = 0; i < l->n; i++) {
+		const struct llct_sample_entry *e = &l->e[i];
+		unsigned st = keep[e->set] & pred_bit ? 0u : strat[e->set];
+		if (st == 0xff)
+			continue; /* another policy's keep set */
+		c->L.fs = fs[st];
+		int stream = e->so & 15, bypass = c->cfg.ucd && stream == LLCT_STREAM_DISP;
+		access_one(c, NULL, e->addr, stream, e->so >> 4,
+			   next_use && !bypass ? next_use[e->k] : LLCT_NEVER, e->sm, e->kernel,
+			   e->tenant);
+	}
+	c->L.fs = save;
+}
+
 int llct_cache_contains(const struct llct_cache *c, uint64_t addr)
 {
 	uint64_t line = addr >> c->L.line_shift;

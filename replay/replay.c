@@ -3,8 +3,11 @@
  * next window of batches (double buffering). Belady-style policies get a next-use pass first.
  */
 #include "llct/replay.h"
+#include "sample.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,12 @@ struct model {
 	struct llct_replay_result *res;
 	size_t frame_idx; /* index in res->frames the cache counts into */
 	uint64_t *next64; /* a policy that needs next uses: a batch's, widened (LLCT_CHUNK_MAX) */
+	/* set-sampled: its configuration's plan, its keep-set bit, counts per stratum */
+	const struct llct_sample_cfg *sp;
+	size_t cfg_idx;
+	unsigned pred_bit;
+	struct llct_frame_stats *strata; /* [(1 + groups) * frames] */
+	size_t n_frames;
 };
 
 /* Decoded batches handed to the workers together: each worker runs one model over the whole
@@ -31,6 +40,11 @@ struct window {
 	uint32_t n_lookups[WINDOW];       /* how many those are */
 	unsigned n;                       /* batches in use */
 	uint64_t records;
+	/* threaded replays read the next window's chunks raw, then decode them in parallel */
+	struct llct_raw_chunk raw[WINDOW];
+	int dec_st[WINDOW];
+	char dec_err[WINDOW][256];
+	struct llct_sample_list *lists[WINDOW]; /* set-sampled: per batch, per configuration */
 };
 
 /* The next-use index holds 4 bytes an access: the index of the line's next access, or NU_NONE.
@@ -47,7 +61,64 @@ struct engine {
 	pthread_mutex_t gate;     /* held while threads are created, so they start together */
 	const struct window *win; /* set by the main thread before `start` */
 	int quit;
+	/* The next window, decoded by every thread that is free: the main thread once it has
+	 * read the chunks, each worker once its models are done with `win`. NULL: none. */
+	struct window *dec;
+	const struct llct_reader *reader;
+	atomic_uint fetched, taken; /* chunks read so far / claimed by a decoding thread */
+	atomic_int fetch_done;
+	/* set-sampled replays: a plan per distinct configuration */
+	struct llct_sample_cfg *sp;
+	size_t n_sp;
+	int ucd;
 };
+
+/* Set-sampled: the accesses of batch i each configuration's models may replay. */
+static int select_sampled(const struct engine *e, struct window *w, unsigned i)
+{
+	return llct_sample_select(e->sp, e->n_sp, &w->b[i], e->ucd, w->lists[i]);
+}
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#else
+	sched_yield();
+#endif
+}
+
+/* Decodes chunks of e->dec as they are read, until every one is claimed. */
+static void help_decode(struct engine *e)
+{
+	struct window *w = e->dec;
+	if (!w)
+		return;
+	for (;;) {
+		unsigned k = atomic_load_explicit(&e->taken, memory_order_relaxed);
+		unsigned f = atomic_load_explicit(&e->fetched, memory_order_acquire);
+		if (k < f) {
+			if (atomic_compare_exchange_weak_explicit(
+				&e->taken, &k, k + 1, memory_order_relaxed, memory_order_relaxed)) {
+				w->dec_st[k] =
+				    llct_raw_chunk_decode(e->reader, &w->raw[k], &w->b[k],
+							  w->dec_err[k], sizeof(w->dec_err[k]));
+				if (!w->dec_st[k] && e->n_sp && select_sampled(e, w, k)) {
+					w->dec_st[k] = LLCT_ERR_NOMEM;
+					snprintf(w->dec_err[k], sizeof(w->dec_err[k]),
+						 "out of memory");
+				}
+			}
+			continue;
+		}
+		if (atomic_load_explicit(&e->fetch_done, memory_order_acquire)) {
+			if (k >= atomic_load_explicit(&e->fetched, memory_order_acquire))
+				return;
+			continue;
+		}
+		cpu_relax();
+	}
+}
 
 struct worker_arg {
 	struct engine *e;
@@ -73,14 +144,31 @@ static void run_models(struct engine *e, unsigned id)
 				llct_cache_set_frame(md->cache, &md->res->frames[md->frame_idx]);
 			}
 			const uint64_t *next = NULL;
-			if (md->next64 && w->next_use[i]) { /* widen the batch's next uses */
-				for (uint32_t j = 0; j < w->n_lookups[i]; j++) {
-					uint32_t x = w->next_use[i][j];
-					md->next64[j] = x == NU_NONE ? LLCT_NEVER : x;
+			if (md->sp) {
+				const struct llct_sample_list *sl = &w->lists[i][md->cfg_idx];
+				if (md->next64 && w->next_use[i]) { /* widen only the share's */
+					for (uint32_t q = 0; q < sl->n; q++) {
+						uint32_t x = w->next_use[i][sl->e[q].k];
+						md->next64[sl->e[q].k] =
+						    x == NU_NONE ? LLCT_NEVER : x;
+					}
+					next = md->next64;
 				}
-				next = md->next64;
+				struct llct_frame_stats *fs[1 + LLCT_SAMPLE_MAX_GROUPS];
+				for (uint32_t st = 0; st <= md->sp->groups; st++)
+					fs[st] = &md->strata[st * md->n_frames + md->frame_idx];
+				llct_cache_access_sampled(md->cache, sl, md->sp->strat,
+							  md->sp->keep, md->pred_bit, next, fs);
+			} else {
+				if (md->next64 && w->next_use[i]) { /* widen the batch's */
+					for (uint32_t j = 0; j < w->n_lookups[i]; j++) {
+						uint32_t x = w->next_use[i][j];
+						md->next64[j] = x == NU_NONE ? LLCT_NEVER : x;
+					}
+					next = md->next64;
+				}
+				llct_cache_access_batch(md->cache, &w->b[i], next);
 			}
-			llct_cache_access_batch(md->cache, &w->b[i], next);
 		}
 		md->res->accesses += w->records;
 		md->res->busy_s += now_s() - t0;
@@ -99,13 +187,15 @@ struct feeder {
 };
 
 /* Decodes up to WINDOW batches; returns the cursor status (< 0 error, 0 end, 1 more). */
-static int fill_window(struct feeder *f, struct window *w)
+static int fill_window(struct feeder *f, struct window *w, const struct engine *e)
 {
 	int got = 1;
 	w->n = 0;
 	w->records = 0;
 	while (w->n < WINDOW && (got = llct_cursor_next_into(f->cur, &w->b[w->n])) > 0) {
 		struct llct_batch *b = &w->b[w->n];
+		if (e->n_sp && select_sampled(e, w, w->n))
+			return LLCT_ERR_NOMEM;
 		while (f->ai < f->n_all && f->all[f->ai].frame != b->frame)
 			f->ai++;
 		w->frame_idx[w->n] = f->sel_of[f->ai];
@@ -122,6 +212,51 @@ static int fill_window(struct feeder *f, struct window *w)
 	return got;
 }
 
+/* Reads up to WINDOW chunks raw into w, publishing each for the decoding threads; returns
+ * the cursor status like fill_window. */
+static int fetch_window(struct feeder *f, struct window *w, struct engine *e)
+{
+	int got = 1;
+	unsigned n = 0;
+	while (n < WINDOW && (got = llct_cursor_next_raw(f->cur, &w->raw[n])) > 0) {
+		w->dec_st[n] = LLCT_OK;
+		n++;
+		atomic_store_explicit(&e->fetched, n, memory_order_release);
+	}
+	w->n = n;
+	atomic_store_explicit(&e->fetch_done, 1, memory_order_release);
+	return got;
+}
+
+/* After a parallel decode: each batch's frame and next-use slice, in order, as fill_window
+ * does. Returns the first decode failure (message in *why). */
+static int finish_window(struct feeder *f, struct window *w, const char **why)
+{
+	w->records = 0;
+	for (unsigned i = 0; i < w->n; i++) {
+		if (w->dec_st[i]) {
+			*why = w->dec_err[i];
+			return w->dec_st[i];
+		}
+		struct llct_batch *b = &w->b[i];
+		while (f->ai < f->n_all && f->all[f->ai].frame != b->frame)
+			f->ai++;
+		w->frame_idx[i] = f->sel_of[f->ai];
+		w->next_use[i] = f->next_use ? f->next_use + f->idx : NULL;
+		w->n_lookups[i] = 0;
+		if (f->next_use) {
+			if (!f->ucd)
+				w->n_lookups[i] = b->n;
+			else
+				for (uint32_t j = 0; j < b->n; j++)
+					w->n_lookups[i] += b->stream[j] != LLCT_STREAM_DISP;
+			f->idx += w->n_lookups[i];
+		}
+		w->records += b->n;
+	}
+	return LLCT_OK;
+}
+
 static void *worker(void *p)
 {
 	struct worker_arg *a = p;
@@ -133,6 +268,7 @@ static void *worker(void *p)
 		if (e->quit)
 			return NULL;
 		run_models(e, a->id);
+		help_decode(e);
 		pthread_barrier_wait(&e->done);
 	}
 }
@@ -391,6 +527,7 @@ void llct_replay_results_free(struct llct_replay_result *res, size_t n)
 			llct_contention_free(res[i].frames[f].cont);
 		free(res[i].frames);
 		free(res[i].plog);
+		free(res[i].est);
 	}
 	free(res);
 }
@@ -410,6 +547,8 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	pthread_t *threads = NULL;
 	struct worker_arg *args = NULL;
 	unsigned started = 0;
+	int dec_failed = 0;
+	const char *dec_why = "";
 	double t0 = now_s();
 
 	*results = NULL;
@@ -476,6 +615,51 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		for (int i = 0; i < WINDOW; i++)
 			if (llct_batch_alloc(&win[k].b[i]))
 				goto nomem;
+	e.ucd = o->cache.ucd;
+	if (o->sample_sets > 1) { /* a plan per distinct configuration, strata per model */
+		if (o->part || o->dyn_plan || o->contention) {
+			snprintf(err, err_size,
+				 "set sampling does not combine with partitions, bypass, colors or "
+				 "contention tracking");
+			st = LLCT_ERR_INVALID;
+			goto fail;
+		}
+		if (!(e.sp = calloc(o->n_policies, sizeof(*e.sp))))
+			goto nomem;
+		for (size_t m = 0; m < e.n_models; m++) {
+			const struct llct_cache_config *cc = o->caches ? &o->caches[m] : &o->cache;
+			size_t c = 0;
+			while (c < e.n_sp && memcmp(&e.sp[c].cfg, cc, sizeof(*cc)))
+				c++;
+			if (c == e.n_sp) {
+				if (e.n_sp == LLCT_SAMPLE_MAX_CFGS) {
+					snprintf(err, err_size,
+						 "a sampled replay takes at most %d configurations",
+						 LLCT_SAMPLE_MAX_CFGS);
+					st = LLCT_ERR_INVALID;
+					goto fail;
+				}
+				if ((st =
+					 llct_sample_plan(&e.sp[c], cc, o->sample_sets, o->policies,
+							  o->n_policies, err, err_size)))
+					goto fail;
+				e.n_sp++;
+			}
+			struct model *md = &e.models[m];
+			md->sp = &e.sp[c];
+			md->cfg_idx = c;
+			md->pred_bit = llct_sample_pred_bit(md->sp, o->policies[m]);
+			md->n_frames = n_sel;
+			md->strata =
+			    calloc((1 + md->sp->groups) * (n_sel ? n_sel : 1), sizeof(*md->strata));
+			if (!md->strata)
+				goto nomem;
+		}
+		for (int k = 0; k < 2; k++)
+			for (int i = 0; i < WINDOW; i++)
+				if (!(win[k].lists[i] = calloc(e.n_sp, sizeof(*win[k].lists[i]))))
+					goto nomem;
+	}
 	if (need_next && (st = next_use_pass(r, o, total, win, &next_use, err, err_size)))
 		goto fail;
 	for (size_t m = 0; m < e.n_models; m++)
@@ -528,8 +712,9 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	fd.sel_of = sel_of;
 	fd.next_use = next_use;
 	fd.ucd = o->cache.ucd;
+	e.reader = r;
 	int cur_win = 0;
-	got = fill_window(&fd, &win[0]);
+	got = fill_window(&fd, &win[0], &e);
 	while (win[cur_win].n > 0) {
 		struct window *w = &win[cur_win];
 		e.win = w;
@@ -538,14 +723,28 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 			run_models(&e, 0);
 			win[1 - cur_win].n = 0;
 			if (more)
-				got = fill_window(&fd, &win[1 - cur_win]);
+				got = fill_window(&fd, &win[1 - cur_win], &e);
 		} else {
+			/* read the next window while the workers replay this one; every thread
+			 * decodes it once free */
+			struct window *nx = &win[1 - cur_win];
+			nx->n = 0;
+			e.dec = more ? nx : NULL;
+			atomic_store(&e.fetched, 0);
+			atomic_store(&e.taken, 0);
+			atomic_store(&e.fetch_done, 0);
 			pthread_barrier_wait(&e.start);
-			/* decode the next window while the workers replay this one */
-			win[1 - cur_win].n = 0;
-			if (more)
-				got = fill_window(&fd, &win[1 - cur_win]);
+			if (more) {
+				got = fetch_window(&fd, nx, &e);
+				help_decode(&e);
+			}
 			pthread_barrier_wait(&e.done);
+			e.dec = NULL;
+			int dst;
+			if (more && got >= 0 && (dst = finish_window(&fd, nx, &dec_why))) {
+				got = dst;
+				dec_failed = 1;
+			}
 		}
 		done += w->records;
 		if (o->progress)
@@ -565,10 +764,19 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	pthread_mutex_destroy(&e.gate);
 	if (got < 0) {
 		st = got;
-		snprintf(err, err_size, "%s", llct_reader_error(r));
+		snprintf(err, err_size, "%s", dec_failed ? dec_why : llct_reader_error(r));
 		goto fail;
 	}
 	*wall_s = now_s() - t0;
+	for (size_t m = 0; m < e.n_models; m++)
+		if (e.models[m].sp) { /* estimates from the strata */
+			struct model *md = &e.models[m];
+			if ((st = llct_sample_estimate(md->sp, md->pred_bit, md->strata, n_sel,
+						       res[m].frames, &res[m].est, &res[m].n_est)))
+				goto nomem;
+			res[m].sample_sets = o->sample_sets;
+			res[m].sample_groups = md->sp->groups;
+		}
 	for (size_t m = 0; m < e.n_models; m++)
 		if (e.models[m].dyn) { /* hand the decisions over */
 			res[m].plog = e.models[m].dyn->log;
@@ -594,6 +802,7 @@ out:
 	for (size_t m = 0; e.models && m < e.n_models; m++) {
 		llct_cache_destroy(e.models[m].cache);
 		free(e.models[m].next64);
+		free(e.models[m].strata);
 		if (e.models[m].dyn)
 			llct_dynpart_release(e.models[m].dyn);
 		free(e.models[m].dyn);
@@ -602,8 +811,16 @@ out:
 	free(threads);
 	free(args);
 	for (int k = 0; win && k < 2; k++)
-		for (int i = 0; i < WINDOW; i++)
+		for (int i = 0; i < WINDOW; i++) {
 			llct_batch_free(&win[k].b[i]);
+			llct_raw_chunk_free(&win[k].raw[i]);
+			for (size_t c = 0; win[k].lists[i] && c < e.n_sp; c++)
+				free(win[k].lists[i][c].e);
+			free(win[k].lists[i]);
+		}
+	for (size_t c = 0; c < e.n_sp; c++)
+		llct_sample_plan_release(&e.sp[c]);
+	free(e.sp);
 	free(win);
 	free(e.order);
 	free(next_use);

@@ -422,10 +422,51 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 	return llct_event_flush(L->fs, hist);
 }
 
+/* The set-sampled form of llct_lines_batch: only the entries e[], each counted straight into
+ * its stratum's frame stats (policy.h, `sampled`); the sets of a sampled replay are few, so
+ * their lines stay in the caches and no prefetching is done. */
+LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
+				    llct_victim_fn victim, llct_hit_fn on_fill, int needs_next,
+				    const struct llct_sample_entry *e, uint32_t n,
+				    const uint8_t *strat, const uint8_t *keep, unsigned bit,
+				    const uint64_t *next_use, struct llct_frame_stats *const *fs)
+{
+	struct llct_lines l = *L;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t set = e[i].set;
+		unsigned st = keep[set] & bit ? 0u : strat[set];
+		if (st == 0xff)
+			continue; /* another policy's keep set */
+		unsigned so = e[i].so, stream = so & 15;
+		if (l.ucd && stream == LLCT_STREAM_DISP) {
+			llct_event_count(fs[st], LLCT_EV_BYPASS + so, 1);
+			continue;
+		}
+		uint64_t line = e[i].addr >> l.line_shift;
+		struct llct_access a = {.line = line,
+					.next_use =
+					    needs_next && next_use ? next_use[e[i].k] : LLCT_NEVER,
+					.set = set,
+					.stream = (uint8_t)stream,
+					.op = (uint8_t)(so >> 4),
+					.sm = e[i].sm,
+					.kernel = e[i].kernel,
+					.tenant = e[i].tenant,
+					.ways = l.ways,
+					.allowed = l.all_ways,
+					.demote = NULL};
+		uint32_t w, fp = (uint16_t)(line >> l.set_bits);
+		llct_event_count(
+		    fs[st],
+		    llct_lines_step_fp(&l, ps, on_hit, victim, on_fill, &a, fp | fp << 16, so, &w),
+		    1);
+	}
+}
+
 /* Defines `static uint64_t fn(void *state, struct llct_lines *L, const struct llct_batch *b,
  * const uint64_t *next_use)`: the batch loop with this policy's hooks, compiled four times:
  * with and without UCD, each for 16 ways with the geometry as constants (5-10% faster) and
- * for any geometry. */
+ * for any geometry; and `fn_sampled`, the set-sampled share of a batch (llct_lines_sampled). */
 #define LLCT_DEFINE_BATCH(fn, on_hit, victim, on_fill, prefetch, needs_next)                       \
 	static uint64_t fn(void *state, struct llct_lines *L, const struct llct_batch *b,          \
 			   const uint64_t *next_use)                                               \
@@ -440,6 +481,14 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 					      needs_next, 1, 0, b, next_use)                       \
 			   : llct_lines_batch(L, state, on_hit, victim, on_fill, prefetch,         \
 					      needs_next, 0, 0, b, next_use);                      \
+	}                                                                                          \
+	static void fn##_sampled(void *state, struct llct_lines *L,                                \
+				 const struct llct_sample_entry *e, uint32_t n,                    \
+				 const uint8_t *strat, const uint8_t *keep, unsigned bit,          \
+				 const uint64_t *next_use, struct llct_frame_stats *const *fs)     \
+	{                                                                                          \
+		llct_lines_sampled(L, state, on_hit, victim, on_fill, needs_next, e, n, strat,     \
+				   keep, bit, next_use, fs);                                       \
 	}
 
 #endif

@@ -24,6 +24,17 @@
 
 struct llct_lines;
 struct llct_batch;
+struct llct_frame_stats;
+
+/* An access of a set-sampled replay's share of a batch (--sample-sets), copied out of the
+ * batch so that models read their shares in order: its set, and its next use next_use[k]. */
+struct llct_sample_entry {
+	uint64_t addr;
+	uint32_t set, k;
+	uint32_t kernel;
+	uint16_t sm, tenant;
+	uint8_t so; /* stream | write << 4 */
+};
 
 /* Cache geometry as the policy sees it. */
 struct llct_cache_geom {
@@ -74,6 +85,16 @@ struct llct_policy_ops {
 	 * with LLCT_DEFINE_BATCH from llct/lines.h. NULL: the engine calls the hooks. */
 	uint64_t (*batch)(void *state, struct llct_lines *lines, const struct llct_batch *b,
 			  const uint64_t *next_use);
+	/* Optional: the sets whose accesses train state that other sets' decisions read (set
+	 * dueling leaders, sample sets). A set-sampled replay (--sample-sets) replays every one
+	 * of them and counts them at weight 1, and samples the others. NULL: no such sets. */
+	int (*keep_set)(const struct llct_cache_geom *g, uint32_t set);
+	/* Optional: a set-sampled share of a batch through a plain model with the hooks inlined
+	 * (LLCT_DEFINE_BATCH defines it): entry e[i] counts in fs[0] when keep[set] & bit, else in
+	 * fs[strat[set]] unless that is 0xff (set not sampled). NULL: the engine steps them. */
+	void (*sampled)(void *state, struct llct_lines *lines, const struct llct_sample_entry *e,
+			uint32_t n, const uint8_t *strat, const uint8_t *keep, unsigned bit,
+			const uint64_t *next_use, struct llct_frame_stats *const *fs);
 };
 
 /* The registry: every policy, sorted by name, NULL-terminated. */

@@ -31,6 +31,12 @@ struct llct_cache_config {
 		.hash = LLCT_HASH_MOD, .ucd = 0                                                    \
 	}
 
+/* The accesses of a batch a set-sampled model may replay (llct_sample_entry: policy.h). */
+struct llct_sample_list {
+	struct llct_sample_entry *e;
+	uint32_t n, cap;
+};
+
 /* Checks a configuration; returns LLCT_ERR_INVALID with the reason in why. */
 int llct_cache_config_check(const struct llct_cache_config *c, char *why, size_t why_size);
 /* Sets in a valid configuration. */
@@ -157,6 +163,11 @@ int llct_cache_create(const struct llct_cache_config *config, const struct llct_
 void llct_cache_destroy(struct llct_cache *c);
 /* Starts counting into `fs` (zeroed by the caller, fs->frame set); the cache stays warm. */
 void llct_cache_set_frame(struct llct_cache *c, struct llct_frame_stats *fs);
+/* Set-sampled: replays the entries of l that are keep sets (keep[set] & pred_bit: counted in
+ * fs[0]) or sampled sets (strat[set] != 0xff: counted in fs[strat[set]]), in order. */
+void llct_cache_access_sampled(struct llct_cache *c, const struct llct_sample_list *l,
+			       const uint8_t *strat, const uint8_t *keep, unsigned pred_bit,
+			       const uint64_t *next_use, struct llct_frame_stats *const *fs);
 /* Replays records [0, b->n) of a batch. next_use, when the policy needs it, holds for each
  * record the index of the next access to the same line (LLCT_NEVER if none), indices
  * counting only accesses that look the cache up. Returns hits. */
@@ -202,6 +213,10 @@ struct llct_replay_options {
 	const uint32_t *start_counts;               /* its starting ways per class */
 	int contention;                             /* track GDC/PLOB contention */
 	enum llct_owner_by contention_by;           /* owners: tenant, SM, kernel, stream */
+	/* Replay only every sample_sets-th set (and each policy's keep sets) and estimate the
+	 * rest (sample.c); 0 or 1: every set. Not with partitions, bypass, colors, contention
+	 * or dynamic partitioning. */
+	uint32_t sample_sets;
 	/* Called from the decoding thread now and then; may be NULL. */
 	void (*progress)(void *ud, uint64_t done, uint64_t total);
 	void *progress_ud;

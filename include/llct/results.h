@@ -64,6 +64,7 @@ struct llct_replay_desc {
 	const char *const *tenant_colors; /* with colors: tenant t's colors as "0-15,32" */
 	const uint32_t *tenant_n_colors;
 	const char *batch_cell; /* `llctrace batch`: the grid cell these runs make, or NULL */
+	uint32_t sample_sets;   /* --sample-sets 1/N: N (0: every set) */
 };
 
 struct llct_results;
@@ -93,6 +94,9 @@ int llct_results_add_contention(struct llct_results *r, int64_t run_id,
 int llct_results_add_partition(struct llct_results *r, int64_t run_id, uint32_t interval,
 			       uint64_t at_access, const char *class_by, const char *cls,
 			       uint32_t ways, uint64_t mask);
+/* A set-sampled run's estimate with its interval. */
+int llct_results_add_estimate(struct llct_results *r, int64_t run_id,
+			      const struct llct_estimate *e);
 /* Tenant `tenant`'s page colors (as "0-15,32") under set partitioning. */
 int llct_results_add_colors(struct llct_results *r, int64_t run_id, uint32_t tenant,
 			    uint32_t n_colors, const char *colors);

@@ -69,6 +69,22 @@ struct llct_part_log {
 	uint64_t mask;
 };
 
+/* A set-sampled replay's estimate of one quantity over the run, with the half-width of its
+ * 99% interval (NaN: none; the traffic reached too few sets), and the groups of sampled sets
+ * the stream's traffic reached. */
+enum llct_est_metric {
+	LLCT_EST_READS,
+	LLCT_EST_READ_HITS,
+	LLCT_EST_MISSES,
+	LLCT_EST_READ_HIT_RATE
+};
+struct llct_estimate {
+	uint8_t stream; /* enum llct_stream, or LLCT_N_STREAMS: all streams */
+	uint8_t metric; /* enum llct_est_metric */
+	double value, half_width;
+	unsigned groups;
+};
+
 /* One policy's replay of one trace. */
 struct llct_replay_result {
 	const struct llct_policy_ops *policy;
@@ -79,6 +95,10 @@ struct llct_replay_result {
 	uint64_t peak_state;        /* bytes of cache and policy state */
 	struct llct_part_log *plog; /* dynamic partitioning decisions, or NULL */
 	size_t n_plog;
+	/* set-sampled replays: 1/sample_sets of the sets (0: all); frames hold estimates */
+	uint32_t sample_sets, sample_groups;
+	struct llct_estimate *est;
+	size_t n_est;
 };
 
 /* One policy's co-run of several traces. */

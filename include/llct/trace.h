@@ -153,6 +153,23 @@ int llct_cursor_next(struct llct_cursor *c, struct llct_batch *b);
 int llct_cursor_next_into(struct llct_cursor *c, struct llct_batch *b);
 void llct_cursor_close(struct llct_cursor *c);
 
+/* A chunk read from the trace and checked against the index but not yet decoded, so that
+ * several threads can decode a window of them (the replay engine does). */
+struct llct_raw_chunk {
+	uint32_t frame, n;
+	uint64_t chunk_id;
+	uint8_t *data; /* the compressed blob, owned; reused by the next llct_cursor_next_raw */
+	size_t size, cap;
+};
+/* Reads the next chunk into *raw. Returns 1, 0 at the end, or a negative status (message in
+ * llct_reader_error). */
+int llct_cursor_next_raw(struct llct_cursor *c, struct llct_raw_chunk *raw);
+/* Decodes a raw chunk of reader r into b (from llct_batch_alloc); the message names the file,
+ * frame and chunk. Threads may decode distinct chunks into distinct batches at once. */
+int llct_raw_chunk_decode(const struct llct_reader *r, const struct llct_raw_chunk *raw,
+			  struct llct_batch *b, char *err, size_t err_size);
+void llct_raw_chunk_free(struct llct_raw_chunk *raw);
+
 /* ---- frame ranges ("5-7,20") ---- */
 
 struct llct_frame_range {

@@ -46,6 +46,17 @@ expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/r3.db" --policy gspc --frames 
 expect_rc 0 "$LLCTRACE" sql --csv "$T/r3.db" "SELECT frames, hash, banks, sample_period, (SELECT group_concat(DISTINCT frame) FROM stream_stats) FROM runs"
 expect_out '^1,xor,8,32,1$'
 
+# set sampling: estimates with intervals, recorded; refused where it cannot estimate
+expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --llc 1MiB:16:64 --policy lru,drrip --sample-sets 1/4
+expect_out '^\(estimates from 1 in 4 sets, ~256 of 1024'
+expect_rc 0 "$LLCTRACE" sql --csv "$T/s.db" "SELECT count(DISTINCT run_id), sum(stream = 'all' AND half_width IS NOT NULL) FROM estimates"
+expect_out '^2,8$'
+expect_rc 0 "$LLCTRACE" sql --csv "$T/s.db" "SELECT DISTINCT json_extract(params, '$.sample_sets') FROM runs"
+expect_out '^1/4$'
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 1/1; expect_err "bad --sample-sets"
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 4 --contention-by stream; expect_err "does not combine"
+expect_rc 1 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --llc 64KiB:16:64 --sample-sets 1/4096; expect_err "too few to estimate"
+
 # compute kernels: exact record counts, CS only, set coverage, reuse
 expect_rc 0 "$LLCTRACE" synth -q -o "$T/vma.llct" --kernel vma
 expect_rc 0 "$LLCTRACE" info "$T/vma.llct"; expect_out '^records +131072$'; expect_out '^CS +98304 +32768 +131072 +100.00%'

@@ -70,7 +70,7 @@ expect_err "opening it with true"
 
 # an older file is read through an upgraded temporary copy, itself untouched
 cp r.db v2.db
-sqlite3 v2.db "DROP INDEX runs_uid; ALTER TABLE runs DROP COLUMN uid; DROP TABLE colors; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW frame_misses; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; CREATE VIEW miss_savings_vs_drrip AS SELECT id AS run_id FROM runs; PRAGMA user_version = 2"
+sqlite3 v2.db "DROP INDEX runs_uid; ALTER TABLE runs DROP COLUMN uid; DROP TABLE colors; DROP TABLE estimates; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW frame_misses; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; CREATE VIEW miss_savings_vs_drrip AS SELECT id AS run_id FROM runs; PRAGMA user_version = 2"
 sum=$(md5sum <v2.db)
 mkdir tmp
 TMPDIR=$T/tmp expect_rc 0 "$LLCTRACE" report v2.db -o v2.html -q

@@ -7,6 +7,7 @@
 #include "llct/results.h"
 #include "llct/synth.h"
 
+#include <math.h>
 #include <sqlite3.h>
 #include <string.h>
 #include <unistd.h>
@@ -350,6 +351,85 @@ static void test_results_db(void)
 	CHECK_EQ(llct_results_open(path, &res, err, sizeof(err)), LLCT_ERR_FORMAT);
 }
 
+/* Set sampling (--sample-sets): every policy's estimates of the run's misses and read hits
+ * lie within their intervals of the full replay's on the test trace; a cache whose sets are
+ * all DRRIP leaders (kept) is replayed exactly; the sampled models replay a fraction of the
+ * accesses; and sampling refuses what it cannot estimate. */
+static void test_sampling(void)
+{
+	struct llct_reader *r;
+	char err[600];
+	const struct llct_policy_ops *all[16];
+	size_t n = 0;
+	double wall;
+	for (const struct llct_policy_ops *const *p = llct_policies; *p; p++)
+		all[n++] = *p;
+	CHECK_EQ(llct_reader_open(trace, &r, err, sizeof(err)), LLCT_OK);
+	struct llct_replay_options o = {.cache = LLCT_CACHE_CONFIG_INIT};
+	o.cache.size = 1 << 20;
+	o.policies = all;
+	o.n_policies = n;
+	struct llct_replay_result *full, *samp;
+	CHECK_EQ(llct_replay_run(r, &o, &full, &wall, err, sizeof(err)), LLCT_OK);
+	o.sample_sets = 8;
+	CHECK_EQ(llct_replay_run(r, &o, &samp, &wall, err, sizeof(err)), LLCT_OK);
+	for (size_t m = 0; m < n; m++) {
+		uint64_t misses = 0, reads = 0, hits = 0;
+		for (size_t f = 0; f < full[m].n_frames; f++)
+			for (int s = 0; s < LLCT_N_STREAMS; s++) {
+				const struct llct_stream_stats *x = &full[m].frames[f].s[s];
+				misses += x->reads + x->writes - x->read_hits - x->write_hits;
+				reads += x->reads;
+				hits += x->read_hits;
+			}
+		int found = 0;
+		CHECK_EQ(samp[m].sample_sets, 8);
+		CHECK(samp[m].sample_groups >= 2);
+		for (size_t i = 0; i < samp[m].n_est; i++) {
+			const struct llct_estimate *e = &samp[m].est[i];
+			if (e->stream != LLCT_N_STREAMS)
+				continue;
+			double truth = e->metric == LLCT_EST_MISSES  ? (double)misses
+				       : e->metric == LLCT_EST_READS ? (double)reads
+				       : e->metric == LLCT_EST_READ_HITS
+					   ? (double)hits
+					   : (double)hits / (double)reads;
+			found++;
+			CHECK(e->half_width == e->half_width); /* the totals have intervals */
+			if (!(fabs(e->value - truth) <= e->half_width)) {
+				fprintf(stderr, "%s metric %d: %g +- %g, full %g\n", all[m]->name,
+					e->metric, e->value, e->half_width, truth);
+				CHECK(0);
+			}
+		}
+		CHECK_EQ(found, 4);
+	}
+	llct_replay_results_free(samp, n);
+	/* 32 sets: every set is a DRRIP leader, so nothing is sampled and the estimate is exact */
+	const struct llct_policy_ops *drrip = llct_policy_find("drrip");
+	struct llct_replay_options t = {.cache = LLCT_CACHE_CONFIG_INIT};
+	t.cache.size = 32 * 16 * 64;
+	t.policies = &drrip;
+	t.n_policies = 1;
+	struct llct_replay_result *tf, *ts;
+	CHECK_EQ(llct_replay_run(r, &t, &tf, &wall, err, sizeof(err)), LLCT_OK);
+	t.sample_sets = 4;
+	CHECK_EQ(llct_replay_run(r, &t, &ts, &wall, err, sizeof(err)), LLCT_OK);
+	CHECK(same_stats(tf, ts));
+	llct_replay_results_free(tf, 1);
+	llct_replay_results_free(ts, 1);
+	/* what it cannot do */
+	t.sample_sets = 64; /* 32 sets: none sampled */
+	CHECK_EQ(llct_replay_run(r, &t, &ts, &wall, err, sizeof(err)), LLCT_ERR_INVALID);
+	CHECK(strstr(err, "too few") != NULL);
+	t.sample_sets = 4;
+	t.contention = 1;
+	CHECK_EQ(llct_replay_run(r, &t, &ts, &wall, err, sizeof(err)), LLCT_ERR_INVALID);
+	CHECK(strstr(err, "contention") != NULL);
+	llct_replay_results_free(full, n);
+	llct_reader_close(r);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/llct-test-replay-XXXXXX");
@@ -358,6 +438,7 @@ int main(void)
 	make_trace();
 	test_engine();
 	test_next_use();
+	test_sampling();
 	test_results_db();
 	int rc = check_done("test_replay");
 	char cmd[400];

@@ -1,0 +1,316 @@
+/* sample.c - set-sampled replay (--sample-sets 1/N): which accesses a model replays, and the
+ * estimates with their confidence intervals.
+ *
+ * A set is sampled when a hash of its index is 0 mod N (a pseudo-random 1/N of the sets: a
+ * regular stride would line up with the power-of-two strides of buffers and surfaces); each
+ * sampled set belongs to one of G groups by the hash's next digits. A policy's keep sets (policy.h:
+ * dueling leaders, sample sets that train state every set reads) are replayed in full and counted
+ * at weight 1 (stratum 0); the other sampled sets (strata 1..G) stand for all the non-keep sets.
+ * One model replays the keep sets and every sampled set in trace order, so the state the keep sets
+ * train is the full replay's, and counts each stratum apart. A counter's estimate is K + w F (K:
+ * keep-set count, F: sampled count, w: non-keep sets / sampled non-keep sets); each group alone
+ * gives an estimate too, and the spread of the G group estimates gives a 99% interval (Student's t,
+ * G - 1 degrees of freedom): the random-groups variance estimator of survey sampling. A stream
+ * whose traffic reached fewer than half of the groups (a small buffer on a few sets) gets no
+ * interval: its estimate may be far off, and the spread of mostly-empty groups would not show it.
+ */
+#include "sample.h"
+#include "llct/lines.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A set index scrambled (the finalizer of MurmurHash3). */
+static uint32_t mix(uint32_t x)
+{
+	x ^= x >> 16;
+	x *= 0x85ebca6bu;
+	x ^= x >> 13;
+	x *= 0xc2b2ae35u;
+	x ^= x >> 16;
+	return x;
+}
+
+int llct_sample_plan(struct llct_sample_cfg *p, const struct llct_cache_config *cfg, uint32_t n,
+		     const struct llct_policy_ops *const *pols, size_t n_pols, char *err,
+		     size_t err_size)
+{
+	memset(p, 0, sizeof(*p));
+	p->cfg = *cfg;
+	p->sets = llct_cache_sets(cfg);
+	p->n = n;
+	uint32_t sampled = 0;
+	for (uint32_t s = 0; s < p->sets; s++)
+		sampled += mix(s) % n == 0;
+	p->groups = sampled < LLCT_SAMPLE_MAX_GROUPS ? sampled : LLCT_SAMPLE_MAX_GROUPS;
+	if (p->groups < 2) {
+		snprintf(err, err_size,
+			 "--sample-sets 1/%u leaves %u of the %u sets: too few to estimate from "
+			 "(sample fewer, or a bigger LLC)",
+			 n, sampled, p->sets);
+		return LLCT_ERR_INVALID;
+	}
+	for (size_t m = 0; m < n_pols; m++) {
+		int (*f)(const struct llct_cache_geom *, uint32_t) = pols[m]->keep_set;
+		unsigned i = 0;
+		if (!f)
+			continue;
+		while (i < p->n_pred && p->pred[i] != f)
+			i++;
+		if (i == p->n_pred && p->n_pred < LLCT_SAMPLE_MAX_PREDS)
+			p->pred[p->n_pred++] = f;
+	}
+	p->keep = calloc(p->sets, 1);
+	p->strat = malloc(p->sets);
+	p->want = malloc(p->sets);
+	if (!p->keep || !p->strat || !p->want) {
+		snprintf(err, err_size, "out of memory");
+		return LLCT_ERR_NOMEM;
+	}
+	struct llct_cache_geom g = {p->sets, cfg->ways, cfg->banks, cfg->sample_period};
+	for (uint32_t s = 0; s < p->sets; s++)
+		for (unsigned i = 0; i < p->n_pred; i++)
+			if (p->pred[i](&g, s))
+				p->keep[s] |= (uint8_t)(1u << i);
+	for (uint32_t s = 0; s < p->sets; s++) {
+		uint32_t h = mix(s);
+		p->strat[s] = h % n ? 0xff : (uint8_t)(1 + h / n % p->groups);
+		p->want[s] = p->keep[s] || p->strat[s] != 0xff;
+	}
+	/* per predicate (n_pred: none): non-keep sets, sampled non-keep sets per group */
+	for (unsigned i = 0; i <= p->n_pred; i++)
+		for (uint32_t s = 0; s < p->sets; s++) {
+			if (i < p->n_pred && (p->keep[s] >> i & 1))
+				continue;
+			p->pop[i]++;
+			if (p->strat[s] != 0xff)
+				p->samp[i][p->strat[s] - 1]++;
+		}
+	return LLCT_OK;
+}
+
+void llct_sample_plan_release(struct llct_sample_cfg *p)
+{
+	free(p->keep);
+	free(p->strat);
+	free(p->want);
+	p->keep = p->strat = p->want = NULL;
+}
+
+unsigned llct_sample_pred_bit(const struct llct_sample_cfg *p, const struct llct_policy_ops *pol)
+{
+	for (unsigned i = 0; i < p->n_pred; i++)
+		if (pol->keep_set && p->pred[i] == pol->keep_set)
+			return 1u << i;
+	return 0;
+}
+
+/* What select needs of a plan: its set index and one byte per set saying whether a model
+ * may replay the set (a keep set of some policy, or sampled). */
+static void select_setup(const struct llct_sample_cfg *p, unsigned *shift, unsigned *set_bits,
+			 uint32_t *mask, int * xor)
+{
+	*shift = *set_bits = 0;
+	while ((1u << *shift) < p->cfg.line)
+		(*shift)++;
+	while ((1u << *set_bits) < p->sets)
+		(*set_bits)++;
+	int pow2 = (1u << *set_bits) == p->sets;
+	*mask = pow2 ? p->sets - 1 : 0;
+	*xor = p->cfg.hash == LLCT_HASH_XOR &&pow2;
+}
+
+static int push(struct llct_sample_list *out, const struct llct_batch *b, uint32_t j, uint32_t s,
+		uint32_t k)
+{
+	if (out->n == out->cap) {
+		uint32_t cap = out->cap ? 2 * out->cap : 1024;
+		struct llct_sample_entry *e = realloc(out->e, cap * sizeof(*e));
+		if (!e)
+			return LLCT_ERR_NOMEM;
+		out->e = e;
+		out->cap = cap;
+	}
+	out->e[out->n++] =
+	    (struct llct_sample_entry){b->addr[j],
+				       s,
+				       k,
+				       b->kernel[j],
+				       b->sm[j],
+				       b->tenant[j],
+				       (uint8_t)(b->stream[j] | (b->op[j] != 0) << 4)};
+	return LLCT_OK;
+}
+
+int llct_sample_select(const struct llct_sample_cfg *p, size_t n_p, const struct llct_batch *b,
+		       int ucd, struct llct_sample_list *out)
+{
+	unsigned shift = 0, set_bits[LLCT_SAMPLE_MAX_CFGS];
+	uint32_t mask[LLCT_SAMPLE_MAX_CFGS];
+	int xor [LLCT_SAMPLE_MAX_CFGS], plain = 1;
+	for (size_t c = 0; c < n_p; c++) {
+		select_setup(&p[c], &shift, &set_bits[c], &mask[c], &xor[c]);
+		plain &= mask[c] && !xor[c];
+		out[c].n = 0;
+	}
+	uint32_t k = 0;
+	for (uint32_t j = 0; j < b->n; j++) { /* one pass over the batch for every plan */
+		uint64_t line = b->addr[j] >> shift;
+		for (size_t c = 0; c < n_p; c++) {
+			uint32_t s =
+			    plain ? (uint32_t)line & mask[c]
+				  : llct_set_index(xor[c], set_bits[c], mask[c], p[c].sets, line);
+			if (p[c].want[s] && push(&out[c], b, j, s, k))
+				return LLCT_ERR_NOMEM;
+		}
+		k += !(ucd && b->stream[j] == LLCT_STREAM_DISP); /* the next-use index skips DISP */
+	}
+	return LLCT_OK;
+}
+
+/* Student's t for a two-sided 99% interval, by degrees of freedom (1..30); 2.576 beyond. */
+static double t99(unsigned dof)
+{
+	static const double t[31] = {0,     63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499,
+				     3.355, 3.250,  3.169, 3.106, 3.055, 3.012, 2.977, 2.947,
+				     2.921, 2.898,  2.878, 2.861, 2.845, 2.831, 2.819, 2.807,
+				     2.797, 2.787,  2.779, 2.771, 2.763, 2.756, 2.750};
+	return dof <= 30 ? t[dof] : 2.576;
+}
+
+/* A counter of one stream (or all, stream == LLCT_N_STREAMS) summed over frames. */
+enum { C_READS, C_READ_HITS, C_MISSES, N_C };
+static double counter(const struct llct_frame_stats *fs, size_t nf, unsigned stream, int c)
+{
+	double v = 0;
+	for (size_t f = 0; f < nf; f++)
+		for (unsigned s = 0; s < LLCT_N_STREAMS; s++) {
+			if (stream < LLCT_N_STREAMS && s != stream)
+				continue;
+			const struct llct_stream_stats *x = &fs[f].s[s];
+			v += c == C_READS ? (double)x->reads
+			     : c == C_READ_HITS
+				 ? (double)x->read_hits
+				 : (double)(x->reads + x->writes - x->read_hits - x->write_hits);
+		}
+	return v;
+}
+
+static uint64_t scale(uint64_t k, uint64_t f, double w)
+{
+	return k + (uint64_t)llround((double)f * w);
+}
+
+int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
+			 const struct llct_frame_stats *strata, size_t nf,
+			 struct llct_frame_stats *out, struct llct_estimate **est, size_t *n_est)
+{
+	unsigned pi = p->n_pred, G = p->groups;
+	for (unsigned i = 0; i < p->n_pred; i++)
+		if (pred_bit == 1u << i)
+			pi = i;
+	uint64_t samp = 0;
+	for (unsigned g = 0; g < G; g++)
+		samp += p->samp[pi][g];
+	double w = samp ? (double)p->pop[pi] / (double)samp : 0;
+	/* per frame: K + w F, every counter */
+	for (size_t f = 0; f < nf; f++) {
+		const struct llct_frame_stats *K = &strata[f];
+		struct llct_frame_stats *o = &out[f];
+		uint32_t frame = o->frame;
+		memset(o, 0, sizeof(*o));
+		o->frame = frame;
+		struct llct_frame_stats F;
+		memset(&F, 0, sizeof(F));
+		for (unsigned g = 0; g < G; g++) {
+			const struct llct_frame_stats *x = &strata[(size_t)(1 + g) * nf + f];
+			for (unsigned s = 0; s < LLCT_N_STREAMS; s++) {
+				uint64_t *a = (uint64_t *)&F.s[s];
+				const uint64_t *b = (const uint64_t *)&x->s[s];
+				for (size_t i = 0; i < sizeof(F.s[s]) / sizeof(uint64_t); i++)
+					a[i] += b[i];
+			}
+			F.rt_produced += x->rt_produced;
+			F.rt_consumed += x->rt_consumed;
+			for (int e = 0; e < 3; e++) {
+				F.tex_entered[e] += x->tex_entered[e];
+				F.tex_hits[e] += x->tex_hits[e];
+				F.z_entered[e] += x->z_entered[e];
+				F.z_hits[e] += x->z_hits[e];
+			}
+		}
+		for (unsigned s = 0; s < LLCT_N_STREAMS; s++) {
+			uint64_t *a = (uint64_t *)&o->s[s];
+			const uint64_t *k = (const uint64_t *)&K->s[s],
+				       *b = (const uint64_t *)&F.s[s];
+			for (size_t i = 0; i < sizeof(o->s[s]) / sizeof(uint64_t); i++)
+				a[i] = scale(k[i], b[i], w);
+		}
+		o->rt_produced = scale(K->rt_produced, F.rt_produced, w);
+		o->rt_consumed = scale(K->rt_consumed, F.rt_consumed, w);
+		for (int e = 0; e < 3; e++) {
+			o->tex_entered[e] = scale(K->tex_entered[e], F.tex_entered[e], w);
+			o->tex_hits[e] = scale(K->tex_hits[e], F.tex_hits[e], w);
+			o->z_entered[e] = scale(K->z_entered[e], F.z_entered[e], w);
+			o->z_hits[e] = scale(K->z_hits[e], F.z_hits[e], w);
+		}
+	}
+	/* estimates over the run with the groups' spread */
+	size_t n = 0;
+	struct llct_estimate *e = calloc((LLCT_N_STREAMS + 1) * 4, sizeof(*e));
+	if (!e)
+		return LLCT_ERR_NOMEM;
+	for (unsigned s = 0; s <= LLCT_N_STREAMS; s++) {
+		double tot[N_C], rg[LLCT_SAMPLE_MAX_GROUPS][N_C + 1];
+		unsigned used = 0;
+		for (int c = 0; c < N_C; c++)
+			tot[c] = counter(out, nf, s, c);
+		if (tot[C_READS] == 0 && tot[C_MISSES] == 0)
+			continue;             /* a stream with no traffic */
+		unsigned seen[N_C + 1] = {0}; /* groups where the quantity is not 0 */
+		for (unsigned g = 0; g < G; g++) {
+			if (!p->samp[pi][g])
+				continue;
+			const struct llct_frame_stats *sg = &strata[(size_t)(1 + g) * nf];
+			for (int c = 0; c < N_C; c++)
+				seen[c] += counter(sg, nf, s, c) > 0;
+			seen[N_C] += counter(sg, nf, s, C_READ_HITS) > 0; /* a rate needs hits */
+			double wg = (double)p->pop[pi] / (double)p->samp[pi][g];
+			for (int c = 0; c < N_C; c++)
+				rg[used][c] = counter(strata, nf, s, c) +
+					      wg * counter(&strata[(size_t)(1 + g) * nf], nf, s, c);
+			rg[used][N_C] =
+			    rg[used][C_READS] > 0 ? rg[used][C_READ_HITS] / rg[used][C_READS] : NAN;
+			used++;
+		}
+		for (int c = 0; c <= N_C; c++) {
+			double v = c < N_C            ? tot[c]
+				   : tot[C_READS] > 0 ? tot[C_READ_HITS] / tot[C_READS]
+						      : NAN;
+			if (isnan(v))
+				continue;
+			double mean = 0, ss = 0;
+			unsigned k = 0;
+			for (unsigned g = 0; g < used; g++)
+				if (!isnan(rg[g][c])) {
+					mean += rg[g][c];
+					k++;
+				}
+			mean = k ? mean / k : 0;
+			for (unsigned g = 0; g < used; g++)
+				if (!isnan(rg[g][c]))
+					ss += (rg[g][c] - mean) * (rg[g][c] - mean);
+			double half = k >= 2 ? t99(k - 1) * sqrt(ss / (k - 1) / k) : 0;
+			/* traffic on the keep sets alone is exact; traffic that reached fewer than
+			 * half of the groups is too concentrated on a few sets for an interval */
+			if (2 * seen[c] < used)
+				half = NAN;
+			e[n++] = (struct llct_estimate){(uint8_t)s, (uint8_t)c, v, half, seen[c]};
+		}
+	}
+	*est = e;
+	*n_est = n;
+	return LLCT_OK;
+}
