@@ -5,6 +5,7 @@
 #define LLCT_CAPTURE_CAPTURE_H
 
 #include "layer.h"
+#include "settings.h"
 #include "llct/footprint.h"
 #include "llct/trace.h"
 #include "llct_intercepts.h"
@@ -504,6 +505,8 @@ struct capture_device {
 
 /* An environment switch that is set and not "0". */
 int getenv_on(const char *name);
+/* getenv in the shape capture_settings_read takes. */
+const char *getenv_ud(const char *name, void *ud);
 double mono_s(void);
 int log_enabled(void);
 void cap_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

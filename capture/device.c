@@ -12,6 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
+const char *getenv_ud(const char *name, void *ud)
+{
+	(void)ud;
+	return getenv(name);
+}
+
 int getenv_on(const char *name)
 {
 	const char *v = getenv(name);
@@ -71,12 +77,20 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 			    const struct device_prep *prep)
 {
 	(void)info;
-	const char *off = getenv("LLCT_CAPTURE_DISABLE");
-	if (off && *off && strcmp(off, "0"))
+	struct capture_settings set;
+	char why[400];
+	if (capture_settings_read(&set, getenv_ud, NULL, why, sizeof(why))) {
+		cap_log("%s; capture is off", why);
 		return;
+	}
+	if (set.disabled) {
+		capture_settings_release(&set);
+		return;
+	}
 	struct capture_device *c = calloc(1, sizeof(*c));
 	if (!c) {
 		cap_log("out of memory; capture is off");
+		capture_settings_release(&set);
 		return;
 	}
 	pthread_mutex_init(&c->lock, NULL);
@@ -85,42 +99,27 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	c->next_addr = (uint64_t)1 << 32;
 	c->next_meta_addr = (uint64_t)1 << 44; /* HiZ buffers: apart from program memory */
 	c->next_id = 1;
-	const char *out = getenv("LLCT_CAPTURE_OUTPUT");
-	if (out && *out)
-		snprintf(c->path, sizeof(c->path), "%s", out);
+	if (set.output[0])
+		memcpy(c->path, set.output, sizeof(set.output));
 	else
 		snprintf(c->path, sizeof(c->path), "llctrace-%ld.llct", (long)getpid());
-	const char *fr = getenv("LLCT_CAPTURE_FRAMES");
-	c->all_frames = !fr || !*fr || !strcmp(fr, "all");
-	if (!c->all_frames && llct_frame_range_parse(fr, &c->frames)) {
-		cap_log("LLCT_CAPTURE_FRAMES='%s' is not a frame range; capture is off", fr);
-		free(c);
-		return;
-	}
-	c->bounded = !c->all_frames;
-	for (size_t i = 0; c->bounded && i < c->frames.n; i++) {
-		if (c->frames.spans[i].last == UINT32_MAX)
-			c->bounded = 0; /* an open range has no last frame */
-		else if (c->frames.spans[i].last > c->last_frame)
-			c->last_frame = c->frames.spans[i].last;
-	}
-	const char *ex = getenv("LLCT_CAPTURE_EXIT_AFTER");
-	c->exit_after = ex && *ex && strcmp(ex, "0") && c->bounded;
+	const char *fr = set.frames_text;
+	c->all_frames = set.all_frames;
+	c->frames = set.frames; /* the range is the device's now */
+	c->bounded = set.bounded;
+	c->last_frame = set.last_frame;
+	c->exit_after = set.exit_after;
 	c->t_start = mono_s();
-	const char *b = getenv("LLCT_CAPTURE_BOUNDARY");
-	c->boundary_submit = b && !strcmp(b, "submit");
-	c->boundary_label = b && !strcmp(b, "label");
+	c->boundary_submit = set.boundary == BOUNDARY_SUBMIT;
+	c->boundary_label = set.boundary == BOUNDARY_LABEL;
 	if (c->boundary_label) {
 		c->frame = UINT32_MAX; /* nothing before the first label is a frame */
-		const char *name = getenv("LLCT_CAPTURE_LABEL");
-		snprintf(c->boundary_name, sizeof(c->boundary_name), "%s",
-			 name && *name ? name : "frame");
+		memcpy(c->boundary_name, set.label, sizeof(set.label));
 	}
 	struct llct_fp_config fc;
 	llct_fp_config_default(&fc);
-	const char *sms = getenv("LLCT_CAPTURE_SMS");
-	if (sms && atoi(sms) > 0 && atoi(sms) <= 65535)
-		fc.n_sms = (uint32_t)atoi(sms);
+	if (set.sms)
+		fc.n_sms = set.sms;
 	VkPhysicalDeviceProperties props;
 	memset(&props, 0, sizeof(props));
 	if (d->inst && d->inst->d.GetPhysicalDeviceProperties)
@@ -139,7 +138,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	/* the tier: 2 when the device took transform feedback (and there is memory to read its
 	   buffers from), else 1, saying why */
 	const char *tier_note = NULL;
-	int wanted = capture_tier_wanted();
+	int wanted = set.tier;
 	if (wanted >= 2 && prep->xfb && c->xfb_mem_types && (c->raster = llct_raster_create())) {
 		c->tier = &llct_tier2;
 		c->xfb = 1;
@@ -152,11 +151,9 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 				  "rasterize; tier 1 instead";
 		cap_log("%s", tier_note);
 	}
-	const char *guess = getenv("LLCT_CAPTURE_XFB_GUESS");
-	c->xfb_guess = guess && atoi(guess) > 0 ? (uint32_t)atoi(guess) : 65536;
-	const char *dump = getenv("LLCT_CAPTURE_DUMP_DEPTH");
-	if (dump && *dump)
-		snprintf(c->dump_depth, sizeof(c->dump_depth), "%s", dump);
+	c->xfb_guess = set.xfb_guess;
+	if (set.dump_depth[0])
+		memcpy(c->dump_depth, set.dump_depth, sizeof(set.dump_depth));
 	char driver[64], app[300] = "";
 	snprintf(driver, sizeof(driver), "driver version 0x%x, API %u.%u.%u", props.driverVersion,
 		 VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion),
@@ -178,6 +175,8 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		cap_log("%s; capture is off", err);
 		llct_writer_close(c->w);
 		llct_raster_destroy(c->raster);
+		if (!c->all_frames)
+			llct_frame_range_release(&c->frames);
 		free(c);
 		return;
 	}
@@ -185,7 +184,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	llct_writer_set(c->w, "capture.tier", c->tier->setting);
 	if (tier_note)
 		llct_writer_set(c->w, "capture.tier_note", tier_note);
-	llct_writer_set(c->w, "capture.frames", fr ? fr : "all");
+	llct_writer_set(c->w, "capture.frames", fr);
 	llct_writer_set(c->w, "capture.boundary",
 			c->boundary_submit  ? "submit"
 			: c->boundary_label ? "label"
@@ -203,7 +202,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		llct_writer_set(c->w, key, v);
 	}
 	int have = d->occl_query || d->stats_query;
-	c->stats = have && !getenv_on("LLCT_CAPTURE_NO_FRAGMENT_COUNTS");
+	c->stats = have && !set.no_fragment_counts;
 	c->count_query =
 	    d->occl_query ? VK_QUERY_TYPE_OCCLUSION : VK_QUERY_TYPE_PIPELINE_STATISTICS;
 	llct_writer_set(c->w, "capture.fragment_counts",

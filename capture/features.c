@@ -10,11 +10,16 @@
 
 #define XFB_EXT VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME
 
-/* The tier asked for: LLCT_CAPTURE_TIER (1 or 2; default 2). */
+/* The tier asked for: LLCT_CAPTURE_TIER (1 or 2; default 2); 0 when capture is off (disabled,
+ * or a setting is not valid: capture_device_created says which). */
 int capture_tier_wanted(void)
 {
-	const char *t = getenv("LLCT_CAPTURE_TIER");
-	return t && !strcmp(t, "1") ? 1 : 2;
+	struct capture_settings set;
+	char why[400];
+	if (capture_settings_read(&set, getenv_ud, NULL, why, sizeof(why)))
+		return 0;
+	capture_settings_release(&set);
+	return set.disabled ? 0 : set.tier;
 }
 
 static int has_extension(struct layer_instance *inst, VkPhysicalDevice phys, const char *name)
@@ -37,15 +42,14 @@ void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 {
 	memset(p, 0, sizeof(*p));
 	p->ci = *info;
-	const char *off = getenv("LLCT_CAPTURE_DISABLE");
-	if ((off && *off && strcmp(off, "0")) || !inst || !inst->d.GetPhysicalDeviceFeatures)
-		return;
+	int tier = capture_tier_wanted();
+	if (!tier || !inst || !inst->d.GetPhysicalDeviceFeatures)
+		return; /* capture is off: the device as the program asked for it */
 	VkPhysicalDeviceFeatures have = {0};
 	inst->d.GetPhysicalDeviceFeatures(phys, &have);
 	p->occl = have.occlusionQueryPrecise == VK_TRUE;
 	p->stats = !p->occl && have.pipelineStatisticsQuery == VK_TRUE;
-	if (capture_tier_wanted() >= 2 && inst->d.GetPhysicalDeviceFeatures2 &&
-	    has_extension(inst, phys, XFB_EXT)) {
+	if (tier >= 2 && inst->d.GetPhysicalDeviceFeatures2 && has_extension(inst, phys, XFB_EXT)) {
 		VkPhysicalDeviceTransformFeedbackFeaturesEXT x = {
 		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT};
 		VkPhysicalDeviceFeatures2 f = {

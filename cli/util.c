@@ -170,7 +170,8 @@ int cli_parse_llc(const char *s, uint64_t *size, uint32_t *ways, uint32_t *line)
 	if (!cli_parse_size(buf, size) || !cli_parse_uint(w, 64, &v) || !v)
 		return 0;
 	*ways = (uint32_t)v;
-	if (!cli_parse_size(l, &v) || v > UINT32_MAX)
+	if (!cli_parse_size(l, &v) || !v ||
+	    v > UINT32_MAX) /* a zero line is no line (fuzz_options) */
 		return 0;
 	*line = (uint32_t)v;
 	return 1;

@@ -1,0 +1,133 @@
+/* settings.c - reads the capture layer's LLCT_CAPTURE_* settings, checking each: a value that
+ * is not what the variable takes is reported (and capture stays off) rather than read as
+ * something else. */
+#include "settings.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A switch: set, non-empty and not "0". */
+static int on(const char *v)
+{
+	return v && *v && strcmp(v, "0");
+}
+
+/* An unsigned decimal in [lo, hi]. */
+static int number(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	char *end;
+	if (!v || *v < '0' || *v > '9')
+		return 0;
+	errno = 0;
+	unsigned long long x = strtoull(v, &end, 10);
+	if (errno || *end || x < lo || x > hi)
+		return 0;
+	*out = x;
+	return 1;
+}
+
+int capture_settings_read(struct capture_settings *s, const char *(*get)(const char *, void *),
+			  void *ud, char *why, size_t why_size)
+{
+	const char *v;
+	uint64_t x;
+	memset(s, 0, sizeof(*s));
+	s->tier = 2;
+	s->xfb_guess = 65536;
+	s->disabled = on(get("LLCT_CAPTURE_DISABLE", ud));
+	s->log = on(get("LLCT_CAPTURE_LOG", ud));
+	s->no_fragment_counts = on(get("LLCT_CAPTURE_NO_FRAGMENT_COUNTS", ud));
+	if ((v = get("LLCT_CAPTURE_OUTPUT", ud)) && *v) {
+		if (strlen(v) >= sizeof(s->output)) {
+			snprintf(why, why_size, "LLCT_CAPTURE_OUTPUT is longer than %zu bytes",
+				 sizeof(s->output) - 1);
+			return -1;
+		}
+		strcpy(s->output, v);
+	}
+	v = get("LLCT_CAPTURE_FRAMES", ud);
+	s->frames_text = v && *v ? v : "all";
+	s->all_frames = !v || !*v || !strcmp(v, "all");
+	if (!s->all_frames) {
+		if (llct_frame_range_parse(v, &s->frames)) {
+			snprintf(why, why_size, "LLCT_CAPTURE_FRAMES='%.200s' is not a frame range",
+				 v);
+			return -1;
+		}
+		s->bounded = 1;
+		for (size_t i = 0; i < s->frames.n; i++) {
+			if (s->frames.spans[i].last == UINT32_MAX)
+				s->bounded = 0; /* an open range has no last frame */
+			else if (s->frames.spans[i].last > s->last_frame)
+				s->last_frame = s->frames.spans[i].last;
+		}
+	}
+	s->exit_after = on(get("LLCT_CAPTURE_EXIT_AFTER", ud)) && s->bounded;
+	v = get("LLCT_CAPTURE_BOUNDARY", ud);
+	if (!v || !*v || !strcmp(v, "present"))
+		s->boundary = BOUNDARY_PRESENT;
+	else if (!strcmp(v, "submit"))
+		s->boundary = BOUNDARY_SUBMIT;
+	else if (!strcmp(v, "label"))
+		s->boundary = BOUNDARY_LABEL;
+	else {
+		snprintf(why, why_size,
+			 "LLCT_CAPTURE_BOUNDARY='%.200s' is not present, submit or label", v);
+		capture_settings_release(s);
+		return -1;
+	}
+	v = get("LLCT_CAPTURE_LABEL", ud);
+	if (v && strlen(v) >= sizeof(s->label)) {
+		snprintf(why, why_size, "LLCT_CAPTURE_LABEL is longer than %zu bytes",
+			 sizeof(s->label) - 1);
+		capture_settings_release(s);
+		return -1;
+	}
+	snprintf(s->label, sizeof(s->label), "%s", v && *v ? v : "frame");
+	if ((v = get("LLCT_CAPTURE_SMS", ud)) && *v) {
+		if (!number(v, 1, 65535, &x)) {
+			snprintf(why, why_size,
+				 "LLCT_CAPTURE_SMS='%.200s' is not a number 1..65535", v);
+			capture_settings_release(s);
+			return -1;
+		}
+		s->sms = (uint32_t)x;
+	}
+	if ((v = get("LLCT_CAPTURE_TIER", ud)) && *v) {
+		if (!number(v, 1, 2, &x)) {
+			snprintf(why, why_size, "LLCT_CAPTURE_TIER='%.200s' is not 1 or 2", v);
+			capture_settings_release(s);
+			return -1;
+		}
+		s->tier = (int)x;
+	}
+	if ((v = get("LLCT_CAPTURE_XFB_GUESS", ud)) && *v) {
+		if (!number(v, 1, UINT32_MAX, &x)) {
+			snprintf(why, why_size,
+				 "LLCT_CAPTURE_XFB_GUESS='%.200s' is not a number of primitives",
+				 v);
+			capture_settings_release(s);
+			return -1;
+		}
+		s->xfb_guess = (uint32_t)x;
+	}
+	if ((v = get("LLCT_CAPTURE_DUMP_DEPTH", ud)) && *v) {
+		if (strlen(v) >= sizeof(s->dump_depth)) {
+			snprintf(why, why_size, "LLCT_CAPTURE_DUMP_DEPTH is longer than %zu bytes",
+				 sizeof(s->dump_depth) - 1);
+			capture_settings_release(s);
+			return -1;
+		}
+		strcpy(s->dump_depth, v);
+	}
+	return 0;
+}
+
+void capture_settings_release(struct capture_settings *s)
+{
+	if (!s->all_frames)
+		llct_frame_range_release(&s->frames);
+	s->all_frames = 1;
+}

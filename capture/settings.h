@@ -1,0 +1,37 @@
+/* settings.h - the capture layer's settings (LLCT_CAPTURE_* environment variables,
+ * docs/CAPTURE.md) read into one struct by one parser with no Vulkan in it, so the fuzzer and
+ * the tests drive the same code the layer runs. */
+#ifndef LLCT_CAPTURE_SETTINGS_H
+#define LLCT_CAPTURE_SETTINGS_H
+
+#include "llct/trace.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct capture_settings {
+	int disabled;                   /* LLCT_CAPTURE_DISABLE */
+	char output[1024];              /* LLCT_CAPTURE_OUTPUT; "" : llctrace-PID.llct */
+	int all_frames;                 /* LLCT_CAPTURE_FRAMES unset, empty or "all" */
+	struct llct_frame_range frames; /* else the range (release with capture_settings_release) */
+	const char *frames_text;        /* as given, for the trace's settings */
+	int bounded;                    /* the range has a last frame ... */
+	uint32_t last_frame;            /* ... this one */
+	int exit_after;                 /* LLCT_CAPTURE_EXIT_AFTER, with a bounded range */
+	enum { BOUNDARY_PRESENT, BOUNDARY_SUBMIT, BOUNDARY_LABEL } boundary;
+	char label[64];         /* LLCT_CAPTURE_LABEL [frame] */
+	uint32_t sms;           /* LLCT_CAPTURE_SMS [0: the default] */
+	int tier;               /* LLCT_CAPTURE_TIER [2] */
+	uint32_t xfb_guess;     /* LLCT_CAPTURE_XFB_GUESS [65536] */
+	char dump_depth[512];   /* LLCT_CAPTURE_DUMP_DEPTH */
+	int no_fragment_counts; /* LLCT_CAPTURE_NO_FRAGMENT_COUNTS */
+	int log;                /* LLCT_CAPTURE_LOG */
+};
+
+/* Reads every setting through get(name, ud) (getenv for the layer). Returns 0, or -1 with
+ * why naming the variable and its value: capture must then stay off. */
+int capture_settings_read(struct capture_settings *s, const char *(*get)(const char *, void *),
+			  void *ud, char *why, size_t why_size);
+void capture_settings_release(struct capture_settings *s);
+
+#endif
