@@ -22,7 +22,7 @@ PKGS="build-essential cmake pkg-config python3 liblz4-dev libsqlite3-dev zlib1g-
       xvfb libxcb1-dev"
 if [ "$what" = test ]; then
 	PKGS="$PKGS sqlite3 libzstd-dev clang libclang-rt-14-dev vulkan-validationlayers vkd3d-demos
-	      mesa-utils gfxreconstruct chromium slurm-wlm"
+	      mesa-utils gfxreconstruct chromium slurm-wlm strace"
 fi
 missing=""
 for p in $PKGS; do

@@ -505,6 +505,8 @@ struct capture_device {
 
 /* An environment switch that is set and not "0". */
 int getenv_on(const char *name);
+/* Appends a failure for `llctrace capture` to read (LLCT_CAPTURE_STATUS). */
+void cap_status_failed(const char *what);
 /* getenv in the shape capture_settings_read takes. */
 const char *getenv_ud(const char *name, void *ud);
 double mono_s(void);

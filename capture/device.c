@@ -48,6 +48,18 @@ void cap_log(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* Tells `llctrace capture` that capture failed: a line appended to LLCT_CAPTURE_STATUS (a file
+ * the command made), so it can say what went wrong and exit non-zero. */
+void cap_status_failed(const char *what)
+{
+	const char *path = getenv("LLCT_CAPTURE_STATUS");
+	FILE *f = path && *path ? fopen(path, "a") : NULL;
+	if (f) {
+		fprintf(f, "%s\n", what);
+		fclose(f);
+	}
+}
+
 /* An internal failure: say so once and stop capturing on this device. */
 void cap_fail(struct capture_device *c, const char *what)
 {
@@ -55,6 +67,7 @@ void cap_fail(struct capture_device *c, const char *what)
 		return;
 	c->failed = 1;
 	cap_log("%s; capture stops for this device, the program goes on", what);
+	cap_status_failed(what);
 	if (c->w && c->in_frame)
 		llct_writer_abort_frame(c->w);
 	c->in_frame = 0;
@@ -81,6 +94,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	char why[400];
 	if (capture_settings_read(&set, getenv_ud, NULL, why, sizeof(why))) {
 		cap_log("%s; capture is off", why);
+		cap_status_failed(why);
 		return;
 	}
 	if (set.disabled) {
@@ -90,6 +104,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	struct capture_device *c = calloc(1, sizeof(*c));
 	if (!c) {
 		cap_log("out of memory; capture is off");
+		cap_status_failed("out of memory");
 		capture_settings_release(&set);
 		return;
 	}
@@ -173,6 +188,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	if (llct_writer_open(c->path, &ci, &c->w, err, sizeof(err)) ||
 	    llct_fp_create(&fc, emit_records, c, &c->fp)) {
 		cap_log("%s; capture is off", err);
+		cap_status_failed(err);
 		llct_writer_close(c->w);
 		llct_raster_destroy(c->raster);
 		if (!c->all_frames)

@@ -159,6 +159,17 @@ int cmd_capture(int argc, char **argv)
 		setenv("LLCT_CAPTURE_EXIT_AFTER", "1", 1);
 	if (!quiet)
 		setenv("LLCT_CAPTURE_LOG", "1", 0);
+	/* where the layer says it failed (a full disk, out of memory): read when the program ends
+	 */
+	char status_path[64];
+	const char *tmpdir = getenv("TMPDIR");
+	snprintf(status_path, sizeof(status_path), "%s/llct-capture-XXXXXX",
+		 tmpdir && *tmpdir && strlen(tmpdir) < 40 ? tmpdir : "/tmp");
+	int sfd = mkstemp(status_path);
+	if (sfd >= 0) {
+		close(sfd);
+		setenv("LLCT_CAPTURE_STATUS", status_path, 1);
+	}
 
 	double t0 = cli_now();
 	pid_t pid = fork();
@@ -184,10 +195,29 @@ int cmd_capture(int argc, char **argv)
 		cli_error("'%s' exited with status %d", argv[optind], WEXITSTATUS(status));
 		rc = EXIT_FAIL;
 	}
+	char failed[1024] = "";
+	if (sfd >= 0) {
+		FILE *f = fopen(status_path, "r");
+		if (f) {
+			if (!fgets(failed, sizeof(failed), f))
+				failed[0] = '\0';
+			failed[strcspn(failed, "\n")] = '\0';
+			fclose(f);
+		}
+		unlink(status_path);
+	}
 	struct llct_reader *r;
 	if (llct_reader_open(path, &r, err, sizeof(err))) {
-		cli_error("no trace was written (%s); did the program use Vulkan?", err);
+		if (failed[0])
+			cli_error("capture failed: %s; no trace was written", failed);
+		else
+			cli_error("no trace was written (%s); did the program use Vulkan?", err);
 		return EXIT_FAIL;
+	}
+	if (failed[0]) {
+		cli_error("capture failed: %s; '%s' keeps every frame completed before", failed,
+			  path);
+		rc = EXIT_FAIL;
 	}
 	const struct llct_frame_info *fi;
 	size_t n;

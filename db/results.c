@@ -235,18 +235,49 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 		}
 		goto fail;
 	}
-	if (app == 0 && n_tables == 0) { /* new file */
+	if ((app == 0 && n_tables == 0) ||
+	    (app == LLCT_RESULTS_APPLICATION_ID && ver >= 1 && ver < LLCT_RESULTS_SCHEMA_VERSION)) {
+		/* a new file, or an older version: create or upgrade under the write lock, after
+		 * looking again (another process may have done it meanwhile: concurrent writers) */
 		char sql[256];
-		snprintf(sql, sizeof(sql),
-			 "PRAGMA application_id=%d; PRAGMA user_version=%d; BEGIN;",
-			 LLCT_RESULTS_APPLICATION_ID, LLCT_RESULTS_SCHEMA_VERSION);
-		if (sqlite3_exec(r->db, sql, NULL, NULL, NULL) != SQLITE_OK ||
-		    create_versions(r->db, 0) ||
-		    sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-			st = llct_results_fail(r, "cannot create the schema");
+		if (sqlite3_exec(r->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
+		    one_int(r->db, "PRAGMA application_id", &app) ||
+		    one_int(r->db, "PRAGMA user_version", &ver) ||
+		    one_int(r->db, "SELECT count(*) FROM sqlite_schema", &n_tables)) {
+			st = llct_results_fail(r, "cannot lock it to set it up");
 			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
 			goto fail;
 		}
+		int64_t from = app == 0 && n_tables == 0 ? 0 : ver;
+		if (from < LLCT_RESULTS_SCHEMA_VERSION &&
+		    (from > 0 || (app == 0 && n_tables == 0))) {
+			snprintf(sql, sizeof(sql),
+				 "PRAGMA application_id=%d; PRAGMA user_version=%d;",
+				 LLCT_RESULTS_APPLICATION_ID, LLCT_RESULTS_SCHEMA_VERSION);
+			if (create_versions(r->db, from) ||
+			    sqlite3_exec(r->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+				char what[80];
+				if (from)
+					snprintf(what, sizeof(what),
+						 "cannot upgrade the schema from version %lld",
+						 (long long)from);
+				else
+					snprintf(what, sizeof(what), "cannot create the schema");
+				st = llct_results_fail(r, what);
+				sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
+				goto fail;
+			}
+			app = LLCT_RESULTS_APPLICATION_ID;
+			ver = LLCT_RESULTS_SCHEMA_VERSION;
+		}
+		if (sqlite3_exec(r->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+			st = llct_results_fail(r, "cannot commit its schema");
+			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
+			goto fail;
+		}
+	}
+	if (app == LLCT_RESULTS_APPLICATION_ID && ver == LLCT_RESULTS_SCHEMA_VERSION) {
+		/* ready */
 	} else if (app != LLCT_RESULTS_APPLICATION_ID) {
 		snprintf(r->err, sizeof(r->err),
 			 "'%s': not an llctrace results database (SQLite application_id 0x%llx)",
@@ -260,21 +291,6 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 			 path, (long long)ver, LLCT_VERSION, LLCT_RESULTS_SCHEMA_VERSION);
 		st = LLCT_ERR_VERSION;
 		goto fail;
-	} else if (ver <
-		   LLCT_RESULTS_SCHEMA_VERSION) { /* upgrade: add what later versions brought */
-		char sql[64];
-		snprintf(sql, sizeof(sql), "PRAGMA user_version=%d; COMMIT;",
-			 LLCT_RESULTS_SCHEMA_VERSION);
-		if (sqlite3_exec(r->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
-		    create_versions(r->db, ver) ||
-		    sqlite3_exec(r->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-			char what[80];
-			snprintf(what, sizeof(what), "cannot upgrade the schema from version %lld",
-				 (long long)ver);
-			st = llct_results_fail(r, what);
-			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
-			goto fail;
-		}
 	}
 	struct {
 		sqlite3_stmt **st;

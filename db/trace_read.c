@@ -103,6 +103,41 @@ static int load_frames(struct llct_reader *r)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return sql_fail(r, "cannot read the frame index");
+	/* The index must describe the chunks the file holds, frame by frame: what a reader
+	 * allocates or loops over is sized by it (a hostile index of 2^40 records over three
+	 * chunks is refused here, not met by a 4 TiB allocation). */
+	if (sqlite3_prepare_v2(r->db,
+			       "SELECT frame, count(*) FROM chunks GROUP BY frame ORDER BY frame",
+			       -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(r, "cannot read the chunks");
+	size_t i = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t f = sqlite3_column_int64(st, 0), n = sqlite3_column_int64(st, 1);
+		while (i < r->n_frames && r->frames[i].frame < f && r->frames[i].n_chunks == 0)
+			i++; /* frames with no records */
+		if (i == r->n_frames || r->frames[i].frame != f || r->frames[i].n_chunks != n) {
+			sqlite3_finalize(st);
+			if (i < r->n_frames && r->frames[i].frame <= f)
+				return reader_fail(r, LLCT_ERR_CORRUPT,
+						   "frame %u: the index says %u chunks, the file "
+						   "holds %lld",
+						   r->frames[i].frame, r->frames[i].n_chunks,
+						   r->frames[i].frame == f ? (long long)n : 0LL);
+			return reader_fail(
+			    r, LLCT_ERR_CORRUPT,
+			    "frame %lld: has %lld chunks but no row in the frame index",
+			    (long long)f, (long long)n);
+		}
+		i++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return sql_fail(r, "cannot read the chunks");
+	for (; i < r->n_frames; i++)
+		if (r->frames[i].n_chunks)
+			return reader_fail(r, LLCT_ERR_CORRUPT,
+					   "frame %u: the index says %u chunks, the file holds 0",
+					   r->frames[i].frame, r->frames[i].n_chunks);
 	return LLCT_OK;
 }
 

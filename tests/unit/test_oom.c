@@ -1,0 +1,256 @@
+/* test_oom.c - allocation failures injected one at a time (as SQLite's own tests do) into the
+ * trace writer, the reader, the replay engine with the results database, and a merge: each
+ * run, in a child process, fails the k-th allocation (malloc, calloc, realloc: this program
+ * defines them over glibc's), for every k the operation makes. Every run must end with an
+ * error status or succeed, never crash, and leave what it wrote readable: the trace opens,
+ * the results database passes PRAGMA integrity_check and holds only whole runs.
+ * Not built with the sanitizers (they bring their own allocator). */
+#include "check.h"
+#include "llct/replay.h"
+#include "llct/results.h"
+#include "llct/synth.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t a, size_t b);
+extern void *__libc_realloc(void *p, size_t n);
+
+static atomic_long calls, fail_at = -1;
+
+/* Whether this call fails; a failing call sets errno as glibc's does (pthread_create asserts
+ * it). */
+static int fail_now(void)
+{
+	long c = atomic_fetch_add(&calls, 1);
+	if (c != atomic_load(&fail_at))
+		return 0;
+	errno = ENOMEM;
+	return 1;
+}
+
+void *malloc(size_t n)
+{
+	return fail_now() ? NULL : __libc_malloc(n);
+}
+
+void *calloc(size_t a, size_t b)
+{
+	return fail_now() ? NULL : __libc_calloc(a, b);
+}
+
+void *realloc(void *p, size_t n)
+{
+	return fail_now() ? NULL : __libc_realloc(p, n);
+}
+
+static char dir[256], trace[300], results[300], shard[300];
+
+/* The operations: each returns 0 when it ended cleanly (success or an error status). */
+static int op_write(void)
+{
+	struct llct_synth_params p = LLCT_SYNTH_PARAMS_INIT;
+	struct llct_writer *w;
+	char err[600], path[320];
+	uint32_t kernel = 0;
+	p.width = 64;
+	p.height = 48;
+	p.n_objects = 4;
+	p.texture_size = 16;
+	p.shadow_size = 32;
+	snprintf(path, sizeof(path), "%s/w.llct", dir);
+	if (llct_writer_open(path, NULL, &w, err, sizeof(err)))
+		return 0;
+	int st = llct_synth_write_settings(&p, 2, w);
+	for (uint32_t f = 0; f < 2 && !st; f++)
+		st = llct_synth_write_frame(&p, f, &kernel, w);
+	llct_writer_close(w);
+	return 0;
+}
+
+static int op_read(void)
+{
+	struct llct_reader *r;
+	struct llct_cursor *c;
+	struct llct_batch b;
+	char err[600];
+	if (llct_reader_open(trace, &r, err, sizeof(err)))
+		return 0;
+	if (!llct_cursor_open(r, NULL, &c)) {
+		while (llct_cursor_next(c, &b) > 0)
+			;
+		llct_cursor_close(c);
+	}
+	llct_reader_close(r);
+	return 0;
+}
+
+static int op_replay(void)
+{
+	const struct llct_policy_ops *pol[] = {llct_policy_find("lru"), llct_policy_find("drrip"),
+					       llct_policy_find("belady")};
+	struct llct_reader *r;
+	struct llct_replay_result *res;
+	struct llct_results *db;
+	char err[600];
+	double wall;
+	int64_t first;
+	if (llct_reader_open(trace, &r, err, sizeof(err)))
+		return 0;
+	struct llct_replay_options o = {.cache = LLCT_CACHE_CONFIG_INIT};
+	o.cache.size = 64 * 1024;
+	o.policies = pol;
+	o.n_policies = 3;
+	o.threads = 2;
+	if (llct_replay_run(r, &o, &res, &wall, err, sizeof(err)) == LLCT_OK) {
+		const char *traces[] = {trace};
+		struct llct_replay_desc d = {.traces = traces,
+					     .n_traces = 1,
+					     .llc_bytes = o.cache.size,
+					     .ways = 16,
+					     .line = 64,
+					     .sets = 64,
+					     .banks = 4,
+					     .sample_period = 64,
+					     .hash = "mod",
+					     .n_policies = 3};
+		if (llct_results_open(results, &db, err, sizeof(err)) == LLCT_OK) {
+			llct_results_add_replay(db, &d, res, 3, &first);
+			llct_results_close(db);
+		}
+		llct_replay_results_free(res, 3);
+	}
+	llct_reader_close(r);
+	return 0;
+}
+
+static int op_merge(void)
+{
+	struct llct_results *db;
+	char err[600];
+	uint64_t added, present;
+	if (llct_results_open(results, &db, err, sizeof(err)))
+		return 0;
+	llct_results_merge(db, shard, &added, &present, err, sizeof(err));
+	llct_results_close(db);
+	return 0;
+}
+
+/* After a run, with injection off: what was written is sound. */
+static int sound(void)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int ok = 1;
+	op_read(); /* the trace, if any, reads or is refused (a crash shows as a signal) */
+	if (access(results, F_OK) != 0)
+		return 1;
+	if (sqlite3_open(results, &db) != SQLITE_OK)
+		return 0;
+	const char *q[] = {
+	    "PRAGMA integrity_check",
+	    /* whole runs only: every run has its 2 frames x 9 streams, rt_tex and epochs */
+	    "SELECT count(*) = 0 FROM runs r WHERE (SELECT count(*) FROM stream_stats s WHERE "
+	    "s.run_id = r.id) <> 18 OR (SELECT count(*) FROM rt_tex t WHERE t.run_id = r.id) <> 2"
+	    " OR (SELECT count(*) FROM epochs e WHERE e.run_id = r.id) <> 12"};
+	for (size_t i = 0; i < 2 && ok; i++) {
+		if (sqlite3_prepare_v2(db, q[i], -1, &st, NULL) != SQLITE_OK) {
+			ok = sqlite3_errcode(db) == SQLITE_ERROR; /* no schema: nothing written */
+			continue;
+		}
+		ok = sqlite3_step(st) == SQLITE_ROW &&
+		     (i ? sqlite3_column_int(st, 0) == 1
+			: !strcmp((const char *)sqlite3_column_text(st, 0), "ok"));
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	return ok;
+}
+
+/* Runs op in a child failing allocation k (-1: none); returns its allocation count through
+ * *n_calls, and 0 clean, 1 a check failed, 2 a crash. */
+static int run_child(int (*op)(void), long k, long *n_calls)
+{
+	int fds[2];
+	if (pipe(fds))
+		return 2;
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		atomic_store(&calls, 0);
+		atomic_store(&fail_at, k);
+		int r = op();
+		long n = atomic_load(&calls);
+		atomic_store(&fail_at, -1);
+		if (!r && !sound())
+			r = 1;
+		if (write(fds[1], &n, sizeof(n)) != sizeof(n))
+			_exit(1);
+		_exit(r);
+	}
+	close(fds[1]);
+	long n = 0;
+	if (read(fds[0], &n, sizeof(n)) != sizeof(n))
+		n = 0;
+	close(fds[0]);
+	int status;
+	waitpid(pid, &status, 0);
+	*n_calls = n;
+	if (WIFSIGNALED(status))
+		return 2;
+	return WEXITSTATUS(status) ? 1 : 0;
+}
+
+static void inject(const char *name, int (*op)(void), int fresh_results)
+{
+	long total = 0, n;
+	CHECK_EQ(run_child(op, -1, &total), 0);
+	CHECK(total > 10);
+	/* every point up to 1,500, else 1,500 spread over them (a few seconds an operation) */
+	long step = total > 1500 ? total / 1500 : 1, crashes = 0, bad = 0, tried = 0;
+	for (long k = 0; k < total; k += step) {
+		if (fresh_results)
+			unlink(results);
+		int r = run_child(op, k, &n);
+		tried++;
+		if (r == 2 && crashes++ < 5)
+			fprintf(stderr, "%s: crash when allocation %ld of %ld fails\n", name, k,
+				total);
+		if (r == 1 && bad++ < 5)
+			fprintf(stderr, "%s: unsound result when allocation %ld of %ld fails\n",
+				name, k, total);
+	}
+	CHECK_EQ(crashes, 0);
+	CHECK_EQ(bad, 0);
+	printf("%s: %ld allocations, %ld failure points tried\n", name, total, tried);
+}
+
+int main(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/llct-test-oom-XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(trace, sizeof(trace), "%s/w.llct", dir);
+	snprintf(results, sizeof(results), "%s/r.db", dir);
+	snprintf(shard, sizeof(shard), "%s/s.db", dir);
+	long n;
+	inject("writer", op_write, 0);
+	CHECK_EQ(run_child(op_write, -1, &n), 0); /* a whole trace for what follows */
+	inject("reader", op_read, 0);
+	inject("replay", op_replay, 1);
+	unlink(results);
+	CHECK_EQ(run_child(op_replay, -1, &n), 0);
+	rename(results, shard);
+	inject("merge", op_merge, 1);
+	int rc = check_done("test_oom");
+	char cmd[400];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (!rc && system(cmd) != 0)
+		return 1;
+	return rc;
+}
