@@ -443,6 +443,7 @@ struct capture_device {
 	struct llct_fp *fp;
 	struct llct_frame_range frames;
 	int all_frames, boundary_submit, boundary_label, failed, in_frame, frame_is_open,
+	    boundary_auto, presenting,
 	    exit_after, bounded;
 	char boundary_name[64]; /* label boundary: a debug label with this name starts a frame */
 	uint32_t last_frame;    /* last frame of a bounded range (bounded) */

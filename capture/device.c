@@ -126,6 +126,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	c->exit_after = set.exit_after;
 	c->t_start = mono_s();
 	c->boundary_submit = set.boundary == BOUNDARY_SUBMIT;
+	c->boundary_auto = set.boundary == BOUNDARY_AUTO;
 	c->boundary_label = set.boundary == BOUNDARY_LABEL;
 	if (c->boundary_label) {
 		c->frame = UINT32_MAX; /* nothing before the first label is a frame */
@@ -204,6 +205,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	llct_writer_set(c->w, "capture.boundary",
 			c->boundary_submit  ? "submit"
 			: c->boundary_label ? "label"
+			: c->boundary_auto  ? "auto"
 					    : "present");
 	if (c->boundary_label)
 		llct_writer_set(c->w, "capture.boundary_label", c->boundary_name);

@@ -334,6 +334,13 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateSwapchainKHR(VkDevice device,
 	if (r != VK_SUCCESS || !c)
 		return r;
 	pthread_mutex_lock(&c->lock);
+	if (c->boundary_auto && !c->presenting) { /* auto: presents end frames from now on */
+		char v[80];
+		c->presenting = 1;
+		snprintf(v, sizeof(v), "present (submissions before frame %u)",
+			 c->frame == UINT32_MAX ? 0 : c->frame);
+		llct_writer_set(c->w, "capture.boundary_auto", v);
+	}
 	struct swap *sw = calloc(1, sizeof(*sw));
 	if (!sw || hput(&c->swaps, H(*out), sw)) {
 		free(sw);

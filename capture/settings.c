@@ -66,7 +66,9 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 	}
 	s->exit_after = on(get("LLCT_CAPTURE_EXIT_AFTER", ud)) && s->bounded;
 	v = get("LLCT_CAPTURE_BOUNDARY", ud);
-	if (!v || !*v || !strcmp(v, "present"))
+	if (!v || !*v || !strcmp(v, "auto"))
+		s->boundary = BOUNDARY_AUTO;
+	else if (!strcmp(v, "present"))
 		s->boundary = BOUNDARY_PRESENT;
 	else if (!strcmp(v, "submit"))
 		s->boundary = BOUNDARY_SUBMIT;
@@ -74,7 +76,7 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 		s->boundary = BOUNDARY_LABEL;
 	else {
 		snprintf(why, why_size,
-			 "LLCT_CAPTURE_BOUNDARY='%.200s' is not present, submit or label", v);
+			 "LLCT_CAPTURE_BOUNDARY='%.200s' is not auto, present, submit or label", v);
 		capture_settings_release(s);
 		return -1;
 	}

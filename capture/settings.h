@@ -18,7 +18,7 @@ struct capture_settings {
 	int bounded;                    /* the range has a last frame ... */
 	uint32_t last_frame;            /* ... this one */
 	int exit_after;                 /* LLCT_CAPTURE_EXIT_AFTER, with a bounded range */
-	enum { BOUNDARY_PRESENT, BOUNDARY_SUBMIT, BOUNDARY_LABEL } boundary;
+	enum { BOUNDARY_AUTO, BOUNDARY_PRESENT, BOUNDARY_SUBMIT, BOUNDARY_LABEL } boundary;
 	char label[64];         /* LLCT_CAPTURE_LABEL [frame] */
 	uint32_t sms;           /* LLCT_CAPTURE_SMS [0: the default] */
 	int tier;               /* LLCT_CAPTURE_TIER [2] */

@@ -49,7 +49,7 @@ static VkResult submit(struct layer_device *d, struct capture_device *c, const s
 			read_fragments(c, d, s->q, bs, nb);
 	}
 	submit_cbs(c, (uint32_t)n, cbs);
-	if (c->boundary_submit)
+	if (c->boundary_submit || (c->boundary_auto && !c->presenting))
 		frame_boundary(c);
 	pthread_mutex_unlock(&c->lock);
 	free(bs);
@@ -133,7 +133,8 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_QueuePresentKHR(VkQueue q, const VkPresentInf
 	struct layer_device *d;
 	struct capture_device *c = cap_of(q, &d);
 	VkResult r = d->d.QueuePresentKHR(q, info);
-	if (c && !c->boundary_submit && !c->boundary_label) {
+	if (c && !c->boundary_submit && !c->boundary_label &&
+	    (!c->boundary_auto || c->presenting)) {
 		pthread_mutex_lock(&c->lock);
 		frame_boundary(c);
 		pthread_mutex_unlock(&c->lock);

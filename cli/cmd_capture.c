@@ -68,7 +68,7 @@ int cmd_capture(int argc, char **argv)
 					     {"quiet", no_argument, NULL, 'q'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
-	const char *out = NULL, *frames = NULL, *boundary = "present";
+	const char *out = NULL, *frames = NULL, *boundary = "auto";
 	char dir[PATH_MAX + 16], path[PATH_MAX + 64], err[700], sms_text[24] = "", tier[4] = "";
 	uint64_t v;
 	int c, quiet = 0, exit_after = 0;
@@ -117,11 +117,11 @@ int cmd_capture(int argc, char **argv)
 	if (!strncmp(boundary, "label:", 6) && boundary[6]) {
 		label = boundary + 6;
 		boundary = "label";
-	} else if (strcmp(boundary, "present") && strcmp(boundary, "submit") &&
-		   strcmp(boundary, "label")) {
-		return cli_usage_error("capture",
-				       "bad --frame-boundary '%s' (present, submit or label:NAME)",
-				       boundary);
+	} else if (strcmp(boundary, "auto") && strcmp(boundary, "present") &&
+		   strcmp(boundary, "submit") && strcmp(boundary, "label")) {
+		return cli_usage_error(
+		    "capture", "bad --frame-boundary '%s' (auto, present, submit or label:NAME)",
+		    boundary);
 	}
 	if (frames) {
 		struct llct_frame_range fr;
@@ -232,7 +232,7 @@ int cmd_capture(int argc, char **argv)
 		cli_error("'%s' holds no frame: %s", path,
 			  !strcmp(boundary, "present")
 			      ? "the program never presented through Vulkan (offscreen programs, "
-				"Zink on Xvfb); try --frame-boundary submit, or check --frames"
+				"Zink on Xvfb); try --frame-boundary auto, or check --frames"
 			      : "no frame boundary fell in --frames; check --frames and "
 				"--frame-boundary");
 		rc = EXIT_FAIL;

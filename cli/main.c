@@ -38,10 +38,13 @@ const struct cli_command cli_commands[] = {
      "through Zink. The same settings work as environment variables (LLCT_CAPTURE_*).\n"
      "  -o, --output FILE          trace to write [llctrace-PID.llct]\n"
      "  -f, --frames RANGE         frames to capture, e.g. 5-7,20 [all]\n"
-     "  -b, --frame-boundary B     present (vkQueuePresentKHR), submit (every\n"
-     "                             vkQueueSubmit: for headless programs) or label:NAME\n"
-     "                             (a debug-utils label NAME on a queue or in a command\n"
-     "                             buffer starts each frame) [present]\n"
+     "  -b, --frame-boundary B     auto (presents once the program has made a\n"
+     "                             swapchain, every queue submission until then and in\n"
+     "                             programs that never make one: headless, Zink on Xvfb),\n"
+     "                             present (vkQueuePresentKHR), submit (every\n"
+     "                             vkQueueSubmit) or label:NAME (a debug-utils label NAME\n"
+     "                             on a queue or in a command buffer starts each frame)\n"
+     "                             [auto]\n"
      "  -s, --sms N                shader cores to spread work over [16]\n"
      "  -t, --tier N               1: footprint (where each draw lands is a guess);\n"
      "                             2: exact geometry (the driver's own positions of\n"
@@ -52,8 +55,7 @@ const struct cli_command cli_commands[] = {
      "                             written (for programs that run until closed)\n"
      "  -q, --quiet                no progress\n"
      "Exit status: the program's failure is reported (1); the trace keeps every frame\n"
-     "completed before a crash. A trace with no frame is an error (1) that says why\n"
-     "(a program that never presents needs -b submit).\n"},
+     "completed before a crash. A trace with no frame is an error (1) that says why.\n"},
     {"dump", cmd_dump, "print the records of a trace (aligned text or CSV)",
      "usage: llctrace dump [--csv] [--frames RANGE] TRACE.llct\n"
      "\n"
