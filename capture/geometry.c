@@ -302,8 +302,10 @@ uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *su
 	uint32_t chunk, first, q = 0;
 	if (reserve(c, d, b, cap * slots, &chunk, &first))
 		return 0;
+	/* a stream query only where the size is not known: it counts the whole call, so a
+	   multi-draw's first sub-draw would have read its siblings' primitives as its own */
 	VkQueryPool xq = VK_NULL_HANDLE;
-	if (primary)
+	if (primary && !known)
 		q = lpool_take(c, b, 1, &xq);
 	/* the records of where it goes: one a sub-draw when each one's size is known */
 	pthread_mutex_lock(&c->lock);

@@ -62,6 +62,9 @@ read -r -a d <<<"$draws"
 [ "${d[4]}" = "0/0" ] && ok || bad "culled back face: ${d[4]}"
 [ "${d[7]%%/*}" -gt 0 ] && [ "${d[7]#*/}" = 0 ] && ok || bad "the repeated perspective quad: ${d[7]}"
 [ "${d[10]}" = "960/960" ] && ok || bad "scissored draw: ${d[10]}"
+# the multi-draw's two sub-draws have one triangle each (a stream query counts the whole call:
+# its first sub-draw had read its sibling's primitive as its own)
+[ "$(q "$T/g.llct" "SELECT group_concat(json_extract(params, '\$.primitives')) FROM kernels WHERE frame = 0 AND kind = 'draw' AND json_extract(params, '\$.count') = 3 AND json_extract(params, '\$.occlusion') IS NULL")" = "1,1" ] && ok || bad "multi-draw sub-draws: $draws"
 # the secondary command buffer's draw (no query there) and the multi-draw's have positions too
 [ "${d[14]%%/*}" -gt 0 ] && [ "$(q "$T/g.llct" "SELECT count(*) FROM kernels WHERE frame = 0 AND kind = 'draw' AND json_extract(params, '\$.occlusion') IS NULL")" = 3 ] && ok || bad "draws without a query: $draws"
 # depth at the end of pass A (after the secondary's pass) equals the real one read back
