@@ -55,7 +55,8 @@ int batch_mark_done(struct batch_grid *g, const char *db_path, char *err, size_t
 	}
 	sqlite3_finalize(q);
 	llct_results_close_read(db, tmp);
-	qsort(have, n, sizeof(*have), cmp_str);
+	if (n)
+		qsort(have, n, sizeof(*have), cmp_str);
 	for (size_t i = 0; i < g->n_cells; i++) {
 		struct batch_cell *c = &g->cells[i];
 		for (size_t m = 0; m < c->n_pol; m++) {
@@ -64,7 +65,7 @@ int batch_mark_done(struct batch_grid *g, const char *db_path, char *err, size_t
 			if (!k)
 				continue;
 			snprintf(k, len, "%s\x1f%s", c->key, c->pol[m]->name);
-			c->done[m] = bsearch(&kp, have, n, sizeof(*have), cmp_str) != NULL;
+			c->done[m] = n && bsearch(&kp, have, n, sizeof(*have), cmp_str) != NULL;
 			free(k);
 		}
 	}
