@@ -16,14 +16,16 @@ case "$what" in build|demo|test) ;; *) echo "usage: ./setup.sh [build|demo|test]
 # tools), Xvfb for the demo's window. Tests add: clang for the fuzzers, the validation
 # layers, the sqlite3 shell, more programs to capture (vkd3d-demos, glxgears, gfxreconstruct),
 # Chromium for the report page, Slurm for batch replay, wine and MinGW for Direct3D 11, strace
-# for fault injection, zstd for a benchmark's comparison.
+# for fault injection, RenderDoc (its layer and Python module) for the --renderdoc link, zstd
+# for a benchmark's comparison.
 PKGS="build-essential cmake pkg-config python3 liblz4-dev libsqlite3-dev zlib1g-dev
       libinih-dev libvulkan-dev mesa-vulkan-drivers vulkan-tools glslang-tools spirv-tools
       spirv-headers
       xvfb libxcb1-dev"
 if [ "$what" = test ]; then
 	PKGS="$PKGS sqlite3 libzstd-dev clang libclang-rt-14-dev vulkan-validationlayers vkd3d-demos
-	      mesa-utils gfxreconstruct chromium slurm-wlm strace wine64 gcc-mingw-w64-x86-64"
+	      mesa-utils gfxreconstruct chromium slurm-wlm strace wine64 gcc-mingw-w64-x86-64
+	      librenderdoc python3-renderdoc"
 fi
 missing=""
 for p in $PKGS; do

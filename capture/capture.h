@@ -443,7 +443,7 @@ struct capture_device {
 	struct llct_fp *fp;
 	struct llct_frame_range frames;
 	int all_frames, boundary_submit, boundary_label, failed, in_frame, frame_is_open,
-	    boundary_auto, presenting,
+	    boundary_auto, presenting, rdc, rdc_pending, rdc_exit,
 	    exit_after, bounded;
 	char boundary_name[64]; /* label boundary: a debug label with this name starts a frame */
 	uint32_t last_frame;    /* last frame of a bounded range (bounded) */
@@ -506,6 +506,11 @@ struct capture_device {
 
 /* An environment switch that is set and not "0". */
 int getenv_on(const char *name);
+/* renderdoc.c: the RenderDoc link. */
+int rdc_inside(void);
+void rdc_open(struct capture_device *c, const char *path_template);
+void rdc_frame_started(struct capture_device *c);
+int rdc_frame_ended(struct capture_device *c, uint32_t frame);
 /* Appends a failure for `llctrace capture` to read (LLCT_CAPTURE_STATUS). */
 void cap_status_failed(const char *what);
 /* getenv in the shape capture_settings_read takes. */

@@ -83,7 +83,7 @@ struct capture_device *cap_of(const void *handle, struct layer_device **dev)
 	struct layer_device *d = layer_device_of(handle);
 	if (dev)
 		*dev = d;
-	return d ? d->cap : NULL;
+	return d && !rdc_inside() ? d->cap : NULL; /* RenderDoc's own calls pass through */
 }
 
 void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *info,
@@ -199,6 +199,8 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	}
 	char v[64];
 	llct_writer_set(c->w, "capture.tier", c->tier->setting);
+	if (set.renderdoc[0])
+		rdc_open(c, set.renderdoc);
 	if (tier_note)
 		llct_writer_set(c->w, "capture.tier_note", tier_note);
 	llct_writer_set(c->w, "capture.frames", fr);

@@ -72,15 +72,19 @@ void frame_boundary(struct capture_device *c)
 		}
 	}
 	c->in_frame = 0;
+	int rdc_exits = rdc_frame_ended(c, c->frame);
 	c->frame++; /* UINT32_MAX + 1: the first label starts frame 0 */
-	if (c->exit_after && c->frame > c->last_frame) {
-		/* --exit-after: the range is done; finish the trace and end the program */
+	rdc_frame_started(c);
+	if (c->exit_after && c->frame > c->last_frame && c->w) {
+		/* --exit-after: the range is done; finish the trace and end the program (once
+		   RenderDoc has written its capture, when it is capturing too) */
 		int st = llct_writer_close(c->w);
 		c->w = NULL;
 		if (log_enabled() || st)
 			cap_log("last frame captured, '%s' %s; ending the program", c->path,
 				st ? "could not be finished" : "written");
-		_exit(st ? 1 : 0);
+		if (!rdc_exits || st)
+			_exit(st ? 1 : 0);
 	}
 }
 

@@ -115,6 +115,18 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 		}
 		s->xfb_guess = (uint32_t)x;
 	}
+	if ((v = get("LLCT_CAPTURE_RENDERDOC", ud)) && *v) {
+		if (strlen(v) >= sizeof(s->renderdoc) || s->all_frames || !s->bounded ||
+		    s->frames.spans[0].first == 0) {
+			snprintf(
+			    why, why_size,
+			    "LLCT_CAPTURE_RENDERDOC needs LLCT_CAPTURE_FRAMES with a first frame "
+			    "after 0 and a last frame (RenderDoc starts at a frame boundary)");
+			capture_settings_release(s);
+			return -1;
+		}
+		strcpy(s->renderdoc, v);
+	}
 	if ((v = get("LLCT_CAPTURE_DUMP_DEPTH", ud)) && *v) {
 		if (strlen(v) >= sizeof(s->dump_depth)) {
 			snprintf(why, why_size, "LLCT_CAPTURE_DUMP_DEPTH is longer than %zu bytes",

@@ -26,6 +26,7 @@ struct capture_settings {
 	char dump_depth[512];   /* LLCT_CAPTURE_DUMP_DEPTH */
 	int no_fragment_counts; /* LLCT_CAPTURE_NO_FRAGMENT_COUNTS */
 	int log;                /* LLCT_CAPTURE_LOG */
+	char renderdoc[1024];   /* LLCT_CAPTURE_RENDERDOC: .rdc path template, or "" */
 };
 
 /* Reads every setting through get(name, ud) (getenv for the layer). Returns 0, or -1 with

@@ -56,6 +56,11 @@ int cli_parse_llc(const char *s, uint64_t *size, uint32_t *ways, uint32_t *line)
 /* Parses a non-negative integer no larger than max; returns 0 on bad input. */
 int cli_parse_uint(const char *s, uint64_t max, uint64_t *out);
 
+/* capture_rdc.c: --renderdoc's .rdc template beside the trace, and the .rdc moved beside it
+ * with its event IDs given to the kernels afterwards. */
+void cli_rdc_template(const char *trace, char *tmpl, size_t size);
+int cli_rdc_finish(const char *trace, const char *tmpl, int quiet);
+
 int cmd_batch(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 int cmd_dump(int argc, char **argv);

@@ -65,13 +65,15 @@ int cmd_capture(int argc, char **argv)
 					     {"sms", required_argument, NULL, 's'},
 					     {"tier", required_argument, NULL, 't'},
 					     {"exit-after", no_argument, NULL, 'x'},
+					     {"renderdoc", no_argument, NULL, 'R'},
 					     {"quiet", no_argument, NULL, 'q'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	const char *out = NULL, *frames = NULL, *boundary = "auto";
 	char dir[PATH_MAX + 16], path[PATH_MAX + 64], err[700], sms_text[24] = "", tier[4] = "";
 	uint64_t v;
-	int c, quiet = 0, exit_after = 0;
+	int c, quiet = 0, exit_after = 0, renderdoc = 0;
+	char rdc_tmpl[PATH_MAX + 64];
 
 	opterr = 0;
 	optind = 1;
@@ -100,6 +102,9 @@ int cmd_capture(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'R':
+			renderdoc = 1;
 			break;
 		case 'x':
 			exit_after = 1;
@@ -133,6 +138,21 @@ int cmd_capture(int argc, char **argv)
 			   (strlen(frames) && frames[strlen(frames) - 1] == '-')))
 		return cli_usage_error("capture", "--exit-after needs a frame range with a last "
 						  "frame (e.g. -f 5-9)");
+	if (renderdoc) { /* RenderDoc starts at a frame boundary and must know where to end */
+		struct llct_frame_range fr;
+		int parsed = frames && !llct_frame_range_parse(frames, &fr), ok = parsed;
+		uint32_t first = UINT32_MAX;
+		for (size_t i = 0; ok && i < fr.n; i++) {
+			ok = fr.spans[i].last != UINT32_MAX;
+			first = fr.spans[i].first < first ? fr.spans[i].first : first;
+		}
+		if (parsed)
+			llct_frame_range_release(&fr);
+		if (!ok || first == 0)
+			return cli_usage_error("capture",
+					       "--renderdoc needs --frames with a first "
+					       "frame after 0 and a last frame (e.g. -f 5-9)");
+	}
 	if (!layer_dir(dir, sizeof(dir))) {
 		cli_error("cannot find the capture layer (VkLayer_llctrace_capture.json beside "
 			  "llctrace in layer/, or set LLCT_LAYER_DIR)");
@@ -157,6 +177,11 @@ int cmd_capture(int argc, char **argv)
 		setenv("LLCT_CAPTURE_TIER", tier, 1);
 	if (exit_after)
 		setenv("LLCT_CAPTURE_EXIT_AFTER", "1", 1);
+	if (renderdoc) { /* RenderDoc's layer, above ours, asked by ours to capture the range */
+		cli_rdc_template(path, rdc_tmpl, sizeof(rdc_tmpl));
+		setenv("ENABLE_VULKAN_RENDERDOC_CAPTURE", "1", 1);
+		setenv("LLCT_CAPTURE_RENDERDOC", rdc_tmpl, 1);
+	}
 	if (!quiet)
 		setenv("LLCT_CAPTURE_LOG", "1", 0);
 	/* where the layer says it failed (a full disk, out of memory): read when the program ends
@@ -237,6 +262,8 @@ int cmd_capture(int argc, char **argv)
 				"--frame-boundary");
 		rc = EXIT_FAIL;
 	}
+	if (renderdoc && n && cli_rdc_finish(path, rdc_tmpl, quiet))
+		rc = EXIT_FAIL;
 	if (!quiet)
 		fprintf(stderr,
 			"captured %zu frames, %llu records (%.3f bytes/record) in %.1fs: '%s'\n", n,

@@ -2,13 +2,15 @@
 #include "cli.h"
 #include "llct/csv.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Opens TRACE with an optional frame range; shared by dump and info. */
 static int open_args(const char *cmd, int argc, char **argv, int *csv, struct llct_reader **r,
-		     struct llct_frame_range *range, int *has_range)
+		     struct llct_frame_range *range, int *has_range, int *kernels)
 {
 	static const struct option opts[] = {{"csv", no_argument, NULL, 'c'},
+					     {"kernels", no_argument, NULL, 'k'},
 					     {"frames", required_argument, NULL, 'f'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
@@ -20,11 +22,15 @@ static int open_args(const char *cmd, int argc, char **argv, int *csv, struct ll
 	while ((c = getopt_long(argc, argv, csv ? ":f:h" : ":f:h", opts, NULL)) != -1) {
 		if (c == 'c' && csv) {
 			*csv = 1;
+		} else if (c == 'k' && kernels) {
+			*kernels = 1;
 		} else if (c == 'f') {
 			frames = optarg;
 		} else {
 			if (c == 'c')
 				return cli_usage_error(cmd, "unknown option '--csv'");
+			if (c == 'k')
+				return cli_usage_error(cmd, "unknown option '--kernels'");
 			int x = cli_getopt_common(cmd, c, argv);
 			return x >= 0 ? x : EXIT_USAGE;
 		}
@@ -56,7 +62,7 @@ int cmd_dump(int argc, char **argv)
 	struct llct_frame_range range;
 	struct llct_batch b;
 	int csv = 0, has_range, got, rc = EXIT_OK;
-	int x = open_args("dump", argc, argv, &csv, &r, &range, &has_range);
+	int x = open_args("dump", argc, argv, &csv, &r, &range, &has_range, NULL);
 	if (x >= 0)
 		return x;
 	if (llct_cursor_open(r, has_range ? &range : NULL, &cur)) {
@@ -108,6 +114,28 @@ static int print_meta(const char *table, const char *key, const char *value, voi
 	return 0;
 }
 
+struct kernel_list {
+	const struct llct_frame_range *range;
+	uint64_t shown;
+};
+
+/* One kernel: its id, frame, kind, RenderDoc event (--renderdoc) and parameters. */
+static int print_kernel(uint64_t id, uint32_t frame, const char *kind, const char *name,
+			const char *params, void *ud)
+{
+	struct kernel_list *kl = ud;
+	char eid[24] = "-";
+	const char *p = params ? strstr(params, "\"rdc_eid\":") : NULL;
+	if (kl->range && !llct_frame_range_contains(kl->range, frame))
+		return 0;
+	if (p)
+		snprintf(eid, sizeof(eid), "%llu", strtoull(p + 10, NULL, 10));
+	printf("%-8llu %6u %-9s %8s  %s%s%s\n", (unsigned long long)id, frame, kind ? kind : "?",
+	       eid, name ? name : "", name ? " " : "", params ? params : "");
+	kl->shown++;
+	return 0;
+}
+
 int cmd_info(int argc, char **argv)
 {
 	struct llct_reader *r;
@@ -118,8 +146,8 @@ int cmd_info(int argc, char **argv)
 	const struct llct_frame_info *frames;
 	size_t n_frames;
 	uint64_t bytes = 0, n_kernels = 0, n_res = 0, total = 0, sel_frames = 0;
-	int has_range, got, rc = EXIT_OK;
-	int x = open_args("info", argc, argv, NULL, &r, &range, &has_range);
+	int has_range, got, rc = EXIT_OK, kernels = 0;
+	int x = open_args("info", argc, argv, NULL, &r, &range, &has_range, &kernels);
 	if (x >= 0)
 		return x;
 	memset(&sc, 0, sizeof(sc));
@@ -176,6 +204,14 @@ int cmd_info(int argc, char **argv)
 		printf("%-6s %14llu %14llu %14llu %6.2f%%\n", llct_stream_name((unsigned)s),
 		       (unsigned long long)sc.reads[s], (unsigned long long)sc.writes[s],
 		       (unsigned long long)t, total ? 100.0 * (double)t / (double)total : 0.0);
+	}
+	if (kernels) {
+		struct kernel_list kl = {has_range ? &range : NULL, 0};
+		printf("%-8s %6s %-9s %8s  %s\n", "kernel", "frame", "kind", "rdc_eid", "params");
+		if (llct_reader_foreach_kernel(r, print_kernel, &kl)) {
+			cli_error("%s", llct_reader_error(r));
+			rc = EXIT_FAIL;
+		}
 	}
 out:
 	if (has_range)

@@ -51,6 +51,12 @@ const struct cli_command cli_commands[] = {
      "                             every primitive, rasterized by llctrace with depth,\n"
      "                             stencil and HiZ emulated; tier 1 where the device\n"
      "                             lacks transform feedback) [2]\n"
+     "      --renderdoc            also capture the same frames with RenderDoc (librenderdoc,\n"
+     "                             python3-renderdoc) as TRACE.rdc beside the trace, and\n"
+     "                             give each draw, dispatch, copy, clear, resolve and\n"
+     "                             render pass load/store row its RenderDoc event ID\n"
+     "                             (params.rdc_eid; llctrace info --kernels lists them);\n"
+     "                             needs -f with a first frame after 0 and a last frame\n"
      "  -x, --exit-after           end the program once the last frame of the range is\n"
      "                             written (for programs that run until closed)\n"
      "  -q, --quiet                no progress\n"
@@ -76,11 +82,14 @@ const struct cli_command cli_commands[] = {
      "  -q, --quiet        no progress line\n"
      "  -h, --help         this help\n"},
     {"info", cmd_info, "summarize a trace: frames, records, streams, size, metadata",
-     "usage: llctrace info [--frames RANGE] TRACE.llct\n"
+     "usage: llctrace info [--frames RANGE] [--kernels] TRACE.llct\n"
      "\n"
      "Prints the capture metadata and settings, frames, records, per-stream reads and\n"
      "writes, kernels, resources and compressed bytes per record. Decodes every chunk,\n"
-     "so it also checks the whole file.\n"},
+     "so it also checks the whole file.\n"
+     "  --frames RANGE  frames to count (and list)\n"
+     "  --kernels       also list every kernel (draw, dispatch, copy, clear, ...) with its\n"
+     "                  frame, RenderDoc event ID (capture --renderdoc) and parameters\n"},
     {"merge", cmd_merge, "add the runs of results shards to a results database",
      "usage: llctrace merge SHARD.db... -o RESULTS.db\n"
      "\n"

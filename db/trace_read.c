@@ -260,6 +260,27 @@ int llct_reader_foreach_meta(struct llct_reader *r,
 	return LLCT_OK;
 }
 
+int llct_reader_foreach_kernel(struct llct_reader *r,
+			       int (*fn)(uint64_t id, uint32_t frame, const char *kind,
+					 const char *name, const char *params, void *ud),
+			       void *ud)
+{
+	sqlite3_stmt *st;
+	int rc, stop = 0;
+	if (sqlite3_prepare_v2(r->db,
+			       "SELECT id, frame, kind, name, params FROM kernels ORDER BY id", -1,
+			       &st, NULL) != SQLITE_OK)
+		return sql_fail(r, "cannot read the kernels table");
+	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		stop =
+		    fn((uint64_t)sqlite3_column_int64(st, 0), (uint32_t)sqlite3_column_int64(st, 1),
+		       (const char *)sqlite3_column_text(st, 2),
+		       (const char *)sqlite3_column_text(st, 3),
+		       (const char *)sqlite3_column_text(st, 4), ud);
+	sqlite3_finalize(st);
+	return LLCT_OK;
+}
+
 int llct_reader_compressed_bytes(struct llct_reader *r, uint64_t *bytes)
 {
 	int64_t v = 0;

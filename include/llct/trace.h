@@ -136,6 +136,12 @@ int llct_reader_foreach_meta(struct llct_reader *r,
 			     int (*fn)(const char *table, const char *key, const char *value,
 				       void *ud),
 			     void *ud);
+/* Calls fn for each kernel row (draws, dispatches, copies, ...) in id order; stops on non-zero.
+ * The strings live for the call only. */
+int llct_reader_foreach_kernel(struct llct_reader *r,
+			       int (*fn)(uint64_t id, uint32_t frame, const char *kind,
+					 const char *name, const char *params, void *ud),
+			       void *ud);
 /* Compressed bytes of all chunks. */
 int llct_reader_compressed_bytes(struct llct_reader *r, uint64_t *bytes);
 /* Number of rows in the kernels and resources tables. */
