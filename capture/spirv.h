@@ -53,4 +53,26 @@ struct llct_spirv_tex {
 int llct_spirv_tex_inputs(const uint32_t *words, size_t n_words, struct llct_spirv_tex *out,
 			  int max);
 
+/* Capture tier 3 (spirv_instr.c): a copy of a module in which every load, store and atomic
+ * through a storage or uniform buffer descriptor appends (site, byte offset) to the record
+ * buffer at (set, binding 0); see spirv_instr.c for its layout. */
+enum { LLCT_SPIRV_LOAD, LLCT_SPIRV_STORE, LLCT_SPIRV_ATOMIC };
+struct llct_spirv_site {
+	uint32_t set, binding; /* the descriptor accessed */
+	uint32_t size;         /* bytes per access (0: the layout does not say) */
+	uint32_t kind;         /* LLCT_SPIRV_LOAD, _STORE or _ATOMIC */
+};
+struct llct_spirv_instr {
+	uint32_t *words; /* the instrumented module (malloc'd) */
+	size_t n_words;
+	struct llct_spirv_site *sites; /* record word 0 indexes this (malloc'd) */
+	size_t n_sites;
+	uint32_t skipped;  /* buffer accesses the pass could not follow (not recorded) */
+	const char *why;   /* on failure */
+};
+/* 0 and *r (free with llct_spirv_instr_free), or -1 with r->why. */
+int llct_spirv_instrument(const uint32_t *words, size_t n_words, uint32_t set,
+			  struct llct_spirv_instr *r);
+void llct_spirv_instr_free(struct llct_spirv_instr *r);
+
 #endif

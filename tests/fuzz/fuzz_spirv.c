@@ -1,9 +1,12 @@
-/* fuzz_spirv.c - libFuzzer target for the capture layer's SPIR-V reader and tier 2's
- * transform-feedback rewrite: any bytes, read as words, give an answer without a crash or a
- * read past the input, the same answer twice; a rewrite, when there is one, is the input with
- * words inserted (never fewer) and is itself refused a second rewrite. */
+/* fuzz_spirv.c - libFuzzer target for the capture layer's SPIR-V reader, tier 2's
+ * transform-feedback rewrite and tier 3's buffer instrumentation: any bytes, read as words,
+ * give an answer without a crash or a read past the input, the same answer twice; a rewrite,
+ * when there is one, is the input with words inserted (never fewer) and is itself refused a
+ * second rewrite; an instrumented copy of a module SPIRV-Tools' validator accepts is accepted
+ * too (the seeds are the test programs' shaders, so mutations stay near valid modules). */
 #include "spirv.h"
 
+#include <spirv-tools/libspirv.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +40,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(x);
 	free(y);
+	struct llct_spirv_instr ins;
+	if (llct_spirv_instrument(w, n, 7, &ins) == 0) {
+		static spv_context ctx;
+		if (!ctx)
+			ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
+		if (ins.n_words < n)
+			abort();
+		if (spvValidateBinary(ctx, w, n, NULL) == SPV_SUCCESS &&
+		    spvValidateBinary(ctx, ins.words, ins.n_words, NULL) != SPV_SUCCESS)
+			abort(); /* a valid module made invalid */
+		llct_spirv_instr_free(&ins);
+	} else if (!ins.why) {
+		abort();
+	}
 	free(w);
 	return 0;
 }

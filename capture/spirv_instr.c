@@ -1,0 +1,757 @@
+/* spirv_instr.c - the instrumentation pass of capture tier 3 for buffer accesses: a copy of a
+ * shader module in which every load, store and atomic through a storage or uniform buffer
+ * descriptor also appends a record (its site, its byte offset in the buffer) to a record buffer
+ * in a descriptor set of the layer's own, so the layer learns the exact bytes each invocation
+ * touches, dynamic and dependent indices included.
+ *
+ * The record buffer (set `set`, binding 0, a StorageBuffer block):
+ *     uint cursor;   words taken so far (atomically; may run past cap: overflow, counted)
+ *     uint cap;      words of data[] the layer gave (host-written; data[] has cap + 2 words)
+ *     uint data[];   per access three words: the site (index into the pass's site table),
+ *                    the byte offset from the start of the descriptor's range, and in compute
+ *                    modules the workgroup (x + 65536 y + 16777216 z; 0 in other stages)
+ * A record whose words do not fit goes to data[cap .. cap + 2], a slot the layer never reads,
+ * so nothing branches and nothing is lost silently: cursor > cap says how many were.
+ *
+ * Offsets follow the buffer's explicit layout (Offset, ArrayStride, MatrixStride decorations),
+ * computed in the shader from the access chain's indices: OpAccessChain and
+ * OpInBoundsAccessChain, chains of chains, 32-bit indices (signed ones bitcast). What the pass
+ * cannot follow -- row-major matrices, 64-bit indices, pointers passed to functions, physical
+ * pointers -- is counted in *skipped and not recorded. The upstream SPIRV-Tools instrumentation
+ * passes are C++ and gone from Debian's version, hence this pass over the words; every module
+ * it writes is checked with spvValidate by tests/unit/test_spirv.c. */
+#include "spirv.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#define SPV_ENABLE_UTILITY_CODE /* SpvHasResultAndType: which instructions have a result type */
+#include <spirv/unified1/spirv.h>
+
+/* the header's definition is C99 `inline`: this file gives it its one external definition */
+extern inline void SpvHasResultAndType(SpvOp opcode, bool *hasResult, bool *hasResultType);
+
+/* What the pass keeps per id of the input. */
+struct id {
+	uint16_t op;     /* defining instruction */
+	uint8_t cls;     /* pointer type / variable: storage class + 1 */
+	uint8_t flags;   /* 1 Block, 2 BufferBlock, 4 RowMajor seen on a member, 8 signed int */
+	uint32_t type;   /* a variable's or a value's type; a pointer's pointee; an element type */
+	uint32_t count;  /* vector/matrix: components/columns; int/float: width; array: length id;
+			    constant: value; struct: member count */
+	uint32_t at;     /* word index of the defining instruction */
+	uint32_t stride; /* ArrayStride; a struct's first MatrixStride */
+	int32_t set, binding;
+	uint32_t chain; /* a tracked access chain: its index + 1 in the chain table */
+};
+
+struct chain {
+	uint32_t var;     /* the buffer variable at its root */
+	uint32_t off;     /* the id of its byte offset (a new id; a constant's when static) */
+	uint32_t type;    /* the type it points to */
+	uint32_t mstride; /* MatrixStride of the member it went through last, 0 */
+};
+
+struct pass {
+	const uint32_t *w;
+	size_t n;
+	uint32_t bound, next;
+	struct id *ids;
+	struct chain *chains;
+	size_t n_chains;
+	uint32_t *mdec; /* member decorations: (struct, member, decoration, value) */
+	size_t n_mdec;
+	uint32_t t_uint, t_bool, new_uint, new_bool;
+	uint32_t consts[64][2]; /* (value, id) of the uint constants the code uses */
+	size_t n_consts;
+	uint32_t *out; /* the function bodies, rewritten */
+	size_t n_out, cap_out;
+	int oom;
+	/* the record buffer's ids */
+	uint32_t t_rarr, t_rec, t_prec, t_puint, v_rec;
+	/* compute: the workgroup ID (the module's, or a variable added), its type and pointer */
+	int compute, new_wg, new_v3;
+	uint32_t v_wg, t_v3uint, t_pv3;
+	struct llct_spirv_site *sites;
+	size_t n_sites, cap_sites;
+	uint32_t skipped;
+};
+
+static void emit(struct pass *p, const uint32_t *words, size_t n)
+{
+	if (p->n_out + n > p->cap_out) {
+		size_t cap = p->cap_out ? 2 * p->cap_out : 1024;
+		while (cap < p->n_out + n)
+			cap *= 2;
+		uint32_t *o = realloc(p->out, cap * sizeof(*o));
+		if (!o) {
+			p->oom = 1;
+			return;
+		}
+		p->out = o, p->cap_out = cap;
+	}
+	memcpy(p->out + p->n_out, words, n * sizeof(*words));
+	p->n_out += n;
+}
+
+static void emit3(struct pass *p, uint32_t op, uint32_t a, uint32_t b)
+{
+	uint32_t i[3] = {3u << 16 | op, a, b};
+	emit(p, i, 3);
+}
+
+static void emit4(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c)
+{
+	uint32_t i[4] = {4u << 16 | op, a, b, c};
+	emit(p, i, 4);
+}
+
+static void emit5(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+	uint32_t i[5] = {5u << 16 | op, a, b, c, d};
+	emit(p, i, 5);
+}
+
+/* The id of uint constant v (declared with the new types). */
+static uint32_t konst(struct pass *p, uint32_t v)
+{
+	for (size_t i = 0; i < p->n_consts; i++)
+		if (p->consts[i][0] == v)
+			return p->consts[i][1];
+	if (p->n_consts == sizeof(p->consts) / sizeof(p->consts[0])) {
+		p->oom = 1; /* more distinct strides and offsets than a real module has */
+		return p->consts[0][1];
+	}
+	p->consts[p->n_consts][0] = v;
+	p->consts[p->n_consts][1] = p->next++;
+	return p->consts[p->n_consts++][1];
+}
+
+static int member_dec(const struct pass *p, uint32_t st, uint32_t m, uint32_t dec, uint32_t *v)
+{
+	for (size_t i = 0; i < p->n_mdec; i++)
+		if (p->mdec[4 * i] == st && p->mdec[4 * i + 1] == m && p->mdec[4 * i + 2] == dec) {
+			*v = p->mdec[4 * i + 3];
+			return 0;
+		}
+	return -1;
+}
+
+/* A 32-bit integer constant's value. */
+static int const_value(const struct pass *p, uint32_t id, uint32_t *v)
+{
+	if (id >= p->bound || p->ids[id].op != SpvOpConstant)
+		return -1;
+	uint32_t t = p->ids[id].type;
+	if (t >= p->bound || p->ids[t].op != SpvOpTypeInt || p->ids[t].count != 32)
+		return -1;
+	*v = p->ids[id].count;
+	return 0;
+}
+
+/* Bytes of a value of type t in the buffer's layout (mstride: the member's MatrixStride); 0
+ * when unknown. depth bounds malformed recursive types. */
+static uint32_t size_of(const struct pass *p, uint32_t t, uint32_t mstride, int depth)
+{
+	if (t >= p->bound || depth > 16)
+		return 0;
+	const struct id *d = &p->ids[t];
+	uint32_t len, s;
+	switch (d->op) {
+	case SpvOpTypeInt:
+	case SpvOpTypeFloat:
+		return d->count / 8;
+	case SpvOpTypeBool:
+		return 4;
+	case SpvOpTypeVector:
+		return d->count * size_of(p, d->type, 0, depth + 1);
+	case SpvOpTypeMatrix:
+		return mstride ? d->count * mstride : d->count * size_of(p, d->type, 0, depth + 1);
+	case SpvOpTypeArray:
+		return !const_value(p, d->count, &len) && d->stride ? len * d->stride : 0;
+	case SpvOpTypeStruct: {
+		uint32_t end = 0, off, ms, m;
+		const uint32_t *mem = p->w + d->at + 2;
+		for (m = 0; m < d->count; m++) {
+			if (member_dec(p, t, m, SpvDecorationOffset, &off))
+				return 0;
+			if (member_dec(p, t, m, SpvDecorationMatrixStride, &ms))
+				ms = 0;
+			s = size_of(p, mem[m], ms, depth + 1);
+			end = off + s > end ? off + s : end;
+		}
+		return end;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* The buffer variable a pointer id is (or a tracked chain's root): 0 and *c (NULL for the
+ * variable itself), or -1. */
+static int buffer_pointer(const struct pass *p, uint32_t id, const struct chain **c)
+{
+	if (id >= p->bound)
+		return -1;
+	const struct id *d = &p->ids[id];
+	if (d->chain) {
+		*c = &p->chains[d->chain - 1];
+		return 0;
+	}
+	if (d->op != SpvOpVariable || d->set < 0 || d->binding < 0)
+		return -1;
+	uint32_t pt = d->type < p->bound ? p->ids[d->type].type : p->bound;
+	if (pt >= p->bound)
+		return -1;
+	if (d->cls == SpvStorageClassStorageBuffer + 1 ||
+	    (d->cls == SpvStorageClassUniform + 1 && p->ids[pt].flags & 3)) {
+		*c = NULL;
+		return 0;
+	}
+	return -1;
+}
+
+/* An index as a uint id, emitting a bitcast for a signed one; 0 when it is not 32-bit. */
+static uint32_t as_uint(struct pass *p, uint32_t idx)
+{
+	uint32_t t = idx < p->bound ? p->ids[idx].type : p->bound;
+	if (t >= p->bound || p->ids[t].op != SpvOpTypeInt || p->ids[t].count != 32)
+		return 0;
+	if (!(p->ids[t].flags & 8))
+		return idx;
+	uint32_t r = p->next++;
+	emit4(p, SpvOpBitcast, p->t_uint, r, idx);
+	return r;
+}
+
+/* An access chain at word i (after it has been copied out): track it when its base is a buffer
+ * pointer, emitting the code of its byte offset. */
+static void access_chain(struct pass *p, size_t i)
+{
+	const uint32_t *w = p->w + i;
+	uint32_t len = w[0] >> 16, res = w[2], base = w[3];
+	const struct chain *bc;
+	if (res >= p->bound || buffer_pointer(p, base, &bc))
+		return;
+	struct chain c = {bc ? bc->var : base, 0, 0, bc ? bc->mstride : 0};
+	uint32_t t = bc ? bc->type : p->ids[p->ids[base].type].type, konst_off = 0, acc = 0;
+	if (bc)
+		acc = bc->off;
+	for (uint32_t k = 4; k < len; k++) {
+		uint32_t idx = w[k], v, stride = 0;
+		if (t >= p->bound)
+			goto skip;
+		const struct id *d = &p->ids[t];
+		if (d->op == SpvOpTypeStruct) {
+			uint32_t off, row_major;
+			if (const_value(p, idx, &v) || v >= d->count ||
+			    member_dec(p, t, v, SpvDecorationOffset, &off) ||
+			    !member_dec(p, t, v, SpvDecorationRowMajor, &row_major))
+				goto skip;
+			if (member_dec(p, t, v, SpvDecorationMatrixStride, &c.mstride))
+				c.mstride = 0;
+			konst_off += off;
+			t = p->w[d->at + 2 + v];
+			continue;
+		}
+		if (d->op == SpvOpTypeArray || d->op == SpvOpTypeRuntimeArray)
+			stride = d->stride;
+		else if (d->op == SpvOpTypeMatrix)
+			stride = c.mstride;
+		else if (d->op == SpvOpTypeVector)
+			stride = size_of(p, d->type, 0, 0);
+		if (!stride)
+			goto skip;
+		t = d->type;
+		if (!const_value(p, idx, &v)) {
+			konst_off += v * stride;
+			continue;
+		}
+		uint32_t u = as_uint(p, idx);
+		if (!u)
+			goto skip;
+		uint32_t m = p->next++;
+		emit5(p, SpvOpIMul, p->t_uint, m, u, konst(p, stride));
+		if (acc) {
+			uint32_t a = p->next++;
+			emit5(p, SpvOpIAdd, p->t_uint, a, acc, m);
+			acc = a;
+		} else {
+			acc = m;
+		}
+	}
+	if (acc && konst_off) {
+		uint32_t a = p->next++;
+		emit5(p, SpvOpIAdd, p->t_uint, a, acc, konst(p, konst_off));
+		acc = a;
+	}
+	c.off = acc ? acc : konst(p, konst_off);
+	c.type = t;
+	struct chain *nc = realloc(p->chains, (p->n_chains + 1) * sizeof(*nc));
+	if (!nc) {
+		p->oom = 1;
+		return;
+	}
+	p->chains = nc;
+	p->chains[p->n_chains++] = c;
+	p->ids[res].chain = (uint32_t)p->n_chains;
+	return;
+skip:
+	p->skipped++;
+}
+
+/* A load, store or atomic through pointer ptr of a value of type vt: the record, emitted before
+ * it. */
+static void record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
+{
+	const struct chain *c;
+	if (buffer_pointer(p, ptr, &c))
+		return;
+	uint32_t var = c ? c->var : ptr, off = c ? c->off : konst(p, 0);
+	if (p->n_sites == p->cap_sites) {
+		size_t cap = p->cap_sites ? 2 * p->cap_sites : 64;
+		struct llct_spirv_site *s = realloc(p->sites, cap * sizeof(*s));
+		if (!s) {
+			p->oom = 1;
+			return;
+		}
+		p->sites = s, p->cap_sites = cap;
+	}
+	struct llct_spirv_site *s = &p->sites[p->n_sites];
+	s->set = (uint32_t)p->ids[var].set;
+	s->binding = (uint32_t)p->ids[var].binding;
+	s->kind = kind;
+	s->size = size_of(p, vt, c ? c->mstride : 0, 0);
+	uint32_t site = konst(p, (uint32_t)p->n_sites++);
+	uint32_t pc = p->next++, i = p->next++, pk = p->next++, k = p->next++, ok = p->next++,
+		 j = p->next++, i2 = p->next++, wg = konst(p, 0);
+	if (p->compute) { /* x + 65536 y + 16777216 z: which workgroup, so which SM */
+		uint32_t v = p->next++, x = p->next++, y = p->next++, z = p->next++, y1 = p->next++,
+			 z1 = p->next++, s1 = p->next++;
+		emit4(p, SpvOpLoad, p->t_v3uint, v, p->v_wg);
+		emit5(p, SpvOpCompositeExtract, p->t_uint, x, v, 0);
+		emit5(p, SpvOpCompositeExtract, p->t_uint, y, v, 1);
+		emit5(p, SpvOpCompositeExtract, p->t_uint, z, v, 2);
+		emit5(p, SpvOpIMul, p->t_uint, y1, y, konst(p, 65536));
+		emit5(p, SpvOpIMul, p->t_uint, z1, z, konst(p, 16777216));
+		emit5(p, SpvOpIAdd, p->t_uint, s1, x, y1);
+		wg = p->next++;
+		emit5(p, SpvOpIAdd, p->t_uint, wg, s1, z1);
+	}
+	emit5(p, SpvOpAccessChain, p->t_puint, pc, p->v_rec, konst(p, 0));
+	uint32_t add[7] = {7u << 16 | SpvOpAtomicIAdd, p->t_uint,   i,          pc,
+			   konst(p, SpvScopeDevice),   konst(p, 0), konst(p, 3)};
+	emit(p, add, 7);
+	emit5(p, SpvOpAccessChain, p->t_puint, pk, p->v_rec, konst(p, 1));
+	emit4(p, SpvOpLoad, p->t_uint, k, pk);
+	emit5(p, SpvOpIAdd, p->t_uint, i2, i, konst(p, 2));
+	emit5(p, SpvOpULessThan, p->t_bool, ok, i2, k); /* all three words fit below cap */
+	uint32_t sel[6] = {6u << 16 | SpvOpSelect, p->t_uint, j, ok, i, k};
+	emit(p, sel, 6);
+	const uint32_t what[3] = {site, off, wg};
+	for (uint32_t q = 0; q < 3; q++) {
+		uint32_t at = j, d = p->next++;
+		if (q) {
+			at = p->next++;
+			emit5(p, SpvOpIAdd, p->t_uint, at, j, konst(p, q));
+		}
+		uint32_t ac[6] = {
+		    6u << 16 | SpvOpAccessChain, p->t_puint, d, p->v_rec, konst(p, 2), at};
+		emit(p, ac, 6);
+		emit3(p, SpvOpStore, d, what[q]);
+	}
+}
+
+static int is_annotation(uint32_t op)
+{
+	return op == SpvOpDecorate || op == SpvOpMemberDecorate || op == SpvOpDecorationGroup ||
+	       op == SpvOpGroupDecorate || op == SpvOpGroupMemberDecorate ||
+	       op == SpvOpDecorateId || op == SpvOpDecorateString ||
+	       op == SpvOpMemberDecorateString;
+}
+
+static int is_atomic(uint32_t op)
+{
+	return (op >= SpvOpAtomicLoad && op <= SpvOpAtomicXor) || op == SpvOpAtomicFAddEXT ||
+	       op == SpvOpAtomicFMinEXT || op == SpvOpAtomicFMaxEXT;
+}
+
+/* Pass 1: what every id is. */
+static int analyse(struct pass *p)
+{
+	const uint32_t *w = p->w;
+	size_t n_mdec = 0;
+	for (size_t i = 5; i < p->n; i += w[i] >> 16)
+		n_mdec += (w[i] & 0xffff) == SpvOpMemberDecorate;
+	p->mdec = malloc((n_mdec + 1) * 4 * sizeof(uint32_t));
+	if (!p->mdec)
+		return -1;
+	for (size_t i = 5; i < p->n; i += w[i] >> 16) {
+		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
+		struct id *d;
+		switch (op) {
+		case SpvOpDecorate:
+			if (len < 3 || w[i + 1] >= p->bound)
+				break;
+			d = &p->ids[w[i + 1]];
+			if (w[i + 2] == SpvDecorationBlock)
+				d->flags |= 1;
+			else if (w[i + 2] == SpvDecorationBufferBlock)
+				d->flags |= 2;
+			else if (len >= 4 && w[i + 2] == SpvDecorationDescriptorSet)
+				d->set = (int32_t)(w[i + 3] & 0x7fffffff);
+			else if (len >= 4 && w[i + 2] == SpvDecorationBinding)
+				d->binding = (int32_t)(w[i + 3] & 0x7fffffff);
+			else if (len >= 4 && w[i + 2] == SpvDecorationArrayStride)
+				d->stride = w[i + 3];
+			break;
+		case SpvOpMemberDecorate:
+			if (len < 4 || w[i + 1] >= p->bound)
+				break;
+			p->mdec[4 * p->n_mdec] = w[i + 1];
+			p->mdec[4 * p->n_mdec + 1] = w[i + 2];
+			p->mdec[4 * p->n_mdec + 2] = w[i + 3];
+			p->mdec[4 * p->n_mdec + 3] = len >= 5 ? w[i + 4] : 0;
+			p->n_mdec++;
+			break;
+		case SpvOpTypeInt:
+		case SpvOpTypeFloat:
+			if (len < 3 || w[i + 1] >= p->bound)
+				break;
+			d = &p->ids[w[i + 1]];
+			d->op = (uint16_t)op, d->count = w[i + 2], d->at = (uint32_t)i;
+			if (op == SpvOpTypeInt && len >= 4 && w[i + 3])
+				d->flags |= 8;
+			if (op == SpvOpTypeInt && w[i + 2] == 32 && len >= 4 && !w[i + 3] &&
+			    !p->t_uint)
+				p->t_uint = w[i + 1];
+			break;
+		case SpvOpTypeBool:
+			if (len >= 2 && w[i + 1] < p->bound) {
+				p->ids[w[i + 1]].op = (uint16_t)op;
+				p->t_bool = p->t_bool ? p->t_bool : w[i + 1];
+			}
+			break;
+		case SpvOpTypeVector:
+		case SpvOpTypeMatrix:
+		case SpvOpTypeArray:
+			if (len < 4 || w[i + 1] >= p->bound)
+				break;
+			d = &p->ids[w[i + 1]];
+			d->op = (uint16_t)op, d->type = w[i + 2], d->count = w[i + 3];
+			d->at = (uint32_t)i;
+			break;
+		case SpvOpTypeRuntimeArray:
+			if (len < 3 || w[i + 1] >= p->bound)
+				break;
+			d = &p->ids[w[i + 1]];
+			d->op = (uint16_t)op, d->type = w[i + 2], d->at = (uint32_t)i;
+			break;
+		case SpvOpTypeStruct:
+			if (len < 2 || w[i + 1] >= p->bound)
+				break;
+			d = &p->ids[w[i + 1]];
+			d->op = (uint16_t)op, d->count = len - 2, d->at = (uint32_t)i;
+			break;
+		case SpvOpTypePointer:
+			if (len < 4 || w[i + 1] >= p->bound)
+				break;
+			d = &p->ids[w[i + 1]];
+			d->op = (uint16_t)op,
+			d->cls = (uint8_t)(w[i + 2] < 254 ? w[i + 2] + 1 : 255);
+			d->type = w[i + 3];
+			break;
+		case SpvOpConstant:
+			if (len < 4 || w[i + 2] >= p->bound)
+				break;
+			d = &p->ids[w[i + 2]];
+			d->op = (uint16_t)op, d->type = w[i + 1], d->count = w[i + 3];
+			break;
+		case SpvOpVariable:
+			if (len < 4 || w[i + 2] >= p->bound)
+				break;
+			d = &p->ids[w[i + 2]];
+			d->op = (uint16_t)op, d->type = w[i + 1];
+			d->cls = (uint8_t)(w[i + 3] < 254 ? w[i + 3] + 1 : 255);
+			break;
+		default:
+			break;
+		}
+	}
+	/* a value's type, for the indices' signedness and the loaded and stored sizes */
+	for (size_t i = 5; i < p->n; i += w[i] >> 16) {
+		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
+		bool has_res = false, has_type = false;
+		SpvHasResultAndType((SpvOp)op, &has_res, &has_type);
+		if (has_res && has_type && len >= 3 && w[i + 2] < p->bound && !p->ids[w[i + 2]].op)
+			p->ids[w[i + 2]].type = w[i + 1];
+	}
+	return 0;
+}
+
+int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct_spirv_instr *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (n < 5 || w[0] != SpvMagicNumber || w[3] > (n + 16) * 4) {
+		r->why = "not SPIR-V";
+		return -1;
+	}
+	for (size_t i = 5; i < n;) { /* the instructions tile the module */
+		uint32_t len = w[i] >> 16;
+		if (!len || i + len > n) {
+			r->why = "the module is cut short or malformed";
+			return -1;
+		}
+		i += len;
+	}
+	struct pass p = {.w = w, .n = n, .bound = w[3], .next = w[3]};
+	p.ids = calloc(p.bound + 1, sizeof(*p.ids));
+	for (uint32_t k = 0; p.ids && k <= p.bound; k++)
+		p.ids[k].set = p.ids[k].binding = -1;
+	if (!p.ids || analyse(&p)) {
+		free(p.ids);
+		r->why = "out of memory";
+		return -1;
+	}
+	if (!p.t_uint)
+		p.t_uint = p.new_uint = p.next++;
+	/* compute modules (every entry point GLCompute) record their workgroup */
+	int n_entries = 0, all_compute = 1;
+	for (size_t i = 5; i < n; i += w[i] >> 16) {
+		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
+		if (op == SpvOpEntryPoint && len >= 3) {
+			n_entries++;
+			all_compute &= w[i + 1] == SpvExecutionModelGLCompute;
+		} else if (op == SpvOpDecorate && len >= 4 && w[i + 2] == SpvDecorationBuiltIn &&
+			   w[i + 3] == SpvBuiltInWorkgroupId && w[i + 1] < p.bound &&
+			   p.ids[w[i + 1]].op == SpvOpVariable) {
+			p.v_wg = w[i + 1];
+		} else if (op == SpvOpTypeVector && len >= 4 && w[i + 2] == p.t_uint &&
+			   w[i + 3] == 3 && !p.t_v3uint) {
+			p.t_v3uint = w[i + 1];
+		}
+	}
+	p.compute = n_entries && all_compute;
+	if (p.compute && p.v_wg) { /* the module's own: a pointer to a uvec3 of our uint */
+		uint32_t pt = p.ids[p.v_wg].type, v = pt < p.bound ? p.ids[pt].type : p.bound;
+		p.compute = v < p.bound && v == p.t_v3uint;
+	} else if (p.compute) {
+		p.new_wg = 1, p.v_wg = p.next++, p.t_pv3 = p.next++;
+		if (!p.t_v3uint)
+			p.new_v3 = 1, p.t_v3uint = p.next++;
+	}
+	if (!p.t_bool)
+		p.t_bool = p.new_bool = p.next++;
+	p.t_rarr = p.next++, p.t_rec = p.next++, p.t_prec = p.next++, p.t_puint = p.next++;
+	p.v_rec = p.next++;
+	/* the function bodies, with the offsets and records */
+	size_t first_fn = 0, at_types = 0, at_annot_end = 0, at_cap = 0, at_entry = 0;
+	uint32_t version = w[1];
+	int has_sb_ext = 0;
+	for (size_t i = 5; i < n; i += w[i] >> 16) {
+		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
+		if (op == SpvOpCapability)
+			at_cap = i + len;
+		if (op == SpvOpExtension && len >= 2 &&
+		    !strncmp((const char *)(w + i + 1), "SPV_KHR_storage_buffer_storage_class",
+			     (len - 1) * 4))
+			has_sb_ext = 1;
+		if (op == SpvOpEntryPoint && !at_entry)
+			at_entry = i;
+		if (is_annotation(op))
+			at_annot_end = i + len;
+		if (!at_types && ((op >= SpvOpTypeVoid && op <= SpvOpTypeForwardPointer) ||
+				  (op >= SpvOpConstantTrue && op <= SpvOpSpecConstantOp) ||
+				  op == SpvOpVariable || op == SpvOpUndef))
+			at_types = i;
+		if (op == SpvOpFunction) {
+			first_fn = i;
+			break;
+		}
+	}
+	if (!first_fn || !at_types || !at_cap || !at_entry) {
+		free(p.ids);
+		free(p.mdec);
+		r->why = "the module has no function, types, capability or entry point";
+		return -1;
+	}
+	if (!at_annot_end || at_annot_end > at_types)
+		at_annot_end = at_types;
+	for (size_t i = first_fn; i < n && !p.oom; i += w[i] >> 16) {
+		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
+		if (op == SpvOpLoad && len >= 4)
+			record(&p, w[i + 3], w[i + 1], LLCT_SPIRV_LOAD);
+		else if (op == SpvOpStore && len >= 3)
+			record(&p, w[i + 1], w[i + 2] < p.bound ? p.ids[w[i + 2]].type : p.bound,
+			       LLCT_SPIRV_STORE);
+		else if (op == SpvOpAtomicStore && len >= 5)
+			record(&p, w[i + 1], w[i + 4] < p.bound ? p.ids[w[i + 4]].type : p.bound,
+			       LLCT_SPIRV_ATOMIC);
+		else if (is_atomic(op) && len >= 4)
+			record(&p, w[i + 3], w[i + 1], LLCT_SPIRV_ATOMIC);
+		else if ((op == SpvOpCopyMemory || op == SpvOpCopyMemorySized ||
+			  op == SpvOpPtrAccessChain) &&
+			 len >= 3) {
+			const struct chain *c;
+			if (!buffer_pointer(&p, w[i + 1], &c) ||
+			    !buffer_pointer(&p, w[i + 2], &c) ||
+			    (len >= 4 && !buffer_pointer(&p, w[i + 3], &c)))
+				p.skipped++;
+		}
+		emit(&p, w + i, len);
+		if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 4)
+			access_chain(&p, i);
+	}
+	if (p.oom) {
+		free(p.ids), free(p.mdec), free(p.chains), free(p.out), free(p.sites);
+		r->why = "out of memory, or more distinct constants than the pass keeps";
+		return -1;
+	}
+	/* assemble: header, capabilities, [extension], ..., entry point (+ our variable from 1.4),
+	   annotations + ours, types + ours, the rewritten functions */
+	uint32_t ext[12] = {0};
+	size_t n_ext = 0;
+	if (version < 0x10300 && !has_sb_ext) {
+		static const char name[] = "SPV_KHR_storage_buffer_storage_class";
+		n_ext = 1 + (sizeof(name) + 3) / 4;
+		ext[0] = (uint32_t)n_ext << 16 | SpvOpExtension;
+		memcpy(ext + 1, name, sizeof(name));
+	}
+	uint32_t annot[] = {3u << 16 | SpvOpDecorate,
+			    p.t_rec,
+			    SpvDecorationBlock,
+			    5u << 16 | SpvOpMemberDecorate,
+			    p.t_rec,
+			    0,
+			    SpvDecorationOffset,
+			    0,
+			    5u << 16 | SpvOpMemberDecorate,
+			    p.t_rec,
+			    1,
+			    SpvDecorationOffset,
+			    4,
+			    5u << 16 | SpvOpMemberDecorate,
+			    p.t_rec,
+			    2,
+			    SpvDecorationOffset,
+			    8,
+			    4u << 16 | SpvOpDecorate,
+			    p.t_rarr,
+			    SpvDecorationArrayStride,
+			    4,
+			    4u << 16 | SpvOpDecorate,
+			    p.v_rec,
+			    SpvDecorationDescriptorSet,
+			    set,
+			    4u << 16 | SpvOpDecorate,
+			    p.v_rec,
+			    SpvDecorationBinding,
+			    0};
+	size_t n_types =
+	    3 + 5 + 4 + 4 + 4 + (p.new_uint ? 4 : 0) + (p.new_bool ? 2 : 0) + 4 * p.n_consts;
+	size_t total =
+	    n + n_ext + 2 * (size_t)n_entries + sizeof(annot) / 4 + 4 + n_types + 12 + p.n_out;
+	uint32_t *o = malloc(total * sizeof(*o)), k = 0;
+	if (!o) {
+		free(p.ids), free(p.mdec), free(p.chains), free(p.out), free(p.sites);
+		r->why = "out of memory";
+		return -1;
+	}
+	memcpy(o, w, 5 * 4), k = 5;
+	for (size_t i = 5; i < first_fn; i += w[i] >> 16) { /* instruction by instruction */
+		uint32_t len = w[i] >> 16;
+		if (i == at_cap) {
+			memcpy(o + k, ext, n_ext * 4);
+			k += (uint32_t)n_ext;
+		}
+		if (i == at_annot_end) {
+			memcpy(o + k, annot, sizeof(annot));
+			k += sizeof(annot) / 4;
+			if (p.new_wg) {
+				uint32_t d[4] = {4u << 16 | SpvOpDecorate, p.v_wg,
+						 SpvDecorationBuiltIn, SpvBuiltInWorkgroupId};
+				memcpy(o + k, d, sizeof(d)), k += 4;
+			}
+		}
+		if ((w[i] & 0xffff) == SpvOpEntryPoint && (version >= 0x10400 || p.new_wg)) {
+			/* the interface lists the variables added: from SPIR-V 1.4 every global
+			   one, before it the Input ones */
+			uint32_t extra = (version >= 0x10400) + !!p.new_wg;
+			o[k++] = (len + extra) << 16 | SpvOpEntryPoint;
+			memcpy(o + k, w + i + 1, (len - 1) * 4);
+			k += len - 1;
+			if (version >= 0x10400)
+				o[k++] = p.v_rec;
+			if (p.new_wg)
+				o[k++] = p.v_wg;
+			continue;
+		}
+		memcpy(o + k, w + i, len * 4);
+		k += len;
+	}
+	if (p.new_uint) {
+		uint32_t t[4] = {4u << 16 | SpvOpTypeInt, p.new_uint, 32, 0};
+		memcpy(o + k, t, sizeof(t)), k += 4;
+	}
+	if (p.new_bool) {
+		uint32_t t[2] = {2u << 16 | SpvOpTypeBool, p.new_bool};
+		memcpy(o + k, t, sizeof(t)), k += 2;
+	}
+	if (p.new_v3) {
+		uint32_t t[4] = {4u << 16 | SpvOpTypeVector, p.t_v3uint, p.t_uint, 3};
+		memcpy(o + k, t, sizeof(t)), k += 4;
+	}
+	if (p.new_wg) {
+		uint32_t t[8] = {4u << 16 | SpvOpTypePointer,
+				 p.t_pv3,
+				 SpvStorageClassInput,
+				 p.t_v3uint,
+				 4u << 16 | SpvOpVariable,
+				 p.t_pv3,
+				 p.v_wg,
+				 SpvStorageClassInput};
+		memcpy(o + k, t, sizeof(t)), k += 8;
+	}
+	uint32_t types[] = {3u << 16 | SpvOpTypeRuntimeArray,
+			    p.t_rarr,
+			    p.t_uint,
+			    5u << 16 | SpvOpTypeStruct,
+			    p.t_rec,
+			    p.t_uint,
+			    p.t_uint,
+			    p.t_rarr,
+			    4u << 16 | SpvOpTypePointer,
+			    p.t_prec,
+			    SpvStorageClassStorageBuffer,
+			    p.t_rec,
+			    4u << 16 | SpvOpTypePointer,
+			    p.t_puint,
+			    SpvStorageClassStorageBuffer,
+			    p.t_uint,
+			    4u << 16 | SpvOpVariable,
+			    p.t_prec,
+			    p.v_rec,
+			    SpvStorageClassStorageBuffer};
+	memcpy(o + k, types, sizeof(types)), k += sizeof(types) / 4;
+	for (size_t c = 0; c < p.n_consts; c++) {
+		uint32_t t[4] = {4u << 16 | SpvOpConstant, p.t_uint, p.consts[c][1],
+				 p.consts[c][0]};
+		memcpy(o + k, t, sizeof(t)), k += 4;
+	}
+	memcpy(o + k, p.out, p.n_out * 4), k += (uint32_t)p.n_out;
+	o[3] = p.next;
+	r->words = o;
+	r->n_words = k;
+	r->sites = p.sites;
+	r->n_sites = p.n_sites;
+	r->skipped = p.skipped;
+	free(p.ids), free(p.mdec), free(p.chains), free(p.out);
+	return 0;
+}
+
+void llct_spirv_instr_free(struct llct_spirv_instr *r)
+{
+	free(r->words);
+	free(r->sites);
+	memset(r, 0, sizeof(*r));
+}

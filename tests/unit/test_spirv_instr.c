@@ -1,0 +1,299 @@
+/* test_spirv_instr.c - capture tier 3's buffer instrumentation pass (capture/spirv_instr.c):
+ * every instrumented test shader passes SPIRV-Tools' validator, and a compute shader with a
+ * dependent signed index, a padded struct array, a uniform member, a computed store and an
+ * atomic, run for real on the Vulkan device (lavapipe), records exactly the accesses worked out
+ * by hand from its std430/std140 layouts, computes the same output as the original, and
+ * counts what does not fit in the record buffer instead of writing past it. */
+#include "spirv.h"
+#include "vkapp.h" /* its CHECK is for VkResults: VK below; check.h's CHECK counts failures */
+#define VK(x)                                                                                      \
+	do {                                                                                       \
+		VkResult r_ = (x);                                                                 \
+		if (r_ != VK_SUCCESS) {                                                            \
+			fprintf(stderr, "%s failed: %d\n", #x, r_);                                \
+			exit(1);                                                                   \
+		}                                                                                  \
+	} while (0)
+#undef CHECK
+#include "check.h"
+
+#define CHECK_MSG(cond, ...)                                                                       \
+	do {                                                                                       \
+		check_count++;                                                                     \
+		if (!(cond)) {                                                                     \
+			check_failures++;                                                          \
+			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
+	} while (0)
+
+#include <spirv-tools/libspirv.h>
+
+#include "double.comp.h"
+#include "double_texel.comp.h"
+#include "fullscreen.vert.h"
+#include "instr.comp.h"
+#include "instr15.comp.h"
+#include "sample.frag.h"
+#include "shadow.frag.h"
+#include "texcalc.frag.h"
+#include "tri.frag.h"
+#include "tri.vert.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define INV 64 /* invocations: 4 workgroups of 16 */
+
+static int valid(const uint32_t *w, size_t n, spv_target_env env)
+{
+	spv_diagnostic diag = NULL;
+	spv_context ctx = spvContextCreate(env);
+	spv_result_t r = spvValidateBinary(ctx, w, n, &diag);
+	if (r != SPV_SUCCESS && diag)
+		fprintf(stderr, "spvValidate: %s\n", diag->error);
+	spvDiagnosticDestroy(diag);
+	spvContextDestroy(ctx);
+	return r == SPV_SUCCESS;
+}
+
+static void validates(void)
+{
+	static const struct {
+		const char *name;
+		const uint32_t *w;
+		size_t size;
+		spv_target_env env;
+		size_t sites;
+	} mods[] = {
+	    {"instr.comp", spv_instr_comp, sizeof(spv_instr_comp), SPV_ENV_VULKAN_1_1, 5},
+	    {"instr.comp (SPIR-V 1.5)", spv_instr15_comp, sizeof(spv_instr15_comp),
+	     SPV_ENV_VULKAN_1_2, 5},
+	    {"double.comp", spv_double_comp, sizeof(spv_double_comp), SPV_ENV_VULKAN_1_1, 2},
+	    {"double_texel.comp", spv_double_texel_comp, sizeof(spv_double_texel_comp),
+	     SPV_ENV_VULKAN_1_1, 0},
+	    {"fullscreen.vert", spv_fullscreen_vert, sizeof(spv_fullscreen_vert),
+	     SPV_ENV_VULKAN_1_1, 0},
+	    {"sample.frag", spv_sample_frag, sizeof(spv_sample_frag), SPV_ENV_VULKAN_1_1, 0},
+	    {"shadow.frag", spv_shadow_frag, sizeof(spv_shadow_frag), SPV_ENV_VULKAN_1_1, 0},
+	    {"texcalc.frag", spv_texcalc_frag, sizeof(spv_texcalc_frag), SPV_ENV_VULKAN_1_1, 0},
+	    {"tri.frag", spv_tri_frag, sizeof(spv_tri_frag), SPV_ENV_VULKAN_1_1, 0},
+	    {"tri.vert", spv_tri_vert, sizeof(spv_tri_vert), SPV_ENV_VULKAN_1_1, 0},
+	};
+	for (size_t m = 0; m < N(mods); m++) {
+		struct llct_spirv_instr r;
+		int st = llct_spirv_instrument(mods[m].w, mods[m].size / 4, 5, &r);
+		CHECK_MSG(st == 0, "%s: %s", mods[m].name, st ? r.why : "");
+		if (st)
+			continue;
+		CHECK_MSG(valid(r.words, r.n_words, mods[m].env), "%s: instrumented module invalid",
+			  mods[m].name);
+		CHECK_MSG(r.n_sites == mods[m].sites && r.skipped == 0, "%s: %zu sites, %u skipped",
+			  mods[m].name, r.n_sites, r.skipped);
+		llct_spirv_instr_free(&r);
+	}
+	/* broken input: a clear refusal, never a crash */
+	struct llct_spirv_instr r;
+	uint32_t cut[40];
+	memcpy(cut, spv_instr_comp, sizeof(cut));
+	CHECK(llct_spirv_instrument(cut, N(cut), 5, &r) == -1 && r.why);
+	CHECK(llct_spirv_instrument(spv_instr_comp, 3, 5, &r) == -1 && r.why);
+}
+
+static VkDescriptorSetLayout set_layout(uint32_t n, const VkDescriptorType *types)
+{
+	VkDescriptorSetLayoutBinding b[4];
+	for (uint32_t i = 0; i < n; i++)
+		b[i] = (VkDescriptorSetLayoutBinding){i, types[i], 1, VK_SHADER_STAGE_COMPUTE_BIT,
+						      NULL};
+	VkDescriptorSetLayoutCreateInfo ci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+	ci.bindingCount = n;
+	ci.pBindings = b;
+	VkDescriptorSetLayout l;
+	VK(vkCreateDescriptorSetLayout(dev, &ci, NULL, &l));
+	return l;
+}
+
+static VkPipeline compute_pipeline(VkPipelineLayout layout, const uint32_t *w, size_t bytes)
+{
+	VkComputePipelineCreateInfo ci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+	ci.stage =
+	    (VkPipelineShaderStageCreateInfo){VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+					      NULL,
+					      0,
+					      VK_SHADER_STAGE_COMPUTE_BIT,
+					      app_shader(w, bytes),
+					      "main",
+					      NULL};
+	ci.layout = layout;
+	VkPipeline p;
+	VK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &p));
+	vkDestroyShaderModule(dev, ci.stage.module, NULL);
+	return p;
+}
+
+struct rec {
+	uint32_t binding, offset, size, kind;
+};
+
+static int by_rec(const void *a, const void *b)
+{
+	return memcmp(a, b, sizeof(struct rec));
+}
+
+/* Runs instr.comp (original, then instrumented with a record buffer of cap words) and checks
+ * the records against the hand-worked set. */
+static void runs(uint32_t cap)
+{
+	static const VkDescriptorType t0[4] = {
+	    VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+	    VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+	static const VkDescriptorType t1[1] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+	VkDescriptorSetLayout l[2] = {set_layout(4, t0), set_layout(1, t1)};
+	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	plci.setLayoutCount = 2;
+	plci.pSetLayouts = l;
+	VkPipelineLayout layout;
+	VK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+	struct llct_spirv_instr ins;
+	CHECK(llct_spirv_instrument(spv_instr_comp, sizeof(spv_instr_comp) / 4, 1, &ins) == 0);
+	VkPipeline orig = compute_pipeline(layout, spv_instr_comp, sizeof(spv_instr_comp));
+	VkPipeline instr = compute_pipeline(layout, ins.words, ins.n_words * 4);
+
+	/* buffers: src (16-byte header, INV Items of 32 bytes), dst (16 + 4 INV), u, ix, rec */
+	VkDeviceSize sizes[5] = {16 + 32 * INV, 16 + 4 * INV, 16, 4 * INV,
+				 8 + 4 * ((VkDeviceSize)cap + 3) + 16}; /* + 4 guard words */
+	VkBufferUsageFlags usage[5] = {
+	    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+	    VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+	    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT};
+	VkBuffer buf[5];
+	VkDeviceMemory mem[5];
+	void *map[5];
+	for (int b = 0; b < 5; b++) {
+		buf[b] = app_buffer(sizes[b], usage[b], APP_HOST, &mem[b]);
+		VK(vkMapMemory(dev, mem[b], 0, VK_WHOLE_SIZE, 0, &map[b]));
+	}
+	int32_t perm[INV];
+	for (int i = 0; i < INV; i++)
+		perm[i] = (int32_t)((i * 37 + 11) % INV); /* a permutation: 37 is odd */
+	memcpy(map[3], perm, sizeof(perm));
+	uint32_t scale[4] = {1, 0, 0, 0};
+	memcpy(map[2], scale, sizeof(scale));
+	for (int i = 0; i < INV; i++) {
+		float pos[4] = {0, (float)i * 0.5f, 0, 1}, w = (float)i;
+		uint32_t id = 1000u + (uint32_t)i;
+		memcpy((char *)map[0] + 16 + 32 * i, pos, 16);
+		memcpy((char *)map[0] + 16 + 32 * i + 16, &id, 4);
+		memcpy((char *)map[0] + 16 + 32 * i + 20, &w, 4);
+	}
+	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4},
+				      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}};
+	VkDescriptorPoolCreateInfo dpci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 2, ps};
+	VkDescriptorPool pool;
+	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
+	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
+					  pool, 2, l};
+	VkDescriptorSet sets[2];
+	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkDescriptorBufferInfo bi[5];
+	VkWriteDescriptorSet wr[5];
+	for (uint32_t b = 0; b < 5; b++) {
+		bi[b] = (VkDescriptorBufferInfo){buf[b], 0, VK_WHOLE_SIZE};
+		wr[b] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+		wr[b].dstSet = sets[b == 4];
+		wr[b].dstBinding = b == 4 ? 0 : b;
+		wr[b].descriptorCount = 1;
+		wr[b].descriptorType = b == 4 ? t1[0] : t0[b];
+		wr[b].pBufferInfo = &bi[b];
+	}
+	vkUpdateDescriptorSets(dev, 5, wr, 0, NULL);
+	VkCommandPool cpool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	VkFence fence = app_fence();
+	uint32_t out[2][16 + 4 * INV];
+	for (int pass = 0; pass < 2; pass++) {
+		memset(map[1], 0, sizes[1]);
+		uint32_t head[2] = {0, cap};
+		memset(map[4], 0xee, sizes[4]);
+		memcpy(map[4], head, sizeof(head));
+		VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+		VK(vkBeginCommandBuffer(cb, &bgi));
+		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass ? instr : orig);
+		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, sets, 0,
+					NULL);
+		vkCmdDispatch(cb, INV / 16, 1, 1);
+		VK(vkEndCommandBuffer(cb));
+		app_submit_wait(cb, fence);
+		memcpy(out[pass], map[1], sizes[1]);
+	}
+	CHECK_MSG(!memcmp(out[0], out[1], sizes[1]), "instrumented output differs");
+	CHECK(out[0][0] == INV);
+	/* the records, against the hand-worked set */
+	const uint32_t *rw = map[4];
+	uint32_t words = rw[0], n_exp = 5 * INV;
+	CHECK_MSG(words == 3 * n_exp, "cursor %u words, want %u", words, 3 * n_exp);
+	struct rec exp[5 * INV], got[5 * INV];
+	for (uint32_t i = 0; i < INV; i++) {
+		exp[5 * i] = (struct rec){3, 4 * i, 4, LLCT_SPIRV_LOAD}; /* ix.idx[i] */
+		exp[5 * i + 1] = (struct rec){0, 16 + 32 * (uint32_t)perm[i], 24,
+					      LLCT_SPIRV_LOAD};                    /* items[j] */
+		exp[5 * i + 2] = (struct rec){2, 0, 4, LLCT_SPIRV_LOAD};           /* u.scale.x */
+		exp[5 * i + 3] = (struct rec){1, 16 + 4 * i, 4, LLCT_SPIRV_STORE}; /* v[i] */
+		exp[5 * i + 4] = (struct rec){1, 0, 4, LLCT_SPIRV_ATOMIC};         /* count */
+	}
+	uint32_t kept = words / 3 < cap / 3 ? words / 3 : cap / 3, bad = 0, wg_ok = 0;
+	for (uint32_t k = 0; k < kept; k++) {
+		uint32_t site = rw[2 + 3 * k], off = rw[2 + 3 * k + 1], wg = rw[2 + 3 * k + 2];
+		/* the workgroup: invocation i is in group i / 16; the store at v[i] says i */
+		if (ins.sites[site < ins.n_sites ? site : 0].kind == LLCT_SPIRV_STORE)
+			wg_ok += wg == (off - 16) / 4 / 16;
+		if (site >= ins.n_sites || ins.sites[site].set != 0) {
+			bad++;
+			continue;
+		}
+		got[k] = (struct rec){ins.sites[site].binding, off, ins.sites[site].size,
+				      ins.sites[site].kind};
+	}
+	CHECK_MSG(bad == 0, "%u records name no site", bad);
+	CHECK_MSG(kept < n_exp || wg_ok == INV, "%u of %u stores name their workgroup", wg_ok, INV);
+	if (kept == n_exp) { /* room for all: exactly the hand-worked multiset */
+		qsort(exp, n_exp, sizeof(*exp), by_rec);
+		qsort(got, n_exp, sizeof(*got), by_rec);
+		CHECK_MSG(!memcmp(exp, got, sizeof(exp)),
+			  "records differ from the hand-worked set");
+	} else { /* too little room: every kept record is one of the set, nothing past the end */
+		qsort(exp, n_exp, sizeof(*exp), by_rec);
+		for (uint32_t k = 0; k < kept; k++)
+			CHECK(bsearch(&got[k], exp, n_exp, sizeof(*exp), by_rec) != NULL);
+		const uint32_t *guard = rw + 2 + cap + 3; /* past data[cap + 2], the spill slot */
+		CHECK_MSG(guard[0] == 0xeeeeeeeeu && guard[1] == 0xeeeeeeeeu &&
+			      guard[2] == 0xeeeeeeeeu && guard[3] == 0xeeeeeeeeu,
+			  "a record went past the buffer's end");
+		CHECK(words > cap); /* the overflow shows in the cursor */
+	}
+	vkDestroyFence(dev, fence, NULL);
+	vkDestroyCommandPool(dev, cpool, NULL);
+	vkDestroyDescriptorPool(dev, pool, NULL);
+	for (int b = 0; b < 5; b++) {
+		vkDestroyBuffer(dev, buf[b], NULL);
+		vkFreeMemory(dev, mem[b], NULL);
+	}
+	vkDestroyPipeline(dev, orig, NULL);
+	vkDestroyPipeline(dev, instr, NULL);
+	vkDestroyPipelineLayout(dev, layout, NULL);
+	vkDestroyDescriptorSetLayout(dev, l[0], NULL);
+	vkDestroyDescriptorSetLayout(dev, l[1], NULL);
+	llct_spirv_instr_free(&ins);
+}
+
+int main(void)
+{
+	validates();
+	app_open("test_spirv_instr", 0, NULL, NULL);
+	runs(3 * 5 * INV); /* room for every record */
+	runs(96);          /* room for 32: the rest counted, not written */
+	vkDestroyDevice(dev, NULL);
+	vkDestroyInstance(inst, NULL);
+	return check_done("test_spirv_instr");
+}
