@@ -5,10 +5,10 @@
 #define LLCT_CAPTURE_CAPTURE_H
 
 #include "layer.h"
-#include "settings.h"
 #include "llct/footprint.h"
 #include "llct/trace.h"
 #include "llct_intercepts.h"
+#include "settings.h"
 #include "tier.h"
 
 #include <pthread.h>
@@ -191,6 +191,15 @@ struct pipe {
 			uint32_t set, binding, slot, c0, c1;
 		} tex[4];
 	} fs;
+	struct { /* tier 3, compute: the instrumented twin (instr.c), or why there is none */
+		VkPipeline twin;
+		VkPipelineLayout layout; /* the twin's (its playout's ext) */
+		uint32_t set, local;     /* the layer's set number; invocations a workgroup */
+		uint32_t need;           /* records a dispatch of it once had no room for */
+		struct llct_spirv_site *sites;
+		size_t n_sites;
+		const char *why;
+	} cs;
 	struct {                /* fragment output */
 		uint32_t blend; /* color attachments (by slot) with blending on */
 		uint32_t
@@ -217,6 +226,8 @@ struct dlayout {
 struct playout {
 	uint32_t n;
 	struct dlayout set[8];
+	VkPipelineLayout ext; /* tier 3: the same layout with the layer's set after (instr.c) */
+	uint32_t ext_set;     /* that set's number */
 };
 
 /* A descriptor update template: where each entry's descriptors lie in the program's data. */
@@ -353,6 +364,7 @@ struct cmd {
 		} draw;
 		struct {
 			uint32_t x, y, z;
+			uint32_t rec; /* tier 3: 1 + its record buffer in the command buffer, 0 */
 		} dispatch;
 		struct {
 			enum copy_kind kind;
@@ -425,8 +437,11 @@ struct cbuf {
 	VkPrimitiveTopology rec_topology; /* as vkCmdSetPrimitiveTopology set it */
 	int app_xfb, app_prims;           /* the program's transform feedback, its primitive or
 					     transform-feedback queries are active: no shadow draws */
-	int app_occl;      /* its occlusion query is active: the layer's cannot nest */
-	struct geom *geom; /* tier 2: its transform-feedback buffers (geometry.c) */
+	int app_occl;       /* its occlusion query is active: the layer's cannot nest */
+	struct geom *geom;  /* tier 2: its transform-feedback buffers (geometry.c) */
+	uint64_t rec_cpipe; /* the compute pipeline bound (tier 3 swaps in its twin) */
+	struct crec *crec;  /* tier 3: record buffers, the first n_crec_used this recording's */
+	size_t n_crec, cap_crec, n_crec_used;
 };
 
 /* Everything the layer knows of one device. One lock for all of it, never held while
@@ -443,8 +458,7 @@ struct capture_device {
 	struct llct_fp *fp;
 	struct llct_frame_range frames;
 	int all_frames, boundary_submit, boundary_label, failed, in_frame, frame_is_open,
-	    boundary_auto, presenting, rdc, rdc_pending, rdc_exit,
-	    exit_after, bounded;
+	    boundary_auto, presenting, rdc, rdc_pending, rdc_exit, exit_after, bounded;
 	char boundary_name[64]; /* label boundary: a debug label with this name starts a frame */
 	uint32_t last_frame;    /* last frame of a bounded range (bounded) */
 	uint32_t captured;      /* frames written */
@@ -476,7 +490,13 @@ struct capture_device {
 	struct hmap qpools; /* the program's query pools: their VkQueryType + 1 */
 	VkMemoryPropertyFlags mem_flags[VK_MAX_MEMORY_TYPES];
 	/* tier 2 */
-	int xfb;                /* transform feedback is on: shadow pipelines and draws */
+	int xfb;   /* transform feedback is on: shadow pipelines and draws */
+	int tier3; /* compute pipelines get instrumented twins (instr.c) */
+	uint32_t max_sets, n_sms;
+	uint32_t max_records; /* tier 3: room a dispatch, in records (0: sized by the dispatch) */
+	VkDescriptorSetLayout rec_dsl; /* tier 3: the layer's set (one storage buffer) */
+	VkPipelineLayout *old_layouts; /* tier 3: twin layouts of destroyed layouts */
+	size_t n_old_layouts;
 	uint32_t xfb_mem_types; /* memory types host-visible and coherent (bit mask) */
 	int instrument;         /* recordings now get shadow draws (captured frames may run them) */
 	uint32_t xfb_guess;     /* room (vertices) for a shadow draw of unknown size at first:
@@ -660,6 +680,44 @@ int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const 
 /* The expansion is done with record gi's n vertices: their room gets the sentinel again. */
 void geom_consumed(struct cbuf *b, uint32_t gi, uint32_t n);
 
+/* ---- instr.c: tier 3 for compute ---- */
+struct llct_spirv_site;
+struct instr_call {
+	uint32_t rec;  /* 1 + the record buffer, 0: the dispatch went down as recorded */
+	uint64_t orig; /* the program's pipeline, bound back after */
+};
+struct instr_result {
+	uint32_t records, lost, unplaced; /* recorded; lost to a full buffer; outside a range */
+};
+/* The layer's set layout (at device creation): 0, or -1. */
+int instr_device_init(struct capture_device *c);
+/* Destroys what is left (at device end, after the command buffers). */
+void instr_device_end(struct capture_device *c);
+/* A twin of a layout with the layer's set after the program's (calls down, no lock), or
+ * VK_NULL_HANDLE when there is no set left. */
+VkPipelineLayout instr_layout(struct capture_device *c, const VkPipelineLayoutCreateInfo *info,
+			      uint32_t *set);
+/* A twin layout whose program layout is destroyed (with the lock). */
+void instr_layout_gone(struct capture_device *c, VkPipelineLayout ext);
+/* Makes a compute pipeline's instrumented twin (calls down: without the lock). */
+void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
+		    const VkComputePipelineCreateInfo *info, VkPipeline real);
+/* Before a dispatch goes down (groups: its size, 0 unknown): binds the twin and a record
+ * buffer when the bound pipeline has one; instr_dispatch_end binds the program's back. */
+uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_call *ic);
+void instr_dispatch_end(VkCommandBuffer cb, const struct instr_call *ic);
+/* A captured submission of b is about to go down (with the lock). */
+void instr_submitting(struct cbuf *b);
+/* Frees b's record buffers (calls down: without the lock, or at device end). */
+void instr_free(struct layer_device *d, struct cbuf *b);
+/* A dispatch's record count and losses (the submission completed): 0, or -1 when it has no
+ * records. */
+int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct pipe *p,
+		       struct instr_result *res);
+/* The expansion of a dispatch: its records as line accesses; -1 when it has none. */
+int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
+		  const struct pipe *p, struct instr_result *res);
+
 /* ---- pipelines.c, shadow.c ---- */
 
 /* The SPIR-V of a pipeline stage (its module's, or inline in its pNext): 0, or -1 when not
@@ -678,7 +736,7 @@ struct llct_zbuf *img_zbuf(struct img *im, uint32_t mip, uint32_t layer);
 /* ---- describe.c: draws and dispatches as the stream models see them ---- */
 
 void do_draw(struct capture_device *c, const struct cmd *m);
-void do_dispatch(struct capture_device *c, const struct cmd *m);
+void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m);
 
 /* ---- copies.c: copies, blits, resolves, fills, image clears ---- */
 

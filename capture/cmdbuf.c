@@ -82,7 +82,8 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 		b->copies = b->executes = 0;
 		drop_pushed(c, b);
 		b->app_stats = b->app_occl = b->app_prims = b->app_xfb = b->multiview = 0;
-		b->rec_pipe = 0;
+		b->rec_pipe = b->rec_cpipe = 0;
+		b->n_crec_used = 0; /* record buffers are reused from the first */
 		b->rec_discard = 0;
 		b->rec_topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
 		/* a secondary continuing a render pass is recorded inside it */

@@ -339,15 +339,43 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	kernel_row(c, id, "draw", params);
 }
 
-void do_dispatch(struct capture_device *c, const struct cmd *m)
+void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 {
 	struct pipe *p = hget(&c->pipes, c->cur_pipe[1]);
-	char params[128];
-	snprintf(params, sizeof(params), "{\"groups\":[%u,%u,%u],\"pipeline\":%llu}",
+	char params[400], how[240] = "";
+	struct instr_result ir;
+	/* tier 3: what the instrumented twin recorded, in place of the buffers' footprint */
+	int recorded = c->tier3 && !instr_records_peek(b, m, p, &ir);
+	if (recorded)
+		snprintf(how, sizeof(how),
+			 ",\"accesses\":\"instrumented\",\"records\":%u,\"lost\":%u", ir.records,
+			 ir.lost);
+	else if (c->tier3)
+		snprintf(how, sizeof(how), ",\"accesses\":\"footprint\",\"why\":\"%s\"",
+			 p && p->cs.why    ? p->cs.why
+			 : p && p->cs.twin ? "recorded before the layer could record its accesses"
+					   : "no pipeline");
+	snprintf(params, sizeof(params), "{\"groups\":[%u,%u,%u],\"pipeline\":%llu%s}",
 		 m->u.dispatch.x, m->u.dispatch.y, m->u.dispatch.z,
-		 (unsigned long long)(p ? p->id : 0));
+		 (unsigned long long)(p ? p->id : 0), how);
 	new_kernel(c, "dispatch", params);
 	c->n_uses = 0;
 	bound_uses(c, p, 1);
+	if (recorded) { /* the buffers' traffic is the records'; images and texel buffers keep
+			   their footprint */
+		size_t k = 0;
+		for (size_t i = 0; i < c->n_uses; i++)
+			if (c->uses[i].binding != LLCT_BIND_UNIFORM &&
+			    c->uses[i].binding != LLCT_BIND_STORAGE)
+				c->uses[k++] = c->uses[i];
+		c->n_uses = k;
+		instr_records(c, b, m, p, &ir);
+		if (ir.lost) { /* said, and the next recording of it gets room */
+			cap_log("frame %u: a dispatch recorded %u buffer accesses, %u with no room "
+				"in its record buffer (lost; its kernel row says so)",
+				c->frame, ir.records, ir.lost);
+			p->cs.need = ir.records > p->cs.need ? ir.records : p->cs.need;
+		}
+	}
 	llct_dispatch_footprint(c->fp, c->uses, (uint32_t)c->n_uses);
 }

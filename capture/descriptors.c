@@ -223,12 +223,20 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreatePipelineLayout(VkDevice device,
 	VkResult r = d->d.CreatePipelineLayout(device, info, alloc, out);
 	if (r != VK_SUCCESS || !c)
 		return r;
+	uint32_t ext_set = 0;
+	VkPipelineLayout ext = instr_layout(c, info, &ext_set); /* tier 3's twin */
 	pthread_mutex_lock(&c->lock);
 	struct playout *l = calloc(1, sizeof(*l));
 	int bad = !l;
+	if (l)
+		l->ext = ext, l->ext_set = ext_set;
+	else if (ext)
+		instr_layout_gone(c, ext);
 	for (uint32_t i = 0; l && i < info->setLayoutCount && i < 8 && !bad; i++, l->n++)
 		bad = copy_dlayout(&l->set[i], hget(&c->layouts, H(info->pSetLayouts[i])));
 	if (bad || hput(&c->playouts, H(*out), l)) {
+		if (l && l->ext)
+			instr_layout_gone(c, l->ext);
 		free_playout(l);
 		cap_fail(c, "out of memory tracking pipeline layouts");
 	}
@@ -243,7 +251,10 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyPipelineLayout(VkDevice device, VkPipeline
 	struct capture_device *c = cap_of(device, &d);
 	if (c) {
 		pthread_mutex_lock(&c->lock);
-		free_playout(hdel(&c->playouts, H(layout)));
+		struct playout *l = hdel(&c->playouts, H(layout));
+		if (l && l->ext)
+			instr_layout_gone(c, l->ext);
+		free_playout(l);
 		pthread_mutex_unlock(&c->lock);
 	}
 	d->d.DestroyPipelineLayout(device, layout, alloc);

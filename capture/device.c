@@ -155,10 +155,24 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	   buffers from), else 1, saying why */
 	const char *tier_note = NULL;
 	int wanted = set.tier;
+	c->max_sets = props.limits.maxBoundDescriptorSets;
+	c->n_sms = fc.n_sms;
 	if (wanted >= 2 && prep->xfb && c->xfb_mem_types && (c->raster = llct_raster_create())) {
 		c->tier = &llct_tier2;
 		c->xfb = 1;
 		c->instrument = 1;
+		if (wanted == 3 && !instr_device_init(c)) {
+			/* compute's buffer accesses per invocation, through a cache per SM as an
+			   L1 and a constant cache would filter them */
+			c->tier = &llct_tier3;
+			c->tier3 = 1;
+			fc.rc_lines[LLCT_STREAM_CS] = 16384 / fc.line;
+			fc.rc_lines[LLCT_STREAM_OTHER] = 8192 / fc.line;
+		} else if (wanted == 3) {
+			tier_note =
+			    "tier 3 could not make its descriptor set layout; tier 2 instead";
+			cap_log("%s", tier_note);
+		}
 	} else if (wanted >= 2) {
 		tier_note = !prep->xfb
 				? "tier 2 needs VK_EXT_transform_feedback (transformFeedback), "
@@ -168,6 +182,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		cap_log("%s", tier_note);
 	}
 	c->xfb_guess = set.xfb_guess;
+	c->max_records = set.records;
 	if (set.dump_depth[0])
 		memcpy(c->dump_depth, set.dump_depth, sizeof(set.dump_depth));
 	char driver[64], app[300] = "";
@@ -280,6 +295,7 @@ void free_cbuf_pool(struct layer_device *d, struct cbuf *b)
 {
 	lpools_free(d, b);
 	geom_free(d, b);
+	instr_free(d, b);
 }
 
 void free_cbuf(void *p)
@@ -348,10 +364,20 @@ void capture_device_destroyed(struct layer_device *d)
 		struct pipe *p = c->pipes.val[i];
 		if (p && p->pr.shadow)
 			d->d.DestroyPipeline(d->handle, p->pr.shadow, NULL);
+		if (p && p->cs.twin)
+			d->d.DestroyPipeline(d->handle, p->cs.twin, NULL);
+		if (p)
+			free(p->cs.sites);
 	}
 	hfree_all(&c->pipes, NULL);
 	hfree_all(&c->layouts, free_layout);
+	for (size_t i = 0; i < c->playouts.cap; i++) { /* tier 3's twin layouts */
+		struct playout *l = c->playouts.val[i];
+		if (l && l->ext)
+			d->d.DestroyPipelineLayout(d->handle, l->ext, NULL);
+	}
 	hfree_all(&c->playouts, free_playout);
+	instr_device_end(c);
 	hfree_all(&c->templs, free_templ);
 	hfree_all(&c->sets, free_dset);
 	hfree_all(&c->cbufs, free_cbuf);

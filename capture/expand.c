@@ -318,7 +318,7 @@ void expand(struct capture_device *c, struct cbuf *b, int depth)
 			do_draw(c, m);
 			break;
 		case C_DISPATCH:
-			do_dispatch(c, m);
+			do_dispatch(c, b, m);
 			break;
 		case C_COPY:
 			do_copy(c, m);

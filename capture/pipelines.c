@@ -397,6 +397,8 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateComputePipelines(VkDevice device, VkPip
 		stages(c, &infos[i].stage, 1, p);
 	}
 	pthread_mutex_unlock(&c->lock);
+	for (uint32_t i = 0; i < n && c->tier3; i++) /* tier 3: each pipeline's twin */
+		instr_pipeline(c, cache, &infos[i], out[i]);
 	return r;
 }
 
@@ -411,8 +413,13 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyPipeline(VkDevice device, VkPipeline pipel
 	pthread_mutex_lock(&c->lock);
 	struct pipe *p = hdel(&c->pipes, H(pipeline));
 	VkPipeline shadow = p ? p->pr.shadow : VK_NULL_HANDLE;
+	VkPipeline twin = p ? p->cs.twin : VK_NULL_HANDLE;
+	if (p)
+		free(p->cs.sites);
 	free(p);
 	pthread_mutex_unlock(&c->lock);
 	if (shadow)
 		d->d.DestroyPipeline(device, shadow, NULL);
+	if (twin)
+		d->d.DestroyPipeline(device, twin, NULL);
 }

@@ -259,7 +259,8 @@ struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, siz
 	for (size_t i = 0; bs && i < n; i++) {
 		struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
 		if (b && ((b->cnt.used && b->cnt.pool) || (b->xfbq.used && b->xfbq.pool) ||
-			  b->geom || b->executes)) {
+			  b->geom || b->executes || b->n_crec_used)) {
+			instr_submitting(b);
 			b->cnt.res_ok = b->xfbq.res_ok = 0; /* stale until read again */
 			bs[(*nb)++] = b;
 		}

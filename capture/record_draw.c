@@ -129,6 +129,8 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBin
 		struct cbuf *b_ = hget(&c_->cbufs, H(cb));
 		if (b_ && point == VK_PIPELINE_BIND_POINT_GRAPHICS)
 			b_->rec_pipe = H(p); /* what a shadow draw swaps out and back */
+		else if (b_ && point == VK_PIPELINE_BIND_POINT_COMPUTE)
+			b_->rec_cpipe = H(p); /* what tier 3 swaps out and back */
 	});
 }
 

@@ -4,24 +4,33 @@
 
 #include <stdio.h>
 
+/* Tier 3 (instr.c) swaps in the bound pipeline's instrumented twin around each dispatch. */
 VKAPI_ATTR void VKAPI_CALL cap_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
+	struct instr_call ic;
+	instr_dispatch_begin(cb, (uint64_t)x * y * z, &ic);
 	dd(cb)->CmdDispatch(cb, x, y, z);
+	instr_dispatch_end(cb, &ic);
 	RECORD(cb, C_DISPATCH, {
 		m->u.dispatch.x = x;
 		m->u.dispatch.y = y;
 		m->u.dispatch.z = z;
+		m->u.dispatch.rec = ic.rec;
 	});
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by,
 					       uint32_t bz, uint32_t x, uint32_t y, uint32_t z)
 {
+	struct instr_call ic;
+	instr_dispatch_begin(cb, (uint64_t)x * y * z, &ic);
 	dd(cb)->CmdDispatchBase(cb, bx, by, bz, x, y, z);
+	instr_dispatch_end(cb, &ic);
 	RECORD(cb, C_DISPATCH, {
 		m->u.dispatch.x = x;
 		m->u.dispatch.y = y;
 		m->u.dispatch.z = z;
+		m->u.dispatch.rec = ic.rec;
 	});
 }
 
@@ -30,8 +39,11 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, 
 VKAPI_ATTR void VKAPI_CALL cap_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buf,
 						   VkDeviceSize off)
 {
+	struct instr_call ic;
+	instr_dispatch_begin(cb, 0, &ic);
 	dd(cb)->CmdDispatchIndirect(cb, buf, off);
-	RECORD(cb, C_DISPATCH, { (void)m; });
+	instr_dispatch_end(cb, &ic);
+	RECORD(cb, C_DISPATCH, { m->u.dispatch.rec = ic.rec; });
 }
 
 /* A copy, blit or resolve region recorded: one macro a region type, for the command and its

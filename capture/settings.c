@@ -98,8 +98,8 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 		s->sms = (uint32_t)x;
 	}
 	if ((v = get("LLCT_CAPTURE_TIER", ud)) && *v) {
-		if (!number(v, 1, 2, &x)) {
-			snprintf(why, why_size, "LLCT_CAPTURE_TIER='%.200s' is not 1 or 2", v);
+		if (!number(v, 1, 3, &x)) {
+			snprintf(why, why_size, "LLCT_CAPTURE_TIER='%.200s' is not 1, 2 or 3", v);
 			capture_settings_release(s);
 			return -1;
 		}
@@ -114,6 +114,17 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 			return -1;
 		}
 		s->xfb_guess = (uint32_t)x;
+	}
+	if ((v = get("LLCT_CAPTURE_RECORDS", ud)) && *v) {
+		if (!number(v, 1, 16u << 20, &x)) {
+			snprintf(why, why_size,
+				 "LLCT_CAPTURE_RECORDS='%.200s' is not a number of records (1 to "
+				 "16777216)",
+				 v);
+			capture_settings_release(s);
+			return -1;
+		}
+		s->records = (uint32_t)x;
 	}
 	if ((v = get("LLCT_CAPTURE_RENDERDOC", ud)) && *v) {
 		if (strlen(v) >= sizeof(s->renderdoc) || s->all_frames || !s->bounded ||

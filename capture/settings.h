@@ -23,6 +23,7 @@ struct capture_settings {
 	uint32_t sms;           /* LLCT_CAPTURE_SMS [0: the default] */
 	int tier;               /* LLCT_CAPTURE_TIER [2] */
 	uint32_t xfb_guess;     /* LLCT_CAPTURE_XFB_GUESS [65536] */
+	uint32_t records;       /* LLCT_CAPTURE_RECORDS: tier 3's room a dispatch [0: sized] */
 	char dump_depth[512];   /* LLCT_CAPTURE_DUMP_DEPTH */
 	int no_fragment_counts; /* LLCT_CAPTURE_NO_FRAGMENT_COUNTS */
 	int log;                /* LLCT_CAPTURE_LOG */

@@ -1,7 +1,8 @@
 /* tier.h - private to capture/: a capture fidelity tier turns the passes and draws that the
  * expansion describes (llct/draw.h) into records. The submission code drives it through this
  * table; which tier runs is a setting of the device, recorded in the trace. Tier 1 (tier1.c)
- * is the footprint model; tier 2 (tier2.c) rasterizes the geometry the driver produced. */
+ * is the footprint model; tier 2 (tier2.c) rasterizes the geometry the driver produced; tier 3
+ * is tier 2 with compute dispatches' buffer accesses recorded by instrumented shaders. */
 #ifndef LLCT_CAPTURE_TIER_H
 #define LLCT_CAPTURE_TIER_H
 
@@ -10,7 +11,7 @@
 struct capture_device;
 
 struct tier_ops {
-	int tier;            /* 1, 2 */
+	int tier;            /* 1, 2, 3 */
 	const char *setting; /* the trace's capture.tier value */
 	/* The pass begins (after its load kernel, if it loads) and ends (after its store kernel).
 	 */
@@ -26,6 +27,6 @@ struct tier_ops {
 		      uint32_t stencil);
 };
 
-extern const struct tier_ops llct_tier1, llct_tier2;
+extern const struct tier_ops llct_tier1, llct_tier2, llct_tier3;
 
 #endif

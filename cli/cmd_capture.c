@@ -95,8 +95,8 @@ int cmd_capture(int argc, char **argv)
 			snprintf(sms_text, sizeof(sms_text), "%llu", (unsigned long long)v);
 			break;
 		case 't':
-			if (strcmp(optarg, "1") && strcmp(optarg, "2"))
-				return cli_usage_error("capture", "bad --tier '%s' (1 or 2)",
+			if (strcmp(optarg, "1") && strcmp(optarg, "2") && strcmp(optarg, "3"))
+				return cli_usage_error("capture", "bad --tier '%s' (1, 2 or 3)",
 						       optarg);
 			snprintf(tier, sizeof(tier), "%s", optarg);
 			break;

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# tier3_cost.sh - what capture tier 3 (instrumented compute shaders) costs against tier 2 and
+# no layer, on our compute programs: wall time a frame (headless, every frame captured, frames
+# are submissions), records a frame and compressed bytes a record. RUNS runs each.
+#
+# usage: bench/tier3_cost.sh [BUILD [RUNS [FRAMES]]]     (build, 3, 40)
+set -u
+B=${1:-build}
+RUNS=${2:-3}
+FRAMES=${3:-40}
+T=$(mktemp -d /tmp/llct-t3cost-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+ms() { awk -v a="$1" -v b="$2" -v f="$FRAMES" 'BEGIN { printf "%.2f", (b - a) * 1000 / f }'; }
+stats() { "$B/llctrace" info "$1" 2>/dev/null | awk '/^frames/ { f = $2 } /^records/ { r = $2 }
+	/^compressed/ { b = $4 } END { if (f) printf "%d %s", r / f, b }'; }
+printf '%-12s %-20s %-20s %-20s %12s %8s %12s\n' program "no layer, ms/frame" "tier 2" "tier 3" \
+	"t3 rec/frame" "t3 B/rec" "t2 rec/frame"
+for prog in gather scene; do
+	P="$B/tests/app_$prog $FRAMES"
+	a="" b="" c=""
+	for _ in $(seq "$RUNS"); do
+		t0=$(date +%s.%N); $P >/dev/null; t1=$(date +%s.%N)
+		a="$a $(ms "$t0" "$t1")"
+		for t in 2 3; do
+			t0=$(date +%s.%N)
+			"$B/llctrace" capture -q -t $t -b submit -o "$T/t$t.llct" -- $P >/dev/null 2>&1
+			t1=$(date +%s.%N)
+			[ $t = 2 ] && b="$b $(ms "$t0" "$t1")" || c="$c $(ms "$t0" "$t1")"
+		done
+	done
+	read -r r3 b3 <<<"$(stats "$T/t3.llct")"
+	read -r r2 _ <<<"$(stats "$T/t2.llct")"
+	printf '%-12s %-20s %-20s %-20s %12s %8s %12s\n' "$prog" "$a" "$b" "$c" "$r3" "$b3" "$r2"
+done

@@ -1,0 +1,391 @@
+/* instr.c - capture tier 3 for compute: each compute pipeline the program creates gets an
+ * instrumented twin (spirv_instr.c: every storage and uniform buffer access appends its site,
+ * byte offset and workgroup to a record buffer), built with a twin of its pipeline layout that
+ * has one more descriptor set, the layer's, after the program's. A dispatch recorded while
+ * capture can still reach a chosen frame goes down with the twin bound and a record buffer of
+ * its own in that set, then the program's pipeline is bound back: the program's descriptor
+ * sets and push constants stay valid (the twin layout is compatible with the program's for
+ * every set it has), and the twin does the same work, so the output is the program's. After a
+ * captured submission completes, the expansion turns the records into CS (storage) and OTHER
+ * (uniform) line accesses of each workgroup's SM, through an L1-like cache per SM, in place of
+ * tier 2's whole-range footprint for those buffers. A pipeline the pass cannot follow
+ * completely (see spirv_instr.c), or a layout with no set left, keeps the footprint and says
+ * why in the dispatch's kernel row. */
+#include "capture.h"
+#include "spirv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MIN_WORDS (3u * 4096)             /* a record buffer's room, in words: 4096 records */
+#define MAX_WORDS (3u * 16 * 1024 * 1024) /* 16 Mi records, 192 MiB */
+
+/* One dispatch's record buffer: header (cursor, cap), cap words of records, 3 spill words. */
+struct crec {
+	VkBuffer buf;
+	VkDeviceMemory mem;
+	uint32_t *map;
+	uint32_t cap;
+	VkDescriptorPool pool;
+	VkDescriptorSet set;
+};
+
+int instr_device_init(struct capture_device *c)
+{
+	struct layer_device *d = c->dev;
+	VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+					  VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+	VkDescriptorSetLayoutCreateInfo ci = {
+	    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+	    .bindingCount = 1,
+	    .pBindings = &b};
+	return d->d.CreateDescriptorSetLayout(d->handle, &ci, NULL, &c->rec_dsl) == VK_SUCCESS ? 0
+											       : -1;
+}
+
+void instr_device_end(struct capture_device *c)
+{
+	struct layer_device *d = c->dev;
+	for (size_t i = 0; i < c->n_old_layouts; i++)
+		d->d.DestroyPipelineLayout(d->handle, c->old_layouts[i], NULL);
+	free(c->old_layouts);
+	c->old_layouts = NULL;
+	c->n_old_layouts = 0;
+	if (c->rec_dsl)
+		d->d.DestroyDescriptorSetLayout(d->handle, c->rec_dsl, NULL);
+	c->rec_dsl = VK_NULL_HANDLE;
+}
+
+VkPipelineLayout instr_layout(struct capture_device *c, const VkPipelineLayoutCreateInfo *info,
+			      uint32_t *set)
+{
+	struct layer_device *d = c->dev;
+	VkDescriptorSetLayout l[8];
+	VkPipelineLayout out = VK_NULL_HANDLE;
+	if (!c->tier3 || info->setLayoutCount >= c->max_sets || info->setLayoutCount >= 8)
+		return VK_NULL_HANDLE;
+	for (uint32_t i = 0; i < info->setLayoutCount; i++)
+		if (!(l[i] = info->pSetLayouts[i]))
+			return VK_NULL_HANDLE; /* independent sets of pipeline libraries: not here
+						*/
+	l[info->setLayoutCount] = c->rec_dsl;
+	VkPipelineLayoutCreateInfo ci = *info;
+	ci.setLayoutCount = info->setLayoutCount + 1;
+	ci.pSetLayouts = l;
+	if (d->d.CreatePipelineLayout(d->handle, &ci, NULL, &out) != VK_SUCCESS)
+		return VK_NULL_HANDLE;
+	*set = info->setLayoutCount;
+	return out;
+}
+
+void instr_layout_gone(struct capture_device *c, VkPipelineLayout ext)
+{
+	/* pipelines made with it may still be bound in command buffers: destroyed at the end */
+	VkPipelineLayout *v = realloc(c->old_layouts, (c->n_old_layouts + 1) * sizeof(*v));
+	if (!v) {
+		c->dev->d.DestroyPipelineLayout(c->dev->handle, ext, NULL);
+		return;
+	}
+	c->old_layouts = v;
+	c->old_layouts[c->n_old_layouts++] = ext;
+}
+
+/* Invocations a workgroup from the module's LocalSize (1 when it is not a literal). */
+static uint32_t local_size(const uint32_t *w, size_t n)
+{
+	for (size_t i = 5; i + 1 < n && (w[i] >> 16); i += w[i] >> 16)
+		if ((w[i] & 0xffff) == 16 /* OpExecutionMode */ && (w[i] >> 16) >= 6 &&
+		    w[i + 2] == 17 /* LocalSize */)
+			return w[i + 3] * w[i + 4] * w[i + 5];
+	return 1;
+}
+
+void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
+		    const VkComputePipelineCreateInfo *info, VkPipeline real)
+{
+	struct layer_device *d = c->dev;
+	const char *why = NULL;
+	struct llct_spirv_instr ins = {0};
+	uint32_t *words = NULL, set = 0, local = 1;
+	size_t n = 0;
+	VkPipelineLayout ext = VK_NULL_HANDLE;
+	VkPipeline twin = VK_NULL_HANDLE;
+	if (!c->tier3)
+		return;
+	pthread_mutex_lock(&c->lock);
+	struct playout *l = hget(&c->playouts, H(info->layout));
+	const uint32_t *code;
+	if (!l || !l->ext)
+		why = "its pipeline layout has no set left for the layer's";
+	else if (stage_code(c, &info->stage, &code, &n))
+		why = "its shader's SPIR-V is not known";
+	else if ((words = malloc(n * 4)))
+		memcpy(words, code, n * 4), ext = l->ext, set = l->ext_set;
+	else
+		why = "out of memory";
+	pthread_mutex_unlock(&c->lock);
+	if (!why && llct_spirv_instrument(words, n, set, &ins))
+		why = ins.why;
+	else if (!why && ins.skipped)
+		why = "the instrumentation cannot follow some of its buffer accesses";
+	else if (!why && !ins.n_sites)
+		why = "its shader reads and writes no storage or uniform buffer";
+	if (!why) {
+		local = local_size(words, n);
+		VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+					       .codeSize = ins.n_words * 4,
+					       .pCode = ins.words};
+		VkComputePipelineCreateInfo ci = *info;
+		ci.pNext = NULL; /* creation feedback and the like are the program's */
+		ci.flags &= ~(VkPipelineCreateFlags)VK_PIPELINE_CREATE_DERIVATIVE_BIT;
+		ci.basePipelineHandle = VK_NULL_HANDLE;
+		ci.basePipelineIndex = -1;
+		ci.layout = ext;
+		ci.stage.pNext = NULL;
+		if (d->d.CreateShaderModule(d->handle, &mi, NULL, &ci.stage.module) != VK_SUCCESS)
+			why = "the driver refused the instrumented shader";
+		else if (d->d.CreateComputePipelines(d->handle, cache, 1, &ci, NULL, &twin) !=
+			 VK_SUCCESS)
+			why = "the driver refused the instrumented pipeline", twin = VK_NULL_HANDLE;
+		if (ci.stage.module)
+			d->d.DestroyShaderModule(d->handle, ci.stage.module, NULL);
+	}
+	free(words);
+	pthread_mutex_lock(&c->lock);
+	struct pipe *p = hget(&c->pipes, H(real));
+	if (p && twin) {
+		p->cs.twin = twin;
+		p->cs.layout = ext;
+		p->cs.set = set;
+		p->cs.local = local;
+		p->cs.sites = ins.sites;
+		p->cs.n_sites = ins.n_sites;
+		ins.sites = NULL;
+		twin = VK_NULL_HANDLE;
+	} else if (p) {
+		p->cs.why = why ? why : "the pipeline went away";
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (twin)
+		d->d.DestroyPipeline(d->handle, twin, NULL);
+	llct_spirv_instr_free(&ins);
+}
+
+/* A record buffer of at least `words` words for b's next dispatch: one kept from an earlier
+ * recording, or a new one (calls down: without the lock). 1 + its index, or 0. */
+static uint32_t get_crec(struct capture_device *c, struct cbuf *b, uint32_t words)
+{
+	struct layer_device *d = c->dev;
+	pthread_mutex_lock(&c->lock);
+	if (b->n_crec_used < b->n_crec && b->crec[b->n_crec_used].cap >= words) {
+		uint32_t k = (uint32_t)b->n_crec_used++;
+		pthread_mutex_unlock(&c->lock);
+		return k + 1;
+	}
+	pthread_mutex_unlock(&c->lock);
+	struct crec r = {0};
+	VkDevice dev = d->handle;
+	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+				 .size = 4 * ((VkDeviceSize)words + 5),
+				 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+				 .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+	VkMemoryRequirements req;
+	void *map = NULL;
+	if (d->d.CreateBuffer(dev, &bi, NULL, &r.buf) != VK_SUCCESS)
+		return 0;
+	d->d.GetBufferMemoryRequirements(dev, r.buf, &req);
+	uint32_t type = 0, ok = req.memoryTypeBits & c->xfb_mem_types;
+	while (type < 32 && !(ok >> type & 1))
+		type++;
+	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+				   .allocationSize = req.size,
+				   .memoryTypeIndex = type};
+	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
+	VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+					 .maxSets = 1,
+					 .poolSizeCount = 1,
+					 .pPoolSizes = &ps};
+	if (type == 32 || d->d.AllocateMemory(dev, &ai, NULL, &r.mem) != VK_SUCCESS ||
+	    d->d.BindBufferMemory(dev, r.buf, r.mem, 0) != VK_SUCCESS ||
+	    d->d.MapMemory(dev, r.mem, 0, VK_WHOLE_SIZE, 0, &map) != VK_SUCCESS ||
+	    d->d.CreateDescriptorPool(dev, &pi, NULL, &r.pool) != VK_SUCCESS)
+		goto fail;
+	VkDescriptorSetAllocateInfo si = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+					  .descriptorPool = r.pool,
+					  .descriptorSetCount = 1,
+					  .pSetLayouts = &c->rec_dsl};
+	if (d->d.AllocateDescriptorSets(dev, &si, &r.set) != VK_SUCCESS)
+		goto fail;
+	/* a descriptor set is a dispatchable-looking handle the loader does not wrap: nothing to
+	   set up; the buffer goes in */
+	VkDescriptorBufferInfo dbi = {r.buf, 0, VK_WHOLE_SIZE};
+	VkWriteDescriptorSet wr = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+				   .dstSet = r.set,
+				   .descriptorCount = 1,
+				   .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+				   .pBufferInfo = &dbi};
+	d->d.UpdateDescriptorSets(dev, 1, &wr, 0, NULL);
+	r.map = map;
+	r.cap = words;
+	pthread_mutex_lock(&c->lock);
+	if (b->n_crec == b->cap_crec) {
+		size_t cap = b->cap_crec ? 2 * b->cap_crec : 8;
+		struct crec *v = realloc(b->crec, cap * sizeof(*v));
+		if (!v) {
+			pthread_mutex_unlock(&c->lock);
+			goto fail;
+		}
+		b->crec = v, b->cap_crec = cap;
+	}
+	/* the new one goes where the next recording looks first; the smaller one moves up */
+	size_t k = b->n_crec_used;
+	if (k < b->n_crec)
+		b->crec[b->n_crec] = b->crec[k];
+	b->crec[k] = r;
+	b->n_crec++;
+	b->n_crec_used++;
+	pthread_mutex_unlock(&c->lock);
+	return (uint32_t)k + 1;
+fail:
+	if (r.pool)
+		d->d.DestroyDescriptorPool(dev, r.pool, NULL);
+	if (r.mem)
+		d->d.FreeMemory(dev, r.mem, NULL);
+	d->d.DestroyBuffer(dev, r.buf, NULL);
+	return 0;
+}
+
+void instr_free(struct layer_device *d, struct cbuf *b)
+{
+	for (size_t i = 0; i < b->n_crec; i++) {
+		d->d.DestroyDescriptorPool(d->handle, b->crec[i].pool, NULL);
+		d->d.DestroyBuffer(d->handle, b->crec[i].buf, NULL);
+		d->d.FreeMemory(d->handle, b->crec[i].mem, NULL);
+	}
+	free(b->crec);
+	b->crec = NULL;
+	b->n_crec = b->cap_crec = b->n_crec_used = 0;
+}
+
+uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_call *ic)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(cb, &d);
+	memset(ic, 0, sizeof(*ic));
+	if (!c || !c->tier3 || !c->instrument)
+		return 0;
+	pthread_mutex_lock(&c->lock);
+	struct cbuf *b = hget(&c->cbufs, H(cb));
+	struct pipe *p = b ? hget(&c->pipes, b->rec_cpipe) : NULL;
+	VkPipeline twin = p ? p->cs.twin : VK_NULL_HANDLE;
+	VkPipelineLayout layout = p ? p->cs.layout : VK_NULL_HANDLE;
+	uint32_t set = p ? p->cs.set : 0;
+	/* room: each invocation's accesses twice over (loops), 3 words each */
+	uint64_t want =
+	    groups ? 3 * 2 * (uint64_t)(p ? p->cs.n_sites : 0) * groups * (p ? p->cs.local : 1)
+		   : MAX_WORDS / 16;
+	want = want < MIN_WORDS ? MIN_WORDS : want > MAX_WORDS ? MAX_WORDS : want;
+	if (p && want < 3 * (uint64_t)p->cs.need) /* a dispatch of it lost records: room */
+		want = 3 * (uint64_t)p->cs.need < MAX_WORDS ? 3 * (uint64_t)p->cs.need : MAX_WORDS;
+	if (c->max_records) /* LLCT_CAPTURE_RECORDS (tests make it small to see losses) */
+		want = 3 * (uint64_t)c->max_records;
+	ic->orig = b ? b->rec_cpipe : 0;
+	pthread_mutex_unlock(&c->lock);
+	if (!twin || !b)
+		return 0;
+	uint32_t k = get_crec(c, b, (uint32_t)want);
+	if (!k)
+		return 0;
+	pthread_mutex_lock(&c->lock);
+	struct crec *r = &b->crec[k - 1];
+	r->map[0] = 0;
+	r->map[1] = r->cap;
+	VkDescriptorSet s = r->set;
+	pthread_mutex_unlock(&c->lock);
+	d->d.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, twin);
+	d->d.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set, 1, &s, 0, NULL);
+	ic->rec = k;
+	return k;
+}
+
+void instr_dispatch_end(VkCommandBuffer cb, const struct instr_call *ic)
+{
+	if (ic->rec)
+		dd(cb)->CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, (VkPipeline)ic->orig);
+}
+
+void instr_submitting(struct cbuf *b)
+{
+	for (size_t i = 0; i < b->n_crec_used; i++)
+		b->crec[i].map[0] = 0; /* a command buffer submitted again records afresh */
+}
+
+int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct pipe *p,
+		       struct instr_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	uint32_t k = m->u.dispatch.rec;
+	if (!k || !b || k > b->n_crec_used || !p || !p->cs.sites)
+		return -1;
+	const struct crec *r = &b->crec[k - 1];
+	uint32_t total = r->map[0] / 3, kept = total < r->cap / 3 ? total : r->cap / 3;
+	res->records = total;
+	res->lost = total - kept;
+	return 0;
+}
+
+int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
+		  const struct pipe *p, struct instr_result *res)
+{
+	if (instr_records_peek(b, m, p, res))
+		return -1;
+	const struct crec *r = &b->crec[m->u.dispatch.rec - 1];
+	uint32_t kept = res->records - res->lost;
+	/* each site's buffer: its base address and size, looked up once */
+	struct base {
+		uint64_t addr, size;
+		int stream, ok;
+	} *base = calloc(p->cs.n_sites, sizeof(*base));
+	if (!base)
+		return -1;
+	for (size_t s = 0; s < p->cs.n_sites; s++) {
+		const struct llct_spirv_site *st = &p->cs.sites[s];
+		struct dset *ds = st->set < 8 ? hget(&c->sets, c->cur_set[1][st->set]) : NULL;
+		struct slot *sl = ds ? find_slot(ds, st->binding, 0) : NULL;
+		uint64_t addr, len;
+		if (!sl || !buffer_bytes(c, sl->handle, sl->offset, sl->range, &addr, &len))
+			continue;
+		base[s].addr = addr, base[s].size = len, base[s].ok = 1;
+		base[s].stream = sl->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
+					 sl->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
+				     ? LLCT_STREAM_OTHER
+				     : LLCT_STREAM_CS;
+	}
+	uint32_t L = llct_fp_line_size(c->fp), n_sms = c->n_sms ? c->n_sms : 1;
+	for (uint32_t i = 0; i < kept; i++) {
+		const uint32_t *rec = r->map + 2 + 3 * (size_t)i;
+		uint32_t site = rec[0], off = rec[1];
+		if (site >= p->cs.n_sites || !base[site].ok) {
+			res->unplaced++;
+			continue;
+		}
+		const struct llct_spirv_site *st = &p->cs.sites[site];
+		uint32_t size = st->size ? st->size : 4;
+		if ((uint64_t)off + size > base[site].size) { /* past the descriptor's range */
+			res->unplaced++;
+			continue;
+		}
+		uint64_t a = base[site].addr + off, first = a / L, last = (a + size - 1) / L;
+		uint32_t sm = rec[2] % n_sms;
+		for (uint64_t l = first; l <= last; l++) {
+			if (st->kind != LLCT_SPIRV_STORE)
+				llct_fp_touch(c->fp, l * L, base[site].stream, LLCT_OP_READ, sm, 1);
+			if (st->kind != LLCT_SPIRV_LOAD)
+				llct_fp_touch(c->fp, l * L, base[site].stream, LLCT_OP_WRITE, sm,
+					      1);
+		}
+	}
+	free(base);
+	return 0;
+}
