@@ -706,8 +706,9 @@ void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
  * buffer when the bound pipeline has one; instr_dispatch_end binds the program's back. */
 uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_call *ic);
 void instr_dispatch_end(VkCommandBuffer cb, const struct instr_call *ic);
-/* A captured submission of b is about to go down (with the lock). */
-void instr_submitting(struct cbuf *b);
+/* A captured submission of b is about to go down (with the lock): its record buffers, and
+ * those of the secondaries it executes, start empty. */
+void instr_submitting(struct capture_device *c, struct cbuf *b, int depth);
 /* Frees b's record buffers (calls down: without the lock, or at device end). */
 void instr_free(struct layer_device *d, struct cbuf *b);
 /* A dispatch's record count and losses (the submission completed): 0, or -1 when it has no

@@ -315,10 +315,16 @@ void instr_dispatch_end(VkCommandBuffer cb, const struct instr_call *ic)
 		dd(cb)->CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, (VkPipeline)ic->orig);
 }
 
-void instr_submitting(struct cbuf *b)
+void instr_submitting(struct capture_device *c, struct cbuf *b, int depth)
 {
 	for (size_t i = 0; i < b->n_crec_used; i++)
 		b->crec[i].map[0] = 0; /* a command buffer submitted again records afresh */
+	for (size_t i = 0; b->executes && depth < 2 && i < b->n; i++) /* and its secondaries */
+		if (b->cmds[i].op == C_EXECUTE) {
+			struct cbuf *s = hget(&c->cbufs, b->cmds[i].u.exec.cb);
+			if (s)
+				instr_submitting(c, s, depth + 1);
+		}
 }
 
 int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct pipe *p,

@@ -260,7 +260,7 @@ struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, siz
 		struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
 		if (b && ((b->cnt.used && b->cnt.pool) || (b->xfbq.used && b->xfbq.pool) ||
 			  b->geom || b->executes || b->n_crec_used)) {
-			instr_submitting(b);
+			instr_submitting(c, b, 0);
 			b->cnt.res_ok = b->xfbq.res_ok = 0; /* stale until read again */
 			bs[(*nb)++] = b;
 		}

@@ -3,7 +3,8 @@
  * with it one 24-byte struct of every other 32-byte item (a dependent, data-chosen gather over
  * half of a 256 KiB buffer), a uniform scale, and stores one word every 16 bytes with a
  * counter bumped atomically. Each frame is one submission; prints a checksum of the output.
- *   gather [FRAMES]                                  (default 2) */
+ * With `once` the command buffer is recorded once and submitted every frame.
+ *   gather [FRAMES [once]]                           (default 2) */
 #include "vkapp.h"
 
 #include "instr.comp.h"
@@ -13,6 +14,7 @@
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 2;
+	int once = argc > 2 && !strcmp(argv[2], "once");
 	app_open("gather", 0, NULL, NULL);
 	VkDescriptorSetLayoutBinding b[4];
 	static const VkDescriptorType types[4] = {
@@ -94,6 +96,10 @@ int main(int argc, char **argv)
 	uint64_t sum = 0;
 	for (int f = 0; f < frames; f++) {
 		VkCommandBufferBeginInfo bg = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+		if (once && f) {
+			app_submit_wait(cb, fence);
+			continue;
+		}
 		CHECK(vkBeginCommandBuffer(cb, &bg));
 		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
 		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0,

@@ -42,6 +42,12 @@ got=$(lines "$T/g3.llct" 1)
 got=$(lines "$T/g2.llct" 1)
 [ "$got" = "CS R 5378;CS W 5378;OTHER R 1;" ] && ok || bad "gather tier 2 lines (every buffer whole): $got"
 
+# recorded once, submitted every frame: each captured submission records afresh
+"$LLCTRACE" capture -q -t 3 -o "$T/once.llct" -- "$GATHER" 3 once >/dev/null 2>&1
+got=$(q "$T/once.llct" "SELECT json_extract(params, '\$.records') || ' ' || json_extract(params, '\$.lost') FROM kernels WHERE kind = 'dispatch'" | tr '\n' ';')
+[ "$got" = "20480 0;20480 0;20480 0;" ] && ok || bad "a command buffer submitted again: $got"
+[ "$(lines "$T/once.llct" 2)" = "CS R 4353;CS W 1025;OTHER R 1;" ] && ok || bad "resubmitted lines: $(lines "$T/once.llct" 2)"
+
 # the scene's dispatch (x = 2x + 1 over 262144 words, 16384 lines): the same lines as tier 2's,
 # bound by sets, templates or pushes, dispatched directly or indirectly; a texel buffer has
 # no buffer access to record and keeps the footprint, saying why
