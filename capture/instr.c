@@ -369,6 +369,11 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 				     : LLCT_STREAM_CS;
 	}
 	uint32_t L = llct_fp_line_size(c->fp), n_sms = c->n_sms ? c->n_sms : 1;
+	/* the access before, to skip its exact repeats: the same line, kind and stream by the
+	   same SM hits the line it just left in that SM's cache, so the model's output is the
+	   same without them (a SIMD group's lanes mostly repeat their neighbour's line) */
+	uint64_t prev_line = UINT64_MAX;
+	uint32_t prev_key = UINT32_MAX;
 	for (uint32_t i = 0; i < kept; i++) {
 		const uint32_t *rec = r->map + 2 + 3 * (size_t)i;
 		uint32_t site = rec[0], off = rec[1];
@@ -384,6 +389,11 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 		}
 		uint64_t a = base[site].addr + off, first = a / L, last = (a + size - 1) / L;
 		uint32_t sm = rec[2] % n_sms;
+		uint32_t key = sm << 8 | (uint32_t)base[site].stream << 2 | st->kind;
+		if (first == last && first == prev_line && key == prev_key)
+			continue;
+		prev_line = first == last ? first : UINT64_MAX;
+		prev_key = key;
 		for (uint64_t l = first; l <= last; l++) {
 			if (st->kind != LLCT_SPIRV_STORE)
 				llct_fp_touch(c->fp, l * L, base[site].stream, LLCT_OP_READ, sm, 1);
