@@ -56,7 +56,14 @@ int llct_spirv_tex_inputs(const uint32_t *words, size_t n_words, struct llct_spi
 /* Capture tier 3 (spirv_instr.c): a copy of a module in which every load, store and atomic
  * through a storage or uniform buffer descriptor appends (site, byte offset) to the record
  * buffer at (set, binding 0); see spirv_instr.c for its layout. */
-enum { LLCT_SPIRV_LOAD, LLCT_SPIRV_STORE, LLCT_SPIRV_ATOMIC };
+enum {
+	LLCT_SPIRV_LOAD,
+	LLCT_SPIRV_STORE,
+	LLCT_SPIRV_ATOMIC,
+	LLCT_SPIRV_SAMPLE, /* fragment: record (site, u, v, lod, pixel): float bits */
+	LLCT_SPIRV_FETCH,  /* fragment: (site, x, y, lod, pixel): integers */
+	LLCT_SPIRV_GATHER  /* fragment: (site, u, v, 0, pixel) */
+};
 struct llct_spirv_site {
 	uint32_t set, binding; /* the descriptor accessed */
 	uint32_t size;         /* bytes per access (0: the layout does not say) */
@@ -67,8 +74,10 @@ struct llct_spirv_instr {
 	size_t n_words;
 	struct llct_spirv_site *sites; /* record word 0 indexes this (malloc'd) */
 	size_t n_sites;
-	uint32_t skipped;  /* buffer accesses the pass could not follow (not recorded) */
-	const char *why;   /* on failure */
+	uint32_t skipped;      /* accesses the pass could not follow (not recorded) */
+	uint32_t record_words; /* 3: (site, offset, workgroup or 0); fragment modules 5: (site,
+				  a, b, c, pixel), buffer accesses (site, offset, 0, 0, pixel) */
+	const char *why;       /* on failure */
 };
 /* 0 and *r (free with llct_spirv_instr_free), or -1 with r->why. */
 int llct_spirv_instrument(const uint32_t *words, size_t n_words, uint32_t set,

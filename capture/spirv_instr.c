@@ -31,53 +31,9 @@
 /* the header's definition is C99 `inline`: this file gives it its one external definition */
 extern inline void SpvHasResultAndType(SpvOp opcode, bool *hasResult, bool *hasResultType);
 
-/* What the pass keeps per id of the input. */
-struct id {
-	uint16_t op;     /* defining instruction */
-	uint8_t cls;     /* pointer type / variable: storage class + 1 */
-	uint8_t flags;   /* 1 Block, 2 BufferBlock, 4 RowMajor seen on a member, 8 signed int */
-	uint32_t type;   /* a variable's or a value's type; a pointer's pointee; an element type */
-	uint32_t count;  /* vector/matrix: components/columns; int/float: width; array: length id;
-			    constant: value; struct: member count */
-	uint32_t at;     /* word index of the defining instruction */
-	uint32_t stride; /* ArrayStride; a struct's first MatrixStride */
-	int32_t set, binding;
-	uint32_t chain; /* a tracked access chain: its index + 1 in the chain table */
-};
+#include "spirv_instr_int.h"
 
-struct chain {
-	uint32_t var;     /* the buffer variable at its root */
-	uint32_t off;     /* the id of its byte offset (a new id; a constant's when static) */
-	uint32_t type;    /* the type it points to */
-	uint32_t mstride; /* MatrixStride of the member it went through last, 0 */
-};
-
-struct pass {
-	const uint32_t *w;
-	size_t n;
-	uint32_t bound, next;
-	struct id *ids;
-	struct chain *chains;
-	size_t n_chains;
-	uint32_t *mdec; /* member decorations: (struct, member, decoration, value) */
-	size_t n_mdec;
-	uint32_t t_uint, t_bool, new_uint, new_bool;
-	uint32_t consts[64][2]; /* (value, id) of the uint constants the code uses */
-	size_t n_consts;
-	uint32_t *out; /* the function bodies, rewritten */
-	size_t n_out, cap_out;
-	int oom;
-	/* the record buffer's ids */
-	uint32_t t_rarr, t_rec, t_prec, t_puint, v_rec;
-	/* compute: the workgroup ID (the module's, or a variable added), its type and pointer */
-	int compute, new_wg, new_v3;
-	uint32_t v_wg, t_v3uint, t_pv3;
-	struct llct_spirv_site *sites;
-	size_t n_sites, cap_sites;
-	uint32_t skipped;
-};
-
-static void emit(struct pass *p, const uint32_t *words, size_t n)
+void si_emit(struct pass *p, const uint32_t *words, size_t n)
 {
 	if (p->n_out + n > p->cap_out) {
 		size_t cap = p->cap_out ? 2 * p->cap_out : 1024;
@@ -94,26 +50,25 @@ static void emit(struct pass *p, const uint32_t *words, size_t n)
 	p->n_out += n;
 }
 
-static void emit3(struct pass *p, uint32_t op, uint32_t a, uint32_t b)
+void si_emit3(struct pass *p, uint32_t op, uint32_t a, uint32_t b)
 {
 	uint32_t i[3] = {3u << 16 | op, a, b};
-	emit(p, i, 3);
+	si_emit(p, i, 3);
 }
 
-static void emit4(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c)
+void si_emit4(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c)
 {
 	uint32_t i[4] = {4u << 16 | op, a, b, c};
-	emit(p, i, 4);
+	si_emit(p, i, 4);
 }
 
-static void emit5(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+void si_emit5(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
 	uint32_t i[5] = {5u << 16 | op, a, b, c, d};
-	emit(p, i, 5);
+	si_emit(p, i, 5);
 }
 
-/* The id of uint constant v (declared with the new types). */
-static uint32_t konst(struct pass *p, uint32_t v)
+uint32_t si_konst(struct pass *p, uint32_t v)
 {
 	for (size_t i = 0; i < p->n_consts; i++)
 		if (p->consts[i][0] == v)
@@ -220,7 +175,7 @@ static uint32_t as_uint(struct pass *p, uint32_t idx)
 	if (!(p->ids[t].flags & 8))
 		return idx;
 	uint32_t r = p->next++;
-	emit4(p, SpvOpBitcast, p->t_uint, r, idx);
+	si_emit4(p, SpvOpBitcast, p->t_uint, r, idx);
 	return r;
 }
 
@@ -271,10 +226,10 @@ static void access_chain(struct pass *p, size_t i)
 		if (!u)
 			goto skip;
 		uint32_t m = p->next++;
-		emit5(p, SpvOpIMul, p->t_uint, m, u, konst(p, stride));
+		si_emit5(p, SpvOpIMul, p->t_uint, m, u, si_konst(p, stride));
 		if (acc) {
 			uint32_t a = p->next++;
-			emit5(p, SpvOpIAdd, p->t_uint, a, acc, m);
+			si_emit5(p, SpvOpIAdd, p->t_uint, a, acc, m);
 			acc = a;
 		} else {
 			acc = m;
@@ -282,10 +237,10 @@ static void access_chain(struct pass *p, size_t i)
 	}
 	if (acc && konst_off) {
 		uint32_t a = p->next++;
-		emit5(p, SpvOpIAdd, p->t_uint, a, acc, konst(p, konst_off));
+		si_emit5(p, SpvOpIAdd, p->t_uint, a, acc, si_konst(p, konst_off));
 		acc = a;
 	}
-	c.off = acc ? acc : konst(p, konst_off);
+	c.off = acc ? acc : si_konst(p, konst_off);
 	c.type = t;
 	struct chain *nc = realloc(p->chains, (p->n_chains + 1) * sizeof(*nc));
 	if (!nc) {
@@ -300,65 +255,90 @@ skip:
 	p->skipped++;
 }
 
-/* A load, store or atomic through pointer ptr of a value of type vt: the record, emitted before
- * it. */
-static void record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
+uint32_t si_site(struct pass *p, uint32_t set, uint32_t binding, uint32_t kind, uint32_t size)
 {
-	const struct chain *c;
-	if (buffer_pointer(p, ptr, &c))
-		return;
-	uint32_t var = c ? c->var : ptr, off = c ? c->off : konst(p, 0);
 	if (p->n_sites == p->cap_sites) {
 		size_t cap = p->cap_sites ? 2 * p->cap_sites : 64;
 		struct llct_spirv_site *s = realloc(p->sites, cap * sizeof(*s));
 		if (!s) {
 			p->oom = 1;
-			return;
+			return 0;
 		}
 		p->sites = s, p->cap_sites = cap;
 	}
 	struct llct_spirv_site *s = &p->sites[p->n_sites];
-	s->set = (uint32_t)p->ids[var].set;
-	s->binding = (uint32_t)p->ids[var].binding;
+	s->set = set;
+	s->binding = binding;
 	s->kind = kind;
-	s->size = size_of(p, vt, c ? c->mstride : 0, 0);
-	uint32_t site = konst(p, (uint32_t)p->n_sites++);
-	uint32_t pc = p->next++, i = p->next++, pk = p->next++, k = p->next++, ok = p->next++,
-		 j = p->next++, i2 = p->next++, wg = konst(p, 0);
-	if (p->compute) { /* x + 65536 y + 16777216 z: which workgroup, so which SM */
-		uint32_t v = p->next++, x = p->next++, y = p->next++, z = p->next++, y1 = p->next++,
-			 z1 = p->next++, s1 = p->next++;
-		emit4(p, SpvOpLoad, p->t_v3uint, v, p->v_wg);
-		emit5(p, SpvOpCompositeExtract, p->t_uint, x, v, 0);
-		emit5(p, SpvOpCompositeExtract, p->t_uint, y, v, 1);
-		emit5(p, SpvOpCompositeExtract, p->t_uint, z, v, 2);
-		emit5(p, SpvOpIMul, p->t_uint, y1, y, konst(p, 65536));
-		emit5(p, SpvOpIMul, p->t_uint, z1, z, konst(p, 16777216));
-		emit5(p, SpvOpIAdd, p->t_uint, s1, x, y1);
-		wg = p->next++;
-		emit5(p, SpvOpIAdd, p->t_uint, wg, s1, z1);
-	}
-	emit5(p, SpvOpAccessChain, p->t_puint, pc, p->v_rec, konst(p, 0));
-	uint32_t add[7] = {7u << 16 | SpvOpAtomicIAdd, p->t_uint,   i,          pc,
-			   konst(p, SpvScopeDevice),   konst(p, 0), konst(p, 3)};
-	emit(p, add, 7);
-	emit5(p, SpvOpAccessChain, p->t_puint, pk, p->v_rec, konst(p, 1));
-	emit4(p, SpvOpLoad, p->t_uint, k, pk);
-	emit5(p, SpvOpIAdd, p->t_uint, i2, i, konst(p, 2));
-	emit5(p, SpvOpULessThan, p->t_bool, ok, i2, k); /* all three words fit below cap */
+	s->size = size;
+	return si_konst(p, (uint32_t)p->n_sites++);
+}
+
+void si_record(struct pass *p, const uint32_t *vals)
+{
+	uint32_t n = p->rec_words, pc = p->next++, i = p->next++, pk = p->next++, k = p->next++,
+		 ok = p->next++, j = p->next++, il = p->next++;
+	si_emit5(p, SpvOpAccessChain, p->t_puint, pc, p->v_rec, si_konst(p, 0));
+	uint32_t add[7] = {7u << 16 | SpvOpAtomicIAdd,
+			   p->t_uint,
+			   i,
+			   pc,
+			   si_konst(p, SpvScopeDevice),
+			   si_konst(p, 0),
+			   si_konst(p, n)};
+	si_emit(p, add, 7);
+	si_emit5(p, SpvOpAccessChain, p->t_puint, pk, p->v_rec, si_konst(p, 1));
+	si_emit4(p, SpvOpLoad, p->t_uint, k, pk);
+	si_emit5(p, SpvOpIAdd, p->t_uint, il, i, si_konst(p, n - 1));
+	si_emit5(p, SpvOpULessThan, p->t_bool, ok, il, k); /* every word fits below cap */
 	uint32_t sel[6] = {6u << 16 | SpvOpSelect, p->t_uint, j, ok, i, k};
-	emit(p, sel, 6);
-	const uint32_t what[3] = {site, off, wg};
-	for (uint32_t q = 0; q < 3; q++) {
+	si_emit(p, sel, 6);
+	for (uint32_t q = 0; q < n; q++) {
 		uint32_t at = j, d = p->next++;
 		if (q) {
 			at = p->next++;
-			emit5(p, SpvOpIAdd, p->t_uint, at, j, konst(p, q));
+			si_emit5(p, SpvOpIAdd, p->t_uint, at, j, si_konst(p, q));
 		}
 		uint32_t ac[6] = {
-		    6u << 16 | SpvOpAccessChain, p->t_puint, d, p->v_rec, konst(p, 2), at};
-		emit(p, ac, 6);
-		emit3(p, SpvOpStore, d, what[q]);
+		    6u << 16 | SpvOpAccessChain, p->t_puint, d, p->v_rec, si_konst(p, 2), at};
+		si_emit(p, ac, 6);
+		si_emit3(p, SpvOpStore, d, vals[q]);
+	}
+}
+
+/* A load, store or atomic through pointer ptr of a value of type vt: the record, emitted before
+ * it: (site, offset, workgroup) in compute, (site, offset, 0, 0, pixel) in fragment shaders,
+ * (site, offset, 0) elsewhere. */
+static void record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
+{
+	const struct chain *c;
+	if (buffer_pointer(p, ptr, &c))
+		return;
+	uint32_t var = c ? c->var : ptr, off = c ? c->off : si_konst(p, 0);
+	uint32_t site = si_site(p, (uint32_t)p->ids[var].set, (uint32_t)p->ids[var].binding, kind,
+				size_of(p, vt, c ? c->mstride : 0, 0));
+	if (!site)
+		return;
+	uint32_t zero = si_konst(p, 0), wg = zero;
+	if (p->compute) { /* x + 65536 y + 16777216 z: which workgroup, so which SM */
+		uint32_t v = p->next++, x = p->next++, y = p->next++, z = p->next++, y1 = p->next++,
+			 z1 = p->next++, s1 = p->next++;
+		si_emit4(p, SpvOpLoad, p->t_v3uint, v, p->v_wg);
+		si_emit5(p, SpvOpCompositeExtract, p->t_uint, x, v, 0);
+		si_emit5(p, SpvOpCompositeExtract, p->t_uint, y, v, 1);
+		si_emit5(p, SpvOpCompositeExtract, p->t_uint, z, v, 2);
+		si_emit5(p, SpvOpIMul, p->t_uint, y1, y, si_konst(p, 65536));
+		si_emit5(p, SpvOpIMul, p->t_uint, z1, z, si_konst(p, 16777216));
+		si_emit5(p, SpvOpIAdd, p->t_uint, s1, x, y1);
+		wg = p->next++;
+		si_emit5(p, SpvOpIAdd, p->t_uint, wg, s1, z1);
+	}
+	if (p->fragment) {
+		uint32_t vals[5] = {site, off, zero, zero, si_pixel(p)};
+		si_record(p, vals);
+	} else {
+		uint32_t vals[3] = {site, off, wg};
+		si_record(p, vals);
 	}
 }
 
@@ -441,6 +421,13 @@ static int analyse(struct pass *p)
 			d->op = (uint16_t)op, d->type = w[i + 2], d->count = w[i + 3];
 			d->at = (uint32_t)i;
 			break;
+		case SpvOpTypeImage:
+		case SpvOpTypeSampledImage:
+			if (len < 3 || w[i + 1] >= p->bound)
+				break;
+			d = &p->ids[w[i + 1]];
+			d->op = (uint16_t)op, d->type = w[i + 2], d->at = (uint32_t)i;
+			break;
 		case SpvOpTypeRuntimeArray:
 			if (len < 3 || w[i + 1] >= p->bound)
 				break;
@@ -484,7 +471,7 @@ static int analyse(struct pass *p)
 		bool has_res = false, has_type = false;
 		SpvHasResultAndType((SpvOp)op, &has_res, &has_type);
 		if (has_res && has_type && len >= 3 && w[i + 2] < p->bound && !p->ids[w[i + 2]].op)
-			p->ids[w[i + 2]].type = w[i + 1];
+			p->ids[w[i + 2]].type = w[i + 1], p->ids[w[i + 2]].def = (uint32_t)i;
 	}
 	return 0;
 }
@@ -516,12 +503,30 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 	if (!p.t_uint)
 		p.t_uint = p.new_uint = p.next++;
 	/* compute modules (every entry point GLCompute) record their workgroup */
-	int n_entries = 0, all_compute = 1;
+	int n_entries = 0, all_compute = 1, all_fragment = 1, has_query = 0, early = 0, late = 0;
 	for (size_t i = 5; i < n; i += w[i] >> 16) {
 		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
 		if (op == SpvOpEntryPoint && len >= 3) {
 			n_entries++;
 			all_compute &= w[i + 1] == SpvExecutionModelGLCompute;
+			all_fragment &= w[i + 1] == SpvExecutionModelFragment;
+		} else if (op == SpvOpCapability && len >= 2 &&
+			   w[i + 1] == SpvCapabilityImageQuery) {
+			has_query = 1;
+		} else if (op == SpvOpExecutionMode && len >= 3 &&
+			   w[i + 2] == SpvExecutionModeEarlyFragmentTests) {
+			early = 1;
+		} else if (op == SpvOpKill || op == SpvOpTerminateInvocation ||
+			   op == SpvOpDemoteToHelperInvocation ||
+			   (op == SpvOpDecorate && len >= 4 && w[i + 2] == SpvDecorationBuiltIn &&
+			    w[i + 3] == SpvBuiltInFragDepth)) {
+			late = 1; /* the depth test must wait for the shader */
+		} else if (op == SpvOpDecorate && len >= 4 && w[i + 2] == SpvDecorationBuiltIn &&
+			   w[i + 3] == SpvBuiltInFragCoord && w[i + 1] < p.bound &&
+			   p.ids[w[i + 1]].op == SpvOpVariable) {
+			p.v_fc = w[i + 1];
+		} else if (op == SpvOpTypeFloat && len >= 3 && w[i + 2] == 32 && !p.t_float) {
+			p.t_float = w[i + 1];
 		} else if (op == SpvOpDecorate && len >= 4 && w[i + 2] == SpvDecorationBuiltIn &&
 			   w[i + 3] == SpvBuiltInWorkgroupId && w[i + 1] < p.bound &&
 			   p.ids[w[i + 1]].op == SpvOpVariable) {
@@ -532,6 +537,14 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 		}
 	}
 	p.compute = n_entries && all_compute;
+	p.fragment = n_entries && all_fragment;
+	p.rec_words = p.fragment ? 5 : 3;
+	if (p.fragment && si_fragment_setup(&p)) {
+		free(p.ids);
+		free(p.mdec);
+		r->why = "the fragment shader's FragCoord is not a vec4 of 32-bit floats";
+		return -1;
+	}
 	if (p.compute && p.v_wg) { /* the module's own: a pointer to a uvec3 of our uint */
 		uint32_t pt = p.ids[p.v_wg].type, v = pt < p.bound ? p.ids[pt].type : p.bound;
 		p.compute = v < p.bound && v == p.t_v3uint;
@@ -545,7 +558,7 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 	p.t_rarr = p.next++, p.t_rec = p.next++, p.t_prec = p.next++, p.t_puint = p.next++;
 	p.v_rec = p.next++;
 	/* the function bodies, with the offsets and records */
-	size_t first_fn = 0, at_types = 0, at_annot_end = 0, at_cap = 0, at_entry = 0;
+	size_t first_fn = 0, at_types = 0, at_annot_end = 0, at_cap = 0, at_entry = 0, at_modes = 0;
 	uint32_t version = w[1];
 	int has_sb_ext = 0;
 	for (size_t i = 5; i < n; i += w[i] >> 16) {
@@ -558,6 +571,8 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 			has_sb_ext = 1;
 		if (op == SpvOpEntryPoint && !at_entry)
 			at_entry = i;
+		if (op == SpvOpEntryPoint)
+			at_modes = i + len;
 		if (is_annotation(op))
 			at_annot_end = i + len;
 		if (!at_types && ((op >= SpvOpTypeVoid && op <= SpvOpTypeForwardPointer) ||
@@ -597,8 +612,9 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 			    !buffer_pointer(&p, w[i + 2], &c) ||
 			    (len >= 4 && !buffer_pointer(&p, w[i + 3], &c)))
 				p.skipped++;
-		}
-		emit(&p, w + i, len);
+		} else if (p.fragment)
+			si_image(&p, i);
+		si_emit(&p, w + i, len);
 		if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 4)
 			access_chain(&p, i);
 	}
@@ -649,8 +665,9 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 			    0};
 	size_t n_types =
 	    3 + 5 + 4 + 4 + 4 + (p.new_uint ? 4 : 0) + (p.new_bool ? 2 : 0) + 4 * p.n_consts;
-	size_t total =
-	    n + n_ext + 2 * (size_t)n_entries + sizeof(annot) / 4 + 4 + n_types + 12 + p.n_out;
+	size_t total = n + n_ext + 3 * (size_t)n_entries + sizeof(annot) / 4 + 4 + n_types + 12 +
+		       2 + 3 * (size_t)n_entries + 4 + 3 + 4 + 4 + 8 + p.n_out;
+	int add_early = p.fragment && !early && !late; /* only fragments that pass record */
 	uint32_t *o = malloc(total * sizeof(*o)), k = 0;
 	if (!o) {
 		free(p.ids), free(p.mdec), free(p.chains), free(p.out), free(p.sites);
@@ -661,9 +678,20 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 	for (size_t i = 5; i < first_fn; i += w[i] >> 16) { /* instruction by instruction */
 		uint32_t len = w[i] >> 16;
 		if (i == at_cap) {
+			if (p.fragment && !has_query) {
+				o[k++] = 2u << 16 | SpvOpCapability;
+				o[k++] = SpvCapabilityImageQuery;
+			}
 			memcpy(o + k, ext, n_ext * 4);
 			k += (uint32_t)n_ext;
 		}
+		if (i == at_modes && add_early) /* after the entry points, with the modes */
+			for (size_t e = 5; e < at_modes; e += w[e] >> 16)
+				if ((w[e] & 0xffff) == SpvOpEntryPoint && (w[e] >> 16) >= 3) {
+					o[k++] = 3u << 16 | SpvOpExecutionMode;
+					o[k++] = w[e + 2];
+					o[k++] = SpvExecutionModeEarlyFragmentTests;
+				}
 		if (i == at_annot_end) {
 			memcpy(o + k, annot, sizeof(annot));
 			k += sizeof(annot) / 4;
@@ -672,11 +700,17 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 						 SpvDecorationBuiltIn, SpvBuiltInWorkgroupId};
 				memcpy(o + k, d, sizeof(d)), k += 4;
 			}
+			if (p.new_fc) {
+				uint32_t d[4] = {4u << 16 | SpvOpDecorate, p.v_fc,
+						 SpvDecorationBuiltIn, SpvBuiltInFragCoord};
+				memcpy(o + k, d, sizeof(d)), k += 4;
+			}
 		}
-		if ((w[i] & 0xffff) == SpvOpEntryPoint && (version >= 0x10400 || p.new_wg)) {
+		if ((w[i] & 0xffff) == SpvOpEntryPoint &&
+		    (version >= 0x10400 || p.new_wg || p.new_fc)) {
 			/* the interface lists the variables added: from SPIR-V 1.4 every global
 			   one, before it the Input ones */
-			uint32_t extra = (version >= 0x10400) + !!p.new_wg;
+			uint32_t extra = (version >= 0x10400) + !!p.new_wg + !!p.new_fc;
 			o[k++] = (len + extra) << 16 | SpvOpEntryPoint;
 			memcpy(o + k, w + i + 1, (len - 1) * 4);
 			k += len - 1;
@@ -684,6 +718,8 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 				o[k++] = p.v_rec;
 			if (p.new_wg)
 				o[k++] = p.v_wg;
+			if (p.new_fc)
+				o[k++] = p.v_fc;
 			continue;
 		}
 		memcpy(o + k, w + i, len * 4);
@@ -696,6 +732,29 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 	if (p.new_bool) {
 		uint32_t t[2] = {2u << 16 | SpvOpTypeBool, p.new_bool};
 		memcpy(o + k, t, sizeof(t)), k += 2;
+	}
+	if (p.new_float) {
+		uint32_t t[3] = {3u << 16 | SpvOpTypeFloat, p.t_float, 32};
+		memcpy(o + k, t, sizeof(t)), k += 3;
+	}
+	if (p.new_v4f) {
+		uint32_t t[4] = {4u << 16 | SpvOpTypeVector, p.t_v4f, p.t_float, 4};
+		memcpy(o + k, t, sizeof(t)), k += 4;
+	}
+	if (p.new_v2f) {
+		uint32_t t[4] = {4u << 16 | SpvOpTypeVector, p.t_v2f, p.t_float, 2};
+		memcpy(o + k, t, sizeof(t)), k += 4;
+	}
+	if (p.new_fc) {
+		uint32_t t[8] = {4u << 16 | SpvOpTypePointer,
+				 p.t_pv4f,
+				 SpvStorageClassInput,
+				 p.t_v4f,
+				 4u << 16 | SpvOpVariable,
+				 p.t_pv4f,
+				 p.v_fc,
+				 SpvStorageClassInput};
+		memcpy(o + k, t, sizeof(t)), k += 8;
 	}
 	if (p.new_v3) {
 		uint32_t t[4] = {4u << 16 | SpvOpTypeVector, p.t_v3uint, p.t_uint, 3};
@@ -745,6 +804,7 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 	r->sites = p.sites;
 	r->n_sites = p.n_sites;
 	r->skipped = p.skipped;
+	r->record_words = p.rec_words;
 	free(p.ids), free(p.mdec), free(p.chains), free(p.out);
 	return 0;
 }

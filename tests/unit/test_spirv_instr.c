@@ -28,6 +28,7 @@
 		}                                                                                  \
 	} while (0)
 
+#include <math.h>
 #include <spirv-tools/libspirv.h>
 
 #include "double.comp.h"
@@ -73,9 +74,9 @@ static void validates(void)
 	     SPV_ENV_VULKAN_1_1, 0},
 	    {"fullscreen.vert", spv_fullscreen_vert, sizeof(spv_fullscreen_vert),
 	     SPV_ENV_VULKAN_1_1, 0},
-	    {"sample.frag", spv_sample_frag, sizeof(spv_sample_frag), SPV_ENV_VULKAN_1_1, 0},
-	    {"shadow.frag", spv_shadow_frag, sizeof(spv_shadow_frag), SPV_ENV_VULKAN_1_1, 0},
-	    {"texcalc.frag", spv_texcalc_frag, sizeof(spv_texcalc_frag), SPV_ENV_VULKAN_1_1, 0},
+	    {"sample.frag", spv_sample_frag, sizeof(spv_sample_frag), SPV_ENV_VULKAN_1_1, 1},
+	    {"shadow.frag", spv_shadow_frag, sizeof(spv_shadow_frag), SPV_ENV_VULKAN_1_1, 1},
+	    {"texcalc.frag", spv_texcalc_frag, sizeof(spv_texcalc_frag), SPV_ENV_VULKAN_1_1, 5},
 	    {"tri.frag", spv_tri_frag, sizeof(spv_tri_frag), SPV_ENV_VULKAN_1_1, 0},
 	    {"tri.vert", spv_tri_vert, sizeof(spv_tri_vert), SPV_ENV_VULKAN_1_1, 0},
 	};
@@ -287,12 +288,205 @@ static void runs(uint32_t cap)
 	llct_spirv_instr_free(&ins);
 }
 
+/* sample.frag (texture(tex, uv)) instrumented, drawn over a 64 x 64 target by one full-screen
+ * triangle whose uv is the pixel center over 64, sampling a 256 x 256 texture with 9 mips: one
+ * record a pixel, at its pixel, with that uv, at level log2(256 / 64) = 2. */
+static void fragment_runs(void)
+{
+	enum { W = 64, TEX = 256, MIPS = 9 };
+	struct llct_spirv_instr ins;
+	CHECK(llct_spirv_instrument(spv_sample_frag, sizeof(spv_sample_frag) / 4, 1, &ins) == 0);
+	CHECK(ins.record_words == 5 && ins.n_sites == 1 && ins.sites[0].kind == LLCT_SPIRV_SAMPLE);
+	int early = 0;
+	for (size_t i = 5; i < ins.n_words; i += ins.words[i] >> 16)
+		early |=
+		    (ins.words[i] & 0xffff) == 16 && ins.words[i + 2] == 9; /* EarlyFragmentTests */
+	CHECK_MSG(early, "no EarlyFragmentTests: occluded fragments would record");
+	/* the target, the texture, the sampler */
+	VkDeviceMemory tmem, tex_mem;
+	VkImage target = app_image(VK_FORMAT_R8G8B8A8_UNORM, W, W, VK_SAMPLE_COUNT_1_BIT,
+				   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, &tmem);
+	VkImageView tview = app_view(target, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+	VkImageCreateInfo ici = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+	ici.imageType = VK_IMAGE_TYPE_2D;
+	ici.format = VK_FORMAT_R8G8B8A8_UNORM;
+	ici.extent = (VkExtent3D){TEX, TEX, 1};
+	ici.mipLevels = MIPS;
+	ici.arrayLayers = 1;
+	ici.samples = VK_SAMPLE_COUNT_1_BIT;
+	ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+	ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
+	VkImage tex;
+	VK(vkCreateImage(dev, &ici, NULL, &tex));
+	VkMemoryRequirements req;
+	vkGetImageMemoryRequirements(dev, tex, &req);
+	tex_mem = app_memory(req, 0);
+	VK(vkBindImageMemory(dev, tex, tex_mem, 0));
+	VkImageViewCreateInfo vci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+	vci.image = tex;
+	vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+	vci.format = VK_FORMAT_R8G8B8A8_UNORM;
+	vci.subresourceRange = (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, MIPS, 0, 1};
+	VkImageView tex_view;
+	VK(vkCreateImageView(dev, &vci, NULL, &tex_view));
+	VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+	sci.magFilter = sci.minFilter = VK_FILTER_LINEAR;
+	sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+	sci.maxLod = 16;
+	VkSampler sampler;
+	VK(vkCreateSampler(dev, &sci, NULL, &sampler));
+	/* render pass, framebuffer, layouts, pipeline */
+	VkAttachmentDescription ad = {0,
+				      VK_FORMAT_R8G8B8A8_UNORM,
+				      VK_SAMPLE_COUNT_1_BIT,
+				      VK_ATTACHMENT_LOAD_OP_CLEAR,
+				      VK_ATTACHMENT_STORE_OP_STORE,
+				      VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+				      VK_ATTACHMENT_STORE_OP_DONT_CARE,
+				      VK_IMAGE_LAYOUT_UNDEFINED,
+				      VK_IMAGE_LAYOUT_GENERAL};
+	VkAttachmentReference ar = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+	VkSubpassDescription sd = {0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, 1, &ar};
+	VkRenderPassCreateInfo rpci = {
+	    VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, NULL, 0, 1, &ad, 1, &sd};
+	VkRenderPass rp;
+	VK(vkCreateRenderPass(dev, &rpci, NULL, &rp));
+	VkFramebufferCreateInfo fci = {
+	    VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, rp, 1, &tview, W, W, 1};
+	VkFramebuffer fb;
+	VK(vkCreateFramebuffer(dev, &fci, NULL, &fb));
+	VkDescriptorSetLayoutBinding b0 = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+					   VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+	VkDescriptorSetLayoutBinding b1 = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+					   VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+	VkDescriptorSetLayoutCreateInfo dl = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+	VkDescriptorSetLayout l[2];
+	dl.bindingCount = 1;
+	dl.pBindings = &b0;
+	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[0]));
+	dl.pBindings = &b1;
+	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[1]));
+	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	plci.setLayoutCount = 2;
+	plci.pSetLayouts = l;
+	VkPipelineLayout layout;
+	VK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+	struct app_pipe o = {.rp = rp,
+			     .layout = layout,
+			     .vs = app_shader(spv_fullscreen_vert, sizeof(spv_fullscreen_vert)),
+			     .fs = app_shader(ins.words, ins.n_words * 4),
+			     .width = W,
+			     .height = W,
+			     .samples = VK_SAMPLE_COUNT_1_BIT,
+			     .color = 1};
+	VkPipeline pipe = app_pipeline(&o);
+	/* the record buffer */
+	uint32_t cap = 5 * W * W + 500;
+	VkDeviceMemory rmem;
+	VkBuffer rbuf = app_buffer(8 + 4 * ((VkDeviceSize)cap + 5),
+				   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &rmem);
+	uint32_t *rw;
+	VK(vkMapMemory(dev, rmem, 0, VK_WHOLE_SIZE, 0, (void **)&rw));
+	rw[0] = 0, rw[1] = cap;
+	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+	VkDescriptorPoolCreateInfo dpci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 2, ps};
+	VkDescriptorPool pool;
+	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
+	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
+					  pool, 2, l};
+	VkDescriptorSet sets[2];
+	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkDescriptorImageInfo ii = {sampler, tex_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+	VkDescriptorBufferInfo bi = {rbuf, 0, VK_WHOLE_SIZE};
+	VkWriteDescriptorSet wr[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET},
+				      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
+	wr[0].dstSet = sets[0], wr[0].descriptorCount = 1;
+	wr[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, wr[0].pImageInfo = &ii;
+	wr[1].dstSet = sets[1], wr[1].descriptorCount = 1;
+	wr[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, wr[1].pBufferInfo = &bi;
+	vkUpdateDescriptorSets(dev, 2, wr, 0, NULL);
+	/* draw */
+	VkCommandPool cpool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	VkFence fence = app_fence();
+	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	VK(vkBeginCommandBuffer(cb, &bgi));
+	VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+	ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+	ib.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+	ib.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+	ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+	ib.image = tex;
+	ib.subresourceRange = vci.subresourceRange;
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+			     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+	VkClearValue clear = {{{0, 0, 0, 0}}};
+	VkRenderPassBeginInfo rbi = {
+	    VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, NULL, rp, fb, {{0, 0}, {W, W}}, 1, &clear};
+	vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 2, sets, 0, NULL);
+	vkCmdDraw(cb, 3, 1, 0, 0);
+	vkCmdEndRenderPass(cb);
+	VK(vkEndCommandBuffer(cb));
+	app_submit_wait(cb, fence);
+	/* one record a pixel, at its pixel, with its uv and level 2 */
+	CHECK_MSG(rw[0] == 5 * W * W, "cursor %u, want %u", rw[0], 5 * W * W);
+	static uint8_t seen[W * W];
+	memset(seen, 0, sizeof(seen));
+	uint32_t bad = 0, n = rw[0] / 5 < cap / 5 ? rw[0] / 5 : cap / 5;
+	float worst_uv = 0, worst_lod = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		const uint32_t *r = rw + 2 + 5 * k;
+		uint32_t x = r[4] & 0xffff, y = r[4] >> 16;
+		float u, v, lod;
+		memcpy(&u, &r[1], 4), memcpy(&v, &r[2], 4), memcpy(&lod, &r[3], 4);
+		if (r[0] != 0 || x >= W || y >= W || seen[y * W + x]++) {
+			bad++;
+			continue;
+		}
+		float du = fabsf(u - ((float)x + 0.5f) / W), dv = fabsf(v - ((float)y + 0.5f) / W);
+		worst_uv = du > worst_uv ? du : worst_uv;
+		worst_uv = dv > worst_uv ? dv : worst_uv;
+		worst_lod = fabsf(lod - 2.0f) > worst_lod ? fabsf(lod - 2.0f) : worst_lod;
+	}
+	CHECK_MSG(bad == 0, "%u records with a wrong site, a pixel outside or twice", bad);
+	CHECK_MSG(worst_uv < 1e-4f, "uv off by %g", (double)worst_uv);
+	CHECK_MSG(worst_lod < 0.05f, "level off by %g", (double)worst_lod);
+	vkDestroyFence(dev, fence, NULL);
+	vkDestroyCommandPool(dev, cpool, NULL);
+	vkDestroyDescriptorPool(dev, pool, NULL);
+	vkDestroyBuffer(dev, rbuf, NULL);
+	vkFreeMemory(dev, rmem, NULL);
+	vkDestroyPipeline(dev, pipe, NULL);
+	vkDestroyShaderModule(dev, o.vs, NULL);
+	vkDestroyShaderModule(dev, o.fs, NULL);
+	vkDestroyPipelineLayout(dev, layout, NULL);
+	vkDestroyDescriptorSetLayout(dev, l[0], NULL);
+	vkDestroyDescriptorSetLayout(dev, l[1], NULL);
+	vkDestroyFramebuffer(dev, fb, NULL);
+	vkDestroyRenderPass(dev, rp, NULL);
+	vkDestroySampler(dev, sampler, NULL);
+	vkDestroyImageView(dev, tex_view, NULL);
+	vkDestroyImage(dev, tex, NULL);
+	vkFreeMemory(dev, tex_mem, NULL);
+	vkDestroyImageView(dev, tview, NULL);
+	vkDestroyImage(dev, target, NULL);
+	vkFreeMemory(dev, tmem, NULL);
+	llct_spirv_instr_free(&ins);
+}
+
 int main(void)
 {
 	validates();
-	app_open("test_spirv_instr", 0, NULL, NULL);
+	VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+	f2.features.fragmentStoresAndAtomics = VK_TRUE; /* the records of fragment shaders */
+	app_open("test_spirv_instr", 0, NULL, &f2);
 	runs(3 * 5 * INV); /* room for every record */
 	runs(96);          /* room for 32: the rest counted, not written */
+	fragment_runs();
 	vkDestroyDevice(dev, NULL);
 	vkDestroyInstance(inst, NULL);
 	return check_done("test_spirv_instr");

@@ -1,0 +1,200 @@
+/* spirv_instr_img.c - the fragment half of tier 3's instrumentation pass: each image sample,
+ * fetch and gather of a fragment shader appends (site, u, v, lod, pixel) to the record buffer
+ * -- the coordinates as the shader computed them (float bits; texel integers for a fetch), the
+ * mip level the sampler would use (OpImageQueryLod's level, plus any bias; the explicit Lod
+ * operand; 0 for gathers), and the pixel (x + 65536 y) from FragCoord -- so the layer can map
+ * each to texels of the bound image through its surface layout. 1D and 2D images (arrayed
+ * too) are followed; projective, gradient and sparse forms and other dimensions are counted
+ * as skipped. */
+#include "spirv_instr_int.h"
+
+#include <spirv/unified1/spirv.h>
+
+uint32_t si_pixel(struct pass *p)
+{
+	uint32_t v = p->next++, x = p->next++, y = p->next++, xu = p->next++, yu = p->next++,
+		 y1 = p->next++, r = p->next++;
+	si_emit4(p, SpvOpLoad, p->t_v4f, v, p->v_fc);
+	si_emit5(p, SpvOpCompositeExtract, p->t_float, x, v, 0);
+	si_emit5(p, SpvOpCompositeExtract, p->t_float, y, v, 1);
+	si_emit4(p, SpvOpConvertFToU, p->t_uint, xu, x);
+	si_emit4(p, SpvOpConvertFToU, p->t_uint, yu, y);
+	si_emit5(p, SpvOpIMul, p->t_uint, y1, yu, si_konst(p, 65536));
+	si_emit5(p, SpvOpIAdd, p->t_uint, r, xu, y1);
+	return r;
+}
+
+/* The image variable behind a sampled image or image value (through loads, OpSampledImage,
+ * OpImage, access chains into arrays, copies), or 0. */
+static uint32_t image_var(const struct pass *p, uint32_t id, int depth)
+{
+	if (id >= p->bound || depth > 6)
+		return 0;
+	const struct id *d = &p->ids[id];
+	if (d->op == SpvOpVariable)
+		return d->set >= 0 && d->binding >= 0 ? id : 0;
+	if (d->op || !d->def)
+		return 0;
+	const uint32_t *w = p->w + d->def;
+	uint32_t op = w[0] & 0xffff, len = w[0] >> 16;
+	if ((op == SpvOpLoad || op == SpvOpSampledImage || op == SpvOpImage ||
+	     op == SpvOpCopyObject || op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) &&
+	    len >= 4)
+		return image_var(p, w[3], depth + 1);
+	return 0;
+}
+
+/* Component k of value v of type t (a vector, or a scalar when k is 0) as a uint id (float
+ * bits bitcast; integers as they are), or 0. */
+static uint32_t component(struct pass *p, uint32_t v, uint32_t t, uint32_t k)
+{
+	uint32_t st = t, e = v;
+	if (t < p->bound && p->ids[t].op == SpvOpTypeVector) {
+		if (k >= p->ids[t].count)
+			return si_konst(p, 0);
+		st = p->ids[t].type;
+		e = p->next++;
+		si_emit5(p, SpvOpCompositeExtract, st, e, v, k);
+	} else if (k) {
+		return si_konst(p, 0);
+	}
+	if (st >= p->bound || p->ids[st].count != 32 ||
+	    (p->ids[st].op != SpvOpTypeFloat && p->ids[st].op != SpvOpTypeInt))
+		return 0;
+	if (st == p->t_uint)
+		return e;
+	uint32_t u = p->next++;
+	si_emit4(p, SpvOpBitcast, p->t_uint, u, e);
+	return u;
+}
+
+/* Image operand `bit` of an instruction whose operand mask is at word m (len words in all):
+ * its id, or 0 when absent. Operands come in the order of their bits; Grad takes two. */
+static uint32_t image_operand(const uint32_t *w, uint32_t m, uint32_t len, uint32_t bit)
+{
+	if (m >= len || !(w[m] & bit))
+		return 0;
+	uint32_t at = m + 1;
+	for (uint32_t b = 1; b < bit; b <<= 1)
+		if (w[m] & b)
+			at += b == SpvImageOperandsGradMask ? 2 : 1;
+	return at < len ? w[at] : 0;
+}
+
+void si_image(struct pass *p, size_t i)
+{
+	const uint32_t *w = p->w + i;
+	uint32_t op = w[0] & 0xffff, len = w[0] >> 16, kind;
+	uint32_t mask_at; /* where the image operands mask is */
+	switch (op) {
+	case SpvOpImageSampleImplicitLod:
+	case SpvOpImageSampleExplicitLod:
+		kind = LLCT_SPIRV_SAMPLE, mask_at = 5;
+		break;
+	case SpvOpImageSampleDrefImplicitLod:
+	case SpvOpImageSampleDrefExplicitLod:
+		kind = LLCT_SPIRV_SAMPLE, mask_at = 6;
+		break;
+	case SpvOpImageFetch:
+		kind = LLCT_SPIRV_FETCH, mask_at = 5;
+		break;
+	case SpvOpImageGather:
+	case SpvOpImageDrefGather:
+		kind = LLCT_SPIRV_GATHER, mask_at = 6;
+		break;
+	default:
+		return;
+	}
+	if (len < 5)
+		return;
+	uint32_t si = w[3], coord = w[4], var = image_var(p, si, 0);
+	uint32_t st = si < p->bound ? p->ids[si].type : p->bound, it = st;
+	if (st < p->bound && p->ids[st].op == SpvOpTypeSampledImage)
+		it = p->ids[st].type;
+	if (!var || it >= p->bound || p->ids[it].op != SpvOpTypeImage ||
+	    (image_operand(w, mask_at, len, SpvImageOperandsGradMask) &&
+	     kind == LLCT_SPIRV_SAMPLE)) {
+		p->skipped++;
+		return;
+	}
+	uint32_t dim = p->w[p->ids[it].at + 3], arrayed = p->w[p->ids[it].at + 5];
+	if (dim != SpvDim1D && dim != SpvDim2D) {
+		p->skipped++;
+		return;
+	}
+	uint32_t ct = coord < p->bound ? p->ids[coord].type : p->bound;
+	uint32_t u = component(p, coord, ct, 0),
+		 v = dim == SpvDim2D ? component(p, coord, ct, 1) : si_konst(p, 0);
+	if (!u || !v) {
+		p->skipped++;
+		return;
+	}
+	uint32_t lod = si_konst(p, 0), l;
+	if (kind == LLCT_SPIRV_FETCH) {
+		if ((l = image_operand(w, mask_at, len, SpvImageOperandsLodMask)))
+			lod = component(p, l, p->ids[l < p->bound ? l : 0].type, 0);
+	} else if (kind == LLCT_SPIRV_SAMPLE &&
+		   (l = image_operand(w, mask_at, len, SpvImageOperandsLodMask))) {
+		lod = component(p, l, p->ids[l < p->bound ? l : 0].type, 0);
+	} else if (kind == LLCT_SPIRV_SAMPLE) { /* implicit: the level the hardware picks */
+		uint32_t n = dim == SpvDim2D ? 2 : 1, c = coord, q = p->next++, f = p->next++;
+		uint32_t cn =
+		    ct < p->bound && p->ids[ct].op == SpvOpTypeVector ? p->ids[ct].count : 1;
+		if (cn != n || arrayed) { /* the coordinate without its array layer */
+			c = p->next++;
+			if (n == 2) {
+				uint32_t sh[7] = {
+				    7u << 16 | SpvOpVectorShuffle, p->t_v2f, c, coord, coord, 0, 1};
+				si_emit(p, sh, 7);
+			} else {
+				si_emit5(p, SpvOpCompositeExtract, p->t_float, c, coord, 0);
+			}
+		}
+		si_emit5(p, SpvOpImageQueryLod, p->t_v2f, q, si, c);
+		si_emit5(p, SpvOpCompositeExtract, p->t_float, f, q, 0);
+		uint32_t bias = image_operand(w, mask_at, len, SpvImageOperandsBiasMask);
+		if (bias) {
+			uint32_t b = p->next++;
+			si_emit5(p, SpvOpFAdd, p->t_float, b, f, bias);
+			f = b;
+		}
+		lod = p->next++;
+		si_emit4(p, SpvOpBitcast, p->t_uint, lod, f);
+	}
+	if (!lod) {
+		p->skipped++;
+		return;
+	}
+	uint32_t site =
+	    si_site(p, (uint32_t)p->ids[var].set, (uint32_t)p->ids[var].binding, kind, 0);
+	if (!site)
+		return;
+	uint32_t vals[5] = {site, u, v, lod, si_pixel(p)};
+	si_record(p, vals);
+}
+
+int si_fragment_setup(struct pass *p)
+{
+	for (size_t i = 5; i < p->n; i += p->w[i] >> 16) {
+		const uint32_t *w = p->w + i;
+		if ((w[0] & 0xffff) == SpvOpTypeVector && (w[0] >> 16) >= 4 && p->t_float &&
+		    w[2] == p->t_float) {
+			if (w[3] == 4 && !p->t_v4f)
+				p->t_v4f = w[1];
+			if (w[3] == 2 && !p->t_v2f)
+				p->t_v2f = w[1];
+		}
+	}
+	if (!p->t_float)
+		p->t_float = p->next++, p->new_float = 1;
+	if (!p->t_v4f)
+		p->t_v4f = p->next++, p->new_v4f = 1;
+	if (!p->t_v2f)
+		p->t_v2f = p->next++, p->new_v2f = 1;
+	if (p->v_fc) { /* the module's own FragCoord: a pointer to that vec4 */
+		uint32_t pt = p->ids[p->v_fc].type;
+		return pt < p->bound && p->ids[pt].type == p->t_v4f ? 0 : -1;
+	}
+	p->new_fc = 1, p->v_fc = p->next++, p->t_pv4f = p->next++;
+	return 0;
+}

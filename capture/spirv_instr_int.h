@@ -1,0 +1,80 @@
+/* spirv_instr_int.h - private to spirv_instr.c and spirv_instr_img.c: the pass's state over
+ * one module and the helpers both halves use to emit code and records. */
+#ifndef LLCT_CAPTURE_SPIRV_INSTR_INT_H
+#define LLCT_CAPTURE_SPIRV_INSTR_INT_H
+
+#include "spirv.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the pass keeps per id of the input. */
+struct id {
+	uint16_t op;     /* defining instruction */
+	uint8_t cls;     /* pointer type / variable: storage class + 1 */
+	uint8_t flags;   /* 1 Block, 2 BufferBlock, 4 RowMajor seen on a member, 8 signed int */
+	uint32_t type;   /* a variable's or a value's type; a pointer's pointee; an element type */
+	uint32_t count;  /* vector/matrix: components/columns; int/float: width; array: length id;
+			    constant: value; struct: member count */
+	uint32_t at;     /* word index of the defining instruction */
+	uint32_t stride; /* ArrayStride; a struct's first MatrixStride */
+	int32_t set, binding;
+	uint32_t chain; /* a tracked access chain: its index + 1 in the chain table */
+	uint32_t def;   /* a value: the word index of the instruction that defines it */
+};
+
+struct chain {
+	uint32_t var;     /* the buffer variable at its root */
+	uint32_t off;     /* the id of its byte offset (a new id; a constant's when static) */
+	uint32_t type;    /* the type it points to */
+	uint32_t mstride; /* MatrixStride of the member it went through last, 0 */
+};
+
+struct pass {
+	const uint32_t *w;
+	size_t n;
+	uint32_t bound, next;
+	struct id *ids;
+	struct chain *chains;
+	size_t n_chains;
+	uint32_t *mdec; /* member decorations: (struct, member, decoration, value) */
+	size_t n_mdec;
+	uint32_t t_uint, t_bool, new_uint, new_bool;
+	uint32_t consts[64][2]; /* (value, id) of the uint constants the code uses */
+	size_t n_consts;
+	uint32_t *out; /* the function bodies, rewritten */
+	size_t n_out, cap_out;
+	int oom;
+	/* the record buffer's ids */
+	uint32_t t_rarr, t_rec, t_prec, t_puint, v_rec;
+	/* compute: the workgroup ID (the module's, or a variable added), its type and pointer */
+	int compute, new_wg, new_v3;
+	uint32_t v_wg, t_v3uint, t_pv3;
+	/* fragment: records have 5 words (site, a, b, c, pixel); FragCoord and float types */
+	int fragment, new_fc, new_float, new_v4f, new_v2f, need_query;
+	uint32_t rec_words, v_fc, t_float, t_v4f, t_v2f, t_pv4f;
+	struct llct_spirv_site *sites;
+	size_t n_sites, cap_sites;
+	uint32_t skipped;
+};
+
+void si_emit(struct pass *p, const uint32_t *words, size_t n);
+void si_emit3(struct pass *p, uint32_t op, uint32_t a, uint32_t b);
+void si_emit4(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c);
+void si_emit5(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d);
+/* The id of uint constant v (declared with the new types). */
+uint32_t si_konst(struct pass *p, uint32_t v);
+/* A new site: the id of its number as a constant, or 0 (out of memory). */
+uint32_t si_site(struct pass *p, uint32_t set, uint32_t binding, uint32_t kind, uint32_t size);
+/* Appends a record of p->rec_words words, the values of the ids in vals, before the
+ * instruction being copied. */
+void si_record(struct pass *p, const uint32_t *vals);
+/* fragment (spirv_instr_img.c): finds or plans FragCoord and the float types the records
+ * need; -1 when the module's FragCoord is not what it should be */
+int si_fragment_setup(struct pass *p);
+/* fragment: the pixel, x + 65536 y, as a uint id */
+uint32_t si_pixel(struct pass *p);
+/* fragment: an image sample, fetch or gather at word i: its record, or counted as skipped */
+void si_image(struct pass *p, size_t i);
+
+#endif
