@@ -191,7 +191,8 @@ struct pipe {
 			uint32_t set, binding, slot, c0, c1;
 		} tex[4];
 	} fs;
-	struct { /* tier 3, compute: the instrumented twin (instr.c), or why there is none */
+	struct { /* tier 3: the instrumented twin (instr.c: compute, or the fragment shader of a
+		    graphics pipeline), or why there is none */
 		VkPipeline twin;
 		VkPipelineLayout layout; /* the twin's (its playout's ext) */
 		uint32_t set, local;     /* the layer's set number; invocations a workgroup */
@@ -199,7 +200,8 @@ struct pipe {
 		struct llct_spirv_site *sites;
 		size_t n_sites;
 		const char *why;
-	} cs;
+		uint32_t words; /* a record's words: 3 (compute), 5 (fragment) */
+	} tw;
 	struct {                /* fragment output */
 		uint32_t blend; /* color attachments (by slot) with blending on */
 		uint32_t

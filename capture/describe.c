@@ -352,8 +352,8 @@ void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 			 ir.lost);
 	else if (c->tier3)
 		snprintf(how, sizeof(how), ",\"accesses\":\"footprint\",\"why\":\"%s\"",
-			 p && p->cs.why    ? p->cs.why
-			 : p && p->cs.twin ? "recorded before the layer could record its accesses"
+			 p && p->tw.why    ? p->tw.why
+			 : p && p->tw.twin ? "recorded before the layer could record its accesses"
 					   : "no pipeline");
 	snprintf(params, sizeof(params), "{\"groups\":[%u,%u,%u],\"pipeline\":%llu%s}",
 		 m->u.dispatch.x, m->u.dispatch.y, m->u.dispatch.z,
@@ -374,7 +374,7 @@ void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 			cap_log("frame %u: a dispatch recorded %u buffer accesses, %u with no room "
 				"in its record buffer (lost; its kernel row says so)",
 				c->frame, ir.records, ir.lost);
-			p->cs.need = ir.records > p->cs.need ? ir.records : p->cs.need;
+			p->tw.need = ir.records > p->tw.need ? ir.records : p->tw.need;
 		}
 	}
 	llct_dispatch_footprint(c->fp, c->uses, (uint32_t)c->n_uses);

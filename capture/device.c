@@ -364,10 +364,10 @@ void capture_device_destroyed(struct layer_device *d)
 		struct pipe *p = c->pipes.val[i];
 		if (p && p->pr.shadow)
 			d->d.DestroyPipeline(d->handle, p->pr.shadow, NULL);
-		if (p && p->cs.twin)
-			d->d.DestroyPipeline(d->handle, p->cs.twin, NULL);
+		if (p && p->tw.twin)
+			d->d.DestroyPipeline(d->handle, p->tw.twin, NULL);
 		if (p)
-			free(p->cs.sites);
+			free(p->tw.sites);
 	}
 	hfree_all(&c->pipes, NULL);
 	hfree_all(&c->layouts, free_layout);

@@ -1,7 +1,8 @@
 /* features.c - what the capture layer turns on at vkCreateDevice, when the device has it and
  * capture is on: occlusionQueryPrecise (per-draw samples that passed; without it,
  * pipelineStatisticsQuery for fragment shader invocations), and for tier 2
- * VK_EXT_transform_feedback with its transformFeedback feature (the shadow draws). Features
+ * VK_EXT_transform_feedback with its transformFeedback feature (the shadow draws), for tier 3
+ * fragmentStoresAndAtomics (instrumented fragment shaders write records). Features
  * only add capability; the program's own create info is changed for the call only. */
 #include "capture.h"
 
@@ -49,6 +50,7 @@ void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 	inst->d.GetPhysicalDeviceFeatures(phys, &have);
 	p->occl = have.occlusionQueryPrecise == VK_TRUE;
 	p->stats = !p->occl && have.pipelineStatisticsQuery == VK_TRUE;
+	p->frag = tier >= 3 && have.fragmentStoresAndAtomics == VK_TRUE; /* tier 3's records */
 	if (tier >= 2 && inst->d.GetPhysicalDeviceFeatures2 && has_extension(inst, phys, XFB_EXT)) {
 		VkPhysicalDeviceTransformFeedbackFeaturesEXT x = {
 		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT};
@@ -69,11 +71,13 @@ void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 		p->f2_saved = p->f2->features;
 		p->f2->features.occlusionQueryPrecise |= (VkBool32)p->occl;
 		p->f2->features.pipelineStatisticsQuery |= (VkBool32)p->stats;
-	} else if (p->occl || p->stats) {
+		p->f2->features.fragmentStoresAndAtomics |= (VkBool32)p->frag;
+	} else if (p->occl || p->stats || p->frag) {
 		if (info->pEnabledFeatures)
 			p->want = *info->pEnabledFeatures;
 		p->want.occlusionQueryPrecise |= (VkBool32)p->occl;
 		p->want.pipelineStatisticsQuery |= (VkBool32)p->stats;
+		p->want.fragmentStoresAndAtomics |= (VkBool32)p->frag;
 		p->ci.pEnabledFeatures = &p->want;
 	}
 	if (!p->xfb)

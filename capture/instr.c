@@ -155,16 +155,16 @@ void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
 	pthread_mutex_lock(&c->lock);
 	struct pipe *p = hget(&c->pipes, H(real));
 	if (p && twin) {
-		p->cs.twin = twin;
-		p->cs.layout = ext;
-		p->cs.set = set;
-		p->cs.local = local;
-		p->cs.sites = ins.sites;
-		p->cs.n_sites = ins.n_sites;
+		p->tw.twin = twin;
+		p->tw.layout = ext;
+		p->tw.set = set;
+		p->tw.local = local;
+		p->tw.sites = ins.sites;
+		p->tw.n_sites = ins.n_sites;
 		ins.sites = NULL;
 		twin = VK_NULL_HANDLE;
 	} else if (p) {
-		p->cs.why = why ? why : "the pipeline went away";
+		p->tw.why = why ? why : "the pipeline went away";
 	}
 	pthread_mutex_unlock(&c->lock);
 	if (twin)
@@ -278,16 +278,16 @@ uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_
 	pthread_mutex_lock(&c->lock);
 	struct cbuf *b = hget(&c->cbufs, H(cb));
 	struct pipe *p = b ? hget(&c->pipes, b->rec_cpipe) : NULL;
-	VkPipeline twin = p ? p->cs.twin : VK_NULL_HANDLE;
-	VkPipelineLayout layout = p ? p->cs.layout : VK_NULL_HANDLE;
-	uint32_t set = p ? p->cs.set : 0;
+	VkPipeline twin = p ? p->tw.twin : VK_NULL_HANDLE;
+	VkPipelineLayout layout = p ? p->tw.layout : VK_NULL_HANDLE;
+	uint32_t set = p ? p->tw.set : 0;
 	/* room: each invocation's accesses twice over (loops), 3 words each */
 	uint64_t want =
-	    groups ? 3 * 2 * (uint64_t)(p ? p->cs.n_sites : 0) * groups * (p ? p->cs.local : 1)
+	    groups ? 3 * 2 * (uint64_t)(p ? p->tw.n_sites : 0) * groups * (p ? p->tw.local : 1)
 		   : MAX_WORDS / 16;
 	want = want < MIN_WORDS ? MIN_WORDS : want > MAX_WORDS ? MAX_WORDS : want;
-	if (p && want < 3 * (uint64_t)p->cs.need) /* a dispatch of it lost records: room */
-		want = 3 * (uint64_t)p->cs.need < MAX_WORDS ? 3 * (uint64_t)p->cs.need : MAX_WORDS;
+	if (p && want < 3 * (uint64_t)p->tw.need) /* a dispatch of it lost records: room */
+		want = 3 * (uint64_t)p->tw.need < MAX_WORDS ? 3 * (uint64_t)p->tw.need : MAX_WORDS;
 	if (c->max_records) /* LLCT_CAPTURE_RECORDS (tests make it small to see losses) */
 		want = 3 * (uint64_t)c->max_records;
 	ic->orig = b ? b->rec_cpipe : 0;
@@ -332,7 +332,7 @@ int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct p
 {
 	memset(res, 0, sizeof(*res));
 	uint32_t k = m->u.dispatch.rec;
-	if (!k || !b || k > b->n_crec_used || !p || !p->cs.sites)
+	if (!k || !b || k > b->n_crec_used || !p || !p->tw.sites)
 		return -1;
 	const struct crec *r = &b->crec[k - 1];
 	uint32_t total = r->map[0] / 3, kept = total < r->cap / 3 ? total : r->cap / 3;
@@ -352,11 +352,11 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 	struct base {
 		uint64_t addr, size;
 		int stream, ok;
-	} *base = calloc(p->cs.n_sites, sizeof(*base));
+	} *base = calloc(p->tw.n_sites, sizeof(*base));
 	if (!base)
 		return -1;
-	for (size_t s = 0; s < p->cs.n_sites; s++) {
-		const struct llct_spirv_site *st = &p->cs.sites[s];
+	for (size_t s = 0; s < p->tw.n_sites; s++) {
+		const struct llct_spirv_site *st = &p->tw.sites[s];
 		struct dset *ds = st->set < 8 ? hget(&c->sets, c->cur_set[1][st->set]) : NULL;
 		struct slot *sl = ds ? find_slot(ds, st->binding, 0) : NULL;
 		uint64_t addr, len;
@@ -377,11 +377,11 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 	for (uint32_t i = 0; i < kept; i++) {
 		const uint32_t *rec = r->map + 2 + 3 * (size_t)i;
 		uint32_t site = rec[0], off = rec[1];
-		if (site >= p->cs.n_sites || !base[site].ok) {
+		if (site >= p->tw.n_sites || !base[site].ok) {
 			res->unplaced++;
 			continue;
 		}
-		const struct llct_spirv_site *st = &p->cs.sites[site];
+		const struct llct_spirv_site *st = &p->tw.sites[site];
 		uint32_t size = st->size ? st->size : 4;
 		if ((uint64_t)off + size > base[site].size) { /* past the descriptor's range */
 			res->unplaced++;

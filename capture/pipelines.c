@@ -413,9 +413,9 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyPipeline(VkDevice device, VkPipeline pipel
 	pthread_mutex_lock(&c->lock);
 	struct pipe *p = hdel(&c->pipes, H(pipeline));
 	VkPipeline shadow = p ? p->pr.shadow : VK_NULL_HANDLE;
-	VkPipeline twin = p ? p->cs.twin : VK_NULL_HANDLE;
+	VkPipeline twin = p ? p->tw.twin : VK_NULL_HANDLE;
 	if (p)
-		free(p->cs.sites);
+		free(p->tw.sites);
 	free(p);
 	pthread_mutex_unlock(&c->lock);
 	if (shadow)

@@ -274,6 +274,18 @@ uint32_t si_site(struct pass *p, uint32_t set, uint32_t binding, uint32_t kind, 
 	return si_konst(p, (uint32_t)p->n_sites++);
 }
 
+uint32_t si_site_word(struct pass *p, uint32_t site)
+{
+	if (!p->fragment)
+		return site;
+	uint32_t pa = p->next++, d = p->next++, m = p->next++, r = p->next++;
+	si_emit5(p, SpvOpAccessChain, p->t_puint, pa, p->v_id, si_konst(p, 0));
+	si_emit4(p, SpvOpLoad, p->t_uint, d, pa);
+	si_emit5(p, SpvOpIMul, p->t_uint, m, d, si_konst(p, 4096));
+	si_emit5(p, SpvOpIAdd, p->t_uint, r, m, site);
+	return r;
+}
+
 void si_record(struct pass *p, const uint32_t *vals)
 {
 	uint32_t n = p->rec_words, pc = p->next++, i = p->next++, pk = p->next++, k = p->next++,
@@ -334,7 +346,7 @@ static void record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
 		si_emit5(p, SpvOpIAdd, p->t_uint, wg, s1, z1);
 	}
 	if (p->fragment) {
-		uint32_t vals[5] = {site, off, zero, zero, si_pixel(p)};
+		uint32_t vals[5] = {si_site_word(p, site), off, zero, zero, si_pixel(p)};
 		si_record(p, vals);
 	} else {
 		uint32_t vals[3] = {site, off, wg};
@@ -557,6 +569,8 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 		p.t_bool = p.new_bool = p.next++;
 	p.t_rarr = p.next++, p.t_rec = p.next++, p.t_prec = p.next++, p.t_puint = p.next++;
 	p.v_rec = p.next++;
+	if (p.fragment)
+		p.t_rid = p.next++, p.t_prid = p.next++, p.v_id = p.next++;
 	/* the function bodies, with the offsets and records */
 	size_t first_fn = 0, at_types = 0, at_annot_end = 0, at_cap = 0, at_entry = 0, at_modes = 0;
 	uint32_t version = w[1];
@@ -666,7 +680,8 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 	size_t n_types =
 	    3 + 5 + 4 + 4 + 4 + (p.new_uint ? 4 : 0) + (p.new_bool ? 2 : 0) + 4 * p.n_consts;
 	size_t total = n + n_ext + 3 * (size_t)n_entries + sizeof(annot) / 4 + 4 + n_types + 12 +
-		       2 + 3 * (size_t)n_entries + 4 + 3 + 4 + 4 + 8 + p.n_out;
+		       2 + 3 * (size_t)n_entries + 4 + 3 + 4 + 4 + 8 + 16 + 11 + (size_t)n_entries +
+		       p.n_out;
 	int add_early = p.fragment && !early && !late; /* only fragments that pass record */
 	uint32_t *o = malloc(total * sizeof(*o)), k = 0;
 	if (!o) {
@@ -705,17 +720,39 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 						 SpvDecorationBuiltIn, SpvBuiltInFragCoord};
 				memcpy(o + k, d, sizeof(d)), k += 4;
 			}
+			if (p.fragment) { /* binding 1: the draw */
+				uint32_t d[16] = {3u << 16 | SpvOpDecorate,
+						  p.t_rid,
+						  SpvDecorationBlock,
+						  5u << 16 | SpvOpMemberDecorate,
+						  p.t_rid,
+						  0,
+						  SpvDecorationOffset,
+						  0,
+						  4u << 16 | SpvOpDecorate,
+						  p.v_id,
+						  SpvDecorationDescriptorSet,
+						  set,
+						  4u << 16 | SpvOpDecorate,
+						  p.v_id,
+						  SpvDecorationBinding,
+						  1};
+				memcpy(o + k, d, sizeof(d)), k += 16;
+			}
 		}
 		if ((w[i] & 0xffff) == SpvOpEntryPoint &&
 		    (version >= 0x10400 || p.new_wg || p.new_fc)) {
 			/* the interface lists the variables added: from SPIR-V 1.4 every global
 			   one, before it the Input ones */
-			uint32_t extra = (version >= 0x10400) + !!p.new_wg + !!p.new_fc;
+			uint32_t extra =
+			    (version >= 0x10400) * (1 + !!p.fragment) + !!p.new_wg + !!p.new_fc;
 			o[k++] = (len + extra) << 16 | SpvOpEntryPoint;
 			memcpy(o + k, w + i + 1, (len - 1) * 4);
 			k += len - 1;
 			if (version >= 0x10400)
 				o[k++] = p.v_rec;
+			if (version >= 0x10400 && p.fragment)
+				o[k++] = p.v_id;
 			if (p.new_wg)
 				o[k++] = p.v_wg;
 			if (p.new_fc)
@@ -792,6 +829,20 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 			    p.v_rec,
 			    SpvStorageClassStorageBuffer};
 	memcpy(o + k, types, sizeof(types)), k += sizeof(types) / 4;
+	if (p.fragment) {
+		uint32_t t[11] = {3u << 16 | SpvOpTypeStruct,
+				  p.t_rid,
+				  p.t_uint,
+				  4u << 16 | SpvOpTypePointer,
+				  p.t_prid,
+				  SpvStorageClassStorageBuffer,
+				  p.t_rid,
+				  4u << 16 | SpvOpVariable,
+				  p.t_prid,
+				  p.v_id,
+				  SpvStorageClassStorageBuffer};
+		memcpy(o + k, t, sizeof(t)), k += 11;
+	}
 	for (size_t c = 0; c < p.n_consts; c++) {
 		uint32_t t[4] = {4u << 16 | SpvOpConstant, p.t_uint, p.consts[c][1],
 				 p.consts[c][0]};

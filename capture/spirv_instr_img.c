@@ -169,7 +169,7 @@ void si_image(struct pass *p, size_t i)
 	    si_site(p, (uint32_t)p->ids[var].set, (uint32_t)p->ids[var].binding, kind, 0);
 	if (!site)
 		return;
-	uint32_t vals[5] = {site, u, v, lod, si_pixel(p)};
+	uint32_t vals[5] = {si_site_word(p, site), u, v, lod, si_pixel(p)};
 	si_record(p, vals);
 }
 

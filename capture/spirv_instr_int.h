@@ -53,6 +53,7 @@ struct pass {
 	/* fragment: records have 5 words (site, a, b, c, pixel); FragCoord and float types */
 	int fragment, new_fc, new_float, new_v4f, new_v2f, need_query;
 	uint32_t rec_words, v_fc, t_float, t_v4f, t_v2f, t_pv4f;
+	uint32_t t_rid, t_prid, v_id; /* fragment: binding 1, {uint draw}: which draw records */
 	struct llct_spirv_site *sites;
 	size_t n_sites, cap_sites;
 	uint32_t skipped;
@@ -66,6 +67,8 @@ void si_emit5(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c, u
 uint32_t si_konst(struct pass *p, uint32_t v);
 /* A new site: the id of its number as a constant, or 0 (out of memory). */
 uint32_t si_site(struct pass *p, uint32_t set, uint32_t binding, uint32_t kind, uint32_t size);
+/* The record's first word: the site, and in fragment shaders + 4096 x the draw (binding 1). */
+uint32_t si_site_word(struct pass *p, uint32_t site);
 /* Appends a record of p->rec_words words, the values of the ids in vals, before the
  * instruction being copied. */
 void si_record(struct pass *p, const uint32_t *vals);

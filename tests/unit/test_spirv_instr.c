@@ -357,14 +357,16 @@ static void fragment_runs(void)
 	VK(vkCreateFramebuffer(dev, &fci, NULL, &fb));
 	VkDescriptorSetLayoutBinding b0 = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
 					   VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
-	VkDescriptorSetLayoutBinding b1 = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-					   VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+	VkDescriptorSetLayoutBinding b1[2] = {
+	    {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
 	VkDescriptorSetLayoutCreateInfo dl = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
 	VkDescriptorSetLayout l[2];
 	dl.bindingCount = 1;
 	dl.pBindings = &b0;
 	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[0]));
-	dl.pBindings = &b1;
+	dl.bindingCount = 2;
+	dl.pBindings = b1;
 	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[1]));
 	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
 	plci.setLayoutCount = 2;
@@ -388,10 +390,21 @@ static void fragment_runs(void)
 	uint32_t *rw;
 	VK(vkMapMemory(dev, rmem, 0, VK_WHOLE_SIZE, 0, (void **)&rw));
 	rw[0] = 0, rw[1] = cap;
-	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
-				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+	/* binding 1: which draw records, at a dynamic offset: draw 7 in the second slot */
+	VkPhysicalDeviceProperties props;
+	vkGetPhysicalDeviceProperties(pd, &props);
+	uint32_t align = (uint32_t)props.limits.minStorageBufferOffsetAlignment;
+	align = align < 16 ? 16 : align;
+	VkDeviceMemory imem;
+	VkBuffer ibuf = app_buffer(2 * align, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &imem);
+	uint32_t *iw;
+	VK(vkMapMemory(dev, imem, 0, VK_WHOLE_SIZE, 0, (void **)&iw));
+	iw[0] = 3, iw[align / 4] = 7;
+	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
 	VkDescriptorPoolCreateInfo dpci = {
-	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 2, ps};
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 3, ps};
 	VkDescriptorPool pool;
 	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
 	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
@@ -400,13 +413,17 @@ static void fragment_runs(void)
 	VK(vkAllocateDescriptorSets(dev, &ai, sets));
 	VkDescriptorImageInfo ii = {sampler, tex_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
 	VkDescriptorBufferInfo bi = {rbuf, 0, VK_WHOLE_SIZE};
-	VkWriteDescriptorSet wr[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET},
+	VkDescriptorBufferInfo idi = {ibuf, 0, 16};
+	VkWriteDescriptorSet wr[3] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET},
+				      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET},
 				      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
 	wr[0].dstSet = sets[0], wr[0].descriptorCount = 1;
 	wr[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, wr[0].pImageInfo = &ii;
 	wr[1].dstSet = sets[1], wr[1].descriptorCount = 1;
 	wr[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, wr[1].pBufferInfo = &bi;
-	vkUpdateDescriptorSets(dev, 2, wr, 0, NULL);
+	wr[2].dstSet = sets[1], wr[2].dstBinding = 1, wr[2].descriptorCount = 1;
+	wr[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, wr[2].pBufferInfo = &idi;
+	vkUpdateDescriptorSets(dev, 3, wr, 0, NULL);
 	/* draw */
 	VkCommandPool cpool = app_command_pool();
 	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
@@ -427,7 +444,7 @@ static void fragment_runs(void)
 	    VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, NULL, rp, fb, {{0, 0}, {W, W}}, 1, &clear};
 	vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
 	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
-	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 2, sets, 0, NULL);
+	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 2, sets, 1, &align);
 	vkCmdDraw(cb, 3, 1, 0, 0);
 	vkCmdEndRenderPass(cb);
 	VK(vkEndCommandBuffer(cb));
@@ -443,7 +460,7 @@ static void fragment_runs(void)
 		uint32_t x = r[4] & 0xffff, y = r[4] >> 16;
 		float u, v, lod;
 		memcpy(&u, &r[1], 4), memcpy(&v, &r[2], 4), memcpy(&lod, &r[3], 4);
-		if (r[0] != 0 || x >= W || y >= W || seen[y * W + x]++) {
+		if (r[0] != 7 * 4096 || x >= W || y >= W || seen[y * W + x]++) {
 			bad++;
 			continue;
 		}
@@ -459,6 +476,8 @@ static void fragment_runs(void)
 	vkDestroyCommandPool(dev, cpool, NULL);
 	vkDestroyDescriptorPool(dev, pool, NULL);
 	vkDestroyBuffer(dev, rbuf, NULL);
+	vkDestroyBuffer(dev, ibuf, NULL);
+	vkFreeMemory(dev, imem, NULL);
 	vkFreeMemory(dev, rmem, NULL);
 	vkDestroyPipeline(dev, pipe, NULL);
 	vkDestroyShaderModule(dev, o.vs, NULL);
