@@ -419,6 +419,17 @@ struct lpool {
 /* A command buffer's shadow list and, for primary ones, the layer's query pools: one count
  * query around each directly recorded draw (samples that passed, to check and scale the draw's
  * coverage), one stream query around each tier-2 shadow draw. */
+/* tier 3 (instr.c): A record buffer: header (cursor, cap), cap words of records, spill words; with
+ * its own descriptor set of the layer's layout (binding 0 it, binding 1 the draw numbers). */
+struct crec {
+	VkBuffer buf;
+	VkDeviceMemory mem;
+	uint32_t *map;
+	uint32_t cap;
+	VkDescriptorPool pool;
+	VkDescriptorSet set;
+};
+
 struct cbuf {
 	struct cmd *cmds;
 	size_t n, cap;
@@ -444,6 +455,11 @@ struct cbuf {
 	uint64_t rec_cpipe; /* the compute pipeline bound (tier 3 swaps in its twin) */
 	struct crec *crec;  /* tier 3: record buffers, the first n_crec_used this recording's */
 	size_t n_crec, cap_crec, n_crec_used;
+	struct crec frec;       /* tier 3: the draws' records (one buffer for all its draws) */
+	uint32_t n_draws;       /* draws numbered this recording */
+	uint32_t frec_need;     /* records the last execution wanted room for */
+	uint32_t *fidx;         /* the records by draw: offsets (n_draws + 1), then indices */
+	uint32_t fidx_gen, gen; /* fidx is of execution fidx_gen; executions so far */
 };
 
 /* Everything the layer knows of one device. One lock for all of it, never held while
@@ -496,7 +512,10 @@ struct capture_device {
 	int tier3; /* compute pipelines get instrumented twins (instr.c) */
 	uint32_t max_sets, n_sms;
 	uint32_t max_records; /* tier 3: room a dispatch, in records (0: sized by the dispatch) */
-	VkDescriptorSetLayout rec_dsl; /* tier 3: the layer's set (one storage buffer) */
+	VkDescriptorSetLayout rec_dsl; /* tier 3: the layer's set (records; the draw number) */
+	struct crec ids;               /* tier 3: slot k holds k (the draw numbers) */
+	uint32_t id_align;             /* bytes between slots (minStorageBufferOffsetAlignment) */
+	int frag_instr;                /* tier 3 instruments fragment shaders */
 	VkPipelineLayout *old_layouts; /* tier 3: twin layouts of destroyed layouts */
 	size_t n_old_layouts;
 	uint32_t xfb_mem_types; /* memory types host-visible and coherent (bit mask) */
@@ -682,8 +701,13 @@ int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const 
 /* The expansion is done with record gi's n vertices: their room gets the sentinel again. */
 void geom_consumed(struct cbuf *b, uint32_t gi, uint32_t n);
 
-/* ---- instr.c: tier 3 for compute ---- */
+/* ---- instr.c, instr_draw.c: tier 3 ---- */
 struct llct_spirv_site;
+#define INSTR_MAX_DRAWS 16384 /* instrumented draws a command buffer recording */
+/* A host-visible buffer of `words` words (+ spill), with a set when with_set: 0, or -1.
+ * Calls down: without the lock. */
+int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct crec *r);
+void instr_buffer_free(struct layer_device *d, struct crec *r);
 struct instr_call {
 	uint32_t rec;  /* 1 + the record buffer, 0: the dispatch went down as recorded */
 	uint64_t orig; /* the program's pipeline, bound back after */

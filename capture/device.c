@@ -161,11 +161,14 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		c->tier = &llct_tier2;
 		c->xfb = 1;
 		c->instrument = 1;
+		c->id_align = (uint32_t)props.limits.minStorageBufferOffsetAlignment;
+		c->id_align = c->id_align < 16 ? 16 : c->id_align;
 		if (wanted == 3 && !instr_device_init(c)) {
 			/* compute's buffer accesses per invocation, through a cache per SM as an
 			   L1 and a constant cache would filter them */
 			c->tier = &llct_tier3;
 			c->tier3 = 1;
+			c->frag_instr = prep->frag; /* fragment shaders too (their stores) */
 			fc.rc_lines[LLCT_STREAM_CS] = 16384 / fc.line;
 			fc.rc_lines[LLCT_STREAM_OTHER] = 8192 / fc.line;
 		} else if (wanted == 3) {

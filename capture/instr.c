@@ -21,27 +21,30 @@
 #define MIN_WORDS (3u * 4096)             /* a record buffer's room, in words: 4096 records */
 #define MAX_WORDS (3u * 16 * 1024 * 1024) /* 16 Mi records, 192 MiB */
 
-/* One dispatch's record buffer: header (cursor, cap), cap words of records, 3 spill words. */
-struct crec {
-	VkBuffer buf;
-	VkDeviceMemory mem;
-	uint32_t *map;
-	uint32_t cap;
-	VkDescriptorPool pool;
-	VkDescriptorSet set;
-};
-
 int instr_device_init(struct capture_device *c)
 {
 	struct layer_device *d = c->dev;
-	VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-					  VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+	VkDescriptorSetLayoutBinding b[2] = {
+	    {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+	     VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1,
+	     VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
 	VkDescriptorSetLayoutCreateInfo ci = {
 	    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-	    .bindingCount = 1,
-	    .pBindings = &b};
-	return d->d.CreateDescriptorSetLayout(d->handle, &ci, NULL, &c->rec_dsl) == VK_SUCCESS ? 0
-											       : -1;
+	    .bindingCount = 2,
+	    .pBindings = b};
+	if (d->d.CreateDescriptorSetLayout(d->handle, &ci, NULL, &c->rec_dsl) != VK_SUCCESS)
+		return -1;
+	/* the draw numbers binding 1 points at: slot k (id_align bytes apart) holds k */
+	uint32_t words = c->id_align / 4 * INSTR_MAX_DRAWS;
+	if (instr_buffer(c, words, 0, &c->ids)) {
+		d->d.DestroyDescriptorSetLayout(d->handle, c->rec_dsl, NULL);
+		c->rec_dsl = VK_NULL_HANDLE;
+		return -1;
+	}
+	for (uint32_t k = 0; k < INSTR_MAX_DRAWS; k++)
+		c->ids.map[k * (c->id_align / 4)] = k;
+	return 0;
 }
 
 void instr_device_end(struct capture_device *c)
@@ -52,6 +55,7 @@ void instr_device_end(struct capture_device *c)
 	free(c->old_layouts);
 	c->old_layouts = NULL;
 	c->n_old_layouts = 0;
+	instr_buffer_free(c->dev, &c->ids);
 	if (c->rec_dsl)
 		d->d.DestroyDescriptorSetLayout(d->handle, c->rec_dsl, NULL);
 	c->rec_dsl = VK_NULL_HANDLE;
@@ -172,6 +176,79 @@ void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
 	llct_spirv_instr_free(&ins);
 }
 
+int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct crec *r)
+{
+	struct layer_device *d = c->dev;
+	VkDevice dev = d->handle;
+	memset(r, 0, sizeof(*r));
+	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+				 .size = 4 * ((VkDeviceSize)words + 7),
+				 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+				 .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+	VkMemoryRequirements req;
+	void *map = NULL;
+	if (d->d.CreateBuffer(dev, &bi, NULL, &r->buf) != VK_SUCCESS)
+		return -1;
+	d->d.GetBufferMemoryRequirements(dev, r->buf, &req);
+	uint32_t type = 0, ok = req.memoryTypeBits & c->xfb_mem_types;
+	while (type < 32 && !(ok >> type & 1))
+		type++;
+	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+				   .allocationSize = req.size,
+				   .memoryTypeIndex = type};
+	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
+	VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+					 .maxSets = 1,
+					 .poolSizeCount = 2,
+					 .pPoolSizes = ps};
+	if (type == 32 || d->d.AllocateMemory(dev, &ai, NULL, &r->mem) != VK_SUCCESS ||
+	    d->d.BindBufferMemory(dev, r->buf, r->mem, 0) != VK_SUCCESS ||
+	    d->d.MapMemory(dev, r->mem, 0, VK_WHOLE_SIZE, 0, &map) != VK_SUCCESS)
+		goto fail;
+	r->map = map;
+	r->cap = words;
+	if (!with_set)
+		return 0;
+	if (d->d.CreateDescriptorPool(dev, &pi, NULL, &r->pool) != VK_SUCCESS)
+		goto fail;
+	VkDescriptorSetAllocateInfo si = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+					  .descriptorPool = r->pool,
+					  .descriptorSetCount = 1,
+					  .pSetLayouts = &c->rec_dsl};
+	if (d->d.AllocateDescriptorSets(dev, &si, &r->set) != VK_SUCCESS)
+		goto fail;
+	/* binding 0 the records, binding 1 the draw numbers (one slot, at a dynamic offset) */
+	VkDescriptorBufferInfo dbi[2] = {{r->buf, 0, VK_WHOLE_SIZE}, {c->ids.buf, 0, 16}};
+	VkWriteDescriptorSet wr[2] = {{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+				       .dstSet = r->set,
+				       .descriptorCount = 1,
+				       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+				       .pBufferInfo = &dbi[0]},
+				      {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+				       .dstSet = r->set,
+				       .dstBinding = 1,
+				       .descriptorCount = 1,
+				       .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+				       .pBufferInfo = &dbi[1]}};
+	d->d.UpdateDescriptorSets(dev, 2, wr, 0, NULL);
+	return 0;
+fail:
+	instr_buffer_free(d, r);
+	return -1;
+}
+
+void instr_buffer_free(struct layer_device *d, struct crec *r)
+{
+	if (r->pool)
+		d->d.DestroyDescriptorPool(d->handle, r->pool, NULL);
+	if (r->buf)
+		d->d.DestroyBuffer(d->handle, r->buf, NULL);
+	if (r->mem)
+		d->d.FreeMemory(d->handle, r->mem, NULL);
+	memset(r, 0, sizeof(*r));
+}
+
 /* A record buffer of at least `words` words for b's next dispatch: one kept from an earlier
  * recording, or a new one (calls down: without the lock). 1 + its index, or 0. */
 static uint32_t get_crec(struct capture_device *c, struct cbuf *b, uint32_t words)
@@ -184,50 +261,9 @@ static uint32_t get_crec(struct capture_device *c, struct cbuf *b, uint32_t word
 		return k + 1;
 	}
 	pthread_mutex_unlock(&c->lock);
-	struct crec r = {0};
-	VkDevice dev = d->handle;
-	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-				 .size = 4 * ((VkDeviceSize)words + 5),
-				 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-				 .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
-	VkMemoryRequirements req;
-	void *map = NULL;
-	if (d->d.CreateBuffer(dev, &bi, NULL, &r.buf) != VK_SUCCESS)
+	struct crec r;
+	if (instr_buffer(c, words, 1, &r))
 		return 0;
-	d->d.GetBufferMemoryRequirements(dev, r.buf, &req);
-	uint32_t type = 0, ok = req.memoryTypeBits & c->xfb_mem_types;
-	while (type < 32 && !(ok >> type & 1))
-		type++;
-	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-				   .allocationSize = req.size,
-				   .memoryTypeIndex = type};
-	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
-	VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-					 .maxSets = 1,
-					 .poolSizeCount = 1,
-					 .pPoolSizes = &ps};
-	if (type == 32 || d->d.AllocateMemory(dev, &ai, NULL, &r.mem) != VK_SUCCESS ||
-	    d->d.BindBufferMemory(dev, r.buf, r.mem, 0) != VK_SUCCESS ||
-	    d->d.MapMemory(dev, r.mem, 0, VK_WHOLE_SIZE, 0, &map) != VK_SUCCESS ||
-	    d->d.CreateDescriptorPool(dev, &pi, NULL, &r.pool) != VK_SUCCESS)
-		goto fail;
-	VkDescriptorSetAllocateInfo si = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-					  .descriptorPool = r.pool,
-					  .descriptorSetCount = 1,
-					  .pSetLayouts = &c->rec_dsl};
-	if (d->d.AllocateDescriptorSets(dev, &si, &r.set) != VK_SUCCESS)
-		goto fail;
-	/* a descriptor set is a dispatchable-looking handle the loader does not wrap: nothing to
-	   set up; the buffer goes in */
-	VkDescriptorBufferInfo dbi = {r.buf, 0, VK_WHOLE_SIZE};
-	VkWriteDescriptorSet wr = {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-				   .dstSet = r.set,
-				   .descriptorCount = 1,
-				   .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-				   .pBufferInfo = &dbi};
-	d->d.UpdateDescriptorSets(dev, 1, &wr, 0, NULL);
-	r.map = map;
-	r.cap = words;
 	pthread_mutex_lock(&c->lock);
 	if (b->n_crec == b->cap_crec) {
 		size_t cap = b->cap_crec ? 2 * b->cap_crec : 8;
@@ -248,24 +284,20 @@ static uint32_t get_crec(struct capture_device *c, struct cbuf *b, uint32_t word
 	pthread_mutex_unlock(&c->lock);
 	return (uint32_t)k + 1;
 fail:
-	if (r.pool)
-		d->d.DestroyDescriptorPool(dev, r.pool, NULL);
-	if (r.mem)
-		d->d.FreeMemory(dev, r.mem, NULL);
-	d->d.DestroyBuffer(dev, r.buf, NULL);
+	instr_buffer_free(d, &r);
 	return 0;
 }
 
 void instr_free(struct layer_device *d, struct cbuf *b)
 {
-	for (size_t i = 0; i < b->n_crec; i++) {
-		d->d.DestroyDescriptorPool(d->handle, b->crec[i].pool, NULL);
-		d->d.DestroyBuffer(d->handle, b->crec[i].buf, NULL);
-		d->d.FreeMemory(d->handle, b->crec[i].mem, NULL);
-	}
+	for (size_t i = 0; i < b->n_crec; i++)
+		instr_buffer_free(d, &b->crec[i]);
 	free(b->crec);
 	b->crec = NULL;
 	b->n_crec = b->cap_crec = b->n_crec_used = 0;
+	instr_buffer_free(d, &b->frec);
+	free(b->fidx);
+	b->fidx = NULL;
 }
 
 uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_call *ic)
@@ -304,7 +336,9 @@ uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_
 	VkDescriptorSet s = r->set;
 	pthread_mutex_unlock(&c->lock);
 	d->d.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, twin);
-	d->d.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set, 1, &s, 0, NULL);
+	uint32_t zero = 0;
+	d->d.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, set, 1, &s, 1,
+				   &zero);
 	ic->rec = k;
 	return k;
 }
