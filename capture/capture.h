@@ -363,6 +363,7 @@ struct cmd {
 			uint32_t query; /* 1 + the layer's query around it, 0: not measured */
 			uint32_t geom;  /* 1 + its record in the command buffer's geometry (tier 2:
 					   where its shadow draw wrote its positions), 0: none */
+			uint32_t rec;   /* tier 3: 1 + its draw number (fragment records), 0 */
 		} draw;
 		struct {
 			uint32_t x, y, z;
@@ -458,6 +459,7 @@ struct cbuf {
 	struct crec frec;       /* tier 3: the draws' records (one buffer for all its draws) */
 	uint32_t n_draws;       /* draws numbered this recording */
 	uint32_t frec_need;     /* records the last execution wanted room for */
+	int frec_grow;          /* frec is too small: replaced at the next draw */
 	uint32_t *fidx;         /* the records by draw: offsets (n_draws + 1), then indices */
 	uint32_t fidx_gen, gen; /* fidx is of execution fidx_gen; executions so far */
 };
@@ -624,7 +626,9 @@ uint32_t lpool_take(struct capture_device *c, struct cbuf *b, int which, VkQuery
 /* The layer's query around one draw: begun before the draw goes down, ended after. */
 struct draw_query {
 	VkQueryPool pool;
-	uint32_t q; /* 1 + index; 0: none */
+	uint32_t q;    /* 1 + index; 0: none */
+	uint32_t rec;  /* tier 3: 1 + the draw's number (its fragment twin records), 0: none */
+	uint64_t orig; /* tier 3: the program's pipeline, bound back after */
 };
 struct draw_query draw_query_begin(VkCommandBuffer cb);
 void draw_query_end(VkCommandBuffer cb, struct draw_query dq);
@@ -737,6 +741,18 @@ void instr_dispatch_end(VkCommandBuffer cb, const struct instr_call *ic);
 void instr_submitting(struct capture_device *c, struct cbuf *b, int depth);
 /* Frees b's record buffers (calls down: without the lock, or at device end). */
 void instr_free(struct layer_device *d, struct cbuf *b);
+/* instr_draw.c: a graphics pipeline's fragment twin (calls down: without the lock). */
+void instr_graphics(struct capture_device *c, VkPipelineCache cache,
+		    const VkGraphicsPipelineCreateInfo *g, VkPipeline real);
+/* Around the program's draw (draw_query_begin/end): the twin and the draw's number bound. */
+void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq);
+void instr_draw_end(VkCommandBuffer cb, const struct draw_query *dq);
+/* A draw's records (rec: its number + 1) after the submission: 0 with counts, or -1. */
+int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct instr_result *res);
+/* The draw's records as TEX (and OTHER) line accesses by the pixels' SMs (width: the target's,
+ * for the SM of a pixel). */
+int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
+		       uint32_t width, struct instr_result *res);
 /* A dispatch's record count and losses (the submission completed): 0, or -1 when it has no
  * records. */
 int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct pipe *p,

@@ -84,6 +84,9 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 		b->app_stats = b->app_occl = b->app_prims = b->app_xfb = b->multiview = 0;
 		b->rec_pipe = b->rec_cpipe = 0;
 		b->n_crec_used = 0; /* record buffers are reused from the first */
+		b->n_draws = 0;
+		if (b->frec.map && b->frec_need && 5 * (uint64_t)b->frec_need > b->frec.cap)
+			b->frec_grow = 1; /* too small last time: a bigger one at the next draw */
 		b->rec_discard = 0;
 		b->rec_topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
 		/* a secondary continuing a render pass is recorded inside it */

@@ -307,10 +307,34 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	c->n_uses = 0;
 	bound_uses(c, p, 0);
 	vertex_uses(c, p, m);
+	/* tier 3: the fragment twin's records give the sampled images' traffic */
+	struct instr_result ir;
+	int recorded = c->frag_instr && !instr_draw_peek(cb, m->u.draw.rec, p, &ir);
+	if (recorded) {
+		size_t k = 0;
+		for (size_t i = 0; i < c->n_uses; i++)
+			if (!(c->uses[i].kind == LLCT_USE_IMAGE &&
+			      c->uses[i].binding == LLCT_BIND_SAMPLED_IMAGE))
+				c->uses[k++] = c->uses[i];
+		c->n_uses = k;
+	}
 	d.uses = c->uses;
 	d.n_uses = (uint32_t)c->n_uses;
 	uint32_t id = kernel_begin(c);
 	c->tier->draw(c, &c->pass, &d, &r);
+	if (recorded) {
+		uint32_t width = c->pass.x1;
+		for (uint32_t a = 0; a < c->pass.n; a++)
+			if (c->pass.att[a].role == LLCT_ROLE_COLOR ||
+			    c->pass.att[a].role == LLCT_ROLE_DEPTH) {
+				uint32_t w, h;
+				llct_surface_mip_extent(&c->pass.att[a].s, c->pass.att[a].mip, &w,
+							&h);
+				width = w;
+				break;
+			}
+		instr_draw_records(c, cb, m->u.draw.rec, p, width, &ir);
+	}
 	if (d.pos)
 		geom_consumed(cb, m->u.draw.geom, d.n_vertices);
 	char params[900], ids[300], fr[300] = "";
@@ -330,6 +354,13 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 				       : r.tex_screen      ? "mixed"
 							   : "interpolated",
 				       d.st.discards ? ",\"discards\":true" : "");
+	if (recorded && at < sizeof(fr)) /* the TEX came from the records */
+		at += (size_t)snprintf(fr + at, sizeof(fr) - at,
+				       ",\"accesses\":\"instrumented\",\"records\":%u,\"lost\":%u",
+				       ir.records, ir.lost);
+	else if (c->frag_instr && p && p->tw.why && at < sizeof(fr))
+		at += (size_t)snprintf(fr + at, sizeof(fr) - at,
+				       ",\"accesses\":\"model\",\"why\":\"%s\"", p->tw.why);
 	att_ids(c, ids, sizeof(ids));
 	snprintf(
 	    params, sizeof(params),

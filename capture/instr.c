@@ -353,6 +353,9 @@ void instr_submitting(struct capture_device *c, struct cbuf *b, int depth)
 {
 	for (size_t i = 0; i < b->n_crec_used; i++)
 		b->crec[i].map[0] = 0; /* a command buffer submitted again records afresh */
+	if (b->frec.map)
+		b->frec.map[0] = 0;
+	b->gen++; /* the draws' records sorted again */
 	for (size_t i = 0; b->executes && depth < 2 && i < b->n; i++) /* and its secondaries */
 		if (b->cmds[i].op == C_EXECUTE) {
 			struct cbuf *s = hget(&c->cbufs, b->cmds[i].u.exec.cb);

@@ -368,8 +368,11 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 		p->parts = own | libs;
 	}
 	pthread_mutex_unlock(&c->lock);
-	for (uint32_t i = 0; i < n; i++) /* tier 2: each pipeline's shadow */
+	for (uint32_t i = 0; i < n; i++) { /* tier 2: each pipeline's shadow; tier 3 its twin */
 		shadow_create(c, d, cache, &infos[i], out[i]);
+		if (c->frag_instr)
+			instr_graphics(c, cache, &infos[i], out[i]);
+	}
 	return r;
 }
 

@@ -216,7 +216,7 @@ uint32_t lpool_take(struct capture_device *c, struct cbuf *b, int which, VkQuery
 struct draw_query draw_query_begin(VkCommandBuffer cb)
 {
 	struct capture_device *c = cap_of(cb, NULL);
-	struct draw_query dq = {VK_NULL_HANDLE, 0};
+	struct draw_query dq = {VK_NULL_HANDLE, 0, 0, 0};
 	if (!c)
 		return dq;
 	pthread_mutex_lock(&c->lock);
@@ -237,11 +237,13 @@ struct draw_query draw_query_begin(VkCommandBuffer cb)
 		dd(cb)->CmdBeginQuery(
 		    cb, dq.pool, dq.q - 1,
 		    c->count_query == VK_QUERY_TYPE_OCCLUSION ? VK_QUERY_CONTROL_PRECISE_BIT : 0);
+	instr_draw_begin(cb, &dq); /* tier 3: the fragment twin draws it */
 	return dq;
 }
 
 void draw_query_end(VkCommandBuffer cb, struct draw_query dq)
 {
+	instr_draw_end(cb, &dq);
 	if (dq.q)
 		dd(cb)->CmdEndQuery(cb, dq.pool, dq.q - 1);
 }
@@ -259,7 +261,7 @@ struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, siz
 	for (size_t i = 0; bs && i < n; i++) {
 		struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
 		if (b && ((b->cnt.used && b->cnt.pool) || (b->xfbq.used && b->xfbq.pool) ||
-			  b->geom || b->executes || b->n_crec_used)) {
+			  b->geom || b->executes || b->n_crec_used || b->n_draws)) {
 			instr_submitting(c, b, 0);
 			b->cnt.res_ok = b->xfbq.res_ok = 0; /* stale until read again */
 			bs[(*nb)++] = b;

@@ -197,6 +197,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDraw(VkCommandBuffer cb, uint32_t count, uint3
 			dq);
 	RECORD(cb, C_DRAW, {
 		m->u.draw.query = dq.q;
+		m->u.draw.rec = dq.rec;
 		m->u.draw.geom = sub[0];
 		m->u.draw.count = count;
 		m->u.draw.instances = instances;
@@ -221,6 +222,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexed(VkCommandBuffer cb, uint32_t count
 	    dd(cb)->CmdDrawIndexed(cb, count, instances, first, vertex_offset, first_instance), dq);
 	RECORD(cb, C_DRAW, {
 		m->u.draw.query = dq.q;
+		m->u.draw.rec = dq.rec;
 		m->u.draw.geom = sub[0];
 		m->u.draw.indexed = 1;
 		m->u.draw.count = count;
@@ -255,6 +257,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n,
 		    (const void *)((const char *)info + (size_t)i * stride);
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
+			m->u.draw.rec = i ? 0 : dq.rec; /* a multi-draw's records: its first */
 			m->u.draw.geom = sub ? sub[i] : 0;
 			m->u.draw.count = d->vertexCount;
 			m->u.draw.instances = instances;
@@ -290,6 +293,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32
 		    (const void *)((const char *)info + (size_t)i * stride);
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
+			m->u.draw.rec = i ? 0 : dq.rec; /* a multi-draw's records: its first */
 			m->u.draw.geom = sub ? sub[i] : 0;
 			m->u.draw.indexed = 1;
 			m->u.draw.count = d->indexCount;
@@ -320,6 +324,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buf,
 	for (uint32_t i = 0; i < n; i++)
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
+			m->u.draw.rec = i ? 0 : dq.rec; /* a multi-draw's records: its first */
 			m->u.draw.geom = i ? 0 : sub[0];
 			m->u.draw.instances = 1;
 		});
@@ -340,6 +345,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuff
 	for (uint32_t i = 0; i < n; i++)
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
+			m->u.draw.rec = i ? 0 : dq.rec; /* a multi-draw's records: its first */
 			m->u.draw.geom = i ? 0 : sub[0];
 			m->u.draw.indexed = 1;
 			m->u.draw.instances = 1;
@@ -367,6 +373,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndirectCount(VkCommandBuffer cb, VkBuffer
 	    dd(cb)->CmdDrawIndirectCount(cb, buf, off, count_buf, count_off, max, stride), dq);
 	RECORD(cb, C_DRAW, {
 		m->u.draw.query = dq.q;
+		m->u.draw.rec = dq.rec;
 		m->u.draw.geom = sub[0];
 		m->u.draw.instances = 1;
 	});
@@ -392,6 +399,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexedIndirectCount(VkCommandBuffer cb, V
 	    dq);
 	RECORD(cb, C_DRAW, {
 		m->u.draw.query = dq.q;
+		m->u.draw.rec = dq.rec;
 		m->u.draw.geom = sub[0];
 		m->u.draw.indexed = 1;
 		m->u.draw.instances = 1;

@@ -1,0 +1,331 @@
+/* instr_draw.c - capture tier 3 for draws: each graphics pipeline with a fragment shader gets a
+ * twin whose fragment shader is instrumented (spirv_instr_img.c: every image sample, fetch and
+ * gather records its coordinates, mip level and pixel; buffer accesses their offsets), built
+ * with the twin layout (the layer's set after the program's). A draw recorded while capture can
+ * reach a chosen frame goes down with the twin bound and the layer's set pointing binding 1 at
+ * the draw's number, then the program's pipeline comes back; all draws of a command buffer
+ * share one record buffer, their records told apart by that number. Records that find it full
+ * are counted (a draw's row gives its command buffer's losses: which draw lost them is not
+ * known) and the command buffer's next recording gets room for them. After a captured
+ * submission the records are sorted by draw, and each draw's expansion turns its sample
+ * records into the texels a bilinear fetch reads at the recorded level of the bound view (the
+ * lines through the surface layout, by the pixel's SM, through the TEX cache) in place of tier
+ * 2's footprint of its sampled images. Pipeline libraries, and pipelines whose fragment shader
+ * the pass cannot follow completely, keep tier 2's model and say why. */
+#include "capture.h"
+#include "spirv.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_STAGES 8
+#define FREC_WORDS (5u * 1024 * 1024)    /* a command buffer's first room: 1 Mi records */
+#define FREC_MAX (5u * 32 * 1024 * 1024) /* the most: 32 Mi records, 640 MiB */
+
+void instr_graphics(struct capture_device *c, VkPipelineCache cache,
+		    const VkGraphicsPipelineCreateInfo *g, VkPipeline real)
+{
+	struct layer_device *d = c->dev;
+	const char *why = NULL;
+	struct llct_spirv_instr ins = {0};
+	uint32_t *words = NULL, set = 0;
+	size_t n = 0;
+	int fs = -1;
+	VkPipelineLayout ext = VK_NULL_HANDLE;
+	VkPipeline twin = VK_NULL_HANDLE;
+	if (!c->frag_instr)
+		return;
+	for (uint32_t i = 0; i < g->stageCount && i < MAX_STAGES; i++)
+		if (g->pStages[i].stage == VK_SHADER_STAGE_FRAGMENT_BIT)
+			fs = (int)i;
+	for (const VkBaseInStructure *x = g->pNext; x; x = x->pNext)
+		if (x->sType == VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR)
+			why = "it is linked from pipeline libraries";
+	if (g->flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR)
+		why = "it is a pipeline library";
+	if (fs < 0 && !why)
+		return; /* no fragment shader: nothing to record */
+	if (g->stageCount > MAX_STAGES)
+		why = "too many stages";
+	pthread_mutex_lock(&c->lock);
+	struct playout *l = hget(&c->playouts, H(g->layout));
+	const uint32_t *code;
+	if (why)
+		;
+	else if (!l || !l->ext)
+		why = "its pipeline layout has no set left for the layer's";
+	else if (stage_code(c, &g->pStages[fs], &code, &n))
+		why = "its fragment shader's SPIR-V is not known";
+	else if ((words = malloc(n * 4)))
+		memcpy(words, code, n * 4), ext = l->ext, set = l->ext_set;
+	else
+		why = "out of memory";
+	pthread_mutex_unlock(&c->lock);
+	if (!why && llct_spirv_instrument(words, n, set, &ins))
+		why = ins.why;
+	else if (!why && ins.skipped)
+		why = "the instrumentation cannot follow some of its fragment shader's accesses";
+	else if (!why && !ins.n_sites) { /* nothing to record: the draw needs no twin */
+		free(words);
+		llct_spirv_instr_free(&ins);
+		return;
+	} else if (!why && ins.record_words != 5)
+		why = "its fragment shader is not only a fragment entry point";
+	if (!why) {
+		VkPipelineShaderStageCreateInfo st[MAX_STAGES];
+		memcpy(st, g->pStages, g->stageCount * sizeof(*st));
+		VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+					       .codeSize = ins.n_words * 4,
+					       .pCode = ins.words};
+		st[fs].pNext = NULL; /* an inline module of the program's goes */
+		VkGraphicsPipelineCreateInfo ci = *g;
+		ci.pStages = st;
+		ci.flags &= ~(VkPipelineCreateFlags)VK_PIPELINE_CREATE_DERIVATIVE_BIT;
+		ci.basePipelineHandle = VK_NULL_HANDLE;
+		ci.basePipelineIndex = -1;
+		ci.layout = ext;
+		if (d->d.CreateShaderModule(d->handle, &mi, NULL, &st[fs].module) != VK_SUCCESS)
+			why = "the driver refused the instrumented shader";
+		else if (d->d.CreateGraphicsPipelines(d->handle, cache, 1, &ci, NULL, &twin) !=
+			 VK_SUCCESS)
+			why = "the driver refused the instrumented pipeline", twin = VK_NULL_HANDLE;
+		if (st[fs].module)
+			d->d.DestroyShaderModule(d->handle, st[fs].module, NULL);
+	}
+	free(words);
+	pthread_mutex_lock(&c->lock);
+	struct pipe *p = hget(&c->pipes, H(real));
+	if (p && twin) {
+		p->tw.twin = twin;
+		p->tw.layout = ext;
+		p->tw.set = set;
+		p->tw.sites = ins.sites;
+		p->tw.n_sites = ins.n_sites;
+		p->tw.words = 5;
+		ins.sites = NULL;
+		twin = VK_NULL_HANDLE;
+	} else if (p) {
+		p->tw.why = why ? why : "the pipeline went away";
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (twin)
+		d->d.DestroyPipeline(d->handle, twin, NULL);
+	llct_spirv_instr_free(&ins);
+}
+
+void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(cb, &d);
+	dq->rec = 0;
+	if (!c || !c->frag_instr || !c->instrument)
+		return;
+	pthread_mutex_lock(&c->lock);
+	struct cbuf *b = hget(&c->cbufs, H(cb));
+	struct pipe *p = b ? hget(&c->pipes, b->rec_pipe) : NULL;
+	VkPipeline twin = p && p->tw.words == 5 ? p->tw.twin : VK_NULL_HANDLE;
+	VkPipelineLayout layout = twin ? p->tw.layout : VK_NULL_HANDLE;
+	uint32_t set = twin ? p->tw.set : 0, k = b ? b->n_draws : INSTR_MAX_DRAWS;
+	int need_buf = b && (!b->frec.buf || b->frec_grow);
+	struct crec old = {0};
+	if (need_buf && b->frec.buf) /* too small: a bigger one (the recording is not pending) */
+		old = b->frec, memset(&b->frec, 0, sizeof(b->frec)), b->frec_grow = 0;
+	uint32_t words = b && b->frec_need ? 5 * b->frec_need : FREC_WORDS;
+	pthread_mutex_unlock(&c->lock);
+	if (old.buf)
+		instr_buffer_free(d, &old);
+	if (!twin || k >= INSTR_MAX_DRAWS)
+		return;
+	if (need_buf) { /* the command buffer's record buffer, made at its first draw */
+		struct crec r;
+		words = words > FREC_MAX ? FREC_MAX : words < FREC_WORDS ? FREC_WORDS : words;
+		if (instr_buffer(c, words, 1, &r))
+			return;
+		r.map[0] = 0, r.map[1] = r.cap;
+		pthread_mutex_lock(&c->lock);
+		b->frec = r;
+		pthread_mutex_unlock(&c->lock);
+	}
+	pthread_mutex_lock(&c->lock);
+	b->n_draws++;
+	VkDescriptorSet s = b->frec.set;
+	dq->orig = b->rec_pipe;
+	pthread_mutex_unlock(&c->lock);
+	uint32_t off = k * c->id_align;
+	d->d.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, twin);
+	d->d.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, set, 1, &s, 1,
+				   &off);
+	dq->rec = k + 1;
+}
+
+void instr_draw_end(VkCommandBuffer cb, const struct draw_query *dq)
+{
+	if (dq->rec)
+		dd(cb)->CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, (VkPipeline)dq->orig);
+}
+
+/* The records of b's last execution sorted by draw (once an execution): 0, or -1. */
+static int sort_records(struct cbuf *b)
+{
+	if (b->fidx && b->fidx_gen == b->gen)
+		return 0;
+	const uint32_t *map = b->frec.map;
+	uint32_t total = map[0] / 5, kept = total < b->frec.cap / 5 ? total : b->frec.cap / 5;
+	uint32_t nd = b->n_draws;
+	free(b->fidx);
+	b->fidx = calloc((size_t)nd + 2 + kept, sizeof(uint32_t));
+	if (!b->fidx)
+		return -1;
+	uint32_t *off = b->fidx, *idx = b->fidx + nd + 2;
+	for (uint32_t i = 0; i < kept; i++) {
+		uint32_t dr = map[2 + 5 * (size_t)i] >> 12;
+		off[(dr < nd ? dr : nd) + 1]++;
+	}
+	for (uint32_t k = 0; k <= nd; k++)
+		off[k + 1] += off[k];
+	uint32_t *at = malloc(((size_t)nd + 1) * sizeof(*at));
+	if (!at)
+		return -1;
+	memcpy(at, off, ((size_t)nd + 1) * sizeof(*at));
+	for (uint32_t i = 0; i < kept; i++) {
+		uint32_t dr = map[2 + 5 * (size_t)i] >> 12;
+		idx[at[dr < nd ? dr : nd]++] = i;
+	}
+	free(at);
+	b->fidx_gen = b->gen;
+	if (total > kept) { /* said once an execution, and room for all of them next time */
+		b->frec_need = total + total / 4;
+		cap_log("a command buffer's draws recorded %u texture and buffer accesses, %u with "
+			"no room (lost; their draws' rows say so); the next recording gets room",
+			total, total - kept);
+	}
+	return 0;
+}
+
+int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct instr_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	if (!rec || !b || !b->frec.map || !p || p->tw.words != 5 || rec > b->n_draws ||
+	    sort_records(b))
+		return -1;
+	const uint32_t *off = b->fidx;
+	res->records = off[rec] - off[rec - 1];
+	res->lost = b->frec.map[0] / 5 > b->frec.cap / 5 ? b->frec.map[0] / 5 - b->frec.cap / 5
+							 : 0; /* the command buffer's */
+	return 0;
+}
+
+int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
+		       uint32_t width, struct instr_result *res)
+{
+	if (instr_draw_peek(b, rec, p, res))
+		return -1;
+	const uint32_t *off = b->fidx, *idx = b->fidx + b->n_draws + 2, *map = b->frec.map;
+	uint32_t L = llct_fp_line_size(c->fp);
+	/* each site's view (sampled images) or buffer: looked up once */
+	struct site_at {
+		struct img *im;
+		uint32_t mip, layer, levels, ok;
+		struct llct_surface_map m; /* of level `level` */
+		uint32_t level;
+		uint64_t addr, size; /* buffers */
+	} *sa = calloc(p->tw.n_sites, sizeof(*sa));
+	if (!sa)
+		return -1;
+	for (size_t s = 0; s < p->tw.n_sites; s++) {
+		const struct llct_spirv_site *st = &p->tw.sites[s];
+		struct dset *ds = st->set < 8 ? hget(&c->sets, c->cur_set[0][st->set]) : NULL;
+		struct slot *sl = ds ? find_slot(ds, st->binding, 0) : NULL;
+		if (!sl)
+			continue;
+		if (st->kind >= LLCT_SPIRV_SAMPLE) {
+			sa[s].im = view_image(c, sl->handle, &sa[s].mip, &sa[s].layer);
+			if (sa[s].im) {
+				uint32_t mips = sa[s].im->s.mips ? sa[s].im->s.mips : 1;
+				sa[s].levels = mips > sa[s].mip ? mips - sa[s].mip : 1;
+				sa[s].level = UINT32_MAX;
+				sa[s].ok = 1;
+			}
+		} else if (buffer_bytes(c, sl->handle, sl->offset, sl->range, &sa[s].addr,
+					&sa[s].size)) {
+			sa[s].ok = 1;
+		}
+	}
+	uint64_t prev = UINT64_MAX;
+	for (uint32_t i = off[rec - 1]; i < off[rec]; i++) {
+		const uint32_t *r = map + 2 + 5 * (size_t)idx[i];
+		uint32_t site = r[0] & 4095, px = r[4] & 0xffff, py = r[4] >> 16;
+		if (site >= p->tw.n_sites || !sa[site].ok) {
+			res->unplaced++;
+			continue;
+		}
+		const struct llct_spirv_site *st = &p->tw.sites[site];
+		struct site_at *a = &sa[site];
+		uint32_t sm = llct_fp_pixel_sm(c->fp, px, py, width ? width : 1);
+		if (st->kind < LLCT_SPIRV_SAMPLE) { /* a buffer: uniform or storage, stream OTHER */
+			uint32_t size = st->size ? st->size : 4;
+			if ((uint64_t)r[1] + size > a->size) {
+				res->unplaced++;
+				continue;
+			}
+			uint64_t first = (a->addr + r[1]) / L,
+				 last = (a->addr + r[1] + size - 1) / L;
+			for (uint64_t l = first; l <= last; l++) {
+				if (st->kind != LLCT_SPIRV_STORE)
+					llct_fp_touch(c->fp, l * L, LLCT_STREAM_OTHER, LLCT_OP_READ,
+						      sm, 1);
+				if (st->kind != LLCT_SPIRV_LOAD)
+					llct_fp_touch(c->fp, l * L, LLCT_STREAM_OTHER,
+						      LLCT_OP_WRITE, sm, 1);
+			}
+			continue;
+		}
+		/* the level: the nearest to the one recorded (fetches: as given) */
+		float lod;
+		int32_t lv;
+		if (st->kind == LLCT_SPIRV_FETCH) {
+			lv = (int32_t)r[3];
+		} else {
+			memcpy(&lod, &r[3], 4);
+			lv = isfinite(lod) ? (int32_t)floorf(lod + 0.5f) : 0;
+		}
+		lv = lv < 0 ? 0 : lv >= (int32_t)a->levels ? (int32_t)a->levels - 1 : lv;
+		uint32_t level = a->mip + (uint32_t)lv;
+		if (level != a->level) {
+			llct_surface_map(&a->im->s, L, level, a->layer, &a->m);
+			a->level = level;
+		}
+		uint32_t x0, y0, n = 2;
+		if (st->kind == LLCT_SPIRV_FETCH) {
+			x0 = r[1], y0 = r[2], n = 1;
+		} else { /* bilinear: the 2 x 2 texels around the sample point */
+			float u, v;
+			memcpy(&u, &r[1], 4), memcpy(&v, &r[2], 4);
+			float tx = u * (float)a->m.w - 0.5f, ty = v * (float)a->m.h - 0.5f;
+			tx = isfinite(tx) ? tx : 0, ty = isfinite(ty) ? ty : 0;
+			x0 = tx <= 0 ? 0 : tx >= (float)a->m.w ? a->m.w - 1 : (uint32_t)tx;
+			y0 = ty <= 0 ? 0 : ty >= (float)a->m.h ? a->m.h - 1 : (uint32_t)ty;
+		}
+		uint64_t lines[4];
+		uint32_t nl = 0;
+		for (uint32_t dy = 0; dy < n; dy++)
+			for (uint32_t dx = 0; dx < n; dx++) {
+				uint64_t l = llct_surface_map_line(&a->m, x0 + dx, y0 + dy);
+				int seen = 0;
+				for (uint32_t q = 0; q < nl; q++)
+					seen |= lines[q] == l;
+				if (!seen)
+					lines[nl++] = l;
+			}
+		for (uint32_t q = 0; q < nl; q++) {
+			uint64_t key = lines[q] ^ (uint64_t)sm << 58;
+			if (key == prev) /* the line just touched by this SM: a hit anyway */
+				continue;
+			prev = key;
+			llct_fp_touch(c->fp, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
+		}
+	}
+	free(sa);
+	return 0;
+}
