@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# tier3_cost.sh - what capture tier 3 (instrumented compute shaders) costs against tier 2 and
-# no layer, on our compute programs: wall time a frame (headless, every frame captured, frames
-# are submissions), records a frame and compressed bytes a record. RUNS runs each.
+# tier3_cost.sh - what capture tier 3 (instrumented compute and fragment shaders) costs against
+# tier 2 and no layer: wall time a frame of our compute programs (headless, every frame
+# captured, frames are submissions) and of vkcube at 1280x720 under Xvfb (where installed),
+# records a frame and compressed bytes a record. RUNS runs each.
 #
 # usage: bench/tier3_cost.sh [BUILD [RUNS [FRAMES]]]     (build, 3, 40)
 set -u
@@ -15,15 +16,29 @@ stats() { "$B/llctrace" info "$1" 2>/dev/null | awk '/^frames/ { f = $2 } /^reco
 	/^compressed/ { b = $4 } END { if (f) printf "%d %s", r / f, b }'; }
 printf '%-12s %-20s %-20s %-20s %12s %8s %12s\n' program "no layer, ms/frame" "tier 2" "tier 3" \
 	"t3 rec/frame" "t3 B/rec" "t2 rec/frame"
-for prog in gather scene; do
+if command -v vkcube >/dev/null && command -v Xvfb >/dev/null; then
+	display=:$((600 + RANDOM % 200))
+	Xvfb "$display" -screen 0 1280x1024x24 >/dev/null 2>&1 &
+	xvfb=$!
+	trap 'kill $xvfb 2>/dev/null; rm -rf "$T"' EXIT
+	for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+	export DISPLAY=$display XDG_RUNTIME_DIR=$T
+	cube="vkcube --width 1280 --height 720 --c $FRAMES"
+fi
+for prog in gather scene ${cube:+cube}; do
 	P="$B/tests/app_$prog $FRAMES"
+	[ "$prog" = cube ] && P=$cube
 	a="" b="" c=""
 	for _ in $(seq "$RUNS"); do
 		t0=$(date +%s.%N); $P >/dev/null; t1=$(date +%s.%N)
 		a="$a $(ms "$t0" "$t1")"
 		for t in 2 3; do
 			t0=$(date +%s.%N)
-			"$B/llctrace" capture -q -t $t -b submit -o "$T/t$t.llct" -- $P >/dev/null 2>&1
+			if [ "$prog" = cube ]; then
+				"$B/llctrace" capture -q -t $t -o "$T/t$t.llct" -- $P >/dev/null 2>&1
+			else
+				"$B/llctrace" capture -q -t $t -b submit -o "$T/t$t.llct" -- $P >/dev/null 2>&1
+			fi
 			t1=$(date +%s.%N)
 			[ $t = 2 ] && b="$b $(ms "$t0" "$t1")" || c="$c $(ms "$t0" "$t1")"
 		done
