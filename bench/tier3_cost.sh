@@ -14,8 +14,8 @@ trap 'rm -rf "$T"' EXIT
 ms() { awk -v a="$1" -v b="$2" -v f="$FRAMES" 'BEGIN { printf "%.2f", (b - a) * 1000 / f }'; }
 stats() { "$B/llctrace" info "$1" 2>/dev/null | awk '/^frames/ { f = $2 } /^records/ { r = $2 }
 	/^compressed/ { b = $4 } END { if (f) printf "%d %s", r / f, b }'; }
-printf '%-12s %-20s %-20s %-20s %12s %8s %12s\n' program "no layer, ms/frame" "tier 2" "tier 3" \
-	"t3 rec/frame" "t3 B/rec" "t2 rec/frame"
+printf '%-12s %-16s %-16s %-16s %-16s %12s %8s %12s\n' program "no layer, ms/frame" "tier 1" \
+	"tier 2" "tier 3" "t3 rec/frame" "t3 B/rec" "t2 rec/frame"
 if command -v vkcube >/dev/null && command -v Xvfb >/dev/null; then
 	display=:$((600 + RANDOM % 200))
 	Xvfb "$display" -screen 0 1280x1024x24 >/dev/null 2>&1 &
@@ -28,11 +28,11 @@ fi
 for prog in gather scene ${cube:+cube}; do
 	P="$B/tests/app_$prog $FRAMES"
 	[ "$prog" = cube ] && P=$cube
-	a="" b="" c=""
+	a="" o="" b="" c=""
 	for _ in $(seq "$RUNS"); do
 		t0=$(date +%s.%N); $P >/dev/null; t1=$(date +%s.%N)
 		a="$a $(ms "$t0" "$t1")"
-		for t in 2 3; do
+		for t in 1 2 3; do
 			t0=$(date +%s.%N)
 			if [ "$prog" = cube ]; then
 				"$B/llctrace" capture -q -t $t -o "$T/t$t.llct" -- $P >/dev/null 2>&1
@@ -40,10 +40,10 @@ for prog in gather scene ${cube:+cube}; do
 				"$B/llctrace" capture -q -t $t -b submit -o "$T/t$t.llct" -- $P >/dev/null 2>&1
 			fi
 			t1=$(date +%s.%N)
-			[ $t = 2 ] && b="$b $(ms "$t0" "$t1")" || c="$c $(ms "$t0" "$t1")"
+			case $t in 1) o="$o $(ms "$t0" "$t1")" ;; 2) b="$b $(ms "$t0" "$t1")" ;; *) c="$c $(ms "$t0" "$t1")" ;; esac
 		done
 	done
 	read -r r3 b3 <<<"$(stats "$T/t3.llct")"
 	read -r r2 _ <<<"$(stats "$T/t2.llct")"
-	printf '%-12s %-20s %-20s %-20s %12s %8s %12s\n' "$prog" "$a" "$b" "$c" "$r3" "$b3" "$r2"
+	printf '%-12s %-16s %-16s %-16s %-16s %12s %8s %12s\n' "$prog" "$a" "$o" "$b" "$c" "$r3" "$b3" "$r2"
 done
