@@ -1,25 +1,23 @@
-/* spirv_instr.c - the instrumentation pass of capture tier 3 for buffer accesses: a copy of a
- * shader module in which every load, store and atomic through a storage or uniform buffer
- * descriptor also appends a record (its site, its byte offset in the buffer) to a record buffer
- * in a descriptor set of the layer's own, so the layer learns the exact bytes each invocation
- * touches, dynamic and dependent indices included.
+/* spirv_instr.c - capture tier 3's instrumentation pass, its driver: a copy of a shader module
+ * in which every buffer access (spirv_instr_buf.c) and, in fragment shaders, every image sample
+ * (spirv_instr_img.c) also appends a record to a record buffer in a descriptor set of the
+ * layer's own, so the layer learns what each invocation really touched. This file reads the
+ * module, finds or plans the types and built-ins the records need, walks the functions and
+ * puts the module back together with what was added.
  *
  * The record buffer (set `set`, binding 0, a StorageBuffer block):
  *     uint cursor;   words taken so far (atomically; may run past cap: overflow, counted)
- *     uint cap;      words of data[] the layer gave (host-written; data[] has cap + 2 words)
- *     uint data[];   per access three words: the site (index into the pass's site table),
- *                    the byte offset from the start of the descriptor's range, and in compute
- *                    modules the workgroup (x + 65536 y + 16777216 z; 0 in other stages)
- * A record whose words do not fit goes to data[cap .. cap + 2], a slot the layer never reads,
- * so nothing branches and nothing is lost silently: cursor > cap says how many were.
- *
- * Offsets follow the buffer's explicit layout (Offset, ArrayStride, MatrixStride decorations),
- * computed in the shader from the access chain's indices: OpAccessChain and
- * OpInBoundsAccessChain, chains of chains, 32-bit indices (signed ones bitcast). What the pass
- * cannot follow -- row-major matrices, 64-bit indices, pointers passed to functions, physical
- * pointers -- is counted in *skipped and not recorded. The upstream SPIRV-Tools instrumentation
- * passes are C++ and gone from Debian's version, hence this pass over the words; every module
- * it writes is checked with spvValidate by tests/unit/test_spirv.c. */
+ *     uint cap;      words of data[] the layer gave (host-written; data[] has spill room)
+ *     uint data[];   records of record_words words: compute (site, byte offset, workgroup
+ *                    x + 65536 y + 16777216 z); fragment (site + 4096 x draw, a, b, c, pixel
+ *                    x + 65536 y) with the draw from binding 1 of the set; other stages
+ *                    (site, byte offset, 0)
+ * A record whose words do not fit goes to data[cap ..], a slot the layer never reads, so
+ * nothing branches and nothing is lost silently: cursor > cap says how many were. What the pass
+ * cannot follow is counted in r->skipped and not recorded. The upstream SPIRV-Tools
+ * instrumentation passes are C++ and gone from Debian's version, hence this pass over the
+ * words; every module it writes for the test programs is checked with spvValidate
+ * (tests/unit/test_spirv_instr.c), and fuzz_spirv checks valid modules stay valid. */
 #include "spirv.h"
 
 #include <stdbool.h>
@@ -82,179 +80,6 @@ uint32_t si_konst(struct pass *p, uint32_t v)
 	return p->consts[p->n_consts++][1];
 }
 
-static int member_dec(const struct pass *p, uint32_t st, uint32_t m, uint32_t dec, uint32_t *v)
-{
-	for (size_t i = 0; i < p->n_mdec; i++)
-		if (p->mdec[4 * i] == st && p->mdec[4 * i + 1] == m && p->mdec[4 * i + 2] == dec) {
-			*v = p->mdec[4 * i + 3];
-			return 0;
-		}
-	return -1;
-}
-
-/* A 32-bit integer constant's value. */
-static int const_value(const struct pass *p, uint32_t id, uint32_t *v)
-{
-	if (id >= p->bound || p->ids[id].op != SpvOpConstant)
-		return -1;
-	uint32_t t = p->ids[id].type;
-	if (t >= p->bound || p->ids[t].op != SpvOpTypeInt || p->ids[t].count != 32)
-		return -1;
-	*v = p->ids[id].count;
-	return 0;
-}
-
-/* Bytes of a value of type t in the buffer's layout (mstride: the member's MatrixStride); 0
- * when unknown. depth bounds malformed recursive types. */
-static uint32_t size_of(const struct pass *p, uint32_t t, uint32_t mstride, int depth)
-{
-	if (t >= p->bound || depth > 16)
-		return 0;
-	const struct id *d = &p->ids[t];
-	uint32_t len, s;
-	switch (d->op) {
-	case SpvOpTypeInt:
-	case SpvOpTypeFloat:
-		return d->count / 8;
-	case SpvOpTypeBool:
-		return 4;
-	case SpvOpTypeVector:
-		return d->count * size_of(p, d->type, 0, depth + 1);
-	case SpvOpTypeMatrix:
-		return mstride ? d->count * mstride : d->count * size_of(p, d->type, 0, depth + 1);
-	case SpvOpTypeArray:
-		return !const_value(p, d->count, &len) && d->stride ? len * d->stride : 0;
-	case SpvOpTypeStruct: {
-		uint32_t end = 0, off, ms, m;
-		const uint32_t *mem = p->w + d->at + 2;
-		for (m = 0; m < d->count; m++) {
-			if (member_dec(p, t, m, SpvDecorationOffset, &off))
-				return 0;
-			if (member_dec(p, t, m, SpvDecorationMatrixStride, &ms))
-				ms = 0;
-			s = size_of(p, mem[m], ms, depth + 1);
-			end = off + s > end ? off + s : end;
-		}
-		return end;
-	}
-	default:
-		return 0;
-	}
-}
-
-/* The buffer variable a pointer id is (or a tracked chain's root): 0 and *c (NULL for the
- * variable itself), or -1. */
-static int buffer_pointer(const struct pass *p, uint32_t id, const struct chain **c)
-{
-	if (id >= p->bound)
-		return -1;
-	const struct id *d = &p->ids[id];
-	if (d->chain) {
-		*c = &p->chains[d->chain - 1];
-		return 0;
-	}
-	if (d->op != SpvOpVariable || d->set < 0 || d->binding < 0)
-		return -1;
-	uint32_t pt = d->type < p->bound ? p->ids[d->type].type : p->bound;
-	if (pt >= p->bound)
-		return -1;
-	if (d->cls == SpvStorageClassStorageBuffer + 1 ||
-	    (d->cls == SpvStorageClassUniform + 1 && p->ids[pt].flags & 3)) {
-		*c = NULL;
-		return 0;
-	}
-	return -1;
-}
-
-/* An index as a uint id, emitting a bitcast for a signed one; 0 when it is not 32-bit. */
-static uint32_t as_uint(struct pass *p, uint32_t idx)
-{
-	uint32_t t = idx < p->bound ? p->ids[idx].type : p->bound;
-	if (t >= p->bound || p->ids[t].op != SpvOpTypeInt || p->ids[t].count != 32)
-		return 0;
-	if (!(p->ids[t].flags & 8))
-		return idx;
-	uint32_t r = p->next++;
-	si_emit4(p, SpvOpBitcast, p->t_uint, r, idx);
-	return r;
-}
-
-/* An access chain at word i (after it has been copied out): track it when its base is a buffer
- * pointer, emitting the code of its byte offset. */
-static void access_chain(struct pass *p, size_t i)
-{
-	const uint32_t *w = p->w + i;
-	uint32_t len = w[0] >> 16, res = w[2], base = w[3];
-	const struct chain *bc;
-	if (res >= p->bound || buffer_pointer(p, base, &bc))
-		return;
-	struct chain c = {bc ? bc->var : base, 0, 0, bc ? bc->mstride : 0};
-	uint32_t t = bc ? bc->type : p->ids[p->ids[base].type].type, konst_off = 0, acc = 0;
-	if (bc)
-		acc = bc->off;
-	for (uint32_t k = 4; k < len; k++) {
-		uint32_t idx = w[k], v, stride = 0;
-		if (t >= p->bound)
-			goto skip;
-		const struct id *d = &p->ids[t];
-		if (d->op == SpvOpTypeStruct) {
-			uint32_t off, row_major;
-			if (const_value(p, idx, &v) || v >= d->count ||
-			    member_dec(p, t, v, SpvDecorationOffset, &off) ||
-			    !member_dec(p, t, v, SpvDecorationRowMajor, &row_major))
-				goto skip;
-			if (member_dec(p, t, v, SpvDecorationMatrixStride, &c.mstride))
-				c.mstride = 0;
-			konst_off += off;
-			t = p->w[d->at + 2 + v];
-			continue;
-		}
-		if (d->op == SpvOpTypeArray || d->op == SpvOpTypeRuntimeArray)
-			stride = d->stride;
-		else if (d->op == SpvOpTypeMatrix)
-			stride = c.mstride;
-		else if (d->op == SpvOpTypeVector)
-			stride = size_of(p, d->type, 0, 0);
-		if (!stride)
-			goto skip;
-		t = d->type;
-		if (!const_value(p, idx, &v)) {
-			konst_off += v * stride;
-			continue;
-		}
-		uint32_t u = as_uint(p, idx);
-		if (!u)
-			goto skip;
-		uint32_t m = p->next++;
-		si_emit5(p, SpvOpIMul, p->t_uint, m, u, si_konst(p, stride));
-		if (acc) {
-			uint32_t a = p->next++;
-			si_emit5(p, SpvOpIAdd, p->t_uint, a, acc, m);
-			acc = a;
-		} else {
-			acc = m;
-		}
-	}
-	if (acc && konst_off) {
-		uint32_t a = p->next++;
-		si_emit5(p, SpvOpIAdd, p->t_uint, a, acc, si_konst(p, konst_off));
-		acc = a;
-	}
-	c.off = acc ? acc : si_konst(p, konst_off);
-	c.type = t;
-	struct chain *nc = realloc(p->chains, (p->n_chains + 1) * sizeof(*nc));
-	if (!nc) {
-		p->oom = 1;
-		return;
-	}
-	p->chains = nc;
-	p->chains[p->n_chains++] = c;
-	p->ids[res].chain = (uint32_t)p->n_chains;
-	return;
-skip:
-	p->skipped++;
-}
-
 uint32_t si_site(struct pass *p, uint32_t set, uint32_t binding, uint32_t kind, uint32_t size)
 {
 	if (p->n_sites == p->cap_sites) {
@@ -315,42 +140,6 @@ void si_record(struct pass *p, const uint32_t *vals)
 		    6u << 16 | SpvOpAccessChain, p->t_puint, d, p->v_rec, si_konst(p, 2), at};
 		si_emit(p, ac, 6);
 		si_emit3(p, SpvOpStore, d, vals[q]);
-	}
-}
-
-/* A load, store or atomic through pointer ptr of a value of type vt: the record, emitted before
- * it: (site, offset, workgroup) in compute, (site, offset, 0, 0, pixel) in fragment shaders,
- * (site, offset, 0) elsewhere. */
-static void record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
-{
-	const struct chain *c;
-	if (buffer_pointer(p, ptr, &c))
-		return;
-	uint32_t var = c ? c->var : ptr, off = c ? c->off : si_konst(p, 0);
-	uint32_t site = si_site(p, (uint32_t)p->ids[var].set, (uint32_t)p->ids[var].binding, kind,
-				size_of(p, vt, c ? c->mstride : 0, 0));
-	if (!site)
-		return;
-	uint32_t zero = si_konst(p, 0), wg = zero;
-	if (p->compute) { /* x + 65536 y + 16777216 z: which workgroup, so which SM */
-		uint32_t v = p->next++, x = p->next++, y = p->next++, z = p->next++, y1 = p->next++,
-			 z1 = p->next++, s1 = p->next++;
-		si_emit4(p, SpvOpLoad, p->t_v3uint, v, p->v_wg);
-		si_emit5(p, SpvOpCompositeExtract, p->t_uint, x, v, 0);
-		si_emit5(p, SpvOpCompositeExtract, p->t_uint, y, v, 1);
-		si_emit5(p, SpvOpCompositeExtract, p->t_uint, z, v, 2);
-		si_emit5(p, SpvOpIMul, p->t_uint, y1, y, si_konst(p, 65536));
-		si_emit5(p, SpvOpIMul, p->t_uint, z1, z, si_konst(p, 16777216));
-		si_emit5(p, SpvOpIAdd, p->t_uint, s1, x, y1);
-		wg = p->next++;
-		si_emit5(p, SpvOpIAdd, p->t_uint, wg, s1, z1);
-	}
-	if (p->fragment) {
-		uint32_t vals[5] = {si_site_word(p, site), off, zero, zero, si_pixel(p)};
-		si_record(p, vals);
-	} else {
-		uint32_t vals[3] = {site, off, wg};
-		si_record(p, vals);
 	}
 }
 
@@ -609,28 +398,30 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 	for (size_t i = first_fn; i < n && !p.oom; i += w[i] >> 16) {
 		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
 		if (op == SpvOpLoad && len >= 4)
-			record(&p, w[i + 3], w[i + 1], LLCT_SPIRV_LOAD);
+			si_buffer_record(&p, w[i + 3], w[i + 1], LLCT_SPIRV_LOAD);
 		else if (op == SpvOpStore && len >= 3)
-			record(&p, w[i + 1], w[i + 2] < p.bound ? p.ids[w[i + 2]].type : p.bound,
-			       LLCT_SPIRV_STORE);
+			si_buffer_record(&p, w[i + 1],
+					 w[i + 2] < p.bound ? p.ids[w[i + 2]].type : p.bound,
+					 LLCT_SPIRV_STORE);
 		else if (op == SpvOpAtomicStore && len >= 5)
-			record(&p, w[i + 1], w[i + 4] < p.bound ? p.ids[w[i + 4]].type : p.bound,
-			       LLCT_SPIRV_ATOMIC);
+			si_buffer_record(&p, w[i + 1],
+					 w[i + 4] < p.bound ? p.ids[w[i + 4]].type : p.bound,
+					 LLCT_SPIRV_ATOMIC);
 		else if (is_atomic(op) && len >= 4)
-			record(&p, w[i + 3], w[i + 1], LLCT_SPIRV_ATOMIC);
+			si_buffer_record(&p, w[i + 3], w[i + 1], LLCT_SPIRV_ATOMIC);
 		else if ((op == SpvOpCopyMemory || op == SpvOpCopyMemorySized ||
 			  op == SpvOpPtrAccessChain) &&
 			 len >= 3) {
 			const struct chain *c;
-			if (!buffer_pointer(&p, w[i + 1], &c) ||
-			    !buffer_pointer(&p, w[i + 2], &c) ||
-			    (len >= 4 && !buffer_pointer(&p, w[i + 3], &c)))
+			if (!si_buffer_pointer(&p, w[i + 1], &c) ||
+			    !si_buffer_pointer(&p, w[i + 2], &c) ||
+			    (len >= 4 && !si_buffer_pointer(&p, w[i + 3], &c)))
 				p.skipped++;
 		} else if (p.fragment)
 			si_image(&p, i);
 		si_emit(&p, w + i, len);
 		if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 4)
-			access_chain(&p, i);
+			si_access_chain(&p, i);
 	}
 	if (p.oom) {
 		free(p.ids), free(p.mdec), free(p.chains), free(p.out), free(p.sites);

@@ -72,6 +72,12 @@ uint32_t si_site_word(struct pass *p, uint32_t site);
 /* Appends a record of p->rec_words words, the values of the ids in vals, before the
  * instruction being copied. */
 void si_record(struct pass *p, const uint32_t *vals);
+/* spirv_instr_buf.c: whether pointer id leads to a buffer variable (0 and *c: its tracked
+ * chain, NULL for the variable itself); an access chain at word i, tracked with its offset
+ * code emitted; a load, store or atomic of a value of type vt through ptr, recorded. */
+int si_buffer_pointer(const struct pass *p, uint32_t id, const struct chain **c);
+void si_access_chain(struct pass *p, size_t i);
+void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind);
 /* fragment (spirv_instr_img.c): finds or plans FragCoord and the float types the records
  * need; -1 when the module's FragCoord is not what it should be */
 int si_fragment_setup(struct pass *p);

@@ -1,0 +1,218 @@
+/* spirv_instr_buf.c - the buffer half of tier 3's instrumentation pass: which pointers lead to
+ * a storage or uniform buffer, the byte offset of an access chain computed from the buffer's
+ * explicit layout (Offset, ArrayStride, MatrixStride) and the chain's indices, the size of what
+ * a load or store moves, and the record of each such access. */
+#include "spirv_instr_int.h"
+
+#include <spirv/unified1/spirv.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int member_dec(const struct pass *p, uint32_t st, uint32_t m, uint32_t dec, uint32_t *v)
+{
+	for (size_t i = 0; i < p->n_mdec; i++)
+		if (p->mdec[4 * i] == st && p->mdec[4 * i + 1] == m && p->mdec[4 * i + 2] == dec) {
+			*v = p->mdec[4 * i + 3];
+			return 0;
+		}
+	return -1;
+}
+
+/* A 32-bit integer constant's value. */
+static int const_value(const struct pass *p, uint32_t id, uint32_t *v)
+{
+	if (id >= p->bound || p->ids[id].op != SpvOpConstant)
+		return -1;
+	uint32_t t = p->ids[id].type;
+	if (t >= p->bound || p->ids[t].op != SpvOpTypeInt || p->ids[t].count != 32)
+		return -1;
+	*v = p->ids[id].count;
+	return 0;
+}
+
+/* Bytes of a value of type t in the buffer's layout (mstride: the member's MatrixStride); 0
+ * when unknown. depth bounds malformed recursive types. */
+static uint32_t size_of(const struct pass *p, uint32_t t, uint32_t mstride, int depth)
+{
+	if (t >= p->bound || depth > 16)
+		return 0;
+	const struct id *d = &p->ids[t];
+	uint32_t len, s;
+	switch (d->op) {
+	case SpvOpTypeInt:
+	case SpvOpTypeFloat:
+		return d->count / 8;
+	case SpvOpTypeBool:
+		return 4;
+	case SpvOpTypeVector:
+		return d->count * size_of(p, d->type, 0, depth + 1);
+	case SpvOpTypeMatrix:
+		return mstride ? d->count * mstride : d->count * size_of(p, d->type, 0, depth + 1);
+	case SpvOpTypeArray:
+		return !const_value(p, d->count, &len) && d->stride ? len * d->stride : 0;
+	case SpvOpTypeStruct: {
+		uint32_t end = 0, off, ms, m;
+		const uint32_t *mem = p->w + d->at + 2;
+		for (m = 0; m < d->count; m++) {
+			if (member_dec(p, t, m, SpvDecorationOffset, &off))
+				return 0;
+			if (member_dec(p, t, m, SpvDecorationMatrixStride, &ms))
+				ms = 0;
+			s = size_of(p, mem[m], ms, depth + 1);
+			end = off + s > end ? off + s : end;
+		}
+		return end;
+	}
+	default:
+		return 0;
+	}
+}
+
+/* The buffer variable a pointer id is (or a tracked chain's root): 0 and *c (NULL for the
+ * variable itself), or -1. */
+int si_buffer_pointer(const struct pass *p, uint32_t id, const struct chain **c)
+{
+	if (id >= p->bound)
+		return -1;
+	const struct id *d = &p->ids[id];
+	if (d->chain) {
+		*c = &p->chains[d->chain - 1];
+		return 0;
+	}
+	if (d->op != SpvOpVariable || d->set < 0 || d->binding < 0)
+		return -1;
+	uint32_t pt = d->type < p->bound ? p->ids[d->type].type : p->bound;
+	if (pt >= p->bound)
+		return -1;
+	if (d->cls == SpvStorageClassStorageBuffer + 1 ||
+	    (d->cls == SpvStorageClassUniform + 1 && p->ids[pt].flags & 3)) {
+		*c = NULL;
+		return 0;
+	}
+	return -1;
+}
+
+/* An index as a uint id, emitting a bitcast for a signed one; 0 when it is not 32-bit. */
+static uint32_t as_uint(struct pass *p, uint32_t idx)
+{
+	uint32_t t = idx < p->bound ? p->ids[idx].type : p->bound;
+	if (t >= p->bound || p->ids[t].op != SpvOpTypeInt || p->ids[t].count != 32)
+		return 0;
+	if (!(p->ids[t].flags & 8))
+		return idx;
+	uint32_t r = p->next++;
+	si_emit4(p, SpvOpBitcast, p->t_uint, r, idx);
+	return r;
+}
+
+/* An access chain at word i (after it has been copied out): track it when its base is a buffer
+ * pointer, emitting the code of its byte offset. */
+void si_access_chain(struct pass *p, size_t i)
+{
+	const uint32_t *w = p->w + i;
+	uint32_t len = w[0] >> 16, res = w[2], base = w[3];
+	const struct chain *bc;
+	if (res >= p->bound || si_buffer_pointer(p, base, &bc))
+		return;
+	struct chain c = {bc ? bc->var : base, 0, 0, bc ? bc->mstride : 0};
+	uint32_t t = bc ? bc->type : p->ids[p->ids[base].type].type, konst_off = 0, acc = 0;
+	if (bc)
+		acc = bc->off;
+	for (uint32_t k = 4; k < len; k++) {
+		uint32_t idx = w[k], v, stride = 0;
+		if (t >= p->bound)
+			goto skip;
+		const struct id *d = &p->ids[t];
+		if (d->op == SpvOpTypeStruct) {
+			uint32_t off, row_major;
+			if (const_value(p, idx, &v) || v >= d->count ||
+			    member_dec(p, t, v, SpvDecorationOffset, &off) ||
+			    !member_dec(p, t, v, SpvDecorationRowMajor, &row_major))
+				goto skip;
+			if (member_dec(p, t, v, SpvDecorationMatrixStride, &c.mstride))
+				c.mstride = 0;
+			konst_off += off;
+			t = p->w[d->at + 2 + v];
+			continue;
+		}
+		if (d->op == SpvOpTypeArray || d->op == SpvOpTypeRuntimeArray)
+			stride = d->stride;
+		else if (d->op == SpvOpTypeMatrix)
+			stride = c.mstride;
+		else if (d->op == SpvOpTypeVector)
+			stride = size_of(p, d->type, 0, 0);
+		if (!stride)
+			goto skip;
+		t = d->type;
+		if (!const_value(p, idx, &v)) {
+			konst_off += v * stride;
+			continue;
+		}
+		uint32_t u = as_uint(p, idx);
+		if (!u)
+			goto skip;
+		uint32_t m = p->next++;
+		si_emit5(p, SpvOpIMul, p->t_uint, m, u, si_konst(p, stride));
+		if (acc) {
+			uint32_t a = p->next++;
+			si_emit5(p, SpvOpIAdd, p->t_uint, a, acc, m);
+			acc = a;
+		} else {
+			acc = m;
+		}
+	}
+	if (acc && konst_off) {
+		uint32_t a = p->next++;
+		si_emit5(p, SpvOpIAdd, p->t_uint, a, acc, si_konst(p, konst_off));
+		acc = a;
+	}
+	c.off = acc ? acc : si_konst(p, konst_off);
+	c.type = t;
+	struct chain *nc = realloc(p->chains, (p->n_chains + 1) * sizeof(*nc));
+	if (!nc) {
+		p->oom = 1;
+		return;
+	}
+	p->chains = nc;
+	p->chains[p->n_chains++] = c;
+	p->ids[res].chain = (uint32_t)p->n_chains;
+	return;
+skip:
+	p->skipped++;
+}
+
+/* A load, store or atomic through pointer ptr of a value of type vt: the record, emitted before
+ * it: (site, offset, workgroup) in compute, (site, offset, 0, 0, pixel) in fragment shaders,
+ * (site, offset, 0) elsewhere. */
+void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
+{
+	const struct chain *c;
+	if (si_buffer_pointer(p, ptr, &c))
+		return;
+	uint32_t var = c ? c->var : ptr, off = c ? c->off : si_konst(p, 0);
+	uint32_t site = si_site(p, (uint32_t)p->ids[var].set, (uint32_t)p->ids[var].binding, kind,
+				size_of(p, vt, c ? c->mstride : 0, 0));
+	if (!site)
+		return;
+	uint32_t zero = si_konst(p, 0), wg = zero;
+	if (p->compute) { /* x + 65536 y + 16777216 z: which workgroup, so which SM */
+		uint32_t v = p->next++, x = p->next++, y = p->next++, z = p->next++, y1 = p->next++,
+			 z1 = p->next++, s1 = p->next++;
+		si_emit4(p, SpvOpLoad, p->t_v3uint, v, p->v_wg);
+		si_emit5(p, SpvOpCompositeExtract, p->t_uint, x, v, 0);
+		si_emit5(p, SpvOpCompositeExtract, p->t_uint, y, v, 1);
+		si_emit5(p, SpvOpCompositeExtract, p->t_uint, z, v, 2);
+		si_emit5(p, SpvOpIMul, p->t_uint, y1, y, si_konst(p, 65536));
+		si_emit5(p, SpvOpIMul, p->t_uint, z1, z, si_konst(p, 16777216));
+		si_emit5(p, SpvOpIAdd, p->t_uint, s1, x, y1);
+		wg = p->next++;
+		si_emit5(p, SpvOpIAdd, p->t_uint, wg, s1, z1);
+	}
+	if (p->fragment) {
+		uint32_t vals[5] = {si_site_word(p, site), off, zero, zero, si_pixel(p)};
+		si_record(p, vals);
+	} else {
+		uint32_t vals[3] = {site, off, wg};
+		si_record(p, vals);
+	}
+}
