@@ -62,7 +62,7 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 	else
 		why = "out of memory";
 	pthread_mutex_unlock(&c->lock);
-	if (!why && llct_spirv_instrument(words, n, set, &ins))
+	if (!why && llct_spirv_instrument(words, n, set, 0, &ins))
 		why = ins.why;
 	else if (!why && ins.skipped)
 		why = "the instrumentation cannot follow some of its fragment shader's accesses";

@@ -80,7 +80,7 @@ struct llct_spirv_instr {
 	const char *why;       /* on failure */
 };
 /* 0 and *r (free with llct_spirv_instr_free), or -1 with r->why. */
-int llct_spirv_instrument(const uint32_t *words, size_t n_words, uint32_t set,
+int llct_spirv_instrument(const uint32_t *words, size_t n_words, uint32_t set, uint32_t site_base,
 			  struct llct_spirv_instr *r);
 void llct_spirv_instr_free(struct llct_spirv_instr *r);
 

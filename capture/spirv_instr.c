@@ -96,12 +96,12 @@ uint32_t si_site(struct pass *p, uint32_t set, uint32_t binding, uint32_t kind, 
 	s->binding = binding;
 	s->kind = kind;
 	s->size = size;
-	return si_konst(p, (uint32_t)p->n_sites++);
+	return si_konst(p, p->site_base + (uint32_t)p->n_sites++);
 }
 
 uint32_t si_site_word(struct pass *p, uint32_t site)
 {
-	if (!p->fragment)
+	if (!p->graphics)
 		return site;
 	uint32_t pa = p->next++, d = p->next++, m = p->next++, r = p->next++;
 	si_emit5(p, SpvOpAccessChain, p->t_puint, pa, p->v_id, si_konst(p, 0));
@@ -277,7 +277,8 @@ static int analyse(struct pass *p)
 	return 0;
 }
 
-int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct_spirv_instr *r)
+int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t site_base,
+			  struct llct_spirv_instr *r)
 {
 	memset(r, 0, sizeof(*r));
 	if (n < 5 || w[0] != SpvMagicNumber || w[3] > (n + 16) * 4) {
@@ -292,7 +293,7 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 		}
 		i += len;
 	}
-	struct pass p = {.w = w, .n = n, .bound = w[3], .next = w[3]};
+	struct pass p = {.w = w, .n = n, .bound = w[3], .next = w[3], .site_base = site_base};
 	p.ids = calloc(p.bound + 1, sizeof(*p.ids));
 	for (uint32_t k = 0; p.ids && k <= p.bound; k++)
 		p.ids[k].set = p.ids[k].binding = -1;
@@ -304,13 +305,15 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 	if (!p.t_uint)
 		p.t_uint = p.new_uint = p.next++;
 	/* compute modules (every entry point GLCompute) record their workgroup */
-	int n_entries = 0, all_compute = 1, all_fragment = 1, has_query = 0, early = 0, late = 0;
+	int n_entries = 0, all_compute = 1, all_fragment = 1, all_vertex = 1, has_query = 0,
+	    early = 0, late = 0;
 	for (size_t i = 5; i < n; i += w[i] >> 16) {
 		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
 		if (op == SpvOpEntryPoint && len >= 3) {
 			n_entries++;
 			all_compute &= w[i + 1] == SpvExecutionModelGLCompute;
 			all_fragment &= w[i + 1] == SpvExecutionModelFragment;
+			all_vertex &= w[i + 1] == SpvExecutionModelVertex;
 		} else if (op == SpvOpCapability && len >= 2 &&
 			   w[i + 1] == SpvCapabilityImageQuery) {
 			has_query = 1;
@@ -339,7 +342,15 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 	}
 	p.compute = n_entries && all_compute;
 	p.fragment = n_entries && all_fragment;
-	p.rec_words = p.fragment ? 5 : 3;
+	p.vertex = n_entries && all_vertex;
+	p.graphics = p.fragment || p.vertex;
+	p.rec_words = p.graphics ? 5 : 3;
+	if (p.vertex && si_vertex_setup(&p)) {
+		free(p.ids);
+		free(p.mdec);
+		r->why = "the vertex shader's VertexIndex is not a 32-bit integer";
+		return -1;
+	}
 	if (p.fragment && si_fragment_setup(&p)) {
 		free(p.ids);
 		free(p.mdec);
@@ -358,7 +369,7 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 		p.t_bool = p.new_bool = p.next++;
 	p.t_rarr = p.next++, p.t_rec = p.next++, p.t_prec = p.next++, p.t_puint = p.next++;
 	p.v_rec = p.next++;
-	if (p.fragment)
+	if (p.graphics)
 		p.t_rid = p.next++, p.t_prid = p.next++, p.v_id = p.next++;
 	/* the function bodies, with the offsets and records */
 	size_t first_fn = 0, at_types = 0, at_annot_end = 0, at_cap = 0, at_entry = 0, at_modes = 0;
@@ -417,8 +428,13 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 			    !si_buffer_pointer(&p, w[i + 2], &c) ||
 			    (len >= 4 && !si_buffer_pointer(&p, w[i + 3], &c)))
 				p.skipped++;
-		} else if (p.fragment)
+		} else if (p.fragment) {
 			si_image(&p, i);
+		} else if (p.vertex &&
+			   (op == SpvOpImageSampleExplicitLod || op == SpvOpImageFetch ||
+			    op == SpvOpImageGather || op == SpvOpImageRead)) {
+			p.skipped++; /* a vertex shader's texture reads: not recorded */
+		}
 		si_emit(&p, w + i, len);
 		if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 4)
 			si_access_chain(&p, i);
@@ -471,8 +487,8 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 	size_t n_types =
 	    3 + 5 + 4 + 4 + 4 + (p.new_uint ? 4 : 0) + (p.new_bool ? 2 : 0) + 4 * p.n_consts;
 	size_t total = n + n_ext + 3 * (size_t)n_entries + sizeof(annot) / 4 + 4 + n_types + 12 +
-		       2 + 3 * (size_t)n_entries + 4 + 3 + 4 + 4 + 8 + 16 + 11 + (size_t)n_entries +
-		       p.n_out;
+		       2 + 3 * (size_t)n_entries + 4 + 3 + 4 + 4 + 8 + 16 + 11 +
+		       2 * (size_t)n_entries + 4 + 4 + 8 + p.n_out;
 	int add_early = p.fragment && !early && !late; /* only fragments that pass record */
 	uint32_t *o = malloc(total * sizeof(*o)), k = 0;
 	if (!o) {
@@ -511,7 +527,12 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 						 SpvDecorationBuiltIn, SpvBuiltInFragCoord};
 				memcpy(o + k, d, sizeof(d)), k += 4;
 			}
-			if (p.fragment) { /* binding 1: the draw */
+			if (p.new_vi) {
+				uint32_t d[4] = {4u << 16 | SpvOpDecorate, p.v_vi,
+						 SpvDecorationBuiltIn, SpvBuiltInVertexIndex};
+				memcpy(o + k, d, sizeof(d)), k += 4;
+			}
+			if (p.graphics) { /* binding 1: the draw */
 				uint32_t d[16] = {3u << 16 | SpvOpDecorate,
 						  p.t_rid,
 						  SpvDecorationBlock,
@@ -535,15 +556,17 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 		    (version >= 0x10400 || p.new_wg || p.new_fc)) {
 			/* the interface lists the variables added: from SPIR-V 1.4 every global
 			   one, before it the Input ones */
-			uint32_t extra =
-			    (version >= 0x10400) * (1 + !!p.fragment) + !!p.new_wg + !!p.new_fc;
+			uint32_t extra = (version >= 0x10400) * (1 + !!p.graphics) + !!p.new_wg +
+					 !!p.new_fc + !!p.new_vi;
 			o[k++] = (len + extra) << 16 | SpvOpEntryPoint;
 			memcpy(o + k, w + i + 1, (len - 1) * 4);
 			k += len - 1;
 			if (version >= 0x10400)
 				o[k++] = p.v_rec;
-			if (version >= 0x10400 && p.fragment)
+			if (version >= 0x10400 && p.graphics)
 				o[k++] = p.v_id;
+			if (p.new_vi)
+				o[k++] = p.v_vi;
 			if (p.new_wg)
 				o[k++] = p.v_wg;
 			if (p.new_fc)
@@ -584,6 +607,21 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 				 SpvStorageClassInput};
 		memcpy(o + k, t, sizeof(t)), k += 8;
 	}
+	if (p.new_int) {
+		uint32_t t[4] = {4u << 16 | SpvOpTypeInt, p.t_int, 32, 1};
+		memcpy(o + k, t, sizeof(t)), k += 4;
+	}
+	if (p.new_vi) {
+		uint32_t t[8] = {4u << 16 | SpvOpTypePointer,
+				 p.t_pint,
+				 SpvStorageClassInput,
+				 p.t_int,
+				 4u << 16 | SpvOpVariable,
+				 p.t_pint,
+				 p.v_vi,
+				 SpvStorageClassInput};
+		memcpy(o + k, t, sizeof(t)), k += 8;
+	}
 	if (p.new_v3) {
 		uint32_t t[4] = {4u << 16 | SpvOpTypeVector, p.t_v3uint, p.t_uint, 3};
 		memcpy(o + k, t, sizeof(t)), k += 4;
@@ -620,7 +658,7 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, struct llct
 			    p.v_rec,
 			    SpvStorageClassStorageBuffer};
 	memcpy(o + k, types, sizeof(types)), k += sizeof(types) / 4;
-	if (p.fragment) {
+	if (p.graphics) {
 		uint32_t t[11] = {3u << 16 | SpvOpTypeStruct,
 				  p.t_rid,
 				  p.t_uint,

@@ -208,7 +208,7 @@ void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
 		wg = p->next++;
 		si_emit5(p, SpvOpIAdd, p->t_uint, wg, s1, z1);
 	}
-	if (p->fragment) {
+	if (p->graphics) {
 		uint32_t vals[5] = {si_site_word(p, site), off, zero, zero, si_pixel(p)};
 		si_record(p, vals);
 	} else {

@@ -12,6 +12,12 @@
 
 uint32_t si_pixel(struct pass *p)
 {
+	if (p->vertex) { /* the vertex index, as a uint */
+		uint32_t v = p->next++, u = p->next++;
+		si_emit4(p, SpvOpLoad, p->t_int, v, p->v_vi);
+		si_emit4(p, SpvOpBitcast, p->t_uint, u, v);
+		return u;
+	}
 	uint32_t v = p->next++, x = p->next++, y = p->next++, xu = p->next++, yu = p->next++,
 		 y1 = p->next++, r = p->next++;
 	si_emit4(p, SpvOpLoad, p->t_v4f, v, p->v_fc);
@@ -196,5 +202,30 @@ int si_fragment_setup(struct pass *p)
 		return pt < p->bound && p->ids[pt].type == p->t_v4f ? 0 : -1;
 	}
 	p->new_fc = 1, p->v_fc = p->next++, p->t_pv4f = p->next++;
+	return 0;
+}
+
+int si_vertex_setup(struct pass *p)
+{
+	for (size_t i = 5; i < p->n; i += p->w[i] >> 16) {
+		const uint32_t *w = p->w + i;
+		uint32_t op = w[0] & 0xffff, len = w[0] >> 16;
+		if (op == SpvOpDecorate && len >= 4 && w[2] == SpvDecorationBuiltIn &&
+		    w[3] == SpvBuiltInVertexIndex && w[1] < p->bound &&
+		    p->ids[w[1]].op == SpvOpVariable)
+			p->v_vi = w[1];
+		else if (op == SpvOpTypeInt && len >= 4 && w[2] == 32 && w[3] == 1 && !p->t_int)
+			p->t_int = w[1];
+	}
+	if (p->v_vi) { /* the module's own: a pointer to a 32-bit int */
+		uint32_t pt = p->ids[p->v_vi].type, t = pt < p->bound ? p->ids[pt].type : p->bound;
+		if (t >= p->bound || p->ids[t].op != SpvOpTypeInt || p->ids[t].count != 32)
+			return -1;
+		p->t_int = t;
+		return 0;
+	}
+	if (!p->t_int)
+		p->t_int = p->next++, p->new_int = 1;
+	p->new_vi = 1, p->v_vi = p->next++, p->t_pint = p->next++;
 	return 0;
 }

@@ -53,7 +53,10 @@ struct pass {
 	/* fragment: records have 5 words (site, a, b, c, pixel); FragCoord and float types */
 	int fragment, new_fc, new_float, new_v4f, new_v2f, need_query;
 	uint32_t rec_words, v_fc, t_float, t_v4f, t_v2f, t_pv4f;
-	uint32_t t_rid, t_prid, v_id; /* fragment: binding 1, {uint draw}: which draw records */
+	uint32_t t_rid, t_prid, v_id; /* draws: binding 1, {uint draw}: which draw records */
+	/* vertex: records like a fragment's, the vertex index in place of the pixel */
+	int vertex, graphics, new_vi, new_int;
+	uint32_t v_vi, t_int, t_pint, site_base;
 	struct llct_spirv_site *sites;
 	size_t n_sites, cap_sites;
 	uint32_t skipped;
@@ -81,8 +84,10 @@ void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind);
 /* fragment (spirv_instr_img.c): finds or plans FragCoord and the float types the records
  * need; -1 when the module's FragCoord is not what it should be */
 int si_fragment_setup(struct pass *p);
-/* fragment: the pixel, x + 65536 y, as a uint id */
+/* fragment: the pixel, x + 65536 y, as a uint id; vertex: the vertex index */
 uint32_t si_pixel(struct pass *p);
+/* vertex: finds or plans VertexIndex and its int type; -1 when it is not a 32-bit int */
+int si_vertex_setup(struct pass *p);
 /* fragment: an image sample, fetch or gather at word i: its record, or counted as skipped */
 void si_image(struct pass *p, size_t i);
 

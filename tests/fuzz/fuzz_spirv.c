@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(x);
 	free(y);
 	struct llct_spirv_instr ins;
-	if (llct_spirv_instrument(w, n, 7, &ins) == 0) {
+	if (llct_spirv_instrument(w, n, 7, 0, &ins) == 0) {
 		static spv_context ctx;
 		if (!ctx)
 			ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);

@@ -31,6 +31,7 @@
 #include <math.h>
 #include <spirv-tools/libspirv.h>
 
+#include "color.frag.h"
 #include "double.comp.h"
 #include "double_texel.comp.h"
 #include "fullscreen.vert.h"
@@ -41,6 +42,7 @@
 #include "texcalc.frag.h"
 #include "tri.frag.h"
 #include "tri.vert.h"
+#include "ubo.vert.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define INV 64 /* invocations: 4 workgroups of 16 */
@@ -79,10 +81,11 @@ static void validates(void)
 	    {"texcalc.frag", spv_texcalc_frag, sizeof(spv_texcalc_frag), SPV_ENV_VULKAN_1_1, 5},
 	    {"tri.frag", spv_tri_frag, sizeof(spv_tri_frag), SPV_ENV_VULKAN_1_1, 0},
 	    {"tri.vert", spv_tri_vert, sizeof(spv_tri_vert), SPV_ENV_VULKAN_1_1, 0},
+	    {"ubo.vert", spv_ubo_vert, sizeof(spv_ubo_vert), SPV_ENV_VULKAN_1_1, 2},
 	};
 	for (size_t m = 0; m < N(mods); m++) {
 		struct llct_spirv_instr r;
-		int st = llct_spirv_instrument(mods[m].w, mods[m].size / 4, 5, &r);
+		int st = llct_spirv_instrument(mods[m].w, mods[m].size / 4, 5, 0, &r);
 		CHECK_MSG(st == 0, "%s: %s", mods[m].name, st ? r.why : "");
 		if (st)
 			continue;
@@ -96,8 +99,8 @@ static void validates(void)
 	struct llct_spirv_instr r;
 	uint32_t cut[40];
 	memcpy(cut, spv_instr_comp, sizeof(cut));
-	CHECK(llct_spirv_instrument(cut, N(cut), 5, &r) == -1 && r.why);
-	CHECK(llct_spirv_instrument(spv_instr_comp, 3, 5, &r) == -1 && r.why);
+	CHECK(llct_spirv_instrument(cut, N(cut), 5, 0, &r) == -1 && r.why);
+	CHECK(llct_spirv_instrument(spv_instr_comp, 3, 5, 0, &r) == -1 && r.why);
 }
 
 static VkDescriptorSetLayout set_layout(uint32_t n, const VkDescriptorType *types)
@@ -156,7 +159,7 @@ static void runs(uint32_t cap)
 	VkPipelineLayout layout;
 	VK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
 	struct llct_spirv_instr ins;
-	CHECK(llct_spirv_instrument(spv_instr_comp, sizeof(spv_instr_comp) / 4, 1, &ins) == 0);
+	CHECK(llct_spirv_instrument(spv_instr_comp, sizeof(spv_instr_comp) / 4, 1, 0, &ins) == 0);
 	VkPipeline orig = compute_pipeline(layout, spv_instr_comp, sizeof(spv_instr_comp));
 	VkPipeline instr = compute_pipeline(layout, ins.words, ins.n_words * 4);
 
@@ -295,7 +298,7 @@ static void fragment_runs(void)
 {
 	enum { W = 64, TEX = 256, MIPS = 9 };
 	struct llct_spirv_instr ins;
-	CHECK(llct_spirv_instrument(spv_sample_frag, sizeof(spv_sample_frag) / 4, 1, &ins) == 0);
+	CHECK(llct_spirv_instrument(spv_sample_frag, sizeof(spv_sample_frag) / 4, 1, 0, &ins) == 0);
 	CHECK(ins.record_words == 5 && ins.n_sites == 1 && ins.sites[0].kind == LLCT_SPIRV_SAMPLE);
 	int early = 0;
 	for (size_t i = 5; i < ins.n_words; i += ins.words[i] >> 16)
@@ -497,15 +500,181 @@ static void fragment_runs(void)
 	llct_spirv_instr_free(&ins);
 }
 
+/* ubo.vert (its matrix and its vertex's position read from a uniform buffer) instrumented,
+ * drawing one triangle: each vertex records the 64-byte matrix at 0 and its 16-byte position at
+ * 64 + 16 i, with its vertex index and the draw's number. */
+static void vertex_runs(void)
+{
+	enum { W = 16 };
+	struct llct_spirv_instr ins;
+	CHECK(llct_spirv_instrument(spv_ubo_vert, sizeof(spv_ubo_vert) / 4, 1, 3, &ins) == 0);
+	CHECK(ins.record_words == 5 && ins.n_sites == 2 && ins.skipped == 0);
+	VkDeviceMemory tmem;
+	VkImage target = app_image(VK_FORMAT_R8G8B8A8_UNORM, W, W, VK_SAMPLE_COUNT_1_BIT,
+				   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, &tmem);
+	VkImageView tview = app_view(target, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+	VkAttachmentDescription ad = {0,
+				      VK_FORMAT_R8G8B8A8_UNORM,
+				      VK_SAMPLE_COUNT_1_BIT,
+				      VK_ATTACHMENT_LOAD_OP_CLEAR,
+				      VK_ATTACHMENT_STORE_OP_STORE,
+				      VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+				      VK_ATTACHMENT_STORE_OP_DONT_CARE,
+				      VK_IMAGE_LAYOUT_UNDEFINED,
+				      VK_IMAGE_LAYOUT_GENERAL};
+	VkAttachmentReference ar = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+	VkSubpassDescription sd = {0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, 1, &ar};
+	VkRenderPassCreateInfo rpci = {
+	    VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, NULL, 0, 1, &ad, 1, &sd};
+	VkRenderPass rp;
+	VK(vkCreateRenderPass(dev, &rpci, NULL, &rp));
+	VkFramebufferCreateInfo fci = {
+	    VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, rp, 1, &tview, W, W, 1};
+	VkFramebuffer fb;
+	VK(vkCreateFramebuffer(dev, &fci, NULL, &fb));
+	VkDescriptorSetLayoutBinding b0 = {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1,
+					   VK_SHADER_STAGE_VERTEX_BIT, NULL};
+	VkDescriptorSetLayoutBinding b1[2] = {
+	    {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, NULL},
+	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, VK_SHADER_STAGE_VERTEX_BIT, NULL}};
+	VkDescriptorSetLayoutCreateInfo dl = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+	VkDescriptorSetLayout l[2];
+	dl.bindingCount = 1;
+	dl.pBindings = &b0;
+	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[0]));
+	dl.bindingCount = 2;
+	dl.pBindings = b1;
+	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[1]));
+	VkPushConstantRange pcr = {VK_SHADER_STAGE_FRAGMENT_BIT, 0, 16};
+	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	plci.setLayoutCount = 2;
+	plci.pSetLayouts = l;
+	plci.pushConstantRangeCount = 1;
+	plci.pPushConstantRanges = &pcr;
+	VkPipelineLayout layout;
+	VK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+	struct app_pipe o = {.rp = rp,
+			     .layout = layout,
+			     .vs = app_shader(ins.words, ins.n_words * 4),
+			     .fs = app_shader(spv_color_frag, sizeof(spv_color_frag)),
+			     .width = W,
+			     .height = W,
+			     .samples = VK_SAMPLE_COUNT_1_BIT,
+			     .color = 1};
+	VkPipeline pipe = app_pipeline(&o);
+	/* the uniform buffer (identity matrix, three positions), the records, the draw number */
+	VkDeviceMemory umem, rmem, imem;
+	VkBuffer ubuf = app_buffer(112, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, APP_HOST, &umem);
+	float *uf;
+	VK(vkMapMemory(dev, umem, 0, VK_WHOLE_SIZE, 0, (void **)&uf));
+	static const float u[28] = {1, 0, 0,  0,  0, 1, 0, 0,  0, 0, 1, 0, 0, 0,
+				    0, 1, -1, -1, 0, 1, 1, -1, 0, 1, 0, 1, 0, 1};
+	memcpy(uf, u, sizeof(u));
+	uint32_t cap = 300;
+	VkBuffer rbuf = app_buffer(8 + 4 * ((VkDeviceSize)cap + 5),
+				   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &rmem);
+	uint32_t *rw;
+	VK(vkMapMemory(dev, rmem, 0, VK_WHOLE_SIZE, 0, (void **)&rw));
+	rw[0] = 0, rw[1] = cap;
+	VkBuffer ibuf = app_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &imem);
+	uint32_t *iw;
+	VK(vkMapMemory(dev, imem, 0, VK_WHOLE_SIZE, 0, (void **)&iw));
+	iw[0] = 5;
+	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
+	VkDescriptorPoolCreateInfo dpci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 3, ps};
+	VkDescriptorPool pool;
+	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
+	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
+					  pool, 2, l};
+	VkDescriptorSet sets[2];
+	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkDescriptorBufferInfo bi[3] = {
+	    {ubuf, 0, VK_WHOLE_SIZE}, {rbuf, 0, VK_WHOLE_SIZE}, {ibuf, 0, 16}};
+	VkWriteDescriptorSet wr[3];
+	static const VkDescriptorType wt[3] = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+					       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+					       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC};
+	for (uint32_t k = 0; k < 3; k++) {
+		wr[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+		wr[k].dstSet = sets[k > 0];
+		wr[k].dstBinding = k == 2;
+		wr[k].descriptorCount = 1;
+		wr[k].descriptorType = wt[k];
+		wr[k].pBufferInfo = &bi[k];
+	}
+	vkUpdateDescriptorSets(dev, 3, wr, 0, NULL);
+	VkCommandPool cpool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	VkFence fence = app_fence();
+	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	VK(vkBeginCommandBuffer(cb, &bgi));
+	VkClearValue clear = {{{0, 0, 0, 0}}};
+	VkRenderPassBeginInfo rbi = {
+	    VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, NULL, rp, fb, {{0, 0}, {W, W}}, 1, &clear};
+	vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+	uint32_t zero = 0;
+	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 2, sets, 1, &zero);
+	float color[4] = {1, 1, 1, 1};
+	vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 16, color);
+	vkCmdDraw(cb, 3, 1, 0, 0);
+	vkCmdEndRenderPass(cb);
+	VK(vkEndCommandBuffer(cb));
+	app_submit_wait(cb, fence);
+	/* sites 3 and 4 (the base given): the matrix and the position; draw 5 */
+	CHECK_MSG(rw[0] == 5 * 2 * 3, "cursor %u, want 30", rw[0]);
+	struct rec exp[6], got[6];
+	for (uint32_t v = 0; v < 3; v++) {
+		uint32_t mvp = ins.sites[0].size == 64 ? 0 : 1, pos = 1 - mvp;
+		exp[2 * v] = (struct rec){5 * 4096 + 3 + mvp, 0, v, 64};
+		exp[2 * v + 1] = (struct rec){5 * 4096 + 3 + pos, 64 + 16 * v, v, 16};
+	}
+	uint32_t n = rw[0] / 5 < 6 ? rw[0] / 5 : 6;
+	for (uint32_t k = 0; k < n; k++) {
+		const uint32_t *r = rw + 2 + 5 * k;
+		uint32_t site = (r[0] & 4095) - 3;
+		got[k] = (struct rec){r[0], r[1], r[4], site < 2 ? ins.sites[site].size : 0};
+	}
+	qsort(exp, 6, sizeof(*exp), by_rec);
+	qsort(got, n, sizeof(*got), by_rec);
+	CHECK_MSG(n == 6 && !memcmp(exp, got, sizeof(exp)), "vertex records differ");
+	vkDestroyFence(dev, fence, NULL);
+	vkDestroyCommandPool(dev, cpool, NULL);
+	vkDestroyDescriptorPool(dev, pool, NULL);
+	vkDestroyBuffer(dev, ubuf, NULL);
+	vkFreeMemory(dev, umem, NULL);
+	vkDestroyBuffer(dev, rbuf, NULL);
+	vkFreeMemory(dev, rmem, NULL);
+	vkDestroyBuffer(dev, ibuf, NULL);
+	vkFreeMemory(dev, imem, NULL);
+	vkDestroyPipeline(dev, pipe, NULL);
+	vkDestroyShaderModule(dev, o.vs, NULL);
+	vkDestroyShaderModule(dev, o.fs, NULL);
+	vkDestroyPipelineLayout(dev, layout, NULL);
+	vkDestroyDescriptorSetLayout(dev, l[0], NULL);
+	vkDestroyDescriptorSetLayout(dev, l[1], NULL);
+	vkDestroyFramebuffer(dev, fb, NULL);
+	vkDestroyRenderPass(dev, rp, NULL);
+	vkDestroyImageView(dev, tview, NULL);
+	vkDestroyImage(dev, target, NULL);
+	vkFreeMemory(dev, tmem, NULL);
+	llct_spirv_instr_free(&ins);
+}
+
 int main(void)
 {
 	validates();
 	VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-	f2.features.fragmentStoresAndAtomics = VK_TRUE; /* the records of fragment shaders */
+	f2.features.fragmentStoresAndAtomics = VK_TRUE;       /* the records of fragment shaders */
+	f2.features.vertexPipelineStoresAndAtomics = VK_TRUE; /* and of vertex shaders */
 	app_open("test_spirv_instr", 0, NULL, &f2);
 	runs(3 * 5 * INV); /* room for every record */
 	runs(96);          /* room for 32: the rest counted, not written */
 	fragment_runs();
+	vertex_runs();
 	vkDestroyDevice(dev, NULL);
 	vkDestroyInstance(inst, NULL);
 	return check_done("test_spirv_instr");
