@@ -200,7 +200,10 @@ struct pipe {
 		struct llct_spirv_site *sites;
 		size_t n_sites;
 		const char *why;
-		uint32_t words; /* a record's words: 3 (compute), 5 (fragment) */
+		uint32_t words;        /* a record's words: 3 (compute), 5 (draws) */
+		uint32_t n_frag_sites; /* draws: sites below are the fragment shader's, the rest
+					  the vertex shader's */
+		int all_stages; /* draws: every stage that can touch buffers is instrumented */
 	} tw;
 	struct {                /* fragment output */
 		uint32_t blend; /* color attachments (by slot) with blending on */
@@ -517,7 +520,7 @@ struct capture_device {
 	VkDescriptorSetLayout rec_dsl; /* tier 3: the layer's set (records; the draw number) */
 	struct crec ids;               /* tier 3: slot k holds k (the draw numbers) */
 	uint32_t id_align;             /* bytes between slots (minStorageBufferOffsetAlignment) */
-	int frag_instr;                /* tier 3 instruments fragment shaders */
+	int frag_instr, vert_instr;    /* tier 3 instruments fragment (and vertex) shaders */
 	VkPipelineLayout *old_layouts; /* tier 3: twin layouts of destroyed layouts */
 	size_t n_old_layouts;
 	uint32_t xfb_mem_types; /* memory types host-visible and coherent (bit mask) */

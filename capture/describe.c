@@ -310,12 +310,17 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	/* tier 3: the fragment twin's records give the sampled images' traffic */
 	struct instr_result ir;
 	int recorded = c->frag_instr && !instr_draw_peek(cb, m->u.draw.rec, p, &ir);
-	if (recorded) {
+	if (recorded) { /* sampled images, and buffers when every stage records, from records */
 		size_t k = 0;
-		for (size_t i = 0; i < c->n_uses; i++)
-			if (!(c->uses[i].kind == LLCT_USE_IMAGE &&
-			      c->uses[i].binding == LLCT_BIND_SAMPLED_IMAGE))
-				c->uses[k++] = c->uses[i];
+		for (size_t i = 0; i < c->n_uses; i++) {
+			const struct llct_use *u = &c->uses[i];
+			int img =
+			    u->kind == LLCT_USE_IMAGE && u->binding == LLCT_BIND_SAMPLED_IMAGE;
+			int buf =
+			    u->binding == LLCT_BIND_UNIFORM || u->binding == LLCT_BIND_STORAGE;
+			if (!img && !(buf && p->tw.all_stages))
+				c->uses[k++] = *u;
+		}
 		c->n_uses = k;
 	}
 	d.uses = c->uses;

@@ -169,6 +169,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 			c->tier = &llct_tier3;
 			c->tier3 = 1;
 			c->frag_instr = prep->frag; /* fragment shaders too (their stores) */
+			c->vert_instr = prep->frag && prep->vstores; /* and vertex shaders */
 			fc.rc_lines[LLCT_STREAM_CS] = 16384 / fc.line;
 			fc.rc_lines[LLCT_STREAM_OTHER] = 8192 / fc.line;
 		} else if (wanted == 3) {

@@ -51,6 +51,7 @@ void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 	p->occl = have.occlusionQueryPrecise == VK_TRUE;
 	p->stats = !p->occl && have.pipelineStatisticsQuery == VK_TRUE;
 	p->frag = tier >= 3 && have.fragmentStoresAndAtomics == VK_TRUE; /* tier 3's records */
+	p->vstores = tier >= 3 && have.vertexPipelineStoresAndAtomics == VK_TRUE;
 	if (tier >= 2 && inst->d.GetPhysicalDeviceFeatures2 && has_extension(inst, phys, XFB_EXT)) {
 		VkPhysicalDeviceTransformFeedbackFeaturesEXT x = {
 		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT};
@@ -72,12 +73,14 @@ void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 		p->f2->features.occlusionQueryPrecise |= (VkBool32)p->occl;
 		p->f2->features.pipelineStatisticsQuery |= (VkBool32)p->stats;
 		p->f2->features.fragmentStoresAndAtomics |= (VkBool32)p->frag;
-	} else if (p->occl || p->stats || p->frag) {
+		p->f2->features.vertexPipelineStoresAndAtomics |= (VkBool32)p->vstores;
+	} else if (p->occl || p->stats || p->frag || p->vstores) {
 		if (info->pEnabledFeatures)
 			p->want = *info->pEnabledFeatures;
 		p->want.occlusionQueryPrecise |= (VkBool32)p->occl;
 		p->want.pipelineStatisticsQuery |= (VkBool32)p->stats;
 		p->want.fragmentStoresAndAtomics |= (VkBool32)p->frag;
+		p->want.vertexPipelineStoresAndAtomics |= (VkBool32)p->vstores;
 		p->ci.pEnabledFeatures = &p->want;
 	}
 	if (!p->xfb)

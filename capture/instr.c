@@ -26,9 +26,13 @@ int instr_device_init(struct capture_device *c)
 	struct layer_device *d = c->dev;
 	VkDescriptorSetLayoutBinding b[2] = {
 	    {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-	     VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+	     VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT |
+		 VK_SHADER_STAGE_VERTEX_BIT,
+	     NULL},
 	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1,
-	     VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
+	     VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT |
+		 VK_SHADER_STAGE_VERTEX_BIT,
+	     NULL}};
 	VkDescriptorSetLayoutCreateInfo ci = {
 	    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
 	    .bindingCount = 2,
@@ -395,7 +399,7 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 	for (size_t s = 0; s < p->tw.n_sites; s++) {
 		const struct llct_spirv_site *st = &p->tw.sites[s];
 		struct dset *ds = st->set < 8 ? hget(&c->sets, c->cur_set[1][st->set]) : NULL;
-		struct slot *sl = ds ? find_slot(ds, st->binding, 0) : NULL;
+		struct slot *sl = ds ? find_slot(ds, st->binding, st->element) : NULL;
 		uint64_t addr, len;
 		if (!sl || !buffer_bytes(c, sl->handle, sl->offset, sl->range, &addr, &len))
 			continue;

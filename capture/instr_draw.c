@@ -23,95 +23,147 @@
 #define FREC_WORDS (5u * 1024 * 1024)    /* a command buffer's first room: 1 Mi records */
 #define FREC_MAX (5u * 32 * 1024 * 1024) /* the most: 32 Mi records, 640 MiB */
 
+/* The SPIR-V of stage k of g, copied (with the lock held), or NULL with *why. */
+static uint32_t *stage_words(struct capture_device *c, const VkGraphicsPipelineCreateInfo *g, int k,
+			     size_t *n, const char **why)
+{
+	const uint32_t *code;
+	uint32_t *w = NULL;
+	if (stage_code(c, &g->pStages[k], &code, n))
+		*why = "a shader's SPIR-V is not known";
+	else if (!(w = malloc(*n * 4)))
+		*why = "out of memory";
+	else
+		memcpy(w, code, *n * 4);
+	return w;
+}
+
 void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 		    const VkGraphicsPipelineCreateInfo *g, VkPipeline real)
 {
 	struct layer_device *d = c->dev;
 	const char *why = NULL;
-	struct llct_spirv_instr ins = {0};
-	uint32_t *words = NULL, set = 0;
-	size_t n = 0;
-	int fs = -1;
+	struct llct_spirv_instr ins[2] = {{0}}; /* the fragment shader's, the vertex shader's */
+	uint32_t *words[2] = {NULL, NULL}, set = 0;
+	size_t n[2] = {0, 0};
+	int st_of[2] = {-1, -1}, other = 0; /* stage index of the fragment and vertex shaders */
 	VkPipelineLayout ext = VK_NULL_HANDLE;
 	VkPipeline twin = VK_NULL_HANDLE;
 	if (!c->frag_instr)
 		return;
-	for (uint32_t i = 0; i < g->stageCount && i < MAX_STAGES; i++)
+	for (uint32_t i = 0; i < g->stageCount && i < MAX_STAGES; i++) {
 		if (g->pStages[i].stage == VK_SHADER_STAGE_FRAGMENT_BIT)
-			fs = (int)i;
+			st_of[0] = (int)i;
+		else if (g->pStages[i].stage == VK_SHADER_STAGE_VERTEX_BIT)
+			st_of[1] = (int)i;
+		else
+			other = 1;
+	}
 	for (const VkBaseInStructure *x = g->pNext; x; x = x->pNext)
 		if (x->sType == VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR)
 			why = "it is linked from pipeline libraries";
 	if (g->flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR)
 		why = "it is a pipeline library";
-	if (fs < 0 && !why)
-		return; /* no fragment shader: nothing to record */
+	if (st_of[0] < 0 && st_of[1] < 0 && !why)
+		return;
 	if (g->stageCount > MAX_STAGES)
 		why = "too many stages";
+	else if (other && !why)
+		why = "its tessellation or geometry stage is not instrumented";
 	pthread_mutex_lock(&c->lock);
 	struct playout *l = hget(&c->playouts, H(g->layout));
-	const uint32_t *code;
-	if (why)
-		;
-	else if (!l || !l->ext)
+	if (!why && (!l || !l->ext))
 		why = "its pipeline layout has no set left for the layer's";
-	else if (stage_code(c, &g->pStages[fs], &code, &n))
-		why = "its fragment shader's SPIR-V is not known";
-	else if ((words = malloc(n * 4)))
-		memcpy(words, code, n * 4), ext = l->ext, set = l->ext_set;
-	else
-		why = "out of memory";
+	else if (!why)
+		ext = l->ext, set = l->ext_set;
+	for (int k = 0; k < 2 && !why; k++)
+		if (st_of[k] >= 0 && (k == 0 || c->vert_instr))
+			words[k] = stage_words(c, g, st_of[k], &n[k], &why);
 	pthread_mutex_unlock(&c->lock);
-	if (!why && llct_spirv_instrument(words, n, set, 0, &ins))
-		why = ins.why;
-	else if (!why && ins.skipped)
-		why = "the instrumentation cannot follow some of its fragment shader's accesses";
-	else if (!why && !ins.n_sites) { /* nothing to record: the draw needs no twin */
-		free(words);
-		llct_spirv_instr_free(&ins);
+	/* the fragment shader's sites first, the vertex shader's numbered after them */
+	for (int k = 0; k < 2 && !why; k++) {
+		if (!words[k])
+			continue;
+		if (llct_spirv_instrument(words[k], n[k], set, k ? (uint32_t)ins[0].n_sites : 0,
+					  &ins[k]))
+			why = ins[k].why;
+		else if (ins[k].skipped)
+			why = k ? "the instrumentation cannot follow some of its vertex shader's "
+				  "accesses (texture reads there are not recorded)"
+				: "the instrumentation cannot follow some of its fragment shader's "
+				  "accesses";
+		else if (ins[k].record_words != 5)
+			why = "a shader of it is not only a vertex or fragment entry point";
+	}
+	size_t n_sites = ins[0].n_sites + ins[1].n_sites;
+	if (!why && !n_sites) { /* nothing to record: the draw needs no twin */
+		free(words[0]), free(words[1]);
 		return;
-	} else if (!why && ins.record_words != 5)
-		why = "its fragment shader is not only a fragment entry point";
+	}
+	if (!why && n_sites >= 4096)
+		why = "more than 4095 places to record";
+	struct llct_spirv_site *sites = why ? NULL : malloc(n_sites * sizeof(*sites));
+	if (!why && !sites)
+		why = "out of memory";
 	if (!why) {
+		if (ins[0].n_sites)
+			memcpy(sites, ins[0].sites, ins[0].n_sites * sizeof(*sites));
+		if (ins[1].n_sites)
+			memcpy(sites + ins[0].n_sites, ins[1].sites,
+			       ins[1].n_sites * sizeof(*sites));
 		VkPipelineShaderStageCreateInfo st[MAX_STAGES];
 		memcpy(st, g->pStages, g->stageCount * sizeof(*st));
-		VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-					       .codeSize = ins.n_words * 4,
-					       .pCode = ins.words};
-		st[fs].pNext = NULL; /* an inline module of the program's goes */
+		VkShaderModule mod[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+		for (int k = 0; k < 2 && !why; k++) {
+			if (!ins[k].n_sites)
+				continue; /* that stage as the program has it */
+			VkShaderModuleCreateInfo mi = {
+			    .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+			    .codeSize = ins[k].n_words * 4,
+			    .pCode = ins[k].words};
+			if (d->d.CreateShaderModule(d->handle, &mi, NULL, &mod[k]) != VK_SUCCESS)
+				why = "the driver refused an instrumented shader";
+			st[st_of[k]].module = mod[k];
+			st[st_of[k]].pNext = NULL; /* an inline module of the program's goes */
+		}
 		VkGraphicsPipelineCreateInfo ci = *g;
 		ci.pStages = st;
 		ci.flags &= ~(VkPipelineCreateFlags)VK_PIPELINE_CREATE_DERIVATIVE_BIT;
 		ci.basePipelineHandle = VK_NULL_HANDLE;
 		ci.basePipelineIndex = -1;
 		ci.layout = ext;
-		if (d->d.CreateShaderModule(d->handle, &mi, NULL, &st[fs].module) != VK_SUCCESS)
-			why = "the driver refused the instrumented shader";
-		else if (d->d.CreateGraphicsPipelines(d->handle, cache, 1, &ci, NULL, &twin) !=
-			 VK_SUCCESS)
+		if (!why && d->d.CreateGraphicsPipelines(d->handle, cache, 1, &ci, NULL, &twin) !=
+				VK_SUCCESS)
 			why = "the driver refused the instrumented pipeline", twin = VK_NULL_HANDLE;
-		if (st[fs].module)
-			d->d.DestroyShaderModule(d->handle, st[fs].module, NULL);
+		for (int k = 0; k < 2; k++)
+			if (mod[k])
+				d->d.DestroyShaderModule(d->handle, mod[k], NULL);
 	}
-	free(words);
+	free(words[0]), free(words[1]);
 	pthread_mutex_lock(&c->lock);
 	struct pipe *p = hget(&c->pipes, H(real));
 	if (p && twin) {
 		p->tw.twin = twin;
 		p->tw.layout = ext;
 		p->tw.set = set;
-		p->tw.sites = ins.sites;
-		p->tw.n_sites = ins.n_sites;
+		p->tw.sites = sites;
+		p->tw.n_sites = n_sites;
+		p->tw.n_frag_sites = (uint32_t)ins[0].n_sites;
+		/* every stage that can touch the bound buffers is instrumented: their records
+		   replace the buffers' model too */
+		p->tw.all_stages = st_of[1] < 0 || c->vert_instr;
 		p->tw.words = 5;
-		ins.sites = NULL;
+		sites = NULL;
 		twin = VK_NULL_HANDLE;
 	} else if (p) {
 		p->tw.why = why ? why : "the pipeline went away";
 	}
 	pthread_mutex_unlock(&c->lock);
+	free(sites);
 	if (twin)
 		d->d.DestroyPipeline(d->handle, twin, NULL);
-	llct_spirv_instr_free(&ins);
+	llct_spirv_instr_free(&ins[0]);
+	llct_spirv_instr_free(&ins[1]);
 }
 
 void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
@@ -230,13 +282,14 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		struct llct_surface_map m; /* of level `level` */
 		uint32_t level;
 		uint64_t addr, size; /* buffers */
+		int stream;          /* buffers: uniform OTHER; storage VTX (vertex), OTHER */
 	} *sa = calloc(p->tw.n_sites, sizeof(*sa));
 	if (!sa)
 		return -1;
 	for (size_t s = 0; s < p->tw.n_sites; s++) {
 		const struct llct_spirv_site *st = &p->tw.sites[s];
 		struct dset *ds = st->set < 8 ? hget(&c->sets, c->cur_set[0][st->set]) : NULL;
-		struct slot *sl = ds ? find_slot(ds, st->binding, 0) : NULL;
+		struct slot *sl = ds ? find_slot(ds, st->binding, st->element) : NULL;
 		if (!sl)
 			continue;
 		if (st->kind >= LLCT_SPIRV_SAMPLE) {
@@ -250,6 +303,12 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		} else if (buffer_bytes(c, sl->handle, sl->offset, sl->range, &sa[s].addr,
 					&sa[s].size)) {
 			sa[s].ok = 1;
+			sa[s].stream =
+			    s >= p->tw.n_frag_sites &&
+				    (sl->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+				     sl->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
+				? LLCT_STREAM_VTX
+				: LLCT_STREAM_OTHER;
 		}
 	}
 	uint64_t prev = UINT64_MAX;
@@ -262,8 +321,10 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		}
 		const struct llct_spirv_site *st = &p->tw.sites[site];
 		struct site_at *a = &sa[site];
-		uint32_t sm = llct_fp_pixel_sm(c->fp, px, py, width ? width : 1);
-		if (st->kind < LLCT_SPIRV_SAMPLE) { /* a buffer: uniform or storage, stream OTHER */
+		uint32_t sm = site >= p->tw.n_frag_sites /* a vertex: 32 a warp, round robin */
+				  ? (r[4] / 32) % (c->n_sms ? c->n_sms : 1)
+				  : llct_fp_pixel_sm(c->fp, px, py, width ? width : 1);
+		if (st->kind < LLCT_SPIRV_SAMPLE) { /* a buffer */
 			uint32_t size = st->size ? st->size : 4;
 			if ((uint64_t)r[1] + size > a->size) {
 				res->unplaced++;
@@ -273,11 +334,10 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 				 last = (a->addr + r[1] + size - 1) / L;
 			for (uint64_t l = first; l <= last; l++) {
 				if (st->kind != LLCT_SPIRV_STORE)
-					llct_fp_touch(c->fp, l * L, LLCT_STREAM_OTHER, LLCT_OP_READ,
-						      sm, 1);
+					llct_fp_touch(c->fp, l * L, a->stream, LLCT_OP_READ, sm, 1);
 				if (st->kind != LLCT_SPIRV_LOAD)
-					llct_fp_touch(c->fp, l * L, LLCT_STREAM_OTHER,
-						      LLCT_OP_WRITE, sm, 1);
+					llct_fp_touch(c->fp, l * L, a->stream, LLCT_OP_WRITE, sm,
+						      1);
 			}
 			continue;
 		}

@@ -47,8 +47,10 @@ struct device_prep {
 	VkPhysicalDeviceFeatures f2_saved;
 	VkPhysicalDeviceTransformFeedbackFeaturesEXT *app_xfb; /* the program's, changed */
 	VkBool32 app_xfb_saved;
-	int occl, stats, xfb, frag; /* turned on: occlusionQueryPrecise, pipelineStatisticsQuery,
-				       transform feedback, fragmentStoresAndAtomics */
+	int occl, stats, xfb, frag, vstores; /* turned on: occlusionQueryPrecise,
+						pipelineStatisticsQuery, transform feedback,
+						fragmentStoresAndAtomics,
+						vertexPipelineStoresAndAtomics */
 };
 void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 			    const VkDeviceCreateInfo *info, struct device_prep *p);

@@ -67,7 +67,8 @@ enum {
 struct llct_spirv_site {
 	uint32_t set, binding; /* the descriptor accessed */
 	uint32_t size;         /* bytes per access (0: the layout does not say) */
-	uint32_t kind;         /* LLCT_SPIRV_LOAD, _STORE or _ATOMIC */
+	uint32_t kind;         /* LLCT_SPIRV_LOAD, _STORE, _ATOMIC, _SAMPLE, _FETCH, _GATHER */
+	uint32_t element;      /* the descriptor in an array of them (a constant index), 0 */
 };
 struct llct_spirv_instr {
 	uint32_t *words; /* the instrumented module (malloc'd) */

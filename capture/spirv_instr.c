@@ -68,12 +68,17 @@ void si_emit5(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c, u
 
 uint32_t si_konst(struct pass *p, uint32_t v)
 {
-	for (size_t i = 0; i < p->n_consts; i++)
+	for (size_t i = p->n_consts; i-- > 0;) /* the latest first: the ones the code just used */
 		if (p->consts[i][0] == v)
 			return p->consts[i][1];
-	if (p->n_consts == sizeof(p->consts) / sizeof(p->consts[0])) {
-		p->oom = 1; /* more distinct strides and offsets than a real module has */
-		return p->consts[0][1];
+	if (p->n_consts == p->cap_consts) {
+		size_t cap = p->cap_consts ? 2 * p->cap_consts : 64;
+		uint32_t(*c)[2] = realloc(p->consts, cap * sizeof(*c));
+		if (!c) {
+			p->oom = 1;
+			return p->n_consts ? p->consts[0][1] : 0;
+		}
+		p->consts = c, p->cap_consts = cap;
 	}
 	p->consts[p->n_consts][0] = v;
 	p->consts[p->n_consts][1] = p->next++;
@@ -96,6 +101,7 @@ uint32_t si_site(struct pass *p, uint32_t set, uint32_t binding, uint32_t kind, 
 	s->binding = binding;
 	s->kind = kind;
 	s->size = size;
+	s->element = 0;
 	return si_konst(p, p->site_base + (uint32_t)p->n_sites++);
 }
 
@@ -440,8 +446,9 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 			si_access_chain(&p, i);
 	}
 	if (p.oom) {
-		free(p.ids), free(p.mdec), free(p.chains), free(p.out), free(p.sites);
-		r->why = "out of memory, or more distinct constants than the pass keeps";
+		free(p.ids), free(p.mdec), free(p.chains), free(p.out), free(p.sites),
+		    free(p.consts);
+		r->why = "out of memory";
 		return -1;
 	}
 	/* assemble: header, capabilities, [extension], ..., entry point (+ our variable from 1.4),
@@ -492,7 +499,8 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 	int add_early = p.fragment && !early && !late; /* only fragments that pass record */
 	uint32_t *o = malloc(total * sizeof(*o)), k = 0;
 	if (!o) {
-		free(p.ids), free(p.mdec), free(p.chains), free(p.out), free(p.sites);
+		free(p.ids), free(p.mdec), free(p.chains), free(p.out), free(p.sites),
+		    free(p.consts);
 		r->why = "out of memory";
 		return -1;
 	}
@@ -685,7 +693,7 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 	r->n_sites = p.n_sites;
 	r->skipped = p.skipped;
 	r->record_words = p.rec_words;
-	free(p.ids), free(p.mdec), free(p.chains), free(p.out);
+	free(p.ids), free(p.mdec), free(p.chains), free(p.out), free(p.consts);
 	return 0;
 }
 

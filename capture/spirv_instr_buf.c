@@ -70,6 +70,22 @@ static uint32_t size_of(const struct pass *p, uint32_t t, uint32_t mstride, int 
 
 /* The buffer variable a pointer id is (or a tracked chain's root): 0 and *c (NULL for the
  * variable itself), or -1. */
+/* A buffer variable's pointee: 0 a Block (or BufferBlock) struct, 1 an array of them (an
+ * array of descriptors: the first index of a chain picks one), -1 neither. */
+static int block_kind(const struct pass *p, uint32_t pt)
+{
+	if (pt >= p->bound)
+		return -1;
+	if (p->ids[pt].op == SpvOpTypeStruct)
+		return p->ids[pt].flags & 3 ? 0 : -1;
+	if (p->ids[pt].op == SpvOpTypeArray || p->ids[pt].op == SpvOpTypeRuntimeArray) {
+		uint32_t e = p->ids[pt].type;
+		return e < p->bound && p->ids[e].op == SpvOpTypeStruct && p->ids[e].flags & 3 ? 1
+											      : -1;
+	}
+	return -1;
+}
+
 int si_buffer_pointer(const struct pass *p, uint32_t id, const struct chain **c)
 {
 	if (id >= p->bound)
@@ -82,14 +98,16 @@ int si_buffer_pointer(const struct pass *p, uint32_t id, const struct chain **c)
 	if (d->op != SpvOpVariable || d->set < 0 || d->binding < 0)
 		return -1;
 	uint32_t pt = d->type < p->bound ? p->ids[d->type].type : p->bound;
-	if (pt >= p->bound)
+	int kind = block_kind(p, pt);
+	if (d->cls != SpvStorageClassStorageBuffer + 1 && d->cls != SpvStorageClassUniform + 1)
 		return -1;
-	if (d->cls == SpvStorageClassStorageBuffer + 1 ||
-	    (d->cls == SpvStorageClassUniform + 1 && p->ids[pt].flags & 3)) {
-		*c = NULL;
-		return 0;
-	}
-	return -1;
+	if (kind < 0 && d->cls == SpvStorageClassStorageBuffer + 1 && pt < p->bound &&
+	    p->ids[pt].op == SpvOpTypeStruct)
+		kind = 0; /* StorageBuffer blocks need no decoration to be read here */
+	if (kind < 0)
+		return -1;
+	*c = NULL;
+	return kind; /* 1: an array of descriptors, which only a chain may index */
 }
 
 /* An index as a uint id, emitting a bitcast for a signed one; 0 when it is not 32-bit. */
@@ -112,14 +130,21 @@ void si_access_chain(struct pass *p, size_t i)
 	const uint32_t *w = p->w + i;
 	uint32_t len = w[0] >> 16, res = w[2], base = w[3];
 	const struct chain *bc;
-	if (res >= p->bound || si_buffer_pointer(p, base, &bc))
+	int kind = res < p->bound ? si_buffer_pointer(p, base, &bc) : -1;
+	if (kind < 0)
 		return;
-	struct chain c = {bc ? bc->var : base, 0, 0, bc ? bc->mstride : 0};
+	struct chain c = {bc ? bc->var : base, 0, 0, bc ? bc->mstride : 0, bc ? bc->elem : 0};
 	uint32_t t = bc ? bc->type : p->ids[p->ids[base].type].type, konst_off = 0, acc = 0;
+	uint32_t k = 4, v;
 	if (bc)
 		acc = bc->off;
-	for (uint32_t k = 4; k < len; k++) {
-		uint32_t idx = w[k], v, stride = 0;
+	if (kind == 1) { /* the descriptor: a constant index into the array of them */
+		if (len < 5 || const_value(p, w[4], &v))
+			goto skip;
+		c.elem = v, t = p->ids[t].type, k = 5;
+	}
+	for (; k < len; k++) {
+		uint32_t idx = w[k], stride = 0;
 		if (t >= p->bound)
 			goto skip;
 		const struct id *d = &p->ids[t];
@@ -194,6 +219,7 @@ void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
 				size_of(p, vt, c ? c->mstride : 0, 0));
 	if (!site)
 		return;
+	p->sites[p->n_sites - 1].element = c ? c->elem : 0;
 	uint32_t zero = si_konst(p, 0), wg = zero;
 	if (p->compute) { /* x + 65536 y + 16777216 z: which workgroup, so which SM */
 		uint32_t v = p->next++, x = p->next++, y = p->next++, z = p->next++, y1 = p->next++,

@@ -28,6 +28,7 @@ struct chain {
 	uint32_t off;     /* the id of its byte offset (a new id; a constant's when static) */
 	uint32_t type;    /* the type it points to */
 	uint32_t mstride; /* MatrixStride of the member it went through last, 0 */
+	uint32_t elem;    /* the descriptor in an array of them (0 for a single one) */
 };
 
 struct pass {
@@ -40,8 +41,8 @@ struct pass {
 	uint32_t *mdec; /* member decorations: (struct, member, decoration, value) */
 	size_t n_mdec;
 	uint32_t t_uint, t_bool, new_uint, new_bool;
-	uint32_t consts[64][2]; /* (value, id) of the uint constants the code uses */
-	size_t n_consts;
+	uint32_t (*consts)[2]; /* (value, id) of the uint constants the code uses */
+	size_t n_consts, cap_consts;
 	uint32_t *out; /* the function bodies, rewritten */
 	size_t n_out, cap_out;
 	int oom;

@@ -42,6 +42,11 @@ static VkResult submit(struct layer_device *d, struct capture_device *c, const s
 	VkResult r = VK_SUCCESS;
 	size_t nb = 0;
 	pthread_mutex_lock(&c->lock);
+	for (size_t i = 0; c->tier3 && i < n; i++) { /* tier 3: every execution records afresh */
+		struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
+		if (b && (b->n_crec_used || b->n_draws))
+			instr_submitting(c, b, 0);
+	}
 	struct cbuf **bs = measure_submit(c) ? measured(c, cbs, n, &nb) : NULL;
 	if (nb) {
 		r = submit_down(d, s);
