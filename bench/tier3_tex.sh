@@ -45,7 +45,7 @@ fi
 for sc in $SCENES; do
 	command -v glmark2 >/dev/null || break
 	for t in 2 3; do
-		LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink timeout 300 "$LLCTRACE" capture -q -t $t -b submit -f 40-41 -x -o "$T/g$t.llct" -- glmark2 -s 1280x720 -b "$sc:duration=4" >/dev/null 2>&1
+		LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink timeout 300 "$LLCTRACE" capture -q -t $t -b submit -f 40-41 -x -o "$T/g$t.llct" -- glmark2 -s 1280x720 -b "$sc:duration=20" >/dev/null 2>&1
 	done
 	row "glmark2 $sc 1280x720" 2 "$T/g2.llct"
 	row "glmark2 $sc 1280x720" 3 "$T/g3.llct"
