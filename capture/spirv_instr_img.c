@@ -31,8 +31,10 @@ uint32_t si_pixel(struct pass *p)
 }
 
 /* The image variable behind a sampled image or image value (through loads, OpSampledImage,
- * OpImage, access chains into arrays, copies), or 0. */
-static uint32_t image_var(const struct pass *p, uint32_t id, int depth)
+ * OpImage, copies, and an access chain into an array of descriptors by a constant index, which
+ * *elem gets), or 0 -- also for an index computed at run time (bindless heaps: which image it
+ * reads is not known here, so the pipeline keeps the model). */
+static uint32_t image_var(const struct pass *p, uint32_t id, uint32_t *elem, int depth)
 {
 	if (id >= p->bound || depth > 6)
 		return 0;
@@ -43,10 +45,17 @@ static uint32_t image_var(const struct pass *p, uint32_t id, int depth)
 		return 0;
 	const uint32_t *w = p->w + d->def;
 	uint32_t op = w[0] & 0xffff, len = w[0] >> 16;
+	if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 4) {
+		const struct id *k = len == 5 && w[4] < p->bound ? &p->ids[w[4]] : NULL;
+		if (!k || k->op != SpvOpConstant)
+			return 0; /* more than one index, or one computed at run time */
+		*elem = k->count;
+		return image_var(p, w[3], elem, depth + 1);
+	}
 	if ((op == SpvOpLoad || op == SpvOpSampledImage || op == SpvOpImage ||
-	     op == SpvOpCopyObject || op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) &&
+	     op == SpvOpCopyObject) &&
 	    len >= 4)
-		return image_var(p, w[3], depth + 1);
+		return image_var(p, w[3], elem, depth + 1);
 	return 0;
 }
 
@@ -113,7 +122,7 @@ void si_image(struct pass *p, size_t i)
 	}
 	if (len < 5)
 		return;
-	uint32_t si = w[3], coord = w[4], var = image_var(p, si, 0);
+	uint32_t si = w[3], coord = w[4], elem = 0, var = image_var(p, si, &elem, 0);
 	uint32_t st = si < p->bound ? p->ids[si].type : p->bound, it = st;
 	if (st < p->bound && p->ids[st].op == SpvOpTypeSampledImage)
 		it = p->ids[st].type;
@@ -175,6 +184,7 @@ void si_image(struct pass *p, size_t i)
 	    si_site(p, (uint32_t)p->ids[var].set, (uint32_t)p->ids[var].binding, kind, 0);
 	if (!site)
 		return;
+	p->sites[p->n_sites - 1].element = elem;
 	uint32_t vals[5] = {si_site_word(p, site), u, v, lod, si_pixel(p)};
 	si_record(p, vals);
 }
