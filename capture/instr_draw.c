@@ -132,9 +132,15 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 		ci.basePipelineHandle = VK_NULL_HANDLE;
 		ci.basePipelineIndex = -1;
 		ci.layout = ext;
-		if (!why && d->d.CreateGraphicsPipelines(d->handle, cache, 1, &ci, NULL, &twin) !=
-				VK_SUCCESS)
+		VkResult vr =
+		    why ? VK_SUCCESS
+			: d->d.CreateGraphicsPipelines(d->handle, cache, 1, &ci, NULL, &twin);
+		if (vr != VK_SUCCESS) {
+			cap_log("tier 3: the driver refused an instrumented pipeline (VkResult %d, "
+				"flags 0x%x)",
+				(int)vr, (unsigned)ci.flags);
 			why = "the driver refused the instrumented pipeline", twin = VK_NULL_HANDLE;
+		}
 		for (int k = 0; k < 2; k++)
 			if (mod[k])
 				d->d.DestroyShaderModule(d->handle, mod[k], NULL);

@@ -561,7 +561,7 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 			}
 		}
 		if ((w[i] & 0xffff) == SpvOpEntryPoint &&
-		    (version >= 0x10400 || p.new_wg || p.new_fc)) {
+		    (version >= 0x10400 || p.new_wg || p.new_fc || p.new_vi)) {
 			/* the interface lists the variables added: from SPIR-V 1.4 every global
 			   one, before it the Input ones */
 			uint32_t extra = (version >= 0x10400) * (1 + !!p.graphics) + !!p.new_wg +

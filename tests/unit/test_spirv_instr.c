@@ -35,6 +35,7 @@
 #include "double.comp.h"
 #include "double_texel.comp.h"
 #include "fullscreen.vert.h"
+#include "hlsl_pos.vert.h"
 #include "instr.comp.h"
 #include "instr15.comp.h"
 #include "sample.frag.h"
@@ -43,6 +44,7 @@
 #include "tri.frag.h"
 #include "tri.vert.h"
 #include "ubo.vert.h"
+#include "ubo_novi.vert.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define INV 64 /* invocations: 4 workgroups of 16 */
@@ -82,6 +84,9 @@ static void validates(void)
 	    {"tri.frag", spv_tri_frag, sizeof(spv_tri_frag), SPV_ENV_VULKAN_1_1, 0},
 	    {"tri.vert", spv_tri_vert, sizeof(spv_tri_vert), SPV_ENV_VULKAN_1_1, 0},
 	    {"ubo.vert", spv_ubo_vert, sizeof(spv_ubo_vert), SPV_ENV_VULKAN_1_1, 2},
+	    /* no VertexIndex of their own, so the pass adds one */
+	    {"ubo_novi.vert", spv_ubo_novi_vert, sizeof(spv_ubo_novi_vert), SPV_ENV_VULKAN_1_1, 2},
+	    {"hlsl_pos.vert", spv_hlsl_pos_vert, sizeof(spv_hlsl_pos_vert), SPV_ENV_VULKAN_1_1, 0},
 	};
 	for (size_t m = 0; m < N(mods); m++) {
 		struct llct_spirv_instr r;
