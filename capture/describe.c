@@ -316,8 +316,9 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 			const struct llct_use *u = &c->uses[i];
 			int img =
 			    u->kind == LLCT_USE_IMAGE && u->binding == LLCT_BIND_SAMPLED_IMAGE;
-			int buf =
-			    u->binding == LLCT_BIND_UNIFORM || u->binding == LLCT_BIND_STORAGE;
+			int buf = u->binding == LLCT_BIND_UNIFORM ||
+				  u->binding == LLCT_BIND_STORAGE ||
+				  u->binding == LLCT_BIND_STORAGE_IMAGE;
 			if (!img && !(buf && p->tw.all_stages))
 				c->uses[k++] = *u;
 		}
@@ -402,7 +403,8 @@ void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 		size_t k = 0;
 		for (size_t i = 0; i < c->n_uses; i++)
 			if (c->uses[i].binding != LLCT_BIND_UNIFORM &&
-			    c->uses[i].binding != LLCT_BIND_STORAGE)
+			    c->uses[i].binding != LLCT_BIND_STORAGE &&
+			    c->uses[i].binding != LLCT_BIND_STORAGE_IMAGE)
 				c->uses[k++] = c->uses[i];
 		c->n_uses = k;
 		instr_records(c, b, m, p, &ir);

@@ -389,11 +389,14 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 		return -1;
 	const struct crec *r = &b->crec[m->u.dispatch.rec - 1];
 	uint32_t kept = res->records - res->lost;
-	/* each site's buffer: its base address and size, looked up once */
+	/* each site's buffer (base address and size) or storage image (its view's map), looked
+	   up once */
 	struct base {
 		uint64_t addr, size;
 		int stream, ok;
+		struct llct_surface_map m;
 	} *base = calloc(p->tw.n_sites, sizeof(*base));
+	uint32_t L = llct_fp_line_size(c->fp), n_sms = c->n_sms ? c->n_sms : 1;
 	if (!base)
 		return -1;
 	for (size_t s = 0; s < p->tw.n_sites; s++) {
@@ -401,6 +404,15 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 		struct dset *ds = st->set < 8 ? hget(&c->sets, c->cur_set[1][st->set]) : NULL;
 		struct slot *sl = ds ? find_slot(ds, st->binding, st->element) : NULL;
 		uint64_t addr, len;
+		if (sl && llct_spirv_site_image(st->kind)) {
+			uint32_t mip, layer;
+			struct img *im = view_image(c, sl->handle, &mip, &layer);
+			if (im) {
+				llct_surface_map(&im->s, L, mip, layer, &base[s].m);
+				base[s].ok = 1, base[s].stream = LLCT_STREAM_CS;
+			}
+			continue;
+		}
 		if (!sl || !buffer_bytes(c, sl->handle, sl->offset, sl->range, &addr, &len))
 			continue;
 		base[s].addr = addr, base[s].size = len, base[s].ok = 1;
@@ -409,7 +421,6 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 				     ? LLCT_STREAM_OTHER
 				     : LLCT_STREAM_CS;
 	}
-	uint32_t L = llct_fp_line_size(c->fp), n_sms = c->n_sms ? c->n_sms : 1;
 	/* the access before, to skip its exact repeats: the same line, kind and stream by the
 	   same SM hits the line it just left in that SM's cache, so the model's output is the
 	   same without them (a SIMD group's lanes mostly repeat their neighbour's line) */
@@ -424,21 +435,27 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 		}
 		const struct llct_spirv_site *st = &p->tw.sites[site];
 		uint32_t size = st->size ? st->size : 4;
-		if ((uint64_t)off + size > base[site].size) { /* past the descriptor's range */
+		uint64_t first, last;
+		if (llct_spirv_site_image(st->kind)) { /* a texel: x + 65536 y */
+			first = last =
+			    llct_surface_map_line(&base[site].m, off & 0xffff, off >> 16) / L;
+		} else if ((uint64_t)off + size > base[site].size) { /* past the range */
 			res->unplaced++;
 			continue;
+		} else {
+			first = (base[site].addr + off) / L;
+			last = (base[site].addr + off + size - 1) / L;
 		}
-		uint64_t a = base[site].addr + off, first = a / L, last = (a + size - 1) / L;
 		uint32_t sm = rec[2] % n_sms;
-		uint32_t key = sm << 8 | (uint32_t)base[site].stream << 2 | st->kind;
+		uint32_t key = sm << 8 | (uint32_t)base[site].stream << 4 | st->kind;
 		if (first == last && first == prev_line && key == prev_key)
 			continue;
 		prev_line = first == last ? first : UINT64_MAX;
 		prev_key = key;
 		for (uint64_t l = first; l <= last; l++) {
-			if (st->kind != LLCT_SPIRV_STORE)
+			if (llct_spirv_site_reads(st->kind))
 				llct_fp_touch(c->fp, l * L, base[site].stream, LLCT_OP_READ, sm, 1);
-			if (st->kind != LLCT_SPIRV_LOAD)
+			if (llct_spirv_site_writes(st->kind))
 				llct_fp_touch(c->fp, l * L, base[site].stream, LLCT_OP_WRITE, sm,
 					      1);
 		}

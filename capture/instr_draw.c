@@ -330,6 +330,18 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		uint32_t sm = site >= p->tw.n_frag_sites /* a vertex: 32 a warp, round robin */
 				  ? (r[4] / 32) % (c->n_sms ? c->n_sms : 1)
 				  : llct_fp_pixel_sm(c->fp, px, py, width ? width : 1);
+		if (llct_spirv_site_image(st->kind)) { /* a storage image texel, stream OTHER */
+			if (a->level == UINT32_MAX) {
+				llct_surface_map(&a->im->s, L, a->mip, a->layer, &a->m);
+				a->level = a->mip;
+			}
+			uint64_t l = llct_surface_map_line(&a->m, r[1], r[2]);
+			if (llct_spirv_site_reads(st->kind))
+				llct_fp_touch(c->fp, l, LLCT_STREAM_OTHER, LLCT_OP_READ, sm, 1);
+			if (llct_spirv_site_writes(st->kind))
+				llct_fp_touch(c->fp, l, LLCT_STREAM_OTHER, LLCT_OP_WRITE, sm, 1);
+			continue;
+		}
 		if (st->kind < LLCT_SPIRV_SAMPLE) { /* a buffer */
 			uint32_t size = st->size ? st->size : 4;
 			if ((uint64_t)r[1] + size > a->size) {
@@ -339,9 +351,9 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			uint64_t first = (a->addr + r[1]) / L,
 				 last = (a->addr + r[1] + size - 1) / L;
 			for (uint64_t l = first; l <= last; l++) {
-				if (st->kind != LLCT_SPIRV_STORE)
+				if (llct_spirv_site_reads(st->kind))
 					llct_fp_touch(c->fp, l * L, a->stream, LLCT_OP_READ, sm, 1);
-				if (st->kind != LLCT_SPIRV_LOAD)
+				if (llct_spirv_site_writes(st->kind))
 					llct_fp_touch(c->fp, l * L, a->stream, LLCT_OP_WRITE, sm,
 						      1);
 			}

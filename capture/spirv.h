@@ -62,7 +62,12 @@ enum {
 	LLCT_SPIRV_ATOMIC,
 	LLCT_SPIRV_SAMPLE, /* fragment: record (site, u, v, lod, pixel): float bits */
 	LLCT_SPIRV_FETCH,  /* fragment: (site, x, y, lod, pixel): integers */
-	LLCT_SPIRV_GATHER  /* fragment: (site, u, v, 0, pixel) */
+	LLCT_SPIRV_GATHER, /* fragment: (site, u, v, 0, pixel) */
+	/* storage images (2D): compute (site, x + 65536 y, workgroup); fragment (site, x, y, 0,
+	   pixel) */
+	LLCT_SPIRV_IMAGE_READ,
+	LLCT_SPIRV_IMAGE_WRITE,
+	LLCT_SPIRV_IMAGE_ATOMIC
 };
 struct llct_spirv_site {
 	uint32_t set, binding; /* the descriptor accessed */
@@ -70,6 +75,21 @@ struct llct_spirv_site {
 	uint32_t kind;         /* LLCT_SPIRV_LOAD, _STORE, _ATOMIC, _SAMPLE, _FETCH, _GATHER */
 	uint32_t element;      /* the descriptor in an array of them (a constant index), 0 */
 };
+/* Whether a buffer or storage image site reads, writes (atomics both). */
+static inline int llct_spirv_site_reads(uint32_t kind)
+{
+	return kind == LLCT_SPIRV_LOAD || kind == LLCT_SPIRV_ATOMIC ||
+	       kind == LLCT_SPIRV_IMAGE_READ || kind == LLCT_SPIRV_IMAGE_ATOMIC;
+}
+static inline int llct_spirv_site_writes(uint32_t kind)
+{
+	return kind == LLCT_SPIRV_STORE || kind == LLCT_SPIRV_ATOMIC ||
+	       kind == LLCT_SPIRV_IMAGE_WRITE || kind == LLCT_SPIRV_IMAGE_ATOMIC;
+}
+static inline int llct_spirv_site_image(uint32_t kind)
+{
+	return kind >= LLCT_SPIRV_IMAGE_READ;
+}
 struct llct_spirv_instr {
 	uint32_t *words; /* the instrumented module (malloc'd) */
 	size_t n_words;

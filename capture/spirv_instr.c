@@ -434,6 +434,10 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 			    !si_buffer_pointer(&p, w[i + 2], &c) ||
 			    (len >= 4 && !si_buffer_pointer(&p, w[i + 3], &c)))
 				p.skipped++;
+		} else if ((op == SpvOpImageRead || op == SpvOpImageWrite ||
+			    op == SpvOpImageTexelPointer) &&
+			   (p.compute || p.fragment)) {
+			si_storage_image(&p, i);
 		} else if (p.fragment) {
 			si_image(&p, i);
 		} else if (p.vertex &&

@@ -209,6 +209,23 @@ skip:
 /* A load, store or atomic through pointer ptr of a value of type vt: the record, emitted before
  * it: (site, offset, workgroup) in compute, (site, offset, 0, 0, pixel) in fragment shaders,
  * (site, offset, 0) elsewhere. */
+uint32_t si_workgroup(struct pass *p)
+{
+	if (!p->compute)
+		return si_konst(p, 0);
+	uint32_t v = p->next++, x = p->next++, y = p->next++, z = p->next++, y1 = p->next++,
+		 z1 = p->next++, s1 = p->next++, wg = p->next++;
+	si_emit4(p, SpvOpLoad, p->t_v3uint, v, p->v_wg);
+	si_emit5(p, SpvOpCompositeExtract, p->t_uint, x, v, 0);
+	si_emit5(p, SpvOpCompositeExtract, p->t_uint, y, v, 1);
+	si_emit5(p, SpvOpCompositeExtract, p->t_uint, z, v, 2);
+	si_emit5(p, SpvOpIMul, p->t_uint, y1, y, si_konst(p, 65536));
+	si_emit5(p, SpvOpIMul, p->t_uint, z1, z, si_konst(p, 16777216));
+	si_emit5(p, SpvOpIAdd, p->t_uint, s1, x, y1);
+	si_emit5(p, SpvOpIAdd, p->t_uint, wg, s1, z1);
+	return wg;
+}
+
 void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
 {
 	const struct chain *c;
@@ -220,20 +237,7 @@ void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
 	if (!site)
 		return;
 	p->sites[p->n_sites - 1].element = c ? c->elem : 0;
-	uint32_t zero = si_konst(p, 0), wg = zero;
-	if (p->compute) { /* x + 65536 y + 16777216 z: which workgroup, so which SM */
-		uint32_t v = p->next++, x = p->next++, y = p->next++, z = p->next++, y1 = p->next++,
-			 z1 = p->next++, s1 = p->next++;
-		si_emit4(p, SpvOpLoad, p->t_v3uint, v, p->v_wg);
-		si_emit5(p, SpvOpCompositeExtract, p->t_uint, x, v, 0);
-		si_emit5(p, SpvOpCompositeExtract, p->t_uint, y, v, 1);
-		si_emit5(p, SpvOpCompositeExtract, p->t_uint, z, v, 2);
-		si_emit5(p, SpvOpIMul, p->t_uint, y1, y, si_konst(p, 65536));
-		si_emit5(p, SpvOpIMul, p->t_uint, z1, z, si_konst(p, 16777216));
-		si_emit5(p, SpvOpIAdd, p->t_uint, s1, x, y1);
-		wg = p->next++;
-		si_emit5(p, SpvOpIAdd, p->t_uint, wg, s1, z1);
-	}
+	uint32_t zero = si_konst(p, 0), wg = si_workgroup(p);
 	if (p->graphics) {
 		uint32_t vals[5] = {si_site_word(p, site), off, zero, zero, si_pixel(p)};
 		si_record(p, vals);

@@ -239,3 +239,55 @@ int si_vertex_setup(struct pass *p)
 	p->new_vi = 1, p->v_vi = p->next++, p->t_pint = p->next++;
 	return 0;
 }
+
+void si_storage_image(struct pass *p, size_t i)
+{
+	const uint32_t *w = p->w + i;
+	uint32_t op = w[0] & 0xffff, len = w[0] >> 16, img, coord, kind;
+	if (op == SpvOpImageRead && len >= 5)
+		img = w[3], coord = w[4], kind = LLCT_SPIRV_IMAGE_READ;
+	else if (op == SpvOpImageWrite && len >= 4)
+		img = w[1], coord = w[2], kind = LLCT_SPIRV_IMAGE_WRITE;
+	else if (op == SpvOpImageTexelPointer && len >= 6) /* an image atomic's pointer */
+		img = w[3], coord = w[4], kind = LLCT_SPIRV_IMAGE_ATOMIC;
+	else
+		return;
+	uint32_t elem = 0, var = image_var(p, img, &elem, 0);
+	uint32_t pt = var ? p->ids[var].type : p->bound,
+		 it = pt < p->bound ? p->ids[pt].type : p->bound;
+	if (it < p->bound &&
+	    (p->ids[it].op == SpvOpTypeArray || p->ids[it].op == SpvOpTypeRuntimeArray))
+		it = p->ids[it].type;
+	if (!var || it >= p->bound || p->ids[it].op != SpvOpTypeImage) {
+		p->skipped++;
+		return;
+	}
+	uint32_t dim = p->w[p->ids[it].at + 3], arrayed = p->w[p->ids[it].at + 5];
+	if (dim == SpvDimBuffer)
+		return; /* a texel buffer: its footprint stands (its traffic is not stripped) */
+	if (dim != SpvDim2D || arrayed) {
+		p->skipped++;
+		return;
+	}
+	uint32_t ct = coord < p->bound ? p->ids[coord].type : p->bound;
+	uint32_t x = component(p, coord, ct, 0), y = component(p, coord, ct, 1);
+	if (!x || !y) {
+		p->skipped++;
+		return;
+	}
+	uint32_t site =
+	    si_site(p, (uint32_t)p->ids[var].set, (uint32_t)p->ids[var].binding, kind, 0);
+	if (!site)
+		return;
+	p->sites[p->n_sites - 1].element = elem;
+	if (p->graphics) {
+		uint32_t vals[5] = {si_site_word(p, site), x, y, si_konst(p, 0), si_pixel(p)};
+		si_record(p, vals);
+		return;
+	}
+	uint32_t y16 = p->next++, xy = p->next++;
+	si_emit5(p, SpvOpShiftLeftLogical, p->t_uint, y16, y, si_konst(p, 16));
+	si_emit5(p, SpvOpBitwiseOr, p->t_uint, xy, x, y16);
+	uint32_t vals[3] = {site, xy, si_workgroup(p)};
+	si_record(p, vals);
+}

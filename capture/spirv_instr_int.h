@@ -82,6 +82,10 @@ void si_record(struct pass *p, const uint32_t *vals);
 int si_buffer_pointer(const struct pass *p, uint32_t id, const struct chain **c);
 void si_access_chain(struct pass *p, size_t i);
 void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind);
+/* compute: the workgroup, x + 65536 y + 16777216 z, as a uint id (elsewhere the constant 0) */
+uint32_t si_workgroup(struct pass *p);
+/* compute and fragment: a storage image read, write or atomic (texel pointer) at word i */
+void si_storage_image(struct pass *p, size_t i);
 /* fragment (spirv_instr_img.c): finds or plans FragCoord and the float types the records
  * need; -1 when the module's FragCoord is not what it should be */
 int si_fragment_setup(struct pass *p);

@@ -3,19 +3,138 @@
  * with it one 24-byte struct of every other 32-byte item (a dependent, data-chosen gather over
  * half of a 256 KiB buffer), a uniform scale, and stores one word every 16 bytes with a
  * counter bumped atomically. Each frame is one submission; prints a checksum of the output.
- * With `once` the command buffer is recorded once and submitted every frame.
- *   gather [FRAMES [once]]                           (default 2) */
+ * With `once` the command buffer is recorded once and submitted every frame. With `image` it
+ * runs image.comp instead: each of 64 x 16 invocations reads a texel of a 64 x 64 storage image
+ * 32 rows below its own and writes its own (the top quarter), then the image is copied out.
+ *   gather [FRAMES [once|image]]                     (default 2) */
 #include "vkapp.h"
 
+#include "image.comp.h"
 #include "instr.comp.h"
 
 #define INV 4096u
+
+/* The `image` mode: FRAMES dispatches of image.comp, the image copied out and summed. */
+static int image_mode(int frames)
+{
+	VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1,
+					  VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+	VkDescriptorSetLayoutCreateInfo dl = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+	dl.bindingCount = 1;
+	dl.pBindings = &b;
+	VkDescriptorSetLayout sl;
+	CHECK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &sl));
+	VkPipelineLayoutCreateInfo pl = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	pl.setLayoutCount = 1;
+	pl.pSetLayouts = &sl;
+	VkPipelineLayout layout;
+	CHECK(vkCreatePipelineLayout(dev, &pl, NULL, &layout));
+	VkComputePipelineCreateInfo ci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+	ci.stage =
+	    (VkPipelineShaderStageCreateInfo){VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+					      NULL,
+					      0,
+					      VK_SHADER_STAGE_COMPUTE_BIT,
+					      app_shader(spv_image_comp, sizeof(spv_image_comp)),
+					      "main",
+					      NULL};
+	ci.layout = layout;
+	VkPipeline pipe;
+	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
+	VkDeviceMemory imem, bmem;
+	VkImage img = app_image(VK_FORMAT_R32_UINT, 64, 64, VK_SAMPLE_COUNT_1_BIT,
+				VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+				    VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+				&imem);
+	VkImageView view = app_view(img, VK_FORMAT_R32_UINT, VK_IMAGE_ASPECT_COLOR_BIT);
+	VkBuffer out = app_buffer(64 * 64 * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, APP_HOST, &bmem);
+	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1};
+	VkDescriptorPoolCreateInfo dp = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 1, &ps};
+	VkDescriptorPool pool;
+	CHECK(vkCreateDescriptorPool(dev, &dp, NULL, &pool));
+	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
+					  pool, 1, &sl};
+	VkDescriptorSet set;
+	CHECK(vkAllocateDescriptorSets(dev, &ai, &set));
+	VkDescriptorImageInfo ii = {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
+	VkWriteDescriptorSet wr = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+	wr.dstSet = set;
+	wr.descriptorCount = 1;
+	wr.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+	wr.pImageInfo = &ii;
+	vkUpdateDescriptorSets(dev, 1, &wr, 0, NULL);
+	VkCommandPool cpool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	VkFence fence = app_fence();
+	VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+	for (int f = 0; f < frames; f++) {
+		VkCommandBufferBeginInfo bg = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+		CHECK(vkBeginCommandBuffer(cb, &bg));
+		VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+		ib.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+				   VK_ACCESS_TRANSFER_WRITE_BIT;
+		ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+		ib.oldLayout = f ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_UNDEFINED;
+		ib.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+		ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+		ib.image = img;
+		ib.subresourceRange = all;
+		if (!f) { /* known contents: zero */
+			VkImageMemoryBarrier first = ib;
+			first.srcAccessMask = 0;
+			first.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+			vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+					     VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1,
+					     &first);
+			VkClearColorValue zero = {{0}};
+			vkCmdClearColorImage(cb, img, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &all);
+		}
+		ib.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+		ib.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
+		vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+				     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL, 1,
+				     &ib);
+		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0,
+					NULL);
+		vkCmdDispatch(cb, 4, 4, 1);
+		ib.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+		ib.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+		ib.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
+		vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+				     VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+		VkBufferImageCopy r = {
+		    0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {64, 64, 1}};
+		vkCmdCopyImageToBuffer(cb, img, VK_IMAGE_LAYOUT_GENERAL, out, 1, &r);
+		CHECK(vkEndCommandBuffer(cb));
+		app_submit_wait(cb, fence);
+	}
+	printf("checksum %016llx\n", (unsigned long long)app_checksum(0, bmem, 64 * 64));
+	vkDestroyFence(dev, fence, NULL);
+	vkDestroyCommandPool(dev, cpool, NULL);
+	vkDestroyDescriptorPool(dev, pool, NULL);
+	vkDestroyBuffer(dev, out, NULL);
+	vkFreeMemory(dev, bmem, NULL);
+	vkDestroyImageView(dev, view, NULL);
+	vkDestroyImage(dev, img, NULL);
+	vkFreeMemory(dev, imem, NULL);
+	vkDestroyPipeline(dev, pipe, NULL);
+	vkDestroyShaderModule(dev, ci.stage.module, NULL);
+	vkDestroyPipelineLayout(dev, layout, NULL);
+	vkDestroyDescriptorSetLayout(dev, sl, NULL);
+	vkDestroyDevice(dev, NULL);
+	vkDestroyInstance(inst, NULL);
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 2;
 	int once = argc > 2 && !strcmp(argv[2], "once");
 	app_open("gather", 0, NULL, NULL);
+	if (argc > 2 && !strcmp(argv[2], "image"))
+		return image_mode(frames);
 	VkDescriptorSetLayoutBinding b[4];
 	static const VkDescriptorType types[4] = {
 	    VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,

@@ -43,6 +43,16 @@ got=$(lines "$T/g3.llct" 1)
 got=$(lines "$T/g2.llct" 1)
 [ "$got" = "CS R 5378;CS W 5378;OTHER R 1;" ] && ok || bad "gather tier 2 lines (every buffer whole): $got"
 
+# storage images: the top quarter of a 64 x 64 image written, the quarter 32 rows below read
+# (64 lines each: tier 3), where tier 2 takes the image whole (256 lines read and written);
+# the copy out after (OTHER: the image read, the buffer written) is the same in both
+plain=$("$GATHER" 2 image)
+out=$("$LLCTRACE" capture -q -t 3 -o "$T/im3.llct" -- "$GATHER" 2 image 2>"$T/err")
+[ "$out" = "$plain" ] && ok || bad "image mode output with tier 3 '$out', without '$plain'"
+[ "$(lines "$T/im3.llct" 1)" = "CS R 64;CS W 64;OTHER R 256;OTHER W 256;" ] && ok || bad "storage image tier 3 lines: $(lines "$T/im3.llct" 1)"
+"$LLCTRACE" capture -q -t 2 -o "$T/im2.llct" -- "$GATHER" 2 image >/dev/null 2>&1
+[ "$(lines "$T/im2.llct" 1)" = "CS R 256;CS W 256;OTHER R 256;OTHER W 256;" ] && ok || bad "storage image tier 2 lines: $(lines "$T/im2.llct" 1)"
+
 # recorded once, submitted every frame: each captured submission records afresh
 "$LLCTRACE" capture -q -t 3 -o "$T/once.llct" -- "$GATHER" 3 once >/dev/null 2>&1
 got=$(q "$T/once.llct" "SELECT json_extract(params, '\$.records') || ' ' || json_extract(params, '\$.lost') FROM kernels WHERE kind = 'dispatch'" | tr '\n' ';')
@@ -107,7 +117,7 @@ expect_err "bad --tier '4' (1, 2 or 3)"
 
 # no validation error caused by the twins, their layouts, sets and record buffers
 if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
-	for run in "$GATHER 2" "$SCENE 2" "$SCENE 2 push"; do
+	for run in "$GATHER 2" "$GATHER 2 image" "$SCENE 2" "$SCENE 2 push"; do
 		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -t 3 -b submit -o "$T/v.llct" -- $run >/dev/null 2>"$T/verr"
 		if grep -q "Validation Error" "$T/verr"; then bad "$run: validation errors: $(grep -m2 'Validation Error' "$T/verr" | cut -c1-300)"; else ok; fi
 	done

@@ -36,6 +36,7 @@
 #include "double_texel.comp.h"
 #include "fullscreen.vert.h"
 #include "hlsl_pos.vert.h"
+#include "image.comp.h"
 #include "instr.comp.h"
 #include "instr15.comp.h"
 #include "sample.frag.h"
@@ -73,6 +74,7 @@ static void validates(void)
 	    {"instr.comp", spv_instr_comp, sizeof(spv_instr_comp), SPV_ENV_VULKAN_1_1, 5},
 	    {"instr.comp (SPIR-V 1.5)", spv_instr15_comp, sizeof(spv_instr15_comp),
 	     SPV_ENV_VULKAN_1_2, 5},
+	    {"image.comp", spv_image_comp, sizeof(spv_image_comp), SPV_ENV_VULKAN_1_1, 2},
 	    {"double.comp", spv_double_comp, sizeof(spv_double_comp), SPV_ENV_VULKAN_1_1, 2},
 	    {"double_texel.comp", spv_double_texel_comp, sizeof(spv_double_texel_comp),
 	     SPV_ENV_VULKAN_1_1, 0},
@@ -669,6 +671,116 @@ static void vertex_runs(void)
 	llct_spirv_instr_free(&ins);
 }
 
+/* image.comp instrumented over 64 x 16 invocations (16 x 4 workgroups): each reads (x, y + 32)
+ * and writes (x, y) of a 64 x 64 storage image, the texel packed x + 65536 y. */
+static void image_runs(void)
+{
+	struct llct_spirv_instr ins;
+	CHECK(llct_spirv_instrument(spv_image_comp, sizeof(spv_image_comp) / 4, 1, 0, &ins) == 0);
+	CHECK(ins.n_sites == 2 && ins.skipped == 0 && ins.record_words == 3);
+	static const VkDescriptorType t1[2] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+					       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC};
+	VkDescriptorSetLayoutBinding b0 = {0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1,
+					   VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+	VkDescriptorSetLayoutCreateInfo dl = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+	dl.bindingCount = 1;
+	dl.pBindings = &b0;
+	VkDescriptorSetLayout l[2];
+	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[0]));
+	l[1] = set_layout(2, t1);
+	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	plci.setLayoutCount = 2;
+	plci.pSetLayouts = l;
+	VkPipelineLayout layout;
+	VK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+	VkPipeline pipe = compute_pipeline(layout, ins.words, ins.n_words * 4);
+	VkDeviceMemory imem, rmem;
+	VkImage img = app_image(VK_FORMAT_R32_UINT, 64, 64, VK_SAMPLE_COUNT_1_BIT,
+				VK_IMAGE_USAGE_STORAGE_BIT, &imem);
+	VkImageView view = app_view(img, VK_FORMAT_R32_UINT, VK_IMAGE_ASPECT_COLOR_BIT);
+	uint32_t cap = 3 * 2048 + 30;
+	VkBuffer rbuf = app_buffer(8 + 4 * ((VkDeviceSize)cap + 5),
+				   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &rmem);
+	uint32_t *rw;
+	VK(vkMapMemory(dev, rmem, 0, VK_WHOLE_SIZE, 0, (void **)&rw));
+	rw[0] = 0, rw[1] = cap;
+	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
+	VkDescriptorPoolCreateInfo dpci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 3, ps};
+	VkDescriptorPool pool;
+	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
+	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
+					  pool, 2, l};
+	VkDescriptorSet sets[2];
+	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkDescriptorImageInfo ii = {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
+	VkDescriptorBufferInfo bi[2] = {{rbuf, 0, VK_WHOLE_SIZE}, {rbuf, 0, 16}};
+	VkWriteDescriptorSet wr[3];
+	for (uint32_t k = 0; k < 3; k++) {
+		wr[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+		wr[k].dstSet = sets[k > 0];
+		wr[k].dstBinding = k == 2;
+		wr[k].descriptorCount = 1;
+		wr[k].descriptorType = k ? t1[k - 1] : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+		if (k)
+			wr[k].pBufferInfo = &bi[k - 1];
+		else
+			wr[k].pImageInfo = &ii;
+	}
+	vkUpdateDescriptorSets(dev, 3, wr, 0, NULL);
+	VkCommandPool cpool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	VkFence fence = app_fence();
+	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	VK(vkBeginCommandBuffer(cb, &bgi));
+	VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+	ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+	ib.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+	ib.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+	ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+	ib.image = img;
+	ib.subresourceRange = (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+			     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+	uint32_t zero = 0;
+	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, sets, 1, &zero);
+	vkCmdDispatch(cb, 4, 4, 1);
+	VK(vkEndCommandBuffer(cb));
+	app_submit_wait(cb, fence);
+	CHECK_MSG(rw[0] == 3 * 2048, "cursor %u, want %u", rw[0], 3 * 2048);
+	static struct rec exp[2048], got[2048];
+	for (uint32_t y = 0; y < 16; y++)
+		for (uint32_t x = 0; x < 64; x++) {
+			uint32_t k = 2 * (y * 64 + x), wg = x / 16 + 65536 * (y / 4);
+			uint32_t rd = ins.sites[0].kind == LLCT_SPIRV_IMAGE_READ ? 0 : 1;
+			exp[k] = (struct rec){rd, x | (y + 32) << 16, wg, 0};
+			exp[k + 1] = (struct rec){1 - rd, x | y << 16, wg, 0};
+		}
+	uint32_t n = rw[0] / 3 < 2048 ? rw[0] / 3 : 2048;
+	for (uint32_t k = 0; k < n; k++)
+		got[k] = (struct rec){rw[2 + 3 * k], rw[3 + 3 * k], rw[4 + 3 * k], 0};
+	qsort(exp, 2048, sizeof(*exp), by_rec);
+	qsort(got, n, sizeof(*got), by_rec);
+	CHECK_MSG(n == 2048 && !memcmp(exp, got, sizeof(exp)),
+		  "storage image records differ from the hand-worked set");
+	vkDestroyFence(dev, fence, NULL);
+	vkDestroyCommandPool(dev, cpool, NULL);
+	vkDestroyDescriptorPool(dev, pool, NULL);
+	vkDestroyBuffer(dev, rbuf, NULL);
+	vkFreeMemory(dev, rmem, NULL);
+	vkDestroyImageView(dev, view, NULL);
+	vkDestroyImage(dev, img, NULL);
+	vkFreeMemory(dev, imem, NULL);
+	vkDestroyPipeline(dev, pipe, NULL);
+	vkDestroyPipelineLayout(dev, layout, NULL);
+	vkDestroyDescriptorSetLayout(dev, l[0], NULL);
+	vkDestroyDescriptorSetLayout(dev, l[1], NULL);
+	llct_spirv_instr_free(&ins);
+}
+
 int main(void)
 {
 	validates();
@@ -680,6 +792,7 @@ int main(void)
 	runs(96);          /* room for 32: the rest counted, not written */
 	fragment_runs();
 	vertex_runs();
+	image_runs();
 	vkDestroyDevice(dev, NULL);
 	vkDestroyInstance(inst, NULL);
 	return check_done("test_spirv_instr");
