@@ -3,9 +3,9 @@
  * -- the coordinates as the shader computed them (float bits; texel integers for a fetch), the
  * mip level the sampler would use (OpImageQueryLod's level, plus any bias; the explicit Lod
  * operand; 0 for gathers), and the pixel (x + 65536 y) from FragCoord -- so the layer can map
- * each to texels of the bound image through its surface layout. 1D and 2D images (arrayed
- * too) are followed; projective, gradient and sparse forms and other dimensions are counted
- * as skipped. */
+ * each to texels of the bound image through its surface layout. 1D and 2D images are
+ * followed; arrayed ones (the record has no room for the layer), projective, gradient and
+ * sparse forms and other dimensions are counted as skipped. */
 #include "spirv_instr_int.h"
 
 #include <spirv/unified1/spirv.h>
@@ -133,7 +133,8 @@ void si_image(struct pass *p, size_t i)
 		return;
 	}
 	uint32_t dim = p->w[p->ids[it].at + 3], arrayed = p->w[p->ids[it].at + 5];
-	if (dim != SpvDim1D && dim != SpvDim2D) {
+	if ((dim != SpvDim1D && dim != SpvDim2D) || arrayed) { /* the record has no room for the
+								     layer: not followed */
 		p->skipped++;
 		return;
 	}
