@@ -2,10 +2,12 @@
  * skipped), grouped into replay jobs that decode each trace once for many configurations, and
  * run here with one progress line for the whole grid; a failed job is reported and the others
  * go on. */
+#define _GNU_SOURCE /* qsort_r */
 #include "batch.h"
 #include "cli.h"
 
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -110,40 +112,90 @@ void batch_plan_free(struct batch_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* Orders cells so that those one sweep can run lie together (in the order same_sweep
+ * compares them), each run in cell order; a cell no sweep can share stays alone. */
+static int by_sweep(const void *x, const void *y, void *arg)
+{
+	const struct batch_cell *cells = arg;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	const struct batch_cell *a = &cells[i], *b = &cells[j];
+	int sa = !(a->corun || a->partition || a->bypass || a->colors),
+	    sb = !(b->corun || b->partition || b->bypass || b->colors), c;
+#define CMP(f)                                                                                     \
+	if ((a->f) != (b->f))                                                                      \
+		return (a->f) < (b->f) ? -1 : 1;
+	if (sa != sb)
+		return sa - sb;
+	if (sa) {
+		if ((c = strcmp(a->traces[0], b->traces[0])))
+			return c;
+		if ((a->frames == NULL) != (b->frames == NULL))
+			return a->frames ? 1 : -1;
+		if (a->frames && (c = strcmp(a->frames, b->frames)))
+			return c;
+		CMP(cache.line)
+		CMP(cache.ucd)
+		CMP(contention)
+		CMP(sample_sets)
+		if (a->contention)
+			CMP(contention_by)
+		CMP(n_pol)
+		for (size_t m = 0; m < a->n_pol; m++) {
+			if (a->pol[m] != b->pol[m])
+				return (uintptr_t)a->pol[m] < (uintptr_t)b->pol[m] ? -1 : 1;
+			CMP(done[m])
+		}
+	}
+#undef CMP
+	return i < j ? -1 : i > j;
+}
+
+static int by_first_cell(const void *x, const void *y)
+{
+	const struct batch_job *a = x, *b = y;
+	return a->cells[0] < b->cells[0] ? -1 : a->cells[0] > b->cells[0];
+}
+
+/* Jobs: cells that share a trace, frames, line size and the rest one sweep needs, up to
+ * MAX_SWEEP_MODELS models a job. Sorting makes this n log n: a grid of many cells (the fuzzer
+ * found one of a few hundred thousand that took minutes when each cell looked at every
+ * other). */
 int batch_plan_make(const struct batch_grid *g, struct batch_plan *p)
 {
-	unsigned char *taken = calloc(g->n_cells + 1, 1);
+	size_t *order = malloc((g->n_cells + 1) * sizeof(*order));
 	const char **groups = calloc(g->n_cells + 1, sizeof(*groups));
 	memset(p, 0, sizeof(*p));
 	p->jobs = calloc(g->n_cells + 1, sizeof(*p->jobs));
-	if (!taken || !groups || !p->jobs) {
-		free(taken);
+	if (!order || !groups || !p->jobs) {
+		free(order);
 		free(groups);
 		free(p->jobs);
+		p->jobs = NULL;
 		return LLCT_ERR_NOMEM;
 	}
-	for (size_t i = 0; i < g->n_cells; i++) {
-		const struct batch_cell *c = &g->cells[i];
-		if (taken[i] || !left(c))
+	for (size_t i = 0; i < g->n_cells; i++)
+		order[i] = i;
+	qsort_r(order, g->n_cells, sizeof(*order), by_sweep, g->cells);
+	for (size_t i = 0; i < g->n_cells;) {
+		const struct batch_cell *c = &g->cells[order[i]];
+		if (!left(c)) {
+			i++;
 			continue;
+		}
 		struct batch_job *j = &p->jobs[p->n_jobs];
-		size_t left_pol = 0, cap = MAX_SWEEP_MODELS;
+		size_t left_pol = 0;
 		for (size_t m = 0; m < c->n_pol; m++)
 			left_pol += !c->done[m];
-		if (!(j->cells = calloc(cap, sizeof(*j->cells)))) {
-			free(taken);
+		if (!(j->cells = calloc(MAX_SWEEP_MODELS, sizeof(*j->cells)))) {
+			free(order);
 			free(groups);
 			batch_plan_free(p);
 			return LLCT_ERR_NOMEM;
 		}
-		j->cells[j->n_cells++] = i;
-		taken[i] = 1;
-		for (size_t k = i + 1; k < g->n_cells; k++)
-			if (!taken[k] && (j->n_cells + 1) * left_pol <= MAX_SWEEP_MODELS &&
-			    same_sweep(c, &g->cells[k])) {
-				j->cells[j->n_cells++] = k; /* at most MAX_SWEEP_MODELS cells */
-				taken[k] = 1;
-			}
+		j->cells[j->n_cells++] = order[i++];
+		while (i < g->n_cells && (j->n_cells + 1) * left_pol <= MAX_SWEEP_MODELS &&
+		       same_sweep(c, &g->cells[order[i]]))
+			j->cells[j->n_cells++] = order[i++]; /* at most MAX_SWEEP_MODELS cells */
 		/* the trace (or mix) it belongs to, for splitting among Slurm tasks */
 		size_t t = 0;
 		while (t < p->n_trace_groups && strcmp(groups[t], c->traces[0]))
@@ -153,7 +205,8 @@ int batch_plan_make(const struct batch_grid *g, struct batch_plan *p)
 		j->trace_group = t;
 		p->n_jobs++;
 	}
-	free(taken);
+	qsort(p->jobs, p->n_jobs, sizeof(*p->jobs), by_first_cell); /* in grid order */
+	free(order);
 	free(groups);
 	return LLCT_OK;
 }
