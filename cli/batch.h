@@ -41,6 +41,8 @@ struct batch_grid {
 	size_t n_cells, cap_cells;
 };
 
+/* The most cells (trace x configuration) one grid may expand to. */
+#define BATCH_MAX_CELLS 1000000u
 /* Reads and expands a grid file; the message names the file and line on failure. */
 int batch_grid_load(const char *path, struct batch_grid *g, char *err, size_t err_size);
 void batch_grid_free(struct batch_grid *g);

@@ -556,6 +556,13 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 				  why_);
 			break;
 		}
+		if (g->n_cells >= BATCH_MAX_CELLS) { /* a typo's cross product, most likely */
+			st = gerr(err, err_size,
+				  "'%s': [%s] makes more than %u configurations a trace can run; "
+				  "split the grid",
+				  g->path, s->name, BATCH_MAX_CELLS);
+			break;
+		}
 		if (!cell_key(g, &c, s->corun ? cptr : &cptr[u]) || !add_cell(g, &c)) {
 			st = gerr(err, err_size, "out of memory");
 			break;

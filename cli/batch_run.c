@@ -186,16 +186,18 @@ int batch_plan_make(const struct batch_grid *g, struct batch_plan *p)
 		size_t left_pol = 0;
 		for (size_t m = 0; m < c->n_pol; m++)
 			left_pol += !c->done[m];
-		if (!(j->cells = calloc(MAX_SWEEP_MODELS, sizeof(*j->cells)))) {
+		size_t n = 1; /* the cells this job takes: at most MAX_SWEEP_MODELS models */
+		while (i + n < g->n_cells && (n + 1) * left_pol <= MAX_SWEEP_MODELS &&
+		       same_sweep(c, &g->cells[order[i + n]]))
+			n++;
+		if (!(j->cells = malloc(n * sizeof(*j->cells)))) {
 			free(order);
 			free(groups);
 			batch_plan_free(p);
 			return LLCT_ERR_NOMEM;
 		}
-		j->cells[j->n_cells++] = order[i++];
-		while (i < g->n_cells && (j->n_cells + 1) * left_pol <= MAX_SWEEP_MODELS &&
-		       same_sweep(c, &g->cells[order[i]]))
-			j->cells[j->n_cells++] = order[i++]; /* at most MAX_SWEEP_MODELS cells */
+		while (j->n_cells < n)
+			j->cells[j->n_cells++] = order[i++];
 		/* the trace (or mix) it belongs to, for splitting among Slurm tasks */
 		size_t t = 0;
 		while (t < p->n_trace_groups && strcmp(groups[t], c->traces[0]))
