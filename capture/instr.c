@@ -368,6 +368,40 @@ void instr_submitting(struct capture_device *c, struct cbuf *b, int depth)
 		}
 }
 
+/* Where a site's accesses go for descriptor element elem of its binding: a buffer's base
+ * address and size, or a storage image view's map. */
+struct base {
+	uint64_t addr, size;
+	int stream, ok, looked;
+	uint32_t elem;
+	struct llct_surface_map m;
+};
+static void site_base(struct capture_device *c, const struct llct_spirv_site *st, uint32_t elem,
+		      uint32_t L, struct base *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->looked = 1, b->elem = elem;
+	struct dset *ds = st->set < 8 ? hget(&c->sets, c->cur_set[1][st->set]) : NULL;
+	struct slot *sl = ds ? find_slot(ds, st->binding, elem) : NULL;
+	uint64_t addr, len;
+	if (sl && llct_spirv_site_image(st->kind)) {
+		uint32_t mip, layer;
+		struct img *im = view_image(c, sl->handle, &mip, &layer);
+		if (im) {
+			llct_surface_map(&im->s, L, mip, layer, &b->m);
+			b->ok = 1, b->stream = LLCT_STREAM_CS;
+		}
+		return;
+	}
+	if (!sl || !buffer_bytes(c, sl->handle, sl->offset, sl->range, &addr, &len))
+		return;
+	b->addr = addr, b->size = len, b->ok = 1;
+	b->stream = sl->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
+			    sl->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
+			? LLCT_STREAM_OTHER
+			: LLCT_STREAM_CS;
+}
+
 int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct pipe *p,
 		       struct instr_result *res)
 {
@@ -390,37 +424,14 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 	const struct crec *r = &b->crec[m->u.dispatch.rec - 1];
 	uint32_t kept = res->records - res->lost;
 	/* each site's buffer (base address and size) or storage image (its view's map), looked
-	   up once */
-	struct base {
-		uint64_t addr, size;
-		int stream, ok;
-		struct llct_surface_map m;
-	} *base = calloc(p->tw.n_sites, sizeof(*base));
+	   up once (for an element given at run time, again when the element changes) */
+	struct base *base = calloc(p->tw.n_sites, sizeof(*base));
 	uint32_t L = llct_fp_line_size(c->fp), n_sms = c->n_sms ? c->n_sms : 1;
 	if (!base)
 		return -1;
-	for (size_t s = 0; s < p->tw.n_sites; s++) {
-		const struct llct_spirv_site *st = &p->tw.sites[s];
-		struct dset *ds = st->set < 8 ? hget(&c->sets, c->cur_set[1][st->set]) : NULL;
-		struct slot *sl = ds ? find_slot(ds, st->binding, st->element) : NULL;
-		uint64_t addr, len;
-		if (sl && llct_spirv_site_image(st->kind)) {
-			uint32_t mip, layer;
-			struct img *im = view_image(c, sl->handle, &mip, &layer);
-			if (im) {
-				llct_surface_map(&im->s, L, mip, layer, &base[s].m);
-				base[s].ok = 1, base[s].stream = LLCT_STREAM_CS;
-			}
-			continue;
-		}
-		if (!sl || !buffer_bytes(c, sl->handle, sl->offset, sl->range, &addr, &len))
-			continue;
-		base[s].addr = addr, base[s].size = len, base[s].ok = 1;
-		base[s].stream = sl->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
-					 sl->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
-				     ? LLCT_STREAM_OTHER
-				     : LLCT_STREAM_CS;
-	}
+	for (size_t s = 0; s < p->tw.n_sites; s++)
+		if (p->tw.sites[s].element != LLCT_SPIRV_ELEMENT_IN_RECORD)
+			site_base(c, &p->tw.sites[s], p->tw.sites[s].element, L, &base[s]);
 	/* the access before, to skip its exact repeats: the same line, kind and stream by the
 	   same SM hits the line it just left in that SM's cache, so the model's output is the
 	   same without them (a SIMD group's lanes mostly repeat their neighbour's line) */
@@ -428,7 +439,11 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 	uint32_t prev_key = UINT32_MAX;
 	for (uint32_t i = 0; i < kept; i++) {
 		const uint32_t *rec = r->map + 2 + 3 * (size_t)i;
-		uint32_t site = rec[0], off = rec[1];
+		uint32_t site = rec[0] & 4095, elem = rec[0] >> 12, off = rec[1];
+		if (site < p->tw.n_sites &&
+		    p->tw.sites[site].element == LLCT_SPIRV_ELEMENT_IN_RECORD &&
+		    (!base[site].looked || base[site].elem != elem))
+			site_base(c, &p->tw.sites[site], elem, L, &base[site]);
 		if (site >= p->tw.n_sites || !base[site].ok) {
 			res->unplaced++;
 			continue;

@@ -133,15 +133,20 @@ void si_access_chain(struct pass *p, size_t i)
 	int kind = res < p->bound ? si_buffer_pointer(p, base, &bc) : -1;
 	if (kind < 0)
 		return;
-	struct chain c = {bc ? bc->var : base, 0, 0, bc ? bc->mstride : 0, bc ? bc->elem : 0};
+	struct chain c = {bc ? bc->var : base, 0, 0, bc ? bc->mstride : 0, bc ? bc->elem : 0,
+			  bc ? bc->elem_id : 0};
 	uint32_t t = bc ? bc->type : p->ids[p->ids[base].type].type, konst_off = 0, acc = 0;
 	uint32_t k = 4, v;
 	if (bc)
 		acc = bc->off;
-	if (kind == 1) { /* the descriptor: a constant index into the array of them */
-		if (len < 5 || const_value(p, w[4], &v))
+	if (kind == 1) { /* the descriptor: an index into the array of them */
+		if (len < 5)
 			goto skip;
-		c.elem = v, t = p->ids[t].type, k = 5;
+		if (!const_value(p, w[4], &v))
+			c.elem = v;
+		else if (!p->compute || !(c.elem_id = as_uint(p, w[4])))
+			goto skip; /* at run time: compute records carry it; others have no room */
+		t = p->ids[t].type, k = 5;
 	}
 	for (; k < len; k++) {
 		uint32_t idx = w[k], stride = 0;
@@ -237,6 +242,13 @@ void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
 	if (!site)
 		return;
 	p->sites[p->n_sites - 1].element = c ? c->elem : 0;
+	if (c && c->elem_id) { /* the element rides in the site word: site + 4096 x element */
+		p->sites[p->n_sites - 1].element = LLCT_SPIRV_ELEMENT_IN_RECORD;
+		uint32_t m = p->next++, sw = p->next++;
+		si_emit5(p, SpvOpIMul, p->t_uint, m, c->elem_id, si_konst(p, 4096));
+		si_emit5(p, SpvOpIAdd, p->t_uint, sw, m, site);
+		site = sw;
+	}
 	uint32_t zero = si_konst(p, 0), wg = si_workgroup(p);
 	if (p->graphics) {
 		uint32_t vals[5] = {si_site_word(p, site), off, zero, zero, si_pixel(p)};

@@ -29,6 +29,7 @@ struct chain {
 	uint32_t type;    /* the type it points to */
 	uint32_t mstride; /* MatrixStride of the member it went through last, 0 */
 	uint32_t elem;    /* the descriptor in an array of them (0 for a single one) */
+	uint32_t elem_id; /* compute: the id of a descriptor index computed at run time, 0 */
 };
 
 struct pass {

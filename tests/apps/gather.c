@@ -6,13 +6,111 @@
  * With `once` the command buffer is recorded once and submitted every frame. With `image` it
  * runs image.comp instead: each of 64 x 16 invocations reads a texel of a 64 x 64 storage image
  * 32 rows below its own and writes its own (the top quarter), then the image is copied out.
- *   gather [FRAMES [once|image]]                     (default 2) */
+ * With `bindless` it runs bindless.comp: 64 workgroups of 16, workgroup w reading and writing
+ * its 16 words of buffer w % 4 of an array of four (1024 words each), chosen at run time.
+ *   gather [FRAMES [once|image|bindless]]            (default 2) */
 #include "vkapp.h"
 
+#include "bindless.comp.h"
 #include "image.comp.h"
 #include "instr.comp.h"
 
 #define INV 4096u
+
+/* The `bindless` mode: FRAMES dispatches of bindless.comp; the four buffers summed. */
+static int bindless_mode(int frames)
+{
+	VkDescriptorSetLayoutBinding b[2] = {
+	    {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+	VkDescriptorSetLayoutCreateInfo dl = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+	dl.bindingCount = 2;
+	dl.pBindings = b;
+	VkDescriptorSetLayout sl;
+	CHECK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &sl));
+	VkPipelineLayoutCreateInfo pl = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	pl.setLayoutCount = 1;
+	pl.pSetLayouts = &sl;
+	VkPipelineLayout layout;
+	CHECK(vkCreatePipelineLayout(dev, &pl, NULL, &layout));
+	VkComputePipelineCreateInfo ci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+	ci.stage = (VkPipelineShaderStageCreateInfo){
+	    VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+	    NULL,
+	    0,
+	    VK_SHADER_STAGE_COMPUTE_BIT,
+	    app_shader(spv_bindless_comp, sizeof(spv_bindless_comp)),
+	    "main",
+	    NULL};
+	ci.layout = layout;
+	VkPipeline pipe;
+	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
+	VkBuffer buf[5];
+	VkDeviceMemory mem[5];
+	void *map[5];
+	for (int k = 0; k < 5; k++) {
+		buf[k] = app_buffer(4096, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &mem[k]);
+		CHECK(vkMapMemory(dev, mem[k], 0, VK_WHOLE_SIZE, 0, &map[k]));
+		memset(map[k], 0, 4096);
+	}
+	for (uint32_t w = 0; w < 64; w++) /* the selector: workgroup w takes buffer w % 4 */
+		((uint32_t *)map[4])[w] = w % 4;
+	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5};
+	VkDescriptorPoolCreateInfo dp = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 1, &ps};
+	VkDescriptorPool pool;
+	CHECK(vkCreateDescriptorPool(dev, &dp, NULL, &pool));
+	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
+					  pool, 1, &sl};
+	VkDescriptorSet set;
+	CHECK(vkAllocateDescriptorSets(dev, &ai, &set));
+	VkDescriptorBufferInfo bi[5];
+	VkWriteDescriptorSet wr[5];
+	for (uint32_t k = 0; k < 5; k++) {
+		bi[k] = (VkDescriptorBufferInfo){buf[k], 0, VK_WHOLE_SIZE};
+		wr[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+		wr[k].dstSet = set;
+		wr[k].dstBinding = k < 4 ? 0 : 1;
+		wr[k].dstArrayElement = k < 4 ? k : 0;
+		wr[k].descriptorCount = 1;
+		wr[k].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+		wr[k].pBufferInfo = &bi[k];
+	}
+	vkUpdateDescriptorSets(dev, 5, wr, 0, NULL);
+	VkCommandPool cpool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	VkFence fence = app_fence();
+	for (int f = 0; f < frames; f++) {
+		VkCommandBufferBeginInfo bg = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+		CHECK(vkBeginCommandBuffer(cb, &bg));
+		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0,
+					NULL);
+		vkCmdDispatch(cb, 64, 1, 1);
+		CHECK(vkEndCommandBuffer(cb));
+		app_submit_wait(cb, fence);
+	}
+	uint64_t sum = 0;
+	for (int k = 0; k < 4; k++) {
+		vkUnmapMemory(dev, mem[k]);
+		sum = app_checksum(sum, mem[k], 1024);
+	}
+	printf("checksum %016llx\n", (unsigned long long)sum);
+	vkDestroyFence(dev, fence, NULL);
+	vkDestroyCommandPool(dev, cpool, NULL);
+	vkDestroyDescriptorPool(dev, pool, NULL);
+	for (int k = 0; k < 5; k++) {
+		vkDestroyBuffer(dev, buf[k], NULL);
+		vkFreeMemory(dev, mem[k], NULL);
+	}
+	vkDestroyPipeline(dev, pipe, NULL);
+	vkDestroyShaderModule(dev, ci.stage.module, NULL);
+	vkDestroyPipelineLayout(dev, layout, NULL);
+	vkDestroyDescriptorSetLayout(dev, sl, NULL);
+	vkDestroyDevice(dev, NULL);
+	vkDestroyInstance(inst, NULL);
+	return 0;
+}
 
 /* The `image` mode: FRAMES dispatches of image.comp, the image copied out and summed. */
 static int image_mode(int frames)
@@ -132,7 +230,11 @@ int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 2;
 	int once = argc > 2 && !strcmp(argv[2], "once");
-	app_open("gather", 0, NULL, NULL);
+	VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+	f2.features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE; /* bindless.comp */
+	app_open("gather", 0, NULL, argc > 2 && !strcmp(argv[2], "bindless") ? &f2 : NULL);
+	if (argc > 2 && !strcmp(argv[2], "bindless"))
+		return bindless_mode(frames);
 	if (argc > 2 && !strcmp(argv[2], "image"))
 		return image_mode(frames);
 	VkDescriptorSetLayoutBinding b[4];

@@ -53,6 +53,16 @@ out=$("$LLCTRACE" capture -q -t 3 -o "$T/im3.llct" -- "$GATHER" 2 image 2>"$T/er
 "$LLCTRACE" capture -q -t 2 -o "$T/im2.llct" -- "$GATHER" 2 image >/dev/null 2>&1
 [ "$(lines "$T/im2.llct" 1)" = "CS R 256;CS W 256;OTHER R 256;OTHER W 256;" ] && ok || bad "storage image tier 2 lines: $(lines "$T/im2.llct" 1)"
 
+# an array of four buffers indexed at run time (workgroup w: buffer w % 4, its 16 words, one
+# line): 64 lines read and written, plus the 4 lines of the selector read; tier 2 takes all
+# five buffers whole (4 KiB each: 320 lines read and written)
+plain=$("$GATHER" 2 bindless)
+out=$("$LLCTRACE" capture -q -t 3 -o "$T/bl3.llct" -- "$GATHER" 2 bindless 2>"$T/err")
+[ "$out" = "$plain" ] && ok || bad "bindless mode output with tier 3 '$out', without '$plain'"
+[ "$(lines "$T/bl3.llct" 1)" = "CS R 68;CS W 64;" ] && ok || bad "bindless tier 3 lines: $(lines "$T/bl3.llct" 1)"
+"$LLCTRACE" capture -q -t 2 -o "$T/bl2.llct" -- "$GATHER" 2 bindless >/dev/null 2>&1
+[ "$(lines "$T/bl2.llct" 1)" = "CS R 320;CS W 320;" ] && ok || bad "bindless tier 2 lines: $(lines "$T/bl2.llct" 1)"
+
 # recorded once, submitted every frame: each captured submission records afresh
 "$LLCTRACE" capture -q -t 3 -o "$T/once.llct" -- "$GATHER" 3 once >/dev/null 2>&1
 got=$(q "$T/once.llct" "SELECT json_extract(params, '\$.records') || ' ' || json_extract(params, '\$.lost') FROM kernels WHERE kind = 'dispatch'" | tr '\n' ';')
@@ -117,7 +127,7 @@ expect_err "bad --tier '4' (1, 2 or 3)"
 
 # no validation error caused by the twins, their layouts, sets and record buffers
 if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
-	for run in "$GATHER 2" "$GATHER 2 image" "$SCENE 2" "$SCENE 2 push"; do
+	for run in "$GATHER 2" "$GATHER 2 image" "$GATHER 2 bindless" "$SCENE 2" "$SCENE 2 push"; do
 		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -t 3 -b submit -o "$T/v.llct" -- $run >/dev/null 2>"$T/verr"
 		if grep -q "Validation Error" "$T/verr"; then bad "$run: validation errors: $(grep -m2 'Validation Error' "$T/verr" | cut -c1-300)"; else ok; fi
 	done

@@ -31,6 +31,7 @@
 #include <math.h>
 #include <spirv-tools/libspirv.h>
 
+#include "bindless.comp.h"
 #include "color.frag.h"
 #include "double.comp.h"
 #include "double_texel.comp.h"
@@ -75,6 +76,7 @@ static void validates(void)
 	    {"instr.comp (SPIR-V 1.5)", spv_instr15_comp, sizeof(spv_instr15_comp),
 	     SPV_ENV_VULKAN_1_2, 5},
 	    {"image.comp", spv_image_comp, sizeof(spv_image_comp), SPV_ENV_VULKAN_1_1, 2},
+	    {"bindless.comp", spv_bindless_comp, sizeof(spv_bindless_comp), SPV_ENV_VULKAN_1_1, 3},
 	    {"double.comp", spv_double_comp, sizeof(spv_double_comp), SPV_ENV_VULKAN_1_1, 2},
 	    {"double_texel.comp", spv_double_texel_comp, sizeof(spv_double_texel_comp),
 	     SPV_ENV_VULKAN_1_1, 0},
@@ -781,18 +783,137 @@ static void image_runs(void)
 	llct_spirv_instr_free(&ins);
 }
 
+/* bindless.comp over 4 workgroups of 16: workgroup w reads which[w] and then reads and writes
+ * word i of buffer which[w] & 3 of the four: the records carry that element. */
+static void bindless_runs(void)
+{
+	struct llct_spirv_instr ins;
+	CHECK(llct_spirv_instrument(spv_bindless_comp, sizeof(spv_bindless_comp) / 4, 1, 0, &ins) ==
+	      0);
+	CHECK(ins.n_sites == 3 && ins.skipped == 0);
+	VkDescriptorSetLayoutBinding b0[2] = {
+	    {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+	VkDescriptorSetLayoutCreateInfo dl = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+	dl.bindingCount = 2;
+	dl.pBindings = b0;
+	static const VkDescriptorType t1[2] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+					       VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC};
+	VkDescriptorSetLayout l[2];
+	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[0]));
+	l[1] = set_layout(2, t1);
+	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	plci.setLayoutCount = 2;
+	plci.pSetLayouts = l;
+	VkPipelineLayout layout;
+	VK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+	VkPipeline pipe = compute_pipeline(layout, ins.words, ins.n_words * 4);
+	VkDeviceMemory mem[6];
+	VkBuffer buf[6]; /* the four, the selector, the records */
+	uint32_t cap = 3 * 3 * 64 + 30;
+	for (int k = 0; k < 6; k++)
+		buf[k] = app_buffer(k < 4    ? 256
+				    : k == 4 ? 16
+					     : 8 + 4 * ((VkDeviceSize)cap + 5),
+				    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &mem[k]);
+	uint32_t *sel, *rw;
+	VK(vkMapMemory(dev, mem[4], 0, VK_WHOLE_SIZE, 0, (void **)&sel));
+	VK(vkMapMemory(dev, mem[5], 0, VK_WHOLE_SIZE, 0, (void **)&rw));
+	static const uint32_t which[4] = {2, 0, 3, 1};
+	memcpy(sel, which, sizeof(which));
+	rw[0] = 0, rw[1] = cap;
+	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
+	VkDescriptorPoolCreateInfo dpci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 2, ps};
+	VkDescriptorPool pool;
+	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
+	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
+					  pool, 2, l};
+	VkDescriptorSet sets[2];
+	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkDescriptorBufferInfo bi[8];
+	VkWriteDescriptorSet wr[8];
+	for (uint32_t k = 0; k < 8; k++) {
+		/* 0-3 the array's elements, 4 the selector, 5 records, 6 draw slot */
+		uint32_t src = k < 6 ? k : 5;
+		bi[k] = (VkDescriptorBufferInfo){buf[src], 0, k == 6 ? 16 : VK_WHOLE_SIZE};
+		wr[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+		wr[k].dstSet = sets[k >= 5];
+		wr[k].dstBinding = k < 4 ? 0 : k == 4 ? 1 : k == 5 ? 0 : 1;
+		wr[k].dstArrayElement = k < 4 ? k : 0;
+		wr[k].descriptorCount = 1;
+		wr[k].descriptorType = k == 6 ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC
+					      : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+		wr[k].pBufferInfo = &bi[k];
+	}
+	vkUpdateDescriptorSets(dev, 7, wr, 0, NULL);
+	VkCommandPool cpool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	VkFence fence = app_fence();
+	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	VK(vkBeginCommandBuffer(cb, &bgi));
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+	uint32_t zero = 0;
+	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, sets, 1, &zero);
+	vkCmdDispatch(cb, 4, 1, 1);
+	VK(vkEndCommandBuffer(cb));
+	app_submit_wait(cb, fence);
+	CHECK_MSG(rw[0] == 3 * 3 * 64, "cursor %u, want %u", rw[0], 3 * 3 * 64);
+	/* each record: (site | element << 12, offset); the selector's element is 0 */
+	static struct rec exp[192], got[192];
+	uint32_t ssel = 0, sld = 0, sst = 0;
+	for (uint32_t s = 0; s < 3; s++) {
+		if (ins.sites[s].binding == 1)
+			ssel = s;
+		else if (ins.sites[s].kind == LLCT_SPIRV_LOAD)
+			sld = s;
+		else
+			sst = s;
+	}
+	CHECK(ins.sites[sld].element == LLCT_SPIRV_ELEMENT_IN_RECORD &&
+	      ins.sites[sst].element == LLCT_SPIRV_ELEMENT_IN_RECORD &&
+	      ins.sites[ssel].element == 0);
+	for (uint32_t i = 0; i < 64; i++) {
+		uint32_t k = which[i / 16];
+		exp[3 * i] = (struct rec){ssel, 4 * (i / 16), i / 16, 0};
+		exp[3 * i + 1] = (struct rec){sld | k << 12, 4 * i, i / 16, 0};
+		exp[3 * i + 2] = (struct rec){sst | k << 12, 4 * i, i / 16, 0};
+	}
+	uint32_t n = rw[0] / 3 < 192 ? rw[0] / 3 : 192;
+	for (uint32_t k = 0; k < n; k++)
+		got[k] = (struct rec){rw[2 + 3 * k], rw[3 + 3 * k], rw[4 + 3 * k], 0};
+	qsort(exp, 192, sizeof(*exp), by_rec);
+	qsort(got, n, sizeof(*got), by_rec);
+	CHECK_MSG(n == 192 && !memcmp(exp, got, sizeof(exp)), "bindless records differ");
+	vkDestroyFence(dev, fence, NULL);
+	vkDestroyCommandPool(dev, cpool, NULL);
+	vkDestroyDescriptorPool(dev, pool, NULL);
+	for (int k = 0; k < 6; k++) {
+		vkDestroyBuffer(dev, buf[k], NULL);
+		vkFreeMemory(dev, mem[k], NULL);
+	}
+	vkDestroyPipeline(dev, pipe, NULL);
+	vkDestroyPipelineLayout(dev, layout, NULL);
+	vkDestroyDescriptorSetLayout(dev, l[0], NULL);
+	vkDestroyDescriptorSetLayout(dev, l[1], NULL);
+	llct_spirv_instr_free(&ins);
+}
+
 int main(void)
 {
 	validates();
 	VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
 	f2.features.fragmentStoresAndAtomics = VK_TRUE;       /* the records of fragment shaders */
 	f2.features.vertexPipelineStoresAndAtomics = VK_TRUE; /* and of vertex shaders */
+	f2.features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE; /* bindless.comp */
 	app_open("test_spirv_instr", 0, NULL, &f2);
 	runs(3 * 5 * INV); /* room for every record */
 	runs(96);          /* room for 32: the rest counted, not written */
 	fragment_runs();
 	vertex_runs();
 	image_runs();
+	bindless_runs();
 	vkDestroyDevice(dev, NULL);
 	vkDestroyInstance(inst, NULL);
 	return check_done("test_spirv_instr");
