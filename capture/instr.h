@@ -1,0 +1,61 @@
+/* instr.h - private to capture/: capture tier 3's interface (instr.c for compute, instr_draw.c
+ * for draws), included at the end of capture.h. */
+#ifndef LLCT_CAPTURE_INSTR_H
+#define LLCT_CAPTURE_INSTR_H
+
+struct llct_spirv_site;
+#define INSTR_MAX_DRAWS 16384 /* instrumented draws a command buffer recording */
+/* A host-visible buffer of `words` words (+ spill), with a set when with_set: 0, or -1.
+ * Calls down: without the lock. */
+int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct crec *r);
+void instr_buffer_free(struct layer_device *d, struct crec *r);
+struct instr_call {
+	uint32_t rec;  /* 1 + the record buffer, 0: the dispatch went down as recorded */
+	uint64_t orig; /* the program's pipeline, bound back after */
+};
+struct instr_result {
+	uint32_t records, lost, unplaced; /* recorded; lost to a full buffer; outside a range */
+};
+/* The layer's set layout (at device creation): 0, or -1. */
+int instr_device_init(struct capture_device *c);
+/* Destroys what is left (at device end, after the command buffers). */
+void instr_device_end(struct capture_device *c);
+/* A twin of a layout with the layer's set after the program's (calls down, no lock), or
+ * VK_NULL_HANDLE when there is no set left. */
+VkPipelineLayout instr_layout(struct capture_device *c, const VkPipelineLayoutCreateInfo *info,
+			      uint32_t *set);
+/* A twin layout whose program layout is destroyed (with the lock). */
+void instr_layout_gone(struct capture_device *c, VkPipelineLayout ext);
+/* Makes a compute pipeline's instrumented twin (calls down: without the lock). */
+void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
+		    const VkComputePipelineCreateInfo *info, VkPipeline real);
+/* Before a dispatch goes down (groups: its size, 0 unknown): binds the twin and a record
+ * buffer when the bound pipeline has one; instr_dispatch_end binds the program's back. */
+uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_call *ic);
+void instr_dispatch_end(VkCommandBuffer cb, const struct instr_call *ic);
+/* A captured submission of b is about to go down (with the lock): its record buffers, and
+ * those of the secondaries it executes, start empty. */
+void instr_submitting(struct capture_device *c, struct cbuf *b, int depth);
+/* Frees b's record buffers (calls down: without the lock, or at device end). */
+void instr_free(struct layer_device *d, struct cbuf *b);
+/* instr_draw.c: a graphics pipeline's fragment twin (calls down: without the lock). */
+void instr_graphics(struct capture_device *c, VkPipelineCache cache,
+		    const VkGraphicsPipelineCreateInfo *g, VkPipeline real);
+/* Around the program's draw (draw_query_begin/end): the twin and the draw's number bound. */
+void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq);
+void instr_draw_end(VkCommandBuffer cb, const struct draw_query *dq);
+/* A draw's records (rec: its number + 1) after the submission: 0 with counts, or -1. */
+int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct instr_result *res);
+/* The draw's records as TEX (and OTHER) line accesses by the pixels' SMs (width: the target's,
+ * for the SM of a pixel). */
+int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
+		       uint32_t width, struct instr_result *res);
+/* A dispatch's record count and losses (the submission completed): 0, or -1 when it has no
+ * records. */
+int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct pipe *p,
+		       struct instr_result *res);
+/* The expansion of a dispatch: its records as line accesses; -1 when it has none. */
+int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
+		  const struct pipe *p, struct instr_result *res);
+
+#endif
