@@ -696,6 +696,10 @@ struct draw_call {
  * allows it. sub_geom[i] gets sub-draw i's geometry record (1 + index, 0: none; one per
  * sub-draw of a multi-draw, as many as call->n). Returns sub_geom[0]. */
 uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *call, uint32_t *sub_geom);
+/* A host-visible, coherent, mapped buffer of size bytes (calls down: without the lock): 0, or
+ * -1 with nothing left made. */
+int host_buffer(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
+		VkBuffer *buf, VkDeviceMemory *mem, void **map);
 /* A new recording: b's buffers are reused from their start. */
 void geom_begin(struct cbuf *b);
 /* Frees b's buffers (calls down: without the lock, or at device end). */

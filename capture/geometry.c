@@ -93,42 +93,52 @@ static uint64_t written(VkPrimitiveTopology t, uint64_t count)
 /* A new transform-feedback buffer of at least `verts` vertices, filled with the sentinel
  * (all bits set: a NaN no shader writes as x, y, z and w at once); calls down the chain, so
  * without the lock. 0, or -1. */
-static int new_chunk(struct capture_device *c, struct layer_device *d, uint32_t verts,
-		     struct chunk *out)
+int host_buffer(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
+		VkBuffer *buf, VkDeviceMemory *mem, void **map)
 {
+	struct layer_device *d = c->dev;
 	VkDevice dev = d->handle;
-	memset(out, 0, sizeof(*out));
-	verts = verts > CHUNK_VERTS ? verts : CHUNK_VERTS;
 	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-				 .size = (VkDeviceSize)verts * VTX_BYTES,
-				 .usage = VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT,
+				 .size = size,
+				 .usage = usage,
 				 .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
 	VkMemoryRequirements req;
-	void *map = NULL;
-	if (d->d.CreateBuffer(dev, &bi, NULL, &out->buf) != VK_SUCCESS)
+	*buf = VK_NULL_HANDLE, *mem = VK_NULL_HANDLE, *map = NULL;
+	if (d->d.CreateBuffer(dev, &bi, NULL, buf) != VK_SUCCESS)
 		return -1;
-	d->d.GetBufferMemoryRequirements(dev, out->buf, &req);
+	d->d.GetBufferMemoryRequirements(dev, *buf, &req);
 	uint32_t type = 0, ok = req.memoryTypeBits & c->xfb_mem_types;
 	while (type < 32 && !(ok >> type & 1))
 		type++;
 	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
 				   .allocationSize = req.size,
 				   .memoryTypeIndex = type};
-	if (type == 32 || d->d.AllocateMemory(dev, &ai, NULL, &out->mem) != VK_SUCCESS)
-		goto fail;
-	if (d->d.BindBufferMemory(dev, out->buf, out->mem, 0) != VK_SUCCESS ||
-	    d->d.MapMemory(dev, out->mem, 0, VK_WHOLE_SIZE, 0, &map) != VK_SUCCESS)
-		goto fail;
+	if (type < 32 && d->d.AllocateMemory(dev, &ai, NULL, mem) == VK_SUCCESS &&
+	    d->d.BindBufferMemory(dev, *buf, *mem, 0) == VK_SUCCESS &&
+	    d->d.MapMemory(dev, *mem, 0, VK_WHOLE_SIZE, 0, map) == VK_SUCCESS)
+		return 0;
+	if (*mem)
+		d->d.FreeMemory(dev, *mem, NULL);
+	d->d.DestroyBuffer(dev, *buf, NULL);
+	*buf = VK_NULL_HANDLE, *mem = VK_NULL_HANDLE, *map = NULL;
+	return -1;
+}
+
+static int new_chunk(struct capture_device *c, struct layer_device *d, uint32_t verts,
+		     struct chunk *out)
+{
+	void *map;
+	(void)d;
+	memset(out, 0, sizeof(*out));
+	verts = verts > CHUNK_VERTS ? verts : CHUNK_VERTS;
+	if (host_buffer(c, (VkDeviceSize)verts * VTX_BYTES,
+			VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, &out->buf, &out->mem,
+			&map))
+		return -1;
 	memset(map, 0xff, (size_t)verts * VTX_BYTES);
 	out->map = map;
 	out->cap = verts;
 	return 0;
-fail:
-	if (out->mem)
-		d->d.FreeMemory(dev, out->mem, NULL);
-	d->d.DestroyBuffer(dev, out->buf, NULL);
-	memset(out, 0, sizeof(*out));
-	return -1;
 }
 
 void geom_free(struct layer_device *d, struct cbuf *b)

@@ -184,32 +184,17 @@ int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct 
 {
 	struct layer_device *d = c->dev;
 	VkDevice dev = d->handle;
+	void *map;
 	memset(r, 0, sizeof(*r));
-	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-				 .size = 4 * ((VkDeviceSize)words + 7),
-				 .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-				 .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
-	VkMemoryRequirements req;
-	void *map = NULL;
-	if (d->d.CreateBuffer(dev, &bi, NULL, &r->buf) != VK_SUCCESS)
-		return -1;
-	d->d.GetBufferMemoryRequirements(dev, r->buf, &req);
-	uint32_t type = 0, ok = req.memoryTypeBits & c->xfb_mem_types;
-	while (type < 32 && !(ok >> type & 1))
-		type++;
-	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-				   .allocationSize = req.size,
-				   .memoryTypeIndex = type};
 	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
 	VkDescriptorPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
 					 .maxSets = 1,
 					 .poolSizeCount = 2,
 					 .pPoolSizes = ps};
-	if (type == 32 || d->d.AllocateMemory(dev, &ai, NULL, &r->mem) != VK_SUCCESS ||
-	    d->d.BindBufferMemory(dev, r->buf, r->mem, 0) != VK_SUCCESS ||
-	    d->d.MapMemory(dev, r->mem, 0, VK_WHOLE_SIZE, 0, &map) != VK_SUCCESS)
-		goto fail;
+	if (host_buffer(c, 4 * ((VkDeviceSize)words + 7), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+			&r->buf, &r->mem, &map))
+		return -1;
 	r->map = map;
 	r->cap = words;
 	if (!with_set)
