@@ -274,6 +274,44 @@ int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct i
 	return 0;
 }
 
+/* Where a draw's site goes, for element elem of its binding: a view (sampled or storage
+ * image) or a buffer's range. */
+struct site_at {
+	struct img *im;
+	uint32_t mip, layer, levels, ok, looked, elem;
+	struct llct_surface_map m; /* of level `level` */
+	uint32_t level;
+	uint64_t addr, size; /* buffers */
+	int stream;          /* buffers: uniform OTHER; storage VTX (vertex), OTHER */
+};
+static void draw_site(struct capture_device *c, const struct pipe *p, size_t s, uint32_t elem,
+		      struct site_at *a)
+{
+	const struct llct_spirv_site *st = &p->tw.sites[s];
+	memset(a, 0, sizeof(*a));
+	a->looked = 1, a->elem = elem;
+	struct dset *ds = st->set < 8 ? hget(&c->sets, c->cur_set[0][st->set]) : NULL;
+	struct slot *sl = ds ? find_slot(ds, st->binding, elem) : NULL;
+	if (!sl)
+		return;
+	if (st->kind >= LLCT_SPIRV_SAMPLE) {
+		a->im = view_image(c, sl->handle, &a->mip, &a->layer);
+		if (a->im) {
+			uint32_t mips = a->im->s.mips ? a->im->s.mips : 1;
+			a->levels = mips > a->mip ? mips - a->mip : 1;
+			a->level = UINT32_MAX;
+			a->ok = 1;
+		}
+	} else if (buffer_bytes(c, sl->handle, sl->offset, sl->range, &a->addr, &a->size)) {
+		a->ok = 1;
+		a->stream = s >= p->tw.n_frag_sites &&
+				    (sl->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+				     sl->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
+				? LLCT_STREAM_VTX
+				: LLCT_STREAM_OTHER;
+	}
+}
+
 int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
 		       uint32_t width, struct instr_result *res)
 {
@@ -281,46 +319,22 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		return -1;
 	const uint32_t *off = b->fidx, *idx = b->fidx + b->n_draws + 2, *map = b->frec.map;
 	uint32_t L = llct_fp_line_size(c->fp);
-	/* each site's view (sampled images) or buffer: looked up once */
-	struct site_at {
-		struct img *im;
-		uint32_t mip, layer, levels, ok;
-		struct llct_surface_map m; /* of level `level` */
-		uint32_t level;
-		uint64_t addr, size; /* buffers */
-		int stream;          /* buffers: uniform OTHER; storage VTX (vertex), OTHER */
-	} *sa = calloc(p->tw.n_sites, sizeof(*sa));
+	/* each site's view (sampled images) or buffer: looked up once (an element given at run
+	   time: again when it changes) */
+	struct site_at *sa = calloc(p->tw.n_sites, sizeof(*sa));
 	if (!sa)
 		return -1;
-	for (size_t s = 0; s < p->tw.n_sites; s++) {
-		const struct llct_spirv_site *st = &p->tw.sites[s];
-		struct dset *ds = st->set < 8 ? hget(&c->sets, c->cur_set[0][st->set]) : NULL;
-		struct slot *sl = ds ? find_slot(ds, st->binding, st->element) : NULL;
-		if (!sl)
-			continue;
-		if (st->kind >= LLCT_SPIRV_SAMPLE) {
-			sa[s].im = view_image(c, sl->handle, &sa[s].mip, &sa[s].layer);
-			if (sa[s].im) {
-				uint32_t mips = sa[s].im->s.mips ? sa[s].im->s.mips : 1;
-				sa[s].levels = mips > sa[s].mip ? mips - sa[s].mip : 1;
-				sa[s].level = UINT32_MAX;
-				sa[s].ok = 1;
-			}
-		} else if (buffer_bytes(c, sl->handle, sl->offset, sl->range, &sa[s].addr,
-					&sa[s].size)) {
-			sa[s].ok = 1;
-			sa[s].stream =
-			    s >= p->tw.n_frag_sites &&
-				    (sl->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
-				     sl->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
-				? LLCT_STREAM_VTX
-				: LLCT_STREAM_OTHER;
-		}
-	}
+	for (size_t s = 0; s < p->tw.n_sites; s++)
+		if (p->tw.sites[s].element != LLCT_SPIRV_ELEMENT_IN_RECORD)
+			draw_site(c, p, s, p->tw.sites[s].element, &sa[s]);
 	uint64_t prev = UINT64_MAX;
 	for (uint32_t i = off[rec - 1]; i < off[rec]; i++) {
 		const uint32_t *r = map + 2 + 5 * (size_t)idx[i];
 		uint32_t site = r[0] & 4095, px = r[4] & 0xffff, py = r[4] >> 16;
+		if (site < p->tw.n_sites &&
+		    p->tw.sites[site].element == LLCT_SPIRV_ELEMENT_IN_RECORD &&
+		    (!sa[site].looked || sa[site].elem != r[2]))
+			draw_site(c, p, site, r[2], &sa[site]); /* a buffer of a heap */
 		if (site >= p->tw.n_sites || !sa[site].ok) {
 			res->unplaced++;
 			continue;

@@ -74,8 +74,9 @@ struct llct_spirv_site {
 	uint32_t size;         /* bytes per access (0: the layout does not say) */
 	uint32_t kind;         /* LLCT_SPIRV_LOAD, _STORE, _ATOMIC, _SAMPLE, _FETCH, _GATHER */
 	uint32_t element;      /* the descriptor in an array of them (a constant index), 0;
-				  LLCT_SPIRV_ELEMENT_IN_RECORD: computed at run time (compute only),
-				  the record's first word is site + 4096 x element */
+				  LLCT_SPIRV_ELEMENT_IN_RECORD: computed at run time, in the record
+				  (compute: its first word is site + 4096 x element; draws' buffer
+				  records: its third word) */
 };
 #define LLCT_SPIRV_ELEMENT_IN_RECORD 0xffffffffu
 /* Whether a buffer or storage image site reads, writes (atomics both). */

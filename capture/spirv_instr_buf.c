@@ -144,8 +144,8 @@ void si_access_chain(struct pass *p, size_t i)
 			goto skip;
 		if (!const_value(p, w[4], &v))
 			c.elem = v;
-		else if (!p->compute || !(c.elem_id = as_uint(p, w[4])))
-			goto skip; /* at run time: compute records carry it; others have no room */
+		else if (!(p->compute || p->graphics) || !(c.elem_id = as_uint(p, w[4])))
+			goto skip; /* at run time: the record carries it */
 		t = p->ids[t].type, k = 5;
 	}
 	for (; k < len; k++) {
@@ -242,8 +242,9 @@ void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
 	if (!site)
 		return;
 	p->sites[p->n_sites - 1].element = c ? c->elem : 0;
-	if (c && c->elem_id) { /* the element rides in the site word: site + 4096 x element */
+	if (c && c->elem_id) /* the element rides in the record */
 		p->sites[p->n_sites - 1].element = LLCT_SPIRV_ELEMENT_IN_RECORD;
+	if (c && c->elem_id && p->compute) { /* in the site word: site + 4096 x element */
 		uint32_t m = p->next++, sw = p->next++;
 		si_emit5(p, SpvOpIMul, p->t_uint, m, c->elem_id, si_konst(p, 4096));
 		si_emit5(p, SpvOpIAdd, p->t_uint, sw, m, site);
@@ -251,7 +252,9 @@ void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
 	}
 	uint32_t zero = si_konst(p, 0), wg = si_workgroup(p);
 	if (p->graphics) {
-		uint32_t vals[5] = {si_site_word(p, site), off, zero, zero, si_pixel(p)};
+		/* draws: the element in the third word (buffer records leave it free) */
+		uint32_t vals[5] = {si_site_word(p, site), off, c && c->elem_id ? c->elem_id : zero,
+				    zero, si_pixel(p)};
 		si_record(p, vals);
 	} else {
 		uint32_t vals[3] = {site, off, wg};

@@ -50,6 +50,7 @@
 #include "tri.frag.h"
 #include "tri.vert.h"
 #include "ubo.vert.h"
+#include "ubo_arr.vert.h"
 #include "ubo_novi.vert.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -92,6 +93,7 @@ static void validates(void)
 	    {"tri.frag", spv_tri_frag, sizeof(spv_tri_frag), SPV_ENV_VULKAN_1_1, 0},
 	    {"tri.vert", spv_tri_vert, sizeof(spv_tri_vert), SPV_ENV_VULKAN_1_1, 0},
 	    {"ubo.vert", spv_ubo_vert, sizeof(spv_ubo_vert), SPV_ENV_VULKAN_1_1, 2},
+	    {"ubo_arr.vert", spv_ubo_arr_vert, sizeof(spv_ubo_arr_vert), SPV_ENV_VULKAN_1_1, 1},
 	    /* no VertexIndex of their own, so the pass adds one */
 	    {"ubo_novi.vert", spv_ubo_novi_vert, sizeof(spv_ubo_novi_vert), SPV_ENV_VULKAN_1_1, 2},
 	    {"hlsl_pos.vert", spv_hlsl_pos_vert, sizeof(spv_hlsl_pos_vert), SPV_ENV_VULKAN_1_1, 0},
@@ -106,6 +108,14 @@ static void validates(void)
 			  mods[m].name);
 		CHECK_MSG(r.n_sites == mods[m].sites && r.skipped == 0, "%s: %zu sites, %u skipped",
 			  mods[m].name, r.n_sites, r.skipped);
+		llct_spirv_instr_free(&r);
+	}
+	/* an array of uniform buffers indexed at run time: the element rides in the record */
+	{
+		struct llct_spirv_instr r;
+		CHECK(llct_spirv_instrument(spv_ubo_arr_vert, sizeof(spv_ubo_arr_vert) / 4, 1, 0,
+					    &r) == 0);
+		CHECK(r.n_sites == 1 && r.sites[0].element == LLCT_SPIRV_ELEMENT_IN_RECORD);
 		llct_spirv_instr_free(&r);
 	}
 	/* broken input: a clear refusal, never a crash */
