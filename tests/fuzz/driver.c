@@ -26,9 +26,13 @@ static int run_file(const char *path)
 	}
 	fclose(f);
 	LLVMFuzzerTestOneInput(buf, (size_t)n);
-	/* and every prefix of small inputs, as a truncation test */
-	for (long k = 0; n < 4096 && k < n; k++)
+	/* and prefixes, as a truncation test: every one of a small input, 32 spread over a larger
+	   one (the merged corpora of the long fuzz run hold thousands of inputs) */
+	long step = n <= 64 ? 1 : n / 32;
+	for (long k = 0; n < 4096 && k < n; k += step)
 		LLVMFuzzerTestOneInput(buf, (size_t)k);
+	if (n < 4096 && n > 64)
+		LLVMFuzzerTestOneInput(buf, (size_t)n - 1);
 	free(buf);
 	return 0;
 }
