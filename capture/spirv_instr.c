@@ -85,7 +85,7 @@ uint32_t si_konst(struct pass *p, uint32_t v)
 	return p->consts[p->n_consts++][1];
 }
 
-uint32_t si_site(struct pass *p, uint32_t set, uint32_t binding, uint32_t kind, uint32_t size)
+uint32_t si_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t size, uint32_t element)
 {
 	if (p->n_sites == p->cap_sites) {
 		size_t cap = p->cap_sites ? 2 * p->cap_sites : 64;
@@ -97,11 +97,11 @@ uint32_t si_site(struct pass *p, uint32_t set, uint32_t binding, uint32_t kind, 
 		p->sites = s, p->cap_sites = cap;
 	}
 	struct llct_spirv_site *s = &p->sites[p->n_sites];
-	s->set = set;
-	s->binding = binding;
+	s->set = (uint32_t)p->ids[var].set;
+	s->binding = (uint32_t)p->ids[var].binding;
 	s->kind = kind;
 	s->size = size;
-	s->element = 0;
+	s->element = element;
 	return si_konst(p, p->site_base + (uint32_t)p->n_sites++);
 }
 

@@ -237,13 +237,13 @@ void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
 	if (si_buffer_pointer(p, ptr, &c))
 		return;
 	uint32_t var = c ? c->var : ptr, off = c ? c->off : si_konst(p, 0);
-	uint32_t site = si_site(p, (uint32_t)p->ids[var].set, (uint32_t)p->ids[var].binding, kind,
-				size_of(p, vt, c ? c->mstride : 0, 0));
+	/* an element computed at run time rides in the record */
+	uint32_t site = si_site(p, var, kind, size_of(p, vt, c ? c->mstride : 0, 0),
+				!c           ? 0
+				: c->elem_id ? LLCT_SPIRV_ELEMENT_IN_RECORD
+					     : c->elem);
 	if (!site)
 		return;
-	p->sites[p->n_sites - 1].element = c ? c->elem : 0;
-	if (c && c->elem_id) /* the element rides in the record */
-		p->sites[p->n_sites - 1].element = LLCT_SPIRV_ELEMENT_IN_RECORD;
 	if (c && c->elem_id && p->compute) { /* in the site word: site + 4096 x element */
 		uint32_t m = p->next++, sw = p->next++;
 		si_emit5(p, SpvOpIMul, p->t_uint, m, c->elem_id, si_konst(p, 4096));

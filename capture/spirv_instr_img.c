@@ -181,11 +181,9 @@ void si_image(struct pass *p, size_t i)
 		p->skipped++;
 		return;
 	}
-	uint32_t site =
-	    si_site(p, (uint32_t)p->ids[var].set, (uint32_t)p->ids[var].binding, kind, 0);
+	uint32_t site = si_site(p, var, kind, 0, elem);
 	if (!site)
 		return;
-	p->sites[p->n_sites - 1].element = elem;
 	uint32_t vals[5] = {si_site_word(p, site), u, v, lod, si_pixel(p)};
 	si_record(p, vals);
 }
@@ -276,11 +274,9 @@ void si_storage_image(struct pass *p, size_t i)
 		p->skipped++;
 		return;
 	}
-	uint32_t site =
-	    si_site(p, (uint32_t)p->ids[var].set, (uint32_t)p->ids[var].binding, kind, 0);
+	uint32_t site = si_site(p, var, kind, 0, elem);
 	if (!site)
 		return;
-	p->sites[p->n_sites - 1].element = elem;
 	if (p->graphics) {
 		uint32_t vals[5] = {si_site_word(p, site), x, y, si_konst(p, 0), si_pixel(p)};
 		si_record(p, vals);

@@ -70,8 +70,9 @@ void si_emit4(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c);
 void si_emit5(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d);
 /* The id of uint constant v (declared with the new types). */
 uint32_t si_konst(struct pass *p, uint32_t v);
-/* A new site: the id of its number as a constant, or 0 (out of memory). */
-uint32_t si_site(struct pass *p, uint32_t set, uint32_t binding, uint32_t kind, uint32_t size);
+/* A new site of variable var (its set and binding; element: which of an array of
+ * descriptors): the id of its number as a constant, or 0 (out of memory). */
+uint32_t si_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t size, uint32_t element);
 /* The record's first word: the site, and in fragment shaders + 4096 x the draw (binding 1). */
 uint32_t si_site_word(struct pass *p, uint32_t site);
 /* Appends a record of p->rec_words words, the values of the ids in vals, before the

@@ -75,8 +75,16 @@ int main(int argc, char **argv)
 		die("D3D11CreateDevice", hr);
 
 	/* render target, its staging copy, depth buffer */
-	D3D11_TEXTURE2D_DESC td = {W, H, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, {1, 0},
-				   D3D11_USAGE_DEFAULT, D3D11_BIND_RENDER_TARGET, 0, 0};
+	D3D11_TEXTURE2D_DESC td = {W,
+				   H,
+				   1,
+				   1,
+				   DXGI_FORMAT_R8G8B8A8_UNORM,
+				   {1, 0},
+				   D3D11_USAGE_DEFAULT,
+				   D3D11_BIND_RENDER_TARGET,
+				   0,
+				   0};
 	ID3D11Texture2D *rt, *staging, *depth, *tex;
 	ID3D11RenderTargetView *rtv;
 	ID3D11DepthStencilView *dsv;
@@ -95,8 +103,8 @@ int main(int argc, char **argv)
 	td.CPUAccessFlags = 0;
 	if (FAILED(hr = ID3D11Device_CreateTexture2D(dev, &td, NULL, &depth)))
 		die("CreateTexture2D (depth)", hr);
-	if (FAILED(hr = ID3D11Device_CreateDepthStencilView(dev, (ID3D11Resource *)depth, NULL,
-							     &dsv)))
+	if (FAILED(
+		hr = ID3D11Device_CreateDepthStencilView(dev, (ID3D11Resource *)depth, NULL, &dsv)))
 		die("CreateDepthStencilView", hr);
 
 	/* a checkerboard texture, sampled with wrap */
@@ -104,18 +112,33 @@ int main(int argc, char **argv)
 	for (int y = 0; y < TEX; y++)
 		for (int x = 0; x < TEX; x++)
 			texels[y * TEX + x] = ((x / 8 + y / 8) & 1) ? 0xff2080e0u : 0xffe0c040u;
-	D3D11_TEXTURE2D_DESC xd = {TEX, TEX, 1, 1, DXGI_FORMAT_R8G8B8A8_UNORM, {1, 0},
-				   D3D11_USAGE_IMMUTABLE, D3D11_BIND_SHADER_RESOURCE, 0, 0};
+	D3D11_TEXTURE2D_DESC xd = {TEX,
+				   TEX,
+				   1,
+				   1,
+				   DXGI_FORMAT_R8G8B8A8_UNORM,
+				   {1, 0},
+				   D3D11_USAGE_IMMUTABLE,
+				   D3D11_BIND_SHADER_RESOURCE,
+				   0,
+				   0};
 	D3D11_SUBRESOURCE_DATA xdata = {texels, TEX * 4, 0};
 	ID3D11ShaderResourceView *srv;
 	if (FAILED(hr = ID3D11Device_CreateTexture2D(dev, &xd, &xdata, &tex)))
 		die("CreateTexture2D (texture)", hr);
-	if (FAILED(hr = ID3D11Device_CreateShaderResourceView(dev, (ID3D11Resource *)tex, NULL,
-							       &srv)))
+	if (FAILED(
+		hr = ID3D11Device_CreateShaderResourceView(dev, (ID3D11Resource *)tex, NULL, &srv)))
 		die("CreateShaderResourceView", hr);
-	D3D11_SAMPLER_DESC sd = {D3D11_FILTER_MIN_MAG_MIP_LINEAR, D3D11_TEXTURE_ADDRESS_WRAP,
-				 D3D11_TEXTURE_ADDRESS_WRAP, D3D11_TEXTURE_ADDRESS_WRAP, 0, 1,
-				 D3D11_COMPARISON_NEVER, {0, 0, 0, 0}, 0, D3D11_FLOAT32_MAX};
+	D3D11_SAMPLER_DESC sd = {D3D11_FILTER_MIN_MAG_MIP_LINEAR,
+				 D3D11_TEXTURE_ADDRESS_WRAP,
+				 D3D11_TEXTURE_ADDRESS_WRAP,
+				 D3D11_TEXTURE_ADDRESS_WRAP,
+				 0,
+				 1,
+				 D3D11_COMPARISON_NEVER,
+				 {0, 0, 0, 0},
+				 0,
+				 D3D11_FLOAT32_MAX};
 	ID3D11SamplerState *smp;
 	if (FAILED(hr = ID3D11Device_CreateSamplerState(dev, &sd, &smp)))
 		die("CreateSamplerState", hr);
@@ -126,19 +149,19 @@ int main(int argc, char **argv)
 	ID3D11PixelShader *ps;
 	ID3D11InputLayout *il;
 	if (FAILED(hr = ID3D11Device_CreateVertexShader(dev, ID3D10Blob_GetBufferPointer(vsb),
-							 ID3D10Blob_GetBufferSize(vsb), NULL, &vs)))
+							ID3D10Blob_GetBufferSize(vsb), NULL, &vs)))
 		die("CreateVertexShader", hr);
 	if (FAILED(hr = ID3D11Device_CreatePixelShader(dev, ID3D10Blob_GetBufferPointer(psb),
-							ID3D10Blob_GetBufferSize(psb), NULL, &ps)))
+						       ID3D10Blob_GetBufferSize(psb), NULL, &ps)))
 		die("CreatePixelShader", hr);
 	D3D11_INPUT_ELEMENT_DESC ie[2] = {
 	    {"POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0},
 	    {"TEXCOORD", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 12, D3D11_INPUT_PER_VERTEX_DATA, 0}};
 	if (FAILED(hr = ID3D11Device_CreateInputLayout(dev, ie, 2, ID3D10Blob_GetBufferPointer(vsb),
-							ID3D10Blob_GetBufferSize(vsb), &il)))
+						       ID3D10Blob_GetBufferSize(vsb), &il)))
 		die("CreateInputLayout", hr);
-	D3D11_BUFFER_DESC bd = {sizeof(quads), D3D11_USAGE_IMMUTABLE, D3D11_BIND_VERTEX_BUFFER, 0, 0,
-				0};
+	D3D11_BUFFER_DESC bd = {
+	    sizeof(quads), D3D11_USAGE_IMMUTABLE, D3D11_BIND_VERTEX_BUFFER, 0, 0, 0};
 	D3D11_SUBRESOURCE_DATA vdata = {quads, 0, 0};
 	ID3D11Buffer *vb;
 	if (FAILED(hr = ID3D11Device_CreateBuffer(dev, &bd, &vdata, &vb)))
@@ -159,7 +182,8 @@ int main(int argc, char **argv)
 		ID3D11DeviceContext_RSSetViewports(ctx, 1, &vp);
 		ID3D11DeviceContext_OMSetDepthStencilState(ctx, dss, 0);
 		ID3D11DeviceContext_IASetInputLayout(ctx, il);
-		ID3D11DeviceContext_IASetPrimitiveTopology(ctx, D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
+		ID3D11DeviceContext_IASetPrimitiveTopology(ctx,
+							   D3D11_PRIMITIVE_TOPOLOGY_TRIANGLELIST);
 		ID3D11DeviceContext_IASetVertexBuffers(ctx, 0, 1, &vb, &stride, &offset);
 		ID3D11DeviceContext_VSSetShader(ctx, vs, NULL, 0);
 		ID3D11DeviceContext_PSSetShader(ctx, ps, NULL, 0);
@@ -175,8 +199,8 @@ int main(int argc, char **argv)
 			die("Map", hr);
 		sum = 0;
 		for (int y = 0; y < H; y++) {
-			const unsigned *row = (const unsigned *)((const char *)map.pData +
-								 (size_t)y * map.RowPitch);
+			const unsigned *row =
+			    (const unsigned *)((const char *)map.pData + (size_t)y * map.RowPitch);
 			for (int x = 0; x < W; x++)
 				sum = sum * 31 + row[x];
 		}

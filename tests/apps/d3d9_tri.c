@@ -28,8 +28,8 @@ static void die(const char *what, HRESULT hr)
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 4;
-	WNDCLASSA wc = {0, DefWindowProcA, 0, 0, GetModuleHandleA(NULL), NULL, NULL, NULL, NULL,
-			"d3d9_tri"};
+	WNDCLASSA wc = {0,    DefWindowProcA, 0,    0,    GetModuleHandleA(NULL),
+			NULL, NULL,           NULL, NULL, "d3d9_tri"};
 	RegisterClassA(&wc);
 	HWND wnd = CreateWindowA("d3d9_tri", "d3d9_tri", WS_OVERLAPPEDWINDOW, 0, 0, 256, 256, NULL,
 				 NULL, wc.hInstance, NULL);

@@ -48,8 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* a refusal names the variable */
 	} else {
 		if (s.tier < 1 || s.tier > 3 || s.xfb_guess == 0 || s.sms > 65535 ||
-		    s.records > (16u << 20) ||
-		    strlen(s.output) >= sizeof(s.output) || !s.label[0])
+		    s.records > (16u << 20) || strlen(s.output) >= sizeof(s.output) || !s.label[0])
 			abort();
 		if (!s.all_frames && s.frames.n == 0)
 			abort();

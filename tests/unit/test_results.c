@@ -91,15 +91,30 @@ static void test_add_replay(const char *path)
 				     *drrip = llct_policy_find("drrip");
 	frames(f_lru, 40, 20);
 	frames(f_drrip, 50, 40);
-	struct llct_replay_result res[2] = {{.policy = lru, .frames = f_lru, .n_frames = 2, .accesses = 220, .busy_s = 0.1, .peak_state = 1000},
-					    {.policy = drrip, .frames = f_drrip, .n_frames = 2, .accesses = 220, .busy_s = 0.2, .peak_state = 2000}};
+	struct llct_replay_result res[2] = {{.policy = lru,
+					     .frames = f_lru,
+					     .n_frames = 2,
+					     .accesses = 220,
+					     .busy_s = 0.1,
+					     .peak_state = 1000},
+					    {.policy = drrip,
+					     .frames = f_drrip,
+					     .n_frames = 2,
+					     .accesses = 220,
+					     .busy_s = 0.2,
+					     .peak_state = 2000}};
 	struct llct_replay_desc d = desc(traces, 1, 1 << 20);
 	CHECK_EQ(llct_results_open(path, &r, err, sizeof(err)), LLCT_OK);
 	CHECK_EQ(llct_results_add_replay(r, &d, res, 2, &first), LLCT_OK);
 	CHECK_EQ(first, 1);
 	/* a bigger LLC: one more point on the miss curve, with fewer misses */
 	frames(f_big, 10, 10);
-	struct llct_replay_result big = {.policy = lru, .frames = f_big, .n_frames = 2, .accesses = 220, .busy_s = 0.1, .peak_state = 1000};
+	struct llct_replay_result big = {.policy = lru,
+					 .frames = f_big,
+					 .n_frames = 2,
+					 .accesses = 220,
+					 .busy_s = 0.1,
+					 .peak_state = 1000};
 	d = desc(traces, 1, 4 << 20);
 	d.n_policies = 1;
 	CHECK_EQ(llct_results_add_replay(r, &d, &big, 1, &first), LLCT_OK);
@@ -121,15 +136,30 @@ static void test_add_replay(const char *path)
 	d.part_masks = masks;
 	d.part_active = active;
 	d.part_classes = LLCT_N_STREAMS;
-	struct llct_replay_result part = {.policy = drrip, .frames = f_big, .n_frames = 2, .accesses = 220, .busy_s = 0.1, .peak_state = 1000};
+	struct llct_replay_result part = {.policy = drrip,
+					  .frames = f_big,
+					  .n_frames = 2,
+					  .accesses = 220,
+					  .busy_s = 0.1,
+					  .peak_state = 1000};
 	CHECK_EQ(llct_results_add_replay(r, &d, &part, 1, &first), LLCT_OK);
 	CHECK_EQ(first, 4);
 	/* a failing write (frame numbers repeat: the primary key) leaves nothing behind */
 	struct llct_frame_stats dup[2];
 	frames(dup, 1, 1);
 	dup[1].frame = 0;
-	struct llct_replay_result bad[2] = {{.policy = lru, .frames = f_lru, .n_frames = 2, .accesses = 220, .busy_s = 0.1, .peak_state = 1000},
-					    {.policy = drrip, .frames = dup, .n_frames = 2, .accesses = 220, .busy_s = 0.1, .peak_state = 1000}};
+	struct llct_replay_result bad[2] = {{.policy = lru,
+					     .frames = f_lru,
+					     .n_frames = 2,
+					     .accesses = 220,
+					     .busy_s = 0.1,
+					     .peak_state = 1000},
+					    {.policy = drrip,
+					     .frames = dup,
+					     .n_frames = 2,
+					     .accesses = 220,
+					     .busy_s = 0.1,
+					     .peak_state = 1000}};
 	d = desc(traces, 1, 2 << 20);
 	CHECK(llct_results_add_replay(r, &d, bad, 2, &first) != LLCT_OK);
 	CHECK_EQ(first, -1);
