@@ -192,7 +192,7 @@ int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct 
 					 .maxSets = 1,
 					 .poolSizeCount = 2,
 					 .pPoolSizes = ps};
-	if (host_buffer(c, 4 * ((VkDeviceSize)words + 7), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+	if (host_buffer(c, 4 * ((VkDeviceSize)words + 12), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
 			&r->buf, &r->mem, &map))
 		return -1;
 	r->map = map;

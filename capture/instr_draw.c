@@ -267,8 +267,11 @@ int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct i
 	if (!rec || !b || !b->frec.map || !p || p->tw.words != 5 || rec > b->n_draws ||
 	    sort_records(b))
 		return -1;
-	const uint32_t *off = b->fidx;
+	const uint32_t *off = b->fidx, *idx = b->fidx + b->n_draws + 2;
 	res->records = off[rec] - off[rec - 1];
+	for (uint32_t i = off[rec - 1]; i < off[rec]; i++) /* a prefix is part of its record */
+		res->records -=
+		    (b->frec.map[2 + 5 * (size_t)idx[i]] & 4095) == LLCT_SPIRV_PREFIX_SITE;
 	res->lost = b->frec.map[0] / 5 > b->frec.cap / 5 ? b->frec.map[0] / 5 - b->frec.cap / 5
 							 : 0; /* the command buffer's */
 	return 0;
@@ -279,8 +282,8 @@ int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct i
 struct site_at {
 	struct img *im;
 	uint32_t mip, layer, levels, ok, looked, elem;
-	struct llct_surface_map m; /* of level `level` */
-	uint32_t level;
+	struct llct_surface_map m; /* of level `level`, layer `at_layer` */
+	uint32_t level, at_layer;
 	uint64_t addr, size; /* buffers */
 	int stream;          /* buffers: uniform OTHER; storage VTX (vertex), OTHER */
 };
@@ -312,6 +315,24 @@ static void draw_site(struct capture_device *c, const struct pipe *p, size_t s, 
 	}
 }
 
+/* The layer a sample's prefix names, from the view's first: an array layer (a fetch's as given,
+ * a sample's rounded to nearest even, as Vulkan does), or the face of a cube direction
+ * (u, v, z), whose face coordinates then replace *u, *v (Vulkan's cube map face selection). */
+static uint32_t sample_layer(const struct llct_spirv_site *st, uint32_t third, float *u, float *v)
+{
+	float f;
+	memcpy(&f, &third, 4);
+	if (st->dim != LLCT_SPIRV_DIM_CUBE) {
+		if (!st->arrayed)
+			return 0;
+		if (st->kind == LLCT_SPIRV_FETCH)
+			return (int32_t)third < 0 ? 0 : third;
+		f = isfinite(f) ? nearbyintf(f) : 0;
+		return f <= 0 ? 0 : f >= 65535.0f ? 65535 : (uint32_t)f;
+	}
+	return llct_cube_face(*u, *v, isfinite(f) ? f : 0, u, v);
+}
+
 int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
 		       uint32_t width, struct instr_result *res)
 {
@@ -328,13 +349,25 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		if (p->tw.sites[s].element != LLCT_SPIRV_ELEMENT_IN_RECORD)
 			draw_site(c, p, s, p->tw.sites[s].element, &sa[s]);
 	uint64_t prev = UINT64_MAX;
+	const uint32_t *pre = NULL; /* the prefix just read (spirv.h) */
 	for (uint32_t i = off[rec - 1]; i < off[rec]; i++) {
-		const uint32_t *r = map + 2 + 5 * (size_t)idx[i];
+		const uint32_t *r = map + 2 + 5 * (size_t)idx[i], *x = pre;
 		uint32_t site = r[0] & 4095, px = r[4] & 0xffff, py = r[4] >> 16;
+		pre = NULL;
+		if (site == LLCT_SPIRV_PREFIX_SITE) {
+			pre = r;
+			continue;
+		}
+		if (site < p->tw.n_sites && p->tw.sites[site].prefix && !x) {
+			res->unplaced++;
+			continue;
+		}
+		/* an element given at run time: a buffer record's third word, a sample's prefix */
+		uint32_t el = site < p->tw.n_sites && p->tw.sites[site].prefix ? x[1] : r[2];
 		if (site < p->tw.n_sites &&
 		    p->tw.sites[site].element == LLCT_SPIRV_ELEMENT_IN_RECORD &&
-		    (!sa[site].looked || sa[site].elem != r[2]))
-			draw_site(c, p, site, r[2], &sa[site]); /* a buffer of a heap */
+		    (!sa[site].looked || sa[site].elem != el))
+			draw_site(c, p, site, el, &sa[site]); /* a buffer or image of a heap */
 		if (site >= p->tw.n_sites || !sa[site].ok) {
 			res->unplaced++;
 			continue;
@@ -345,9 +378,9 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 				  ? (r[4] / 32) % (c->n_sms ? c->n_sms : 1)
 				  : llct_fp_pixel_sm(c->fp, px, py, width ? width : 1);
 		if (llct_spirv_site_image(st->kind)) { /* a storage image texel, stream OTHER */
-			if (a->level == UINT32_MAX) {
+			if (a->level == UINT32_MAX || a->at_layer != a->layer) {
 				llct_surface_map(&a->im->s, L, a->mip, a->layer, &a->m);
-				a->level = a->mip;
+				a->level = a->mip, a->at_layer = a->layer;
 			}
 			uint64_t l = llct_surface_map_line(&a->m, r[1], r[2]);
 			if (llct_spirv_site_reads(st->kind))
@@ -384,16 +417,19 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		}
 		lv = lv < 0 ? 0 : lv >= (int32_t)a->levels ? (int32_t)a->levels - 1 : lv;
 		uint32_t level = a->mip + (uint32_t)lv;
-		if (level != a->level) {
-			llct_surface_map(&a->im->s, L, level, a->layer, &a->m);
-			a->level = level;
+		float u, v;
+		memcpy(&u, &r[1], 4), memcpy(&v, &r[2], 4);
+		uint32_t layer = a->layer + (x ? sample_layer(st, x[2], &u, &v) : 0);
+		uint32_t layers = a->im->s.layers ? a->im->s.layers : 1;
+		layer = layer < layers ? layer : layers - 1;
+		if (level != a->level || layer != a->at_layer) {
+			llct_surface_map(&a->im->s, L, level, layer, &a->m);
+			a->level = level, a->at_layer = layer;
 		}
 		uint32_t x0, y0, n = 2;
 		if (st->kind == LLCT_SPIRV_FETCH) {
 			x0 = r[1], y0 = r[2], n = 1;
 		} else { /* bilinear: the 2 x 2 texels around the sample point */
-			float u, v;
-			memcpy(&u, &r[1], 4), memcpy(&v, &r[2], 4);
 			float tx = u * (float)a->m.w - 0.5f, ty = v * (float)a->m.h - 0.5f;
 			tx = isfinite(tx) ? tx : 0, ty = isfinite(ty) ? ty : 0;
 			x0 = tx <= 0 ? 0 : tx >= (float)a->m.w ? a->m.w - 1 : (uint32_t)tx;

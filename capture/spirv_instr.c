@@ -12,6 +12,8 @@
  *                    x + 65536 y + 16777216 z); fragment (site + 4096 x draw, a, b, c, pixel
  *                    x + 65536 y) with the draw from binding 1 of the set; other stages
  *                    (site, byte offset, 0)
+ * (A draw's sample of an arrayed or cube image, or through an array of images indexed at run
+ * time, is two records reserved at once: a prefix, then the record; see spirv.h.)
  * A record whose words do not fit goes to data[cap ..], a slot the layer never reads, so
  * nothing branches and nothing is lost silently: cursor > cap says how many were. What the pass
  * cannot follow is counted in r->skipped and not recorded. The upstream SPIRV-Tools
@@ -102,6 +104,7 @@ uint32_t si_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t size, uin
 	s->kind = kind;
 	s->size = size;
 	s->element = element;
+	s->dim = s->arrayed = s->prefix = 0;
 	return si_konst(p, p->site_base + (uint32_t)p->n_sites++);
 }
 
@@ -119,8 +122,13 @@ uint32_t si_site_word(struct pass *p, uint32_t site)
 
 void si_record(struct pass *p, const uint32_t *vals)
 {
-	uint32_t n = p->rec_words, pc = p->next++, i = p->next++, pk = p->next++, k = p->next++,
-		 ok = p->next++, j = p->next++, il = p->next++;
+	si_record_n(p, vals, p->rec_words);
+}
+
+void si_record_n(struct pass *p, const uint32_t *vals, uint32_t n)
+{
+	uint32_t pc = p->next++, i = p->next++, pk = p->next++, k = p->next++, ok = p->next++,
+		 j = p->next++, il = p->next++;
 	si_emit5(p, SpvOpAccessChain, p->t_puint, pc, p->v_rec, si_konst(p, 0));
 	uint32_t add[7] = {7u << 16 | SpvOpAtomicIAdd,
 			   p->t_uint,

@@ -110,8 +110,8 @@ int si_buffer_pointer(const struct pass *p, uint32_t id, const struct chain **c)
 	return kind; /* 1: an array of descriptors, which only a chain may index */
 }
 
-/* An index as a uint id, emitting a bitcast for a signed one; 0 when it is not 32-bit. */
-static uint32_t as_uint(struct pass *p, uint32_t idx)
+/* An index as a uint id (spirv_instr_int.h): a bitcast for a signed one; 0 when not 32-bit. */
+uint32_t si_as_uint(struct pass *p, uint32_t idx)
 {
 	uint32_t t = idx < p->bound ? p->ids[idx].type : p->bound;
 	if (t >= p->bound || p->ids[t].op != SpvOpTypeInt || p->ids[t].count != 32)
@@ -144,7 +144,7 @@ void si_access_chain(struct pass *p, size_t i)
 			goto skip;
 		if (!const_value(p, w[4], &v))
 			c.elem = v;
-		else if (!(p->compute || p->graphics) || !(c.elem_id = as_uint(p, w[4])))
+		else if (!(p->compute || p->graphics) || !(c.elem_id = si_as_uint(p, w[4])))
 			goto skip; /* at run time: the record carries it */
 		t = p->ids[t].type, k = 5;
 	}
@@ -178,7 +178,7 @@ void si_access_chain(struct pass *p, size_t i)
 			konst_off += v * stride;
 			continue;
 		}
-		uint32_t u = as_uint(p, idx);
+		uint32_t u = si_as_uint(p, idx);
 		if (!u)
 			goto skip;
 		uint32_t m = p->next++;

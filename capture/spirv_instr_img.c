@@ -1,11 +1,13 @@
 /* spirv_instr_img.c - the fragment half of tier 3's instrumentation pass: each image sample,
  * fetch and gather of a fragment shader appends (site, u, v, lod, pixel) to the record buffer
- * -- the coordinates as the shader computed them (float bits; texel integers for a fetch), the
- * mip level the sampler would use (OpImageQueryLod's level, plus any bias; the explicit Lod
- * operand; 0 for gathers), and the pixel (x + 65536 y) from FragCoord -- so the layer can map
- * each to texels of the bound image through its surface layout. 1D and 2D images are
- * followed; arrayed ones (the record has no room for the layer), projective, gradient and
- * sparse forms and other dimensions are counted as skipped. */
+ * -- the coordinates as the shader computed them (float bits; texel integers for a fetch;
+ * divided by q for projective samples), the mip level the sampler would use (OpImageQueryLod's
+ * level, plus any bias; the explicit Lod operand; 0 for gathers), and the pixel (x + 65536 y)
+ * from FragCoord -- so the layer can map each to texels of the bound image through its surface
+ * layout. 1D, 2D and cube images, arrayed or not (not cube arrays), are followed; where the
+ * record has no room for what else a sample needs -- the array layer, a cube direction's z,
+ * the element of an array of images indexed at run time -- a prefix record comes first
+ * (spirv.h). Gradient and sparse forms, 3D images and cube arrays are counted as skipped. */
 #include "spirv_instr_int.h"
 
 #include <spirv/unified1/spirv.h>
@@ -32,9 +34,9 @@ uint32_t si_pixel(struct pass *p)
 
 /* The image variable behind a sampled image or image value (through loads, OpSampledImage,
  * OpImage, copies, and an access chain into an array of descriptors by a constant index, which
- * *elem gets), or 0 -- also for an index computed at run time (bindless heaps: which image it
- * reads is not known here, so the pipeline keeps the model). */
-static uint32_t image_var(const struct pass *p, uint32_t id, uint32_t *elem, int depth)
+ * *elem gets), or 0. An index computed at run time (bindless heaps) is given as the id of its
+ * value where elem_id is not NULL (*elem then is LLCT_SPIRV_ELEMENT_IN_RECORD), else 0. */
+static uint32_t image_var(struct pass *p, uint32_t id, uint32_t *elem, uint32_t *elem_id, int depth)
 {
 	if (id >= p->bound || depth > 6)
 		return 0;
@@ -47,15 +49,22 @@ static uint32_t image_var(const struct pass *p, uint32_t id, uint32_t *elem, int
 	uint32_t op = w[0] & 0xffff, len = w[0] >> 16;
 	if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 4) {
 		const struct id *k = len == 5 && w[4] < p->bound ? &p->ids[w[4]] : NULL;
-		if (!k || k->op != SpvOpConstant)
-			return 0; /* more than one index, or one computed at run time */
+		if (!k)
+			return 0;             /* more than one index */
+		if (k->op != SpvOpConstant) { /* computed at run time: its value rides along */
+			uint32_t v = elem_id && p->graphics ? si_as_uint(p, w[4]) : 0;
+			if (!v)
+				return 0;
+			*elem = LLCT_SPIRV_ELEMENT_IN_RECORD, *elem_id = v;
+			return image_var(p, w[3], elem, elem_id, depth + 1);
+		}
 		*elem = k->count;
-		return image_var(p, w[3], elem, depth + 1);
+		return image_var(p, w[3], elem, elem_id, depth + 1);
 	}
 	if ((op == SpvOpLoad || op == SpvOpSampledImage || op == SpvOpImage ||
 	     op == SpvOpCopyObject) &&
 	    len >= 4)
-		return image_var(p, w[3], elem, depth + 1);
+		return image_var(p, w[3], elem, elem_id, depth + 1);
 	return 0;
 }
 
@@ -96,16 +105,32 @@ static uint32_t image_operand(const uint32_t *w, uint32_t m, uint32_t len, uint3
 	return at < len ? w[at] : 0;
 }
 
+/* Component k of a float vector v of n components, or of a float scalar (k 0), as a float id. */
+static uint32_t fcomp(struct pass *p, uint32_t v, uint32_t n, uint32_t k)
+{
+	if (n <= 1)
+		return v;
+	uint32_t e = p->next++;
+	si_emit5(p, SpvOpCompositeExtract, p->t_float, e, v, k);
+	return e;
+}
+
 void si_image(struct pass *p, size_t i)
 {
 	const uint32_t *w = p->w + i;
-	uint32_t op = w[0] & 0xffff, len = w[0] >> 16, kind;
+	uint32_t op = w[0] & 0xffff, len = w[0] >> 16, kind, proj = 0;
 	uint32_t mask_at; /* where the image operands mask is */
 	switch (op) {
+	case SpvOpImageSampleProjImplicitLod:
+	case SpvOpImageSampleProjExplicitLod:
+		proj = 1; /* fall through */
 	case SpvOpImageSampleImplicitLod:
 	case SpvOpImageSampleExplicitLod:
 		kind = LLCT_SPIRV_SAMPLE, mask_at = 5;
 		break;
+	case SpvOpImageSampleProjDrefImplicitLod:
+	case SpvOpImageSampleProjDrefExplicitLod:
+		proj = 1; /* fall through */
 	case SpvOpImageSampleDrefImplicitLod:
 	case SpvOpImageSampleDrefExplicitLod:
 		kind = LLCT_SPIRV_SAMPLE, mask_at = 6;
@@ -122,7 +147,8 @@ void si_image(struct pass *p, size_t i)
 	}
 	if (len < 5)
 		return;
-	uint32_t si = w[3], coord = w[4], elem = 0, var = image_var(p, si, &elem, 0);
+	uint32_t si = w[3], coord = w[4], elem = 0, elem_id = 0,
+		 var = image_var(p, si, &elem, &elem_id, 0);
 	uint32_t st = si < p->bound ? p->ids[si].type : p->bound, it = st;
 	if (st < p->bound && p->ids[st].op == SpvOpTypeSampledImage)
 		it = p->ids[st].type;
@@ -133,15 +159,41 @@ void si_image(struct pass *p, size_t i)
 		return;
 	}
 	uint32_t dim = p->w[p->ids[it].at + 3], arrayed = p->w[p->ids[it].at + 5];
-	if ((dim != SpvDim1D && dim != SpvDim2D) || arrayed) { /* the record has no room for the
-								     layer: not followed */
+	/* n: the coordinates the dimension takes (a cube's direction: 3); the layer follows */
+	uint32_t n = dim == SpvDim1D ? 1 : dim == SpvDim2D ? 2 : dim == SpvDimCube ? 3 : 0;
+	if (!n || (dim == SpvDimCube && (arrayed || kind == LLCT_SPIRV_FETCH)) ||
+	    (proj && (arrayed || dim == SpvDimCube))) {
 		p->skipped++;
 		return;
 	}
 	uint32_t ct = coord < p->bound ? p->ids[coord].type : p->bound;
-	uint32_t u = component(p, coord, ct, 0),
-		 v = dim == SpvDim2D ? component(p, coord, ct, 1) : si_konst(p, 0);
-	if (!u || !v) {
+	uint32_t cn = ct < p->bound && p->ids[ct].op == SpvOpTypeVector ? p->ids[ct].count : 1;
+	if (cn < n + (arrayed || proj) ||
+	    (kind != LLCT_SPIRV_FETCH && ct < p->bound && p->ids[ct].op == SpvOpTypeVector &&
+	     p->ids[ct].type != p->t_float)) {
+		p->skipped++;
+		return;
+	}
+	uint32_t c = coord; /* what OpImageQueryLod takes: the first n, divided by q */
+	if (proj) {
+		uint32_t q = fcomp(p, coord, cn, n), x = p->next++;
+		si_emit5(p, SpvOpFDiv, p->t_float, x, fcomp(p, coord, cn, 0), q);
+		c = x;
+		if (n == 2) {
+			uint32_t y = p->next++;
+			si_emit5(p, SpvOpFDiv, p->t_float, y, fcomp(p, coord, cn, 1), q);
+			c = p->next++;
+			uint32_t cc[5] = {5u << 16 | SpvOpCompositeConstruct, p->t_v2f, c, x, y};
+			si_emit(p, cc, 5);
+		}
+		ct = n == 2 ? p->t_v2f : p->t_float, cn = n;
+	}
+	uint32_t u = component(p, c, ct, 0), v = n >= 2 ? component(p, c, ct, 1) : si_konst(p, 0);
+	/* the prefix's coordinate: a cube's z, or the layer (after u, or after u and v) */
+	uint32_t third = dim == SpvDimCube ? component(p, c, ct, 2)
+			 : arrayed         ? component(p, coord, ct, n)
+					   : si_konst(p, 0);
+	if (!u || !v || !third) {
 		p->skipped++;
 		return;
 	}
@@ -153,18 +205,20 @@ void si_image(struct pass *p, size_t i)
 		   (l = image_operand(w, mask_at, len, SpvImageOperandsLodMask))) {
 		lod = component(p, l, p->ids[l < p->bound ? l : 0].type, 0);
 	} else if (kind == LLCT_SPIRV_SAMPLE) { /* implicit: the level the hardware picks */
-		uint32_t n = dim == SpvDim2D ? 2 : 1, c = coord, q = p->next++, f = p->next++;
-		uint32_t cn =
-		    ct < p->bound && p->ids[ct].op == SpvOpTypeVector ? p->ids[ct].count : 1;
-		if (cn != n || arrayed) { /* the coordinate without its array layer */
-			c = p->next++;
+		uint32_t q = p->next++, f = p->next++;
+		if (cn != n) { /* the coordinate without its array layer */
+			uint32_t x = p->next++;
 			if (n == 2) {
 				uint32_t sh[7] = {
-				    7u << 16 | SpvOpVectorShuffle, p->t_v2f, c, coord, coord, 0, 1};
+				    7u << 16 | SpvOpVectorShuffle, p->t_v2f, x, c, c, 0, 1};
 				si_emit(p, sh, 7);
-			} else {
-				si_emit5(p, SpvOpCompositeExtract, p->t_float, c, coord, 0);
+			} else if (n == 1) {
+				si_emit5(p, SpvOpCompositeExtract, p->t_float, x, c, 0);
+			} else { /* a cube's direction is its first 3 of 4: not followed (above) */
+				p->skipped++;
+				return;
 			}
+			c = x;
 		}
 		si_emit5(p, SpvOpImageQueryLod, p->t_v2f, q, si, c);
 		si_emit5(p, SpvOpCompositeExtract, p->t_float, f, q, 0);
@@ -184,8 +238,24 @@ void si_image(struct pass *p, size_t i)
 	uint32_t site = si_site(p, var, kind, 0, elem);
 	if (!site)
 		return;
-	uint32_t vals[5] = {si_site_word(p, site), u, v, lod, si_pixel(p)};
-	si_record(p, vals);
+	struct llct_spirv_site *sd = &p->sites[p->n_sites - 1];
+	sd->dim = dim == SpvDimCube ? LLCT_SPIRV_DIM_CUBE : (uint8_t)n;
+	sd->arrayed = !!arrayed;
+	sd->prefix = arrayed || dim == SpvDimCube || elem_id;
+	uint32_t word = si_site_word(p, site), pixel = si_pixel(p);
+	if (!sd->prefix) {
+		uint32_t vals[5] = {word, u, v, lod, pixel};
+		si_record(p, vals);
+		return;
+	}
+	/* the prefix's site word: the record's, its site replaced by LLCT_SPIRV_PREFIX_SITE */
+	uint32_t pw = p->next++;
+	si_emit5(p, SpvOpIAdd, p->t_uint, pw, word,
+		 si_konst(p, LLCT_SPIRV_PREFIX_SITE - (p->site_base + (uint32_t)p->n_sites - 1)));
+	uint32_t vals[10] = {
+	    pw,   elem_id ? elem_id : si_konst(p, 0), third, si_konst(p, 0), pixel, word, u, v, lod,
+	    pixel};
+	si_record_n(p, vals, 10);
 }
 
 int si_fragment_setup(struct pass *p)
@@ -251,7 +321,7 @@ void si_storage_image(struct pass *p, size_t i)
 		img = w[3], coord = w[4], kind = LLCT_SPIRV_IMAGE_ATOMIC;
 	else
 		return;
-	uint32_t elem = 0, var = image_var(p, img, &elem, 0);
+	uint32_t elem = 0, var = image_var(p, img, &elem, NULL, 0);
 	uint32_t pt = var ? p->ids[var].type : p->bound,
 		 it = pt < p->bound ? p->ids[pt].type : p->bound;
 	if (it < p->bound &&

@@ -78,6 +78,10 @@ uint32_t si_site_word(struct pass *p, uint32_t site);
 /* Appends a record of p->rec_words words, the values of the ids in vals, before the
  * instruction being copied. */
 void si_record(struct pass *p, const uint32_t *vals);
+/* The same for n words (a prefix and its record: 2 x p->rec_words, taken at once). */
+void si_record_n(struct pass *p, const uint32_t *vals, uint32_t n);
+/* Index id as a 32-bit uint id (converted if signed or of another width), or 0. */
+uint32_t si_as_uint(struct pass *p, uint32_t idx);
 /* spirv_instr_buf.c: whether pointer id leads to a buffer variable (0 and *c: its tracked
  * chain, NULL for the variable itself); an access chain at word i, tracked with its offset
  * code emitted; a load, store or atomic of a value of type vt through ptr, recorded. */

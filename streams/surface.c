@@ -2,6 +2,7 @@
  * how many bytes a surface takes. Pure arithmetic; no allocation. */
 #include "llct/surface.h"
 
+#include <math.h>
 #include <stddef.h>
 
 static uint32_t bw_of(const struct llct_surface *s)
@@ -118,4 +119,22 @@ uint64_t llct_surface_region_bytes(const struct llct_surface *s, uint32_t w, uin
 {
 	return (uint64_t)((w + bw_of(s) - 1) / bw_of(s)) * ((h + bh_of(s) - 1) / bh_of(s)) *
 	       (d ? d : 1) * (s->bpp ? s->bpp : 4);
+}
+
+uint32_t llct_cube_face(float x, float y, float z, float *s, float *t)
+{
+	float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), sc, tc, ma;
+	uint32_t face;
+	if (az >= ax && az >= ay) /* ties go to z, then y, as the major axis */
+		face = z >= 0 ? 4 : 5, sc = z >= 0 ? x : -x, tc = -y, ma = az;
+	else if (ay >= ax)
+		face = y >= 0 ? 2 : 3, sc = x, tc = y >= 0 ? z : -z, ma = ay;
+	else
+		face = x >= 0 ? 0 : 1, sc = x >= 0 ? -z : z, tc = -y, ma = ax;
+	if (!(ma > 0) || !isfinite(ma) || !isfinite(sc) || !isfinite(tc)) {
+		*s = *t = 0.5f;
+		return 0;
+	}
+	*s = 0.5f * (sc / ma + 1.0f), *t = 0.5f * (tc / ma + 1.0f);
+	return face;
 }

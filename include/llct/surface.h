@@ -29,6 +29,11 @@ void llct_surface_line_texels(const struct llct_surface *s, uint32_t line, uint3
 /* The extent in texels of mip level `mip` (at least 1x1). */
 void llct_surface_mip_extent(const struct llct_surface *s, uint32_t mip, uint32_t *w, uint32_t *h);
 
+/* Vulkan's cube map face selection: the face (0..5: +X, -X, +Y, -Y, +Z, -Z, its layer in a
+ * cube) direction (x, y, z) hits, and *s, *t the coordinates within it (0..1). A zero or not
+ * finite direction gives face 0 at its centre. */
+uint32_t llct_cube_face(float x, float y, float z, float *s, float *t);
+
 /* One mip and layer of a surface, worked out once for many lines (llct_surface_line does it
  * all again each time): line (x, y) of it is llct_surface_map_line(m, x, y). */
 struct llct_surface_map {

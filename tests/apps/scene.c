@@ -9,7 +9,7 @@
  *   4. the second target is copied to a host-visible buffer.
  * Prints a checksum of the read-back pixels and of the storage buffer.
  *
- * usage: scene [FRAMES [unmap|staging|upload|template|push|cmds2|texel|masked|imageless]]
+ * usage: scene [FRAMES [unmap|staging|upload|template|push|cmds2|texel|masked|imageless|heap]]
  *        (default 2 frames)
  *   unmap:    the index memory is unmapped right after the indices are written, as programs
  *             that upload once do;
@@ -34,7 +34,10 @@
  *   masked:   pass A's pipeline writes no color (colorWriteMask 0) and has depth writes on
  *             with the depth test off, which writes no depth: its draw touches neither;
  *   imageless: pass A's framebuffer is imageless (VK_KHR_imageless_framebuffer): its views
- *             come with vkCmdBeginRenderPass, in VkRenderPassAttachmentBeginInfo.
+ *             come with vkCmdBeginRenderPass, in VkRenderPassAttachmentBeginInfo;
+ *   heap:     pass B samples the texture as element 1 of an array of two (element 0 a 16x16
+ *             image of its own), by an index its pipeline's specialization gives
+ *             (sample_heap.frag): which image a sample reads is known only at run time.
  */
 #include <pthread.h>
 
@@ -44,6 +47,7 @@
 #include "double_texel.comp.h"
 #include "fullscreen.vert.h"
 #include "sample.frag.h"
+#include "sample_heap.frag.h"
 #include "tri.frag.h"
 #include "tri.vert.h"
 
@@ -94,7 +98,8 @@ static VkRenderPass render_pass(int with_depth, VkImageLayout final)
 }
 
 static VkPipeline graphics(VkRenderPass rp, VkPipelineLayout layout, VkShaderModule vs,
-			   VkShaderModule fs, int vertex_input, int depth, int masked)
+			   VkShaderModule fs, int vertex_input, int depth, int masked,
+			   const VkSpecializationInfo *spec)
 {
 	struct app_pipe o = {.rp = rp,
 			     .layout = layout,
@@ -107,7 +112,8 @@ static VkPipeline graphics(VkRenderPass rp, VkPipelineLayout layout, VkShaderMod
 			     .ds_attachment = depth,
 			     .depth = depth && !masked,
 			     .no_color_writes = masked,
-			     .depth_write_only = masked};
+			     .depth_write_only = masked,
+			     .fs_spec = spec};
 	return app_pipeline(&o);
 }
 
@@ -152,7 +158,7 @@ int main(int argc, char **argv)
 	    push = !strcmp(mode, "push"), staging = !strcmp(mode, "staging"),
 	    upload = !strcmp(mode, "upload"), cmds2 = !strcmp(mode, "cmds2"),
 	    texel = !strcmp(mode, "texel"), masked = !strcmp(mode, "masked"),
-	    imageless = !strcmp(mode, "imageless");
+	    imageless = !strcmp(mode, "imageless"), heap = !strcmp(mode, "heap");
 	VkPhysicalDeviceImagelessFramebufferFeatures ifb = {
 	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES, NULL, VK_TRUE};
 	app_open("scene", 0,
@@ -296,7 +302,8 @@ int main(int argc, char **argv)
 	VkSampler sampler;
 	CHECK(vkCreateSampler(dev, &sci, NULL, &sampler));
 	VkDescriptorSetLayoutBinding gb[2] = {
-	    {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+	    {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, heap ? 2 : 1,
+	     VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
 	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
 	VkDescriptorSetLayoutBinding cbind = {0, st_type, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
 	VkDescriptorSetLayoutCreateInfo lci = {
@@ -307,7 +314,7 @@ int main(int argc, char **argv)
 	lci.bindingCount = 1;
 	lci.pBindings = &cbind;
 	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &cl));
-	VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+	VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, heap ? 2 : 1},
 					 {st_type, 1}};
 	VkDescriptorPoolCreateInfo dpci = {
 	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 2, sizes};
@@ -320,10 +327,20 @@ int main(int argc, char **argv)
 	if (!push) /* push layouts have no sets */
 		CHECK(vkAllocateDescriptorSets(dev, &dai, sets));
 	VkDescriptorImageInfo dii = {sampler, tex_v, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+	/* heap mode: the texture is element 1 of two, element 0 a small image of its own */
+	VkDeviceMemory m_other = VK_NULL_HANDLE;
+	VkImage other = heap ? app_image(VK_FORMAT_R8G8B8A8_UNORM, 16, 16, VK_SAMPLE_COUNT_1_BIT,
+					 VK_IMAGE_USAGE_SAMPLED_BIT, &m_other)
+			     : VK_NULL_HANDLE;
+	VkImageView other_v =
+	    heap ? app_view(other, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT)
+		 : VK_NULL_HANDLE;
+	VkDescriptorImageInfo heap_ii[2] = {
+	    {sampler, other_v, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}, dii};
 	VkDescriptorBufferInfo dbi = {sb, 0, VK_WHOLE_SIZE};
 	VkWriteDescriptorSet wr[3] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[0], 0, 0,
-				       1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, &dii, NULL,
-				       NULL},
+				       heap ? 2 : 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+				       heap ? heap_ii : &dii, NULL, NULL},
 				      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[0], 1, 0,
 				       1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &dbi, NULL},
 				      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, sets[1], 0, 0,
@@ -367,12 +384,16 @@ int main(int argc, char **argv)
 	VkShaderModule s_tv = app_shader(spv_tri_vert, sizeof(spv_tri_vert));
 	VkShaderModule s_tf = app_shader(spv_tri_frag, sizeof(spv_tri_frag));
 	VkShaderModule s_fv = app_shader(spv_fullscreen_vert, sizeof(spv_fullscreen_vert));
-	VkShaderModule s_sf = app_shader(spv_sample_frag, sizeof(spv_sample_frag));
+	VkShaderModule s_sf = heap ? app_shader(spv_sample_heap_frag, sizeof(spv_sample_heap_frag))
+				   : app_shader(spv_sample_frag, sizeof(spv_sample_frag));
+	uint32_t heap_index = 1;
+	VkSpecializationMapEntry sme = {0, 0, 4};
+	VkSpecializationInfo spec = {1, &sme, 4, &heap_index};
 	VkShaderModule s_cs = texel
 				  ? app_shader(spv_double_texel_comp, sizeof(spv_double_texel_comp))
 				  : app_shader(spv_double_comp, sizeof(spv_double_comp));
-	VkPipeline p_tri = graphics(rp_a, tex_l, s_tv, s_tf, 1, 1, masked);
-	VkPipeline p_fs = graphics(rp_b, tex_l, s_fv, s_sf, 0, 0, 0);
+	VkPipeline p_tri = graphics(rp_a, tex_l, s_tv, s_tf, 1, 1, masked, NULL);
+	VkPipeline p_fs = graphics(rp_b, tex_l, s_fv, s_sf, 0, 0, 0, heap ? &spec : NULL);
 	VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
 	cpci.stage =
 	    (VkPipelineShaderStageCreateInfo){VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
@@ -393,10 +414,25 @@ int main(int argc, char **argv)
 	sec.cb = app_command_buffer(sec.pool, VK_COMMAND_BUFFER_LEVEL_SECONDARY);
 	VkFence fence = app_fence();
 
-	if (upload) { /* the indices go up once, before the frames */
+	if (upload || heap) { /* the indices go up once, before the frames; the heap's image is
+				 made readable */
 		VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 		CHECK(vkBeginCommandBuffer(cb, &bi));
-		vkCmdCopyBuffer(cb, st, ib, 1, &ib_copy);
+		if (upload)
+			vkCmdCopyBuffer(cb, st, ib, 1, &ib_copy);
+		if (heap) {
+			VkImageMemoryBarrier b = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+			b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+			b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+			b.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+			b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+			b.image = other;
+			b.subresourceRange =
+			    (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+			vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+					     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, NULL, 0,
+					     NULL, 1, &b);
+		}
 		CHECK(vkEndCommandBuffer(cb));
 		app_submit_wait(cb, fence);
 	}
@@ -513,6 +549,11 @@ int main(int argc, char **argv)
 	vkDestroyRenderPass(dev, rp_a, NULL);
 	vkDestroyRenderPass(dev, rp_b, NULL);
 	vkDestroyImageView(dev, tex_v, NULL);
+	if (heap) {
+		vkDestroyImageView(dev, other_v, NULL);
+		vkDestroyImage(dev, other, NULL);
+		vkFreeMemory(dev, m_other, NULL);
+	}
 	vkDestroyImageView(dev, depth_v, NULL);
 	vkDestroyImageView(dev, out_v, NULL);
 	vkDestroyImage(dev, tex, NULL);

@@ -208,6 +208,7 @@ struct app_pipe {
 	int no_color_writes;      /* colorWriteMask 0: the color attachment is not written */
 	int dynamic_write_mask;   /* the color write mask is set by vkCmdSetColorWriteMaskEXT */
 	int depth_write_only;     /* depth writes on with the depth test off: no depth access */
+	const VkSpecializationInfo *fs_spec; /* the fragment shader's specialization, or NULL */
 };
 
 static inline VkPipeline app_pipeline(const struct app_pipe *o)
@@ -216,7 +217,7 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 	    {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
 	     VK_SHADER_STAGE_VERTEX_BIT, o->vs, "main", NULL},
 	    {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
-	     VK_SHADER_STAGE_FRAGMENT_BIT, o->fs, "main", NULL}};
+	     VK_SHADER_STAGE_FRAGMENT_BIT, o->fs, "main", o->fs_spec}};
 	VkVertexInputBindingDescription b = {0, o->dynamic_stride ? 64 : 8,
 					     VK_VERTEX_INPUT_RATE_VERTEX};
 	VkVertexInputAttributeDescription a = {0, 0, VK_FORMAT_R32G32_SFLOAT, 0};

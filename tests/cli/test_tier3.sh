@@ -98,6 +98,17 @@ got=$(q "$T/d3.llct" "SELECT coalesce(json_extract(params, '\$.accesses'), '-') 
 got=$("$LLCTRACE" dump --csv --frames 1 "$T/d3.llct" | awk -F, '$1 == 1 && $3 == "TEX" && !($2 in s) { s[$2] = 1; n++ } END { print n }')
 [ "$got" = 4096 ] && ok || bad "scene TEX distinct lines: $got, want 4096"
 
+# the same pass sampling the texture as element 1 of an array of two, by an index only the
+# pipeline's specialization gives: each sample's prefix names element 1, so the TEX lines are
+# the texture's 4096 (element 0, a 16 x 16 image, would be 16); the output unchanged
+plain=$("$SCENE" 3 heap)
+out=$("$LLCTRACE" capture -q -t 3 -b submit -o "$T/h3.llct" -- "$SCENE" 3 heap 2>"$T/err")
+[ "$out" = "$plain" ] && ok || bad "scene heap: output '$out', without '$plain': $(tail -2 "$T/err")"
+got=$(q "$T/h3.llct" "SELECT coalesce(json_extract(params, '\$.accesses'), '-') || ' ' || coalesce(json_extract(params, '\$.records'), '-') || '/' || json_extract(params, '\$.samples') || ' ' || coalesce(json_extract(params, '\$.lost'), '-') FROM kernels WHERE kind = 'draw' AND frame = 1 ORDER BY id" | tr '\n' ';')
+[ "$got" = "- -/20987 -;instrumented 65536/65536 0;" ] && ok || bad "scene heap draws: $got"
+got=$("$LLCTRACE" dump --csv --frames 1 "$T/h3.llct" | awk -F, '$1 == 1 && $3 == "TEX" && !($2 in s) { s[$2] = 1; n++ } END { print n }')
+[ "$got" = 4096 ] && ok || bad "scene heap TEX distinct lines: $got, want 4096"
+
 # vkcube (a textured cube, windowed): every draw's twin records exactly the samples that
 # passed the depth test (its fragment shader gets early fragment tests) and, in its vertex
 # shader, the matrix, position and attribute each of the 36 vertices reads from the uniform
@@ -127,7 +138,7 @@ expect_err "bad --tier '4' (1, 2 or 3)"
 
 # no validation error caused by the twins, their layouts, sets and record buffers
 if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
-	for run in "$GATHER 2" "$GATHER 2 image" "$GATHER 2 bindless" "$SCENE 2" "$SCENE 2 push"; do
+	for run in "$GATHER 2" "$GATHER 2 image" "$GATHER 2 bindless" "$SCENE 2" "$SCENE 2 push" "$SCENE 2 heap"; do
 		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -t 3 -b submit -o "$T/v.llct" -- $run >/dev/null 2>"$T/verr"
 		if grep -q "Validation Error" "$T/verr"; then bad "$run: validation errors: $(grep -m2 'Validation Error' "$T/verr" | cut -c1-300)"; else ok; fi
 	done

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "llct/draw.h"
 
+#include <math.h>
 #include <string.h>
 
 #define MAXREC (1 << 20)
@@ -346,9 +347,35 @@ static void test_draw(void)
 	llct_fp_destroy(fp);
 }
 
+/* Cube map face selection, hand-worked from Vulkan's table: the major axis picks the face,
+ * the other two (signed as the table says) over its magnitude give s and t. */
+static void test_cube_faces(void)
+{
+	static const struct {
+		float x, y, z;
+		uint32_t face;
+		float s, t;
+	} want[] = {
+	    {1, 0.5f, -0.25f, 0, 0.625f, 0.25f},  /* +X: sc = -z, tc = -y */
+	    {-2, 1, 1, 1, 0.75f, 0.25f},          /* -X: sc = z, tc = -y */
+	    {0.5f, 1, -0.5f, 2, 0.75f, 0.25f},    /* +Y: sc = x, tc = z */
+	    {0.5f, -1, -0.5f, 3, 0.75f, 0.75f},   /* -Y: sc = x, tc = -z */
+	    {0.25f, -0.5f, 1, 4, 0.625f, 0.75f},  /* +Z: sc = x, tc = -y */
+	    {0.25f, -0.5f, -1, 5, 0.375f, 0.75f}, /* -Z: sc = -x, tc = -y */
+	    {0, 0, 0, 0, 0.5f, 0.5f},             /* no direction: face 0's centre */
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		float s = -1, t = -1;
+		uint32_t f = llct_cube_face(want[i].x, want[i].y, want[i].z, &s, &t);
+		CHECK(f == want[i].face);
+		CHECK(fabsf(s - want[i].s) < 1e-6f && fabsf(t - want[i].t) < 1e-6f);
+	}
+}
+
 int main(void)
 {
 	test_surfaces();
+	test_cube_faces();
 	test_hiz();
 	test_pass();
 	test_bindings();

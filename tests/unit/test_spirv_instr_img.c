@@ -1,0 +1,346 @@
+/* test_spirv_instr_img.c - tier 3's samples that take a prefix record (capture/spirv_instr_img.c):
+ * samplers.frag, instrumented, passes SPIRV-Tools' validator and, drawn for real on the Vulkan
+ * device (lavapipe), records for every pixel a sample through an array of textures indexed by a
+ * specialization constant (known only when the pipeline is made) with the element it used, an
+ * arrayed sample with its layer, a cube sample with its whole direction, each after its prefix and
+ * with the same draw and pixel, and a projective sample with its coordinates divided by q -- the
+ * values worked out from the pixel's centre. */
+#include "spirv.h"
+#include "vkapp.h" /* its CHECK is for VkResults: VK below; check.h's CHECK counts failures */
+#define VK(x)                                                                                      \
+	do {                                                                                       \
+		VkResult r_ = (x);                                                                 \
+		if (r_ != VK_SUCCESS) {                                                            \
+			fprintf(stderr, "%s failed: %d\n", #x, r_);                                \
+			exit(1);                                                                   \
+		}                                                                                  \
+	} while (0)
+#undef CHECK
+#include "check.h"
+#define CHECK_MSG(cond, ...)                                                                       \
+	do {                                                                                       \
+		check_count++;                                                                     \
+		if (!(cond)) {                                                                     \
+			check_failures++;                                                          \
+			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
+	} while (0)
+
+#include "fullscreen.vert.h"
+#include "samplers.frag.h"
+
+#include <math.h>
+#include <spirv-tools/libspirv.h>
+#include <string.h>
+
+enum { W = 32, TEX = 16, ELEM = 2, DRAW = 5 };
+
+static VkImageView texture(uint32_t layers, int cube, VkImage *img, VkDeviceMemory *mem)
+{
+	VkImageCreateInfo ici = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+	ici.flags = cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
+	ici.imageType = VK_IMAGE_TYPE_2D;
+	ici.format = VK_FORMAT_R8G8B8A8_UNORM;
+	ici.extent = (VkExtent3D){TEX, TEX, 1};
+	ici.mipLevels = 1;
+	ici.arrayLayers = layers;
+	ici.samples = VK_SAMPLE_COUNT_1_BIT;
+	ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+	ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT;
+	VK(vkCreateImage(dev, &ici, NULL, img));
+	VkMemoryRequirements req;
+	vkGetImageMemoryRequirements(dev, *img, &req);
+	*mem = app_memory(req, 0);
+	VK(vkBindImageMemory(dev, *img, *mem, 0));
+	VkImageViewCreateInfo vci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+	vci.image = *img;
+	vci.viewType = cube         ? VK_IMAGE_VIEW_TYPE_CUBE
+		       : layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY
+				    : VK_IMAGE_VIEW_TYPE_2D;
+	vci.format = ici.format;
+	vci.subresourceRange =
+	    (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, layers};
+	VkImageView v;
+	VK(vkCreateImageView(dev, &vci, NULL, &v));
+	return v;
+}
+
+static float f32(uint32_t w)
+{
+	float f;
+	memcpy(&f, &w, 4);
+	return f;
+}
+
+int main(void)
+{
+	VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+	f2.features.fragmentStoresAndAtomics = VK_TRUE;
+	app_open("test_spirv_instr_img", 0, NULL, &f2);
+
+	/* specialized as a pipeline would be: the constant with SpecId 0 set to ELEM */
+	static uint32_t words[sizeof(spv_samplers_frag) / 4];
+	size_t nw = sizeof(spv_samplers_frag) / 4;
+	memcpy(words, spv_samplers_frag, sizeof(words));
+	uint32_t spec_id = 0;
+	for (size_t i = 5; i < nw; i += words[i] >> 16)
+		if ((words[i] & 0xffff) == 71 && words[i + 2] == 1 &&
+		    words[i + 3] == 0) /* SpecId 0 */
+			spec_id = words[i + 1];
+	for (size_t i = 5; i < nw; i += words[i] >> 16)
+		if ((words[i] & 0xffff) == 50 && words[i + 2] == spec_id) /* OpSpecConstant */
+			words[i + 3] = ELEM;
+	CHECK(spec_id != 0);
+	struct llct_spirv_instr ins;
+	CHECK(llct_spirv_instrument(words, nw, 1, 0, &ins) == 0);
+	spv_diagnostic diag = NULL;
+	spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_0);
+	int ok = spvValidateBinary(ctx, ins.words, ins.n_words, &diag) == SPV_SUCCESS;
+	if (!ok && diag)
+		fprintf(stderr, "spvValidate: %s\n", diag->error);
+	spvDiagnosticDestroy(diag);
+	spvContextDestroy(ctx);
+	CHECK(ok);
+	/* the four sites, told apart by what the pass says of each */
+	int s_heap = -1, s_arr = -1, s_cube = -1, s_proj = -1;
+	CHECK(ins.record_words == 5 && ins.n_sites == 4 && ins.skipped == 0);
+	for (size_t s = 0; s < ins.n_sites && s < 4; s++) {
+		const struct llct_spirv_site *st = &ins.sites[s];
+		CHECK(st->kind == LLCT_SPIRV_SAMPLE && st->set == 0);
+		if (st->element == LLCT_SPIRV_ELEMENT_IN_RECORD && st->prefix && st->binding == 0)
+			s_heap = (int)s;
+		else if (st->arrayed && st->prefix && st->binding == 1 && st->dim == 2)
+			s_arr = (int)s;
+		else if (st->dim == LLCT_SPIRV_DIM_CUBE && st->prefix && st->binding == 2)
+			s_cube = (int)s;
+		else if (!st->prefix && st->binding == 0 && st->element == 1 && st->dim == 2)
+			s_proj = (int)s;
+	}
+	CHECK(s_heap >= 0 && s_arr >= 0 && s_cube >= 0 && s_proj >= 0);
+
+	/* the images: one 2D texture for the heap's three elements, 4 layers, a cube */
+	VkImage ti[3];
+	VkDeviceMemory tm[3];
+	VkImageView tv[3] = {texture(1, 0, &ti[0], &tm[0]), texture(4, 0, &ti[1], &tm[1]),
+			     texture(6, 1, &ti[2], &tm[2])};
+	VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+	sci.magFilter = sci.minFilter = VK_FILTER_LINEAR;
+	VkSampler sampler;
+	VK(vkCreateSampler(dev, &sci, NULL, &sampler));
+	VkDeviceMemory tmem;
+	VkImage target = app_image(VK_FORMAT_R8G8B8A8_UNORM, W, W, VK_SAMPLE_COUNT_1_BIT,
+				   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, &tmem);
+	VkImageView tview = app_view(target, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+	VkAttachmentDescription ad = {0,
+				      VK_FORMAT_R8G8B8A8_UNORM,
+				      VK_SAMPLE_COUNT_1_BIT,
+				      VK_ATTACHMENT_LOAD_OP_CLEAR,
+				      VK_ATTACHMENT_STORE_OP_STORE,
+				      VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+				      VK_ATTACHMENT_STORE_OP_DONT_CARE,
+				      VK_IMAGE_LAYOUT_UNDEFINED,
+				      VK_IMAGE_LAYOUT_GENERAL};
+	VkAttachmentReference ar = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+	VkSubpassDescription sd = {0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, 1, &ar};
+	VkRenderPassCreateInfo rpci = {
+	    VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, NULL, 0, 1, &ad, 1, &sd};
+	VkRenderPass rp;
+	VK(vkCreateRenderPass(dev, &rpci, NULL, &rp));
+	VkFramebufferCreateInfo fci = {
+	    VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, rp, 1, &tview, W, W, 1};
+	VkFramebuffer fb;
+	VK(vkCreateFramebuffer(dev, &fci, NULL, &fb));
+	/* set 0: the program's images; set 1: the record buffer and the draw number */
+	VkShaderStageFlags fs = VK_SHADER_STAGE_FRAGMENT_BIT;
+	VkDescriptorSetLayoutBinding b0[3] = {
+	    {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3, fs, NULL},
+	    {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, fs, NULL},
+	    {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, fs, NULL}};
+	VkDescriptorSetLayoutBinding b1[2] = {
+	    {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, fs, NULL},
+	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, fs, NULL}};
+	VkDescriptorSetLayoutCreateInfo dl = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+	VkDescriptorSetLayout l[2];
+	dl.bindingCount = 3, dl.pBindings = b0;
+	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[0]));
+	dl.bindingCount = 2, dl.pBindings = b1;
+	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[1]));
+	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	plci.setLayoutCount = 2, plci.pSetLayouts = l;
+	VkPipelineLayout layout;
+	VK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+	struct app_pipe o = {.rp = rp,
+			     .layout = layout,
+			     .vs = app_shader(spv_fullscreen_vert, sizeof(spv_fullscreen_vert)),
+			     .fs = app_shader(ins.words, ins.n_words * 4),
+			     .width = W,
+			     .height = W,
+			     .samples = VK_SAMPLE_COUNT_1_BIT,
+			     .color = 1};
+	VkPipeline pipe = app_pipeline(&o);
+	/* every pixel takes 7 records: 3 samples with a prefix, 1 without */
+	uint32_t cap = 5 * 7 * W * W;
+	VkDeviceMemory rmem, imem;
+	VkBuffer rbuf = app_buffer(4 * ((VkDeviceSize)cap + 12), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+				   APP_HOST, &rmem);
+	uint32_t *rw, *iw;
+	VK(vkMapMemory(dev, rmem, 0, VK_WHOLE_SIZE, 0, (void **)&rw));
+	rw[0] = 0, rw[1] = cap;
+	VkPhysicalDeviceProperties props;
+	vkGetPhysicalDeviceProperties(pd, &props);
+	uint32_t align = (uint32_t)props.limits.minStorageBufferOffsetAlignment;
+	align = align < 16 ? 16 : align;
+	VkBuffer ibuf = app_buffer(2 * align, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &imem);
+	VK(vkMapMemory(dev, imem, 0, VK_WHOLE_SIZE, 0, (void **)&iw));
+	iw[0] = 1, iw[align / 4] = DRAW;
+	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 5},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
+	VkDescriptorPoolCreateInfo dpci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 3, ps};
+	VkDescriptorPool pool;
+	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
+	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
+					  pool, 2, l};
+	VkDescriptorSet sets[2];
+	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkImageLayout ro = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+	VkDescriptorImageInfo ii[5] = {{sampler, tv[0], ro},
+				       {sampler, tv[0], ro},
+				       {sampler, tv[0], ro},
+				       {sampler, tv[1], ro},
+				       {sampler, tv[2], ro}};
+	VkDescriptorBufferInfo bi = {rbuf, 0, VK_WHOLE_SIZE}, idi = {ibuf, 0, 16};
+	VkWriteDescriptorSet wr[5];
+	for (int k = 0; k < 5; k++)
+		wr[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+	wr[0].dstSet = sets[0], wr[0].descriptorCount = 3, wr[0].pImageInfo = &ii[0];
+	wr[1].dstSet = sets[0], wr[1].dstBinding = 1, wr[1].descriptorCount = 1;
+	wr[1].pImageInfo = &ii[3];
+	wr[2].dstSet = sets[0], wr[2].dstBinding = 2, wr[2].descriptorCount = 1;
+	wr[2].pImageInfo = &ii[4];
+	for (int k = 0; k < 3; k++)
+		wr[k].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+	wr[3].dstSet = sets[1], wr[3].descriptorCount = 1;
+	wr[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, wr[3].pBufferInfo = &bi;
+	wr[4].dstSet = sets[1], wr[4].dstBinding = 1, wr[4].descriptorCount = 1;
+	wr[4].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, wr[4].pBufferInfo = &idi;
+	vkUpdateDescriptorSets(dev, 5, wr, 0, NULL);
+
+	VkCommandPool cpool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	VkFence fence = app_fence();
+	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	VK(vkBeginCommandBuffer(cb, &bgi));
+	VkImageMemoryBarrier ib[3];
+	for (int k = 0; k < 3; k++) {
+		ib[k] = (VkImageMemoryBarrier){VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+		ib[k].dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+		ib[k].oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, ib[k].newLayout = ro;
+		ib[k].srcQueueFamilyIndex = ib[k].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+		ib[k].image = ti[k];
+		ib[k].subresourceRange =
+		    (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0,
+					      k == 0   ? 1
+					      : k == 1 ? 4
+						       : 6};
+	}
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+			     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, NULL, 0, NULL, 3, ib);
+	VkClearValue clear = {{{0, 0, 0, 0}}};
+	VkRenderPassBeginInfo rbi = {
+	    VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, NULL, rp, fb, {{0, 0}, {W, W}}, 1, &clear};
+	vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 2, sets, 1, &align);
+	vkCmdDraw(cb, 3, 1, 0, 0);
+	vkCmdEndRenderPass(cb);
+	VK(vkEndCommandBuffer(cb));
+	app_submit_wait(cb, fence);
+
+	/* walk the records: each prefix is followed by its record, same draw and pixel */
+	CHECK_MSG(rw[0] == cap, "cursor %u, want %u", rw[0], cap);
+	static uint8_t seen[4][W * W];
+	memset(seen, 0, sizeof(seen));
+	uint32_t bad = 0, n = (rw[0] < cap ? rw[0] : cap) / 5;
+	float worst = 0;
+#define NEAR(a, b)                                                                                 \
+	do {                                                                                       \
+		float d_ = fabsf((a) - (b));                                                       \
+		worst = d_ > worst ? d_ : worst;                                                   \
+	} while (0)
+	for (uint32_t k = 0; k < n; k++) {
+		const uint32_t *r = rw + 2 + 5 * k, *pre = NULL;
+		if ((r[0] & 4095) == LLCT_SPIRV_PREFIX_SITE) {
+			if (k + 1 >= n || r[0] >> 12 != DRAW || r[4] != r[9]) {
+				bad++;
+				continue;
+			}
+			pre = r, r += 5, k++;
+		}
+		int site = (int)(r[0] & 4095);
+		uint32_t x = r[4] & 0xffff, y = r[4] >> 16;
+		if (r[0] >> 12 != DRAW || x >= W || y >= W || site >= 4 ||
+		    !!pre != !!ins.sites[site].prefix || seen[site][y * W + x]++) {
+			bad++;
+			continue;
+		}
+		float u = ((float)x + 0.5f) / W, v = ((float)y + 0.5f) / W;
+		if (site == s_heap) {
+			bad += pre[1] != ELEM; /* the element the specialization chose */
+			NEAR(f32(r[1]), u);
+			NEAR(f32(r[2]), v);
+		} else if (site == s_arr) {
+			NEAR(f32(pre[2]), 2.0f); /* the layer */
+			NEAR(f32(r[1]), u);
+			NEAR(f32(r[2]), v);
+		} else if (site == s_cube) { /* the direction: (1, 2v - 1, 2u - 1) */
+			NEAR(f32(r[1]), 1.0f);
+			NEAR(f32(r[2]), 2 * v - 1);
+			NEAR(f32(pre[2]), 2 * u - 1);
+		} else if (site == s_proj) { /* (u, v) / 2 */
+			NEAR(f32(r[1]), u / 2);
+			NEAR(f32(r[2]), v / 2);
+		}
+	}
+	CHECK_MSG(bad == 0, "%u records out of place, with a wrong element, or a prefix missing",
+		  bad);
+	CHECK_MSG(worst < 1e-4f, "a coordinate off by %g", (double)worst);
+	for (int s = 0; s < 4; s++) {
+		uint32_t px = 0;
+		for (int i = 0; i < W * W; i++)
+			px += seen[s][i] == 1;
+		CHECK_MSG(px == W * W, "site %d recorded %u of %d pixels", s, px, W * W);
+	}
+
+	vkDestroyFence(dev, fence, NULL);
+	vkDestroyCommandPool(dev, cpool, NULL);
+	vkDestroyDescriptorPool(dev, pool, NULL);
+	vkDestroyBuffer(dev, rbuf, NULL);
+	vkDestroyBuffer(dev, ibuf, NULL);
+	vkFreeMemory(dev, imem, NULL);
+	vkFreeMemory(dev, rmem, NULL);
+	vkDestroyPipeline(dev, pipe, NULL);
+	vkDestroyShaderModule(dev, o.vs, NULL);
+	vkDestroyShaderModule(dev, o.fs, NULL);
+	vkDestroyPipelineLayout(dev, layout, NULL);
+	vkDestroyDescriptorSetLayout(dev, l[0], NULL);
+	vkDestroyDescriptorSetLayout(dev, l[1], NULL);
+	vkDestroyFramebuffer(dev, fb, NULL);
+	vkDestroyRenderPass(dev, rp, NULL);
+	vkDestroySampler(dev, sampler, NULL);
+	for (int k = 0; k < 3; k++) {
+		vkDestroyImageView(dev, tv[k], NULL);
+		vkDestroyImage(dev, ti[k], NULL);
+		vkFreeMemory(dev, tm[k], NULL);
+	}
+	vkDestroyImageView(dev, tview, NULL);
+	vkDestroyImage(dev, target, NULL);
+	vkFreeMemory(dev, tmem, NULL);
+	llct_spirv_instr_free(&ins);
+	vkDestroyDevice(dev, NULL);
+	vkDestroyInstance(inst, NULL);
+	return check_done("test_spirv_instr_img");
+}
