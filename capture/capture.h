@@ -461,6 +461,7 @@ struct cbuf {
 	size_t n_crec, cap_crec, n_crec_used;
 	struct crec frec;       /* tier 3: the draws' records (one buffer for all its draws) */
 	uint32_t n_draws;       /* draws numbered this recording */
+	int no_twins;           /* this recording was too far from a frame to capture for twins */
 	uint32_t frec_need;     /* records the last execution wanted room for */
 	int frec_grow;          /* frec is too small: replaced at the next draw */
 	uint32_t *fidx;         /* the records by draw: offsets (n_draws + 1), then indices */
@@ -516,7 +517,10 @@ struct capture_device {
 	int xfb;   /* transform feedback is on: shadow pipelines and draws */
 	int tier3; /* compute pipelines get instrumented twins (instr.c) */
 	uint32_t max_sets, n_sms;
-	uint32_t max_records; /* tier 3: room a dispatch, in records (0: sized by the dispatch) */
+	uint32_t max_records;   /* tier 3: room a dispatch, in records (0: sized by the dispatch) */
+	uint32_t twin_lead;     /* tier 3: twins only in recordings this close to a frame to
+				   capture (LLCT_CAPTURE_TWIN_LEAD; UINT32_MAX: any) */
+	uint64_t twins_outside; /* submissions outside the frames captured that ran twins */
 	VkDescriptorSetLayout rec_dsl; /* tier 3: the layer's set (records; the draw number) */
 	struct crec ids;               /* tier 3: slot k holds k (the draw numbers) */
 	uint32_t id_align;             /* bytes between slots (minStorageBufferOffsetAlignment) */
@@ -575,6 +579,11 @@ struct llct_device_dispatch *dd(const void *h);
 /* ---- frames.c: frame selection and the trace writer ---- */
 
 int frame_selected(const struct capture_device *c);
+/* Whether a command buffer recorded now can still run in a frame to capture: never once a
+ * bounded range is over; with `ahead` (not UINT32_MAX), only when a frame to capture is at
+ * most that many frames away (tier 3's twins: programs record a frame's work during it or a
+ * frame or two before). Call with the lock held. */
+int capture_reachable(const struct capture_device *c, uint32_t ahead);
 /* Makes sure a writer frame is open for the current frame if it is selected; 1 if open. */
 int frame_open(struct capture_device *c);
 void frame_boundary(struct capture_device *c);

@@ -85,6 +85,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 		b->rec_pipe = b->rec_cpipe = 0;
 		b->n_crec_used = 0; /* record buffers are reused from the first */
 		b->n_draws = 0;
+		b->no_twins = 0;
 		if (b->frec.map && b->frec.map[0] > b->frec.cap) { /* its last execution's */
 			uint32_t total = b->frec.map[0] / 5;
 			b->frec_need =

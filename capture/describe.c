@@ -274,6 +274,11 @@ static void vertex_uses(struct capture_device *c, const struct pipe *p, const st
 	}
 }
 
+/* Why a twin did not run where it could have (LLCT_CAPTURE_TWIN_LEAD). */
+#define NO_TWINS                                                                                   \
+	"its command buffer was recorded more frames before the range than "                       \
+	"LLCT_CAPTURE_TWIN_LEAD allows a twin"
+
 void do_draw(struct capture_device *c, const struct cmd *m)
 {
 	struct pipe *p = hget(&c->pipes, c->cur_pipe[0]);
@@ -364,9 +369,11 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 		at += (size_t)snprintf(fr + at, sizeof(fr) - at,
 				       ",\"accesses\":\"instrumented\",\"records\":%u,\"lost\":%u",
 				       ir.records, ir.lost);
-	else if (c->frag_instr && p && p->tw.why && at < sizeof(fr))
+	else if (c->frag_instr && p && (p->tw.why || (p->tw.twin && cb && cb->no_twins)) &&
+		 at < sizeof(fr))
 		at += (size_t)snprintf(fr + at, sizeof(fr) - at,
-				       ",\"accesses\":\"model\",\"why\":\"%s\"", p->tw.why);
+				       ",\"accesses\":\"model\",\"why\":\"%s\"",
+				       p->tw.why ? p->tw.why : NO_TWINS);
 	att_ids(c, ids, sizeof(ids));
 	snprintf(
 	    params, sizeof(params),
@@ -389,7 +396,8 @@ void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 			 ir.lost);
 	else if (c->tier3)
 		snprintf(how, sizeof(how), ",\"accesses\":\"footprint\",\"why\":\"%s\"",
-			 p && p->tw.why    ? p->tw.why
+			 p && p->tw.why                        ? p->tw.why
+			 : p && p->tw.twin && b && b->no_twins ? NO_TWINS
 			 : p && p->tw.twin ? "recorded before the layer could record its accesses"
 					   : "no pipeline");
 	snprintf(params, sizeof(params), "{\"groups\":[%u,%u,%u],\"pipeline\":%llu%s}",

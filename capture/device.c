@@ -187,6 +187,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	}
 	c->xfb_guess = set.xfb_guess;
 	c->max_records = set.records;
+	c->twin_lead = set.twin_lead;
 	if (set.dump_depth[0])
 		memcpy(c->dump_depth, set.dump_depth, sizeof(set.dump_depth));
 	char driver[64], app[300] = "";
@@ -218,6 +219,12 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	}
 	char v[64];
 	llct_writer_set(c->w, "capture.tier", c->tier->setting);
+	if (c->tier3) {
+		char lead[24] = "all";
+		if (c->twin_lead != UINT32_MAX)
+			snprintf(lead, sizeof(lead), "%u", c->twin_lead);
+		llct_writer_set(c->w, "capture.twin_lead", lead);
+	}
 	if (set.renderdoc[0])
 		rdc_open(c, set.renderdoc);
 	if (tier_note)
@@ -332,6 +339,11 @@ void capture_device_destroyed(struct layer_device *d)
 	d->cap = NULL;
 	if (c->in_frame && c->w) /* a frame in flight at the end is not complete */
 		llct_writer_abort_frame(c->w);
+	if (c->w && c->tier3) { /* what the twins cost outside the range */
+		char v[24];
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)c->twins_outside);
+		llct_writer_set(c->w, "capture.twin_submissions_outside", v);
+	}
 	if (c->w) {
 		int st = llct_writer_close(c->w);
 		if (st && !c->failed)

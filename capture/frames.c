@@ -26,6 +26,20 @@ int frame_selected(const struct capture_device *c)
 	return c->all_frames || llct_frame_range_contains(&c->frames, c->frame);
 }
 
+int capture_reachable(const struct capture_device *c, uint32_t ahead)
+{
+	uint32_t f = c->frame == UINT32_MAX ? 0 : c->frame; /* before the first: frame 0 */
+	if (c->bounded && f > c->last_frame)
+		return 0; /* the range is over: nothing recorded now can be captured */
+	if (c->all_frames || ahead == UINT32_MAX)
+		return 1;
+	uint64_t to = (uint64_t)f + ahead;
+	for (size_t i = 0; i < c->frames.n; i++) /* a span meeting [f, f + ahead] */
+		if (c->frames.spans[i].last >= f && c->frames.spans[i].first <= to)
+			return 1;
+	return 0;
+}
+
 /* Makes sure a writer frame is open for the current frame if it is selected. */
 int frame_open(struct capture_device *c)
 {

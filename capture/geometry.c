@@ -281,7 +281,9 @@ uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *su
 		return 0;
 	/* what the recording has bound, and whether a shadow draw may go here */
 	pthread_mutex_lock(&c->lock);
-	struct cbuf *b = c->failed ? NULL : hget(&c->cbufs, H(cb));
+	struct cbuf *b = c->failed || !capture_reachable(c, UINT32_MAX) /* the range is over */
+			     ? NULL
+			     : hget(&c->cbufs, H(cb));
 	struct pipe *p = b ? hget(&c->pipes, b->rec_pipe) : NULL;
 	VkPipeline shadow = p ? p->pr.shadow : VK_NULL_HANDLE,
 		   real = (VkPipeline)(uintptr_t)(b ? b->rec_pipe : 0);

@@ -1,8 +1,9 @@
 /* instr.c - capture tier 3 for compute: each compute pipeline the program creates gets an
  * instrumented twin (spirv_instr.c: every storage and uniform buffer access appends its site,
  * byte offset and workgroup to a record buffer), built with a twin of its pipeline layout that
- * has one more descriptor set, the layer's, after the program's. A dispatch recorded while
- * capture can still reach a chosen frame goes down with the twin bound and a record buffer of
+ * has one more descriptor set, the layer's, after the program's. A dispatch recorded at most
+ * LLCT_CAPTURE_TWIN_LEAD frames before a frame to capture (capture_reachable) goes down with
+ * the twin bound and a record buffer of
  * its own in that set, then the program's pipeline is bound back: the program's descriptor
  * sets and push constants stay valid (the twin layout is compatible with the program's for
  * every set it has), and the twin does the same work, so the output is the program's. After a
@@ -299,6 +300,8 @@ uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_
 	pthread_mutex_lock(&c->lock);
 	struct cbuf *b = hget(&c->cbufs, H(cb));
 	struct pipe *p = b ? hget(&c->pipes, b->rec_cpipe) : NULL;
+	if (p && p->tw.twin && !capture_reachable(c, c->twin_lead)) /* far from the range */
+		b->no_twins = 1, p = NULL;
 	VkPipeline twin = p ? p->tw.twin : VK_NULL_HANDLE;
 	VkPipelineLayout layout = p ? p->tw.layout : VK_NULL_HANDLE;
 	uint32_t set = p ? p->tw.set : 0;

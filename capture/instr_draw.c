@@ -1,8 +1,9 @@
 /* instr_draw.c - capture tier 3 for draws: each graphics pipeline with a fragment shader gets a
  * twin whose fragment shader is instrumented (spirv_instr_img.c: every image sample, fetch and
  * gather records its coordinates, mip level and pixel; buffer accesses their offsets), built
- * with the twin layout (the layer's set after the program's). A draw recorded while capture can
- * reach a chosen frame goes down with the twin bound and the layer's set pointing binding 1 at
+ * with the twin layout (the layer's set after the program's). A draw recorded near a frame to
+ * capture (as a dispatch, instr.c) goes down with the twin bound and the layer's set pointing
+ * binding 1 at
  * the draw's number, then the program's pipeline comes back; all draws of a command buffer
  * share one record buffer, their records told apart by that number. Records that find it full
  * are counted (a draw's row gives its command buffer's losses: which draw lost them is not
@@ -182,6 +183,8 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 	pthread_mutex_lock(&c->lock);
 	struct cbuf *b = hget(&c->cbufs, H(cb));
 	struct pipe *p = b ? hget(&c->pipes, b->rec_pipe) : NULL;
+	if (p && p->tw.twin && !capture_reachable(c, c->twin_lead)) /* far from the range */
+		b->no_twins = 1, p = NULL;
 	VkPipeline twin = p && p->tw.words == 5 ? p->tw.twin : VK_NULL_HANDLE;
 	VkPipelineLayout layout = twin ? p->tw.layout : VK_NULL_HANDLE;
 	uint32_t set = twin ? p->tw.set : 0, k = b ? b->n_draws : INSTR_MAX_DRAWS;

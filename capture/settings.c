@@ -126,6 +126,21 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 		}
 		s->records = (uint32_t)x;
 	}
+	s->twin_lead = 2;
+	if ((v = get("LLCT_CAPTURE_TWIN_LEAD", ud)) && *v) {
+		if (!strcmp(v, "all")) {
+			s->twin_lead = UINT32_MAX;
+		} else if (!number(v, 0, 1000000, &x)) {
+			snprintf(why, why_size,
+				 "LLCT_CAPTURE_TWIN_LEAD='%.200s' is not a number of frames (0 to "
+				 "1000000) or 'all'",
+				 v);
+			capture_settings_release(s);
+			return -1;
+		} else {
+			s->twin_lead = (uint32_t)x;
+		}
+	}
 	if ((v = get("LLCT_CAPTURE_RENDERDOC", ud)) && *v) {
 		if (strlen(v) >= sizeof(s->renderdoc) || s->all_frames || !s->bounded ||
 		    s->frames.spans[0].first == 0) {

@@ -7,6 +7,11 @@
 
 static void submit_cbs(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs)
 {
+	if (c->tier3 && c->frame != UINT32_MAX && !frame_selected(c))
+		for (uint32_t i = 0; i < n; i++) { /* twins run for nothing: counted */
+			const struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
+			c->twins_outside += b && (b->n_crec_used || (b->n_draws && b->frec.buf));
+		}
 	/* Outside chosen frames only labels (for the label boundary), bound state and copies
 	 * into index buffers are followed; with the other boundaries only those copies. */
 	if (!frame_open(c) && !c->boundary_label) {

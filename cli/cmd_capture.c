@@ -66,6 +66,7 @@ int cmd_capture(int argc, char **argv)
 					     {"tier", required_argument, NULL, 't'},
 					     {"exit-after", no_argument, NULL, 'x'},
 					     {"renderdoc", no_argument, NULL, 'R'},
+					     {"twin-lead", required_argument, NULL, 'L'},
 					     {"quiet", no_argument, NULL, 'q'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
@@ -73,7 +74,7 @@ int cmd_capture(int argc, char **argv)
 	char dir[PATH_MAX + 16], path[PATH_MAX + 64], err[700], sms_text[24] = "", tier[4] = "";
 	uint64_t v;
 	int c, quiet = 0, exit_after = 0, renderdoc = 0;
-	char rdc_tmpl[PATH_MAX + 64];
+	char rdc_tmpl[PATH_MAX + 64], lead[24] = "";
 
 	opterr = 0;
 	optind = 1;
@@ -105,6 +106,13 @@ int cmd_capture(int argc, char **argv)
 			break;
 		case 'R':
 			renderdoc = 1;
+			break;
+		case 'L':
+			if (strcmp(optarg, "all") && !cli_parse_uint(optarg, 1000000, &v))
+				return cli_usage_error(
+				    "capture", "bad --twin-lead '%s' (a number of frames or 'all')",
+				    optarg);
+			snprintf(lead, sizeof(lead), "%s", optarg);
 			break;
 		case 'x':
 			exit_after = 1;
@@ -177,6 +185,8 @@ int cmd_capture(int argc, char **argv)
 		setenv("LLCT_CAPTURE_TIER", tier, 1);
 	if (exit_after)
 		setenv("LLCT_CAPTURE_EXIT_AFTER", "1", 1);
+	if (lead[0])
+		setenv("LLCT_CAPTURE_TWIN_LEAD", lead, 1);
 	if (renderdoc) { /* RenderDoc's layer, above ours, asked by ours to capture the range */
 		cli_rdc_template(path, rdc_tmpl, sizeof(rdc_tmpl));
 		setenv("ENABLE_VULKAN_RENDERDOC_CAPTURE", "1", 1);

@@ -69,6 +69,23 @@ got=$(q "$T/once.llct" "SELECT json_extract(params, '\$.records') || ' ' || json
 [ "$got" = "20480 0;20480 0;20480 0;" ] && ok || bad "a command buffer submitted again: $got"
 [ "$(lines "$T/once.llct" 2)" = "CS R 4353;CS W 1025;OTHER R 1;" ] && ok || bad "resubmitted lines: $(lines "$T/once.llct" 2)"
 
+# twins only in recordings near the range (LLCT_CAPTURE_TWIN_LEAD, 2 by default) and none after
+# it: of 10 frames with frame 5 captured, frames 3 and 4 ran twins for nothing (the trace says
+# how many), 'all' makes it 0-4; a command buffer recorded once, at frame 0, has no twin for
+# frame 5 and its row says why, unless --twin-lead all
+tl() { q "$1" "SELECT group_concat(value, ' ') FROM (SELECT value FROM settings WHERE key IN ('capture.twin_lead', 'capture.twin_submissions_outside') ORDER BY key)"; }
+disp() { q "$1" "SELECT frame || ' ' || json_extract(params, '\$.accesses') || ' ' || coalesce(json_extract(params, '\$.records'), json_extract(params, '\$.why')) FROM kernels WHERE kind = 'dispatch'"; }
+"$LLCTRACE" capture -q -t 3 -f 5 -o "$T/l.llct" -- "$GATHER" 10 >/dev/null 2>&1
+[ "$(tl "$T/l.llct")" = "2 2" ] && [ "$(disp "$T/l.llct")" = "5 instrumented 20480" ] && ok || bad "lead 2: $(tl "$T/l.llct"), $(disp "$T/l.llct")"
+"$LLCTRACE" capture -q -t 3 -f 5 --twin-lead all -o "$T/l.llct" -- "$GATHER" 10 >/dev/null 2>&1
+[ "$(tl "$T/l.llct")" = "all 5" ] && ok || bad "lead all: $(tl "$T/l.llct")"
+"$LLCTRACE" capture -q -t 3 -f 5 -o "$T/l.llct" -- "$GATHER" 6 once >/dev/null 2>&1
+[ "$(disp "$T/l.llct")" = "5 footprint its command buffer was recorded more frames before the range than LLCT_CAPTURE_TWIN_LEAD allows a twin" ] && ok || bad "recorded once, lead 2: $(disp "$T/l.llct")"
+"$LLCTRACE" capture -q -t 3 -f 5 --twin-lead all -o "$T/l.llct" -- "$GATHER" 6 once >/dev/null 2>&1
+[ "$(disp "$T/l.llct")" = "5 instrumented 20480" ] && ok || bad "recorded once, lead all: $(disp "$T/l.llct")"
+expect_rc 2 "$LLCTRACE" capture -t 3 --twin-lead soon -o "$T/x.llct" -- "$GATHER" 1
+expect_err "bad --twin-lead 'soon' (a number of frames or 'all')"
+
 # the scene's dispatch (x = 2x + 1 over 262144 words, 16384 lines): the same lines as tier 2's,
 # bound by sets, templates or pushes, dispatched directly or indirectly; a texel buffer has
 # no buffer access to record and keeps the footprint, saying why

@@ -48,7 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* a refusal names the variable */
 	} else {
 		if (s.tier < 1 || s.tier > 3 || s.xfb_guess == 0 || s.sms > 65535 ||
-		    s.records > (16u << 20) || strlen(s.output) >= sizeof(s.output) || !s.label[0])
+		    s.records > (16u << 20) || strlen(s.output) >= sizeof(s.output) ||
+		    !s.label[0] || (s.twin_lead > 1000000 && s.twin_lead != UINT32_MAX))
 			abort();
 		if (!s.all_frames && s.frames.n == 0)
 			abort();
