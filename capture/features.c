@@ -3,7 +3,8 @@
  * pipelineStatisticsQuery for fragment shader invocations), and for tier 2
  * VK_EXT_transform_feedback with its transformFeedback feature (the shadow draws), for tier 3
  * fragmentStoresAndAtomics (instrumented fragment shaders write records). Features
- * only add capability; the program's own create info is changed for the call only. */
+ * only add capability; the program's own create info is changed for the call only. At tier 3
+ * the limits the program is told leave room for the layer's descriptor set. */
 #include "capture.h"
 
 #include <stdlib.h>
@@ -122,4 +123,43 @@ void capture_restore_device(struct device_prep *p)
 	p->app_xfb = NULL;
 	free(p->exts);
 	p->exts = NULL;
+}
+
+/* Tier 3 binds a descriptor set of its own (two storage buffers, one dynamic) at the first set
+ * number the program leaves free: the limits the program sees are those less the layer's, so
+ * a program that fills every set it is allowed still leaves one. */
+static void hide_layer_set(VkPhysicalDeviceLimits *l)
+{
+	if (capture_tier_wanted() < 3)
+		return;
+	l->maxBoundDescriptorSets -= l->maxBoundDescriptorSets > 1;
+	l->maxPerStageDescriptorStorageBuffers -=
+	    l->maxPerStageDescriptorStorageBuffers > 2 ? 2 : 0;
+	l->maxDescriptorSetStorageBuffers -= l->maxDescriptorSetStorageBuffers > 2 ? 2 : 0;
+	l->maxDescriptorSetStorageBuffersDynamic -= l->maxDescriptorSetStorageBuffersDynamic > 1;
+	l->maxPerStageResources -= l->maxPerStageResources > 2 ? 2 : 0;
+}
+
+VKAPI_ATTR void VKAPI_CALL cap_GetPhysicalDeviceProperties(VkPhysicalDevice phys,
+							   VkPhysicalDeviceProperties *props)
+{
+	struct layer_instance *inst = layer_instance_of(phys);
+	if (!inst || !inst->d.GetPhysicalDeviceProperties)
+		return;
+	inst->d.GetPhysicalDeviceProperties(phys, props);
+	hide_layer_set(&props->limits);
+}
+
+VKAPI_ATTR void VKAPI_CALL cap_GetPhysicalDeviceProperties2(VkPhysicalDevice phys,
+							    VkPhysicalDeviceProperties2 *props)
+{
+	struct layer_instance *inst = layer_instance_of(phys);
+	PFN_vkGetPhysicalDeviceProperties2 down =
+	    inst ? (inst->d.GetPhysicalDeviceProperties2 ? inst->d.GetPhysicalDeviceProperties2
+							 : inst->d.GetPhysicalDeviceProperties2KHR)
+		 : NULL;
+	if (!down)
+		return;
+	down(phys, props);
+	hide_layer_set(&props->properties.limits);
 }

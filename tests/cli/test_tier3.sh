@@ -69,6 +69,15 @@ got=$(q "$T/once.llct" "SELECT json_extract(params, '\$.records') || ' ' || json
 [ "$got" = "20480 0;20480 0;20480 0;" ] && ok || bad "a command buffer submitted again: $got"
 [ "$(lines "$T/once.llct" 2)" = "CS R 4353;CS W 1025;OTHER R 1;" ] && ok || bad "resubmitted lines: $(lines "$T/once.llct" 2)"
 
+# the program is told one descriptor set (and two storage buffers) fewer at tier 3, so the
+# layer's set always has a number left
+if command -v vulkaninfo >/dev/null; then
+	lim() { "$LLCTRACE" capture -q -t "$1" -o "$T/vi.llct" -- vulkaninfo 2>/dev/null | awk '$1 == "maxBoundDescriptorSets" || $1 == "maxPerStageDescriptorStorageBuffers" { print $3 }' | head -2 | tr '\n' ' '; }
+	two=$(lim 2) three=$(lim 3)
+	read -r sets bufs <<<"$two"
+	[ -n "$two" ] && [ "$three" = "$((sets - 1)) $((bufs - 2)) " ] && ok || bad "limits at tier 2 '$two', tier 3 '$three'"
+fi
+
 # twins only in recordings near the range (LLCT_CAPTURE_TWIN_LEAD, 2 by default) and none after
 # it: of 10 frames with frame 5 captured, frames 3 and 4 ran twins for nothing (the trace says
 # how many), 'all' makes it 0-4; a command buffer recorded once, at frame 0, has no twin for
