@@ -416,6 +416,8 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			lv = (int32_t)r[3];
 		} else {
 			memcpy(&lod, &r[3], 4);
+			if (st->grad) /* rho^2 (spirv.h) */
+				lod = lod > 0 ? 0.5f * log2f(lod) : 0;
 			lv = isfinite(lod) ? (int32_t)floorf(lod + 0.5f) : 0;
 		}
 		lv = lv < 0 ? 0 : lv >= (int32_t)a->levels ? (int32_t)a->levels - 1 : lv;

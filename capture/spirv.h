@@ -80,6 +80,8 @@ struct llct_spirv_site {
 	/* samples, fetches and gathers: the image's dimension (LLCT_SPIRV_DIM_*), whether it
 	   is arrayed, and whether each record comes after a prefix record (below) */
 	uint8_t dim, arrayed, prefix;
+	uint8_t grad; /* a gradient sample: the level word holds rho^2 (float), the larger squared
+			 length of the two gradients in texels: the level is log2(rho^2) / 2 */
 };
 #define LLCT_SPIRV_ELEMENT_IN_RECORD 0xffffffffu
 enum { LLCT_SPIRV_DIM_1D = 1, LLCT_SPIRV_DIM_2D = 2, LLCT_SPIRV_DIM_CUBE = 6 };

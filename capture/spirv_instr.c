@@ -104,7 +104,7 @@ uint32_t si_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t size, uin
 	s->kind = kind;
 	s->size = size;
 	s->element = element;
-	s->dim = s->arrayed = s->prefix = 0;
+	s->dim = s->arrayed = s->prefix = s->grad = 0;
 	return si_konst(p, p->site_base + (uint32_t)p->n_sites++);
 }
 
@@ -352,6 +352,9 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 		} else if (op == SpvOpTypeVector && len >= 4 && w[i + 2] == p.t_uint &&
 			   w[i + 3] == 3 && !p.t_v3uint) {
 			p.t_v3uint = w[i + 1];
+		} else if (op == SpvOpTypeVector && len >= 4 && w[i + 2] == p.t_uint &&
+			   w[i + 3] == 2 && !p.t_v2u) {
+			p.t_v2u = w[i + 1];
 		}
 	}
 	p.compute = n_entries && all_compute;
@@ -507,7 +510,7 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 	    3 + 5 + 4 + 4 + 4 + (p.new_uint ? 4 : 0) + (p.new_bool ? 2 : 0) + 4 * p.n_consts;
 	size_t total = n + n_ext + 3 * (size_t)n_entries + sizeof(annot) / 4 + 4 + n_types + 12 +
 		       2 + 3 * (size_t)n_entries + 4 + 3 + 4 + 4 + 8 + 16 + 11 +
-		       2 * (size_t)n_entries + 4 + 4 + 8 + p.n_out;
+		       2 * (size_t)n_entries + 4 + 4 + 8 + 4 + p.n_out;
 	int add_early = p.fragment && !early && !late; /* only fragments that pass record */
 	uint32_t *o = malloc(total * sizeof(*o)), k = 0;
 	if (!o) {
@@ -614,6 +617,10 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 	}
 	if (p.new_v2f) {
 		uint32_t t[4] = {4u << 16 | SpvOpTypeVector, p.t_v2f, p.t_float, 2};
+		memcpy(o + k, t, sizeof(t)), k += 4;
+	}
+	if (p.new_v2u) {
+		uint32_t t[4] = {4u << 16 | SpvOpTypeVector, p.t_v2u, p.t_uint, 2};
 		memcpy(o + k, t, sizeof(t)), k += 4;
 	}
 	if (p.new_fc) {

@@ -7,7 +7,9 @@
  * layout. 1D, 2D and cube images, arrayed or not (not cube arrays), are followed; where the
  * record has no room for what else a sample needs -- the array layer, a cube direction's z,
  * the element of an array of images indexed at run time -- a prefix record comes first
- * (spirv.h). Gradient and sparse forms, 3D images and cube arrays are counted as skipped. */
+ * (spirv.h). A gradient sample (1D, 2D) records rho^2 in place of the level: the larger squared
+ * length of its gradients scaled by the image's size, from which the layer takes the level.
+ * Sparse forms, gradients of cubes, 3D images and cube arrays are counted as skipped. */
 #include "spirv_instr_int.h"
 
 #include <spirv/unified1/spirv.h>
@@ -115,6 +117,60 @@ static uint32_t fcomp(struct pass *p, uint32_t v, uint32_t n, uint32_t k)
 	return e;
 }
 
+/* A gradient sample's rho^2 (bits as a uint id), or 0: the image's size at level 0 scales the
+ * two gradients (OpImageQuerySizeLod on the sampled image's image), and the larger of their
+ * squared lengths is the one the level comes from, log2(rho^2) / 2, which the layer takes. */
+static uint32_t grad_rho2(struct pass *p, const uint32_t *w, uint32_t mask_at, uint32_t len,
+			  uint32_t si, uint32_t it, uint32_t n, uint32_t arrayed)
+{
+	uint32_t at = mask_at + 1; /* the Grad pair follows Bias and Lod when present */
+	for (uint32_t b = 1; b < SpvImageOperandsGradMask; b <<= 1)
+		at += !!(w[mask_at] & b);
+	if (at + 1 >= len || n > 2)
+		return 0;
+	uint32_t dx = w[at], dy = w[at + 1], sz_n = n + !!arrayed, szt;
+	if (sz_n == 1) {
+		szt = p->t_uint;
+	} else if (sz_n == 2) {
+		if (!p->t_v2u)
+			p->t_v2u = p->next++, p->new_v2u = 1;
+		szt = p->t_v2u;
+	} else {
+		if (!p->t_v3uint)
+			p->t_v3uint = p->next++, p->new_v3 = 1;
+		szt = p->t_v3uint;
+	}
+	uint32_t img = p->next++, sz = p->next++;
+	si_emit4(p, SpvOpImage, it, img, si);
+	si_emit5(p, SpvOpImageQuerySizeLod, szt, sz, img, si_konst(p, 0));
+	uint32_t s = sz; /* the size without its layer count */
+	if (sz_n != n) {
+		s = p->next++;
+		if (n == 2) {
+			if (!p->t_v2u)
+				p->t_v2u = p->next++, p->new_v2u = 1;
+			uint32_t sh[7] = {7u << 16 | SpvOpVectorShuffle, p->t_v2u, s, sz, sz, 0, 1};
+			si_emit(p, sh, 7);
+		} else {
+			si_emit5(p, SpvOpCompositeExtract, p->t_uint, s, sz, 0);
+		}
+	}
+	uint32_t ft = n == 2 ? p->t_v2f : p->t_float, sf = p->next++, gx = p->next++,
+		 gy = p->next++, a = p->next++, b = p->next++, gt = p->next++, m = p->next++,
+		 r = p->next++;
+	si_emit4(p, SpvOpConvertUToF, ft, sf, s);
+	si_emit5(p, SpvOpFMul, ft, gx, dx, sf);
+	si_emit5(p, SpvOpFMul, ft, gy, dy, sf);
+	uint32_t sq = n == 2 ? SpvOpDot : SpvOpFMul;
+	si_emit5(p, sq, p->t_float, a, gx, gx);
+	si_emit5(p, sq, p->t_float, b, gy, gy);
+	si_emit5(p, SpvOpFOrdGreaterThan, p->t_bool, gt, a, b);
+	uint32_t sel[6] = {6u << 16 | SpvOpSelect, p->t_float, m, gt, a, b};
+	si_emit(p, sel, 6);
+	si_emit4(p, SpvOpBitcast, p->t_uint, r, m);
+	return r;
+}
+
 void si_image(struct pass *p, size_t i)
 {
 	const uint32_t *w = p->w + i;
@@ -152,13 +208,18 @@ void si_image(struct pass *p, size_t i)
 	uint32_t st = si < p->bound ? p->ids[si].type : p->bound, it = st;
 	if (st < p->bound && p->ids[st].op == SpvOpTypeSampledImage)
 		it = p->ids[st].type;
-	if (!var || it >= p->bound || p->ids[it].op != SpvOpTypeImage ||
-	    (image_operand(w, mask_at, len, SpvImageOperandsGradMask) &&
-	     kind == LLCT_SPIRV_SAMPLE)) {
+	if (!var || it >= p->bound || p->ids[it].op != SpvOpTypeImage) {
 		p->skipped++;
 		return;
 	}
 	uint32_t dim = p->w[p->ids[it].at + 3], arrayed = p->w[p->ids[it].at + 5];
+	uint32_t grad = kind == LLCT_SPIRV_SAMPLE
+			    ? image_operand(w, mask_at, len, SpvImageOperandsGradMask)
+			    : 0;
+	if (grad && (dim == SpvDimCube || proj || it == st)) {
+		p->skipped++; /* gradients of a cube's direction, projective ones: not followed */
+		return;
+	}
 	/* n: the coordinates the dimension takes (a cube's direction: 3); the layer follows */
 	uint32_t n = dim == SpvDim1D ? 1 : dim == SpvDim2D ? 2 : dim == SpvDimCube ? 3 : 0;
 	if (!n || (dim == SpvDimCube && (arrayed || kind == LLCT_SPIRV_FETCH)) ||
@@ -198,7 +259,9 @@ void si_image(struct pass *p, size_t i)
 		return;
 	}
 	uint32_t lod = si_konst(p, 0), l;
-	if (kind == LLCT_SPIRV_FETCH) {
+	if (grad) {
+		lod = grad_rho2(p, w, mask_at, len, si, it, n, arrayed);
+	} else if (kind == LLCT_SPIRV_FETCH) {
 		if ((l = image_operand(w, mask_at, len, SpvImageOperandsLodMask)))
 			lod = component(p, l, p->ids[l < p->bound ? l : 0].type, 0);
 	} else if (kind == LLCT_SPIRV_SAMPLE &&
@@ -242,6 +305,7 @@ void si_image(struct pass *p, size_t i)
 	sd->dim = dim == SpvDimCube ? LLCT_SPIRV_DIM_CUBE : (uint8_t)n;
 	sd->arrayed = !!arrayed;
 	sd->prefix = arrayed || dim == SpvDimCube || elem_id;
+	sd->grad = !!grad;
 	uint32_t word = si_site_word(p, site), pixel = si_pixel(p);
 	if (!sd->prefix) {
 		uint32_t vals[5] = {word, u, v, lod, pixel};

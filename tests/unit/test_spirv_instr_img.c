@@ -104,21 +104,25 @@ int main(void)
 	spvContextDestroy(ctx);
 	CHECK(ok);
 	/* the four sites, told apart by what the pass says of each */
-	int s_heap = -1, s_arr = -1, s_cube = -1, s_proj = -1;
-	CHECK(ins.record_words == 5 && ins.n_sites == 4 && ins.skipped == 0);
-	for (size_t s = 0; s < ins.n_sites && s < 4; s++) {
+	enum { SITES = 6 };
+	int s_heap = -1, s_arr = -1, s_cube = -1, s_proj = -1, s_grad = -1, s_grad_arr = -1;
+	CHECK(ins.record_words == 5 && ins.n_sites == SITES && ins.skipped == 0);
+	for (size_t s = 0; s < ins.n_sites && s < SITES; s++) {
 		const struct llct_spirv_site *st = &ins.sites[s];
 		CHECK(st->kind == LLCT_SPIRV_SAMPLE && st->set == 0);
 		if (st->element == LLCT_SPIRV_ELEMENT_IN_RECORD && st->prefix && st->binding == 0)
 			s_heap = (int)s;
 		else if (st->arrayed && st->prefix && st->binding == 1 && st->dim == 2)
-			s_arr = (int)s;
+			*(st->grad ? &s_grad_arr : &s_arr) = (int)s;
 		else if (st->dim == LLCT_SPIRV_DIM_CUBE && st->prefix && st->binding == 2)
 			s_cube = (int)s;
 		else if (!st->prefix && st->binding == 0 && st->element == 1 && st->dim == 2)
 			s_proj = (int)s;
+		else if (!st->prefix && st->binding == 0 && st->element == 0 && st->grad)
+			s_grad = (int)s;
 	}
-	CHECK(s_heap >= 0 && s_arr >= 0 && s_cube >= 0 && s_proj >= 0);
+	CHECK(s_heap >= 0 && s_arr >= 0 && s_cube >= 0 && s_proj >= 0 && s_grad >= 0 &&
+	      s_grad_arr >= 0);
 
 	/* the images: one 2D texture for the heap's three elements, 4 layers, a cube */
 	VkImage ti[3];
@@ -180,8 +184,8 @@ int main(void)
 			     .samples = VK_SAMPLE_COUNT_1_BIT,
 			     .color = 1};
 	VkPipeline pipe = app_pipeline(&o);
-	/* every pixel takes 7 records: 3 samples with a prefix, 1 without */
-	uint32_t cap = 5 * 7 * W * W;
+	/* every pixel takes 10 records: 4 samples with a prefix, 2 without */
+	uint32_t cap = 5 * 10 * W * W;
 	VkDeviceMemory rmem, imem;
 	VkBuffer rbuf = app_buffer(4 * ((VkDeviceSize)cap + 12), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
 				   APP_HOST, &rmem);
@@ -262,7 +266,7 @@ int main(void)
 
 	/* walk the records: each prefix is followed by its record, same draw and pixel */
 	CHECK_MSG(rw[0] == cap, "cursor %u, want %u", rw[0], cap);
-	static uint8_t seen[4][W * W];
+	static uint8_t seen[SITES][W * W];
 	memset(seen, 0, sizeof(seen));
 	uint32_t bad = 0, n = (rw[0] < cap ? rw[0] : cap) / 5;
 	float worst = 0;
@@ -282,7 +286,7 @@ int main(void)
 		}
 		int site = (int)(r[0] & 4095);
 		uint32_t x = r[4] & 0xffff, y = r[4] >> 16;
-		if (r[0] >> 12 != DRAW || x >= W || y >= W || site >= 4 ||
+		if (r[0] >> 12 != DRAW || x >= W || y >= W || site >= SITES ||
 		    !!pre != !!ins.sites[site].prefix || seen[site][y * W + x]++) {
 			bad++;
 			continue;
@@ -300,6 +304,12 @@ int main(void)
 			NEAR(f32(r[1]), 1.0f);
 			NEAR(f32(r[2]), 2 * v - 1);
 			NEAR(f32(pre[2]), 2 * u - 1);
+		} else if (site == s_grad) { /* (0.25, 0) and (0, 0.5) of 16 texels: 4, 8 */
+			NEAR(f32(r[3]), 64.0f);
+			NEAR(f32(r[1]), u);
+		} else if (site == s_grad_arr) { /* x: 4 / 32 of 16 texels a pixel (2); y: 1 */
+			NEAR(f32(r[3]), 4.0f);
+			NEAR(f32(pre[2]), 1.0f);
 		} else if (site == s_proj) { /* (u, v) / 2 */
 			NEAR(f32(r[1]), u / 2);
 			NEAR(f32(r[2]), v / 2);
@@ -308,7 +318,7 @@ int main(void)
 	CHECK_MSG(bad == 0, "%u records out of place, with a wrong element, or a prefix missing",
 		  bad);
 	CHECK_MSG(worst < 1e-4f, "a coordinate off by %g", (double)worst);
-	for (int s = 0; s < 4; s++) {
+	for (int s = 0; s < SITES; s++) {
 		uint32_t px = 0;
 		for (int i = 0; i < W * W; i++)
 			px += seen[s][i] == 1;

@@ -3,7 +3,7 @@
 // by a value the module does not hold (a specialization constant: lavapipe has no dynamic
 // indexing of sampled images, and the pass takes any index that is not an OpConstant as one
 // known only at run time), of an arrayed texture and of a cube; and a projective one, recorded
-// divided.
+// divided; and two with gradients, whose texel-scaled squared length they record.
 layout(set = 0, binding = 0) uniform sampler2D heap[3];
 layout(set = 0, binding = 1) uniform sampler2DArray arr;
 layout(set = 0, binding = 2) uniform samplerCube cube;
@@ -13,5 +13,7 @@ layout(location = 0) out vec4 color;
 void main() {
     color = texture(heap[I], uv) + texture(arr, vec3(uv, 2.0)) +
             texture(cube, vec3(1.0, uv.y * 2.0 - 1.0, uv.x * 2.0 - 1.0)) +
-            textureProj(heap[1], vec3(uv, 2.0));
+            textureProj(heap[1], vec3(uv, 2.0)) +
+            textureGrad(heap[0], uv, vec2(0.25, 0.0), vec2(0.0, 0.5)) +
+            textureGrad(arr, vec3(uv, 1.0), dFdx(uv) * 4.0, dFdy(uv) * 2.0);
 }
