@@ -203,7 +203,9 @@ struct pipe {
 		uint32_t words;        /* a record's words: 3 (compute), 5 (draws) */
 		uint32_t n_frag_sites; /* draws: sites below are the fragment shader's, the rest
 					  the vertex shader's */
-		int all_stages; /* draws: every stage that can touch buffers is instrumented */
+		int all_stages;  /* draws: every stage that can touch buffers is instrumented */
+		int tex_partial; /* compute: some samples were not followed, so the sampled
+				    images keep their footprint (and their records are not used) */
 	} tw;
 	struct {                /* fragment output */
 		uint32_t blend; /* color attachments (by slot) with blending on */

@@ -406,13 +406,15 @@ void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 	new_kernel(c, "dispatch", params);
 	c->n_uses = 0;
 	bound_uses(c, p, 1);
-	if (recorded) { /* the buffers' traffic is the records'; images and texel buffers keep
-			   their footprint */
+	if (recorded) { /* the buffers' and images' traffic is the records' (sampled images'
+			   unless some sample was not followed); texel buffers keep their
+			   footprint */
 		size_t k = 0;
 		for (size_t i = 0; i < c->n_uses; i++)
 			if (c->uses[i].binding != LLCT_BIND_UNIFORM &&
 			    c->uses[i].binding != LLCT_BIND_STORAGE &&
-			    c->uses[i].binding != LLCT_BIND_STORAGE_IMAGE)
+			    c->uses[i].binding != LLCT_BIND_STORAGE_IMAGE &&
+			    (c->uses[i].binding != LLCT_BIND_SAMPLED_IMAGE || p->tw.tex_partial))
 				c->uses[k++] = c->uses[i];
 		c->n_uses = k;
 		instr_records(c, b, m, p, &ir);

@@ -140,6 +140,8 @@ void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
 		why = "the instrumentation cannot follow some of its buffer accesses";
 	else if (!why && !ins.n_sites)
 		why = "its shader reads and writes no storage or uniform buffer";
+	else if (!why && ins.n_sites >= LLCT_SPIRV_PREFIX_SITE)
+		why = "more than 4094 places to record";
 	if (!why) {
 		local = local_size(words, n);
 		VkShaderModuleCreateInfo mi = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
@@ -170,6 +172,7 @@ void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
 		p->tw.local = local;
 		p->tw.sites = ins.sites;
 		p->tw.n_sites = ins.n_sites;
+		p->tw.tex_partial = ins.tex_skipped > 0;
 		ins.sites = NULL;
 		twin = VK_NULL_HANDLE;
 	} else if (p) {
@@ -401,6 +404,8 @@ int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct p
 	uint32_t total = r->map[0] / 3, kept = total < r->cap / 3 ? total : r->cap / 3;
 	res->records = total;
 	res->lost = total - kept;
+	for (uint32_t i = 0; i < kept; i++) /* a sample's prefix is part of its record */
+		res->records -= (r->map[2 + 3 * (size_t)i] & 4095) == LLCT_SPIRV_PREFIX_SITE;
 	return 0;
 }
 
@@ -410,7 +415,7 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 	if (instr_records_peek(b, m, p, res))
 		return -1;
 	const struct crec *r = &b->crec[m->u.dispatch.rec - 1];
-	uint32_t kept = res->records - res->lost;
+	uint32_t total = r->map[0] / 3, kept = total < r->cap / 3 ? total : r->cap / 3;
 	/* each site's buffer (base address and size) or storage image (its view's map), looked
 	   up once (for an element given at run time, again when the element changes) */
 	struct base *base = calloc(p->tw.n_sites, sizeof(*base));
@@ -423,11 +428,45 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 	/* the access before, to skip its exact repeats: the same line, kind and stream by the
 	   same SM hits the line it just left in that SM's cache, so the model's output is the
 	   same without them (a SIMD group's lanes mostly repeat their neighbour's line) */
-	uint64_t prev_line = UINT64_MAX;
+	uint64_t prev_line = UINT64_MAX, prev_tex = UINT64_MAX;
 	uint32_t prev_key = UINT32_MAX;
+	struct site_at tex = {0}; /* the sampled image of the site just expanded */
+	size_t tex_site = SIZE_MAX;
+	const uint32_t *pre = NULL; /* a sample's prefix: (LLCT_SPIRV_PREFIX_SITE, u, v) */
 	for (uint32_t i = 0; i < kept; i++) {
-		const uint32_t *rec = r->map + 2 + 3 * (size_t)i;
+		const uint32_t *rec = r->map + 2 + 3 * (size_t)i, *x = pre;
 		uint32_t site = rec[0] & 4095, elem = rec[0] >> 12, off = rec[1];
+		pre = NULL;
+		if (site == LLCT_SPIRV_PREFIX_SITE) {
+			pre = rec;
+			continue;
+		}
+		if (site < p->tw.n_sites && p->tw.sites[site].kind >= LLCT_SPIRV_SAMPLE &&
+		    !llct_spirv_site_image(p->tw.sites[site].kind)) { /* a sample: TEX */
+			const struct llct_spirv_site *st = &p->tw.sites[site];
+			uint32_t el =
+			    st->element == LLCT_SPIRV_ELEMENT_IN_RECORD ? elem : st->element;
+			if (p->tw.tex_partial || !x) {
+				res->unplaced += !p->tw.tex_partial;
+				continue;
+			}
+			if (tex_site != site || tex.elem != el) {
+				struct dset *ds =
+				    st->set < 8 ? hget(&c->sets, c->cur_set[1][st->set]) : NULL;
+				struct slot *sl = ds ? find_slot(ds, st->binding, el) : NULL;
+				memset(&tex, 0, sizeof(tex));
+				tex.elem = el, tex_site = site;
+				if (sl)
+					instr_view_at(c, sl->handle, &tex);
+			}
+			if (!tex.ok) {
+				res->unplaced++;
+				continue;
+			}
+			instr_texels(c, st, &tex, L, x[1], x[2], rec[1], NULL, rec[2] % n_sms,
+				     &prev_tex);
+			continue;
+		}
 		if (site < p->tw.n_sites &&
 		    p->tw.sites[site].element == LLCT_SPIRV_ELEMENT_IN_RECORD &&
 		    (!base[site].looked || base[site].elem != elem))

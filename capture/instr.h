@@ -50,6 +50,22 @@ int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct i
  * for the SM of a pixel). */
 int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
 		       uint32_t width, struct instr_result *res);
+/* Where a site's accesses go, for element elem of its binding: a view (sampled or storage
+ * image) or a buffer's range. */
+struct site_at {
+	struct img *im;
+	uint32_t mip, layer, levels, ok, looked, elem;
+	struct llct_surface_map m; /* of level `level`, layer `at_layer` */
+	uint32_t level, at_layer;
+	uint64_t addr, size; /* buffers */
+	int stream;          /* buffers: uniform OTHER; storage VTX (vertex), OTHER */
+};
+/* a's image, mip and layer from a sampled image view (a->ok when it is known) */
+void instr_view_at(struct capture_device *c, uint64_t view, struct site_at *a);
+/* A sample's, fetch's or gather's texels as TEX line accesses (instr_draw.c). */
+void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, struct site_at *a,
+		  uint32_t L, uint32_t u_bits, uint32_t v_bits, uint32_t lod_bits,
+		  const uint32_t *third, uint32_t sm, uint64_t *prev);
 /* A dispatch's record count and losses (the submission completed): 0, or -1 when it has no
  * records. */
 int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct pipe *p,

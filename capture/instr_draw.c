@@ -280,16 +280,6 @@ int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct i
 	return 0;
 }
 
-/* Where a draw's site goes, for element elem of its binding: a view (sampled or storage
- * image) or a buffer's range. */
-struct site_at {
-	struct img *im;
-	uint32_t mip, layer, levels, ok, looked, elem;
-	struct llct_surface_map m; /* of level `level`, layer `at_layer` */
-	uint32_t level, at_layer;
-	uint64_t addr, size; /* buffers */
-	int stream;          /* buffers: uniform OTHER; storage VTX (vertex), OTHER */
-};
 static void draw_site(struct capture_device *c, const struct pipe *p, size_t s, uint32_t elem,
 		      struct site_at *a)
 {
@@ -301,13 +291,7 @@ static void draw_site(struct capture_device *c, const struct pipe *p, size_t s, 
 	if (!sl)
 		return;
 	if (st->kind >= LLCT_SPIRV_SAMPLE) {
-		a->im = view_image(c, sl->handle, &a->mip, &a->layer);
-		if (a->im) {
-			uint32_t mips = a->im->s.mips ? a->im->s.mips : 1;
-			a->levels = mips > a->mip ? mips - a->mip : 1;
-			a->level = UINT32_MAX;
-			a->ok = 1;
-		}
+		instr_view_at(c, sl->handle, a);
 	} else if (buffer_bytes(c, sl->handle, sl->offset, sl->range, &a->addr, &a->size)) {
 		a->ok = 1;
 		a->stream = s >= p->tw.n_frag_sites &&
@@ -315,6 +299,17 @@ static void draw_site(struct capture_device *c, const struct pipe *p, size_t s, 
 				     sl->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)
 				? LLCT_STREAM_VTX
 				: LLCT_STREAM_OTHER;
+	}
+}
+
+void instr_view_at(struct capture_device *c, uint64_t view, struct site_at *a)
+{
+	a->im = view_image(c, view, &a->mip, &a->layer);
+	if (a->im) {
+		uint32_t mips = a->im->s.mips ? a->im->s.mips : 1;
+		a->levels = mips > a->mip ? mips - a->mip : 1;
+		a->level = UINT32_MAX;
+		a->ok = 1;
 	}
 }
 
@@ -334,6 +329,64 @@ static uint32_t sample_layer(const struct llct_spirv_site *st, uint32_t third, f
 		return f <= 0 ? 0 : f >= 65535.0f ? 65535 : (uint32_t)f;
 	}
 	return llct_cube_face(*u, *v, isfinite(f) ? f : 0, u, v);
+}
+
+/* A sample's (fetch's, gather's) texels of a's image as TEX line accesses by SM sm: the level
+ * nearest the one recorded (lod bits: a float level, rho^2 for a gradient sample, an integer
+ * for a fetch), the layer or cube face *third names (NULL: none), and the bilinear 2 x 2 texels
+ * around (u, v) (a fetch: its texel). *prev: the last line and SM touched, skipped again. */
+void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, struct site_at *a,
+		  uint32_t L, uint32_t u_bits, uint32_t v_bits, uint32_t lod_bits,
+		  const uint32_t *third, uint32_t sm, uint64_t *prev)
+{
+	float lod;
+	int32_t lv;
+	if (st->kind == LLCT_SPIRV_FETCH) {
+		lv = (int32_t)lod_bits;
+	} else {
+		memcpy(&lod, &lod_bits, 4);
+		if (st->grad) /* rho^2 (spirv.h) */
+			lod = lod > 0 ? 0.5f * log2f(lod) : 0;
+		lv = isfinite(lod) ? (int32_t)floorf(lod + 0.5f) : 0;
+	}
+	lv = lv < 0 ? 0 : lv >= (int32_t)a->levels ? (int32_t)a->levels - 1 : lv;
+	uint32_t level = a->mip + (uint32_t)lv;
+	float u, v;
+	memcpy(&u, &u_bits, 4), memcpy(&v, &v_bits, 4);
+	uint32_t layer = a->layer + (third ? sample_layer(st, *third, &u, &v) : 0);
+	uint32_t layers = a->im->s.layers ? a->im->s.layers : 1;
+	layer = layer < layers ? layer : layers - 1;
+	if (level != a->level || layer != a->at_layer) {
+		llct_surface_map(&a->im->s, L, level, layer, &a->m);
+		a->level = level, a->at_layer = layer;
+	}
+	uint32_t x0, y0, n = 2;
+	if (st->kind == LLCT_SPIRV_FETCH) {
+		x0 = u_bits, y0 = v_bits, n = 1;
+	} else { /* bilinear: the 2 x 2 texels around the sample point */
+		float tx = u * (float)a->m.w - 0.5f, ty = v * (float)a->m.h - 0.5f;
+		tx = isfinite(tx) ? tx : 0, ty = isfinite(ty) ? ty : 0;
+		x0 = tx <= 0 ? 0 : tx >= (float)a->m.w ? a->m.w - 1 : (uint32_t)tx;
+		y0 = ty <= 0 ? 0 : ty >= (float)a->m.h ? a->m.h - 1 : (uint32_t)ty;
+	}
+	uint64_t lines[4];
+	uint32_t nl = 0;
+	for (uint32_t dy = 0; dy < n; dy++)
+		for (uint32_t dx = 0; dx < n; dx++) {
+			uint64_t l = llct_surface_map_line(&a->m, x0 + dx, y0 + dy);
+			int seen = 0;
+			for (uint32_t q = 0; q < nl; q++)
+				seen |= lines[q] == l;
+			if (!seen)
+				lines[nl++] = l;
+		}
+	for (uint32_t q = 0; q < nl; q++) {
+		uint64_t key = lines[q] ^ (uint64_t)sm << 58;
+		if (key == *prev) /* the line just touched by this SM: a hit anyway */
+			continue;
+		*prev = key;
+		llct_fp_touch(c->fp, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
+	}
 }
 
 int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
@@ -409,55 +462,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			}
 			continue;
 		}
-		/* the level: the nearest to the one recorded (fetches: as given) */
-		float lod;
-		int32_t lv;
-		if (st->kind == LLCT_SPIRV_FETCH) {
-			lv = (int32_t)r[3];
-		} else {
-			memcpy(&lod, &r[3], 4);
-			if (st->grad) /* rho^2 (spirv.h) */
-				lod = lod > 0 ? 0.5f * log2f(lod) : 0;
-			lv = isfinite(lod) ? (int32_t)floorf(lod + 0.5f) : 0;
-		}
-		lv = lv < 0 ? 0 : lv >= (int32_t)a->levels ? (int32_t)a->levels - 1 : lv;
-		uint32_t level = a->mip + (uint32_t)lv;
-		float u, v;
-		memcpy(&u, &r[1], 4), memcpy(&v, &r[2], 4);
-		uint32_t layer = a->layer + (x ? sample_layer(st, x[2], &u, &v) : 0);
-		uint32_t layers = a->im->s.layers ? a->im->s.layers : 1;
-		layer = layer < layers ? layer : layers - 1;
-		if (level != a->level || layer != a->at_layer) {
-			llct_surface_map(&a->im->s, L, level, layer, &a->m);
-			a->level = level, a->at_layer = layer;
-		}
-		uint32_t x0, y0, n = 2;
-		if (st->kind == LLCT_SPIRV_FETCH) {
-			x0 = r[1], y0 = r[2], n = 1;
-		} else { /* bilinear: the 2 x 2 texels around the sample point */
-			float tx = u * (float)a->m.w - 0.5f, ty = v * (float)a->m.h - 0.5f;
-			tx = isfinite(tx) ? tx : 0, ty = isfinite(ty) ? ty : 0;
-			x0 = tx <= 0 ? 0 : tx >= (float)a->m.w ? a->m.w - 1 : (uint32_t)tx;
-			y0 = ty <= 0 ? 0 : ty >= (float)a->m.h ? a->m.h - 1 : (uint32_t)ty;
-		}
-		uint64_t lines[4];
-		uint32_t nl = 0;
-		for (uint32_t dy = 0; dy < n; dy++)
-			for (uint32_t dx = 0; dx < n; dx++) {
-				uint64_t l = llct_surface_map_line(&a->m, x0 + dx, y0 + dy);
-				int seen = 0;
-				for (uint32_t q = 0; q < nl; q++)
-					seen |= lines[q] == l;
-				if (!seen)
-					lines[nl++] = l;
-			}
-		for (uint32_t q = 0; q < nl; q++) {
-			uint64_t key = lines[q] ^ (uint64_t)sm << 58;
-			if (key == prev) /* the line just touched by this SM: a hit anyway */
-				continue;
-			prev = key;
-			llct_fp_touch(c->fp, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
-		}
+		instr_texels(c, st, a, L, r[1], r[2], r[3], x ? &x[2] : NULL, sm, &prev);
 	}
 	free(sa);
 	return 0;

@@ -60,9 +60,10 @@ enum {
 	LLCT_SPIRV_LOAD,
 	LLCT_SPIRV_STORE,
 	LLCT_SPIRV_ATOMIC,
-	LLCT_SPIRV_SAMPLE, /* fragment: record (site, u, v, lod, pixel): float bits */
-	LLCT_SPIRV_FETCH,  /* fragment: (site, x, y, lod, pixel): integers */
-	LLCT_SPIRV_GATHER, /* fragment: (site, u, v, 0, pixel) */
+	LLCT_SPIRV_SAMPLE, /* fragment: record (site, u, v, lod, pixel): float bits; compute:
+			      (LLCT_SPIRV_PREFIX_SITE, u, v) then (site, lod, workgroup) */
+	LLCT_SPIRV_FETCH,  /* fragment: (site, x, y, lod, pixel): integers; compute likewise */
+	LLCT_SPIRV_GATHER, /* fragment: (site, u, v, 0, pixel); compute likewise */
 	/* storage images (2D): compute (site, x + 65536 y, workgroup); fragment (site, x, y, 0,
 	   pixel) */
 	LLCT_SPIRV_IMAGE_READ,
@@ -112,6 +113,7 @@ struct llct_spirv_instr {
 	struct llct_spirv_site *sites; /* record word 0 indexes this (malloc'd) */
 	size_t n_sites;
 	uint32_t skipped;      /* accesses the pass could not follow (not recorded) */
+	uint32_t tex_skipped;  /* compute: samples it could not follow (the others recorded) */
 	uint32_t record_words; /* 3: (site, offset, workgroup or 0); fragment modules 5: (site,
 				  a, b, c, pixel), buffer accesses (site, offset, 0, 0, pixel) */
 	const char *why;       /* on failure */

@@ -13,7 +13,8 @@
  *                    x + 65536 y) with the draw from binding 1 of the set; other stages
  *                    (site, byte offset, 0)
  * (A draw's sample of an arrayed or cube image, or through an array of images indexed at run
- * time, is two records reserved at once: a prefix, then the record; see spirv.h.)
+ * time, is two records reserved at once: a prefix, then the record; see spirv.h. So is every
+ * compute sample: (4095, u, v), then (site + 4096 x element, level, workgroup).)
  * A record whose words do not fit goes to data[cap ..], a slot the layer never reads, so
  * nothing branches and nothing is lost silently: cursor > cap says how many were. What the pass
  * cannot follow is counted in r->skipped and not recorded. The upstream SPIRV-Tools
@@ -449,7 +450,7 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 			    op == SpvOpImageTexelPointer) &&
 			   (p.compute || p.fragment)) {
 			si_storage_image(&p, i);
-		} else if (p.fragment) {
+		} else if (p.fragment || p.compute) {
 			si_image(&p, i);
 		} else if (p.vertex &&
 			   (op == SpvOpImageSampleExplicitLod || op == SpvOpImageFetch ||
@@ -711,6 +712,7 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 	r->sites = p.sites;
 	r->n_sites = p.n_sites;
 	r->skipped = p.skipped;
+	r->tex_skipped = p.tex_skipped;
 	r->record_words = p.rec_words;
 	free(p.ids), free(p.mdec), free(p.chains), free(p.out), free(p.consts);
 	return 0;

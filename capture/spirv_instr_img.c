@@ -1,4 +1,4 @@
-/* spirv_instr_img.c - the fragment half of tier 3's instrumentation pass: each image sample,
+/* spirv_instr_img.c - the image half of tier 3's instrumentation pass: each image sample,
  * fetch and gather of a fragment shader appends (site, u, v, lod, pixel) to the record buffer
  * -- the coordinates as the shader computed them (float bits; texel integers for a fetch;
  * divided by q for projective samples), the mip level the sampler would use (OpImageQueryLod's
@@ -9,7 +9,9 @@
  * the element of an array of images indexed at run time -- a prefix record comes first
  * (spirv.h). A gradient sample (1D, 2D) records rho^2 in place of the level: the larger squared
  * length of its gradients scaled by the image's size, from which the layer takes the level.
- * Sparse forms, gradients of cubes, 3D images and cube arrays are counted as skipped. */
+ * Sparse forms, gradients of cubes, 3D images and cube arrays are counted as skipped.
+ * Compute shaders' samples at an explicit level, fetches and gathers (1D, 2D) are recorded
+ * too (image_compute). */
 #include "spirv_instr_int.h"
 
 #include <spirv/unified1/spirv.h>
@@ -54,7 +56,8 @@ static uint32_t image_var(struct pass *p, uint32_t id, uint32_t *elem, uint32_t 
 		if (!k)
 			return 0;             /* more than one index */
 		if (k->op != SpvOpConstant) { /* computed at run time: its value rides along */
-			uint32_t v = elem_id && p->graphics ? si_as_uint(p, w[4]) : 0;
+			uint32_t v =
+			    elem_id && (p->graphics || p->compute) ? si_as_uint(p, w[4]) : 0;
 			if (!v)
 				return 0;
 			*elem = LLCT_SPIRV_ELEMENT_IN_RECORD, *elem_id = v;
@@ -171,9 +174,81 @@ static uint32_t grad_rho2(struct pass *p, const uint32_t *w, uint32_t mask_at, u
 	return r;
 }
 
+/* Compute: a sample at an explicit level, a fetch or a gather of a 1D or 2D image (not arrayed)
+ * takes two records at once, (LLCT_SPIRV_PREFIX_SITE, u, v) and (site + 4096 x element, level,
+ * workgroup); any other form counts in tex_skipped, so the sampled images keep their footprint. */
+static void image_compute(struct pass *p, const uint32_t *w)
+{
+	uint32_t op = w[0] & 0xffff, len = w[0] >> 16, kind, mask_at;
+	switch (op) {
+	case SpvOpImageSampleExplicitLod:
+		kind = LLCT_SPIRV_SAMPLE, mask_at = 5;
+		break;
+	case SpvOpImageSampleDrefExplicitLod:
+		kind = LLCT_SPIRV_SAMPLE, mask_at = 6;
+		break;
+	case SpvOpImageFetch:
+		kind = LLCT_SPIRV_FETCH, mask_at = 5;
+		break;
+	case SpvOpImageGather:
+	case SpvOpImageDrefGather:
+		kind = LLCT_SPIRV_GATHER, mask_at = 6;
+		break;
+	default:
+		if ((op >= SpvOpImageSampleImplicitLod && op <= SpvOpImageDrefGather) ||
+		    (op >= SpvOpImageSparseSampleImplicitLod && op <= SpvOpImageSparseDrefGather))
+			p->tex_skipped++;
+		return;
+	}
+	uint32_t si = len >= 5 ? w[3] : 0, coord = len >= 5 ? w[4] : 0, elem = 0, elem_id = 0,
+		 var = si ? image_var(p, si, &elem, &elem_id, 0) : 0;
+	uint32_t st = si < p->bound ? p->ids[si].type : p->bound, it = st;
+	if (st < p->bound && p->ids[st].op == SpvOpTypeSampledImage)
+		it = p->ids[st].type;
+	uint32_t l = kind == LLCT_SPIRV_GATHER ? 0
+		     : len > mask_at ? image_operand(w, mask_at, len, SpvImageOperandsLodMask)
+				     : 0;
+	if (!var || it >= p->bound || p->ids[it].op != SpvOpTypeImage ||
+	    (kind == LLCT_SPIRV_SAMPLE && !l) ||
+	    image_operand(w, mask_at, len, SpvImageOperandsGradMask)) {
+		p->tex_skipped++;
+		return;
+	}
+	uint32_t dim = p->w[p->ids[it].at + 3], arrayed = p->w[p->ids[it].at + 5];
+	uint32_t ct = coord < p->bound ? p->ids[coord].type : p->bound;
+	uint32_t u = (dim == SpvDim1D || dim == SpvDim2D) && !arrayed ? component(p, coord, ct, 0)
+								      : 0,
+		 v = u && dim == SpvDim2D ? component(p, coord, ct, 1)
+		     : u                  ? si_konst(p, 0)
+					  : 0,
+		 lod = l ? component(p, l, p->ids[l < p->bound ? l : 0].type, 0) : si_konst(p, 0);
+	if (!u || !v || !lod) {
+		p->tex_skipped++;
+		return;
+	}
+	uint32_t site = si_site(p, var, kind, 0, elem);
+	if (!site)
+		return;
+	struct llct_spirv_site *sd = &p->sites[p->n_sites - 1];
+	sd->dim = (uint8_t)(dim == SpvDim2D ? 2 : 1);
+	sd->prefix = 1;
+	if (elem_id) { /* the element, as buffers' records carry it: site + 4096 x element */
+		uint32_t m = p->next++, r = p->next++;
+		si_emit5(p, SpvOpIMul, p->t_uint, m, elem_id, si_konst(p, 4096));
+		si_emit5(p, SpvOpIAdd, p->t_uint, r, m, site);
+		site = r;
+	}
+	uint32_t vals[6] = {si_konst(p, LLCT_SPIRV_PREFIX_SITE), u, v, site, lod, si_workgroup(p)};
+	si_record_n(p, vals, 6);
+}
+
 void si_image(struct pass *p, size_t i)
 {
 	const uint32_t *w = p->w + i;
+	if (p->compute) {
+		image_compute(p, w);
+		return;
+	}
 	uint32_t op = w[0] & 0xffff, len = w[0] >> 16, kind, proj = 0;
 	uint32_t mask_at; /* where the image operands mask is */
 	switch (op) {
@@ -198,7 +273,9 @@ void si_image(struct pass *p, size_t i)
 	case SpvOpImageDrefGather:
 		kind = LLCT_SPIRV_GATHER, mask_at = 6;
 		break;
-	default:
+	default: /* sparse forms are not followed */
+		p->skipped +=
+		    op >= SpvOpImageSparseSampleImplicitLod && op <= SpvOpImageSparseDrefGather;
 		return;
 	}
 	if (len < 5)

@@ -63,7 +63,7 @@ struct pass {
 	uint32_t v_vi, t_int, t_pint, site_base;
 	struct llct_spirv_site *sites;
 	size_t n_sites, cap_sites;
-	uint32_t skipped;
+	uint32_t skipped, tex_skipped;
 };
 
 void si_emit(struct pass *p, const uint32_t *words, size_t n);
@@ -101,7 +101,8 @@ int si_fragment_setup(struct pass *p);
 uint32_t si_pixel(struct pass *p);
 /* vertex: finds or plans VertexIndex and its int type; -1 when it is not a 32-bit int */
 int si_vertex_setup(struct pass *p);
-/* fragment: an image sample, fetch or gather at word i: its record, or counted as skipped */
+/* fragment and compute: an image sample, fetch or gather at word i: its record, or counted as
+ * skipped (compute: tex_skipped) */
 void si_image(struct pass *p, size_t i);
 
 #endif

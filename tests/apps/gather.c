@@ -8,11 +8,13 @@
  * 32 rows below its own and writes its own (the top quarter), then the image is copied out.
  * With `bindless` it runs bindless.comp: 64 workgroups of 16, workgroup w reading and writing
  * its 16 words of buffer w % 4 of an array of four (1024 words each), chosen at run time.
- *   gather [FRAMES [once|image|bindless]]            (default 2) */
+ * With `sampled` it runs image_sampled.comp: the same, its read a texelFetch through a sampler.
+ *   gather [FRAMES [once|image|sampled|bindless]]    (default 2) */
 #include "vkapp.h"
 
 #include "bindless.comp.h"
 #include "image.comp.h"
+#include "image_sampled.comp.h"
 #include "instr.comp.h"
 
 #define INV 4096u
@@ -112,14 +114,16 @@ static int bindless_mode(int frames)
 	return 0;
 }
 
-/* The `image` mode: FRAMES dispatches of image.comp, the image copied out and summed. */
-static int image_mode(int frames)
+/* The `image` mode: FRAMES dispatches of image.comp, the image copied out and summed; the
+ * `sampled` mode: image_sampled.comp, reading through a sampler (binding 1) instead. */
+static int image_mode(int frames, int sampled)
 {
-	VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1,
-					  VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+	VkDescriptorSetLayoutBinding b[2] = {
+	    {0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+	    {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
 	VkDescriptorSetLayoutCreateInfo dl = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-	dl.bindingCount = 1;
-	dl.pBindings = &b;
+	dl.bindingCount = sampled ? 2 : 1;
+	dl.pBindings = b;
 	VkDescriptorSetLayout sl;
 	CHECK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &sl));
 	VkPipelineLayoutCreateInfo pl = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -128,40 +132,50 @@ static int image_mode(int frames)
 	VkPipelineLayout layout;
 	CHECK(vkCreatePipelineLayout(dev, &pl, NULL, &layout));
 	VkComputePipelineCreateInfo ci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-	ci.stage =
-	    (VkPipelineShaderStageCreateInfo){VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-					      NULL,
-					      0,
-					      VK_SHADER_STAGE_COMPUTE_BIT,
-					      app_shader(spv_image_comp, sizeof(spv_image_comp)),
-					      "main",
-					      NULL};
+	ci.stage = (VkPipelineShaderStageCreateInfo){
+	    VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+	    NULL,
+	    0,
+	    VK_SHADER_STAGE_COMPUTE_BIT,
+	    sampled ? app_shader(spv_image_sampled_comp, sizeof(spv_image_sampled_comp))
+		    : app_shader(spv_image_comp, sizeof(spv_image_comp)),
+	    "main",
+	    NULL};
 	ci.layout = layout;
 	VkPipeline pipe;
 	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
 	VkDeviceMemory imem, bmem;
 	VkImage img = app_image(VK_FORMAT_R32_UINT, 64, 64, VK_SAMPLE_COUNT_1_BIT,
 				VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-				    VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+				    VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
 				&imem);
 	VkImageView view = app_view(img, VK_FORMAT_R32_UINT, VK_IMAGE_ASPECT_COLOR_BIT);
 	VkBuffer out = app_buffer(64 * 64 * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, APP_HOST, &bmem);
-	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1};
+	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+				      {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}};
 	VkDescriptorPoolCreateInfo dp = {
-	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 1, &ps};
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 2, ps};
 	VkDescriptorPool pool;
 	CHECK(vkCreateDescriptorPool(dev, &dp, NULL, &pool));
 	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
 					  pool, 1, &sl};
 	VkDescriptorSet set;
 	CHECK(vkAllocateDescriptorSets(dev, &ai, &set));
-	VkDescriptorImageInfo ii = {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
-	VkWriteDescriptorSet wr = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-	wr.dstSet = set;
-	wr.descriptorCount = 1;
-	wr.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-	wr.pImageInfo = &ii;
-	vkUpdateDescriptorSets(dev, 1, &wr, 0, NULL);
+	VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+	VkSampler sampler;
+	CHECK(vkCreateSampler(dev, &sci, NULL, &sampler));
+	VkDescriptorImageInfo ii[2] = {{VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL},
+				       {sampler, view, VK_IMAGE_LAYOUT_GENERAL}};
+	VkWriteDescriptorSet wr[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET},
+				      {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
+	for (int k = 0; k < 2; k++) {
+		wr[k].dstSet = set;
+		wr[k].dstBinding = (uint32_t)k;
+		wr[k].descriptorCount = 1;
+		wr[k].descriptorType = b[k].descriptorType;
+		wr[k].pImageInfo = &ii[k];
+	}
+	vkUpdateDescriptorSets(dev, sampled ? 2 : 1, wr, 0, NULL);
 	VkCommandPool cpool = app_command_pool();
 	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	VkFence fence = app_fence();
@@ -214,6 +228,7 @@ static int image_mode(int frames)
 	vkDestroyDescriptorPool(dev, pool, NULL);
 	vkDestroyBuffer(dev, out, NULL);
 	vkFreeMemory(dev, bmem, NULL);
+	vkDestroySampler(dev, sampler, NULL);
 	vkDestroyImageView(dev, view, NULL);
 	vkDestroyImage(dev, img, NULL);
 	vkFreeMemory(dev, imem, NULL);
@@ -235,8 +250,8 @@ int main(int argc, char **argv)
 	app_open("gather", 0, NULL, argc > 2 && !strcmp(argv[2], "bindless") ? &f2 : NULL);
 	if (argc > 2 && !strcmp(argv[2], "bindless"))
 		return bindless_mode(frames);
-	if (argc > 2 && !strcmp(argv[2], "image"))
-		return image_mode(frames);
+	if (argc > 2 && (!strcmp(argv[2], "image") || !strcmp(argv[2], "sampled")))
+		return image_mode(frames, !strcmp(argv[2], "sampled"));
 	VkDescriptorSetLayoutBinding b[4];
 	static const VkDescriptorType types[4] = {
 	    VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,

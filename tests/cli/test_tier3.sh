@@ -53,6 +53,17 @@ out=$("$LLCTRACE" capture -q -t 3 -o "$T/im3.llct" -- "$GATHER" 2 image 2>"$T/er
 "$LLCTRACE" capture -q -t 2 -o "$T/im2.llct" -- "$GATHER" 2 image >/dev/null 2>&1
 [ "$(lines "$T/im2.llct" 1)" = "CS R 256;CS W 256;OTHER R 256;OTHER W 256;" ] && ok || bad "storage image tier 2 lines: $(lines "$T/im2.llct" 1)"
 
+# the same read through a sampler (texelFetch in a compute shader): tier 3 records the
+# quarter it fetches (TEX, 64 lines) and the quarter it writes, one record each an invocation
+# (its prefix not counted); tier 2 takes both bindings whole
+texlines() { "$LLCTRACE" dump --csv --frames 1 "$1" | awk -F, '$1 == 1 && $3 != "stream" { k = $3 " " $4 " " $2; if (!(k in s)) { s[k] = 1; d[$3 " " $4]++ } } END { for (k in d) print k, d[k] }' | sort | tr '\n' ';'; }
+out=$("$LLCTRACE" capture -q -t 3 -o "$T/sm3.llct" -- "$GATHER" 2 sampled 2>"$T/err")
+[ "$out" = "$plain" ] && ok || bad "sampled mode output with tier 3 '$out', without '$plain'"
+[ "$(texlines "$T/sm3.llct")" = "CS W 64;OTHER R 256;OTHER W 256;TEX R 64;" ] && ok || bad "compute samples tier 3 lines: $(texlines "$T/sm3.llct")"
+[ "$(q "$T/sm3.llct" "SELECT json_extract(params, '\$.records') FROM kernels WHERE kind = 'dispatch' AND frame = 1")" = 2048 ] && ok || bad "compute samples: records"
+"$LLCTRACE" capture -q -t 2 -o "$T/sm2.llct" -- "$GATHER" 2 sampled >/dev/null 2>&1
+[ "$(texlines "$T/sm2.llct")" = "CS R 256;CS W 256;OTHER R 256;OTHER W 256;TEX R 256;" ] && ok || bad "compute samples tier 2 lines: $(texlines "$T/sm2.llct")"
+
 # an array of four buffers indexed at run time (workgroup w: buffer w % 4, its 16 words, one
 # line): 64 lines read and written, plus the 4 lines of the selector read; tier 2 takes all
 # five buffers whole (4 KiB each: 320 lines read and written)
@@ -164,7 +175,7 @@ expect_err "bad --tier '4' (1, 2 or 3)"
 
 # no validation error caused by the twins, their layouts, sets and record buffers
 if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
-	for run in "$GATHER 2" "$GATHER 2 image" "$GATHER 2 bindless" "$SCENE 2" "$SCENE 2 push" "$SCENE 2 heap"; do
+	for run in "$GATHER 2" "$GATHER 2 image" "$GATHER 2 sampled" "$GATHER 2 bindless" "$SCENE 2" "$SCENE 2 push" "$SCENE 2 heap"; do
 		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -t 3 -b submit -o "$T/v.llct" -- $run >/dev/null 2>"$T/verr"
 		if grep -q "Validation Error" "$T/verr"; then bad "$run: validation errors: $(grep -m2 'Validation Error' "$T/verr" | cut -c1-300)"; else ok; fi
 	done

@@ -29,6 +29,7 @@
 	} while (0)
 
 #include "fullscreen.vert.h"
+#include "sample.comp.h"
 #include "samplers.frag.h"
 
 #include <math.h>
@@ -74,35 +75,41 @@ static float f32(uint32_t w)
 	return f;
 }
 
-int main(void)
+/* Specialized as a pipeline would be: the constant with SpecId 0 set to v. */
+static void specialize(uint32_t *words, size_t nw, uint32_t v)
 {
-	VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-	f2.features.fragmentStoresAndAtomics = VK_TRUE;
-	app_open("test_spirv_instr_img", 0, NULL, &f2);
-
-	/* specialized as a pipeline would be: the constant with SpecId 0 set to ELEM */
-	static uint32_t words[sizeof(spv_samplers_frag) / 4];
-	size_t nw = sizeof(spv_samplers_frag) / 4;
-	memcpy(words, spv_samplers_frag, sizeof(words));
 	uint32_t spec_id = 0;
 	for (size_t i = 5; i < nw; i += words[i] >> 16)
 		if ((words[i] & 0xffff) == 71 && words[i + 2] == 1 &&
-		    words[i + 3] == 0) /* SpecId 0 */
+		    words[i + 3] == 0) /* SpecId */
 			spec_id = words[i + 1];
 	for (size_t i = 5; i < nw; i += words[i] >> 16)
 		if ((words[i] & 0xffff) == 50 && words[i + 2] == spec_id) /* OpSpecConstant */
-			words[i + 3] = ELEM;
+			words[i + 3] = v;
 	CHECK(spec_id != 0);
-	struct llct_spirv_instr ins;
-	CHECK(llct_spirv_instrument(words, nw, 1, 0, &ins) == 0);
+}
+
+static void validates(const struct llct_spirv_instr *ins)
+{
 	spv_diagnostic diag = NULL;
 	spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_0);
-	int ok = spvValidateBinary(ctx, ins.words, ins.n_words, &diag) == SPV_SUCCESS;
+	int ok = spvValidateBinary(ctx, ins->words, ins->n_words, &diag) == SPV_SUCCESS;
 	if (!ok && diag)
 		fprintf(stderr, "spvValidate: %s\n", diag->error);
 	spvDiagnosticDestroy(diag);
 	spvContextDestroy(ctx);
 	CHECK(ok);
+}
+
+static void fragment_runs(void)
+{
+	static uint32_t words[sizeof(spv_samplers_frag) / 4];
+	size_t nw = sizeof(spv_samplers_frag) / 4;
+	memcpy(words, spv_samplers_frag, sizeof(words));
+	specialize(words, nw, ELEM);
+	struct llct_spirv_instr ins;
+	CHECK(llct_spirv_instrument(words, nw, 1, 0, &ins) == 0);
+	validates(&ins);
 	/* the four sites, told apart by what the pass says of each */
 	enum { SITES = 6 };
 	int s_heap = -1, s_arr = -1, s_cube = -1, s_proj = -1, s_grad = -1, s_grad_arr = -1;
@@ -350,6 +357,184 @@ int main(void)
 	vkDestroyImage(dev, target, NULL);
 	vkFreeMemory(dev, tmem, NULL);
 	llct_spirv_instr_free(&ins);
+}
+
+/* sample.comp on 16 x 16 invocations (2 x 2 workgroups of 8 x 8): each records its sample
+ * (prefix: u, v of its centre; record: level 1.0, workgroup), its fetch through heap[1]
+ * (prefix: x, y; record: site + 4096 x 1, level 0, workgroup) and its store. */
+static void compute_runs(void)
+{
+	enum { N = 16 };
+	static uint32_t words[sizeof(spv_sample_comp) / 4];
+	size_t nw = sizeof(spv_sample_comp) / 4;
+	memcpy(words, spv_sample_comp, sizeof(words));
+	specialize(words, nw, 1);
+	struct llct_spirv_instr ins;
+	CHECK(llct_spirv_instrument(words, nw, 1, 0, &ins) == 0);
+	validates(&ins);
+	int s_lod = -1, s_fetch = -1, s_store = -1;
+	CHECK(ins.record_words == 3 && ins.n_sites == 3 && ins.skipped == 0 &&
+	      ins.tex_skipped == 0);
+	for (size_t s = 0; s < ins.n_sites && s < 3; s++) {
+		const struct llct_spirv_site *st = &ins.sites[s];
+		if (st->kind == LLCT_SPIRV_SAMPLE && st->binding == 0 && st->prefix)
+			s_lod = (int)s;
+		else if (st->kind == LLCT_SPIRV_FETCH && st->binding == 1 && st->prefix &&
+			 st->element == LLCT_SPIRV_ELEMENT_IN_RECORD)
+			s_fetch = (int)s;
+		else if (st->kind == LLCT_SPIRV_STORE && st->binding == 2)
+			s_store = (int)s;
+	}
+	CHECK(s_lod >= 0 && s_fetch >= 0 && s_store >= 0);
+	VkImage ti;
+	VkDeviceMemory tm;
+	VkImageView tv = texture(1, 0, &ti, &tm);
+	VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+	VkSampler sampler;
+	VK(vkCreateSampler(dev, &sci, NULL, &sampler));
+	VkShaderStageFlags cs = VK_SHADER_STAGE_COMPUTE_BIT;
+	VkDescriptorSetLayoutBinding b0[3] = {
+	    {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, cs, NULL},
+	    {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 2, cs, NULL},
+	    {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, NULL}};
+	VkDescriptorSetLayoutBinding b1 = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, cs, NULL};
+	VkDescriptorSetLayoutCreateInfo dl = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+	VkDescriptorSetLayout l[2];
+	dl.bindingCount = 3, dl.pBindings = b0;
+	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[0]));
+	dl.bindingCount = 1, dl.pBindings = &b1;
+	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[1]));
+	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	plci.setLayoutCount = 2, plci.pSetLayouts = l;
+	VkPipelineLayout layout;
+	VK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+	VkShaderModule sm = app_shader(ins.words, ins.n_words * 4);
+	VkComputePipelineCreateInfo cpci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+	cpci.stage = (VkPipelineShaderStageCreateInfo){
+	    VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, cs, sm, "main", NULL};
+	cpci.layout = layout;
+	VkPipeline pipe;
+	VK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe));
+	uint32_t cap = 3 * 5 * N * N; /* 2 + 2 + 1 records an invocation */
+	VkDeviceMemory rmem, omem;
+	VkBuffer rbuf = app_buffer(4 * ((VkDeviceSize)cap + 12), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+				   APP_HOST, &rmem);
+	VkBuffer obuf = app_buffer(16 * N * N, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &omem);
+	uint32_t *rw;
+	VK(vkMapMemory(dev, rmem, 0, VK_WHOLE_SIZE, 0, (void **)&rw));
+	rw[0] = 0, rw[1] = cap;
+	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}};
+	VkDescriptorPoolCreateInfo dpci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 2, ps};
+	VkDescriptorPool pool;
+	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
+	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
+					  pool, 2, l};
+	VkDescriptorSet sets[2];
+	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkImageLayout ro = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+	VkDescriptorImageInfo ii[3] = {{sampler, tv, ro}, {sampler, tv, ro}, {sampler, tv, ro}};
+	VkDescriptorBufferInfo bi = {rbuf, 0, VK_WHOLE_SIZE}, oi = {obuf, 0, VK_WHOLE_SIZE};
+	VkWriteDescriptorSet wr[4];
+	for (int k = 0; k < 4; k++)
+		wr[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+	wr[0].dstSet = sets[0], wr[0].descriptorCount = 1, wr[0].pImageInfo = &ii[0];
+	wr[1].dstSet = sets[0], wr[1].dstBinding = 1, wr[1].descriptorCount = 2;
+	wr[1].pImageInfo = &ii[1];
+	wr[0].descriptorType = wr[1].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+	wr[2].dstSet = sets[0], wr[2].dstBinding = 2, wr[2].descriptorCount = 1;
+	wr[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, wr[2].pBufferInfo = &oi;
+	wr[3].dstSet = sets[1], wr[3].descriptorCount = 1;
+	wr[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, wr[3].pBufferInfo = &bi;
+	vkUpdateDescriptorSets(dev, 4, wr, 0, NULL);
+	VkCommandPool cpool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	VkFence fence = app_fence();
+	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	VK(vkBeginCommandBuffer(cb, &bgi));
+	VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+	ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+	ib.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, ib.newLayout = ro;
+	ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+	ib.image = ti;
+	ib.subresourceRange = (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+			     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, sets, 0, NULL);
+	vkCmdDispatch(cb, N / 8, N / 8, 1);
+	VK(vkEndCommandBuffer(cb));
+	app_submit_wait(cb, fence);
+
+	CHECK_MSG(rw[0] == cap, "compute cursor %u, want %u", rw[0], cap);
+	static uint8_t seen[3][N * N];
+	memset(seen, 0, sizeof(seen));
+	uint32_t bad = 0, n = (rw[0] < cap ? rw[0] : cap) / 3;
+	float worst = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		const uint32_t *r = rw + 2 + 3 * k, *pre = NULL;
+		if (r[0] == LLCT_SPIRV_PREFIX_SITE) {
+			if (k + 1 >= n) {
+				bad++;
+				continue;
+			}
+			pre = r, r += 3, k++;
+		}
+		int site = (int)(r[0] & 4095);
+		uint32_t elem = r[0] >> 12, x, y;
+		if (site == s_store && !pre) {
+			x = r[1] / 16 % N, y = r[1] / 16 / N;
+		} else if (site == s_fetch && pre && elem == 1 && r[1] == 0) {
+			x = pre[1], y = pre[2];
+		} else if (site == s_lod && pre && elem == 0 && f32(r[1]) == 1.0f) {
+			float fx = f32(pre[1]) * N - 0.5f, fy = f32(pre[2]) * N - 0.5f;
+			x = (uint32_t)(fx + 0.5f), y = (uint32_t)(fy + 0.5f);
+			float dx = fabsf(fx - (float)x), dy = fabsf(fy - (float)y);
+			worst = dx > worst ? dx : worst;
+			worst = dy > worst ? dy : worst;
+		} else {
+			bad++;
+			continue;
+		}
+		if (x >= N || y >= N || r[2] != x / 8 + 65536 * (y / 8) || seen[site][y * N + x]++)
+			bad++;
+	}
+	CHECK_MSG(bad == 0, "%u compute records out of place or wrong", bad);
+	CHECK_MSG(worst < 1e-4f, "a compute sample's coordinate off by %g texels", (double)worst);
+	for (int s = 0; s < 3; s++) {
+		uint32_t got = 0;
+		for (int i = 0; i < N * N; i++)
+			got += seen[s][i] == 1;
+		CHECK_MSG(got == N * N, "compute site %d recorded %u of %d invocations", s, got,
+			  N * N);
+	}
+	vkDestroyFence(dev, fence, NULL);
+	vkDestroyCommandPool(dev, cpool, NULL);
+	vkDestroyDescriptorPool(dev, pool, NULL);
+	vkDestroyBuffer(dev, rbuf, NULL);
+	vkDestroyBuffer(dev, obuf, NULL);
+	vkFreeMemory(dev, rmem, NULL);
+	vkFreeMemory(dev, omem, NULL);
+	vkDestroyPipeline(dev, pipe, NULL);
+	vkDestroyShaderModule(dev, sm, NULL);
+	vkDestroyPipelineLayout(dev, layout, NULL);
+	vkDestroyDescriptorSetLayout(dev, l[0], NULL);
+	vkDestroyDescriptorSetLayout(dev, l[1], NULL);
+	vkDestroySampler(dev, sampler, NULL);
+	vkDestroyImageView(dev, tv, NULL);
+	vkDestroyImage(dev, ti, NULL);
+	vkFreeMemory(dev, tm, NULL);
+	llct_spirv_instr_free(&ins);
+}
+
+int main(void)
+{
+	VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+	f2.features.fragmentStoresAndAtomics = VK_TRUE;
+	app_open("test_spirv_instr_img", 0, NULL, &f2);
+	fragment_runs();
+	compute_runs();
 	vkDestroyDevice(dev, NULL);
 	vkDestroyInstance(inst, NULL);
 	return check_done("test_spirv_instr_img");
