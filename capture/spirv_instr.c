@@ -450,12 +450,10 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 			    op == SpvOpImageTexelPointer) &&
 			   (p.compute || p.fragment)) {
 			si_storage_image(&p, i);
-		} else if (p.fragment || p.compute) {
+		} else if (p.vertex && op == SpvOpImageRead) {
+			p.skipped++; /* a vertex shader's storage image reads: not recorded */
+		} else if (p.fragment || p.compute || p.vertex) {
 			si_image(&p, i);
-		} else if (p.vertex &&
-			   (op == SpvOpImageSampleExplicitLod || op == SpvOpImageFetch ||
-			    op == SpvOpImageGather || op == SpvOpImageRead)) {
-			p.skipped++; /* a vertex shader's texture reads: not recorded */
 		}
 		si_emit(&p, w + i, len);
 		if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 4)

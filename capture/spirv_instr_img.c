@@ -11,7 +11,8 @@
  * length of its gradients scaled by the image's size, from which the layer takes the level.
  * Sparse forms, gradients of cubes, 3D images and cube arrays are counted as skipped.
  * Compute shaders' samples at an explicit level, fetches and gathers (1D, 2D) are recorded
- * too (image_compute). */
+ * too (image_compute), and vertex shaders' as fragment ones are, the vertex index in place of
+ * the pixel (projective and gradient forms skipped). */
 #include "spirv_instr_int.h"
 
 #include <spirv/unified1/spirv.h>
@@ -293,7 +294,8 @@ void si_image(struct pass *p, size_t i)
 	uint32_t grad = kind == LLCT_SPIRV_SAMPLE
 			    ? image_operand(w, mask_at, len, SpvImageOperandsGradMask)
 			    : 0;
-	if (grad && (dim == SpvDimCube || proj || it == st)) {
+	if ((grad && (dim == SpvDimCube || proj || it == st)) ||
+	    (p->vertex && (grad || proj))) { /* a vertex shader's: at an explicit level */
 		p->skipped++; /* gradients of a cube's direction, projective ones: not followed */
 		return;
 	}
@@ -344,6 +346,9 @@ void si_image(struct pass *p, size_t i)
 	} else if (kind == LLCT_SPIRV_SAMPLE &&
 		   (l = image_operand(w, mask_at, len, SpvImageOperandsLodMask))) {
 		lod = component(p, l, p->ids[l < p->bound ? l : 0].type, 0);
+	} else if (kind == LLCT_SPIRV_SAMPLE && p->vertex) { /* no implicit level there */
+		p->skipped++;
+		return;
 	} else if (kind == LLCT_SPIRV_SAMPLE) { /* implicit: the level the hardware picks */
 		uint32_t q = p->next++, f = p->next++;
 		if (cn != n) { /* the coordinate without its array layer */

@@ -31,12 +31,14 @@
 #include "fullscreen.vert.h"
 #include "sample.comp.h"
 #include "samplers.frag.h"
+#include "tex.vert.h"
+#include "tri.frag.h"
 
 #include <math.h>
 #include <spirv-tools/libspirv.h>
 #include <string.h>
 
-enum { W = 32, TEX = 16, ELEM = 2, DRAW = 5 };
+enum { W = 32, TEX = 16, ELEM = 2, DRAW = 5, VW = 16 };
 
 static VkImageView texture(uint32_t layers, int cube, VkImage *img, VkDeviceMemory *mem)
 {
@@ -528,13 +530,182 @@ static void compute_runs(void)
 	llct_spirv_instr_free(&ins);
 }
 
+/* tex.vert, instrumented, drawing one triangle (the fragment shader tri.frag as it is): each
+ * vertex records its sample (u = 0.25 x index, v = 0.5, level 0) and its fetch (texel (index,
+ * 1), level 0) with its vertex index and the draw's number. */
+static void vertex_runs(void)
+{
+	struct llct_spirv_instr ins;
+	CHECK(llct_spirv_instrument(spv_tex_vert, sizeof(spv_tex_vert) / 4, 1, 0, &ins) == 0);
+	validates(&ins);
+	CHECK(ins.record_words == 5 && ins.n_sites == 2 && ins.skipped == 0);
+	VkImage ti;
+	VkDeviceMemory tm;
+	VkImageView tv = texture(1, 0, &ti, &tm);
+	VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+	VkSampler sampler;
+	VK(vkCreateSampler(dev, &sci, NULL, &sampler));
+	VkDeviceMemory tmem;
+	VkImage target = app_image(VK_FORMAT_R8G8B8A8_UNORM, VW, VW, VK_SAMPLE_COUNT_1_BIT,
+				   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, &tmem);
+	VkImageView tview = app_view(target, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+	VkAttachmentDescription ad = {0,
+				      VK_FORMAT_R8G8B8A8_UNORM,
+				      VK_SAMPLE_COUNT_1_BIT,
+				      VK_ATTACHMENT_LOAD_OP_CLEAR,
+				      VK_ATTACHMENT_STORE_OP_STORE,
+				      VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+				      VK_ATTACHMENT_STORE_OP_DONT_CARE,
+				      VK_IMAGE_LAYOUT_UNDEFINED,
+				      VK_IMAGE_LAYOUT_GENERAL};
+	VkAttachmentReference ar = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+	VkSubpassDescription sd = {0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, 1, &ar};
+	VkRenderPassCreateInfo rpci = {
+	    VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, NULL, 0, 1, &ad, 1, &sd};
+	VkRenderPass rp;
+	VK(vkCreateRenderPass(dev, &rpci, NULL, &rp));
+	VkFramebufferCreateInfo fci = {
+	    VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, rp, 1, &tview, VW, VW, 1};
+	VkFramebuffer fb;
+	VK(vkCreateFramebuffer(dev, &fci, NULL, &fb));
+	VkShaderStageFlags st = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+	VkDescriptorSetLayoutBinding b0 = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, st,
+					   NULL};
+	VkDescriptorSetLayoutBinding b1[2] = {
+	    {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, st, NULL},
+	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, st, NULL}};
+	VkDescriptorSetLayoutCreateInfo dl = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+	VkDescriptorSetLayout l[2];
+	dl.bindingCount = 1, dl.pBindings = &b0;
+	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[0]));
+	dl.bindingCount = 2, dl.pBindings = b1;
+	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[1]));
+	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	plci.setLayoutCount = 2, plci.pSetLayouts = l;
+	VkPipelineLayout layout;
+	VK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+	struct app_pipe o = {.rp = rp,
+			     .layout = layout,
+			     .vs = app_shader(ins.words, ins.n_words * 4),
+			     .fs = app_shader(spv_tri_frag, sizeof(spv_tri_frag)),
+			     .width = VW,
+			     .height = VW,
+			     .samples = VK_SAMPLE_COUNT_1_BIT,
+			     .color = 1};
+	VkPipeline pipe = app_pipeline(&o);
+	uint32_t cap = 5 * 64;
+	VkDeviceMemory rmem, imem;
+	VkBuffer rbuf = app_buffer(4 * ((VkDeviceSize)cap + 12), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+				   APP_HOST, &rmem);
+	uint32_t *rw, *iw;
+	VK(vkMapMemory(dev, rmem, 0, VK_WHOLE_SIZE, 0, (void **)&rw));
+	rw[0] = 0, rw[1] = cap;
+	VkBuffer ibuf = app_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &imem);
+	VK(vkMapMemory(dev, imem, 0, VK_WHOLE_SIZE, 0, (void **)&iw));
+	iw[0] = DRAW;
+	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
+	VkDescriptorPoolCreateInfo dpci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 3, ps};
+	VkDescriptorPool pool;
+	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
+	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
+					  pool, 2, l};
+	VkDescriptorSet sets[2];
+	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkImageLayout ro = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+	VkDescriptorImageInfo ii = {sampler, tv, ro};
+	VkDescriptorBufferInfo bi = {rbuf, 0, VK_WHOLE_SIZE}, idi = {ibuf, 0, 16};
+	VkWriteDescriptorSet wr[3];
+	for (int k = 0; k < 3; k++)
+		wr[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+	wr[0].dstSet = sets[0], wr[0].descriptorCount = 1, wr[0].pImageInfo = &ii;
+	wr[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+	wr[1].dstSet = sets[1], wr[1].descriptorCount = 1;
+	wr[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, wr[1].pBufferInfo = &bi;
+	wr[2].dstSet = sets[1], wr[2].dstBinding = 1, wr[2].descriptorCount = 1;
+	wr[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, wr[2].pBufferInfo = &idi;
+	vkUpdateDescriptorSets(dev, 3, wr, 0, NULL);
+	VkCommandPool cpool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	VkFence fence = app_fence();
+	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+	VK(vkBeginCommandBuffer(cb, &bgi));
+	VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+	ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+	ib.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, ib.newLayout = ro;
+	ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+	ib.image = ti;
+	ib.subresourceRange = (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+			     VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+	VkClearValue clear = {{{0, 0, 0, 0}}};
+	VkRenderPassBeginInfo rbi = {
+	    VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, NULL, rp, fb, {{0, 0}, {VW, VW}}, 1, &clear};
+	vkCmdBeginRenderPass(cb, &rbi, VK_SUBPASS_CONTENTS_INLINE);
+	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
+	uint32_t zero = 0;
+	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 2, sets, 1, &zero);
+	vkCmdDraw(cb, 3, 1, 0, 0);
+	vkCmdEndRenderPass(cb);
+	VK(vkEndCommandBuffer(cb));
+	app_submit_wait(cb, fence);
+
+	/* 2 records a vertex (an implementation may run a vertex more than once: at least) */
+	CHECK_MSG(rw[0] >= 5 * 6 && rw[0] <= cap, "vertex cursor %u", rw[0]);
+	uint32_t bad = 0, n = (rw[0] < cap ? rw[0] : cap) / 5, seen[2] = {0, 0};
+	for (uint32_t k = 0; k < n; k++) {
+		const uint32_t *r = rw + 2 + 5 * k;
+		uint32_t site = r[0] & 4095, vi = r[4];
+		if (r[0] >> 12 != DRAW || site > 1 || vi > 2) {
+			bad++;
+			continue;
+		}
+		if (ins.sites[site].kind == LLCT_SPIRV_FETCH)
+			bad += r[1] != vi || r[2] != 1 || r[3] != 0;
+		else
+			bad += ins.sites[site].kind != LLCT_SPIRV_SAMPLE ||
+			       f32(r[1]) != 0.25f * (float)vi || f32(r[2]) != 0.5f ||
+			       f32(r[3]) != 0.0f;
+		seen[site] |= 1u << vi;
+	}
+	CHECK_MSG(bad == 0, "%u vertex records wrong", bad);
+	CHECK_MSG(seen[0] == 7 && seen[1] == 7, "vertices recorded: %x %x", seen[0], seen[1]);
+	vkDestroyFence(dev, fence, NULL);
+	vkDestroyCommandPool(dev, cpool, NULL);
+	vkDestroyDescriptorPool(dev, pool, NULL);
+	vkDestroyBuffer(dev, rbuf, NULL);
+	vkDestroyBuffer(dev, ibuf, NULL);
+	vkFreeMemory(dev, rmem, NULL);
+	vkFreeMemory(dev, imem, NULL);
+	vkDestroyPipeline(dev, pipe, NULL);
+	vkDestroyShaderModule(dev, o.vs, NULL);
+	vkDestroyShaderModule(dev, o.fs, NULL);
+	vkDestroyPipelineLayout(dev, layout, NULL);
+	vkDestroyDescriptorSetLayout(dev, l[0], NULL);
+	vkDestroyDescriptorSetLayout(dev, l[1], NULL);
+	vkDestroyFramebuffer(dev, fb, NULL);
+	vkDestroyRenderPass(dev, rp, NULL);
+	vkDestroySampler(dev, sampler, NULL);
+	vkDestroyImageView(dev, tv, NULL);
+	vkDestroyImage(dev, ti, NULL);
+	vkFreeMemory(dev, tm, NULL);
+	vkDestroyImageView(dev, tview, NULL);
+	vkDestroyImage(dev, target, NULL);
+	vkFreeMemory(dev, tmem, NULL);
+	llct_spirv_instr_free(&ins);
+}
+
 int main(void)
 {
 	VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
 	f2.features.fragmentStoresAndAtomics = VK_TRUE;
+	f2.features.vertexPipelineStoresAndAtomics = VK_TRUE; /* tex.vert's records */
 	app_open("test_spirv_instr_img", 0, NULL, &f2);
 	fragment_runs();
 	compute_runs();
+	vertex_runs();
 	vkDestroyDevice(dev, NULL);
 	vkDestroyInstance(inst, NULL);
 	return check_done("test_spirv_instr_img");
