@@ -64,6 +64,7 @@ struct img {
 	VkImageUsageFlags usage;
 	int depth, stencil, swapchain, bound;
 	uint32_t depth_bits, stencil_bits;
+	uint32_t slices;         /* a 3D image's depth (its slices stacked below each other in s) */
 	struct llct_surface hiz; /* a depth image's HiZ buffer (bpp 0: none) */
 	struct {                 /* tier 2: emulated depth/stencil of the views drawn to */
 		uint32_t mip, layer;

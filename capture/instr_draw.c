@@ -331,6 +331,13 @@ static uint32_t sample_layer(const struct llct_spirv_site *st, uint32_t third, f
 	return llct_cube_face(*u, *v, isfinite(f) ? f : 0, u, v);
 }
 
+static uint32_t fbits(float f)
+{
+	uint32_t b;
+	memcpy(&b, &f, 4);
+	return b;
+}
+
 /* A sample's (fetch's, gather's) texels of a's image as TEX line accesses by SM sm: the level
  * nearest the one recorded (lod bits: a float level, rho^2 for a gradient sample, an integer
  * for a fetch), the layer or cube face *third names (NULL: none), and the bilinear 2 x 2 texels
@@ -353,33 +360,19 @@ void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, st
 	uint32_t level = a->mip + (uint32_t)lv;
 	float u, v;
 	memcpy(&u, &u_bits, 4), memcpy(&v, &v_bits, 4);
-	uint32_t layer = a->layer + (third ? sample_layer(st, *third, &u, &v) : 0);
+	int vol = st->dim == LLCT_SPIRV_DIM_3D && third;
+	uint32_t layer = a->layer + (third && !vol ? sample_layer(st, *third, &u, &v) : 0);
 	uint32_t layers = a->im->s.layers ? a->im->s.layers : 1;
 	layer = layer < layers ? layer : layers - 1;
 	if (level != a->level || layer != a->at_layer) {
 		llct_surface_map(&a->im->s, L, level, layer, &a->m);
 		a->level = level, a->at_layer = layer;
 	}
-	uint32_t x0, y0, n = 2;
-	if (st->kind == LLCT_SPIRV_FETCH) {
-		x0 = u_bits, y0 = v_bits, n = 1;
-	} else { /* bilinear: the 2 x 2 texels around the sample point */
-		float tx = u * (float)a->m.w - 0.5f, ty = v * (float)a->m.h - 0.5f;
-		tx = isfinite(tx) ? tx : 0, ty = isfinite(ty) ? ty : 0;
-		x0 = tx <= 0 ? 0 : tx >= (float)a->m.w ? a->m.w - 1 : (uint32_t)tx;
-		y0 = ty <= 0 ? 0 : ty >= (float)a->m.h ? a->m.h - 1 : (uint32_t)ty;
-	}
-	uint64_t lines[4];
-	uint32_t nl = 0;
-	for (uint32_t dy = 0; dy < n; dy++)
-		for (uint32_t dx = 0; dx < n; dx++) {
-			uint64_t l = llct_surface_map_line(&a->m, x0 + dx, y0 + dy);
-			int seen = 0;
-			for (uint32_t q = 0; q < nl; q++)
-				seen |= lines[q] == l;
-			if (!seen)
-				lines[nl++] = l;
-		}
+	uint64_t lines[8];
+	uint32_t nl = llct_texel_lines(
+	    &a->m, st->kind == LLCT_SPIRV_FETCH, st->kind == LLCT_SPIRV_FETCH ? u_bits : fbits(u),
+	    st->kind == LLCT_SPIRV_FETCH ? v_bits : fbits(v),
+	    vol ? a->im->slices >> (level < 31 ? level : 31) : 1, vol ? *third : 0, lines);
 	for (uint32_t q = 0; q < nl; q++) {
 		uint64_t key = lines[q] ^ (uint64_t)sm << 58;
 		if (key == *prev) /* the line just touched by this SM: a hit anyway */

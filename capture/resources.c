@@ -226,6 +226,8 @@ static struct img *new_image(struct capture_device *c, uint64_t handle,
 	im->swapchain = swapchain;
 	im->s.width = info->extent.width;
 	im->s.height = info->extent.height * (info->extent.depth ? info->extent.depth : 1);
+	im->slices =
+	    info->imageType == VK_IMAGE_TYPE_3D && info->extent.depth ? info->extent.depth : 1;
 	im->s.mips = info->mipLevels ? info->mipLevels : 1;
 	im->s.layers = info->arrayLayers ? info->arrayLayers : 1;
 	im->s.samples = info->samples ? (uint32_t)info->samples : 1;

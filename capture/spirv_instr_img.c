@@ -9,7 +9,8 @@
  * the element of an array of images indexed at run time -- a prefix record comes first
  * (spirv.h). A gradient sample (1D, 2D) records rho^2 in place of the level: the larger squared
  * length of its gradients scaled by the image's size, from which the layer takes the level.
- * Sparse forms, gradients of cubes, 3D images and cube arrays are counted as skipped.
+ * 3D images take the prefix too (w, the slice coordinate, in the place of the layer).
+ * Sparse forms, gradients of cubes and volumes, and cube arrays are counted as skipped.
  * Compute shaders' samples at an explicit level, fetches and gathers (1D, 2D) are recorded
  * too (image_compute), and vertex shaders' as fragment ones are, the vertex index in place of
  * the pixel (projective and gradient forms skipped). */
@@ -300,9 +301,12 @@ void si_image(struct pass *p, size_t i)
 		return;
 	}
 	/* n: the coordinates the dimension takes (a cube's direction: 3); the layer follows */
-	uint32_t n = dim == SpvDim1D ? 1 : dim == SpvDim2D ? 2 : dim == SpvDimCube ? 3 : 0;
+	uint32_t n = dim == SpvDim1D                        ? 1
+		     : dim == SpvDim2D                      ? 2
+		     : dim == SpvDimCube || dim == SpvDim3D ? 3
+							    : 0;
 	if (!n || (dim == SpvDimCube && (arrayed || kind == LLCT_SPIRV_FETCH)) ||
-	    (proj && (arrayed || dim == SpvDimCube))) {
+	    (proj && (arrayed || n == 3))) {
 		p->skipped++;
 		return;
 	}
@@ -330,9 +334,9 @@ void si_image(struct pass *p, size_t i)
 	}
 	uint32_t u = component(p, c, ct, 0), v = n >= 2 ? component(p, c, ct, 1) : si_konst(p, 0);
 	/* the prefix's coordinate: a cube's z, or the layer (after u, or after u and v) */
-	uint32_t third = dim == SpvDimCube ? component(p, c, ct, 2)
-			 : arrayed         ? component(p, coord, ct, n)
-					   : si_konst(p, 0);
+	uint32_t third = n == 3    ? component(p, c, ct, 2) /* a cube's z, a volume's w */
+			 : arrayed ? component(p, coord, ct, n)
+				   : si_konst(p, 0);
 	if (!u || !v || !third) {
 		p->skipped++;
 		return;
@@ -384,9 +388,9 @@ void si_image(struct pass *p, size_t i)
 	if (!site)
 		return;
 	struct llct_spirv_site *sd = &p->sites[p->n_sites - 1];
-	sd->dim = dim == SpvDimCube ? LLCT_SPIRV_DIM_CUBE : (uint8_t)n;
+	sd->dim = dim == SpvDimCube ? LLCT_SPIRV_DIM_CUBE : (uint8_t)n; /* 3: 3D */
 	sd->arrayed = !!arrayed;
-	sd->prefix = arrayed || dim == SpvDimCube || elem_id;
+	sd->prefix = arrayed || n == 3 || elem_id;
 	sd->grad = !!grad;
 	uint32_t word = si_site_word(p, site), pixel = si_pixel(p);
 	if (!sd->prefix) {

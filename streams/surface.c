@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 static uint32_t bw_of(const struct llct_surface *s)
 {
@@ -137,4 +138,44 @@ uint32_t llct_cube_face(float x, float y, float z, float *s, float *t)
 	}
 	*s = 0.5f * (sc / ma + 1.0f), *t = 0.5f * (tc / ma + 1.0f);
 	return face;
+}
+
+uint32_t llct_texel_lines(const struct llct_surface_map *m, int fetch, uint32_t x_bits,
+			  uint32_t y_bits, uint32_t slices, uint32_t w_bits, uint64_t lines[8])
+{
+	uint32_t sh = m->h, z0 = 0, z1 = 0, x0, y0, n = 2;
+	slices = slices ? slices : 1;
+	if (slices > 1) { /* slices of sh rows each */
+		sh = m->h / slices ? m->h / slices : 1;
+		float w, tz;
+		memcpy(&w, &w_bits, 4);
+		tz = fetch ? (float)(int32_t)w_bits : w * (float)slices - 0.5f;
+		tz = isfinite(tz) ? tz : 0;
+		z0 = tz <= 0 ? 0 : tz >= (float)slices ? slices - 1 : (uint32_t)tz;
+		z1 = fetch || tz <= 0 || z0 + 1 >= slices ? z0 : z0 + 1;
+	}
+	if (fetch) {
+		x0 = x_bits, y0 = y_bits, n = 1;
+	} else { /* bilinear: the 2 x 2 texels around the sample point */
+		float u, v;
+		memcpy(&u, &x_bits, 4), memcpy(&v, &y_bits, 4);
+		float tx = u * (float)m->w - 0.5f, ty = v * (float)sh - 0.5f;
+		tx = isfinite(tx) ? tx : 0, ty = isfinite(ty) ? ty : 0;
+		x0 = tx <= 0 ? 0 : tx >= (float)m->w ? m->w - 1 : (uint32_t)tx;
+		y0 = ty <= 0 ? 0 : ty >= (float)sh ? sh - 1 : (uint32_t)ty;
+	}
+	uint32_t nl = 0;
+	for (uint32_t z = z0; z <= z1; z++)
+		for (uint32_t dy = 0; dy < n; dy++)
+			for (uint32_t dx = 0; dx < n; dx++) {
+				uint32_t y = y0 + dy;
+				y = slices > 1 ? z * sh + (y < sh ? y : sh - 1) : y;
+				uint64_t l = llct_surface_map_line(m, x0 + dx, y);
+				int seen = 0;
+				for (uint32_t q = 0; q < nl; q++)
+					seen |= lines[q] == l;
+				if (!seen)
+					lines[nl++] = l;
+			}
+	return nl;
 }

@@ -40,13 +40,14 @@
 
 enum { W = 32, TEX = 16, ELEM = 2, DRAW = 5, VW = 16 };
 
+/* A 16 x 16 RGBA8 texture of `layers` layers; cube 1: a cube, 2: a volume of 4 slices. */
 static VkImageView texture(uint32_t layers, int cube, VkImage *img, VkDeviceMemory *mem)
 {
 	VkImageCreateInfo ici = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-	ici.flags = cube ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
-	ici.imageType = VK_IMAGE_TYPE_2D;
+	ici.flags = cube == 1 ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
+	ici.imageType = cube == 2 ? VK_IMAGE_TYPE_3D : VK_IMAGE_TYPE_2D;
 	ici.format = VK_FORMAT_R8G8B8A8_UNORM;
-	ici.extent = (VkExtent3D){TEX, TEX, 1};
+	ici.extent = (VkExtent3D){TEX, TEX, cube == 2 ? 4 : 1};
 	ici.mipLevels = 1;
 	ici.arrayLayers = layers;
 	ici.samples = VK_SAMPLE_COUNT_1_BIT;
@@ -59,7 +60,8 @@ static VkImageView texture(uint32_t layers, int cube, VkImage *img, VkDeviceMemo
 	VK(vkBindImageMemory(dev, *img, *mem, 0));
 	VkImageViewCreateInfo vci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
 	vci.image = *img;
-	vci.viewType = cube         ? VK_IMAGE_VIEW_TYPE_CUBE
+	vci.viewType = cube == 2    ? VK_IMAGE_VIEW_TYPE_3D
+		       : cube       ? VK_IMAGE_VIEW_TYPE_CUBE
 		       : layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY
 				    : VK_IMAGE_VIEW_TYPE_2D;
 	vci.format = ici.format;
@@ -113,8 +115,9 @@ static void fragment_runs(void)
 	CHECK(llct_spirv_instrument(words, nw, 1, 0, &ins) == 0);
 	validates(&ins);
 	/* the four sites, told apart by what the pass says of each */
-	enum { SITES = 6 };
-	int s_heap = -1, s_arr = -1, s_cube = -1, s_proj = -1, s_grad = -1, s_grad_arr = -1;
+	enum { SITES = 7 };
+	int s_heap = -1, s_arr = -1, s_cube = -1, s_proj = -1, s_grad = -1, s_grad_arr = -1,
+	    s_vol = -1;
 	CHECK(ins.record_words == 5 && ins.n_sites == SITES && ins.skipped == 0);
 	for (size_t s = 0; s < ins.n_sites && s < SITES; s++) {
 		const struct llct_spirv_site *st = &ins.sites[s];
@@ -129,15 +132,17 @@ static void fragment_runs(void)
 			s_proj = (int)s;
 		else if (!st->prefix && st->binding == 0 && st->element == 0 && st->grad)
 			s_grad = (int)s;
+		else if (st->dim == LLCT_SPIRV_DIM_3D && st->prefix && st->binding == 3)
+			s_vol = (int)s;
 	}
 	CHECK(s_heap >= 0 && s_arr >= 0 && s_cube >= 0 && s_proj >= 0 && s_grad >= 0 &&
-	      s_grad_arr >= 0);
+	      s_grad_arr >= 0 && s_vol >= 0);
 
-	/* the images: one 2D texture for the heap's three elements, 4 layers, a cube */
-	VkImage ti[3];
-	VkDeviceMemory tm[3];
-	VkImageView tv[3] = {texture(1, 0, &ti[0], &tm[0]), texture(4, 0, &ti[1], &tm[1]),
-			     texture(6, 1, &ti[2], &tm[2])};
+	/* the images: one 2D texture for the heap's three elements, 4 layers, a cube, a volume */
+	VkImage ti[4];
+	VkDeviceMemory tm[4];
+	VkImageView tv[4] = {texture(1, 0, &ti[0], &tm[0]), texture(4, 0, &ti[1], &tm[1]),
+			     texture(6, 1, &ti[2], &tm[2]), texture(1, 2, &ti[3], &tm[3])};
 	VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
 	sci.magFilter = sci.minFilter = VK_FILTER_LINEAR;
 	VkSampler sampler;
@@ -167,16 +172,17 @@ static void fragment_runs(void)
 	VK(vkCreateFramebuffer(dev, &fci, NULL, &fb));
 	/* set 0: the program's images; set 1: the record buffer and the draw number */
 	VkShaderStageFlags fs = VK_SHADER_STAGE_FRAGMENT_BIT;
-	VkDescriptorSetLayoutBinding b0[3] = {
+	VkDescriptorSetLayoutBinding b0[4] = {
 	    {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3, fs, NULL},
 	    {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, fs, NULL},
-	    {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, fs, NULL}};
+	    {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, fs, NULL},
+	    {3, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, fs, NULL}};
 	VkDescriptorSetLayoutBinding b1[2] = {
 	    {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, fs, NULL},
 	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, fs, NULL}};
 	VkDescriptorSetLayoutCreateInfo dl = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
 	VkDescriptorSetLayout l[2];
-	dl.bindingCount = 3, dl.pBindings = b0;
+	dl.bindingCount = 4, dl.pBindings = b0;
 	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[0]));
 	dl.bindingCount = 2, dl.pBindings = b1;
 	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[1]));
@@ -193,8 +199,8 @@ static void fragment_runs(void)
 			     .samples = VK_SAMPLE_COUNT_1_BIT,
 			     .color = 1};
 	VkPipeline pipe = app_pipeline(&o);
-	/* every pixel takes 10 records: 4 samples with a prefix, 2 without */
-	uint32_t cap = 5 * 10 * W * W;
+	/* every pixel takes 12 records: 5 samples with a prefix, 2 without */
+	uint32_t cap = 5 * 12 * W * W;
 	VkDeviceMemory rmem, imem;
 	VkBuffer rbuf = app_buffer(4 * ((VkDeviceSize)cap + 12), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
 				   APP_HOST, &rmem);
@@ -208,7 +214,7 @@ static void fragment_runs(void)
 	VkBuffer ibuf = app_buffer(2 * align, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &imem);
 	VK(vkMapMemory(dev, imem, 0, VK_WHOLE_SIZE, 0, (void **)&iw));
 	iw[0] = 1, iw[align / 4] = DRAW;
-	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 5},
+	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 6},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
 	VkDescriptorPoolCreateInfo dpci = {
@@ -220,35 +226,35 @@ static void fragment_runs(void)
 	VkDescriptorSet sets[2];
 	VK(vkAllocateDescriptorSets(dev, &ai, sets));
 	VkImageLayout ro = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-	VkDescriptorImageInfo ii[5] = {{sampler, tv[0], ro},
-				       {sampler, tv[0], ro},
-				       {sampler, tv[0], ro},
-				       {sampler, tv[1], ro},
-				       {sampler, tv[2], ro}};
+	VkDescriptorImageInfo ii[6] = {{sampler, tv[0], ro}, {sampler, tv[0], ro},
+				       {sampler, tv[0], ro}, {sampler, tv[1], ro},
+				       {sampler, tv[2], ro}, {sampler, tv[3], ro}};
 	VkDescriptorBufferInfo bi = {rbuf, 0, VK_WHOLE_SIZE}, idi = {ibuf, 0, 16};
-	VkWriteDescriptorSet wr[5];
-	for (int k = 0; k < 5; k++)
+	VkWriteDescriptorSet wr[6];
+	for (int k = 0; k < 6; k++)
 		wr[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
 	wr[0].dstSet = sets[0], wr[0].descriptorCount = 3, wr[0].pImageInfo = &ii[0];
 	wr[1].dstSet = sets[0], wr[1].dstBinding = 1, wr[1].descriptorCount = 1;
 	wr[1].pImageInfo = &ii[3];
 	wr[2].dstSet = sets[0], wr[2].dstBinding = 2, wr[2].descriptorCount = 1;
 	wr[2].pImageInfo = &ii[4];
-	for (int k = 0; k < 3; k++)
+	wr[5].dstSet = sets[0], wr[5].dstBinding = 3, wr[5].descriptorCount = 1;
+	wr[5].pImageInfo = &ii[5];
+	for (int k = 0; k < 6; k += k == 2 ? 3 : 1)
 		wr[k].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
 	wr[3].dstSet = sets[1], wr[3].descriptorCount = 1;
 	wr[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, wr[3].pBufferInfo = &bi;
 	wr[4].dstSet = sets[1], wr[4].dstBinding = 1, wr[4].descriptorCount = 1;
 	wr[4].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, wr[4].pBufferInfo = &idi;
-	vkUpdateDescriptorSets(dev, 5, wr, 0, NULL);
+	vkUpdateDescriptorSets(dev, 6, wr, 0, NULL);
 
 	VkCommandPool cpool = app_command_pool();
 	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	VkFence fence = app_fence();
 	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 	VK(vkBeginCommandBuffer(cb, &bgi));
-	VkImageMemoryBarrier ib[3];
-	for (int k = 0; k < 3; k++) {
+	VkImageMemoryBarrier ib[4];
+	for (int k = 0; k < 4; k++) {
 		ib[k] = (VkImageMemoryBarrier){VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
 		ib[k].dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
 		ib[k].oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, ib[k].newLayout = ro;
@@ -256,12 +262,12 @@ static void fragment_runs(void)
 		ib[k].image = ti[k];
 		ib[k].subresourceRange =
 		    (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0,
-					      k == 0   ? 1
-					      : k == 1 ? 4
-						       : 6};
+					      k == 1   ? 4
+					      : k == 2 ? 6
+						       : 1};
 	}
 	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-			     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, NULL, 0, NULL, 3, ib);
+			     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, NULL, 0, NULL, 4, ib);
 	VkClearValue clear = {{{0, 0, 0, 0}}};
 	VkRenderPassBeginInfo rbi = {
 	    VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, NULL, rp, fb, {{0, 0}, {W, W}}, 1, &clear};
@@ -319,6 +325,10 @@ static void fragment_runs(void)
 		} else if (site == s_grad_arr) { /* x: 4 / 32 of 16 texels a pixel (2); y: 1 */
 			NEAR(f32(r[3]), 4.0f);
 			NEAR(f32(pre[2]), 1.0f);
+		} else if (site == s_vol) { /* (u, v, 0.75) */
+			NEAR(f32(pre[2]), 0.75f);
+			NEAR(f32(r[1]), u);
+			NEAR(f32(r[2]), v);
 		} else if (site == s_proj) { /* (u, v) / 2 */
 			NEAR(f32(r[1]), u / 2);
 			NEAR(f32(r[2]), v / 2);
@@ -350,7 +360,7 @@ static void fragment_runs(void)
 	vkDestroyFramebuffer(dev, fb, NULL);
 	vkDestroyRenderPass(dev, rp, NULL);
 	vkDestroySampler(dev, sampler, NULL);
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < 4; k++) {
 		vkDestroyImageView(dev, tv[k], NULL);
 		vkDestroyImage(dev, ti[k], NULL);
 		vkFreeMemory(dev, tm[k], NULL);

@@ -5,6 +5,7 @@
 #include "llct/draw.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAXREC (1 << 20)
@@ -347,6 +348,67 @@ static void test_draw(void)
 	llct_fp_destroy(fp);
 }
 
+static uint32_t bits(float f)
+{
+	uint32_t b;
+	memcpy(&b, &f, 4);
+	return b;
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Whether the n lines got are the lines of the n texels want (x, y pairs) of s's level 0. */
+static int same_lines(const struct llct_surface *s, const uint64_t *got, uint32_t n,
+		      const uint32_t (*want)[2], uint32_t n_want)
+{
+	uint64_t w[8], g[8];
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n_want; i++) {
+		uint64_t l = llct_surface_line(s, 64, 0, 0, want[i][0], want[i][1]);
+		int seen = 0;
+		for (uint32_t q = 0; q < k; q++)
+			seen |= w[q] == l;
+		if (!seen)
+			w[k++] = l;
+	}
+	if (k != n)
+		return 0;
+	memcpy(g, got, n * sizeof(*g));
+	qsort(w, k, sizeof(*w), by_u64), qsort(g, n, sizeof(*g), by_u64);
+	return !memcmp(w, g, n * sizeof(*g));
+}
+
+/* The texels a read takes, hand-worked: a sample at the centre of a 64 x 64 image is the 2 x 2
+ * around (31.5, 31.5); a volume 16 x 16 x 4 (slices stacked, 16 rows each) sampled at w 0.75
+ * reads slices 2 and 3 (0.75 x 4 - 0.5 = 2.5), at its centre texels 7..8 of each; a fetch of
+ * (3, 4, 1) is row 16 + 4. */
+static void test_texel_lines(void)
+{
+	uint64_t got[8];
+	struct llct_surface s = surf(0x10000, 64, 64, 4);
+	struct llct_surface_map m;
+	llct_surface_map(&s, 64, 0, 0, &m);
+	uint32_t n = llct_texel_lines(&m, 0, bits(0.5f), bits(0.5f), 1, 0, got);
+	static const uint32_t centre[4][2] = {{31, 31}, {32, 31}, {31, 32}, {32, 32}};
+	CHECK(same_lines(&s, got, n, centre, 4));
+	n = llct_texel_lines(&m, 1, 5, 9, 1, 0, got);
+	static const uint32_t one[1][2] = {{5, 9}};
+	CHECK(same_lines(&s, got, n, one, 1));
+	struct llct_surface v = surf(0x40000, 16, 16 * 4, 4);
+	llct_surface_map(&v, 64, 0, 0, &m);
+	n = llct_texel_lines(&m, 0, bits(0.5f), bits(0.5f), 4, bits(0.75f), got);
+	static const uint32_t vol[8][2] = {{7, 39}, {8, 39}, {7, 40}, {8, 40},
+					   {7, 55}, {8, 55}, {7, 56}, {8, 56}};
+	CHECK(same_lines(&v, got, n, vol, 8));
+	n = llct_texel_lines(&m, 1, 3, 4, 4, 1, got);
+	static const uint32_t vf[1][2] = {{3, 20}};
+	CHECK(same_lines(&v, got, n, vf, 1));
+}
+
 /* Cube map face selection, hand-worked from Vulkan's table: the major axis picks the face,
  * the other two (signed as the table says) over its magnitude give s and t. */
 static void test_cube_faces(void)
@@ -376,6 +438,7 @@ int main(void)
 {
 	test_surfaces();
 	test_cube_faces();
+	test_texel_lines();
 	test_hiz();
 	test_pass();
 	test_bindings();
