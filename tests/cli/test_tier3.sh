@@ -83,7 +83,10 @@ got=$(q "$T/once.llct" "SELECT json_extract(params, '\$.records') || ' ' || json
 # the program is told one descriptor set (and two storage buffers) fewer at tier 3, so the
 # layer's set always has a number left
 if command -v vulkaninfo >/dev/null; then
-	lim() { "$LLCTRACE" capture -q -t "$1" -o "$T/vi.llct" -- vulkaninfo 2>/dev/null | awk '$1 == "maxBoundDescriptorSets" || $1 == "maxPerStageDescriptorStorageBuffers" { print $3 }' | head -2 | tr '\n' ' '; }
+	# a layer built with AddressSanitizer needs its runtime first in a program built without
+	lso=$(dirname "$LLCTRACE")/layer/libVkLayer_llctrace_capture.so
+	pre=$(ldd "$lso" 2>/dev/null | awk '/libasan|libubsan/ { print $3 }' | tr '\n' ' ')
+	lim() { "$LLCTRACE" capture -q -t "$1" -o "$T/vi.llct" -- env LD_PRELOAD="$pre" ASAN_OPTIONS=detect_leaks=0 vulkaninfo 2>/dev/null | awk '$1 == "maxBoundDescriptorSets" || $1 == "maxPerStageDescriptorStorageBuffers" { print $3 }' | head -2 | tr '\n' ' '; }
 	two=$(lim 2) three=$(lim 3)
 	read -r sets bufs <<<"$two"
 	[ -n "$two" ] && [ "$three" = "$((sets - 1)) $((bufs - 2)) " ] && ok || bad "limits at tier 2 '$two', tier 3 '$three'"
