@@ -57,7 +57,8 @@ struct engine {
 	struct model *models;
 	size_t n_models;
 	unsigned n_threads;
-	size_t *order; /* models by decreasing expected cost, dealt to threads in turn */
+	size_t *order;            /* models by decreasing expected cost, claimed in this order */
+	atomic_size_t next_model; /* the next of order[] to claim in this window */
 	pthread_barrier_t start, done;
 	pthread_mutex_t gate;     /* held while threads are created, so they start together */
 	const struct window *win; /* set by the main thread before `start` */
@@ -133,10 +134,15 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Replays the window through models claimed one at a time, costliest first, until none is
+ * left: a thread whose models were cheap takes the next one (dealing them out in turn left
+ * one core idle for a whole model in every window whenever the models did not divide evenly). */
 static void run_models(struct engine *e, unsigned id)
 {
 	const struct window *w = e->win;
-	for (size_t k = id; k < e->n_models; k += e->n_threads) {
+	(void)id;
+	for (size_t k; (k = atomic_fetch_add_explicit(&e->next_model, 1, memory_order_relaxed)) <
+		       e->n_models;) {
 		struct model *md = &e->models[e->order[k]];
 		double t0 = now_s();
 		for (unsigned i = 0; i < w->n; i++) {
@@ -720,6 +726,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		struct window *w = &win[cur_win];
 		e.win = w;
 		int more = got > 0;
+		atomic_store(&e.next_model, 0);
 		if (inline_mode) {
 			run_models(&e, 0);
 			win[1 - cur_win].n = 0;
