@@ -46,6 +46,7 @@ struct mem {
 
 struct buf {
 	uint64_t id, addr, size;
+	uint64_t dev_addr; /* its device address, once the program asked for it (0: not) */
 	VkBufferUsageFlags usage;
 	uint64_t mem, mem_off; /* where it is bound */
 	uint8_t *shadow;       /* an index buffer's bytes [shadow_lo, shadow_size) as they were
@@ -582,6 +583,13 @@ struct llct_device_dispatch *dd(const void *h);
 /* ---- frames.c: frame selection and the trace writer ---- */
 
 int frame_selected(const struct capture_device *c);
+/* bda.c: the trace address of [dev, dev + size) of a buffer whose device address the program
+ * asked for: 1 and *addr, or 0 (with the lock; k caches the last buffer found, zeroed first). */
+struct bda_cache {
+	uint64_t lo, hi, base;
+};
+int bda_bytes(struct capture_device *c, struct bda_cache *k, uint64_t dev, uint32_t size,
+	      uint64_t *addr);
 /* Whether a command buffer recorded now can still run in a frame to capture: never once a
  * bounded range is over; with `ahead` (not UINT32_MAX), only when a frame to capture is at
  * most that many frames away (tier 3's twins: programs record a frame's work during it or a

@@ -432,7 +432,8 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 	uint32_t prev_key = UINT32_MAX;
 	struct site_at tex = {0}; /* the sampled image of the site just expanded */
 	size_t tex_site = SIZE_MAX;
-	const uint32_t *pre = NULL; /* a sample's prefix: (LLCT_SPIRV_PREFIX_SITE, u, v) */
+	const uint32_t *pre = NULL; /* a prefix: a sample's (u, v), a device address's (lo, hi) */
+	struct bda_cache bk = {0};
 	for (uint32_t i = 0; i < kept; i++) {
 		const uint32_t *rec = r->map + 2 + 3 * (size_t)i, *x = pre;
 		uint32_t site = rec[0] & 4095, elem = rec[0] >> 12, off = rec[1];
@@ -465,6 +466,24 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 			}
 			instr_texels(c, st, &tex, L, x[1], x[2], rec[1], NULL, rec[2] % n_sms,
 				     &prev_tex);
+			continue;
+		}
+		if (site < p->tw.n_sites && p->tw.sites[site].bda) { /* a device address: CS */
+			const struct llct_spirv_site *st = &p->tw.sites[site];
+			uint32_t size = st->size ? st->size : 4, sm = rec[2] % n_sms;
+			uint64_t a;
+			if (!x || !bda_bytes(c, &bk, x[1] | (uint64_t)x[2] << 32, size, &a)) {
+				res->unplaced++;
+				continue;
+			}
+			for (uint64_t l = a / L; l <= (a + size - 1) / L; l++) {
+				if (llct_spirv_site_reads(st->kind))
+					llct_fp_touch(c->fp, l * L, LLCT_STREAM_CS, LLCT_OP_READ,
+						      sm, 1);
+				if (llct_spirv_site_writes(st->kind))
+					llct_fp_touch(c->fp, l * L, LLCT_STREAM_CS, LLCT_OP_WRITE,
+						      sm, 1);
+			}
 			continue;
 		}
 		if (site < p->tw.n_sites &&

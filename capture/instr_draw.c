@@ -399,6 +399,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			draw_site(c, p, s, p->tw.sites[s].element, &sa[s]);
 	uint64_t prev = UINT64_MAX;
 	const uint32_t *pre = NULL; /* the prefix just read (spirv.h) */
+	struct bda_cache bk = {0};
 	for (uint32_t i = off[rec - 1]; i < off[rec]; i++) {
 		const uint32_t *r = map + 2 + 5 * (size_t)idx[i], *x = pre;
 		uint32_t site = r[0] & 4095, px = r[4] & 0xffff, py = r[4] >> 16;
@@ -417,15 +418,33 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		    p->tw.sites[site].element == LLCT_SPIRV_ELEMENT_IN_RECORD &&
 		    (!sa[site].looked || sa[site].elem != el))
 			draw_site(c, p, site, el, &sa[site]); /* a buffer or image of a heap */
+		uint32_t sm = site >= p->tw.n_frag_sites      /* a vertex: 32 a warp, round robin */
+				  ? (r[4] / 32) % (c->n_sms ? c->n_sms : 1)
+				  : llct_fp_pixel_sm(c->fp, px, py, width ? width : 1);
+		if (site < p->tw.n_sites && p->tw.sites[site].bda) { /* a device address */
+			const struct llct_spirv_site *st = &p->tw.sites[site];
+			uint32_t size = st->size ? st->size : 4;
+			int stream =
+			    site >= p->tw.n_frag_sites ? LLCT_STREAM_VTX : LLCT_STREAM_OTHER;
+			uint64_t ad;
+			if (!bda_bytes(c, &bk, r[1] | (uint64_t)r[2] << 32, size, &ad)) {
+				res->unplaced++;
+				continue;
+			}
+			for (uint64_t l = ad / L; l <= (ad + size - 1) / L; l++) {
+				if (llct_spirv_site_reads(st->kind))
+					llct_fp_touch(c->fp, l * L, stream, LLCT_OP_READ, sm, 1);
+				if (llct_spirv_site_writes(st->kind))
+					llct_fp_touch(c->fp, l * L, stream, LLCT_OP_WRITE, sm, 1);
+			}
+			continue;
+		}
 		if (site >= p->tw.n_sites || !sa[site].ok) {
 			res->unplaced++;
 			continue;
 		}
 		const struct llct_spirv_site *st = &p->tw.sites[site];
 		struct site_at *a = &sa[site];
-		uint32_t sm = site >= p->tw.n_frag_sites /* a vertex: 32 a warp, round robin */
-				  ? (r[4] / 32) % (c->n_sms ? c->n_sms : 1)
-				  : llct_fp_pixel_sm(c->fp, px, py, width ? width : 1);
 		if (llct_spirv_site_image(st->kind)) { /* a storage image texel, stream OTHER */
 			if (a->level == UINT32_MAX || a->at_layer != a->layer) {
 				llct_surface_map(&a->im->s, L, a->mip, a->layer, &a->m);

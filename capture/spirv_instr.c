@@ -105,7 +105,7 @@ uint32_t si_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t size, uin
 	s->kind = kind;
 	s->size = size;
 	s->element = element;
-	s->dim = s->arrayed = s->prefix = s->grad = 0;
+	s->dim = s->arrayed = s->prefix = s->grad = s->bda = 0;
 	return si_konst(p, p->site_base + (uint32_t)p->n_sites++);
 }
 
@@ -260,7 +260,7 @@ static int analyse(struct pass *p)
 			if (len < 4 || w[i + 1] >= p->bound)
 				break;
 			d = &p->ids[w[i + 1]];
-			d->op = (uint16_t)op,
+			d->op = (uint16_t)op, d->at = (uint32_t)i;
 			d->cls = (uint8_t)(w[i + 2] < 254 ? w[i + 2] + 1 : 255);
 			d->type = w[i + 3];
 			break;
@@ -392,6 +392,7 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 	/* the function bodies, with the offsets and records */
 	size_t first_fn = 0, at_types = 0, at_annot_end = 0, at_cap = 0, at_entry = 0, at_modes = 0;
 	uint32_t version = w[1];
+	p.version = version;
 	int has_sb_ext = 0;
 	for (size_t i = 5; i < n; i += w[i] >> 16) {
 		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;

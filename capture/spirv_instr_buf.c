@@ -231,9 +231,54 @@ uint32_t si_workgroup(struct pass *p)
 	return wg;
 }
 
+/* Whether id is a pointer into PhysicalStorageBuffer memory (a buffer device address). */
+static int physical(const struct pass *p, uint32_t id)
+{
+	uint32_t t = id < p->bound ? p->ids[id].type : p->bound;
+	return t < p->bound && p->ids[t].op == SpvOpTypePointer &&
+	       p->w[p->ids[t].at + 2] == SpvStorageClassPhysicalStorageBuffer;
+}
+
+/* A load, store or atomic through a buffer device address: the pointer itself, its 64 bits as
+ * two words (OpBitcast to a uvec2, which SPIR-V allows from 1.5), is the address -- however
+ * the program made it (push constants, loaded from a buffer, chains on it) -- and the size
+ * comes from the type, as for descriptors. Before 1.5 it is not followed. */
+static void bda_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
+{
+	if (p->version < 0x10500) {
+		p->skipped++;
+		return;
+	}
+	uint32_t site = si_site(p, 0, kind, size_of(p, vt, 0, 0), 0);
+	if (!site)
+		return;
+	struct llct_spirv_site *sd = &p->sites[p->n_sites - 1];
+	sd->set = sd->binding = UINT32_MAX;
+	sd->bda = 1;
+	if (!p->t_v2u)
+		p->t_v2u = p->next++, p->new_v2u = 1;
+	uint32_t a = p->next++, lo = p->next++, hi = p->next++;
+	si_emit4(p, SpvOpBitcast, p->t_v2u, a, ptr);
+	si_emit5(p, SpvOpCompositeExtract, p->t_uint, lo, a, 0);
+	si_emit5(p, SpvOpCompositeExtract, p->t_uint, hi, a, 1);
+	uint32_t zero = si_konst(p, 0);
+	if (p->graphics) {
+		uint32_t vals[5] = {si_site_word(p, site), lo, hi, zero, si_pixel(p)};
+		si_record(p, vals);
+	} else {
+		uint32_t vals[6] = {
+		    si_konst(p, LLCT_SPIRV_PREFIX_SITE), lo, hi, site, zero, si_workgroup(p)};
+		si_record_n(p, vals, 6);
+	}
+}
+
 void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
 {
 	const struct chain *c;
+	if (physical(p, ptr)) {
+		bda_record(p, ptr, vt, kind);
+		return;
+	}
 	if (si_buffer_pointer(p, ptr, &c))
 		return;
 	uint32_t var = c ? c->var : ptr, off = c ? c->off : si_konst(p, 0);

@@ -64,6 +64,7 @@ struct pass {
 	struct llct_spirv_site *sites;
 	size_t n_sites, cap_sites;
 	uint32_t skipped, tex_skipped;
+	uint32_t version; /* the module's SPIR-V version word */
 };
 
 void si_emit(struct pass *p, const uint32_t *words, size_t n);

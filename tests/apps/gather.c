@@ -9,9 +9,11 @@
  * With `bindless` it runs bindless.comp: 64 workgroups of 16, workgroup w reading and writing
  * its 16 words of buffer w % 4 of an array of four (1024 words each), chosen at run time.
  * With `sampled` it runs image_sampled.comp: the same, its read a texelFetch through a sampler.
- *   gather [FRAMES [once|image|sampled|bindless]]    (default 2) */
+ * With `bda` it runs bda.comp: reads and writes through buffer device addresses, no descriptor.
+ *   gather [FRAMES [once|image|sampled|bindless|bda]] (default 2) */
 #include "vkapp.h"
 
+#include "bda.comp.h"
 #include "bindless.comp.h"
 #include "image.comp.h"
 #include "image_sampled.comp.h"
@@ -241,8 +243,102 @@ static int image_mode(int frames, int sampled)
 	return 0;
 }
 
+/* A host-visible buffer whose device address the shader is given. */
+static VkBuffer bda_buffer(VkDeviceSize size, VkDeviceMemory *mem, VkDeviceAddress *addr)
+{
+	VkBufferCreateInfo ci = {VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+	ci.size = size;
+	ci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+	VkBuffer b;
+	CHECK(vkCreateBuffer(dev, &ci, NULL, &b));
+	VkMemoryRequirements req;
+	vkGetBufferMemoryRequirements(dev, b, &req);
+	VkPhysicalDeviceMemoryProperties mp;
+	vkGetPhysicalDeviceMemoryProperties(pd, &mp);
+	uint32_t type = 0;
+	while (type < mp.memoryTypeCount &&
+	       (!(req.memoryTypeBits >> type & 1) ||
+		(mp.memoryTypes[type].propertyFlags & APP_HOST) != APP_HOST))
+		type++;
+	VkMemoryAllocateFlagsInfo fi = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO, NULL,
+					VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT, 0};
+	VkMemoryAllocateInfo ai = {VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &fi, req.size, type};
+	CHECK(vkAllocateMemory(dev, &ai, NULL, mem));
+	CHECK(vkBindBufferMemory(dev, b, *mem, 0));
+	VkBufferDeviceAddressInfo bi = {VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, NULL, b};
+	*addr = vkGetBufferDeviceAddress(dev, &bi);
+	return b;
+}
+
+/* The `bda` mode: FRAMES dispatches of bda.comp (4096 invocations), its source and destination
+ * reached by device address through push constants; the destination summed. */
+static int bda_mode(int frames)
+{
+	VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 16};
+	VkPipelineLayoutCreateInfo pl = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	pl.pushConstantRangeCount = 1;
+	pl.pPushConstantRanges = &pcr;
+	VkPipelineLayout layout;
+	CHECK(vkCreatePipelineLayout(dev, &pl, NULL, &layout));
+	VkComputePipelineCreateInfo ci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+	ci.stage =
+	    (VkPipelineShaderStageCreateInfo){VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+					      NULL,
+					      0,
+					      VK_SHADER_STAGE_COMPUTE_BIT,
+					      app_shader(spv_bda_comp, sizeof(spv_bda_comp)),
+					      "main",
+					      NULL};
+	ci.layout = layout;
+	VkPipeline pipe;
+	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
+	VkDeviceMemory smem, dmem;
+	VkDeviceAddress a[2];
+	VkBuffer src = bda_buffer(4096 * 128, &smem, &a[0]),
+		 dst = bda_buffer(4096 * 4, &dmem, &a[1]);
+	uint32_t *w;
+	CHECK(vkMapMemory(dev, smem, 0, VK_WHOLE_SIZE, 0, (void **)&w));
+	for (uint32_t i = 0; i < 4096 * 32; i++)
+		w[i] = i * 7u;
+	vkUnmapMemory(dev, smem);
+	VkCommandPool cpool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	VkFence fence = app_fence();
+	for (int f = 0; f < frames; f++) {
+		VkCommandBufferBeginInfo bg = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+		CHECK(vkBeginCommandBuffer(cb, &bg));
+		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+		vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 16, a);
+		vkCmdDispatch(cb, 64, 1, 1);
+		CHECK(vkEndCommandBuffer(cb));
+		app_submit_wait(cb, fence);
+	}
+	printf("checksum %016llx\n", (unsigned long long)app_checksum(0, dmem, 4096));
+	vkDestroyFence(dev, fence, NULL);
+	vkDestroyCommandPool(dev, cpool, NULL);
+	vkDestroyBuffer(dev, src, NULL);
+	vkDestroyBuffer(dev, dst, NULL);
+	vkFreeMemory(dev, smem, NULL);
+	vkFreeMemory(dev, dmem, NULL);
+	vkDestroyPipeline(dev, pipe, NULL);
+	vkDestroyShaderModule(dev, ci.stage.module, NULL);
+	vkDestroyPipelineLayout(dev, layout, NULL);
+	vkDestroyDevice(dev, NULL);
+	vkDestroyInstance(inst, NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 2 && !strcmp(argv[2], "bda")) { /* Vulkan 1.2: device addresses, SPIR-V 1.5 */
+		VkPhysicalDeviceBufferDeviceAddressFeatures ba = {
+		    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES};
+		ba.bufferDeviceAddress = VK_TRUE;
+		VkPhysicalDeviceFeatures2 bf = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &ba};
+		app_api_version = VK_API_VERSION_1_2;
+		app_open("gather", 0, NULL, &bf);
+		return bda_mode(atoi(argv[1]));
+	}
 	int frames = argc > 1 ? atoi(argv[1]) : 2;
 	int once = argc > 2 && !strcmp(argv[2], "once");
 	VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};

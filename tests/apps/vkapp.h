@@ -20,6 +20,7 @@
 
 static const char *app_name = "app";
 static const char *app_inst_ext; /* instance extensions app_open enables, separated by commas */
+static uint32_t app_api_version; /* the API version app_open asks for (0: 1.1) */
 static VkInstance inst;
 static VkPhysicalDevice pd;
 static VkDevice dev;
@@ -39,7 +40,7 @@ static inline void app_open(const char *name, int debug_utils, const char *dev_e
 	float prio = 1;
 	app_name = name;
 	app.pApplicationName = name;
-	app.apiVersion = VK_API_VERSION_1_1;
+	app.apiVersion = app_api_version ? app_api_version : VK_API_VERSION_1_1;
 	ici.pApplicationInfo = &app;
 	if (debug_utils)
 		inames[ici.enabledExtensionCount++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;

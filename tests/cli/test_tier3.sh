@@ -92,6 +92,17 @@ if command -v vulkaninfo >/dev/null; then
 	[ -n "$two" ] && [ "$three" = "$((sets - 1)) $((bufs - 2)) " ] && ok || bad "limits at tier 2 '$two', tier 3 '$three'"
 fi
 
+# buffer device addresses: bda.comp reads the word at 128 i of a 512 KiB source (every other
+# line: 4096 of 8192) and writes word i of a 16 KiB destination (256 lines), both through
+# addresses in push constants; tier 2 sees neither buffer (no descriptor binds them)
+plain=$("$GATHER" 2 bda)
+out=$("$LLCTRACE" capture -q -t 3 -o "$T/bd3.llct" -- "$GATHER" 2 bda 2>"$T/err")
+[ "$out" = "$plain" ] && ok || bad "bda mode output with tier 3 '$out', without '$plain'"
+[ "$(texlines "$T/bd3.llct")" = "CS R 4096;CS W 256;" ] && ok || bad "device address tier 3 lines: $(texlines "$T/bd3.llct")"
+[ "$(q "$T/bd3.llct" "SELECT json_extract(params, '\$.records') FROM kernels WHERE kind = 'dispatch' AND frame = 1")" = 8192 ] && ok || bad "device addresses: records"
+"$LLCTRACE" capture -q -t 2 -o "$T/bd2.llct" -- "$GATHER" 2 bda >/dev/null 2>&1
+[ -z "$(texlines "$T/bd2.llct")" ] && ok || bad "device address tier 2 lines: $(texlines "$T/bd2.llct")"
+
 # twins only in recordings near the range (LLCT_CAPTURE_TWIN_LEAD, 2 by default) and none after
 # it: of 10 frames with frame 5 captured, frames 3 and 4 ran twins for nothing (the trace says
 # how many), 'all' makes it 0-4; a command buffer recorded once, at frame 0, has no twin for
@@ -178,7 +189,7 @@ expect_err "bad --tier '4' (1, 2 or 3)"
 
 # no validation error caused by the twins, their layouts, sets and record buffers
 if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
-	for run in "$GATHER 2" "$GATHER 2 image" "$GATHER 2 sampled" "$GATHER 2 bindless" "$SCENE 2" "$SCENE 2 push" "$SCENE 2 heap"; do
+	for run in "$GATHER 2" "$GATHER 2 image" "$GATHER 2 sampled" "$GATHER 2 bda" "$GATHER 2 bindless" "$SCENE 2" "$SCENE 2 push" "$SCENE 2 heap"; do
 		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -t 3 -b submit -o "$T/v.llct" -- $run >/dev/null 2>"$T/verr"
 		if grep -q "Validation Error" "$T/verr"; then bad "$run: validation errors: $(grep -m2 'Validation Error' "$T/verr" | cut -c1-300)"; else ok; fi
 	done

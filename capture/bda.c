@@ -1,0 +1,45 @@
+/* bda.c - buffer device addresses for capture tier 3: the device address of each buffer the
+ * program asks for (vkGetBufferDeviceAddress and its KHR/EXT names), and the way back from an
+ * address an instrumented shader recorded to the buffer, and so to the trace's address. */
+#include "capture.h"
+
+VKAPI_ATTR VkDeviceAddress VKAPI_CALL
+cap_GetBufferDeviceAddress(VkDevice device, const VkBufferDeviceAddressInfo *info)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	PFN_vkGetBufferDeviceAddress down =
+	    d->d.GetBufferDeviceAddress      ? d->d.GetBufferDeviceAddress
+	    : d->d.GetBufferDeviceAddressKHR ? d->d.GetBufferDeviceAddressKHR
+					     : d->d.GetBufferDeviceAddressEXT;
+	VkDeviceAddress a = down ? down(device, info) : 0;
+	if (!c || !info)
+		return a;
+	pthread_mutex_lock(&c->lock);
+	struct buf *b = hget(&c->bufs, H(info->buffer));
+	if (b)
+		b->dev_addr = a;
+	pthread_mutex_unlock(&c->lock);
+	return a;
+}
+
+int bda_bytes(struct capture_device *c, struct bda_cache *k, uint64_t dev, uint32_t size,
+	      uint64_t *addr)
+{
+	if (!(dev >= k->lo && dev + size <= k->hi)) { /* not the buffer of the last one */
+		k->lo = k->hi = 0;
+		for (size_t i = 0; i < c->bufs.cap; i++) {
+			const struct buf *b = c->bufs.val[i];
+			if (b && b->dev_addr && b->addr && dev >= b->dev_addr &&
+			    dev - b->dev_addr < b->size) {
+				k->lo = b->dev_addr, k->hi = b->dev_addr + b->size,
+				k->base = b->addr;
+				break;
+			}
+		}
+		if (!(dev >= k->lo && dev + size <= k->hi))
+			return 0;
+	}
+	*addr = k->base + (dev - k->lo);
+	return 1;
+}
