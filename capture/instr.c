@@ -366,6 +366,8 @@ struct base {
 	int stream, ok, looked;
 	uint32_t elem;
 	struct llct_surface_map m;
+	const struct img *im; /* storage images: the view's image, level, first layer */
+	uint32_t mip, layer, at_layer;
 };
 static void site_base(struct capture_device *c, const struct llct_spirv_site *st, uint32_t elem,
 		      uint32_t L, struct base *b)
@@ -379,9 +381,10 @@ static void site_base(struct capture_device *c, const struct llct_spirv_site *st
 		uint32_t mip, layer;
 		struct img *im = view_image(c, sl->handle, &mip, &layer);
 		if (im) {
-			llct_surface_map(&im->s, L, mip, layer, &b->m);
+			b->im = im, b->mip = mip, b->layer = layer, b->at_layer = UINT32_MAX;
 			b->ok = 1, b->stream = LLCT_STREAM_CS;
 		}
+		(void)L;
 		return;
 	}
 	if (!sl || !buffer_bytes(c, sl->handle, sl->offset, sl->range, &addr, &len))
@@ -497,9 +500,12 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 		const struct llct_spirv_site *st = &p->tw.sites[site];
 		uint32_t size = st->size ? st->size : 4;
 		uint64_t first, last;
-		if (llct_spirv_site_image(st->kind)) { /* a texel: x + 65536 y */
-			first = last =
-			    llct_surface_map_line(&base[site].m, off & 0xffff, off >> 16) / L;
+		if (llct_spirv_site_image(st->kind)) { /* a texel: x + 65536 y (layer, slice) */
+			struct base *bs = &base[site];
+			first = last = instr_storage_line(bs->im, st, L, bs->mip, bs->layer, &bs->m,
+							  &bs->at_layer, off & 0xffff, off >> 16,
+							  st->prefix && x ? x[1] : 0) /
+				       L;
 		} else if ((uint64_t)off + size > base[site].size) { /* past the range */
 			res->unplaced++;
 			continue;

@@ -66,6 +66,11 @@ void instr_view_at(struct capture_device *c, uint64_t view, struct site_at *a);
 void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, struct site_at *a,
 		  uint32_t L, uint32_t u_bits, uint32_t v_bits, uint32_t lod_bits,
 		  const uint32_t *third, uint32_t sm, uint64_t *prev);
+/* The line of a storage image texel (x, y) of view (mip, layer) of im: an arrayed view's layer
+ * layer + third, a 3D image's slice third; *m is mapped for *at_layer (UINT32_MAX: not yet). */
+uint64_t instr_storage_line(const struct img *im, const struct llct_spirv_site *st, uint32_t L,
+			    uint32_t mip, uint32_t layer, struct llct_surface_map *m,
+			    uint32_t *at_layer, uint32_t x, uint32_t y, uint32_t third);
 /* A dispatch's record count and losses (the submission completed): 0, or -1 when it has no
  * records. */
 int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct pipe *p,

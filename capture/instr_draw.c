@@ -313,6 +313,26 @@ void instr_view_at(struct capture_device *c, uint64_t view, struct site_at *a)
 	}
 }
 
+uint64_t instr_storage_line(const struct img *im, const struct llct_spirv_site *st, uint32_t L,
+			    uint32_t mip, uint32_t layer, struct llct_surface_map *m,
+			    uint32_t *at_layer, uint32_t x, uint32_t y, uint32_t third)
+{
+	uint32_t layers = im->s.layers ? im->s.layers : 1;
+	if (st->arrayed) /* the layer the coordinate names, from the view's first */
+		layer = layer + third < layers ? layer + third : layers - 1;
+	if (*at_layer != layer) {
+		llct_surface_map(&im->s, L, mip, layer, m);
+		*at_layer = layer;
+	}
+	if (st->dim == LLCT_SPIRV_DIM_3D) { /* slice `third` of the stacked level */
+		uint32_t slices = im->slices >> (mip < 31 ? mip : 31);
+		slices = slices ? slices : 1;
+		uint32_t sh = m->h / slices ? m->h / slices : 1;
+		y = (third < slices ? third : slices - 1) * sh + (y < sh ? y : sh - 1);
+	}
+	return llct_surface_map_line(m, x, y);
+}
+
 /* The layer a sample's prefix names, from the view's first: an array layer (a fetch's as given,
  * a sample's rounded to nearest even, as Vulkan does), or the face of a cube direction
  * (u, v, z), whose face coordinates then replace *u, *v (Vulkan's cube map face selection). */
@@ -446,11 +466,10 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		const struct llct_spirv_site *st = &p->tw.sites[site];
 		struct site_at *a = &sa[site];
 		if (llct_spirv_site_image(st->kind)) { /* a storage image texel, stream OTHER */
-			if (a->level == UINT32_MAX || a->at_layer != a->layer) {
-				llct_surface_map(&a->im->s, L, a->mip, a->layer, &a->m);
-				a->level = a->mip, a->at_layer = a->layer;
-			}
-			uint64_t l = llct_surface_map_line(&a->m, r[1], r[2]);
+			if (a->level == UINT32_MAX)
+				a->level = a->mip, a->at_layer = UINT32_MAX;
+			uint64_t l = instr_storage_line(a->im, st, L, a->mip, a->layer, &a->m,
+							&a->at_layer, r[1], r[2], r[3]);
 			if (llct_spirv_site_reads(st->kind))
 				llct_fp_touch(c->fp, l, LLCT_STREAM_OTHER, LLCT_OP_READ, sm, 1);
 			if (llct_spirv_site_writes(st->kind))

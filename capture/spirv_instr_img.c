@@ -484,27 +484,44 @@ void si_storage_image(struct pass *p, size_t i)
 	uint32_t dim = p->w[p->ids[it].at + 3], arrayed = p->w[p->ids[it].at + 5];
 	if (dim == SpvDimBuffer)
 		return; /* a texel buffer: its footprint stands (its traffic is not stripped) */
-	if (dim != SpvDim2D || arrayed) {
+	/* 2D, arrayed 2D and 3D: the third coordinate (layer, slice) where there is one */
+	int third = dim == SpvDim3D || (dim == SpvDim2D && arrayed);
+	if ((dim != SpvDim2D && dim != SpvDim3D) || (dim == SpvDim3D && arrayed)) {
 		p->skipped++;
 		return;
 	}
 	uint32_t ct = coord < p->bound ? p->ids[coord].type : p->bound;
-	uint32_t x = component(p, coord, ct, 0), y = component(p, coord, ct, 1);
-	if (!x || !y) {
+	uint32_t x = component(p, coord, ct, 0), y = component(p, coord, ct, 1),
+		 z = third ? component(p, coord, ct, 2) : si_konst(p, 0);
+	if (!x || !y || !z) {
 		p->skipped++;
 		return;
 	}
 	uint32_t site = si_site(p, var, kind, 0, elem);
 	if (!site)
 		return;
-	if (p->graphics) {
-		uint32_t vals[5] = {si_site_word(p, site), x, y, si_konst(p, 0), si_pixel(p)};
+	struct llct_spirv_site *sd = &p->sites[p->n_sites - 1];
+	sd->dim = dim == SpvDim3D ? LLCT_SPIRV_DIM_3D : LLCT_SPIRV_DIM_2D;
+	sd->arrayed = !!arrayed;
+	if (p->graphics) { /* (site, x, y, layer or slice, pixel) */
+		uint32_t vals[5] = {si_site_word(p, site), x, y, z, si_pixel(p)};
 		si_record(p, vals);
 		return;
 	}
 	uint32_t y16 = p->next++, xy = p->next++;
 	si_emit5(p, SpvOpShiftLeftLogical, p->t_uint, y16, y, si_konst(p, 16));
 	si_emit5(p, SpvOpBitwiseOr, p->t_uint, xy, x, y16);
+	if (third) { /* compute: (LLCT_SPIRV_PREFIX_SITE, layer or slice, 0) first */
+		sd->prefix = 1;
+		uint32_t vals[6] = {si_konst(p, LLCT_SPIRV_PREFIX_SITE),
+				    z,
+				    si_konst(p, 0),
+				    site,
+				    xy,
+				    si_workgroup(p)};
+		si_record_n(p, vals, 6);
+		return;
+	}
 	uint32_t vals[3] = {site, xy, si_workgroup(p)};
 	si_record(p, vals);
 }

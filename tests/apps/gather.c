@@ -9,13 +9,15 @@
  * With `bindless` it runs bindless.comp: 64 workgroups of 16, workgroup w reading and writing
  * its 16 words of buffer w % 4 of an array of four (1024 words each), chosen at run time.
  * With `sampled` it runs image_sampled.comp: the same, its read a texelFetch through a sampler.
+ * With `array` it runs image_array.comp: an arrayed storage image, layer 1 read, layer 0 written.
  * With `bda` it runs bda.comp: reads and writes through buffer device addresses, no descriptor.
- *   gather [FRAMES [once|image|sampled|bindless|bda]] (default 2) */
+ *   gather [FRAMES [once|image|sampled|array|bindless|bda]] (default 2) */
 #include "vkapp.h"
 
 #include "bda.comp.h"
 #include "bindless.comp.h"
 #include "image.comp.h"
+#include "image_array.comp.h"
 #include "image_sampled.comp.h"
 #include "instr.comp.h"
 
@@ -117,8 +119,9 @@ static int bindless_mode(int frames)
 }
 
 /* The `image` mode: FRAMES dispatches of image.comp, the image copied out and summed; the
- * `sampled` mode: image_sampled.comp, reading through a sampler (binding 1) instead. */
-static int image_mode(int frames, int sampled)
+ * `sampled` mode: image_sampled.comp, reading through a sampler (binding 1) instead; the
+ * `array` mode: image_array.comp on a 2-layer image (layer 0 copied out). */
+static int image_mode(int frames, int sampled, int array)
 {
 	VkDescriptorSetLayoutBinding b[2] = {
 	    {0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
@@ -140,6 +143,7 @@ static int image_mode(int frames, int sampled)
 	    0,
 	    VK_SHADER_STAGE_COMPUTE_BIT,
 	    sampled ? app_shader(spv_image_sampled_comp, sizeof(spv_image_sampled_comp))
+	    : array ? app_shader(spv_image_array_comp, sizeof(spv_image_array_comp))
 		    : app_shader(spv_image_comp, sizeof(spv_image_comp)),
 	    "main",
 	    NULL};
@@ -147,11 +151,30 @@ static int image_mode(int frames, int sampled)
 	VkPipeline pipe;
 	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
 	VkDeviceMemory imem, bmem;
-	VkImage img = app_image(VK_FORMAT_R32_UINT, 64, 64, VK_SAMPLE_COUNT_1_BIT,
-				VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-				    VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
-				&imem);
-	VkImageView view = app_view(img, VK_FORMAT_R32_UINT, VK_IMAGE_ASPECT_COLOR_BIT);
+	VkImageCreateInfo ici = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+	ici.imageType = VK_IMAGE_TYPE_2D;
+	ici.format = VK_FORMAT_R32_UINT;
+	ici.extent = (VkExtent3D){64, 64, 1};
+	ici.mipLevels = 1;
+	ici.arrayLayers = array ? 2 : 1;
+	ici.samples = VK_SAMPLE_COUNT_1_BIT;
+	ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+	ici.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+		    VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+	VkImage img;
+	CHECK(vkCreateImage(dev, &ici, NULL, &img));
+	VkMemoryRequirements req;
+	vkGetImageMemoryRequirements(dev, img, &req);
+	imem = app_memory(req, 0);
+	CHECK(vkBindImageMemory(dev, img, imem, 0));
+	VkImageViewCreateInfo vci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+	vci.image = img;
+	vci.viewType = array ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D;
+	vci.format = VK_FORMAT_R32_UINT;
+	vci.subresourceRange =
+	    (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, ici.arrayLayers};
+	VkImageView view;
+	CHECK(vkCreateImageView(dev, &vci, NULL, &view));
 	VkBuffer out = app_buffer(64 * 64 * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, APP_HOST, &bmem);
 	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
 				      {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}};
@@ -181,7 +204,7 @@ static int image_mode(int frames, int sampled)
 	VkCommandPool cpool = app_command_pool();
 	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	VkFence fence = app_fence();
-	VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+	VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, ici.arrayLayers};
 	for (int f = 0; f < frames; f++) {
 		VkCommandBufferBeginInfo bg = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 		CHECK(vkBeginCommandBuffer(cb, &bg));
@@ -346,8 +369,9 @@ int main(int argc, char **argv)
 	app_open("gather", 0, NULL, argc > 2 && !strcmp(argv[2], "bindless") ? &f2 : NULL);
 	if (argc > 2 && !strcmp(argv[2], "bindless"))
 		return bindless_mode(frames);
-	if (argc > 2 && (!strcmp(argv[2], "image") || !strcmp(argv[2], "sampled")))
-		return image_mode(frames, !strcmp(argv[2], "sampled"));
+	if (argc > 2 &&
+	    (!strcmp(argv[2], "image") || !strcmp(argv[2], "sampled") || !strcmp(argv[2], "array")))
+		return image_mode(frames, !strcmp(argv[2], "sampled"), !strcmp(argv[2], "array"));
 	VkDescriptorSetLayoutBinding b[4];
 	static const VkDescriptorType types[4] = {
 	    VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,

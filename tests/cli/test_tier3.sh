@@ -53,6 +53,14 @@ out=$("$LLCTRACE" capture -q -t 3 -o "$T/im3.llct" -- "$GATHER" 2 image 2>"$T/er
 "$LLCTRACE" capture -q -t 2 -o "$T/im2.llct" -- "$GATHER" 2 image >/dev/null 2>&1
 [ "$(lines "$T/im2.llct" 1)" = "CS R 256;CS W 256;OTHER R 256;OTHER W 256;" ] && ok || bad "storage image tier 2 lines: $(lines "$T/im2.llct" 1)"
 
+# an arrayed storage image: each invocation reads its texel of layer 1 and writes the same
+# texel of layer 0 (the top quarter): 64 lines each, 128 in all -- were the layer lost, the
+# reads would land on the written lines (64 in all)
+out=$("$LLCTRACE" capture -q -t 3 -o "$T/ar3.llct" -- "$GATHER" 2 array 2>"$T/err")
+[ "$out" = "$("$GATHER" 2 array)" ] && ok || bad "array mode output with tier 3 '$out'"
+got=$("$LLCTRACE" dump --csv --frames 1 "$T/ar3.llct" | awk -F, '$1 == 1 && $3 == "CS" { k = $4 " " $2; if (!(k in s)) { s[k] = 1; d[$4]++ } if (!($2 in u)) { u[$2] = 1; n++ } } END { print d["R"], d["W"], n }')
+[ "$got" = "64 64 128" ] && ok || bad "arrayed storage image (reads, writes, lines): $got"
+
 # the same read through a sampler (texelFetch in a compute shader): tier 3 records the
 # quarter it fetches (TEX, 64 lines) and the quarter it writes, one record each an invocation
 # (its prefix not counted); tier 2 takes both bindings whole
@@ -189,7 +197,7 @@ expect_err "bad --tier '4' (1, 2 or 3)"
 
 # no validation error caused by the twins, their layouts, sets and record buffers
 if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
-	for run in "$GATHER 2" "$GATHER 2 image" "$GATHER 2 sampled" "$GATHER 2 bda" "$GATHER 2 bindless" "$SCENE 2" "$SCENE 2 push" "$SCENE 2 heap"; do
+	for run in "$GATHER 2" "$GATHER 2 image" "$GATHER 2 sampled" "$GATHER 2 array" "$GATHER 2 bda" "$GATHER 2 bindless" "$SCENE 2" "$SCENE 2 push" "$SCENE 2 heap"; do
 		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -t 3 -b submit -o "$T/v.llct" -- $run >/dev/null 2>"$T/verr"
 		if grep -q "Validation Error" "$T/verr"; then bad "$run: validation errors: $(grep -m2 'Validation Error' "$T/verr" | cut -c1-300)"; else ok; fi
 	done
