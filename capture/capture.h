@@ -84,6 +84,12 @@ struct bview {
 	uint64_t buffer, offset, range;
 };
 
+/* A sampler's filtering (samplers.c). */
+enum { SMP_MIN_LINEAR = 1, SMP_MAG_LINEAR = 2, SMP_MIP_LINEAR = 4 };
+struct smp {
+	uint8_t filt;
+};
+
 #define MAX_ATT 16
 enum att_role { ROLE_NONE, ROLE_COLOR, ROLE_DEPTH, ROLE_RESOLVE };
 struct att_desc {
@@ -219,7 +225,8 @@ struct pipe {
 
 struct slot {
 	VkDescriptorType type;
-	uint64_t handle; /* image view or buffer */
+	uint64_t handle;  /* image view or buffer */
+	uint64_t sampler; /* a combined image sampler's sampler */
 	uint64_t offset, range;
 };
 
@@ -478,7 +485,7 @@ struct capture_device {
 	pthread_mutex_t lock;
 	struct layer_device *dev;
 	struct hmap mems, bufs, imgs, views, bviews, rpasses, fbufs, pipes, layouts, sets, cbufs,
-	    swaps, shaders, playouts, templs;
+	    swaps, shaders, playouts, templs, samplers;
 	uint64_t next_addr, next_id;
 	uint64_t next_meta_addr; /* where the next HiZ buffer goes */
 	uint64_t next_push;      /* pushed sets live in the set map under keys no handle has */
@@ -583,6 +590,8 @@ struct llct_device_dispatch *dd(const void *h);
 /* ---- frames.c: frame selection and the trace writer ---- */
 
 int frame_selected(const struct capture_device *c);
+/* samplers.c: a sampler's SMP_* filtering (unknown: linear, nearest between levels) */
+uint8_t sampler_filter(struct capture_device *c, uint64_t sampler);
 /* bda.c: the trace address of [dev, dev + size) of a buffer whose device address the program
  * asked for: 1 and *addr, or 0 (with the lock; k caches the last buffer found, zeroed first). */
 struct bda_cache {

@@ -144,9 +144,10 @@ static void put_descriptor(struct capture_device *c, struct dset *s, uint32_t bi
 	if (!sl)
 		return;
 	sl->type = t;
-	if (ii && is_image_descriptor(t))
+	if (ii && is_image_descriptor(t)) {
 		sl->handle = H(ii->imageView);
-	else if (bi && is_buffer_descriptor(t)) {
+		sl->sampler = t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ? H(ii->sampler) : 0;
+	} else if (bi && is_buffer_descriptor(t)) {
 		sl->handle = H(bi->buffer);
 		sl->offset = bi->offset;
 		sl->range = bi->range;

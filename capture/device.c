@@ -374,6 +374,7 @@ void capture_device_destroyed(struct layer_device *d)
 	hfree_all(&c->imgs, free_img);
 	hfree_all(&c->views, NULL);
 	hfree_all(&c->bviews, NULL);
+	hfree_all(&c->samplers, NULL);
 	hfree_all(&c->rpasses, NULL);
 	hfree_all(&c->fbufs, NULL);
 	for (size_t i = 0; i < c->pipes.cap; i++) { /* shadows of pipelines left to the end */

@@ -461,7 +461,7 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 				memset(&tex, 0, sizeof(tex));
 				tex.elem = el, tex_site = site;
 				if (sl)
-					instr_view_at(c, sl->handle, &tex);
+					instr_view_at(c, sl, &tex);
 			}
 			if (!tex.ok) {
 				res->unplaced++;

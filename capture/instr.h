@@ -59,10 +59,14 @@ struct site_at {
 	uint32_t level, at_layer;
 	uint64_t addr, size; /* buffers */
 	int stream;          /* buffers: uniform OTHER; storage VTX (vertex), OTHER */
+	uint8_t filt;        /* sampled images: the sampler's SMP_* filtering */
 };
-/* a's image, mip and layer from a sampled image view (a->ok when it is known) */
-void instr_view_at(struct capture_device *c, uint64_t view, struct site_at *a);
-/* A sample's, fetch's or gather's texels as TEX line accesses (instr_draw.c). */
+/* a's image, mip and layer from the sampled image view of slot sl, and its sampler's filtering
+ * (a->ok when the view is known) */
+void instr_view_at(struct capture_device *c, const struct slot *sl, struct site_at *a);
+/* A sample's, fetch's or gather's texels as TEX line accesses (instr_draw.c): the one or 2 x 2
+ * texels the sampler's filter reads, on the nearest level or the two a linear mip filter
+ * blends. */
 void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, struct site_at *a,
 		  uint32_t L, uint32_t u_bits, uint32_t v_bits, uint32_t lod_bits,
 		  const uint32_t *third, uint32_t sm, uint64_t *prev);

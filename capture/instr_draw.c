@@ -291,7 +291,7 @@ static void draw_site(struct capture_device *c, const struct pipe *p, size_t s, 
 	if (!sl)
 		return;
 	if (st->kind >= LLCT_SPIRV_SAMPLE) {
-		instr_view_at(c, sl->handle, a);
+		instr_view_at(c, sl, a);
 	} else if (buffer_bytes(c, sl->handle, sl->offset, sl->range, &a->addr, &a->size)) {
 		a->ok = 1;
 		a->stream = s >= p->tw.n_frag_sites &&
@@ -302,9 +302,10 @@ static void draw_site(struct capture_device *c, const struct pipe *p, size_t s, 
 	}
 }
 
-void instr_view_at(struct capture_device *c, uint64_t view, struct site_at *a)
+void instr_view_at(struct capture_device *c, const struct slot *sl, struct site_at *a)
 {
-	a->im = view_image(c, view, &a->mip, &a->layer);
+	a->filt = sampler_filter(c, sl->sampler);
+	a->im = view_image(c, sl->handle, &a->mip, &a->layer);
 	if (a->im) {
 		uint32_t mips = a->im->s.mips ? a->im->s.mips : 1;
 		a->levels = mips > a->mip ? mips - a->mip : 1;
@@ -366,39 +367,54 @@ void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, st
 		  uint32_t L, uint32_t u_bits, uint32_t v_bits, uint32_t lod_bits,
 		  const uint32_t *third, uint32_t sm, uint64_t *prev)
 {
-	float lod;
-	int32_t lv;
-	if (st->kind == LLCT_SPIRV_FETCH) {
+	float lod = 0;
+	int32_t lv, lv2 = -1; /* lv2: the second level a linear mip filter blends in */
+	int fetch = st->kind == LLCT_SPIRV_FETCH, mode = LLCT_TEXELS_FETCH;
+	if (fetch) {
 		lv = (int32_t)lod_bits;
 	} else {
 		memcpy(&lod, &lod_bits, 4);
 		if (st->grad) /* rho^2 (spirv.h) */
 			lod = lod > 0 ? 0.5f * log2f(lod) : 0;
-		lv = isfinite(lod) ? (int32_t)floorf(lod + 0.5f) : 0;
+		lod = isfinite(lod) ? lod : 0;
+		/* the sampler: magnification at a level up to 0, minification beyond; nearest
+		   level, or the two around lod with a linear mip filter (gathers: bilinear) */
+		int lin = st->kind == LLCT_SPIRV_GATHER ||
+			  (a->filt & (lod > 0 ? SMP_MIN_LINEAR : SMP_MAG_LINEAR));
+		mode = lin ? LLCT_TEXELS_LINEAR : LLCT_TEXELS_NEAREST;
+		if ((a->filt & SMP_MIP_LINEAR) && lod > 0 && st->kind != LLCT_SPIRV_GATHER) {
+			lv = (int32_t)floorf(lod);
+			lv2 = lod > (float)lv ? lv + 1 : -1;
+		} else {
+			lv = (int32_t)floorf(lod + 0.5f);
+		}
 	}
-	lv = lv < 0 ? 0 : lv >= (int32_t)a->levels ? (int32_t)a->levels - 1 : lv;
-	uint32_t level = a->mip + (uint32_t)lv;
+	int32_t top = (int32_t)a->levels - 1;
+	lv = lv < 0 ? 0 : lv > top ? top : lv;
+	lv2 = lv2 > top ? -1 : lv2;
 	float u, v;
 	memcpy(&u, &u_bits, 4), memcpy(&v, &v_bits, 4);
 	int vol = st->dim == LLCT_SPIRV_DIM_3D && third;
 	uint32_t layer = a->layer + (third && !vol ? sample_layer(st, *third, &u, &v) : 0);
 	uint32_t layers = a->im->s.layers ? a->im->s.layers : 1;
 	layer = layer < layers ? layer : layers - 1;
-	if (level != a->level || layer != a->at_layer) {
-		llct_surface_map(&a->im->s, L, level, layer, &a->m);
-		a->level = level, a->at_layer = layer;
-	}
-	uint64_t lines[8];
-	uint32_t nl = llct_texel_lines(
-	    &a->m, st->kind == LLCT_SPIRV_FETCH, st->kind == LLCT_SPIRV_FETCH ? u_bits : fbits(u),
-	    st->kind == LLCT_SPIRV_FETCH ? v_bits : fbits(v),
-	    vol ? a->im->slices >> (level < 31 ? level : 31) : 1, vol ? *third : 0, lines);
-	for (uint32_t q = 0; q < nl; q++) {
-		uint64_t key = lines[q] ^ (uint64_t)sm << 58;
-		if (key == *prev) /* the line just touched by this SM: a hit anyway */
-			continue;
-		*prev = key;
-		llct_fp_touch(c->fp, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
+	for (int32_t l = lv; l >= 0; l = l == lv ? lv2 : -1) {
+		uint32_t level = a->mip + (uint32_t)l;
+		if (level != a->level || layer != a->at_layer) {
+			llct_surface_map(&a->im->s, L, level, layer, &a->m);
+			a->level = level, a->at_layer = layer;
+		}
+		uint64_t lines[8];
+		uint32_t nl = llct_texel_lines(
+		    &a->m, mode, fetch ? u_bits : fbits(u), fetch ? v_bits : fbits(v),
+		    vol ? a->im->slices >> (level < 31 ? level : 31) : 1, vol ? *third : 0, lines);
+		for (uint32_t q = 0; q < nl; q++) {
+			uint64_t key = lines[q] ^ (uint64_t)sm << 58;
+			if (key == *prev) /* the line just touched by this SM: a hit anyway */
+				continue;
+			*prev = key;
+			llct_fp_touch(c->fp, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
+		}
 	}
 }
 

@@ -140,26 +140,29 @@ uint32_t llct_cube_face(float x, float y, float z, float *s, float *t)
 	return face;
 }
 
-uint32_t llct_texel_lines(const struct llct_surface_map *m, int fetch, uint32_t x_bits,
+uint32_t llct_texel_lines(const struct llct_surface_map *m, int mode, uint32_t x_bits,
 			  uint32_t y_bits, uint32_t slices, uint32_t w_bits, uint64_t lines[8])
 {
 	uint32_t sh = m->h, z0 = 0, z1 = 0, x0, y0, n = 2;
+	int fetch = mode == LLCT_TEXELS_FETCH, near = mode == LLCT_TEXELS_NEAREST;
+	float half = near ? 0.0f : 0.5f; /* nearest: the texel the point falls in */
 	slices = slices ? slices : 1;
 	if (slices > 1) { /* slices of sh rows each */
 		sh = m->h / slices ? m->h / slices : 1;
 		float w, tz;
 		memcpy(&w, &w_bits, 4);
-		tz = fetch ? (float)(int32_t)w_bits : w * (float)slices - 0.5f;
+		tz = fetch ? (float)(int32_t)w_bits : w * (float)slices - half;
 		tz = isfinite(tz) ? tz : 0;
 		z0 = tz <= 0 ? 0 : tz >= (float)slices ? slices - 1 : (uint32_t)tz;
-		z1 = fetch || tz <= 0 || z0 + 1 >= slices ? z0 : z0 + 1;
+		z1 = fetch || near || tz <= 0 || z0 + 1 >= slices ? z0 : z0 + 1;
 	}
 	if (fetch) {
 		x0 = x_bits, y0 = y_bits, n = 1;
-	} else { /* bilinear: the 2 x 2 texels around the sample point */
+	} else { /* bilinear: the 2 x 2 texels around the sample point; nearest: one */
 		float u, v;
 		memcpy(&u, &x_bits, 4), memcpy(&v, &y_bits, 4);
-		float tx = u * (float)m->w - 0.5f, ty = v * (float)sh - 0.5f;
+		n = near ? 1 : 2;
+		float tx = u * (float)m->w - half, ty = v * (float)sh - half;
 		tx = isfinite(tx) ? tx : 0, ty = isfinite(ty) ? ty : 0;
 		x0 = tx <= 0 ? 0 : tx >= (float)m->w ? m->w - 1 : (uint32_t)tx;
 		y0 = ty <= 0 ? 0 : ty >= (float)sh ? sh - 1 : (uint32_t)ty;

@@ -63,12 +63,14 @@ static inline uint64_t llct_surface_map_line(const struct llct_surface_map *m, u
 uint64_t llct_surface_region_bytes(const struct llct_surface *s, uint32_t w, uint32_t h,
 				   uint32_t d);
 
-/* The lines a texture read takes from one mapped level m of a surface: a fetch, texel (x, y)
- * (x_bits, y_bits as integers); a sample or gather (fetch 0), the bilinear 2 x 2 texels around
- * (u, v) (float bits). A volume (slices > 1: its slices stacked in m, as 3D images are laid out
- * here) reads slice w (a fetch) or the two slices around w (float bits: 0..1). Distinct lines
- * into lines[] (up to 8); returns how many. */
-uint32_t llct_texel_lines(const struct llct_surface_map *m, int fetch, uint32_t x_bits,
+/* The lines a texture read takes from one mapped level m of a surface. LLCT_TEXELS_FETCH:
+ * texel (x, y) (x_bits, y_bits as integers); LLCT_TEXELS_LINEAR: the bilinear 2 x 2 texels
+ * around (u, v) (float bits); LLCT_TEXELS_NEAREST: the texel (u, v) falls in. A volume
+ * (slices > 1: its slices stacked in m, as 3D images are laid out here) reads slice w (a
+ * fetch), the two slices around w (linear; float bits: 0..1) or the one w falls in (nearest).
+ * Distinct lines into lines[] (up to 8); returns how many. */
+enum { LLCT_TEXELS_LINEAR, LLCT_TEXELS_FETCH, LLCT_TEXELS_NEAREST };
+uint32_t llct_texel_lines(const struct llct_surface_map *m, int mode, uint32_t x_bits,
 			  uint32_t y_bits, uint32_t slices, uint32_t w_bits, uint64_t lines[8]);
 
 #endif

@@ -156,6 +156,11 @@ got=$(q "$T/d3.llct" "SELECT coalesce(json_extract(params, '\$.accesses'), '-') 
 [ "$got" = "- -/20987 -;instrumented 65536/65536 0;" ] && ok || bad "scene draws: $got"
 got=$("$LLCTRACE" dump --csv --frames 1 "$T/d3.llct" | awk -F, '$1 == 1 && $3 == "TEX" && !($2 in s) { s[$2] = 1; n++ } END { print n }')
 [ "$got" = 4096 ] && ok || bad "scene TEX distinct lines: $got, want 4096"
+# its sampler filters with NEAREST: each pixel reads the one texel it falls in, so each line is
+# read once, by the SM whose screen tile covers its 4 x 4 texels (a bilinear read of 2 x 2
+# texels would also reach into neighbouring tiles' lines: 5056 reads)
+got=$("$LLCTRACE" dump --csv --frames 1 "$T/d3.llct" | awk -F, '$1 == 1 && $3 == "TEX"' | wc -l)
+[ "$got" = 4096 ] && ok || bad "scene TEX reads with a nearest sampler: $got, want 4096"
 
 # the same pass sampling the texture as element 1 of an array of two, by an index only the
 # pipeline's specialization gives: each sample's prefix names element 1, so the TEX lines are

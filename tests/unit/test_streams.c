@@ -385,28 +385,36 @@ static int same_lines(const struct llct_surface *s, const uint64_t *got, uint32_
 /* The texels a read takes, hand-worked: a sample at the centre of a 64 x 64 image is the 2 x 2
  * around (31.5, 31.5); a volume 16 x 16 x 4 (slices stacked, 16 rows each) sampled at w 0.75
  * reads slices 2 and 3 (0.75 x 4 - 0.5 = 2.5), at its centre texels 7..8 of each; a fetch of
- * (3, 4, 1) is row 16 + 4. */
+ * (3, 4, 1) is row 16 + 4; nearest reads the one texel the point falls in. */
 static void test_texel_lines(void)
 {
 	uint64_t got[8];
 	struct llct_surface s = surf(0x10000, 64, 64, 4);
 	struct llct_surface_map m;
 	llct_surface_map(&s, 64, 0, 0, &m);
-	uint32_t n = llct_texel_lines(&m, 0, bits(0.5f), bits(0.5f), 1, 0, got);
+	uint32_t n = llct_texel_lines(&m, LLCT_TEXELS_LINEAR, bits(0.5f), bits(0.5f), 1, 0, got);
 	static const uint32_t centre[4][2] = {{31, 31}, {32, 31}, {31, 32}, {32, 32}};
 	CHECK(same_lines(&s, got, n, centre, 4));
-	n = llct_texel_lines(&m, 1, 5, 9, 1, 0, got);
+	n = llct_texel_lines(&m, LLCT_TEXELS_FETCH, 5, 9, 1, 0, got);
 	static const uint32_t one[1][2] = {{5, 9}};
 	CHECK(same_lines(&s, got, n, one, 1));
 	struct llct_surface v = surf(0x40000, 16, 16 * 4, 4);
 	llct_surface_map(&v, 64, 0, 0, &m);
-	n = llct_texel_lines(&m, 0, bits(0.5f), bits(0.5f), 4, bits(0.75f), got);
+	n = llct_texel_lines(&m, LLCT_TEXELS_LINEAR, bits(0.5f), bits(0.5f), 4, bits(0.75f), got);
 	static const uint32_t vol[8][2] = {{7, 39}, {8, 39}, {7, 40}, {8, 40},
 					   {7, 55}, {8, 55}, {7, 56}, {8, 56}};
 	CHECK(same_lines(&v, got, n, vol, 8));
-	n = llct_texel_lines(&m, 1, 3, 4, 4, 1, got);
+	n = llct_texel_lines(&m, LLCT_TEXELS_FETCH, 3, 4, 4, 1, got);
 	static const uint32_t vf[1][2] = {{3, 20}};
 	CHECK(same_lines(&v, got, n, vf, 1));
+	/* nearest: the texel the point falls in -- (8, 8) of slice 3 (0.75 x 4) */
+	n = llct_texel_lines(&m, LLCT_TEXELS_NEAREST, bits(0.5f), bits(0.5f), 4, bits(0.75f), got);
+	static const uint32_t vn[1][2] = {{8, 56}};
+	CHECK(same_lines(&v, got, n, vn, 1));
+	llct_surface_map(&s, 64, 0, 0, &m);
+	n = llct_texel_lines(&m, LLCT_TEXELS_NEAREST, bits(0.49f), bits(0.51f), 1, 0, got);
+	static const uint32_t n2[1][2] = {{31, 32}};
+	CHECK(same_lines(&s, got, n, n2, 1));
 }
 
 /* Cube map face selection, hand-worked from Vulkan's table: the major axis picks the face,

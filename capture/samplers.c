@@ -1,0 +1,48 @@
+/* samplers.c - the samplers the program makes, for capture tier 3: whether each filters
+ * linearly when minifying and magnifying and between mip levels, so a recorded sample reads
+ * the texels the sampler would (one texel, 2 x 2, or 2 x 2 on two levels). */
+#include "capture.h"
+
+#include <stdlib.h>
+
+VKAPI_ATTR VkResult VKAPI_CALL cap_CreateSampler(VkDevice device, const VkSamplerCreateInfo *info,
+						 const VkAllocationCallbacks *alloc, VkSampler *out)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	VkResult r = d->d.CreateSampler(device, info, alloc, out);
+	if (r != VK_SUCCESS || !c)
+		return r;
+	pthread_mutex_lock(&c->lock);
+	struct smp *s = calloc(1, sizeof(*s));
+	if (!s || hput(&c->samplers, H(*out), s)) {
+		free(s); /* not fatal: its samples are taken as bilinear */
+	} else {
+		s->filt =
+		    (uint8_t)((info->minFilter != VK_FILTER_NEAREST ? SMP_MIN_LINEAR : 0) |
+			      (info->magFilter != VK_FILTER_NEAREST ? SMP_MAG_LINEAR : 0) |
+			      (info->mipmapMode == VK_SAMPLER_MIPMAP_MODE_LINEAR ? SMP_MIP_LINEAR
+										 : 0));
+	}
+	pthread_mutex_unlock(&c->lock);
+	return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL cap_DestroySampler(VkDevice device, VkSampler sampler,
+					      const VkAllocationCallbacks *alloc)
+{
+	struct layer_device *d;
+	struct capture_device *c = cap_of(device, &d);
+	d->d.DestroySampler(device, sampler, alloc);
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	free(hdel(&c->samplers, H(sampler)));
+	pthread_mutex_unlock(&c->lock);
+}
+
+uint8_t sampler_filter(struct capture_device *c, uint64_t sampler)
+{
+	const struct smp *s = sampler ? hget(&c->samplers, sampler) : NULL;
+	return s ? s->filt : SMP_MIN_LINEAR | SMP_MAG_LINEAR;
+}
