@@ -529,6 +529,8 @@ struct capture_device {
 	int tier3; /* compute pipelines get instrumented twins (instr.c) */
 	uint32_t max_sets, n_sms;
 	uint32_t max_records;   /* tier 3: room a dispatch, in records (0: sized by the dispatch) */
+	uint32_t frec_hint;     /* tier 3: the most records a command buffer's draws last wanted
+				   (+ a quarter): every draw record buffer made at least this big */
 	uint32_t twin_lead;     /* tier 3: twins only in recordings this close to a frame to
 				   capture (LLCT_CAPTURE_TWIN_LEAD; UINT32_MAX: any) */
 	uint64_t twins_outside; /* submissions outside the frames captured that ran twins */
@@ -604,6 +606,8 @@ int bda_bytes(struct capture_device *c, struct bda_cache *k, uint64_t dev, uint3
  * most that many frames away (tier 3's twins: programs record a frame's work during it or a
  * frame or two before). Call with the lock held. */
 int capture_reachable(const struct capture_device *c, uint32_t ahead);
+/* Writes capture.twin_submissions_outside into the trace (at its end). */
+void capture_note_twins(struct capture_device *c);
 /* Makes sure a writer frame is open for the current frame if it is selected; 1 if open. */
 int frame_open(struct capture_device *c);
 void frame_boundary(struct capture_device *c);

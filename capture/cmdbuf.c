@@ -91,6 +91,17 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 			b->frec_need =
 			    total + total / 4 > b->frec_need ? total + total / 4 : b->frec_need;
 		}
+		if (c->frag_instr) /* what every command buffer's draws last wanted room for */
+			for (size_t i = 0; i < c->cbufs.cap; i++) {
+				const struct cbuf *o = c->cbufs.val[i];
+				uint32_t t = o && o->frec.map ? o->frec.map[0] / 5 : 0;
+				if (t + t / 4 > c->frec_hint)
+					c->frec_hint = t + t / 4;
+			}
+		/* programs (Zink) rotate several command buffers: one that ran out of room
+		   sizes the others' next recordings too, so a range's first frames fit */
+		if (c->frec_hint > b->frec_need && b->frec.map)
+			b->frec_need = c->frec_hint;
 		if (b->frec.map && b->frec_need && 5 * (uint64_t)b->frec_need > b->frec.cap)
 			b->frec_grow = 1; /* too small last time: a bigger one at the next draw */
 		b->rec_discard = 0;

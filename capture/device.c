@@ -339,11 +339,7 @@ void capture_device_destroyed(struct layer_device *d)
 	d->cap = NULL;
 	if (c->in_frame && c->w) /* a frame in flight at the end is not complete */
 		llct_writer_abort_frame(c->w);
-	if (c->w && c->tier3) { /* what the twins cost outside the range */
-		char v[24];
-		snprintf(v, sizeof(v), "%llu", (unsigned long long)c->twins_outside);
-		llct_writer_set(c->w, "capture.twin_submissions_outside", v);
-	}
+	capture_note_twins(c); /* what the twins cost outside the range */
 	if (c->w) {
 		int st = llct_writer_close(c->w);
 		if (st && !c->failed)

@@ -26,6 +26,15 @@ int frame_selected(const struct capture_device *c)
 	return c->all_frames || llct_frame_range_contains(&c->frames, c->frame);
 }
 
+void capture_note_twins(struct capture_device *c)
+{
+	if (!c->w || !c->tier3)
+		return;
+	char v[24];
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)c->twins_outside);
+	llct_writer_set(c->w, "capture.twin_submissions_outside", v);
+}
+
 int capture_reachable(const struct capture_device *c, uint32_t ahead)
 {
 	uint32_t f = c->frame == UINT32_MAX ? 0 : c->frame; /* before the first: frame 0 */
@@ -92,6 +101,7 @@ void frame_boundary(struct capture_device *c)
 	if (c->exit_after && c->frame > c->last_frame && c->w) {
 		/* --exit-after: the range is done; finish the trace and end the program (once
 		   RenderDoc has written its capture, when it is capturing too) */
+		capture_note_twins(c);
 		int st = llct_writer_close(c->w);
 		c->w = NULL;
 		if (log_enabled() || st)

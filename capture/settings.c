@@ -126,7 +126,7 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 		}
 		s->records = (uint32_t)x;
 	}
-	s->twin_lead = 2;
+	s->twin_lead = 4;
 	if ((v = get("LLCT_CAPTURE_TWIN_LEAD", ud)) && *v) {
 		if (!strcmp(v, "all")) {
 			s->twin_lead = UINT32_MAX;

@@ -25,7 +25,7 @@ struct capture_settings {
 	uint32_t xfb_guess;     /* LLCT_CAPTURE_XFB_GUESS [65536] */
 	uint32_t records;       /* LLCT_CAPTURE_RECORDS: tier 3's room a dispatch [0: sized] */
 	uint32_t twin_lead;     /* LLCT_CAPTURE_TWIN_LEAD: tier 3's twins go into recordings at
-				   most this many frames before a frame to capture [2];
+				   most this many frames before a frame to capture [4];
 				   UINT32_MAX ("all"): every recording until the range ends */
 	char dump_depth[512];   /* LLCT_CAPTURE_DUMP_DEPTH */
 	int no_fragment_counts; /* LLCT_CAPTURE_NO_FRAGMENT_COUNTS */

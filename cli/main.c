@@ -59,7 +59,7 @@ const struct cli_command cli_commands[] = {
      "                             twins; the rest run the program's own pipelines\n"
      "                             at full speed (a program that records once and\n"
      "                             resubmits needs 'all': every recording until the\n"
-     "                             range ends) [2]\n"
+     "                             range ends) [4]\n"
      "      --renderdoc            also capture the same frames with RenderDoc (librenderdoc,\n"
      "                             python3-renderdoc) as TRACE.rdc beside the trace, and\n"
      "                             give each draw, dispatch, copy, clear, resolve and\n"

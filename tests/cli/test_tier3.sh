@@ -111,18 +111,20 @@ out=$("$LLCTRACE" capture -q -t 3 -o "$T/bd3.llct" -- "$GATHER" 2 bda 2>"$T/err"
 "$LLCTRACE" capture -q -t 2 -o "$T/bd2.llct" -- "$GATHER" 2 bda >/dev/null 2>&1
 [ -z "$(texlines "$T/bd2.llct")" ] && ok || bad "device address tier 2 lines: $(texlines "$T/bd2.llct")"
 
-# twins only in recordings near the range (LLCT_CAPTURE_TWIN_LEAD, 2 by default) and none after
-# it: of 10 frames with frame 5 captured, frames 3 and 4 ran twins for nothing (the trace says
-# how many), 'all' makes it 0-4; a command buffer recorded once, at frame 0, has no twin for
+# twins only in recordings near the range (LLCT_CAPTURE_TWIN_LEAD, 4 by default) and none after
+# it: of 10 frames with frame 5 captured, frames 1 to 4 ran twins for nothing (the trace says
+# how many), 'all' makes it 0-4, --twin-lead 1 frame 4 only; a command buffer recorded once, at frame 0, has no twin for
 # frame 5 and its row says why, unless --twin-lead all
 tl() { q "$1" "SELECT group_concat(value, ' ') FROM (SELECT value FROM settings WHERE key IN ('capture.twin_lead', 'capture.twin_submissions_outside') ORDER BY key)"; }
 disp() { q "$1" "SELECT frame || ' ' || json_extract(params, '\$.accesses') || ' ' || coalesce(json_extract(params, '\$.records'), json_extract(params, '\$.why')) FROM kernels WHERE kind = 'dispatch'"; }
 "$LLCTRACE" capture -q -t 3 -f 5 -o "$T/l.llct" -- "$GATHER" 10 >/dev/null 2>&1
-[ "$(tl "$T/l.llct")" = "2 2" ] && [ "$(disp "$T/l.llct")" = "5 instrumented 20480" ] && ok || bad "lead 2: $(tl "$T/l.llct"), $(disp "$T/l.llct")"
+[ "$(tl "$T/l.llct")" = "4 4" ] && [ "$(disp "$T/l.llct")" = "5 instrumented 20480" ] && ok || bad "lead 4: $(tl "$T/l.llct"), $(disp "$T/l.llct")"
+"$LLCTRACE" capture -q -t 3 -f 5 --twin-lead 1 -o "$T/l.llct" -- "$GATHER" 10 >/dev/null 2>&1
+[ "$(tl "$T/l.llct")" = "1 1" ] && ok || bad "lead 1: $(tl "$T/l.llct")"
 "$LLCTRACE" capture -q -t 3 -f 5 --twin-lead all -o "$T/l.llct" -- "$GATHER" 10 >/dev/null 2>&1
 [ "$(tl "$T/l.llct")" = "all 5" ] && ok || bad "lead all: $(tl "$T/l.llct")"
 "$LLCTRACE" capture -q -t 3 -f 5 -o "$T/l.llct" -- "$GATHER" 6 once >/dev/null 2>&1
-[ "$(disp "$T/l.llct")" = "5 footprint its command buffer was recorded more frames before the range than LLCT_CAPTURE_TWIN_LEAD allows a twin" ] && ok || bad "recorded once, lead 2: $(disp "$T/l.llct")"
+[ "$(disp "$T/l.llct")" = "5 footprint its command buffer was recorded more frames before the range than LLCT_CAPTURE_TWIN_LEAD allows a twin" ] && ok || bad "recorded once, lead 4: $(disp "$T/l.llct")"
 "$LLCTRACE" capture -q -t 3 -f 5 --twin-lead all -o "$T/l.llct" -- "$GATHER" 6 once >/dev/null 2>&1
 [ "$(disp "$T/l.llct")" = "5 instrumented 20480" ] && ok || bad "recorded once, lead all: $(disp "$T/l.llct")"
 expect_rc 2 "$LLCTRACE" capture -t 3 --twin-lead soon -o "$T/x.llct" -- "$GATHER" 1
