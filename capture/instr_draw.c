@@ -90,7 +90,7 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 			why = ins[k].why;
 		else if (ins[k].skipped)
 			why = k ? "the instrumentation cannot follow some of its vertex shader's "
-				  "accesses (texture reads there are not recorded)"
+				  "accesses"
 				: "the instrumentation cannot follow some of its fragment shader's "
 				  "accesses";
 		else if (ins[k].record_words != 5)
