@@ -217,6 +217,8 @@ static void image_compute(struct pass *p, const uint32_t *w)
 		return;
 	}
 	uint32_t dim = p->w[p->ids[it].at + 3], arrayed = p->w[p->ids[it].at + 5];
+	if (dim == SpvDimBuffer)
+		return; /* a uniform texel buffer's fetch: its footprint stands */
 	uint32_t ct = coord < p->bound ? p->ids[coord].type : p->bound;
 	uint32_t u = (dim == SpvDim1D || dim == SpvDim2D) && !arrayed ? component(p, coord, ct, 0)
 								      : 0,
@@ -292,6 +294,8 @@ void si_image(struct pass *p, size_t i)
 		return;
 	}
 	uint32_t dim = p->w[p->ids[it].at + 3], arrayed = p->w[p->ids[it].at + 5];
+	if (dim == SpvDimBuffer)
+		return; /* a uniform texel buffer's fetch: its footprint stands (not stripped) */
 	uint32_t grad = kind == LLCT_SPIRV_SAMPLE
 			    ? image_operand(w, mask_at, len, SpvImageOperandsGradMask)
 			    : 0;

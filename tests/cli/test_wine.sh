@@ -61,6 +61,13 @@ zr=$(awk '$1 == "Z" {print $2}' "$T/info"); zw=$(awk '$1 == "Z" {print $3}' "$T/
 expect_rc 0 "$LLCTRACE" replay "$T/d.llct" -o "$T/r.db" --policy lru,drrip --llc 1MiB:16:64
 expect_out '^lru '
 
+# tier 3 on the same program: wined3d's shaders through Zink (uniform arrays, a texel buffer
+# fetch) are instrumented, every draw with something to record records it, the output unchanged
+out=$("$LLCTRACE" capture -q -t 3 -o "$T/d3.llct" -- wine "$EXE" 3 2>"$T/err")
+[ "$out" = "$plain" ] && ok || bad "tier 3 output '$out', without '$plain': $(tail -3 "$T/err")"
+got=$(q "$T/d3.llct" "SELECT coalesce(sum(json_extract(params, '\$.accesses') = 'instrumented'), 0) || ' ' || coalesce(sum(json_extract(params, '\$.accesses') = 'model'), 0) FROM kernels WHERE kind = 'draw'")
+case "$got" in "0 "*|*" "[1-9]*) bad "tier 3 draws (instrumented, model): $got $(q "$T/d3.llct" "SELECT DISTINCT json_extract(params, '\$.why') FROM kernels")" ;; *) ok ;; esac
+
 # Direct3D 9, windowed, fixed function: two triangles in one draw (DrawPrimitiveUP), the
 # nearer hiding part of the farther; the emulated samples equal the driver's count each frame
 if [ -n "$EXE9" ]; then
