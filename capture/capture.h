@@ -77,6 +77,7 @@ struct img {
 struct view {
 	uint64_t image;
 	uint32_t mip, layer;
+	uint32_t layers; /* layers it shows (VK_REMAINING_ARRAY_LAYERS as given) */
 };
 
 /* A texel buffer view: the buffer range it shows. */
@@ -697,6 +698,8 @@ void shadow_index_data(struct buf *b, uint64_t memory, const struct mem *m);
 int image_stream(const struct img *im);
 /* The image a view shows (bound ones only) and its mip and layer, or NULL. */
 struct img *view_image(struct capture_device *c, uint64_t view, uint32_t *mip, uint32_t *layer);
+/* The layers a view shows (at least 1; an arrayed or cube view more). */
+uint32_t view_layers(struct capture_device *c, uint64_t view);
 /* Buffer handle's bytes [off, off + size) clamped to the buffer (size VK_WHOLE_SIZE: to its
  * end) as an address range; 0 when the buffer is unknown, unbound or the range empty. */
 int buffer_bytes(struct capture_device *c, uint64_t handle, uint64_t off, uint64_t size,

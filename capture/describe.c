@@ -114,6 +114,7 @@ static void bound_uses(struct capture_device *c, const struct pipe *p, int compu
 							       .s = im->s,
 							       .mip = mip,
 							       .layer = layer,
+							       .layers = view_layers(c, sl->handle),
 							       .slot = -1};
 				uint32_t bn = binding_of(ds, k);
 				for (uint32_t j = 0; u && p && !compute && j < p->fs.n_tex; j++)

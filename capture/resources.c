@@ -408,6 +408,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateImageView(VkDevice device,
 		v->image = H(info->image);
 		v->mip = info->subresourceRange.baseMipLevel;
 		v->layer = info->subresourceRange.baseArrayLayer;
+		v->layers = info->subresourceRange.layerCount;
 	}
 	pthread_mutex_unlock(&c->lock);
 	return r;
@@ -487,6 +488,16 @@ struct img *view_image(struct capture_device *c, uint64_t view, uint32_t *mip, u
 	*mip = v->mip;
 	*layer = v->layer;
 	return im;
+}
+
+uint32_t view_layers(struct capture_device *c, uint64_t view)
+{
+	struct view *v = hget(&c->views, view);
+	struct img *im = v ? hget(&c->imgs, v->image) : NULL;
+	if (!im || v->layer >= im->s.layers)
+		return 1;
+	uint32_t left = im->s.layers - v->layer;
+	return v->layers && v->layers < left ? v->layers : left;
 }
 
 int buffer_bytes(struct capture_device *c, uint64_t handle, uint64_t off, uint64_t size,

@@ -108,12 +108,15 @@ static void use(struct llct_fp *fp, const struct llct_use *u, int compute, uint3
 		mip = llct_texture_lod(&u->s, mip, cw, ch);
 	}
 	llct_surface_mip_extent(&u->s, mip, &w, &h);
-	if (t.reads)
-		llct_fp_rect(fp, &u->s, mip, u->layer, 0, 0, w, h, t.stream, LLCT_OP_READ,
-			     t.cached);
-	if (t.writes)
-		llct_fp_rect(fp, &u->s, mip, u->layer, 0, 0, w, h, t.stream, LLCT_OP_WRITE,
-			     t.cached);
+	uint32_t layers = u->layers ? u->layers : 1; /* an arrayed or cube view: every layer */
+	for (uint32_t l = u->layer; l < u->layer + layers && l < u->s.layers; l++) {
+		if (t.reads)
+			llct_fp_rect(fp, &u->s, mip, l, 0, 0, w, h, t.stream, LLCT_OP_READ,
+				     t.cached);
+		if (t.writes)
+			llct_fp_rect(fp, &u->s, mip, l, 0, 0, w, h, t.stream, LLCT_OP_WRITE,
+				     t.cached);
+	}
 }
 
 void llct_dispatch_footprint(struct llct_fp *fp, const struct llct_use *uses, uint32_t n)

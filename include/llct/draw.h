@@ -147,10 +147,12 @@ struct llct_use {
 	uint64_t addr, size;    /* LLCT_USE_RANGE: bytes */
 	struct llct_surface s;  /* LLCT_USE_IMAGE: the image, at its view's mip and layer */
 	uint32_t mip, layer;
-	int slot; /* tier 2, a sampled image: -1, its texels come from the screen
-		     (the viewport mapped onto it); else its coordinates are
-		     components c0, c1 of the vertices' attribute slot `slot`
-		     (after the position), interpolated per pixel */
+	uint32_t layers; /* the layers its view shows from `layer` (0: one); a footprint takes
+			    them all (tier 2's rasterized texture reads take `layer`) */
+	int slot;        /* tier 2, a sampled image: -1, its texels come from the screen
+			    (the viewport mapped onto it); else its coordinates are
+			    components c0, c1 of the vertices' attribute slot `slot`
+			    (after the position), interpolated per pixel */
 	uint8_t c0, c1;
 };
 

@@ -60,6 +60,9 @@ out=$("$LLCTRACE" capture -q -t 3 -o "$T/ar3.llct" -- "$GATHER" 2 array 2>"$T/er
 [ "$out" = "$("$GATHER" 2 array)" ] && ok || bad "array mode output with tier 3 '$out'"
 got=$("$LLCTRACE" dump --csv --frames 1 "$T/ar3.llct" | awk -F, '$1 == 1 && $3 == "CS" { k = $4 " " $2; if (!(k in s)) { s[k] = 1; d[$4]++ } if (!($2 in u)) { u[$2] = 1; n++ } } END { print d["R"], d["W"], n }')
 [ "$got" = "64 64 128" ] && ok || bad "arrayed storage image (reads, writes, lines): $got"
+# tier 2's footprint takes the view whole: both layers, 256 lines each
+"$LLCTRACE" capture -q -t 2 -o "$T/ar2.llct" -- "$GATHER" 2 array >/dev/null 2>&1
+[ "$(lines "$T/ar2.llct" 1)" = "CS R 512;CS W 512;OTHER R 256;OTHER W 256;" ] && ok || bad "arrayed storage image tier 2 lines: $(lines "$T/ar2.llct" 1)"
 
 # the same read through a sampler (texelFetch in a compute shader): tier 3 records the
 # quarter it fetches (TEX, 64 lines) and the quarter it writes, one record each an invocation
