@@ -98,9 +98,10 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 				if (t + t / 4 > c->frec_hint)
 					c->frec_hint = t + t / 4;
 			}
-		/* programs (Zink) rotate several command buffers: one that ran out of room
-		   sizes the others' next recordings too, so a range's first frames fit */
-		if (c->frec_hint > b->frec_need && b->frec.map)
+		/* programs (Zink) rotate several primary command buffers: one that ran out of
+		   room sizes the others' next recordings too, so a range's first frames fit
+		   (secondaries, often many and small, size themselves) */
+		if (b->primary && c->frec_hint > b->frec_need && b->frec.map)
 			b->frec_need = c->frec_hint;
 		if (b->frec.map && b->frec_need && 5 * (uint64_t)b->frec_need > b->frec.cap)
 			b->frec_grow = 1; /* too small last time: a bigger one at the next draw */

@@ -192,7 +192,9 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 	struct crec old = {0};
 	if (need_buf && b->frec.buf) /* too small: a bigger one (the recording is not pending) */
 		old = b->frec, memset(&b->frec, 0, sizeof(b->frec)), b->frec_grow = 0;
-	uint32_t need = b && b->frec_need > c->frec_hint ? b->frec_need : c->frec_hint;
+	uint32_t need = !b                                          ? 0
+			: b->primary && c->frec_hint > b->frec_need ? c->frec_hint
+								    : b->frec_need;
 	uint32_t words = !need ? FREC_WORDS : 5 * (uint64_t)need > FREC_MAX ? FREC_MAX : 5 * need;
 	pthread_mutex_unlock(&c->lock);
 	if (old.buf)
