@@ -176,30 +176,53 @@ static uint32_t grad_rho2(struct pass *p, const uint32_t *w, uint32_t mask_at, u
 	return r;
 }
 
+/* What image instruction op is: its kind, where its image operands mask is, whether it divides
+ * by q and whether it takes its level implicitly; 0 when it is no sample, fetch or gather. */
+static int image_op(uint32_t op, uint32_t *kind, uint32_t *mask_at, int *proj, int *implicit)
+{
+	*proj = op >= SpvOpImageSampleProjImplicitLod && op <= SpvOpImageSampleProjDrefExplicitLod;
+	*implicit = op == SpvOpImageSampleImplicitLod || op == SpvOpImageSampleDrefImplicitLod ||
+		    op == SpvOpImageSampleProjImplicitLod ||
+		    op == SpvOpImageSampleProjDrefImplicitLod;
+	switch (op) {
+	case SpvOpImageSampleImplicitLod:
+	case SpvOpImageSampleExplicitLod:
+	case SpvOpImageSampleProjImplicitLod:
+	case SpvOpImageSampleProjExplicitLod:
+		*kind = LLCT_SPIRV_SAMPLE, *mask_at = 5;
+		return 1;
+	case SpvOpImageSampleDrefImplicitLod:
+	case SpvOpImageSampleDrefExplicitLod:
+	case SpvOpImageSampleProjDrefImplicitLod:
+	case SpvOpImageSampleProjDrefExplicitLod:
+		*kind = LLCT_SPIRV_SAMPLE, *mask_at = 6;
+		return 1;
+	case SpvOpImageFetch:
+		*kind = LLCT_SPIRV_FETCH, *mask_at = 5;
+		return 1;
+	case SpvOpImageGather:
+	case SpvOpImageDrefGather:
+		*kind = LLCT_SPIRV_GATHER, *mask_at = 6;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int sparse(uint32_t op)
+{
+	return op >= SpvOpImageSparseSampleImplicitLod && op <= SpvOpImageSparseDrefGather;
+}
+
 /* Compute: a sample at an explicit level, a fetch or a gather of a 1D or 2D image (not arrayed)
  * takes two records at once, (LLCT_SPIRV_PREFIX_SITE, u, v) and (site + 4096 x element, level,
  * workgroup); any other form counts in tex_skipped, so the sampled images keep their footprint. */
 static void image_compute(struct pass *p, const uint32_t *w)
 {
 	uint32_t op = w[0] & 0xffff, len = w[0] >> 16, kind, mask_at;
-	switch (op) {
-	case SpvOpImageSampleExplicitLod:
-		kind = LLCT_SPIRV_SAMPLE, mask_at = 5;
-		break;
-	case SpvOpImageSampleDrefExplicitLod:
-		kind = LLCT_SPIRV_SAMPLE, mask_at = 6;
-		break;
-	case SpvOpImageFetch:
-		kind = LLCT_SPIRV_FETCH, mask_at = 5;
-		break;
-	case SpvOpImageGather:
-	case SpvOpImageDrefGather:
-		kind = LLCT_SPIRV_GATHER, mask_at = 6;
-		break;
-	default:
-		if ((op >= SpvOpImageSampleImplicitLod && op <= SpvOpImageDrefGather) ||
-		    (op >= SpvOpImageSparseSampleImplicitLod && op <= SpvOpImageSparseDrefGather))
-			p->tex_skipped++;
+	int proj, implicit, is = image_op(op, &kind, &mask_at, &proj, &implicit);
+	if (!is || proj || implicit) {
+		p->tex_skipped += is || sparse(op);
 		return;
 	}
 	uint32_t si = len >= 5 ? w[3] : 0, coord = len >= 5 ? w[4] : 0, elem = 0, elem_id = 0,
@@ -253,33 +276,10 @@ void si_image(struct pass *p, size_t i)
 		image_compute(p, w);
 		return;
 	}
-	uint32_t op = w[0] & 0xffff, len = w[0] >> 16, kind, proj = 0;
-	uint32_t mask_at; /* where the image operands mask is */
-	switch (op) {
-	case SpvOpImageSampleProjImplicitLod:
-	case SpvOpImageSampleProjExplicitLod:
-		proj = 1; /* fall through */
-	case SpvOpImageSampleImplicitLod:
-	case SpvOpImageSampleExplicitLod:
-		kind = LLCT_SPIRV_SAMPLE, mask_at = 5;
-		break;
-	case SpvOpImageSampleProjDrefImplicitLod:
-	case SpvOpImageSampleProjDrefExplicitLod:
-		proj = 1; /* fall through */
-	case SpvOpImageSampleDrefImplicitLod:
-	case SpvOpImageSampleDrefExplicitLod:
-		kind = LLCT_SPIRV_SAMPLE, mask_at = 6;
-		break;
-	case SpvOpImageFetch:
-		kind = LLCT_SPIRV_FETCH, mask_at = 5;
-		break;
-	case SpvOpImageGather:
-	case SpvOpImageDrefGather:
-		kind = LLCT_SPIRV_GATHER, mask_at = 6;
-		break;
-	default: /* sparse forms are not followed */
-		p->skipped +=
-		    op >= SpvOpImageSparseSampleImplicitLod && op <= SpvOpImageSparseDrefGather;
+	uint32_t op = w[0] & 0xffff, len = w[0] >> 16, kind, mask_at;
+	int proj, implicit;
+	if (!image_op(op, &kind, &mask_at, &proj, &implicit)) {
+		p->skipped += sparse(op); /* sparse forms are not followed */
 		return;
 	}
 	if (len < 5)

@@ -9,28 +9,7 @@
  * objects its shader needs, beside the hand-worked records it checks; split apart, the set-up
  * would sit away from what it sets up.) */
 #include "spirv.h"
-#include "vkapp.h" /* its CHECK is for VkResults: VK below; check.h's CHECK counts failures */
-#define VK(x)                                                                                      \
-	do {                                                                                       \
-		VkResult r_ = (x);                                                                 \
-		if (r_ != VK_SUCCESS) {                                                            \
-			fprintf(stderr, "%s failed: %d\n", #x, r_);                                \
-			exit(1);                                                                   \
-		}                                                                                  \
-	} while (0)
-#undef CHECK
-#include "check.h"
-
-#define CHECK_MSG(cond, ...)                                                                       \
-	do {                                                                                       \
-		check_count++;                                                                     \
-		if (!(cond)) {                                                                     \
-			check_failures++;                                                          \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
+#include "vk_check.h"
 
 #include <math.h>
 #include <spirv-tools/libspirv.h>

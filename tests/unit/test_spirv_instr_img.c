@@ -6,27 +6,7 @@
  * with the same draw and pixel, and a projective sample with its coordinates divided by q -- the
  * values worked out from the pixel's centre. */
 #include "spirv.h"
-#include "vkapp.h" /* its CHECK is for VkResults: VK below; check.h's CHECK counts failures */
-#define VK(x)                                                                                      \
-	do {                                                                                       \
-		VkResult r_ = (x);                                                                 \
-		if (r_ != VK_SUCCESS) {                                                            \
-			fprintf(stderr, "%s failed: %d\n", #x, r_);                                \
-			exit(1);                                                                   \
-		}                                                                                  \
-	} while (0)
-#undef CHECK
-#include "check.h"
-#define CHECK_MSG(cond, ...)                                                                       \
-	do {                                                                                       \
-		check_count++;                                                                     \
-		if (!(cond)) {                                                                     \
-			check_failures++;                                                          \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
+#include "vk_check.h"
 
 #include "fullscreen.vert.h"
 #include "sample.comp.h"
@@ -70,6 +50,46 @@ static VkImageView texture(uint32_t layers, int cube, VkImage *img, VkDeviceMemo
 	VkImageView v;
 	VK(vkCreateImageView(dev, &vci, NULL, &v));
 	return v;
+}
+
+/* A w x w RGBA8 color target, a render pass that clears it, and its framebuffer. */
+struct target {
+	VkImage img;
+	VkDeviceMemory mem;
+	VkImageView view;
+	VkRenderPass rp;
+	VkFramebuffer fb;
+};
+static void target_make(struct target *t, uint32_t w)
+{
+	t->img = app_image(VK_FORMAT_R8G8B8A8_UNORM, w, w, VK_SAMPLE_COUNT_1_BIT,
+			   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, &t->mem);
+	t->view = app_view(t->img, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+	VkAttachmentDescription ad = {0,
+				      VK_FORMAT_R8G8B8A8_UNORM,
+				      VK_SAMPLE_COUNT_1_BIT,
+				      VK_ATTACHMENT_LOAD_OP_CLEAR,
+				      VK_ATTACHMENT_STORE_OP_STORE,
+				      VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+				      VK_ATTACHMENT_STORE_OP_DONT_CARE,
+				      VK_IMAGE_LAYOUT_UNDEFINED,
+				      VK_IMAGE_LAYOUT_GENERAL};
+	VkAttachmentReference ar = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+	VkSubpassDescription sd = {0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, 1, &ar};
+	VkRenderPassCreateInfo rpci = {
+	    VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, NULL, 0, 1, &ad, 1, &sd};
+	VK(vkCreateRenderPass(dev, &rpci, NULL, &t->rp));
+	VkFramebufferCreateInfo fci = {
+	    VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, t->rp, 1, &t->view, w, w, 1};
+	VK(vkCreateFramebuffer(dev, &fci, NULL, &t->fb));
+}
+static void target_free(struct target *t)
+{
+	vkDestroyFramebuffer(dev, t->fb, NULL);
+	vkDestroyRenderPass(dev, t->rp, NULL);
+	vkDestroyImageView(dev, t->view, NULL);
+	vkDestroyImage(dev, t->img, NULL);
+	vkFreeMemory(dev, t->mem, NULL);
 }
 
 static float f32(uint32_t w)
@@ -147,29 +167,10 @@ static void fragment_runs(void)
 	sci.magFilter = sci.minFilter = VK_FILTER_LINEAR;
 	VkSampler sampler;
 	VK(vkCreateSampler(dev, &sci, NULL, &sampler));
-	VkDeviceMemory tmem;
-	VkImage target = app_image(VK_FORMAT_R8G8B8A8_UNORM, W, W, VK_SAMPLE_COUNT_1_BIT,
-				   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, &tmem);
-	VkImageView tview = app_view(target, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
-	VkAttachmentDescription ad = {0,
-				      VK_FORMAT_R8G8B8A8_UNORM,
-				      VK_SAMPLE_COUNT_1_BIT,
-				      VK_ATTACHMENT_LOAD_OP_CLEAR,
-				      VK_ATTACHMENT_STORE_OP_STORE,
-				      VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-				      VK_ATTACHMENT_STORE_OP_DONT_CARE,
-				      VK_IMAGE_LAYOUT_UNDEFINED,
-				      VK_IMAGE_LAYOUT_GENERAL};
-	VkAttachmentReference ar = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-	VkSubpassDescription sd = {0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, 1, &ar};
-	VkRenderPassCreateInfo rpci = {
-	    VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, NULL, 0, 1, &ad, 1, &sd};
-	VkRenderPass rp;
-	VK(vkCreateRenderPass(dev, &rpci, NULL, &rp));
-	VkFramebufferCreateInfo fci = {
-	    VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, rp, 1, &tview, W, W, 1};
-	VkFramebuffer fb;
-	VK(vkCreateFramebuffer(dev, &fci, NULL, &fb));
+	struct target tg;
+	target_make(&tg, W);
+	VkRenderPass rp = tg.rp;
+	VkFramebuffer fb = tg.fb;
 	/* set 0: the program's images; set 1: the record buffer and the draw number */
 	VkShaderStageFlags fs = VK_SHADER_STAGE_FRAGMENT_BIT;
 	VkDescriptorSetLayoutBinding b0[4] = {
@@ -357,17 +358,13 @@ static void fragment_runs(void)
 	vkDestroyPipelineLayout(dev, layout, NULL);
 	vkDestroyDescriptorSetLayout(dev, l[0], NULL);
 	vkDestroyDescriptorSetLayout(dev, l[1], NULL);
-	vkDestroyFramebuffer(dev, fb, NULL);
-	vkDestroyRenderPass(dev, rp, NULL);
+	target_free(&tg);
 	vkDestroySampler(dev, sampler, NULL);
 	for (int k = 0; k < 4; k++) {
 		vkDestroyImageView(dev, tv[k], NULL);
 		vkDestroyImage(dev, ti[k], NULL);
 		vkFreeMemory(dev, tm[k], NULL);
 	}
-	vkDestroyImageView(dev, tview, NULL);
-	vkDestroyImage(dev, target, NULL);
-	vkFreeMemory(dev, tmem, NULL);
 	llct_spirv_instr_free(&ins);
 }
 
@@ -555,29 +552,10 @@ static void vertex_runs(void)
 	VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
 	VkSampler sampler;
 	VK(vkCreateSampler(dev, &sci, NULL, &sampler));
-	VkDeviceMemory tmem;
-	VkImage target = app_image(VK_FORMAT_R8G8B8A8_UNORM, VW, VW, VK_SAMPLE_COUNT_1_BIT,
-				   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, &tmem);
-	VkImageView tview = app_view(target, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
-	VkAttachmentDescription ad = {0,
-				      VK_FORMAT_R8G8B8A8_UNORM,
-				      VK_SAMPLE_COUNT_1_BIT,
-				      VK_ATTACHMENT_LOAD_OP_CLEAR,
-				      VK_ATTACHMENT_STORE_OP_STORE,
-				      VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-				      VK_ATTACHMENT_STORE_OP_DONT_CARE,
-				      VK_IMAGE_LAYOUT_UNDEFINED,
-				      VK_IMAGE_LAYOUT_GENERAL};
-	VkAttachmentReference ar = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-	VkSubpassDescription sd = {0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, 1, &ar};
-	VkRenderPassCreateInfo rpci = {
-	    VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, NULL, 0, 1, &ad, 1, &sd};
-	VkRenderPass rp;
-	VK(vkCreateRenderPass(dev, &rpci, NULL, &rp));
-	VkFramebufferCreateInfo fci = {
-	    VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, rp, 1, &tview, VW, VW, 1};
-	VkFramebuffer fb;
-	VK(vkCreateFramebuffer(dev, &fci, NULL, &fb));
+	struct target tg;
+	target_make(&tg, VW);
+	VkRenderPass rp = tg.rp;
+	VkFramebuffer fb = tg.fb;
 	VkShaderStageFlags st = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
 	VkDescriptorSetLayoutBinding b0 = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, st,
 					   NULL};
@@ -695,15 +673,11 @@ static void vertex_runs(void)
 	vkDestroyPipelineLayout(dev, layout, NULL);
 	vkDestroyDescriptorSetLayout(dev, l[0], NULL);
 	vkDestroyDescriptorSetLayout(dev, l[1], NULL);
-	vkDestroyFramebuffer(dev, fb, NULL);
-	vkDestroyRenderPass(dev, rp, NULL);
+	target_free(&tg);
 	vkDestroySampler(dev, sampler, NULL);
 	vkDestroyImageView(dev, tv, NULL);
 	vkDestroyImage(dev, ti, NULL);
 	vkFreeMemory(dev, tm, NULL);
-	vkDestroyImageView(dev, tview, NULL);
-	vkDestroyImage(dev, target, NULL);
-	vkFreeMemory(dev, tmem, NULL);
 	llct_spirv_instr_free(&ins);
 }
 
