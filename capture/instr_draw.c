@@ -39,6 +39,26 @@ static uint32_t *stage_words(struct capture_device *c, const VkGraphicsPipelineC
 	return w;
 }
 
+/* Whether stage k's shader touches no memory the layer would record: no descriptor binding
+ * in use, no buffer device address (a pass-through tessellation or geometry stage). */
+static int memory_free(struct capture_device *c, const VkGraphicsPipelineCreateInfo *g, int k)
+{
+	const uint32_t *code;
+	size_t n;
+	uint64_t used[8];
+	if (stage_code(c, &g->pStages[k], &code, &n))
+		return 0;
+	llct_spirv_bindings(code, n, used);
+	for (int s = 0; s < 8; s++)
+		if (used[s])
+			return 0;
+	for (size_t i = 5; i + 1 < n && code[i] >> 16; i += code[i] >> 16)
+		if ((code[i] & 0xffff) == 17 /* OpCapability */ &&
+		    code[i + 1] == 5347 /* PhysicalStorageBufferAddresses */)
+			return 0;
+	return 1;
+}
+
 void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 		    const VkGraphicsPipelineCreateInfo *g, VkPipeline real)
 {
@@ -48,6 +68,7 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 	uint32_t *words[2] = {NULL, NULL}, set = 0;
 	size_t n[2] = {0, 0};
 	int st_of[2] = {-1, -1}, other = 0; /* stage index of the fragment and vertex shaders */
+	uint32_t others = 0;                /* the other stages, a bit each */
 	VkPipelineLayout ext = VK_NULL_HANDLE;
 	VkPipeline twin = VK_NULL_HANDLE;
 	if (!c->frag_instr)
@@ -58,7 +79,7 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 		else if (g->pStages[i].stage == VK_SHADER_STAGE_VERTEX_BIT)
 			st_of[1] = (int)i;
 		else
-			other = 1;
+			other = 1, others |= 1u << i;
 	}
 	for (const VkBaseInStructure *x = g->pNext; x; x = x->pNext)
 		if (x->sType == VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR)
@@ -69,9 +90,14 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 		return;
 	if (g->stageCount > MAX_STAGES)
 		why = "too many stages";
-	else if (other && !why)
-		why = "its tessellation or geometry stage is not instrumented";
 	pthread_mutex_lock(&c->lock);
+	/* tessellation and geometry stages stay as the program has them: only where they touch
+	   no memory, so that the vertex and fragment records are all there is */
+	for (uint32_t i = 0; other && !why && i < g->stageCount && i < MAX_STAGES; i++)
+		if (others >> i & 1 && !memory_free(c, g, (int)i))
+			why =
+			    "its tessellation or geometry stage reads or writes memory, and is not "
+			    "instrumented";
 	struct playout *l = hget(&c->playouts, H(g->layout));
 	if (!why && (!l || !l->ext))
 		why = "its pipeline layout has no set left for the layer's";

@@ -7,7 +7,7 @@
  *   3. the resolved target is copied to a host-visible buffer.
  * Prints a checksum of the read-back pixels.
  *
- * usage: features [FRAMES [dynvi|dynblend|dynstride|dynmask|- [DEPTH_FILE]]]
+ * usage: features [FRAMES [dynvi|dynblend|dynstride|dynmask|geom|- [DEPTH_FILE]]]
  * (default 2 frames; with DEPTH_FILE frame 0's shadow map is copied out and written there,
  * 128x128 32-bit floats, rows top to bottom; dynvi: the
  * shadow pass takes its vertex input from vkCmdSetVertexInputEXT,
@@ -15,12 +15,14 @@
  * pipeline and turned on by vkCmdSetColorBlendEnableEXT, VK_EXT_extended_dynamic_state3; dynstride:
  * the shadow pass's vertex stride comes from vkCmdBindVertexBuffers2EXT, the pipeline's is wrong;
  * dynmask: the main pass's color write mask is dynamic state, set to 0 by
- * vkCmdSetColorWriteMaskEXT: it writes no color)
+ * vkCmdSetColorWriteMaskEXT: it writes no color; geom: the main pass's pipeline has a
+ * pass-through geometry shader, pass_uv.geom)
  */
 #include "vkapp.h"
 
 #include "depth.frag.h"
 #include "fullscreen.vert.h"
+#include "pass_uv.geom.h"
 #include "shadow.frag.h"
 #include "tri.vert.h"
 
@@ -41,6 +43,9 @@ int main(int argc, char **argv)
 	eds3.extendedDynamicState3ColorBlendEnable = VK_TRUE;
 	int dynstride = argc > 2 && !strcmp(argv[2], "dynstride");
 	int dynmask = argc > 2 && !strcmp(argv[2], "dynmask");
+	int geom = argc > 2 && !strcmp(argv[2], "geom");
+	VkPhysicalDeviceFeatures2 gf = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+	gf.features.geometryShader = VK_TRUE;
 	eds3.extendedDynamicState3ColorWriteMask = dynmask;
 	VkPhysicalDeviceExtendedDynamicStateFeaturesEXT eds = {
 	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_FEATURES_EXT, NULL, VK_TRUE};
@@ -51,6 +56,7 @@ int main(int argc, char **argv)
 	void *feat = dynvi                 ? (void *)&vif
 		     : dynblend || dynmask ? (void *)&eds3
 		     : dynstride           ? (void *)&eds
+		     : geom                ? (void *)&gf
 					   : NULL;
 	app_open("features", 0, ext, feat);
 	PFN_vkCmdBindVertexBuffers2EXT bind_vb2 =
@@ -200,6 +206,8 @@ int main(int argc, char **argv)
 	VkShaderModule s_df = app_shader(spv_depth_frag, sizeof(spv_depth_frag));
 	VkShaderModule s_fv = app_shader(spv_fullscreen_vert, sizeof(spv_fullscreen_vert));
 	VkShaderModule s_sf = app_shader(spv_shadow_frag, sizeof(spv_shadow_frag));
+	VkShaderModule s_gs =
+	    geom ? app_shader(spv_pass_uv_geom, sizeof(spv_pass_uv_geom)) : VK_NULL_HANDLE;
 	/* the shadow pass: vertices in, depth test and write, no color */
 	struct app_pipe po = {rp_shadow, layout, s_tv, s_df, W, H, VK_SAMPLE_COUNT_1_BIT};
 	po.vertex_input = 1;
@@ -216,6 +224,7 @@ int main(int argc, char **argv)
 	po.blend = 1;
 	po.dynamic_blend = dynblend;
 	po.dynamic_write_mask = dynmask;
+	po.gs = s_gs;
 	VkPipeline p_main = app_pipeline(&po);
 
 	VkCommandPool pool = app_command_pool();
@@ -333,6 +342,8 @@ int main(int argc, char **argv)
 	VkShaderModule mods[4] = {s_tv, s_df, s_fv, s_sf};
 	for (int i = 0; i < 4; i++)
 		vkDestroyShaderModule(dev, mods[i], NULL);
+	if (s_gs)
+		vkDestroyShaderModule(dev, s_gs, NULL);
 	vkDestroyPipelineLayout(dev, layout, NULL);
 	vkDestroyDescriptorPool(dev, dpool, NULL);
 	vkDestroyDescriptorSetLayout(dev, dsl, NULL);

@@ -210,15 +210,18 @@ struct app_pipe {
 	int dynamic_write_mask;   /* the color write mask is set by vkCmdSetColorWriteMaskEXT */
 	int depth_write_only;     /* depth writes on with the depth test off: no depth access */
 	const VkSpecializationInfo *fs_spec; /* the fragment shader's specialization, or NULL */
+	VkShaderModule gs;                   /* a geometry shader between them, or none */
 };
 
 static inline VkPipeline app_pipeline(const struct app_pipe *o)
 {
-	VkPipelineShaderStageCreateInfo st[2] = {
+	VkPipelineShaderStageCreateInfo st[3] = {
 	    {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
 	     VK_SHADER_STAGE_VERTEX_BIT, o->vs, "main", NULL},
 	    {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
-	     VK_SHADER_STAGE_FRAGMENT_BIT, o->fs, "main", o->fs_spec}};
+	     VK_SHADER_STAGE_FRAGMENT_BIT, o->fs, "main", o->fs_spec},
+	    {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+	     VK_SHADER_STAGE_GEOMETRY_BIT, o->gs, "main", NULL}};
 	VkVertexInputBindingDescription b = {0, o->dynamic_stride ? 64 : 8,
 					     VK_VERTEX_INPUT_RATE_VERTEX};
 	VkVertexInputAttributeDescription a = {0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
@@ -272,7 +275,7 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 	cb.attachmentCount = o->color ? 1 : 0;
 	cb.pAttachments = &cba;
 	VkGraphicsPipelineCreateInfo ci = {VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-	ci.stageCount = 2;
+	ci.stageCount = o->gs ? 3 : 2;
 	ci.pStages = st;
 	ci.pVertexInputState = &vi;
 	ci.pInputAssemblyState = &ia;

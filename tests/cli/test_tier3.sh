@@ -167,6 +167,19 @@ got=$("$LLCTRACE" dump --csv --frames 1 "$T/d3.llct" | awk -F, '$1 == 1 && $3 ==
 got=$("$LLCTRACE" dump --csv --frames 1 "$T/d3.llct" | awk -F, '$1 == 1 && $3 == "TEX"' | wc -l)
 [ "$got" = 4096 ] && ok || bad "scene TEX reads with a nearest sampler: $got, want 4096"
 
+# a pass-through geometry shader (it touches no memory) between features' full-screen vertex
+# and shadow-sampling fragment shaders: the pipeline's twin is made all the same, and records
+# what it records without the stage (16512 records, 1024 TEX reads), output unchanged
+FEATURES=$(dirname "$SCENE")/app_features
+if [ -x "$FEATURES" ]; then
+	gtex() { "$LLCTRACE" dump --csv --frames 1 "$1" | awk -F, '$1 == 1 && $3 == "TEX"' | wc -l; }
+	gdraw() { q "$1" "SELECT json_extract(params, '\$.accesses') || ' ' || json_extract(params, '\$.records') FROM kernels WHERE kind = 'draw' AND frame = 1 AND json_extract(params, '\$.accesses') IS NOT NULL"; }
+	out=$("$LLCTRACE" capture -q -t 3 -b submit -o "$T/fg.llct" -- "$FEATURES" 2 geom 2>"$T/err")
+	[ "$out" = "$("$FEATURES" 2)" ] && ok || bad "features geom: output '$out'"
+	"$LLCTRACE" capture -q -t 3 -b submit -o "$T/f0.llct" -- "$FEATURES" 2 >/dev/null 2>&1
+	[ "$(gdraw "$T/fg.llct")" = "instrumented 16512" ] && [ "$(gdraw "$T/f0.llct")" = "instrumented 16512" ] && [ "$(gtex "$T/fg.llct")" = "$(gtex "$T/f0.llct")" ] && ok || bad "features geom: $(gdraw "$T/fg.llct"), TEX $(gtex "$T/fg.llct") against $(gtex "$T/f0.llct")"
+fi
+
 # the same pass sampling the texture as element 1 of an array of two, by an index only the
 # pipeline's specialization gives: each sample's prefix names element 1, so the TEX lines are
 # the texture's 4096 (element 0, a 16 x 16 image, would be 16); the output unchanged
@@ -207,7 +220,7 @@ expect_err "bad --tier '4' (1, 2 or 3)"
 
 # no validation error caused by the twins, their layouts, sets and record buffers
 if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
-	for run in "$GATHER 2" "$GATHER 2 image" "$GATHER 2 sampled" "$GATHER 2 array" "$GATHER 2 bda" "$GATHER 2 bindless" "$SCENE 2" "$SCENE 2 push" "$SCENE 2 heap"; do
+	for run in "$GATHER 2" "$GATHER 2 image" "$GATHER 2 sampled" "$GATHER 2 array" "$GATHER 2 bda" "$GATHER 2 bindless" "$SCENE 2" "$SCENE 2 push" "$SCENE 2 heap" "$(dirname "$SCENE")/app_features 2 geom"; do
 		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -t 3 -b submit -o "$T/v.llct" -- $run >/dev/null 2>"$T/verr"
 		if grep -q "Validation Error" "$T/verr"; then bad "$run: validation errors: $(grep -m2 'Validation Error' "$T/verr" | cut -c1-300)"; else ok; fi
 	done
