@@ -365,8 +365,10 @@ uint64_t instr_storage_line(const struct img *im, const struct llct_spirv_site *
 
 /* The layer a sample's prefix names, from the view's first: an array layer (a fetch's as given,
  * a sample's rounded to nearest even, as Vulkan does), or the face of a cube direction
- * (u, v, z), whose face coordinates then replace *u, *v (Vulkan's cube map face selection). */
-static uint32_t sample_layer(const struct llct_spirv_site *st, uint32_t third, float *u, float *v)
+ * (u, v, z), whose face coordinates then replace *u, *v (Vulkan's cube map face selection),
+ * plus 6 x a cube array's cube (fourth, rounded to nearest even). */
+static uint32_t sample_layer(const struct llct_spirv_site *st, uint32_t third, uint32_t fourth,
+			     float *u, float *v)
 {
 	float f;
 	memcpy(&f, &third, 4);
@@ -378,7 +380,13 @@ static uint32_t sample_layer(const struct llct_spirv_site *st, uint32_t third, f
 		f = isfinite(f) ? nearbyintf(f) : 0;
 		return f <= 0 ? 0 : f >= 65535.0f ? 65535 : (uint32_t)f;
 	}
-	return llct_cube_face(*u, *v, isfinite(f) ? f : 0, u, v);
+	uint32_t face = llct_cube_face(*u, *v, isfinite(f) ? f : 0, u, v), cube = 0;
+	if (st->arrayed) { /* a cube array: 6 layers a cube, the cube rounded to nearest even */
+		memcpy(&f, &fourth, 4);
+		f = isfinite(f) ? nearbyintf(f) : 0;
+		cube = f <= 0 ? 0 : f >= 10000.0f ? 10000 : (uint32_t)f;
+	}
+	return 6 * cube + face;
 }
 
 static uint32_t fbits(float f)
@@ -424,7 +432,8 @@ void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, st
 	float u, v;
 	memcpy(&u, &u_bits, 4), memcpy(&v, &v_bits, 4);
 	int vol = st->dim == LLCT_SPIRV_DIM_3D && third;
-	uint32_t layer = a->layer + (third && !vol ? sample_layer(st, *third, &u, &v) : 0);
+	uint32_t layer =
+	    a->layer + (third && !vol ? sample_layer(st, third[0], third[1], &u, &v) : 0);
 	uint32_t layers = a->im->s.layers ? a->im->s.layers : 1;
 	layer = layer < layers ? layer : layers - 1;
 	for (int32_t l = lv; l >= 0; l = l == lv ? lv2 : -1) {

@@ -94,11 +94,12 @@ enum {
 	LLCT_SPIRV_DIM_3D = 3,
 	LLCT_SPIRV_DIM_CUBE = 6
 };
-/* A draw's sample of an arrayed or cube image, or of an array of images indexed at run time,
- * takes two records, taken together (adjacent in the buffer): first a prefix (site
+/* A draw's sample of an arrayed, cube or 3D image, or of an array of images indexed at run
+ * time, takes two records, taken together (adjacent in the buffer): first a prefix (site
  * LLCT_SPIRV_PREFIX_SITE + 4096 x draw, the run-time element or 0, the coordinate after u and
- * v -- an array layer, a cube direction's z, a volume's w -- as the shader had it (float bits;
- * integers for a fetch), 0, pixel), then the record itself. Site numbers stay below it. */
+ * v -- an array layer, a cube direction's z, a volume's w --, a cube array's layer or 0, the
+ * pixel; coordinates as the shader had them: float bits, integers for a fetch), then the record
+ * itself. Site numbers stay below it. */
 #define LLCT_SPIRV_PREFIX_SITE 4095u
 /* Whether a buffer or storage image site reads, writes (atomics both). */
 static inline int llct_spirv_site_reads(uint32_t kind)

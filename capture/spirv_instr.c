@@ -510,7 +510,7 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 	    3 + 5 + 4 + 4 + 4 + (p.new_uint ? 4 : 0) + (p.new_bool ? 2 : 0) + 4 * p.n_consts;
 	size_t total = n + n_ext + 3 * (size_t)n_entries + sizeof(annot) / 4 + 4 + n_types + 12 +
 		       2 + 3 * (size_t)n_entries + 4 + 3 + 4 + 4 + 8 + 16 + 11 +
-		       2 * (size_t)n_entries + 4 + 4 + 8 + 4 + p.n_out;
+		       2 * (size_t)n_entries + 4 + 4 + 8 + 4 + 4 + p.n_out;
 	int add_early = p.fragment && !early && !late; /* only fragments that pass record */
 	uint32_t *o = malloc(total * sizeof(*o)), k = 0;
 	if (!o) {
@@ -617,6 +617,10 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 	}
 	if (p.new_v2f) {
 		uint32_t t[4] = {4u << 16 | SpvOpTypeVector, p.t_v2f, p.t_float, 2};
+		memcpy(o + k, t, sizeof(t)), k += 4;
+	}
+	if (p.new_v3f) {
+		uint32_t t[4] = {4u << 16 | SpvOpTypeVector, p.t_v3f, p.t_float, 3};
 		memcpy(o + k, t, sizeof(t)), k += 4;
 	}
 	if (p.new_v2u) {

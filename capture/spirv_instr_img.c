@@ -309,7 +309,7 @@ void si_image(struct pass *p, size_t i)
 		     : dim == SpvDim2D                      ? 2
 		     : dim == SpvDimCube || dim == SpvDim3D ? 3
 							    : 0;
-	if (!n || (dim == SpvDimCube && (arrayed || kind == LLCT_SPIRV_FETCH)) ||
+	if (!n || (dim == SpvDimCube && kind == LLCT_SPIRV_FETCH) ||
 	    (proj && (arrayed || n == 3))) {
 		p->skipped++;
 		return;
@@ -341,7 +341,10 @@ void si_image(struct pass *p, size_t i)
 	uint32_t third = n == 3    ? component(p, c, ct, 2) /* a cube's z, a volume's w */
 			 : arrayed ? component(p, coord, ct, n)
 				   : si_konst(p, 0);
-	if (!u || !v || !third) {
+	/* a cube array's layer: the prefix's fourth word */
+	uint32_t fourth =
+	    dim == SpvDimCube && arrayed ? component(p, coord, ct, 3) : si_konst(p, 0);
+	if (!u || !v || !third || !fourth) {
 		p->skipped++;
 		return;
 	}
@@ -367,9 +370,12 @@ void si_image(struct pass *p, size_t i)
 				si_emit(p, sh, 7);
 			} else if (n == 1) {
 				si_emit5(p, SpvOpCompositeExtract, p->t_float, x, c, 0);
-			} else { /* a cube's direction is its first 3 of 4: not followed (above) */
-				p->skipped++;
-				return;
+			} else { /* a cube array's direction: its first 3 of 4 */
+				if (!p->t_v3f)
+					p->t_v3f = p->next++, p->new_v3f = 1;
+				uint32_t sh[8] = {
+				    8u << 16 | SpvOpVectorShuffle, p->t_v3f, x, c, c, 0, 1, 2};
+				si_emit(p, sh, 8);
 			}
 			c = x;
 		}
@@ -407,8 +413,7 @@ void si_image(struct pass *p, size_t i)
 	si_emit5(p, SpvOpIAdd, p->t_uint, pw, word,
 		 si_konst(p, LLCT_SPIRV_PREFIX_SITE - (p->site_base + (uint32_t)p->n_sites - 1)));
 	uint32_t vals[10] = {
-	    pw,   elem_id ? elem_id : si_konst(p, 0), third, si_konst(p, 0), pixel, word, u, v, lod,
-	    pixel};
+	    pw, elem_id ? elem_id : si_konst(p, 0), third, fourth, pixel, word, u, v, lod, pixel};
 	si_record_n(p, vals, 10);
 }
 
@@ -422,6 +427,8 @@ int si_fragment_setup(struct pass *p)
 				p->t_v4f = w[1];
 			if (w[3] == 2 && !p->t_v2f)
 				p->t_v2f = w[1];
+			if (w[3] == 3 && !p->t_v3f)
+				p->t_v3f = w[1];
 		}
 	}
 	if (!p->t_float)

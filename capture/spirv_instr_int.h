@@ -57,6 +57,8 @@ struct pass {
 	uint32_t rec_words, v_fc, t_float, t_v4f, t_v2f, t_pv4f;
 	uint32_t t_v2u; /* uvec2 (the module's; gradient samples declare it if it has none) */
 	int new_v2u;
+	uint32_t t_v3f; /* vec3 (the module's; cube arrays' level query declares it if none) */
+	int new_v3f;
 	uint32_t t_rid, t_prid, v_id; /* draws: binding 1, {uint draw}: which draw records */
 	/* vertex: records like a fragment's, the vertex index in place of the pixel */
 	int vertex, graphics, new_vi, new_int;

@@ -40,10 +40,11 @@ static VkImageView texture(uint32_t layers, int cube, VkImage *img, VkDeviceMemo
 	VK(vkBindImageMemory(dev, *img, *mem, 0));
 	VkImageViewCreateInfo vci = {VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
 	vci.image = *img;
-	vci.viewType = cube == 2    ? VK_IMAGE_VIEW_TYPE_3D
-		       : cube       ? VK_IMAGE_VIEW_TYPE_CUBE
-		       : layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY
-				    : VK_IMAGE_VIEW_TYPE_2D;
+	vci.viewType = cube == 2            ? VK_IMAGE_VIEW_TYPE_3D
+		       : cube && layers > 6 ? VK_IMAGE_VIEW_TYPE_CUBE_ARRAY
+		       : cube               ? VK_IMAGE_VIEW_TYPE_CUBE
+		       : layers > 1         ? VK_IMAGE_VIEW_TYPE_2D_ARRAY
+					    : VK_IMAGE_VIEW_TYPE_2D;
 	vci.format = ici.format;
 	vci.subresourceRange =
 	    (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, layers};
@@ -135,9 +136,9 @@ static void fragment_runs(void)
 	CHECK(llct_spirv_instrument(words, nw, 1, 0, &ins) == 0);
 	validates(&ins);
 	/* the four sites, told apart by what the pass says of each */
-	enum { SITES = 7 };
+	enum { SITES = 8 };
 	int s_heap = -1, s_arr = -1, s_cube = -1, s_proj = -1, s_grad = -1, s_grad_arr = -1,
-	    s_vol = -1;
+	    s_vol = -1, s_cubes = -1;
 	CHECK(ins.record_words == 5 && ins.n_sites == SITES && ins.skipped == 0);
 	for (size_t s = 0; s < ins.n_sites && s < SITES; s++) {
 		const struct llct_spirv_site *st = &ins.sites[s];
@@ -154,15 +155,18 @@ static void fragment_runs(void)
 			s_grad = (int)s;
 		else if (st->dim == LLCT_SPIRV_DIM_3D && st->prefix && st->binding == 3)
 			s_vol = (int)s;
+		else if (st->dim == LLCT_SPIRV_DIM_CUBE && st->arrayed && st->binding == 4)
+			s_cubes = (int)s;
 	}
 	CHECK(s_heap >= 0 && s_arr >= 0 && s_cube >= 0 && s_proj >= 0 && s_grad >= 0 &&
-	      s_grad_arr >= 0 && s_vol >= 0);
+	      s_grad_arr >= 0 && s_vol >= 0 && s_cubes >= 0);
 
 	/* the images: one 2D texture for the heap's three elements, 4 layers, a cube, a volume */
-	VkImage ti[4];
-	VkDeviceMemory tm[4];
-	VkImageView tv[4] = {texture(1, 0, &ti[0], &tm[0]), texture(4, 0, &ti[1], &tm[1]),
-			     texture(6, 1, &ti[2], &tm[2]), texture(1, 2, &ti[3], &tm[3])};
+	VkImage ti[5];
+	VkDeviceMemory tm[5];
+	VkImageView tv[5] = {texture(1, 0, &ti[0], &tm[0]), texture(4, 0, &ti[1], &tm[1]),
+			     texture(6, 1, &ti[2], &tm[2]), texture(1, 2, &ti[3], &tm[3]),
+			     texture(12, 1, &ti[4], &tm[4])};
 	VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
 	sci.magFilter = sci.minFilter = VK_FILTER_LINEAR;
 	VkSampler sampler;
@@ -173,17 +177,18 @@ static void fragment_runs(void)
 	VkFramebuffer fb = tg.fb;
 	/* set 0: the program's images; set 1: the record buffer and the draw number */
 	VkShaderStageFlags fs = VK_SHADER_STAGE_FRAGMENT_BIT;
-	VkDescriptorSetLayoutBinding b0[4] = {
+	VkDescriptorSetLayoutBinding b0[5] = {
 	    {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3, fs, NULL},
 	    {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, fs, NULL},
 	    {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, fs, NULL},
-	    {3, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, fs, NULL}};
+	    {3, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, fs, NULL},
+	    {4, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, fs, NULL}};
 	VkDescriptorSetLayoutBinding b1[2] = {
 	    {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, fs, NULL},
 	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1, fs, NULL}};
 	VkDescriptorSetLayoutCreateInfo dl = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
 	VkDescriptorSetLayout l[2];
-	dl.bindingCount = 4, dl.pBindings = b0;
+	dl.bindingCount = 5, dl.pBindings = b0;
 	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[0]));
 	dl.bindingCount = 2, dl.pBindings = b1;
 	VK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &l[1]));
@@ -200,8 +205,8 @@ static void fragment_runs(void)
 			     .samples = VK_SAMPLE_COUNT_1_BIT,
 			     .color = 1};
 	VkPipeline pipe = app_pipeline(&o);
-	/* every pixel takes 12 records: 5 samples with a prefix, 2 without */
-	uint32_t cap = 5 * 12 * W * W;
+	/* every pixel takes 14 records: 6 samples with a prefix, 2 without */
+	uint32_t cap = 5 * 14 * W * W;
 	VkDeviceMemory rmem, imem;
 	VkBuffer rbuf = app_buffer(4 * ((VkDeviceSize)cap + 12), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
 				   APP_HOST, &rmem);
@@ -215,7 +220,7 @@ static void fragment_runs(void)
 	VkBuffer ibuf = app_buffer(2 * align, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &imem);
 	VK(vkMapMemory(dev, imem, 0, VK_WHOLE_SIZE, 0, (void **)&iw));
 	iw[0] = 1, iw[align / 4] = DRAW;
-	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 6},
+	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 7},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
 	VkDescriptorPoolCreateInfo dpci = {
@@ -227,12 +232,12 @@ static void fragment_runs(void)
 	VkDescriptorSet sets[2];
 	VK(vkAllocateDescriptorSets(dev, &ai, sets));
 	VkImageLayout ro = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-	VkDescriptorImageInfo ii[6] = {{sampler, tv[0], ro}, {sampler, tv[0], ro},
-				       {sampler, tv[0], ro}, {sampler, tv[1], ro},
-				       {sampler, tv[2], ro}, {sampler, tv[3], ro}};
+	VkDescriptorImageInfo ii[7] = {
+	    {sampler, tv[0], ro}, {sampler, tv[0], ro}, {sampler, tv[0], ro}, {sampler, tv[1], ro},
+	    {sampler, tv[2], ro}, {sampler, tv[3], ro}, {sampler, tv[4], ro}};
 	VkDescriptorBufferInfo bi = {rbuf, 0, VK_WHOLE_SIZE}, idi = {ibuf, 0, 16};
-	VkWriteDescriptorSet wr[6];
-	for (int k = 0; k < 6; k++)
+	VkWriteDescriptorSet wr[7];
+	for (int k = 0; k < 7; k++)
 		wr[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
 	wr[0].dstSet = sets[0], wr[0].descriptorCount = 3, wr[0].pImageInfo = &ii[0];
 	wr[1].dstSet = sets[0], wr[1].dstBinding = 1, wr[1].descriptorCount = 1;
@@ -241,21 +246,23 @@ static void fragment_runs(void)
 	wr[2].pImageInfo = &ii[4];
 	wr[5].dstSet = sets[0], wr[5].dstBinding = 3, wr[5].descriptorCount = 1;
 	wr[5].pImageInfo = &ii[5];
-	for (int k = 0; k < 6; k += k == 2 ? 3 : 1)
+	wr[6].dstSet = sets[0], wr[6].dstBinding = 4, wr[6].descriptorCount = 1;
+	wr[6].pImageInfo = &ii[6];
+	for (int k = 0; k < 7; k += k == 2 ? 3 : 1)
 		wr[k].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
 	wr[3].dstSet = sets[1], wr[3].descriptorCount = 1;
 	wr[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, wr[3].pBufferInfo = &bi;
 	wr[4].dstSet = sets[1], wr[4].dstBinding = 1, wr[4].descriptorCount = 1;
 	wr[4].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, wr[4].pBufferInfo = &idi;
-	vkUpdateDescriptorSets(dev, 6, wr, 0, NULL);
+	vkUpdateDescriptorSets(dev, 7, wr, 0, NULL);
 
 	VkCommandPool cpool = app_command_pool();
 	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
 	VkFence fence = app_fence();
 	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
 	VK(vkBeginCommandBuffer(cb, &bgi));
-	VkImageMemoryBarrier ib[4];
-	for (int k = 0; k < 4; k++) {
+	VkImageMemoryBarrier ib[5];
+	for (int k = 0; k < 5; k++) {
 		ib[k] = (VkImageMemoryBarrier){VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
 		ib[k].dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
 		ib[k].oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, ib[k].newLayout = ro;
@@ -265,10 +272,11 @@ static void fragment_runs(void)
 		    (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0,
 					      k == 1   ? 4
 					      : k == 2 ? 6
+					      : k == 4 ? 12
 						       : 1};
 	}
 	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-			     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, NULL, 0, NULL, 4, ib);
+			     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, NULL, 0, NULL, 5, ib);
 	VkClearValue clear = {{{0, 0, 0, 0}}};
 	VkRenderPassBeginInfo rbi = {
 	    VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, NULL, rp, fb, {{0, 0}, {W, W}}, 1, &clear};
@@ -326,6 +334,11 @@ static void fragment_runs(void)
 		} else if (site == s_grad_arr) { /* x: 4 / 32 of 16 texels a pixel (2); y: 1 */
 			NEAR(f32(r[3]), 4.0f);
 			NEAR(f32(pre[2]), 1.0f);
+		} else if (site == s_cubes) { /* (-1, 2u - 1, 2v - 1), cube 1 */
+			NEAR(f32(r[1]), -1.0f);
+			NEAR(f32(r[2]), 2 * u - 1);
+			NEAR(f32(pre[2]), 2 * v - 1);
+			NEAR(f32(pre[3]), 1.0f);
 		} else if (site == s_vol) { /* (u, v, 0.75) */
 			NEAR(f32(pre[2]), 0.75f);
 			NEAR(f32(r[1]), u);
@@ -360,7 +373,7 @@ static void fragment_runs(void)
 	vkDestroyDescriptorSetLayout(dev, l[1], NULL);
 	target_free(&tg);
 	vkDestroySampler(dev, sampler, NULL);
-	for (int k = 0; k < 4; k++) {
+	for (int k = 0; k < 5; k++) {
 		vkDestroyImageView(dev, tv[k], NULL);
 		vkDestroyImage(dev, ti[k], NULL);
 		vkFreeMemory(dev, tm[k], NULL);
@@ -685,6 +698,7 @@ int main(void)
 {
 	VkPhysicalDeviceFeatures2 f2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
 	f2.features.fragmentStoresAndAtomics = VK_TRUE;
+	f2.features.imageCubeArray = VK_TRUE;                 /* samplers.frag's cube array */
 	f2.features.vertexPipelineStoresAndAtomics = VK_TRUE; /* tex.vert's records */
 	app_open("test_spirv_instr_img", 0, NULL, &f2);
 	fragment_runs();
