@@ -292,6 +292,21 @@ static int analyse(struct pass *p)
 	return 0;
 }
 
+/* A 4-word instruction (a type) at o: its length. */
+static uint32_t put4(uint32_t *o, uint32_t op, uint32_t a, uint32_t b, uint32_t c)
+{
+	o[0] = 4u << 16 | op, o[1] = a, o[2] = b, o[3] = c;
+	return 4;
+}
+
+/* An Input pointer type to `type` and a variable of it at o: its length. */
+static uint32_t input_var(uint32_t *o, uint32_t ptr, uint32_t type, uint32_t var)
+{
+	put4(o, SpvOpTypePointer, ptr, SpvStorageClassInput, type);
+	put4(o + 4, SpvOpVariable, ptr, var, SpvStorageClassInput);
+	return 8;
+}
+
 int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t site_base,
 			  struct llct_spirv_instr *r)
 {
@@ -599,10 +614,9 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 		memcpy(o + k, w + i, len * 4);
 		k += len;
 	}
-	if (p.new_uint) {
-		uint32_t t[4] = {4u << 16 | SpvOpTypeInt, p.new_uint, 32, 0};
-		memcpy(o + k, t, sizeof(t)), k += 4;
-	}
+	/* the types and built-in variables planned: each where the module had none */
+	if (p.new_uint)
+		k += put4(o + k, SpvOpTypeInt, p.new_uint, 32, 0);
 	if (p.new_bool) {
 		uint32_t t[2] = {2u << 16 | SpvOpTypeBool, p.new_bool};
 		memcpy(o + k, t, sizeof(t)), k += 2;
@@ -611,63 +625,24 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 		uint32_t t[3] = {3u << 16 | SpvOpTypeFloat, p.t_float, 32};
 		memcpy(o + k, t, sizeof(t)), k += 3;
 	}
-	if (p.new_v4f) {
-		uint32_t t[4] = {4u << 16 | SpvOpTypeVector, p.t_v4f, p.t_float, 4};
-		memcpy(o + k, t, sizeof(t)), k += 4;
-	}
-	if (p.new_v2f) {
-		uint32_t t[4] = {4u << 16 | SpvOpTypeVector, p.t_v2f, p.t_float, 2};
-		memcpy(o + k, t, sizeof(t)), k += 4;
-	}
-	if (p.new_v3f) {
-		uint32_t t[4] = {4u << 16 | SpvOpTypeVector, p.t_v3f, p.t_float, 3};
-		memcpy(o + k, t, sizeof(t)), k += 4;
-	}
-	if (p.new_v2u) {
-		uint32_t t[4] = {4u << 16 | SpvOpTypeVector, p.t_v2u, p.t_uint, 2};
-		memcpy(o + k, t, sizeof(t)), k += 4;
-	}
-	if (p.new_fc) {
-		uint32_t t[8] = {4u << 16 | SpvOpTypePointer,
-				 p.t_pv4f,
-				 SpvStorageClassInput,
-				 p.t_v4f,
-				 4u << 16 | SpvOpVariable,
-				 p.t_pv4f,
-				 p.v_fc,
-				 SpvStorageClassInput};
-		memcpy(o + k, t, sizeof(t)), k += 8;
-	}
-	if (p.new_int) {
-		uint32_t t[4] = {4u << 16 | SpvOpTypeInt, p.t_int, 32, 1};
-		memcpy(o + k, t, sizeof(t)), k += 4;
-	}
-	if (p.new_vi) {
-		uint32_t t[8] = {4u << 16 | SpvOpTypePointer,
-				 p.t_pint,
-				 SpvStorageClassInput,
-				 p.t_int,
-				 4u << 16 | SpvOpVariable,
-				 p.t_pint,
-				 p.v_vi,
-				 SpvStorageClassInput};
-		memcpy(o + k, t, sizeof(t)), k += 8;
-	}
-	if (p.new_v3) {
-		uint32_t t[4] = {4u << 16 | SpvOpTypeVector, p.t_v3uint, p.t_uint, 3};
-		memcpy(o + k, t, sizeof(t)), k += 4;
-	}
-	if (p.new_wg) {
-		uint32_t t[8] = {4u << 16 | SpvOpTypePointer,
-				 p.t_pv3,
-				 SpvStorageClassInput,
-				 p.t_v3uint,
-				 4u << 16 | SpvOpVariable,
-				 p.t_pv3,
-				 p.v_wg,
-				 SpvStorageClassInput};
-		memcpy(o + k, t, sizeof(t)), k += 8;
-	}
+	if (p.new_v4f)
+		k += put4(o + k, SpvOpTypeVector, p.t_v4f, p.t_float, 4);
+	if (p.new_v2f)
+		k += put4(o + k, SpvOpTypeVector, p.t_v2f, p.t_float, 2);
+	if (p.new_v3f)
+		k += put4(o + k, SpvOpTypeVector, p.t_v3f, p.t_float, 3);
+	if (p.new_v2u)
+		k += put4(o + k, SpvOpTypeVector, p.t_v2u, p.t_uint, 2);
+	if (p.new_fc)
+		k += input_var(o + k, p.t_pv4f, p.t_v4f, p.v_fc);
+	if (p.new_int)
+		k += put4(o + k, SpvOpTypeInt, p.t_int, 32, 1);
+	if (p.new_vi)
+		k += input_var(o + k, p.t_pint, p.t_int, p.v_vi);
+	if (p.new_v3)
+		k += put4(o + k, SpvOpTypeVector, p.t_v3uint, p.t_uint, 3);
+	if (p.new_wg)
+		k += input_var(o + k, p.t_pv3, p.t_v3uint, p.v_wg);
 	uint32_t types[] = {3u << 16 | SpvOpTypeRuntimeArray,
 			    p.t_rarr,
 			    p.t_uint,
