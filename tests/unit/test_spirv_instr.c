@@ -308,10 +308,7 @@ static void fragment_runs(void)
 		    (ins.words[i] & 0xffff) == 16 && ins.words[i + 2] == 9; /* EarlyFragmentTests */
 	CHECK_MSG(early, "no EarlyFragmentTests: occluded fragments would record");
 	/* the target, the texture, the sampler */
-	VkDeviceMemory tmem, tex_mem;
-	VkImage target = app_image(VK_FORMAT_R8G8B8A8_UNORM, W, W, VK_SAMPLE_COUNT_1_BIT,
-				   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, &tmem);
-	VkImageView tview = app_view(target, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+	VkDeviceMemory tex_mem;
 	VkImageCreateInfo ici = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
 	ici.imageType = VK_IMAGE_TYPE_2D;
 	ici.format = VK_FORMAT_R8G8B8A8_UNORM;
@@ -341,25 +338,10 @@ static void fragment_runs(void)
 	VkSampler sampler;
 	VK(vkCreateSampler(dev, &sci, NULL, &sampler));
 	/* render pass, framebuffer, layouts, pipeline */
-	VkAttachmentDescription ad = {0,
-				      VK_FORMAT_R8G8B8A8_UNORM,
-				      VK_SAMPLE_COUNT_1_BIT,
-				      VK_ATTACHMENT_LOAD_OP_CLEAR,
-				      VK_ATTACHMENT_STORE_OP_STORE,
-				      VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-				      VK_ATTACHMENT_STORE_OP_DONT_CARE,
-				      VK_IMAGE_LAYOUT_UNDEFINED,
-				      VK_IMAGE_LAYOUT_GENERAL};
-	VkAttachmentReference ar = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-	VkSubpassDescription sd = {0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, 1, &ar};
-	VkRenderPassCreateInfo rpci = {
-	    VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, NULL, 0, 1, &ad, 1, &sd};
-	VkRenderPass rp;
-	VK(vkCreateRenderPass(dev, &rpci, NULL, &rp));
-	VkFramebufferCreateInfo fci = {
-	    VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, rp, 1, &tview, W, W, 1};
-	VkFramebuffer fb;
-	VK(vkCreateFramebuffer(dev, &fci, NULL, &fb));
+	struct target tg;
+	target_make(&tg, W);
+	VkRenderPass rp = tg.rp;
+	VkFramebuffer fb = tg.fb;
 	VkDescriptorSetLayoutBinding b0 = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
 					   VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
 	VkDescriptorSetLayoutBinding b1[2] = {
@@ -490,15 +472,11 @@ static void fragment_runs(void)
 	vkDestroyPipelineLayout(dev, layout, NULL);
 	vkDestroyDescriptorSetLayout(dev, l[0], NULL);
 	vkDestroyDescriptorSetLayout(dev, l[1], NULL);
-	vkDestroyFramebuffer(dev, fb, NULL);
-	vkDestroyRenderPass(dev, rp, NULL);
+	target_free(&tg);
 	vkDestroySampler(dev, sampler, NULL);
 	vkDestroyImageView(dev, tex_view, NULL);
 	vkDestroyImage(dev, tex, NULL);
 	vkFreeMemory(dev, tex_mem, NULL);
-	vkDestroyImageView(dev, tview, NULL);
-	vkDestroyImage(dev, target, NULL);
-	vkFreeMemory(dev, tmem, NULL);
 	llct_spirv_instr_free(&ins);
 }
 
@@ -511,29 +489,10 @@ static void vertex_runs(void)
 	struct llct_spirv_instr ins;
 	CHECK(llct_spirv_instrument(spv_ubo_vert, sizeof(spv_ubo_vert) / 4, 1, 3, &ins) == 0);
 	CHECK(ins.record_words == 5 && ins.n_sites == 2 && ins.skipped == 0);
-	VkDeviceMemory tmem;
-	VkImage target = app_image(VK_FORMAT_R8G8B8A8_UNORM, W, W, VK_SAMPLE_COUNT_1_BIT,
-				   VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, &tmem);
-	VkImageView tview = app_view(target, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
-	VkAttachmentDescription ad = {0,
-				      VK_FORMAT_R8G8B8A8_UNORM,
-				      VK_SAMPLE_COUNT_1_BIT,
-				      VK_ATTACHMENT_LOAD_OP_CLEAR,
-				      VK_ATTACHMENT_STORE_OP_STORE,
-				      VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-				      VK_ATTACHMENT_STORE_OP_DONT_CARE,
-				      VK_IMAGE_LAYOUT_UNDEFINED,
-				      VK_IMAGE_LAYOUT_GENERAL};
-	VkAttachmentReference ar = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-	VkSubpassDescription sd = {0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, 1, &ar};
-	VkRenderPassCreateInfo rpci = {
-	    VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, NULL, 0, 1, &ad, 1, &sd};
-	VkRenderPass rp;
-	VK(vkCreateRenderPass(dev, &rpci, NULL, &rp));
-	VkFramebufferCreateInfo fci = {
-	    VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, rp, 1, &tview, W, W, 1};
-	VkFramebuffer fb;
-	VK(vkCreateFramebuffer(dev, &fci, NULL, &fb));
+	struct target tg;
+	target_make(&tg, W);
+	VkRenderPass rp = tg.rp;
+	VkFramebuffer fb = tg.fb;
 	VkDescriptorSetLayoutBinding b0 = {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1,
 					   VK_SHADER_STAGE_VERTEX_BIT, NULL};
 	VkDescriptorSetLayoutBinding b1[2] = {
@@ -658,11 +617,7 @@ static void vertex_runs(void)
 	vkDestroyPipelineLayout(dev, layout, NULL);
 	vkDestroyDescriptorSetLayout(dev, l[0], NULL);
 	vkDestroyDescriptorSetLayout(dev, l[1], NULL);
-	vkDestroyFramebuffer(dev, fb, NULL);
-	vkDestroyRenderPass(dev, rp, NULL);
-	vkDestroyImageView(dev, tview, NULL);
-	vkDestroyImage(dev, target, NULL);
-	vkFreeMemory(dev, tmem, NULL);
+	target_free(&tg);
 	llct_spirv_instr_free(&ins);
 }
 
