@@ -23,6 +23,34 @@
 
 #define INV 4096u
 
+/* A compute pipeline of shader module m (given back in *mod), its layout of set layout sl (or
+ * none) and push_bytes of push constants. */
+static VkPipeline compute_pipe(const VkDescriptorSetLayout *sl, uint32_t push_bytes,
+			       VkShaderModule m, VkPipelineLayout *layout, VkShaderModule *mod)
+{
+	VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes};
+	VkPipelineLayoutCreateInfo pl = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+	pl.setLayoutCount = sl ? 1 : 0;
+	pl.pSetLayouts = sl;
+	pl.pushConstantRangeCount = push_bytes ? 1 : 0;
+	pl.pPushConstantRanges = &pcr;
+	CHECK(vkCreatePipelineLayout(dev, &pl, NULL, layout));
+	VkComputePipelineCreateInfo ci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+	ci.stage =
+	    (VkPipelineShaderStageCreateInfo){VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+					      NULL,
+					      0,
+					      VK_SHADER_STAGE_COMPUTE_BIT,
+					      m,
+					      "main",
+					      NULL};
+	ci.layout = *layout;
+	VkPipeline pipe;
+	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
+	*mod = m;
+	return pipe;
+}
+
 /* The `bindless` mode: FRAMES dispatches of bindless.comp; the four buffers summed. */
 static int bindless_mode(int frames)
 {
@@ -34,23 +62,10 @@ static int bindless_mode(int frames)
 	dl.pBindings = b;
 	VkDescriptorSetLayout sl;
 	CHECK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &sl));
-	VkPipelineLayoutCreateInfo pl = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-	pl.setLayoutCount = 1;
-	pl.pSetLayouts = &sl;
 	VkPipelineLayout layout;
-	CHECK(vkCreatePipelineLayout(dev, &pl, NULL, &layout));
-	VkComputePipelineCreateInfo ci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-	ci.stage = (VkPipelineShaderStageCreateInfo){
-	    VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-	    NULL,
-	    0,
-	    VK_SHADER_STAGE_COMPUTE_BIT,
-	    app_shader(spv_bindless_comp, sizeof(spv_bindless_comp)),
-	    "main",
-	    NULL};
-	ci.layout = layout;
-	VkPipeline pipe;
-	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
+	VkShaderModule mod;
+	VkPipeline pipe = compute_pipe(
+	    &sl, 0, app_shader(spv_bindless_comp, sizeof(spv_bindless_comp)), &layout, &mod);
 	VkBuffer buf[5];
 	VkDeviceMemory mem[5];
 	void *map[5];
@@ -110,7 +125,7 @@ static int bindless_mode(int frames)
 		vkFreeMemory(dev, mem[k], NULL);
 	}
 	vkDestroyPipeline(dev, pipe, NULL);
-	vkDestroyShaderModule(dev, ci.stage.module, NULL);
+	vkDestroyShaderModule(dev, mod, NULL);
 	vkDestroyPipelineLayout(dev, layout, NULL);
 	vkDestroyDescriptorSetLayout(dev, sl, NULL);
 	vkDestroyDevice(dev, NULL);
@@ -131,25 +146,14 @@ static int image_mode(int frames, int sampled, int array)
 	dl.pBindings = b;
 	VkDescriptorSetLayout sl;
 	CHECK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &sl));
-	VkPipelineLayoutCreateInfo pl = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-	pl.setLayoutCount = 1;
-	pl.pSetLayouts = &sl;
 	VkPipelineLayout layout;
-	CHECK(vkCreatePipelineLayout(dev, &pl, NULL, &layout));
-	VkComputePipelineCreateInfo ci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-	ci.stage = (VkPipelineShaderStageCreateInfo){
-	    VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-	    NULL,
-	    0,
-	    VK_SHADER_STAGE_COMPUTE_BIT,
+	VkShaderModule mod;
+	VkPipeline pipe = compute_pipe(
+	    &sl, 0,
 	    sampled ? app_shader(spv_image_sampled_comp, sizeof(spv_image_sampled_comp))
 	    : array ? app_shader(spv_image_array_comp, sizeof(spv_image_array_comp))
 		    : app_shader(spv_image_comp, sizeof(spv_image_comp)),
-	    "main",
-	    NULL};
-	ci.layout = layout;
-	VkPipeline pipe;
-	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
+	    &layout, &mod);
 	VkDeviceMemory imem, bmem;
 	VkImageCreateInfo ici = {VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
 	ici.imageType = VK_IMAGE_TYPE_2D;
@@ -258,7 +262,7 @@ static int image_mode(int frames, int sampled, int array)
 	vkDestroyImage(dev, img, NULL);
 	vkFreeMemory(dev, imem, NULL);
 	vkDestroyPipeline(dev, pipe, NULL);
-	vkDestroyShaderModule(dev, ci.stage.module, NULL);
+	vkDestroyShaderModule(dev, mod, NULL);
 	vkDestroyPipelineLayout(dev, layout, NULL);
 	vkDestroyDescriptorSetLayout(dev, sl, NULL);
 	vkDestroyDevice(dev, NULL);
@@ -297,24 +301,10 @@ static VkBuffer bda_buffer(VkDeviceSize size, VkDeviceMemory *mem, VkDeviceAddre
  * reached by device address through push constants; the destination summed. */
 static int bda_mode(int frames)
 {
-	VkPushConstantRange pcr = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 16};
-	VkPipelineLayoutCreateInfo pl = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-	pl.pushConstantRangeCount = 1;
-	pl.pPushConstantRanges = &pcr;
 	VkPipelineLayout layout;
-	CHECK(vkCreatePipelineLayout(dev, &pl, NULL, &layout));
-	VkComputePipelineCreateInfo ci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-	ci.stage =
-	    (VkPipelineShaderStageCreateInfo){VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-					      NULL,
-					      0,
-					      VK_SHADER_STAGE_COMPUTE_BIT,
-					      app_shader(spv_bda_comp, sizeof(spv_bda_comp)),
-					      "main",
-					      NULL};
-	ci.layout = layout;
-	VkPipeline pipe;
-	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
+	VkShaderModule mod;
+	VkPipeline pipe =
+	    compute_pipe(NULL, 16, app_shader(spv_bda_comp, sizeof(spv_bda_comp)), &layout, &mod);
 	VkDeviceMemory smem, dmem;
 	VkDeviceAddress a[2];
 	VkBuffer src = bda_buffer(4096 * 128, &smem, &a[0]),
@@ -344,7 +334,7 @@ static int bda_mode(int frames)
 	vkFreeMemory(dev, smem, NULL);
 	vkFreeMemory(dev, dmem, NULL);
 	vkDestroyPipeline(dev, pipe, NULL);
-	vkDestroyShaderModule(dev, ci.stage.module, NULL);
+	vkDestroyShaderModule(dev, mod, NULL);
 	vkDestroyPipelineLayout(dev, layout, NULL);
 	vkDestroyDevice(dev, NULL);
 	vkDestroyInstance(inst, NULL);
@@ -384,23 +374,10 @@ int main(int argc, char **argv)
 	dl.pBindings = b;
 	VkDescriptorSetLayout sl;
 	CHECK(vkCreateDescriptorSetLayout(dev, &dl, NULL, &sl));
-	VkPipelineLayoutCreateInfo pl = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-	pl.setLayoutCount = 1;
-	pl.pSetLayouts = &sl;
 	VkPipelineLayout layout;
-	CHECK(vkCreatePipelineLayout(dev, &pl, NULL, &layout));
-	VkComputePipelineCreateInfo ci = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-	ci.stage =
-	    (VkPipelineShaderStageCreateInfo){VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-					      NULL,
-					      0,
-					      VK_SHADER_STAGE_COMPUTE_BIT,
-					      app_shader(spv_instr_comp, sizeof(spv_instr_comp)),
-					      "main",
-					      NULL};
-	ci.layout = layout;
-	VkPipeline pipe;
-	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, NULL, &pipe));
+	VkShaderModule mod;
+	VkPipeline pipe =
+	    compute_pipe(&sl, 0, app_shader(spv_instr_comp, sizeof(spv_instr_comp)), &layout, &mod);
 	/* src: 16-byte header, 2 INV items; dst: 16 + 4 * 4 INV (scale 4); u; ix */
 	VkDeviceSize sizes[4] = {16 + 32 * 2 * INV, 16 + 16 * INV, 16, 4 * INV};
 	VkBufferUsageFlags usage[4] = {
@@ -475,6 +452,7 @@ int main(int argc, char **argv)
 		vkFreeMemory(dev, mem[i], NULL);
 	}
 	vkDestroyPipeline(dev, pipe, NULL);
+	vkDestroyShaderModule(dev, mod, NULL);
 	vkDestroyPipelineLayout(dev, layout, NULL);
 	vkDestroyDescriptorSetLayout(dev, sl, NULL);
 	vkDestroyDevice(dev, NULL);
