@@ -109,16 +109,22 @@ uint32_t si_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t size, uin
 	return si_konst(p, p->site_base + (uint32_t)p->n_sites++);
 }
 
+uint32_t si_site_plus(struct pass *p, uint32_t site, uint32_t x)
+{
+	uint32_t m = p->next++, r = p->next++;
+	si_emit5(p, SpvOpIMul, p->t_uint, m, x, si_konst(p, 4096));
+	si_emit5(p, SpvOpIAdd, p->t_uint, r, m, site);
+	return r;
+}
+
 uint32_t si_site_word(struct pass *p, uint32_t site)
 {
 	if (!p->graphics)
 		return site;
-	uint32_t pa = p->next++, d = p->next++, m = p->next++, r = p->next++;
+	uint32_t pa = p->next++, d = p->next++;
 	si_emit5(p, SpvOpAccessChain, p->t_puint, pa, p->v_id, si_konst(p, 0));
 	si_emit4(p, SpvOpLoad, p->t_uint, d, pa);
-	si_emit5(p, SpvOpIMul, p->t_uint, m, d, si_konst(p, 4096));
-	si_emit5(p, SpvOpIAdd, p->t_uint, r, m, site);
-	return r;
+	return si_site_plus(p, site, d);
 }
 
 void si_record(struct pass *p, const uint32_t *vals)

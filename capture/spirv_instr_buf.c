@@ -289,12 +289,8 @@ void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
 					     : c->elem);
 	if (!site)
 		return;
-	if (c && c->elem_id && p->compute) { /* in the site word: site + 4096 x element */
-		uint32_t m = p->next++, sw = p->next++;
-		si_emit5(p, SpvOpIMul, p->t_uint, m, c->elem_id, si_konst(p, 4096));
-		si_emit5(p, SpvOpIAdd, p->t_uint, sw, m, site);
-		site = sw;
-	}
+	if (c && c->elem_id && p->compute) /* in the site word: site + 4096 x element */
+		site = si_site_plus(p, site, c->elem_id);
 	uint32_t zero = si_konst(p, 0), wg = si_workgroup(p);
 	if (p->graphics) {
 		/* draws: the element in the third word (buffer records leave it free) */

@@ -259,12 +259,8 @@ static void image_compute(struct pass *p, const uint32_t *w)
 	struct llct_spirv_site *sd = &p->sites[p->n_sites - 1];
 	sd->dim = (uint8_t)(dim == SpvDim2D ? 2 : 1);
 	sd->prefix = 1;
-	if (elem_id) { /* the element, as buffers' records carry it: site + 4096 x element */
-		uint32_t m = p->next++, r = p->next++;
-		si_emit5(p, SpvOpIMul, p->t_uint, m, elem_id, si_konst(p, 4096));
-		si_emit5(p, SpvOpIAdd, p->t_uint, r, m, site);
-		site = r;
-	}
+	if (elem_id) /* the element, as buffers' records carry it: site + 4096 x element */
+		site = si_site_plus(p, site, elem_id);
 	uint32_t vals[6] = {si_konst(p, LLCT_SPIRV_PREFIX_SITE), u, v, site, lod, si_workgroup(p)};
 	si_record_n(p, vals, 6);
 }

@@ -78,6 +78,8 @@ uint32_t si_konst(struct pass *p, uint32_t v);
 /* A new site of variable var (its set and binding; element: which of an array of
  * descriptors): the id of its number as a constant, or 0 (out of memory). */
 uint32_t si_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t size, uint32_t element);
+/* site + 4096 x (the value of id x): a record's first word with a draw or an element in it. */
+uint32_t si_site_plus(struct pass *p, uint32_t site, uint32_t x);
 /* The record's first word: the site, and in fragment shaders + 4096 x the draw (binding 1). */
 uint32_t si_site_word(struct pass *p, uint32_t site);
 /* Appends a record of p->rec_words words, the values of the ids in vals, before the
