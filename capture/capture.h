@@ -532,6 +532,7 @@ struct capture_device {
 	uint32_t max_records;   /* tier 3: room a dispatch, in records (0: sized by the dispatch) */
 	uint32_t frec_hint;     /* tier 3: the most records a command buffer's draws last wanted
 				   (+ a quarter): every draw record buffer made at least this big */
+	uint32_t frec_scanned;  /* frame + 1 in which the command buffers were last looked at */
 	uint32_t twin_lead;     /* tier 3: twins only in recordings this close to a frame to
 				   capture (LLCT_CAPTURE_TWIN_LEAD; UINT32_MAX: any) */
 	uint64_t twins_outside; /* submissions outside the frames captured that ran twins */

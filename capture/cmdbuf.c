@@ -91,13 +91,17 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 			b->frec_need =
 			    total + total / 4 > b->frec_need ? total + total / 4 : b->frec_need;
 		}
-		if (c->frag_instr) /* what every command buffer's draws last wanted room for */
+		if (c->frag_instr && c->frec_scanned != c->frame + 1) {
+			/* what every command buffer's draws last wanted room for: looked at once
+			   a frame, not at every begin */
+			c->frec_scanned = c->frame + 1;
 			for (size_t i = 0; i < c->cbufs.cap; i++) {
 				const struct cbuf *o = c->cbufs.val[i];
 				uint32_t t = o && o->frec.map ? o->frec.map[0] / 5 : 0;
 				if (t + t / 4 > c->frec_hint)
 					c->frec_hint = t + t / 4;
 			}
+		}
 		/* programs (Zink) rotate several primary command buffers: one that ran out of
 		   room sizes the others' next recordings too, so a range's first frames fit
 		   (secondaries, often many and small, size themselves) */
