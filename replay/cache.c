@@ -400,22 +400,19 @@ uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *
 }
 
 void llct_cache_access_sampled(struct llct_cache *c, const struct llct_sample_list *l,
-			       const uint8_t *strat, const uint8_t *keep, unsigned pred_bit,
-			       const uint64_t *next_use, struct llct_frame_stats *const *fs)
+			       const uint64_t *next_use, struct llct_frame_stats *const *fs,
+			       uint32_t *scratch)
 {
 	if (!c->ops->needs_next_use)
 		next_use = NULL;
 	if (c->ops->sampled && !c->trk && !c->dyn && !c->part) {
-		c->ops->sampled(c->pstate, &c->L, l->e, l->n, strat, keep, pred_bit, next_use, fs);
+		c->ops->sampled(c->pstate, &c->L, l->e, l->n, next_use, fs, scratch);
 		return;
 	}
 	struct llct_frame_stats *save = c->L.fs;
 	for (uint32_t i = 0; i < l->n; i++) {
 		const struct llct_sample_entry *e = &l->e[i];
-		unsigned st = keep[e->set] & pred_bit ? 0u : strat[e->set];
-		if (st == 0xff)
-			continue; /* another policy's keep set */
-		c->L.fs = fs[st];
+		c->L.fs = fs[e->st];
 		int stream = e->so & 15, bypass = c->cfg.ucd && stream == LLCT_STREAM_DISP;
 		access_one(c, NULL, e->addr, stream, e->so >> 4,
 			   next_use && !bypass ? next_use[e->k] : LLCT_NEVER, e->sm, e->kernel,

@@ -4,6 +4,7 @@
  * (Over 800 lines: window decoding, the worker hand-off and set sampling share the engine's
  * state and loop; the policies, trackers and results writing already live elsewhere.) */
 #include "llct/replay.h"
+#include "llct/lines.h"
 #include "sample.h"
 
 #include <pthread.h>
@@ -24,9 +25,10 @@ struct model {
 	uint64_t *next64; /* a policy that needs next uses: a batch's, widened (LLCT_CHUNK_MAX) */
 	/* set-sampled: its configuration's plan, its keep-set bit, counts per stratum */
 	const struct llct_sample_cfg *sp;
-	size_t cfg_idx;
+	size_t cfg_idx, list_idx; /* its plan; its list of a batch's (llct_sample_select) */
 	unsigned pred_bit;
 	struct llct_frame_stats *strata; /* [(1 + groups) * frames] */
+	uint32_t *scratch;               /* LLCT_SAMPLE_SCRATCH words, for its sampled calls */
 	size_t n_frames;
 };
 
@@ -45,7 +47,8 @@ struct window {
 	struct llct_raw_chunk raw[WINDOW];
 	int dec_st[WINDOW];
 	char dec_err[WINDOW][256];
-	struct llct_sample_list *lists[WINDOW]; /* set-sampled: per batch, per configuration */
+	struct llct_sample_list *lists[WINDOW]; /* set-sampled: per batch, per plan and variant */
+	uint32_t n_next[WINDOW]; /* set-sampled: each batch's accesses the next-use pass indexed */
 };
 
 /* The next-use index holds 4 bytes an access: the index of the line's next access, or NU_NONE.
@@ -69,16 +72,17 @@ struct engine {
 	const struct llct_reader *reader;
 	atomic_uint fetched, taken; /* chunks read so far / claimed by a decoding thread */
 	atomic_int fetch_done;
-	/* set-sampled replays: a plan per distinct configuration */
+	/* set-sampled replays: a plan per distinct configuration, and how batches are dealt */
 	struct llct_sample_cfg *sp;
 	size_t n_sp;
+	struct llct_sample_sel sel;
 	int ucd;
 };
 
 /* Set-sampled: the accesses of batch i each configuration's models may replay. */
 static int select_sampled(const struct engine *e, struct window *w, unsigned i)
 {
-	return llct_sample_select(e->sp, e->n_sp, &w->b[i], e->ucd, w->lists[i]);
+	return llct_sample_select(&e->sel, &w->b[i], e->ucd, w->lists[i], &w->n_next[i]);
 }
 
 static void cpu_relax(void)
@@ -152,7 +156,7 @@ static void run_models(struct engine *e, unsigned id)
 			}
 			const uint64_t *next = NULL;
 			if (md->sp) {
-				const struct llct_sample_list *sl = &w->lists[i][md->cfg_idx];
+				const struct llct_sample_list *sl = &w->lists[i][md->list_idx];
 				if (md->next64 && w->next_use[i]) { /* widen only the share's */
 					for (uint32_t q = 0; q < sl->n; q++) {
 						uint32_t x = w->next_use[i][sl->e[q].k];
@@ -164,8 +168,7 @@ static void run_models(struct engine *e, unsigned id)
 				struct llct_frame_stats *fs[1 + LLCT_SAMPLE_MAX_GROUPS];
 				for (uint32_t st = 0; st <= md->sp->groups; st++)
 					fs[st] = &md->strata[st * md->n_frames + md->frame_idx];
-				llct_cache_access_sampled(md->cache, sl, md->sp->strat,
-							  md->sp->keep, md->pred_bit, next, fs);
+				llct_cache_access_sampled(md->cache, sl, next, fs, md->scratch);
 			} else {
 				if (md->next64 && w->next_use[i]) { /* widen the batch's */
 					for (uint32_t j = 0; j < w->n_lookups[i]; j++) {
@@ -191,6 +194,7 @@ struct feeder {
 	const uint32_t *next_use;
 	uint64_t idx; /* accesses that look up the cache so far */
 	int ucd;
+	int sampled; /* the next-use pass indexed only what select counts (n_next) */
 };
 
 /* Decodes up to WINDOW batches; returns the cursor status (< 0 error, 0 end, 1 more). */
@@ -209,8 +213,12 @@ static int fill_window(struct feeder *f, struct window *w, const struct engine *
 		w->next_use[w->n] = f->next_use ? f->next_use + f->idx : NULL;
 		w->n_lookups[w->n] = 0;
 		if (f->next_use) {
-			for (uint32_t i = 0; i < b->n; i++)
-				w->n_lookups[w->n] += !(f->ucd && b->stream[i] == LLCT_STREAM_DISP);
+			if (f->sampled)
+				w->n_lookups[w->n] = w->n_next[w->n];
+			else
+				for (uint32_t i = 0; i < b->n; i++)
+					w->n_lookups[w->n] +=
+					    !(f->ucd && b->stream[i] == LLCT_STREAM_DISP);
 			f->idx += w->n_lookups[w->n];
 		}
 		w->records += b->n;
@@ -252,7 +260,9 @@ static int finish_window(struct feeder *f, struct window *w, const char **why)
 		w->next_use[i] = f->next_use ? f->next_use + f->idx : NULL;
 		w->n_lookups[i] = 0;
 		if (f->next_use) {
-			if (!f->ucd)
+			if (f->sampled)
+				w->n_lookups[i] = w->n_next[i];
+			else if (!f->ucd)
 				w->n_lookups[i] = b->n;
 			else
 				for (uint32_t j = 0; j < b->n; j++)
@@ -379,8 +389,10 @@ struct nu_pass {
 	uint64_t idx, total; /* accesses indexed so far; accesses the frames hold */
 	unsigned shift;      /* line size, log2 */
 	int ucd;
+	const struct llct_sample_sel *sel; /* set-sampled: index only what it wants next uses of */
 	int failed; /* LLCT_ERR_NOMEM, or LLCT_ERR_CORRUPT: more records than the index says */
 	const struct window *win; /* to index next */
+	struct engine *dec;       /* then help decode the next window's chunks (dec->dec) */
 	pthread_barrier_t start, done;
 	int quit;
 };
@@ -395,6 +407,8 @@ static void nu_index(struct nu_pass *p, const struct window *w)
 			if (p->ucd && b->stream[i] == LLCT_STREAM_DISP)
 				continue;
 			uint64_t line = b->addr[i] >> p->shift;
+			if (p->sel && !llct_sample_wants_next(p->sel, line))
+				continue;
 			uint32_t *page = p->idx < p->total ? map_page(&p->m, line) : NULL;
 			if (!page) {
 				p->failed = p->idx < p->total ? LLCT_ERR_NOMEM : LLCT_ERR_CORRUPT;
@@ -415,6 +429,7 @@ static void *nu_worker(void *arg)
 		if (p->quit)
 			return NULL;
 		nu_index(p, p->win);
+		help_decode(p->dec);
 		pthread_barrier_wait(&p->done);
 	}
 }
@@ -430,18 +445,22 @@ static int decode_window(struct llct_cursor *cur, struct window *w)
 }
 
 /* Front to back, each slot gets the index of its line's previous access, a second thread
- * indexing one window of decoded batches while this one decodes the next (in win[2]); then,
+ * indexing one window of decoded batches while this one reads the next (in win[2]) and both
+ * decode it (the indexing is the lighter when set-sampled: it skips unsampled sets); then,
  * again front to back and in place, each access writes its own index into its previous
  * access's slot, after clearing its own: a slot read at step i was written by no step before
  * i, and the step that writes it, its line's next access, comes after. Those writes land a
  * reuse distance back, mostly still in cache. */
 static int next_use_pass(struct llct_reader *r, const struct llct_replay_options *o, uint64_t total,
-			 struct window *win, uint32_t **out, char *err, size_t err_size)
+			 const struct llct_sample_sel *sel, struct window *win, uint32_t **out,
+			 char *err, size_t err_size)
 {
 	struct llct_cursor *cur;
 	struct nu_pass p;
+	struct engine pe; /* the parallel decode's state: no models */
 	pthread_t helper;
 	int got, st = LLCT_OK, threaded = 0, at = 0;
+	const char *dec_why = NULL; /* a chunk that did not decode */
 	*out = NULL;
 	if (total > NU_MAX) {
 		snprintf(err, err_size,
@@ -452,8 +471,12 @@ static int next_use_pass(struct llct_reader *r, const struct llct_replay_options
 		return LLCT_ERR_INVALID;
 	}
 	memset(&p, 0, sizeof(p));
+	memset(&pe, 0, sizeof(pe));
+	pe.reader = r;
+	p.dec = &pe;
 	p.total = total;
 	p.ucd = o->cache.ucd;
+	p.sel = sel;
 	while ((1u << p.shift) < o->cache.line)
 		p.shift++;
 	p.next = next_use_alloc(total ? total : 1);
@@ -477,10 +500,24 @@ static int next_use_pass(struct llct_reader *r, const struct llct_replay_options
 		p.win = &win[at];
 		win[1 - at].n = 0;
 		if (threaded) {
+			struct window *nx = &win[1 - at];
+			struct feeder pf = {.cur = cur};
+			pe.dec = more ? nx : NULL;
+			atomic_store(&pe.fetched, 0);
+			atomic_store(&pe.taken, 0);
+			atomic_store(&pe.fetch_done, 0);
 			pthread_barrier_wait(&p.start);
-			if (more)
-				got = decode_window(cur, &win[1 - at]);
+			if (more) {
+				got = fetch_window(&pf, nx, &pe);
+				help_decode(&pe);
+			}
 			pthread_barrier_wait(&p.done);
+			pe.dec = NULL;
+			for (unsigned k = 0; more && got >= 0 && k < nx->n; k++)
+				if (nx->dec_st[k]) {
+					got = nx->dec_st[k];
+					dec_why = nx->dec_err[k];
+				}
 		} else {
 			nu_index(&p, &win[at]);
 			if (more)
@@ -513,7 +550,7 @@ static int next_use_pass(struct llct_reader *r, const struct llct_replay_options
 			snprintf(err, err_size, "'%s': more records than the frame index says",
 				 llct_reader_path(r));
 		else
-			snprintf(err, err_size, "%s", llct_reader_error(r));
+			snprintf(err, err_size, "%s", dec_why ? dec_why : llct_reader_error(r));
 	}
 	llct_cursor_close(cur);
 out:
@@ -659,15 +696,29 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 			md->n_frames = n_sel;
 			md->strata =
 			    calloc((1 + md->sp->groups) * (n_sel ? n_sel : 1), sizeof(*md->strata));
-			if (!md->strata)
+			md->scratch = calloc(LLCT_SAMPLE_SCRATCH, sizeof(*md->scratch));
+			if (!md->strata || !md->scratch)
 				goto nomem;
+		}
+		unsigned use = 0; /* the list variants some model replays */
+		for (size_t m = 0; m < e.n_models; m++)
+			use |= 1u << llct_sample_variant(e.models[m].pred_bit);
+		if (llct_sample_sel_init(&e.sel, e.sp, e.n_sp, use))
+			goto nomem;
+		for (size_t m = 0; m < e.n_models; m++) {
+			e.models[m].list_idx = e.models[m].cfg_idx * e.sel.n_var +
+					       llct_sample_variant(e.models[m].pred_bit);
+			if (o->policies[m]->needs_next_use)
+				llct_sample_sel_needs_next(&e.sel, e.models[m].list_idx);
 		}
 		for (int k = 0; k < 2; k++)
 			for (int i = 0; i < WINDOW; i++)
-				if (!(win[k].lists[i] = calloc(e.n_sp, sizeof(*win[k].lists[i]))))
+				if (!(win[k].lists[i] =
+					  calloc(e.n_sp * e.sel.n_var, sizeof(*win[k].lists[i]))))
 					goto nomem;
 	}
-	if (need_next && (st = next_use_pass(r, o, total, win, &next_use, err, err_size)))
+	if (need_next && (st = next_use_pass(r, o, total, e.n_sp ? &e.sel : NULL, win, &next_use,
+					     err, err_size)))
 		goto fail;
 	for (size_t m = 0; m < e.n_models; m++)
 		if (o->policies[m]->needs_next_use &&
@@ -719,6 +770,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	fd.sel_of = sel_of;
 	fd.next_use = next_use;
 	fd.ucd = o->cache.ucd;
+	fd.sampled = e.n_sp > 0;
 	e.reader = r;
 	int cur_win = 0;
 	got = fill_window(&fd, &win[0], &e);
@@ -811,6 +863,7 @@ out:
 		llct_cache_destroy(e.models[m].cache);
 		free(e.models[m].next64);
 		free(e.models[m].strata);
+		free(e.models[m].scratch);
 		if (e.models[m].dyn)
 			llct_dynpart_release(e.models[m].dyn);
 		free(e.models[m].dyn);
@@ -822,10 +875,11 @@ out:
 		for (int i = 0; i < WINDOW; i++) {
 			llct_batch_free(&win[k].b[i]);
 			llct_raw_chunk_free(&win[k].raw[i]);
-			for (size_t c = 0; win[k].lists[i] && c < e.n_sp; c++)
+			for (size_t c = 0; win[k].lists[i] && c < e.n_sp * e.sel.n_var; c++)
 				free(win[k].lists[i][c].e);
 			free(win[k].lists[i]);
 		}
+	llct_sample_sel_release(&e.sel);
 	for (size_t c = 0; c < e.n_sp; c++)
 		llct_sample_plan_release(&e.sp[c]);
 	free(e.sp);

@@ -64,8 +64,7 @@ int llct_sample_plan(struct llct_sample_cfg *p, const struct llct_cache_config *
 	}
 	p->keep = calloc(p->sets, 1);
 	p->strat = malloc(p->sets);
-	p->want = malloc(p->sets);
-	if (!p->keep || !p->strat || !p->want) {
+	if (!p->keep || !p->strat) {
 		snprintf(err, err_size, "out of memory");
 		return LLCT_ERR_NOMEM;
 	}
@@ -77,7 +76,6 @@ int llct_sample_plan(struct llct_sample_cfg *p, const struct llct_cache_config *
 	for (uint32_t s = 0; s < p->sets; s++) {
 		uint32_t h = mix(s);
 		p->strat[s] = h % n ? 0xff : (uint8_t)(1 + h / n % p->groups);
-		p->want[s] = p->keep[s] || p->strat[s] != 0xff;
 	}
 	/* per predicate (n_pred: none): non-keep sets, sampled non-keep sets per group */
 	for (unsigned i = 0; i <= p->n_pred; i++)
@@ -95,8 +93,7 @@ void llct_sample_plan_release(struct llct_sample_cfg *p)
 {
 	free(p->keep);
 	free(p->strat);
-	free(p->want);
-	p->keep = p->strat = p->want = NULL;
+	p->keep = p->strat = NULL;
 }
 
 unsigned llct_sample_pred_bit(const struct llct_sample_cfg *p, const struct llct_policy_ops *pol)
@@ -107,66 +104,162 @@ unsigned llct_sample_pred_bit(const struct llct_sample_cfg *p, const struct llct
 	return 0;
 }
 
-/* What select needs of a plan: its set index and one byte per set saying whether a model
- * may replay the set (a keep set of some policy, or sampled). */
-static void select_setup(const struct llct_sample_cfg *p, unsigned *shift, unsigned *set_bits,
-			 uint32_t *mask, int * xor)
+unsigned llct_sample_variant(unsigned pred_bit)
 {
-	*shift = *set_bits = 0;
-	while ((1u << *shift) < p->cfg.line)
-		(*shift)++;
-	while ((1u << *set_bits) < p->sets)
-		(*set_bits)++;
-	int pow2 = (1u << *set_bits) == p->sets;
-	*mask = pow2 ? p->sets - 1 : 0;
-	*xor = p->cfg.hash == LLCT_HASH_XOR &&pow2;
+	return pred_bit ? 1u + (unsigned)__builtin_ctz(pred_bit) : 0u;
 }
 
-static int push(struct llct_sample_list *out, const struct llct_batch *b, uint32_t j, uint32_t s,
-		uint32_t k)
+static unsigned log2_ceil(uint32_t x)
 {
-	if (out->n == out->cap) {
-		uint32_t cap = out->cap ? 2 * out->cap : 1024;
-		struct llct_sample_entry *e = realloc(out->e, cap * sizeof(*e));
-		if (!e)
+	unsigned b = 0;
+	while (((uint64_t)1 << b) < x)
+		b++;
+	return b;
+}
+
+/* The largest number of sets for which plans whose sets are all powers of two share one
+ * table (8 bytes a set: 16 MiB). */
+#define COMB_MAX_SETS (1u << 21)
+
+int llct_sample_sel_init(struct llct_sample_sel *s, const struct llct_sample_cfg *p, size_t n_p,
+			 unsigned use)
+{
+	memset(s, 0, sizeof(*s));
+	s->p = p;
+	s->n_p = n_p;
+	s->n_var = 1 + (n_p ? p[0].n_pred : 0);
+	s->shift = n_p ? log2_ceil(p[0].cfg.line) : 0;
+	int plain = n_p * s->n_var <= 64;
+	uint32_t max_sets = 0;
+	for (size_t c = 0; c < n_p; c++) {
+		uint32_t sets = p[c].sets;
+		if (!(s->vbits[c] = malloc(sets * sizeof(*s->vbits[c]))))
 			return LLCT_ERR_NOMEM;
-		out->e = e;
-		out->cap = cap;
+		for (uint32_t set = 0; set < sets; set++) {
+			unsigned v = p[c].strat[set] != 0xff ? 0x1ffu : 0; /* sampled: in every one */
+			v |= (unsigned)p[c].keep[set] << 1;
+			s->vbits[c][set] = (uint16_t)(v & use);
+		}
+		s->set_bits[c] = (uint8_t)log2_ceil(sets);
+		s->set_mask[c] = (sets & (sets - 1)) == 0 ? sets - 1 : 0;
+		s->xor_hash[c] = p[c].cfg.hash == LLCT_HASH_XOR && s->set_mask[c];
+		plain &= (sets & (sets - 1)) == 0 && p[c].cfg.hash != LLCT_HASH_XOR &&
+			 log2_ceil(p[c].cfg.line) == s->shift;
+		max_sets = sets > max_sets ? sets : max_sets;
 	}
-	out->e[out->n++] =
-	    (struct llct_sample_entry){b->addr[j],
-				       s,
-				       k,
-				       b->kernel[j],
-				       b->sm[j],
-				       b->tenant[j],
-				       (uint8_t)(b->stream[j] | (b->op[j] != 0) << 4)};
+	if (!plain || max_sets > COMB_MAX_SETS)
+		return LLCT_OK;
+	s->comb_mask = max_sets - 1;
+	if (!(s->comb = calloc(max_sets, sizeof(*s->comb))))
+		return LLCT_ERR_NOMEM;
+	for (size_t c = 0; c < n_p; c++)
+		for (unsigned v = 0; v < s->n_var; v++) {
+			unsigned i = (unsigned)c * s->n_var + v;
+			s->cfg_of[i] = (uint8_t)c;
+			s->var_of[i] = (uint8_t)v;
+			for (uint32_t x = 0; x < max_sets; x++)
+				s->comb[x] |= (uint64_t)(s->vbits[c][x & (p[c].sets - 1)] >> v & 1) << i;
+		}
 	return LLCT_OK;
 }
 
-int llct_sample_select(const struct llct_sample_cfg *p, size_t n_p, const struct llct_batch *b,
-		       int ucd, struct llct_sample_list *out)
+void llct_sample_sel_release(struct llct_sample_sel *s)
 {
-	unsigned shift = 0, set_bits[LLCT_SAMPLE_MAX_CFGS];
-	uint32_t mask[LLCT_SAMPLE_MAX_CFGS];
-	int xor [LLCT_SAMPLE_MAX_CFGS], plain = 1;
-	for (size_t c = 0; c < n_p; c++) {
-		select_setup(&p[c], &shift, &set_bits[c], &mask[c], &xor[c]);
-		plain &= mask[c] && !xor[c];
-		out[c].n = 0;
-	}
+	for (size_t c = 0; c < s->n_p; c++)
+		free(s->vbits[c]);
+	free(s->comb);
+	memset(s, 0, sizeof(*s));
+}
+
+void llct_sample_sel_needs_next(struct llct_sample_sel *s, size_t list)
+{
+	if (s->comb)
+		s->nu_lists |= (uint64_t)1 << list;
+	s->nu_var[list / s->n_var] |= (uint16_t)(1u << list % s->n_var);
+}
+
+/* The set of line in plan c. */
+static uint32_t set_in(const struct llct_sample_sel *s, size_t c, uint64_t line)
+{
+	return llct_set_index(s->xor_hash[c], s->set_bits[c], s->set_mask[c], s->p[c].sets, line);
+}
+
+int llct_sample_wants_next(const struct llct_sample_sel *s, uint64_t line)
+{
+	if (s->comb)
+		return (s->comb[line & s->comb_mask] & s->nu_lists) != 0;
+	for (size_t c = 0; c < s->n_p; c++)
+		if (s->vbits[c][set_in(s, c, line)] & s->nu_var[c])
+			return 1;
+	return 0;
+}
+
+static int grow(struct llct_sample_list *out)
+{
+	uint32_t cap = out->cap ? 2 * out->cap : 1024;
+	struct llct_sample_entry *e = realloc(out->e, cap * sizeof(*e));
+	if (!e)
+		return LLCT_ERR_NOMEM;
+	out->e = e;
+	out->cap = cap;
+	return LLCT_OK;
+}
+
+/* Appends access j (set s, lookup index k) of b to the list of variant v of plan p. */
+static int push(struct llct_sample_list *out, const struct llct_sample_cfg *p, unsigned v,
+		const struct llct_batch *b, uint32_t j, uint32_t s, uint32_t k)
+{
+	if (__builtin_expect(out->n == out->cap, 0) && grow(out))
+		return LLCT_ERR_NOMEM;
+	unsigned st = v && (p->keep[s] >> (v - 1) & 1) ? 0u : p->strat[s];
+	out->e[out->n++] = (struct llct_sample_entry){b->addr[j],
+						      s,
+						      k,
+						      b->kernel[j],
+						      b->sm[j],
+						      b->tenant[j],
+						      (uint8_t)(b->stream[j] | (b->op[j] != 0) << 4),
+						      (uint8_t)st};
+	return LLCT_OK;
+}
+
+int llct_sample_select(const struct llct_sample_sel *s, const struct llct_batch *b, int ucd,
+		       struct llct_sample_list *out, uint32_t *n_next)
+{
+	unsigned nv = s->n_var;
+	for (size_t i = 0; i < s->n_p * nv; i++)
+		out[i].n = 0;
 	uint32_t k = 0;
-	for (uint32_t j = 0; j < b->n; j++) { /* one pass over the batch for every plan */
-		uint64_t line = b->addr[j] >> shift;
-		for (size_t c = 0; c < n_p; c++) {
-			uint32_t s =
-			    plain ? (uint32_t)line & mask[c]
-				  : llct_set_index(xor[c], set_bits[c], mask[c], p[c].sets, line);
-			if (p[c].want[s] && push(&out[c], b, j, s, k))
-				return LLCT_ERR_NOMEM;
+	if (s->comb) { /* one table lookup an access for every plan */
+		for (uint32_t j = 0; j < b->n; j++) {
+			uint64_t line = b->addr[j] >> s->shift, all = s->comb[line & s->comb_mask];
+			for (uint64_t bits = all; bits; bits &= bits - 1) {
+				unsigned i = (unsigned)__builtin_ctzll(bits), c = s->cfg_of[i];
+				uint32_t set = (uint32_t)line & (s->p[c].sets - 1);
+				if (push(&out[i], &s->p[c], s->var_of[i], b, j, set, k))
+					return LLCT_ERR_NOMEM;
+			}
+			/* as the next-use pass counts */
+			k += (all & s->nu_lists) && !(ucd && b->stream[j] == LLCT_STREAM_DISP);
 		}
-		k += !(ucd && b->stream[j] == LLCT_STREAM_DISP); /* the next-use index skips DISP */
+		*n_next = k;
+		return LLCT_OK;
 	}
+	for (uint32_t j = 0; j < b->n; j++) {
+		uint64_t line = b->addr[j] >> s->shift;
+		int next = 0;
+		for (size_t c = 0; c < s->n_p; c++) {
+			uint32_t set = set_in(s, c, line);
+			next |= (s->vbits[c][set] & s->nu_var[c]) != 0;
+			for (unsigned bits = s->vbits[c][set]; bits; bits &= bits - 1) {
+				unsigned v = (unsigned)__builtin_ctz(bits);
+				if (push(&out[c * nv + v], &s->p[c], v, b, j, set, k))
+					return LLCT_ERR_NOMEM;
+			}
+		}
+		k += next && !(ucd && b->stream[j] == LLCT_STREAM_DISP);
+	}
+	*n_next = k;
 	return LLCT_OK;
 }
 

@@ -4,7 +4,7 @@
 
 #include "llct/replay.h"
 
-#define LLCT_SAMPLE_MAX_GROUPS 16
+#define LLCT_SAMPLE_MAX_GROUPS (LLCT_SAMPLE_STRATA - 1)
 #define LLCT_SAMPLE_MAX_PREDS 8
 #define LLCT_SAMPLE_MAX_CFGS 256 /* a sweep's configurations of one decode */
 
@@ -14,7 +14,6 @@ struct llct_sample_cfg {
 	uint32_t sets, n, groups;
 	uint8_t *keep;  /* per set: bit i when pred[i] keeps it */
 	uint8_t *strat; /* per set: 1 + its group when sampled, else 0xff */
-	uint8_t *want;  /* per set: a keep set or sampled */
 	int (*pred[LLCT_SAMPLE_MAX_PREDS])(const struct llct_cache_geom *, uint32_t);
 	unsigned n_pred;
 	/* by predicate i (n_pred: none): non-keep sets, sampled non-keep sets per group */
@@ -29,10 +28,44 @@ int llct_sample_plan(struct llct_sample_cfg *p, const struct llct_cache_config *
 void llct_sample_plan_release(struct llct_sample_cfg *p);
 /* The policy's keep-set bit in p->keep (0: it has none). */
 unsigned llct_sample_pred_bit(const struct llct_sample_cfg *p, const struct llct_policy_ops *pol);
-/* The accesses of b the sampled models of each plan p[c] may replay (keep or sampled sets),
- * in order, into out[c]; one pass over b. */
-int llct_sample_select(const struct llct_sample_cfg *p, size_t n_p, const struct llct_batch *b,
-		       int ucd, struct llct_sample_list *out);
+/* The list variant a model of this keep-set bit replays: 0 the sampled sets alone (a policy
+ * with no keep sets), 1 + i the sampled sets and pred[i]'s keep sets. */
+unsigned llct_sample_variant(unsigned pred_bit);
+
+/* How a batch's accesses are dealt to the lists: list c * n_var + v holds, in order, what
+ * variant v of plan c replays, each entry with its stratum. */
+struct llct_sample_sel {
+	const struct llct_sample_cfg *p;
+	size_t n_p;
+	unsigned n_var, shift;
+	uint16_t *vbits[LLCT_SAMPLE_MAX_CFGS]; /* per set of plan c: the variants it is in */
+	uint8_t set_bits[LLCT_SAMPLE_MAX_CFGS], xor_hash[LLCT_SAMPLE_MAX_CFGS];
+	uint32_t set_mask[LLCT_SAMPLE_MAX_CFGS]; /* 0: the sets are not a power of two */
+	/* every plan a power-of-two mask of the same line: one table for all of them, per
+	 * line & comb_mask, bit c * n_var + v when variant v of plan c wants the line's set */
+	uint64_t *comb;
+	uint32_t comb_mask;
+	uint8_t cfg_of[64], var_of[64];
+	/* the lists whose models need next uses (Belady): only their accesses are indexed */
+	uint64_t nu_lists;                     /* with comb: bit c * n_var + v */
+	uint16_t nu_var[LLCT_SAMPLE_MAX_CFGS]; /* per plan: variants */
+};
+
+/* Sets up the selection for plans p[0..n_p) (one policy list: the same predicates) and the
+ * variants in use (bit v). */
+int llct_sample_sel_init(struct llct_sample_sel *s, const struct llct_sample_cfg *p, size_t n_p,
+			 unsigned use);
+void llct_sample_sel_release(struct llct_sample_sel *s);
+/* Marks list c * n_var + v as replayed by a model that needs next uses. */
+void llct_sample_sel_needs_next(struct llct_sample_sel *s, size_t list);
+/* Whether an access to `line` goes to a list marked so: the next-use pass indexes only those
+ * (an access of a sampled set is followed by the next access to its line, of the same set). */
+int llct_sample_wants_next(const struct llct_sample_sel *s, uint64_t line);
+/* The accesses of b into out[c * n_var + v], in order; one pass over b. Entry k counts, as
+ * the next-use pass does, the accesses that look the cache up (not DISP under UCD) and are
+ * llct_sample_wants_next; *n_next gets how many of b's there are. */
+int llct_sample_select(const struct llct_sample_sel *s, const struct llct_batch *b, int ucd,
+		       struct llct_sample_list *out, uint32_t *n_next);
 /* From a model's per-stratum counts (strata[st * nf + f], st 0 keep, 1..groups sampled)
  * writes the estimated frames out[] (frame numbers kept) and the run's estimates. */
 int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,

@@ -422,44 +422,66 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 	return llct_event_flush(L->fs, hist);
 }
 
-/* The set-sampled form of llct_lines_batch: only the entries e[], each counted straight into
- * its stratum's frame stats (policy.h, `sampled`); the sets of a sampled replay are few, so
- * their lines stay in the caches and no prefetching is done. */
+/* Scratch words of a set-sampled call: a histogram per event code and stratum, then the
+ * indices of its counts that are not 0. */
+#define LLCT_SAMPLE_SCRATCH (2 * LLCT_SAMPLE_STRATA * LLCT_EV_N)
+
+/* The set-sampled form of llct_lines_batch: the entries e[], each counted in its stratum's
+ * frame stats fs[e[i].st] (policy.h, `sampled`) through a histogram in scratch that is added up
+ * and cleared at the end (its counts fit 32 bits: a batch has fewer than 2^32 accesses). The
+ * sampled sets' lines stay in the second-level cache, not the first: the set
+ * LLCT_LINES_AHEAD entries on is prefetched. ways16 as for llct_lines_batch. */
 LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
-				    llct_victim_fn victim, llct_hit_fn on_fill, int needs_next,
+				    llct_victim_fn victim, llct_hit_fn on_fill,
+				    llct_prefetch_fn prefetch, int needs_next, int ways16,
 				    const struct llct_sample_entry *e, uint32_t n,
-				    const uint8_t *strat, const uint8_t *keep, unsigned bit,
-				    const uint64_t *next_use, struct llct_frame_stats *const *fs)
+				    const uint64_t *next_use, struct llct_frame_stats *const *fs,
+				    uint32_t *scratch)
 {
 	struct llct_lines l = *L;
+	if (ways16) {
+		l.ways = 16;
+		l.fp_stride = 16;
+		l.blk_size = 64;
+		l.all_ways = 0xffff;
+	}
+	uint32_t *hist = scratch, *touched = scratch + LLCT_SAMPLE_STRATA * LLCT_EV_N, nt = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t set = e[i].set;
-		unsigned st = keep[set] & bit ? 0u : strat[set];
-		if (st == 0xff)
-			continue; /* another policy's keep set */
-		unsigned so = e[i].so, stream = so & 15;
-		if (l.ucd && stream == LLCT_STREAM_DISP) {
-			llct_event_count(fs[st], LLCT_EV_BYPASS + so, 1);
-			continue;
+		if (i + LLCT_LINES_AHEAD < n) {
+			uint32_t set = e[i + LLCT_LINES_AHEAD].set;
+			__builtin_prefetch(llct_lines_block(&l, set));
+			llct_prefetch_span(&l.tag[(size_t)set * l.ways], (size_t)l.ways * 8);
+			prefetch(ps, set, l.ways);
 		}
-		uint64_t line = e[i].addr >> l.line_shift;
-		struct llct_access a = {.line = line,
-					.next_use =
-					    needs_next && next_use ? next_use[e[i].k] : LLCT_NEVER,
-					.set = set,
-					.stream = (uint8_t)stream,
-					.op = (uint8_t)(so >> 4),
-					.sm = e[i].sm,
-					.kernel = e[i].kernel,
-					.tenant = e[i].tenant,
-					.ways = l.ways,
-					.allowed = l.all_ways,
-					.demote = NULL};
-		uint32_t w, fp = (uint16_t)(line >> l.set_bits);
-		llct_event_count(
-		    fs[st],
-		    llct_lines_step_fp(&l, ps, on_hit, victim, on_fill, &a, fp | fp << 16, so, &w),
-		    1);
+		unsigned so = e[i].so, stream = so & 15, code;
+		if (l.ucd && stream == LLCT_STREAM_DISP) {
+			code = LLCT_EV_BYPASS + so;
+		} else {
+			uint64_t line = e[i].addr >> l.line_shift;
+			struct llct_access a = {
+			    .line = line,
+			    .next_use = needs_next && next_use ? next_use[e[i].k] : LLCT_NEVER,
+			    .set = e[i].set,
+			    .stream = (uint8_t)stream,
+			    .op = (uint8_t)(so >> 4),
+			    .sm = e[i].sm,
+			    .kernel = e[i].kernel,
+			    .tenant = e[i].tenant,
+			    .ways = l.ways,
+			    .allowed = l.all_ways,
+			    .demote = NULL};
+			uint32_t w, fp = (uint16_t)(line >> l.set_bits);
+			code = llct_lines_step_fp(&l, ps, on_hit, victim, on_fill, &a, fp | fp << 16,
+						  so, &w);
+		}
+		uint32_t h = code * LLCT_SAMPLE_STRATA + e[i].st; /* a code's strata together */
+		if (!hist[h]++)
+			touched[nt++] = h;
+	}
+	for (uint32_t t = 0; t < nt; t++) {
+		uint32_t h = touched[t];
+		llct_event_count(fs[h % LLCT_SAMPLE_STRATA], h / LLCT_SAMPLE_STRATA, hist[h]);
+		hist[h] = 0;
 	}
 }
 
@@ -484,11 +506,15 @@ LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn 
 	}                                                                                          \
 	static void fn##_sampled(void *state, struct llct_lines *L,                                \
 				 const struct llct_sample_entry *e, uint32_t n,                    \
-				 const uint8_t *strat, const uint8_t *keep, unsigned bit,          \
-				 const uint64_t *next_use, struct llct_frame_stats *const *fs)     \
+				 const uint64_t *next_use, struct llct_frame_stats *const *fs,     \
+				 uint32_t *scratch)                                                \
 	{                                                                                          \
-		llct_lines_sampled(L, state, on_hit, victim, on_fill, needs_next, e, n, strat,     \
-				   keep, bit, next_use, fs);                                       \
+		if (L->ways == 16 && L->fp_stride == 16 && L->blk_size == 64)                      \
+			llct_lines_sampled(L, state, on_hit, victim, on_fill, prefetch, needs_next, 1,     \
+					   e, n, next_use, fs, scratch);                           \
+		else                                                                               \
+			llct_lines_sampled(L, state, on_hit, victim, on_fill, prefetch, needs_next, 0,     \
+					   e, n, next_use, fs, scratch);                           \
 	}
 
 #endif

@@ -26,14 +26,19 @@ struct llct_lines;
 struct llct_batch;
 struct llct_frame_stats;
 
+/* Strata of a set-sampled model: its policy's keep sets, and up to 16 groups of sampled sets. */
+#define LLCT_SAMPLE_STRATA 17
+
 /* An access of a set-sampled replay's share of a batch (--sample-sets), copied out of the
- * batch so that models read their shares in order: its set, and its next use next_use[k]. */
+ * batch so that models read their shares in order: its set, its next use next_use[k], and
+ * the stratum it counts in (0: a keep set of the model's policy, 1.. its sampled set's group). */
 struct llct_sample_entry {
 	uint64_t addr;
 	uint32_t set, k;
 	uint32_t kernel;
 	uint16_t sm, tenant;
 	uint8_t so; /* stream | write << 4 */
+	uint8_t st;
 };
 
 /* Cache geometry as the policy sees it. */
@@ -90,11 +95,12 @@ struct llct_policy_ops {
 	 * of them and counts them at weight 1, and samples the others. NULL: no such sets. */
 	int (*keep_set)(const struct llct_cache_geom *g, uint32_t set);
 	/* Optional: a set-sampled share of a batch through a plain model with the hooks inlined
-	 * (LLCT_DEFINE_BATCH defines it): entry e[i] counts in fs[0] when keep[set] & bit, else in
-	 * fs[strat[set]] unless that is 0xff (set not sampled). NULL: the engine steps them. */
+	 * (LLCT_DEFINE_BATCH defines it): every entry e[i], counted in fs[e[i].st]; scratch is
+	 * LLCT_SAMPLE_SCRATCH words (lines.h), all 0 before the call and left so. NULL: the
+	 * engine steps them. */
 	void (*sampled)(void *state, struct llct_lines *lines, const struct llct_sample_entry *e,
-			uint32_t n, const uint8_t *strat, const uint8_t *keep, unsigned bit,
-			const uint64_t *next_use, struct llct_frame_stats *const *fs);
+			uint32_t n, const uint64_t *next_use, struct llct_frame_stats *const *fs,
+			uint32_t *scratch);
 };
 
 /* The registry: every policy, sorted by name, NULL-terminated. */

@@ -163,11 +163,11 @@ int llct_cache_create(const struct llct_cache_config *config, const struct llct_
 void llct_cache_destroy(struct llct_cache *c);
 /* Starts counting into `fs` (zeroed by the caller, fs->frame set); the cache stays warm. */
 void llct_cache_set_frame(struct llct_cache *c, struct llct_frame_stats *fs);
-/* Set-sampled: replays the entries of l that are keep sets (keep[set] & pred_bit: counted in
- * fs[0]) or sampled sets (strat[set] != 0xff: counted in fs[strat[set]]), in order. */
+/* Set-sampled: replays the entries of l in order, each counted in fs[its stratum]. scratch:
+ * LLCT_SAMPLE_SCRATCH words (llct/lines.h), all 0, left so. */
 void llct_cache_access_sampled(struct llct_cache *c, const struct llct_sample_list *l,
-			       const uint8_t *strat, const uint8_t *keep, unsigned pred_bit,
-			       const uint64_t *next_use, struct llct_frame_stats *const *fs);
+			       const uint64_t *next_use, struct llct_frame_stats *const *fs,
+			       uint32_t *scratch);
 /* Replays records [0, b->n) of a batch. next_use, when the policy needs it, holds for each
  * record the index of the next access to the same line (LLCT_NEVER if none), indices
  * counting only accesses that look the cache up. Returns hits. */
