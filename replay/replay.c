@@ -4,8 +4,8 @@
  * (Over 800 lines: window decoding, the worker hand-off and set sampling share the engine's
  * state and loop; the policies, trackers and results writing already live elsewhere.) */
 #include "llct/replay.h"
+#include "engine.h"
 #include "llct/lines.h"
-#include "sample.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -30,31 +30,10 @@ struct model {
 	struct llct_frame_stats *strata; /* [(1 + groups) * frames] */
 	uint32_t *scratch;               /* LLCT_SAMPLE_SCRATCH words, for its sampled calls */
 	size_t n_frames;
+	int deferred; /* set-sampled, needs next uses: replays its stored list after the pass */
+	int keeper;   /* the deferred model that stores its list each window */
+	int store_st; /* how that went: LLCT_OK, else the first failure */
 };
-
-/* Decoded batches handed to the workers together: each worker runs one model over the whole
- * window before the next model, so a model's state is reloaded into the caches once a window
- * (about a million records), not once a chunk. */
-#define WINDOW 16
-struct window {
-	struct llct_batch b[WINDOW];
-	size_t frame_idx[WINDOW];         /* index in the results' frames of each batch */
-	const uint32_t *next_use[WINDOW]; /* for each batch's accesses that look up the cache */
-	uint32_t n_lookups[WINDOW];       /* how many those are */
-	unsigned n;                       /* batches in use */
-	uint64_t records;
-	/* threaded replays read the next window's chunks raw, then decode them in parallel */
-	struct llct_raw_chunk raw[WINDOW];
-	int dec_st[WINDOW];
-	char dec_err[WINDOW][256];
-	struct llct_sample_list *lists[WINDOW]; /* set-sampled: per batch, per plan and variant */
-	uint32_t n_next[WINDOW]; /* set-sampled: each batch's accesses the next-use pass indexed */
-};
-
-/* The next-use index holds 4 bytes an access: the index of the line's next access, or NU_NONE.
- * So a replay that needs it takes at most NU_MAX accesses. */
-#define NU_NONE UINT32_MAX
-#define NU_MAX ((uint64_t)UINT32_MAX - 1)
 
 struct engine {
 	struct model *models;
@@ -76,13 +55,22 @@ struct engine {
 	struct llct_sample_cfg *sp;
 	size_t n_sp;
 	struct llct_sample_sel sel;
+	/* Set-sampled models that need next uses (Belady) do not get a next-use pass over the
+	 * whole trace (a second decode): their lists, 1/N of the accesses, are kept whole
+	 * (stores[list], NULL where no such model replays the list), and they replay from them
+	 * once the pass is over, with next uses found within each list. */
+	struct llct_sample_store **stores;
+	unsigned store_shift;      /* their lines' shift */
+	atomic_size_t next_store;  /* the next store whose next uses a thread finds */
+	atomic_size_t stores_done; /* stores whose next uses are found, or failed */
+	atomic_int store_failed;
 	int ucd;
 };
 
 /* Set-sampled: the accesses of batch i each configuration's models may replay. */
 static int select_sampled(const struct engine *e, struct window *w, unsigned i)
 {
-	return llct_sample_select(&e->sel, &w->b[i], e->ucd, w->lists[i], &w->n_next[i]);
+	return llct_sample_select(&e->sel, &w->b[i], w->lists[i]);
 }
 
 static void cpu_relax(void)
@@ -138,36 +126,92 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The plan of list l of a batch's (llct_sample_select). */
+static const struct llct_sample_cfg *md_plan(const struct engine *e, size_t l)
+{
+	return &e->sp[l / e->sel.n_var];
+}
+
+/* The strata a set-sampled model counts into in its current frame. */
+static void strata_of(const struct model *md, struct llct_frame_stats **fs)
+{
+	for (uint32_t st = 0; st <= md->sp->groups; st++)
+		fs[st] = &md->strata[st * md->n_frames + md->frame_idx];
+}
+
+static void enter_frame(struct model *md, size_t frame_idx)
+{
+	if (md->frame_idx != frame_idx) {
+		md->frame_idx = frame_idx;
+		llct_cache_set_frame(md->cache, &md->res->frames[frame_idx]);
+	}
+}
+
+/* After the pass: the stores' next uses, a store a thread, then (once all are done) the
+ * deferred models, claimed as run_models claims, each over its stored list, frame by frame. */
+static void run_deferred(struct engine *e)
+{
+	size_t n_lists = e->n_sp * e->sel.n_var;
+	for (size_t l; (l = atomic_fetch_add(&e->next_store, 1)) < n_lists;) {
+		if (e->stores[l] &&
+		    llct_sample_store_next_uses(e->stores[l], e->store_shift, e->ucd))
+			atomic_store(&e->store_failed, 1);
+		atomic_fetch_add(&e->stores_done, 1);
+	}
+	while (atomic_load(&e->stores_done) < n_lists)
+		cpu_relax();
+	if (atomic_load(&e->store_failed))
+		return;
+	for (size_t k; (k = atomic_fetch_add_explicit(&e->next_model, 1, memory_order_relaxed)) <
+		       e->n_models;) {
+		struct model *md = &e->models[e->order[k]];
+		if (!md->deferred)
+			continue;
+		const struct llct_sample_store *s = e->stores[md->list_idx];
+		double t0 = now_s();
+		for (size_t g = 0; g < s->n_seg; g++) {
+			size_t at = s->seg[g].at, end = g + 1 < s->n_seg ? s->seg[g + 1].at : s->n;
+			struct llct_sample_list l = {s->e + at, (uint32_t)(end - at), 0};
+			struct llct_frame_stats *fs[1 + LLCT_SAMPLE_MAX_GROUPS];
+			enter_frame(md, s->seg[g].frame_idx);
+			strata_of(md, fs);
+			llct_cache_access_sampled(md->cache, &l, s->next, fs, md->scratch);
+		}
+		md->res->busy_s += now_s() - t0;
+	}
+}
+
 /* Replays the window through models claimed one at a time, costliest first, until none is
  * left: a thread whose models were cheap takes the next one (dealing them out in turn left
- * one core idle for a whole model in every window whenever the models did not divide evenly). */
+ * one core idle for a whole model in every window whenever the models did not divide evenly).
+ * No window: the deferred models' turn. */
 static void run_models(struct engine *e, unsigned id)
 {
 	const struct window *w = e->win;
 	(void)id;
+	if (!w) {
+		run_deferred(e);
+		return;
+	}
 	for (size_t k; (k = atomic_fetch_add_explicit(&e->next_model, 1, memory_order_relaxed)) <
 		       e->n_models;) {
 		struct model *md = &e->models[e->order[k]];
+		md->res->accesses += w->records;
+		if (md->deferred) {
+			for (unsigned i = 0; md->keeper && !md->store_st && i < w->n; i++)
+				md->store_st = llct_sample_store_add(e->stores[md->list_idx],
+								     &w->lists[i][md->list_idx],
+								     w->frame_idx[i]);
+			continue;
+		}
 		double t0 = now_s();
 		for (unsigned i = 0; i < w->n; i++) {
-			if (md->frame_idx != w->frame_idx[i]) {
-				md->frame_idx = w->frame_idx[i];
-				llct_cache_set_frame(md->cache, &md->res->frames[md->frame_idx]);
-			}
+			enter_frame(md, w->frame_idx[i]);
 			const uint64_t *next = NULL;
 			if (md->sp) {
 				const struct llct_sample_list *sl = &w->lists[i][md->list_idx];
-				if (md->next64 && w->next_use[i]) { /* widen only the share's */
-					for (uint32_t q = 0; q < sl->n; q++) {
-						uint32_t x = w->next_use[i][sl->e[q].k];
-						md->next64[sl->e[q].k] =
-						    x == NU_NONE ? LLCT_NEVER : x;
-					}
-					next = md->next64;
-				}
 				struct llct_frame_stats *fs[1 + LLCT_SAMPLE_MAX_GROUPS];
-				for (uint32_t st = 0; st <= md->sp->groups; st++)
-					fs[st] = &md->strata[st * md->n_frames + md->frame_idx];
+				strata_of(md, fs);
 				llct_cache_access_sampled(md->cache, sl, next, fs, md->scratch);
 			} else {
 				if (md->next64 && w->next_use[i]) { /* widen the batch's */
@@ -180,9 +224,30 @@ static void run_models(struct engine *e, unsigned id)
 				llct_cache_access_batch(md->cache, &w->b[i], next);
 			}
 		}
-		md->res->accesses += w->records;
 		md->res->busy_s += now_s() - t0;
 	}
+}
+
+/* The first failure to store a deferred model's list, with its message in why. */
+static int store_failure(const struct engine *e, const char *path, char *why, size_t why_size)
+{
+	for (size_t m = 0; m < e->n_models; m++) {
+		int st = e->models[m].store_st;
+		if (st == LLCT_ERR_INVALID)
+			snprintf(why, why_size,
+				 "'%s': a set-sampled Belady replay keeps at most 2^32 - 1 sampled "
+				 "accesses a configuration; select fewer frames with --frames, or "
+				 "sample fewer sets",
+				 path);
+		else if (st)
+			snprintf(
+			    why, why_size,
+			    "'%s': out of memory keeping the sampled accesses of the Belady models",
+			    path);
+		if (st)
+			return st;
+	}
+	return LLCT_OK;
 }
 
 /* What the main thread needs to fill windows. */
@@ -194,7 +259,6 @@ struct feeder {
 	const uint32_t *next_use;
 	uint64_t idx; /* accesses that look up the cache so far */
 	int ucd;
-	int sampled; /* the next-use pass indexed only what select counts (n_next) */
 };
 
 /* Decodes up to WINDOW batches; returns the cursor status (< 0 error, 0 end, 1 more). */
@@ -213,12 +277,8 @@ static int fill_window(struct feeder *f, struct window *w, const struct engine *
 		w->next_use[w->n] = f->next_use ? f->next_use + f->idx : NULL;
 		w->n_lookups[w->n] = 0;
 		if (f->next_use) {
-			if (f->sampled)
-				w->n_lookups[w->n] = w->n_next[w->n];
-			else
-				for (uint32_t i = 0; i < b->n; i++)
-					w->n_lookups[w->n] +=
-					    !(f->ucd && b->stream[i] == LLCT_STREAM_DISP);
+			for (uint32_t i = 0; i < b->n; i++)
+				w->n_lookups[w->n] += !(f->ucd && b->stream[i] == LLCT_STREAM_DISP);
 			f->idx += w->n_lookups[w->n];
 		}
 		w->records += b->n;
@@ -260,9 +320,7 @@ static int finish_window(struct feeder *f, struct window *w, const char **why)
 		w->next_use[i] = f->next_use ? f->next_use + f->idx : NULL;
 		w->n_lookups[i] = 0;
 		if (f->next_use) {
-			if (f->sampled)
-				w->n_lookups[i] = w->n_next[i];
-			else if (!f->ucd)
+			if (!f->ucd)
 				w->n_lookups[i] = b->n;
 			else
 				for (uint32_t j = 0; j < b->n; j++)
@@ -288,278 +346,6 @@ static void *worker(void *p)
 		help_decode(e);
 		pthread_barrier_wait(&e->done);
 	}
-}
-
-/* ---- next-use pass: line address -> index of its last access so far ----
- * Traces walk surfaces, so lines come in runs of neighbours: a small hash table of 1024-line
- * pages, each page a direct array, keeps the lookups in cache where a hash per line would
- * miss to memory on almost every access. */
-#define PAGE_BITS 10
-#define PAGE_LINES (1u << PAGE_BITS)
-
-struct line_map {
-	uint64_t *page_no; /* page number + 1, 0 = empty slot */
-	uint32_t **page;   /* PAGE_LINES last indices, NU_NONE = not seen */
-	size_t cap, n;
-	uint64_t last_no; /* one-entry cache of the last page looked up */
-	uint32_t *last;
-};
-
-static int map_grow(struct line_map *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 1024;
-	uint64_t *k = calloc(cap, sizeof(*k));
-	uint32_t **v = calloc(cap, sizeof(*v));
-	if (!k || !v) {
-		free(k);
-		free(v);
-		return LLCT_ERR_NOMEM;
-	}
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->page_no[i])
-			continue;
-		size_t h = (size_t)((m->page_no[i] * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
-		while (k[h])
-			h = (h + 1) & (cap - 1);
-		k[h] = m->page_no[i];
-		v[h] = m->page[i];
-	}
-	free(m->page_no);
-	free(m->page);
-	m->page_no = k;
-	m->page = v;
-	m->cap = cap;
-	return LLCT_OK;
-}
-
-/* The page holding `line`, created if needed; NULL when out of memory. */
-static uint32_t *map_page(struct line_map *m, uint64_t line)
-{
-	uint64_t key = (line >> PAGE_BITS) + 1;
-	if (key == m->last_no)
-		return m->last;
-	if (m->n * 2 >= m->cap && map_grow(m))
-		return NULL;
-	size_t h = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (m->cap - 1);
-	while (m->page_no[h] && m->page_no[h] != key)
-		h = (h + 1) & (m->cap - 1);
-	if (!m->page_no[h]) {
-		uint32_t *p = malloc(PAGE_LINES * sizeof(*p));
-		if (!p)
-			return NULL;
-		for (unsigned i = 0; i < PAGE_LINES; i++)
-			p[i] = NU_NONE;
-		m->page_no[h] = key;
-		m->page[h] = p;
-		m->n++;
-	}
-	m->last_no = key;
-	m->last = m->page[h];
-	return m->last;
-}
-
-static void map_release(struct line_map *m)
-{
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->page[i]);
-	free(m->page_no);
-	free(m->page);
-}
-
-/* The next-use index: 4 bytes an access (200 MB for 50 M accesses). In 2 MiB pages where the
- * kernel gives them (transparent huge pages on request): 512 times fewer page faults and TLB
- * misses. */
-static uint32_t *next_use_alloc(uint64_t n)
-{
-	size_t bytes = (size_t)n * sizeof(uint32_t), huge = (size_t)2 << 20;
-	if (bytes < huge)
-		return malloc(bytes);
-	void *p = aligned_alloc(huge, (bytes + huge - 1) / huge * huge);
-#ifdef MADV_HUGEPAGE
-	if (p)
-		madvise(p, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
-#endif
-	return p;
-}
-
-/* The next-use pass's state, shared by the thread that decodes and the one that indexes. */
-struct nu_pass {
-	struct line_map m;
-	uint32_t *next;
-	uint64_t idx, total; /* accesses indexed so far; accesses the frames hold */
-	unsigned shift;      /* line size, log2 */
-	int ucd;
-	const struct llct_sample_sel *sel; /* set-sampled: index only what it wants next uses of */
-	int failed; /* LLCT_ERR_NOMEM, or LLCT_ERR_CORRUPT: more records than the index says */
-	const struct window *win; /* to index next */
-	struct engine *dec;       /* then help decode the next window's chunks (dec->dec) */
-	pthread_barrier_t start, done;
-	int quit;
-};
-
-/* Gives each access of the window the index of its line's previous access (the map holds each
- * line's last index so far). */
-static void nu_index(struct nu_pass *p, const struct window *w)
-{
-	for (unsigned k = 0; k < w->n && !p->failed; k++) {
-		const struct llct_batch *b = &w->b[k];
-		for (uint32_t i = 0; i < b->n; i++) {
-			if (p->ucd && b->stream[i] == LLCT_STREAM_DISP)
-				continue;
-			uint64_t line = b->addr[i] >> p->shift;
-			if (p->sel && !llct_sample_wants_next(p->sel, line))
-				continue;
-			uint32_t *page = p->idx < p->total ? map_page(&p->m, line) : NULL;
-			if (!page) {
-				p->failed = p->idx < p->total ? LLCT_ERR_NOMEM : LLCT_ERR_CORRUPT;
-				return;
-			}
-			uint32_t *slot = &page[line & (PAGE_LINES - 1)];
-			p->next[p->idx] = *slot;
-			*slot = (uint32_t)p->idx++;
-		}
-	}
-}
-
-static void *nu_worker(void *arg)
-{
-	struct nu_pass *p = arg;
-	for (;;) {
-		pthread_barrier_wait(&p->start);
-		if (p->quit)
-			return NULL;
-		nu_index(p, p->win);
-		help_decode(p->dec);
-		pthread_barrier_wait(&p->done);
-	}
-}
-
-/* Decodes up to WINDOW batches into w; returns the cursor status. */
-static int decode_window(struct llct_cursor *cur, struct window *w)
-{
-	int got = 1;
-	w->n = 0;
-	while (w->n < WINDOW && (got = llct_cursor_next_into(cur, &w->b[w->n])) > 0)
-		w->n++;
-	return got;
-}
-
-/* Front to back, each slot gets the index of its line's previous access, a second thread
- * indexing one window of decoded batches while this one reads the next (in win[2]) and both
- * decode it (the indexing is the lighter when set-sampled: it skips unsampled sets); then,
- * again front to back and in place, each access writes its own index into its previous
- * access's slot, after clearing its own: a slot read at step i was written by no step before
- * i, and the step that writes it, its line's next access, comes after. Those writes land a
- * reuse distance back, mostly still in cache. */
-static int next_use_pass(struct llct_reader *r, const struct llct_replay_options *o, uint64_t total,
-			 const struct llct_sample_sel *sel, struct window *win, uint32_t **out,
-			 char *err, size_t err_size)
-{
-	struct llct_cursor *cur;
-	struct nu_pass p;
-	struct engine pe; /* the parallel decode's state: no models */
-	pthread_t helper;
-	int got, st = LLCT_OK, threaded = 0, at = 0;
-	const char *dec_why = NULL; /* a chunk that did not decode */
-	*out = NULL;
-	if (total > NU_MAX) {
-		snprintf(err, err_size,
-			 "'%s': %llu accesses selected, more than the %llu a next-use index "
-			 "(Belady) takes; select fewer frames with --frames",
-			 llct_reader_path(r), (unsigned long long)total,
-			 (unsigned long long)NU_MAX);
-		return LLCT_ERR_INVALID;
-	}
-	memset(&p, 0, sizeof(p));
-	memset(&pe, 0, sizeof(pe));
-	pe.reader = r;
-	p.dec = &pe;
-	p.total = total;
-	p.ucd = o->cache.ucd;
-	p.sel = sel;
-	while ((1u << p.shift) < o->cache.line)
-		p.shift++;
-	p.next = next_use_alloc(total ? total : 1);
-	if (!p.next || map_grow(&p.m)) {
-		free(p.next);
-		map_release(&p.m);
-		snprintf(err, err_size, "'%s': out of memory for the next-use pass",
-			 llct_reader_path(r));
-		return LLCT_ERR_NOMEM;
-	}
-	if ((st = llct_cursor_open(r, o->frames, &cur))) {
-		snprintf(err, err_size, "%s", llct_reader_error(r));
-		goto out;
-	}
-	pthread_barrier_init(&p.start, NULL, 2);
-	pthread_barrier_init(&p.done, NULL, 2);
-	threaded = pthread_create(&helper, NULL, nu_worker, &p) == 0;
-	got = decode_window(cur, &win[0]);
-	while (win[at].n > 0 && !p.failed) {
-		int more = got > 0;
-		p.win = &win[at];
-		win[1 - at].n = 0;
-		if (threaded) {
-			struct window *nx = &win[1 - at];
-			struct feeder pf = {.cur = cur};
-			pe.dec = more ? nx : NULL;
-			atomic_store(&pe.fetched, 0);
-			atomic_store(&pe.taken, 0);
-			atomic_store(&pe.fetch_done, 0);
-			pthread_barrier_wait(&p.start);
-			if (more) {
-				got = fetch_window(&pf, nx, &pe);
-				help_decode(&pe);
-			}
-			pthread_barrier_wait(&p.done);
-			pe.dec = NULL;
-			for (unsigned k = 0; more && got >= 0 && k < nx->n; k++)
-				if (nx->dec_st[k]) {
-					got = nx->dec_st[k];
-					dec_why = nx->dec_err[k];
-				}
-		} else {
-			nu_index(&p, &win[at]);
-			if (more)
-				got = decode_window(cur, &win[1 - at]);
-		}
-		if (got < 0)
-			break;
-		at = 1 - at;
-	}
-	if (threaded) {
-		p.quit = 1;
-		pthread_barrier_wait(&p.start);
-		pthread_join(helper, NULL);
-	}
-	pthread_barrier_destroy(&p.start);
-	pthread_barrier_destroy(&p.done);
-	if (!p.failed && got >= 0)
-		for (uint64_t i = 0; i < p.idx; i++) {
-			uint32_t prev = p.next[i];
-			p.next[i] = NU_NONE;
-			if (prev != NU_NONE)
-				p.next[prev] = (uint32_t)i;
-		}
-	if (p.failed || got < 0) {
-		st = p.failed ? p.failed : got;
-		if (st == LLCT_ERR_NOMEM)
-			snprintf(err, err_size, "'%s': out of memory in the next-use pass",
-				 llct_reader_path(r));
-		else if (p.failed)
-			snprintf(err, err_size, "'%s': more records than the frame index says",
-				 llct_reader_path(r));
-		else
-			snprintf(err, err_size, "%s", dec_why ? dec_why : llct_reader_error(r));
-	}
-	llct_cursor_close(cur);
-out:
-	map_release(&p.m);
-	if (st)
-		free(p.next);
-	else
-		*out = p.next;
-	return st;
 }
 
 void llct_replay_results_free(struct llct_replay_result *res, size_t n)
@@ -593,6 +379,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	unsigned started = 0;
 	int dec_failed = 0;
 	const char *dec_why = "";
+	char store_why[512];
 	double t0 = now_s();
 
 	*results = NULL;
@@ -708,8 +495,27 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		for (size_t m = 0; m < e.n_models; m++) {
 			e.models[m].list_idx = e.models[m].cfg_idx * e.sel.n_var +
 					       llct_sample_variant(e.models[m].pred_bit);
-			if (o->policies[m]->needs_next_use)
-				llct_sample_sel_needs_next(&e.sel, e.models[m].list_idx);
+			if (o->policies[m]->needs_next_use) { /* see engine.stores */
+				size_t l = e.models[m].list_idx;
+				e.models[m].deferred = 1;
+				e.models[m].keeper = !e.stores || !e.stores[l];
+				if (!e.stores &&
+				    !(e.stores = calloc(e.n_sp * e.sel.n_var, sizeof(*e.stores))))
+					goto nomem;
+				if (!e.stores[l] &&
+				    !(e.stores[l] = calloc(1, sizeof(*e.stores[l]))))
+					goto nomem;
+				/* room for the list's share of the sets' accesses, and some */
+				const struct llct_sample_cfg *p = md_plan(&e, l);
+				uint64_t in = 0;
+				for (uint32_t set = 0; set < p->sets; set++)
+					in += e.sel.vbits[l / e.sel.n_var][set] >> l % e.sel.n_var &
+					      1;
+				if (llct_sample_store_reserve(
+					e.stores[l],
+					(size_t)(total / p->sets * in * 5 / 4) + (1 << 16)))
+					goto nomem;
+			}
 		}
 		for (int k = 0; k < 2; k++)
 			for (int i = 0; i < WINDOW; i++)
@@ -717,11 +523,11 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 					  calloc(e.n_sp * e.sel.n_var, sizeof(*win[k].lists[i]))))
 					goto nomem;
 	}
-	if (need_next && (st = next_use_pass(r, o, total, e.n_sp ? &e.sel : NULL, win, &next_use,
-					     err, err_size)))
+	if (need_next && !e.n_sp &&
+	    (st = llct_next_use_pass(r, o, total, win, &next_use, err, err_size)))
 		goto fail;
 	for (size_t m = 0; m < e.n_models; m++)
-		if (o->policies[m]->needs_next_use &&
+		if (o->policies[m]->needs_next_use && !e.models[m].deferred &&
 		    !(e.models[m].next64 = malloc(LLCT_CHUNK_MAX * sizeof(uint64_t))))
 			goto nomem;
 	/* Deal the costliest models (those with a next-use array) first, round robin. */
@@ -770,7 +576,6 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	fd.sel_of = sel_of;
 	fd.next_use = next_use;
 	fd.ucd = o->cache.ucd;
-	fd.sampled = e.n_sp > 0;
 	e.reader = r;
 	int cur_win = 0;
 	got = fill_window(&fd, &win[0], &e);
@@ -806,12 +611,44 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 				dec_failed = 1;
 			}
 		}
+		if (got >= 0 && e.stores) {
+			int sst =
+			    store_failure(&e, llct_reader_path(r), store_why, sizeof(store_why));
+			if (sst) {
+				got = sst;
+				dec_failed = 1;
+				dec_why = store_why;
+			}
+		}
 		done += w->records;
 		if (o->progress)
 			o->progress(o->progress_ud, done, total);
 		if (got < 0)
 			break;
 		cur_win = 1 - cur_win;
+	}
+	if (got >= 0 && e.stores) { /* the deferred models' turn */
+		while ((1u << e.store_shift) < o->cache.line)
+			e.store_shift++;
+		e.win = NULL;
+		e.dec = NULL;
+		atomic_store(&e.next_model, 0);
+		if (inline_mode) {
+			run_models(&e, 0);
+		} else {
+			pthread_barrier_wait(&e.start);
+			run_models(&e, 0);
+			pthread_barrier_wait(&e.done);
+		}
+		if (atomic_load(&e.store_failed)) {
+			got = LLCT_ERR_NOMEM;
+			dec_failed = 1;
+			snprintf(
+			    store_why, sizeof(store_why),
+			    "'%s': out of memory finding the next uses of the sampled accesses",
+			    llct_reader_path(r));
+			dec_why = store_why;
+		}
 	}
 	e.quit = 1;
 	if (!inline_mode) {
@@ -879,6 +716,12 @@ out:
 				free(win[k].lists[i][c].e);
 			free(win[k].lists[i]);
 		}
+	for (size_t l = 0; e.stores && l < e.n_sp * e.sel.n_var; l++) {
+		if (e.stores[l])
+			llct_sample_store_release(e.stores[l]);
+		free(e.stores[l]);
+	}
+	free(e.stores);
 	llct_sample_sel_release(&e.sel);
 	for (size_t c = 0; c < e.n_sp; c++)
 		llct_sample_plan_release(&e.sp[c]);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* A set index scrambled (the finalizer of MurmurHash3). */
 static uint32_t mix(uint32_t x)
@@ -136,7 +137,8 @@ int llct_sample_sel_init(struct llct_sample_sel *s, const struct llct_sample_cfg
 		if (!(s->vbits[c] = malloc(sets * sizeof(*s->vbits[c]))))
 			return LLCT_ERR_NOMEM;
 		for (uint32_t set = 0; set < sets; set++) {
-			unsigned v = p[c].strat[set] != 0xff ? 0x1ffu : 0; /* sampled: in every one */
+			unsigned v =
+			    p[c].strat[set] != 0xff ? 0x1ffu : 0; /* sampled: in every one */
 			v |= (unsigned)p[c].keep[set] << 1;
 			s->vbits[c][set] = (uint16_t)(v & use);
 		}
@@ -158,7 +160,8 @@ int llct_sample_sel_init(struct llct_sample_sel *s, const struct llct_sample_cfg
 			s->cfg_of[i] = (uint8_t)c;
 			s->var_of[i] = (uint8_t)v;
 			for (uint32_t x = 0; x < max_sets; x++)
-				s->comb[x] |= (uint64_t)(s->vbits[c][x & (p[c].sets - 1)] >> v & 1) << i;
+				s->comb[x] |= (uint64_t)(s->vbits[c][x & (p[c].sets - 1)] >> v & 1)
+					      << i;
 		}
 	return LLCT_OK;
 }
@@ -171,27 +174,10 @@ void llct_sample_sel_release(struct llct_sample_sel *s)
 	memset(s, 0, sizeof(*s));
 }
 
-void llct_sample_sel_needs_next(struct llct_sample_sel *s, size_t list)
-{
-	if (s->comb)
-		s->nu_lists |= (uint64_t)1 << list;
-	s->nu_var[list / s->n_var] |= (uint16_t)(1u << list % s->n_var);
-}
-
 /* The set of line in plan c. */
 static uint32_t set_in(const struct llct_sample_sel *s, size_t c, uint64_t line)
 {
 	return llct_set_index(s->xor_hash[c], s->set_bits[c], s->set_mask[c], s->p[c].sets, line);
-}
-
-int llct_sample_wants_next(const struct llct_sample_sel *s, uint64_t line)
-{
-	if (s->comb)
-		return (s->comb[line & s->comb_mask] & s->nu_lists) != 0;
-	for (size_t c = 0; c < s->n_p; c++)
-		if (s->vbits[c][set_in(s, c, line)] & s->nu_var[c])
-			return 1;
-	return 0;
 }
 
 static int grow(struct llct_sample_list *out)
@@ -205,62 +191,120 @@ static int grow(struct llct_sample_list *out)
 	return LLCT_OK;
 }
 
-/* Appends access j (set s, lookup index k) of b to the list of variant v of plan p. */
+/* Appends access j (set s) of b to the list of variant v of plan p. */
 static int push(struct llct_sample_list *out, const struct llct_sample_cfg *p, unsigned v,
-		const struct llct_batch *b, uint32_t j, uint32_t s, uint32_t k)
+		const struct llct_batch *b, uint32_t j, uint32_t s)
 {
 	if (__builtin_expect(out->n == out->cap, 0) && grow(out))
 		return LLCT_ERR_NOMEM;
 	unsigned st = v && (p->keep[s] >> (v - 1) & 1) ? 0u : p->strat[s];
-	out->e[out->n++] = (struct llct_sample_entry){b->addr[j],
-						      s,
-						      k,
-						      b->kernel[j],
-						      b->sm[j],
-						      b->tenant[j],
-						      (uint8_t)(b->stream[j] | (b->op[j] != 0) << 4),
-						      (uint8_t)st};
+	out->e[out->n++] =
+	    (struct llct_sample_entry){b->addr[j],
+				       s,
+				       0,
+				       b->kernel[j],
+				       b->sm[j],
+				       b->tenant[j],
+				       (uint8_t)(b->stream[j] | (b->op[j] != 0) << 4),
+				       (uint8_t)st};
 	return LLCT_OK;
 }
 
-int llct_sample_select(const struct llct_sample_sel *s, const struct llct_batch *b, int ucd,
-		       struct llct_sample_list *out, uint32_t *n_next)
+int llct_sample_select(const struct llct_sample_sel *s, const struct llct_batch *b,
+		       struct llct_sample_list *out)
 {
 	unsigned nv = s->n_var;
 	for (size_t i = 0; i < s->n_p * nv; i++)
 		out[i].n = 0;
-	uint32_t k = 0;
 	if (s->comb) { /* one table lookup an access for every plan */
 		for (uint32_t j = 0; j < b->n; j++) {
-			uint64_t line = b->addr[j] >> s->shift, all = s->comb[line & s->comb_mask];
-			for (uint64_t bits = all; bits; bits &= bits - 1) {
+			uint64_t line = b->addr[j] >> s->shift;
+			for (uint64_t bits = s->comb[line & s->comb_mask]; bits; bits &= bits - 1) {
 				unsigned i = (unsigned)__builtin_ctzll(bits), c = s->cfg_of[i];
 				uint32_t set = (uint32_t)line & (s->p[c].sets - 1);
-				if (push(&out[i], &s->p[c], s->var_of[i], b, j, set, k))
+				if (push(&out[i], &s->p[c], s->var_of[i], b, j, set))
 					return LLCT_ERR_NOMEM;
 			}
-			/* as the next-use pass counts */
-			k += (all & s->nu_lists) && !(ucd && b->stream[j] == LLCT_STREAM_DISP);
 		}
-		*n_next = k;
 		return LLCT_OK;
 	}
 	for (uint32_t j = 0; j < b->n; j++) {
 		uint64_t line = b->addr[j] >> s->shift;
-		int next = 0;
 		for (size_t c = 0; c < s->n_p; c++) {
 			uint32_t set = set_in(s, c, line);
-			next |= (s->vbits[c][set] & s->nu_var[c]) != 0;
 			for (unsigned bits = s->vbits[c][set]; bits; bits &= bits - 1) {
 				unsigned v = (unsigned)__builtin_ctz(bits);
-				if (push(&out[c * nv + v], &s->p[c], v, b, j, set, k))
+				if (push(&out[c * nv + v], &s->p[c], v, b, j, set))
 					return LLCT_ERR_NOMEM;
 			}
 		}
-		k += next && !(ucd && b->stream[j] == LLCT_STREAM_DISP);
 	}
-	*n_next = k;
 	return LLCT_OK;
+}
+
+void *llct_sample_big_alloc(size_t bytes)
+{
+	size_t huge = (size_t)2 << 20;
+	if (bytes < huge)
+		return malloc(bytes ? bytes : 1);
+	bytes = (bytes + huge - 1) / huge * huge;
+	void *p = aligned_alloc(huge, bytes);
+#ifdef MADV_HUGEPAGE
+	if (p)
+		madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+int llct_sample_store_reserve(struct llct_sample_store *s, size_t n)
+{
+	if (n <= s->cap)
+		return LLCT_OK;
+	struct llct_sample_entry *e = llct_sample_big_alloc(n * sizeof(*e));
+	if (!e)
+		return LLCT_ERR_NOMEM;
+	if (s->n)
+		memcpy(e, s->e, s->n * sizeof(*e));
+	free(s->e);
+	s->e = e;
+	s->cap = n;
+	return LLCT_OK;
+}
+
+int llct_sample_store_add(struct llct_sample_store *s, const struct llct_sample_list *l,
+			  size_t frame_idx)
+{
+	if (!l->n)
+		return LLCT_OK;
+	if (s->n + l->n > UINT32_MAX - 1)
+		return LLCT_ERR_INVALID;
+	if (s->n + l->n > s->cap && llct_sample_store_reserve(s, 2 * (s->n + l->n) + (1 << 16)))
+		return LLCT_ERR_NOMEM;
+	if (!s->n_seg || s->seg[s->n_seg - 1].frame_idx != frame_idx) {
+		if (s->n_seg == s->cap_seg) {
+			size_t cap = s->cap_seg ? 2 * s->cap_seg : 64;
+			struct llct_sample_seg *g = realloc(s->seg, cap * sizeof(*g));
+			if (!g)
+				return LLCT_ERR_NOMEM;
+			s->seg = g;
+			s->cap_seg = cap;
+		}
+		s->seg[s->n_seg++] = (struct llct_sample_seg){s->n, frame_idx};
+	}
+	for (uint32_t i = 0; i < l->n; i++) {
+		s->e[s->n] = l->e[i];
+		s->e[s->n].k = (uint32_t)s->n;
+		s->n++;
+	}
+	return LLCT_OK;
+}
+
+void llct_sample_store_release(struct llct_sample_store *s)
+{
+	free(s->e);
+	free(s->seg);
+	free(s->next);
+	memset(s, 0, sizeof(*s));
 }
 
 /* Student's t for a two-sided 99% interval, by degrees of freedom (1..30); 2.576 beyond. */

@@ -46,9 +46,6 @@ struct llct_sample_sel {
 	uint64_t *comb;
 	uint32_t comb_mask;
 	uint8_t cfg_of[64], var_of[64];
-	/* the lists whose models need next uses (Belady): only their accesses are indexed */
-	uint64_t nu_lists;                     /* with comb: bit c * n_var + v */
-	uint16_t nu_var[LLCT_SAMPLE_MAX_CFGS]; /* per plan: variants */
 };
 
 /* Sets up the selection for plans p[0..n_p) (one policy list: the same predicates) and the
@@ -56,16 +53,30 @@ struct llct_sample_sel {
 int llct_sample_sel_init(struct llct_sample_sel *s, const struct llct_sample_cfg *p, size_t n_p,
 			 unsigned use);
 void llct_sample_sel_release(struct llct_sample_sel *s);
-/* Marks list c * n_var + v as replayed by a model that needs next uses. */
-void llct_sample_sel_needs_next(struct llct_sample_sel *s, size_t list);
-/* Whether an access to `line` goes to a list marked so: the next-use pass indexes only those
- * (an access of a sampled set is followed by the next access to its line, of the same set). */
-int llct_sample_wants_next(const struct llct_sample_sel *s, uint64_t line);
-/* The accesses of b into out[c * n_var + v], in order; one pass over b. Entry k counts, as
- * the next-use pass does, the accesses that look the cache up (not DISP under UCD) and are
- * llct_sample_wants_next; *n_next gets how many of b's there are. */
-int llct_sample_select(const struct llct_sample_sel *s, const struct llct_batch *b, int ucd,
-		       struct llct_sample_list *out, uint32_t *n_next);
+/* The accesses of b into out[c * n_var + v], in order; one pass over b. */
+int llct_sample_select(const struct llct_sample_sel *s, const struct llct_batch *b,
+		       struct llct_sample_list *out);
+
+/* A list of a set-sampled replay kept whole, for the models that need next uses (Belady): they
+ * replay after the pass, from it. Entry k is rewritten to the entry's position. */
+struct llct_sample_store {
+	struct llct_sample_entry *e;
+	size_t n, cap;
+	struct llct_sample_seg {
+		size_t at, frame_idx; /* entries from `at` on count in this frame */
+	} * seg;
+	size_t n_seg, cap_seg;
+	uint64_t *next; /* after llct_sample_store_next_uses (engine.h) */
+};
+
+/* Memory for big arrays: in 2 MiB pages where the kernel gives them (fewer page faults). */
+void *llct_sample_big_alloc(size_t bytes);
+/* Makes room for n entries (a guess of the list's size, so that it rarely grows). */
+int llct_sample_store_reserve(struct llct_sample_store *s, size_t n);
+/* Appends a batch's list, of frame frame_idx. LLCT_ERR_INVALID past 2^32 - 1 entries. */
+int llct_sample_store_add(struct llct_sample_store *s, const struct llct_sample_list *l,
+			  size_t frame_idx);
+void llct_sample_store_release(struct llct_sample_store *s);
 /* From a model's per-stratum counts (strata[st * nf + f], st 0 keep, 1..groups sampled)
  * writes the estimated frames out[] (frame numbers kept) and the run's estimates. */
 int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,

@@ -471,8 +471,8 @@ LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn 
 			    .allowed = l.all_ways,
 			    .demote = NULL};
 			uint32_t w, fp = (uint16_t)(line >> l.set_bits);
-			code = llct_lines_step_fp(&l, ps, on_hit, victim, on_fill, &a, fp | fp << 16,
-						  so, &w);
+			code = llct_lines_step_fp(&l, ps, on_hit, victim, on_fill, &a,
+						  fp | fp << 16, so, &w);
 		}
 		uint32_t h = code * LLCT_SAMPLE_STRATA + e[i].st; /* a code's strata together */
 		if (!hist[h]++)
@@ -504,17 +504,16 @@ LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn 
 			   : llct_lines_batch(L, state, on_hit, victim, on_fill, prefetch,         \
 					      needs_next, 0, 0, b, next_use);                      \
 	}                                                                                          \
-	static void fn##_sampled(void *state, struct llct_lines *L,                                \
-				 const struct llct_sample_entry *e, uint32_t n,                    \
-				 const uint64_t *next_use, struct llct_frame_stats *const *fs,     \
-				 uint32_t *scratch)                                                \
+	static void fn##_sampled(                                                                  \
+	    void *state, struct llct_lines *L, const struct llct_sample_entry *e, uint32_t n,      \
+	    const uint64_t *next_use, struct llct_frame_stats *const *fs, uint32_t *scratch)       \
 	{                                                                                          \
 		if (L->ways == 16 && L->fp_stride == 16 && L->blk_size == 64)                      \
-			llct_lines_sampled(L, state, on_hit, victim, on_fill, prefetch, needs_next, 1,     \
-					   e, n, next_use, fs, scratch);                           \
+			llct_lines_sampled(L, state, on_hit, victim, on_fill, prefetch,            \
+					   needs_next, 1, e, n, next_use, fs, scratch);            \
 		else                                                                               \
-			llct_lines_sampled(L, state, on_hit, victim, on_fill, prefetch, needs_next, 0,     \
-					   e, n, next_use, fs, scratch);                           \
+			llct_lines_sampled(L, state, on_hit, victim, on_fill, prefetch,            \
+					   needs_next, 0, e, n, next_use, fs, scratch);            \
 	}
 
 #endif

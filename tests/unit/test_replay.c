@@ -404,6 +404,24 @@ static void test_sampling(void)
 		}
 		CHECK_EQ(found, 4);
 	}
+	/* Belady replays after the pass, from its sampled accesses kept whole, with next uses
+	 * found among them: on the same sampled sets no policy without keep sets misses less
+	 * (rounding: at most one a frame) */
+	double belady_misses = -1, other[16];
+	size_t n_other = 0;
+	for (size_t m = 0; m < n; m++)
+		for (size_t i = 0; i < samp[m].n_est; i++) {
+			const struct llct_estimate *e = &samp[m].est[i];
+			if (e->stream != LLCT_N_STREAMS || e->metric != LLCT_EST_MISSES)
+				continue;
+			if (!strcmp(all[m]->name, "belady"))
+				belady_misses = e->value;
+			else if (!all[m]->keep_set && !all[m]->needs_next_use)
+				other[n_other++] = e->value;
+		}
+	CHECK(belady_misses > 0 && n_other >= 3);
+	for (size_t i = 0; i < n_other; i++)
+		CHECK(belady_misses <= other[i] + (double)samp[0].n_frames);
 	llct_replay_results_free(samp, n);
 	/* 32 sets: every set is a DRRIP leader, so nothing is sampled and the estimate is exact */
 	const struct llct_policy_ops *drrip = llct_policy_find("drrip");

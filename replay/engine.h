@@ -1,0 +1,41 @@
+/* engine.h - private to replay/: the window of decoded batches the engine (replay.c) hands its
+ * models, and the next-use index Belady's models need (nextuse.c). */
+#ifndef LLCT_REPLAY_ENGINE_H
+#define LLCT_REPLAY_ENGINE_H
+
+#include "llct/replay.h"
+#include "sample.h"
+
+/* Decoded batches handed to the workers together: each worker runs one model over the whole
+ * window before the next model, so a model's state is reloaded into the caches once a window
+ * (about a million records), not once a chunk. */
+#define WINDOW 16
+struct window {
+	struct llct_batch b[WINDOW];
+	size_t frame_idx[WINDOW];         /* index in the results' frames of each batch */
+	const uint32_t *next_use[WINDOW]; /* for each batch's accesses that look up the cache */
+	uint32_t n_lookups[WINDOW];       /* how many those are */
+	unsigned n;                       /* batches in use */
+	uint64_t records;
+	/* threaded replays read the next window's chunks raw, then decode them in parallel */
+	struct llct_raw_chunk raw[WINDOW];
+	int dec_st[WINDOW];
+	char dec_err[WINDOW][256];
+	struct llct_sample_list *lists[WINDOW]; /* set-sampled: per batch, per plan and variant */
+};
+
+/* The next-use index holds 4 bytes an access: the index of the line's next access, or NU_NONE.
+ * So a replay that needs it takes at most NU_MAX accesses. */
+#define NU_NONE UINT32_MAX
+#define NU_MAX ((uint64_t)UINT32_MAX - 1)
+
+/* The next use of every access of the selected frames that looks the cache up (not DISP under
+ * UCD), front to back through the trace: (*out)[i] is the index of the next access to the same
+ * line, NU_NONE if none. win[0..1] are scratch windows. */
+int llct_next_use_pass(struct llct_reader *r, const struct llct_replay_options *o, uint64_t total,
+		       struct window *win, uint32_t **out, char *err, size_t err_size);
+/* The next uses of a set-sampled list stored whole (sample.h): s->next[i] is the position of
+ * the next entry to the same line (DISP under UCD skipped), LLCT_NEVER if none. */
+int llct_sample_store_next_uses(struct llct_sample_store *s, unsigned line_shift, int ucd);
+
+#endif
