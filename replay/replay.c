@@ -1,8 +1,7 @@
 /* replay.c - the replay engine: decodes the chosen frames once and drives every cache model
- * from the same batches, models spread over worker threads while the main thread decodes the
- * next window of batches (double buffering). Belady-style policies get a next-use pass first.
- * (Over 800 lines: window decoding, the worker hand-off and set sampling share the engine's
- * state and loop; the policies, trackers and results writing already live elsewhere.) */
+ * from the same batches, models spread over worker threads while the main thread reads the
+ * next window of batches and every free thread decodes it (double buffering). Belady-style
+ * policies get a next-use pass first (nextuse.c), or, set-sampled, replay after the pass. */
 #include "llct/replay.h"
 #include "engine.h"
 #include "llct/lines.h"
