@@ -415,8 +415,7 @@ void llct_cache_access_sampled(struct llct_cache *c, const struct llct_sample_li
 		c->L.fs = fs[e->st];
 		int stream = e->so & 15, bypass = c->cfg.ucd && stream == LLCT_STREAM_DISP;
 		access_one(c, NULL, e->addr, stream, e->so >> 4,
-			   next_use && !bypass ? next_use[e->k] : LLCT_NEVER, e->sm, e->kernel,
-			   e->tenant);
+			   next_use && !bypass ? next_use[i] : LLCT_NEVER, 0, 0, 0);
 	}
 	c->L.fs = save;
 }

@@ -174,7 +174,7 @@ static void run_deferred(struct engine *e)
 			struct llct_frame_stats *fs[1 + LLCT_SAMPLE_MAX_GROUPS];
 			enter_frame(md, s->seg[g].frame_idx);
 			strata_of(md, fs);
-			llct_cache_access_sampled(md->cache, &l, s->next, fs, md->scratch);
+			llct_cache_access_sampled(md->cache, &l, s->next + at, fs, md->scratch);
 		}
 		md->res->busy_s += now_s() - t0;
 	}

@@ -198,15 +198,8 @@ static int push(struct llct_sample_list *out, const struct llct_sample_cfg *p, u
 	if (__builtin_expect(out->n == out->cap, 0) && grow(out))
 		return LLCT_ERR_NOMEM;
 	unsigned st = v && (p->keep[s] >> (v - 1) & 1) ? 0u : p->strat[s];
-	out->e[out->n++] =
-	    (struct llct_sample_entry){b->addr[j],
-				       s,
-				       0,
-				       b->kernel[j],
-				       b->sm[j],
-				       b->tenant[j],
-				       (uint8_t)(b->stream[j] | (b->op[j] != 0) << 4),
-				       (uint8_t)st};
+	out->e[out->n++] = (struct llct_sample_entry){
+	    b->addr[j], s, (uint8_t)(b->stream[j] | (b->op[j] != 0) << 4), (uint8_t)st};
 	return LLCT_OK;
 }
 
@@ -291,11 +284,8 @@ int llct_sample_store_add(struct llct_sample_store *s, const struct llct_sample_
 		}
 		s->seg[s->n_seg++] = (struct llct_sample_seg){s->n, frame_idx};
 	}
-	for (uint32_t i = 0; i < l->n; i++) {
-		s->e[s->n] = l->e[i];
-		s->e[s->n].k = (uint32_t)s->n;
-		s->n++;
-	}
+	memcpy(s->e + s->n, l->e, l->n * sizeof(*l->e));
+	s->n += l->n;
 	return LLCT_OK;
 }
 

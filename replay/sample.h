@@ -58,7 +58,7 @@ int llct_sample_select(const struct llct_sample_sel *s, const struct llct_batch 
 		       struct llct_sample_list *out);
 
 /* A list of a set-sampled replay kept whole, for the models that need next uses (Belady): they
- * replay after the pass, from it. Entry k is rewritten to the entry's position. */
+ * replay after the pass, from it. */
 struct llct_sample_store {
 	struct llct_sample_entry *e;
 	size_t n, cap;

@@ -460,13 +460,10 @@ LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn 
 			uint64_t line = e[i].addr >> l.line_shift;
 			struct llct_access a = {
 			    .line = line,
-			    .next_use = needs_next && next_use ? next_use[e[i].k] : LLCT_NEVER,
+			    .next_use = needs_next && next_use ? next_use[i] : LLCT_NEVER,
 			    .set = e[i].set,
 			    .stream = (uint8_t)stream,
 			    .op = (uint8_t)(so >> 4),
-			    .sm = e[i].sm,
-			    .kernel = e[i].kernel,
-			    .tenant = e[i].tenant,
 			    .ways = l.ways,
 			    .allowed = l.all_ways,
 			    .demote = NULL};

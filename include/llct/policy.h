@@ -30,13 +30,13 @@ struct llct_frame_stats;
 #define LLCT_SAMPLE_STRATA 17
 
 /* An access of a set-sampled replay's share of a batch (--sample-sets), copied out of the
- * batch so that models read their shares in order: its set, its next use next_use[k], and
- * the stratum it counts in (0: a keep set of the model's policy, 1.. its sampled set's group). */
+ * batch so that models read their shares in order: its set, and the stratum it counts in (0: a
+ * keep set of the model's policy, 1.. its sampled set's group). No SM, kernel or tenant: no
+ * policy decides by them (a sampled replay gives them as 0), and 16 bytes an entry halve what
+ * the selection writes and the models read. */
 struct llct_sample_entry {
 	uint64_t addr;
-	uint32_t set, k;
-	uint32_t kernel;
-	uint16_t sm, tenant;
+	uint32_t set;
 	uint8_t so; /* stream | write << 4 */
 	uint8_t st;
 };
@@ -60,7 +60,7 @@ struct llct_access {
 	uint32_t set;
 	uint8_t stream; /* enum llct_stream */
 	uint8_t op;     /* enum llct_op */
-	uint16_t sm;
+	uint16_t sm;     /* sm, kernel, tenant: 0 in set-sampled replays (llct_sample_entry) */
 	uint32_t kernel;
 	uint16_t tenant;
 	uint32_t ways;    /* the cache's associativity: hooks index their rows with it (the batch
@@ -95,7 +95,8 @@ struct llct_policy_ops {
 	 * of them and counts them at weight 1, and samples the others. NULL: no such sets. */
 	int (*keep_set)(const struct llct_cache_geom *g, uint32_t set);
 	/* Optional: a set-sampled share of a batch through a plain model with the hooks inlined
-	 * (LLCT_DEFINE_BATCH defines it): every entry e[i], counted in fs[e[i].st]; scratch is
+	 * (LLCT_DEFINE_BATCH defines it): every entry e[i], next use next_use[i], counted in
+	 * fs[e[i].st]; scratch is
 	 * LLCT_SAMPLE_SCRATCH words (lines.h), all 0 before the call and left so. NULL: the
 	 * engine steps them. */
 	void (*sampled)(void *state, struct llct_lines *lines, const struct llct_sample_entry *e,

@@ -163,7 +163,8 @@ int llct_cache_create(const struct llct_cache_config *config, const struct llct_
 void llct_cache_destroy(struct llct_cache *c);
 /* Starts counting into `fs` (zeroed by the caller, fs->frame set); the cache stays warm. */
 void llct_cache_set_frame(struct llct_cache *c, struct llct_frame_stats *fs);
-/* Set-sampled: replays the entries of l in order, each counted in fs[its stratum]. scratch:
+/* Set-sampled: replays the entries of l in order, each counted in fs[its stratum], entry i
+ * with next use next_use[i] (a policy that needs it; else NULL). scratch:
  * LLCT_SAMPLE_SCRATCH words (llct/lines.h), all 0, left so. */
 void llct_cache_access_sampled(struct llct_cache *c, const struct llct_sample_list *l,
 			       const uint64_t *next_use, struct llct_frame_stats *const *fs,

@@ -423,6 +423,43 @@ static void test_sampling(void)
 	for (size_t i = 0; i < n_other; i++)
 		CHECK(belady_misses <= other[i] + (double)samp[0].n_frames);
 	llct_replay_results_free(samp, n);
+	/* A sweep's configurations are selected together: by one table when all have power-of-two
+	 * sets, else set by set. Either way a configuration's sampled runs are those it gets
+	 * alone: 1 MiB beside 2 MiB (table), beside 1.5 MiB (1,536 sets: set by set). */
+	const struct llct_policy_ops *six[6] = {llct_policy_find("lru"), llct_policy_find("drrip"),
+						llct_policy_find("belady")};
+	struct llct_cache_config cfgs[6];
+	struct llct_replay_options q = o;
+	struct llct_replay_result *alone[2], *beside;
+	q.policies = six;
+	q.n_policies = 3;
+	for (int m = 3; m < 6; m++)
+		six[m] = six[m - 3];
+	for (int odd = 0; odd < 2; odd++) {
+		for (int m = 0; m < 6; m++) {
+			cfgs[m] = o.cache;
+			if (m >= 3)
+				cfgs[m].size = odd ? 1536 * 16 * 64 : 2 << 20;
+		}
+		q.n_policies = 3;
+		for (int k = 0; k < 2; k++) { /* each size alone */
+			q.caches = &cfgs[3 * k];
+			CHECK_EQ(llct_replay_run(r, &q, &alone[k], &wall, err, sizeof(err)),
+				 LLCT_OK);
+		}
+		q.n_policies = 6;
+		q.caches = cfgs;
+		CHECK_EQ(llct_replay_run(r, &q, &beside, &wall, err, sizeof(err)), LLCT_OK);
+		for (int m = 0; m < 6; m++) {
+			const struct llct_replay_result *x = &alone[m / 3][m % 3], *y = &beside[m];
+			CHECK(same_stats(x, y));
+			CHECK_EQ(x->n_est, y->n_est);
+			CHECK(!memcmp(x->est, y->est, x->n_est * sizeof(*x->est)));
+		}
+		llct_replay_results_free(beside, 6);
+		llct_replay_results_free(alone[0], 3);
+		llct_replay_results_free(alone[1], 3);
+	}
 	/* 32 sets: every set is a DRRIP leader, so nothing is sampled and the estimate is exact */
 	const struct llct_policy_ops *drrip = llct_policy_find("drrip");
 	struct llct_replay_options t = {.cache = LLCT_CACHE_CONFIG_INIT};
