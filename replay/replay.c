@@ -59,9 +59,8 @@ struct engine {
 	 * (stores[list], NULL where no such model replays the list), and they replay from them
 	 * once the pass is over, with next uses found within each list. */
 	struct llct_sample_store **stores;
-	unsigned store_shift;      /* their lines' shift */
-	atomic_size_t next_store;  /* the next store whose next uses a thread finds */
-	atomic_size_t stores_done; /* stores whose next uses are found, or failed */
+	unsigned store_shift;     /* their lines' shift */
+	atomic_size_t next_store; /* the next store a thread takes after the pass */
 	atomic_int store_failed;
 	int ucd;
 };
@@ -146,37 +145,36 @@ static void enter_frame(struct model *md, size_t frame_idx)
 	}
 }
 
-/* After the pass: the stores' next uses, a store a thread, then (once all are done) the
- * deferred models, claimed as run_models claims, each over its stored list, frame by frame. */
+/* After the pass: a store at a time, claimed by each free thread: its next uses, then every
+ * deferred model that replays it, over it frame by frame. */
 static void run_deferred(struct engine *e)
 {
 	size_t n_lists = e->n_sp * e->sel.n_var;
 	for (size_t l; (l = atomic_fetch_add(&e->next_store, 1)) < n_lists;) {
-		if (e->stores[l] &&
-		    llct_sample_store_next_uses(e->stores[l], e->store_shift, e->ucd))
-			atomic_store(&e->store_failed, 1);
-		atomic_fetch_add(&e->stores_done, 1);
-	}
-	while (atomic_load(&e->stores_done) < n_lists)
-		cpu_relax();
-	if (atomic_load(&e->store_failed))
-		return;
-	for (size_t k; (k = atomic_fetch_add_explicit(&e->next_model, 1, memory_order_relaxed)) <
-		       e->n_models;) {
-		struct model *md = &e->models[e->order[k]];
-		if (!md->deferred)
+		struct llct_sample_store *s = e->stores[l];
+		if (!s)
 			continue;
-		const struct llct_sample_store *s = e->stores[md->list_idx];
-		double t0 = now_s();
-		for (size_t g = 0; g < s->n_seg; g++) {
-			size_t at = s->seg[g].at, end = g + 1 < s->n_seg ? s->seg[g + 1].at : s->n;
-			struct llct_sample_list l = {s->e + at, (uint32_t)(end - at), 0};
-			struct llct_frame_stats *fs[1 + LLCT_SAMPLE_MAX_GROUPS];
-			enter_frame(md, s->seg[g].frame_idx);
-			strata_of(md, fs);
-			llct_cache_access_sampled(md->cache, &l, s->next + at, fs, md->scratch);
+		if (llct_sample_store_next_uses(s, e->store_shift, e->ucd)) {
+			atomic_store(&e->store_failed, 1);
+			continue;
 		}
-		md->res->busy_s += now_s() - t0;
+		for (size_t m = 0; m < e->n_models; m++) {
+			struct model *md = &e->models[m];
+			if (!md->deferred || md->list_idx != l)
+				continue;
+			double t0 = now_s();
+			for (size_t g = 0; g < s->n_seg; g++) {
+				size_t at = s->seg[g].at,
+				       end = g + 1 < s->n_seg ? s->seg[g + 1].at : s->n;
+				struct llct_sample_list sl = {s->e + at, (uint32_t)(end - at), 0};
+				struct llct_frame_stats *fs[1 + LLCT_SAMPLE_MAX_GROUPS];
+				enter_frame(md, s->seg[g].frame_idx);
+				strata_of(md, fs);
+				llct_cache_access_sampled(md->cache, &sl, s->next + at, fs,
+							  md->scratch);
+			}
+			md->res->busy_s += now_s() - t0;
+		}
 	}
 }
 
