@@ -1,5 +1,6 @@
 /* test_oom.c - allocation failures injected one at a time (as SQLite's own tests do) into the
- * trace writer, the reader, the replay engine with the results database, and a merge: each
+ * trace writer, the reader, the replay engine (whole and set-sampled) with the results
+ * database, and a merge: each
  * run, in a child process, fails the k-th allocation (malloc, calloc, realloc: this program
  * defines them over glibc's), for every k the operation makes. Every run must end with an
  * error status or succeed, never crash, and leave what it wrote readable: the trace opens,
@@ -50,6 +51,7 @@ void *realloc(void *p, size_t n)
 }
 
 static char dir[256], trace[300], results[300], shard[300];
+static uint32_t sample_sets; /* op_replay: set-sampled (its lists, stores, deferred Belady) */
 
 /* The operations: each returns 0 when it ended cleanly (success or an error status). */
 static int op_write(void)
@@ -107,6 +109,7 @@ static int op_replay(void)
 	o.policies = pol;
 	o.n_policies = 3;
 	o.threads = 2;
+	o.sample_sets = sample_sets;
 	if (llct_replay_run(r, &o, &res, &wall, err, sizeof(err)) == LLCT_OK) {
 		const char *traces[] = {trace};
 		struct llct_replay_desc d = {.traces = traces,
@@ -243,6 +246,9 @@ int main(void)
 	CHECK_EQ(run_child(op_write, -1, &n), 0); /* a whole trace for what follows */
 	inject("reader", op_read, 0);
 	inject("replay", op_replay, 1);
+	sample_sets = 2;
+	inject("replay sampled", op_replay, 1);
+	sample_sets = 0;
 	unlink(results);
 	CHECK_EQ(run_child(op_replay, -1, &n), 0);
 	rename(results, shard);
