@@ -29,6 +29,10 @@ struct window {
 #define NU_NONE UINT32_MAX
 #define NU_MAX ((uint64_t)UINT32_MAX - 1)
 
+/* Memory for a big array, 64-byte aligned; from 1 MiB up in 2 MiB pages where the kernel
+ * gives them (cache.c). Freed with free(). */
+void *llct_big_alloc(size_t bytes);
+
 /* The next use of every access of the selected frames that looks the cache up (not DISP under
  * UCD), front to back through the trace: (*out)[i] is the index of the next access to the same
  * line, NU_NONE if none. win[0..1] are scratch windows. */

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 /* ---- next-use pass: line address -> index of its last access so far ----
  * Traces walk surfaces, so lines come in runs of neighbours: a small hash table of 1024-line
@@ -83,22 +82,6 @@ static void map_release(struct line_map *m)
 		free(m->page[i]);
 	free(m->page_no);
 	free(m->page);
-}
-
-/* The next-use index: 4 bytes an access (200 MB for 50 M accesses). In 2 MiB pages where the
- * kernel gives them (transparent huge pages on request): 512 times fewer page faults and TLB
- * misses. */
-static uint32_t *next_use_alloc(uint64_t n)
-{
-	size_t bytes = (size_t)n * sizeof(uint32_t), huge = (size_t)2 << 20;
-	if (bytes < huge)
-		return malloc(bytes);
-	void *p = aligned_alloc(huge, (bytes + huge - 1) / huge * huge);
-#ifdef MADV_HUGEPAGE
-	if (p)
-		madvise(p, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
-#endif
-	return p;
 }
 
 /* The next-use pass's state, shared by the thread that decodes and the one that indexes. */
@@ -185,7 +168,7 @@ int llct_next_use_pass(struct llct_reader *r, const struct llct_replay_options *
 	p.ucd = o->cache.ucd;
 	while ((1u << p.shift) < o->cache.line)
 		p.shift++;
-	p.next = next_use_alloc(total ? total : 1);
+	p.next = llct_big_alloc((size_t)(total ? total : 1) * sizeof(uint32_t));
 	if (!p.next || map_grow(&p.m)) {
 		free(p.next);
 		map_release(&p.m);
@@ -259,7 +242,7 @@ int llct_sample_store_next_uses(struct llct_sample_store *s, unsigned line_shift
 	struct line_map m;
 	memset(&m, 0, sizeof(m));
 	free(s->next);
-	s->next = llct_sample_big_alloc(s->n * sizeof(*s->next));
+	s->next = llct_big_alloc(s->n * sizeof(*s->next));
 	if (!s->next || map_grow(&m)) {
 		map_release(&m);
 		return LLCT_ERR_NOMEM;

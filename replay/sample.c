@@ -14,14 +14,13 @@
  * whose traffic reached fewer than half of the groups (a small buffer on a few sets) gets no
  * interval: its estimate may be far off, and the spread of mostly-empty groups would not show it.
  */
-#include "sample.h"
+#include "engine.h"
 #include "llct/lines.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 /* A set index scrambled (the finalizer of MurmurHash3). */
 static uint32_t mix(uint32_t x)
@@ -235,25 +234,11 @@ int llct_sample_select(const struct llct_sample_sel *s, const struct llct_batch 
 	return LLCT_OK;
 }
 
-void *llct_sample_big_alloc(size_t bytes)
-{
-	size_t huge = (size_t)2 << 20;
-	if (bytes < huge)
-		return malloc(bytes ? bytes : 1);
-	bytes = (bytes + huge - 1) / huge * huge;
-	void *p = aligned_alloc(huge, bytes);
-#ifdef MADV_HUGEPAGE
-	if (p)
-		madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-	return p;
-}
-
 int llct_sample_store_reserve(struct llct_sample_store *s, size_t n)
 {
 	if (n <= s->cap)
 		return LLCT_OK;
-	struct llct_sample_entry *e = llct_sample_big_alloc(n * sizeof(*e));
+	struct llct_sample_entry *e = llct_big_alloc(n * sizeof(*e));
 	if (!e)
 		return LLCT_ERR_NOMEM;
 	if (s->n)

@@ -69,8 +69,6 @@ struct llct_sample_store {
 	uint64_t *next; /* after llct_sample_store_next_uses (engine.h) */
 };
 
-/* Memory for big arrays: in 2 MiB pages where the kernel gives them (fewer page faults). */
-void *llct_sample_big_alloc(size_t bytes);
 /* Makes room for n entries (a guess of the list's size, so that it rarely grows). */
 int llct_sample_store_reserve(struct llct_sample_store *s, size_t n);
 /* Appends a batch's list, of frame frame_idx. LLCT_ERR_INVALID past 2^32 - 1 entries. */
