@@ -22,6 +22,7 @@ struct window {
 	int dec_st[WINDOW];
 	char dec_err[WINDOW][256];
 	struct llct_sample_list *lists[WINDOW]; /* set-sampled: per batch, per plan and variant */
+	uint32_t so_count[WINDOW][32];          /* set-sampled: each batch's accesses by so */
 };
 
 /* The next-use index holds 4 bytes an access: the index of the line's next access, or NU_NONE.

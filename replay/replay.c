@@ -67,7 +67,7 @@ struct engine {
 /* Set-sampled: the accesses of batch i each configuration's models may replay. */
 static int select_sampled(const struct engine *e, struct window *w, unsigned i)
 {
-	return llct_sample_select(&e->sel, &w->b[i], w->lists[i]);
+	return llct_sample_select(&e->sel, &w->b[i], w->lists[i], w->so_count[i]);
 }
 
 static void cpu_relax(void)
@@ -255,7 +255,16 @@ struct feeder {
 	const uint32_t *next_use;
 	uint64_t idx; /* accesses that look up the cache so far */
 	int ucd;
+	uint64_t (*exact)[32]; /* set-sampled: each selected frame's accesses by so, summed */
 };
+
+/* Set-sampled: batch i's accesses into its frame's exact traffic. */
+static void add_exact(struct feeder *f, const struct window *w, unsigned i)
+{
+	if (f->exact)
+		for (int k = 0; k < 32; k++)
+			f->exact[w->frame_idx[i]][k] += w->so_count[i][k];
+}
 
 /* Decodes up to WINDOW batches; returns the cursor status (< 0 error, 0 end, 1 more). */
 static int fill_window(struct feeder *f, struct window *w, const struct engine *e)
@@ -270,6 +279,7 @@ static int fill_window(struct feeder *f, struct window *w, const struct engine *
 		while (f->ai < f->n_all && f->all[f->ai].frame != b->frame)
 			f->ai++;
 		w->frame_idx[w->n] = f->sel_of[f->ai];
+		add_exact(f, w, w->n);
 		w->next_use[w->n] = f->next_use ? f->next_use + f->idx : NULL;
 		w->n_lookups[w->n] = 0;
 		if (f->next_use) {
@@ -313,6 +323,7 @@ static int finish_window(struct feeder *f, struct window *w, const char **why)
 		while (f->ai < f->n_all && f->all[f->ai].frame != b->frame)
 			f->ai++;
 		w->frame_idx[i] = f->sel_of[f->ai];
+		add_exact(f, w, i);
 		w->next_use[i] = f->next_use ? f->next_use + f->idx : NULL;
 		w->n_lookups[i] = 0;
 		if (f->next_use) {
@@ -513,6 +524,8 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 				    e.stores[l], guess < UINT32_MAX ? (size_t)guess : UINT32_MAX);
 			}
 		}
+		if (!(fd.exact = calloc(n_sel ? n_sel : 1, sizeof(*fd.exact))))
+			goto nomem;
 		for (int k = 0; k < 2; k++)
 			for (int i = 0; i < WINDOW; i++)
 				if (!(win[k].lists[i] =
@@ -665,6 +678,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		if (e.models[m].sp) { /* estimates from the strata */
 			struct model *md = &e.models[m];
 			if ((st = llct_sample_estimate(md->sp, md->pred_bit, md->strata, n_sel,
+						       (const uint64_t(*)[32])fd.exact,
 						       res[m].frames, &res[m].est, &res[m].n_est)))
 				goto nomem;
 			res[m].sample_sets = o->sample_sets;
@@ -727,5 +741,6 @@ out:
 	free(next_use);
 	free(sel_of);
 	free(sel_frame);
+	free(fd.exact);
 	return st;
 }

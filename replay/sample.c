@@ -203,8 +203,11 @@ static int push(struct llct_sample_list *out, const struct llct_sample_cfg *p, u
 }
 
 int llct_sample_select(const struct llct_sample_sel *s, const struct llct_batch *b,
-		       struct llct_sample_list *out)
+		       struct llct_sample_list *out, uint32_t so_count[32])
 {
+	memset(so_count, 0, 32 * sizeof(*so_count));
+	for (uint32_t j = 0; j < b->n; j++)
+		so_count[(b->stream[j] | (b->op[j] != 0) << 4) & 31]++;
 	unsigned nv = s->n_var;
 	for (size_t i = 0; i < s->n_p * nv; i++)
 		out[i].n = 0;
@@ -292,8 +295,9 @@ static double t99(unsigned dof)
 	return dof <= 30 ? t[dof] : 2.576;
 }
 
-/* A counter of one stream (or all, stream == LLCT_N_STREAMS) summed over frames. */
-enum { C_READS, C_READ_HITS, C_MISSES, N_C };
+/* A counter of one stream (or all, stream == LLCT_N_STREAMS) summed over frames: the three
+ * of the estimates table, then traffic (reads + writes). */
+enum { C_READS, C_READ_HITS, C_MISSES, N_C, C_TRAFFIC = N_C };
 static double counter(const struct llct_frame_stats *fs, size_t nf, unsigned stream, int c)
 {
 	double v = 0;
@@ -302,9 +306,10 @@ static double counter(const struct llct_frame_stats *fs, size_t nf, unsigned str
 			if (stream < LLCT_N_STREAMS && s != stream)
 				continue;
 			const struct llct_stream_stats *x = &fs[f].s[s];
-			v += c == C_READS ? (double)x->reads
-			     : c == C_READ_HITS
-				 ? (double)x->read_hits
+			v += c == C_READS       ? (double)x->reads
+			     : c == C_READ_HITS ? (double)x->read_hits
+			     : c == C_TRAFFIC
+				 ? (double)(x->reads + x->writes)
 				 : (double)(x->reads + x->writes - x->read_hits - x->write_hits);
 		}
 	return v;
@@ -315,9 +320,27 @@ static uint64_t scale(uint64_t k, uint64_t f, double w)
 	return k + (uint64_t)llround((double)f * w);
 }
 
+/* The half-width of a 99% interval from k group estimates (NAN ones left out). */
+static double spread(const double *rg, size_t stride, unsigned used)
+{
+	double mean = 0, ss = 0;
+	unsigned k = 0;
+	for (unsigned g = 0; g < used; g++)
+		if (!isnan(rg[g * stride])) {
+			mean += rg[g * stride];
+			k++;
+		}
+	mean = k ? mean / k : 0;
+	for (unsigned g = 0; g < used; g++)
+		if (!isnan(rg[g * stride]))
+			ss += (rg[g * stride] - mean) * (rg[g * stride] - mean);
+	return k >= 2 ? t99(k - 1) * sqrt(ss / (k - 1) / k) : 0;
+}
+
 int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
 			 const struct llct_frame_stats *strata, size_t nf,
-			 struct llct_frame_stats *out, struct llct_estimate **est, size_t *n_est)
+			 const uint64_t (*exact)[32], struct llct_frame_stats *out,
+			 struct llct_estimate **est, size_t *n_est)
 {
 	unsigned pi = p->n_pred, G = p->groups;
 	for (unsigned i = 0; i < p->n_pred; i++)
@@ -369,33 +392,59 @@ int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
 			o->z_hits[e] = scale(K->z_hits[e], F.z_hits[e], w);
 		}
 	}
-	/* estimates over the run with the groups' spread */
+	/* estimates over the run with the groups' spread. A stream whose exact traffic (every
+	 * set's) lies outside its estimated traffic's interval is not carried by the sampled
+	 * sets (its traffic sits on a few hot lines they missed): its estimates get no interval,
+	 * and the totals' intervals widen by all it could be -- read hits anywhere from 0 to its
+	 * reads, misses from 0 to its accesses, reads off by what they are off by. */
 	size_t n = 0;
 	struct llct_estimate *e = calloc((LLCT_N_STREAMS + 1) * 4, sizeof(*e));
 	if (!e)
 		return LLCT_ERR_NOMEM;
+	double widen[N_C] = {0}; /* the totals' extra half-widths */
 	for (unsigned s = 0; s <= LLCT_N_STREAMS; s++) {
-		double tot[N_C], rg[LLCT_SAMPLE_MAX_GROUPS][N_C + 1];
+		double tot[N_C + 1], rg[LLCT_SAMPLE_MAX_GROUPS][N_C + 1],
+		    rt[LLCT_SAMPLE_MAX_GROUPS];
 		unsigned used = 0;
-		for (int c = 0; c < N_C; c++)
+		for (int c = 0; c <= C_TRAFFIC; c++)
 			tot[c] = counter(out, nf, s, c);
 		if (tot[C_READS] == 0 && tot[C_MISSES] == 0)
-			continue;             /* a stream with no traffic */
-		unsigned seen[N_C + 1] = {0}; /* groups where the quantity is not 0 */
+			continue; /* a stream with no traffic */
+		/* groups where the quantity is not 0 (seen[N_C]: read hits, as a rate needs) */
+		unsigned seen[N_C + 1] = {0}, seen_t = 0;
 		for (unsigned g = 0; g < G; g++) {
 			if (!p->samp[pi][g])
 				continue;
 			const struct llct_frame_stats *sg = &strata[(size_t)(1 + g) * nf];
 			for (int c = 0; c < N_C; c++)
 				seen[c] += counter(sg, nf, s, c) > 0;
-			seen[N_C] += counter(sg, nf, s, C_READ_HITS) > 0; /* a rate needs hits */
+			seen[N_C] += counter(sg, nf, s, C_READ_HITS) > 0;
+			seen_t += counter(sg, nf, s, C_TRAFFIC) > 0;
 			double wg = (double)p->pop[pi] / (double)p->samp[pi][g];
 			for (int c = 0; c < N_C; c++)
-				rg[used][c] = counter(strata, nf, s, c) +
-					      wg * counter(&strata[(size_t)(1 + g) * nf], nf, s, c);
+				rg[used][c] =
+				    counter(strata, nf, s, c) + wg * counter(sg, nf, s, c);
+			rt[used] =
+			    counter(strata, nf, s, C_TRAFFIC) + wg * counter(sg, nf, s, C_TRAFFIC);
 			rg[used][N_C] =
 			    rg[used][C_READS] > 0 ? rg[used][C_READ_HITS] / rg[used][C_READS] : NAN;
 			used++;
+		}
+		int off = 0; /* the sampled sets do not carry this stream */
+		if (exact && s < LLCT_N_STREAMS) {
+			double R = 0, W = 0;
+			for (size_t f = 0; f < nf; f++) {
+				R += (double)exact[f][s];
+				W += (double)exact[f][s | 16];
+			}
+			/* traffic on too few sets for an interval is not known to be carried */
+			double half_t = 2 * seen_t >= used ? spread(rt, 1, used) : -1;
+			if (fabs(R + W - tot[C_TRAFFIC]) > half_t) {
+				off = 1;
+				widen[C_READS] += fabs(R - tot[C_READS]);
+				widen[C_READ_HITS] += fmax(tot[C_READ_HITS], R - tot[C_READ_HITS]);
+				widen[C_MISSES] += fmax(tot[C_MISSES], R + W - tot[C_MISSES]);
+			}
 		}
 		for (int c = 0; c <= N_C; c++) {
 			double v = c < N_C            ? tot[c]
@@ -403,22 +452,26 @@ int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
 						      : NAN;
 			if (isnan(v))
 				continue;
-			double mean = 0, ss = 0;
-			unsigned k = 0;
-			for (unsigned g = 0; g < used; g++)
-				if (!isnan(rg[g][c])) {
-					mean += rg[g][c];
-					k++;
-				}
-			mean = k ? mean / k : 0;
-			for (unsigned g = 0; g < used; g++)
-				if (!isnan(rg[g][c]))
-					ss += (rg[g][c] - mean) * (rg[g][c] - mean);
-			double half = k >= 2 ? t99(k - 1) * sqrt(ss / (k - 1) / k) : 0;
+			double half = spread(&rg[0][c], N_C + 1, used);
 			/* traffic on the keep sets alone is exact; traffic that reached fewer than
 			 * half of the groups is too concentrated on a few sets for an interval */
-			if (2 * seen[c] < used)
+			if (2 * seen[c] < used || off)
 				half = NAN;
+			if (s == LLCT_N_STREAMS && c < N_C)
+				half += widen[c];
+			else if (s == LLCT_N_STREAMS &&
+				 (widen[C_READS] > 0 || widen[C_READ_HITS] > 0)) {
+				/* the rate between its lowest and highest hits over reads */
+				double lo = (tot[C_READ_HITS] - widen[C_READ_HITS]) /
+					    (tot[C_READS] + widen[C_READS]),
+				       hi = tot[C_READS] > widen[C_READS]
+						? (tot[C_READ_HITS] + widen[C_READ_HITS]) /
+						      (tot[C_READS] - widen[C_READS])
+						: 1;
+				lo = lo < 0 ? 0 : lo;
+				hi = hi > 1 ? 1 : hi;
+				half += fmax(v - lo, hi - v);
+			}
 			e[n++] = (struct llct_estimate){(uint8_t)s, (uint8_t)c, v, half, seen[c]};
 		}
 	}

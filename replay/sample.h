@@ -53,9 +53,10 @@ struct llct_sample_sel {
 int llct_sample_sel_init(struct llct_sample_sel *s, const struct llct_sample_cfg *p, size_t n_p,
 			 unsigned use);
 void llct_sample_sel_release(struct llct_sample_sel *s);
-/* The accesses of b into out[c * n_var + v], in order; one pass over b. */
+/* The accesses of b into out[c * n_var + v], in order; one pass over b, which also counts
+ * every access of b by stream | write << 4 into so_count. */
 int llct_sample_select(const struct llct_sample_sel *s, const struct llct_batch *b,
-		       struct llct_sample_list *out);
+		       struct llct_sample_list *out, uint32_t so_count[32]);
 
 /* A list of a set-sampled replay kept whole, for the models that need next uses (Belady): they
  * replay after the pass, from it. */
@@ -76,9 +77,12 @@ int llct_sample_store_add(struct llct_sample_store *s, const struct llct_sample_
 			  size_t frame_idx);
 void llct_sample_store_release(struct llct_sample_store *s);
 /* From a model's per-stratum counts (strata[st * nf + f], st 0 keep, 1..groups sampled)
- * writes the estimated frames out[] (frame numbers kept) and the run's estimates. */
+ * writes the estimated frames out[] (frame numbers kept) and the run's estimates. exact[f]
+ * (NULL: not known): frame f's accesses over every set by stream | write << 4, which checks
+ * whether the sampled sets carry each stream's traffic. */
 int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
 			 const struct llct_frame_stats *strata, size_t nf,
-			 struct llct_frame_stats *out, struct llct_estimate **est, size_t *n_est);
+			 const uint64_t (*exact)[32], struct llct_frame_stats *out,
+			 struct llct_estimate **est, size_t *n_est);
 
 #endif

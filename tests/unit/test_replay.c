@@ -2,6 +2,7 @@
  * numbers as each model alone, on any number of threads; counters add up; Belady's next-use
  * pass against a plain one; results database schema, views, accumulation and refusal of
  * foreign or newer files. */
+#include "../../replay/sample.h"
 #include "check.h"
 #include "llct/replay.h"
 #include "llct/results.h"
@@ -485,6 +486,72 @@ static void test_sampling(void)
 	llct_reader_close(r);
 }
 
+/* The estimate of stream `st`, metric m, or NULL. */
+static const struct llct_estimate *find_est(const struct llct_estimate *e, size_t n, unsigned st,
+					    unsigned m)
+{
+	for (size_t i = 0; i < n; i++)
+		if (e[i].stream == st && e[i].metric == m)
+			return &e[i];
+	return NULL;
+}
+
+/* A stream the sampled sets do not carry: every group saw 1 HiZ read (a hit) where the trace
+ * held 10,000 (on lines none of them holds). Known from the exact traffic, HiZ's estimates
+ * get no interval and the totals' widen by all it could be (its 10,000 reads hit or not);
+ * TEX, carried (its exact traffic is its estimate), keeps its interval; without the exact
+ * traffic nothing is flagged. */
+static void test_unsampled_stream(void)
+{
+	const struct llct_policy_ops *lru = llct_policy_find("lru");
+	struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+	cfg.size = 1024 * 16 * 64; /* 1,024 sets */
+	struct llct_sample_cfg p;
+	char err[200];
+	CHECK_EQ(llct_sample_plan(&p, &cfg, 8, &lru, 1, err, sizeof(err)), LLCT_OK);
+	CHECK(p.groups >= 2);
+	struct llct_frame_stats strata[1 + LLCT_SAMPLE_MAX_GROUPS], out[1];
+	memset(strata, 0, sizeof(strata));
+	for (unsigned g = 1; g <= p.groups; g++) {
+		strata[g].s[LLCT_STREAM_TEX].reads = 100 * p.samp[0][g - 1]; /* 100 a set */
+		strata[g].s[LLCT_STREAM_TEX].read_hits = 50 * p.samp[0][g - 1];
+		strata[g].s[LLCT_STREAM_HIZ].reads = 1;
+		strata[g].s[LLCT_STREAM_HIZ].read_hits = 1;
+	}
+	struct llct_estimate *e;
+	size_t n;
+	memset(out, 0, sizeof(out));
+	CHECK_EQ(llct_sample_estimate(&p, 0, strata, 1, NULL, out, &e, &n), LLCT_OK);
+	const struct llct_estimate *x = find_est(e, n, LLCT_STREAM_HIZ, LLCT_EST_READS);
+	CHECK(x && x->half_width == x->half_width); /* not flagged without the exact traffic */
+	double tex = find_est(e, n, LLCT_STREAM_TEX, LLCT_EST_READS)->value;
+	CHECK(fabs(tex - 102400) < 1); /* 100 reads a set, every set */
+	double hits0 = find_est(e, n, LLCT_N_STREAMS, LLCT_EST_READ_HITS)->half_width;
+	free(e);
+	uint64_t exact[1][32] = {{0}};
+	exact[0][LLCT_STREAM_TEX] = (uint64_t)tex;
+	exact[0][LLCT_STREAM_HIZ] = 10000;
+	CHECK_EQ(llct_sample_estimate(&p, 0, strata, 1, (const uint64_t(*)[32])exact, out, &e, &n),
+		 LLCT_OK);
+	for (unsigned m = LLCT_EST_READS; m <= LLCT_EST_READ_HIT_RATE; m++) {
+		x = find_est(e, n, LLCT_STREAM_HIZ, m);
+		CHECK(x && x->half_width != x->half_width); /* NAN: no interval */
+		x = find_est(e, n, LLCT_STREAM_TEX, m);
+		CHECK(x && x->half_width == x->half_width);
+	}
+	double hiz = find_est(e, n, LLCT_STREAM_HIZ, LLCT_EST_READS)->value;
+	x = find_est(e, n, LLCT_N_STREAMS, LLCT_EST_READ_HITS);
+	CHECK(x->half_width >= hits0 + (10000 - hiz) - 1); /* HiZ's hits: 0 .. 10,000 */
+	x = find_est(e, n, LLCT_N_STREAMS, LLCT_EST_READS);
+	CHECK(x->half_width >= 10000 - hiz - 1); /* its reads, off by what they are off by */
+	x = find_est(e, n, LLCT_N_STREAMS, LLCT_EST_READ_HIT_RATE);
+	double lo = x->value - x->half_width, hi = x->value + x->half_width;
+	double truth_lo = 51200.0 / (102400 + 10000), truth_hi = 61200.0 / (102400 + 10000);
+	CHECK(lo <= truth_lo && hi >= truth_hi); /* the rate whatever HiZ's hits are */
+	free(e);
+	llct_sample_plan_release(&p);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/llct-test-replay-XXXXXX");
@@ -494,6 +561,7 @@ int main(void)
 	test_engine();
 	test_next_use();
 	test_sampling();
+	test_unsampled_stream();
 	test_results_db();
 	int rc = check_done("test_replay");
 	char cmd[400];
