@@ -458,15 +458,15 @@ LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn 
 			code = LLCT_EV_BYPASS + so;
 		} else {
 			uint64_t line = e[i].addr >> l.line_shift;
-			struct llct_access a = {
-			    .line = line,
-			    .next_use = needs_next && next_use ? next_use[i] : LLCT_NEVER,
-			    .set = e[i].set,
-			    .stream = (uint8_t)stream,
-			    .op = (uint8_t)(so >> 4),
-			    .ways = l.ways,
-			    .allowed = l.all_ways,
-			    .demote = NULL};
+			struct llct_access a = {.line = line,
+						.next_use = needs_next && next_use ? next_use[i]
+										   : LLCT_NEVER,
+						.set = e[i].set,
+						.stream = (uint8_t)stream,
+						.op = (uint8_t)(so >> 4),
+						.ways = l.ways,
+						.allowed = l.all_ways,
+						.demote = NULL};
 			uint32_t w, fp = (uint16_t)(line >> l.set_bits);
 			code = llct_lines_step_fp(&l, ps, on_hit, victim, on_fill, &a,
 						  fp | fp << 16, so, &w);

@@ -60,7 +60,7 @@ struct llct_access {
 	uint32_t set;
 	uint8_t stream; /* enum llct_stream */
 	uint8_t op;     /* enum llct_op */
-	uint16_t sm;     /* sm, kernel, tenant: 0 in set-sampled replays (llct_sample_entry) */
+	uint16_t sm;    /* sm, kernel, tenant: 0 in set-sampled replays (llct_sample_entry) */
 	uint32_t kernel;
 	uint16_t tenant;
 	uint32_t ways;    /* the cache's associativity: hooks index their rows with it (the batch
