@@ -194,14 +194,8 @@ static void runs(uint32_t cap)
 	}
 	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4},
 				      {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}};
-	VkDescriptorPoolCreateInfo dpci = {
-	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 2, ps};
-	VkDescriptorPool pool;
-	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
-	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
-					  pool, 2, l};
 	VkDescriptorSet sets[2];
-	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkDescriptorPool pool = alloc_sets(2, ps, 2, l, sets);
 	VkDescriptorBufferInfo bi[5];
 	VkWriteDescriptorSet wr[5];
 	for (uint32_t b = 0; b < 5; b++) {
@@ -214,23 +208,20 @@ static void runs(uint32_t cap)
 		wr[b].pBufferInfo = &bi[b];
 	}
 	vkUpdateDescriptorSets(dev, 5, wr, 0, NULL);
-	VkCommandPool cpool = app_command_pool();
-	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-	VkFence fence = app_fence();
+	struct oneshot run;
+	oneshot_make(&run);
 	uint32_t out[2][16 + 4 * INV];
 	for (int pass = 0; pass < 2; pass++) {
 		memset(map[1], 0, sizes[1]);
 		uint32_t head[2] = {0, cap};
 		memset(map[4], 0xee, sizes[4]);
 		memcpy(map[4], head, sizeof(head));
-		VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-		VK(vkBeginCommandBuffer(cb, &bgi));
+		VkCommandBuffer cb = oneshot_begin(&run);
 		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pass ? instr : orig);
 		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, sets, 0,
 					NULL);
 		vkCmdDispatch(cb, INV / 16, 1, 1);
-		VK(vkEndCommandBuffer(cb));
-		app_submit_wait(cb, fence);
+		oneshot_run(&run);
 		memcpy(out[pass], map[1], sizes[1]);
 	}
 	CHECK_MSG(!memcmp(out[0], out[1], sizes[1]), "instrumented output differs");
@@ -278,8 +269,7 @@ static void runs(uint32_t cap)
 			  "a record went past the buffer's end");
 		CHECK(words > cap); /* the overflow shows in the cursor */
 	}
-	vkDestroyFence(dev, fence, NULL);
-	vkDestroyCommandPool(dev, cpool, NULL);
+	oneshot_free(&run);
 	vkDestroyDescriptorPool(dev, pool, NULL);
 	for (int b = 0; b < 5; b++) {
 		vkDestroyBuffer(dev, buf[b], NULL);
@@ -372,11 +362,8 @@ static void fragment_runs(void)
 	/* the record buffer */
 	uint32_t cap = 5 * W * W + 500;
 	VkDeviceMemory rmem;
-	VkBuffer rbuf = app_buffer(8 + 4 * ((VkDeviceSize)cap + 5),
-				   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &rmem);
 	uint32_t *rw;
-	VK(vkMapMemory(dev, rmem, 0, VK_WHOLE_SIZE, 0, (void **)&rw));
-	rw[0] = 0, rw[1] = cap;
+	VkBuffer rbuf = record_buffer(cap, &rmem, &rw);
 	/* binding 1: which draw records, at a dynamic offset: draw 7 in the second slot */
 	VkPhysicalDeviceProperties props;
 	vkGetPhysicalDeviceProperties(pd, &props);
@@ -390,14 +377,8 @@ static void fragment_runs(void)
 	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
-	VkDescriptorPoolCreateInfo dpci = {
-	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 3, ps};
-	VkDescriptorPool pool;
-	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
-	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
-					  pool, 2, l};
 	VkDescriptorSet sets[2];
-	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkDescriptorPool pool = alloc_sets(3, ps, 2, l, sets);
 	VkDescriptorImageInfo ii = {sampler, tex_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
 	VkDescriptorBufferInfo bi = {rbuf, 0, VK_WHOLE_SIZE};
 	VkDescriptorBufferInfo idi = {ibuf, 0, 16};
@@ -412,20 +393,10 @@ static void fragment_runs(void)
 	wr[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, wr[2].pBufferInfo = &idi;
 	vkUpdateDescriptorSets(dev, 3, wr, 0, NULL);
 	/* draw */
-	VkCommandPool cpool = app_command_pool();
-	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-	VkFence fence = app_fence();
-	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	VK(vkBeginCommandBuffer(cb, &bgi));
-	VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-	ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-	ib.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-	ib.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-	ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-	ib.image = tex;
-	ib.subresourceRange = vci.subresourceRange;
-	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-			     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+	struct oneshot run;
+	oneshot_make(&run);
+	VkCommandBuffer cb = oneshot_begin(&run);
+	to_shader_read(cb, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 1, &tex, NULL);
 	VkClearValue clear = {{{0, 0, 0, 0}}};
 	VkRenderPassBeginInfo rbi = {
 	    VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, NULL, rp, fb, {{0, 0}, {W, W}}, 1, &clear};
@@ -434,8 +405,7 @@ static void fragment_runs(void)
 	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 2, sets, 1, &align);
 	vkCmdDraw(cb, 3, 1, 0, 0);
 	vkCmdEndRenderPass(cb);
-	VK(vkEndCommandBuffer(cb));
-	app_submit_wait(cb, fence);
+	oneshot_run(&run);
 	/* one record a pixel, at its pixel, with its uv and level 2 */
 	CHECK_MSG(rw[0] == 5 * W * W, "cursor %u, want %u", rw[0], 5 * W * W);
 	static uint8_t seen[W * W];
@@ -459,8 +429,7 @@ static void fragment_runs(void)
 	CHECK_MSG(bad == 0, "%u records with a wrong site, a pixel outside or twice", bad);
 	CHECK_MSG(worst_uv < 1e-4f, "uv off by %g", (double)worst_uv);
 	CHECK_MSG(worst_lod < 0.05f, "level off by %g", (double)worst_lod);
-	vkDestroyFence(dev, fence, NULL);
-	vkDestroyCommandPool(dev, cpool, NULL);
+	oneshot_free(&run);
 	vkDestroyDescriptorPool(dev, pool, NULL);
 	vkDestroyBuffer(dev, rbuf, NULL);
 	vkDestroyBuffer(dev, ibuf, NULL);
@@ -532,11 +501,8 @@ static void vertex_runs(void)
 				    0, 1, -1, -1, 0, 1, 1, -1, 0, 1, 0, 1, 0, 1};
 	memcpy(uf, u, sizeof(u));
 	uint32_t cap = 300;
-	VkBuffer rbuf = app_buffer(8 + 4 * ((VkDeviceSize)cap + 5),
-				   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &rmem);
 	uint32_t *rw;
-	VK(vkMapMemory(dev, rmem, 0, VK_WHOLE_SIZE, 0, (void **)&rw));
-	rw[0] = 0, rw[1] = cap;
+	VkBuffer rbuf = record_buffer(cap, &rmem, &rw);
 	VkBuffer ibuf = app_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &imem);
 	uint32_t *iw;
 	VK(vkMapMemory(dev, imem, 0, VK_WHOLE_SIZE, 0, (void **)&iw));
@@ -544,14 +510,8 @@ static void vertex_runs(void)
 	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
-	VkDescriptorPoolCreateInfo dpci = {
-	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 3, ps};
-	VkDescriptorPool pool;
-	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
-	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
-					  pool, 2, l};
 	VkDescriptorSet sets[2];
-	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkDescriptorPool pool = alloc_sets(3, ps, 2, l, sets);
 	VkDescriptorBufferInfo bi[3] = {
 	    {ubuf, 0, VK_WHOLE_SIZE}, {rbuf, 0, VK_WHOLE_SIZE}, {ibuf, 0, 16}};
 	VkWriteDescriptorSet wr[3];
@@ -567,11 +527,9 @@ static void vertex_runs(void)
 		wr[k].pBufferInfo = &bi[k];
 	}
 	vkUpdateDescriptorSets(dev, 3, wr, 0, NULL);
-	VkCommandPool cpool = app_command_pool();
-	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-	VkFence fence = app_fence();
-	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	VK(vkBeginCommandBuffer(cb, &bgi));
+	struct oneshot run;
+	oneshot_make(&run);
+	VkCommandBuffer cb = oneshot_begin(&run);
 	VkClearValue clear = {{{0, 0, 0, 0}}};
 	VkRenderPassBeginInfo rbi = {
 	    VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, NULL, rp, fb, {{0, 0}, {W, W}}, 1, &clear};
@@ -583,8 +541,7 @@ static void vertex_runs(void)
 	vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, 16, color);
 	vkCmdDraw(cb, 3, 1, 0, 0);
 	vkCmdEndRenderPass(cb);
-	VK(vkEndCommandBuffer(cb));
-	app_submit_wait(cb, fence);
+	oneshot_run(&run);
 	/* sites 3 and 4 (the base given): the matrix and the position; draw 5 */
 	CHECK_MSG(rw[0] == 5 * 2 * 3, "cursor %u, want 30", rw[0]);
 	struct rec exp[6], got[6];
@@ -602,8 +559,7 @@ static void vertex_runs(void)
 	qsort(exp, 6, sizeof(*exp), by_rec);
 	qsort(got, n, sizeof(*got), by_rec);
 	CHECK_MSG(n == 6 && !memcmp(exp, got, sizeof(exp)), "vertex records differ");
-	vkDestroyFence(dev, fence, NULL);
-	vkDestroyCommandPool(dev, cpool, NULL);
+	oneshot_free(&run);
 	vkDestroyDescriptorPool(dev, pool, NULL);
 	vkDestroyBuffer(dev, ubuf, NULL);
 	vkFreeMemory(dev, umem, NULL);
@@ -649,22 +605,13 @@ static void image_runs(void)
 				VK_IMAGE_USAGE_STORAGE_BIT, &imem);
 	VkImageView view = app_view(img, VK_FORMAT_R32_UINT, VK_IMAGE_ASPECT_COLOR_BIT);
 	uint32_t cap = 3 * 2048 + 30;
-	VkBuffer rbuf = app_buffer(8 + 4 * ((VkDeviceSize)cap + 5),
-				   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &rmem);
 	uint32_t *rw;
-	VK(vkMapMemory(dev, rmem, 0, VK_WHOLE_SIZE, 0, (void **)&rw));
-	rw[0] = 0, rw[1] = cap;
+	VkBuffer rbuf = record_buffer(cap, &rmem, &rw);
 	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
-	VkDescriptorPoolCreateInfo dpci = {
-	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 3, ps};
-	VkDescriptorPool pool;
-	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
-	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
-					  pool, 2, l};
 	VkDescriptorSet sets[2];
-	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkDescriptorPool pool = alloc_sets(3, ps, 2, l, sets);
 	VkDescriptorImageInfo ii = {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
 	VkDescriptorBufferInfo bi[2] = {{rbuf, 0, VK_WHOLE_SIZE}, {rbuf, 0, 16}};
 	VkWriteDescriptorSet wr[3];
@@ -680,11 +627,9 @@ static void image_runs(void)
 			wr[k].pImageInfo = &ii;
 	}
 	vkUpdateDescriptorSets(dev, 3, wr, 0, NULL);
-	VkCommandPool cpool = app_command_pool();
-	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-	VkFence fence = app_fence();
-	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	VK(vkBeginCommandBuffer(cb, &bgi));
+	struct oneshot run;
+	oneshot_make(&run);
+	VkCommandBuffer cb = oneshot_begin(&run);
 	VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
 	ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
 	ib.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
@@ -698,8 +643,7 @@ static void image_runs(void)
 	uint32_t zero = 0;
 	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, sets, 1, &zero);
 	vkCmdDispatch(cb, 4, 4, 1);
-	VK(vkEndCommandBuffer(cb));
-	app_submit_wait(cb, fence);
+	oneshot_run(&run);
 	CHECK_MSG(rw[0] == 3 * 2048, "cursor %u, want %u", rw[0], 3 * 2048);
 	static struct rec exp[2048], got[2048];
 	for (uint32_t y = 0; y < 16; y++)
@@ -716,8 +660,7 @@ static void image_runs(void)
 	qsort(got, n, sizeof(*got), by_rec);
 	CHECK_MSG(n == 2048 && !memcmp(exp, got, sizeof(exp)),
 		  "storage image records differ from the hand-worked set");
-	vkDestroyFence(dev, fence, NULL);
-	vkDestroyCommandPool(dev, cpool, NULL);
+	oneshot_free(&run);
 	vkDestroyDescriptorPool(dev, pool, NULL);
 	vkDestroyBuffer(dev, rbuf, NULL);
 	vkFreeMemory(dev, rmem, NULL);
@@ -772,14 +715,8 @@ static void bindless_runs(void)
 	rw[0] = 0, rw[1] = cap;
 	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
-	VkDescriptorPoolCreateInfo dpci = {
-	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 2, ps};
-	VkDescriptorPool pool;
-	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
-	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
-					  pool, 2, l};
 	VkDescriptorSet sets[2];
-	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkDescriptorPool pool = alloc_sets(2, ps, 2, l, sets);
 	VkDescriptorBufferInfo bi[8];
 	VkWriteDescriptorSet wr[8];
 	for (uint32_t k = 0; k < 8; k++) {
@@ -796,17 +733,14 @@ static void bindless_runs(void)
 		wr[k].pBufferInfo = &bi[k];
 	}
 	vkUpdateDescriptorSets(dev, 7, wr, 0, NULL);
-	VkCommandPool cpool = app_command_pool();
-	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-	VkFence fence = app_fence();
-	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	VK(vkBeginCommandBuffer(cb, &bgi));
+	struct oneshot run;
+	oneshot_make(&run);
+	VkCommandBuffer cb = oneshot_begin(&run);
 	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
 	uint32_t zero = 0;
 	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, sets, 1, &zero);
 	vkCmdDispatch(cb, 4, 1, 1);
-	VK(vkEndCommandBuffer(cb));
-	app_submit_wait(cb, fence);
+	oneshot_run(&run);
 	CHECK_MSG(rw[0] == 3 * 3 * 64, "cursor %u, want %u", rw[0], 3 * 3 * 64);
 	/* each record: (site | element << 12, offset); the selector's element is 0 */
 	static struct rec exp[192], got[192];
@@ -834,8 +768,7 @@ static void bindless_runs(void)
 	qsort(exp, 192, sizeof(*exp), by_rec);
 	qsort(got, n, sizeof(*got), by_rec);
 	CHECK_MSG(n == 192 && !memcmp(exp, got, sizeof(exp)), "bindless records differ");
-	vkDestroyFence(dev, fence, NULL);
-	vkDestroyCommandPool(dev, cpool, NULL);
+	oneshot_free(&run);
 	vkDestroyDescriptorPool(dev, pool, NULL);
 	for (int k = 0; k < 6; k++) {
 		vkDestroyBuffer(dev, buf[k], NULL);

@@ -168,11 +168,8 @@ static void fragment_runs(void)
 	/* every pixel takes 14 records: 6 samples with a prefix, 2 without */
 	uint32_t cap = 5 * 14 * W * W;
 	VkDeviceMemory rmem, imem;
-	VkBuffer rbuf = app_buffer(4 * ((VkDeviceSize)cap + 12), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-				   APP_HOST, &rmem);
 	uint32_t *rw, *iw;
-	VK(vkMapMemory(dev, rmem, 0, VK_WHOLE_SIZE, 0, (void **)&rw));
-	rw[0] = 0, rw[1] = cap;
+	VkBuffer rbuf = record_buffer(cap, &rmem, &rw);
 	VkPhysicalDeviceProperties props;
 	vkGetPhysicalDeviceProperties(pd, &props);
 	uint32_t align = (uint32_t)props.limits.minStorageBufferOffsetAlignment;
@@ -183,14 +180,8 @@ static void fragment_runs(void)
 	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 7},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
-	VkDescriptorPoolCreateInfo dpci = {
-	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 3, ps};
-	VkDescriptorPool pool;
-	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
-	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
-					  pool, 2, l};
 	VkDescriptorSet sets[2];
-	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkDescriptorPool pool = alloc_sets(3, ps, 2, l, sets);
 	VkImageLayout ro = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 	VkDescriptorImageInfo ii[7] = {
 	    {sampler, tv[0], ro}, {sampler, tv[0], ro}, {sampler, tv[0], ro}, {sampler, tv[1], ro},
@@ -216,27 +207,11 @@ static void fragment_runs(void)
 	wr[4].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, wr[4].pBufferInfo = &idi;
 	vkUpdateDescriptorSets(dev, 7, wr, 0, NULL);
 
-	VkCommandPool cpool = app_command_pool();
-	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-	VkFence fence = app_fence();
-	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	VK(vkBeginCommandBuffer(cb, &bgi));
-	VkImageMemoryBarrier ib[5];
-	for (int k = 0; k < 5; k++) {
-		ib[k] = (VkImageMemoryBarrier){VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-		ib[k].dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-		ib[k].oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, ib[k].newLayout = ro;
-		ib[k].srcQueueFamilyIndex = ib[k].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-		ib[k].image = ti[k];
-		ib[k].subresourceRange =
-		    (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0,
-					      k == 1   ? 4
-					      : k == 2 ? 6
-					      : k == 4 ? 12
-						       : 1};
-	}
-	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-			     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, NULL, 0, NULL, 5, ib);
+	struct oneshot run;
+	oneshot_make(&run);
+	VkCommandBuffer cb = oneshot_begin(&run);
+	static const uint32_t layers[5] = {1, 4, 6, 1, 12};
+	to_shader_read(cb, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 5, ti, layers);
 	VkClearValue clear = {{{0, 0, 0, 0}}};
 	VkRenderPassBeginInfo rbi = {
 	    VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, NULL, rp, fb, {{0, 0}, {W, W}}, 1, &clear};
@@ -245,8 +220,7 @@ static void fragment_runs(void)
 	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 2, sets, 1, &align);
 	vkCmdDraw(cb, 3, 1, 0, 0);
 	vkCmdEndRenderPass(cb);
-	VK(vkEndCommandBuffer(cb));
-	app_submit_wait(cb, fence);
+	oneshot_run(&run);
 
 	/* walk the records: each prefix is followed by its record, same draw and pixel */
 	CHECK_MSG(rw[0] == cap, "cursor %u, want %u", rw[0], cap);
@@ -318,8 +292,7 @@ static void fragment_runs(void)
 		CHECK_MSG(px == W * W, "site %d recorded %u of %d pixels", s, px, W * W);
 	}
 
-	vkDestroyFence(dev, fence, NULL);
-	vkDestroyCommandPool(dev, cpool, NULL);
+	oneshot_free(&run);
 	vkDestroyDescriptorPool(dev, pool, NULL);
 	vkDestroyBuffer(dev, rbuf, NULL);
 	vkDestroyBuffer(dev, ibuf, NULL);
@@ -399,22 +372,13 @@ static void compute_runs(void)
 	VK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, NULL, &pipe));
 	uint32_t cap = 3 * 5 * N * N; /* 2 + 2 + 1 records an invocation */
 	VkDeviceMemory rmem, omem;
-	VkBuffer rbuf = app_buffer(4 * ((VkDeviceSize)cap + 12), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-				   APP_HOST, &rmem);
-	VkBuffer obuf = app_buffer(16 * N * N, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &omem);
 	uint32_t *rw;
-	VK(vkMapMemory(dev, rmem, 0, VK_WHOLE_SIZE, 0, (void **)&rw));
-	rw[0] = 0, rw[1] = cap;
+	VkBuffer rbuf = record_buffer(cap, &rmem, &rw);
+	VkBuffer obuf = app_buffer(16 * N * N, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &omem);
 	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 3},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}};
-	VkDescriptorPoolCreateInfo dpci = {
-	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 2, ps};
-	VkDescriptorPool pool;
-	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
-	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
-					  pool, 2, l};
 	VkDescriptorSet sets[2];
-	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkDescriptorPool pool = alloc_sets(2, ps, 2, l, sets);
 	VkImageLayout ro = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 	VkDescriptorImageInfo ii[3] = {{sampler, tv, ro}, {sampler, tv, ro}, {sampler, tv, ro}};
 	VkDescriptorBufferInfo bi = {rbuf, 0, VK_WHOLE_SIZE}, oi = {obuf, 0, VK_WHOLE_SIZE};
@@ -430,24 +394,14 @@ static void compute_runs(void)
 	wr[3].dstSet = sets[1], wr[3].descriptorCount = 1;
 	wr[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, wr[3].pBufferInfo = &bi;
 	vkUpdateDescriptorSets(dev, 4, wr, 0, NULL);
-	VkCommandPool cpool = app_command_pool();
-	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-	VkFence fence = app_fence();
-	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	VK(vkBeginCommandBuffer(cb, &bgi));
-	VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-	ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-	ib.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, ib.newLayout = ro;
-	ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-	ib.image = ti;
-	ib.subresourceRange = (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-			     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+	struct oneshot run;
+	oneshot_make(&run);
+	VkCommandBuffer cb = oneshot_begin(&run);
+	to_shader_read(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 1, &ti, NULL);
 	vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
 	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, sets, 0, NULL);
 	vkCmdDispatch(cb, N / 8, N / 8, 1);
-	VK(vkEndCommandBuffer(cb));
-	app_submit_wait(cb, fence);
+	oneshot_run(&run);
 
 	CHECK_MSG(rw[0] == cap, "compute cursor %u, want %u", rw[0], cap);
 	static uint8_t seen[3][N * N];
@@ -491,8 +445,7 @@ static void compute_runs(void)
 		CHECK_MSG(got == N * N, "compute site %d recorded %u of %d invocations", s, got,
 			  N * N);
 	}
-	vkDestroyFence(dev, fence, NULL);
-	vkDestroyCommandPool(dev, cpool, NULL);
+	oneshot_free(&run);
 	vkDestroyDescriptorPool(dev, pool, NULL);
 	vkDestroyBuffer(dev, rbuf, NULL);
 	vkDestroyBuffer(dev, obuf, NULL);
@@ -556,25 +509,16 @@ static void vertex_runs(void)
 	VkPipeline pipe = app_pipeline(&o);
 	uint32_t cap = 5 * 64;
 	VkDeviceMemory rmem, imem;
-	VkBuffer rbuf = app_buffer(4 * ((VkDeviceSize)cap + 12), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-				   APP_HOST, &rmem);
 	uint32_t *rw, *iw;
-	VK(vkMapMemory(dev, rmem, 0, VK_WHOLE_SIZE, 0, (void **)&rw));
-	rw[0] = 0, rw[1] = cap;
+	VkBuffer rbuf = record_buffer(cap, &rmem, &rw);
 	VkBuffer ibuf = app_buffer(16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &imem);
 	VK(vkMapMemory(dev, imem, 0, VK_WHOLE_SIZE, 0, (void **)&iw));
 	iw[0] = DRAW;
 	VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
 				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, 1}};
-	VkDescriptorPoolCreateInfo dpci = {
-	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 2, 3, ps};
-	VkDescriptorPool pool;
-	VK(vkCreateDescriptorPool(dev, &dpci, NULL, &pool));
-	VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
-					  pool, 2, l};
 	VkDescriptorSet sets[2];
-	VK(vkAllocateDescriptorSets(dev, &ai, sets));
+	VkDescriptorPool pool = alloc_sets(3, ps, 2, l, sets);
 	VkImageLayout ro = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 	VkDescriptorImageInfo ii = {sampler, tv, ro};
 	VkDescriptorBufferInfo bi = {rbuf, 0, VK_WHOLE_SIZE}, idi = {ibuf, 0, 16};
@@ -588,19 +532,10 @@ static void vertex_runs(void)
 	wr[2].dstSet = sets[1], wr[2].dstBinding = 1, wr[2].descriptorCount = 1;
 	wr[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, wr[2].pBufferInfo = &idi;
 	vkUpdateDescriptorSets(dev, 3, wr, 0, NULL);
-	VkCommandPool cpool = app_command_pool();
-	VkCommandBuffer cb = app_command_buffer(cpool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
-	VkFence fence = app_fence();
-	VkCommandBufferBeginInfo bgi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-	VK(vkBeginCommandBuffer(cb, &bgi));
-	VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-	ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-	ib.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED, ib.newLayout = ro;
-	ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-	ib.image = ti;
-	ib.subresourceRange = (VkImageSubresourceRange){VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
-			     VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+	struct oneshot run;
+	oneshot_make(&run);
+	VkCommandBuffer cb = oneshot_begin(&run);
+	to_shader_read(cb, VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, 1, &ti, NULL);
 	VkClearValue clear = {{{0, 0, 0, 0}}};
 	VkRenderPassBeginInfo rbi = {
 	    VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, NULL, rp, fb, {{0, 0}, {VW, VW}}, 1, &clear};
@@ -610,8 +545,7 @@ static void vertex_runs(void)
 	vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 2, sets, 1, &zero);
 	vkCmdDraw(cb, 3, 1, 0, 0);
 	vkCmdEndRenderPass(cb);
-	VK(vkEndCommandBuffer(cb));
-	app_submit_wait(cb, fence);
+	oneshot_run(&run);
 
 	/* 2 records a vertex (an implementation may run a vertex more than once: at least) */
 	CHECK_MSG(rw[0] >= 5 * 6 && rw[0] <= cap, "vertex cursor %u", rw[0]);
@@ -633,8 +567,7 @@ static void vertex_runs(void)
 	}
 	CHECK_MSG(bad == 0, "%u vertex records wrong", bad);
 	CHECK_MSG(seen[0] == 7 && seen[1] == 7, "vertices recorded: %x %x", seen[0], seen[1]);
-	vkDestroyFence(dev, fence, NULL);
-	vkDestroyCommandPool(dev, cpool, NULL);
+	oneshot_free(&run);
 	vkDestroyDescriptorPool(dev, pool, NULL);
 	vkDestroyBuffer(dev, rbuf, NULL);
 	vkDestroyBuffer(dev, ibuf, NULL);
