@@ -148,18 +148,8 @@ static void test_add_replay(const char *path)
 	struct llct_frame_stats dup[2];
 	frames(dup, 1, 1);
 	dup[1].frame = 0;
-	struct llct_replay_result bad[2] = {{.policy = lru,
-					     .frames = f_lru,
-					     .n_frames = 2,
-					     .accesses = 220,
-					     .busy_s = 0.1,
-					     .peak_state = 1000},
-					    {.policy = drrip,
-					     .frames = dup,
-					     .n_frames = 2,
-					     .accesses = 220,
-					     .busy_s = 0.1,
-					     .peak_state = 1000}};
+	struct llct_replay_result bad[2] = {res[0], res[1]}; /* the second with dup's frames */
+	bad[1].frames = dup;
 	d = desc(traces, 1, 2 << 20);
 	CHECK(llct_results_add_replay(r, &d, bad, 2, &first) != LLCT_OK);
 	CHECK_EQ(first, -1);
