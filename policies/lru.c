@@ -3,9 +3,10 @@
  * Up to 16 ways, a set's recency order is one 64-bit word of 4-bit way numbers, the most
  * recent in the lowest nibble (unused nibbles hold 15, never a way of a smaller set): a touch
  * finds its way's nibble with one SWAR zero-nibble search and shifts the nibbles below it up
- * by one, and the victim is the top used nibble. Each set's record is 16 bytes: the order
- * word and the mask of ways in the order (touched since start), which the contention
- * reports need.
+ * by one, and the victim is the top used nibble. The word is the set's policy word in the
+ * line arrays (llct_access.word), which shares its cache line with the set's fingerprints, so
+ * LRU reads no memory of its own; the ways in the order that hold lines, which the contention
+ * reports need, are the set's valid ways.
  *
  * Above 16 ways the order is a doubly linked list of way numbers, in one record of
  * 2 + 2 x ways bytes (head, tail, prev[ways], next[ways]), so a touch and a victim choice are
@@ -21,51 +22,41 @@
 
 struct lru {
 	uint32_t ways, stride;
-	_Alignas(64) uint8_t rec[]; /* per set: see above */
-};
-
-/* A set's record up to 16 ways. */
-struct lru_nib {
-	uint64_t order;   /* nibble k: the way at recency position k (0: most recent) */
-	uint64_t touched; /* ways in the order */
+	_Alignas(64) uint8_t rec[]; /* above 16 ways, per set: see above */
 };
 
 static size_t lru_state_size(const struct llct_cache_geom *g)
 {
-	size_t stride = g->ways <= 16 ? sizeof(struct lru_nib) : 2 + 2 * (size_t)g->ways;
-	return sizeof(struct lru) + (size_t)g->sets * stride;
+	return sizeof(struct lru) +
+	       (g->ways > 16 ? (size_t)g->sets * (2 + 2 * (size_t)g->ways) : 0);
 }
 
 static void lru_init(void *state, const struct llct_cache_geom *g)
 {
 	struct lru *s = state;
 	s->ways = g->ways;
-	if (g->ways > 16) {
-		s->stride = 2 + 2 * g->ways;
+	s->stride = 2 + 2 * g->ways;
+	if (g->ways > 16)
 		memset(s->rec, NIL, (size_t)g->sets * s->stride);
-		return;
-	}
-	s->stride = sizeof(struct lru_nib);
+}
+
+/* Up to 16 ways: every way in the order, way k at position k (the word of the unused
+ * positions 15). */
+static uint64_t lru_word_init(const struct llct_cache_geom *g)
+{
 	uint64_t order = 0;
 	for (uint32_t k = 0; k < 16; k++)
 		order |= (uint64_t)(k < g->ways ? k : 15) << 4 * k;
-	struct lru_nib *r = (struct lru_nib *)s->rec;
-	for (uint32_t set = 0; set < g->sets; set++)
-		r[set] = (struct lru_nib){.order = order, .touched = 0};
-}
-
-LLCT_INLINE struct lru_nib *nib_rec(struct lru *s, uint32_t set)
-{
-	return (struct lru_nib *)s->rec + set;
+	return order;
 }
 
 /* Moves `way` to the top of a set's order word; with a->demote, reports every way above it.
  * At 16 ways the usual fill, of the least recent way, is just a shift. */
-LLCT_INLINE void nib_touch(struct lru_nib *r, uint32_t way, const struct llct_access *a)
+LLCT_INLINE void nib_touch(uint32_t way, const struct llct_access *a)
 {
-	uint64_t x = r->order;
+	uint64_t x = *a->word;
 	if (a->ways == 16 && x >> 60 == way && !a->demote) {
-		r->order = x << 4 | way;
+		*a->word = x << 4 | way;
 		return;
 	}
 	uint64_t t = x ^ (uint64_t)way * NIB_ONES;
@@ -74,7 +65,7 @@ LLCT_INLINE void nib_touch(struct lru_nib *r, uint32_t way, const struct llct_ac
 	if (a->demote)
 		for (int k = 0; k < __builtin_ctzll(bit) >> 2; k++)
 			llct_demoted(a, (uint32_t)(x >> 4 * k & 15), 1);
-	r->order = (x & ~through) | (x & below) << 4 | way;
+	*a->word = (x & ~through) | (x & below) << 4 | way;
 }
 
 /* Moves `way` to the head of a set's list; a way not yet in the list (a fill of an empty
@@ -109,7 +100,7 @@ LLCT_INLINE void list_touch(struct lru *s, uint32_t way, const struct llct_acces
 LLCT_HOOK void lru_touch(void *state, uint32_t way, const struct llct_access *a)
 {
 	if (a->ways <= 16)
-		nib_touch(nib_rec(state, a->set), way, a);
+		nib_touch(way, a);
 	else
 		list_touch(state, way, a);
 }
@@ -119,7 +110,7 @@ LLCT_HOOK uint32_t lru_victim(void *state, const struct llct_access *a)
 {
 	struct lru *s = state;
 	if (a->ways <= 16) {
-		uint64_t x = nib_rec(s, a->set)->order;
+		uint64_t x = *a->word;
 		for (uint32_t k = a->ways; k-- > 0;) {
 			uint32_t w = (uint32_t)(x >> 4 * k & 15);
 			if (a->allowed >> w & 1)
@@ -142,15 +133,13 @@ LLCT_HOOK void lru_fill(void *state, uint32_t way, const struct llct_access *a)
 	struct llct_access quiet = *a;
 	quiet.demote = NULL;
 	if (a->ways <= 16) {
-		struct lru_nib *r = nib_rec(s, a->set);
 		if (a->demote) /* most recent first, as the list does */
 			for (uint32_t k = 0; k < a->ways; k++) {
-				uint32_t x = (uint32_t)(r->order >> 4 * k & 15);
-				if ((r->touched >> x & 1) && x != way)
+				uint32_t x = (uint32_t)(*a->word >> 4 * k & 15);
+				if ((llct_set_valid(a) >> x & 1) && x != way)
 					llct_demoted(a, x, 1);
 			}
-		r->touched |= (uint64_t)1 << way;
-		nib_touch(r, way, &quiet);
+		nib_touch(way, &quiet);
 		return;
 	}
 	if (a->demote) {
@@ -162,13 +151,12 @@ LLCT_HOOK void lru_fill(void *state, uint32_t way, const struct llct_access *a)
 	list_touch(s, way, &quiet);
 }
 
-/* Starts loading a set's state, for the batch loop. */
+/* Starts loading a set's list above 16 ways, for the batch loop (the order word comes with
+ * the set's block). */
 static void lru_prefetch(const void *state, uint32_t set, uint32_t ways)
 {
 	const struct lru *s = state;
-	if (ways <= 16)
-		llct_prefetch_row(nib_rec((struct lru *)s, set), sizeof(struct lru_nib));
-	else
+	if (ways > 16)
 		llct_prefetch_span(&s->rec[(size_t)set * s->stride], s->stride);
 }
 
@@ -182,6 +170,7 @@ const struct llct_policy_ops llct_policy_lru = {
     .on_hit = lru_touch,
     .victim = lru_victim,
     .on_fill = lru_fill,
+    .word_init = lru_word_init,
     .batch = lru_batch,
     .sampled = lru_batch_sampled,
 };

@@ -163,7 +163,7 @@ int llct_cache_create(const struct llct_cache_config *cfg, const struct llct_pol
 	L->all_ways = cfg->ways == 64 ? UINT64_MAX : ((uint64_t)1 << cfg->ways) - 1;
 	size_t lines = (size_t)c->g.sets * c->g.ways, psize = policy->state_size(&c->g);
 	L->fp_stride = (c->g.ways + 15) & ~15u;
-	L->blk_size = (3 * L->fp_stride + 8 + 63) & ~63u;
+	L->blk_size = (3 * L->fp_stride + 16 + 63) & ~63u;
 	size_t blk_bytes = (size_t)c->g.sets * L->blk_size;
 	size_t tag_bytes = (lines * sizeof(*L->tag) + 63) & ~(size_t)63;
 	c->arena = llct_big_alloc(blk_bytes + tag_bytes + psize);
@@ -177,6 +177,9 @@ int llct_cache_create(const struct llct_cache_config *cfg, const struct llct_pol
 	for (size_t i = 0; i < lines; i++)
 		L->tag[i] = LLCT_INVALID_LINE;
 	memset(L->blk, 0, blk_bytes);
+	uint64_t word = policy->word_init ? policy->word_init(&c->g) : 0;
+	for (uint32_t set = 0; set < c->g.sets; set++)
+		*llct_block_word(L, llct_lines_block(L, set)) = word;
 	memset(c->pstate, 0, psize);
 	policy->init(c->pstate, &c->g);
 	L->fs = &c->scratch;

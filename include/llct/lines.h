@@ -47,7 +47,7 @@ struct llct_lines {
 	uint64_t all_ways;           /* mask of every way */
 	uint32_t sets, ways;
 	uint32_t fp_stride; /* ways rounded up to a multiple of 16 */
-	uint32_t blk_size;  /* 3 x fp_stride + 8, rounded up to a multiple of 64 */
+	uint32_t blk_size;  /* 3 x fp_stride + 16, rounded up to a multiple of 64 */
 	uint32_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
 	unsigned line_shift, set_bits;
 	int xor_hash; /* set index by XOR-folding instead of modulo */
@@ -58,7 +58,8 @@ LLCT_INLINE uint8_t *llct_lines_block(const struct llct_lines *L, uint32_t set)
 {
 	return L->blk + (size_t)set * L->blk_size;
 }
-/* fingerprints at the start of the block, then metadata, then the valid mask */
+/* fingerprints at the start of the block, then metadata, then the valid mask, then the
+ * policy's word (llct_access.word): 3 x fp_stride + 16 bytes, which blk_size always holds */
 LLCT_INLINE uint16_t *llct_block_fp(uint8_t *blk)
 {
 	return (uint16_t *)blk;
@@ -70,6 +71,10 @@ LLCT_INLINE uint8_t *llct_block_meta(const struct llct_lines *L, uint8_t *blk)
 LLCT_INLINE uint64_t *llct_block_valid(const struct llct_lines *L, uint8_t *blk)
 {
 	return (uint64_t *)(blk + 3 * L->fp_stride);
+}
+LLCT_INLINE uint64_t *llct_block_word(const struct llct_lines *L, uint8_t *blk)
+{
+	return (uint64_t *)(blk + 3 * L->fp_stride + 8);
 }
 
 /* Set index of a line: modulo, or XOR-fold of slices of set_bits bits (each set-index bit
@@ -279,18 +284,19 @@ typedef uint32_t (*llct_victim_fn)(void *state, const struct llct_access *a);
 typedef void (*llct_prefetch_fn)(const void *state, uint32_t set, uint32_t ways);
 
 /* Looks a->line (its fingerprint in both halves of key2) up in set a->set and updates tags,
- * metadata (owner, dirt, RT mark, epoch) and the policy: a hit calls on_hit; a miss fills the
- * lowest allowed invalid way, or asks victim() when there is none, then calls on_fill. so is
- * the access's stream | write << 4. Counts nothing: returns the event code for the caller to
- * count. *way is the way hit or filled. */
+ * metadata (owner, dirt, RT mark, epoch) and the policy (a->word set first): a hit calls on_hit; a
+ * miss fills the lowest allowed invalid way, or asks victim() when there is none, then calls
+ * on_fill. so is the access's stream | write << 4. Counts nothing: returns the event code for the
+ * caller to count. *way is the way hit or filled. */
 LLCT_INLINE unsigned llct_lines_step_fp(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
 					llct_victim_fn victim, llct_hit_fn on_fill,
-					const struct llct_access *a, uint32_t key2, unsigned so,
+					struct llct_access *a, uint32_t key2, unsigned so,
 					uint32_t *way)
 {
 	size_t base = (size_t)a->set * L->ways;
 	uint8_t *blk = llct_lines_block(L, a->set), *meta = llct_block_meta(L, blk);
 	uint64_t *valid = llct_block_valid(L, blk);
+	a->word = llct_block_word(L, blk);
 	uint32_t w = llct_lines_find_fp(L, a->set, a->line, key2);
 	if (w < L->ways) {
 		uint8_t m = meta[w];
@@ -324,7 +330,7 @@ LLCT_INLINE unsigned llct_lines_step_fp(struct llct_lines *L, void *ps, llct_hit
 /* llct_lines_step_fp with the fingerprint and stream code worked out here. */
 LLCT_INLINE unsigned llct_lines_step(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
 				     llct_victim_fn victim, llct_hit_fn on_fill,
-				     const struct llct_access *a, uint32_t *way)
+				     struct llct_access *a, uint32_t *way)
 {
 	return llct_lines_step_fp(L, ps, on_hit, victim, on_fill, a,
 				  llct_lines_fingerprint(L, a->line) * 0x10001u,

@@ -67,7 +67,19 @@ struct llct_access {
 			     loop makes it a constant the compiler folds in) */
 	uint64_t allowed; /* ways this access may fill; victim() picks one of them */
 	struct llct_demotions *demote; /* non-NULL while contention is tracked */
+	/* The set's policy word: 8 bytes of the set's block in the line arrays (llct/lines.h)
+	 * kept for the policy, set by the lookup before any hook runs; it shares a cache line
+	 * with the set's fingerprints, so a policy whose set state fits in it (LRU up to 16
+	 * ways) costs no memory access of its own. Each set's starts as ops->word_init. The word
+	 * before it is the set's valid mask (llct_set_valid). */
+	uint64_t *word;
 };
+
+/* The ways of a's set that hold a line. */
+static inline uint64_t llct_set_valid(const struct llct_access *a)
+{
+	return a->word[-1];
+}
 
 /* Reports that this access demoted the line in `way` of its set by `steps`. */
 static inline void llct_demoted(const struct llct_access *a, uint32_t way, uint32_t steps)
@@ -86,6 +98,8 @@ struct llct_policy_ops {
 	/* Chooses the way to evict from a full set, or LLCT_WAY_BYPASS to not fill. */
 	uint32_t (*victim)(void *state, const struct llct_access *a);
 	void (*on_fill)(void *state, uint32_t way, const struct llct_access *a);
+	/* Optional: the initial value of every set's policy word (llct_access.word); 0 if NULL. */
+	uint64_t (*word_init)(const struct llct_cache_geom *g);
 	/* Optional: a whole batch through a plain model with the hooks above inlined; defined
 	 * with LLCT_DEFINE_BATCH from llct/lines.h. NULL: the engine calls the hooks. */
 	uint64_t (*batch)(void *state, struct llct_lines *lines, const struct llct_batch *b,

@@ -71,6 +71,19 @@ static void test_gdc_lru_by_hand(void)
 	llct_contention_free(fs.cont);
 	llct_cache_destroy(c);
 
+	/* A fill of an empty set demotes no line: the empty ways, though in LRU's order word,
+	 * hold none (a pair charged for them would count). */
+	c = tiny("lru", 4, &fs);
+	acc(c, 1, 1);
+	acc(c, 1, 2); /* A moves down: GDC[1][1] 1, the only pair */
+	CHECK(fs.cont != NULL);
+	if (!fs.cont)
+		return;
+	CHECK_EQ(gdc(fs.cont, 1, 1, &plob), 1);
+	CHECK_EQ(fs.cont->n_pairs, 1);
+	llct_contention_free(fs.cont);
+	llct_cache_destroy(c);
+
 	/* SRRIP: aging steps caused by the access are demotions, plus the eviction. */
 	c = tiny("srrip", 2, &fs);
 	acc(c, 0, 1);
