@@ -27,6 +27,10 @@
 struct llct_batch_scratch {
 	uint8_t *raw;    /* decompressed payload, LZ4_BLOCK_MAX + PAYLOAD_MAX bytes */
 	LZ4F_dctx *dctx; /* reused decompression context */
+	/* the id columns' arrays, which b->sm, kernel and tenant point at unless a decode
+	 * skipped them (LLCT_BATCH_NO_IDS) */
+	uint16_t *sm, *tenant;
+	uint32_t *kernel;
 };
 
 int llct_batch_alloc(struct llct_batch *b)
@@ -41,6 +45,9 @@ int llct_batch_alloc(struct llct_batch *b)
 	b->scratch = calloc(1, sizeof(*b->scratch));
 	if (!b->addr || !b->stream || !b->op || !b->sm || !b->kernel || !b->tenant || !b->scratch)
 		goto fail;
+	b->scratch->sm = b->sm;
+	b->scratch->kernel = b->kernel;
+	b->scratch->tenant = b->tenant;
 	b->scratch->raw = malloc(LZ4_BLOCK_MAX + PAYLOAD_MAX);
 	if (!b->scratch->raw)
 		goto fail;
@@ -58,6 +65,12 @@ void llct_batch_free(struct llct_batch *b)
 		free(b->scratch->raw);
 		if (b->scratch->dctx)
 			LZ4F_freeDecompressionContext(b->scratch->dctx);
+		if (!b->sm) /* a decode skipped the id columns: the arrays are the scratch's */
+			b->sm = b->scratch->sm;
+		if (!b->kernel)
+			b->kernel = b->scratch->kernel;
+		if (!b->tenant)
+			b->tenant = b->scratch->tenant;
 		free(b->scratch);
 	}
 	free(b->addr);
@@ -322,6 +335,16 @@ int llct_chunk_decode(const uint8_t *blob, size_t size, uint32_t expect_n, struc
 	if (p != end)
 		return fail(errbuf, errbuf_size, "%s", "address column has trailing bytes");
 	p = so + n;
+	if (b->flags & LLCT_BATCH_NO_IDS) {
+		b->sm = NULL;
+		b->kernel = NULL;
+		b->tenant = NULL;
+		b->n = n;
+		return LLCT_OK;
+	}
+	b->sm = s->sm;
+	b->kernel = s->kernel;
+	b->tenant = s->tenant;
 	if (!rle_decode(p, p + len[2], b->sm, 2, n))
 		return fail(errbuf, errbuf_size, "%s", "bad sm column");
 	p += len[2];

@@ -396,8 +396,8 @@ uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *
 	for (uint32_t i = 0; i < b->n; i++) {
 		int bypass = c->cfg.ucd && b->stream[i] == LLCT_STREAM_DISP;
 		access_one(c, hist, b->addr[i], b->stream[i], b->op[i],
-			   next_use && !bypass ? next_use[k] : LLCT_NEVER, b->sm[i], b->kernel[i],
-			   b->tenant[i]);
+			   next_use && !bypass ? next_use[k] : LLCT_NEVER, b->sm ? b->sm[i] : 0,
+			   b->kernel ? b->kernel[i] : 0, b->tenant ? b->tenant[i] : 0);
 		k += !bypass;
 	}
 	return llct_event_flush(c->L.fs, hist);

@@ -43,6 +43,7 @@ struct engine {
 	pthread_mutex_t gate;     /* held while threads are created, so they start together */
 	const struct window *win; /* set by the main thread before `start` */
 	int quit;
+	int decode_only; /* the first window's round: the workers only decode */
 	/* The next window, decoded by every thread that is free: the main thread once it has
 	 * read the chunks, each worker once its models are done with `win`. NULL: none. */
 	struct window *dec;
@@ -185,6 +186,8 @@ static void run_models(struct engine *e, unsigned id)
 {
 	const struct window *w = e->win;
 	(void)id;
+	if (e->decode_only)
+		return;
 	if (!w) {
 		run_deferred(e);
 		return;
@@ -310,13 +313,15 @@ static int fetch_window(struct feeder *f, struct window *w, struct engine *e)
 }
 
 /* After a parallel decode: each batch's frame and next-use slice, in order, as fill_window
- * does. Returns the first decode failure (message in *why). */
+ * does. Returns the first decode failure (message in *why), the window cut to the batches
+ * before it, as fill_window leaves it. */
 static int finish_window(struct feeder *f, struct window *w, const char **why)
 {
 	w->records = 0;
 	for (unsigned i = 0; i < w->n; i++) {
 		if (w->dec_st[i]) {
 			*why = w->dec_err[i];
+			w->n = i;
 			return w->dec_st[i];
 		}
 		struct llct_batch *b = &w->b[i];
@@ -353,6 +358,32 @@ static void *worker(void *p)
 		help_decode(e);
 		pthread_barrier_wait(&e->done);
 	}
+}
+
+/* One round of the threads: the workers replay e->win (if any) while this thread reads window
+ * nx when `more`, and every thread decodes it once free. Returns the cursor status, or a
+ * decode failure with its message in *why and *failed set. */
+static int decode_round(struct engine *e, struct feeder *fd, struct window *nx, int more,
+			const char **why, int *failed)
+{
+	int got = 1, dst;
+	nx->n = 0;
+	e->dec = more ? nx : NULL;
+	atomic_store(&e->fetched, 0);
+	atomic_store(&e->taken, 0);
+	atomic_store(&e->fetch_done, 0);
+	pthread_barrier_wait(&e->start);
+	if (more) {
+		got = fetch_window(fd, nx, e);
+		help_decode(e);
+	}
+	pthread_barrier_wait(&e->done);
+	e->dec = NULL;
+	if (more && got >= 0 && (dst = finish_window(fd, nx, why))) {
+		got = dst;
+		*failed = 1;
+	}
+	return more ? got : 0;
 }
 
 void llct_replay_results_free(struct llct_replay_result *res, size_t n)
@@ -449,10 +480,15 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	win = calloc(2, sizeof(*win));
 	if (!win)
 		goto nomem;
+	/* Plain models read no SM, kernel or tenant (no policy does): only contention tracking
+	 * and partitioning, dynamic or by tenant, need them decoded. */
+	int no_ids = !o->part && !o->dyn_plan && !o->contention;
 	for (int k = 0; k < 2; k++)
-		for (int i = 0; i < WINDOW; i++)
+		for (int i = 0; i < WINDOW; i++) {
 			if (llct_batch_alloc(&win[k].b[i]))
 				goto nomem;
+			win[k].b[i].flags = no_ids ? LLCT_BATCH_NO_IDS : 0;
+		}
 	e.ucd = o->cache.ucd;
 	if (o->sample_sets > 1) { /* a plan per distinct configuration, strata per model */
 		if (o->part || o->dyn_plan || o->contention) {
@@ -587,7 +623,13 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	fd.ucd = o->cache.ucd;
 	e.reader = r;
 	int cur_win = 0;
-	got = fill_window(&fd, &win[0], &e);
+	if (inline_mode) {
+		got = fill_window(&fd, &win[0], &e);
+	} else { /* every thread decodes the first window */
+		e.decode_only = 1;
+		got = decode_round(&e, &fd, &win[0], 1, &dec_why, &dec_failed);
+		e.decode_only = 0;
+	}
 	while (win[cur_win].n > 0) {
 		struct window *w = &win[cur_win];
 		e.win = w;
@@ -601,24 +643,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		} else {
 			/* read the next window while the workers replay this one; every thread
 			 * decodes it once free */
-			struct window *nx = &win[1 - cur_win];
-			nx->n = 0;
-			e.dec = more ? nx : NULL;
-			atomic_store(&e.fetched, 0);
-			atomic_store(&e.taken, 0);
-			atomic_store(&e.fetch_done, 0);
-			pthread_barrier_wait(&e.start);
-			if (more) {
-				got = fetch_window(&fd, nx, &e);
-				help_decode(&e);
-			}
-			pthread_barrier_wait(&e.done);
-			e.dec = NULL;
-			int dst;
-			if (more && got >= 0 && (dst = finish_window(&fd, nx, &dec_why))) {
-				got = dst;
-				dec_failed = 1;
-			}
+			got = decode_round(&e, &fd, &win[1 - cur_win], more, &dec_why, &dec_failed);
 		}
 		if (got >= 0 && e.stores) {
 			int sst =

@@ -414,9 +414,10 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 						.set = sets[i],
 						.stream = (uint8_t)stream,
 						.op = (uint8_t)(so >> 4),
-						.sm = b->sm[at + i],
-						.kernel = b->kernel[at + i],
-						.tenant = b->tenant[at + i],
+						/* NULL when not decoded (no hook reads them) */
+						.sm = b->sm ? b->sm[at + i] : 0,
+						.kernel = b->kernel ? b->kernel[at + i] : 0,
+						.tenant = b->tenant ? b->tenant[at + i] : 0,
 						.ways = l.ways,
 						.allowed = l.all_ways,
 						.demote = NULL};

@@ -39,7 +39,12 @@ struct llct_batch {
 	uint32_t *kernel;
 	uint16_t *tenant;
 	struct llct_batch_scratch *scratch; /* decoder buffers; owned by llct_batch_alloc */
+	/* Set by the caller before decoding into the batch: LLCT_BATCH_NO_IDS leaves sm, kernel
+	 * and tenant undecoded and NULL, for a consumer that reads none of them (a replay of
+	 * plain models: their runs of values cost a sixth of the decode). */
+	unsigned flags;
 };
+#define LLCT_BATCH_NO_IDS 1u
 
 /* Where a trace came from; stored in the `capture` table. NULL strings store as NULL. */
 struct llct_capture_info {
