@@ -122,10 +122,10 @@ LLCT_INLINE uint32_t llct_lines_find_fp(const struct llct_lines *L, uint32_t set
 	for (uint32_t g = 0; g < L->ways; g += 16) {
 		__m128i lo = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)(fp + g)), key);
 		__m128i hi = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)(fp + g + 8)), key);
-		uint32_t m =
-		    (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(lo, hi)) & (uint32_t)(valid >> g);
+		uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(lo, hi)) &
+			     (uint32_t)(valid >> g) & 0xffffu;
 		while (m) {
-			uint32_t w = g + (uint32_t)__builtin_ctz(m);
+			uint32_t w = g + ((uint32_t)__builtin_ctz(m) & 15);
 			if (tags[w] == line)
 				return w;
 			m &= m - 1;
