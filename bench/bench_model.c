@@ -37,6 +37,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_model: unknown policy '%s' or bad repeat count\n", name);
 		return 2;
 	}
+	if (pol->needs_next_use) {
+		fprintf(stderr, "bench_model: '%s' needs next uses: use bench_replay\n", name);
+		return 2;
+	}
 	struct llct_reader *r;
 	struct llct_cursor *cur;
 	if (llct_reader_open(argv[1], &r, err, sizeof(err))) {
@@ -82,10 +86,9 @@ int main(int argc, char **argv)
 		struct llct_cache *c;
 		struct llct_frame_stats fs;
 		memset(&fs, 0, sizeof(fs));
-		if (pol->needs_next_use || llct_cache_create(&cfg, pol, &c)) {
-			fprintf(stderr, "bench_model: '%s' cannot run here (needs next uses)\n",
-				name);
-			return 2;
+		if (llct_cache_create(&cfg, pol, &c)) {
+			fprintf(stderr, "bench_model: out of memory\n");
+			return 1;
 		}
 		llct_cache_set_frame(c, &fs);
 		uint64_t hits = 0;
