@@ -379,11 +379,17 @@ static int decode_round(struct engine *e, struct feeder *fd, struct window *nx, 
 	}
 	pthread_barrier_wait(&e->done);
 	e->dec = NULL;
-	if (more && got >= 0 && (dst = finish_window(fd, nx, why))) {
+	if (!more)
+		return 0;
+	/* the chunks read before a failure to read are decoded: finish them too, so the window
+	 * is whole whatever happened (the first window is replayed before the error is) */
+	const char *dec_why = "";
+	if ((dst = finish_window(fd, nx, &dec_why)) && got >= 0) {
 		got = dst;
+		*why = dec_why;
 		*failed = 1;
 	}
-	return more ? got : 0;
+	return got;
 }
 
 void llct_replay_results_free(struct llct_replay_result *res, size_t n)
