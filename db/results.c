@@ -59,14 +59,23 @@ static int create_versions(sqlite3 *db, int64_t from)
 	return 0;
 }
 
-static int one_int(sqlite3 *db, const char *sql, int64_t *v)
+/* The file's application_id, user_version and table count, read in one statement and so from
+ * one snapshot: read one by one, a writer creating the schema in between (concurrent writers on
+ * a new file) shows an id of 0 beside its tables. */
+static int probe(sqlite3 *db, int64_t *app, int64_t *ver, int64_t *n_tables)
 {
 	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	int rc = sqlite3_prepare_v2(db,
+				    "SELECT (SELECT application_id FROM pragma_application_id),"
+				    " (SELECT user_version FROM pragma_user_version),"
+				    " (SELECT count(*) FROM sqlite_schema)",
+				    -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return rc;
 	rc = sqlite3_step(st);
-	*v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	*app = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	*ver = rc == SQLITE_ROW ? sqlite3_column_int64(st, 1) : 0;
+	*n_tables = rc == SQLITE_ROW ? sqlite3_column_int64(st, 2) : 0;
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? SQLITE_OK : rc;
 }
@@ -92,8 +101,7 @@ static char *path_uri(const char *path, const char *query)
 static int check_read(sqlite3 *db, const char *path, int64_t *ver, char *err, size_t err_size)
 {
 	int64_t app = 0, n = 0;
-	if (one_int(db, "PRAGMA application_id", &app) || one_int(db, "PRAGMA user_version", ver) ||
-	    one_int(db, "SELECT count(*) FROM sqlite_schema", &n)) {
+	if (probe(db, &app, ver, &n)) {
 		if (sqlite3_errcode(db) == SQLITE_NOTADB)
 			return llct_db_msg(
 			    err, err_size, LLCT_ERR_FORMAT,
@@ -223,9 +231,7 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 		goto fail;
 	}
 	sqlite3_busy_timeout(r->db, 10000);
-	if (one_int(r->db, "PRAGMA application_id", &app) ||
-	    one_int(r->db, "PRAGMA user_version", &ver) ||
-	    one_int(r->db, "SELECT count(*) FROM sqlite_schema", &n_tables)) {
+	if (probe(r->db, &app, &ver, &n_tables)) {
 		if (sqlite3_errcode(r->db) == SQLITE_NOTADB) {
 			snprintf(r->err, sizeof(r->err),
 				 "'%s': not an llctrace results database (not a database)", path);
@@ -241,9 +247,7 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 		 * looking again (another process may have done it meanwhile: concurrent writers) */
 		char sql[256];
 		if (sqlite3_exec(r->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
-		    one_int(r->db, "PRAGMA application_id", &app) ||
-		    one_int(r->db, "PRAGMA user_version", &ver) ||
-		    one_int(r->db, "SELECT count(*) FROM sqlite_schema", &n_tables)) {
+		    probe(r->db, &app, &ver, &n_tables)) {
 			st = llct_results_fail(r, "cannot lock it to set it up");
 			sqlite3_exec(r->db, "ROLLBACK", NULL, NULL, NULL);
 			goto fail;
