@@ -4,9 +4,9 @@
  * recent in the lowest nibble (unused nibbles hold 15, never a way of a smaller set): a touch
  * finds its way's nibble with one SWAR zero-nibble search and shifts the nibbles below it up
  * by one, and the victim is the top used nibble. The word is the set's policy word in the
- * line arrays (llct_access.word), which shares its cache line with the set's fingerprints, so
- * LRU reads no memory of its own; the ways in the order that hold lines, which the contention
- * reports need, are the set's valid ways.
+ * line arrays (llct_access.word), which shares its cache line with the set's metadata and
+ * valid mask, so LRU reads no memory of its own; the ways in the order that hold lines, which the
+ * contention reports need, are the set's valid ways.
  *
  * Above 16 ways the order is a doubly linked list of way numbers, in one record of
  * 2 + 2 x ways bytes (head, tail, prev[ways], next[ways]), so a touch and a victim choice are

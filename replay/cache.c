@@ -163,7 +163,9 @@ int llct_cache_create(const struct llct_cache_config *cfg, const struct llct_pol
 	L->all_ways = cfg->ways == 64 ? UINT64_MAX : ((uint64_t)1 << cfg->ways) - 1;
 	size_t lines = (size_t)c->g.sets * c->g.ways, psize = policy->state_size(&c->g);
 	L->fp_stride = (c->g.ways + 15) & ~15u;
-	L->blk_size = (3 * L->fp_stride + 16 + 63) & ~63u;
+	L->blk_size = (5 * L->fp_stride + 16 + 63) & ~63u;
+	/* narrow to start with (lines.h) where set and fingerprint give the line back */
+	L->wide = !is_pow2(c->g.sets);
 	size_t blk_bytes = (size_t)c->g.sets * L->blk_size;
 	size_t tag_bytes = (lines * sizeof(*L->tag) + 63) & ~(size_t)63;
 	c->arena = llct_big_alloc(blk_bytes + tag_bytes + psize);

@@ -36,22 +36,32 @@
  * has to be built in memory (building it there cost a store-forwarding stall an access). */
 #define LLCT_HOOK LLCT_INLINE
 
-/* A set's block: the 16-bit fingerprints of its tags (fp_stride of them, so a lookup
- * compares 16 ways at once and reads a full tag only on a match), its metadata bytes and
- * its valid mask, together in one 64-byte line for up to 16 ways, so one prefetch brings in
- * everything but the tags and the policy's state. */
+/* A set's block: the 32-bit fingerprints of its tags (fp_stride of them, so a lookup
+ * compares 16 ways at once), its metadata bytes, its valid mask and the policy's word,
+ * together in two adjacent 64-byte lines for up to 16 ways.
+ *
+ * A fingerprint is the low 32 bits of the tag (the line address above the set index), so
+ * while every line the cache has seen has a tag below 2^32 ("narrow": addresses below 2^51
+ * at 8 MiB, 16 ways, 64-byte lines; below 2^44 at 64 KiB) the fingerprint is the tag and
+ * the lookup reads nothing else: the full tags are neither kept nor read. The first line
+ * with a wider tag makes the cache wide for good (llct_lines_widen): the tags of the lines
+ * it holds are rebuilt from their fingerprints and sets, and from then on every fill writes
+ * its tag and a fingerprint match is confirmed against it. Caches with a set count that is
+ * not a power of two are wide from the start (their set and fingerprint do not give back
+ * the line). */
 struct llct_lines {
-	uint64_t *tag;               /* per line: line address, LLCT_INVALID_LINE when empty */
+	uint64_t *tag;               /* per line: line address, kept and read only when wide */
 	uint8_t *blk;                /* per set: blk_size bytes, 64-byte aligned */
 	struct llct_frame_stats *fs; /* where counts go */
 	uint64_t all_ways;           /* mask of every way */
 	uint32_t sets, ways;
 	uint32_t fp_stride; /* ways rounded up to a multiple of 16 */
-	uint32_t blk_size;  /* 3 x fp_stride + 16, rounded up to a multiple of 64 */
+	uint32_t blk_size;  /* 5 x fp_stride + 16, rounded up to a multiple of 64 */
 	uint32_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
 	unsigned line_shift, set_bits;
 	int xor_hash; /* set index by XOR-folding instead of modulo */
 	int ucd;      /* DISP bypasses */
+	int wide;     /* tags kept and confirmed (above) */
 };
 
 LLCT_INLINE uint8_t *llct_lines_block(const struct llct_lines *L, uint32_t set)
@@ -59,22 +69,22 @@ LLCT_INLINE uint8_t *llct_lines_block(const struct llct_lines *L, uint32_t set)
 	return L->blk + (size_t)set * L->blk_size;
 }
 /* fingerprints at the start of the block, then metadata, then the valid mask, then the
- * policy's word (llct_access.word): 3 x fp_stride + 16 bytes, which blk_size always holds */
-LLCT_INLINE uint16_t *llct_block_fp(uint8_t *blk)
+ * policy's word (llct_access.word): 5 x fp_stride + 16 bytes, which blk_size always holds */
+LLCT_INLINE uint32_t *llct_block_fp(uint8_t *blk)
 {
-	return (uint16_t *)blk;
+	return (uint32_t *)blk;
 }
 LLCT_INLINE uint8_t *llct_block_meta(const struct llct_lines *L, uint8_t *blk)
 {
-	return blk + 2 * L->fp_stride;
+	return blk + 4 * L->fp_stride;
 }
 LLCT_INLINE uint64_t *llct_block_valid(const struct llct_lines *L, uint8_t *blk)
 {
-	return (uint64_t *)(blk + 3 * L->fp_stride);
+	return (uint64_t *)(blk + 5 * L->fp_stride);
 }
 LLCT_INLINE uint64_t *llct_block_word(const struct llct_lines *L, uint8_t *blk)
 {
-	return (uint64_t *)(blk + 3 * L->fp_stride + 8);
+	return (uint64_t *)(blk + 5 * L->fp_stride + 8);
 }
 
 /* Set index of a line: modulo, or XOR-fold of slices of set_bits bits (each set-index bit
@@ -96,44 +106,75 @@ LLCT_INLINE uint32_t llct_lines_set(const struct llct_lines *L, uint64_t line)
 	return llct_set_index(L->xor_hash, L->set_bits, L->set_mask, L->sets, line);
 }
 
-/* A line's fingerprint: the low 16 bits of its tag (the line address above the set index).
- * Lines of one set differ in their tags, so two of them share a fingerprint only when their
- * addresses lie a multiple of 2^16 sets' spans apart (32 GiB for 8 MiB, 16 ways, 64 B); a
- * shift, which the batch loop's pre-pass does 2 to 4 lines an instruction. */
-LLCT_INLINE uint16_t llct_lines_fingerprint(const struct llct_lines *L, uint64_t line)
+/* A line's fingerprint: the low 32 bits of its tag (the line address above the set index). */
+LLCT_INLINE uint32_t llct_lines_fingerprint(const struct llct_lines *L, uint64_t line)
 {
-	return (uint16_t)(line >> L->set_bits);
+	return (uint32_t)(line >> L->set_bits);
+}
+
+/* Whether a line's tag needs more than 32 bits (it would make the cache wide). */
+LLCT_INLINE int llct_lines_is_wide(const struct llct_lines *L, uint64_t line)
+{
+	return (line >> L->set_bits) >> 32 != 0;
+}
+
+/* Makes the cache wide: the tag of every line it holds, rebuilt from its fingerprint (its
+ * whole tag, the cache being narrow) and its set (the line's low bits under modulo indexing;
+ * under XOR folding, the set XOR the tag's own fold), goes into the tag array. Once per
+ * cache, O(sets x ways). */
+static inline void llct_lines_widen(struct llct_lines *L)
+{
+	if (L->wide) /* its fingerprints are no longer whole tags */
+		return;
+	for (uint32_t set = 0; set < L->sets; set++) {
+		uint8_t *blk = llct_lines_block(L, set);
+		const uint32_t *fp = llct_block_fp(blk);
+		for (uint64_t v = *llct_block_valid(L, blk); v; v &= v - 1) {
+			uint32_t w = (uint32_t)__builtin_ctzll(v);
+			uint64_t tag = fp[w], low = set;
+			if (L->xor_hash)
+				low ^= llct_set_index(1, L->set_bits, L->set_mask, L->sets, tag);
+			L->tag[(size_t)set * L->ways + w] = tag << L->set_bits | low;
+		}
+	}
+	L->wide = 1;
 }
 
 /* The way holding `line` in `set`, or ways if none: the fingerprints of 16 ways compared at
- * once with key2 (the line's fingerprint in both halves), full tags read only to confirm a
- * match among the valid ways. */
+ * once with key32 (the line's fingerprint), among the valid ways; when wide (a constant at
+ * each call in the batch loop), the full tag confirms a match. Narrow, the caller has seen
+ * that the line is narrow too. */
 LLCT_INLINE uint32_t llct_lines_find_fp(const struct llct_lines *L, uint32_t set, uint64_t line,
-					uint32_t key2)
+					uint32_t key32, int wide)
 {
 	uint8_t *blk = llct_lines_block(L, set);
 	uint64_t valid = *llct_block_valid(L, blk);
-	const uint16_t *fp = llct_block_fp(blk);
+	const uint32_t *fp = llct_block_fp(blk);
 	const uint64_t *tags = &L->tag[(size_t)set * L->ways];
 #ifdef __SSE2__
-	/* broadcast from a register: _mm_set1_epi16 goes through a 2-byte store and a 4-byte
-	 * load that the store cannot forward, a stall on every lookup */
-	__m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)key2), 0);
+	/* broadcast from a register: _mm_set1_epi32 of a value in memory may go through a
+	 * store the load cannot forward, a stall on every lookup */
+	__m128i key = _mm_shuffle_epi32(_mm_cvtsi32_si128((int)key32), 0);
 	for (uint32_t g = 0; g < L->ways; g += 16) {
-		__m128i lo = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)(fp + g)), key);
-		__m128i hi = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)(fp + g + 8)), key);
-		uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(lo, hi)) &
-			     (uint32_t)(valid >> g) & 0xffffu;
-		while (m) {
+		const __m128i *f = (const __m128i *)(fp + g);
+		__m128i m0 = _mm_cmpeq_epi32(_mm_load_si128(f), key);
+		__m128i m1 = _mm_cmpeq_epi32(_mm_load_si128(f + 1), key);
+		__m128i m2 = _mm_cmpeq_epi32(_mm_load_si128(f + 2), key);
+		__m128i m3 = _mm_cmpeq_epi32(_mm_load_si128(f + 3), key);
+		/* all-ones or zero lanes pack to all-ones or zero bytes, in way order */
+		__m128i m8 = _mm_packs_epi16(_mm_packs_epi32(m0, m1), _mm_packs_epi32(m2, m3));
+		uint32_t m = (uint32_t)_mm_movemask_epi8(m8) & (uint32_t)(valid >> g) & 0xffffu;
+		if (!wide && m)
+			return g + ((uint32_t)__builtin_ctz(m) & 15);
+		for (; m; m &= m - 1) {
 			uint32_t w = g + ((uint32_t)__builtin_ctz(m) & 15);
 			if (tags[w] == line)
 				return w;
-			m &= m - 1;
 		}
 	}
 #else
 	for (uint32_t w = 0; w < L->ways; w++)
-		if ((valid >> w & 1) && fp[w] == (uint16_t)key2 && tags[w] == line)
+		if ((valid >> w & 1) && fp[w] == key32 && (!wide || tags[w] == line))
 			return w;
 #endif
 	return L->ways;
@@ -141,7 +182,9 @@ LLCT_INLINE uint32_t llct_lines_find_fp(const struct llct_lines *L, uint32_t set
 
 LLCT_INLINE uint32_t llct_lines_find(const struct llct_lines *L, uint32_t set, uint64_t line)
 {
-	return llct_lines_find_fp(L, set, line, llct_lines_fingerprint(L, line) * 0x10001u);
+	if (!L->wide && llct_lines_is_wide(L, line)) /* narrow, the cache holds no wide line */
+		return L->ways;
+	return llct_lines_find_fp(L, set, line, llct_lines_fingerprint(L, line), L->wide);
 }
 
 /* Event codes: what one access did, with everything its counters depend on, so the batch
@@ -283,21 +326,22 @@ typedef void (*llct_hit_fn)(void *state, uint32_t way, const struct llct_access 
 typedef uint32_t (*llct_victim_fn)(void *state, const struct llct_access *a);
 typedef void (*llct_prefetch_fn)(const void *state, uint32_t set, uint32_t ways);
 
-/* Looks a->line (its fingerprint in both halves of key2) up in set a->set and updates tags,
- * metadata (owner, dirt, RT mark, epoch) and the policy (a->word set first): a hit calls on_hit; a
- * miss fills the lowest allowed invalid way, or asks victim() when there is none, then calls
- * on_fill. so is the access's stream | write << 4. Counts nothing: returns the event code for the
- * caller to count. *way is the way hit or filled. */
+/* Looks a->line (its fingerprint key32) up in set a->set and updates fingerprints, tags (when
+ * wide), metadata (owner, dirt, RT mark, epoch) and the policy (a->word set first): a hit calls
+ * on_hit; a miss fills the lowest allowed invalid way, or asks victim() when there is none, then
+ * calls on_fill. so is the access's stream | write << 4; wide is L->wide, which the caller has
+ * set for a->line (llct_lines_widen). Counts nothing: returns the event code for the caller to
+ * count. *way is the way hit or filled. */
 LLCT_INLINE unsigned llct_lines_step_fp(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
 					llct_victim_fn victim, llct_hit_fn on_fill,
-					struct llct_access *a, uint32_t key2, unsigned so,
-					uint32_t *way)
+					struct llct_access *a, uint32_t key32, unsigned so,
+					int wide, uint32_t *way)
 {
 	size_t base = (size_t)a->set * L->ways;
 	uint8_t *blk = llct_lines_block(L, a->set), *meta = llct_block_meta(L, blk);
 	uint64_t *valid = llct_block_valid(L, blk);
 	a->word = llct_block_word(L, blk);
-	uint32_t w = llct_lines_find_fp(L, a->set, a->line, key2);
+	uint32_t w = llct_lines_find_fp(L, a->set, a->line, key32, wide);
 	if (w < L->ways) {
 		uint8_t m = meta[w];
 		unsigned c = so | (unsigned)(m & (LLCT_META_RT | LLCT_META_EPOCH)) << 1 |
@@ -319,22 +363,85 @@ LLCT_INLINE unsigned llct_lines_step_fp(struct llct_lines *L, void *ps, llct_hit
 		uint8_t old = meta[w];
 		c += llct_ev_evict[old];
 	}
-	L->tag[base + w] = a->line;
-	llct_block_fp(blk)[w] = (uint16_t)key2;
+	if (wide)
+		L->tag[base + w] = a->line;
+	llct_block_fp(blk)[w] = key32;
 	meta[w] = llct_ev_meta[so];
 	on_fill(ps, w, a);
 	*way = w;
 	return c;
 }
 
-/* llct_lines_step_fp with the fingerprint and stream code worked out here. */
+/* llct_lines_step_fp with the fingerprint, stream code and width worked out here. */
 LLCT_INLINE unsigned llct_lines_step(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
 				     llct_victim_fn victim, llct_hit_fn on_fill,
 				     struct llct_access *a, uint32_t *way)
 {
+	if (!L->wide && llct_lines_is_wide(L, a->line))
+		llct_lines_widen(L);
 	return llct_lines_step_fp(L, ps, on_hit, victim, on_fill, a,
-				  llct_lines_fingerprint(L, a->line) * 0x10001u,
-				  a->stream | (unsigned)(a->op != 0) << 4, way);
+				  llct_lines_fingerprint(L, a->line),
+				  a->stream | (unsigned)(a->op != 0) << 4, L->wide, way);
+}
+
+/* The arrays the batch loop's pre-pass fills for one block of accesses. */
+struct llct_lines_pre {
+	uint64_t lines[LLCT_LINES_BLOCK];
+	uint32_t sets[LLCT_LINES_BLOCK + LLCT_LINES_AHEAD];
+	uint32_t keys[LLCT_LINES_BLOCK];
+	uint8_t sos[LLCT_LINES_BLOCK];
+};
+
+/* Steps the n accesses of one block of a batch from `at` (their lines, sets, fingerprints and
+ * stream codes in p), counting each in hist; *k counts the next uses taken. wide is l->wide, a
+ * constant at each call so that a narrow cache's loop holds no tag load, store or prefetch. */
+LLCT_INLINE void llct_lines_block_run(struct llct_lines *l, void *ps, llct_hit_fn on_hit,
+				      llct_victim_fn victim, llct_hit_fn on_fill,
+				      llct_prefetch_fn prefetch, int needs_next, int ucd, int wide,
+				      const struct llct_batch *b, uint32_t at, uint32_t n,
+				      const struct llct_lines_pre *p, const uint64_t *next_use,
+				      size_t *k, uint32_t *hist)
+{
+	const uint64_t *addr = b->addr + at;
+	const uint8_t *streams = b->stream + at, *ops = b->op + at;
+	uint32_t after = b->n - at - n; /* accesses in the blocks after this one */
+	for (uint32_t i = 0; i < n; i++) {
+		/* the next block's addresses: the pre-pass waited on them (only within the
+		 * batch: a pointer past its arrays would be undefined, even to prefetch) */
+		if (i % 8 == 0 && i < after) {
+			__builtin_prefetch(addr + LLCT_LINES_BLOCK + i);
+			if (i % 64 == 0) {
+				__builtin_prefetch(streams + LLCT_LINES_BLOCK + i);
+				__builtin_prefetch(ops + LLCT_LINES_BLOCK + i);
+			}
+		}
+		uint32_t set = p->sets[i + LLCT_LINES_AHEAD]; /* start a later set's loads */
+		llct_prefetch_span(llct_lines_block(l, set), l->blk_size);
+		if (wide)
+			llct_prefetch_span(&l->tag[(size_t)set * l->ways], (size_t)l->ways * 8);
+		prefetch(ps, set, l->ways);
+		unsigned so = p->sos[i], stream = so & 15;
+		if (ucd && stream == LLCT_STREAM_DISP) {
+			hist[LLCT_EV_BYPASS + so]++;
+			continue;
+		}
+		struct llct_access a = {.line = p->lines[i],
+					.next_use =
+					    needs_next && next_use ? next_use[(*k)++] : LLCT_NEVER,
+					.set = p->sets[i],
+					.stream = (uint8_t)stream,
+					.op = (uint8_t)(so >> 4),
+					/* NULL when not decoded (no hook reads them) */
+					.sm = b->sm ? b->sm[at + i] : 0,
+					.kernel = b->kernel ? b->kernel[at + i] : 0,
+					.tenant = b->tenant ? b->tenant[at + i] : 0,
+					.ways = l->ways,
+					.allowed = l->all_ways,
+					.demote = NULL};
+		uint32_t w;
+		hist[llct_lines_step_fp(l, ps, on_hit, victim, on_fill, &a, p->keys[i], so, wide,
+					&w)]++;
+	}
 }
 
 /* Replays a batch through a plain model: bypasses DISP under UCD and steps every other
@@ -343,11 +450,12 @@ LLCT_INLINE unsigned llct_lines_step(struct llct_lines *L, void *ps, llct_hit_fn
  *
  * Each block of accesses first gets its lines, sets, fingerprints and stream codes in loops the
  * compiler vectorizes, and the sets of the next LLCT_LINES_AHEAD accesses (set 0 past the
- * batch's end) for the prefetches. The geometry is copied to a local: a store through a
- * uint8_t pointer (metadata, policy bytes) may alias anything in memory, so without the copy
- * the compiler reloads every field after each such store. The histogram is local for the
- * same reason, and its counts fit 32 bits because a batch has fewer than 2^32 accesses.
- * ways16 and ucd are constants at each call, so the compiler drops what they switch off. */
+ * batch's end) for the prefetches; a block with a wide line widens the cache before it runs.
+ * The geometry is copied to a local: a store through a uint8_t pointer (metadata, policy
+ * bytes) may alias anything in memory, so without the copy the compiler reloads every field
+ * after each such store. The histogram is local for the same reason, and its counts fit 32
+ * bits because a batch has fewer than 2^32 accesses. ways16 and ucd are constants at each
+ * call, so the compiler drops what they switch off. */
 LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
 				      llct_victim_fn victim, llct_hit_fn on_fill,
 				      llct_prefetch_fn prefetch, int needs_next, int ways16,
@@ -358,13 +466,10 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 	if (ways16) { /* the usual geometry as constants the compiler folds in */
 		l.ways = 16;
 		l.fp_stride = 16;
-		l.blk_size = 64;
+		l.blk_size = 128;
 		l.all_ways = 0xffff;
 	}
-	uint64_t lines[LLCT_LINES_BLOCK + LLCT_LINES_AHEAD];
-	uint32_t sets[LLCT_LINES_BLOCK + LLCT_LINES_AHEAD];
-	uint32_t keys[LLCT_LINES_BLOCK];
-	uint8_t sos[LLCT_LINES_BLOCK];
+	struct llct_lines_pre p;
 	size_t k = 0;
 	for (uint32_t at = 0; at < b->n; at += LLCT_LINES_BLOCK) {
 		uint32_t n = b->n - at < LLCT_LINES_BLOCK ? b->n - at : LLCT_LINES_BLOCK;
@@ -372,59 +477,38 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 		    b->n - at - n < LLCT_LINES_AHEAD ? b->n - at - n : LLCT_LINES_AHEAD;
 		const uint64_t *addr = b->addr + at;
 		const uint8_t *streams = b->stream + at, *ops = b->op + at;
-		for (uint32_t i = 0; i < n + ahead; i++)
-			lines[i] = addr[i] >> l.line_shift;
-		if (l.set_mask && !l.xor_hash)
-			for (uint32_t i = 0; i < n + ahead; i++)
-				sets[i] = (uint32_t)lines[i] & l.set_mask;
-		else
-			for (uint32_t i = 0; i < n + ahead; i++)
-				sets[i] = llct_lines_set(&l, lines[i]);
+		uint64_t high = 0; /* the tag bits above the fingerprint's, ORed */
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t line = addr[i] >> l.line_shift, tag = line >> l.set_bits;
+			p.lines[i] = line;
+			p.keys[i] = (uint32_t)tag;
+			high |= tag >> 32;
+		}
+		if (l.set_mask && !l.xor_hash) {
+			for (uint32_t i = 0; i < n; i++)
+				p.sets[i] = (uint32_t)p.lines[i] & l.set_mask;
+			for (uint32_t i = n; i < n + ahead; i++)
+				p.sets[i] = (uint32_t)(addr[i] >> l.line_shift) & l.set_mask;
+		} else {
+			for (uint32_t i = 0; i < n; i++)
+				p.sets[i] = llct_lines_set(&l, p.lines[i]);
+			for (uint32_t i = n; i < n + ahead; i++)
+				p.sets[i] = llct_lines_set(&l, addr[i] >> l.line_shift);
+		}
 		for (uint32_t i = n + ahead; i < n + LLCT_LINES_AHEAD; i++)
-			sets[i] = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t fp = (uint16_t)(lines[i] >> l.set_bits);
-			keys[i] = fp | fp << 16;
-		}
+			p.sets[i] = 0;
 		for (uint32_t i = 0; i < n; i++)
-			sos[i] = (uint8_t)(streams[i] | (ops[i] != 0) << 4);
-		uint32_t after = b->n - at - n; /* accesses in the blocks after this one */
-		for (uint32_t i = 0; i < n; i++) {
-			/* the next block's addresses: the pre-pass waited on them (only within the
-			 * batch: a pointer past its arrays would be undefined, even to prefetch) */
-			if (i % 8 == 0 && i < after) {
-				__builtin_prefetch(addr + LLCT_LINES_BLOCK + i);
-				if (i % 64 == 0) {
-					__builtin_prefetch(streams + LLCT_LINES_BLOCK + i);
-					__builtin_prefetch(ops + LLCT_LINES_BLOCK + i);
-				}
-			}
-			uint32_t set = sets[i + LLCT_LINES_AHEAD]; /* start a later set's loads */
-			__builtin_prefetch(llct_lines_block(&l, set));
-			llct_prefetch_span(&l.tag[(size_t)set * l.ways], (size_t)l.ways * 8);
-			prefetch(ps, set, l.ways);
-			unsigned so = sos[i], stream = so & 15;
-			if (ucd && stream == LLCT_STREAM_DISP) {
-				hist[LLCT_EV_BYPASS + so]++;
-				continue;
-			}
-			struct llct_access a = {.line = lines[i],
-						.next_use = needs_next && next_use ? next_use[k++]
-										   : LLCT_NEVER,
-						.set = sets[i],
-						.stream = (uint8_t)stream,
-						.op = (uint8_t)(so >> 4),
-						/* NULL when not decoded (no hook reads them) */
-						.sm = b->sm ? b->sm[at + i] : 0,
-						.kernel = b->kernel ? b->kernel[at + i] : 0,
-						.tenant = b->tenant ? b->tenant[at + i] : 0,
-						.ways = l.ways,
-						.allowed = l.all_ways,
-						.demote = NULL};
-			uint32_t w;
-			hist[llct_lines_step_fp(&l, ps, on_hit, victim, on_fill, &a, keys[i], so,
-						&w)]++;
+			p.sos[i] = (uint8_t)(streams[i] | (ops[i] != 0) << 4);
+		if (high && !l.wide) {
+			llct_lines_widen(L);
+			l.wide = 1;
 		}
+		if (l.wide)
+			llct_lines_block_run(&l, ps, on_hit, victim, on_fill, prefetch, needs_next,
+					     ucd, 1, b, at, n, &p, next_use, &k, hist);
+		else
+			llct_lines_block_run(&l, ps, on_hit, victim, on_fill, prefetch, needs_next,
+					     ucd, 0, b, at, n, &p, next_use, &k, hist);
 	}
 	return llct_event_flush(L->fs, hist);
 }
@@ -449,15 +533,17 @@ LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn 
 	if (ways16) {
 		l.ways = 16;
 		l.fp_stride = 16;
-		l.blk_size = 64;
+		l.blk_size = 128;
 		l.all_ways = 0xffff;
 	}
 	uint32_t *hist = scratch, *touched = scratch + LLCT_SAMPLE_STRATA * LLCT_EV_N, nt = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		if (i + LLCT_LINES_AHEAD < n) {
 			uint32_t set = e[i + LLCT_LINES_AHEAD].set;
-			__builtin_prefetch(llct_lines_block(&l, set));
-			llct_prefetch_span(&l.tag[(size_t)set * l.ways], (size_t)l.ways * 8);
+			llct_prefetch_span(llct_lines_block(&l, set), l.blk_size);
+			if (l.wide)
+				llct_prefetch_span(&l.tag[(size_t)set * l.ways],
+						   (size_t)l.ways * 8);
 			prefetch(ps, set, l.ways);
 		}
 		unsigned so = e[i].so, stream = so & 15, code;
@@ -465,6 +551,10 @@ LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn 
 			code = LLCT_EV_BYPASS + so;
 		} else {
 			uint64_t line = e[i].addr >> l.line_shift;
+			if (!l.wide && llct_lines_is_wide(&l, line)) {
+				llct_lines_widen(L);
+				l.wide = 1;
+			}
 			struct llct_access a = {.line = line,
 						.next_use = needs_next && next_use ? next_use[i]
 										   : LLCT_NEVER,
@@ -474,9 +564,9 @@ LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn 
 						.ways = l.ways,
 						.allowed = l.all_ways,
 						.demote = NULL};
-			uint32_t w, fp = (uint16_t)(line >> l.set_bits);
+			uint32_t w;
 			code = llct_lines_step_fp(&l, ps, on_hit, victim, on_fill, &a,
-						  fp | fp << 16, so, &w);
+						  llct_lines_fingerprint(&l, line), so, l.wide, &w);
 		}
 		uint32_t h = code * LLCT_SAMPLE_STRATA + e[i].st; /* a code's strata together */
 		if (!hist[h]++)
@@ -497,7 +587,7 @@ LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn 
 	static uint64_t fn(void *state, struct llct_lines *L, const struct llct_batch *b,          \
 			   const uint64_t *next_use)                                               \
 	{                                                                                          \
-		int w16 = L->ways == 16 && L->fp_stride == 16 && L->blk_size == 64;                \
+		int w16 = L->ways == 16 && L->fp_stride == 16 && L->blk_size == 128;               \
 		if (L->ucd)                                                                        \
 			return w16 ? llct_lines_batch(L, state, on_hit, victim, on_fill, prefetch, \
 						      needs_next, 1, 1, b, next_use)               \
@@ -512,7 +602,7 @@ LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn 
 	    void *state, struct llct_lines *L, const struct llct_sample_entry *e, uint32_t n,      \
 	    const uint64_t *next_use, struct llct_frame_stats *const *fs, uint32_t *scratch)       \
 	{                                                                                          \
-		if (L->ways == 16 && L->fp_stride == 16 && L->blk_size == 64)                      \
+		if (L->ways == 16 && L->fp_stride == 16 && L->blk_size == 128)                     \
 			llct_lines_sampled(L, state, on_hit, victim, on_fill, prefetch,            \
 					   needs_next, 1, e, n, next_use, fs, scratch);            \
 		else                                                                               \

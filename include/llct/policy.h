@@ -69,7 +69,7 @@ struct llct_access {
 	struct llct_demotions *demote; /* non-NULL while contention is tracked */
 	/* The set's policy word: 8 bytes of the set's block in the line arrays (llct/lines.h)
 	 * kept for the policy, set by the lookup before any hook runs; it shares a cache line
-	 * with the set's fingerprints, so a policy whose set state fits in it (LRU up to 16
+	 * with the set's metadata and valid mask, so a policy whose set state fits in it (LRU up to 16
 	 * ways) costs no memory access of its own. Each set's starts as ops->word_init. The word
 	 * before it is the set's valid mask (llct_set_valid). */
 	uint64_t *word;

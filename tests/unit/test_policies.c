@@ -337,16 +337,17 @@ static void test_config(void)
 	CHECK_EQ(llct_cache_set_of(&x, 0x2b), 3);
 }
 
-/* Lines of one set whose fingerprints (the low 16 bits of the tag) are equal are still told
- * apart, one access at a time and in the batch loop: 1 set x 4 ways (tag = line, lines 2^16
- * apart) and the default 8 MiB / 16 ways (8,192 sets: lines 2^29 apart share set and
- * fingerprint). LRU, lines A0 A1 A2 ...: A0 A1 A2 miss, A0 A1 A2 hit, ways - 2 more lines fill
- * the set and evict A0, then A0 misses (evicting A1) and A2 hits. */
+/* Lines of one set whose fingerprints (the low 32 bits of the tag) are equal are still told
+ * apart, one access at a time and in the batch loop: 1 set x 4 ways (tag = line, lines 2^32
+ * apart) and the default 8 MiB / 16 ways (8,192 sets: lines 2^45 apart share set and
+ * fingerprint). The second line makes the cache wide (lines.h). LRU, lines A0 A1 A2 ...: A0 A1 A2
+ * miss, A0 A1 A2 hit, ways - 2 more lines fill the set and evict A0, then A0 misses (evicting A1)
+ * and A2 hits. */
 static void test_fingerprint_collisions(void)
 {
 	for (int big = 0; big < 2; big++) {
 		struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
-		uint64_t step = big ? (uint64_t)1 << 29 : (uint64_t)1 << 16, addr[32];
+		uint64_t step = big ? (uint64_t)1 << 45 : (uint64_t)1 << 32, addr[32];
 		if (!big) {
 			cfg.size = 4 * 64;
 			cfg.ways = 4;
@@ -385,6 +386,50 @@ static void test_fingerprint_collisions(void)
 	}
 }
 
+/* A cache widens with lines in it (lines.h): 4 sets x 4 ways, modulo and XOR-folded sets.
+ * Eight lines with tags of up to 32 bits fill it, two a set at most; every one is found, and
+ * none of their partners (2^34 lines on: the same fingerprint, and under modulo the same set).
+ * Then a line whose tag needs 33 bits comes: every first line is still found (its tag rebuilt
+ * from its fingerprint and set), the new one too, and still no partner. */
+static void test_widen(void)
+{
+	for (int xor_hash = 0; xor_hash < 2; xor_hash++) {
+		struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+		struct llct_cache *c;
+		cfg.size = 16 * 64;
+		cfg.ways = 4;
+		cfg.banks = 1;
+		cfg.hash = xor_hash ? LLCT_HASH_XOR : LLCT_HASH_MOD;
+		CHECK_EQ(llct_cache_create(&cfg, llct_policy_find("lru"), &c), LLCT_OK);
+		uint64_t line[8], partner = (uint64_t)1 << 34;
+		int per_set[4] = {0}, n = 0;
+		for (uint64_t k = 1; n < 8; k++) {
+			uint64_t x = k * 2654435761u % ((uint64_t)1 << 34);
+			uint32_t set = llct_cache_set_of(&cfg, x);
+			if (per_set[set] < 2) {
+				per_set[set]++;
+				line[n++] = x;
+				llct_cache_access(c, x * 64, 0, 0, LLCT_NEVER);
+			}
+		}
+		for (int round = 0; round < 2; round++) {
+			int found = 0, partners = 0;
+			for (int i = 0; i < 8; i++) {
+				found += llct_cache_contains(c, line[i] * 64);
+				partners += llct_cache_contains(c, (line[i] + partner) * 64);
+			}
+			CHECK_EQ(found, 8);
+			CHECK_EQ(partners, 0);
+			if (round == 0) { /* every set has two free ways */
+				uint64_t wide = (uint64_t)1 << 40;
+				CHECK_EQ(llct_cache_access(c, wide * 64, 0, 0, LLCT_NEVER), 0);
+				CHECK(llct_cache_contains(c, wide * 64));
+			}
+		}
+		llct_cache_destroy(c);
+	}
+}
+
 int main(void)
 {
 	test_lru_nru_srrip();
@@ -398,5 +443,6 @@ int main(void)
 	test_counters();
 	test_config();
 	test_fingerprint_collisions();
+	test_widen();
 	return check_done("test_policies");
 }

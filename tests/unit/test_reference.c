@@ -7,6 +7,7 @@
  * counter of DESIGN.md section 5 (per-stream reads, hits, fills, evictions, write-backs,
  * bypasses, RT-to-TEX, TEX and Z epochs) its own way, compared with the engine's. */
 #include "check.h"
+#include "llct/lines.h"
 #include "llct/replay.h"
 
 #include <string.h>
@@ -326,6 +327,19 @@ static void ref_init(struct ref *r, enum pol p, int sets, int ways, int banks, i
 
 #define N_ACC 6000
 
+/* next[i]: the index of line i's next use, LLCT_NEVER if none. */
+static void find_next(const uint64_t *lines, uint64_t *next, int n)
+{
+	for (int i = 0; i < n; i++) {
+		next[i] = LLCT_NEVER;
+		for (int j = i + 1; j < n; j++)
+			if (lines[j] == lines[i]) {
+				next[i] = (uint64_t)j;
+				break;
+			}
+	}
+}
+
 /* Random trace: lines from a pool a few times the cache, all streams. */
 static void make_trace(uint64_t *seed, uint64_t *lines, int *streams, uint64_t *next, int n,
 		       int pool)
@@ -339,14 +353,24 @@ static void make_trace(uint64_t *seed, uint64_t *lines, int *streams, uint64_t *
 			lines[i] = (x >> 16) % (uint64_t)pool;
 		streams[i] = (int)((x >> 40) % LLCT_N_STREAMS);
 	}
+	find_next(lines, next, n);
+}
+
+/* Gives half the lines tags above 32 bits in the trace's second half, so that the engine's
+ * caches, which keep 32-bit fingerprints and full tags only once a wider one comes (lines.h),
+ * widen part way with lines in them and then tell apart lines whose fingerprints are equal:
+ * a line of odd tag q (its line / sets) becomes its even partner q - 1 before the middle and
+ * tag (q >> 1) + 2^40 after it, whose low 32 bits are the partner's new tag, q >> 1. The set
+ * (line % sets) stays. */
+static void make_wide(uint64_t *lines, uint64_t *next, int n, int sets)
+{
 	for (int i = 0; i < n; i++) {
-		next[i] = LLCT_NEVER;
-		for (int j = i + 1; j < n; j++)
-			if (lines[j] == lines[i]) {
-				next[i] = (uint64_t)j;
-				break;
-			}
+		uint64_t q = lines[i] / (uint64_t)sets, s = lines[i] % (uint64_t)sets;
+		if (q & 1 && i < n / 2)
+			q--;
+		lines[i] = ((q >> 1) + ((q & 1) << 40)) * (uint64_t)sets + s;
 	}
+	find_next(lines, next, n);
 }
 
 static uint64_t engine_misses(const char *pol, int sets, int ways, const uint64_t *lines,
@@ -385,8 +409,11 @@ static void test_against_reference(void)
 	for (size_t g = 0; g < sizeof(geoms) / sizeof(geoms[0]); g++) {
 		int sets = geoms[g][0], ways = geoms[g][1], banks = geoms[g][2],
 		    period = geoms[g][3];
-		for (int trial = 0; trial < 3; trial++) {
-			make_trace(&seed, lines, streams, next, N_ACC, sets * ways * (1 + trial));
+		for (int trial = 0; trial < 4; trial++) { /* the last with wide tags */
+			make_trace(&seed, lines, streams, next, N_ACC,
+				   sets * ways * (1 + trial % 3));
+			if (trial == 3)
+				make_wide(lines, next, N_ACC, sets);
 			for (int p = 0; p < N_POL; p++) {
 				struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
 				struct llct_cache *c;
@@ -434,7 +461,7 @@ static void test_against_reference(void)
 	}
 	CHECK_EQ(mismatches, 0);
 	CHECK_EQ(bad_counters, 0);
-	CHECK_EQ(compared, 12 * 3 * N_POL);
+	CHECK_EQ(compared, 12 * 4 * N_POL);
 }
 
 static void test_invariants(void)
@@ -479,7 +506,8 @@ static void test_invariants(void)
  * general path: hooks through the ops table) and through llct_cache_access_batch in batches
  * of uneven sizes (each policy's inlined batch loop, with its blocks and prefetch look-ahead):
  * hits per batch and every frame counter must agree, for both hashes, UCD on and off, and
- * the SSE geometries (16, 32 and 64 ways). */
+ * the SSE geometries (16, 32 and 64 ways); and through llct_cache_access_sampled as a sampled
+ * list of every set. Each trace runs again with wide tags in its second half (make_wide). */
 static void test_batch_vs_single(void)
 {
 	static const int geoms[][2] = {{1, 1},  {3, 4},  {8, 16}, {64, 16},
@@ -492,9 +520,15 @@ static void test_batch_vs_single(void)
 	static uint32_t kernel[N_ACC];
 	uint64_t seed = 777;
 	int bad_hits = 0, bad_stats = 0, runs = 0;
-	for (size_t g = 0; g < sizeof(geoms) / sizeof(geoms[0]); g++) {
-		int sets = geoms[g][0], ways = geoms[g][1];
-		make_trace(&seed, lines, streams, next, N_ACC, sets * ways * 2);
+	static struct llct_sample_entry ent[N_ACC];
+	static uint64_t nse[N_ACC];
+	static uint32_t scratch[LLCT_SAMPLE_SCRATCH];
+	for (size_t g = 0; g < sizeof(geoms) / sizeof(geoms[0]) * 2; g++) {
+		int sets = geoms[g / 2][0], ways = geoms[g / 2][1], wide = g % 2;
+		if (!wide)
+			make_trace(&seed, lines, streams, next, N_ACC, sets * ways * 2);
+		else /* the same trace with wide tags in its second half */
+			make_wide(lines, next, N_ACC, sets);
 		for (int i = 0; i < N_ACC; i++) {
 			addr[i] = lines[i] * 64 + (test_rand(&seed) & 63);
 			st8[i] = (uint8_t)streams[i];
@@ -506,8 +540,8 @@ static void test_batch_vs_single(void)
 				continue;
 			for (int p = 0; p < N_POL; p++) {
 				struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
-				struct llct_cache *one, *many;
-				struct llct_frame_stats fa, fb;
+				struct llct_cache *one, *many, *samp;
+				struct llct_frame_stats fa, fb, fc, *fcs[LLCT_SAMPLE_STRATA];
 				cfg.size = (uint64_t)sets * (uint64_t)ways * 64;
 				cfg.ways = (uint32_t)ways;
 				cfg.banks = 1;
@@ -518,10 +552,14 @@ static void test_batch_vs_single(void)
 				CHECK(ops->batch != NULL);
 				CHECK_EQ(llct_cache_create(&cfg, ops, &one), LLCT_OK);
 				CHECK_EQ(llct_cache_create(&cfg, ops, &many), LLCT_OK);
+				CHECK_EQ(llct_cache_create(&cfg, ops, &samp), LLCT_OK);
 				memset(&fa, 0, sizeof(fa));
 				memset(&fb, 0, sizeof(fb));
+				memset(&fc, 0, sizeof(fc));
 				llct_cache_set_frame(one, &fa);
 				llct_cache_set_frame(many, &fb);
+				for (int t = 0; t < LLCT_SAMPLE_STRATA; t++)
+					fcs[t] = &fc;
 				/* next-use indices count only the accesses that look the cache up
 				 */
 				static uint64_t nu[N_ACC];
@@ -561,23 +599,45 @@ static void test_batch_vs_single(void)
 					}
 					if (llct_cache_access_batch(many, &b, nu + ku0) != want)
 						bad_hits++;
+					/* the same accesses as a set-sampled list of every set */
+					for (uint32_t i = 0, kk = (uint32_t)ku0; i < n; i++) {
+						int disp = ucd && st8[at + i] == LLCT_STREAM_DISP;
+						uint64_t a = addr[at + i];
+						ent[i] = (struct llct_sample_entry){
+						    .addr = a,
+						    .set = llct_cache_set_of(&cfg, a >> 6),
+						    .so =
+							(uint8_t)(st8[at + i] | op8[at + i] << 4)};
+						nse[i] = disp ? LLCT_NEVER : nu[kk++];
+					}
+					struct llct_sample_list sl = {.e = ent, .n = n, .cap = n};
+					llct_cache_access_sampled(samp, &sl, nse, fcs, scratch);
 					at += (int)n;
+				}
+				if (memcmp(&fa, &fc, sizeof(fa)) != 0) {
+					bad_stats++;
+					fprintf(stderr,
+						"%s %dx%d hash %d ucd %d wide %d: sampled counters "
+						"differ\n",
+						pol_name[p], sets, ways, xor_hash, ucd, wide);
 				}
 				if (memcmp(&fa, &fb, sizeof(fa)) != 0) {
 					bad_stats++;
-					fprintf(stderr,
-						"%s %dx%d hash %d ucd %d: counters differ\n",
-						pol_name[p], sets, ways, xor_hash, ucd);
+					fprintf(
+					    stderr,
+					    "%s %dx%d hash %d ucd %d wide %d: counters differ\n",
+					    pol_name[p], sets, ways, xor_hash, ucd, wide);
 				}
 				runs++;
 				llct_cache_destroy(one);
 				llct_cache_destroy(many);
+				llct_cache_destroy(samp);
 			}
 		}
 	}
 	CHECK_EQ(bad_hits, 0);
 	CHECK_EQ(bad_stats, 0);
-	CHECK(runs >= 7 * 2 * N_POL);
+	CHECK(runs >= 7 * 2 * 2 * N_POL);
 }
 
 int main(void)
