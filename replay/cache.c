@@ -176,8 +176,9 @@ int llct_cache_create(const struct llct_cache_config *cfg, const struct llct_pol
 	L->blk = c->arena;
 	L->tag = (uint64_t *)(L->blk + blk_bytes);
 	c->pstate = (uint8_t *)L->tag + tag_bytes;
-	for (size_t i = 0; i < lines; i++)
-		L->tag[i] = LLCT_INVALID_LINE;
+	/* the tags are left as they come: one is read only for a valid way of a wide cache, and
+	 * widening and every fill when wide write it first (lines.h); a narrow cache never
+	 * touches their pages */
 	memset(L->blk, 0, blk_bytes);
 	uint64_t word = policy->word_init ? policy->word_init(&c->g) : 0;
 	for (uint32_t set = 0; set < c->g.sets; set++)

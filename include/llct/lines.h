@@ -29,8 +29,6 @@
 #define LLCT_META_EPOCH 0x60 /* 0: none, 1: E0, 2: E1, 3: E>=2 of the owner stream (TEX or Z) */
 #define LLCT_META_DIRTY 0x80
 
-#define LLCT_INVALID_LINE UINT64_MAX
-
 #define LLCT_INLINE static inline __attribute__((always_inline))
 /* A policy hook: also inlined into its batch loop, so the loop's struct llct_access never
  * has to be built in memory (building it there cost a store-forwarding stall an access). */
