@@ -151,7 +151,8 @@ int llct_sample_sel_init(struct llct_sample_sel *s, const struct llct_sample_cfg
 	if (!plain || max_sets > COMB_MAX_SETS)
 		return LLCT_OK;
 	s->comb_mask = max_sets - 1;
-	if (!(s->comb = calloc(max_sets, sizeof(*s->comb))))
+	if (!(s->comb = calloc(max_sets, sizeof(*s->comb))) ||
+	    !(s->comb_any = calloc((max_sets + 63) / 64, sizeof(*s->comb_any))))
 		return LLCT_ERR_NOMEM;
 	for (size_t c = 0; c < n_p; c++)
 		for (unsigned v = 0; v < s->n_var; v++) {
@@ -162,6 +163,8 @@ int llct_sample_sel_init(struct llct_sample_sel *s, const struct llct_sample_cfg
 				s->comb[x] |= (uint64_t)(s->vbits[c][x & (p[c].sets - 1)] >> v & 1)
 					      << i;
 		}
+	for (uint32_t x = 0; x < max_sets; x++)
+		s->comb_any[x / 64] |= (uint64_t)(s->comb[x] != 0) << x % 64;
 	return LLCT_OK;
 }
 
@@ -170,6 +173,7 @@ void llct_sample_sel_release(struct llct_sample_sel *s)
 	for (size_t c = 0; c < s->n_p; c++)
 		free(s->vbits[c]);
 	free(s->comb);
+	free(s->comb_any);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -191,8 +195,10 @@ static int grow(struct llct_sample_list *out)
 }
 
 /* Appends access j (set s) of b to the list of variant v of plan p. */
-static int push(struct llct_sample_list *out, const struct llct_sample_cfg *p, unsigned v,
-		const struct llct_batch *b, uint32_t j, uint32_t s)
+static inline __attribute__((always_inline)) int push(struct llct_sample_list *out,
+						      const struct llct_sample_cfg *p, unsigned v,
+						      const struct llct_batch *b, uint32_t j,
+						      uint32_t s)
 {
 	if (__builtin_expect(out->n == out->cap, 0) && grow(out))
 		return LLCT_ERR_NOMEM;
@@ -205,16 +211,31 @@ static int push(struct llct_sample_list *out, const struct llct_sample_cfg *p, u
 int llct_sample_select(const struct llct_sample_sel *s, const struct llct_batch *b,
 		       struct llct_sample_list *out, uint32_t so_count[32])
 {
-	memset(so_count, 0, 32 * sizeof(*so_count));
-	for (uint32_t j = 0; j < b->n; j++)
-		so_count[(b->stream[j] | (b->op[j] != 0) << 4) & 31]++;
+	/* four histograms taking turns: one alone makes each increment wait on the one before
+	 * whenever the stream repeats (most of the time), a quarter of the pass */
+	uint32_t h4[4][32] = {{0}};
+	uint32_t r = 0;
+#define SO(k) ((b->stream[k] | (b->op[k] != 0) << 4) & 31)
+	for (; r + 4 <= b->n; r += 4) {
+		h4[0][SO(r)]++;
+		h4[1][SO(r + 1)]++;
+		h4[2][SO(r + 2)]++;
+		h4[3][SO(r + 3)]++;
+	}
+	for (; r < b->n; r++)
+		h4[0][SO(r)]++;
+#undef SO
+	for (unsigned k = 0; k < 32; k++)
+		so_count[k] = h4[0][k] + h4[1][k] + h4[2][k] + h4[3][k];
 	unsigned nv = s->n_var;
 	for (size_t i = 0; i < s->n_p * nv; i++)
 		out[i].n = 0;
 	if (s->comb) { /* one table lookup an access for every plan */
 		for (uint32_t j = 0; j < b->n; j++) {
-			uint64_t line = b->addr[j] >> s->shift;
-			for (uint64_t bits = s->comb[line & s->comb_mask]; bits; bits &= bits - 1) {
+			uint64_t line = b->addr[j] >> s->shift, x = line & s->comb_mask;
+			if (!(s->comb_any[x / 64] >> x % 64 & 1)) /* most accesses */
+				continue;
+			for (uint64_t bits = s->comb[x]; bits; bits &= bits - 1) {
 				unsigned i = (unsigned)__builtin_ctzll(bits), c = s->cfg_of[i];
 				uint32_t set = (uint32_t)line & (s->p[c].sets - 1);
 				if (push(&out[i], &s->p[c], s->var_of[i], b, j, set))

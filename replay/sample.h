@@ -44,6 +44,7 @@ struct llct_sample_sel {
 	/* every plan a power-of-two mask of the same line: one table for all of them, per
 	 * line & comb_mask, bit c * n_var + v when variant v of plan c wants the line's set */
 	uint64_t *comb;
+	uint64_t *comb_any; /* bit x: comb[x] != 0, a table small enough to stay in the L1 */
 	uint32_t comb_mask;
 	uint8_t cfg_of[64], var_of[64];
 };

@@ -515,11 +515,55 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
  * indices of its counts that are not 0. */
 #define LLCT_SAMPLE_SCRATCH (2 * LLCT_SAMPLE_STRATA * LLCT_EV_N)
 
+/* The steps of entries [from, to) of a sampled list, for llct_lines_sampled; wide is l->wide, a
+ * constant at each call. */
+LLCT_INLINE void llct_lines_sampled_run(struct llct_lines *l, void *ps, llct_hit_fn on_hit,
+					llct_victim_fn victim, llct_hit_fn on_fill,
+					llct_prefetch_fn prefetch, int needs_next, int wide,
+					const struct llct_sample_entry *e, uint32_t from,
+					uint32_t to, uint32_t n, const uint64_t *next_use,
+					uint32_t *hist, uint32_t *touched, uint32_t *nt)
+{
+	for (uint32_t i = from; i < to; i++) {
+		if (i + LLCT_LINES_AHEAD < n) {
+			uint32_t set = e[i + LLCT_LINES_AHEAD].set;
+			llct_prefetch_span(llct_lines_block(l, set), l->blk_size);
+			if (wide)
+				llct_prefetch_span(&l->tag[(size_t)set * l->ways],
+						   (size_t)l->ways * 8);
+			prefetch(ps, set, l->ways);
+		}
+		unsigned so = e[i].so, stream = so & 15, code;
+		if (l->ucd && stream == LLCT_STREAM_DISP) {
+			code = LLCT_EV_BYPASS + so;
+		} else {
+			uint64_t line = e[i].addr >> l->line_shift;
+			struct llct_access a = {.line = line,
+						.next_use = needs_next && next_use ? next_use[i]
+										   : LLCT_NEVER,
+						.set = e[i].set,
+						.stream = (uint8_t)stream,
+						.op = (uint8_t)(so >> 4),
+						.ways = l->ways,
+						.allowed = l->all_ways,
+						.demote = NULL};
+			uint32_t w;
+			code = llct_lines_step_fp(l, ps, on_hit, victim, on_fill, &a,
+						  llct_lines_fingerprint(l, line), so, wide, &w);
+		}
+		uint32_t h = code * LLCT_SAMPLE_STRATA + e[i].st; /* a code's strata together */
+		if (!hist[h]++)
+			touched[(*nt)++] = h;
+	}
+}
+
 /* The set-sampled form of llct_lines_batch: the entries e[], each counted in its stratum's
  * frame stats fs[e[i].st] (policy.h, `sampled`) through a histogram in scratch that is added up
  * and cleared at the end (its counts fit 32 bits: a batch has fewer than 2^32 accesses). The
  * sampled sets' lines stay in the second-level cache, not the first: the set
- * LLCT_LINES_AHEAD entries on is prefetched. ways16 as for llct_lines_batch. */
+ * LLCT_LINES_AHEAD entries on is prefetched. As in the batch loop, each run of
+ * LLCT_LINES_BLOCK entries with a wide line widens the cache before it runs, so the loop is
+ * compiled for a narrow and a wide cache. ways16 as for llct_lines_batch. */
 LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn on_hit,
 				    llct_victim_fn victim, llct_hit_fn on_fill,
 				    llct_prefetch_fn prefetch, int needs_next, int ways16,
@@ -535,40 +579,25 @@ LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn 
 		l.all_ways = 0xffff;
 	}
 	uint32_t *hist = scratch, *touched = scratch + LLCT_SAMPLE_STRATA * LLCT_EV_N, nt = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (i + LLCT_LINES_AHEAD < n) {
-			uint32_t set = e[i + LLCT_LINES_AHEAD].set;
-			llct_prefetch_span(llct_lines_block(&l, set), l.blk_size);
-			if (l.wide)
-				llct_prefetch_span(&l.tag[(size_t)set * l.ways],
-						   (size_t)l.ways * 8);
-			prefetch(ps, set, l.ways);
-		}
-		unsigned so = e[i].so, stream = so & 15, code;
-		if (l.ucd && stream == LLCT_STREAM_DISP) {
-			code = LLCT_EV_BYPASS + so;
-		} else {
-			uint64_t line = e[i].addr >> l.line_shift;
-			if (!l.wide && llct_lines_is_wide(&l, line)) {
+	for (uint32_t at = 0; at < n; at += LLCT_LINES_BLOCK) {
+		uint32_t to = n - at < LLCT_LINES_BLOCK ? n : at + LLCT_LINES_BLOCK;
+		if (!l.wide) {
+			uint64_t high = 0;
+			for (uint32_t i = at; i < to; i++)
+				high |= (e[i].addr >> l.line_shift >> l.set_bits) >> 32;
+			if (high) {
 				llct_lines_widen(L);
 				l.wide = 1;
 			}
-			struct llct_access a = {.line = line,
-						.next_use = needs_next && next_use ? next_use[i]
-										   : LLCT_NEVER,
-						.set = e[i].set,
-						.stream = (uint8_t)stream,
-						.op = (uint8_t)(so >> 4),
-						.ways = l.ways,
-						.allowed = l.all_ways,
-						.demote = NULL};
-			uint32_t w;
-			code = llct_lines_step_fp(&l, ps, on_hit, victim, on_fill, &a,
-						  llct_lines_fingerprint(&l, line), so, l.wide, &w);
 		}
-		uint32_t h = code * LLCT_SAMPLE_STRATA + e[i].st; /* a code's strata together */
-		if (!hist[h]++)
-			touched[nt++] = h;
+		if (l.wide)
+			llct_lines_sampled_run(&l, ps, on_hit, victim, on_fill, prefetch,
+					       needs_next, 1, e, at, to, n, next_use, hist, touched,
+					       &nt);
+		else
+			llct_lines_sampled_run(&l, ps, on_hit, victim, on_fill, prefetch,
+					       needs_next, 0, e, at, to, n, next_use, hist, touched,
+					       &nt);
 	}
 	for (uint32_t t = 0; t < nt; t++) {
 		uint32_t h = touched[t];

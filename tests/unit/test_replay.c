@@ -552,6 +552,64 @@ static void test_unsampled_stream(void)
 	llct_sample_plan_release(&p);
 }
 
+/* The selection pass over one batch (1,003 accesses: the 4-way histogram's tail too), for a
+ * power-of-two modulo cache (the shared table and its filter) and an XOR-hashed one (a set
+ * computed per plan): the list holds exactly the accesses of the sampled sets, in order, with
+ * their set, stream code and stratum, and every access is counted by stream code. */
+static void test_sample_select(void)
+{
+	const struct llct_policy_ops *lru = llct_policy_find("lru");
+	enum { N = 1003 };
+	static uint64_t addr[N];
+	static uint8_t stream[N], op[N];
+	uint64_t seed = 99;
+	for (int i = 0; i < N; i++) {
+		addr[i] = test_rand(&seed) % ((uint64_t)1 << 30);
+		stream[i] =
+		    (uint8_t)(i % 7 < 4 ? LLCT_STREAM_TEX : test_rand(&seed) % LLCT_N_STREAMS);
+		op[i] = (uint8_t)(test_rand(&seed) % 3 == 0);
+	}
+	struct llct_batch b = {.n = N, .addr = addr, .stream = stream, .op = op};
+	for (int xor_hash = 0; xor_hash < 2; xor_hash++) {
+		struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+		cfg.size = 1024 * 16 * 64; /* 1,024 sets */
+		cfg.hash = xor_hash ? LLCT_HASH_XOR : LLCT_HASH_MOD;
+		struct llct_sample_cfg p;
+		struct llct_sample_sel sel;
+		char err[200];
+		CHECK_EQ(llct_sample_plan(&p, &cfg, 8, &lru, 1, err, sizeof(err)), LLCT_OK);
+		CHECK_EQ(llct_sample_sel_init(&sel, &p, 1, 1), LLCT_OK);
+		CHECK_EQ(sel.comb != NULL, !xor_hash);
+		struct llct_sample_list out[LLCT_SAMPLE_MAX_PREDS + 1];
+		memset(out, 0, sizeof(out));
+		uint32_t so_count[32], want_count[32] = {0};
+		CHECK_EQ(llct_sample_select(&sel, &b, out, so_count), LLCT_OK);
+		uint32_t k = 0, bad = 0;
+		for (int i = 0; i < N; i++) {
+			unsigned so = stream[i] | (unsigned)op[i] << 4;
+			want_count[so]++;
+			uint32_t set = llct_cache_set_of(&cfg, addr[i] >> 6);
+			if (p.strat[set] == 0xff)
+				continue;
+			if (k >= out[0].n) {
+				bad++;
+				continue;
+			}
+			const struct llct_sample_entry *e = &out[0].e[k++];
+			bad += e->addr != addr[i] || e->set != set || e->so != so ||
+			       e->st != p.strat[set];
+		}
+		CHECK_EQ(bad, 0);
+		CHECK_EQ(k, out[0].n);
+		CHECK(k > N / 16 && k < N / 4); /* about 1/8 */
+		CHECK_EQ(memcmp(so_count, want_count, sizeof(so_count)), 0);
+		for (size_t v = 0; v < sizeof(out) / sizeof(out[0]); v++)
+			free(out[v].e);
+		llct_sample_sel_release(&sel);
+		llct_sample_plan_release(&p);
+	}
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/llct-test-replay-XXXXXX");
@@ -562,6 +620,7 @@ int main(void)
 	test_next_use();
 	test_sampling();
 	test_unsampled_stream();
+	test_sample_select();
 	test_results_db();
 	int rc = check_done("test_replay");
 	char cmd[400];
