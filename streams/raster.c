@@ -182,15 +182,17 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 					r[0] += dy[0], r[1] += dy[1], r[2] += dy[2];
 				}
 			}
-			/* within the bounds, in blocks */
+			/* within the bounds (the tile's columns xa..xb, rows ya..yb), in blocks */
+			int xa = tx < c->bx0 ? (int)(c->bx0 - tx) : 0;
+			int ya = ty < c->by0 ? (int)(c->by0 - ty) : 0;
+			int xb = tx + T > c->bx1 ? (int)(c->bx1 - tx) : T;
+			int yb = ty + T > c->by1 ? (int)(c->by1 - ty) : T;
 			any_tile = 0;
-			for (int y = 0; y < T; y++)
-				for (int x = 0; x < T; x++) {
-					int64_t px = tx + x, py = ty + y;
-					uint8_t mv = px < c->bx0 || px >= c->bx1 || py < c->by0 ||
-							     py >= c->by1
-							 ? 0
-							 : m8[y][x];
+			if (xa > 0 || ya > 0 || xb < T || yb < T)
+				memset(cov, 0, sizeof(cov));
+			for (int y = ya; y < yb; y++)
+				for (int x = xa; x < xb; x++) {
+					uint8_t mv = m8[y][x];
 					cov[y / BLK][x / BLK][(y % BLK) * BLK + x % BLK] = mv;
 					any_tile |= mv;
 				}
