@@ -609,7 +609,8 @@ LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn 
 /* Defines `static uint64_t fn(void *state, struct llct_lines *L, const struct llct_batch *b,
  * const uint64_t *next_use)`: the batch loop with this policy's hooks, compiled four times:
  * with and without UCD, each for 16 ways with the geometry as constants (5-10% faster) and
- * for any geometry; and `fn_sampled`, the set-sampled share of a batch (llct_lines_sampled). */
+ * for any geometry (each holding the block loop twice, for a narrow and a wide cache); and
+ * `fn_sampled`, the set-sampled share of a batch (llct_lines_sampled). */
 #define LLCT_DEFINE_BATCH(fn, on_hit, victim, on_fill, prefetch, needs_next)                       \
 	static uint64_t fn(void *state, struct llct_lines *L, const struct llct_batch *b,          \
 			   const uint64_t *next_use)                                               \
