@@ -413,7 +413,7 @@ void llct_cache_access_sampled(struct llct_cache *c, const struct llct_sample_li
 	if (!c->ops->needs_next_use)
 		next_use = NULL;
 	if (c->ops->sampled && !c->trk && !c->dyn && !c->part) {
-		c->ops->sampled(c->pstate, &c->L, l->e, l->n, next_use, fs, scratch);
+		c->ops->sampled(c->pstate, &c->L, l->e, l->n, l->addr_or, next_use, fs, scratch);
 		return;
 	}
 	struct llct_frame_stats *save = c->L.fs;

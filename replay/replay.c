@@ -166,7 +166,8 @@ static void run_deferred(struct engine *e)
 			for (size_t g = 0; g < s->n_seg; g++) {
 				size_t at = s->seg[g].at,
 				       end = g + 1 < s->n_seg ? s->seg[g + 1].at : s->n;
-				struct llct_sample_list sl = {s->e + at, (uint32_t)(end - at), 0};
+				struct llct_sample_list sl = {s->e + at, (uint32_t)(end - at), 0,
+							      s->addr_or};
 				struct llct_frame_stats *fs[1 + LLCT_SAMPLE_MAX_GROUPS];
 				enter_frame(md, s->seg[g].frame_idx);
 				strata_of(md, fs);

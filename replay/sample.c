@@ -203,6 +203,7 @@ static inline __attribute__((always_inline)) int push(struct llct_sample_list *o
 	if (__builtin_expect(out->n == out->cap, 0) && grow(out))
 		return LLCT_ERR_NOMEM;
 	unsigned st = v && (p->keep[s] >> (v - 1) & 1) ? 0u : p->strat[s];
+	out->addr_or |= b->addr[j];
 	out->e[out->n++] = (struct llct_sample_entry){
 	    b->addr[j], s, (uint8_t)(b->stream[j] | (b->op[j] != 0) << 4), (uint8_t)st};
 	return LLCT_OK;
@@ -228,8 +229,10 @@ int llct_sample_select(const struct llct_sample_sel *s, const struct llct_batch 
 	for (unsigned k = 0; k < 32; k++)
 		so_count[k] = h4[0][k] + h4[1][k] + h4[2][k] + h4[3][k];
 	unsigned nv = s->n_var;
-	for (size_t i = 0; i < s->n_p * nv; i++)
+	for (size_t i = 0; i < s->n_p * nv; i++) {
 		out[i].n = 0;
+		out[i].addr_or = 0;
+	}
 	if (s->comb) { /* one table lookup an access for every plan */
 		for (uint32_t j = 0; j < b->n; j++) {
 			uint64_t line = b->addr[j] >> s->shift, x = line & s->comb_mask;
@@ -295,6 +298,7 @@ int llct_sample_store_add(struct llct_sample_store *s, const struct llct_sample_
 	}
 	memcpy(s->e + s->n, l->e, l->n * sizeof(*l->e));
 	s->n += l->n;
+	s->addr_or |= l->addr_or;
 	return LLCT_OK;
 }
 

@@ -68,7 +68,8 @@ struct llct_sample_store {
 		size_t at, frame_idx; /* entries from `at` on count in this frame */
 	} * seg;
 	size_t n_seg, cap_seg;
-	uint64_t *next; /* after llct_sample_store_next_uses (engine.h) */
+	uint64_t *next;   /* after llct_sample_store_next_uses (engine.h) */
+	uint64_t addr_or; /* the OR of the lists' addr_or */
 };
 
 /* Makes room for n entries (a guess of the list's size, so that it rarely grows). */

@@ -69,8 +69,8 @@ struct llct_access {
 	struct llct_demotions *demote; /* non-NULL while contention is tracked */
 	/* The set's policy word: 8 bytes of the set's block in the line arrays (llct/lines.h)
 	 * kept for the policy, set by the lookup before any hook runs; it shares a cache line
-	 * with the set's metadata and valid mask, so a policy whose set state fits in it (LRU up to 16
-	 * ways) costs no memory access of its own. Each set's starts as ops->word_init. The word
+	 * with the set's metadata and valid mask, so a policy whose set state fits in it (LRU up to
+	 * 16 ways) costs no memory access of its own. Each set's starts as ops->word_init. The word
 	 * before it is the set's valid mask (llct_set_valid). */
 	uint64_t *word;
 };
@@ -110,12 +110,12 @@ struct llct_policy_ops {
 	int (*keep_set)(const struct llct_cache_geom *g, uint32_t set);
 	/* Optional: a set-sampled share of a batch through a plain model with the hooks inlined
 	 * (LLCT_DEFINE_BATCH defines it): every entry e[i], next use next_use[i], counted in
-	 * fs[e[i].st]; scratch is
-	 * LLCT_SAMPLE_SCRATCH words (lines.h), all 0 before the call and left so. NULL: the
-	 * engine steps them. */
+	 * fs[e[i].st]; addr_or is the OR of their addresses (or any value with more bits set);
+	 * scratch is LLCT_SAMPLE_SCRATCH words (lines.h), all 0 before the call and left so.
+	 * NULL: the engine steps them. */
 	void (*sampled)(void *state, struct llct_lines *lines, const struct llct_sample_entry *e,
-			uint32_t n, const uint64_t *next_use, struct llct_frame_stats *const *fs,
-			uint32_t *scratch);
+			uint32_t n, uint64_t addr_or, const uint64_t *next_use,
+			struct llct_frame_stats *const *fs, uint32_t *scratch);
 };
 
 /* The registry: every policy, sorted by name, NULL-terminated. */

@@ -35,6 +35,9 @@ struct llct_cache_config {
 struct llct_sample_list {
 	struct llct_sample_entry *e;
 	uint32_t n, cap;
+	/* the OR of every entry's address (a bound on their tags: a model skips looking for a
+	 * wide one when it shows none, llct/lines.h); UINT64_MAX when not known */
+	uint64_t addr_or;
 };
 
 /* Checks a configuration; returns LLCT_ERR_INVALID with the reason in why. */

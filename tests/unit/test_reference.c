@@ -610,7 +610,10 @@ static void test_batch_vs_single(void)
 							(uint8_t)(st8[at + i] | op8[at + i] << 4)};
 						nse[i] = disp ? LLCT_NEVER : nu[kk++];
 					}
-					struct llct_sample_list sl = {.e = ent, .n = n, .cap = n};
+					struct llct_sample_list sl = {
+					    .e = ent, .n = n, .cap = n, .addr_or = 0};
+					for (uint32_t i = 0; i < n; i++)
+						sl.addr_or |= ent[i].addr;
 					llct_cache_access_sampled(samp, &sl, nse, fcs, scratch);
 					at += (int)n;
 				}

@@ -555,7 +555,8 @@ static void test_unsampled_stream(void)
 /* The selection pass over one batch (1,003 accesses: the 4-way histogram's tail too), for a
  * power-of-two modulo cache (the shared table and its filter) and an XOR-hashed one (a set
  * computed per plan): the list holds exactly the accesses of the sampled sets, in order, with
- * their set, stream code and stratum, and every access is counted by stream code. */
+ * their set, stream code and stratum, and the OR of their addresses; and every access is
+ * counted by stream code. */
 static void test_sample_select(void)
 {
 	const struct llct_policy_ops *lru = llct_policy_find("lru");
@@ -585,6 +586,7 @@ static void test_sample_select(void)
 		uint32_t so_count[32], want_count[32] = {0};
 		CHECK_EQ(llct_sample_select(&sel, &b, out, so_count), LLCT_OK);
 		uint32_t k = 0, bad = 0;
+		uint64_t addr_or = 0;
 		for (int i = 0; i < N; i++) {
 			unsigned so = stream[i] | (unsigned)op[i] << 4;
 			want_count[so]++;
@@ -596,12 +598,14 @@ static void test_sample_select(void)
 				continue;
 			}
 			const struct llct_sample_entry *e = &out[0].e[k++];
+			addr_or |= addr[i];
 			bad += e->addr != addr[i] || e->set != set || e->so != so ||
 			       e->st != p.strat[set];
 		}
 		CHECK_EQ(bad, 0);
 		CHECK_EQ(k, out[0].n);
-		CHECK(k > N / 16 && k < N / 4); /* about 1/8 */
+		CHECK_EQ(out[0].addr_or, addr_or); /* what tells a model no entry is wide */
+		CHECK(k > N / 16 && k < N / 4);    /* about 1/8 */
 		CHECK_EQ(memcmp(so_count, want_count, sizeof(so_count)), 0);
 		for (size_t v = 0; v < sizeof(out) / sizeof(out[0]); v++)
 			free(out[v].e);
