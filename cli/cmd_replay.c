@@ -242,7 +242,7 @@ int cmd_replay(int argc, char **argv)
 							   "gspztc,gspztc-tse,gspc"
 							 : "all"),
 				  a->pol, &a->n_pol, err, sizeof(err))) {
-		cli_usage_error("replay", "%s (see 'llctrace replay --help')", err);
+		cli_usage_error("replay", "%s", err);
 		goto out;
 	}
 	if (llct_cache_config_check(&a->cache, err, sizeof(err))) {

@@ -74,6 +74,8 @@ expect_rc 2 "$LLCTRACE" synth -o "$T/x.llct" --kernel nope; expect_err "unknown 
 
 # bad input
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --policy lru,bogus; expect_err "unknown policy 'bogus'"
+# the pointer to --help once, not twice
+[ "$(grep -o "see 'llctrace replay --help'" "$T/err" | wc -l)" = 1 ] && ok || bad "help pointer not once: $(cat "$T/err")"
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --llc 8MiB:12:64; expect_err "multiple of ways"
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --llc 8MiB; expect_err "SIZE:WAYS:LINE"
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct"; expect_err "needs -o"
