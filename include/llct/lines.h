@@ -583,7 +583,9 @@ LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn 
 	uint32_t *hist = scratch, *touched = scratch + LLCT_SAMPLE_STRATA * LLCT_EV_N, nt = 0;
 	for (uint32_t at = 0; at < n; at += LLCT_LINES_BLOCK) {
 		uint32_t to = n - at < LLCT_LINES_BLOCK ? n : at + LLCT_LINES_BLOCK;
-		if (!l.wide && llct_lines_is_wide(&l, addr_or >> l.line_shift)) {
+		/* 0: not known (a list built without it), so every run is looked at */
+		uint64_t bound = addr_or ? addr_or : UINT64_MAX;
+		if (!l.wide && llct_lines_is_wide(&l, bound >> l.line_shift)) {
 			uint64_t high = 0;
 			for (uint32_t i = at; i < to; i++)
 				high |= (e[i].addr >> l.line_shift >> l.set_bits) >> 32;

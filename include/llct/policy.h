@@ -110,7 +110,8 @@ struct llct_policy_ops {
 	int (*keep_set)(const struct llct_cache_geom *g, uint32_t set);
 	/* Optional: a set-sampled share of a batch through a plain model with the hooks inlined
 	 * (LLCT_DEFINE_BATCH defines it): every entry e[i], next use next_use[i], counted in
-	 * fs[e[i].st]; addr_or is the OR of their addresses (or any value with more bits set);
+	 * fs[e[i].st]; addr_or is the OR of their addresses (or any value with more bits set),
+	 * 0 when not known;
 	 * scratch is LLCT_SAMPLE_SCRATCH words (lines.h), all 0 before the call and left so.
 	 * NULL: the engine steps them. */
 	void (*sampled)(void *state, struct llct_lines *lines, const struct llct_sample_entry *e,

@@ -36,7 +36,8 @@ struct llct_sample_list {
 	struct llct_sample_entry *e;
 	uint32_t n, cap;
 	/* the OR of every entry's address (a bound on their tags: a model skips looking for a
-	 * wide one when it shows none, llct/lines.h); UINT64_MAX when not known */
+	 * wide one when it shows none, llct/lines.h); 0 when not known, so a list built without
+	 * it is looked at entry by entry */
 	uint64_t addr_or;
 };
 
