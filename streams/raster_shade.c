@@ -164,6 +164,34 @@ static inline double attr_at(const struct tri *t, int k, double x, double y)
 	return q != 0 ? (t->a0[k] + t->dadx[k] * dx + t->dady[k] * dy) / q : 0;
 }
 
+/* floor(f) for |f| < 2^63, without a call. */
+static inline int64_t ifloor(double f)
+{
+	int64_t i = (int64_t)f;
+	return i - ((double)i > f);
+}
+
+/* Texel coordinate x wrapped into [0, n) (repeat); nearly always already there. */
+static inline uint32_t wrap(int64_t x, uint32_t n)
+{
+	if ((uint64_t)x < n)
+		return (uint32_t)x;
+	x %= (int64_t)n;
+	return (uint32_t)(x < 0 ? x + n : x);
+}
+
+/* The nearest mip for a footprint whose longer axis spans sqrt(rho2) texels of level 0:
+ * floor(log2(rho) + 0.5), which is (floor(log2(rho2)) + 1) / 2, read from rho2's exponent;
+ * 0 for rho <= 1 or NaN, large for infinity (the caller clamps). */
+static inline int lod_nearest(double rho2)
+{
+	if (!(rho2 > 1))
+		return 0;
+	uint64_t b;
+	memcpy(&b, &rho2, sizeof(b));
+	return ((int)(b >> 52 & 0x7ff) - 1023 + 1) >> 1;
+}
+
 /* Sampled image i with interpolated coordinates, over the passing pixels of a block: each 2x2
  * quad works out its level of detail from the coordinates' differences across it (helper
  * pixels included, as a GPU does), nearest mip; each passing pixel reads its four bilinear
@@ -188,8 +216,8 @@ static void tex_interp(struct ctx *c, const struct tri *t, uint32_t i, int32_t b
 			}
 			double dux = (uu[1] - uu[0]) * m0->w, dvx = (vv[1] - vv[0]) * m0->h;
 			double duy = (uu[2] - uu[0]) * m0->w, dvy = (vv[2] - vv[0]) * m0->h;
-			double rho = fmax(sqrt(dux * dux + dvx * dvx), sqrt(duy * duy + dvy * dvy));
-			int lvl = rho > 1 ? (int)floor(log2(rho) + 0.5) : 0;
+			double rho2 = fmax(dux * dux + dvx * dvx, duy * duy + dvy * dvy);
+			int lvl = lod_nearest(rho2);
 			lvl = lvl < (int)c->tex_n_mips[i] ? lvl : (int)c->tex_n_mips[i] - 1;
 			const struct llct_surface_map *m = &c->tex_mips[i][lvl];
 			uint64_t seen[16];
@@ -200,14 +228,12 @@ static void tex_interp(struct ctx *c, const struct tri *t, uint32_t i, int32_t b
 				double fx = uu[k] * m->w - 0.5, fy = vv[k] * m->h - 0.5;
 				if (fabs(fx) > 1e9 || fabs(fy) > 1e9)
 					continue;
-				int64_t x0 = (int64_t)floor(fx), y0 = (int64_t)floor(fy);
+				int64_t x0 = ifloor(fx), y0 = ifloor(fy);
+				uint32_t xs[2] = {wrap(x0, m->w), wrap(x0 + 1, m->w)};
+				uint32_t ys[2] = {wrap(y0, m->h), wrap(y0 + 1, m->h)};
 				for (int tap = 0; tap < 4; tap++) {
-					int64_t x = (x0 + (tap & 1)) % (int64_t)m->w,
-						y = (y0 + (tap >> 1)) % (int64_t)m->h;
-					x += x < 0 ? m->w : 0;
-					y += y < 0 ? m->h : 0;
 					uint64_t line =
-					    llct_surface_map_line(m, (uint32_t)x, (uint32_t)y);
+					    llct_surface_map_line(m, xs[tap & 1], ys[tap >> 1]);
 					int dup = 0;
 					for (int j = 0; j < n_seen && !dup; j++)
 						dup = seen[j] == line;

@@ -112,6 +112,11 @@ void llct_surface_map(const struct llct_surface *s, uint32_t line, uint32_t mip,
 	m->bh = bh_of(s);
 	m->tw = m->lw * m->bw;
 	m->th = m->lh * m->bh;
+	m->tws = m->ths = 0xff;
+	for (uint8_t k = 0; k < 32; k++) {
+		m->tws = m->tw == 1u << k ? k : m->tws;
+		m->ths = m->th == 1u << k ? k : m->ths;
+	}
 	m->lines_x = (wb + m->lw - 1) / m->lw;
 	m->line = line;
 }

@@ -44,6 +44,7 @@ struct llct_surface_map {
 	uint32_t tw, th;  /* texels a line holds (lw*bw x lh*bh) */
 	uint32_t lines_x; /* lines a row of lines */
 	uint32_t line;    /* line size */
+	uint8_t tws, ths; /* log2 of tw and th where they are powers of two, else 0xff */
 };
 void llct_surface_map(const struct llct_surface *s, uint32_t line, uint32_t mip, uint32_t layer,
 		      struct llct_surface_map *m);
@@ -53,9 +54,10 @@ static inline uint64_t llct_surface_map_line(const struct llct_surface_map *m, u
 {
 	x = x < m->w ? x : m->w - 1;
 	y = y < m->h ? y : m->h - 1;
-	x /= m->bw;
-	y /= m->bh;
-	return m->base + ((uint64_t)(y / m->lh) * m->lines_x + x / m->lw) * m->line;
+	/* (x / bw) / lw is x / tw: shifts where those are powers of two (nearly always) */
+	x = m->tws < 32 ? x >> m->tws : x / m->tw;
+	y = m->ths < 32 ? y >> m->ths : y / m->th;
+	return m->base + ((uint64_t)y * m->lines_x + x) * m->line;
 }
 
 /* Bytes of a w x h x d texel region packed tightly, as a buffer-image copy lays it out (whole

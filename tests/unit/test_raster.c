@@ -387,6 +387,46 @@ static void test_interpolated_tex(void)
 		CHECK(scale == 1 ? hi < 0x400000 + 16384
 				 : lo >= 0x400000 + 16384 && hi < 0x400000 + 20480);
 	}
+	/* the nearest mip is floor(log2(scale) + 0.5): 1.4 reads mip 0, 1.5 and 2.5 mip 1, 3 mip 2
+	   (mip 1 at 16 KiB, mip 2 at 20 KiB, mip 3 at 21 KiB); coordinates offset by whole
+	   repeats (+1, -2) read exactly the texels, in the same order, as the unshifted ones */
+	static const struct {
+		double scale, off;
+		uint64_t lo, hi;
+	} lod[] = {{1.4, 0, 0, 16384},   {1.5, 0, 16384, 20480}, {2.5, 0, 16384, 20480},
+		   {3, 0, 20480, 21504}, {1, 0, 0, 16384},       {1, 1, 0, 16384},
+		   {1, -2, 0, 16384},    {1.5, 3, 16384, 20480}};
+	static uint64_t first[2][MAXREC]; /* the unshifted reads of scales 1.5 and 1 */
+	size_t n_first[2] = {0, 0};
+	for (size_t k = 0; k < sizeof(lod) / sizeof(lod[0]); k++) {
+		const double pts[3][2] = {{0, 0}, {2 * W, 0}, {0, 2 * H}};
+		for (int i = 0; i < 3; i++) {
+			vtx(v + 8 * i, pts[i][0], pts[i][1], 0.5);
+			v[8 * i + 4] = (float)(lod[k].off + lod[k].scale * pts[i][0] / W);
+			v[8 * i + 5] = (float)(lod[k].off + lod[k].scale * pts[i][1] / H);
+		}
+		n_recs = 0;
+		llct_raster_draw(r, fp, &p, &d, &res);
+		llct_fp_drain(fp);
+		static uint64_t got[MAXREC];
+		uint64_t lo = UINT64_MAX, hi = 0;
+		size_t n = 0;
+		for (size_t i = 0; i < n_recs; i++)
+			if (recs[i].stream == LLCT_STREAM_TEX) {
+				got[n++] = recs[i].addr;
+				lo = recs[i].addr < lo ? recs[i].addr : lo;
+				hi = recs[i].addr > hi ? recs[i].addr : hi;
+			}
+		CHECK(n > 0 && lo >= 0x400000 + lod[k].lo && hi < 0x400000 + lod[k].hi);
+		int f = lod[k].scale == 1; /* which unshifted run this one is or repeats */
+		if (lod[k].off == 0 && (lod[k].scale == 1 || lod[k].scale == 1.5)) {
+			n_first[f] = n;
+			memcpy(first[f], got, n * sizeof(*got));
+		} else if (lod[k].off != 0) {
+			CHECK_EQ(n, n_first[f]);
+			CHECK(n == n_first[f] && !memcmp(got, first[f], n * sizeof(*got)));
+		}
+	}
 	/* perspective: w grows to the right, so the right side minifies more: mips past 1 read */
 	const double pts[3][3] = {{0, 0, 1}, {W, 0, 4}, {0, H, 1}};
 	for (int i = 0; i < 3; i++) {

@@ -417,6 +417,34 @@ static void test_texel_lines(void)
 	CHECK(same_lines(&s, got, n, n2, 1));
 }
 
+/* A mapped mip/layer gives the line llct_surface_line works out from scratch, for every texel
+ * and past the edges (clamped): texel sizes whose line holds a power-of-two rectangle (4 and 16
+ * bytes, BC 4x4 blocks) and ones that do not (12-byte RGB32F: 5 texels a 64-byte line; 6-byte
+ * RGB16 linear), tiled and linear, odd extents, mips 0-2, layer 1. */
+static void test_map_line(void)
+{
+	static const struct {
+		uint32_t bpp, bw, bh, line;
+		int tiled;
+	} f[] = {{4, 1, 1, 64, 1},  {16, 1, 1, 128, 1}, {8, 4, 4, 64, 1},
+		 {12, 1, 1, 64, 1}, {6, 1, 1, 64, 0},   {4, 1, 1, 64, 0}};
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		struct llct_surface s = surf(0x100000, 37, 23, f[i].bpp);
+		s.block_w = f[i].bw, s.block_h = f[i].bh, s.tiled = f[i].tiled;
+		s.mips = 3, s.layers = 2;
+		for (uint32_t mip = 0; mip < 3; mip++) {
+			struct llct_surface_map m;
+			llct_surface_map(&s, f[i].line, mip, 1, &m);
+			int pow2 = !(m.tw & (m.tw - 1)) && !(m.th & (m.th - 1));
+			CHECK(pow2 == (m.tws < 32 && m.ths < 32));
+			for (uint32_t y = 0; y < m.h + 3; y++)
+				for (uint32_t x = 0; x < m.w + 3; x++)
+					CHECK(llct_surface_map_line(&m, x, y) ==
+					      llct_surface_line(&s, f[i].line, mip, 1, x, y));
+		}
+	}
+}
+
 /* Cube map face selection, hand-worked from Vulkan's table: the major axis picks the face,
  * the other two (signed as the table says) over its magnitude give s and t. */
 static void test_cube_faces(void)
@@ -447,6 +475,7 @@ int main(void)
 	test_surfaces();
 	test_cube_faces();
 	test_texel_lines();
+	test_map_line();
 	test_hiz();
 	test_pass();
 	test_bindings();
