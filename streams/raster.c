@@ -136,7 +136,9 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 	py1 = py1 > c->by1 ? c->by1 : py1;
 	if (px0 >= px1 || py0 >= py1)
 		return;
-	const int32_t T = LLCT_HIZ_TILE;
+	enum { T = LLCT_HIZ_TILE };
+	_Static_assert(T == 2 * BLK && T == 8,
+		       "a tile's row of coverage is one 64-bit word, two blocks wide");
 	/* whole tiles decided by their depth range (HiZ) */
 	int hiz = c->z && c->dtest && !c->stest && c->depth.a->hiz.bpp;
 	for (int64_t ty = py0 - py0 % T; ty < py1; ty += T)
@@ -187,16 +189,22 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 			int ya = ty < c->by0 ? (int)(c->by0 - ty) : 0;
 			int xb = tx + T > c->bx1 ? (int)(c->bx1 - tx) : T;
 			int yb = ty + T > c->by1 ? (int)(c->by1 - ty) : T;
-			any_tile = 0;
+			uint8_t keep[T] = {0}; /* 0xff for the columns within the bounds */
+			memset(keep + xa, 0xff, (size_t)(xb - xa));
+			uint64_t cols, any_row = 0;
+			memcpy(&cols, keep, sizeof(cols));
 			if (xa > 0 || ya > 0 || xb < T || yb < T)
 				memset(cov, 0, sizeof(cov));
-			for (int y = ya; y < yb; y++)
-				for (int x = xa; x < xb; x++) {
-					uint8_t mv = m8[y][x];
-					cov[y / BLK][x / BLK][(y % BLK) * BLK + x % BLK] = mv;
-					any_tile |= mv;
-				}
-			if (!any_tile)
+			for (int y = ya; y < yb; y++) { /* a row: half in each of two blocks */
+				uint64_t row;
+				memcpy(&row, m8[y], sizeof(row));
+				row &= cols;
+				any_row |= row;
+				memcpy(&cov[y / BLK][0][(y % BLK) * BLK], &row, BLK);
+				memcpy(&cov[y / BLK][1][(y % BLK) * BLK], (uint8_t *)&row + BLK,
+				       BLK);
+			}
+			if (!any_row)
 				continue;
 			uint32_t sm = llct_fp_pixel_sm(c->fp, (uint32_t)tx, (uint32_t)ty, c->width);
 			int verdict = 0, changed = 0;
@@ -225,10 +233,9 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 			}
 			for (int b = 0; b < (T / BLK) * (T / BLK); b++) {
 				const uint8_t *m = cov[b / (T / BLK)][b % (T / BLK)];
-				int any = 0;
-				for (int i = 0; i < BLK * BLK; i++)
-					any |= m[i];
-				if (any)
+				uint64_t h[2];
+				memcpy(h, m, sizeof(h));
+				if (h[0] | h[1])
 					changed |= raster_shade_block(
 					    c, &t, (int32_t)(tx + (b % (T / BLK)) * BLK),
 					    (int32_t)(ty + (b / (T / BLK)) * BLK), m, verdict, sm);
