@@ -20,16 +20,39 @@ struct llct_zbuf {
 
 /* Recomputes HiZ tile (tx, ty)'s bounds from its samples; returns whether they changed. */
 int llct_zbuf_retile(struct llct_zbuf *z, uint32_t tx, uint32_t ty);
+/* Makes the compiler hold double x as computed, rounded, in a register: no contraction with
+ * the next operation, no folding across it (a volatile round trip where the register class is
+ * not known). */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE2_MATH__)
+#define LLCT_ZBUF_ROUNDED(x) __asm__("" : "+x"(x))
+#elif defined(__GNUC__) && defined(__aarch64__)
+#define LLCT_ZBUF_ROUNDED(x) __asm__("" : "+w"(x))
+#else
+#define LLCT_ZBUF_ROUNDED(x)                                                                       \
+	do {                                                                                       \
+		volatile double v_ = (x);                                                          \
+		(x) = v_;                                                                          \
+	} while (0)
+#endif
+
 /* A depth value as the format stores it (UNORM formats round to their steps, clamp to 0..1). */
 static inline float llct_zbuf_quantize(const struct llct_zbuf *z, double d)
 {
 	if (z->depth_bits == 16 || z->depth_bits == 24) {
 		double steps = z->depth_bits == 16 ? 65535.0 : 16777215.0;
+		double inv = z->depth_bits == 16 ? 1 / 65535.0 : 1 / 16777215.0;
 		d = d < 0 ? 0 : d > 1 ? 1 : d;
 		/* round to the nearest step, ties to even, without a libm call: below 2^52, adding
-		   and taking away 2^52 leaves d * steps rounded in the current (nearest) mode */
-		volatile double r = d * steps + 4503599627370496.0;
-		return (float)((r - 4503599627370496.0) / steps);
+		   and taking away 2^52 leaves d * steps rounded in the current (nearest) mode. The
+		   product is rounded on its own first (no fused multiply-add), on every target. */
+		double r = d * steps;
+		LLCT_ZBUF_ROUNDED(r);
+		r += 4503599627370496.0;
+		LLCT_ZBUF_ROUNDED(r);
+		/* k * (1 / steps) becomes the same float as k / steps for every step k (k / steps
+		   is a repeating binary fraction, never within the product's error of a float
+		   rounding midpoint; test_raster checks all 2^24), without a division */
+		return (float)((r - 4503599627370496.0) * inv);
 	}
 	return (float)d;
 }

@@ -528,6 +528,34 @@ static void test_watertight(void)
 	llct_fp_destroy(fp);
 }
 
+/* UNORM depth as stored: every value a 16- or 24-bit format can hold, reached from the float
+ * nearest it and the floats either side, against an independent reference (libm's rounding
+ * of the product, a true division), and values outside 0..1 clamped. */
+static void test_unorm_depth(void)
+{
+	for (uint32_t bits = 16; bits <= 24; bits += 8) {
+		struct llct_zbuf *z = llct_zbuf_create(1, 1, 1, bits, 0);
+		double steps = (double)((1u << bits) - 1);
+		uint64_t bad = 0;
+		for (uint32_t k = 0; k <= (1u << bits) - 1; k++) {
+			float f = (float)(k / steps);
+			const float in[3] = {f, nextafterf(f, -1), nextafterf(f, 2)};
+			for (int i = 0; i < 3; i++) {
+				double d = in[i] < 0 ? 0 : in[i] > 1 ? 1 : in[i];
+				float want = (float)(nearbyint(d * steps) / steps);
+				llct_zbuf_clear(z, 0, 0, 1, 1, 1, in[i], 0, 0);
+				bad += llct_zbuf_depth(z, 0, 0, 0) != want;
+			}
+		}
+		CHECK_EQ(bad, 0);
+		llct_zbuf_clear(z, 0, 0, 1, 1, 1, -0.25f, 0, 0);
+		CHECK(llct_zbuf_depth(z, 0, 0, 0) == 0.0f);
+		llct_zbuf_clear(z, 0, 0, 1, 1, 1, 1.5f, 0, 0);
+		CHECK(llct_zbuf_depth(z, 0, 0, 0) == 1.0f);
+		llct_zbuf_destroy(z);
+	}
+}
+
 int main(void)
 {
 	test_top_left();
@@ -536,5 +564,6 @@ int main(void)
 	test_stencil_msaa_tex();
 	test_interpolated_tex();
 	test_watertight();
+	test_unorm_depth();
 	return check_done("raster");
 }
