@@ -112,6 +112,15 @@ static uint8_t stencil_op(const struct llct_stencil_face *f, int op, uint8_t s)
 static void block_lines(struct ctx *c, const struct target *t, int32_t bx, int32_t by,
 			const uint8_t m[BLK * BLK], int stream, int op, uint32_t sm)
 {
+	if (t->map.tw >= BLK && t->map.th >= BLK) { /* one line holds the block (4x4 aligned) */
+		uint64_t h[2];
+		memcpy(h, m, sizeof(h));
+		if (h[0] | h[1])
+			llct_fp_touch(c->fp,
+				      llct_surface_map_line(&t->map, (uint32_t)bx, (uint32_t)by),
+				      stream, op, sm, 1);
+		return;
+	}
 	uint32_t sw = t->map.tw < BLK ? t->map.tw : BLK, sh = t->map.th < BLK ? t->map.th : BLK;
 	for (uint32_t y = 0; y < BLK; y += sh)
 		for (uint32_t x = 0; x < BLK; x += sw) {
@@ -247,16 +256,28 @@ static void tex_interp(struct ctx *c, const struct tri *t, uint32_t i, int32_t b
 		}
 }
 
-/* The sampled images' traffic for a block's passing pixels, of each kind. */
+/* The sampled images' traffic for a block's passing pixels, of each kind (screen-space ones
+ * over the passing pixels' bounding rectangle). */
 static void tex_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
-		      const uint8_t pass[BLK * BLK], int32_t x0, int32_t y0, int32_t x1, int32_t y1,
-		      uint32_t sm)
+		      const uint8_t pass[BLK * BLK], uint32_t sm)
 {
+	int32_t x0 = bx + BLK, y0 = by + BLK, x1 = bx, y1 = by;
+	int bounds = 0;
 	for (uint32_t i = 0; i < c->n_tex; i++) {
-		if (c->tex_mips[i])
+		if (c->tex_mips[i]) {
 			tex_interp(c, t, i, bx, by, pass, sm);
-		else
-			tex_screen(c, i, x0, y0, x1, y1, sm);
+			continue;
+		}
+		for (int k = 0; !bounds && k < BLK * BLK; k++)
+			if (pass[k]) {
+				int32_t px = bx + k % BLK, py = by + k / BLK;
+				x0 = px < x0 ? px : x0;
+				y0 = py < y0 ? py : y0;
+				x1 = px + 1 > x1 ? px + 1 : x1;
+				y1 = py + 1 > y1 ? py + 1 : y1;
+			}
+		bounds = 1;
+		tex_screen(c, i, x0, y0, x1, y1, sm);
 	}
 }
 
@@ -362,16 +383,7 @@ int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t b
 	c->res->passed += npass;
 	if (!npass)
 		return changed;
-	int32_t x0 = bx + BLK, y0 = by + BLK, x1 = bx, y1 = by;
-	for (int i = 0; i < BLK * BLK; i++)
-		if (pass[i]) {
-			int32_t px = bx + i % BLK, py = by + i / BLK;
-			x0 = px < x0 ? px : x0;
-			y0 = py < y0 ? py : y0;
-			x1 = px + 1 > x1 ? px + 1 : x1;
-			y1 = py + 1 > y1 ? py + 1 : y1;
-		}
-	tex_block(c, t, bx, by, pass, x0, y0, x1, y1, sm);
+	tex_block(c, t, bx, by, pass, sm);
 	for (uint32_t k = 0; k < c->n_color; k++) {
 		const struct target *tg = &c->color[k];
 		if (tg->write && tg->blend)
