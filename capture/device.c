@@ -158,6 +158,11 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	c->max_sets = props.limits.maxBoundDescriptorSets;
 	c->n_sms = fc.n_sms;
 	if (wanted >= 2 && prep->xfb && c->xfb_mem_types && (c->raster = llct_raster_create())) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		llct_raster_set_threads(c->raster, set.raster_threads ? set.raster_threads
+						   : cpus > 8         ? 8
+						   : cpus > 1         ? (unsigned)cpus
+								      : 1);
 		c->tier = &llct_tier2;
 		c->xfb = 1;
 		c->instrument = 1;

@@ -126,6 +126,18 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 		}
 		s->records = (uint32_t)x;
 	}
+	if ((v = get("LLCT_CAPTURE_RASTER_THREADS", ud)) && *v) {
+		if (!number(v, 1, 16, &x)) {
+			snprintf(
+			    why, why_size,
+			    "LLCT_CAPTURE_RASTER_THREADS='%.200s' is not a number of threads (1 "
+			    "to 16)",
+			    v);
+			capture_settings_release(s);
+			return -1;
+		}
+		s->raster_threads = (uint32_t)x;
+	}
 	s->twin_lead = 4;
 	if ((v = get("LLCT_CAPTURE_TWIN_LEAD", ud)) && *v) {
 		if (!strcmp(v, "all")) {

@@ -22,6 +22,7 @@ struct llct_fp {
 	size_t n;
 	uint32_t kernel;
 	int stop;
+	int lane; /* its render caches are another model's */
 	uint64_t filtered, emitted;
 };
 
@@ -73,9 +74,51 @@ void llct_fp_destroy(struct llct_fp *fp)
 {
 	if (!fp)
 		return;
-	for (int s = 0; s < LLCT_N_STREAMS; s++)
+	for (int s = 0; s < LLCT_N_STREAMS && !fp->lane; s++)
 		free(fp->rc[s]);
 	free(fp);
+}
+
+int llct_fp_lane_create(struct llct_fp *fp, llct_synth_emit_fn emit, void *ud, struct llct_fp **out)
+{
+	struct llct_fp *l = calloc(1, sizeof(*l));
+	*out = l;
+	if (!l)
+		return LLCT_ERR_NOMEM;
+	l->c = fp->c;
+	l->emit = emit;
+	l->ud = ud;
+	l->lane = 1;
+	memcpy(l->rc, fp->rc, sizeof(l->rc));
+	return LLCT_OK;
+}
+
+void llct_fp_lane_begin(struct llct_fp *lane, const struct llct_fp *fp)
+{
+	lane->c = fp->c;
+	memcpy(lane->rc, fp->rc, sizeof(lane->rc));
+	lane->kernel = fp->kernel;
+	lane->filtered = lane->emitted = 0;
+	lane->n = 0;
+	lane->stop = 0;
+}
+
+void llct_fp_lane_end(struct llct_fp *lane, struct llct_fp *fp)
+{
+	llct_fp_drain(lane);
+	fp->filtered += lane->filtered;
+	fp->emitted += lane->emitted;
+}
+
+void llct_fp_put(struct llct_fp *fp, const struct llct_record *r, size_t n)
+{
+	while (n) {
+		size_t k = BUF - fp->n < n ? BUF - fp->n : n;
+		memcpy(&fp->buf[fp->n], r, k * sizeof(*r));
+		fp->n += k, r += k, n -= k;
+		if (fp->n == BUF)
+			llct_fp_drain(fp);
+	}
 }
 
 void llct_fp_set_kernel(struct llct_fp *fp, uint32_t kernel)
@@ -215,6 +258,12 @@ void llct_fp_touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, u
 		   int cached)
 {
 	touch(fp, line_addr, stream, op, sm % fp->c.n_sms, cached);
+}
+
+void llct_fp_sm_grid(const struct llct_fp *fp, uint32_t *tile, uint32_t *n_sms)
+{
+	*tile = fp->c.tile;
+	*n_sms = fp->c.n_sms;
 }
 
 uint32_t llct_fp_pixel_sm(const struct llct_fp *fp, uint32_t x, uint32_t y, uint32_t width)

@@ -11,7 +11,9 @@
 #include <string.h>
 
 struct llct_raster {
-	uint64_t draws; /* drawn so far (nothing else needs keeping between draws yet) */
+	uint64_t draws;           /* drawn so far */
+	unsigned threads;         /* lanes a big draw is split into (1: none) */
+	struct raster_pool *pool; /* made with the first big draw */
 };
 
 /* ---- coverage ---- */
@@ -42,12 +44,32 @@ static void sample_positions(struct ctx *c, uint32_t n)
 	}
 }
 
+/* Does any pixel the triangle's subpixel bounds can reach (as raster_tri visits them) have an
+ * SM of this lane's? */
+static int lane_has(const struct ctx *c, int64_t mx, int64_t my, int64_t Mx, int64_t My)
+{
+	int64_t px0 = mx / SUB - 1, py0 = my / SUB - 1, px1 = Mx / SUB + 2, py1 = My / SUB + 2;
+	px0 = px0 < c->bx0 ? c->bx0 : px0;
+	py0 = py0 < c->by0 ? c->by0 : py0;
+	px1 = px1 > c->bx1 ? c->bx1 : px1;
+	py1 = py1 > c->by1 ? c->by1 : py1;
+	if (px0 >= px1 || py0 >= py1)
+		return 0;
+	const int64_t T = LLCT_HIZ_TILE; /* raster_tri's tiles, each of its top-left pixel's SM */
+	for (int64_t y = py0 - py0 % T; y < py1; y += T)
+		for (int64_t x = px0 - px0 % T; x < px1; x += T)
+			if (pixel_sm(c, (uint32_t)x, (uint32_t)y) % c->lanes == c->lane)
+				return 1;
+	return 0;
+}
+
 /* Snaps, orients and sets up a triangle in window space, then visits its blocks. */
 static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, const struct wv *v2,
 		       int front)
 {
 	const struct wv *v[3] = {v0, v1, v2};
 	struct tri t = {0};
+	uint64_t prim = (uint64_t)c->prim++ << 32; /* its tiles' keys, for the lanes' merge */
 	for (int i = 0; i < 3; i++) {
 		t.X[i] = llrintf(v[i]->x * (float)SUB);
 		t.Y[i] = llrintf(v[i]->y * (float)SUB);
@@ -78,6 +100,8 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 		my = t.Y[i] < my ? t.Y[i] : my;
 		My = t.Y[i] > My ? t.Y[i] : My;
 	}
+	if (c->lanes > 1 && !lane_has(c, mx, my, Mx, My))
+		return; /* none of its tiles is this lane's */
 	/* depth plane from the (unsnapped) window coordinates */
 	double x0 = v[0]->x, y0 = v[0]->y, z0 = v[0]->z;
 	double e1x = v[1]->x - x0, e1y = v[1]->y - y0, e1z = v[1]->z - z0;
@@ -143,6 +167,13 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 	int hiz = c->z && c->dtest && !c->stest && c->depth.a->hiz.bpp;
 	for (int64_t ty = py0 - py0 % T; ty < py1; ty += T)
 		for (int64_t tx = px0 - px0 % T; tx < px1; tx += T) {
+			uint32_t sm = pixel_sm(c, (uint32_t)tx, (uint32_t)ty);
+			if (c->lanes > 1) { /* another lane's SM, or this lane's tile begins */
+				if (sm % c->lanes != c->lane)
+					continue;
+				raster_lane_mark(c, prim | (uint64_t)(ty / T) << 16 |
+							(uint64_t)(tx / T));
+			}
 			uint8_t cov[T / BLK][T / BLK][BLK * BLK];
 			int any_tile = 0, full = 1;
 			/* the edges over the tile's sample positions (they are linear: the extremes
@@ -206,7 +237,6 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 			}
 			if (!any_row)
 				continue;
-			uint32_t sm = llct_fp_pixel_sm(c->fp, (uint32_t)tx, (uint32_t)ty, c->width);
 			int verdict = 0, changed = 0;
 			c->zw_n = 0;
 			c->zw_lo = INFINITY;
@@ -402,13 +432,64 @@ static void line_or_point(struct ctx *c, const float *a, const float *b)
 
 /* ---- the draw ---- */
 
+/* Every primitive of draw arg (on one lane, or all of them). */
+static void primitives(struct ctx *c, const void *arg)
+{
+	const struct llct_draw *d = arg;
+	const float *v = d->pos;
+	uint32_t sv = c->stride;
+	const struct llct_draw_state *st = c->st;
+	uint32_t per = st->topology == LLCT_PRIM_TRIANGLES ? 3
+		       : st->topology == LLCT_PRIM_LINES   ? 2
+							   : 1;
+	for (uint32_t i = 0; i + per <= d->n_vertices; i += per) {
+		if (per == 3)
+			triangle(c, v + sv * i, v + sv * (i + 1), v + sv * (i + 2));
+		else
+			line_or_point(c, v + sv * i, v + sv * (i + per - 1));
+	}
+}
+
+/* Is the draw worth its lanes' start and merge (some tens of microseconds)? Many primitives,
+ * or few that span many pixels: the vertices' window bounds (those in front of the eye). */
+static int big(const struct ctx *c, const struct llct_draw *d, uint32_t per)
+{
+	if (d->n_vertices / per >= 64)
+		return 1;
+	float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+	for (uint32_t i = 0; i < d->n_vertices; i++) {
+		const float *v = d->pos + (size_t)c->stride * i;
+		if (!(v[3] > 0))
+			return 1; /* clipped at the eye: may cover anything */
+		float x = v[0] / v[3] * c->sx, y = v[1] / v[3] * c->sy;
+		x0 = x < x0 ? x : x0, x1 = x > x1 ? x : x1;
+		y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
+	}
+	return (x1 - x0) * (y1 - y0) >= 128 * 128;
+}
+
 struct llct_raster *llct_raster_create(void)
 {
-	return calloc(1, sizeof(struct llct_raster));
+	struct llct_raster *r = calloc(1, sizeof(struct llct_raster));
+	if (r)
+		r->threads = 1;
+	return r;
+}
+
+void llct_raster_set_threads(struct llct_raster *r, unsigned n)
+{
+	n = n < 1 ? 1 : n > RASTER_MAX_LANES ? RASTER_MAX_LANES : n;
+	if (n != r->threads) {
+		raster_pool_destroy(r->pool);
+		r->pool = NULL;
+	}
+	r->threads = n;
 }
 
 void llct_raster_destroy(struct llct_raster *r)
 {
+	if (r)
+		raster_pool_destroy(r->pool);
 	free(r);
 }
 
@@ -430,6 +511,11 @@ static void bounds(struct ctx *c, const struct llct_pass *p)
 	}
 	if (!c->width)
 		c->width = x1;
+	llct_fp_sm_grid(c->fp, &c->sm_tile, &c->n_sms);
+	c->sm_tiles_x = (c->width + c->sm_tile - 1) / c->sm_tile;
+	c->sm_shift = 32;
+	for (uint32_t k = 0; k < 32; k++)
+		c->sm_shift = c->sm_tile == 1u << k ? k : c->sm_shift;
 }
 
 /* The pass's attachments as targets, the emulated depth's first use of unknown contents. */
@@ -542,20 +628,21 @@ int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llc
 		else
 			res->tex_screen++;
 	}
-	const float *v = d->pos;
-	uint32_t sv = c->stride;
 	uint32_t per = st->topology == LLCT_PRIM_TRIANGLES ? 3
 		       : st->topology == LLCT_PRIM_LINES   ? 2
 							   : 1;
-	for (uint32_t i = 0; i + per <= d->n_vertices; i += per) {
-		res->primitives++;
-		if (per == 3)
-			triangle(c, v + sv * i, v + sv * (i + 1), v + sv * (i + 2));
-		else
-			line_or_point(c, v + sv * i, v + sv * (i + per - 1));
+	res->primitives = d->n_vertices / per;
+	int rc = -1; /* -1: one thread does it */
+	if (r->threads > 1 && big(c, d, per)) {
+		if (!r->pool)
+			r->pool = raster_pool_create(r->threads);
+		if (r->pool)
+			rc = raster_pool_run(r->pool, c, primitives, d);
 	}
+	if (rc == -1)
+		primitives(c, d);
 	for (uint32_t i = 0; i < c->n_tex; i++)
 		free(c->tex_mips[i]);
 	free(c);
-	return 0;
+	return rc == -2 ? -1 : 0;
 }

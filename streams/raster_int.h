@@ -40,6 +40,8 @@ struct ctx {
 	uint32_t line;
 	int32_t bx0, by0, bx1, by1; /* pixels that can be touched: [bx0,bx1) x [by0,by1) */
 	uint32_t width;             /* of the render targets: SMs go by 16-pixel tile of it */
+	uint32_t sm_tile, sm_shift; /* the model's screen tile (shift: its log2, or 32) */
+	uint32_t sm_tiles_x, n_sms; /* screen tiles a row (of width), SMs */
 	uint32_t ns;                /* samples */
 	int32_t so[MAX_S][2];       /* sample offsets in subpixels */
 	int32_t so_lo[2], so_hi[2]; /* their smallest and largest x and y */
@@ -62,6 +64,10 @@ struct ctx {
 	struct llct_draw_result *res;
 	uint32_t zw_n;      /* samples the primitive wrote in the current tile */
 	float zw_lo, zw_hi; /* the bounds of what it wrote */
+	/* lanes (raster_lanes.c): this one does the tiles whose SM % lanes == lane */
+	uint32_t lane, lanes; /* lanes 0 or 1: one thread does it all */
+	struct raster_lane *ln;
+	uint32_t prim; /* primitives (triangles after clipping) begun so far */
 };
 
 struct tri {
@@ -85,6 +91,14 @@ static inline float tri_depth(const struct ctx *c, const struct tri *t, double p
 								 : (float)z;
 }
 
+/* The SM that works on pixel (x, y): llct_fp_pixel_sm's, from the values bounds() keeps. */
+static inline uint32_t pixel_sm(const struct ctx *c, uint32_t x, uint32_t y)
+{
+	uint32_t tx = c->sm_shift < 32 ? x >> c->sm_shift : x / c->sm_tile;
+	uint32_t ty = c->sm_shift < 32 ? y >> c->sm_shift : y / c->sm_tile;
+	return (ty * c->sm_tiles_x + tx) % c->n_sms;
+}
+
 /* Set bits of a sample mask. */
 static inline uint32_t bits(uint8_t m)
 {
@@ -101,5 +115,18 @@ void raster_block_range(const struct ctx *c, const struct tri *t, int32_t bx, in
 			int32_t size, float *lo, float *hi);
 int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
 		       const uint8_t cov[BLK * BLK], int verdict, uint32_t sm);
+
+/* raster_lanes.c: up to RASTER_MAX_LANES threads (the caller's one of them) run job over
+ * copies of c, one a lane, and merge their records into c->fp in one thread's order, their
+ * counts into c->res. raster_pool_run returns 0, -1 when no second thread could start (run
+ * job on c alone) or -2 when memory ran out (records lost). raster_lane_mark: a lane begins
+ * (primitive, tile) key. */
+#define RASTER_MAX_LANES 16
+struct raster_pool;
+struct raster_pool *raster_pool_create(unsigned lanes);
+void raster_pool_destroy(struct raster_pool *p);
+int raster_pool_run(struct raster_pool *p, struct ctx *c,
+		    void (*job)(struct ctx *c, const void *arg), const void *arg);
+void raster_lane_mark(struct ctx *c, uint64_t key);
 
 #endif

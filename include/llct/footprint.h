@@ -37,6 +37,8 @@ void llct_fp_touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, u
 /* The SM that works on pixel (x, y) of a target `width` pixels wide: its screen tile's, round
  * robin. */
 uint32_t llct_fp_pixel_sm(const struct llct_fp *fp, uint32_t x, uint32_t y, uint32_t width);
+/* The screen tile edge and the SM count llct_fp_pixel_sm works with. */
+void llct_fp_sm_grid(const struct llct_fp *fp, uint32_t *tile, uint32_t *n_sms);
 /* Touches bytes [addr, addr+size) in order, 32 lines per SM in turn. */
 void llct_fp_range(struct llct_fp *fp, uint64_t addr, uint64_t size, int stream, int op,
 		   int cached);
@@ -47,6 +49,17 @@ void llct_fp_drop(struct llct_fp *fp, uint64_t lo, uint64_t hi);
 void llct_fp_flush(struct llct_fp *fp);
 /* Hands buffered records to emit; returns emit's first non-zero result, or 0. */
 int llct_fp_drain(struct llct_fp *fp);
+/* Lanes, for work split across threads by SM: a lane is a model that shares fp's render
+ * caches (so it must only be given the SMs its thread owns) and hands its records to its own
+ * emit. llct_fp_lane_begin (re)binds the lane to fp's caches and kernel and zeroes its counts;
+ * llct_fp_lane_end drains the lane and adds its counts to fp's. Its records then reach fp's emit
+ * through llct_fp_put, in whatever order the caller merges them. A lane never frees fp's caches. */
+int llct_fp_lane_create(struct llct_fp *fp, llct_synth_emit_fn emit, void *ud,
+			struct llct_fp **out);
+void llct_fp_lane_begin(struct llct_fp *lane, const struct llct_fp *fp);
+void llct_fp_lane_end(struct llct_fp *lane, struct llct_fp *fp);
+/* Records made elsewhere (a lane's) go out as they are, not counted again. */
+void llct_fp_put(struct llct_fp *fp, const struct llct_record *r, size_t n);
 /* The line size the model was configured with. */
 uint32_t llct_fp_line_size(const struct llct_fp *fp);
 /* Accesses the render caches absorbed, and records emitted, so far. */

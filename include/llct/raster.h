@@ -39,6 +39,10 @@ int llct_zbuf_save(const struct llct_zbuf *z, const char *path);
 struct llct_raster;
 struct llct_raster *llct_raster_create(void);
 void llct_raster_destroy(struct llct_raster *r);
+/* Threads a big draw is rasterized on (1, the default: the caller's alone; at most 16). The
+ * screen's tiles are split among them by SM, and the records come out in exactly the order,
+ * and with exactly the contents, one thread gives. */
+void llct_raster_set_threads(struct llct_raster *r, unsigned n);
 
 /* Rasterizes d's primitives (d->pos, d->n_vertices, d->st.topology) into pass p: the depth
  * attachment's emulated buffer (p->att[i].z; NULL: no depth or stencil test is emulated) is

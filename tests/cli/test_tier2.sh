@@ -104,6 +104,16 @@ read -r n same <<<"$(exact "$T/f.llct")"
 tex=$(awk -F, '$3 == "TEX" { print $2 }' "$T/s.csv" | sort -u)
 [ "$(echo "$tex" | wc -l)" = 4096 ] && [ -z "$(comm -23 <(echo "$tex") <(awk -F, '$3 == "RT" && $4 == "W" { print $2 }' "$T/s.csv" | sort -u))" ] && ok || bad "interpolated TEX lines: $(echo "$tex" | wc -l)"
 
+# the rasterizer's threads change nothing: the same records, byte for byte, on 1, 2 and 5
+# (the scene's full-screen pass is a big draw, split among them); a bad count is refused
+for n in 1 2 5; do
+	LLCT_CAPTURE_RASTER_THREADS=$n "$LLCTRACE" capture -q -b submit -o "$T/r$n.llct" -- "$SCENE" 1 >/dev/null 2>&1
+	"$LLCTRACE" dump --csv "$T/r$n.llct" >"$T/r$n.csv"
+done
+[ -s "$T/r1.csv" ] && cmp -s "$T/r1.csv" "$T/r2.csv" && cmp -s "$T/r1.csv" "$T/r5.csv" && cmp -s "$T/r1.csv" "$T/s.csv" && ok || bad "records differ with the rasterizer's threads"
+LLCT_CAPTURE_RASTER_THREADS=17 "$LLCTRACE" capture -q -b submit -o "$T/r17.llct" -- "$SCENE" 1 >/dev/null 2>"$T/r17.err"
+grep -q "LLCT_CAPTURE_RASTER_THREADS='17' is not a number of threads (1 to 16)" "$T/r17.err" && ok || bad "17 threads: $(cat "$T/r17.err")"
+
 # every mode of the scene and features programs: exact where measured, output unchanged
 for mode in "" template push staging upload cmds2 texel masked imageless unmap; do
 	got=$("$LLCTRACE" capture -q -b submit -o "$T/s.llct" -- "$SCENE" 2 $mode 2>"$T/s.err")

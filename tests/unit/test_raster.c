@@ -556,6 +556,131 @@ static void test_unorm_depth(void)
 	}
 }
 
+/* Records of one run of test_lanes. */
+struct run {
+	struct llct_record *r;
+	size_t n;
+};
+
+static int collect_run(void *ud, const struct llct_record *r, size_t n)
+{
+	struct run *x = ud;
+	for (size_t i = 0; i < n && x->n < MAXREC; i++)
+		x->r[x->n++] = r[i];
+	return 0;
+}
+
+/* Big draws split among threads by SM give exactly one thread's records, in its order, with
+ * the render caches on (lanes share them, each its own SMs), and the same depth, stencil and
+ * counts: several draws in a row of random overlapping triangles (depth LESS, stencil, an
+ * interpolated texture, 1 and 4 samples, some off screen and behind the eye), 1 thread
+ * against 2 and 3. */
+static void test_lanes(void)
+{
+	static struct llct_record got[3][MAXREC];
+	enum { N = 300, S = 8 };
+	static float v[N * 3 * S];
+	struct llct_surface tex = {.base = 0x400000,
+				   .width = W,
+				   .height = H,
+				   .layers = 1,
+				   .mips = 7,
+				   .samples = 1,
+				   .bpp = 4,
+				   .tiled = 1};
+	struct llct_use u = {.kind = LLCT_USE_IMAGE,
+			     .binding = LLCT_BIND_SAMPLED_IMAGE,
+			     .s = tex,
+			     .slot = 0,
+			     .c0 = 0,
+			     .c1 = 1};
+	for (uint32_t samples = 1; samples <= 4; samples *= 4) {
+		struct run runs[3];
+		struct llct_zbuf *zs[3];
+		uint64_t covered[3] = {0}, passed[3] = {0};
+		for (unsigned t = 0; t < 3; t++) {
+			struct llct_fp_config c;
+			struct llct_fp *fp;
+			llct_fp_config_default(&c); /* render caches on */
+			runs[t] = (struct run){got[t], 0};
+			CHECK_EQ(llct_fp_create(&c, collect_run, &runs[t], &fp), LLCT_OK);
+			struct llct_raster *r = llct_raster_create();
+			llct_raster_set_threads(r, t + 1);
+			zs[t] = llct_zbuf_create(W, H, samples, 24, 8);
+			struct llct_pass p = pass(zs[t], samples);
+			p.att[1].has_stencil = 1;
+			llct_zbuf_clear(zs[t], 0, 0, W, H, 1, 1.0f, 1, 0);
+			uint64_t seed = 99 + samples;
+			for (int k = 0; k < 4; k++) { /* draws in a row: the caches carry over */
+				for (int i = 0; i < N * 3; i++) {
+					float *x = v + S * i;
+					x[3] = (float)(test_rand(&seed) % 1000) / 400 + 0.02f;
+					if (test_rand(&seed) % 50 == 0)
+						x[3] = -x[3]; /* behind the eye: clipped */
+					x[0] =
+					    ((float)(test_rand(&seed) % 2000) / 800 - 1.25f) * x[3];
+					x[1] =
+					    ((float)(test_rand(&seed) % 2000) / 800 - 1.25f) * x[3];
+					x[2] = (float)(test_rand(&seed) % 1000) / 1000 * x[3];
+					x[4] = (float)(test_rand(&seed) % 1000) / 300;
+					x[5] = (float)(test_rand(&seed) % 1000) / 300;
+					x[6] = x[7] = 0;
+				}
+				struct llct_draw_state st = state(LLCT_CMP_LESS);
+				st.samples = samples;
+				st.stencil_test = 1;
+				st.front = st.back =
+				    (struct llct_stencil_face){.pass = LLCT_STENCIL_INCR_WRAP,
+							       .depth_fail = LLCT_STENCIL_INVERT,
+							       .compare = LLCT_CMP_ALWAYS,
+							       .compare_mask = 0xff,
+							       .write_mask = 0xff};
+				struct llct_draw d = {.st = st,
+						      .uses = &u,
+						      .n_uses = 1,
+						      .pos = v,
+						      .n_vertices = N * 3,
+						      .stride = S,
+						      .samples_passed = UINT64_MAX};
+				struct llct_draw_result res;
+				llct_fp_set_kernel(fp, (uint32_t)k + 1);
+				CHECK_EQ(llct_raster_draw(r, fp, &p, &d, &res), 0);
+				covered[t] += res.covered, passed[t] += res.passed;
+			}
+			llct_fp_flush(fp);
+			llct_fp_drain(fp);
+			llct_raster_destroy(r);
+			llct_fp_destroy(fp);
+		}
+		CHECK(runs[0].n > 1000 && runs[0].n < MAXREC);
+		CHECK(passed[0] > 0 && passed[0] < covered[0]);
+		for (unsigned t = 1; t < 3; t++) {
+			CHECK_EQ(runs[t].n, runs[0].n);
+			CHECK_EQ(covered[t], covered[0]);
+			CHECK_EQ(passed[t], passed[0]);
+			size_t diff = runs[t].n == runs[0].n ? 0 : 1;
+			for (size_t i = 0; !diff && i < runs[0].n; i++)
+				diff = got[t][i].addr != got[0][i].addr ||
+				       got[t][i].stream != got[0][i].stream ||
+				       got[t][i].op != got[0][i].op ||
+				       got[t][i].sm != got[0][i].sm ||
+				       got[t][i].kernel != got[0][i].kernel;
+			CHECK_EQ(diff, 0);
+			int same = 1;
+			for (uint32_t y = 0; y < H; y++)
+				for (uint32_t x = 0; x < W; x++)
+					for (uint32_t s = 0; s < samples; s++)
+						same &= llct_zbuf_depth(zs[t], x, y, s) ==
+							    llct_zbuf_depth(zs[0], x, y, s) &&
+							llct_zbuf_stencil(zs[t], x, y, s) ==
+							    llct_zbuf_stencil(zs[0], x, y, s);
+			CHECK(same);
+		}
+		for (unsigned t = 0; t < 3; t++)
+			llct_zbuf_destroy(zs[t]);
+	}
+}
+
 int main(void)
 {
 	test_top_left();
@@ -565,5 +690,6 @@ int main(void)
 	test_interpolated_tex();
 	test_watertight();
 	test_unorm_depth();
+	test_lanes();
 	return check_done("raster");
 }
