@@ -29,6 +29,8 @@ fi
 # three frames, one submit each
 # the default boundary, auto: a headless program never makes a swapchain, so submissions
 "$LLCTRACE" capture -q -o "$T/a.llct" -- "$APP" 3 >"$T/out" 2>"$T/err" && ok || bad "capture failed: $(cat "$T/err")"
+# the journal the writer keeps between frames goes with the trace's close
+[ ! -e "$T/a.llct-journal" ] && ok || bad "a journal is left beside the trace"
 [ "$(q "$T/a.llct" "SELECT value FROM settings WHERE key = 'capture.boundary'")" = auto ] && [ "$(q "$T/a.llct" "SELECT count(*) FROM settings WHERE key = 'capture.boundary_auto'")" = 0 ] && ok || bad "auto boundary on a headless program: $(q "$T/a.llct" "SELECT * FROM settings WHERE key LIKE 'capture.boundary%'")"
 # 256x256 D32 cleared and stored: exactly 256 KiB = 4096 lines of Z writes a frame; same for RGBA8
 for s in Z RT; do
