@@ -249,6 +249,11 @@ uint64_t llct_fp_emitted(const struct llct_fp *fp)
 	return fp->emitted;
 }
 
+const uint64_t *llct_fp_emitted_at(const struct llct_fp *fp)
+{
+	return &fp->emitted;
+}
+
 uint32_t llct_fp_line_size(const struct llct_fp *fp)
 {
 	return fp->c.line;

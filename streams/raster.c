@@ -58,7 +58,7 @@ static int lane_has(const struct ctx *c, int64_t mx, int64_t my, int64_t Mx, int
 	const int64_t T = LLCT_HIZ_TILE; /* raster_tri's tiles, each of its top-left pixel's SM */
 	for (int64_t y = py0 - py0 % T; y < py1; y += T)
 		for (int64_t x = px0 - px0 % T; x < px1; x += T)
-			if (pixel_sm(c, (uint32_t)x, (uint32_t)y) % c->lanes == c->lane)
+			if (lane_owns(c, (uint32_t)x, (uint32_t)y))
 				return 1;
 	return 0;
 }
@@ -167,9 +167,8 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 	int hiz = c->z && c->dtest && !c->stest && c->depth.a->hiz.bpp;
 	for (int64_t ty = py0 - py0 % T; ty < py1; ty += T)
 		for (int64_t tx = px0 - px0 % T; tx < px1; tx += T) {
-			uint32_t sm = pixel_sm(c, (uint32_t)tx, (uint32_t)ty);
 			if (c->lanes > 1) { /* another lane's SM, or this lane's tile begins */
-				if (sm % c->lanes != c->lane)
+				if (!lane_owns(c, (uint32_t)tx, (uint32_t)ty))
 					continue;
 				raster_lane_mark(c, prim | (uint64_t)(ty / T) << 16 |
 							(uint64_t)(tx / T));
@@ -195,20 +194,25 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 			}
 			if (any_tile < 0)
 				continue;
-			/* each sample position of the tile: the edges stepped pixel by pixel */
+			/* each sample position of the tile: the edges stepped pixel by pixel, over
+			   the pixels of the triangle's bounds only (small triangles cover a few) */
 			uint8_t m8[T][T];
 			memset(m8, full ? (1u << c->ns) - 1 : 0, sizeof(m8));
+			int xs = px0 > tx ? (int)(px0 - tx) : 0,
+			    xe = px1 < tx + T ? (int)(px1 - tx) : T;
+			int ys = py0 > ty ? (int)(py0 - ty) : 0,
+			    ye = py1 < ty + T ? (int)(py1 - ty) : T;
 			for (uint32_t s = 0; !full && s < c->ns; s++) {
 				int64_t r[3], dx[3], dy[3];
 				for (int e = 0; e < 3; e++) {
-					r[e] = t.A[e] * (tx * SUB + c->so[s][0]) +
-					       t.B[e] * (ty * SUB + c->so[s][1]) + t.C[e];
+					r[e] = t.A[e] * ((tx + xs) * SUB + c->so[s][0]) +
+					       t.B[e] * ((ty + ys) * SUB + c->so[s][1]) + t.C[e];
 					dx[e] = t.A[e] * SUB;
 					dy[e] = t.B[e] * SUB;
 				}
-				for (int y = 0; y < T; y++) {
+				for (int y = ys; y < ye; y++) {
 					int64_t e0 = r[0], e1 = r[1], e2 = r[2];
-					for (int x = 0; x < T; x++) {
+					for (int x = xs; x < xe; x++) {
 						m8[y][x] |= (uint8_t)(((e0 | e1 | e2) >= 0) << s);
 						e0 += dx[0], e1 += dx[1], e2 += dx[2];
 					}
@@ -237,6 +241,7 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 			}
 			if (!any_row)
 				continue;
+			uint32_t sm = pixel_sm(c, (uint32_t)tx, (uint32_t)ty);
 			int verdict = 0, changed = 0;
 			c->zw_n = 0;
 			c->zw_lo = INFINITY;

@@ -65,9 +65,10 @@ struct ctx {
 	uint32_t zw_n;      /* samples the primitive wrote in the current tile */
 	float zw_lo, zw_hi; /* the bounds of what it wrote */
 	/* lanes (raster_lanes.c): this one does the tiles whose SM % lanes == lane */
-	uint32_t lane, lanes; /* lanes 0 or 1: one thread does it all */
-	struct raster_lane *ln;
-	uint32_t prim; /* primitives (triangles after clipping) begun so far */
+	uint32_t lane, lanes;     /* lanes 0 or 1: one thread does it all */
+	struct raster_segs *segs; /* where this lane's tiles begin in its records */
+	const uint64_t *emitted;  /* its model's count of records */
+	uint32_t prim;            /* primitives (triangles after clipping) begun so far */
 };
 
 struct tri {
@@ -96,7 +97,15 @@ static inline uint32_t pixel_sm(const struct ctx *c, uint32_t x, uint32_t y)
 {
 	uint32_t tx = c->sm_shift < 32 ? x >> c->sm_shift : x / c->sm_tile;
 	uint32_t ty = c->sm_shift < 32 ? y >> c->sm_shift : y / c->sm_tile;
-	return (ty * c->sm_tiles_x + tx) % c->n_sms;
+	uint32_t i = ty * c->sm_tiles_x + tx;
+	return c->n_sms & (c->n_sms - 1) ? i % c->n_sms : i & (c->n_sms - 1);
+}
+
+/* Is pixel (x, y) this lane's? */
+static inline int lane_owns(const struct ctx *c, uint32_t x, uint32_t y)
+{
+	uint32_t sm = pixel_sm(c, x, y);
+	return (c->lanes & (c->lanes - 1) ? sm % c->lanes : sm & (c->lanes - 1)) == c->lane;
 }
 
 /* Set bits of a sample mask. */
@@ -120,13 +129,38 @@ int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t b
  * copies of c, one a lane, and merge their records into c->fp in one thread's order, their
  * counts into c->res. raster_pool_run returns 0, -1 when no second thread could start (run
  * job on c alone) or -2 when memory ran out (records lost). raster_lane_mark: a lane begins
- * (primitive, tile) key. */
+ * (primitive, tile) key; raster_segs_grow makes room for more marks (non-zero, and oom set,
+ * when it cannot). */
 #define RASTER_MAX_LANES 16
 struct raster_pool;
 struct raster_pool *raster_pool_create(unsigned lanes);
 void raster_pool_destroy(struct raster_pool *p);
 int raster_pool_run(struct raster_pool *p, struct ctx *c,
 		    void (*job)(struct ctx *c, const void *arg), const void *arg);
-void raster_lane_mark(struct ctx *c, uint64_t key);
+struct raster_seg {
+	uint64_t key; /* primitive << 32 | tile row << 16 | tile column */
+	size_t at;    /* the lane's records before it */
+};
+struct raster_segs {
+	struct raster_seg *v;
+	size_t n, cap;
+	int oom;
+};
+int raster_segs_grow(struct raster_segs *g);
+
+/* The lane begins tile key: where its records start, unless the tile before made none (that
+ * one's key is then replaced). */
+static inline void raster_lane_mark(struct ctx *c, uint64_t key)
+{
+	struct raster_segs *g = c->segs;
+	size_t at = (size_t)*c->emitted;
+	if (g->n && g->v[g->n - 1].at == at) {
+		g->v[g->n - 1].key = key;
+		return;
+	}
+	if (g->n == g->cap && raster_segs_grow(g))
+		return;
+	g->v[g->n++] = (struct raster_seg){key, at};
+}
 
 #endif

@@ -9,18 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct seg {
-	uint64_t key; /* primitive << 32 | tile row << 16 | tile column */
-	size_t at;    /* the lane's records before it */
-};
-
 struct raster_lane {
 	struct raster_pool *pool;
 	struct llct_fp *fp;
 	struct llct_record *recs;
 	size_t n, cap;
-	struct seg *segs;
-	size_t n_segs, cap_segs;
+	struct raster_segs segs;
 	struct llct_draw_result res;
 	struct ctx c;
 	int oom;
@@ -59,19 +53,16 @@ static int lane_emit(void *ud, const struct llct_record *r, size_t n)
 	return 0;
 }
 
-void raster_lane_mark(struct ctx *c, uint64_t key)
+int raster_segs_grow(struct raster_segs *g)
 {
-	struct raster_lane *l = c->ln;
-	if (l->n_segs == l->cap_segs) {
-		size_t cap = l->cap_segs ? 2 * l->cap_segs : 1024;
-		struct seg *p = realloc(l->segs, cap * sizeof(*p));
-		if (!p) {
-			l->oom = 1;
-			return;
-		}
-		l->segs = p, l->cap_segs = cap;
+	size_t cap = g->cap ? 2 * g->cap : 1024;
+	struct raster_seg *p = realloc(g->v, cap * sizeof(*p));
+	if (!p) {
+		g->oom = 1;
+		return -1;
 	}
-	l->segs[l->n_segs++] = (struct seg){key, (size_t)llct_fp_emitted(l->fp)};
+	g->v = p, g->cap = cap;
+	return 0;
 }
 
 static void *worker(void *arg)
@@ -123,7 +114,7 @@ void raster_pool_destroy(struct raster_pool *p)
 	for (unsigned k = 0; k < p->n; k++) {
 		llct_fp_destroy(p->lane[k].fp);
 		free(p->lane[k].recs);
-		free(p->lane[k].segs);
+		free(p->lane[k].segs.v);
 	}
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->go);
@@ -140,17 +131,17 @@ static void merge(struct raster_pool *p, struct llct_fp *fp)
 		unsigned best = p->n;
 		for (unsigned k = 0; k < p->n; k++) {
 			const struct raster_lane *l = &p->lane[k];
-			if (next[k] < l->n_segs &&
+			if (next[k] < l->segs.n &&
 			    (best == p->n ||
-			     l->segs[next[k]].key < p->lane[best].segs[next[best]].key))
+			     l->segs.v[next[k]].key < p->lane[best].segs.v[next[best]].key))
 				best = k;
 		}
 		if (best == p->n)
 			return;
 		const struct raster_lane *l = &p->lane[best];
 		size_t i = next[best]++;
-		size_t end = i + 1 < l->n_segs ? l->segs[i + 1].at : l->n;
-		llct_fp_put(fp, l->recs + l->segs[i].at, end - l->segs[i].at);
+		size_t end = i + 1 < l->segs.n ? l->segs.v[i + 1].at : l->n;
+		llct_fp_put(fp, l->recs + l->segs.v[i].at, end - l->segs.v[i].at);
 	}
 }
 
@@ -173,15 +164,16 @@ int raster_pool_run(struct raster_pool *p, struct ctx *c,
 	for (unsigned k = 0; k < n; k++) {
 		struct raster_lane *l = &p->lane[k];
 		llct_fp_lane_begin(l->fp, c->fp);
-		l->n = l->n_segs = 0;
-		l->oom = 0;
+		l->n = l->segs.n = 0;
+		l->oom = l->segs.oom = 0;
 		memset(&l->res, 0, sizeof(l->res));
 		l->c = *c;
 		l->c.fp = l->fp;
 		l->c.res = &l->res;
 		l->c.lane = k;
 		l->c.lanes = n;
-		l->c.ln = l;
+		l->c.segs = &l->segs;
+		l->c.emitted = llct_fp_emitted_at(l->fp);
 	}
 	p->n = n;
 	pthread_mutex_lock(&p->mu);
@@ -200,7 +192,7 @@ int raster_pool_run(struct raster_pool *p, struct ctx *c,
 	for (unsigned k = 0; k < n; k++) {
 		struct raster_lane *l = &p->lane[k];
 		llct_fp_lane_end(l->fp, c->fp);
-		oom |= l->oom;
+		oom |= l->oom | l->segs.oom;
 		c->res->covered += l->res.covered;
 		c->res->passed += l->res.passed;
 	}

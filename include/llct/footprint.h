@@ -65,5 +65,7 @@ uint32_t llct_fp_line_size(const struct llct_fp *fp);
 /* Accesses the render caches absorbed, and records emitted, so far. */
 uint64_t llct_fp_filtered(const struct llct_fp *fp);
 uint64_t llct_fp_emitted(const struct llct_fp *fp);
+/* Where that count of records emitted is kept, for a caller that reads it very often. */
+const uint64_t *llct_fp_emitted_at(const struct llct_fp *fp);
 
 #endif
