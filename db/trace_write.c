@@ -8,10 +8,16 @@
  * the machine; a capture's frames would otherwise each wait on two fsyncs (1.5 ms a frame of
  * glmark2 at 100 frames/s, docs/PERFORMANCE.md). The journal file is kept between frames
  * (journal_mode=PERSIST: no create and unlink a frame) and removed at close.
+ *
+ * A full chunk is encoded and compressed on the writer's own thread while the caller fills the
+ * next one (two column buffers); the caller inserts each blob, in order, when it hands over the
+ * next chunk or ends the frame, so SQLite is only ever used from the caller's thread. Where no
+ * thread can start, chunks are encoded in line.
  */
 #include "llct/trace.h"
 #include "store.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +29,19 @@ struct llct_writer {
 	char *path;
 	sqlite3_stmt *ins_chunk, *ins_frame, *ins_kernel, *ins_resource, *ins_setting;
 	struct llct_batch cols; /* pending records of the current frame */
-	int in_frame;           /* a frame is open (and a transaction with it) */
-	int has_last;           /* last_frame is meaningful */
+	/* the encoder: spare holds the chunk handed over (busy until its blob is collected) */
+	struct llct_batch spare;
+	int enc_state; /* 0 none in flight, 1 handed over, 2 encoded */
+	int enc_thread, enc_quit;
+	pthread_t enc;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint8_t *enc_blob;
+	size_t enc_size;
+	int enc_status;
+	uint32_t enc_chunk; /* its index in the frame */
+	int in_frame;       /* a frame is open (and a transaction with it) */
+	int has_last;       /* last_frame is meaningful */
 	uint32_t frame, last_frame;
 	uint32_t n_chunks;       /* chunks written for the current frame */
 	uint64_t frame_records;  /* records appended to the current frame */
@@ -125,8 +142,11 @@ int llct_writer_open(const char *path, const struct llct_capture_info *info,
 	if (!w)
 		return llct_db_msg(errbuf, errbuf_size, LLCT_ERR_NOMEM, "'%s': out of memory",
 				   path);
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv, NULL);
 	w->path = strdup(path);
-	if (!w->path || llct_batch_alloc(&w->cols) != LLCT_OK) {
+	if (!w->path || llct_batch_alloc(&w->cols) != LLCT_OK ||
+	    llct_batch_alloc(&w->spare) != LLCT_OK) {
 		st = llct_db_msg(errbuf, errbuf_size, LLCT_ERR_NOMEM, "'%s': out of memory", path);
 		goto fail_alloc;
 	}
@@ -144,7 +164,8 @@ int llct_writer_open(const char *path, const struct llct_capture_info *info,
 	snprintf(pragmas, sizeof(pragmas),
 		 "PRAGMA application_id=%d; PRAGMA user_version=%d; PRAGMA page_size=65536;",
 		 LLCT_TRACE_APPLICATION_ID, LLCT_TRACE_FORMAT_VERSION);
-	if ((st = exec(w, pragmas)) || (st = exec(w, "PRAGMA synchronous=OFF; PRAGMA journal_mode=PERSIST; BEGIN")) ||
+	if ((st = exec(w, pragmas)) ||
+	    (st = exec(w, "PRAGMA synchronous=OFF; PRAGMA journal_mode=PERSIST; BEGIN")) ||
 	    (st = exec(w, LLCT_TRACE_SCHEMA)))
 		goto fail_sql;
 	sqlite3_stmt *cap;
@@ -195,6 +216,9 @@ fail_db:
 	return st;
 fail_alloc:
 	llct_batch_free(&w->cols);
+	llct_batch_free(&w->spare);
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->cv);
 	free(w->path);
 	free(w);
 	return st;
@@ -229,14 +253,47 @@ int llct_writer_begin_frame(struct llct_writer *w, uint32_t frame)
 	return LLCT_OK;
 }
 
-static int flush_chunk(struct llct_writer *w)
+static void *encoder(void *arg)
 {
-	uint8_t *blob;
-	size_t size;
-	int st;
-	if (w->cols.n == 0)
+	struct llct_writer *w = arg;
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (w->enc_state != 1 && !w->enc_quit)
+			pthread_cond_wait(&w->cv, &w->mu);
+		if (w->enc_quit)
+			break;
+		pthread_mutex_unlock(&w->mu);
+		uint8_t *blob = NULL;
+		size_t size = 0;
+		int st = llct_chunk_encode(&w->spare, &blob, &size);
+		pthread_mutex_lock(&w->mu);
+		w->enc_blob = blob, w->enc_size = size, w->enc_status = st;
+		w->enc_state = 2;
+		pthread_cond_broadcast(&w->cv);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+/* Waits for the chunk in flight and inserts it (or, with `insert` 0, drops it). */
+static int collect(struct llct_writer *w, int insert)
+{
+	if (!w->enc_state)
 		return LLCT_OK;
-	st = llct_chunk_encode(&w->cols, &blob, &size);
+	if (w->enc_thread) {
+		pthread_mutex_lock(&w->mu);
+		while (w->enc_state != 2)
+			pthread_cond_wait(&w->cv, &w->mu);
+		pthread_mutex_unlock(&w->mu);
+	}
+	w->enc_state = 0;
+	int st = w->enc_status;
+	uint8_t *blob = w->enc_blob;
+	w->enc_blob = NULL;
+	if (!insert || w->failed) {
+		free(blob);
+		return w->failed;
+	}
 	if (st) {
 		snprintf(w->err, sizeof(w->err), "'%s': frame %u: cannot encode a chunk: %s",
 			 w->path, w->frame, llct_strerror(st));
@@ -244,16 +301,41 @@ static int flush_chunk(struct llct_writer *w)
 		return st;
 	}
 	sqlite3_bind_int64(w->ins_chunk, 1, w->frame);
-	sqlite3_bind_int64(w->ins_chunk, 2, w->n_chunks);
-	sqlite3_bind_int64(w->ins_chunk, 3, w->cols.n);
-	sqlite3_bind_blob(w->ins_chunk, 4, blob, (int)size, free);
-	st = step_reset(w, w->ins_chunk, "cannot write a chunk");
-	if (st)
+	sqlite3_bind_int64(w->ins_chunk, 2, w->enc_chunk);
+	sqlite3_bind_int64(w->ins_chunk, 3, w->spare.n);
+	sqlite3_bind_blob(w->ins_chunk, 4, blob, (int)w->enc_size, free);
+	if ((st = step_reset(w, w->ins_chunk, "cannot write a chunk")))
 		return st;
-	w->bytes += size;
-	w->n_chunks++;
-	w->cols.n = 0;
+	w->bytes += w->enc_size;
 	return LLCT_OK;
+}
+
+/* Hands the pending records to the encoder as the frame's next chunk (after inserting the one
+ * before it); with `all`, waits for it and inserts it too. */
+static int flush_chunk(struct llct_writer *w, int all)
+{
+	int st = collect(w, 1);
+	if (st || w->cols.n == 0)
+		return st;
+	struct llct_batch t = w->spare; /* the columns swap: the caller fills the other ones */
+	w->spare = w->cols;
+	w->cols = t;
+	w->cols.n = 0;
+	w->enc_chunk = w->n_chunks++;
+	if (!w->enc_thread && !w->enc_quit) /* started with the first chunk; never retried */
+		w->enc_thread = !pthread_create(&w->enc, NULL, encoder, w);
+	w->enc_quit |= !w->enc_thread;
+	if (w->enc_thread) {
+		pthread_mutex_lock(&w->mu);
+		w->enc_state = 1;
+		pthread_cond_signal(&w->cv);
+		pthread_mutex_unlock(&w->mu);
+	} else {
+		w->enc_blob = NULL;
+		w->enc_status = llct_chunk_encode(&w->spare, &w->enc_blob, &w->enc_size);
+		w->enc_state = 2;
+	}
+	return all ? collect(w, 1) : LLCT_OK;
 }
 
 int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, size_t n)
@@ -280,7 +362,7 @@ int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, si
 		w->cols.kernel[k] = r->kernel;
 		w->cols.tenant[k] = r->tenant;
 		if (w->cols.n == LLCT_CHUNK_RECORDS) {
-			int st = flush_chunk(w);
+			int st = flush_chunk(w, 0);
 			if (st)
 				return st;
 		}
@@ -324,7 +406,7 @@ int llct_writer_end_frame(struct llct_writer *w)
 		snprintf(w->err, sizeof(w->err), "'%s': frame ended but none was begun", w->path);
 		return LLCT_ERR_STATE;
 	}
-	if ((st = flush_chunk(w)))
+	if ((st = flush_chunk(w, 1)))
 		return st;
 	now_utc(when, sizeof(when));
 	sqlite3_bind_int64(w->ins_frame, 1, w->frame);
@@ -347,6 +429,7 @@ int llct_writer_abort_frame(struct llct_writer *w)
 		return LLCT_OK;
 	w->in_frame = 0;
 	w->cols.n = 0;
+	collect(w, 0);
 	if (sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(w, "cannot roll back");
 	return LLCT_OK;
@@ -359,6 +442,17 @@ int llct_writer_close(struct llct_writer *w)
 		return LLCT_OK;
 	if (w->db && w->in_frame)
 		llct_writer_abort_frame(w);
+	collect(w, 0);
+	if (w->enc_thread) {
+		pthread_mutex_lock(&w->mu);
+		w->enc_quit = 1;
+		pthread_cond_signal(&w->cv);
+		pthread_mutex_unlock(&w->mu);
+		pthread_join(w->enc, NULL);
+	}
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->cv);
+	llct_batch_free(&w->spare);
 	sqlite3_finalize(w->ins_chunk);
 	sqlite3_finalize(w->ins_frame);
 	sqlite3_finalize(w->ins_kernel);
