@@ -31,8 +31,8 @@ struct llct_writer {
 	struct llct_batch cols; /* pending records of the current frame */
 	/* the encoder: spare holds the chunk handed over (busy until its blob is collected) */
 	struct llct_batch spare;
-	int enc_state; /* 0 none in flight, 1 handed over, 2 encoded */
-	int enc_thread, enc_quit;
+	int enc_state;                      /* 0 none in flight, 1 handed over, 2 encoded */
+	int enc_thread, enc_none, enc_quit; /* the thread runs; could not start; is to stop */
 	pthread_t enc;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -322,9 +322,10 @@ static int flush_chunk(struct llct_writer *w, int all)
 	w->cols = t;
 	w->cols.n = 0;
 	w->enc_chunk = w->n_chunks++;
-	if (!w->enc_thread && !w->enc_quit) /* started with the first chunk; never retried */
+	if (!w->enc_thread && !w->enc_none) { /* started with the first chunk; not retried */
 		w->enc_thread = !pthread_create(&w->enc, NULL, encoder, w);
-	w->enc_quit |= !w->enc_thread;
+		w->enc_none = !w->enc_thread;
+	}
 	if (w->enc_thread) {
 		pthread_mutex_lock(&w->mu);
 		w->enc_state = 1;
