@@ -347,21 +347,39 @@ int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, si
 		snprintf(w->err, sizeof(w->err), "'%s': records appended outside a frame", w->path);
 		return LLCT_ERR_STATE;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n;) { /* as many as the chunk has room for, column by column */
+		uint32_t k0 = w->cols.n, m = LLCT_CHUNK_RECORDS - k0;
+		m = n - i < m ? (uint32_t)(n - i) : m;
 		const struct llct_record *r = &recs[i];
-		if (r->stream >= LLCT_N_STREAMS || r->op > 1) {
-			snprintf(w->err, sizeof(w->err),
-				 "'%s': frame %u: record with stream %u op %u is not valid",
-				 w->path, w->frame, r->stream, r->op);
+		unsigned bad = 0;
+		for (uint32_t j = 0; j < m; j++)
+			bad |= (r[j].stream >= LLCT_N_STREAMS) | (r[j].op > 1);
+		if (bad) {
+			for (uint32_t j = 0; j < m; j++)
+				if (r[j].stream >= LLCT_N_STREAMS || r[j].op > 1) {
+					snprintf(
+					    w->err, sizeof(w->err),
+					    "'%s': frame %u: record with stream %u op %u is not "
+					    "valid",
+					    w->path, w->frame, r[j].stream, r[j].op);
+					break;
+				}
 			return LLCT_ERR_INVALID;
 		}
-		uint32_t k = w->cols.n++;
-		w->cols.addr[k] = r->addr;
-		w->cols.stream[k] = r->stream;
-		w->cols.op[k] = r->op;
-		w->cols.sm[k] = r->sm;
-		w->cols.kernel[k] = r->kernel;
-		w->cols.tenant[k] = r->tenant;
+		for (uint32_t j = 0; j < m; j++)
+			w->cols.addr[k0 + j] = r[j].addr;
+		for (uint32_t j = 0; j < m; j++)
+			w->cols.stream[k0 + j] = r[j].stream;
+		for (uint32_t j = 0; j < m; j++)
+			w->cols.op[k0 + j] = r[j].op;
+		for (uint32_t j = 0; j < m; j++)
+			w->cols.sm[k0 + j] = r[j].sm;
+		for (uint32_t j = 0; j < m; j++)
+			w->cols.kernel[k0 + j] = r[j].kernel;
+		for (uint32_t j = 0; j < m; j++)
+			w->cols.tenant[k0 + j] = r[j].tenant;
+		w->cols.n += m;
+		i += m;
 		if (w->cols.n == LLCT_CHUNK_RECORDS) {
 			int st = flush_chunk(w, 0);
 			if (st)
