@@ -249,6 +249,8 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 			float lo0 = 0, hi0 = 0; /* the tile's bounds before this primitive */
 			if (c->z) {
 				size_t zt = (size_t)(ty / T) * c->z->tiles_x + (size_t)(tx / T);
+				if (c->dtest || c->stest) /* its samples are looked at */
+					llct_zbuf_touch_tile(c->z, zt);
 				lo0 = c->z->tile_min[zt];
 				hi0 = c->z->tile_max[zt];
 			}

@@ -1,5 +1,6 @@
 /* zbuf.c - tier 2's emulated depth/stencil buffers (raster.h): per-sample depth (quantized as
- * the format stores it) and stencil, and the bounds of every HiZ tile. */
+ * the format stores it) and stencil, and the bounds of every HiZ tile; a clear of whole tiles
+ * is kept per tile and written into the samples only when something looks at them. */
 #include "zbuf.h"
 
 #include <math.h>
@@ -25,7 +26,11 @@ struct llct_zbuf *llct_zbuf_create(uint32_t width, uint32_t height, uint32_t sam
 	z->stencil = stencil_bits ? calloc(n, 1) : NULL;
 	z->tile_min = malloc(t * sizeof(float));
 	z->tile_max = malloc(t * sizeof(float));
-	if (!z->depth || (stencil_bits && !z->stencil) || !z->tile_min || !z->tile_max) {
+	z->lazy = calloc(t, 1);
+	z->lazy_depth = malloc(t * sizeof(float));
+	z->lazy_stencil = malloc(t);
+	if (!z->depth || (stencil_bits && !z->stencil) || !z->tile_min || !z->tile_max ||
+	    !z->lazy || !z->lazy_depth || !z->lazy_stencil) {
 		llct_zbuf_destroy(z);
 		return NULL;
 	}
@@ -41,21 +46,46 @@ void llct_zbuf_destroy(struct llct_zbuf *z)
 	free(z->stencil);
 	free(z->tile_min);
 	free(z->tile_max);
+	free(z->lazy);
+	free(z->lazy_depth);
+	free(z->lazy_stencil);
 	free(z);
 }
 
 void llct_zbuf_forget(struct llct_zbuf *z)
 {
-	size_t n = (size_t)z->w * z->h * z->samples, t = (size_t)z->tiles_x * z->tiles_y;
-	for (size_t i = 0; i < n; i++)
-		z->depth[i] = 0.0f;
-	if (z->stencil)
-		memset(z->stencil, 0, n);
-	for (uint32_t ty = 0; ty < z->tiles_y; ty++)
-		for (uint32_t tx = 0; tx < z->tiles_x; tx++)
-			llct_zbuf_retile(z, tx, ty);
-	(void)t;
+	size_t t = (size_t)z->tiles_x * z->tiles_y;
+	memset(z->lazy, z->stencil ? 3 : 1, t); /* zeros, when something looks */
+	memset(z->lazy_stencil, 0, t);
+	for (size_t i = 0; i < t; i++)
+		z->lazy_depth[i] = z->tile_min[i] = z->tile_max[i] = 0.0f;
 	z->known = 0;
+}
+
+/* Tile t's pixel rectangle [x0,x1) x [y0,y1). */
+static void tile_rect(const struct llct_zbuf *z, size_t t, uint32_t *x0, uint32_t *y0, uint32_t *x1,
+		      uint32_t *y1)
+{
+	*x0 = (uint32_t)(t % z->tiles_x) * LLCT_HIZ_TILE;
+	*y0 = (uint32_t)(t / z->tiles_x) * LLCT_HIZ_TILE;
+	*x1 = *x0 + LLCT_HIZ_TILE < z->w ? *x0 + LLCT_HIZ_TILE : z->w;
+	*y1 = *y0 + LLCT_HIZ_TILE < z->h ? *y0 + LLCT_HIZ_TILE : z->h;
+}
+
+void llct_zbuf_fill_tile(struct llct_zbuf *z, size_t t)
+{
+	uint32_t x0, y0, x1, y1;
+	tile_rect(z, t, &x0, &y0, &x1, &y1);
+	for (uint32_t y = y0; y < y1; y++) {
+		size_t i0 = ((size_t)y * z->w + x0) * z->samples,
+		       i1 = ((size_t)y * z->w + x1) * z->samples;
+		if (z->lazy[t] & 1)
+			for (size_t i = i0; i < i1; i++)
+				z->depth[i] = z->lazy_depth[t];
+		if ((z->lazy[t] & 2) && z->stencil)
+			memset(z->stencil + i0, z->lazy_stencil[t], i1 - i0);
+	}
+	z->lazy[t] = 0;
 }
 
 int llct_zbuf_known(const struct llct_zbuf *z)
@@ -66,6 +96,7 @@ int llct_zbuf_known(const struct llct_zbuf *z)
 int llct_zbuf_retile(struct llct_zbuf *z, uint32_t tx, uint32_t ty)
 {
 	float lo = INFINITY, hi = -INFINITY;
+	llct_zbuf_touch_tile(z, (size_t)ty * z->tiles_x + tx);
 	uint32_t x1 = (tx + 1) * LLCT_HIZ_TILE, y1 = (ty + 1) * LLCT_HIZ_TILE;
 	x1 = x1 < z->w ? x1 : z->w;
 	y1 = y1 < z->h ? y1 : z->h;
@@ -92,29 +123,40 @@ void llct_zbuf_clear(struct llct_zbuf *z, uint32_t x0, uint32_t y0, uint32_t x1,
 	if (x0 >= x1 || y0 >= y1)
 		return;
 	float d = llct_zbuf_quantize(z, depth);
-	for (uint32_t y = y0; y < y1; y++) { /* row by row, each a fill the compiler vectorizes */
-		size_t i0 = ((size_t)y * z->w + x0) * z->samples,
-		       i1 = ((size_t)y * z->w + x1) * z->samples;
-		if (do_depth) {
-			float *row = z->depth;
-			for (size_t i = i0; i < i1; i++)
-				row[i] = d;
-		}
-		if (do_stencil && z->stencil)
-			memset(z->stencil + i0, (int)(uint8_t)stencil, i1 - i0);
-	}
-	for (uint32_t ty = y0 / LLCT_HIZ_TILE; ty * LLCT_HIZ_TILE < y1; ty++)
-		for (uint32_t tx = x0 / LLCT_HIZ_TILE; tx * LLCT_HIZ_TILE < x1; tx++) {
-			uint32_t T = LLCT_HIZ_TILE;
+	const uint32_t T = LLCT_HIZ_TILE;
+	for (uint32_t ty = y0 / T; ty * T < y1; ty++)
+		for (uint32_t tx = x0 / T; tx * T < x1; tx++) {
+			size_t t = (size_t)ty * z->tiles_x + tx;
 			int whole = tx * T >= x0 && ty * T >= y0 &&
 				    ((tx + 1) * T <= x1 || x1 == z->w) &&
 				    ((ty + 1) * T <= y1 || y1 == z->h);
-			if (whole && do_depth) { /* the whole tile: its bounds are the value */
-				z->tile_min[(size_t)ty * z->tiles_x + tx] = d;
-				z->tile_max[(size_t)ty * z->tiles_x + tx] = d;
-			} else {
-				llct_zbuf_retile(z, tx, ty);
+			if (whole) { /* kept as pending until the tile's samples are looked at */
+				if (do_depth) {
+					z->lazy[t] |= 1;
+					z->lazy_depth[t] = z->tile_min[t] = z->tile_max[t] = d;
+				}
+				if (do_stencil && z->stencil) {
+					z->lazy[t] |= 2;
+					z->lazy_stencil[t] = (uint8_t)stencil;
+				}
+				if (!do_depth) /* bounds from the samples, as always */
+					llct_zbuf_retile(z, tx, ty);
+				continue;
 			}
+			llct_zbuf_touch_tile(z, t); /* part of the tile: its samples, then bounds */
+			uint32_t xa = tx * T > x0 ? tx * T : x0, ya = ty * T > y0 ? ty * T : y0;
+			uint32_t xb = (tx + 1) * T < x1 ? (tx + 1) * T : x1,
+				 yb = (ty + 1) * T < y1 ? (ty + 1) * T : y1;
+			for (uint32_t y = ya; y < yb; y++) {
+				size_t i0 = ((size_t)y * z->w + xa) * z->samples,
+				       i1 = ((size_t)y * z->w + xb) * z->samples;
+				if (do_depth)
+					for (size_t i = i0; i < i1; i++)
+						z->depth[i] = d;
+				if (do_stencil && z->stencil)
+					memset(z->stencil + i0, (int)(uint8_t)stencil, i1 - i0);
+			}
+			llct_zbuf_retile(z, tx, ty);
 		}
 	/* a partial clear of unknown contents leaves the rest unknown; count it known (tests then
 	   compare with the zeros there), as programs clear the whole area */
@@ -123,12 +165,18 @@ void llct_zbuf_clear(struct llct_zbuf *z, uint32_t x0, uint32_t y0, uint32_t x1,
 
 float llct_zbuf_depth(const struct llct_zbuf *z, uint32_t x, uint32_t y, uint32_t s)
 {
-	return z->depth[((size_t)y * z->w + x) * z->samples + s];
+	size_t t = (size_t)(y / LLCT_HIZ_TILE) * z->tiles_x + x / LLCT_HIZ_TILE;
+	return z->lazy[t] & 1 ? z->lazy_depth[t]
+			      : z->depth[((size_t)y * z->w + x) * z->samples + s];
 }
 
 uint32_t llct_zbuf_stencil(const struct llct_zbuf *z, uint32_t x, uint32_t y, uint32_t s)
 {
-	return z->stencil ? z->stencil[((size_t)y * z->w + x) * z->samples + s] : 0;
+	size_t t = (size_t)(y / LLCT_HIZ_TILE) * z->tiles_x + x / LLCT_HIZ_TILE;
+	if (!z->stencil)
+		return 0;
+	return z->lazy[t] & 2 ? z->lazy_stencil[t]
+			      : z->stencil[((size_t)y * z->w + x) * z->samples + s];
 }
 
 int llct_zbuf_save(const struct llct_zbuf *z, const char *path)

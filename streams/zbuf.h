@@ -15,8 +15,22 @@ struct llct_zbuf {
 			    conservative as a GPU's HiZ keeps them (every depth in the tile lies
 			    within; exact after a clear or a primitive that wrote it all) */
 	float *tile_max;
+	/* clears and forgets are kept per HiZ tile until something reads or writes its samples:
+	   bit 1, the tile's depth is all lazy_depth[t]; bit 2, its stencil all lazy_stencil[t] */
+	uint8_t *lazy;
+	float *lazy_depth;
+	uint8_t *lazy_stencil;
 	int known; /* contents defined (cleared or written) */
 };
+
+/* Writes tile t's pending clear into its samples. */
+void llct_zbuf_fill_tile(struct llct_zbuf *z, size_t t);
+/* Before the samples of tile t are read or written. */
+static inline void llct_zbuf_touch_tile(struct llct_zbuf *z, size_t t)
+{
+	if (z->lazy[t])
+		llct_zbuf_fill_tile(z, t);
+}
 
 /* Recomputes HiZ tile (tx, ty)'s bounds from its samples; returns whether they changed. */
 int llct_zbuf_retile(struct llct_zbuf *z, uint32_t tx, uint32_t ty);

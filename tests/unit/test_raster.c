@@ -681,6 +681,54 @@ static void test_lanes(void)
 	}
 }
 
+/* Clears kept per tile until looked at read back as if written at once: random whole and
+ * partial clears of depth, stencil or both, and forgets, on a buffer whose edges cut tiles
+ * (37 x 29, 2 samples), against a plain array after every step. */
+static void test_lazy_clear(void)
+{
+	enum { ZW = 37, ZH = 29, ZS = 2 };
+	static float d[ZH][ZW][ZS];
+	static uint8_t st[ZH][ZW][ZS];
+	struct llct_zbuf *z = llct_zbuf_create(ZW, ZH, ZS, 32, 8);
+	uint64_t seed = 5;
+	llct_zbuf_forget(z);
+	memset(d, 0, sizeof(d)), memset(st, 0, sizeof(st));
+	int bad = 0;
+	for (int step = 0; step < 400; step++) {
+		uint32_t r = (uint32_t)(test_rand(&seed) % 10);
+		if (r == 0) {
+			llct_zbuf_forget(z);
+			memset(d, 0, sizeof(d)), memset(st, 0, sizeof(st));
+		} else {
+			uint32_t x0 = 0, y0 = 0, x1 = ZW, y1 = ZH;
+			if (r > 3) { /* part of it */
+				x0 = (uint32_t)(test_rand(&seed) % ZW),
+				y0 = (uint32_t)(test_rand(&seed) % ZH);
+				x1 = x0 + 1 + (uint32_t)(test_rand(&seed) % (ZW - x0));
+				y1 = y0 + 1 + (uint32_t)(test_rand(&seed) % (ZH - y0));
+			}
+			int dd = (int)(test_rand(&seed) % 3), ds = dd != 1 || test_rand(&seed) % 2;
+			dd = dd != 2;
+			float v = (float)(test_rand(&seed) % 1000) / 1000;
+			uint32_t sv = (uint32_t)(test_rand(&seed) % 256);
+			llct_zbuf_clear(z, x0, y0, x1, y1, dd, v, ds, sv);
+			for (uint32_t y = y0; y < y1; y++)
+				for (uint32_t x = x0; x < x1; x++)
+					for (int s = 0; s < ZS; s++) {
+						d[y][x][s] = dd ? v : d[y][x][s];
+						st[y][x][s] = ds ? (uint8_t)sv : st[y][x][s];
+					}
+		}
+		for (uint32_t y = 0; y < ZH; y++)
+			for (uint32_t x = 0; x < ZW; x++)
+				for (uint32_t s = 0; s < ZS; s++)
+					bad += llct_zbuf_depth(z, x, y, s) != d[y][x][s] ||
+					       llct_zbuf_stencil(z, x, y, s) != st[y][x][s];
+	}
+	CHECK_EQ(bad, 0);
+	llct_zbuf_destroy(z);
+}
+
 int main(void)
 {
 	test_top_left();
@@ -691,5 +739,6 @@ int main(void)
 	test_watertight();
 	test_unorm_depth();
 	test_lanes();
+	test_lazy_clear();
 	return check_done("raster");
 }
