@@ -8,16 +8,17 @@
 
 #define BUF 4096
 
-struct rc_line {
-	uint64_t line; /* line address + 1; 0 = empty */
-	int dirty;
-};
+/* A render cache entry: 0 empty, else the line's address | 2 when dirty | 1 (line addresses
+ * are multiples of the line size, at least 16, so their two low bits are free); 8 bytes, so
+ * an SM's caches take half the room they would with a separate flag. */
+typedef uint64_t rc_line;
 
 struct llct_fp {
 	struct llct_fp_config c;
 	llct_synth_emit_fn emit;
 	void *ud;
-	struct rc_line *rc[LLCT_N_STREAMS]; /* per stream: n_sms x rc_lines, direct mapped */
+	rc_line *rc[LLCT_N_STREAMS]; /* per stream: n_sms x rc_lines, direct mapped */
+	uint32_t line_shift;         /* log2 of the line size, or 64 when not a power of two */
 	struct llct_record buf[BUF];
 	size_t n;
 	uint32_t kernel;
@@ -57,10 +58,13 @@ int llct_fp_create(const struct llct_fp_config *c, llct_synth_emit_fn emit, void
 		fp->c.line = 64;
 	fp->emit = emit;
 	fp->ud = ud;
+	fp->line_shift = 64;
+	for (uint32_t k = 0; k < 32; k++)
+		fp->line_shift = fp->c.line == 1u << k ? k : fp->line_shift;
 	for (int s = 0; s < LLCT_N_STREAMS; s++) {
 		if (!c->rc_lines[s])
 			continue;
-		fp->rc[s] = calloc((size_t)fp->c.n_sms * c->rc_lines[s], sizeof(struct rc_line));
+		fp->rc[s] = calloc((size_t)fp->c.n_sms * c->rc_lines[s], sizeof(rc_line));
 		if (!fp->rc[s]) {
 			llct_fp_destroy(fp);
 			return LLCT_ERR_NOMEM;
@@ -96,6 +100,7 @@ int llct_fp_lane_create(struct llct_fp *fp, llct_synth_emit_fn emit, void *ud, s
 void llct_fp_lane_begin(struct llct_fp *lane, const struct llct_fp *fp)
 {
 	lane->c = fp->c;
+	lane->line_shift = fp->line_shift;
 	memcpy(lane->rc, fp->rc, sizeof(lane->rc));
 	lane->kernel = fp->kernel;
 	lane->filtered = lane->emitted = 0;
@@ -157,20 +162,24 @@ static void touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, ui
 		out(fp, line_addr, stream, op, sm);
 		return;
 	}
-	uint64_t key = line_addr / fp->c.line, h = key * 0x9e3779b1u >> 7;
-	struct rc_line *e = &fp->rc[stream][(size_t)sm * n + ((n & (n - 1)) ? h % n : h & (n - 1))];
-	if (e->line == line_addr + 1) {
-		fp->filtered++;
-		e->dirty |= op;
+	if (line_addr & 3) { /* not a line's address: cannot be held (never the case) */
+		out(fp, line_addr, stream, op, sm);
 		return;
 	}
-	if (e->line && e->dirty)
-		out(fp, e->line - 1, stream, LLCT_OP_WRITE, sm);
+	uint64_t key = fp->line_shift < 64 ? line_addr >> fp->line_shift : line_addr / fp->c.line;
+	uint64_t h = key * 0x9e3779b1u >> 7;
+	rc_line *e = &fp->rc[stream][(size_t)sm * n + ((n & (n - 1)) ? h % n : h & (n - 1))];
+	if ((*e & ~(uint64_t)2) == (line_addr | 1)) {
+		fp->filtered++;
+		*e |= (uint64_t)op << 1;
+		return;
+	}
+	if (*e & 2)
+		out(fp, *e & ~(uint64_t)3, stream, LLCT_OP_WRITE, sm);
 	/* a read miss fetches; a write allocates without a fetch (whole lines are written) */
 	if (!op)
 		out(fp, line_addr, stream, LLCT_OP_READ, sm);
-	e->line = line_addr + 1;
-	e->dirty = op;
+	*e = line_addr | 1 | (uint64_t)op << 1;
 }
 
 void llct_fp_rect(struct llct_fp *fp, const struct llct_surface *s, uint32_t mip, uint32_t layer,
@@ -217,9 +226,9 @@ void llct_fp_drop(struct llct_fp *fp, uint64_t lo, uint64_t hi)
 	for (int s = 0; s < LLCT_N_STREAMS; s++) {
 		size_t n = (size_t)fp->c.n_sms * fp->c.rc_lines[s];
 		for (size_t i = 0; fp->rc[s] && i < n; i++) {
-			struct rc_line *e = &fp->rc[s][i];
-			if (e->line && e->line - 1 >= lo && e->line - 1 < hi)
-				e->line = 0, e->dirty = 0;
+			rc_line *e = &fp->rc[s][i];
+			if (*e && (*e & ~(uint64_t)3) >= lo && (*e & ~(uint64_t)3) < hi)
+				*e = 0;
 		}
 	}
 }
@@ -230,11 +239,10 @@ void llct_fp_flush(struct llct_fp *fp)
 		uint32_t n = fp->c.rc_lines[s];
 		for (uint32_t sm = 0; fp->rc[s] && sm < fp->c.n_sms; sm++)
 			for (uint32_t i = 0; i < n; i++) {
-				struct rc_line *e = &fp->rc[s][(size_t)sm * n + i];
-				if (e->line && e->dirty)
-					out(fp, e->line - 1, s, LLCT_OP_WRITE, sm);
-				e->line = 0;
-				e->dirty = 0;
+				rc_line *e = &fp->rc[s][(size_t)sm * n + i];
+				if (*e & 2)
+					out(fp, *e & ~(uint64_t)3, s, LLCT_OP_WRITE, sm);
+				*e = 0;
 			}
 	}
 }
