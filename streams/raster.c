@@ -44,17 +44,27 @@ static void sample_positions(struct ctx *c, uint32_t n)
 	}
 }
 
+/* The pixels [px0,px1) x [py0,py1) whose samples a triangle with subpixel bounds mx..Mx,
+ * my..My can cover, within the draw's bounds; 0 when none. */
+static int tri_pixels(const struct ctx *c, int64_t mx, int64_t my, int64_t Mx, int64_t My,
+		      int64_t p[4])
+{
+	p[0] = mx / SUB - 1, p[1] = my / SUB - 1, p[2] = Mx / SUB + 2, p[3] = My / SUB + 2;
+	p[0] = p[0] < c->bx0 ? c->bx0 : p[0];
+	p[1] = p[1] < c->by0 ? c->by0 : p[1];
+	p[2] = p[2] > c->bx1 ? c->bx1 : p[2];
+	p[3] = p[3] > c->by1 ? c->by1 : p[3];
+	return p[0] < p[2] && p[1] < p[3];
+}
+
 /* Does any pixel the triangle's subpixel bounds can reach (as raster_tri visits them) have an
  * SM of this lane's? */
 static int lane_has(const struct ctx *c, int64_t mx, int64_t my, int64_t Mx, int64_t My)
 {
-	int64_t px0 = mx / SUB - 1, py0 = my / SUB - 1, px1 = Mx / SUB + 2, py1 = My / SUB + 2;
-	px0 = px0 < c->bx0 ? c->bx0 : px0;
-	py0 = py0 < c->by0 ? c->by0 : py0;
-	px1 = px1 > c->bx1 ? c->bx1 : px1;
-	py1 = py1 > c->by1 ? c->by1 : py1;
-	if (px0 >= px1 || py0 >= py1)
+	int64_t p[4];
+	if (!tri_pixels(c, mx, my, Mx, My, p))
 		return 0;
+	int64_t px0 = p[0], py0 = p[1], px1 = p[2], py1 = p[3];
 	const int64_t T = LLCT_HIZ_TILE; /* raster_tri's tiles, each of its top-left pixel's SM */
 	for (int64_t y = py0 - py0 % T; y < py1; y += T)
 		for (int64_t x = px0 - px0 % T; x < px1; x += T)
@@ -153,13 +163,10 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 		t.zmax = d > t.zmax ? d : t.zmax;
 	}
 	/* the pixels whose samples can be inside, within the bounds, in whole blocks */
-	int64_t px0 = mx / SUB - 1, py0 = my / SUB - 1, px1 = Mx / SUB + 2, py1 = My / SUB + 2;
-	px0 = px0 < c->bx0 ? c->bx0 : px0;
-	py0 = py0 < c->by0 ? c->by0 : py0;
-	px1 = px1 > c->bx1 ? c->bx1 : px1;
-	py1 = py1 > c->by1 ? c->by1 : py1;
-	if (px0 >= px1 || py0 >= py1)
+	int64_t pb[4];
+	if (!tri_pixels(c, mx, my, Mx, My, pb))
 		return;
+	int64_t px0 = pb[0], py0 = pb[1], px1 = pb[2], py1 = pb[3];
 	enum { T = LLCT_HIZ_TILE };
 	_Static_assert(T == 2 * BLK && T == 8,
 		       "a tile's row of coverage is one 64-bit word, two blocks wide");

@@ -336,6 +336,26 @@ static void test_stencil_msaa_tex(void)
 	llct_fp_destroy(fp);
 }
 
+/* A W x H RGBA8 texture with its full mip chain at 0x400000, sampled at the coordinates in
+ * attribute slot 0 (x, y). */
+static struct llct_use interp_tex(void)
+{
+	struct llct_surface tex = {.base = 0x400000,
+				   .width = W,
+				   .height = H,
+				   .layers = 1,
+				   .mips = 7,
+				   .samples = 1,
+				   .bpp = 4,
+				   .tiled = 1};
+	return (struct llct_use){.kind = LLCT_USE_IMAGE,
+				 .binding = LLCT_BIND_SAMPLED_IMAGE,
+				 .s = tex,
+				 .slot = 0,
+				 .c0 = 0,
+				 .c1 = 1};
+}
+
 /* Sampled images at interpolated coordinates: a triangle over the viewport whose attribute slot
  * 0 holds (u, v) = screen position / viewport reads a W x H texture's 256 lines, one pixel one
  * texel; with coordinates twice that it minifies by 2 and reads mip 1 (32x32: 64 lines), wrapped
@@ -345,20 +365,7 @@ static void test_interpolated_tex(void)
 	struct llct_fp *fp = model();
 	struct llct_pass p = pass(NULL, 1);
 	struct llct_draw_state st = state(-1);
-	struct llct_surface tex = {.base = 0x400000,
-				   .width = W,
-				   .height = H,
-				   .layers = 1,
-				   .mips = 7,
-				   .samples = 1,
-				   .bpp = 4,
-				   .tiled = 1};
-	struct llct_use u = {.kind = LLCT_USE_IMAGE,
-			     .binding = LLCT_BIND_SAMPLED_IMAGE,
-			     .s = tex,
-			     .slot = 0,
-			     .c0 = 0,
-			     .c1 = 1};
+	struct llct_use u = interp_tex();
 	float v[3 * 8];
 	struct llct_raster *r = llct_raster_create();
 	struct llct_draw d = {
@@ -580,20 +587,7 @@ static void test_lanes(void)
 	static struct llct_record got[3][MAXREC];
 	enum { N = 300, S = 8 };
 	static float v[N * 3 * S];
-	struct llct_surface tex = {.base = 0x400000,
-				   .width = W,
-				   .height = H,
-				   .layers = 1,
-				   .mips = 7,
-				   .samples = 1,
-				   .bpp = 4,
-				   .tiled = 1};
-	struct llct_use u = {.kind = LLCT_USE_IMAGE,
-			     .binding = LLCT_BIND_SAMPLED_IMAGE,
-			     .s = tex,
-			     .slot = 0,
-			     .c0 = 0,
-			     .c1 = 1};
+	struct llct_use u = interp_tex();
 	for (uint32_t samples = 1; samples <= 4; samples *= 4) {
 		struct run runs[3];
 		struct llct_zbuf *zs[3];
