@@ -22,8 +22,12 @@ struct llct_zbuf *llct_zbuf_create(uint32_t width, uint32_t height, uint32_t sam
 	z->tiles_x = (z->w + LLCT_HIZ_TILE - 1) / LLCT_HIZ_TILE;
 	z->tiles_y = (z->h + LLCT_HIZ_TILE - 1) / LLCT_HIZ_TILE;
 	size_t n = (size_t)z->w * z->h * z->samples, t = (size_t)z->tiles_x * z->tiles_y;
-	z->depth = malloc(n * sizeof(*z->depth));
-	z->stencil = stencil_bits ? calloc(n, 1) : NULL;
+	/* cache-line aligned: with rows a multiple of 16 pixels, the rasterizer's threads (whose
+	   tiles are 16 pixels wide) then never write the same line */
+	z->depth = aligned_alloc(64, (n * sizeof(*z->depth) + 63) & ~(size_t)63);
+	z->stencil = stencil_bits ? aligned_alloc(64, (n + 63) & ~(size_t)63) : NULL;
+	if (z->stencil)
+		memset(z->stencil, 0, n);
 	z->tile_min = malloc(t * sizeof(float));
 	z->tile_max = malloc(t * sizeof(float));
 	z->lazy = calloc(t, 1);

@@ -75,9 +75,13 @@ static inline float llct_zbuf_quantize(const struct llct_zbuf *z, double d)
  * changed. */
 static inline int llct_zbuf_widen(struct llct_zbuf *z, size_t t, float d)
 {
-	int changed = d < z->tile_min[t] || d > z->tile_max[t];
-	z->tile_min[t] = d < z->tile_min[t] ? d : z->tile_min[t];
-	z->tile_max[t] = d > z->tile_max[t] ? d : z->tile_max[t];
+	/* stores only when a bound moves: the rasterizer's threads own tiles that share cache
+	   lines of these arrays, and a store each sample made those lines bounce between them */
+	int changed = 0;
+	if (d < z->tile_min[t])
+		z->tile_min[t] = d, changed = 1;
+	if (d > z->tile_max[t])
+		z->tile_max[t] = d, changed = 1;
 	return changed;
 }
 
