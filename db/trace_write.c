@@ -347,37 +347,24 @@ int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, si
 		snprintf(w->err, sizeof(w->err), "'%s': records appended outside a frame", w->path);
 		return LLCT_ERR_STATE;
 	}
-	for (size_t i = 0; i < n;) { /* as many as the chunk has room for, column by column */
+	for (size_t i = 0; i < n;) { /* a run at a time: as many as the chunk has room for */
 		uint32_t k0 = w->cols.n, m = LLCT_CHUNK_RECORDS - k0;
 		m = n - i < m ? (uint32_t)(n - i) : m;
 		const struct llct_record *r = &recs[i];
-		unsigned bad = 0;
-		for (uint32_t j = 0; j < m; j++)
-			bad |= (r[j].stream >= LLCT_N_STREAMS) | (r[j].op > 1);
-		if (bad) {
-			for (uint32_t j = 0; j < m; j++)
-				if (r[j].stream >= LLCT_N_STREAMS || r[j].op > 1) {
-					snprintf(
-					    w->err, sizeof(w->err),
-					    "'%s': frame %u: record with stream %u op %u is not "
-					    "valid",
-					    w->path, w->frame, r[j].stream, r[j].op);
-					break;
-				}
-			return LLCT_ERR_INVALID;
-		}
-		for (uint32_t j = 0; j < m; j++)
+		for (uint32_t j = 0; j < m; j++) {
+			if (r[j].stream >= LLCT_N_STREAMS || r[j].op > 1) {
+				snprintf(w->err, sizeof(w->err),
+					 "'%s': frame %u: record with stream %u op %u is not valid",
+					 w->path, w->frame, r[j].stream, r[j].op);
+				return LLCT_ERR_INVALID; /* none of this run is kept */
+			}
 			w->cols.addr[k0 + j] = r[j].addr;
-		for (uint32_t j = 0; j < m; j++)
 			w->cols.stream[k0 + j] = r[j].stream;
-		for (uint32_t j = 0; j < m; j++)
 			w->cols.op[k0 + j] = r[j].op;
-		for (uint32_t j = 0; j < m; j++)
 			w->cols.sm[k0 + j] = r[j].sm;
-		for (uint32_t j = 0; j < m; j++)
 			w->cols.kernel[k0 + j] = r[j].kernel;
-		for (uint32_t j = 0; j < m; j++)
 			w->cols.tenant[k0 + j] = r[j].tenant;
+		}
 		w->cols.n += m;
 		i += m;
 		if (w->cols.n == LLCT_CHUNK_RECORDS) {

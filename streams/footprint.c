@@ -89,11 +89,10 @@ int llct_fp_lane_create(struct llct_fp *fp, llct_synth_emit_fn emit, void *ud, s
 	*out = l;
 	if (!l)
 		return LLCT_ERR_NOMEM;
-	l->c = fp->c;
 	l->emit = emit;
 	l->ud = ud;
 	l->lane = 1;
-	memcpy(l->rc, fp->rc, sizeof(l->rc));
+	llct_fp_lane_begin(l, fp);
 	return LLCT_OK;
 }
 

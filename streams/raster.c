@@ -446,16 +446,19 @@ static void line_or_point(struct ctx *c, const float *a, const float *b)
 
 /* ---- the draw ---- */
 
+/* Vertices a primitive of the draw's topology (lists: triangles, lines, points). */
+static uint32_t vertices_a_primitive(const struct llct_draw_state *st)
+{
+	return st->topology == LLCT_PRIM_TRIANGLES ? 3 : st->topology == LLCT_PRIM_LINES ? 2 : 1;
+}
+
 /* Every primitive of draw arg (on one lane, or all of them). */
 static void primitives(struct ctx *c, const void *arg)
 {
 	const struct llct_draw *d = arg;
 	const float *v = d->pos;
 	uint32_t sv = c->stride;
-	const struct llct_draw_state *st = c->st;
-	uint32_t per = st->topology == LLCT_PRIM_TRIANGLES ? 3
-		       : st->topology == LLCT_PRIM_LINES   ? 2
-							   : 1;
+	uint32_t per = vertices_a_primitive(c->st);
 	for (uint32_t i = 0; i + per <= d->n_vertices; i += per) {
 		if (per == 3)
 			triangle(c, v + sv * i, v + sv * (i + 1), v + sv * (i + 2));
@@ -642,9 +645,7 @@ int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llc
 		else
 			res->tex_screen++;
 	}
-	uint32_t per = st->topology == LLCT_PRIM_TRIANGLES ? 3
-		       : st->topology == LLCT_PRIM_LINES   ? 2
-							   : 1;
+	uint32_t per = vertices_a_primitive(st);
 	res->primitives = d->n_vertices / per;
 	int rc = -1; /* -1: one thread does it */
 	if (r->threads > 1 && big(c, d, per)) {

@@ -206,6 +206,16 @@ static void write_trace(const char *path)
 	}
 	/* out-of-order frames are refused */
 	CHECK_EQ(llct_writer_begin_frame(w, 3), LLCT_ERR_STATE);
+	/* a record of no stream is refused, naming the file, the frame and the record; the
+	   frame is then abandoned and the frames before it read back below */
+	struct llct_record bad[3] = {expected[2][0], expected[2][1], expected[2][2]};
+	bad[1].stream = 99;
+	CHECK_EQ(llct_writer_begin_frame(w, 99), LLCT_OK);
+	CHECK_EQ(llct_writer_append(w, expected[2], 70000), LLCT_OK);
+	CHECK_EQ(llct_writer_append(w, bad, 3), LLCT_ERR_INVALID);
+	CHECK(strstr(llct_writer_error(w), path) && strstr(llct_writer_error(w), "frame 99") &&
+	      strstr(llct_writer_error(w), "stream 99 op"));
+	CHECK_EQ(llct_writer_abort_frame(w), LLCT_OK);
 	/* an abandoned frame leaves no trace */
 	CHECK_EQ(llct_writer_begin_frame(w, 100), LLCT_OK);
 	CHECK_EQ(llct_writer_append(w, expected[1], 1), LLCT_OK);
