@@ -6,6 +6,9 @@
 #include "llct/replay.h"
 #include "sample.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 /* Decoded batches handed to the workers together: each worker runs one model over the whole
  * window before the next model, so a model's state is reloaded into the caches once a window
  * (about a million records), not once a chunk. */
@@ -33,6 +36,19 @@ struct window {
 /* Memory for a big array, 64-byte aligned; from 1 MiB up in 2 MiB pages where the kernel
  * gives them (cache.c). Freed with free(). */
 void *llct_big_alloc(size_t bytes);
+
+/* A thread that populates [p, p + bytes) (from llct_big_alloc) front to back, without writing
+ * it, while the caller fills it; stop before freeing it. Nothing happens under 2 MiB or where
+ * no thread starts. */
+struct llct_prefault {
+	char *p;
+	size_t bytes;
+	atomic_int stop;
+	pthread_t t;
+	int started;
+};
+void llct_prefault_start(struct llct_prefault *pf, void *p, size_t bytes);
+void llct_prefault_stop(struct llct_prefault *pf);
 
 /* The next use of every access of the selected frames that looks the cache up (not DISP under
  * UCD), front to back through the trace: (*out)[i] is the index of the next access to the same

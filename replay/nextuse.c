@@ -152,6 +152,7 @@ int llct_next_use_pass(struct llct_reader *r, const struct llct_replay_options *
 {
 	struct llct_cursor *cur;
 	struct nu_pass p;
+	struct llct_prefault pf;
 	pthread_t helper;
 	int got, st = LLCT_OK, threaded = 0, at = 0;
 	*out = NULL;
@@ -176,6 +177,7 @@ int llct_next_use_pass(struct llct_reader *r, const struct llct_replay_options *
 			 llct_reader_path(r));
 		return LLCT_ERR_NOMEM;
 	}
+	llct_prefault_start(&pf, p.next, (size_t)total * sizeof(uint32_t));
 	if ((st = llct_cursor_open(r, o->frames, &cur))) {
 		snprintf(err, err_size, "%s", llct_reader_error(r));
 		goto out;
@@ -209,6 +211,7 @@ int llct_next_use_pass(struct llct_reader *r, const struct llct_replay_options *
 	}
 	pthread_barrier_destroy(&p.start);
 	pthread_barrier_destroy(&p.done);
+	llct_prefault_stop(&pf);
 	if (!p.failed && got >= 0)
 		for (uint64_t i = 0; i < p.idx; i++) {
 			uint32_t prev = p.next[i];
@@ -229,6 +232,7 @@ int llct_next_use_pass(struct llct_reader *r, const struct llct_replay_options *
 	}
 	llct_cursor_close(cur);
 out:
+	llct_prefault_stop(&pf);
 	map_release(&p.m);
 	if (st)
 		free(p.next);

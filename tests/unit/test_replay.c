@@ -1,7 +1,8 @@
 /* test_replay.c - the engine over a real trace file: one decode for many models gives the same
  * numbers as each model alone, on any number of threads; counters add up; Belady's next-use
- * pass against a plain one; results database schema, views, accumulation and refusal of
- * foreign or newer files. */
+ * pass against a plain one, and the thread that populates its array; results database schema,
+ * views, accumulation and refusal of foreign or newer files. */
+#include "../../replay/engine.h"
 #include "../../replay/sample.h"
 #include "check.h"
 #include "llct/replay.h"
@@ -11,6 +12,8 @@
 #include <math.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 static char dir[256], trace[300];
@@ -614,6 +617,42 @@ static void test_sample_select(void)
 	}
 }
 
+/* The populating thread makes a fresh array's pages resident without writing them, and the
+ * values written beside it stay. */
+static void test_prefault(void)
+{
+	size_t n = (size_t)48 << 20, words = n / sizeof(uint32_t);
+	/* fresh pages (malloc may hand back a used heap) */
+	uint32_t *a = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct llct_prefault pf;
+	unsigned char vec;
+	CHECK(a != MAP_FAILED);
+	if (a == MAP_FAILED)
+		return;
+	llct_prefault_start(&pf, a, n);
+	CHECK(pf.started);
+	for (size_t i = 0; i < words / 2; i++) /* the first half filled as it populates */
+		a[i] = (uint32_t)(i * 2654435761u);
+	int resident = 0;
+	char *last = (char *)a + n - 4096;
+	for (int k = 0; k < 500 && !resident; k++) { /* the end populated by the thread alone */
+		resident = !mincore(last, 4096, &vec) && (vec & 1);
+		if (!resident)
+			nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+	}
+	CHECK(resident);
+	llct_prefault_stop(&pf);
+	CHECK(!pf.started);
+	size_t bad = 0;
+	for (size_t i = 0; i < words; i++)
+		bad += a[i] != (i < words / 2 ? (uint32_t)(i * 2654435761u) : 0);
+	CHECK_EQ(bad, 0);
+	munmap(a, n);
+	llct_prefault_start(&pf, NULL, 4096); /* small: no thread */
+	CHECK(!pf.started);
+	llct_prefault_stop(&pf);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/llct-test-replay-XXXXXX");
@@ -622,6 +661,7 @@ int main(void)
 	make_trace();
 	test_engine();
 	test_next_use();
+	test_prefault();
 	test_sampling();
 	test_unsampled_stream();
 	test_sample_select();
