@@ -334,6 +334,9 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	d.n_uses = (uint32_t)c->n_uses;
 	uint32_t id = kernel_begin(c);
 	c->tier->draw(c, &c->pass, &d, &r);
+	if (r.fell_back)
+		snprintf(pos_state, sizeof(pos_state),
+			 "xfb, but out of memory rasterizing: tier 1's rectangle");
 	if (recorded) {
 		uint32_t width = c->pass.x1;
 		for (uint32_t a = 0; a < c->pass.n; a++)

@@ -71,8 +71,12 @@ static void end_pass(struct capture_device *c, const struct llct_pass *p)
 static void draw(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
 		 struct llct_draw_result *r)
 {
-	if (!d->pos || llct_raster_draw(c->raster, c->fp, p, d, r))
+	if (!d->pos) {
 		llct_draw_footprint(c->fp, p, d, r); /* no positions: tier 1's rectangle */
+	} else if (llct_raster_draw(c->raster, c->fp, p, d, r)) {
+		llct_draw_footprint(c->fp, p, d, r); /* out of memory: the same, said in the row */
+		r->fell_back = 1;
+	}
 }
 
 static void clear(struct capture_device *c, const struct llct_pass *p, uint32_t i, uint32_t x0,

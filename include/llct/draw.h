@@ -177,6 +177,7 @@ struct llct_draw_result {
 	uint32_t rect_w, rect_h; /* tier 1: the covered rectangle */
 	uint32_t primitives;     /* tier 2: primitives rasterized */
 	uint32_t tex_interpolated, tex_screen; /* tier 2: sampled images of each kind */
+	uint32_t fell_back; /* tier 2: out of memory rasterizing; tier 1's rectangle stood in */
 };
 
 /* The mip of a sampled image whose size best matches a covered area of cw x ch pixels: the

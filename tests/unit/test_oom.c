@@ -1,12 +1,14 @@
 /* test_oom.c - allocation failures injected one at a time (as SQLite's own tests do) into the
  * trace writer, the reader, the replay engine (whole and set-sampled) with the results
- * database, and a merge: each
+ * database, a merge, and tier 2's rasterizer on two threads (a draw either gives every record
+ * one thread gives, or says it failed, so capture can fall back and say so): each
  * run, in a child process, fails the k-th allocation (malloc, calloc, realloc: this program
  * defines them over glibc's), for every k the operation makes. Every run must end with an
  * error status or succeed, never crash, and leave what it wrote readable: the trace opens,
  * the results database passes PRAGMA integrity_check and holds only whole runs.
  * Not built with the sanitizers (they bring their own allocator). */
 #include "check.h"
+#include "llct/raster.h"
 #include "llct/replay.h"
 #include "llct/results.h"
 #include "llct/synth.h"
@@ -145,6 +147,80 @@ static int op_merge(void)
 }
 
 /* After a run, with injection off: what was written is sound. */
+/* op_raster: records a draw gives without failures (set before any failure is injected) */
+static uint64_t raster_records = UINT64_MAX;
+
+static int count_records(void *ud, const struct llct_record *r, size_t n)
+{
+	(void)r;
+	*(uint64_t *)ud += n;
+	return 0;
+}
+
+/* A 200-triangle draw over a 64 x 64 pass with emulated depth, on two rasterizer threads. */
+static int op_raster(void)
+{
+	enum { N = 200, S = 4 };
+	static float v[N * 3 * S];
+	uint64_t seed = 7, got = 0;
+	struct llct_fp_config cfg;
+	struct llct_fp *fp = NULL;
+	struct llct_surface cs = {.base = 0x100000,
+				  .width = 64,
+				  .height = 64,
+				  .layers = 1,
+				  .mips = 1,
+				  .samples = 1,
+				  .bpp = 4,
+				  .tiled = 1};
+	struct llct_surface ds = cs;
+	ds.base = 0x200000;
+	for (int i = 0; i < N * 3 * S; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		v[i] = i % S == 3 ? 1.0f : (float)(seed >> 40) / (float)(1 << 23) - 1.0f;
+	}
+	llct_fp_config_default(&cfg);
+	memset(cfg.rc_lines, 0, sizeof(cfg.rc_lines)); /* every access a record */
+	struct llct_raster *r = llct_raster_create();
+	struct llct_zbuf *z = llct_zbuf_create(64, 64, 1, 24, 0);
+	if (!r || !z || llct_fp_create(&cfg, count_records, &got, &fp)) {
+		llct_raster_destroy(r);
+		llct_zbuf_destroy(z);
+		return 0; /* failed cleanly */
+	}
+	llct_raster_set_threads(r, 2);
+	llct_zbuf_clear(z, 0, 0, 64, 64, 1, 1.0f, 0, 0);
+	struct llct_pass p = {.x1 = 64, .y1 = 64, .n = 2};
+	p.att[0] = (struct llct_attachment){.s = cs, .role = LLCT_ROLE_COLOR, .slot = 0};
+	p.att[1] = (struct llct_attachment){
+	    .s = ds, .role = LLCT_ROLE_DEPTH, .slot = -1, .has_depth = 1, .z = z};
+	struct llct_draw d = {.st = {.vp_w = 64,
+				     .vp_h = 64,
+				     .vp_max = 1,
+				     .has_viewport = 1,
+				     .depth_test = 1,
+				     .depth_write = 1,
+				     .depth_compare = LLCT_CMP_LESS,
+				     .write_mask = 1,
+				     .polygon_fill = 1,
+				     .samples = 1,
+				     .front_ccw = 1},
+			      .pos = v,
+			      .n_vertices = N * 3,
+			      .stride = S,
+			      .samples_passed = UINT64_MAX};
+	struct llct_draw_result res;
+	int rc = llct_raster_draw(r, fp, &p, &d, &res);
+	llct_fp_flush(fp);
+	llct_fp_drain(fp);
+	llct_fp_destroy(fp);
+	llct_raster_destroy(r);
+	llct_zbuf_destroy(z);
+	if (raster_records == UINT64_MAX) /* the run without failures */
+		raster_records = rc ? 0 : got;
+	return rc == -1 ? 0 : rc || got != raster_records;
+}
+
 static int sound(void)
 {
 	sqlite3 *db;
@@ -253,6 +329,10 @@ int main(void)
 	CHECK_EQ(run_child(op_replay, -1, &n), 0);
 	rename(results, shard);
 	inject("merge", op_merge, 1);
+	CHECK_EQ(op_raster(), 0); /* the reference count, in this process, then forked */
+	CHECK(raster_records > 1000);
+
+	inject("raster lanes", op_raster, 0);
 	int rc = check_done("test_oom");
 	char cmd[400];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
