@@ -471,6 +471,7 @@ int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
 				widen[C_MISSES] += fmax(tot[C_MISSES], R + W - tot[C_MISSES]);
 			}
 		}
+		double half_reads = NAN;
 		for (int c = 0; c <= N_C; c++) {
 			double v = c < N_C            ? tot[c]
 				   : tot[C_READS] > 0 ? tot[C_READ_HITS] / tot[C_READS]
@@ -481,6 +482,15 @@ int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
 			/* traffic on the keep sets alone is exact; traffic that reached fewer than
 			 * half of the groups is too concentrated on a few sets for an interval */
 			if (2 * seen[c] < used || off)
+				half = NAN;
+			/* reads known to no better than half their value: the stream's traffic sits
+			 * on a few lines, and groups that caught the same few lines agree however
+			 * unlike the rest those lines are (their spread can be 0): its read hits
+			 * and hit rate get no interval */
+			if (c == C_READS)
+				half_reads = half;
+			else if ((c == C_READ_HITS || c == N_C) && s < LLCT_N_STREAMS &&
+				 !(half_reads <= 0.5 * tot[C_READS]))
 				half = NAN;
 			if (s == LLCT_N_STREAMS && c < N_C)
 				half += widen[c];

@@ -555,6 +555,49 @@ static void test_unsampled_stream(void)
 	llct_sample_plan_release(&p);
 }
 
+/* A stream on a few lines: the groups that caught one saw exactly the same reads and hits
+ * (87 and 58, a line replayed alike), the others none, so the groups' hit rates agree to the
+ * last digit and their spread is 0 -- but the lines they missed may behave otherwise. Its
+ * reads, known to no better than their own value, keep their interval; its read hits and
+ * hit rate get none. TEX, on every set alike, keeps all of its intervals. */
+static void test_few_lines_stream(void)
+{
+	const struct llct_policy_ops *lru = llct_policy_find("lru");
+	struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+	cfg.size = 1024 * 16 * 64; /* 1,024 sets */
+	struct llct_sample_cfg p;
+	char err[200];
+	CHECK_EQ(llct_sample_plan(&p, &cfg, 8, &lru, 1, err, sizeof(err)), LLCT_OK);
+	CHECK(p.groups >= 4);
+	struct llct_frame_stats strata[1 + LLCT_SAMPLE_MAX_GROUPS], out[1];
+	memset(strata, 0, sizeof(strata));
+	for (unsigned g = 1; g <= p.groups; g++) {
+		strata[g].s[LLCT_STREAM_TEX].reads = 100 * p.samp[0][g - 1];
+		strata[g].s[LLCT_STREAM_TEX].read_hits = (50 + g % 3) * p.samp[0][g - 1];
+		if (g % 4) { /* three groups in four caught a line */
+			strata[g].s[LLCT_STREAM_OTHER].reads = 87;
+			strata[g].s[LLCT_STREAM_OTHER].read_hits = 58;
+		}
+	}
+	struct llct_estimate *e;
+	size_t n;
+	memset(out, 0, sizeof(out));
+	CHECK_EQ(llct_sample_estimate(&p, 0, strata, 1, NULL, out, &e, &n), LLCT_OK);
+	const struct llct_estimate *x = find_est(e, n, LLCT_STREAM_OTHER, LLCT_EST_READS);
+	CHECK(x && x->half_width == x->half_width && x->half_width > 0.5 * x->value);
+	x = find_est(e, n, LLCT_STREAM_OTHER, LLCT_EST_READ_HIT_RATE);
+	CHECK(x && fabs(x->value - 58.0 / 87) < 1e-3); /* counts scaled and rounded */
+	CHECK(x && x->half_width != x->half_width);    /* no interval, not +- 0 */
+	x = find_est(e, n, LLCT_STREAM_OTHER, LLCT_EST_READ_HITS);
+	CHECK(x && x->half_width != x->half_width);
+	for (unsigned m = LLCT_EST_READS; m <= LLCT_EST_READ_HIT_RATE; m++) {
+		x = find_est(e, n, LLCT_STREAM_TEX, m);
+		CHECK(x && x->half_width == x->half_width);
+	}
+	free(e);
+	llct_sample_plan_release(&p);
+}
+
 /* The selection pass over one batch (1,003 accesses: the 4-way histogram's tail too), for a
  * power-of-two modulo cache (the shared table and its filter) and an XOR-hashed one (a set
  * computed per plan): the list holds exactly the accesses of the sampled sets, in order, with
@@ -664,6 +707,7 @@ int main(void)
 	test_prefault();
 	test_sampling();
 	test_unsampled_stream();
+	test_few_lines_stream();
 	test_sample_select();
 	test_results_db();
 	int rc = check_done("test_replay");
