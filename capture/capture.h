@@ -4,6 +4,7 @@
 #ifndef LLCT_CAPTURE_CAPTURE_H
 #define LLCT_CAPTURE_CAPTURE_H
 
+#include "async.h"
 #include "layer.h"
 #include "llct/footprint.h"
 #include "llct/trace.h"
@@ -478,6 +479,7 @@ struct cbuf {
 	int frec_grow;          /* frec is too small: replaced at the next draw */
 	uint32_t *fidx;         /* the records by draw: offsets (n_draws + 1), then indices */
 	uint32_t fidx_gen, gen; /* fidx is of execution fidx_gen; executions so far */
+	uint64_t pending_seq;   /* queued for expansion in this job of async.c's (0: not) */
 };
 
 /* Everything the layer knows of one device. One lock for all of it, never held while
@@ -500,6 +502,9 @@ struct capture_device {
 	uint32_t captured;      /* frames written */
 	double t_start, t_log;  /* progress: when capture began, when it last said so */
 	uint32_t frame, kernel;
+	uint32_t rec_frame;    /* the frame recordings are in (`frame` may lag: async.c) */
+	struct async_state as; /* async.h */
+	pthread_mutex_t wmu;   /* the writer's calls (records come without the lock) */
 	char path[1024];
 	/* expansion state */
 	uint64_t cur_pipe[2], cur_set[2][8], vb[16], vb_off[16], ib, ib_off;
@@ -550,8 +555,6 @@ struct capture_device {
 	char dump_depth[512]; /* LLCT_CAPTURE_DUMP_DEPTH: where emulated depth goes at pass end */
 };
 
-/* An environment switch that is set and not "0". */
-
 /* Records a command with the device lock held; the call down the chain happens before, outside
  * it. FILL sees `m`, the new command, and `c_`, the device. */
 #define RECORD(cb, OP, FILL)                                                                       \
@@ -574,6 +577,7 @@ int getenv_on(const char *name);
 /* renderdoc.c: the RenderDoc link. */
 int rdc_inside(void);
 void rdc_open(struct capture_device *c, const char *path_template);
+void rdc_safe_point(const void *handle);
 void rdc_frame_started(struct capture_device *c);
 int rdc_frame_ended(struct capture_device *c, uint32_t frame);
 /* Appends a failure for `llctrace capture` to read (LLCT_CAPTURE_STATUS). */
@@ -594,6 +598,11 @@ struct llct_device_dispatch *dd(const void *h);
 /* ---- frames.c: frame selection and the trace writer ---- */
 
 int frame_selected(const struct capture_device *c);
+int rec_frame_selected(const struct capture_device *c); /* of rec_frame */
+/* The end of the frame being expanded: its last records and the writer's frame. */
+void frame_end(struct capture_device *c);
+/* submit.c: a submission's command buffers, expanded in order (with the lock). */
+void expand_submission(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs);
 /* samplers.c: a sampler's SMP_* filtering (unknown: linear, nearest between levels) */
 uint8_t sampler_filter(struct capture_device *c, uint64_t sampler);
 /* bda.c: the trace address of [dev, dev + size) of a buffer whose device address the program
@@ -612,6 +621,8 @@ int capture_reachable(const struct capture_device *c, uint32_t ahead);
 void capture_note_twins(struct capture_device *c);
 /* Makes sure a writer frame is open for the current frame if it is selected; 1 if open. */
 int frame_open(struct capture_device *c);
+/* A frame ends where the program is: rec_frame moves on, and frame_end is queued behind the
+ * frame's expansions (async.c), or, without, happens now. */
 void frame_boundary(struct capture_device *c);
 /* Starts a kernel: the records that follow carry its id (returned). */
 uint32_t kernel_begin(struct capture_device *c);

@@ -77,6 +77,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 		return r;
 	pthread_mutex_lock(&c->lock);
 	struct cbuf *b = cbuf_of(c, cb);
+	async_wait_cbuf(c, b); /* queued for expansion: that first */
 	if (b) {
 		b->n = 0;
 		b->copies = b->executes = 0;
@@ -131,6 +132,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandBuffer(VkCommandBuffer cb,
 	if (c) {
 		pthread_mutex_lock(&c->lock);
 		struct cbuf *b = hget(&c->cbufs, H(cb));
+		async_wait_cbuf(c, b);
 		if (b) {
 			b->n = 0;
 			b->copies = b->executes = 0;
@@ -180,6 +182,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyCommandPool(VkDevice device, VkCommandPool
 	size_t n = 0;
 	if (c && pool) {
 		pthread_mutex_lock(&c->lock);
+		async_wait_pool(c, H(pool)); /* its command buffers waiting to be expanded */
 		bs = take_pool_cbufs(c, H(pool), &n);
 		pthread_mutex_unlock(&c->lock);
 	}
@@ -201,6 +204,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandPool(VkDevice device, VkCommandPo
 	if (!c)
 		return r;
 	pthread_mutex_lock(&c->lock);
+	async_wait_pool(c, H(pool)); /* its command buffers waiting to be expanded */
 	for (size_t i = 0; i < c->cbufs.cap; i++) {
 		struct cbuf *b = c->cbufs.val[i];
 		if (b && b->cmd_pool == H(pool)) {
@@ -220,6 +224,7 @@ VKAPI_ATTR void VKAPI_CALL cap_FreeCommandBuffers(VkDevice device, VkCommandPool
 	struct capture_device *c = cap_of(device, &d);
 	for (uint32_t i = 0; c && i < n; i++) {
 		pthread_mutex_lock(&c->lock);
+		async_wait_cbuf(c, hget(&c->cbufs, H(cbs[i])));
 		struct cbuf *b = hdel(&c->cbufs, H(cbs[i]));
 		if (b)
 			drop_pushed(c, b);

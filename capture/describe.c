@@ -333,7 +333,9 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	d.uses = c->uses;
 	d.n_uses = (uint32_t)c->n_uses;
 	uint32_t id = kernel_begin(c);
+	async_draw_begin(c); /* on the expansion thread, the program may record meanwhile */
 	c->tier->draw(c, &c->pass, &d, &r);
+	async_draw_end(c);
 	if (r.fell_back)
 		snprintf(pos_state, sizeof(pos_state),
 			 "xfb, but out of memory rasterizing: tier 1's rectangle");

@@ -68,8 +68,11 @@ void cap_fail(struct capture_device *c, const char *what)
 	c->failed = 1;
 	cap_log("%s; capture stops for this device, the program goes on", what);
 	cap_status_failed(what);
-	if (c->w && c->in_frame)
+	if (c->w && c->in_frame) {
+		pthread_mutex_lock(&c->wmu); /* the expansion thread may be writing a draw's */
 		llct_writer_abort_frame(c->w);
+		pthread_mutex_unlock(&c->wmu);
+	}
 	c->in_frame = 0;
 }
 
@@ -109,6 +112,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		return;
 	}
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_mutex_init(&c->wmu, NULL);
 	c->dev = d;
 	c->tier = &llct_tier1;
 	c->next_addr = (uint64_t)1 << 32;
@@ -129,7 +133,8 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	c->boundary_auto = set.boundary == BOUNDARY_AUTO;
 	c->boundary_label = set.boundary == BOUNDARY_LABEL;
 	if (c->boundary_label) {
-		c->frame = UINT32_MAX; /* nothing before the first label is a frame */
+		c->frame = c->rec_frame =
+		    UINT32_MAX; /* nothing before the first label is a frame */
 		memcpy(c->boundary_name, set.label, sizeof(set.label));
 	}
 	struct llct_fp_config fc;
@@ -263,6 +268,11 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 			: d->occl_query
 			    ? "precise occlusion queries (samples that passed)"
 			    : "pipeline-statistics queries (fragment shader invocations)");
+	/* tier 3, label boundaries (which may sit inside command buffers) and the RenderDoc link
+	   (its .rdc starts at the frame the program is in) expand as submissions come */
+	async_init(c, !set.sync && c->tier->tier <= 2 && !c->boundary_label && !c->rdc);
+	llct_writer_set(c->w, "capture.expansion",
+			c->as.on ? "on its own thread (LLCT_CAPTURE_ASYNC)" : "at submission");
 	if (log_enabled())
 		cap_log("capturing '%s' to '%s'", props.deviceName, c->path);
 	d->cap = c;
@@ -341,6 +351,7 @@ void capture_device_destroyed(struct layer_device *d)
 	struct capture_device *c = d->cap;
 	if (!c)
 		return;
+	async_stop(c); /* the expansions queued, then the frame ends queued behind them */
 	d->cap = NULL;
 	if (c->in_frame && c->w) /* a frame in flight at the end is not complete */
 		llct_writer_abort_frame(c->w);
@@ -403,5 +414,6 @@ void capture_device_destroyed(struct layer_device *d)
 	hfree_all(&c->shaders, free_shader);
 	llct_frame_range_release(&c->frames);
 	pthread_mutex_destroy(&c->lock);
+	pthread_mutex_destroy(&c->wmu);
 	free(c);
 }

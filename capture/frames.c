@@ -11,7 +11,10 @@ int emit_records(void *ud, const struct llct_record *r, size_t n)
 	struct capture_device *c = ud;
 	if (c->failed || !c->in_frame)
 		return 0;
-	if (llct_writer_append(c->w, r, n)) {
+	pthread_mutex_lock(&c->wmu); /* a draw's records come without the device lock */
+	int st = llct_writer_append(c->w, r, n);
+	pthread_mutex_unlock(&c->wmu);
+	if (st) {
 		char msg[700];
 		snprintf(msg, sizeof(msg), "cannot write the trace: %s", llct_writer_error(c->w));
 		cap_fail(c, msg);
@@ -26,6 +29,11 @@ int frame_selected(const struct capture_device *c)
 	return c->all_frames || llct_frame_range_contains(&c->frames, c->frame);
 }
 
+int rec_frame_selected(const struct capture_device *c)
+{
+	return c->all_frames || llct_frame_range_contains(&c->frames, c->rec_frame);
+}
+
 void capture_note_twins(struct capture_device *c)
 {
 	if (!c->w || !c->tier3)
@@ -37,7 +45,7 @@ void capture_note_twins(struct capture_device *c)
 
 int capture_reachable(const struct capture_device *c, uint32_t ahead)
 {
-	uint32_t f = c->frame == UINT32_MAX ? 0 : c->frame; /* before the first: frame 0 */
+	uint32_t f = c->rec_frame == UINT32_MAX ? 0 : c->rec_frame; /* before the first: 0 */
 	if (c->bounded && f > c->last_frame)
 		return 0; /* the range is over: nothing recorded now can be captured */
 	if (c->all_frames || ahead == UINT32_MAX)
@@ -82,6 +90,15 @@ static void log_progress(struct capture_device *c)
 }
 
 void frame_boundary(struct capture_device *c)
+{
+	c->rec_frame++; /* UINT32_MAX + 1: the first label starts frame 0 */
+	if (c->as.on && !async_queue_boundary(c))
+		return;
+	async_quiesce(c); /* out of memory: the frame's expansions first */
+	frame_end(c);
+}
+
+void frame_end(struct capture_device *c)
 {
 	if (c->in_frame && !c->failed) {
 		llct_fp_flush(c->fp);
@@ -148,7 +165,10 @@ void add_resource(struct capture_device *c, uint64_t id, const char *kind, uint6
 		return;
 	struct llct_resource r = {
 	    .id = id, .kind = kind, .addr = addr, .size = size, .params = params};
-	if (llct_writer_add_resource(c->w, &r))
+	pthread_mutex_lock(&c->wmu);
+	int st = llct_writer_add_resource(c->w, &r);
+	pthread_mutex_unlock(&c->wmu);
+	if (st)
 		cap_fail(c, llct_writer_error(c->w));
 }
 

@@ -32,6 +32,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyQueryPool(VkDevice device, VkQueryPool poo
 	struct capture_device *c = cap_of(device, &d);
 	if (c) {
 		pthread_mutex_lock(&c->lock);
+		async_quiesce(c); /* nothing it has queued still reads it */
 		hdel(&c->qpools, H(pool));
 		pthread_mutex_unlock(&c->lock);
 	}
@@ -251,7 +252,7 @@ void draw_query_end(VkCommandBuffer cb, struct draw_query dq)
 int measure_submit(const struct capture_device *c)
 {
 	return ((c->stats && !c->stats_off) || c->xfb) && !c->failed &&
-	       (c->boundary_label || (c->frame != UINT32_MAX && frame_selected(c)));
+	       (c->boundary_label || (c->rec_frame != UINT32_MAX && rec_frame_selected(c)));
 }
 
 struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, size_t n, size_t *nb)

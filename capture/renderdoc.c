@@ -7,8 +7,8 @@
  * frames (submissions, presents) hold while they call down to this layer, so asking it there
  * deadlocks. A frame boundary only notes that the capture must start (or end), and the next
  * wait of the program's — vkWaitForFences, vkQueueWaitIdle, vkDeviceWaitIdle or
- * vkGetFenceStatus, which RenderDoc wraps without that lock — does it, before waiting. That
- * wait may come a little after the boundary, so the capture is started one frame early (as the
+ * vkGetFenceStatus, which RenderDoc wraps without that lock (waits.c) — does it, before waiting.
+ * That wait may come a little after the boundary, so the capture is started one frame early (as the
  * frame before the range starts) and the trace records the frame it started in
  * (capture.renderdoc_from); rdc_events.py skips the .rdc's frames before the range. The capture
  * ends at the first wait after the range's last frame. Every call RenderDoc makes into this
@@ -81,8 +81,9 @@ int rdc_frame_ended(struct capture_device *c, uint32_t frame)
 	return c->exit_after;
 }
 
-/* A wait of the program's, before it goes down: start or end RenderDoc's capture here. */
-static void safe_point(const void *handle)
+/* A wait of the program's, before it goes down (waits.c): start or end RenderDoc's capture
+ * here. */
+void rdc_safe_point(const void *handle)
 {
 	struct layer_device *d;
 	struct capture_device *c = cap_of(handle, &d);
@@ -95,7 +96,9 @@ static void safe_point(const void *handle)
 	if (what == RDC_START && c->w) { /* where the .rdc begins, for rdc_events.py */
 		char v[16];
 		snprintf(v, sizeof(v), "%u", frame);
+		pthread_mutex_lock(&c->wmu);
 		llct_writer_set(c->w, "capture.renderdoc_from", v);
+		pthread_mutex_unlock(&c->wmu);
 	}
 	pthread_mutex_unlock(&c->lock);
 	inside = 1;
@@ -115,43 +118,4 @@ static void safe_point(const void *handle)
 	inside = 0;
 	if (what == RDC_END && then_exit)
 		_exit(0); /* --exit-after: the trace is written, and now the .rdc */
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL cap_WaitForFences(VkDevice device, uint32_t n, const VkFence *fences,
-						 VkBool32 all, uint64_t timeout)
-{
-	safe_point(device);
-	return dd(device)->WaitForFences(device, n, fences, all, timeout);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL cap_GetFenceStatus(VkDevice device, VkFence fence)
-{
-	safe_point(device);
-	return dd(device)->GetFenceStatus(device, fence);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL cap_QueueWaitIdle(VkQueue queue)
-{
-	safe_point(queue);
-	return dd(queue)->QueueWaitIdle(queue);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL cap_DeviceWaitIdle(VkDevice device)
-{
-	safe_point(device);
-	return dd(device)->DeviceWaitIdle(device);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL cap_AcquireNextImageKHR(VkDevice device, VkSwapchainKHR swapchain,
-						       uint64_t timeout, VkSemaphore semaphore,
-						       VkFence fence, uint32_t *index)
-{
-	safe_point(device);
-	return dd(device)->AcquireNextImageKHR(device, swapchain, timeout, semaphore, fence, index);
-}
-
-VKAPI_ATTR VkResult VKAPI_CALL cap_ResetFences(VkDevice device, uint32_t n, const VkFence *fences)
-{
-	safe_point(device);
-	return dd(device)->ResetFences(device, n, fences);
 }

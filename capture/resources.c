@@ -51,6 +51,7 @@ VKAPI_ATTR void VKAPI_CALL cap_FreeMemory(VkDevice device, VkDeviceMemory mem,
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
+	async_quiesce(c); /* nothing it has queued still reads it */
 	free(hdel(&c->mems, H(mem)));
 	pthread_mutex_unlock(&c->lock);
 }
@@ -109,6 +110,7 @@ VKAPI_ATTR void VKAPI_CALL cap_UnmapMemory(VkDevice device, VkDeviceMemory memor
 	struct capture_device *c = cap_of(device, &d);
 	if (c) {
 		pthread_mutex_lock(&c->lock);
+		async_quiesce(c); /* nothing it has queued still reads it */
 		struct mem *m = hget(&c->mems, H(memory));
 		for (size_t i = 0; m && m->map && i < c->bufs.cap; i++)
 			if (c->bufs.val[i])
@@ -153,6 +155,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyBuffer(VkDevice device, VkBuffer buffer,
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
+	async_quiesce(c); /* nothing it has queued still reads it */
 	free_buf(hdel(&c->bufs, H(buffer)));
 	pthread_mutex_unlock(&c->lock);
 }
@@ -267,6 +270,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyImage(VkDevice device, VkImage image,
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
+	async_quiesce(c); /* nothing it has queued still reads it */
 	free_img(hdel(&c->imgs, H(image)));
 	pthread_mutex_unlock(&c->lock);
 }
@@ -340,8 +344,10 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateSwapchainKHR(VkDevice device,
 		char v[80];
 		c->presenting = 1;
 		snprintf(v, sizeof(v), "present (submissions before frame %u)",
-			 c->frame == UINT32_MAX ? 0 : c->frame);
+			 c->rec_frame == UINT32_MAX ? 0 : c->rec_frame);
+		pthread_mutex_lock(&c->wmu);
 		llct_writer_set(c->w, "capture.boundary_auto", v);
+		pthread_mutex_unlock(&c->wmu);
 	}
 	struct swap *sw = calloc(1, sizeof(*sw));
 	if (!sw || hput(&c->swaps, H(*out), sw)) {
@@ -423,6 +429,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyImageView(VkDevice device, VkImageView vie
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
+	async_quiesce(c); /* nothing it has queued still reads it */
 	free(hdel(&c->views, H(view)));
 	pthread_mutex_unlock(&c->lock);
 }
@@ -460,6 +467,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyBufferView(VkDevice device, VkBufferView v
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
+	async_quiesce(c); /* nothing it has queued still reads it */
 	free(hdel(&c->bviews, H(view)));
 	pthread_mutex_unlock(&c->lock);
 }

@@ -39,6 +39,8 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 	s->disabled = on(get("LLCT_CAPTURE_DISABLE", ud));
 	s->log = on(get("LLCT_CAPTURE_LOG", ud));
 	s->no_fragment_counts = on(get("LLCT_CAPTURE_NO_FRAGMENT_COUNTS", ud));
+	v = get("LLCT_CAPTURE_ASYNC", ud);
+	s->sync = v && !on(v); /* on unless "0" */
 	if ((v = get("LLCT_CAPTURE_OUTPUT", ud)) && *v) {
 		if (strlen(v) >= sizeof(s->output)) {
 			snprintf(why, why_size, "LLCT_CAPTURE_OUTPUT is longer than %zu bytes",

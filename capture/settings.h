@@ -31,6 +31,7 @@ struct capture_settings {
 				    draws on this many threads [0: the CPUs online, at most 8] */
 	char dump_depth[512];    /* LLCT_CAPTURE_DUMP_DEPTH */
 	int no_fragment_counts;  /* LLCT_CAPTURE_NO_FRAGMENT_COUNTS */
+	int sync;                /* LLCT_CAPTURE_ASYNC=0: expand on the submitting thread */
 	int log;                 /* LLCT_CAPTURE_LOG */
 	char renderdoc[1024];    /* LLCT_CAPTURE_RENDERDOC: .rdc path template, or "" */
 };

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void submit_cbs(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs)
+void expand_submission(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs)
 {
 	if (c->tier3 && c->frame != UINT32_MAX && !frame_selected(c))
 		for (uint32_t i = 0; i < n; i++) { /* twins run for nothing: counted */
@@ -40,13 +40,15 @@ static VkResult submit_down(struct layer_device *d, const struct submission *s)
 
 /* Both submit commands, with their command buffers in submission order: expanded before
  * the call goes down, or, when their draws are measured, after it and a wait for the
- * counts. */
+ * counts; or, with the expansion thread, queued for it at those points. */
 static VkResult submit(struct layer_device *d, struct capture_device *c, const struct submission *s,
 		       const VkCommandBuffer *cbs, size_t n)
 {
 	VkResult r = VK_SUCCESS;
 	size_t nb = 0;
 	pthread_mutex_lock(&c->lock);
+	for (size_t i = 0; c->as.started && i < n; i++) /* their last run's results first */
+		async_wait_cbuf(c, hget(&c->cbufs, H(cbs[i])));
 	for (size_t i = 0; c->tier3 && i < n; i++) { /* tier 3: every execution records afresh */
 		struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
 		if (b && (b->n_crec_used || b->n_draws))
@@ -58,7 +60,11 @@ static VkResult submit(struct layer_device *d, struct capture_device *c, const s
 		if (r == VK_SUCCESS)
 			read_fragments(c, d, s->q, bs, nb);
 	}
-	submit_cbs(c, (uint32_t)n, cbs);
+	/* on the expansion thread (async.c), else here, after what it has queued */
+	if (!c->as.on || async_queue_cbs(c, cbs, n, s->fence, s->n, s->v1, s->v2)) {
+		async_quiesce(c);
+		expand_submission(c, (uint32_t)n, cbs);
+	}
 	if (c->boundary_submit || (c->boundary_auto && !c->presenting))
 		frame_boundary(c);
 	pthread_mutex_unlock(&c->lock);

@@ -31,7 +31,8 @@ struct llct_writer {
 	struct llct_batch cols; /* pending records of the current frame */
 	/* the encoder: spare holds the chunk handed over (busy until its blob is collected) */
 	struct llct_batch spare;
-	int enc_state;                      /* 0 none in flight, 1 handed over, 2 encoded */
+	int enc_state; /* 0 none in flight, 1 handed over, 2 encoded */
+	int enc_busy;  /* a chunk is in flight: the caller's own copy, read without the lock */
 	int enc_thread, enc_none, enc_quit; /* the thread runs; could not start; is to stop */
 	pthread_t enc;
 	pthread_mutex_t mu;
@@ -278,15 +279,18 @@ static void *encoder(void *arg)
 /* Waits for the chunk in flight and inserts it (or, with `insert` 0, drops it). */
 static int collect(struct llct_writer *w, int insert)
 {
-	if (!w->enc_state)
+	if (!w->enc_busy)
 		return LLCT_OK;
+	w->enc_busy = 0;
 	if (w->enc_thread) {
 		pthread_mutex_lock(&w->mu);
 		while (w->enc_state != 2)
 			pthread_cond_wait(&w->cv, &w->mu);
+		w->enc_state = 0;
 		pthread_mutex_unlock(&w->mu);
+	} else {
+		w->enc_state = 0;
 	}
-	w->enc_state = 0;
 	int st = w->enc_status;
 	uint8_t *blob = w->enc_blob;
 	w->enc_blob = NULL;
@@ -326,6 +330,7 @@ static int flush_chunk(struct llct_writer *w, int all)
 		w->enc_thread = !pthread_create(&w->enc, NULL, encoder, w);
 		w->enc_none = !w->enc_thread;
 	}
+	w->enc_busy = 1;
 	if (w->enc_thread) {
 		pthread_mutex_lock(&w->mu);
 		w->enc_state = 1;

@@ -114,6 +114,19 @@ done
 LLCT_CAPTURE_RASTER_THREADS=17 "$LLCTRACE" capture -q -b submit -o "$T/r17.llct" -- "$SCENE" 1 >/dev/null 2>"$T/r17.err"
 grep -q "LLCT_CAPTURE_RASTER_THREADS='17' is not a number of threads (1 to 16)" "$T/r17.err" && ok || bad "17 threads: $(cat "$T/r17.err")"
 
+# expansion on its own thread (the default) or at submission: the same records, byte for
+# byte, over frames whose command buffers are re-recorded, whose memory is unmapped or
+# uploaded to after each submission, and on the geometry program's every kind of draw
+for args in "3" "3 upload" "3 unmap" "3 staging"; do
+	"$LLCTRACE" capture -q -b submit -o "$T/a1.llct" -- "$SCENE" $args >/dev/null 2>&1
+	LLCT_CAPTURE_ASYNC=0 "$LLCTRACE" capture -q -b submit -o "$T/a0.llct" -- "$SCENE" $args >/dev/null 2>&1
+	[ "$(q "$T/a1.llct" "SELECT value FROM settings WHERE key = 'capture.expansion'")" = "on its own thread (LLCT_CAPTURE_ASYNC)" ] && ok || bad "expansion setting: $(q "$T/a1.llct" "SELECT value FROM settings WHERE key = 'capture.expansion'")"
+	[ "$(q "$T/a1.llct" "SELECT count(*) FROM frames")" -ge 3 ] && cmp -s <("$LLCTRACE" dump --csv "$T/a1.llct") <("$LLCTRACE" dump --csv "$T/a0.llct") && ok || bad "scene $args: records differ with expansion on its own thread"
+done
+"$LLCTRACE" capture -q -b submit -o "$T/g1.llct" -- "$GEOMETRY" >/dev/null 2>&1
+LLCT_CAPTURE_ASYNC=0 "$LLCTRACE" capture -q -b submit -o "$T/g0.llct" -- "$GEOMETRY" >/dev/null 2>&1
+[ -s "$T/g1.llct" ] && cmp -s <("$LLCTRACE" dump --csv "$T/g1.llct") <("$LLCTRACE" dump --csv "$T/g0.llct") && ok || bad "geometry: records differ with expansion on its own thread"
+
 # every mode of the scene and features programs: exact where measured, output unchanged
 for mode in "" template push staging upload cmds2 texel masked imageless unmap; do
 	got=$("$LLCTRACE" capture -q -b submit -o "$T/s.llct" -- "$SCENE" 2 $mode 2>"$T/s.err")

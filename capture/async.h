@@ -1,0 +1,89 @@
+/* async.h - private to capture/: expansion on a thread of the device's own, so that a
+ * captured submission returns to the program once the device has run it and the layer has
+ * read its counts and positions, and its expansion runs while the program records and the
+ * device renders what comes next (LLCT_CAPTURE_ASYNC, on by default; docs/CAPTURE.md).
+ *
+ * Everything still happens in submission order: the submissions' expansions and the frame
+ * boundaries go to one queue, worked through by one thread holding the device lock, except
+ * while a draw is rasterized (the tier's draw call), when it lets go of the lock so that the
+ * program's threads can record. What the expansion reads the program may change only once it
+ * knows the device is done with it; so every way of learning that (vkWaitForFences,
+ * vkGetFenceStatus, vkWaitSemaphores, vkGetSemaphoreCounterValue, vkQueueWaitIdle,
+ * vkDeviceWaitIdle) first waits for the expansions of the submissions it reports done, and
+ * re-recording or freeing a command buffer waiting to be expanded, unmapping or freeing
+ * memory, or destroying any object, waits for the queue to be worked through. */
+#ifndef LLCT_CAPTURE_ASYNC_H
+#define LLCT_CAPTURE_ASYNC_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+struct capture_device;
+struct cbuf;
+
+struct async_sig { /* a semaphore a submission signals, and the value (0: binary) */
+	VkSemaphore sem;
+	uint64_t value;
+};
+
+struct async_job {
+	uint64_t seq;
+	int boundary;         /* a frame boundary, else command buffers to expand */
+	VkCommandBuffer *cbs; /* in submission order */
+	size_t n;
+	VkFence fence; /* what the submission signals */
+	struct async_sig *sigs;
+	size_t n_sigs;
+	struct async_job *next;
+};
+
+struct async_state {
+	int on;            /* LLCT_CAPTURE_ASYNC */
+	int started, quit; /* the thread */
+	pthread_t thread;
+	pthread_cond_t work, done; /* with the device lock */
+	struct async_job *head, *tail;
+	uint64_t next_seq, done_seq; /* jobs queued; the last one worked through */
+	int in_draw;                 /* the thread has let go of the lock for a draw */
+};
+
+/* With the device lock held. */
+void async_init(struct capture_device *c, int on);
+/* Queues the expansion of a submission's command buffers (and marks them waiting), with what
+ * the submission signals (v1 or v2). Returns 0, or -1 when out of memory (nothing queued: the
+ * caller expands them itself, after the queue is worked through). */
+int async_queue_cbs(struct capture_device *c, const VkCommandBuffer *cbs, size_t n, VkFence fence,
+		    uint32_t n_submits, const VkSubmitInfo *v1, const VkSubmitInfo2 *v2);
+/* Queues a frame boundary; -1 when out of memory (then the caller waits for the queue and
+ * ends the frame itself). */
+int async_queue_boundary(struct capture_device *c);
+/* Whether anything is queued or being expanded. */
+int async_busy(const struct capture_device *c);
+/* Waits (letting go of the lock meanwhile) until the queue is worked through. */
+void async_quiesce(struct capture_device *c);
+/* Waits until command buffer b is no longer waiting to be expanded. */
+void async_wait_cbuf(struct capture_device *c, const struct cbuf *b);
+/* Waits until no command buffer of this command pool is waiting to be expanded. */
+void async_wait_pool(struct capture_device *c, uint64_t pool);
+/* Without the lock: the completion the program just learnt of, of fences, of semaphores at
+ * values, or of everything (n == SIZE_MAX), waits for the expansions it covers. */
+void async_gate_fences(struct capture_device *c, uint32_t n, const VkFence *fences);
+void async_gate_semaphores(struct capture_device *c, uint32_t n, const VkSemaphore *sems,
+			   const uint64_t *values);
+void async_gate_all(struct capture_device *c);
+/* Without the lock, for the calls that only look (a status, a counter, a wait of timeout 0):
+ * whether a queued expansion covers the fences, or the semaphores at those values; and a
+ * timeline's counter as the program may see it, below the value of the first queued
+ * expansion that signals it (a device a little slower than it is). */
+int async_fences_queued(struct capture_device *c, uint32_t n, const VkFence *fences);
+int async_semaphores_queued(struct capture_device *c, uint32_t n, const VkSemaphore *sems,
+			    const uint64_t *values);
+void async_clamp_counter(struct capture_device *c, VkSemaphore sem, uint64_t *value);
+/* Without the lock, at the device's end: works the queue through and stops the thread. */
+void async_stop(struct capture_device *c);
+/* Inside an expansion, around a tier's draw: lets go of the lock while on the thread. */
+void async_draw_begin(struct capture_device *c);
+void async_draw_end(struct capture_device *c);
+
+#endif
