@@ -45,6 +45,7 @@ void async_init(struct capture_device *c, int on)
 	c->as.on = on;
 	pthread_cond_init(&c->as.work, NULL);
 	pthread_cond_init(&c->as.done, NULL);
+	pthread_mutex_init(&c->as.submit_mu, NULL);
 }
 
 /* Appends j (with the lock), starting the thread with the first job. */
@@ -109,7 +110,8 @@ static void fill_sigs(struct async_sig *s, uint32_t n, const VkSubmitInfo *v1,
 }
 
 int async_queue_cbs(struct capture_device *c, const VkCommandBuffer *cbs, size_t n, VkFence fence,
-		    uint32_t n_submits, const VkSubmitInfo *v1, const VkSubmitInfo2 *v2)
+		    uint32_t n_submits, const VkSubmitInfo *v1, const VkSubmitInfo2 *v2, int ready,
+		    uint64_t *seq_out)
 {
 	struct async_job *j = calloc(1, sizeof(*j));
 	size_t ns = count_sigs(n_submits, v1, v2);
@@ -124,11 +126,13 @@ int async_queue_cbs(struct capture_device *c, const VkCommandBuffer *cbs, size_t
 	j->fence = fence;
 	fill_sigs(j->sigs, n_submits, v1, v2);
 	j->n_sigs = ns;
+	j->ready = ready;
 	if (push(c, j)) {
 		free_job(j);
 		return -1;
 	}
-	uint64_t seq = j->seq;           /* j is the thread's from here */
+	uint64_t seq = j->seq; /* j is the thread's from here */
+	*seq_out = seq;
 	for (size_t i = 0; i < n; i++) { /* waiting: not to be re-recorded before expanded */
 		struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
 		if (b)
@@ -146,11 +150,20 @@ int async_queue_boundary(struct capture_device *c)
 	if (!j)
 		return -1;
 	j->boundary = 1;
+	j->ready = 1;
 	if (push(c, j)) {
 		free(j);
 		return -1;
 	}
 	return 0;
+}
+
+void async_ready(struct capture_device *c, uint64_t seq)
+{
+	for (struct async_job *j = c->as.head; j; j = j->next)
+		if (j->seq == seq)
+			j->ready = 1;
+	pthread_cond_signal(&c->as.work);
 }
 
 int async_busy(const struct capture_device *c)
@@ -291,7 +304,7 @@ static void *async_main(void *arg)
 	struct capture_device *c = arg;
 	pthread_mutex_lock(&c->lock);
 	for (;;) {
-		while (!c->as.head && !c->as.quit)
+		while ((!c->as.head || !c->as.head->ready) && !c->as.quit)
 			pthread_cond_wait(&c->as.work, &c->lock);
 		struct async_job *j = c->as.head;
 		if (!j)
@@ -332,4 +345,5 @@ void async_stop(struct capture_device *c)
 	pthread_mutex_unlock(&c->lock);
 	pthread_cond_destroy(&c->as.work);
 	pthread_cond_destroy(&c->as.done);
+	pthread_mutex_destroy(&c->as.submit_mu);
 }

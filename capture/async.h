@@ -30,6 +30,7 @@ struct async_sig { /* a semaphore a submission signals, and the value (0: binary
 struct async_job {
 	uint64_t seq;
 	int boundary;         /* a frame boundary, else command buffers to expand */
+	int ready;            /* its counts and positions are read: it may be expanded */
 	VkCommandBuffer *cbs; /* in submission order */
 	size_t n;
 	VkFence fence; /* what the submission signals */
@@ -43,6 +44,8 @@ struct async_state {
 	int started, quit; /* the thread */
 	pthread_t thread;
 	pthread_cond_t work, done; /* with the device lock */
+	pthread_mutex_t submit_mu; /* a submission whose counts are being read (taken before
+				      the device lock) */
 	struct async_job *head, *tail;
 	uint64_t next_seq, done_seq; /* jobs queued; the last one worked through */
 	int in_draw;                 /* the thread has let go of the lock for a draw */
@@ -51,10 +54,14 @@ struct async_state {
 /* With the device lock held. */
 void async_init(struct capture_device *c, int on);
 /* Queues the expansion of a submission's command buffers (and marks them waiting), with what
- * the submission signals (v1 or v2). Returns 0, or -1 when out of memory (nothing queued: the
- * caller expands them itself, after the queue is worked through). */
+ * the submission signals (v1 or v2); not `ready` until async_ready(*seq), so that it is queued
+ * (and its command buffers kept) before the submission goes down. Returns 0, or -1 when out of
+ * memory (nothing queued: the caller expands them itself, after the queue is worked
+ * through). */
 int async_queue_cbs(struct capture_device *c, const VkCommandBuffer *cbs, size_t n, VkFence fence,
-		    uint32_t n_submits, const VkSubmitInfo *v1, const VkSubmitInfo2 *v2);
+		    uint32_t n_submits, const VkSubmitInfo *v1, const VkSubmitInfo2 *v2, int ready,
+		    uint64_t *seq);
+void async_ready(struct capture_device *c, uint64_t seq);
 /* Queues a frame boundary; -1 when out of memory (then the caller waits for the queue and
  * ends the frame itself). */
 int async_queue_boundary(struct capture_device *c);

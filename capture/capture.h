@@ -685,9 +685,9 @@ void draw_query_end(VkCommandBuffer cb, struct draw_query dq);
 int measure_submit(const struct capture_device *c);
 /* The shadows of the submitted command buffers that hold the layer's queries (malloc'd). */
 struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, size_t n, size_t *nb);
-/* Waits for the queue and reads the collected command buffers' counts (with the lock held). */
+/* Waits for the queue and reads the collected command buffers' counts (queries.c). */
 void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q, struct cbuf **bs,
-		    size_t n);
+		    size_t n, int unlocked);
 
 /* ---- descriptors.c ---- */
 

@@ -273,30 +273,34 @@ struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, siz
 
 /* Waits for everything submitted to q so far (an empty submission with the layer's fence
  * signals after all earlier work on the queue) and reads the results of the collected
- * command buffers' queries. The lock is held across this wait, the one place the layer holds
- * it while calling down, so nothing can re-record those command buffers before they are
- * expanded; the wait is bounded, and after a timeout counts and positions stop for the device
- * (draws fall back to tier 1's rectangles). */
+ * command buffers' queries. Expanding at submission, the lock is held across this wait, so
+ * nothing can re-record those command buffers before they are expanded; with the expansion
+ * thread (`unlocked`), their job is queued first, which keeps them, and the caller holds
+ * async's submission lock instead (the layer's fence is one). The wait is bounded, and after
+ * a timeout counts and positions stop for the device (draws fall back to tier 1's
+ * rectangles). */
 void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q, struct cbuf **bs,
-		    size_t n)
+		    size_t n, int unlocked)
 {
 	VkDevice dev = d->handle;
 	VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
 	if (!n)
 		return;
+	const char *why = NULL;
 	if ((!c->fence && d->d.CreateFence(dev, &fi, NULL, &c->fence) != VK_SUCCESS) ||
-	    d->d.QueueSubmit(q, 0, NULL, c->fence) != VK_SUCCESS) {
+	    d->d.QueueSubmit(q, 0, NULL, c->fence) != VK_SUCCESS)
+		why = "cannot wait for a submission";
+	else if (d->d.WaitForFences(dev, 1, &c->fence, VK_TRUE, 20000000000ull) != VK_SUCCESS)
+		why = "a submission did not finish within 20 s";
+	if (why) {
+		if (unlocked)
+			pthread_mutex_lock(&c->lock);
 		c->stats_off = 1;
 		c->xfb = 0;
-		cap_log("cannot wait for a submission; per-draw counts and positions stop (draws "
-			"keep tier 1's rectangles)");
-		return;
-	}
-	if (d->d.WaitForFences(dev, 1, &c->fence, VK_TRUE, 20000000000ull) != VK_SUCCESS) {
-		c->stats_off = 1;
-		c->xfb = 0;
-		cap_log("a submission did not finish within 20 s; per-draw counts and positions "
-			"stop (draws keep tier 1's rectangles)");
+		if (unlocked)
+			pthread_mutex_unlock(&c->lock);
+		cap_log("%s; per-draw counts and positions stop (draws keep tier 1's rectangles)",
+			why);
 		return;
 	}
 	d->d.ResetFences(dev, 1, &c->fence);

@@ -46,6 +46,10 @@ static VkResult submit(struct layer_device *d, struct capture_device *c, const s
 {
 	VkResult r = VK_SUCCESS;
 	size_t nb = 0;
+	uint64_t seq = 0;
+	int queued = 0;
+	if (c->as.on) /* the layer's fence, and the order of what is queued */
+		pthread_mutex_lock(&c->as.submit_mu);
 	pthread_mutex_lock(&c->lock);
 	for (size_t i = 0; c->as.started && i < n; i++) /* their last run's results first */
 		async_wait_cbuf(c, hget(&c->cbufs, H(cbs[i])));
@@ -55,19 +59,30 @@ static VkResult submit(struct layer_device *d, struct capture_device *c, const s
 			instr_submitting(c, b, 0);
 	}
 	struct cbuf **bs = measure_submit(c) ? measured(c, cbs, n, &nb) : NULL;
-	if (nb) {
+	/* on the expansion thread (async.c): queued before it goes down, ready once its counts
+	   are read, which happens without the lock */
+	queued = c->as.on && !async_queue_cbs(c, cbs, n, s->fence, s->n, s->v1, s->v2, !nb, &seq);
+	if (nb && queued) {
+		pthread_mutex_unlock(&c->lock);
 		r = submit_down(d, s);
 		if (r == VK_SUCCESS)
-			read_fragments(c, d, s->q, bs, nb);
+			read_fragments(c, d, s->q, bs, nb, 1);
+		pthread_mutex_lock(&c->lock);
+		async_ready(c, seq);
+	} else if (nb) {
+		r = submit_down(d, s);
+		if (r == VK_SUCCESS)
+			read_fragments(c, d, s->q, bs, nb, 0);
 	}
-	/* on the expansion thread (async.c), else here, after what it has queued */
-	if (!c->as.on || async_queue_cbs(c, cbs, n, s->fence, s->n, s->v1, s->v2)) {
+	if (!queued) { /* here, after what the thread has queued */
 		async_quiesce(c);
 		expand_submission(c, (uint32_t)n, cbs);
 	}
 	if (c->boundary_submit || (c->boundary_auto && !c->presenting))
 		frame_boundary(c);
 	pthread_mutex_unlock(&c->lock);
+	if (c->as.on)
+		pthread_mutex_unlock(&c->as.submit_mu);
 	free(bs);
 	return nb ? r : submit_down(d, s);
 }
