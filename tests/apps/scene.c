@@ -9,7 +9,7 @@
  *   4. the second target is copied to a host-visible buffer.
  * Prints a checksum of the read-back pixels and of the storage buffer.
  *
- * usage: scene [FRAMES [unmap|staging|upload|template|push|cmds2|texel|masked|imageless|heap]]
+ * usage: scene [FRAMES [unmap|staging|upload|template|push|cmds2|texel|masked|imageless|heap|poll]]
  *        (default 2 frames)
  *   unmap:    the index memory is unmapped right after the indices are written, as programs
  *             that upload once do;
@@ -37,7 +37,11 @@
  *             come with vkCmdBeginRenderPass, in VkRenderPassAttachmentBeginInfo;
  *   heap:     pass B samples the texture as element 1 of an array of two (element 0 a 16x16
  *             image of its own), by an index its pipeline's specialization gives
- *             (sample_heap.frag): which image a sample reads is known only at run time.
+ *             (sample_heap.frag): which image a sample reads is known only at run time;
+ *   poll:     Vulkan 1.2: each submission signals a timeline semaphore, which the program
+ *             polls with vkGetSemaphoreCounterValue instead of waiting on a fence, and as soon
+ *             as it reads the frame done it writes the next frame's indices (0..2 and
+ *             60..62 in turn) into the mapped index buffer, as Zink polls its batches.
  */
 #include <pthread.h>
 
@@ -158,9 +162,14 @@ int main(int argc, char **argv)
 	    push = !strcmp(mode, "push"), staging = !strcmp(mode, "staging"),
 	    upload = !strcmp(mode, "upload"), cmds2 = !strcmp(mode, "cmds2"),
 	    texel = !strcmp(mode, "texel"), masked = !strcmp(mode, "masked"),
-	    imageless = !strcmp(mode, "imageless"), heap = !strcmp(mode, "heap");
+	    imageless = !strcmp(mode, "imageless"), heap = !strcmp(mode, "heap"),
+	    poll = !strcmp(mode, "poll");
 	VkPhysicalDeviceImagelessFramebufferFeatures ifb = {
 	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGELESS_FRAMEBUFFER_FEATURES, NULL, VK_TRUE};
+	VkPhysicalDeviceTimelineSemaphoreFeatures tsf = {
+	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES, NULL, VK_TRUE};
+	if (poll)
+		app_api_version = VK_API_VERSION_1_2;
 	app_open("scene", 0,
 		 push    ? VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME
 		 : cmds2 ? VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME
@@ -168,7 +177,16 @@ int main(int argc, char **argv)
 		 : imageless ? VK_KHR_IMAGELESS_FRAMEBUFFER_EXTENSION_NAME
 		     "," VK_KHR_IMAGE_FORMAT_LIST_EXTENSION_NAME
 			     : NULL,
-		 imageless ? &ifb : NULL);
+		 imageless ? (void *)&ifb
+		 : poll    ? (void *)&tsf
+			   : NULL);
+	VkSemaphore timeline = VK_NULL_HANDLE;
+	if (poll) {
+		VkSemaphoreTypeCreateInfo tci = {VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO, NULL,
+						 VK_SEMAPHORE_TYPE_TIMELINE, 0};
+		VkSemaphoreCreateInfo sci = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &tci};
+		CHECK(vkCreateSemaphore(dev, &sci, NULL, &timeline));
+	}
 	PFN_vkCmdDrawIndexedIndirectCountKHR draw_count =
 	    cmds2 ? (PFN_vkCmdDrawIndexedIndirectCountKHR)vkGetDeviceProcAddr(
 			dev, "vkCmdDrawIndexedIndirectCountKHR")
@@ -519,12 +537,30 @@ int main(int argc, char **argv)
 			vkCmdCopyImageToBuffer(cb, out, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb, 1,
 					       &reg);
 		CHECK(vkEndCommandBuffer(cb));
-		app_submit_wait(cb, fence);
+		if (poll) { /* done once the counter says so: then the indices change at once */
+			uint64_t want = (uint64_t)f + 1, now = 0;
+			VkTimelineSemaphoreSubmitInfo tsi = {
+			    VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO, NULL, 0, NULL, 1, &want};
+			VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO, &tsi};
+			si.commandBufferCount = 1;
+			si.pCommandBuffers = &cb;
+			si.signalSemaphoreCount = 1;
+			si.pSignalSemaphores = &timeline;
+			CHECK(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE));
+			while (now < want)
+				CHECK(vkGetSemaphoreCounterValue(dev, timeline, &now));
+			uint32_t first = f % 2 ? 60 : 0;
+			indices[0] = first, indices[1] = first + 1, indices[2] = first + 2;
+		} else {
+			app_submit_wait(cb, fence);
+		}
 		sum = app_checksum(sum, m_rb, W * H);
 	}
 	sum = app_checksum(sum, m_sb, N_WORDS);
 	printf("checksum %016llx\n", (unsigned long long)sum);
 	vkDeviceWaitIdle(dev);
+	if (timeline)
+		vkDestroySemaphore(dev, timeline, NULL);
 	vkDestroyFence(dev, fence, NULL);
 	vkDestroyCommandPool(dev, sec.pool, NULL);
 	vkDestroyCommandPool(dev, pool, NULL);

@@ -116,8 +116,10 @@ grep -q "LLCT_CAPTURE_RASTER_THREADS='17' is not a number of threads (1 to 16)" 
 
 # expansion on its own thread (the default) or at submission: the same records, byte for
 # byte, over frames whose command buffers are re-recorded, whose memory is unmapped or
-# uploaded to after each submission, and on the geometry program's every kind of draw
-for args in "3" "3 upload" "3 unmap" "3 staging"; do
+# uploaded to after each submission, whose indices change the moment a polled timeline
+# semaphore says the frame is done (the poll must not say so before its expansion is over),
+# and on the geometry program's every kind of draw
+for args in "3" "3 upload" "3 unmap" "3 staging" "4 poll"; do
 	"$LLCTRACE" capture -q -b submit -o "$T/a1.llct" -- "$SCENE" $args >/dev/null 2>&1
 	LLCT_CAPTURE_ASYNC=0 "$LLCTRACE" capture -q -b submit -o "$T/a0.llct" -- "$SCENE" $args >/dev/null 2>&1
 	[ "$(q "$T/a1.llct" "SELECT value FROM settings WHERE key = 'capture.expansion'")" = "on its own thread (LLCT_CAPTURE_ASYNC)" ] && ok || bad "expansion setting: $(q "$T/a1.llct" "SELECT value FROM settings WHERE key = 'capture.expansion'")"
