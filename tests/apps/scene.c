@@ -540,7 +540,12 @@ int main(int argc, char **argv)
 		if (poll) { /* done once the counter says so: then the indices change at once */
 			uint64_t want = (uint64_t)f + 1, now = 0;
 			VkTimelineSemaphoreSubmitInfo tsi = {
-			    VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO, NULL, 0, NULL, 1, &want};
+			    VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO,
+			    NULL,
+			    0,
+			    NULL,
+			    1,
+			    &want};
 			VkSubmitInfo si = {VK_STRUCTURE_TYPE_SUBMIT_INFO, &tsi};
 			si.commandBufferCount = 1;
 			si.pCommandBuffers = &cb;
