@@ -785,7 +785,7 @@ void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m);
 void do_copy(struct capture_device *c, const struct cmd *m);
 void do_clear_image(struct capture_device *c, const struct cmd *m);
 
-/* ---- expand.c: commands into records at submit time ---- */
+/* ---- expand.c: commands into records, in submission order ---- */
 
 /* ,"attachments":[ids]: the `resources` rows of the current pass's color and depth
  * attachments, into buf. */

@@ -1,5 +1,6 @@
-/* expand.c - expansion at submit time: a captured command buffer's shadow list, walked in
- * order with its bound state, becomes kernels and LLC access records. Render passes are
+/* expand.c - expansion, in submission order (on the device's expansion thread, async.c, or at
+ * submission): a captured command buffer's shadow list, walked in order with its bound state,
+ * becomes kernels and LLC access records. Render passes are
  * described here (llct/draw.h) and handed to the device's tier with each draw
  * (describe.c); copies and image clears are copies.c's. */
 #include "capture.h"
