@@ -67,6 +67,29 @@ static int push(struct capture_device *c, struct async_job *j)
 	return 0;
 }
 
+/* A command buffer and the secondaries it executes (two levels, as expand() walks them): mark
+ * them queued in job `seq`; clear the marks job `seq` left; or the last job any is queued in. */
+enum { TREE_MARK, TREE_CLEAR, TREE_LAST };
+static uint64_t tree(struct capture_device *c, struct cbuf *b, int what, uint64_t seq, int depth)
+{
+	uint64_t last = 0;
+	if (!b)
+		return 0;
+	if (what == TREE_MARK)
+		b->pending_seq = seq;
+	else if (what == TREE_CLEAR && b->pending_seq == seq)
+		b->pending_seq = 0;
+	else if (what == TREE_LAST)
+		last = b->pending_seq;
+	for (size_t i = 0; b->executes && depth < 2 && i < b->n; i++)
+		if (b->cmds[i].op == C_EXECUTE) {
+			uint64_t l =
+			    tree(c, hget(&c->cbufs, b->cmds[i].u.exec.cb), what, seq, depth + 1);
+			last = l > last ? l : last;
+		}
+	return last;
+}
+
 static void free_job(struct async_job *j)
 {
 	free(j->cbs);
@@ -133,11 +156,8 @@ int async_queue_cbs(struct capture_device *c, const VkCommandBuffer *cbs, size_t
 	}
 	uint64_t seq = j->seq; /* j is the thread's from here */
 	*seq_out = seq;
-	for (size_t i = 0; i < n; i++) { /* waiting: not to be re-recorded before expanded */
-		struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
-		if (b)
-			b->pending_seq = seq;
-	}
+	for (size_t i = 0; i < n; i++) /* waiting: not to be re-recorded before expanded */
+		tree(c, hget(&c->cbufs, H(cbs[i])), TREE_MARK, seq, 0);
 	/* a program that never waits would queue without end: at 64 behind, it waits for 32 */
 	if (seq > c->as.done_seq + 64)
 		wait_seq(c, seq - 32);
@@ -186,6 +206,11 @@ void async_wait_cbuf(struct capture_device *c, const struct cbuf *b)
 {
 	if (b)
 		wait_seq(c, b->pending_seq);
+}
+
+void async_wait_submitted(struct capture_device *c, struct cbuf *b)
+{
+	wait_seq(c, tree(c, b, TREE_LAST, 0, 0));
 }
 
 void async_wait_pool(struct capture_device *c, uint64_t pool)
@@ -313,11 +338,8 @@ static void *async_main(void *arg)
 			frame_end(c);
 		} else {
 			expand_submission(c, (uint32_t)j->n, j->cbs);
-			for (size_t i = 0; i < j->n; i++) {
-				struct cbuf *b = hget(&c->cbufs, H(j->cbs[i]));
-				if (b && b->pending_seq == j->seq)
-					b->pending_seq = 0;
-			}
+			for (size_t i = 0; i < j->n; i++)
+				tree(c, hget(&c->cbufs, H(j->cbs[i])), TREE_CLEAR, j->seq, 0);
 		}
 		c->as.head = j->next; /* gates look at the jobs not yet done */
 		if (!c->as.head)

@@ -71,6 +71,9 @@ int async_busy(const struct capture_device *c);
 void async_quiesce(struct capture_device *c);
 /* Waits until command buffer b is no longer waiting to be expanded. */
 void async_wait_cbuf(struct capture_device *c, const struct cbuf *b);
+/* The same for a command buffer about to be submitted, and the secondaries it executes (their
+ * last run's results are still to be read). */
+void async_wait_submitted(struct capture_device *c, struct cbuf *b);
 /* Waits until no command buffer of this command pool is waiting to be expanded. */
 void async_wait_pool(struct capture_device *c, uint64_t pool);
 /* Without the lock: the completion the program just learnt of, of fences, of semaphores at

@@ -52,7 +52,7 @@ static VkResult submit(struct layer_device *d, struct capture_device *c, const s
 		pthread_mutex_lock(&c->as.submit_mu);
 	pthread_mutex_lock(&c->lock);
 	for (size_t i = 0; c->as.started && i < n; i++) /* their last run's results first */
-		async_wait_cbuf(c, hget(&c->cbufs, H(cbs[i])));
+		async_wait_submitted(c, hget(&c->cbufs, H(cbs[i])));
 	for (size_t i = 0; c->tier3 && i < n; i++) { /* tier 3: every execution records afresh */
 		struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
 		if (b && (b->n_crec_used || b->n_draws))
