@@ -186,11 +186,6 @@ void async_ready(struct capture_device *c, uint64_t seq)
 	pthread_cond_signal(&c->as.work);
 }
 
-int async_busy(const struct capture_device *c)
-{
-	return c->as.done_seq != c->as.next_seq;
-}
-
 static void wait_seq(struct capture_device *c, uint64_t seq)
 {
 	while (c->as.done_seq < seq && c->as.started)

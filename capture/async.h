@@ -51,7 +51,7 @@ struct async_state {
 	int in_draw;                 /* the thread has let go of the lock for a draw */
 };
 
-/* With the device lock held. */
+/* At the device's creation. */
 void async_init(struct capture_device *c, int on);
 /* Queues the expansion of a submission's command buffers (and marks them waiting), with what
  * the submission signals (v1 or v2); not `ready` until async_ready(*seq), so that it is queued
@@ -65,8 +65,6 @@ void async_ready(struct capture_device *c, uint64_t seq);
 /* Queues a frame boundary; -1 when out of memory (then the caller waits for the queue and
  * ends the frame itself). */
 int async_queue_boundary(struct capture_device *c);
-/* Whether anything is queued or being expanded. */
-int async_busy(const struct capture_device *c);
 /* Waits (letting go of the lock meanwhile) until the queue is worked through. */
 void async_quiesce(struct capture_device *c);
 /* Waits until command buffer b is no longer waiting to be expanded. */
@@ -76,8 +74,8 @@ void async_wait_cbuf(struct capture_device *c, const struct cbuf *b);
 void async_wait_submitted(struct capture_device *c, struct cbuf *b);
 /* Waits until no command buffer of this command pool is waiting to be expanded. */
 void async_wait_pool(struct capture_device *c, uint64_t pool);
-/* Without the lock: the completion the program just learnt of, of fences, of semaphores at
- * values, or of everything (n == SIZE_MAX), waits for the expansions it covers. */
+/* Without the lock: the completion the program just learnt of (of fences, of semaphores at
+ * values, or of everything: async_gate_all) waits for the expansions it covers. */
 void async_gate_fences(struct capture_device *c, uint32_t n, const VkFence *fences);
 void async_gate_semaphores(struct capture_device *c, uint32_t n, const VkSemaphore *sems,
 			   const uint64_t *values);

@@ -499,6 +499,16 @@ static const struct llct_estimate *find_est(const struct llct_estimate *e, size_
 	return NULL;
 }
 
+/* A 1/8 plan of a 1,024-set LRU cache, for estimates worked by hand. */
+static void lru_plan(struct llct_sample_cfg *p)
+{
+	const struct llct_policy_ops *lru = llct_policy_find("lru");
+	struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+	char err[200];
+	cfg.size = 1024 * 16 * 64;
+	CHECK_EQ(llct_sample_plan(p, &cfg, 8, &lru, 1, err, sizeof(err)), LLCT_OK);
+}
+
 /* A stream the sampled sets do not carry: every group saw 1 HiZ read (a hit) where the trace
  * held 10,000 (on lines none of them holds). Known from the exact traffic, HiZ's estimates
  * get no interval and the totals' widen by all it could be (its 10,000 reads hit or not);
@@ -506,12 +516,8 @@ static const struct llct_estimate *find_est(const struct llct_estimate *e, size_
  * traffic nothing is flagged. */
 static void test_unsampled_stream(void)
 {
-	const struct llct_policy_ops *lru = llct_policy_find("lru");
-	struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
-	cfg.size = 1024 * 16 * 64; /* 1,024 sets */
 	struct llct_sample_cfg p;
-	char err[200];
-	CHECK_EQ(llct_sample_plan(&p, &cfg, 8, &lru, 1, err, sizeof(err)), LLCT_OK);
+	lru_plan(&p);
 	CHECK(p.groups >= 2);
 	struct llct_frame_stats strata[1 + LLCT_SAMPLE_MAX_GROUPS], out[1];
 	memset(strata, 0, sizeof(strata));
@@ -562,12 +568,8 @@ static void test_unsampled_stream(void)
  * hit rate get none. TEX, on every set alike, keeps all of its intervals. */
 static void test_few_lines_stream(void)
 {
-	const struct llct_policy_ops *lru = llct_policy_find("lru");
-	struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
-	cfg.size = 1024 * 16 * 64; /* 1,024 sets */
 	struct llct_sample_cfg p;
-	char err[200];
-	CHECK_EQ(llct_sample_plan(&p, &cfg, 8, &lru, 1, err, sizeof(err)), LLCT_OK);
+	lru_plan(&p);
 	CHECK(p.groups >= 4);
 	struct llct_frame_stats strata[1 + LLCT_SAMPLE_MAX_GROUPS], out[1];
 	memset(strata, 0, sizeof(strata));
