@@ -13,8 +13,11 @@
  * an SM's caches take half the room they would with a separate flag. */
 typedef uint64_t rc_line;
 
+/* On cache lines of its own (fp_alloc): the rasterizer's threads each drive one, writing its
+ * counts and buffer for every line touched, and one sharing a line with the next one's
+ * settings made two threads run little faster than one. */
 struct llct_fp {
-	struct llct_fp_config c;
+	_Alignas(64) struct llct_fp_config c;
 	llct_synth_emit_fn emit;
 	void *ud;
 	rc_line *rc[LLCT_N_STREAMS]; /* per stream: n_sms x rc_lines, direct mapped */
@@ -26,6 +29,14 @@ struct llct_fp {
 	int lane; /* its render caches are another model's */
 	uint64_t filtered, emitted;
 };
+
+static struct llct_fp *fp_alloc(void)
+{
+	struct llct_fp *fp = aligned_alloc(_Alignof(struct llct_fp), sizeof(struct llct_fp));
+	if (fp)
+		memset(fp, 0, sizeof(*fp));
+	return fp;
+}
 
 void llct_fp_config_default(struct llct_fp_config *c)
 {
@@ -45,7 +56,7 @@ void llct_fp_config_default(struct llct_fp_config *c)
 int llct_fp_create(const struct llct_fp_config *c, llct_synth_emit_fn emit, void *ud,
 		   struct llct_fp **out)
 {
-	struct llct_fp *fp = calloc(1, sizeof(*fp));
+	struct llct_fp *fp = fp_alloc();
 	*out = NULL;
 	if (!fp)
 		return LLCT_ERR_NOMEM;
@@ -85,7 +96,7 @@ void llct_fp_destroy(struct llct_fp *fp)
 
 int llct_fp_lane_create(struct llct_fp *fp, llct_synth_emit_fn emit, void *ud, struct llct_fp **out)
 {
-	struct llct_fp *l = calloc(1, sizeof(*l));
+	struct llct_fp *l = fp_alloc();
 	*out = l;
 	if (!l)
 		return LLCT_ERR_NOMEM;
