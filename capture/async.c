@@ -321,6 +321,7 @@ void async_draw_end(struct capture_device *c)
 
 static void *async_main(void *arg)
 {
+	LLCT_THREAD_NAME("llct-expand");
 	struct capture_device *c = arg;
 	pthread_mutex_lock(&c->lock);
 	for (;;) {

@@ -256,6 +256,7 @@ int llct_writer_begin_frame(struct llct_writer *w, uint32_t frame)
 
 static void *encoder(void *arg)
 {
+	LLCT_THREAD_NAME("llct-encode");
 	struct llct_writer *w = arg;
 	pthread_mutex_lock(&w->mu);
 	for (;;) {

@@ -242,6 +242,7 @@ out:
 
 static void *worker(void *p)
 {
+	LLCT_THREAD_NAME("llct-corun");
 	struct corun *cr = p;
 	for (;;) {
 		pthread_mutex_lock(&cr->lock);

@@ -121,6 +121,7 @@ static void nu_index(struct nu_pass *p, const struct window *w)
 
 static void *nu_worker(void *arg)
 {
+	LLCT_THREAD_NAME("llct-nextuse");
 	struct nu_pass *p = arg;
 	for (;;) {
 		pthread_barrier_wait(&p->start);

@@ -9,6 +9,7 @@
 
 static void *prefault_run(void *arg)
 {
+	LLCT_THREAD_NAME("llct-prefault");
 	struct llct_prefault *pf = arg;
 #ifdef MADV_POPULATE_WRITE
 	for (size_t at = 0;

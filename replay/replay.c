@@ -347,6 +347,7 @@ static int finish_window(struct feeder *f, struct window *w, const char **why)
 
 static void *worker(void *p)
 {
+	LLCT_THREAD_NAME("llct-replay");
 	struct worker_arg *a = p;
 	struct engine *e = a->e;
 	pthread_mutex_lock(&e->gate);

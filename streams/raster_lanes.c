@@ -67,6 +67,7 @@ int raster_segs_grow(struct raster_segs *g)
 
 static void *worker(void *arg)
 {
+	LLCT_THREAD_NAME("llct-raster");
 	struct raster_lane *l = arg;
 	struct raster_pool *p = l->pool;
 	uint64_t seen = 0;

@@ -11,6 +11,16 @@
 /* SQLite application_id of every .llct file: 'LLCT'. */
 #define LLCT_TRACE_APPLICATION_ID 0x4C4C4354
 
+/* Names the calling thread (Linux shows 15 characters), so that `top -H`, perf or a debugger
+ * tells llctrace's threads from the program's: a thread otherwise takes its creator's name,
+ * and under capture that is one of the program's own. */
+#ifdef __linux__
+#include <sys/prctl.h>
+#define LLCT_THREAD_NAME(name) ((void)prctl(PR_SET_NAME, (unsigned long)(name), 0, 0, 0))
+#else
+#define LLCT_THREAD_NAME(name) ((void)0)
+#endif
+
 /* Status codes: LLCT_OK is 0, errors are negative. One list, used for the enum and names. */
 #define LLCT_STATUS_LIST(X)                                                                        \
 	X(OK, 0, "success")                                                                        \

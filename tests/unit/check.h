@@ -36,6 +36,33 @@ static inline int check_done(const char *name)
 	return check_failures ? 1 : 0;
 }
 
+/* Threads of this process named `name` (Linux; -1 where /proc cannot tell). */
+#ifdef __linux__
+#include <dirent.h>
+#include <string.h>
+static inline int threads_named(const char *name)
+{
+	DIR *d = opendir("/proc/self/task");
+	int n = 0;
+	if (!d)
+		return -1;
+	for (struct dirent *e; (e = readdir(d));) {
+		char path[300], comm[64] = "";
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		FILE *f = fopen(path, "r");
+		if (f && fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = 0;
+		if (f)
+			fclose(f);
+		n += strcmp(comm, name) == 0;
+	}
+	closedir(d);
+	return n;
+}
+#endif
+
 /* splitmix64: a small deterministic generator for test data. */
 static inline uint64_t test_rand(uint64_t *s)
 {

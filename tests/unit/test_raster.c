@@ -643,9 +643,12 @@ static void test_lanes(void)
 			}
 			llct_fp_flush(fp);
 			llct_fp_drain(fp);
+			/* the lanes' threads (the caller is one lane) say whose they are */
+			CHECK_EQ(threads_named("llct-raster"), t);
 			llct_raster_destroy(r);
 			llct_fp_destroy(fp);
 		}
+		CHECK_EQ(threads_named("llct-raster"), 0);
 		CHECK(runs[0].n > 1000 && runs[0].n < MAXREC);
 		CHECK(passed[0] > 0 && passed[0] < covered[0]);
 		for (unsigned t = 1; t < 3; t++) {
