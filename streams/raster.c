@@ -57,15 +57,12 @@ static int tri_pixels(const struct ctx *c, int64_t mx, int64_t my, int64_t Mx, i
 	return p[0] < p[2] && p[1] < p[3];
 }
 
-/* Does any pixel the triangle's subpixel bounds can reach (as raster_tri visits them) have an
- * SM of this lane's? */
-static int lane_has(const struct ctx *c, int64_t mx, int64_t my, int64_t Mx, int64_t My)
+/* Does any tile of pixels p (tri_pixels'), as tri_tiles visits them, have an SM of this
+ * lane's? */
+static int lane_has(const struct ctx *c, const int64_t p[4])
 {
-	int64_t p[4];
-	if (!tri_pixels(c, mx, my, Mx, My, p))
-		return 0;
 	int64_t px0 = p[0], py0 = p[1], px1 = p[2], py1 = p[3];
-	const int64_t T = LLCT_HIZ_TILE; /* raster_tri's tiles, each of its top-left pixel's SM */
+	const int64_t T = LLCT_HIZ_TILE; /* tri_tiles' tiles, each of its top-left pixel's SM */
 	for (int64_t y = py0 - py0 % T; y < py1; y += T)
 		for (int64_t x = px0 - px0 % T; x < px1; x += T)
 			if (lane_owns(c, (uint32_t)x, (uint32_t)y))
@@ -73,13 +70,13 @@ static int lane_has(const struct ctx *c, int64_t mx, int64_t my, int64_t Mx, int
 	return 0;
 }
 
-/* Snaps, orients and sets up a triangle in window space, then visits its blocks. */
-static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, const struct wv *v2,
-		       int front)
+/* Snaps, orients and sets up a triangle in window space into *tp, and the pixels its samples
+ * can reach into pb (tri_pixels); 0 when it covers nothing. */
+static int tri_setup(struct ctx *c, const struct wv *v0, const struct wv *v1, const struct wv *v2,
+		     int front, struct tri *tp, int64_t pb[4])
 {
 	const struct wv *v[3] = {v0, v1, v2};
 	struct tri t = {0};
-	uint64_t prim = (uint64_t)c->prim++ << 32; /* its tiles' keys, for the lanes' merge */
 	for (int i = 0; i < 3; i++) {
 		t.X[i] = llrintf(v[i]->x * (float)SUB);
 		t.Y[i] = llrintf(v[i]->y * (float)SUB);
@@ -87,7 +84,7 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 	int64_t area =
 	    (t.X[1] - t.X[0]) * (t.Y[2] - t.Y[0]) - (t.X[2] - t.X[0]) * (t.Y[1] - t.Y[0]);
 	if (!area)
-		return;
+		return 0;
 	if (area < 0) { /* the edges below assume this orientation */
 		const struct wv *tmp = v[1];
 		v[1] = v[2];
@@ -110,8 +107,6 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 		my = t.Y[i] < my ? t.Y[i] : my;
 		My = t.Y[i] > My ? t.Y[i] : My;
 	}
-	if (c->lanes > 1 && !lane_has(c, mx, my, Mx, My))
-		return; /* none of its tiles is this lane's */
 	/* depth plane from the (unsnapped) window coordinates */
 	double x0 = v[0]->x, y0 = v[0]->y, z0 = v[0]->z;
 	double e1x = v[1]->x - x0, e1y = v[1]->y - y0, e1z = v[1]->z - z0;
@@ -162,10 +157,15 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 		t.zmin = d < t.zmin ? d : t.zmin;
 		t.zmax = d > t.zmax ? d : t.zmax;
 	}
-	/* the pixels whose samples can be inside, within the bounds, in whole blocks */
-	int64_t pb[4];
-	if (!tri_pixels(c, mx, my, Mx, My, pb))
-		return;
+	*tp = t;
+	/* the pixels whose samples can be inside, within the bounds */
+	return tri_pixels(c, mx, my, Mx, My, pb);
+}
+
+/* Visits the blocks of set-up triangle t within pixels pb (of this lane's tiles, with lanes;
+ * prim << 32 keys its tiles for their merge). */
+static void tri_tiles(struct ctx *c, const struct tri *t, const int64_t pb[4], uint64_t prim)
+{
 	int64_t px0 = pb[0], py0 = pb[1], px1 = pb[2], py1 = pb[3];
 	enum { T = LLCT_HIZ_TILE };
 	_Static_assert(T == 2 * BLK && T == 8,
@@ -191,7 +191,7 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 							    : tx * SUB + c->so_lo[0];
 					int64_t y = (k & 2) ? (ty + T - 1) * SUB + c->so_hi[1]
 							    : ty * SUB + c->so_lo[1];
-					int64_t ev = t.A[e] * x + t.B[e] * y + t.C[e];
+					int64_t ev = t->A[e] * x + t->B[e] * y + t->C[e];
 					lo = ev < lo ? ev : lo;
 					hi = ev > hi ? ev : hi;
 				}
@@ -212,10 +212,10 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 			for (uint32_t s = 0; !full && s < c->ns; s++) {
 				int64_t r[3], dx[3], dy[3];
 				for (int e = 0; e < 3; e++) {
-					r[e] = t.A[e] * ((tx + xs) * SUB + c->so[s][0]) +
-					       t.B[e] * ((ty + ys) * SUB + c->so[s][1]) + t.C[e];
-					dx[e] = t.A[e] * SUB;
-					dy[e] = t.B[e] * SUB;
+					r[e] = t->A[e] * ((tx + xs) * SUB + c->so[s][0]) +
+					       t->B[e] * ((ty + ys) * SUB + c->so[s][1]) + t->C[e];
+					dx[e] = t->A[e] * SUB;
+					dy[e] = t->B[e] * SUB;
 				}
 				for (int y = ys; y < ye; y++) {
 					int64_t e0 = r[0], e1 = r[1], e2 = r[2];
@@ -265,7 +265,7 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 			size_t ti = hiz ? (size_t)(ty / T) * c->z->tiles_x + (size_t)(tx / T) : 0;
 			if (hiz) {
 				float lo, hi;
-				raster_block_range(c, &t, (int32_t)tx, (int32_t)ty, T, &lo, &hi);
+				raster_block_range(c, t, (int32_t)tx, (int32_t)ty, T, &lo, &hi);
 				verdict =
 				    raster_hiz_verdict(c->st->depth_compare, lo, hi,
 						       c->z->tile_min[ti], c->z->tile_max[ti]);
@@ -281,7 +281,7 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 				memcpy(h, m, sizeof(h));
 				if (h[0] | h[1])
 					changed |= raster_shade_block(
-					    c, &t, (int32_t)(tx + (b % (T / BLK)) * BLK),
+					    c, t, (int32_t)(tx + (b % (T / BLK)) * BLK),
 					    (int32_t)(ty + (b / (T / BLK)) * BLK), m, verdict, sm);
 			}
 			size_t zt = c->z ? (size_t)(ty / T) * c->z->tiles_x + (size_t)(tx / T) : 0;
@@ -304,6 +304,32 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 								    (uint32_t)(ty / T)),
 					      LLCT_STREAM_HIZ, LLCT_OP_WRITE, sm, 1);
 		}
+}
+
+/* A triangle in window space: set up, then its blocks visited (one thread), or its set-up
+ * kept in c->bin (the lanes' first step). */
+static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, const struct wv *v2,
+		       int front)
+{
+	if (c->bin) {
+		struct raster_bin *b = c->bin;
+		if (b->n == b->cap) {
+			size_t cap = b->cap ? 2 * b->cap : 256;
+			struct raster_binned *nv = realloc(b->v, cap * sizeof(*nv));
+			if (!nv) {
+				b->oom = 1;
+				return;
+			}
+			b->v = nv, b->cap = cap;
+		}
+		struct raster_binned *e = &b->v[b->n];
+		b->n += tri_setup(c, v0, v1, v2, front, &e->t, e->pb) != 0;
+		return;
+	}
+	struct tri t;
+	int64_t pb[4];
+	if (tri_setup(c, v0, v1, v2, front, &t, pb))
+		tri_tiles(c, &t, pb, 0);
 }
 
 /* ---- clipping and primitives ---- */
@@ -465,6 +491,39 @@ static void primitives(struct ctx *c, const void *arg)
 		else
 			line_or_point(c, v + sv * i, v + sv * (i + per - 1));
 	}
+}
+
+/* The lanes' first step: this lane's share of the primitives (a contiguous run) set up into
+ * its list. */
+static void lanes_setup(struct ctx *c, const void *arg)
+{
+	const struct llct_draw *d = arg;
+	uint32_t per = vertices_a_primitive(c->st), sv = c->stride;
+	uint64_t n = d->n_vertices / per;
+	uint64_t first = n * c->lane / c->lanes, end = n * (c->lane + 1) / c->lanes;
+	c->bin = &c->bins[c->lane];
+	for (uint64_t i = first; i < end; i++) {
+		const float *v = d->pos + (size_t)sv * per * i;
+		if (per == 3)
+			triangle(c, v, v + sv, v + 2 * sv);
+		else
+			line_or_point(c, v, v + (size_t)sv * (per - 1));
+	}
+	c->bin = NULL;
+}
+
+/* Then every lane's: the triangles of all lists, in primitive order, each over this lane's
+ * tiles, keyed by their place in that order. */
+static void lanes_tiles(struct ctx *c, const void *arg)
+{
+	(void)arg;
+	uint64_t k = 0;
+	for (uint32_t l = 0; l < c->lanes; l++)
+		for (size_t j = 0; j < c->bins[l].n; j++, k++) {
+			const struct raster_binned *e = &c->bins[l].v[j];
+			if (lane_has(c, e->pb))
+				tri_tiles(c, &e->t, e->pb, k << 32);
+		}
 }
 
 /* Is the draw worth its lanes' start and merge (some tens of microseconds)? Many primitives,
@@ -652,7 +711,7 @@ int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llc
 		if (!r->pool)
 			r->pool = raster_pool_create(r->threads);
 		if (r->pool)
-			rc = raster_pool_run(r->pool, c, primitives, d);
+			rc = raster_pool_run(r->pool, c, lanes_setup, lanes_tiles, d);
 	}
 	if (rc == -1)
 		primitives(c, d);

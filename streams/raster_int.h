@@ -6,6 +6,8 @@
 
 #include "zbuf.h"
 
+#include <string.h>
+
 #define SUB 256     /* subpixel steps a pixel (8 bits, lavapipe's subPixelPrecisionBits) */
 #define BLK 4       /* coverage and traffic are worked out a 4x4-pixel block at a time */
 #define MAX_S 8     /* samples a pixel */
@@ -68,7 +70,8 @@ struct ctx {
 	uint32_t lane, lanes;     /* lanes 0 or 1: one thread does it all */
 	struct raster_segs *segs; /* where this lane's tiles begin in its records */
 	const uint64_t *emitted;  /* its model's count of records */
-	uint32_t prim;            /* primitives (triangles after clipping) begun so far */
+	struct raster_bin *bins;  /* the lanes' set-ups, one list a lane (raster_pool_run) */
+	struct raster_bin *bin;   /* set: triangles are set up into it, not rasterized */
 };
 
 struct tri {
@@ -108,12 +111,32 @@ static inline int lane_owns(const struct ctx *c, uint32_t x, uint32_t y)
 	return (c->lanes & (c->lanes - 1) ? sm % c->lanes : sm & (c->lanes - 1)) == c->lane;
 }
 
-/* Set bits of a sample mask. */
-static inline uint32_t bits(uint8_t m)
+/* Set bits of a block's sample masks (BLK * BLK bytes) together: a population count of its
+ * two 64-bit words, bytes summed by a multiply (no POPCNT on the x86-64 baseline). */
+static inline uint32_t block_bits(const uint8_t m[BLK * BLK])
 {
-	static const uint8_t n[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
-	return (uint32_t)n[m & 15] + n[m >> 4];
+	uint64_t w[2], n = 0;
+	memcpy(w, m, sizeof(w));
+	for (int k = 0; k < 2; k++) {
+		uint64_t v = w[k] - (w[k] >> 1 & 0x5555555555555555ull);
+		v = (v & 0x3333333333333333ull) + (v >> 2 & 0x3333333333333333ull);
+		v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+		n += v * 0x0101010101010101ull >> 56;
+	}
+	return (uint32_t)n;
 }
+
+/* A triangle set up by one lane for every lane to rasterize (its pixel bounds, raster.c's
+ * tri_pixels), and a lane's list of them, in primitive order. */
+struct raster_binned {
+	int64_t pb[4];
+	struct tri t;
+};
+struct raster_bin {
+	struct raster_binned *v;
+	size_t n, cap;
+	int oom;
+};
 
 /* raster_shade.c: HiZ's verdict for a tile (+1 every depth in [lo,hi] passes against every
  * stored one in [tlo,thi], -1 none does, 0 read them); a block's depth range; one covered
@@ -125,17 +148,19 @@ void raster_block_range(const struct ctx *c, const struct tri *t, int32_t bx, in
 int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
 		       const uint8_t cov[BLK * BLK], int verdict, uint32_t sm);
 
-/* raster_lanes.c: up to RASTER_MAX_LANES threads (the caller's one of them) run job over
- * copies of c, one a lane, and merge their records into c->fp in one thread's order, their
- * counts into c->res. raster_pool_run returns 0, -1 when no second thread could start (run
- * job on c alone) or -2 when memory ran out (records lost). raster_lane_mark: a lane begins
- * (primitive, tile) key; raster_segs_grow makes room for more marks (non-zero, and oom set,
- * when it cannot). */
+/* raster_lanes.c: up to RASTER_MAX_LANES threads (the caller's one of them) run setup, then
+ * once every lane is done with it, job, over copies of c, one a lane (c->bins: the lanes'
+ * lists, emptied before, for setup to fill and job to read), and merge their records into
+ * c->fp in one thread's order, their counts into c->res. raster_pool_run returns 0, -1 when
+ * no second thread could start (run the draw on c alone) or -2 when memory ran out (records
+ * lost). raster_lane_mark: a lane begins (primitive, tile) key; raster_segs_grow makes room
+ * for more marks (non-zero, and oom set, when it cannot). */
 #define RASTER_MAX_LANES 16
 struct raster_pool;
 struct raster_pool *raster_pool_create(unsigned lanes);
 void raster_pool_destroy(struct raster_pool *p);
 int raster_pool_run(struct raster_pool *p, struct ctx *c,
+		    void (*setup)(struct ctx *c, const void *arg),
 		    void (*job)(struct ctx *c, const void *arg), const void *arg);
 struct raster_seg {
 	uint64_t key; /* primitive << 32 | tile row << 16 | tile column */

@@ -1,8 +1,9 @@
-/* raster_lanes.c - the rasterizer's threads: a draw's screen tiles are split among lanes by
- * the SM that owns them, each lane with its own footprint model over the render caches of its
- * SMs (llct_fp_lane_*), and the lanes' records are merged back into exactly the order one
- * thread makes them: each lane marks where each (primitive, tile) of its own starts, and the
- * marks of all lanes interleave by that key. */
+/* raster_lanes.c - the rasterizer's threads: each lane first sets up a share of a draw's
+ * primitives into a list of its own, then, once all are done, every lane rasterizes all the
+ * lists' triangles over the screen tiles of the SMs it owns, with its own footprint model over
+ * those SMs' render caches (llct_fp_lane_*); the lanes' records are merged back into exactly
+ * the order one thread makes them: each lane marks where each (primitive, tile) of its own
+ * starts, and the marks of all lanes interleave by that key. */
 #include "raster_int.h"
 
 #include <pthread.h>
@@ -28,8 +29,12 @@ struct raster_pool {
 	uint64_t gen;
 	unsigned pending;
 	int quit;
+	void (*setup)(struct ctx *c, const void *arg);
 	void (*job)(struct ctx *c, const void *arg);
 	const void *arg;
+	pthread_barrier_t between; /* every lane's setup done before any lane's job */
+	unsigned between_n;        /* the lanes it was made for (0: not made) */
+	struct raster_bin bins[RASTER_MAX_LANES];
 	struct raster_lane lane[RASTER_MAX_LANES];
 };
 
@@ -79,6 +84,8 @@ static void *worker(void *arg)
 			break;
 		seen = p->gen;
 		pthread_mutex_unlock(&p->mu);
+		p->setup(&l->c, p->arg);
+		pthread_barrier_wait(&p->between);
 		p->job(&l->c, p->arg);
 		pthread_mutex_lock(&p->mu);
 		if (!--p->pending)
@@ -116,7 +123,10 @@ void raster_pool_destroy(struct raster_pool *p)
 		llct_fp_destroy(p->lane[k].fp);
 		free(p->lane[k].recs);
 		free(p->lane[k].segs.v);
+		free(p->bins[k].v);
 	}
+	if (p->between_n)
+		pthread_barrier_destroy(&p->between);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->go);
 	pthread_cond_destroy(&p->done);
@@ -147,6 +157,7 @@ static void merge(struct raster_pool *p, struct llct_fp *fp)
 }
 
 int raster_pool_run(struct raster_pool *p, struct ctx *c,
+		    void (*setup)(struct ctx *c, const void *arg),
 		    void (*job)(struct ctx *c, const void *arg), const void *arg)
 {
 	while (p->started + 1 < p->n) { /* threads start with the first draw that wants them */
@@ -157,6 +168,14 @@ int raster_pool_run(struct raster_pool *p, struct ctx *c,
 	unsigned n = p->started + 1;
 	if (n < 2)
 		return -1;
+	if (p->between_n != n) {
+		if (p->between_n)
+			pthread_barrier_destroy(&p->between);
+		p->between_n = 0;
+		if (pthread_barrier_init(&p->between, NULL, n))
+			return -1;
+		p->between_n = n;
+	}
 	for (unsigned k = 0; k < n; k++) {
 		struct raster_lane *l = &p->lane[k];
 		if (!l->fp && llct_fp_lane_create(c->fp, lane_emit, l, &l->fp))
@@ -175,15 +194,21 @@ int raster_pool_run(struct raster_pool *p, struct ctx *c,
 		l->c.lanes = n;
 		l->c.segs = &l->segs;
 		l->c.emitted = llct_fp_emitted_at(l->fp);
+		l->c.bins = p->bins;
+		p->bins[k].n = 0;
+		p->bins[k].oom = 0;
 	}
 	p->n = n;
 	pthread_mutex_lock(&p->mu);
+	p->setup = setup;
 	p->job = job;
 	p->arg = arg;
 	p->pending = n - 1;
 	p->gen++;
 	pthread_cond_broadcast(&p->go);
 	pthread_mutex_unlock(&p->mu);
+	setup(&p->lane[0].c, arg);
+	pthread_barrier_wait(&p->between);
 	job(&p->lane[0].c, arg);
 	pthread_mutex_lock(&p->mu);
 	while (p->pending)
@@ -193,7 +218,7 @@ int raster_pool_run(struct raster_pool *p, struct ctx *c,
 	for (unsigned k = 0; k < n; k++) {
 		struct raster_lane *l = &p->lane[k];
 		llct_fp_lane_end(l->fp, c->fp);
-		oom |= l->oom | l->segs.oom;
+		oom |= l->oom | l->segs.oom | p->bins[k].oom;
 		c->res->covered += l->res.covered;
 		c->res->passed += l->res.passed;
 	}

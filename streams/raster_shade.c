@@ -308,8 +308,7 @@ int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t b
 	uint32_t ncov = 0, npass = 0;
 	int changed = 0;
 	memcpy(pass, cov, sizeof(pass));
-	for (int i = 0; i < BLK * BLK; i++)
-		ncov += bits(cov[i]);
+	ncov = block_bits(cov);
 	if (z && (c->dtest || c->stest)) {
 		for (int i = 0; i < BLK * BLK; i++) {
 			if (!cov[i])
@@ -363,8 +362,8 @@ int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t b
 				}
 			}
 			pass[i] = ok;
-			npass += bits(ok);
 		}
+		npass = block_bits(pass);
 		block_lines(c, &c->depth, bx, by, zr, LLCT_STREAM_Z, LLCT_OP_READ, sm);
 		if (c->stest)
 			block_lines(c, &c->depth, bx, by, cov, LLCT_STREAM_STC, LLCT_OP_READ, sm);
