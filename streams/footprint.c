@@ -1,34 +1,10 @@
 /* footprint.c - turns "this command touches these texels / bytes" into LLC access records:
  * surface layouts, tile traversal with SMs by tile, and per-SM write-back render caches.
  * It knows nothing of Vulkan; capture/ describes commands with it. */
-#include "llct/footprint.h"
+#include "footprint_int.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define BUF 4096
-
-/* A render cache entry: 0 empty, else the line's address | 2 when dirty | 1 (line addresses
- * are multiples of the line size, at least 16, so their two low bits are free); 8 bytes, so
- * an SM's caches take half the room they would with a separate flag. */
-typedef uint64_t rc_line;
-
-/* On cache lines of its own (fp_alloc): the rasterizer's threads each drive one, writing its
- * counts and buffer for every line touched, and one sharing a line with the next one's
- * settings made two threads run little faster than one. */
-struct llct_fp {
-	_Alignas(64) struct llct_fp_config c;
-	llct_synth_emit_fn emit;
-	void *ud;
-	rc_line *rc[LLCT_N_STREAMS]; /* per stream: n_sms x rc_lines, direct mapped */
-	uint32_t line_shift;         /* log2 of the line size, or 64 when not a power of two */
-	struct llct_record buf[BUF];
-	size_t n;
-	uint32_t kernel;
-	int stop;
-	int lane; /* its render caches are another model's */
-	uint64_t filtered, emitted;
-};
 
 static struct llct_fp *fp_alloc(void)
 {
@@ -167,23 +143,17 @@ static void out(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint
 static void touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint32_t sm,
 		  int cached)
 {
-	uint32_t n = fp->c.rc_lines[stream];
-	if (!cached || !fp->rc[stream] || !n) {
+	/* uncached, no cache for the stream, or not a line's address (never the case): out */
+	if (!cached || !fp->rc[stream] || !fp->c.rc_lines[stream] || (line_addr & 3)) {
 		out(fp, line_addr, stream, op, sm);
 		return;
 	}
-	if (line_addr & 3) { /* not a line's address: cannot be held (never the case) */
-		out(fp, line_addr, stream, op, sm);
-		return;
-	}
-	uint64_t key = fp->line_shift < 64 ? line_addr >> fp->line_shift : line_addr / fp->c.line;
-	uint64_t h = key * 0x9e3779b1u >> 7;
-	rc_line *e = &fp->rc[stream][(size_t)sm * n + ((n & (n - 1)) ? h % n : h & (n - 1))];
-	if ((*e & ~(uint64_t)2) == (line_addr | 1)) {
-		fp->filtered++;
-		*e |= (uint64_t)op << 1;
-		return;
-	}
+	llct_fp_touch_rc(fp, line_addr, stream, op, sm);
+}
+
+void llct_fp_miss(struct llct_fp *fp, rc_line *e, uint64_t line_addr, int stream, int op,
+		  uint32_t sm)
+{
 	if (*e & 2)
 		out(fp, *e & ~(uint64_t)3, stream, LLCT_OP_WRITE, sm);
 	/* a read miss fetches; a write allocates without a fetch (whole lines are written) */

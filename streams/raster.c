@@ -4,6 +4,7 @@
  * 4x4 block then goes to raster_shade.c for its depth and stencil tests and its traffic. It
  * models what the pixels do, not how fast: tiles are visited primitive by primitive in screen
  * order. */
+#include "footprint_int.h"
 #include "raster_int.h"
 
 #include <math.h>
@@ -269,11 +270,11 @@ static void tri_tiles(struct ctx *c, const struct tri *t, const int64_t pb[4], u
 				verdict =
 				    raster_hiz_verdict(c->st->depth_compare, lo, hi,
 						       c->z->tile_min[ti], c->z->tile_max[ti]);
-				llct_fp_touch(c->fp,
-					      llct_surface_map_line(&c->depth.hiz,
-								    (uint32_t)(tx / T),
-								    (uint32_t)(ty / T)),
-					      LLCT_STREAM_HIZ, LLCT_OP_READ, sm, 1);
+				llct_fp_touch_rc(c->fp,
+						 llct_surface_map_line(&c->depth.hiz,
+								       (uint32_t)(tx / T),
+								       (uint32_t)(ty / T)),
+						 LLCT_STREAM_HIZ, LLCT_OP_READ, sm);
 			}
 			for (int b = 0; b < (T / BLK) * (T / BLK); b++) {
 				const uint8_t *m = cov[b / (T / BLK)][b % (T / BLK)];
@@ -298,11 +299,11 @@ static void tri_tiles(struct ctx *c, const struct tri *t, const int64_t pb[4], u
 			}
 			if ((changed & 2) && da && da->hiz.bpp &&
 			    (c->z->tile_min[zt] != lo0 || c->z->tile_max[zt] != hi0))
-				llct_fp_touch(c->fp,
-					      llct_surface_map_line(&c->depth.hiz,
-								    (uint32_t)(tx / T),
-								    (uint32_t)(ty / T)),
-					      LLCT_STREAM_HIZ, LLCT_OP_WRITE, sm, 1);
+				llct_fp_touch_rc(c->fp,
+						 llct_surface_map_line(&c->depth.hiz,
+								       (uint32_t)(tx / T),
+								       (uint32_t)(ty / T)),
+						 LLCT_STREAM_HIZ, LLCT_OP_WRITE, sm);
 		}
 }
 

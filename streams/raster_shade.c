@@ -2,6 +2,7 @@
  * depth and stencil tests against the emulated buffer and its updates, HiZ's verdict for a
  * tile, and the traffic that follows a cache line at a time -- Z, HIZ, STC, the color
  * attachments, and the sampled images at interpolated or screen-space coordinates. */
+#include "footprint_int.h"
 #include "raster_int.h"
 
 #include <math.h>
@@ -116,9 +117,9 @@ static void block_lines(struct ctx *c, const struct target *t, int32_t bx, int32
 		uint64_t h[2];
 		memcpy(h, m, sizeof(h));
 		if (h[0] | h[1])
-			llct_fp_touch(c->fp,
-				      llct_surface_map_line(&t->map, (uint32_t)bx, (uint32_t)by),
-				      stream, op, sm, 1);
+			llct_fp_touch_rc(c->fp,
+					 llct_surface_map_line(&t->map, (uint32_t)bx, (uint32_t)by),
+					 stream, op, sm);
 		return;
 	}
 	uint32_t sw = t->map.tw < BLK ? t->map.tw : BLK, sh = t->map.th < BLK ? t->map.th : BLK;
@@ -129,10 +130,10 @@ static void block_lines(struct ctx *c, const struct target *t, int32_t bx, int32
 				for (uint32_t xx = x; xx < x + sw; xx++)
 					any |= m[yy * BLK + xx];
 			if (any)
-				llct_fp_touch(c->fp,
-					      llct_surface_map_line(&t->map, (uint32_t)bx + x,
-								    (uint32_t)by + y),
-					      stream, op, sm, 1);
+				llct_fp_touch_rc(c->fp,
+						 llct_surface_map_line(&t->map, (uint32_t)bx + x,
+								       (uint32_t)by + y),
+						 stream, op, sm);
 		}
 }
 
@@ -161,8 +162,8 @@ static void tex_screen(struct ctx *c, uint32_t i, int32_t x0, int32_t y0, int32_
 	ty1 = ty1 > mh ? mh : ty1;
 	for (int64_t y = ty0 - ty0 % th; y < ty1; y += th)
 		for (int64_t x = tx0 - tx0 % tw; x < tx1; x += tw)
-			llct_fp_touch(c->fp, llct_surface_map_line(m, (uint32_t)x, (uint32_t)y),
-				      LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
+			llct_fp_touch_rc(c->fp, llct_surface_map_line(m, (uint32_t)x, (uint32_t)y),
+					 LLCT_STREAM_TEX, LLCT_OP_READ, sm);
 }
 
 /* An attribute's value at pixel centre (x, y): perspective-correct, a/w over 1/w. */
@@ -249,8 +250,8 @@ static void tex_interp(struct ctx *c, const struct tri *t, uint32_t i, int32_t b
 					if (dup)
 						continue;
 					seen[n_seen++] = line;
-					llct_fp_touch(c->fp, line, LLCT_STREAM_TEX, LLCT_OP_READ,
-						      sm, 1);
+					llct_fp_touch_rc(c->fp, line, LLCT_STREAM_TEX, LLCT_OP_READ,
+							 sm);
 				}
 			}
 		}
@@ -296,6 +297,71 @@ void raster_block_range(const struct ctx *c, const struct tri *t, int32_t bx, in
 	*hi = *hi > t->zmax ? t->zmax : *hi;
 }
 
+/* The depth test of a block of one-sample pixels, without stencil: the general loop of
+ * raster_shade_block, operation for operation (tri_depth's sums in its order), over the
+ * covered pixels only, found from a bit mask (a branch on each pixel's coverage mispredicts
+ * on the ragged edges of small primitives), with what it reads kept in locals. pass, zr and
+ * zw get the pixels that passed and whose depth was read and written; *changed as
+ * raster_shade_block returns it. Returns the samples that passed. */
+static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
+			     const uint8_t cov[BLK * BLK], int verdict, uint8_t pass[BLK * BLK],
+			     uint8_t zr[BLK * BLK], uint8_t zw[BLK * BLK], int *changed)
+{
+	struct llct_zbuf *z = c->z;
+	/* one sample: every byte is 0 or 1, and a multiply gathers each word's eight into bits */
+	uint64_t w[2];
+	memcpy(w, cov, sizeof(w));
+	uint32_t m = (uint32_t)((w[0] * 0x0102040810204080ull) >> 56) |
+		     (uint32_t)((w[1] * 0x0102040810204080ull) >> 56) << 8;
+	memset(pass, 0, BLK * BLK);
+	if (verdict < 0) /* HiZ: none passes, nothing read */
+		return 0;
+	float *const depth = z->depth;
+	const uint32_t zwid = z->w;
+	const int op = c->st->depth_compare, dwrite = c->dwrite, clamp = c->st->depth_clamp;
+	const int q = z->depth_bits && z->depth_bits<32, all = verdict> 0;
+	const double sox = c->so[0][0] / (double)SUB, soy = c->so[0][1] / (double)SUB;
+	const double z0 = t->z0, x0 = t->x0, y0 = t->y0, dzdx = t->dzdx, dzdy = t->dzdy;
+	const double bias = t->bias, zlo = c->zlo, zhi = c->zhi;
+	const size_t ti = (size_t)((uint32_t)by / LLCT_HIZ_TILE) * z->tiles_x +
+			  (uint32_t)bx / LLCT_HIZ_TILE; /* the block lies in one tile */
+	uint32_t n_w = 0, npass = 0;
+	float w_lo = c->zw_lo, w_hi = c->zw_hi;
+	int ch = 0;
+	while (m) {
+		int i = __builtin_ctz(m);
+		m &= m - 1;
+		uint32_t px = (uint32_t)bx + (uint32_t)(i % BLK),
+			 py = (uint32_t)by + (uint32_t)(i / BLK);
+		float *p = depth + (size_t)py * zwid + px;
+		double zz = z0 + dzdx * (px + sox - x0) + dzdy * (py + soy - y0) + bias;
+		if (clamp)
+			zz = zz < zlo ? zlo : zz > zhi ? zhi : zz;
+		float d = q ? llct_zbuf_quantize(z, zz) : (float)zz;
+		zr[i] = (uint8_t)!all;
+		if (!all && !depth_pass(op, d, *p))
+			continue;
+		pass[i] = 1;
+		npass++;
+		if (!dwrite)
+			continue;
+		zw[i] = 1; /* the line is written, if with the same value */
+		float o = *p;
+		n_w++; /* samples this primitive wrote in the tile */
+		w_lo = d < w_lo ? d : w_lo;
+		w_hi = d > w_hi ? d : w_hi;
+		if (o != d) { /* the tile's bounds widen to hold it */
+			*p = d;
+			ch |= 1 | llct_zbuf_widen(z, ti, d) << 1;
+		}
+	}
+	c->zw_n += n_w;
+	c->zw_lo = w_lo;
+	c->zw_hi = w_hi;
+	*changed |= ch;
+	return npass;
+}
+
 /* The work of one covered block: tests (verdict: the HiZ tile's, +1 all pass, -1 none, 0
  * test each sample), updates, traffic. Returns 0, 1 when a stored depth changed, 3 when its
  * tile's bounds moved too. */
@@ -309,7 +375,12 @@ int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t b
 	int changed = 0;
 	memcpy(pass, cov, sizeof(pass));
 	ncov = block_bits(cov);
-	if (z && (c->dtest || c->stest)) {
+	if (z && c->dtest && !c->stest && c->ns == 1 && z->samples == 1) {
+		npass = depth_single(c, t, bx, by, cov, verdict, pass, zr, zw, &changed);
+		block_lines(c, &c->depth, bx, by, zr, LLCT_STREAM_Z, LLCT_OP_READ, sm);
+		if (c->dwrite)
+			block_lines(c, &c->depth, bx, by, zw, LLCT_STREAM_Z, LLCT_OP_WRITE, sm);
+	} else if (z && (c->dtest || c->stest)) {
 		for (int i = 0; i < BLK * BLK; i++) {
 			if (!cov[i])
 				continue;

@@ -1,0 +1,59 @@
+/* footprint_int.h - private to streams/: the footprint model's state (footprint.c owns it), so
+ * that the rasterizer's inner loops (raster.c, raster_shade.c) pass a line through its SM's
+ * render cache without a call when it hits. */
+#ifndef LLCT_STREAMS_FOOTPRINT_INT_H
+#define LLCT_STREAMS_FOOTPRINT_INT_H
+
+#include "llct/footprint.h"
+
+#define BUF 4096 /* records a model buffers before handing them on */
+
+/* A render cache entry: 0 empty, else the line's address | 2 when dirty | 1 (line addresses
+ * are multiples of the line size, at least 16, so their two low bits are free); 8 bytes, so
+ * an SM's caches take half the room they would with a separate flag. */
+typedef uint64_t rc_line;
+
+/* On cache lines of its own (fp_alloc): the rasterizer's threads each drive one, writing its
+ * counts and buffer for every line touched, and one sharing a line with the next one's
+ * settings made two threads run little faster than one. */
+struct llct_fp {
+	_Alignas(64) struct llct_fp_config c;
+	llct_synth_emit_fn emit;
+	void *ud;
+	rc_line *rc[LLCT_N_STREAMS]; /* per stream: n_sms x rc_lines, direct mapped */
+	uint32_t line_shift;         /* log2 of the line size, or 64 when not a power of two */
+	struct llct_record buf[BUF];
+	size_t n;
+	uint32_t kernel;
+	int stop;
+	int lane; /* its render caches are another model's */
+	uint64_t filtered, emitted;
+};
+
+/* The miss: the entry's dirty line is written back, a read fetches, and the entry holds the
+ * line. */
+void llct_fp_miss(struct llct_fp *fp, rc_line *e, uint64_t line_addr, int stream, int op,
+		  uint32_t sm);
+
+/* llct_fp_touch for a cached access of an SM already in range (sm < n_sms). */
+static inline void llct_fp_touch_rc(struct llct_fp *fp, uint64_t line_addr, int stream, int op,
+				    uint32_t sm)
+{
+	uint32_t n = fp->c.rc_lines[stream];
+	rc_line *rc = fp->rc[stream];
+	if (!rc || !n || (line_addr & 3)) {
+		llct_fp_touch(fp, line_addr, stream, op, sm, 1);
+		return;
+	}
+	uint64_t key = fp->line_shift < 64 ? line_addr >> fp->line_shift : line_addr / fp->c.line;
+	uint64_t h = key * 0x9e3779b1u >> 7;
+	rc_line *e = &rc[(size_t)sm * n + ((n & (n - 1)) ? h % n : h & (n - 1))];
+	if ((*e & ~(uint64_t)2) == (line_addr | 1)) {
+		fp->filtered++;
+		*e |= (uint64_t)op << 1;
+		return;
+	}
+	llct_fp_miss(fp, e, line_addr, stream, op, sm);
+}
+
+#endif
