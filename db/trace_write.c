@@ -24,25 +24,35 @@
 #include <time.h>
 #include <unistd.h>
 
+#define WRITER_RING 4 /* chunks being filled or in flight */
+
 struct llct_writer {
 	sqlite3 *db;
 	char *path;
 	sqlite3_stmt *ins_chunk, *ins_frame, *ins_kernel, *ins_resource, *ins_setting;
-	struct llct_batch cols; /* pending records of the current frame */
-	/* the encoder: spare holds the chunk handed over (busy until its blob is collected) */
-	struct llct_batch spare;
-	int enc_state; /* 0 none in flight, 1 handed over, 2 encoded */
-	int enc_busy;  /* a chunk is in flight: the caller's own copy, read without the lock */
+	/* A ring of chunks: the caller fills q[fill]; full ones go to the encoder in turn, and
+	 * are inserted (collected) in the same order once encoded, the oldest when the caller
+	 * needs its slot, all at a frame's end. Several in flight let the caller go on through
+	 * a burst of records while the encoder catches up (with one, the layer's expansion
+	 * thread waited for it a tenth of its time on glmark2 `shadow`); the caller only copies
+	 * the records in, and the encoder turns them into columns. */
+	struct wchunk {
+		struct llct_record *rows; /* as appended (b.n of them): the encoder transposes */
+		struct llct_batch b;
+		int state; /* 0 free (or being filled), 1 handed over, 2 encoded: under mu */
+		uint8_t *blob;
+		size_t size;
+		int status;
+		uint32_t chunk; /* its index in the frame */
+	} q[WRITER_RING];
+	unsigned fill, oldest, in_flight;   /* the caller's: slot filled, oldest handed, count */
+	unsigned enc_next;                  /* the encoder's: the slot it takes next */
 	int enc_thread, enc_none, enc_quit; /* the thread runs; could not start; is to stop */
 	pthread_t enc;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	uint8_t *enc_blob;
-	size_t enc_size;
-	int enc_status;
-	uint32_t enc_chunk; /* its index in the frame */
-	int in_frame;       /* a frame is open (and a transaction with it) */
-	int has_last;       /* last_frame is meaningful */
+	int in_frame; /* a frame is open (and a transaction with it) */
+	int has_last; /* last_frame is meaningful */
 	uint32_t frame, last_frame;
 	uint32_t n_chunks;       /* chunks written for the current frame */
 	uint64_t frame_records;  /* records appended to the current frame */
@@ -146,8 +156,12 @@ int llct_writer_open(const char *path, const struct llct_capture_info *info,
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv, NULL);
 	w->path = strdup(path);
-	if (!w->path || llct_batch_alloc(&w->cols) != LLCT_OK ||
-	    llct_batch_alloc(&w->spare) != LLCT_OK) {
+	int nomem = !w->path;
+	for (int k = 0; k < WRITER_RING; k++) {
+		nomem |= llct_batch_alloc(&w->q[k].b) != LLCT_OK;
+		nomem |= !(w->q[k].rows = malloc(LLCT_CHUNK_RECORDS * sizeof(struct llct_record)));
+	}
+	if (nomem) {
 		st = llct_db_msg(errbuf, errbuf_size, LLCT_ERR_NOMEM, "'%s': out of memory", path);
 		goto fail_alloc;
 	}
@@ -216,8 +230,10 @@ fail_db:
 	unlink(path);
 	return st;
 fail_alloc:
-	llct_batch_free(&w->cols);
-	llct_batch_free(&w->spare);
+	for (int k = 0; k < WRITER_RING; k++) {
+		llct_batch_free(&w->q[k].b);
+		free(w->q[k].rows);
+	}
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->cv);
 	free(w->path);
@@ -250,8 +266,26 @@ int llct_writer_begin_frame(struct llct_writer *w, uint32_t frame)
 	w->frame = frame;
 	w->n_chunks = 0;
 	w->frame_records = 0;
-	w->cols.n = 0;
+	w->q[w->fill].b.n = 0;
 	return LLCT_OK;
+}
+
+/* A chunk's records into its columns, and encoded. */
+static int encode(struct wchunk *q)
+{
+	struct llct_batch *b = &q->b;
+	for (uint32_t j = 0; j < b->n; j++) {
+		const struct llct_record *r = &q->rows[j];
+		b->addr[j] = r->addr;
+		b->stream[j] = r->stream;
+		b->op[j] = r->op;
+		b->sm[j] = r->sm;
+		b->kernel[j] = r->kernel;
+		b->tenant[j] = r->tenant;
+	}
+	q->blob = NULL;
+	q->size = 0;
+	return llct_chunk_encode(b, &q->blob, &q->size);
 }
 
 static void *encoder(void *arg)
@@ -260,89 +294,105 @@ static void *encoder(void *arg)
 	struct llct_writer *w = arg;
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
-		while (w->enc_state != 1 && !w->enc_quit)
+		struct wchunk *q = &w->q[w->enc_next];
+		while (q->state != 1 && !w->enc_quit)
 			pthread_cond_wait(&w->cv, &w->mu);
-		if (w->enc_quit)
-			break;
+		if (q->state != 1)
+			break; /* to stop, and nothing handed over */
 		pthread_mutex_unlock(&w->mu);
-		uint8_t *blob = NULL;
-		size_t size = 0;
-		int st = llct_chunk_encode(&w->spare, &blob, &size);
+		int st = encode(q);
 		pthread_mutex_lock(&w->mu);
-		w->enc_blob = blob, w->enc_size = size, w->enc_status = st;
-		w->enc_state = 2;
+		q->status = st;
+		q->state = 2;
+		w->enc_next = (w->enc_next + 1) % WRITER_RING;
 		pthread_cond_broadcast(&w->cv);
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
 }
 
-/* Waits for the chunk in flight and inserts it (or, with `insert` 0, drops it). */
-static int collect(struct llct_writer *w, int insert)
+/* Waits for the oldest chunk in flight and inserts it (or, with `insert` 0, drops it). */
+static int collect_one(struct llct_writer *w, int insert)
 {
-	if (!w->enc_busy)
-		return LLCT_OK;
-	w->enc_busy = 0;
+	struct wchunk *q = &w->q[w->oldest];
 	if (w->enc_thread) {
 		pthread_mutex_lock(&w->mu);
-		while (w->enc_state != 2)
+		while (q->state != 2)
 			pthread_cond_wait(&w->cv, &w->mu);
-		w->enc_state = 0;
+		q->state = 0;
 		pthread_mutex_unlock(&w->mu);
 	} else {
-		w->enc_state = 0;
+		q->state = 0;
 	}
-	int st = w->enc_status;
-	uint8_t *blob = w->enc_blob;
-	w->enc_blob = NULL;
+	w->oldest = (w->oldest + 1) % WRITER_RING;
+	w->in_flight--;
+	uint8_t *blob = q->blob;
+	q->blob = NULL;
 	if (!insert || w->failed) {
 		free(blob);
 		return w->failed;
 	}
-	if (st) {
+	if (q->status) {
+		free(blob);
 		snprintf(w->err, sizeof(w->err), "'%s': frame %u: cannot encode a chunk: %s",
-			 w->path, w->frame, llct_strerror(st));
-		w->failed = st;
-		return st;
+			 w->path, w->frame, llct_strerror(q->status));
+		w->failed = q->status;
+		return q->status;
 	}
 	sqlite3_bind_int64(w->ins_chunk, 1, w->frame);
-	sqlite3_bind_int64(w->ins_chunk, 2, w->enc_chunk);
-	sqlite3_bind_int64(w->ins_chunk, 3, w->spare.n);
-	sqlite3_bind_blob(w->ins_chunk, 4, blob, (int)w->enc_size, free);
-	if ((st = step_reset(w, w->ins_chunk, "cannot write a chunk")))
+	sqlite3_bind_int64(w->ins_chunk, 2, q->chunk);
+	sqlite3_bind_int64(w->ins_chunk, 3, q->b.n);
+	sqlite3_bind_blob(w->ins_chunk, 4, blob, (int)q->size, free);
+	int st = step_reset(w, w->ins_chunk, "cannot write a chunk");
+	if (st)
 		return st;
-	w->bytes += w->enc_size;
+	w->bytes += q->size;
 	return LLCT_OK;
 }
 
-/* Hands the pending records to the encoder as the frame's next chunk (after inserting the one
- * before it); with `all`, waits for it and inserts it too. */
+/* Every chunk in flight, in order; the first failure is returned, the rest dropped. */
+static int collect(struct llct_writer *w, int insert)
+{
+	int st = LLCT_OK;
+	while (w->in_flight) {
+		int s1 = collect_one(w, insert && !st);
+		st = st ? st : s1;
+	}
+	return st;
+}
+
+/* Hands the records being filled to the encoder as the frame's next chunk; when the ring is
+ * then full, inserts the oldest; with `all`, waits for every chunk and inserts them. */
 static int flush_chunk(struct llct_writer *w, int all)
 {
-	int st = collect(w, 1);
-	if (st || w->cols.n == 0)
-		return st;
-	struct llct_batch t = w->spare; /* the columns swap: the caller fills the other ones */
-	w->spare = w->cols;
-	w->cols = t;
-	w->cols.n = 0;
-	w->enc_chunk = w->n_chunks++;
-	if (!w->enc_thread && !w->enc_none) { /* started with the first chunk; not retried */
-		w->enc_thread = !pthread_create(&w->enc, NULL, encoder, w);
-		w->enc_none = !w->enc_thread;
+	struct wchunk *q = &w->q[w->fill];
+	if (q->b.n) {
+		q->chunk = w->n_chunks++;
+		if (!w->enc_thread &&
+		    !w->enc_none) { /* started with the first chunk; not retried */
+			w->enc_thread = !pthread_create(&w->enc, NULL, encoder, w);
+			w->enc_none = !w->enc_thread;
+		}
+		if (w->enc_thread) {
+			pthread_mutex_lock(&w->mu);
+			q->state = 1;
+			pthread_cond_signal(&w->cv);
+			pthread_mutex_unlock(&w->mu);
+		} else {
+			q->status = encode(q);
+			q->state = 2;
+			w->enc_next = (w->enc_next + 1) % WRITER_RING;
+		}
+		w->in_flight++;
+		w->fill = (w->fill + 1) % WRITER_RING;
 	}
-	w->enc_busy = 1;
-	if (w->enc_thread) {
-		pthread_mutex_lock(&w->mu);
-		w->enc_state = 1;
-		pthread_cond_signal(&w->cv);
-		pthread_mutex_unlock(&w->mu);
-	} else {
-		w->enc_blob = NULL;
-		w->enc_status = llct_chunk_encode(&w->spare, &w->enc_blob, &w->enc_size);
-		w->enc_state = 2;
-	}
-	return all ? collect(w, 1) : LLCT_OK;
+	int st = LLCT_OK;
+	if (w->in_flight == WRITER_RING) /* the slot to fill next is the oldest in flight */
+		st = collect_one(w, 1);
+	if (!st && all)
+		st = collect(w, 1);
+	w->q[w->fill].b.n = 0; /* free now */
+	return st;
 }
 
 int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, size_t n)
@@ -354,26 +404,24 @@ int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, si
 		return LLCT_ERR_STATE;
 	}
 	for (size_t i = 0; i < n;) { /* a run at a time: as many as the chunk has room for */
-		uint32_t k0 = w->cols.n, m = LLCT_CHUNK_RECORDS - k0;
+		struct wchunk *q = &w->q[w->fill];
+		uint32_t k0 = q->b.n, m = LLCT_CHUNK_RECORDS - k0;
 		m = n - i < m ? (uint32_t)(n - i) : m;
 		const struct llct_record *r = &recs[i];
-		for (uint32_t j = 0; j < m; j++) {
+		int bad = 0;
+		for (uint32_t j = 0; j < m; j++) /* no branch a record: one check after */
+			bad |= (r[j].stream >= LLCT_N_STREAMS) | (r[j].op > 1);
+		for (uint32_t j = 0; bad && j < m; j++)
 			if (r[j].stream >= LLCT_N_STREAMS || r[j].op > 1) {
 				snprintf(w->err, sizeof(w->err),
 					 "'%s': frame %u: record with stream %u op %u is not valid",
 					 w->path, w->frame, r[j].stream, r[j].op);
 				return LLCT_ERR_INVALID; /* none of this run is kept */
 			}
-			w->cols.addr[k0 + j] = r[j].addr;
-			w->cols.stream[k0 + j] = r[j].stream;
-			w->cols.op[k0 + j] = r[j].op;
-			w->cols.sm[k0 + j] = r[j].sm;
-			w->cols.kernel[k0 + j] = r[j].kernel;
-			w->cols.tenant[k0 + j] = r[j].tenant;
-		}
-		w->cols.n += m;
+		memcpy(q->rows + k0, r, m * sizeof(*r));
+		q->b.n += m;
 		i += m;
-		if (w->cols.n == LLCT_CHUNK_RECORDS) {
+		if (q->b.n == LLCT_CHUNK_RECORDS) {
 			int st = flush_chunk(w, 0);
 			if (st)
 				return st;
@@ -440,8 +488,8 @@ int llct_writer_abort_frame(struct llct_writer *w)
 	if (!w->in_frame)
 		return LLCT_OK;
 	w->in_frame = 0;
-	w->cols.n = 0;
 	collect(w, 0);
+	w->q[w->fill].b.n = 0;
 	if (sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(w, "cannot roll back");
 	return LLCT_OK;
@@ -464,7 +512,6 @@ int llct_writer_close(struct llct_writer *w)
 	}
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->cv);
-	llct_batch_free(&w->spare);
 	sqlite3_finalize(w->ins_chunk);
 	sqlite3_finalize(w->ins_frame);
 	sqlite3_finalize(w->ins_kernel);
@@ -475,7 +522,10 @@ int llct_writer_close(struct llct_writer *w)
 	if (w->db && sqlite3_close(w->db) != SQLITE_OK && !w->failed)
 		w->failed = LLCT_ERR_IO;
 	st = w->failed;
-	llct_batch_free(&w->cols);
+	for (int k = 0; k < WRITER_RING; k++) {
+		llct_batch_free(&w->q[k].b);
+		free(w->q[k].rows);
+	}
 	free(w->path);
 	free(w);
 	return st;

@@ -319,7 +319,8 @@ static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int
 	float *const depth = z->depth;
 	const uint32_t zwid = z->w;
 	const int op = c->st->depth_compare, dwrite = c->dwrite, clamp = c->st->depth_clamp;
-	const int q = z->depth_bits && z->depth_bits<32, all = verdict> 0;
+	const uint32_t qbits = z->depth_bits;
+	const int all = verdict > 0;
 	const double sox = c->so[0][0] / (double)SUB, soy = c->so[0][1] / (double)SUB;
 	const double z0 = t->z0, x0 = t->x0, y0 = t->y0, dzdx = t->dzdx, dzdy = t->dzdy;
 	const double bias = t->bias, zlo = c->zlo, zhi = c->zhi;
@@ -337,7 +338,7 @@ static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int
 		double zz = z0 + dzdx * (px + sox - x0) + dzdy * (py + soy - y0) + bias;
 		if (clamp)
 			zz = zz < zlo ? zlo : zz > zhi ? zhi : zz;
-		float d = q ? llct_zbuf_quantize(z, zz) : (float)zz;
+		float d = llct_zbuf_quantize_bits(qbits, zz); /* (float) unless 16 or 24 bits */
 		zr[i] = (uint8_t)!all;
 		if (!all && !depth_pass(op, d, *p))
 			continue;

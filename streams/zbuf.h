@@ -49,12 +49,13 @@ int llct_zbuf_retile(struct llct_zbuf *z, uint32_t tx, uint32_t ty);
 	} while (0)
 #endif
 
-/* A depth value as the format stores it (UNORM formats round to their steps, clamp to 0..1). */
-static inline float llct_zbuf_quantize(const struct llct_zbuf *z, double d)
+/* A depth value as a format of depth_bits bits stores it (UNORM formats round to their steps,
+ * clamp to 0..1). */
+static inline float llct_zbuf_quantize_bits(uint32_t depth_bits, double d)
 {
-	if (z->depth_bits == 16 || z->depth_bits == 24) {
-		double steps = z->depth_bits == 16 ? 65535.0 : 16777215.0;
-		double inv = z->depth_bits == 16 ? 1 / 65535.0 : 1 / 16777215.0;
+	if (depth_bits == 16 || depth_bits == 24) {
+		double steps = depth_bits == 16 ? 65535.0 : 16777215.0;
+		double inv = depth_bits == 16 ? 1 / 65535.0 : 1 / 16777215.0;
 		d = d < 0 ? 0 : d > 1 ? 1 : d;
 		/* round to the nearest step, ties to even, without a libm call: below 2^52, adding
 		   and taking away 2^52 leaves d * steps rounded in the current (nearest) mode. The
@@ -69,6 +70,12 @@ static inline float llct_zbuf_quantize(const struct llct_zbuf *z, double d)
 		return (float)((r - 4503599627370496.0) * inv);
 	}
 	return (float)d;
+}
+
+/* A depth value as z's format stores it. */
+static inline float llct_zbuf_quantize(const struct llct_zbuf *z, double d)
+{
+	return llct_zbuf_quantize_bits(z->depth_bits, d);
 }
 
 /* A sample of tile t gets depth d: the tile's bounds widen to hold it. Returns 1 when they
