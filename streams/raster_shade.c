@@ -109,6 +109,22 @@ static uint8_t stencil_op(const struct llct_stencil_face *f, int op, uint8_t s)
 
 /* ---- traffic ---- */
 
+/* A bit a pixel of a block (bit y * BLK + x): set where its sample mask is not 0. Each word's
+ * bytes become 0 or 1, and a multiply gathers eight of them into bits. */
+static inline uint32_t block_mask(const uint8_t m[BLK * BLK])
+{
+	uint64_t w[2];
+	uint32_t r = 0;
+	memcpy(w, m, sizeof(w));
+	for (int k = 0; k < 2; k++) {
+		uint64_t v = w[k] | w[k] >> 4;
+		v |= v >> 2;
+		v = (v | v >> 1) & 0x0101010101010101ull;
+		r |= (uint32_t)((v * 0x0102040810204080ull) >> 56) << (8 * k);
+	}
+	return r;
+}
+
 /* The lines of target t holding the pixels of block (bx, by) whose mask in m is set. */
 static void block_lines(struct ctx *c, const struct target *t, int32_t bx, int32_t by,
 			const uint8_t m[BLK * BLK], int stream, int op, uint32_t sm)
@@ -137,6 +153,20 @@ static void block_lines(struct ctx *c, const struct target *t, int32_t bx, int32
 		}
 }
 
+/* floor(f) for |f| < 2^63, without a call. */
+static inline int64_t ifloor(double f)
+{
+	int64_t i = (int64_t)f;
+	return i - ((double)i > f);
+}
+
+/* ceil(f) for |f| < 2^63, without a call. */
+static inline int64_t iceil(double f)
+{
+	int64_t i = (int64_t)f;
+	return i + ((double)i < f);
+}
+
 /* Sampled image i mapped from screen space: the viewport spans the image's chosen mip, so the
  * pixels [x0,x1) x [y0,y1) read the texels under them (exact for full-screen passes). */
 static void tex_screen(struct ctx *c, uint32_t i, int32_t x0, int32_t y0, int32_t x1, int32_t y1,
@@ -154,8 +184,8 @@ static void tex_screen(struct ctx *c, uint32_t i, int32_t x0, int32_t y0, int32_
 	uint32_t mw = m->w, mh = m->h, tw = m->tw, th = m->th;
 	double u0 = (x0 - vx) / vw, u1 = (x1 - vx) / vw;
 	double v0 = (y0 - vy) / vh, v1 = (y1 - vy) / vh;
-	int64_t tx0 = (int64_t)floor(u0 * mw), tx1 = (int64_t)ceil(u1 * mw);
-	int64_t ty0 = (int64_t)floor(v0 * mh), ty1 = (int64_t)ceil(v1 * mh);
+	int64_t tx0 = ifloor(u0 * mw), tx1 = iceil(u1 * mw);
+	int64_t ty0 = ifloor(v0 * mh), ty1 = iceil(v1 * mh);
 	tx0 = tx0 < 0 ? 0 : tx0;
 	ty0 = ty0 < 0 ? 0 : ty0;
 	tx1 = tx1 > mw ? mw : tx1;
@@ -172,13 +202,6 @@ static inline double attr_at(const struct tri *t, int k, double x, double y)
 	double dx = x - t->x0, dy = y - t->y0;
 	double q = t->q0 + t->dqdx * dx + t->dqdy * dy;
 	return q != 0 ? (t->a0[k] + t->dadx[k] * dx + t->dady[k] * dy) / q : 0;
-}
-
-/* floor(f) for |f| < 2^63, without a call. */
-static inline int64_t ifloor(double f)
-{
-	int64_t i = (int64_t)f;
-	return i - ((double)i > f);
 }
 
 /* Texel coordinate x wrapped into [0, n) (repeat); nearly always already there. */
@@ -262,22 +285,23 @@ static void tex_interp(struct ctx *c, const struct tri *t, uint32_t i, int32_t b
 static void tex_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
 		      const uint8_t pass[BLK * BLK], uint32_t sm)
 {
-	int32_t x0 = bx + BLK, y0 = by + BLK, x1 = bx, y1 = by;
+	int32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
 	int bounds = 0;
 	for (uint32_t i = 0; i < c->n_tex; i++) {
 		if (c->tex_mips[i]) {
 			tex_interp(c, t, i, bx, by, pass, sm);
 			continue;
 		}
-		for (int k = 0; !bounds && k < BLK * BLK; k++)
-			if (pass[k]) {
-				int32_t px = bx + k % BLK, py = by + k / BLK;
-				x0 = px < x0 ? px : x0;
-				y0 = py < y0 ? py : y0;
-				x1 = px + 1 > x1 ? px + 1 : x1;
-				y1 = py + 1 > y1 ? py + 1 : y1;
-			}
-		bounds = 1;
+		if (!bounds) { /* the passing pixels' rows and columns, from a bit a pixel */
+			uint32_t m = block_mask(pass), cols = 0;
+			for (int r = 0; r < BLK; r++)
+				cols |= m >> (r * BLK) & ((1u << BLK) - 1);
+			x0 = bx + __builtin_ctz(cols);
+			x1 = bx + 32 - __builtin_clz(cols);
+			y0 = by + __builtin_ctz(m) / BLK;
+			y1 = by + (31 - __builtin_clz(m)) / BLK + 1;
+			bounds = 1;
+		}
 		tex_screen(c, i, x0, y0, x1, y1, sm);
 	}
 }
@@ -308,11 +332,7 @@ static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int
 			     uint8_t zr[BLK * BLK], uint8_t zw[BLK * BLK], int *changed)
 {
 	struct llct_zbuf *z = c->z;
-	/* one sample: every byte is 0 or 1, and a multiply gathers each word's eight into bits */
-	uint64_t w[2];
-	memcpy(w, cov, sizeof(w));
-	uint32_t m = (uint32_t)((w[0] * 0x0102040810204080ull) >> 56) |
-		     (uint32_t)((w[1] * 0x0102040810204080ull) >> 56) << 8;
+	uint32_t m = block_mask(cov);
 	memset(pass, 0, BLK * BLK);
 	if (verdict < 0) /* HiZ: none passes, nothing read */
 		return 0;
