@@ -115,15 +115,15 @@ static int64_t unzigzag(uint64_t v)
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
-/* Run-length codes one integer column given as a strided view of `n` values. */
-#define RLE_ENCODE(p, col, n)                                                                      \
+/* Run-length codes one integer column of `n` values, value i read as GET(i). */
+#define RLE_ENCODE(p, GET, n)                                                                      \
 	do {                                                                                       \
 		uint64_t prev_ = 0;                                                                \
 		uint32_t i_ = 0;                                                                   \
 		while (i_ < (n)) {                                                                 \
-			uint64_t v_ = (col)[i_];                                                   \
+			uint64_t v_ = GET(i_);                                                     \
 			uint32_t j_ = i_ + 1;                                                      \
-			while (j_ < (n) && (col)[j_] == v_)                                        \
+			while (j_ < (n) && GET(j_) == v_)                                          \
 				j_++;                                                              \
 			p = put_varint(p, zigzag((int64_t)(v_ - prev_)));                          \
 			p = put_varint(p, j_ - i_ - 1);                                            \
@@ -132,54 +132,66 @@ static int64_t unzigzag(uint64_t v)
 		}                                                                                  \
 	} while (0)
 
-int llct_chunk_encode(const struct llct_batch *c, uint8_t **out, size_t *out_size)
+/* The payload (before LZ4) of n records, read as rows r[] when rows is set, else as columns
+ * c (the two callers below make one specialized copy each). Returns its size, or 0 when a
+ * record is invalid. raw holds PAYLOAD_MAX bytes. */
+static inline __attribute__((always_inline)) size_t
+payload(uint8_t *raw, uint32_t n, int rows, const struct llct_record *r, const struct llct_batch *c)
 {
-	uint32_t n = c->n;
-	uint8_t *raw, *p, *col_start[N_COLS + 1];
+#define ADDR(i) (rows ? r[i].addr : c->addr[i])
+#define STREAM(i) (rows ? r[i].stream : c->stream[i])
+#define OP(i) (rows ? r[i].op : c->op[i])
+#define SM(i) (rows ? r[i].sm : c->sm[i])
+#define KERNEL(i) (rows ? r[i].kernel : c->kernel[i])
+#define TENANT(i) (rows ? r[i].tenant : c->tenant[i])
+	uint8_t *p, *col_start[N_COLS + 1];
 	uint64_t prev[16] = {0}, acc = 0;
 	unsigned shift = 0;
-	*out = NULL;
-	*out_size = 0;
-	if (n == 0 || n > LLCT_CHUNK_MAX)
-		return LLCT_ERR_INVALID;
 	for (uint32_t i = 0; i < n; i++) {
-		if (c->stream[i] >= LLCT_N_STREAMS || c->op[i] > 1)
-			return LLCT_ERR_INVALID;
-		acc |= c->addr[i] - prev[c->stream[i]];
-		prev[c->stream[i]] = c->addr[i];
+		if (STREAM(i) >= LLCT_N_STREAMS || OP(i) > 1)
+			return 0;
+		acc |= ADDR(i) - prev[STREAM(i)];
+		prev[STREAM(i)] = ADDR(i);
 	}
 	while (shift < 63 && acc && !(acc & ((uint64_t)1 << shift)))
 		shift++;
-	raw = malloc(PAYLOAD_MAX);
-	if (!raw)
-		return LLCT_ERR_NOMEM;
 	p = raw + HEADER_SIZE;
 	col_start[0] = p;
 	memset(prev, 0, sizeof(prev));
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t d = c->addr[i] - prev[c->stream[i]];
-		prev[c->stream[i]] = c->addr[i];
+		uint64_t d = ADDR(i) - prev[STREAM(i)];
+		prev[STREAM(i)] = ADDR(i);
 		p = put_varint(p, zigzag((int64_t)d >> shift));
 	}
 	col_start[1] = p;
 	for (uint32_t i = 0; i < n; i++)
-		*p++ = (uint8_t)(c->stream[i] | c->op[i] << 4);
+		*p++ = (uint8_t)(STREAM(i) | OP(i) << 4);
 	col_start[2] = p;
-	RLE_ENCODE(p, c->sm, n);
+	RLE_ENCODE(p, SM, n);
 	col_start[3] = p;
-	RLE_ENCODE(p, c->kernel, n);
+	RLE_ENCODE(p, KERNEL, n);
 	col_start[4] = p;
-	RLE_ENCODE(p, c->tenant, n);
+	RLE_ENCODE(p, TENANT, n);
 	col_start[5] = p;
-
+#undef ADDR
+#undef STREAM
+#undef OP
+#undef SM
+#undef KERNEL
+#undef TENANT
 	put32(raw, CHUNK_MAGIC);
 	put32(raw + 4, n);
 	raw[8] = (uint8_t)shift;
 	raw[9] = raw[10] = raw[11] = 0;
 	for (int k = 0; k < N_COLS; k++)
 		put32(raw + 12 + 4 * k, (uint32_t)(col_start[k + 1] - col_start[k]));
+	return (size_t)(p - raw);
+}
 
-	size_t raw_size = (size_t)(p - raw);
+/* The LZ4 frame of a payload into *blob (grown to *cap as needed, malloc'd). */
+static int compress(const uint8_t *raw, size_t raw_size, uint8_t **blob, size_t *cap,
+		    size_t *out_size)
+{
 	LZ4F_preferences_t prefs;
 	memset(&prefs, 0, sizeof(prefs));
 	prefs.frameInfo.blockSizeID = LZ4F_max4MB;
@@ -187,21 +199,61 @@ int llct_chunk_encode(const struct llct_batch *c, uint8_t **out, size_t *out_siz
 	prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
 	prefs.frameInfo.blockChecksumFlag = LZ4F_blockChecksumEnabled;
 	prefs.frameInfo.contentSize = raw_size;
-	size_t cap = LZ4F_compressFrameBound(raw_size, &prefs);
-	uint8_t *blob = malloc(cap);
-	if (!blob) {
-		free(raw);
-		return LLCT_ERR_NOMEM;
+	size_t need = LZ4F_compressFrameBound(raw_size, &prefs);
+	if (need > *cap) {
+		uint8_t *nb = realloc(*blob, need);
+		if (!nb)
+			return LLCT_ERR_NOMEM;
+		*blob = nb, *cap = need;
 	}
-	size_t sz = LZ4F_compressFrame(blob, cap, raw, raw_size, &prefs);
-	free(raw);
-	if (LZ4F_isError(sz)) {
-		free(blob);
+	size_t sz = LZ4F_compressFrame(*blob, *cap, raw, raw_size, &prefs);
+	if (LZ4F_isError(sz))
 		return LLCT_ERR_INVALID;
-	}
-	*out = blob;
 	*out_size = sz;
 	return LLCT_OK;
+}
+
+int llct_chunk_encode(const struct llct_batch *c, uint8_t **out, size_t *out_size)
+{
+	*out = NULL;
+	*out_size = 0;
+	if (c->n == 0 || c->n > LLCT_CHUNK_MAX)
+		return LLCT_ERR_INVALID;
+	uint8_t *raw = malloc(PAYLOAD_MAX), *blob = NULL;
+	size_t cap = 0, raw_size;
+	if (!raw)
+		return LLCT_ERR_NOMEM;
+	int st = (raw_size = payload(raw, c->n, 0, NULL, c))
+		     ? compress(raw, raw_size, &blob, &cap, out_size)
+		     : LLCT_ERR_INVALID;
+	free(raw);
+	if (st) {
+		free(blob);
+		*out_size = 0;
+		return st;
+	}
+	*out = blob;
+	return LLCT_OK;
+}
+
+int llct_chunk_encode_records(struct llct_chunk_enc *e, const struct llct_record *r, uint32_t n,
+			      size_t *out_size)
+{
+	*out_size = 0;
+	if (n == 0 || n > LLCT_CHUNK_MAX)
+		return LLCT_ERR_INVALID;
+	if (!e->raw && !(e->raw = malloc(PAYLOAD_MAX)))
+		return LLCT_ERR_NOMEM;
+	size_t raw_size = payload(e->raw, n, 1, r, NULL);
+	return raw_size ? compress(e->raw, raw_size, &e->blob, &e->blob_cap, out_size)
+			: LLCT_ERR_INVALID;
+}
+
+void llct_chunk_enc_free(struct llct_chunk_enc *e)
+{
+	free(e->raw);
+	free(e->blob);
+	memset(e, 0, sizeof(*e));
 }
 
 static int fail(char *errbuf, size_t errbuf_size, const char *fmt, const char *detail)

@@ -35,13 +35,13 @@ struct llct_writer {
 	 * needs its slot, all at a frame's end. Several in flight let the caller go on through
 	 * a burst of records while the encoder catches up (with one, the layer's expansion
 	 * thread waited for it a tenth of its time on glmark2 `shadow`); the caller only copies
-	 * the records in, and the encoder turns them into columns. */
+	 * the records in, and the encoder encodes them as they are, into buffers it keeps. */
 	struct wchunk {
-		struct llct_record *rows; /* as appended (b.n of them): the encoder transposes */
-		struct llct_batch b;
+		struct llct_record *rows; /* as appended, n of them */
+		uint32_t n;
 		int state; /* 0 free (or being filled), 1 handed over, 2 encoded: under mu */
-		uint8_t *blob;
-		size_t size;
+		struct llct_chunk_enc enc; /* the blob, and buffers kept for the next chunk */
+		size_t size;               /* the blob's */
 		int status;
 		uint32_t chunk; /* its index in the frame */
 	} q[WRITER_RING];
@@ -157,10 +157,8 @@ int llct_writer_open(const char *path, const struct llct_capture_info *info,
 	pthread_cond_init(&w->cv, NULL);
 	w->path = strdup(path);
 	int nomem = !w->path;
-	for (int k = 0; k < WRITER_RING; k++) {
-		nomem |= llct_batch_alloc(&w->q[k].b) != LLCT_OK;
+	for (int k = 0; k < WRITER_RING; k++)
 		nomem |= !(w->q[k].rows = malloc(LLCT_CHUNK_RECORDS * sizeof(struct llct_record)));
-	}
 	if (nomem) {
 		st = llct_db_msg(errbuf, errbuf_size, LLCT_ERR_NOMEM, "'%s': out of memory", path);
 		goto fail_alloc;
@@ -230,10 +228,8 @@ fail_db:
 	unlink(path);
 	return st;
 fail_alloc:
-	for (int k = 0; k < WRITER_RING; k++) {
-		llct_batch_free(&w->q[k].b);
+	for (int k = 0; k < WRITER_RING; k++)
 		free(w->q[k].rows);
-	}
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->cv);
 	free(w->path);
@@ -266,26 +262,14 @@ int llct_writer_begin_frame(struct llct_writer *w, uint32_t frame)
 	w->frame = frame;
 	w->n_chunks = 0;
 	w->frame_records = 0;
-	w->q[w->fill].b.n = 0;
+	w->q[w->fill].n = 0;
 	return LLCT_OK;
 }
 
-/* A chunk's records into its columns, and encoded. */
+/* A chunk's records encoded. */
 static int encode(struct wchunk *q)
 {
-	struct llct_batch *b = &q->b;
-	for (uint32_t j = 0; j < b->n; j++) {
-		const struct llct_record *r = &q->rows[j];
-		b->addr[j] = r->addr;
-		b->stream[j] = r->stream;
-		b->op[j] = r->op;
-		b->sm[j] = r->sm;
-		b->kernel[j] = r->kernel;
-		b->tenant[j] = r->tenant;
-	}
-	q->blob = NULL;
-	q->size = 0;
-	return llct_chunk_encode(b, &q->blob, &q->size);
+	return llct_chunk_encode_records(&q->enc, q->rows, q->n, &q->size);
 }
 
 static void *encoder(void *arg)
@@ -326,14 +310,9 @@ static int collect_one(struct llct_writer *w, int insert)
 	}
 	w->oldest = (w->oldest + 1) % WRITER_RING;
 	w->in_flight--;
-	uint8_t *blob = q->blob;
-	q->blob = NULL;
-	if (!insert || w->failed) {
-		free(blob);
+	if (!insert || w->failed)
 		return w->failed;
-	}
 	if (q->status) {
-		free(blob);
 		snprintf(w->err, sizeof(w->err), "'%s': frame %u: cannot encode a chunk: %s",
 			 w->path, w->frame, llct_strerror(q->status));
 		w->failed = q->status;
@@ -341,8 +320,9 @@ static int collect_one(struct llct_writer *w, int insert)
 	}
 	sqlite3_bind_int64(w->ins_chunk, 1, w->frame);
 	sqlite3_bind_int64(w->ins_chunk, 2, q->chunk);
-	sqlite3_bind_int64(w->ins_chunk, 3, q->b.n);
-	sqlite3_bind_blob(w->ins_chunk, 4, blob, (int)q->size, free);
+	sqlite3_bind_int64(w->ins_chunk, 3, q->n);
+	/* static: the buffer outlives the insert, and is reused for the slot's next chunk */
+	sqlite3_bind_blob(w->ins_chunk, 4, q->enc.blob, (int)q->size, SQLITE_STATIC);
 	int st = step_reset(w, w->ins_chunk, "cannot write a chunk");
 	if (st)
 		return st;
@@ -366,7 +346,7 @@ static int collect(struct llct_writer *w, int insert)
 static int flush_chunk(struct llct_writer *w, int all)
 {
 	struct wchunk *q = &w->q[w->fill];
-	if (q->b.n) {
+	if (q->n) {
 		q->chunk = w->n_chunks++;
 		if (!w->enc_thread &&
 		    !w->enc_none) { /* started with the first chunk; not retried */
@@ -391,7 +371,7 @@ static int flush_chunk(struct llct_writer *w, int all)
 		st = collect_one(w, 1);
 	if (!st && all)
 		st = collect(w, 1);
-	w->q[w->fill].b.n = 0; /* free now */
+	w->q[w->fill].n = 0; /* free now */
 	return st;
 }
 
@@ -405,7 +385,7 @@ int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, si
 	}
 	for (size_t i = 0; i < n;) { /* a run at a time: as many as the chunk has room for */
 		struct wchunk *q = &w->q[w->fill];
-		uint32_t k0 = q->b.n, m = LLCT_CHUNK_RECORDS - k0;
+		uint32_t k0 = q->n, m = LLCT_CHUNK_RECORDS - k0;
 		m = n - i < m ? (uint32_t)(n - i) : m;
 		const struct llct_record *r = &recs[i];
 		int bad = 0;
@@ -419,9 +399,9 @@ int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, si
 				return LLCT_ERR_INVALID; /* none of this run is kept */
 			}
 		memcpy(q->rows + k0, r, m * sizeof(*r));
-		q->b.n += m;
+		q->n += m;
 		i += m;
-		if (q->b.n == LLCT_CHUNK_RECORDS) {
+		if (q->n == LLCT_CHUNK_RECORDS) {
 			int st = flush_chunk(w, 0);
 			if (st)
 				return st;
@@ -489,7 +469,7 @@ int llct_writer_abort_frame(struct llct_writer *w)
 		return LLCT_OK;
 	w->in_frame = 0;
 	collect(w, 0);
-	w->q[w->fill].b.n = 0;
+	w->q[w->fill].n = 0;
 	if (sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL) != SQLITE_OK)
 		return db_fail(w, "cannot roll back");
 	return LLCT_OK;
@@ -523,7 +503,7 @@ int llct_writer_close(struct llct_writer *w)
 		w->failed = LLCT_ERR_IO;
 	st = w->failed;
 	for (int k = 0; k < WRITER_RING; k++) {
-		llct_batch_free(&w->q[k].b);
+		llct_chunk_enc_free(&w->q[k].enc);
 		free(w->q[k].rows);
 	}
 	free(w->path);

@@ -87,6 +87,17 @@ struct llct_frame_info {
  * On success stores a malloc'd blob in *out (caller frees) and its size in *out_size. */
 int llct_chunk_encode(const struct llct_batch *columns, uint8_t **out, size_t *out_size);
 
+/* The same encoding of n records given as rows, into buffers kept for the next call (zero
+ * them before the first; llct_chunk_enc_free releases them): the blob is e->blob, *out_size
+ * bytes, valid until the next call. Same blob, byte for byte, as llct_chunk_encode makes. */
+struct llct_chunk_enc {
+	uint8_t *raw, *blob;
+	size_t blob_cap;
+};
+int llct_chunk_encode_records(struct llct_chunk_enc *e, const struct llct_record *r, uint32_t n,
+			      size_t *out_size);
+void llct_chunk_enc_free(struct llct_chunk_enc *e);
+
 /* Decodes a blob from llct_chunk_encode into `b`, whose column arrays must hold
  * LLCT_CHUNK_MAX entries. expect_n is the record count the caller expects, or 0 for any.
  * Returns LLCT_OK, or LLCT_ERR_CORRUPT with a reason in errbuf (any blob is safe to pass). */
