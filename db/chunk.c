@@ -236,15 +236,93 @@ int llct_chunk_encode(const struct llct_batch *c, uint8_t **out, size_t *out_siz
 	return LLCT_OK;
 }
 
+/* A run-length column, built a record at a time: the run so far, and the encoded runs. */
+struct rle {
+	uint64_t cur, prev;
+	uint32_t start;
+	uint8_t *p;
+};
+
+static inline void rle_step(struct rle *c, uint64_t v, uint32_t i)
+{
+	if (v == c->cur)
+		return;
+	c->p = put_varint(c->p, zigzag((int64_t)(c->cur - c->prev)));
+	c->p = put_varint(c->p, i - c->start - 1);
+	c->prev = c->cur, c->cur = v, c->start = i;
+}
+
+/* payload()'s bytes for rows, in one pass over them: the address deltas, the stream/op bytes
+ * and the three run-length columns are worked out together (the deltas kept for the varint
+ * pass that needs the shift, the others in scratch), where payload() reads every record six
+ * times. The address the stream before used is kept in a register while the stream repeats.
+ * scratch holds RAW_SCRATCH(n) bytes, 8-aligned. */
+#define RLE_MAX 13 /* bytes a run takes at most: a 10-byte and a 3-byte varint */
+#define RAW_SCRATCH(n) ((size_t)(n) * (8 + 1 + 3 * RLE_MAX))
+static size_t payload_rows(uint8_t *raw, uint8_t *scratch, uint32_t n, const struct llct_record *r)
+{
+	uint64_t *d = (uint64_t *)scratch, prev[16] = {0}, acc = 0;
+	uint8_t *so = scratch + (size_t)n * 8;
+	struct rle col[3];
+	for (int k = 0; k < 3; k++)
+		col[k] = (struct rle){0, 0, 0, so + n + (size_t)k * n * RLE_MAX};
+	col[0].cur = r[0].sm, col[1].cur = r[0].kernel, col[2].cur = r[0].tenant;
+	unsigned last = r[0].stream < 16 ? r[0].stream : 0;
+	uint64_t last_addr = prev[last];
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned st = r[i].stream;
+		if (st >= LLCT_N_STREAMS || r[i].op > 1)
+			return 0;
+		if (st != last) { /* the stream changes: its address from memory */
+			prev[last] = last_addr;
+			last = st;
+			last_addr = prev[st];
+		}
+		uint64_t a = r[i].addr;
+		d[i] = a - last_addr;
+		acc |= d[i];
+		last_addr = a;
+		so[i] = (uint8_t)(st | r[i].op << 4);
+		rle_step(&col[0], r[i].sm, i);
+		rle_step(&col[1], r[i].kernel, i);
+		rle_step(&col[2], r[i].tenant, i);
+	}
+	unsigned shift = 0;
+	while (shift < 63 && acc && !(acc & ((uint64_t)1 << shift)))
+		shift++;
+	uint8_t *p = raw + HEADER_SIZE, *col_start[N_COLS + 1];
+	col_start[0] = p;
+	for (uint32_t i = 0; i < n; i++)
+		p = put_varint(p, zigzag((int64_t)d[i] >> shift));
+	col_start[1] = p;
+	memcpy(p, so, n);
+	p += n;
+	for (int k = 0; k < 3; k++) {
+		rle_step(&col[k], ~col[k].cur, n); /* the last run */
+		size_t len = (size_t)(col[k].p - (so + n + (size_t)k * n * RLE_MAX));
+		col_start[2 + k] = p;
+		memcpy(p, so + n + (size_t)k * n * RLE_MAX, len);
+		p += len;
+	}
+	col_start[5] = p;
+	put32(raw, CHUNK_MAGIC);
+	put32(raw + 4, n);
+	raw[8] = (uint8_t)shift;
+	raw[9] = raw[10] = raw[11] = 0;
+	for (int k = 0; k < N_COLS; k++)
+		put32(raw + 12 + 4 * k, (uint32_t)(col_start[k + 1] - col_start[k]));
+	return (size_t)(p - raw);
+}
+
 int llct_chunk_encode_records(struct llct_chunk_enc *e, const struct llct_record *r, uint32_t n,
 			      size_t *out_size)
 {
 	*out_size = 0;
 	if (n == 0 || n > LLCT_CHUNK_MAX)
 		return LLCT_ERR_INVALID;
-	if (!e->raw && !(e->raw = malloc(PAYLOAD_MAX)))
+	if (!e->raw && !(e->raw = malloc(PAYLOAD_MAX + RAW_SCRATCH(LLCT_CHUNK_MAX))))
 		return LLCT_ERR_NOMEM;
-	size_t raw_size = payload(e->raw, n, 1, r, NULL);
+	size_t raw_size = payload_rows(e->raw, e->raw + PAYLOAD_MAX, n, r);
 	return raw_size ? compress(e->raw, raw_size, &e->blob, &e->blob_cap, out_size)
 			: LLCT_ERR_INVALID;
 }
