@@ -7,6 +7,7 @@
 #include "raster_int.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,19 +22,27 @@ struct raster_lane {
 	int oom;
 };
 
+/* Lanes a thread: the screen's SMs are dealt out to more lanes than threads, so a thread that
+ * starts late (two cores shared with the program's own threads) finds fewer left. */
+#define LANES_A_THREAD 2
+
 struct raster_pool {
-	unsigned n, started; /* lanes; threads running (lanes 1..started) */
+	unsigned threads;    /* the caller's and threads - 1 of the pool's */
+	unsigned n, started; /* lanes of the run; the pool's threads running */
 	pthread_t th[RASTER_MAX_LANES];
 	pthread_mutex_t mu;
 	pthread_cond_t go, done;
-	uint64_t gen;
-	unsigned pending;
+	uint64_t gen; /* runs so far (under mu) */
 	int quit;
 	void (*setup)(struct ctx *c, const void *arg);
 	void (*job)(struct ctx *c, const void *arg);
 	const void *arg;
-	pthread_barrier_t between; /* every lane's setup done before any lane's job */
-	unsigned between_n;        /* the lanes it was made for (0: not made) */
+	/* A run's lanes are claimed one at a time, set up, then (once all are set up) claimed
+	 * again and rasterized, by whichever threads are running: gen << 16 | lanes << 8 | the
+	 * next lane; a thread that wakes after its run is over claims nothing. The caller
+	 * waits only for the lanes to be done, never for a thread to wake. */
+	_Atomic uint64_t claim_setup, claim_job;
+	unsigned setup_done, job_done; /* under mu */
 	struct raster_bin bins[RASTER_MAX_LANES];
 	struct raster_lane lane[RASTER_MAX_LANES];
 };
@@ -70,11 +79,46 @@ int raster_segs_grow(struct raster_segs *g)
 	return 0;
 }
 
+/* The next lane of run gen to claim from *w, or -1 when none is left (or the run is over). */
+static int claim(_Atomic uint64_t *w, uint64_t gen)
+{
+	uint64_t v = atomic_load(w);
+	do {
+		if (v >> 16 != gen || (v & 0xff) >= (v >> 8 & 0xff))
+			return -1;
+	} while (!atomic_compare_exchange_weak(w, &v, v + 1));
+	return (int)(v & 0xff);
+}
+
+/* A thread's part of run gen: lanes claimed and set up; once every lane is set up, lanes
+ * claimed and rasterized. */
+static void run_lanes(struct raster_pool *p, uint64_t gen)
+{
+	int k;
+	while ((k = claim(&p->claim_setup, gen)) >= 0) {
+		p->setup(&p->lane[k].c, p->arg);
+		pthread_mutex_lock(&p->mu);
+		if (++p->setup_done == p->n)
+			pthread_cond_broadcast(&p->done);
+		pthread_mutex_unlock(&p->mu);
+	}
+	pthread_mutex_lock(&p->mu);
+	while (p->gen == gen && p->setup_done < p->n) /* lanes another thread sets up */
+		pthread_cond_wait(&p->done, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	while ((k = claim(&p->claim_job, gen)) >= 0) {
+		p->job(&p->lane[k].c, p->arg);
+		pthread_mutex_lock(&p->mu);
+		if (++p->job_done == p->n)
+			pthread_cond_broadcast(&p->done);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
 static void *worker(void *arg)
 {
 	LLCT_THREAD_NAME("llct-raster");
-	struct raster_lane *l = arg;
-	struct raster_pool *p = l->pool;
+	struct raster_pool *p = arg;
 	uint64_t seen = 0;
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
@@ -84,12 +128,8 @@ static void *worker(void *arg)
 			break;
 		seen = p->gen;
 		pthread_mutex_unlock(&p->mu);
-		p->setup(&l->c, p->arg);
-		pthread_barrier_wait(&p->between);
-		p->job(&l->c, p->arg);
+		run_lanes(p, seen);
 		pthread_mutex_lock(&p->mu);
-		if (!--p->pending)
-			pthread_cond_signal(&p->done);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -100,11 +140,11 @@ struct raster_pool *raster_pool_create(unsigned n)
 	struct raster_pool *p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
-	p->n = n < RASTER_MAX_LANES ? n : RASTER_MAX_LANES;
+	p->threads = n < RASTER_MAX_LANES ? n : RASTER_MAX_LANES;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->go, NULL);
 	pthread_cond_init(&p->done, NULL);
-	for (unsigned k = 0; k < p->n; k++)
+	for (unsigned k = 0; k < RASTER_MAX_LANES; k++)
 		p->lane[k].pool = p;
 	return p;
 }
@@ -119,14 +159,12 @@ void raster_pool_destroy(struct raster_pool *p)
 	pthread_mutex_unlock(&p->mu);
 	for (unsigned k = 0; k < p->started; k++)
 		pthread_join(p->th[k], NULL);
-	for (unsigned k = 0; k < p->n; k++) {
+	for (unsigned k = 0; k < RASTER_MAX_LANES; k++) {
 		llct_fp_destroy(p->lane[k].fp);
 		free(p->lane[k].recs);
 		free(p->lane[k].segs.v);
 		free(p->bins[k].v);
 	}
-	if (p->between_n)
-		pthread_barrier_destroy(&p->between);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->go);
 	pthread_cond_destroy(&p->done);
@@ -160,22 +198,20 @@ int raster_pool_run(struct raster_pool *p, struct ctx *c,
 		    void (*setup)(struct ctx *c, const void *arg),
 		    void (*job)(struct ctx *c, const void *arg), const void *arg)
 {
-	while (p->started + 1 < p->n) { /* threads start with the first draw that wants them */
-		if (pthread_create(&p->th[p->started], NULL, worker, &p->lane[p->started + 1]))
+	while (p->started + 1 < p->threads) { /* started with the first draw that wants them */
+		if (pthread_create(&p->th[p->started], NULL, worker, p)) {
+			p->threads = p->started + 1; /* not tried again */
 			break;
+		}
 		p->started++;
 	}
-	unsigned n = p->started + 1;
-	if (n < 2)
+	unsigned threads = p->started + 1;
+	if (threads < 2)
 		return -1;
-	if (p->between_n != n) {
-		if (p->between_n)
-			pthread_barrier_destroy(&p->between);
-		p->between_n = 0;
-		if (pthread_barrier_init(&p->between, NULL, n))
-			return -1;
-		p->between_n = n;
-	}
+	/* lanes: LANES_A_THREAD a thread, no more than the SMs they split */
+	unsigned n = threads * LANES_A_THREAD;
+	n = n < RASTER_MAX_LANES ? n : RASTER_MAX_LANES;
+	n = n < c->n_sms ? n : c->n_sms > 2 ? c->n_sms : 2;
 	for (unsigned k = 0; k < n; k++) {
 		struct raster_lane *l = &p->lane[k];
 		if (!l->fp && llct_fp_lane_create(c->fp, lane_emit, l, &l->fp))
@@ -198,20 +234,20 @@ int raster_pool_run(struct raster_pool *p, struct ctx *c,
 		p->bins[k].n = 0;
 		p->bins[k].oom = 0;
 	}
-	p->n = n;
 	pthread_mutex_lock(&p->mu);
+	uint64_t gen = ++p->gen;
+	p->n = n;
 	p->setup = setup;
 	p->job = job;
 	p->arg = arg;
-	p->pending = n - 1;
-	p->gen++;
+	p->setup_done = p->job_done = 0;
+	atomic_store(&p->claim_setup, gen << 16 | (uint64_t)n << 8);
+	atomic_store(&p->claim_job, gen << 16 | (uint64_t)n << 8);
 	pthread_cond_broadcast(&p->go);
 	pthread_mutex_unlock(&p->mu);
-	setup(&p->lane[0].c, arg);
-	pthread_barrier_wait(&p->between);
-	job(&p->lane[0].c, arg);
+	run_lanes(p, gen);
 	pthread_mutex_lock(&p->mu);
-	while (p->pending)
+	while (p->job_done < n) /* lanes a thread still works on */
 		pthread_cond_wait(&p->done, &p->mu);
 	pthread_mutex_unlock(&p->mu);
 	int oom = 0;
