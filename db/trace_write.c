@@ -39,7 +39,8 @@ struct llct_writer {
 	struct wchunk {
 		struct llct_record *rows; /* as appended, n of them */
 		uint32_t n;
-		int state; /* 0 free (or being filled), 1 handed over, 2 encoded: under mu */
+		int state; /* 0 free (or being filled), 1 handed over, 3 being encoded, 2 encoded:
+			      under mu */
 		struct llct_chunk_enc enc; /* the blob, and buffers kept for the next chunk */
 		size_t size;               /* the blob's */
 		int status;
@@ -278,17 +279,18 @@ static void *encoder(void *arg)
 	struct llct_writer *w = arg;
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
-		struct wchunk *q = &w->q[w->enc_next];
-		while (q->state != 1 && !w->enc_quit)
+		while (w->q[w->enc_next].state != 1 && !w->enc_quit)
 			pthread_cond_wait(&w->cv, &w->mu);
+		struct wchunk *q = &w->q[w->enc_next];
 		if (q->state != 1)
 			break; /* to stop, and nothing handed over */
+		q->state = 3;
+		w->enc_next = (w->enc_next + 1) % WRITER_RING;
 		pthread_mutex_unlock(&w->mu);
 		int st = encode(q);
 		pthread_mutex_lock(&w->mu);
 		q->status = st;
 		q->state = 2;
-		w->enc_next = (w->enc_next + 1) % WRITER_RING;
 		pthread_cond_broadcast(&w->cv);
 	}
 	pthread_mutex_unlock(&w->mu);
@@ -301,6 +303,17 @@ static int collect_one(struct llct_writer *w, int insert)
 	struct wchunk *q = &w->q[w->oldest];
 	if (w->enc_thread) {
 		pthread_mutex_lock(&w->mu);
+		if (q->state == 1) { /* not begun: encoded here rather than waited for (the
+					encoder may be waiting for a core the caller has) */
+			q->state = 3;
+			if (w->enc_next == w->oldest) /* always: the encoder goes in order */
+				w->enc_next = (w->enc_next + 1) % WRITER_RING;
+			pthread_mutex_unlock(&w->mu);
+			int st = encode(q);
+			pthread_mutex_lock(&w->mu);
+			q->status = st;
+			q->state = 2;
+		}
 		while (q->state != 2)
 			pthread_cond_wait(&w->cv, &w->mu);
 		q->state = 0;
