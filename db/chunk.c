@@ -132,6 +132,20 @@ static int64_t unzigzag(uint64_t v)
 		}                                                                                  \
 	} while (0)
 
+/* The payload's header (its columns between col_start[k] and [k + 1]); returns its size, up
+ * to end. */
+static size_t put_header(uint8_t *raw, uint32_t n, unsigned shift, uint8_t *const *col_start,
+			 const uint8_t *end)
+{
+	put32(raw, CHUNK_MAGIC);
+	put32(raw + 4, n);
+	raw[8] = (uint8_t)shift;
+	raw[9] = raw[10] = raw[11] = 0;
+	for (int k = 0; k < N_COLS; k++)
+		put32(raw + 12 + 4 * k, (uint32_t)(col_start[k + 1] - col_start[k]));
+	return (size_t)(end - raw);
+}
+
 /* The payload (before LZ4) of n records, read as rows r[] when rows is set, else as columns
  * c (the two callers below make one specialized copy each). Returns its size, or 0 when a
  * record is invalid. raw holds PAYLOAD_MAX bytes. */
@@ -179,13 +193,7 @@ payload(uint8_t *raw, uint32_t n, int rows, const struct llct_record *r, const s
 #undef SM
 #undef KERNEL
 #undef TENANT
-	put32(raw, CHUNK_MAGIC);
-	put32(raw + 4, n);
-	raw[8] = (uint8_t)shift;
-	raw[9] = raw[10] = raw[11] = 0;
-	for (int k = 0; k < N_COLS; k++)
-		put32(raw + 12 + 4 * k, (uint32_t)(col_start[k + 1] - col_start[k]));
-	return (size_t)(p - raw);
+	return put_header(raw, n, shift, col_start, p);
 }
 
 /* The LZ4 frame of a payload into *blob (grown to *cap as needed, malloc'd). */
@@ -305,13 +313,7 @@ static size_t payload_rows(uint8_t *raw, uint8_t *scratch, uint32_t n, const str
 		p += len;
 	}
 	col_start[5] = p;
-	put32(raw, CHUNK_MAGIC);
-	put32(raw + 4, n);
-	raw[8] = (uint8_t)shift;
-	raw[9] = raw[10] = raw[11] = 0;
-	for (int k = 0; k < N_COLS; k++)
-		put32(raw + 12 + 4 * k, (uint32_t)(col_start[k + 1] - col_start[k]));
-	return (size_t)(p - raw);
+	return put_header(raw, n, shift, col_start, p);
 }
 
 int llct_chunk_encode_records(struct llct_chunk_enc *e, const struct llct_record *r, uint32_t n,

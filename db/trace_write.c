@@ -273,6 +273,19 @@ static int encode(struct wchunk *q)
 	return llct_chunk_encode_records(&q->enc, q->rows, q->n, &q->size);
 }
 
+/* Claims handed-over chunk q, the encoder's next, and encodes it without the lock (held on
+ * entry and on return). */
+static void encode_unlocked(struct llct_writer *w, struct wchunk *q)
+{
+	q->state = 3;
+	w->enc_next = (w->enc_next + 1) % WRITER_RING;
+	pthread_mutex_unlock(&w->mu);
+	int st = encode(q);
+	pthread_mutex_lock(&w->mu);
+	q->status = st;
+	q->state = 2;
+}
+
 static void *encoder(void *arg)
 {
 	LLCT_THREAD_NAME("llct-encode");
@@ -284,13 +297,7 @@ static void *encoder(void *arg)
 		struct wchunk *q = &w->q[w->enc_next];
 		if (q->state != 1)
 			break; /* to stop, and nothing handed over */
-		q->state = 3;
-		w->enc_next = (w->enc_next + 1) % WRITER_RING;
-		pthread_mutex_unlock(&w->mu);
-		int st = encode(q);
-		pthread_mutex_lock(&w->mu);
-		q->status = st;
-		q->state = 2;
+		encode_unlocked(w, q);
 		pthread_cond_broadcast(&w->cv);
 	}
 	pthread_mutex_unlock(&w->mu);
@@ -305,14 +312,7 @@ static int collect_one(struct llct_writer *w, int insert)
 		pthread_mutex_lock(&w->mu);
 		if (q->state == 1) { /* not begun: encoded here rather than waited for (the
 					encoder may be waiting for a core the caller has) */
-			q->state = 3;
-			if (w->enc_next == w->oldest) /* always: the encoder goes in order */
-				w->enc_next = (w->enc_next + 1) % WRITER_RING;
-			pthread_mutex_unlock(&w->mu);
-			int st = encode(q);
-			pthread_mutex_lock(&w->mu);
-			q->status = st;
-			q->state = 2;
+			encode_unlocked(w, q); /* it was the encoder's next: it goes in order */
 		}
 		while (q->state != 2)
 			pthread_cond_wait(&w->cv, &w->mu);
