@@ -1,6 +1,6 @@
 /* trace_write.c - writes a .llct trace: frames of records as chunks, one transaction a frame.
  *
- * Records are buffered as columns until a chunk is full (LLCT_CHUNK_MAX) or the frame ends,
+ * Records are buffered as they come until a chunk is full (LLCT_CHUNK_MAX) or the frame ends,
  * then encoded and inserted. Nothing of a frame is visible until llct_writer_end_frame commits
  * it; SQLite's rollback journal makes a writer killed at any point leave the earlier frames.
  * The writer does not wait for the disk (synchronous=OFF): a commit is in the kernel's page
@@ -10,9 +10,10 @@
  * (journal_mode=PERSIST: no create and unlink a frame) and removed at close.
  *
  * A full chunk is encoded and compressed on the writer's own thread while the caller fills the
- * next one (two column buffers); the caller inserts each blob, in order, when it hands over the
- * next chunk or ends the frame, so SQLite is only ever used from the caller's thread. Where no
- * thread can start, chunks are encoded in line.
+ * next ones (a ring of four); the caller inserts each blob, in order, when it needs the slot
+ * back or ends the frame (encoding a chunk itself if the thread has not begun it), so SQLite is
+ * only ever used from the caller's thread. Where no thread can start, chunks are encoded in
+ * line.
  */
 #include "llct/trace.h"
 #include "store.h"
