@@ -13,14 +13,15 @@ case "$what" in build|demo|test) ;; *) echo "usage: ./setup.sh [build|demo|test]
 
 # Packages. Build and demo: compiler and build, the trace store's and the report's libraries
 # (LZ4, SQLite, zlib), Vulkan (loader, headers and vk.xml, lavapipe, vkcube, glslang, SPIR-V
-# tools), Xvfb for the demo's window. Tests add: clang for the fuzzers, the validation
+# tools), RenderDoc's in-application API header (the capture layer's --renderdoc link is built
+# in), Xvfb for the demo's window. Tests add: clang for the fuzzers, the validation
 # layers, the sqlite3 shell, more programs to capture (vkd3d-demos, glxgears, gfxreconstruct),
 # Chromium for the report page, Slurm for batch replay, wine and MinGW for Direct3D 11, strace
 # for fault injection, RenderDoc (its layer and Python module) for the --renderdoc link, zstd
 # for a benchmark's comparison.
 PKGS="build-essential cmake pkg-config python3 liblz4-dev libsqlite3-dev zlib1g-dev
       libinih-dev libvulkan-dev mesa-vulkan-drivers vulkan-tools glslang-tools spirv-tools
-      spirv-headers
+      spirv-headers librenderdoc-dev
       xvfb libxcb1-dev"
 if [ "$what" = test ]; then
 	PKGS="$PKGS sqlite3 libzstd-dev clang libclang-rt-14-dev vulkan-validationlayers vkd3d-demos
