@@ -162,6 +162,26 @@ void llct_fp_miss(struct llct_fp *fp, rc_line *e, uint64_t line_addr, int stream
 	*e = line_addr | 1 | (uint64_t)op << 1;
 }
 
+/* k records of SM sm for the lines at a, a + line, ...: what k calls of out() give, written
+ * a run at a time (a pass's loads and stores are most of a frame's records). */
+static void out_run(struct llct_fp *fp, uint64_t a, uint32_t line, uint32_t k, int stream, int op,
+		    uint32_t sm)
+{
+	const struct llct_record tpl = {
+	    .kernel = fp->kernel, .sm = (uint16_t)sm, .stream = (uint8_t)stream, .op = (uint8_t)op};
+	while (k) {
+		uint32_t m = BUF - fp->n < k ? (uint32_t)(BUF - fp->n) : k;
+		struct llct_record *r = &fp->buf[fp->n];
+		for (uint32_t j = 0; j < m; j++, a += line) {
+			r[j] = tpl;
+			r[j].addr = a;
+		}
+		fp->n += m, fp->emitted += m, k -= m;
+		if (fp->n == BUF)
+			llct_fp_drain(fp);
+	}
+}
+
 void llct_fp_rect(struct llct_fp *fp, const struct llct_surface *s, uint32_t mip, uint32_t layer,
 		  uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, int stream, int op,
 		  int cached)
@@ -178,12 +198,23 @@ void llct_fp_rect(struct llct_fp *fp, const struct llct_surface *s, uint32_t mip
 	x0 -= x0 % bw;
 	y0 -= y0 % bh;
 	uint32_t tiles_x = (w + T - 1) / T;
+	/* not through a render cache: each row of a tile's lines goes out as a run (the same
+	   records, in the same order, as touching them one by one) */
+	int direct = !cached || !fp->rc[stream] || !fp->c.rc_lines[stream];
 	for (uint32_t ty = y0 / T; ty * T < y1; ty++)
 		for (uint32_t tx = x0 / T; tx * T < x1; tx++) {
 			uint32_t sm = (ty * tiles_x + tx) % fp->c.n_sms;
 			uint32_t ya = ty * T > y0 ? ty * T : y0, xa = tx * T > x0 ? tx * T : x0;
 			ya -= ya % bh;
 			xa -= xa % bw;
+			if (direct) {
+				uint32_t xe = (tx + 1) * T < x1 ? (tx + 1) * T : x1;
+				uint32_t k = (xe - xa + bw - 1) / bw;
+				for (uint32_t y = ya; y < (ty + 1) * T && y < y1; y += bh)
+					out_run(fp, llct_surface_map_line(&m, xa, y), m.line, k,
+						stream, op, sm);
+				continue;
+			}
 			for (uint32_t y = ya; y < (ty + 1) * T && y < y1; y += bh)
 				for (uint32_t x = xa; x < (tx + 1) * T && x < x1; x += bw)
 					touch(fp, llct_surface_map_line(&m, x, y), stream, op, sm,

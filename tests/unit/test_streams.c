@@ -445,6 +445,99 @@ static void test_map_line(void)
 	}
 }
 
+/* Records into a growing array (ud). */
+struct rvec {
+	struct llct_record *v;
+	size_t n, cap;
+};
+
+static int collect_vec(void *ud, const struct llct_record *r, size_t n)
+{
+	struct rvec *o = ud;
+	if (o->n + n > o->cap) {
+		o->cap = (o->n + n) * 2;
+		o->v = realloc(o->v, o->cap * sizeof(*o->v));
+		if (!o->v)
+			abort();
+	}
+	memcpy(o->v + o->n, r, n * sizeof(*r));
+	o->n += n;
+	return 0;
+}
+
+/* A rectangle not through the render caches goes out a row of lines at a time: the same
+ * records, in the same order, as touching each line by itself in the order llct_fp_rect
+ * documents (screen tile by tile, SM by tile; within a tile, the lines row by row), for
+ * tiled, linear, block-compressed and odd-sized texels, rectangles cut by the extent and
+ * runs longer than the model's buffer. (The rectangle's corner is first moved back to a line's
+ * first texel, so a line wider than a tile is touched by each tile's SM.) */
+static void test_rect_direct(void)
+{
+	static const struct {
+		uint32_t bpp, bw, bh, w, h;
+		int tiled;
+	} f[] = {{4, 1, 1, 300, 200, 1}, {4, 1, 1, 300, 200, 0}, {8, 4, 4, 130, 70, 1},
+		 {12, 1, 1, 45, 33, 1},  {2, 1, 1, 515, 97, 0},  {16, 1, 1, 64, 600, 1}};
+	static const uint32_t rc[][4] = {
+	    {0, 0, 1u << 20, 1u << 20}, {3, 5, 41, 29}, {17, 1, 18, 2}, {250, 190, 400, 300}};
+	struct llct_fp_config c;
+	llct_fp_config_default(&c);
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		for (size_t k = 0; k < sizeof(rc) / sizeof(rc[0]); k++) {
+			struct llct_surface s = surf(0x200000, f[i].w, f[i].h, f[i].bpp);
+			s.block_w = f[i].bw, s.block_h = f[i].bh, s.tiled = f[i].tiled;
+			s.mips = 2, s.layers = 2;
+			struct rvec got = {0}, want = {0};
+			struct llct_fp *a, *b;
+			CHECK_EQ(llct_fp_create(&c, collect_vec, &got, &a), LLCT_OK);
+			CHECK_EQ(llct_fp_create(&c, collect_vec, &want, &b), LLCT_OK);
+			llct_fp_set_kernel(a, 7);
+			llct_fp_set_kernel(b, 7);
+			llct_fp_rect(a, &s, 1, 1, rc[k][0], rc[k][1], rc[k][2], rc[k][3],
+				     LLCT_STREAM_RT, LLCT_OP_WRITE, 0);
+			/* by hand: the texels a line holds, the tiles the rectangle meets */
+			uint32_t w, h, tw, th, T = c.tile;
+			llct_surface_mip_extent(&s, 1, &w, &h);
+			llct_surface_line_texels(&s, c.line, &tw, &th);
+			uint32_t x0 = rc[k][0] - rc[k][0] % tw, y0 = rc[k][1] - rc[k][1] % th;
+			uint32_t x1 = rc[k][2] < w ? rc[k][2] : w, y1 = rc[k][3] < h ? rc[k][3] : h;
+			for (uint32_t ty = y0 / T; x0 < x1 && ty * T < y1; ty++)
+				for (uint32_t tx = x0 / T; tx * T < x1; tx++) {
+					uint32_t sm = (ty * ((w + T - 1) / T) + tx) % c.n_sms;
+					uint32_t ya = ty * T > y0 ? ty * T : y0;
+					uint32_t xa = tx * T > x0 ? tx * T : x0;
+					for (uint32_t y = ya - ya % th; y < (ty + 1) * T && y < y1;
+					     y += th)
+						for (uint32_t x = xa - xa % tw;
+						     x < (tx + 1) * T && x < x1; x += tw)
+							llct_fp_touch(b,
+								      llct_surface_line(&s, c.line,
+											1, 1, x, y),
+								      LLCT_STREAM_RT, LLCT_OP_WRITE,
+								      sm, 0);
+				}
+			llct_fp_drain(a);
+			llct_fp_drain(b);
+			CHECK(got.n == want.n);
+			CHECK((got.n > 0) == (rc[k][0] < w && rc[k][1] < h));
+			CHECK(llct_fp_emitted(a) == got.n);
+			for (size_t j = 0; j < got.n && j < want.n; j++)
+				if (got.v[j].addr != want.v[j].addr ||
+				    got.v[j].sm != want.v[j].sm ||
+				    got.v[j].kernel != want.v[j].kernel ||
+				    got.v[j].tenant != want.v[j].tenant ||
+				    got.v[j].stream != want.v[j].stream ||
+				    got.v[j].op != want.v[j].op) {
+					CHECK(!"the same record");
+					break;
+				}
+			llct_fp_destroy(a);
+			llct_fp_destroy(b);
+			free(got.v);
+			free(want.v);
+		}
+}
+
 /* Cube map face selection, hand-worked from Vulkan's table: the major axis picks the face,
  * the other two (signed as the table says) over its magnitude give s and t. */
 static void test_cube_faces(void)
@@ -476,6 +569,7 @@ int main(void)
 	test_cube_faces();
 	test_texel_lines();
 	test_map_line();
+	test_rect_direct();
 	test_hiz();
 	test_pass();
 	test_bindings();
