@@ -227,6 +227,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		free(c);
 		return;
 	}
+	llct_fp_set_sink(c->fp, reserve_records, commit_records);
 	char v[64];
 	llct_writer_set(c->w, "capture.tier", c->tier->setting);
 	if (c->tier3) {

@@ -6,14 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-int emit_records(void *ud, const struct llct_record *r, size_t n)
+/* After a writer call: a failure stops the capture (returns 1). */
+static int written(struct capture_device *c, int st, size_t n)
 {
-	struct capture_device *c = ud;
-	if (c->failed || !c->in_frame)
-		return 0;
-	pthread_mutex_lock(&c->wmu); /* a draw's records come without the device lock */
-	int st = llct_writer_append(c->w, r, n);
-	pthread_mutex_unlock(&c->wmu);
 	if (st) {
 		char msg[700];
 		snprintf(msg, sizeof(msg), "cannot write the trace: %s", llct_writer_error(c->w));
@@ -22,6 +17,43 @@ int emit_records(void *ud, const struct llct_record *r, size_t n)
 	}
 	c->records += n;
 	return 0;
+}
+
+int emit_records(void *ud, const struct llct_record *r, size_t n)
+{
+	struct capture_device *c = ud;
+	if (c->failed || !c->in_frame)
+		return 0;
+	pthread_mutex_lock(&c->wmu); /* a draw's records come without the device lock */
+	int st = llct_writer_append(c->w, r, n);
+	pthread_mutex_unlock(&c->wmu);
+	return written(c, st, n);
+}
+
+/* Room in the chunk being filled, while a frame is captured: the model writes there and
+ * commits at its next drain (kernel_begin, frame_end) or when the room is full; meanwhile
+ * only the model's thread adds records. Else NULL, and the records go to emit_records. */
+struct llct_record *reserve_records(void *ud, size_t *room)
+{
+	struct capture_device *c = ud;
+	*room = 0;
+	if (c->failed || !c->in_frame)
+		return NULL;
+	pthread_mutex_lock(&c->wmu);
+	struct llct_record *p = llct_writer_reserve(c->w, room);
+	pthread_mutex_unlock(&c->wmu);
+	return p;
+}
+
+int commit_records(void *ud, size_t n)
+{
+	struct capture_device *c = ud;
+	if (c->failed) /* the frame was abandoned (cap_fail): so are these */
+		return 1;
+	pthread_mutex_lock(&c->wmu);
+	int st = llct_writer_commit(c->w, n);
+	pthread_mutex_unlock(&c->wmu);
+	return written(c, st, n);
 }
 
 int frame_selected(const struct capture_device *c)

@@ -328,7 +328,10 @@ static int collect_one(struct llct_writer *w, int insert)
 		return w->failed;
 	if (q->status) {
 		snprintf(w->err, sizeof(w->err), "'%s': frame %u: cannot encode a chunk: %s",
-			 w->path, w->frame, llct_strerror(q->status));
+			 w->path, w->frame,
+			 q->status == LLCT_ERR_INVALID
+			     ? "a record committed in place has a stream or op out of range"
+			     : llct_strerror(q->status));
 		w->failed = q->status;
 		return q->status;
 	}
@@ -389,7 +392,8 @@ static int flush_chunk(struct llct_writer *w, int all)
 	return st;
 }
 
-int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, size_t n)
+/* Whether records may be added now (else the reason is in w->err, or w->failed). */
+static int accepting(struct llct_writer *w)
 {
 	if (w->failed)
 		return w->failed;
@@ -397,31 +401,62 @@ int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, si
 		snprintf(w->err, sizeof(w->err), "'%s': records appended outside a frame", w->path);
 		return LLCT_ERR_STATE;
 	}
+	return LLCT_OK;
+}
+
+struct llct_record *llct_writer_reserve(struct llct_writer *w, size_t *room)
+{
+	*room = 0;
+	if (accepting(w))
+		return NULL;
+	struct wchunk *q = &w->q[w->fill]; /* never full: a full chunk is handed on at once */
+	*room = LLCT_CHUNK_RECORDS - q->n;
+	return q->rows + q->n;
+}
+
+int llct_writer_commit(struct llct_writer *w, size_t n)
+{
+	int st = accepting(w);
+	if (st)
+		return st;
+	struct wchunk *q = &w->q[w->fill];
+	if (n > LLCT_CHUNK_RECORDS - q->n) {
+		snprintf(w->err, sizeof(w->err), "'%s': %zu records committed, room for %u",
+			 w->path, n, LLCT_CHUNK_RECORDS - q->n);
+		return LLCT_ERR_INVALID;
+	}
+	q->n += (uint32_t)n;
+	w->frame_records += n;
+	return q->n == LLCT_CHUNK_RECORDS ? flush_chunk(w, 0) : LLCT_OK;
+}
+
+int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, size_t n)
+{
+	int st = accepting(w);
+	if (st)
+		return st;
 	for (size_t i = 0; i < n;) { /* a run at a time: as many as the chunk has room for */
-		struct wchunk *q = &w->q[w->fill];
-		uint32_t k0 = q->n, m = LLCT_CHUNK_RECORDS - k0;
-		m = n - i < m ? (uint32_t)(n - i) : m;
+		size_t m;
+		struct llct_record *to = llct_writer_reserve(w, &m);
+		if (!to)
+			return accepting(w);
+		m = n - i < m ? n - i : m;
 		const struct llct_record *r = &recs[i];
 		int bad = 0;
-		for (uint32_t j = 0; j < m; j++) /* no branch a record: one check after */
+		for (size_t j = 0; j < m; j++) /* no branch a record: one check after */
 			bad |= (r[j].stream >= LLCT_N_STREAMS) | (r[j].op > 1);
-		for (uint32_t j = 0; bad && j < m; j++)
+		for (size_t j = 0; bad && j < m; j++)
 			if (r[j].stream >= LLCT_N_STREAMS || r[j].op > 1) {
 				snprintf(w->err, sizeof(w->err),
 					 "'%s': frame %u: record with stream %u op %u is not valid",
 					 w->path, w->frame, r[j].stream, r[j].op);
 				return LLCT_ERR_INVALID; /* none of this run is kept */
 			}
-		memcpy(q->rows + k0, r, m * sizeof(*r));
-		q->n += m;
+		memcpy(to, r, m * sizeof(*r));
+		if ((st = llct_writer_commit(w, m)))
+			return st;
 		i += m;
-		if (q->n == LLCT_CHUNK_RECORDS) {
-			int st = flush_chunk(w, 0);
-			if (st)
-				return st;
-		}
 	}
-	w->frame_records += n;
 	return LLCT_OK;
 }
 

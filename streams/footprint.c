@@ -9,9 +9,42 @@
 static struct llct_fp *fp_alloc(void)
 {
 	struct llct_fp *fp = aligned_alloc(_Alignof(struct llct_fp), sizeof(struct llct_fp));
-	if (fp)
+	if (fp) {
 		memset(fp, 0, sizeof(*fp));
+		fp->buf = fp->own;
+		fp->cap = BUF;
+	}
 	return fp;
+}
+
+/* The records in buf go to the sink (room it lent) or to emit; buf is empty after. */
+static void hand_on(struct llct_fp *fp)
+{
+	if (fp->n && !fp->stop)
+		fp->stop = fp->buf != fp->own ? fp->commit(fp->ud, fp->n)
+					      : fp->emit(fp->ud, fp->buf, fp->n);
+	fp->n = 0;
+}
+
+/* buf is full (or holds no room since a drain): its records are handed on, and room is
+ * asked of the sink, else the model's own buffer is used. */
+static void refill(struct llct_fp *fp)
+{
+	hand_on(fp);
+	fp->buf = fp->own;
+	fp->cap = BUF;
+	size_t room = 0;
+	struct llct_record *p = fp->reserve && !fp->stop ? fp->reserve(fp->ud, &room) : NULL;
+	if (p && room)
+		fp->buf = p, fp->cap = room;
+}
+
+void llct_fp_set_sink(struct llct_fp *fp, llct_fp_reserve_fn reserve, llct_fp_commit_fn commit)
+{
+	llct_fp_drain(fp);
+	fp->reserve = reserve;
+	fp->commit = commit;
+	fp->cap = reserve ? 0 : BUF; /* room is asked for at the first record */
 }
 
 void llct_fp_config_default(struct llct_fp_config *c)
@@ -104,11 +137,11 @@ void llct_fp_lane_end(struct llct_fp *lane, struct llct_fp *fp)
 void llct_fp_put(struct llct_fp *fp, const struct llct_record *r, size_t n)
 {
 	while (n) {
-		size_t k = BUF - fp->n < n ? BUF - fp->n : n;
+		if (fp->n == fp->cap)
+			refill(fp);
+		size_t k = fp->cap - fp->n < n ? fp->cap - fp->n : n;
 		memcpy(&fp->buf[fp->n], r, k * sizeof(*r));
 		fp->n += k, r += k, n -= k;
-		if (fp->n == BUF)
-			llct_fp_drain(fp);
 	}
 }
 
@@ -119,14 +152,16 @@ void llct_fp_set_kernel(struct llct_fp *fp, uint32_t kernel)
 
 int llct_fp_drain(struct llct_fp *fp)
 {
-	if (fp->n && !fp->stop)
-		fp->stop = fp->emit(fp->ud, fp->buf, fp->n);
-	fp->n = 0;
+	hand_on(fp);
+	fp->buf = fp->own; /* the sink's room is given back: it is asked for again when needed */
+	fp->cap = fp->reserve ? 0 : BUF;
 	return fp->stop;
 }
 
 static void out(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint32_t sm)
 {
+	if (fp->n == fp->cap)
+		refill(fp);
 	struct llct_record *r = &fp->buf[fp->n++];
 	r->addr = line_addr;
 	r->stream = (uint8_t)stream;
@@ -135,8 +170,6 @@ static void out(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint
 	r->kernel = fp->kernel;
 	r->tenant = 0;
 	fp->emitted++;
-	if (fp->n == BUF)
-		llct_fp_drain(fp);
 }
 
 /* One access of SM `sm` to a line, through its render cache for the stream if asked. */
@@ -170,15 +203,15 @@ static void out_run(struct llct_fp *fp, uint64_t a, uint32_t line, uint32_t k, i
 	const struct llct_record tpl = {
 	    .kernel = fp->kernel, .sm = (uint16_t)sm, .stream = (uint8_t)stream, .op = (uint8_t)op};
 	while (k) {
-		uint32_t m = BUF - fp->n < k ? (uint32_t)(BUF - fp->n) : k;
+		if (fp->n == fp->cap)
+			refill(fp);
+		uint32_t m = fp->cap - fp->n < k ? (uint32_t)(fp->cap - fp->n) : k;
 		struct llct_record *r = &fp->buf[fp->n];
 		for (uint32_t j = 0; j < m; j++, a += line) {
 			r[j] = tpl;
 			r[j].addr = a;
 		}
 		fp->n += m, fp->emitted += m, k -= m;
-		if (fp->n == BUF)
-			llct_fp_drain(fp);
 	}
 }
 

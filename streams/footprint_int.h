@@ -19,11 +19,14 @@ typedef uint64_t rc_line;
 struct llct_fp {
 	_Alignas(64) struct llct_fp_config c;
 	llct_synth_emit_fn emit;
+	llct_fp_reserve_fn reserve; /* the sink's, or NULL */
+	llct_fp_commit_fn commit;
 	void *ud;
 	rc_line *rc[LLCT_N_STREAMS]; /* per stream: n_sms x rc_lines, direct mapped */
 	uint32_t line_shift;         /* log2 of the line size, or 64 when not a power of two */
-	struct llct_record buf[BUF];
-	size_t n;
+	struct llct_record *buf;     /* own, or room the sink lent */
+	size_t n, cap;               /* records in buf, and its room: full when n == cap */
+	struct llct_record own[BUF];
 	uint32_t kernel;
 	int stop;
 	int lane; /* its render caches are another model's */

@@ -47,8 +47,18 @@ void llct_fp_range(struct llct_fp *fp, uint64_t addr, uint64_t size, int stream,
 void llct_fp_drop(struct llct_fp *fp, uint64_t lo, uint64_t hi);
 /* Writes back every dirty render-cache line and empties the caches. */
 void llct_fp_flush(struct llct_fp *fp);
-/* Hands buffered records to emit; returns emit's first non-zero result, or 0. */
+/* Hands buffered records to emit (or commits them to the sink); returns the first non-zero
+ * result of emit or commit, or 0. */
 int llct_fp_drain(struct llct_fp *fp);
+/* A sink that lends the model room to write records in place (a trace writer's chunk being
+ * filled: llct_writer_reserve/commit), so they are written once and not copied: reserve(ud,
+ * &room) returns where up to room records may go, or NULL (the records then go to emit, as
+ * without a sink); commit(ud, n) says the first n were written there, and returns non-zero to
+ * stop the model as emit's result does. ud is the model's. Room is asked for at the first
+ * record after a drain (which commits), so between drains nothing else may use the sink. */
+typedef struct llct_record *(*llct_fp_reserve_fn)(void *ud, size_t *room);
+typedef int (*llct_fp_commit_fn)(void *ud, size_t n);
+void llct_fp_set_sink(struct llct_fp *fp, llct_fp_reserve_fn reserve, llct_fp_commit_fn commit);
 /* Lanes, for work split across threads by SM: a lane is a model that shares fp's render
  * caches (so it must only be given the SMs its thread owns) and hands its records to its own
  * emit. llct_fp_lane_begin (re)binds the lane to fp's caches and kernel and zeroes its counts;

@@ -120,8 +120,17 @@ int llct_writer_open(const char *path, const struct llct_capture_info *info,
 int llct_writer_set(struct llct_writer *w, const char *key, const char *value);
 /* Starts frame `frame`; frames must be written in increasing order. */
 int llct_writer_begin_frame(struct llct_writer *w, uint32_t frame);
-/* Appends n records to the current frame. */
+/* Appends n records to the current frame; a record with a stream or op out of range is
+ * refused (LLCT_ERR_INVALID) and none of the run it was in is kept. */
 int llct_writer_append(struct llct_writer *w, const struct llct_record *recs, size_t n);
+/* Records written in place, with no copy: llct_writer_reserve returns where the current
+ * frame's next *room (1 or more) records go, or NULL (with *room 0: no frame is open, or the
+ * writer failed); llct_writer_commit(w, n) then adds the first n written there. Nothing else
+ * may add records, or end or abort the frame, between the two. Committed records are not
+ * checked one by one as appended ones are: one with a stream or op out of range fails the
+ * trace when its chunk is encoded. */
+struct llct_record *llct_writer_reserve(struct llct_writer *w, size_t *room);
+int llct_writer_commit(struct llct_writer *w, size_t n);
 int llct_writer_add_kernel(struct llct_writer *w, const struct llct_kernel *k);
 int llct_writer_add_resource(struct llct_writer *w, const struct llct_resource *r);
 /* Ends the current frame: flushes its last chunk and commits it. */

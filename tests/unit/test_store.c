@@ -205,7 +205,20 @@ static void write_trace(const char *path)
 			uint32_t piece = 1 + (uint32_t)(test_rand(&seed) % 50000);
 			if (piece > plans[k].n - done)
 				piece = plans[k].n - done;
-			CHECK_EQ(llct_writer_append(w, expected[k] + done, piece), LLCT_OK);
+			if (test_rand(&seed) & 1) {
+				CHECK_EQ(llct_writer_append(w, expected[k] + done, piece), LLCT_OK);
+				done += piece;
+				continue;
+			}
+			/* or in place: as much as the room lent holds, then the rest */
+			size_t room = 0;
+			struct llct_record *to = llct_writer_reserve(w, &room);
+			CHECK(to && room >= 1 && room <= LLCT_CHUNK_RECORDS);
+			if (!to)
+				break;
+			piece = piece < room ? piece : (uint32_t)room;
+			memcpy(to, expected[k] + done, piece * sizeof(*to));
+			CHECK_EQ(llct_writer_commit(w, piece), LLCT_OK);
 			done += piece;
 		}
 		struct llct_kernel kern = {
@@ -232,6 +245,48 @@ static void write_trace(const char *path)
 	CHECK_EQ(threads_named("llct-encode"), 1); /* started with the first chunk, named */
 	CHECK_EQ(llct_writer_close(w), LLCT_OK);
 	CHECK_EQ(threads_named("llct-encode"), 0);
+}
+
+/* Records written in place: none without a frame, no more than the room lent, and one out of
+ * range fails the frame when its chunk is encoded, saying so; the frames before stay. */
+static void test_reserve_commit(void)
+{
+	char path[300], err[600];
+	struct llct_writer *w;
+	struct llct_reader *r;
+	uint64_t seed = 7, last = 0;
+	path_in(path, sizeof(path), "rc.llct");
+	CHECK_EQ(llct_writer_open(path, NULL, &w, err, sizeof(err)), LLCT_OK);
+	size_t room = 99;
+	CHECK(llct_writer_reserve(w, &room) == NULL && room == 0);
+	CHECK_EQ(llct_writer_commit(w, 1), LLCT_ERR_STATE);
+	CHECK_EQ(llct_writer_begin_frame(w, 0), LLCT_OK);
+	struct llct_record *to = llct_writer_reserve(w, &room);
+	CHECK(to && room == LLCT_CHUNK_RECORDS);
+	for (uint32_t i = 0; to && i < 10; i++)
+		to[i] = rand_rec(&seed, &last);
+	CHECK_EQ(llct_writer_commit(w, room + 1), LLCT_ERR_INVALID);
+	CHECK_EQ(llct_writer_commit(w, 10), LLCT_OK);
+	to = llct_writer_reserve(w, &room);
+	CHECK(room == LLCT_CHUNK_RECORDS - 10);
+	CHECK_EQ(llct_writer_end_frame(w), LLCT_OK);
+	CHECK_EQ(llct_writer_begin_frame(w, 1), LLCT_OK);
+	to = llct_writer_reserve(w, &room);
+	for (uint32_t i = 0; to && i < 5; i++)
+		to[i] = rand_rec(&seed, &last);
+	if (to)
+		to[3].op = 7;
+	CHECK_EQ(llct_writer_commit(w, 5), LLCT_OK);
+	CHECK_EQ(llct_writer_end_frame(w), LLCT_ERR_INVALID);
+	CHECK(strstr(llct_writer_error(w), path) && strstr(llct_writer_error(w), "frame 1") &&
+	      strstr(llct_writer_error(w), "out of range"));
+	llct_writer_close(w);
+	CHECK_EQ(llct_reader_open(path, &r, err, sizeof(err)), LLCT_OK);
+	const struct llct_frame_info *frames;
+	size_t n = 0;
+	llct_reader_frames(r, &frames, &n);
+	CHECK(n == 1 && frames[0].n_records == 10);
+	llct_reader_close(r);
 }
 
 static void test_store_roundtrip(void)
@@ -448,6 +503,7 @@ int main(void)
 	test_codec_corruption();
 	test_frame_range();
 	test_store_roundtrip();
+	test_reserve_commit();
 	test_file_corruption();
 	for (size_t k = 0; k < N_PLANS; k++)
 		free(expected[k]);

@@ -538,6 +538,97 @@ static void test_rect_direct(void)
 		}
 }
 
+/* A sink lending room in pieces of 1,000 records, and none every third time (the records
+ * then go to emit): what it and emit receive, in order, into one array. */
+struct lender {
+	struct rvec out;
+	struct llct_record room[1000];
+	int asked, stop_after; /* commits until commit says stop; 0: never */
+};
+
+static struct llct_record *lend(void *ud, size_t *room)
+{
+	struct lender *l = ud;
+	*room = 0;
+	if (++l->asked % 3 == 0)
+		return NULL;
+	*room = sizeof(l->room) / sizeof(l->room[0]);
+	return l->room;
+}
+
+static int take_back(void *ud, size_t n)
+{
+	struct lender *l = ud;
+	collect_vec(&l->out, l->room, n);
+	return l->stop_after && l->out.n >= (size_t)l->stop_after;
+}
+
+static int lender_emit(void *ud, const struct llct_record *r, size_t n)
+{
+	struct lender *l = ud;
+	return collect_vec(&l->out, r, n) || (l->stop_after && l->out.n >= (size_t)l->stop_after);
+}
+
+/* The work both models below do: cached and uncached rectangles, touches, records put. */
+static void sink_work(struct llct_fp *fp, const struct llct_surface *s)
+{
+	llct_fp_set_kernel(fp, 3);
+	llct_fp_rect(fp, s, 0, 0, 0, 0, 200, 150, LLCT_STREAM_RT, LLCT_OP_WRITE, 1);
+	llct_fp_drain(fp);
+	llct_fp_rect(fp, s, 0, 0, 10, 10, 190, 120, LLCT_STREAM_TEX, LLCT_OP_READ, 0);
+	for (uint32_t i = 0; i < 3000; i++)
+		llct_fp_touch(fp, 0x900000 + (uint64_t)i * 64, LLCT_STREAM_VTX, LLCT_OP_READ, i, 0);
+	struct llct_record r[2500];
+	for (uint32_t i = 0; i < 2500; i++)
+		r[i] = (struct llct_record){.addr = 0x800000 + (uint64_t)i * 64,
+					    .kernel = 9,
+					    .sm = (uint16_t)(i % 16),
+					    .stream = LLCT_STREAM_Z,
+					    .op = LLCT_OP_WRITE};
+	llct_fp_put(fp, r, 2500);
+	llct_fp_flush(fp);
+	llct_fp_drain(fp);
+}
+
+/* Records written in the room a sink lends are the records emit would have got, in the same
+ * order; where it lends none they go to emit; a commit's stop stops the model as emit's does. */
+static void test_sink(void)
+{
+	struct llct_fp_config c;
+	llct_fp_config_default(&c);
+	struct llct_surface s = surf(0x100000, 200, 150, 4);
+	for (int stop = 0; stop < 2; stop++) {
+		struct lender *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+		a->stop_after = stop ? 5000 : 0; /* b: all, to compare with */
+		struct llct_fp *fa, *fb;
+		CHECK_EQ(llct_fp_create(&c, lender_emit, a, &fa), LLCT_OK);
+		CHECK_EQ(llct_fp_create(&c, lender_emit, b, &fb), LLCT_OK);
+		llct_fp_set_sink(fa, lend, take_back);
+		sink_work(fa, &s);
+		sink_work(fb, &s);
+		CHECK(a->asked >= 3); /* lent room, and refused it */
+		CHECK(b->out.n > 8000);
+		/* stopped: what came before the stop, and nothing after it */
+		CHECK(stop ? a->out.n >= 5000 && a->out.n < b->out.n : a->out.n == b->out.n);
+		CHECK(llct_fp_emitted(fa) == llct_fp_emitted(fb));
+		for (size_t j = 0; j < a->out.n && j < b->out.n; j++)
+			if (a->out.v[j].addr != b->out.v[j].addr ||
+			    a->out.v[j].sm != b->out.v[j].sm ||
+			    a->out.v[j].kernel != b->out.v[j].kernel ||
+			    a->out.v[j].stream != b->out.v[j].stream ||
+			    a->out.v[j].op != b->out.v[j].op) {
+				CHECK(!"the same record");
+				break;
+			}
+		llct_fp_destroy(fa);
+		llct_fp_destroy(fb);
+		free(a->out.v);
+		free(b->out.v);
+		free(a);
+		free(b);
+	}
+}
+
 /* Cube map face selection, hand-worked from Vulkan's table: the major axis picks the face,
  * the other two (signed as the table says) over its magnitude give s and t. */
 static void test_cube_faces(void)
@@ -570,6 +661,7 @@ int main(void)
 	test_texel_lines();
 	test_map_line();
 	test_rect_direct();
+	test_sink();
 	test_hiz();
 	test_pass();
 	test_bindings();
