@@ -124,6 +124,8 @@ void llct_fp_lane_begin(struct llct_fp *lane, const struct llct_fp *fp)
 	lane->kernel = fp->kernel;
 	lane->filtered = lane->emitted = 0;
 	lane->n = 0;
+	lane->buf = lane->own; /* room a sink lent before is not used again */
+	lane->cap = lane->reserve ? 0 : BUF;
 	lane->stop = 0;
 }
 

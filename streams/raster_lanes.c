@@ -47,22 +47,48 @@ struct raster_pool {
 	struct raster_lane lane[RASTER_MAX_LANES];
 };
 
-/* A lane's model hands its records here. */
+/* Room for n more of a lane's records; 0, or 1 (and oom) when there is none. */
+static int lane_room(struct raster_lane *l, size_t n)
+{
+	if (l->n + n <= l->cap)
+		return 0;
+	size_t cap = l->cap ? l->cap : 1u << 14;
+	while (cap < l->n + n)
+		cap *= 2;
+	struct llct_record *p = realloc(l->recs, cap * sizeof(*p));
+	if (!p) {
+		l->oom = 1;
+		return 1;
+	}
+	l->recs = p, l->cap = cap;
+	return 0;
+}
+
+/* A lane's model writes its records in place at the end of the lane's (its sink), or, when
+ * it has no room, hands them here. */
 static int lane_emit(void *ud, const struct llct_record *r, size_t n)
 {
 	struct raster_lane *l = ud;
-	if (l->n + n > l->cap) {
-		size_t cap = l->cap ? l->cap : 1u << 14;
-		while (cap < l->n + n)
-			cap *= 2;
-		struct llct_record *p = realloc(l->recs, cap * sizeof(*p));
-		if (!p) {
-			l->oom = 1;
-			return 1;
-		}
-		l->recs = p, l->cap = cap;
-	}
+	if (lane_room(l, n))
+		return 1;
 	memcpy(l->recs + l->n, r, n * sizeof(*r));
+	l->n += n;
+	return 0;
+}
+
+static struct llct_record *lane_reserve(void *ud, size_t *room)
+{
+	struct raster_lane *l = ud;
+	*room = 0;
+	if (lane_room(l, 4096))
+		return NULL;
+	*room = l->cap - l->n;
+	return l->recs + l->n;
+}
+
+static int lane_commit(void *ud, size_t n)
+{
+	struct raster_lane *l = ud;
 	l->n += n;
 	return 0;
 }
@@ -214,8 +240,11 @@ int raster_pool_run(struct raster_pool *p, struct ctx *c,
 	n = n < c->n_sms ? n : c->n_sms > 2 ? c->n_sms : 2;
 	for (unsigned k = 0; k < n; k++) {
 		struct raster_lane *l = &p->lane[k];
-		if (!l->fp && llct_fp_lane_create(c->fp, lane_emit, l, &l->fp))
-			return -1;
+		if (!l->fp) {
+			if (llct_fp_lane_create(c->fp, lane_emit, l, &l->fp))
+				return -1;
+			llct_fp_set_sink(l->fp, lane_reserve, lane_commit);
+		}
 	}
 	for (unsigned k = 0; k < n; k++) {
 		struct raster_lane *l = &p->lane[k];
