@@ -1,7 +1,8 @@
 /* trace_write.c - writes a .llct trace: frames of records as chunks, one transaction a frame.
  *
  * Records are buffered as they come until a chunk is full (LLCT_CHUNK_MAX) or the frame ends,
- * then encoded and inserted. Nothing of a frame is visible until llct_writer_end_frame commits
+ * then encoded and inserted. They are copied in (llct_writer_append) or written in place by
+ * the caller (llct_writer_reserve, llct_writer_commit: capture's footprint model does). Nothing of a frame is visible until llct_writer_end_frame commits
  * it; SQLite's rollback journal makes a writer killed at any point leave the earlier frames.
  * The writer does not wait for the disk (synchronous=OFF): a commit is in the kernel's page
  * cache when it returns, which survives the writing program's crash or kill, not a crash of
@@ -35,7 +36,7 @@ struct llct_writer {
 	 * are inserted (collected) in the same order once encoded, the oldest when the caller
 	 * needs its slot, all at a frame's end. Several in flight let the caller go on through
 	 * a burst of records while the encoder catches up (with one, the layer's expansion
-	 * thread waited for it a tenth of its time on glmark2 `shadow`); the caller only copies
+	 * thread waited for it a tenth of its time on glmark2 `shadow`); the caller only puts
 	 * the records in, and the encoder encodes them as they are, into buffers it keeps. */
 	struct wchunk {
 		struct llct_record *rows; /* as appended, n of them */
