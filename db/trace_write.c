@@ -2,8 +2,9 @@
  *
  * Records are buffered as they come until a chunk is full (LLCT_CHUNK_MAX) or the frame ends,
  * then encoded and inserted. They are copied in (llct_writer_append) or written in place by
- * the caller (llct_writer_reserve, llct_writer_commit: capture's footprint model does). Nothing of a frame is visible until llct_writer_end_frame commits
- * it; SQLite's rollback journal makes a writer killed at any point leave the earlier frames.
+ * the caller (llct_writer_reserve, llct_writer_commit: capture's footprint model does).
+ * Nothing of a frame is visible until llct_writer_end_frame commits it; SQLite's rollback
+ * journal makes a writer killed at any point leave the earlier frames.
  * The writer does not wait for the disk (synchronous=OFF): a commit is in the kernel's page
  * cache when it returns, which survives the writing program's crash or kill, not a crash of
  * the machine; a capture's frames would otherwise each wait on two fsyncs (1.5 ms a frame of
