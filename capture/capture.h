@@ -637,10 +637,8 @@ void add_resource(struct capture_device *c, uint64_t id, const char *kind, uint6
  * program never sees (HiZ; a region of its own, so it moves no program address). */
 uint64_t alloc_addr(struct capture_device *c, uint64_t size);
 uint64_t alloc_meta_addr(struct capture_device *c, uint64_t size);
-int emit_records(void *ud, const struct llct_record *r, size_t n);
-/* The footprint model's sink: its records written in place in the trace writer's chunk. */
-struct llct_record *reserve_records(void *ud, size_t *room);
-int commit_records(void *ud, size_t n);
+/* The device's footprint model (c->fp), its records written to the trace (frames.c). */
+int model_create(struct capture_device *c, const struct llct_fp_config *fc);
 
 /* ---- resources.c, descriptors.c, cmdbuf.c: freeing tracked objects ---- */
 

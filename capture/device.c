@@ -215,9 +215,8 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 				       .application = app,
 				       .device = props.deviceName,
 				       .driver = driver};
-	char err[700];
-	if (llct_writer_open(c->path, &ci, &c->w, err, sizeof(err)) ||
-	    llct_fp_create(&fc, emit_records, c, &c->fp)) {
+	char err[700] = "out of memory for the footprint model"; /* or the writer's error */
+	if (llct_writer_open(c->path, &ci, &c->w, err, sizeof(err)) || model_create(c, &fc)) {
 		cap_log("%s; capture is off", err);
 		cap_status_failed(err);
 		llct_writer_close(c->w);
@@ -227,7 +226,6 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		free(c);
 		return;
 	}
-	llct_fp_set_sink(c->fp, reserve_records, commit_records);
 	char v[64];
 	llct_writer_set(c->w, "capture.tier", c->tier->setting);
 	if (c->tier3) {

@@ -19,7 +19,7 @@ static int written(struct capture_device *c, int st, size_t n)
 	return 0;
 }
 
-int emit_records(void *ud, const struct llct_record *r, size_t n)
+static int emit_records(void *ud, const struct llct_record *r, size_t n)
 {
 	struct capture_device *c = ud;
 	if (c->failed || !c->in_frame)
@@ -33,7 +33,7 @@ int emit_records(void *ud, const struct llct_record *r, size_t n)
 /* Room in the chunk being filled, while a frame is captured: the model writes there and
  * commits at its next drain (kernel_begin, frame_end) or when the room is full; meanwhile
  * only the model's thread adds records. Else NULL, and the records go to emit_records. */
-struct llct_record *reserve_records(void *ud, size_t *room)
+static struct llct_record *reserve_records(void *ud, size_t *room)
 {
 	struct capture_device *c = ud;
 	*room = 0;
@@ -45,7 +45,7 @@ struct llct_record *reserve_records(void *ud, size_t *room)
 	return p;
 }
 
-int commit_records(void *ud, size_t n)
+static int commit_records(void *ud, size_t n)
 {
 	struct capture_device *c = ud;
 	if (c->failed) /* the frame was abandoned (cap_fail): so are these */
@@ -54,6 +54,14 @@ int commit_records(void *ud, size_t n)
 	int st = llct_writer_commit(c->w, n);
 	pthread_mutex_unlock(&c->wmu);
 	return written(c, st, n);
+}
+
+int model_create(struct capture_device *c, const struct llct_fp_config *fc)
+{
+	if (llct_fp_create(fc, emit_records, c, &c->fp))
+		return -1;
+	llct_fp_set_sink(c->fp, reserve_records, commit_records);
+	return 0;
 }
 
 int frame_selected(const struct capture_device *c)
