@@ -86,13 +86,19 @@ struct tri {
 	double a0[MAX_ATTR], dadx[MAX_ATTR], dady[MAX_ATTR];
 };
 
-static inline float tri_depth(const struct ctx *c, const struct tri *t, double px, double py)
+/* A plane's depth z as the depth buffer stores it: clamped if asked, in the format's steps.
+ * Never reorders two depths (each step is monotonic). */
+static inline float depth_stored(const struct ctx *c, double z)
 {
-	double z = t->z0 + t->dzdx * (px - t->x0) + t->dzdy * (py - t->y0) + t->bias;
 	if (c->st->depth_clamp)
 		z = z < c->zlo ? c->zlo : z > c->zhi ? c->zhi : z;
 	return c->z && c->z->depth_bits && c->z->depth_bits < 32 ? llct_zbuf_quantize(c->z, z)
 								 : (float)z;
+}
+
+static inline float tri_depth(const struct ctx *c, const struct tri *t, double px, double py)
+{
+	return depth_stored(c, t->z0 + t->dzdx * (px - t->x0) + t->dzdy * (py - t->y0) + t->bias);
 }
 
 /* The SM that works on pixel (x, y): llct_fp_pixel_sm's, from the values bounds() keeps. */

@@ -310,13 +310,19 @@ static void tex_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by
 void raster_block_range(const struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
 			int32_t size, float *lo, float *hi)
 {
-	*lo = INFINITY;
-	*hi = -INFINITY;
+	/* the plane's extremes over the corners, then stored: storing never reorders two depths,
+	   so the stored extremes are the extremes of the stored corners (tri_depth at each) */
+	double zlo = INFINITY, zhi = -INFINITY;
+	int any = 0; /* a corner that is a number */
 	for (int k = 0; k < 4; k++) {
-		float d = tri_depth(c, t, bx + (k & 1) * size, by + (k >> 1) * size);
-		*lo = d < *lo ? d : *lo;
-		*hi = d > *hi ? d : *hi;
+		double px = bx + (k & 1) * size, py = by + (k >> 1) * size;
+		double z = t->z0 + t->dzdx * (px - t->x0) + t->dzdy * (py - t->y0) + t->bias;
+		any |= z == z;
+		zlo = z < zlo ? z : zlo;
+		zhi = z > zhi ? z : zhi;
 	}
+	*lo = any ? depth_stored(c, zlo) : INFINITY;
+	*hi = any ? depth_stored(c, zhi) : -INFINITY;
 	*lo = *lo < t->zmin ? t->zmin : *lo;
 	*hi = *hi > t->zmax ? t->zmax : *hi;
 }
