@@ -329,11 +329,8 @@ if ldd "$layer_so" 2>/dev/null | grep -q libasan; then
 	PRELOAD=$(ldd "$layer_so" | awk '/libasan|libubsan/ { print $3 }' | tr '\n' ' ')
 fi
 if command -v Xvfb >/dev/null && command -v vkcube >/dev/null; then
-	display=:$(( 200 + RANDOM % 200 ))
-	Xvfb "$display" -screen 0 800x600x24 >/dev/null 2>&1 &
-	xvfb=$!
 	trap 'kill $xvfb 2>/dev/null; rm -rf "$T"' EXIT
-	for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+	start_xvfb 800x600x24
 	DISPLAY=$display "$LLCTRACE" capture -q -o "$T/cube.llct" -f 2-4 -- env LD_PRELOAD="$PRELOAD" vkcube --c 6 >/dev/null 2>&1 && ok || bad "vkcube capture"
 	[ "$(q "$T/cube.llct" "SELECT group_concat(frame) FROM frames")" = "2,3,4" ] && ok || bad "vkcube frames"
 	"$LLCTRACE" dump --csv "$T/cube.llct" | awk -F, '$3 == "DISP" && $4 == "W"' | head -1 | grep -q DISP && ok || bad "vkcube has no DISP writes"

@@ -43,10 +43,7 @@ expect_rc 2 "$LLCTRACE" capture --renderdoc -f 0-1 -o x.llct -- "$SCENE" 2; expe
 expect_rc 2 "$LLCTRACE" capture --renderdoc -f 2- -o x.llct -- "$SCENE" 2; expect_err "a last frame"
 # windowed: frames are presents (our window program under a private Xvfb)
 if [ -n "$WINDOW" ] && command -v Xvfb >/dev/null; then
-	display=:$((100 + RANDOM % 400))
-	Xvfb "$display" -screen 0 640x480x24 >/dev/null 2>&1 &
-	xvfb=$!
-	for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+	start_xvfb 640x480x24
 	export XDG_RUNTIME_DIR=$T/xdg && mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 	DISPLAY=$display "$LLCTRACE" capture --renderdoc -f 1-2 -o w.llct -- "$WINDOW" 4 >/dev/null 2>werr && ok || bad "windowed capture: $(tail -3 werr)"
 	[ -s w.rdc ] && [ "$(q w.llct "SELECT group_concat(frame) FROM frames")" = "1,2" ] && ok || bad "windowed .rdc: $(ls) $(q w.llct "SELECT group_concat(frame) FROM frames")"

@@ -161,11 +161,8 @@ if ldd "$layer_so" 2>/dev/null | grep -q libasan; then
 	PRELOAD=$(ldd "$layer_so" | awk '/libasan|libubsan/ { print $3 }' | tr '\n' ' ')
 fi
 if command -v Xvfb >/dev/null && command -v vkcube >/dev/null; then
-	display=:$((400 + RANDOM % 200))
-	Xvfb "$display" -screen 0 800x600x24 >/dev/null 2>&1 &
-	xvfb=$!
 	trap 'kill $xvfb 2>/dev/null; rm -rf "$T"' EXIT
-	for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+	start_xvfb 800x600x24
 	# vkcube records its draw once, for simultaneous use: no queries, positions nonetheless
 	DISPLAY=$display "$LLCTRACE" capture -q -o "$T/cube.llct" -f 2-4 -x -- env LD_PRELOAD="$PRELOAD" vkcube --c 6 >/dev/null 2>&1 && ok || bad "vkcube capture"
 	[ "$(q "$T/cube.llct" "SELECT count(*) || ' ' || sum(json_extract(params, '\$.positions') = 'xfb' AND json_extract(params, '\$.primitives') = 12 AND json_extract(params, '\$.samples') > 10000 AND json_extract(params, '\$.tex') = 'interpolated') FROM kernels WHERE kind = 'draw'")" = "3 3" ] && ok || bad "vkcube draws: $(q "$T/cube.llct" "SELECT params FROM kernels WHERE kind = 'draw'")"

@@ -196,10 +196,7 @@ got=$("$LLCTRACE" dump --csv --frames 1 "$T/h3.llct" | awk -F, '$1 == 1 && $3 ==
 # shader, the matrix, position and attribute each of the 36 vertices reads from the uniform
 # buffer (108 more); no validation error
 if command -v vkcube >/dev/null && command -v Xvfb >/dev/null; then
-	display=:$((100 + RANDOM % 400))
-	Xvfb "$display" -screen 0 640x480x24 >/dev/null 2>&1 &
-	xvfb=$!
-	for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+	start_xvfb 640x480x24
 	# a layer built with AddressSanitizer needs its runtime first in a program built without
 	layer_so=$(dirname "$LLCTRACE")/layer/libVkLayer_llctrace_capture.so
 	PRELOAD=$(ldd "$layer_so" 2>/dev/null | awk '/libasan|libubsan/ { print $3 }' | tr '\n' ' ')

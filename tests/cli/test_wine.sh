@@ -30,10 +30,7 @@ if ldd "$(dirname "$LLCTRACE")/layer/libVkLayer_llctrace_capture.so" 2>/dev/null
 	echo "test_wine: SKIPPING: the layer is built with AddressSanitizer, which cannot load into wine (the normal build runs this test)"
 	exit 0
 fi
-display=:$((100 + RANDOM % 400))
-Xvfb "$display" -screen 0 640x480x24 >/dev/null 2>&1 &
-xvfb=$!
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+start_xvfb 640x480x24
 export DISPLAY=$display XDG_RUNTIME_DIR=$T/xdg WINEPREFIX=$T/prefix WINEDEBUG=-all \
 	WINEDLLOVERRIDES="mscoree,mshtml=" LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink
 mkdir -p "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
