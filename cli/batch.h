@@ -42,7 +42,7 @@ struct batch_grid {
 };
 
 /* The most cells (trace x configuration) one grid may expand to. */
-#define BATCH_MAX_CELLS 1000000u
+#define BATCH_MAX_CELLS 100000u
 /* Reads and expands a grid file; the message names the file and line on failure. */
 int batch_grid_load(const char *path, struct batch_grid *g, char *err, size_t err_size);
 void batch_grid_free(struct batch_grid *g);

@@ -119,6 +119,10 @@ expect_rc 1 "$LLCTRACE" batch e4.ini -o x.db; expect_err "belady cannot co-run"
 printf '[grid a]\ntraces = t1.llct\nucd = maybe\n' >e5.ini
 expect_rc 1 "$LLCTRACE" batch e5.ini -o x.db; expect_err "'e5.ini':3: ucd is on or off"
 expect_rc 1 "$LLCTRACE" batch nothere.ini -o x.db; expect_err "'nothere.ini'"
+# a cross product past 100,000 cells (here 400 sizes x 300 frame ranges) is refused, not planned
+{ printf '[grid big]\ntraces = t1.llct\nsizes = '; seq -s ', ' -f '%gKiB' 16 16 6400
+  printf 'frames = 0\n'; for k in $(seq 299); do printf '         0-%d\n' "$k"; done; } >e6.ini
+expect_rc 1 "$LLCTRACE" batch e6.ini -o x.db; expect_err "[grid big] makes more than 100000 configurations"
 expect_rc 2 "$LLCTRACE" batch grid.ini; expect_err "needs -o"
 expect_rc 2 "$LLCTRACE" batch grid.ini -o x.db --tasks 3; expect_err "Slurm options need --slurm"
 expect_rc 2 "$LLCTRACE" batch grid.ini -o x.db --task 1; expect_err "--task K and --of N"
