@@ -17,11 +17,9 @@ TIER=${5:-2}
 command -v glmark2 >/dev/null || { echo "capture_ab.sh: needs glmark2 (glmark2-x11)" >&2; exit 2; }
 T=$(mktemp -d /tmp/llct-ab-XXXXXX)
 export XDG_RUNTIME_DIR=$T
-display=:$((600 + RANDOM % 200))
-Xvfb "$display" -screen 0 1920x1080x24 >/dev/null 2>&1 &
-xvfb=$!
 trap 'kill $xvfb 2>/dev/null; rm -rf "$T"' EXIT
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+. "$(dirname "$0")/../scripts/xvfb.sh"
+start_xvfb 1920x1080x24
 export DISPLAY=$display LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink
 DURATION=8
 run() { # run LLCTRACE: "FRAMETIME CPU_MS_A_FRAME"

@@ -12,11 +12,9 @@ RUNS=${2:-2}
 SCENES=${3:-build shadow refract}
 T=$(mktemp -d /tmp/llct-cost-XXXXXX)
 export XDG_RUNTIME_DIR=$T
-display=:$((600 + RANDOM % 200))
-Xvfb "$display" -screen 0 1920x1080x24 >/dev/null 2>&1 &
-xvfb=$!
 trap 'kill $xvfb 2>/dev/null; rm -rf "$T"' EXIT
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+. "$(dirname "$0")/../scripts/xvfb.sh"
+start_xvfb 1920x1080x24
 export DISPLAY=$display
 
 ft() { grep -o 'FrameTime: [0-9.]* ms' "$1" | awk '{ print $2 }' | head -1; }

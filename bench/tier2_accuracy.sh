@@ -12,11 +12,9 @@ SIZE=${2:-640x360}
 FRAMES=${3:-20-24}
 T=$(mktemp -d /tmp/llct-acc-XXXXXX)
 export XDG_RUNTIME_DIR=$T
-display=:$((600 + RANDOM % 200))
-Xvfb "$display" -screen 0 1920x1080x24 >/dev/null 2>&1 &
-xvfb=$!
 trap 'kill $xvfb 2>/dev/null; rm -rf "$T"' EXIT
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+. "$(dirname "$0")/../scripts/xvfb.sh"
+start_xvfb 1920x1080x24
 export DISPLAY=$display
 
 row() { # NAME TRACE

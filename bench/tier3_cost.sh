@@ -17,11 +17,9 @@ stats() { "$B/llctrace" info "$1" 2>/dev/null | awk '/^frames/ { f = $2 } /^reco
 printf '%-12s %-16s %-16s %-16s %-16s %12s %8s %12s\n' program "no layer, ms/frame" "tier 1" \
 	"tier 2" "tier 3" "t3 rec/frame" "t3 B/rec" "t2 rec/frame"
 if command -v vkcube >/dev/null && command -v Xvfb >/dev/null; then
-	display=:$((600 + RANDOM % 200))
-	Xvfb "$display" -screen 0 1280x1024x24 >/dev/null 2>&1 &
-	xvfb=$!
 	trap 'kill $xvfb 2>/dev/null; rm -rf "$T"' EXIT
-	for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+	. "$(dirname "$0")/../scripts/xvfb.sh"
+	start_xvfb 1280x1024x24
 	export DISPLAY=$display XDG_RUNTIME_DIR=$T
 	cube="vkcube --width 1280 --height 720 --c $FRAMES"
 fi

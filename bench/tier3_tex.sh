@@ -13,11 +13,9 @@ SCENES=${3:-texture jellyfish}
 B=$(dirname "$LLCTRACE")
 T=$(mktemp -d /tmp/llct-t3tex-XXXXXX)
 export XDG_RUNTIME_DIR=$T
-display=:$((600 + RANDOM % 200))
-Xvfb "$display" -screen 0 1280x1024x24 >/dev/null 2>&1 &
-xvfb=$!
 trap 'kill $xvfb 2>/dev/null; rm -rf "$T"' EXIT
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+. "$(dirname "$0")/../scripts/xvfb.sh"
+start_xvfb 1280x1024x24
 export DISPLAY=$display
 row() { # NAME TIER TRACE
 	local tex bytes

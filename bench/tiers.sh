@@ -12,11 +12,9 @@ LLCTRACE=${1:-build/llctrace}
 LLC=${2:-8MiB:16:64}
 T=$(mktemp -d /tmp/llct-tiers-XXXXXX)
 export XDG_RUNTIME_DIR=$T
-display=:$((600 + RANDOM % 200))
-Xvfb "$display" -screen 0 1920x1080x24 >/dev/null 2>&1 &
-xvfb=$!
 trap 'kill $xvfb 2>/dev/null; rm -rf "$T"' EXIT
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+. "$(dirname "$0")/../scripts/xvfb.sh"
+start_xvfb 1920x1080x24
 export DISPLAY=$display
 q() { sqlite3 -batch -noheader -separator ' ' "$1" "$2"; }
 

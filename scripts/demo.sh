@@ -11,11 +11,9 @@ rm -f "$out/results.db"
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$(mktemp -d /tmp/llct-xdg-XXXXXX)}
 
 # A private X server for the window, stopped at the end.
-display=:$(( 90 + RANDOM % 100 ))
-Xvfb "$display" -screen 0 1024x768x24 >/dev/null 2>&1 &
-xvfb=$!
 trap 'kill $xvfb 2>/dev/null || true' EXIT
-for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
+. "$(dirname "$0")/xvfb.sh"
+start_xvfb 1024x768x24
 
 echo "== llctrace capture: frames 5-9 of vkcube (Vulkan on lavapipe, under Xvfb $display), tier 2"
 DISPLAY=$display "$LLCTRACE" capture -o "$out/vkcube.llct" -f 5-9 -- vkcube --c 12

@@ -17,17 +17,5 @@ finish() { # finish NAME
 	echo "$1: $((checks - fails)) passed, $fails failed"
 	[ "$fails" -eq 0 ]
 }
-# start_xvfb [SCREEN]: a private Xvfb on a display number it picks itself among the free ones
-# (-displayfd), so never one that a test running beside this one holds (a number drawn at
-# random could be, and that test's server then went away under this one). Sets display (":N")
-# and xvfb (its pid, for the caller to kill); returns 1 when it did not start.
-start_xvfb() {
-	local f="$T/xvfb.displayfd"
-	: >"$f"
-	Xvfb -displayfd 3 -screen 0 "${1:-800x600x24}" 3>"$f" >/dev/null 2>&1 &
-	xvfb=$!
-	for _ in $(seq 100); do [ -s "$f" ] && break; sleep 0.1; done
-	[ -s "$f" ] || return 1
-	display=:$(head -1 "$f")
-	for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
-}
+# start_xvfb [SCREEN] (scripts/xvfb.sh): a private X server on a display it picks itself.
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/xvfb.sh"
