@@ -637,7 +637,6 @@ void add_resource(struct capture_device *c, uint64_t id, const char *kind, uint6
  * program never sees (HiZ; a region of its own, so it moves no program address). */
 uint64_t alloc_addr(struct capture_device *c, uint64_t size);
 uint64_t alloc_meta_addr(struct capture_device *c, uint64_t size);
-/* The device's footprint model (c->fp), its records written to the trace (frames.c). */
 int model_create(struct capture_device *c, const struct llct_fp_config *fc);
 
 /* ---- resources.c, descriptors.c, cmdbuf.c: freeing tracked objects ---- */

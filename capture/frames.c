@@ -56,6 +56,8 @@ static int commit_records(void *ud, size_t n)
 	return written(c, st, n);
 }
 
+/* The device's footprint model (c->fp): its records go to the trace, written in place in the
+ * writer's chunk while a frame is captured. */
 int model_create(struct capture_device *c, const struct llct_fp_config *fc)
 {
 	if (llct_fp_create(fc, emit_records, c, &c->fp))
