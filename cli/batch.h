@@ -22,6 +22,8 @@ struct batch_cell {
 	int part_by_set, contention;
 	enum llct_owner_by contention_by;
 	uint32_t page_size, sample_sets;
+	double confidence; /* the estimates' intervals' level ... */
+	int simultaneous;  /* ... for all of the grid's that say so together (batch_grid.family) */
 	double hit_lat, miss_lat;
 	const struct llct_policy_ops *pol[REPLAY_MAX_POLICIES];
 	size_t n_pol;
@@ -39,6 +41,7 @@ struct batch_grid {
 	size_t n_lists;
 	struct batch_cell *cells;
 	size_t n_cells, cap_cells;
+	size_t family; /* estimates of the sampled runs with simultaneous = yes, at most */
 };
 
 /* The most cells (trace x configuration) one grid may expand to. */

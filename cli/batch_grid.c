@@ -35,6 +35,8 @@ enum key {
 	K_MISS,
 	K_MLP,
 	K_SAMPLE_SETS,
+	K_CONFIDENCE,
+	K_SIMULTANEOUS,
 	N_KEYS
 };
 
@@ -64,6 +66,8 @@ static const struct {
     [K_MISS] = {"miss_latency", 0, 1},
     [K_MLP] = {"mlp", 1, 1},
     [K_SAMPLE_SETS] = {"sample_sets", 0, 0},
+    [K_CONFIDENCE] = {"confidence", 0, 0},
+    [K_SIMULTANEOUS] = {"simultaneous", 0, 0},
 };
 
 struct list {
@@ -229,6 +233,16 @@ static int check_value(struct parse *p, int corun, enum key k, const char *v)
 			return 1;
 		return (cli_parse_uint(strncmp(v, "1/", 2) ? v : v + 2, 1u << 20, &x) && x >= 2) ||
 		       why(p, "sample_sets is all or 1/N (N >= 2), not '%s'", v);
+	case K_CONFIDENCE: {
+		double l;
+		return cli_parse_level(v, &l) ||
+		       why(p,
+			   "confidence is a level from 50%% to 99.9999%% (99%% or 0.99), not '%s'",
+			   v);
+	}
+	case K_SIMULTANEOUS:
+		return !strcmp(v, "yes") || !strcmp(v, "no") ||
+		       why(p, "simultaneous is yes or no, not '%s'", v);
 	default:
 		return 1;
 	}
@@ -386,6 +400,11 @@ static int cell_key(struct batch_grid *g, struct batch_cell *c, char **created)
 		size_t len = strlen(key);
 		snprintf(key + len, sizeof(key) - len, "|sample_sets=1/%u", c->sample_sets);
 	}
+	if (c->sample_sets && (c->confidence != 0.99 || c->simultaneous)) {
+		size_t len = strlen(key); /* 99% each, the default, keeps the keys it had */
+		snprintf(key + len, sizeof(key) - len, "|confidence=%.10g%s", c->confidence,
+			 c->simultaneous ? "|simultaneous" : "");
+	}
 	return (c->key = keep(g, key)) != NULL;
 }
 
@@ -415,6 +434,8 @@ enum dim {
 	D_MLP,
 	D_PAGE,
 	D_SETS,
+	D_CONF,
+	D_SIMUL,
 	D_UCD,
 	D_GEO,
 	D_HASH,
@@ -430,7 +451,8 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 			  *none[] = {"none"}, *off[] = {"off"}, *mod[] = {"mod"}, *n4[] = {"4"},
 			  *n64[] = {"64"}, *n16[] = {"16"}, *hit[] = {"120"}, *miss[] = {"480"},
 			  *page[] = {"4KiB"}, *dflt[] = {"default"}, *s8[] = {"8MiB"},
-			  *tenant[] = {"tenant"}, *stream[] = {"stream"};
+			  *tenant[] = {"tenant"}, *stream[] = {"stream"}, *c99[] = {"99%"},
+			  *no[] = {"no"};
 	struct list *tr = &s->k[K_TRACES];
 	if (!tr->n)
 		return gerr(err, err_size, "'%s': [%s] has no traces", g->path, s->name);
@@ -478,6 +500,8 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 	    [D_MLP] = get(s, K_MLP, dflt),
 	    [D_PAGE] = get(s, K_PAGE, page),
 	    [D_SETS] = get(s, K_SAMPLE_SETS, all),
+	    [D_CONF] = get(s, K_CONFIDENCE, c99),
+	    [D_SIMUL] = get(s, K_SIMULTANEOUS, no),
 	    [D_UCD] = get(s, K_UCD, off),
 	    [D_HASH] = get(s, K_HASH, mod),
 	    [D_BANKS] = get(s, K_BANKS, n4),
@@ -529,6 +553,8 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 		if (strcmp(x, "all") &&
 		    cli_parse_uint(strncmp(x, "1/", 2) ? x : x + 2, 1u << 20, &v))
 			c.sample_sets = (uint32_t)v;
+		cli_parse_level(AT(D_CONF), &c.confidence);
+		c.simultaneous = !strcmp(AT(D_SIMUL), "yes");
 		c.cache = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
 		c.cache.ucd = !strcmp(AT(D_UCD), "on");
 		size_t gi = idx[D_GEO];
@@ -612,6 +638,10 @@ int batch_grid_load(const char *path, struct batch_grid *g, char *err, size_t er
 			g->sections[i] = p.s[i].name;
 		g->n_sections = p.n;
 	}
+	/* simultaneous intervals: every estimate of the grid's sampled runs that say so */
+	for (size_t i = 0; i < g->n_cells && !st; i++)
+		if (g->cells[i].sample_sets && g->cells[i].simultaneous)
+			g->family += REPLAY_ESTIMATES_PER_RUN * g->cells[i].n_pol;
 	/* the cells point into the lists: the grid keeps them */
 	for (size_t i = 0; i < p.n; i++)
 		for (int k = 0; k < N_KEYS; k++)

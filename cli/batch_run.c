@@ -87,7 +87,8 @@ static int same_sweep(const struct batch_cell *a, const struct batch_cell *b)
 	if (strcmp(a->traces[0], b->traces[0]) || (a->frames == NULL) != (b->frames == NULL) ||
 	    (a->frames && strcmp(a->frames, b->frames)) || a->cache.line != b->cache.line ||
 	    a->cache.ucd != b->cache.ucd || a->contention != b->contention ||
-	    a->sample_sets != b->sample_sets ||
+	    a->sample_sets != b->sample_sets || a->confidence != b->confidence ||
+	    a->simultaneous != b->simultaneous ||
 	    (a->contention && a->contention_by != b->contention_by) || a->n_pol != b->n_pol)
 		return 0;
 	for (size_t m = 0; m < a->n_pol; m++)
@@ -137,6 +138,8 @@ static int by_sweep(const void *x, const void *y, void *arg)
 		CMP(cache.ucd)
 		CMP(contention)
 		CMP(sample_sets)
+		CMP(confidence)
+		CMP(simultaneous)
 		if (a->contention)
 			CMP(contention_by)
 		CMP(n_pol)
@@ -361,6 +364,10 @@ int batch_run(struct batch_grid *g, const struct batch_plan *p, const struct bat
 			replay_parse_mlp(c->mlp, job.mlp);
 		job.threads = o->threads;
 		job.sample_sets = c->sample_sets;
+		if (c->sample_sets) {
+			job.confidence = c->confidence;
+			job.family = c->simultaneous ? (uint32_t)g->family : 0;
+		}
 		gp.models = job.n_pol * (plain ? jb->n_cells : 1);
 		gp.job_total = gp.models ? work[j] / gp.models : 0;
 		job.progress = job_progress;

@@ -55,6 +55,8 @@ int cli_parse_size(const char *s, uint64_t *out);
 int cli_parse_llc(const char *s, uint64_t *size, uint32_t *ways, uint32_t *line);
 /* Parses a non-negative integer no larger than max; returns 0 on bad input. */
 int cli_parse_uint(const char *s, uint64_t max, uint64_t *out);
+/* An interval's level: "99%", "99.9%" or "0.99", from 50% to 99.9999%; 1 on success. */
+int cli_parse_level(const char *s, double *out);
 
 /* capture_rdc.c: --renderdoc's .rdc template beside the trace, and the .rdc moved beside it
  * with its event IDs given to the kernels afterwards. */

@@ -39,7 +39,9 @@ int cmd_replay(int argc, char **argv)
 		O_BYPASS,
 		O_COLORS,
 		O_PAGE,
-		O_SAMPLE_SETS
+		O_SAMPLE_SETS,
+		O_CONFIDENCE,
+		O_SIMULTANEOUS
 	};
 	static const struct option opts[] = {
 	    {"policy", required_argument, NULL, 'p'},
@@ -62,13 +64,15 @@ int cmd_replay(int argc, char **argv)
 	    {"colors", required_argument, NULL, O_COLORS},
 	    {"page-size", required_argument, NULL, O_PAGE},
 	    {"sample-sets", required_argument, NULL, O_SAMPLE_SETS},
+	    {"confidence", required_argument, NULL, O_CONFIDENCE},
+	    {"simultaneous", no_argument, NULL, O_SIMULTANEOUS},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
 	struct replay_job *a = calloc(1, sizeof(*a));
 	const char *policy_arg = NULL, *out_path = NULL;
 	char err[700];
-	int quiet = 0, part_by_set = 0;
+	int quiet = 0, part_by_set = 0, simultaneous = 0;
 	uint64_t v;
 	int c, rc = EXIT_USAGE;
 
@@ -203,6 +207,18 @@ int cmd_replay(int argc, char **argv)
 			a->sample_sets = (uint32_t)v;
 			break;
 		}
+		case O_CONFIDENCE:
+			if (!cli_parse_level(optarg, &a->confidence)) {
+				cli_usage_error("replay",
+						"bad --confidence '%s' (a level from 50%% to "
+						"99.9999%%, as 99%% or 0.99)",
+						optarg);
+				goto out;
+			}
+			break;
+		case O_SIMULTANEOUS:
+			simultaneous = 1;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -245,6 +261,8 @@ int cmd_replay(int argc, char **argv)
 		cli_usage_error("replay", "%s", err);
 		goto out;
 	}
+	if (simultaneous) /* every estimate of the command's runs, together */
+		a->family = REPLAY_ESTIMATES_PER_RUN * (uint32_t)a->n_pol;
 	if (llct_cache_config_check(&a->cache, err, sizeof(err))) {
 		cli_usage_error("replay", "bad cache configuration: %s", err);
 		goto out;
@@ -293,10 +311,18 @@ int cmd_replay(int argc, char **argv)
 				rc = EXIT_FAIL;
 			if (a->sample_sets > 1) {
 				uint32_t sets = llct_cache_sets(&a->cache);
-				printf("(estimates from 1 in %u sets, ~%u of %u; their 99%% "
-				       "intervals: "
-				       "SELECT * FROM estimates)\n",
-				       a->sample_sets, sets / a->sample_sets, sets);
+				double conf = a->confidence > 0 ? a->confidence : 0.99;
+				char how[96];
+				if (a->family)
+					snprintf(how, sizeof(how),
+						 "%.4g%% for all %u estimates together", 100 * conf,
+						 a->family);
+				else
+					snprintf(how, sizeof(how), "%.4g%% each", 100 * conf);
+				printf(
+				    "(estimates from 1 in %u sets, ~%u of %u; their intervals, %s: "
+				    "SELECT * FROM estimates)\n",
+				    a->sample_sets, sets / a->sample_sets, sets, how);
 				if (sets / a->sample_sets < 256)
 					fprintf(
 					    stderr,

@@ -139,9 +139,12 @@ const struct cli_command cli_commands[] = {
      "      --bypass R,...     R: stream=NAME or tenant=N\n"
      "      --threads N        worker threads [one per core]\n"
      "      --sample-sets 1/N  replay 1 in N sets (and each policy's leader/sample sets)\n"
-     "                         and estimate the rest, with 99% intervals in the\n"
+     "                         and estimate the rest, with intervals in the\n"
      "                         estimates table (docs/REPLAY.md); not with co-runs,\n"
      "                         partitions, bypass, colors or contention\n"
+     "      --confidence L     the intervals' level: 95%, 99.9% or 0.999 [99%]\n"
+     "      --simultaneous     the level holds for all the command's estimates together\n"
+     "                         (each interval wider: Bonferroni over 40 a run)\n"
      "  -q, --quiet            no progress line or table\n"},
     {"report", cmd_report, "write the report page (HTML, plots) of a results database",
      "usage: llctrace report RESULTS.db [-o REPORT.html] [--open]\n"

@@ -128,6 +128,12 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
 			 "or contention tracking");
 		return EXIT_USAGE;
 	}
+	if (j->sample_sets <= 1 && (j->confidence > 0 || j->family)) {
+		snprintf(err, err_size,
+			 "--confidence and --simultaneous set the intervals of --sample-sets' "
+			 "estimates: give --sample-sets too");
+		return EXIT_USAGE;
+	}
 	if (j->frames) {
 		if (llct_frame_range_parse(j->frames, &j->range)) {
 			snprintf(err, err_size, "bad frame range '%s'", j->frames);
@@ -222,6 +228,8 @@ static void fill_desc(const struct replay_job *j, const struct llct_cache_config
 	d->tenant_n_colors = j->part.n_colors;
 	d->batch_cell = cell;
 	d->sample_sets = j->sample_sets;
+	d->confidence = j->confidence;
+	d->family = j->family;
 }
 
 static int find_created(const char *table, const char *key, const char *value, void *ud)
@@ -267,6 +275,10 @@ static int run_single(struct replay_job *j, struct llct_results *db, const char 
 	o.contention = j->contention;
 	o.contention_by = j->contention_by;
 	o.sample_sets = j->sample_sets;
+	/* Bonferroni: each of the family's estimates at 1 - (1 - level) / family, so that all of
+	 * them hold together at least at the level */
+	double conf = j->confidence > 0 ? j->confidence : 0.99;
+	o.sample_level = j->family ? 1 - (1 - conf) / j->family : conf;
 	o.progress = j->progress;
 	o.progress_ud = j->progress_ud;
 	if (llct_reader_open(j->traces[0], &r, err, err_size))

@@ -8,6 +8,9 @@
 #include "llct/results.h"
 
 #define REPLAY_MAX_POLICIES 32
+/* The most estimates a set-sampled run makes (4 metrics, each stream and all): --simultaneous
+ * counts a family of runs as this many estimates each. */
+#define REPLAY_ESTIMATES_PER_RUN (4 * (LLCT_N_STREAMS + 1))
 
 struct replay_job {
 	/* what to replay */
@@ -29,6 +32,8 @@ struct replay_job {
 	double hit_lat, miss_lat, mlp[LLCT_MAX_CLASSES]; /* co-runs; mlp 0: the default */
 	unsigned threads;
 	uint32_t sample_sets;           /* --sample-sets 1/N: N; 0: every set */
+	double confidence;              /* the estimates' intervals' level (0: 0.99) ... */
+	uint32_t family;                /* ... each alone (0), or these many estimates together */
 	const char *const *batch_cells; /* per configuration: the batch cell it makes, or NULL */
 	/* records done so far of this job's decode; called on the decoding thread */
 	void (*progress)(void *ud, uint64_t done, uint64_t total);

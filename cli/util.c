@@ -117,6 +117,23 @@ void cli_progress_done(struct cli_progress *p, uint64_t done)
 		show(p, done, cli_now(), 1);
 }
 
+int cli_parse_level(const char *s, double *out)
+{
+	char *end;
+	if (!s || !*s || *s == ' ')
+		return 0;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end != s && *end == '%' && !end[1]) {
+		v /= 100;
+		end++;
+	}
+	if (errno || end == s || *end || !(v >= 0.5 && v <= 0.999999))
+		return 0;
+	*out = v;
+	return 1;
+}
+
 int cli_parse_uint(const char *s, uint64_t max, uint64_t *out)
 {
 	char *end;

@@ -50,7 +50,7 @@ sqlite3 *llct_results_handle(struct llct_results *r)
 static int create_versions(sqlite3 *db, int64_t from)
 {
 	const char *const v[] = {llct_results_schema_v1, llct_results_schema_v2,
-				 llct_results_schema_v3};
+				 llct_results_schema_v3, llct_results_schema_v4};
 	_Static_assert(sizeof(v) / sizeof(v[0]) == LLCT_RESULTS_SCHEMA_VERSION,
 		       "one schema text per version");
 	for (int64_t k = from; k < LLCT_RESULTS_SCHEMA_VERSION; k++)
@@ -312,7 +312,9 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 	    {&r->ins_cont, "INSERT INTO contention VALUES(?,?,?,?,?,?,?,?,?)"},
 	    {&r->ins_part, "INSERT OR REPLACE INTO partitions VALUES(?,?,?,?,?,?,?)"},
 	    {&r->ins_colors, "INSERT INTO colors VALUES(?,?,?,?)"},
-	    {&r->ins_est, "INSERT INTO estimates VALUES(?,?,?,?,?,?)"},
+	    {&r->ins_est,
+	     "INSERT INTO estimates(run_id, stream, metric, estimate, half_width, groups,"
+	     " std_error, dof, level) VALUES(?,?,?,?,?,?,?,?,?)"},
 	};
 	for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++)
 		if (sqlite3_prepare_v2(r->db, stmts[i].sql, -1, stmts[i].st, NULL) != SQLITE_OK) {
@@ -551,6 +553,17 @@ int llct_results_add_estimate(struct llct_results *r, int64_t run_id, const stru
 	else
 		sqlite3_bind_null(s, 5);
 	sqlite3_bind_int64(s, 6, e->groups);
+	if (e->std_error == e->std_error && e->dof) {
+		sqlite3_bind_double(s, 7, e->std_error);
+		sqlite3_bind_int64(s, 8, e->dof);
+	} else {
+		sqlite3_bind_null(s, 7);
+		sqlite3_bind_null(s, 8);
+	}
+	if (e->half_width == e->half_width)
+		sqlite3_bind_double(s, 9, e->level);
+	else
+		sqlite3_bind_null(s, 9);
 	return step(r, s, "cannot add an estimate");
 }
 

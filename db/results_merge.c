@@ -22,7 +22,7 @@ static const struct {
 		   " misses_ascribed_gdc, misses_ascribed_plob"},
     {"partitions", "interval, at_access, class_by, class, ways, way_mask"},
     {"colors", "tenant, n_colors, colors"},
-    {"estimates", "stream, metric, estimate, half_width, groups"},
+    {"estimates", "stream, metric, estimate, half_width, groups, std_error, dof, level"},
 };
 
 #define RUN_COLS                                                                                   \

@@ -18,7 +18,8 @@ static const char PARAMS_SQL[] =
     " json_object('corun', CASE WHEN ?5 THEN json('true') END, 'tenants', ?6,"
     " 'hit_latency', ?7, 'miss_latency', ?8, 'mlp', json(?9), 'contention_by', ?10,"
     " 'partition', ?11, 'partition_by', ?12, 'bypass', ?13, 'colors', ?14,"
-    " 'page_size', ?15, 'batch_cell', ?16, 'sample_sets', ?17))";
+    " 'page_size', ?15, 'batch_cell', ?16, 'sample_sets', ?17,"
+    " 'confidence', ?18, 'simultaneous_over', ?19))";
 
 static void bind_text(sqlite3_stmt *st, int i, const char *s)
 {
@@ -73,6 +74,9 @@ static char *params_json(struct llct_results *r, const struct llct_replay_desc *
 		char buf[32];
 		snprintf(buf, sizeof(buf), "1/%u", d->sample_sets);
 		bind_text(st, 17, buf);
+		sqlite3_bind_double(st, 18, d->confidence > 0 ? d->confidence : 0.99);
+		if (d->family)
+			sqlite3_bind_int64(st, 19, d->family);
 	}
 	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
 		out = strdup((const char *)sqlite3_column_text(st, 0));

@@ -204,3 +204,12 @@ const char llct_results_schema_v3[] =
     " AS miss_rate, c.latest FROM configs c JOIN (SELECT run_id, sum(reads + writes)"
     " AS accesses, sum(reads + writes - read_hits - write_hits) AS misses"
     " FROM stream_stats GROUP BY run_id) m ON m.run_id = c.run_id;";
+
+/* Version 4: each estimate's standard error, degrees of freedom and level, so an interval at
+ * any level can be worked out in SQL, and intervals made at another level than 99% or for many
+ * estimates together (--confidence, --simultaneous) say so. Rows of version 3 were 99% each. */
+const char llct_results_schema_v4[] =
+    "ALTER TABLE estimates ADD COLUMN std_error REAL;"
+    "ALTER TABLE estimates ADD COLUMN dof INTEGER;"
+    "ALTER TABLE estimates ADD COLUMN level REAL;"
+    "UPDATE estimates SET level = 0.99 WHERE half_width IS NOT NULL;";

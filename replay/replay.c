@@ -442,6 +442,11 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 			return LLCT_ERR_INVALID;
 		}
 	}
+	if (!(o->sample_level >= 0 && o->sample_level < 1)) {
+		snprintf(err, err_size, "an interval's level is between 0 and 1, not %g",
+			 o->sample_level);
+		return LLCT_ERR_INVALID;
+	}
 	llct_reader_frames(r, &all, &n_all);
 	size_t *sel_of = calloc(n_all + 1, sizeof(*sel_of)); /* index in all -> index in sel */
 	uint32_t *sel_frame = calloc(n_all + 1, sizeof(*sel_frame));
@@ -712,6 +717,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 			struct model *md = &e.models[m];
 			if ((st = llct_sample_estimate(md->sp, md->pred_bit, md->strata, n_sel,
 						       (const uint64_t(*)[32])fd.exact,
+						       o->sample_level > 0 ? o->sample_level : 0.99,
 						       res[m].frames, &res[m].est, &res[m].n_est)))
 				goto nomem;
 			res[m].sample_sets = o->sample_sets;

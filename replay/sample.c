@@ -310,14 +310,40 @@ void llct_sample_store_release(struct llct_sample_store *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Student's t for a two-sided 99% interval, by degrees of freedom (1..30); 2.576 beyond. */
-static double t99(unsigned dof)
+/* P(|T| <= t) for Student's t with dof degrees of freedom, as a function of th = atan(t /
+ * sqrt(dof)): the finite series of Abramowitz & Stegun 26.7.3 (odd dof) and 26.7.4 (even). */
+static double t_level(double th, unsigned dof)
 {
-	static const double t[31] = {0,     63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499,
-				     3.355, 3.250,  3.169, 3.106, 3.055, 3.012, 2.977, 2.947,
-				     2.921, 2.898,  2.878, 2.861, 2.845, 2.831, 2.819, 2.807,
-				     2.797, 2.787,  2.779, 2.771, 2.763, 2.756, 2.750};
-	return dof <= 30 ? t[dof] : 2.576;
+	double c2 = cos(th) * cos(th), term = 1, sum = 1;
+	if (dof % 2 == 0) {
+		for (unsigned k = 2; k + 2 <= dof; k += 2) {
+			term *= c2 * (k - 1) / k;
+			sum += term;
+		}
+		return sin(th) * sum;
+	}
+	if (dof == 1)
+		return 2 * th / M_PI;
+	for (unsigned k = 3; k + 2 <= dof; k += 2) {
+		term *= c2 * (k - 1) / k;
+		sum += term;
+	}
+	return 2 / M_PI * (th + sin(th) * cos(th) * sum);
+}
+
+double llct_t_quantile(double level, unsigned dof)
+{
+	/* the level rises with th over (0, pi/2): bisect th, 200 halvings reach a double's
+	 * precision; a series is exact at every dof, no table and no normal limit */
+	double lo = 0, hi = M_PI / 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-17; i++) {
+		double mid = (lo + hi) / 2;
+		if (t_level(mid, dof) < level)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return sqrt((double)dof) * tan((lo + hi) / 2);
 }
 
 /* A counter of one stream (or all, stream == LLCT_N_STREAMS) summed over frames: the three
@@ -345,8 +371,9 @@ static uint64_t scale(uint64_t k, uint64_t f, double w)
 	return k + (uint64_t)llround((double)f * w);
 }
 
-/* The half-width of a 99% interval from k group estimates (NAN ones left out). */
-static double spread(const double *rg, size_t stride, unsigned used)
+/* The standard error of the mean of k group estimates (NAN ones left out; 0 for k < 2), and
+ * *dof = k - 1. */
+static double std_error(const double *rg, size_t stride, unsigned used, unsigned *dof)
 {
 	double mean = 0, ss = 0;
 	unsigned k = 0;
@@ -359,12 +386,25 @@ static double spread(const double *rg, size_t stride, unsigned used)
 	for (unsigned g = 0; g < used; g++)
 		if (!isnan(rg[g * stride]))
 			ss += (rg[g * stride] - mean) * (rg[g * stride] - mean);
-	return k >= 2 ? t99(k - 1) * sqrt(ss / (k - 1) / k) : 0;
+	*dof = k >= 2 ? k - 1 : 0;
+	return k >= 2 ? sqrt(ss / (k - 1) / k) : 0;
+}
+
+/* Which streams get intervals is decided at 99% whatever the intervals' level, so that
+ * intervals at any level (--confidence, --simultaneous) cover the same estimates. */
+#define DIAG_LEVEL 0.99
+
+/* The half-width of an interval at this two-sided level from k group estimates. */
+static double spread(const double *rg, size_t stride, unsigned used, double level)
+{
+	unsigned dof;
+	double se = std_error(rg, stride, used, &dof);
+	return dof ? llct_t_quantile(level, dof) * se : 0;
 }
 
 int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
 			 const struct llct_frame_stats *strata, size_t nf,
-			 const uint64_t (*exact)[32], struct llct_frame_stats *out,
+			 const uint64_t (*exact)[32], double level, struct llct_frame_stats *out,
 			 struct llct_estimate **est, size_t *n_est)
 {
 	unsigned pi = p->n_pred, G = p->groups;
@@ -463,7 +503,7 @@ int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
 				W += (double)exact[f][s | 16];
 			}
 			/* traffic on too few sets for an interval is not known to be carried */
-			double half_t = 2 * seen_t >= used ? spread(rt, 1, used) : -1;
+			double half_t = 2 * seen_t >= used ? spread(rt, 1, used, DIAG_LEVEL) : -1;
 			if (fabs(R + W - tot[C_TRAFFIC]) > half_t) {
 				off = 1;
 				widen[C_READS] += fabs(R - tot[C_READS]);
@@ -478,20 +518,24 @@ int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
 						      : NAN;
 			if (isnan(v))
 				continue;
-			double half = spread(&rg[0][c], N_C + 1, used);
+			unsigned dof;
+			double se = std_error(&rg[0][c], N_C + 1, used, &dof);
+			double half = dof ? llct_t_quantile(level, dof) * se : 0;
 			/* traffic on the keep sets alone is exact; traffic that reached fewer than
 			 * half of the groups is too concentrated on a few sets for an interval */
 			if (2 * seen[c] < used || off)
-				half = NAN;
+				half = se = NAN;
 			/* reads known to no better than half their value: the stream's traffic sits
 			 * on a few lines, and groups that caught the same few lines agree however
 			 * unlike the rest those lines are (their spread can be 0): its read hits
 			 * and hit rate get no interval */
 			if (c == C_READS)
-				half_reads = half;
+				half_reads = isnan(se) ? NAN
+					     : dof     ? llct_t_quantile(DIAG_LEVEL, dof) * se
+						       : 0;
 			else if ((c == C_READ_HITS || c == N_C) && s < LLCT_N_STREAMS &&
 				 !(half_reads <= 0.5 * tot[C_READS]))
-				half = NAN;
+				half = se = NAN;
 			if (s == LLCT_N_STREAMS && c < N_C)
 				half += widen[c];
 			else if (s == LLCT_N_STREAMS &&
@@ -507,7 +551,9 @@ int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
 				hi = hi > 1 ? 1 : hi;
 				half += fmax(v - lo, hi - v);
 			}
-			e[n++] = (struct llct_estimate){(uint8_t)s, (uint8_t)c, v, half, seen[c]};
+			e[n++] = (struct llct_estimate){
+			    (uint8_t)s, (uint8_t)c,          v,    half, seen[c],
+			    se,         isnan(se) ? 0 : dof, level};
 		}
 	}
 	*est = e;

@@ -81,10 +81,15 @@ void llct_sample_store_release(struct llct_sample_store *s);
 /* From a model's per-stratum counts (strata[st * nf + f], st 0 keep, 1..groups sampled)
  * writes the estimated frames out[] (frame numbers kept) and the run's estimates. exact[f]
  * (NULL: not known): frame f's accesses over every set by stream | write << 4, which checks
- * whether the sampled sets carry each stream's traffic. */
+ * whether the sampled sets carry each stream's traffic. Intervals are two-sided at this level
+ * (0.99: 99%). */
 int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
 			 const struct llct_frame_stats *strata, size_t nf,
-			 const uint64_t (*exact)[32], struct llct_frame_stats *out,
+			 const uint64_t (*exact)[32], double level, struct llct_frame_stats *out,
 			 struct llct_estimate **est, size_t *n_est);
+
+/* The t with P(|T| <= t) = level for Student's t with dof >= 1 degrees of freedom (0 < level
+ * < 1): 2.947 for 0.99 and 15. */
+double llct_t_quantile(double level, unsigned dof);
 
 #endif

@@ -222,6 +222,8 @@ struct llct_replay_options {
 	 * rest (sample.c); 0 or 1: every set. Not with partitions, bypass, colors, contention
 	 * or dynamic partitioning. */
 	uint32_t sample_sets;
+	/* The two-sided level of each estimate's interval (0: 0.99). */
+	double sample_level;
 	/* Called from the decoding thread now and then; may be NULL. */
 	void (*progress)(void *ud, uint64_t done, uint64_t total);
 	void *progress_ud;

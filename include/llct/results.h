@@ -12,7 +12,7 @@
 /* SQLite application_id of a results database: 'LLCR'. */
 #define LLCT_RESULTS_APPLICATION_ID 0x4C4C4352
 /* Schema version written by this build; older ones are upgraded, newer ones refused. */
-#define LLCT_RESULTS_SCHEMA_VERSION 3
+#define LLCT_RESULTS_SCHEMA_VERSION 4
 
 /* One replay of one trace through one policy on one configuration. */
 struct llct_run_info {
@@ -65,6 +65,8 @@ struct llct_replay_desc {
 	const uint32_t *tenant_n_colors;
 	const char *batch_cell; /* `llctrace batch`: the grid cell these runs make, or NULL */
 	uint32_t sample_sets;   /* --sample-sets 1/N: N (0: every set) */
+	double confidence;      /* its intervals' level (0: 0.99) ... */
+	uint32_t family;        /* ... for each alone (0), or for these many together */
 };
 
 struct llct_results;

@@ -70,8 +70,10 @@ struct llct_part_log {
 };
 
 /* A set-sampled replay's estimate of one quantity over the run, with the half-width of its
- * 99% interval (NaN: none; the traffic reached too few sets), and the groups of sampled sets
- * the stream's traffic reached. */
+ * interval at `level` (NaN: none; the traffic reached too few sets), the groups of sampled sets
+ * the stream's traffic reached, and the standard error of the group estimates' mean with its
+ * degrees of freedom (the half-width is t(level, dof) x std_error, plus for all streams what a
+ * stream the sampled sets do not carry could be). */
 enum llct_est_metric {
 	LLCT_EST_READS,
 	LLCT_EST_READ_HITS,
@@ -83,6 +85,9 @@ struct llct_estimate {
 	uint8_t metric; /* enum llct_est_metric */
 	double value, half_width;
 	unsigned groups;
+	double std_error; /* NaN with half_width */
+	unsigned dof;
+	double level; /* two-sided: 0.99 is 99% */
 };
 
 /* One policy's replay of one trace. */

@@ -123,6 +123,33 @@ expect_rc 1 "$LLCTRACE" batch nothere.ini -o x.db; expect_err "'nothere.ini'"
 { printf '[grid big]\ntraces = t1.llct\nsizes = '; seq -s ', ' -f '%gKiB' 16 16 6400
   printf 'frames = 0\n'; for k in $(seq 299); do printf '         0-%d\n' "$k"; done; } >e6.ini
 expect_rc 1 "$LLCTRACE" batch e6.ini -o x.db; expect_err "[grid big] makes more than 100000 configurations"
+printf '[grid s]\ntraces = t1.llct\nsample_sets = 1/4\nsimultaneous = maybe\n' >e7.ini
+expect_rc 1 "$LLCTRACE" batch e7.ini -o x.db; expect_err "'e7.ini':4: simultaneous is yes or no, not 'maybe'"
+printf '[grid s]\ntraces = t1.llct\nconfidence = 100%%\n' >e8.ini
+expect_rc 1 "$LLCTRACE" batch e8.ini -o x.db; expect_err "'e8.ini':3: confidence is a level"
+
+# set-sampled intervals: a section's 4 runs hold together (each at 1 - 0.01 / (4 x 40)), the
+# other's at 95% each
+cat >samp.ini <<'EOF'
+[grid together]
+traces = t1.llct
+policies = lru, drrip
+sizes = 128KiB, 256KiB
+sample_sets = 1/4
+simultaneous = yes
+
+[grid each]
+traces = t1.llct
+policies = lru
+sizes = 128KiB
+sample_sets = 1/4
+confidence = 95%
+EOF
+expect_rc 0 "$LLCTRACE" batch samp.ini -o samp.db -q
+expect_rc 0 "$LLCTRACE" sql --csv samp.db "SELECT r.llc_bytes, r.policy, printf('%.7f', e.level), json_extract(r.params, '$.simultaneous_over') FROM runs r JOIN (SELECT DISTINCT run_id, level FROM estimates WHERE level IS NOT NULL) e ON e.run_id = r.id ORDER BY r.id"
+[ "$(tail -n +2 "$T/out" | sort | tr '\n' ' ')" = "131072,drrip,0.9999375,160 131072,lru,0.9500000, 131072,lru,0.9999375,160 262144,drrip,0.9999375,160 262144,lru,0.9999375,160 " ] \
+	&& ok || bad "levels of the sampled grid: $(cat "$T/out")"
+expect_rc 0 "$LLCTRACE" batch samp.ini -o samp.db; expect_err "5 already in 'samp.db'; 0 jobs to run"
 expect_rc 2 "$LLCTRACE" batch grid.ini; expect_err "needs -o"
 expect_rc 2 "$LLCTRACE" batch grid.ini -o x.db --tasks 3; expect_err "Slurm options need --slurm"
 expect_rc 2 "$LLCTRACE" batch grid.ini -o x.db --task 1; expect_err "--task K and --of N"

@@ -53,6 +53,34 @@ expect_rc 0 "$LLCTRACE" sql --csv "$T/s.db" "SELECT count(DISTINCT run_id), sum(
 expect_out '^2,8$'
 expect_rc 0 "$LLCTRACE" sql --csv "$T/s.db" "SELECT DISTINCT json_extract(params, '$.sample_sets') FROM runs"
 expect_out '^1/4$'
+# intervals at another level, or for all of a command's estimates together (Bonferroni over
+# 40 a run: 2 runs, each at 1 - 0.01 / 80), on the same estimates, each t(level, dof) x its
+# standard error (dof 15: 2.131 at 95% and 2.947 at 99% from t tables; 5.123 at 1 - 0.01 / 80,
+# from t's density integrated numerically)
+expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/s95.db" --llc 1MiB:16:64 --policy lru,drrip --sample-sets 1/4 --confidence 95%
+expect_out '^\(estimates .*their intervals, 95% each'
+expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/sim.db" --llc 1MiB:16:64 --policy lru,drrip --sample-sets 1/4 --simultaneous
+expect_out 'their intervals, 99% for all 80 estimates together'
+for f in s:0.99:2.947 s95:0.95:2.131 sim:0.999875:5.123; do
+	IFS=: read -r db level t <<<"$f"
+	expect_rc 0 "$LLCTRACE" sql --csv "$T/$db.db" "SELECT count(*), sum(abs(half_width / std_error - $t) < 0.002), sum(abs(level - $level) < 1e-9), sum(dof = 15) FROM estimates WHERE half_width IS NOT NULL AND stream <> 'all' AND std_error > 0"
+	n=$(tail -1 "$T/out" | cut -d, -f1)
+	[ "$n" -gt 10 ] && grep -q "^$n,$n,$n,$n\$" "$T/out" && ok || bad "$db: half-widths not t x std_error at $level: $(tail -1 "$T/out")"
+done
+expect_rc 0 "$LLCTRACE" sql --csv "$T/s95.db" "ATTACH '$T/s.db' AS e; ATTACH '$T/sim.db' AS m; SELECT count(*), sum(a.half_width < b.half_width AND b.half_width < c.half_width) FROM estimates a JOIN e.estimates b USING (run_id, stream, metric) JOIN m.estimates c USING (run_id, stream, metric) WHERE a.half_width > 0 OR b.half_width > 0 OR c.half_width > 0"
+n=$(tail -1 "$T/out" | cut -d, -f1)
+[ "$n" -gt 10 ] && grep -q "^$n,$n\$" "$T/out" && ok || bad "intervals do not widen with the level on the same estimates: $(tail -1 "$T/out")"
+expect_rc 0 "$LLCTRACE" sql --csv "$T/sim.db" "SELECT DISTINCT json_extract(params, '$.confidence') || '/' || json_extract(params, '$.simultaneous_over') FROM runs"
+expect_out '^0.99/80$'
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 1/4 --confidence 100%; expect_err "bad --confidence '100%'"
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 1/4 --confidence 0.4; expect_err "bad --confidence"
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --simultaneous; expect_err "give --sample-sets too"
+# a version 3 file (no standard errors, 99% each) is upgraded in place: its rows say 99%
+cp "$T/s.db" "$T/v3.db"
+sqlite3 "$T/v3.db" "DELETE FROM estimates WHERE run_id = 2; ALTER TABLE estimates DROP COLUMN std_error; ALTER TABLE estimates DROP COLUMN dof; ALTER TABLE estimates DROP COLUMN level; PRAGMA user_version = 3"
+expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/v3.db" --llc 1MiB:16:64 --policy lru --sample-sets 1/4 --confidence 95% -q
+expect_rc 0 "$LLCTRACE" sql --csv "$T/v3.db" "SELECT (SELECT user_version FROM pragma_user_version), replace(group_concat(DISTINCT run_id || '/' || level || '/' || (std_error IS NOT NULL)), ',', ' ') FROM (SELECT * FROM estimates WHERE half_width IS NOT NULL ORDER BY run_id)"
+expect_out '^4,1/0.99/0 3/0.95/1$'
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 1/1; expect_err "bad --sample-sets"
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 4 --contention-by stream; expect_err "does not combine"
 expect_rc 1 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --llc 64KiB:16:64 --sample-sets 1/4096; expect_err "too few to estimate"
