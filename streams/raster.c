@@ -202,52 +202,77 @@ static void tri_tiles(struct ctx *c, const struct tri *t, const int64_t pb[4], u
 			}
 			if (any_tile < 0)
 				continue;
-			/* each sample position of the tile: the edges stepped pixel by pixel, over
-			   the pixels of the triangle's bounds only (small triangles cover a few) */
-			uint8_t m8[T][T];
-			memset(m8, full ? (1u << c->ns) - 1 : 0, sizeof(m8));
-			int xs = px0 > tx ? (int)(px0 - tx) : 0,
-			    xe = px1 < tx + T ? (int)(px1 - tx) : T;
-			int ys = py0 > ty ? (int)(py0 - ty) : 0,
-			    ye = py1 < ty + T ? (int)(py1 - ty) : T;
-			for (uint32_t s = 0; !full && s < c->ns; s++) {
-				int64_t r[3], dx[3], dy[3];
-				for (int e = 0; e < 3; e++) {
-					r[e] = t->A[e] * ((tx + xs) * SUB + c->so[s][0]) +
-					       t->B[e] * ((ty + ys) * SUB + c->so[s][1]) + t->C[e];
-					dx[e] = t->A[e] * SUB;
-					dy[e] = t->B[e] * SUB;
-				}
-				for (int y = ys; y < ye; y++) {
-					int64_t e0 = r[0], e1 = r[1], e2 = r[2];
-					for (int x = xs; x < xe; x++) {
-						m8[y][x] |= (uint8_t)(((e0 | e1 | e2) >= 0) << s);
-						e0 += dx[0], e1 += dx[1], e2 += dx[2];
-					}
-					r[0] += dy[0], r[1] += dy[1], r[2] += dy[2];
-				}
-			}
 			/* within the bounds (the tile's columns xa..xb, rows ya..yb), in blocks */
 			int xa = tx < c->bx0 ? (int)(c->bx0 - tx) : 0;
 			int ya = ty < c->by0 ? (int)(c->by0 - ty) : 0;
 			int xb = tx + T > c->bx1 ? (int)(c->bx1 - tx) : T;
 			int yb = ty + T > c->by1 ? (int)(c->by1 - ty) : T;
-			uint8_t keep[T] = {0}; /* 0xff for the columns within the bounds */
-			memset(keep + xa, 0xff, (size_t)(xb - xa));
-			uint64_t cols, any_row = 0;
-			memcpy(&cols, keep, sizeof(cols));
-			if (xa > 0 || ya > 0 || xb < T || yb < T)
-				memset(cov, 0, sizeof(cov));
-			for (int y = ya; y < yb; y++) { /* a row: half in each of two blocks */
-				uint64_t row;
-				memcpy(&row, m8[y], sizeof(row));
-				row &= cols;
-				any_row |= row;
-				memcpy(&cov[y / BLK][0][(y % BLK) * BLK], &row, BLK);
-				memcpy(&cov[y / BLK][1][(y % BLK) * BLK], (uint8_t *)&row + BLK,
-				       BLK);
+			/* each sample position of the tile: the edges stepped pixel by pixel, over
+			   the pixels of the triangle's bounds only (small triangles cover a few).
+			   One sample a pixel: a bit a pixel of each row (bit x); more: a byte a
+			   pixel, bit s for sample s. Then a bit a covered pixel of each block (bit
+			   y * BLK + x). */
+			int xs = px0 > tx ? (int)(px0 - tx) : 0,
+			    xe = px1 < tx + T ? (int)(px1 - tx) : T;
+			int ys = py0 > ty ? (int)(py0 - ty) : 0,
+			    ye = py1 < ty + T ? (int)(py1 - ty) : T;
+			uint32_t covm[T / BLK][T / BLK] = {{0}};
+			uint32_t cols = ((1u << xb) - 1) & ~((1u << xa) - 1);
+			if (c->ns == 1) {
+				uint32_t rows[T] = {0};
+				if (full)
+					for (int y = 0; y < T; y++)
+						rows[y] = 0xff;
+				else
+					raster_cover_rows(t, tx, ty, c->so[0][0], c->so[0][1], xs,
+							  xe, ys, ye, rows);
+				for (int y = ya; y < yb; y++) {
+					uint32_t bits = rows[y] & cols;
+					covm[y / BLK][0] |= (bits & 0xfu) << (y % BLK * BLK);
+					covm[y / BLK][1] |= (bits >> BLK) << (y % BLK * BLK);
+				}
+			} else {
+				uint8_t m8[T][T];
+				memset(m8, full ? (1u << c->ns) - 1 : 0, sizeof(m8));
+				for (uint32_t s = 0; !full && s < c->ns; s++) {
+					int64_t r[3], dx[3], dy[3];
+					for (int e = 0; e < 3; e++) {
+						r[e] = t->A[e] * ((tx + xs) * SUB + c->so[s][0]) +
+						       t->B[e] * ((ty + ys) * SUB + c->so[s][1]) +
+						       t->C[e];
+						dx[e] = t->A[e] * SUB;
+						dy[e] = t->B[e] * SUB;
+					}
+					for (int y = ys; y < ye; y++) {
+						int64_t e0 = r[0], e1 = r[1], e2 = r[2];
+						for (int x = xs; x < xe; x++) {
+							m8[y][x] |=
+							    (uint8_t)(((e0 | e1 | e2) >= 0) << s);
+							e0 += dx[0], e1 += dx[1], e2 += dx[2];
+						}
+						r[0] += dy[0], r[1] += dy[1], r[2] += dy[2];
+					}
+				}
+				uint8_t keep[T] = {0}; /* 0xff for the columns within the bounds */
+				memset(keep + xa, 0xff, (size_t)(xb - xa));
+				uint64_t colb;
+				memcpy(&colb, keep, sizeof(colb));
+				if (xa > 0 || ya > 0 || xb < T || yb < T)
+					memset(cov, 0, sizeof(cov));
+				for (int y = ya; y < yb;
+				     y++) { /* a row: half in each of two blocks */
+					uint64_t row;
+					memcpy(&row, m8[y], sizeof(row));
+					row &= colb;
+					memcpy(&cov[y / BLK][0][(y % BLK) * BLK], &row, BLK);
+					memcpy(&cov[y / BLK][1][(y % BLK) * BLK],
+					       (uint8_t *)&row + BLK, BLK);
+					uint32_t bits = row_bits(row);
+					covm[y / BLK][0] |= (bits & 0xfu) << (y % BLK * BLK);
+					covm[y / BLK][1] |= (bits >> BLK) << (y % BLK * BLK);
+				}
 			}
-			if (!any_row)
+			if (!(covm[0][0] | covm[0][1] | covm[1][0] | covm[1][1]))
 				continue;
 			uint32_t sm = pixel_sm(c, (uint32_t)tx, (uint32_t)ty);
 			int verdict = 0, changed = 0;
@@ -277,13 +302,13 @@ static void tri_tiles(struct ctx *c, const struct tri *t, const int64_t pb[4], u
 						 LLCT_STREAM_HIZ, LLCT_OP_READ, sm);
 			}
 			for (int b = 0; b < (T / BLK) * (T / BLK); b++) {
-				const uint8_t *m = cov[b / (T / BLK)][b % (T / BLK)];
-				uint64_t h[2];
-				memcpy(h, m, sizeof(h));
-				if (h[0] | h[1])
+				uint32_t bm = covm[b / (T / BLK)][b % (T / BLK)];
+				if (bm)
 					changed |= raster_shade_block(
 					    c, t, (int32_t)(tx + (b % (T / BLK)) * BLK),
-					    (int32_t)(ty + (b / (T / BLK)) * BLK), m, verdict, sm);
+					    (int32_t)(ty + (b / (T / BLK)) * BLK),
+					    c->ns == 1 ? NULL : cov[b / (T / BLK)][b % (T / BLK)],
+					    bm, verdict, sm);
 			}
 			size_t zt = c->z ? (size_t)(ty / T) * c->z->tiles_x + (size_t)(tx / T) : 0;
 			if (c->z &&

@@ -1,6 +1,7 @@
-/* raster_int.h - private to streams/: what the rasterizer's two files (raster.c: setup,
- * clipping, coverage, the draw; raster_shade.c: the tests, updates and traffic of a covered
- * block) share: its limits, its per-draw context and its triangle setup. */
+/* raster_int.h - private to streams/: what the rasterizer's files (raster.c: setup, clipping,
+ * tiles, the draw; raster_cover.c: a tile's covered pixels; raster_shade.c: the tests, updates
+ * and traffic of a covered block; raster_lanes.c: its threads) share: its limits, its per-draw
+ * context and its triangle setup. */
 #ifndef LLCT_STREAMS_RASTER_INT_H
 #define LLCT_STREAMS_RASTER_INT_H
 
@@ -132,6 +133,15 @@ static inline uint32_t block_bits(const uint8_t m[BLK * BLK])
 	return (uint32_t)n;
 }
 
+/* A bit a byte of an 8-byte word that is not 0 (bit k: byte k). */
+static inline uint32_t row_bits(uint64_t v)
+{
+	v |= v >> 4;
+	v |= v >> 2;
+	v = (v | v >> 1) & 0x0101010101010101ull;
+	return (uint32_t)((v * 0x0102040810204080ull) >> 56);
+}
+
 /* A triangle set up by one lane for every lane to rasterize (its pixel bounds, raster.c's
  * tri_pixels), and a lane's list of them, in primitive order. */
 struct raster_binned {
@@ -144,15 +154,25 @@ struct raster_bin {
 	int oom;
 };
 
+/* raster_cover.c: one sample a pixel at (sox, soy) subpixels into each pixel, the pixels of
+ * tile (tx, ty) a primitive covers: bit x of rows[y] for x in [xs, xe), y in [ys, ye) (rows
+ * outside [ys, ye) untouched). With AVX2 where the CPU has it; the scalar variant gives the
+ * same bits (for tests). */
+void raster_cover_rows(const struct tri *t, int64_t tx, int64_t ty, int64_t sox, int64_t soy,
+		       int xs, int xe, int ys, int ye, uint32_t rows[LLCT_HIZ_TILE]);
+void raster_cover_rows_scalar(const struct tri *t, int64_t tx, int64_t ty, int64_t sox, int64_t soy,
+			      int xs, int xe, int ys, int ye, uint32_t rows[LLCT_HIZ_TILE]);
+
 /* raster_shade.c: HiZ's verdict for a tile (+1 every depth in [lo,hi] passes against every
  * stored one in [tlo,thi], -1 none does, 0 read them); a block's depth range; one covered
- * block's tests, updates and traffic (returns 1 when a stored depth changed, 3 when the tile's
- * bounds moved too). */
+ * block's tests, updates and traffic (cov: its sample masks, or NULL with one sample a pixel;
+ * covm: a bit a pixel whose mask is not 0, bit y * BLK + x; returns 1 when a stored depth changed,
+ * 3 when the tile's bounds moved too). */
 int raster_hiz_verdict(int op, float lo, float hi, float tlo, float thi);
 void raster_block_range(const struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
 			int32_t size, float *lo, float *hi);
 int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
-		       const uint8_t cov[BLK * BLK], int verdict, uint32_t sm);
+		       const uint8_t cov[BLK * BLK], uint32_t covm, int verdict, uint32_t sm);
 
 /* raster_lanes.c: up to RASTER_MAX_LANES threads (the caller's one of them) run setup, then
  * once every lane is done with it, job, over copies of c, one a lane (c->bins: the lanes'

@@ -109,48 +109,37 @@ static uint8_t stencil_op(const struct llct_stencil_face *f, int op, uint8_t s)
 
 /* ---- traffic ---- */
 
-/* A bit a pixel of a block (bit y * BLK + x): set where its sample mask is not 0. Each word's
- * bytes become 0 or 1, and a multiply gathers eight of them into bits. */
+/* A bit a pixel of a block (bit y * BLK + x): set where its sample mask is not 0. */
 static inline uint32_t block_mask(const uint8_t m[BLK * BLK])
 {
 	uint64_t w[2];
-	uint32_t r = 0;
 	memcpy(w, m, sizeof(w));
-	for (int k = 0; k < 2; k++) {
-		uint64_t v = w[k] | w[k] >> 4;
-		v |= v >> 2;
-		v = (v | v >> 1) & 0x0101010101010101ull;
-		r |= (uint32_t)((v * 0x0102040810204080ull) >> 56) << (8 * k);
-	}
-	return r;
+	return row_bits(w[0]) | row_bits(w[1]) << 8;
 }
 
-/* The lines of target t holding the pixels of block (bx, by) whose mask in m is set. */
+/* The lines of target t holding the pixels of block (bx, by) whose bit in mask is set (bit
+ * y * BLK + x). */
 static void block_lines(struct ctx *c, const struct target *t, int32_t bx, int32_t by,
-			const uint8_t m[BLK * BLK], int stream, int op, uint32_t sm)
+			uint32_t mask, int stream, int op, uint32_t sm)
 {
+	if (!mask)
+		return;
 	if (t->map.tw >= BLK && t->map.th >= BLK) { /* one line holds the block (4x4 aligned) */
-		uint64_t h[2];
-		memcpy(h, m, sizeof(h));
-		if (h[0] | h[1])
-			llct_fp_touch_rc(c->fp,
-					 llct_surface_map_line(&t->map, (uint32_t)bx, (uint32_t)by),
-					 stream, op, sm);
+		llct_fp_touch_rc(c->fp, llct_surface_map_line(&t->map, (uint32_t)bx, (uint32_t)by),
+				 stream, op, sm);
 		return;
 	}
 	uint32_t sw = t->map.tw < BLK ? t->map.tw : BLK, sh = t->map.th < BLK ? t->map.th : BLK;
+	uint32_t row = (1u << sw) - 1, sub = 0; /* the pixels of the line at (0, 0) */
+	for (uint32_t yy = 0; yy < sh; yy++)
+		sub |= row << (yy * BLK);
 	for (uint32_t y = 0; y < BLK; y += sh)
-		for (uint32_t x = 0; x < BLK; x += sw) {
-			int any = 0;
-			for (uint32_t yy = y; yy < y + sh; yy++)
-				for (uint32_t xx = x; xx < x + sw; xx++)
-					any |= m[yy * BLK + xx];
-			if (any)
+		for (uint32_t x = 0; x < BLK; x += sw)
+			if (mask & sub << (y * BLK + x))
 				llct_fp_touch_rc(c->fp,
 						 llct_surface_map_line(&t->map, (uint32_t)bx + x,
 								       (uint32_t)by + y),
 						 stream, op, sm);
-		}
 }
 
 /* floor(f) for |f| < 2^63, without a call. */
@@ -230,7 +219,7 @@ static inline int lod_nearest(double rho2)
  * pixels included, as a GPU does), nearest mip; each passing pixel reads its four bilinear
  * taps, wrapped (repeat). Distinct lines of a quad are touched once. */
 static void tex_interp(struct ctx *c, const struct tri *t, uint32_t i, int32_t bx, int32_t by,
-		       const uint8_t pass[BLK * BLK], uint32_t sm)
+		       uint32_t pass, uint32_t sm)
 {
 	const struct llct_use *u = c->tex[i];
 	int ku = u->slot * 4 + u->c0, kv = u->slot * 4 + u->c1;
@@ -239,7 +228,7 @@ static void tex_interp(struct ctx *c, const struct tri *t, uint32_t i, int32_t b
 		for (int qx = 0; qx < BLK; qx += 2) {
 			const int p[4] = {qy * BLK + qx, qy * BLK + qx + 1, (qy + 1) * BLK + qx,
 					  (qy + 1) * BLK + qx + 1};
-			if (!(pass[p[0]] | pass[p[1]] | pass[p[2]] | pass[p[3]]))
+			if (!(pass >> p[0] & 3) && !(pass >> p[2] & 3))
 				continue;
 			double uu[4], vv[4];
 			for (int k = 0; k < 4; k++) {
@@ -256,7 +245,7 @@ static void tex_interp(struct ctx *c, const struct tri *t, uint32_t i, int32_t b
 			uint64_t seen[16];
 			int n_seen = 0;
 			for (int k = 0; k < 4; k++) {
-				if (!pass[p[k]] || !isfinite(uu[k]) || !isfinite(vv[k]))
+				if (!(pass >> p[k] & 1) || !isfinite(uu[k]) || !isfinite(vv[k]))
 					continue;
 				double fx = uu[k] * m->w - 0.5, fy = vv[k] * m->h - 0.5;
 				if (fabs(fx) > 1e9 || fabs(fy) > 1e9)
@@ -282,8 +271,8 @@ static void tex_interp(struct ctx *c, const struct tri *t, uint32_t i, int32_t b
 
 /* The sampled images' traffic for a block's passing pixels, of each kind (screen-space ones
  * over the passing pixels' bounding rectangle). */
-static void tex_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
-		      const uint8_t pass[BLK * BLK], uint32_t sm)
+static void tex_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by, uint32_t pass,
+		      uint32_t sm)
 {
 	int32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
 	int bounds = 0;
@@ -293,7 +282,7 @@ static void tex_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by
 			continue;
 		}
 		if (!bounds) { /* the passing pixels' rows and columns, from a bit a pixel */
-			uint32_t m = block_mask(pass), cols = 0;
+			uint32_t m = pass, cols = 0;
 			for (int r = 0; r < BLK; r++)
 				cols |= m >> (r * BLK) & ((1u << BLK) - 1);
 			x0 = bx + __builtin_ctz(cols);
@@ -330,20 +319,21 @@ void raster_block_range(const struct ctx *c, const struct tri *t, int32_t bx, in
 /* The depth test of a block of one-sample pixels, without stencil: the general loop of
  * raster_shade_block, operation for operation (tri_depth's sums in its order), over the
  * covered pixels only, found from a bit mask (a branch on each pixel's coverage mispredicts
- * on the ragged edges of small primitives), with what it reads kept in locals. pass, zr and
- * zw get the pixels that passed and whose depth was read and written; *changed as
- * raster_shade_block returns it. Returns the samples that passed. */
+ * on the ragged edges of small primitives), with what it reads kept in locals. covm: the covered
+ * pixels (a bit each, bit y * BLK + x); *pass, *zr and *zw get the pixels that passed and whose
+ * depth was read and written, as bits too (bytes written one by one and read back as words
+ * stall the loads that read them); *changed as raster_shade_block returns it. Returns the
+ * samples that passed. */
 static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
-			     const uint8_t cov[BLK * BLK], int verdict, uint8_t pass[BLK * BLK],
-			     uint8_t zr[BLK * BLK], uint8_t zw[BLK * BLK], int *changed)
+			     uint32_t covm, int verdict, uint32_t *pass, uint32_t *zr, uint32_t *zw,
+			     int *changed)
 {
 	struct llct_zbuf *z = c->z;
-	uint32_t m = block_mask(cov);
-	memset(pass, 0, BLK * BLK);
+	uint32_t m = covm;
+	*pass = *zr = *zw = 0;
 	if (verdict < 0) /* HiZ: none passes, nothing read */
 		return 0;
-	float *const depth = z->depth;
-	const uint32_t zwid = z->w;
+	float *const depth = z->depth + llct_zbuf_at(z, (uint32_t)bx, (uint32_t)by);
 	const int op = c->st->depth_compare, dwrite = c->dwrite, clamp = c->st->depth_clamp;
 	const uint32_t qbits = z->depth_bits;
 	const int all = verdict > 0;
@@ -352,7 +342,7 @@ static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int
 	const double bias = t->bias, zlo = c->zlo, zhi = c->zhi;
 	const size_t ti = (size_t)((uint32_t)by / LLCT_HIZ_TILE) * z->tiles_x +
 			  (uint32_t)bx / LLCT_HIZ_TILE; /* the block lies in one tile */
-	uint32_t n_w = 0, npass = 0;
+	uint32_t n_w = 0, npass = 0, pm = 0, wm = 0;
 	float w_lo = c->zw_lo, w_hi = c->zw_hi;
 	int ch = 0;
 	while (m) {
@@ -360,19 +350,19 @@ static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int
 		m &= m - 1;
 		uint32_t px = (uint32_t)bx + (uint32_t)(i % BLK),
 			 py = (uint32_t)by + (uint32_t)(i / BLK);
-		float *p = depth + (size_t)py * zwid + px;
+		float *p =
+		    depth + (i / BLK) * LLCT_HIZ_TILE + i % BLK; /* (px, py), the block in a tile */
 		double zz = z0 + dzdx * (px + sox - x0) + dzdy * (py + soy - y0) + bias;
 		if (clamp)
 			zz = zz < zlo ? zlo : zz > zhi ? zhi : zz;
 		float d = llct_zbuf_quantize_bits(qbits, zz); /* (float) unless 16 or 24 bits */
-		zr[i] = (uint8_t)!all;
 		if (!all && !depth_pass(op, d, *p))
 			continue;
-		pass[i] = 1;
+		pm |= 1u << i;
 		npass++;
 		if (!dwrite)
 			continue;
-		zw[i] = 1; /* the line is written, if with the same value */
+		wm |= 1u << i; /* the line is written, if with the same value */
 		float o = *p;
 		n_w++; /* samples this primitive wrote in the tile */
 		w_lo = d < w_lo ? d : w_lo;
@@ -386,6 +376,9 @@ static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int
 	c->zw_lo = w_lo;
 	c->zw_hi = w_hi;
 	*changed |= ch;
+	*pass = pm;
+	*zr = all ? 0 : covm;
+	*zw = wm;
 	return npass;
 }
 
@@ -393,27 +386,34 @@ static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int
  * test each sample), updates, traffic. Returns 0, 1 when a stored depth changed, 3 when its
  * tile's bounds moved too. */
 int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
-		       const uint8_t cov[BLK * BLK], int verdict, uint32_t sm)
+		       const uint8_t cov[BLK * BLK], uint32_t covm, int verdict, uint32_t sm)
 {
 	const struct llct_draw_state *st = c->st;
 	struct llct_zbuf *z = c->z;
-	uint8_t pass[BLK * BLK], zw[BLK * BLK] = {0}, sw[BLK * BLK] = {0}, zr[BLK * BLK] = {0};
-	uint32_t ncov = 0, npass = 0;
+	uint32_t ncov = 0, npass = 0, passm = covm;
 	int changed = 0;
-	memcpy(pass, cov, sizeof(pass));
-	ncov = block_bits(cov);
+	ncov = cov ? block_bits(cov) : (uint32_t)__builtin_popcount(covm);
 	if (z && c->dtest && !c->stest && c->ns == 1 && z->samples == 1) {
-		npass = depth_single(c, t, bx, by, cov, verdict, pass, zr, zw, &changed);
+		uint32_t zr, zw;
+		npass = depth_single(c, t, bx, by, covm, verdict, &passm, &zr, &zw, &changed);
 		block_lines(c, &c->depth, bx, by, zr, LLCT_STREAM_Z, LLCT_OP_READ, sm);
 		if (c->dwrite)
 			block_lines(c, &c->depth, bx, by, zw, LLCT_STREAM_Z, LLCT_OP_WRITE, sm);
 	} else if (z && (c->dtest || c->stest)) {
+		uint8_t pass[BLK * BLK], zw[BLK * BLK] = {0}, sw[BLK * BLK] = {0},
+						  zr[BLK * BLK] = {0}, one[BLK * BLK];
+		if (!cov) { /* one sample a pixel: its mask from the pixel's bit */
+			for (int i = 0; i < BLK * BLK; i++)
+				one[i] = (uint8_t)(covm >> i & 1);
+			cov = one;
+		}
+		memcpy(pass, cov, sizeof(pass));
 		for (int i = 0; i < BLK * BLK; i++) {
 			if (!cov[i])
 				continue;
 			uint32_t px = (uint32_t)bx + (uint32_t)(i % BLK),
 				 py = (uint32_t)by + (uint32_t)(i / BLK);
-			size_t at = ((size_t)py * z->w + px) * z->samples;
+			size_t at = llct_zbuf_at(z, px, py);
 			uint8_t ok = 0;
 			for (uint32_t s = 0; s < c->ns; s++) {
 				if (!(cov[i] >> s & 1))
@@ -462,31 +462,34 @@ int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t b
 			pass[i] = ok;
 		}
 		npass = block_bits(pass);
-		block_lines(c, &c->depth, bx, by, zr, LLCT_STREAM_Z, LLCT_OP_READ, sm);
+		passm = block_mask(pass);
+		block_lines(c, &c->depth, bx, by, block_mask(zr), LLCT_STREAM_Z, LLCT_OP_READ, sm);
 		if (c->stest)
-			block_lines(c, &c->depth, bx, by, cov, LLCT_STREAM_STC, LLCT_OP_READ, sm);
+			block_lines(c, &c->depth, bx, by, covm, LLCT_STREAM_STC, LLCT_OP_READ, sm);
 		if (c->dwrite)
-			block_lines(c, &c->depth, bx, by, zw, LLCT_STREAM_Z, LLCT_OP_WRITE, sm);
+			block_lines(c, &c->depth, bx, by, block_mask(zw), LLCT_STREAM_Z,
+				    LLCT_OP_WRITE, sm);
 		if (c->stest)
-			block_lines(c, &c->depth, bx, by, sw, LLCT_STREAM_STC, LLCT_OP_WRITE, sm);
+			block_lines(c, &c->depth, bx, by, block_mask(sw), LLCT_STREAM_STC,
+				    LLCT_OP_WRITE, sm);
 	} else {
 		npass = ncov;
 		if (c->depth.a && c->dtest) /* no emulated buffer: every covered sample passes */
-			block_lines(c, &c->depth, bx, by, cov, LLCT_STREAM_Z, LLCT_OP_READ, sm);
+			block_lines(c, &c->depth, bx, by, covm, LLCT_STREAM_Z, LLCT_OP_READ, sm);
 		if (c->depth.a && c->dwrite)
-			block_lines(c, &c->depth, bx, by, cov, LLCT_STREAM_Z, LLCT_OP_WRITE, sm);
+			block_lines(c, &c->depth, bx, by, covm, LLCT_STREAM_Z, LLCT_OP_WRITE, sm);
 	}
 	c->res->covered += ncov;
 	c->res->passed += npass;
 	if (!npass)
 		return changed;
-	tex_block(c, t, bx, by, pass, sm);
+	tex_block(c, t, bx, by, passm, sm);
 	for (uint32_t k = 0; k < c->n_color; k++) {
 		const struct target *tg = &c->color[k];
 		if (tg->write && tg->blend)
-			block_lines(c, tg, bx, by, pass, tg->stream, LLCT_OP_READ, sm);
+			block_lines(c, tg, bx, by, passm, tg->stream, LLCT_OP_READ, sm);
 		if (tg->write)
-			block_lines(c, tg, bx, by, pass, tg->stream, LLCT_OP_WRITE, sm);
+			block_lines(c, tg, bx, by, passm, tg->stream, LLCT_OP_WRITE, sm);
 	}
 	return changed;
 }

@@ -21,9 +21,10 @@ struct llct_zbuf *llct_zbuf_create(uint32_t width, uint32_t height, uint32_t sam
 	z->stencil_bits = stencil_bits;
 	z->tiles_x = (z->w + LLCT_HIZ_TILE - 1) / LLCT_HIZ_TILE;
 	z->tiles_y = (z->h + LLCT_HIZ_TILE - 1) / LLCT_HIZ_TILE;
-	size_t n = (size_t)z->w * z->h * z->samples, t = (size_t)z->tiles_x * z->tiles_y;
-	/* cache-line aligned: with rows a multiple of 16 pixels, the rasterizer's threads (whose
-	   tiles are 16 pixels wide) then never write the same line */
+	size_t t = (size_t)z->tiles_x * z->tiles_y,
+	       n = t * LLCT_HIZ_TILE * LLCT_HIZ_TILE * z->samples;
+	/* cache-line aligned: a tile's samples (a multiple of 64 bytes) then share no line with
+	   another tile's, which another rasterizer thread may own */
 	z->depth = aligned_alloc(64, (n * sizeof(*z->depth) + 63) & ~(size_t)63);
 	z->stencil = stencil_bits ? aligned_alloc(64, (n + 63) & ~(size_t)63) : NULL;
 	if (z->stencil)
@@ -66,29 +67,16 @@ void llct_zbuf_forget(struct llct_zbuf *z)
 	z->known = 0;
 }
 
-/* Tile t's pixel rectangle [x0,x1) x [y0,y1). */
-static void tile_rect(const struct llct_zbuf *z, size_t t, uint32_t *x0, uint32_t *y0, uint32_t *x1,
-		      uint32_t *y1)
-{
-	*x0 = (uint32_t)(t % z->tiles_x) * LLCT_HIZ_TILE;
-	*y0 = (uint32_t)(t / z->tiles_x) * LLCT_HIZ_TILE;
-	*x1 = *x0 + LLCT_HIZ_TILE < z->w ? *x0 + LLCT_HIZ_TILE : z->w;
-	*y1 = *y0 + LLCT_HIZ_TILE < z->h ? *y0 + LLCT_HIZ_TILE : z->h;
-}
-
 void llct_zbuf_fill_tile(struct llct_zbuf *z, size_t t)
 {
-	uint32_t x0, y0, x1, y1;
-	tile_rect(z, t, &x0, &y0, &x1, &y1);
-	for (uint32_t y = y0; y < y1; y++) {
-		size_t i0 = ((size_t)y * z->w + x0) * z->samples,
-		       i1 = ((size_t)y * z->w + x1) * z->samples;
-		if (z->lazy[t] & 1)
-			for (size_t i = i0; i < i1; i++)
-				z->depth[i] = z->lazy_depth[t];
-		if ((z->lazy[t] & 2) && z->stencil)
-			memset(z->stencil + i0, z->lazy_stencil[t], i1 - i0);
-	}
+	/* the whole run, padding and all */
+	size_t i0 = t * LLCT_HIZ_TILE * LLCT_HIZ_TILE * z->samples,
+	       i1 = i0 + LLCT_HIZ_TILE * LLCT_HIZ_TILE * z->samples;
+	if (z->lazy[t] & 1)
+		for (size_t i = i0; i < i1; i++)
+			z->depth[i] = z->lazy_depth[t];
+	if ((z->lazy[t] & 2) && z->stencil)
+		memset(z->stencil + i0, z->lazy_stencil[t], i1 - i0);
 	z->lazy[t] = 0;
 }
 
@@ -105,7 +93,7 @@ int llct_zbuf_retile(struct llct_zbuf *z, uint32_t tx, uint32_t ty)
 	x1 = x1 < z->w ? x1 : z->w;
 	y1 = y1 < z->h ? y1 : z->h;
 	for (uint32_t y = ty * LLCT_HIZ_TILE; y < y1; y++) {
-		const float *row = z->depth + ((size_t)y * z->w + tx * LLCT_HIZ_TILE) * z->samples;
+		const float *row = z->depth + llct_zbuf_at(z, tx * LLCT_HIZ_TILE, y);
 		size_t n = (size_t)(x1 - tx * LLCT_HIZ_TILE) * z->samples;
 		for (size_t i = 0; i < n; i++) {
 			lo = row[i] < lo ? row[i] : lo;
@@ -152,8 +140,8 @@ void llct_zbuf_clear(struct llct_zbuf *z, uint32_t x0, uint32_t y0, uint32_t x1,
 			uint32_t xb = (tx + 1) * T < x1 ? (tx + 1) * T : x1,
 				 yb = (ty + 1) * T < y1 ? (ty + 1) * T : y1;
 			for (uint32_t y = ya; y < yb; y++) {
-				size_t i0 = ((size_t)y * z->w + xa) * z->samples,
-				       i1 = ((size_t)y * z->w + xb) * z->samples;
+				size_t i0 = llct_zbuf_at(z, xa, y),
+				       i1 = i0 + (size_t)(xb - xa) * z->samples;
 				if (do_depth)
 					for (size_t i = i0; i < i1; i++)
 						z->depth[i] = d;
@@ -170,8 +158,7 @@ void llct_zbuf_clear(struct llct_zbuf *z, uint32_t x0, uint32_t y0, uint32_t x1,
 float llct_zbuf_depth(const struct llct_zbuf *z, uint32_t x, uint32_t y, uint32_t s)
 {
 	size_t t = (size_t)(y / LLCT_HIZ_TILE) * z->tiles_x + x / LLCT_HIZ_TILE;
-	return z->lazy[t] & 1 ? z->lazy_depth[t]
-			      : z->depth[((size_t)y * z->w + x) * z->samples + s];
+	return z->lazy[t] & 1 ? z->lazy_depth[t] : z->depth[llct_zbuf_at(z, x, y) + s];
 }
 
 uint32_t llct_zbuf_stencil(const struct llct_zbuf *z, uint32_t x, uint32_t y, uint32_t s)
@@ -179,8 +166,7 @@ uint32_t llct_zbuf_stencil(const struct llct_zbuf *z, uint32_t x, uint32_t y, ui
 	size_t t = (size_t)(y / LLCT_HIZ_TILE) * z->tiles_x + x / LLCT_HIZ_TILE;
 	if (!z->stencil)
 		return 0;
-	return z->lazy[t] & 2 ? z->lazy_stencil[t]
-			      : z->stencil[((size_t)y * z->w + x) * z->samples + s];
+	return z->lazy[t] & 2 ? z->lazy_stencil[t] : z->stencil[llct_zbuf_at(z, x, y) + s];
 }
 
 int llct_zbuf_save(const struct llct_zbuf *z, const char *path)

@@ -8,8 +8,8 @@
 struct llct_zbuf {
 	uint32_t w, h, samples;
 	uint32_t depth_bits, stencil_bits; /* depth 16/24 UNORM, 32 float, 0 none */
-	float *depth;                      /* [y][x][sample] */
-	uint8_t *stencil;                  /* [y][x][sample], or NULL */
+	float *depth;                      /* by tile: llct_zbuf_at */
+	uint8_t *stencil;                  /* the same, or NULL */
 	uint32_t tiles_x, tiles_y;
 	float *tile_min; /* per HiZ tile (LLCT_HIZ_TILE pixels square): bounds of its depths,
 			    conservative as a GPU's HiZ keeps them (every depth in the tile lies
@@ -22,6 +22,19 @@ struct llct_zbuf {
 	uint8_t *lazy_stencil;
 	int known; /* contents defined (cleared or written) */
 };
+
+/* Where pixel (x, y)'s samples start in depth[] and stencil[]: a HiZ tile at a time
+ * (LLCT_HIZ_TILE pixels square, tiles row by row), inside it pixel rows of LLCT_HIZ_TILE, each
+ * pixel's samples together. A tile is one run of memory (256 bytes of one-sample depth): a
+ * primitive's pixels in a tile share 4 cache lines and a page, where rows of a 2048-pixel
+ * shadow map put a tile on 8 pages; a tile belongs to one rasterizer lane. The last tiles of a
+ * row or column are padded. */
+static inline size_t llct_zbuf_at(const struct llct_zbuf *z, uint32_t x, uint32_t y)
+{
+	enum { T = LLCT_HIZ_TILE };
+	size_t t = (size_t)(y / T) * z->tiles_x + x / T;
+	return (t * T * T + (y % T) * T + x % T) * z->samples;
+}
 
 /* Writes tile t's pending clear into its samples. */
 void llct_zbuf_fill_tile(struct llct_zbuf *z, size_t t);
