@@ -59,4 +59,27 @@ static inline void llct_fp_touch_rc(struct llct_fp *fp, uint64_t line_addr, int 
 	llct_fp_miss(fp, e, line_addr, stream, op, sm);
 }
 
+/* llct_fp_touch_rc of a read, then of a write of the same line: the write finds the line the
+ * read left in its render cache, so one lookup does both. */
+static inline void llct_fp_touch_rc_rw(struct llct_fp *fp, uint64_t line_addr, int stream,
+				       uint32_t sm)
+{
+	uint32_t n = fp->c.rc_lines[stream];
+	rc_line *rc = fp->rc[stream];
+	if (!rc || !n || (line_addr & 3)) {
+		llct_fp_touch(fp, line_addr, stream, LLCT_OP_READ, sm, 1);
+		llct_fp_touch(fp, line_addr, stream, LLCT_OP_WRITE, sm, 1);
+		return;
+	}
+	uint64_t key = fp->line_shift < 64 ? line_addr >> fp->line_shift : line_addr / fp->c.line;
+	uint64_t h = key * 0x9e3779b1u >> 7;
+	rc_line *e = &rc[(size_t)sm * n + ((n & (n - 1)) ? h % n : h & (n - 1))];
+	if ((*e & ~(uint64_t)2) == (line_addr | 1))
+		fp->filtered++; /* the read hits */
+	else
+		llct_fp_miss(fp, e, line_addr, stream, LLCT_OP_READ, sm);
+	fp->filtered++; /* the write hits what the read left */
+	*e |= (uint64_t)LLCT_OP_WRITE << 1;
+}
+
 #endif

@@ -133,6 +133,16 @@ static inline uint32_t block_bits(const uint8_t m[BLK * BLK])
 	return (uint32_t)n;
 }
 
+/* Set bits of a block's pixel mask (16 bits), without a library call (no POPCNT on the x86-64
+ * baseline). */
+static inline uint32_t bits16(uint32_t v)
+{
+	v = v - (v >> 1 & 0x5555u);
+	v = (v & 0x3333u) + (v >> 2 & 0x3333u);
+	v = (v + (v >> 4)) & 0x0f0fu;
+	return (v + (v >> 8)) & 0x1fu;
+}
+
 /* A bit a byte of an 8-byte word that is not 0 (bit k: byte k). */
 static inline uint32_t row_bits(uint64_t v)
 {

@@ -142,6 +142,20 @@ static void block_lines(struct ctx *c, const struct target *t, int32_t bx, int32
 						 stream, op, sm);
 }
 
+/* block_lines of a read of the pixels in rmask, then of a write of those in wmask: where one
+ * line holds the block and both touch it, one render-cache lookup does both. */
+static void block_lines_rw(struct ctx *c, const struct target *t, int32_t bx, int32_t by,
+			   uint32_t rmask, uint32_t wmask, int stream, uint32_t sm)
+{
+	if (rmask && wmask && t->map.tw >= BLK && t->map.th >= BLK) {
+		llct_fp_touch_rc_rw(
+		    c->fp, llct_surface_map_line(&t->map, (uint32_t)bx, (uint32_t)by), stream, sm);
+		return;
+	}
+	block_lines(c, t, bx, by, rmask, stream, LLCT_OP_READ, sm);
+	block_lines(c, t, bx, by, wmask, stream, LLCT_OP_WRITE, sm);
+}
+
 /* floor(f) for |f| < 2^63, without a call. */
 static inline int64_t ifloor(double f)
 {
@@ -345,14 +359,20 @@ static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int
 	uint32_t n_w = 0, npass = 0, pm = 0, wm = 0;
 	float w_lo = c->zw_lo, w_hi = c->zw_hi;
 	int ch = 0;
+	/* the plane's terms of the block's columns and rows, each as every pixel of it has them:
+	   a pixel's depth is then ((z0 + dzdx (px + sox - x0)) + dzdy (py + soy - y0)) + bias in
+	   tri_depth's order, its products worked out once a column and once a row */
+	double zx[BLK], zy[BLK];
+	for (uint32_t k = 0; k < BLK; k++) {
+		zx[k] = z0 + dzdx * ((double)((uint32_t)bx + k) + sox - x0);
+		zy[k] = dzdy * ((double)((uint32_t)by + k) + soy - y0);
+	}
 	while (m) {
 		int i = __builtin_ctz(m);
 		m &= m - 1;
-		uint32_t px = (uint32_t)bx + (uint32_t)(i % BLK),
-			 py = (uint32_t)by + (uint32_t)(i / BLK);
 		float *p =
 		    depth + (i / BLK) * LLCT_HIZ_TILE + i % BLK; /* (px, py), the block in a tile */
-		double zz = z0 + dzdx * (px + sox - x0) + dzdy * (py + soy - y0) + bias;
+		double zz = zx[i % BLK] + zy[i / BLK] + bias;
 		if (clamp)
 			zz = zz < zlo ? zlo : zz > zhi ? zhi : zz;
 		float d = llct_zbuf_quantize_bits(qbits, zz); /* (float) unless 16 or 24 bits */
@@ -392,13 +412,11 @@ int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t b
 	struct llct_zbuf *z = c->z;
 	uint32_t ncov = 0, npass = 0, passm = covm;
 	int changed = 0;
-	ncov = cov ? block_bits(cov) : (uint32_t)__builtin_popcount(covm);
+	ncov = cov ? block_bits(cov) : bits16(covm);
 	if (z && c->dtest && !c->stest && c->ns == 1 && z->samples == 1) {
 		uint32_t zr, zw;
 		npass = depth_single(c, t, bx, by, covm, verdict, &passm, &zr, &zw, &changed);
-		block_lines(c, &c->depth, bx, by, zr, LLCT_STREAM_Z, LLCT_OP_READ, sm);
-		if (c->dwrite)
-			block_lines(c, &c->depth, bx, by, zw, LLCT_STREAM_Z, LLCT_OP_WRITE, sm);
+		block_lines_rw(c, &c->depth, bx, by, zr, c->dwrite ? zw : 0, LLCT_STREAM_Z, sm);
 	} else if (z && (c->dtest || c->stest)) {
 		uint8_t pass[BLK * BLK], zw[BLK * BLK] = {0}, sw[BLK * BLK] = {0},
 						  zr[BLK * BLK] = {0}, one[BLK * BLK];
@@ -486,10 +504,8 @@ int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t b
 	tex_block(c, t, bx, by, passm, sm);
 	for (uint32_t k = 0; k < c->n_color; k++) {
 		const struct target *tg = &c->color[k];
-		if (tg->write && tg->blend)
-			block_lines(c, tg, bx, by, passm, tg->stream, LLCT_OP_READ, sm);
 		if (tg->write)
-			block_lines(c, tg, bx, by, passm, tg->stream, LLCT_OP_WRITE, sm);
+			block_lines_rw(c, tg, bx, by, tg->blend ? passm : 0, passm, tg->stream, sm);
 	}
 	return changed;
 }
