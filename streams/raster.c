@@ -184,18 +184,16 @@ static void tri_tiles(struct ctx *c, const struct tri *t, const int64_t pb[4], u
 			uint8_t cov[T / BLK][T / BLK][BLK * BLK];
 			int any_tile = 0, full = 1;
 			/* the edges over the tile's sample positions (they are linear: the extremes
-			   are at its corners): outside one edge, nothing; inside all, everything */
+			   are at its corners, the lowest where each term is, the highest likewise):
+			   outside one edge, nothing; inside all, everything */
+			const int64_t cx[2] = {tx * SUB + c->so_lo[0],
+					       (tx + T - 1) * SUB + c->so_hi[0]};
+			const int64_t cy[2] = {ty * SUB + c->so_lo[1],
+					       (ty + T - 1) * SUB + c->so_hi[1]};
 			for (int e = 0; e < 3 && any_tile >= 0; e++) {
-				int64_t lo = INT64_MAX, hi = INT64_MIN;
-				for (int k = 0; k < 4; k++) {
-					int64_t x = (k & 1) ? (tx + T - 1) * SUB + c->so_hi[0]
-							    : tx * SUB + c->so_lo[0];
-					int64_t y = (k & 2) ? (ty + T - 1) * SUB + c->so_hi[1]
-							    : ty * SUB + c->so_lo[1];
-					int64_t ev = t->A[e] * x + t->B[e] * y + t->C[e];
-					lo = ev < lo ? ev : lo;
-					hi = ev > hi ? ev : hi;
-				}
+				int ax = t->A[e] > 0, by_ = t->B[e] > 0;
+				int64_t lo = t->A[e] * cx[!ax] + t->B[e] * cy[!by_] + t->C[e];
+				int64_t hi = t->A[e] * cx[ax] + t->B[e] * cy[by_] + t->C[e];
 				if (hi < 0)
 					any_tile = -1;
 				full &= lo >= 0;

@@ -363,6 +363,9 @@ static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int
 	   a pixel's depth is then ((z0 + dzdx (px + sox - x0)) + dzdy (py + soy - y0)) + bias in
 	   tri_depth's order, its products worked out once a column and once a row */
 	double zx[BLK], zy[BLK];
+	/* the tile's bounds, widened here as llct_zbuf_widen does (the block's tile is this
+	   thread's alone), in locals: the stores of depths could otherwise alias them */
+	float t_lo = z->tile_min[ti], t_hi = z->tile_max[ti];
 	for (uint32_t k = 0; k < BLK; k++) {
 		zx[k] = z0 + dzdx * ((double)((uint32_t)bx + k) + sox - x0);
 		zy[k] = dzdy * ((double)((uint32_t)by + k) + soy - y0);
@@ -389,8 +392,16 @@ static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int
 		w_hi = d > w_hi ? d : w_hi;
 		if (o != d) { /* the tile's bounds widen to hold it */
 			*p = d;
-			ch |= 1 | llct_zbuf_widen(z, ti, d) << 1;
+			ch |= 1;
+			if (d < t_lo)
+				t_lo = d, ch |= 2;
+			if (d > t_hi)
+				t_hi = d, ch |= 2;
 		}
+	}
+	if (ch & 2) { /* llct_zbuf_widen's stores, once: only when a bound moved */
+		z->tile_min[ti] = t_lo;
+		z->tile_max[ti] = t_hi;
 	}
 	c->zw_n += n_w;
 	c->zw_lo = w_lo;
