@@ -4,7 +4,7 @@
 # glmark2's mean frame time, and the CPU the whole capture used (user + system, every thread)
 # divided by the frames glmark2 drew. On a machine the capture keeps busy the CPU figure moves
 # less from run to run than the frame time, and it is what a change to llctrace's own work
-# changes. Prints one line a round and the medians.
+# changes. Prints one line a round, the medians, and the median of each round's B / A.
 #
 # usage: bench/capture_ab.sh LLCTRACE_A LLCTRACE_B [ROUNDS [SCENE [TIER]]]   (8, shadow, 2)
 # Needs Xvfb and glmark2 (glmark2-x11).
@@ -40,3 +40,6 @@ done
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 echo "medians: A $(awk '{print $1}' "$T/all" | median) ms, $(awk '{print $2}' "$T/all" | median) CPU ms;" \
 	"B $(awk '{print $3}' "$T/all" | median) ms, $(awk '{print $4}' "$T/all" | median) CPU ms"
+# each round's B / A: the two ran minutes apart at most, so this moves less with the machine
+echo "B / A, median of the rounds: $(awk '{printf "%.4f\n", $3 / $1}' "$T/all" | median) frame time," \
+	"$(awk '{printf "%.4f\n", $4 / $2}' "$T/all" | median) CPU"
