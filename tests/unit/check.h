@@ -61,6 +61,20 @@ static inline int threads_named(const char *name)
 	closedir(d);
 	return n;
 }
+
+/* threads_named once threads that were joined are gone: pthread_join returns when a thread
+ * has cleared its id, a moment before the kernel lets go of it, and /proc may list it until
+ * then (a test under load saw one). Waits up to 2 s for the count to reach 0. */
+#include <time.h>
+static inline int threads_named_joined(const char *name)
+{
+	int n = threads_named(name);
+	for (int i = 0; i < 2000 && n > 0; i++) {
+		nanosleep(&(struct timespec){0, 1000000}, NULL);
+		n = threads_named(name);
+	}
+	return n;
+}
 #endif
 
 /* splitmix64: a small deterministic generator for test data. */

@@ -648,7 +648,7 @@ static void test_lanes(void)
 			llct_raster_destroy(r);
 			llct_fp_destroy(fp);
 		}
-		CHECK_EQ(threads_named("llct-raster"), 0);
+		CHECK_EQ(threads_named_joined("llct-raster"), 0);
 		CHECK(runs[0].n > 1000 && runs[0].n < MAXREC);
 		CHECK(passed[0] > 0 && passed[0] < covered[0]);
 		for (unsigned t = 1; t < 3; t++) {

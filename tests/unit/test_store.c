@@ -244,7 +244,7 @@ static void write_trace(const char *path)
 	CHECK_EQ(llct_writer_abort_frame(w), LLCT_OK);
 	CHECK_EQ(threads_named("llct-encode"), 1); /* started with the first chunk, named */
 	CHECK_EQ(llct_writer_close(w), LLCT_OK);
-	CHECK_EQ(threads_named("llct-encode"), 0);
+	CHECK_EQ(threads_named_joined("llct-encode"), 0);
 }
 
 /* Records written in place: none without a frame, no more than the room lent, and one out of
