@@ -555,6 +555,11 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 			c.sample_sets = (uint32_t)v;
 		cli_parse_level(AT(D_CONF), &c.confidence);
 		c.simultaneous = !strcmp(AT(D_SIMUL), "yes");
+		/* a level is a sampled run's: a replay of every set is one cell whatever the
+		   section's confidence and simultaneous lists (else it would run once for each) */
+		int dup = !c.sample_sets && (idx[D_CONF] || idx[D_SIMUL]);
+		if (!c.sample_sets)
+			c.confidence = 0.99, c.simultaneous = 0;
 		c.cache = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
 		c.cache.ucd = !strcmp(AT(D_UCD), "on");
 		size_t gi = idx[D_GEO];
@@ -582,14 +587,14 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 				  why_);
 			break;
 		}
-		if (g->n_cells >= BATCH_MAX_CELLS) { /* a typo's cross product, most likely */
+		if (!dup && g->n_cells >= BATCH_MAX_CELLS) { /* a typo's cross product, likely */
 			st = gerr(err, err_size,
 				  "'%s': [%s] makes more than %u configurations a trace can run; "
 				  "split the grid",
 				  g->path, s->name, BATCH_MAX_CELLS);
 			break;
 		}
-		if (!cell_key(g, &c, s->corun ? cptr : &cptr[u]) || !add_cell(g, &c)) {
+		if (!dup && (!cell_key(g, &c, s->corun ? cptr : &cptr[u]) || !add_cell(g, &c))) {
 			st = gerr(err, err_size, "out of memory");
 			break;
 		}

@@ -92,6 +92,11 @@ void raster_cover_rows(const struct tri *t, int64_t tx, int64_t ty, int64_t sox,
 	f(t, tx, ty, sox, soy, xs, xe, ys, ye, rows);
 }
 
+int raster_cover_vector(void)
+{
+	return pick() != cover_scalar;
+}
+
 void raster_cover_rows_scalar(const struct tri *t, int64_t tx, int64_t ty, int64_t sox, int64_t soy,
 			      int xs, int xe, int ys, int ye, uint32_t rows[LLCT_HIZ_TILE])
 {

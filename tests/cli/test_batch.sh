@@ -150,6 +150,11 @@ expect_rc 0 "$LLCTRACE" sql --csv samp.db "SELECT r.llc_bytes, r.policy, printf(
 [ "$(tail -n +2 "$T/out" | sort | tr '\n' ' ')" = "131072,drrip,0.9999375,160 131072,lru,0.9500000, 131072,lru,0.9999375,160 262144,drrip,0.9999375,160 262144,lru,0.9999375,160 " ] \
 	&& ok || bad "levels of the sampled grid: $(cat "$T/out")"
 expect_rc 0 "$LLCTRACE" batch samp.ini -o samp.db; expect_err "5 already in 'samp.db'; 0 jobs to run"
+# levels crossed with a replay of every set: that replay is one run, not one a level
+printf '[grid g]\ntraces = t1.llct\npolicies = lru\nsizes = 128KiB\nsample_sets = all, 1/4\nconfidence = 95%%, 99%%\nsimultaneous = no, yes\n' >cross.ini
+expect_rc 0 "$LLCTRACE" batch cross.ini -o cross.db -q
+expect_rc 0 "$LLCTRACE" sql --csv cross.db "SELECT count(*), count(DISTINCT json_extract(params, '$.batch_cell')), sum(json_extract(params, '$.sample_sets') IS NULL) FROM runs"
+expect_out '^5,5,1$'
 expect_rc 2 "$LLCTRACE" batch grid.ini; expect_err "needs -o"
 expect_rc 2 "$LLCTRACE" batch grid.ini -o x.db --tasks 3; expect_err "Slurm options need --slurm"
 expect_rc 2 "$LLCTRACE" batch grid.ini -o x.db --task 1; expect_err "--task K and --of N"

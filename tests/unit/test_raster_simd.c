@@ -67,6 +67,8 @@ static void test_cover_rows(void)
 
 int main(void)
 {
+	if (!raster_cover_vector()) /* then both sides are the scalar loop */
+		printf("raster_simd: this CPU has no AVX2: the vector rows are not checked here\n");
 	test_cover_rows();
 	return check_done("raster_simd");
 }
