@@ -163,6 +163,15 @@ static int tri_setup(struct ctx *c, const struct wv *v0, const struct wv *v1, co
 	return tri_pixels(c, mx, my, Mx, My, pb);
 }
 
+/* A block's pixel bits (bit y * BLK + x) from the low nibbles of x's four low bytes (row y in
+ * byte y): the nibbles packed together, in registers. */
+static inline uint32_t nibbles(uint64_t x)
+{
+	uint32_t v = (uint32_t)x & 0x0f0f0f0fu;
+	v = (v | v >> 4) & 0x00ff00ffu;
+	return (v | v >> 8) & 0xffffu;
+}
+
 /* Visits the blocks of set-up triangle t within pixels pb (of this lane's tiles, with lanes;
  * prim << 32 keys its tiles for their merge). */
 static void tri_tiles(struct ctx *c, const struct tri *t, const int64_t pb[4], uint64_t prim)
@@ -224,11 +233,13 @@ static void tri_tiles(struct ctx *c, const struct tri *t, const int64_t pb[4], u
 				else
 					raster_cover_rows(t, tx, ty, c->so[0][0], c->so[0][1], xs,
 							  xe, ys, ye, rows);
-				for (int y = ya; y < yb; y++) {
-					uint32_t bits = rows[y] & cols;
-					covm[y / BLK][0] |= (bits & 0xfu) << (y % BLK * BLK);
-					covm[y / BLK][1] |= (bits >> BLK) << (y % BLK * BLK);
-				}
+				uint64_t tb = 0; /* the tile's bits, row y in byte y */
+				for (int y = ya; y < yb; y++)
+					tb |= (uint64_t)(rows[y] & cols) << (8 * y);
+				covm[0][0] = nibbles(tb);
+				covm[0][1] = nibbles(tb >> BLK);
+				covm[1][0] = nibbles(tb >> 32);
+				covm[1][1] = nibbles(tb >> (32 + BLK));
 			} else {
 				uint8_t m8[T][T];
 				memset(m8, full ? (1u << c->ns) - 1 : 0, sizeof(m8));
@@ -419,7 +430,8 @@ static struct cv vertex(const struct ctx *c, const float *v)
 
 static void triangle(struct ctx *c, const float *a, const float *b, const float *d)
 {
-	struct cv p[MAX_POLY] = {vertex(c, a), vertex(c, b), vertex(c, d)};
+	struct cv p[MAX_POLY]; /* the three, then room for clipping's (not zeroed: 1.5 KiB) */
+	p[0] = vertex(c, a), p[1] = vertex(c, b), p[2] = vertex(c, d);
 	int n = 3;
 	if (!inside(c, &p[0]) || !inside(c, &p[1]) || !inside(c, &p[2])) {
 		if (!c->st->no_depth_clip) { /* z >= 0 (or -w) */
