@@ -87,6 +87,29 @@ struct tri {
 	double a0[MAX_ATTR], dadx[MAX_ATTR], dady[MAX_ATTR];
 };
 
+/* The depth test: does incoming depth d pass against stored s? */
+static inline int depth_pass(int op, float d, float s)
+{
+	switch (op) {
+	case LLCT_CMP_NEVER:
+		return 0;
+	case LLCT_CMP_LESS:
+		return d < s;
+	case LLCT_CMP_EQUAL:
+		return d == s;
+	case LLCT_CMP_LESS_OR_EQUAL:
+		return d <= s;
+	case LLCT_CMP_GREATER:
+		return d > s;
+	case LLCT_CMP_NOT_EQUAL:
+		return d != s;
+	case LLCT_CMP_GREATER_OR_EQUAL:
+		return d >= s;
+	default:
+		return 1;
+	}
+}
+
 /* A plane's depth z as the depth buffer stores it: clamped if asked, in the format's steps.
  * Never reorders two depths (each step is monotonic). */
 static inline float depth_stored(const struct ctx *c, double z)
@@ -174,6 +197,27 @@ void raster_cover_rows(const struct tri *t, int64_t tx, int64_t ty, int64_t sox,
 int raster_cover_vector(void);
 void raster_cover_rows_scalar(const struct tri *t, int64_t tx, int64_t ty, int64_t sox, int64_t soy,
 			      int xs, int xe, int ys, int ye, uint32_t rows[LLCT_HIZ_TILE]);
+
+/* raster_depth.c: the depth test of a block of one-sample pixels without stencil, in and out
+ * through one struct: a pixel's depth is ((zx[x] + zy[y]) + bias), clamped to [zlo, zhi] when
+ * clamp is set, in the steps of a depth format of qbits bits; it passes by op against the
+ * stored one (every covered one when all is set); passing pixels are written (dwrite) where
+ * they differ. With AVX2 where the CPU has it; the scalar variant gives the same bits. */
+struct raster_depth {
+	float *depth;            /* the block's first sample: rows LLCT_HIZ_TILE floats apart */
+	double zx[BLK], zy[BLK]; /* the plane's terms of the block's columns and rows */
+	double bias, zlo, zhi;
+	uint32_t qbits, covm; /* covm: the covered pixels, bit y * BLK + x */
+	int op, clamp, dwrite, all;
+	float w_lo, w_hi; /* in and out: the bounds of what the primitive wrote in the tile */
+	float t_lo, t_hi; /* in and out: the tile's bounds, widened to hold what changed */
+	/* out: the passing and written pixels (bits), their counts; ch: 1 a stored depth
+	   changed, 2 a tile bound moved */
+	uint32_t pass, wm, npass, n_w;
+	int ch;
+};
+void raster_depth_block(struct raster_depth *q);
+void raster_depth_block_scalar(struct raster_depth *q);
 
 /* raster_shade.c: HiZ's verdict for a tile (+1 every depth in [lo,hi] passes against every
  * stored one in [tlo,thi], -1 none does, 0 read them); a block's depth range; one covered

@@ -8,29 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-/* The depth test: does incoming depth d pass against stored s? */
-static int depth_pass(int op, float d, float s)
-{
-	switch (op) {
-	case LLCT_CMP_NEVER:
-		return 0;
-	case LLCT_CMP_LESS:
-		return d < s;
-	case LLCT_CMP_EQUAL:
-		return d == s;
-	case LLCT_CMP_LESS_OR_EQUAL:
-		return d <= s;
-	case LLCT_CMP_GREATER:
-		return d > s;
-	case LLCT_CMP_NOT_EQUAL:
-		return d != s;
-	case LLCT_CMP_GREATER_OR_EQUAL:
-		return d >= s;
-	default:
-		return 1;
-	}
-}
-
 /* HiZ: +1 when every depth in [lo,hi] passes against every stored depth in [tlo,thi], -1 when
  * none does, 0 when the samples must be read. */
 int raster_hiz_verdict(int op, float lo, float hi, float tlo, float thi)
@@ -193,8 +170,12 @@ static void tex_screen(struct ctx *c, uint32_t i, int32_t x0, int32_t y0, int32_
 	ty0 = ty0 < 0 ? 0 : ty0;
 	tx1 = tx1 > mw ? mw : tx1;
 	ty1 = ty1 > mh ? mh : ty1;
-	for (int64_t y = ty0 - ty0 % th; y < ty1; y += th)
-		for (int64_t x = tx0 - tx0 % tw; x < tx1; x += tw)
+	/* the first line's row and column: tx0, ty0 >= 0 here, so a mask where tw, th are powers
+	   of two (nearly always), not a division each block */
+	tx0 = m->tws < 32 ? tx0 & ~(int64_t)(tw - 1) : tx0 - tx0 % tw;
+	ty0 = m->ths < 32 ? ty0 & ~(int64_t)(th - 1) : ty0 - ty0 % th;
+	for (int64_t y = ty0; y < ty1; y += th)
+		for (int64_t x = tx0; x < tx1; x += tw)
 			llct_fp_touch_rc(c->fp, llct_surface_map_line(m, (uint32_t)x, (uint32_t)y),
 					 LLCT_STREAM_TEX, LLCT_OP_READ, sm);
 }
@@ -332,85 +313,51 @@ void raster_block_range(const struct ctx *c, const struct tri *t, int32_t bx, in
 
 /* The depth test of a block of one-sample pixels, without stencil: the general loop of
  * raster_shade_block, operation for operation (tri_depth's sums in its order), over the
- * covered pixels only, found from a bit mask (a branch on each pixel's coverage mispredicts
- * on the ragged edges of small primitives), with what it reads kept in locals. covm: the covered
- * pixels (a bit each, bit y * BLK + x); *pass, *zr and *zw get the pixels that passed and whose
- * depth was read and written, as bits too (bytes written one by one and read back as words
- * stall the loads that read them); *changed as raster_shade_block returns it. Returns the
- * samples that passed. */
+ * covered pixels only (raster_depth.c). covm: the covered pixels (a bit each, bit y * BLK +
+ * x); *pass, *zr and *zw get the pixels that passed and whose depth was read and written, as
+ * bits too; *changed as raster_shade_block returns it. Returns the samples that passed. */
 static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
 			     uint32_t covm, int verdict, uint32_t *pass, uint32_t *zr, uint32_t *zw,
 			     int *changed)
 {
-	struct llct_zbuf *z = c->z;
-	uint32_t m = covm;
 	*pass = *zr = *zw = 0;
 	if (verdict < 0) /* HiZ: none passes, nothing read */
 		return 0;
-	float *const depth = z->depth + llct_zbuf_at(z, (uint32_t)bx, (uint32_t)by);
-	const int op = c->st->depth_compare, dwrite = c->dwrite, clamp = c->st->depth_clamp;
-	const uint32_t qbits = z->depth_bits;
-	const int all = verdict > 0;
+	struct llct_zbuf *z = c->z;
 	const double sox = c->so[0][0] / (double)SUB, soy = c->so[0][1] / (double)SUB;
 	const double z0 = t->z0, x0 = t->x0, y0 = t->y0, dzdx = t->dzdx, dzdy = t->dzdy;
-	const double bias = t->bias, zlo = c->zlo, zhi = c->zhi;
 	const size_t ti = (size_t)((uint32_t)by / LLCT_HIZ_TILE) * z->tiles_x +
 			  (uint32_t)bx / LLCT_HIZ_TILE; /* the block lies in one tile */
-	uint32_t n_w = 0, npass = 0, pm = 0, wm = 0;
-	float w_lo = c->zw_lo, w_hi = c->zw_hi;
-	int ch = 0;
+	struct raster_depth q;
+	q.depth = z->depth + llct_zbuf_at(z, (uint32_t)bx, (uint32_t)by);
 	/* the plane's terms of the block's columns and rows, each as every pixel of it has them:
 	   a pixel's depth is then ((z0 + dzdx (px + sox - x0)) + dzdy (py + soy - y0)) + bias in
 	   tri_depth's order, its products worked out once a column and once a row */
-	double zx[BLK], zy[BLK];
-	/* the tile's bounds, widened here as llct_zbuf_widen does (the block's tile is this
-	   thread's alone), in locals: the stores of depths could otherwise alias them */
-	float t_lo = z->tile_min[ti], t_hi = z->tile_max[ti];
 	for (uint32_t k = 0; k < BLK; k++) {
-		zx[k] = z0 + dzdx * ((double)((uint32_t)bx + k) + sox - x0);
-		zy[k] = dzdy * ((double)((uint32_t)by + k) + soy - y0);
+		q.zx[k] = z0 + dzdx * ((double)((uint32_t)bx + k) + sox - x0);
+		q.zy[k] = dzdy * ((double)((uint32_t)by + k) + soy - y0);
 	}
-	while (m) {
-		int i = __builtin_ctz(m);
-		m &= m - 1;
-		float *p =
-		    depth + (i / BLK) * LLCT_HIZ_TILE + i % BLK; /* (px, py), the block in a tile */
-		double zz = zx[i % BLK] + zy[i / BLK] + bias;
-		if (clamp)
-			zz = zz < zlo ? zlo : zz > zhi ? zhi : zz;
-		float d = llct_zbuf_quantize_bits(qbits, zz); /* (float) unless 16 or 24 bits */
-		if (!all && !depth_pass(op, d, *p))
-			continue;
-		pm |= 1u << i;
-		npass++;
-		if (!dwrite)
-			continue;
-		wm |= 1u << i; /* the line is written, if with the same value */
-		float o = *p;
-		n_w++; /* samples this primitive wrote in the tile */
-		w_lo = d < w_lo ? d : w_lo;
-		w_hi = d > w_hi ? d : w_hi;
-		if (o != d) { /* the tile's bounds widen to hold it */
-			*p = d;
-			ch |= 1;
-			if (d < t_lo)
-				t_lo = d, ch |= 2;
-			if (d > t_hi)
-				t_hi = d, ch |= 2;
-		}
+	q.bias = t->bias, q.zlo = c->zlo, q.zhi = c->zhi;
+	q.qbits = z->depth_bits, q.covm = covm;
+	q.op = c->st->depth_compare, q.clamp = c->st->depth_clamp, q.dwrite = c->dwrite;
+	q.all = verdict > 0;
+	q.w_lo = c->zw_lo, q.w_hi = c->zw_hi;
+	/* the tile's bounds, widened there as llct_zbuf_widen does (the block's tile is this
+	   thread's alone) */
+	q.t_lo = z->tile_min[ti], q.t_hi = z->tile_max[ti];
+	raster_depth_block(&q);
+	if (q.ch & 2) { /* llct_zbuf_widen's stores, once: only when a bound moved */
+		z->tile_min[ti] = q.t_lo;
+		z->tile_max[ti] = q.t_hi;
 	}
-	if (ch & 2) { /* llct_zbuf_widen's stores, once: only when a bound moved */
-		z->tile_min[ti] = t_lo;
-		z->tile_max[ti] = t_hi;
-	}
-	c->zw_n += n_w;
-	c->zw_lo = w_lo;
-	c->zw_hi = w_hi;
-	*changed |= ch;
-	*pass = pm;
-	*zr = all ? 0 : covm;
-	*zw = wm;
-	return npass;
+	c->zw_n += q.n_w;
+	c->zw_lo = q.w_lo;
+	c->zw_hi = q.w_hi;
+	*changed |= q.ch;
+	*pass = q.pass;
+	*zr = q.all ? 0 : covm;
+	*zw = q.wm;
+	return q.npass;
 }
 
 /* The work of one covered block: tests (verdict: the HiZ tile's, +1 all pass, -1 none, 0
