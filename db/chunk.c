@@ -12,6 +12,7 @@
 #include "llct/trace.h"
 
 #include <lz4frame.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,23 +261,35 @@ static inline void rle_step(struct rle *c, uint64_t v, uint32_t i)
 	c->prev = c->cur, c->cur = v, c->start = i;
 }
 
-/* payload()'s bytes for rows, in one pass over them: the address deltas, the stream/op bytes
- * and the three run-length columns are worked out together (the deltas kept for the varint
- * pass that needs the shift, the others in scratch), where payload() reads every record six
- * times. The address the stream before used is kept in a register while the stream repeats.
- * scratch holds RAW_SCRATCH(n) bytes, 8-aligned. */
+/* payload()'s bytes for rows, in one pass over them: the address column's varints (at the
+ * shift guessed, the last chunk's), the stream/op bytes and the three run-length columns are
+ * worked out together (the last four in scratch), where payload() reads every record six
+ * times. The address the stream before used is kept in a register while the stream repeats;
+ * the three ids are compared as one word (a pass's loads and stores repeat them for runs of
+ * records). Where the shift the deltas have is not the one guessed, the address column is
+ * written again from the records. *shift: the guess in, the shift out. scratch holds
+ * RAW_SCRATCH(n) bytes. */
 #define RLE_MAX 13 /* bytes a run takes at most: a 10-byte and a 3-byte varint */
-#define RAW_SCRATCH(n) ((size_t)(n) * (8 + 1 + 3 * RLE_MAX))
-static size_t payload_rows(uint8_t *raw, uint8_t *scratch, uint32_t n, const struct llct_record *r)
+#define RAW_SCRATCH(n) ((size_t)(n) * (1 + 3 * RLE_MAX))
+static size_t payload_rows(uint8_t *raw, uint8_t *scratch, uint32_t n, const struct llct_record *r,
+			   unsigned *shift_io)
 {
-	uint64_t *d = (uint64_t *)scratch, prev[16] = {0}, acc = 0;
-	uint8_t *so = scratch + (size_t)n * 8;
+	_Static_assert(
+	    offsetof(struct llct_record, sm) == offsetof(struct llct_record, kernel) + 4 &&
+		offsetof(struct llct_record, tenant) == offsetof(struct llct_record, kernel) + 6,
+	    "kernel, sm and tenant are one 8-byte word of a record");
+	uint64_t prev[16] = {0}, acc = 0;
+	uint8_t *so = scratch;
 	struct rle col[3];
 	for (int k = 0; k < 3; k++)
 		col[k] = (struct rle){0, 0, 0, so + n + (size_t)k * n * RLE_MAX};
 	col[0].cur = r[0].sm, col[1].cur = r[0].kernel, col[2].cur = r[0].tenant;
-	unsigned last = r[0].stream < 16 ? r[0].stream : 0;
+	uint64_t ids;
+	memcpy(&ids, &r[0].kernel, sizeof(ids));
+	unsigned last = r[0].stream < 16 ? r[0].stream : 0, guess = *shift_io;
 	uint64_t last_addr = prev[last];
+	uint8_t *p = raw + HEADER_SIZE, *col_start[N_COLS + 1];
+	col_start[0] = p;
 	for (uint32_t i = 0; i < n; i++) {
 		unsigned st = r[i].stream;
 		if (st >= LLCT_N_STREAMS || r[i].op > 1)
@@ -286,22 +299,33 @@ static size_t payload_rows(uint8_t *raw, uint8_t *scratch, uint32_t n, const str
 			last = st;
 			last_addr = prev[st];
 		}
-		uint64_t a = r[i].addr;
-		d[i] = a - last_addr;
-		acc |= d[i];
+		uint64_t a = r[i].addr, d = a - last_addr;
+		acc |= d;
 		last_addr = a;
+		p = put_varint(p, zigzag((int64_t)d >> guess));
 		so[i] = (uint8_t)(st | r[i].op << 4);
-		rle_step(&col[0], r[i].sm, i);
-		rle_step(&col[1], r[i].kernel, i);
-		rle_step(&col[2], r[i].tenant, i);
+		uint64_t w;
+		memcpy(&w, &r[i].kernel, sizeof(w));
+		if (w != ids) {
+			ids = w;
+			rle_step(&col[0], r[i].sm, i);
+			rle_step(&col[1], r[i].kernel, i);
+			rle_step(&col[2], r[i].tenant, i);
+		}
 	}
 	unsigned shift = 0;
 	while (shift < 63 && acc && !(acc & ((uint64_t)1 << shift)))
 		shift++;
-	uint8_t *p = raw + HEADER_SIZE, *col_start[N_COLS + 1];
-	col_start[0] = p;
-	for (uint32_t i = 0; i < n; i++)
-		p = put_varint(p, zigzag((int64_t)d[i] >> shift));
+	*shift_io = shift;
+	if (shift != guess) { /* the address column again, at the deltas' shift */
+		memset(prev, 0, sizeof(prev));
+		p = col_start[0];
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t d = r[i].addr - prev[r[i].stream];
+			prev[r[i].stream] = r[i].addr;
+			p = put_varint(p, zigzag((int64_t)d >> shift));
+		}
+	}
 	col_start[1] = p;
 	memcpy(p, so, n);
 	p += n;
@@ -324,7 +348,7 @@ int llct_chunk_encode_records(struct llct_chunk_enc *e, const struct llct_record
 		return LLCT_ERR_INVALID;
 	if (!e->raw && !(e->raw = malloc(PAYLOAD_MAX + RAW_SCRATCH(LLCT_CHUNK_MAX))))
 		return LLCT_ERR_NOMEM;
-	size_t raw_size = payload_rows(e->raw, e->raw + PAYLOAD_MAX, n, r);
+	size_t raw_size = payload_rows(e->raw, e->raw + PAYLOAD_MAX, n, r, &e->shift);
 	return raw_size ? compress(e->raw, raw_size, &e->blob, &e->blob_cap, out_size)
 			: LLCT_ERR_INVALID;
 }

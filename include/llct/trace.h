@@ -93,6 +93,7 @@ int llct_chunk_encode(const struct llct_batch *columns, uint8_t **out, size_t *o
 struct llct_chunk_enc {
 	uint8_t *raw, *blob;
 	size_t blob_cap;
+	unsigned shift; /* the last chunk's address shift: the next one's guess */
 };
 int llct_chunk_encode_records(struct llct_chunk_enc *e, const struct llct_record *r, uint32_t n,
 			      size_t *out_size);
