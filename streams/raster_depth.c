@@ -3,8 +3,8 @@
  * time, as raster_cover.c's rows) a row of 4 pixels at a time, the same IEEE operations in
  * the same order on each pixel, so both give the same bits (test_raster_simd compares them).
  *
- * A pixel's depth is ((zx[x] + zy[y]) + bias), clamped if asked, in the format's steps; it
- * passes by the compare op against the stored one; a passing pixel is written (when depth
+ * A pixel's depth is ((zx[x] + zy[y]) + bias) (raster_int.h), clamped if asked, in the format's
+ * steps; it passes by the compare op against the stored one; a passing pixel is written (when depth
  * writes are on) where it differs, and the tile's bounds widen to hold what was written. */
 #include "raster_int.h"
 
@@ -21,11 +21,17 @@ static void depth_scalar(struct raster_depth *q)
 	uint32_t m = q->covm, npass = 0, n_w = 0, pm = 0, wm = 0;
 	float w_lo = q->w_lo, w_hi = q->w_hi, t_lo = q->t_lo, t_hi = q->t_hi;
 	int ch = 0;
+	/* the plane's terms of the block's columns and rows, worked out once a column and a row */
+	double zx[BLK], zy[BLK];
+	for (uint32_t k = 0; k < BLK; k++) {
+		zx[k] = q->z0 + q->dzdx * ((double)(q->bx + k) + q->sox - q->x0);
+		zy[k] = q->dzdy * ((double)(q->by + k) + q->soy - q->y0);
+	}
 	while (m) {
 		int i = __builtin_ctz(m);
 		m &= m - 1;
 		float *p = q->depth + (i / BLK) * LLCT_HIZ_TILE + i % BLK;
-		double zz = q->zx[i % BLK] + q->zy[i / BLK] + q->bias;
+		double zz = zx[i % BLK] + zy[i / BLK] + q->bias;
 		if (q->clamp)
 			zz = zz < q->zlo ? q->zlo : zz > q->zhi ? q->zhi : zz;
 		float d = llct_zbuf_quantize_bits(q->qbits, zz); /* (float) unless 16 or 24 bits */
@@ -116,7 +122,15 @@ __attribute__((target("avx2"))) static inline float hmax(__m128 v, float m)
  * The bounds go lane by lane (a lane's min is the scalar loop's d < m ? d : m), then across. */
 __attribute__((target("avx2"))) static void depth_avx2(struct raster_depth *q)
 {
-	const __m256d zx = _mm256_loadu_pd(q->zx), bias = _mm256_set1_pd(q->bias);
+	/* the columns' terms, 4 lanes of the scalar loop's z0 + dzdx ((bx + k + sox) - x0) */
+	const __m256d cols = _mm256_cvtepi32_pd(
+	    _mm_add_epi32(_mm_set1_epi32((int)q->bx), _mm_setr_epi32(0, 1, 2, 3)));
+	const __m256d zx =
+	    _mm256_add_pd(_mm256_set1_pd(q->z0),
+			  _mm256_mul_pd(_mm256_set1_pd(q->dzdx),
+					_mm256_sub_pd(_mm256_add_pd(cols, _mm256_set1_pd(q->sox)),
+						      _mm256_set1_pd(q->x0))));
+	const __m256d bias = _mm256_set1_pd(q->bias);
 	const __m256d zlo = _mm256_set1_pd(q->zlo), zhi = _mm256_set1_pd(q->zhi);
 	const int unorm = q->qbits == 16 || q->qbits == 24;
 	const __m256d steps = _mm256_set1_pd(q->qbits == 16 ? 65535.0 : 16777215.0);
@@ -131,7 +145,8 @@ __attribute__((target("avx2"))) static void depth_avx2(struct raster_depth *q)
 		uint32_t cov = q->covm >> (r * BLK) & 0xfu;
 		if (!cov)
 			continue;
-		__m256d zz = _mm256_add_pd(_mm256_add_pd(zx, _mm256_set1_pd(q->zy[r])), bias);
+		double zy = q->dzdy * ((double)(q->by + (uint32_t)r) + q->soy - q->y0);
+		__m256d zz = _mm256_add_pd(_mm256_add_pd(zx, _mm256_set1_pd(zy)), bias);
 		if (q->clamp)
 			zz = clamp4(zz, zlo, zhi);
 		__m128 d;

@@ -204,8 +204,12 @@ void raster_cover_rows_scalar(const struct tri *t, int64_t tx, int64_t ty, int64
  * stored one (every covered one when all is set); passing pixels are written (dwrite) where
  * they differ. With AVX2 where the CPU has it; the scalar variant gives the same bits. */
 struct raster_depth {
-	float *depth;            /* the block's first sample: rows LLCT_HIZ_TILE floats apart */
-	double zx[BLK], zy[BLK]; /* the plane's terms of the block's columns and rows */
+	float *depth; /* the block's first sample: rows LLCT_HIZ_TILE floats apart */
+	/* the plane: pixel (bx + x, by + y)'s depth before bias is zx[x] + zy[y], where zx[x] =
+	   z0 + dzdx ((bx + x + sox) - x0) and zy[y] = dzdy ((by + y + soy) - y0), as tri_depth
+	   sums them; bx, by < 2^31 */
+	double z0, dzdx, dzdy, x0, y0, sox, soy;
+	uint32_t bx, by;
 	double bias, zlo, zhi;
 	uint32_t qbits, covm; /* covm: the covered pixels, bit y * BLK + x */
 	int op, clamp, dwrite, all;

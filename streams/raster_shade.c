@@ -324,19 +324,15 @@ static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int
 	if (verdict < 0) /* HiZ: none passes, nothing read */
 		return 0;
 	struct llct_zbuf *z = c->z;
-	const double sox = c->so[0][0] / (double)SUB, soy = c->so[0][1] / (double)SUB;
-	const double z0 = t->z0, x0 = t->x0, y0 = t->y0, dzdx = t->dzdx, dzdy = t->dzdy;
 	const size_t ti = (size_t)((uint32_t)by / LLCT_HIZ_TILE) * z->tiles_x +
 			  (uint32_t)bx / LLCT_HIZ_TILE; /* the block lies in one tile */
 	struct raster_depth q;
 	q.depth = z->depth + llct_zbuf_at(z, (uint32_t)bx, (uint32_t)by);
-	/* the plane's terms of the block's columns and rows, each as every pixel of it has them:
-	   a pixel's depth is then ((z0 + dzdx (px + sox - x0)) + dzdy (py + soy - y0)) + bias in
-	   tri_depth's order, its products worked out once a column and once a row */
-	for (uint32_t k = 0; k < BLK; k++) {
-		q.zx[k] = z0 + dzdx * ((double)((uint32_t)bx + k) + sox - x0);
-		q.zy[k] = dzdy * ((double)((uint32_t)by + k) + soy - y0);
-	}
+	/* a pixel's depth is ((z0 + dzdx (px + sox - x0)) + dzdy (py + soy - y0)) + bias, in
+	   tri_depth's order */
+	q.z0 = t->z0, q.dzdx = t->dzdx, q.dzdy = t->dzdy, q.x0 = t->x0, q.y0 = t->y0;
+	q.sox = c->so[0][0] / (double)SUB, q.soy = c->so[0][1] / (double)SUB;
+	q.bx = (uint32_t)bx, q.by = (uint32_t)by;
 	q.bias = t->bias, q.zlo = c->zlo, q.zhi = c->zhi;
 	q.qbits = z->depth_bits, q.covm = covm;
 	q.op = c->st->depth_compare, q.clamp = c->st->depth_clamp, q.dwrite = c->dwrite;

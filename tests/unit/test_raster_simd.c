@@ -94,12 +94,11 @@ static void test_depth_block(void)
 		if (next() % 3 == 0)
 			a.covm = 0xffff;
 		/* a plane over the block, now and then leaving [0, 1] */
-		double z0 = uniform(-0.1, 1.1), dx = uniform(-0.05, 0.05),
-		       dy = uniform(-0.05, 0.05);
-		for (int k = 0; k < BLK; k++) {
-			a.zx[k] = z0 + dx * k;
-			a.zy[k] = dy * k;
-		}
+		a.z0 = uniform(-0.1, 1.1), a.dzdx = uniform(-0.05, 0.05);
+		a.dzdy = uniform(-0.05, 0.05);
+		a.bx = (uint32_t)(next() % 4096) * BLK, a.by = (uint32_t)(next() % 4096) * BLK;
+		a.x0 = a.bx + uniform(-8, 8), a.y0 = a.by + uniform(-8, 8);
+		a.sox = (double)(next() % SUB) / SUB, a.soy = (double)(next() % SUB) / SUB;
 		a.bias = next() % 4 ? 0 : uniform(-1e-3, 1e-3);
 		if (next() % 500 == 0)
 			a.bias = NAN;
@@ -110,7 +109,9 @@ static void test_depth_block(void)
 			float *p = &tile[(i / BLK) * LLCT_HIZ_TILE + i % BLK];
 			uint64_t r = next() % 16;
 			if (r < 4) {
-				double zz = a.zx[i % BLK] + a.zy[i / BLK] + a.bias;
+				double zz =
+				    a.z0 + a.dzdx * ((double)(a.bx + i % BLK) + a.sox - a.x0) +
+				    a.dzdy * ((double)(a.by + i / BLK) + a.soy - a.y0) + a.bias;
 				if (a.clamp)
 					zz = zz < a.zlo ? a.zlo : zz > a.zhi ? a.zhi : zz;
 				*p = llct_zbuf_quantize_bits(a.qbits, zz);
