@@ -163,13 +163,10 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	c->max_sets = props.limits.maxBoundDescriptorSets;
 	c->n_sms = fc.n_sms;
 	if (wanted >= 2 && prep->xfb && c->xfb_mem_types && (c->raster = llct_raster_create())) {
-		/* half the CPUs by default: the program and its driver keep the rest busy, and
-		   lanes cost CPU (each walks every triangle's tiles; their records are merged);
-		   on 2 cores one thread gave 5-15% shorter frames than two (PERFORMANCE.md) */
-		long half = sysconf(_SC_NPROCESSORS_ONLN) / 2;
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		llct_raster_set_threads(c->raster, set.raster_threads ? set.raster_threads
-						   : half > 8         ? 8
-						   : half > 1         ? (unsigned)half
+						   : cpus > 8         ? 8
+						   : cpus > 1         ? (unsigned)cpus
 								      : 1);
 		c->tier = &llct_tier2;
 		c->xfb = 1;

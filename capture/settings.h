@@ -28,7 +28,7 @@ struct capture_settings {
 				    most this many frames before a frame to capture [4];
 				    UINT32_MAX ("all"): every recording until the range ends */
 	uint32_t raster_threads; /* LLCT_CAPTURE_RASTER_THREADS: tiers 2 and 3 rasterize big
-				    draws on this many threads [0: half the CPUs online, 1 to 8] */
+				    draws on this many threads [0: the CPUs online, at most 8] */
 	char dump_depth[512];    /* LLCT_CAPTURE_DUMP_DEPTH */
 	int no_fragment_counts;  /* LLCT_CAPTURE_NO_FRAGMENT_COUNTS */
 	int sync;                /* LLCT_CAPTURE_ASYNC=0: expand on the submitting thread */

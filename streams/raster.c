@@ -562,22 +562,29 @@ static void lanes_tiles(struct ctx *c, const void *arg)
 		}
 }
 
-/* Is the draw worth its lanes' start and merge (some tens of microseconds)? Many primitives,
- * or few that span many pixels: the vertices' window bounds (those in front of the eye). */
+/* Is the draw worth its lanes? Their start and merge cost some tens of microseconds, and every
+ * lane walks every triangle's tiles to find its own: worth it where the primitives are big on
+ * average (a full-screen pass, a few large triangles), not where there are many small ones (a
+ * mesh of thousands, ~10-30 pixels each, which lanes made slower: PERFORMANCE.md). The
+ * estimate: the window bounds of the vertices (at most 512 of them, evenly spread) over the
+ * primitives, and at least 128 x 128 pixels in all; a vertex behind the eye may cover
+ * anything. */
 static int big(const struct ctx *c, const struct llct_draw *d, uint32_t per)
 {
-	if (d->n_vertices / per >= 64)
-		return 1;
+	uint32_t n = d->n_vertices, step = n > 512 ? n / 512 : 1, prims = n / per;
+	if (!prims)
+		return 0;
 	float x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
-	for (uint32_t i = 0; i < d->n_vertices; i++) {
+	for (uint32_t i = 0; i < n; i += step) {
 		const float *v = d->pos + (size_t)c->stride * i;
 		if (!(v[3] > 0))
-			return 1; /* clipped at the eye: may cover anything */
+			return 1;
 		float x = v[0] / v[3] * c->sx, y = v[1] / v[3] * c->sy;
 		x0 = x < x0 ? x : x0, x1 = x > x1 ? x : x1;
 		y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
 	}
-	return (x1 - x0) * (y1 - y0) >= 128 * 128;
+	double area = (double)(x1 - x0) * (y1 - y0);
+	return area >= 128 * 128 && area / prims >= RASTER_LANES_MIN_PIXELS;
 }
 
 struct llct_raster *llct_raster_create(void)

@@ -243,6 +243,9 @@ int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t b
  * for more marks (non-zero, and oom set, when it cannot). */
 #define RASTER_MAX_LANES 16
 struct raster_pool;
+/* Pixels a primitive, on average over a draw's window bounds, from which lanes pay (raster.c's
+ * big()). */
+#define RASTER_LANES_MIN_PIXELS 1024
 struct raster_pool *raster_pool_create(unsigned lanes);
 void raster_pool_destroy(struct raster_pool *p);
 int raster_pool_run(struct raster_pool *p, struct ctx *c,
