@@ -246,19 +246,37 @@ static void tex_interp(struct ctx *c, const struct tri *t, uint32_t i, int32_t b
 				if (fabs(fx) > 1e9 || fabs(fy) > 1e9)
 					continue;
 				int64_t x0 = ifloor(fx), y0 = ifloor(fy);
-				uint32_t xs[2] = {wrap(x0, m->w), wrap(x0 + 1, m->w)};
-				uint32_t ys[2] = {wrap(y0, m->h), wrap(y0 + 1, m->h)};
+				/* the taps' columns and rows of lines (wrapped texels are within
+				   the level, so llct_surface_map_line's clamp never applies): the
+				   four taps (x0, y0), (x1, y0), (x0, y1), (x1, y1) are at most four
+				   lines, one where the taps share a line's column and row */
+				uint32_t lx[2] = {wrap(x0, m->w), wrap(x0 + 1, m->w)};
+				uint32_t ly[2] = {wrap(y0, m->h), wrap(y0 + 1, m->h)};
+				for (int j = 0; j < 2; j++) {
+					lx[j] = m->tws < 32 ? lx[j] >> m->tws : lx[j] / m->tw;
+					ly[j] = m->ths < 32 ? ly[j] >> m->ths : ly[j] / m->th;
+				}
+				uint64_t taps[4];
+				int n_taps = 0, two_x = lx[1] != lx[0], two_y = ly[1] != ly[0];
 				for (int tap = 0; tap < 4; tap++) {
-					uint64_t line =
-					    llct_surface_map_line(m, xs[tap & 1], ys[tap >> 1]);
+					if (((tap & 1) && !two_x) || ((tap >> 1) && !two_y))
+						continue; /* the same line as a tap before it */
+					taps[n_taps++] =
+					    m->base +
+					    ((uint64_t)ly[tap >> 1] * m->lines_x + lx[tap & 1]) *
+						m->line;
+				}
+				/* each line once a quad, in the order the taps first reach it */
+				int before = n_seen;
+				for (int j = 0; j < n_taps; j++) {
 					int dup = 0;
-					for (int j = 0; j < n_seen && !dup; j++)
-						dup = seen[j] == line;
+					for (int q = 0; q < before && !dup; q++)
+						dup = seen[q] == taps[j];
 					if (dup)
 						continue;
-					seen[n_seen++] = line;
-					llct_fp_touch_rc(c->fp, line, LLCT_STREAM_TEX, LLCT_OP_READ,
-							 sm);
+					seen[n_seen++] = taps[j];
+					llct_fp_touch_rc(c->fp, taps[j], LLCT_STREAM_TEX,
+							 LLCT_OP_READ, sm);
 				}
 			}
 		}
