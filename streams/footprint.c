@@ -217,6 +217,24 @@ static void out_run(struct llct_fp *fp, uint64_t a, uint32_t line, uint32_t k, i
 	}
 }
 
+/* out_run for each of rows runs of k lines, each a row of lines (stride bytes) below the one
+ * before, where buf has room for them all: the records straight into it. */
+static void out_tile(struct llct_fp *fp, uint64_t a, uint32_t line, uint64_t stride, uint32_t k,
+		     uint32_t rows, int stream, int op, uint32_t sm)
+{
+	const struct llct_record tpl = {
+	    .kernel = fp->kernel, .sm = (uint16_t)sm, .stream = (uint8_t)stream, .op = (uint8_t)op};
+	struct llct_record *r = &fp->buf[fp->n];
+	for (uint32_t y = 0; y < rows; y++, a += stride) {
+		uint64_t b = a;
+		for (uint32_t j = 0; j < k; j++, b += line, r++) {
+			*r = tpl;
+			r->addr = b;
+		}
+	}
+	fp->n += (size_t)k * rows, fp->emitted += (uint64_t)k * rows;
+}
+
 void llct_fp_rect(struct llct_fp *fp, const struct llct_surface *s, uint32_t mip, uint32_t layer,
 		  uint32_t x0, uint32_t y0, uint32_t x1, uint32_t y1, int stream, int op,
 		  int cached)
@@ -244,8 +262,16 @@ void llct_fp_rect(struct llct_fp *fp, const struct llct_surface *s, uint32_t mip
 			xa -= xa % bw;
 			if (direct) {
 				uint32_t xe = (tx + 1) * T < x1 ? (tx + 1) * T : x1;
-				uint32_t k = (xe - xa + bw - 1) / bw;
-				for (uint32_t y = ya; y < (ty + 1) * T && y < y1; y += bh)
+				uint32_t ye = (ty + 1) * T < y1 ? (ty + 1) * T : y1;
+				uint32_t k = (xe - xa + bw - 1) / bw,
+					 rows = (ye - ya + bh - 1) / bh;
+				uint64_t a = llct_surface_map_line(&m, xa, ya);
+				if (fp->cap - fp->n >= (size_t)k * rows) { /* the tile at once */
+					out_tile(fp, a, m.line, (uint64_t)m.lines_x * m.line, k,
+						 rows, stream, op, sm);
+					continue;
+				}
+				for (uint32_t y = ya; y < ye; y += bh)
 					out_run(fp, llct_surface_map_line(&m, xa, y), m.line, k,
 						stream, op, sm);
 				continue;
