@@ -157,17 +157,18 @@ static int count_records(void *ud, const struct llct_record *r, size_t n)
 	return 0;
 }
 
-/* A 200-triangle draw over a 64 x 64 pass with emulated depth, on two rasterizer threads. */
+/* A 40-triangle draw over a 256 x 256 pass with emulated depth, on two rasterizer threads (its
+ * triangles big enough, 1,638 pixels each over the draw's bounds, to be split into lanes). */
 static int op_raster(void)
 {
-	enum { N = 200, S = 4 };
+	enum { N = 40, S = 4, WH = 256 };
 	static float v[N * 3 * S];
 	uint64_t seed = 7, got = 0;
 	struct llct_fp_config cfg;
 	struct llct_fp *fp = NULL;
 	struct llct_surface cs = {.base = 0x100000,
-				  .width = 64,
-				  .height = 64,
+				  .width = WH,
+				  .height = WH,
 				  .layers = 1,
 				  .mips = 1,
 				  .samples = 1,
@@ -182,20 +183,20 @@ static int op_raster(void)
 	llct_fp_config_default(&cfg);
 	memset(cfg.rc_lines, 0, sizeof(cfg.rc_lines)); /* every access a record */
 	struct llct_raster *r = llct_raster_create();
-	struct llct_zbuf *z = llct_zbuf_create(64, 64, 1, 24, 0);
+	struct llct_zbuf *z = llct_zbuf_create(WH, WH, 1, 24, 0);
 	if (!r || !z || llct_fp_create(&cfg, count_records, &got, &fp)) {
 		llct_raster_destroy(r);
 		llct_zbuf_destroy(z);
 		return 0; /* failed cleanly */
 	}
 	llct_raster_set_threads(r, 2);
-	llct_zbuf_clear(z, 0, 0, 64, 64, 1, 1.0f, 0, 0);
-	struct llct_pass p = {.x1 = 64, .y1 = 64, .n = 2};
+	llct_zbuf_clear(z, 0, 0, WH, WH, 1, 1.0f, 0, 0);
+	struct llct_pass p = {.x1 = WH, .y1 = WH, .n = 2};
 	p.att[0] = (struct llct_attachment){.s = cs, .role = LLCT_ROLE_COLOR, .slot = 0};
 	p.att[1] = (struct llct_attachment){
 	    .s = ds, .role = LLCT_ROLE_DEPTH, .slot = -1, .has_depth = 1, .z = z};
-	struct llct_draw d = {.st = {.vp_w = 64,
-				     .vp_h = 64,
+	struct llct_draw d = {.st = {.vp_w = WH,
+				     .vp_h = WH,
 				     .vp_max = 1,
 				     .has_viewport = 1,
 				     .depth_test = 1,
