@@ -71,12 +71,21 @@ __attribute__((target("avx2"))) static void cover_avx2(const struct tri *t, int6
 typedef void (*cover_fn)(const struct tri *, int64_t, int64_t, int64_t, int64_t, int, int, int, int,
 			 uint32_t *);
 
+int raster_cpu_avx2(void)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx2") != 0;
+#else
+	return 0;
+#endif
+}
+
 /* The variant for this CPU. */
 static cover_fn pick(void)
 {
 #ifdef HAVE_AVX2_VARIANT
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx2"))
+	if (raster_cpu_avx2())
 		return cover_avx2;
 #endif
 	return cover_scalar;

@@ -196,8 +196,7 @@ typedef void (*depth_fn)(struct raster_depth *);
 static depth_fn pick(void)
 {
 #ifdef HAVE_AVX2_VARIANT
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx2"))
+	if (raster_cpu_avx2())
 		return depth_avx2;
 #endif
 	return depth_scalar;

@@ -193,6 +193,9 @@ struct raster_bin {
  * same bits (for tests). */
 void raster_cover_rows(const struct tri *t, int64_t tx, int64_t ty, int64_t sox, int64_t soy,
 		       int xs, int xe, int ys, int ye, uint32_t rows[LLCT_HIZ_TILE]);
+/* Whether this CPU runs AVX2 (the vector variants' instructions; the build targets the x86-64
+ * baseline). */
+int raster_cpu_avx2(void);
 /* Whether raster_cover_rows runs a vector variant on this CPU. */
 int raster_cover_vector(void);
 void raster_cover_rows_scalar(const struct tri *t, int64_t tx, int64_t ty, int64_t sox, int64_t soy,
