@@ -567,8 +567,9 @@ static void lanes_tiles(struct ctx *c, const void *arg)
  * average (a full-screen pass, a few large triangles), not where there are many small ones (a
  * mesh of thousands, ~10-30 pixels each, which lanes made slower: PERFORMANCE.md). The
  * estimate: the window bounds of the vertices (at most 512 of them, evenly spread) over the
- * primitives, and at least 128 x 128 pixels in all; a vertex behind the eye may cover
- * anything. */
+ * primitives, and at least 128 x 128 pixels in all; a sampled vertex behind the eye may
+ * cover anything (one not sampled goes unseen: only the choice of threads, never the records,
+ * depends on it). */
 static int big(const struct ctx *c, const struct llct_draw *d, uint32_t per)
 {
 	uint32_t n = d->n_vertices, step = n > 512 ? n / 512 : 1, prims = n / per;

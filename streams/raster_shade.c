@@ -262,9 +262,7 @@ static void tex_interp(struct ctx *c, const struct tri *t, uint32_t i, int32_t b
 					if (((tap & 1) && !two_x) || ((tap >> 1) && !two_y))
 						continue; /* the same line as a tap before it */
 					taps[n_taps++] =
-					    m->base +
-					    ((uint64_t)ly[tap >> 1] * m->lines_x + lx[tap & 1]) *
-						m->line;
+					    llct_surface_map_line_at(m, lx[tap & 1], ly[tap >> 1]);
 				}
 				/* each line once a quad, in the order the taps first reach it */
 				int before = n_seen;

@@ -48,6 +48,12 @@ struct llct_surface_map {
 };
 void llct_surface_map(const struct llct_surface *s, uint32_t line, uint32_t mip, uint32_t layer,
 		      struct llct_surface_map *m);
+/* The line in column col and row row of the mapped mip/layer's lines (texel x / tw, y / th). */
+static inline uint64_t llct_surface_map_line_at(const struct llct_surface_map *m, uint32_t col,
+						uint32_t row)
+{
+	return m->base + ((uint64_t)row * m->lines_x + col) * m->line;
+}
 /* The line holding texel (x, y) of the mapped mip/layer (clamped to its extent). */
 static inline uint64_t llct_surface_map_line(const struct llct_surface_map *m, uint32_t x,
 					     uint32_t y)
@@ -57,7 +63,7 @@ static inline uint64_t llct_surface_map_line(const struct llct_surface_map *m, u
 	/* (x / bw) / lw is x / tw: shifts where those are powers of two (nearly always) */
 	x = m->tws < 32 ? x >> m->tws : x / m->tw;
 	y = m->ths < 32 ? y >> m->ths : y / m->th;
-	return m->base + ((uint64_t)y * m->lines_x + x) * m->line;
+	return llct_surface_map_line_at(m, x, y);
 }
 
 /* Bytes of a w x h x d texel region packed tightly, as a buffer-image copy lays it out (whole

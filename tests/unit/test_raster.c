@@ -434,6 +434,26 @@ static void test_interpolated_tex(void)
 			CHECK(n == n_first[f] && !memcmp(got, first[f], n * sizeof(*got)));
 		}
 	}
+	/* one texel position for every pixel, between texels (3, 3) and (4, 4): the four bilinear
+	   taps straddle a corner of 4 x 4-texel lines, so each quad reads four lines, the taps'
+	   order: (3, 3), (4, 3), (3, 4), (4, 4) */
+	for (int i = 0; i < 3; i++) {
+		vtx(v + 8 * i, i == 1 ? 8 : 0, i == 2 ? 8 : 0, 0.5);
+		v[8 * i + 4] = (float)(4.0 / W), v[8 * i + 5] = (float)(4.0 / H);
+	}
+	n_recs = 0;
+	llct_raster_draw(r, fp, &p, &d, &res);
+	llct_fp_drain(fp);
+	const uint32_t corner[4][2] = {{3, 3}, {4, 3}, {3, 4}, {4, 4}};
+	size_t n_tex = 0, wrong = 0;
+	for (size_t i = 0; i < n_recs; i++)
+		if (recs[i].stream == LLCT_STREAM_TEX) {
+			const uint32_t *xy = corner[n_tex++ % 4];
+			wrong += recs[i].addr != llct_surface_line(&u.s, 64, 0, 0, xy[0], xy[1]);
+		}
+	CHECK(n_tex >= 8 && n_tex % 4 == 0);
+	CHECK_EQ(wrong, 0);
+	CHECK_EQ(distinct(LLCT_STREAM_TEX, LLCT_OP_READ), 4);
 	/* perspective: w grows to the right, so the right side minifies more: mips past 1 read */
 	const double pts[3][3] = {{0, 0, 1}, {W, 0, 4}, {0, H, 1}};
 	for (int i = 0; i < 3; i++) {
