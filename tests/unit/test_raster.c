@@ -696,6 +696,27 @@ static void test_lanes(void)
 		for (unsigned t = 0; t < 3; t++)
 			llct_zbuf_destroy(zs[t]);
 	}
+	/* small primitives, all in front of the eye, stay on the caller's thread: no lanes */
+	struct llct_fp *fp = model();
+	struct llct_raster *r = llct_raster_create();
+	llct_raster_set_threads(r, 2);
+	uint32_t n = 0;
+	for (int y = 0; y + 4 <= H; y += 4)
+		for (int x = 0; x + 4 <= W; x += 4, n++) {
+			vtx(v + S * (3 * n), x, y, 0.5);
+			vtx(v + S * (3 * n + 1), x + 4, y, 0.5);
+			vtx(v + S * (3 * n + 2), x, y + 4, 0.5);
+			for (int k = 0; k < 3; k++)
+				v[S * (3 * n + k) + 4] = v[S * (3 * n + k) + 5] = 0;
+		}
+	struct llct_pass p = pass(NULL, 1);
+	struct llct_draw d = {.st = state(-1), .pos = v, .n_vertices = 3 * n, .stride = S};
+	struct llct_draw_result res;
+	CHECK_EQ(llct_raster_draw(r, fp, &p, &d, &res), 0);
+	CHECK_EQ(res.primitives, n);
+	CHECK_EQ(threads_named("llct-raster"), 0);
+	llct_raster_destroy(r);
+	llct_fp_destroy(fp);
 }
 
 /* Clears kept per tile until looked at read back as if written at once: random whole and
