@@ -1,5 +1,5 @@
 /* replay_table.c - the tables `llctrace replay` prints, read back from the results database's
- * views (stream_totals, rt_tex_totals, miss_savings_vs_drrip, tenant_totals, corun_stp), so
+ * views (stream_totals, rt_tex_totals, z_tex_totals, miss_savings_vs_drrip, tenant_totals, corun_stp), so
  * what a user sees is what a query of results.db answers. */
 #include "cli.h"
 #include "llct/llct.h"
@@ -31,7 +31,7 @@ static int one_real(sqlite3_stmt *st, int64_t id, double *v)
 
 int cli_print_replay_table(sqlite3 *db, int64_t first, int64_t n, int ucd)
 {
-	sqlite3_stmt *pol = NULL, *str = NULL, *all = NULL, *rt = NULL, *drrip = NULL;
+	sqlite3_stmt *pol = NULL, *str = NULL, *all = NULL, *rt = NULL, *zt = NULL, *drrip = NULL;
 	int rc = 1;
 	if (prep(db, "SELECT policy FROM runs WHERE id = ?1", &pol) ||
 	    prep(db, "SELECT stream, read_hit_rate FROM stream_totals WHERE run_id = ?1", &str) ||
@@ -40,12 +40,13 @@ int cli_print_replay_table(sqlite3 *db, int64_t first, int64_t n, int ucd)
 		 " WHERE run_id = ?1",
 		 &all) ||
 	    prep(db, "SELECT consumed_fraction FROM rt_tex_totals WHERE run_id = ?1", &rt) ||
+	    prep(db, "SELECT consumed_fraction FROM z_tex_totals WHERE run_id = ?1", &zt) ||
 	    prep(db, "SELECT miss_saving FROM miss_savings_vs_drrip WHERE run_id = ?1", &drrip))
 		goto out;
 	printf("%-14s", "read hit rate");
 	for (unsigned s = 0; s < LLCT_N_STREAMS; s++)
 		printf(" %6s", llct_stream_name(s));
-	printf(" %7s %9s %8s\n", "all", "RT->TEX", "vs DRRIP");
+	printf(" %7s %9s %8s %8s\n", "all", "RT->TEX", "Z->TEX", "vs DRRIP");
 	for (int64_t id = first; id < first + n; id++) {
 		double rate[LLCT_N_STREAMS], v;
 		int have[LLCT_N_STREAMS] = {0};
@@ -77,14 +78,19 @@ int cli_print_replay_table(sqlite3 *db, int64_t first, int64_t n, int ucd)
 			printf(" %8.1f%%", 100.0 * v);
 		else
 			printf(" %9s", "-");
+		if (one_real(zt, id, &v))
+			printf(" %7.1f%%", 100.0 * v);
+		else
+			printf(" %8s", "-");
 		if (one_real(drrip, id, &v))
 			printf(" %+7.1f%%", 100.0 * v);
 		else
 			printf(" %8s", "-");
 		printf("\n");
 	}
-	printf("(RT->TEX: RT-written lines consumed by a TEX hit; vs DRRIP: misses saved against "
-	       "the latest DRRIP run without UCD%s)\n",
+	printf("(RT->TEX: RT-written lines consumed by a TEX hit; Z->TEX: lines Z touched last "
+	       "that a TEX hit then read; vs DRRIP: misses saved against the latest DRRIP run "
+	       "without UCD%s)\n",
 	       ucd ? "; UCD on: DISP bypasses and never hits" : "");
 	rc = 0;
 out:
@@ -92,6 +98,7 @@ out:
 	sqlite3_finalize(str);
 	sqlite3_finalize(all);
 	sqlite3_finalize(rt);
+	sqlite3_finalize(zt);
 	sqlite3_finalize(drrip);
 	return rc;
 }

@@ -50,7 +50,8 @@ sqlite3 *llct_results_handle(struct llct_results *r)
 static int create_versions(sqlite3 *db, int64_t from)
 {
 	const char *const v[] = {llct_results_schema_v1, llct_results_schema_v2,
-				 llct_results_schema_v3, llct_results_schema_v4};
+				 llct_results_schema_v3, llct_results_schema_v4,
+				 llct_results_schema_v5};
 	_Static_assert(sizeof(v) / sizeof(v[0]) == LLCT_RESULTS_SCHEMA_VERSION,
 		       "one schema text per version");
 	for (int64_t k = from; k < LLCT_RESULTS_SCHEMA_VERSION; k++)
@@ -306,7 +307,8 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 			  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
 			  " lower(hex(randomblob(16))))"},
 	    {&r->ins_stream, "INSERT INTO stream_stats VALUES(?,?,?,?,?,?,?,?,?,?,?)"},
-	    {&r->ins_rt, "INSERT INTO rt_tex VALUES(?,?,?,?)"},
+	    {&r->ins_rt, "INSERT INTO rt_tex(run_id, frame, produced, consumed, z_produced,"
+			 " z_consumed) VALUES(?,?,?,?,?,?)"},
 	    {&r->ins_epoch, "INSERT INTO epochs VALUES(?,?,?,?,?,?)"},
 	    {&r->ins_tenant, "INSERT INTO tenants VALUES(?,?,?,?,?,?,?,?,?,?,?)"},
 	    {&r->ins_cont, "INSERT INTO contention VALUES(?,?,?,?,?,?,?,?,?)"},
@@ -416,7 +418,9 @@ int llct_results_add_frame(struct llct_results *r, int64_t run_id,
 	sqlite3_bind_int64(r->ins_rt, 2, fs->frame);
 	sqlite3_bind_int64(r->ins_rt, 3, (sqlite3_int64)fs->rt_produced);
 	sqlite3_bind_int64(r->ins_rt, 4, (sqlite3_int64)fs->rt_consumed);
-	if ((st = step(r, r->ins_rt, "cannot add RT-to-TEX counters")))
+	sqlite3_bind_int64(r->ins_rt, 5, (sqlite3_int64)fs->z_produced);
+	sqlite3_bind_int64(r->ins_rt, 6, (sqlite3_int64)fs->z_consumed);
+	if ((st = step(r, r->ins_rt, "cannot add RT-to-TEX and Z-to-TEX counters")))
 		return st;
 	for (int z = 0; z < 2; z++)
 		for (int k = 0; k < 3; k++) {

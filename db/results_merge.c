@@ -14,7 +14,7 @@ static const struct {
 } CHILDREN[] = {
     {"stream_stats", "frame, stream, reads, read_hits, writes, write_hits, fills, evictions,"
 		     " writebacks, bypasses"},
-    {"rt_tex", "frame, produced, consumed"},
+    {"rt_tex", "frame, produced, consumed, z_produced, z_consumed"},
     {"epochs", "frame, stream, epoch, entered, hits"},
     {"tenants", "frame, tenant, trace, accesses, misses, misses_alone, time_shared, time_alone,"
 		" misses_alone_part, time_alone_part"},

@@ -213,3 +213,19 @@ const char llct_results_schema_v4[] =
     "ALTER TABLE estimates ADD COLUMN dof INTEGER;"
     "ALTER TABLE estimates ADD COLUMN level REAL;"
     "UPDATE estimates SET level = 0.99 WHERE half_width IS NOT NULL;";
+
+/* Version 5: Z-to-TEX beside RT-to-TEX (a depth buffer read back as a texture: shadow maps), as
+ * two columns of rt_tex, NULL in runs made before version 5 (they did not count it), and its
+ * views. */
+const char llct_results_schema_v5[] =
+    "ALTER TABLE rt_tex ADD COLUMN z_produced INTEGER;"
+    "ALTER TABLE rt_tex ADD COLUMN z_consumed INTEGER;"
+    "CREATE VIEW z_tex_reuse AS SELECT r.id AS run_id, r.trace, r.policy, r.ucd,"
+    " t.frame, t.z_produced AS produced, t.z_consumed AS consumed, CASE WHEN t.z_produced > 0"
+    " THEN 1.0 * t.z_consumed / t.z_produced END AS consumed_fraction"
+    " FROM rt_tex t JOIN runs r ON r.id = t.run_id WHERE t.z_produced IS NOT NULL;"
+    "CREATE VIEW z_tex_totals AS SELECT r.id AS run_id, r.trace, r.policy, r.ucd,"
+    " sum(t.z_produced) AS produced, sum(t.z_consumed) AS consumed,"
+    " CASE WHEN sum(t.z_produced) > 0 THEN 1.0 * sum(t.z_consumed) / sum(t.z_produced) END"
+    " AS consumed_fraction FROM rt_tex t JOIN runs r ON r.id = t.run_id"
+    " WHERE t.z_produced IS NOT NULL GROUP BY r.id;";

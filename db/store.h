@@ -31,7 +31,7 @@ int llct_db_status(int rc);
 
 /* The results database's schema text of each version (results_schema.c). */
 extern const char llct_results_schema_v1[], llct_results_schema_v2[], llct_results_schema_v3[],
-    llct_results_schema_v4[];
+    llct_results_schema_v4[], llct_results_schema_v5[];
 
 struct llct_results;
 /* Records the SQLite error of a failed results write (the first one wins); returns its status. */

@@ -434,6 +434,8 @@ int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
 			}
 			F.rt_produced += x->rt_produced;
 			F.rt_consumed += x->rt_consumed;
+			F.z_produced += x->z_produced;
+			F.z_consumed += x->z_consumed;
 			for (int e = 0; e < 3; e++) {
 				F.tex_entered[e] += x->tex_entered[e];
 				F.tex_hits[e] += x->tex_hits[e];
@@ -450,6 +452,8 @@ int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
 		}
 		o->rt_produced = scale(K->rt_produced, F.rt_produced, w);
 		o->rt_consumed = scale(K->rt_consumed, F.rt_consumed, w);
+		o->z_produced = scale(K->z_produced, F.z_produced, w);
+		o->z_consumed = scale(K->z_consumed, F.z_consumed, w);
 		for (int e = 0; e < 3; e++) {
 			o->tex_entered[e] = scale(K->tex_entered[e], F.tex_entered[e], w);
 			o->tex_hits[e] = scale(K->tex_hits[e], F.tex_hits[e], w);

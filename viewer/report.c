@@ -49,6 +49,8 @@ static const struct {
      "run_id", LATEST},
     {"rt_tex_totals", "run_id, produced, consumed, consumed_fraction", "run_id",
      "produced > 0 AND " LATEST},
+    {"z_tex_totals", "run_id, produced, consumed, consumed_fraction", "run_id",
+     "produced > 0 AND " LATEST},
     {"epoch_reuse", "run_id, stream, epoch, entered, hits, reuse_probability, death_ratio",
      "run_id, stream, epoch", "entered > 0 AND " LATEST},
     {"miss_curves", "run_id, llc_bytes, accesses, misses, miss_rate", "run_id", "latest"},
@@ -70,6 +72,8 @@ static const struct {
     {"frame_miss_savings_vs_drrip", "run_id, frame, misses, drrip_misses, miss_saving",
      "run_id, frame", FRAMES},
     {"rt_tex_reuse", "run_id, frame, produced, consumed, consumed_fraction", "run_id, frame",
+     "produced > 0 AND " FRAMES},
+    {"z_tex_reuse", "run_id, frame, produced, consumed, consumed_fraction", "run_id, frame",
      "produced > 0 AND " FRAMES},
 };
 

@@ -316,6 +316,24 @@ const SECTIONS = [
 		}],
 	},
 	{
+		id: 'z-tex',
+		title: 'Z → TEX reuse',
+		intro: 'Lines a depth (Z) access touched last that a texture read then hit while still cached: depth buffers read back as textures, such as shadow maps (produced: Z accesses on lines Z did not touch last; consumed: those TEX hits).',
+		empty: 'No depth lines were produced in this selection, or its runs predate Z → TEX counting.',
+		parts: (f) => [{
+			id: 'z-tex-total',
+			title: 'Whole trace',
+			sql: `SELECT c.policy, t.produced, t.consumed, t.consumed_fraction\nFROM ${J('z_tex_totals', 't')}\nWHERE ${sel(f)} AND t.produced > 0\nORDER BY c.policy`,
+			chart: (rows) => bars(rows, { x: 'policy', y: 'consumed_fraction', yTitle: 'consumed / produced', pct: true }),
+		}, {
+			id: 'z-tex-frames',
+			title: 'Per frame',
+			frames: true,
+			sql: `SELECT c.policy, t.frame, t.produced, t.consumed, t.consumed_fraction\nFROM ${J('z_tex_reuse', 't')}\nWHERE ${sel(f)} AND t.produced > 0\nORDER BY c.policy, t.frame`,
+			chart: (rows) => lines(rows, { x: 'frame', y: 'consumed_fraction', color: 'policy', yTitle: 'consumed / produced', pct: true }),
+		}],
+	},
+	{
 		id: 'epochs',
 		title: 'TEX and Z epoch reuse',
 		intro: 'Blocks entering epoch E0, E1, E2+ (hits since the fill) and the hits they got: reuse probability hits/entered, death ratio 1 − that (E0 and E1).',

@@ -208,6 +208,13 @@ LLCT_INLINE uint32_t llct_lines_find(const struct llct_lines *L, uint32_t set, u
  * the epoch it leads to (0: none, 1: E0, 2: E1, 3: E>=2; DESIGN.md section 5). */
 #define LLCT_EV_CONSUMES(c) (LLCT_EV_S(c) == LLCT_STREAM_TEX && LLCT_EV_RT(c))
 #define LLCT_EV_PRODUCES(c) (LLCT_EV_S(c) == LLCT_STREAM_RT && !LLCT_EV_RT(c))
+/* Z-to-TEX, from the owner the code already holds: a line's epoch is not 0 exactly when its
+ * last access was TEX or Z, so a TEX hit on it that is not TEX's own (SAME clear) finds Z
+ * last; a Z access that does not continue Z's chain (a fill, or a hit after another stream)
+ * gives the line to Z. */
+#define LLCT_EV_Z_CONSUMES(c)                                                                      \
+	(LLCT_EV_S(c) == LLCT_STREAM_TEX && !LLCT_EV_SAME(c) && LLCT_EV_EPOCH(c) != 0)
+#define LLCT_EV_Z_PRODUCES(c) (LLCT_EV_S(c) == LLCT_STREAM_Z && !LLCT_EV_SAME(c))
 #define LLCT_EV_EPOCHS(c) (LLCT_EV_S(c) == LLCT_STREAM_TEX || LLCT_EV_S(c) == LLCT_STREAM_Z)
 #define LLCT_EV_CONT(c) (LLCT_EV_SAME(c) && LLCT_EV_EPOCH(c) != 0)
 #define LLCT_EV_NEXT(c)                                                                            \
@@ -250,8 +257,9 @@ LLCT_INLINE int llct_ev_is_evict(unsigned c)
 }
 
 /* Adds n accesses of event code c to the frame's counters: reads or writes of s, and a hit
- * (read or write hit, RT mark consumed or set, an epoch's hit or entry), a fill (a fill, the
- * evicted line's eviction and write-back, the RT mark set, E0 entered) or a bypass. */
+ * (read or write hit, RT mark consumed or set, a Z line consumed by TEX or given to Z, an
+ * epoch's hit or entry), a fill (a fill, the evicted line's eviction and write-back, the RT mark
+ * set, the line given to Z, E0 entered) or a bypass. */
 static inline void llct_event_count(struct llct_frame_stats *fs, unsigned c, uint64_t n)
 {
 	struct llct_stream_stats *st = &fs->s[LLCT_EV_S(c)];
@@ -274,6 +282,8 @@ static inline void llct_event_count(struct llct_frame_stats *fs, unsigned c, uin
 	}
 	fs->rt_consumed += LLCT_EV_CONSUMES(h) * n;
 	fs->rt_produced += LLCT_EV_PRODUCES(h) * n;
+	fs->z_consumed += LLCT_EV_Z_CONSUMES(h) * n;
+	fs->z_produced += LLCT_EV_Z_PRODUCES(h) * n;
 	if (!LLCT_EV_EPOCHS(h))
 		return;
 	int tex = LLCT_EV_S(h) == LLCT_STREAM_TEX;

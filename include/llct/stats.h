@@ -41,6 +41,10 @@ struct llct_frame_stats {
 	struct llct_stream_stats s[LLCT_N_STREAMS];
 	uint64_t rt_produced; /* lines that got the RT mark (it was clear) */
 	uint64_t rt_consumed; /* TEX hits on RT-marked lines (each clears the mark) */
+	/* Z-to-TEX: z_produced Z accesses on lines Z did not touch last (fills included: the
+	 * same accesses as z_entered[0]); z_consumed TEX hits on lines whose last access was Z
+	 * (a depth buffer read back as a texture: a shadow map) */
+	uint64_t z_produced, z_consumed;
 	/* Epochs, index 0: E0, 1: E1, 2: E>=2. entered[k] blocks entered epoch k in this frame;
 	 * hits[k] hits on blocks that were in epoch k. tex_*: TEX stream, z_*: Z stream. */
 	uint64_t tex_entered[3], tex_hits[3], z_entered[3], z_hits[3];

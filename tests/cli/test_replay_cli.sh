@@ -77,10 +77,10 @@ expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 1/4 --conf
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --simultaneous; expect_err "give --sample-sets too"
 # a version 3 file (no standard errors, 99% each) is upgraded in place: its rows say 99%
 cp "$T/s.db" "$T/v3.db"
-sqlite3 "$T/v3.db" "DELETE FROM estimates WHERE run_id = 2; ALTER TABLE estimates DROP COLUMN std_error; ALTER TABLE estimates DROP COLUMN dof; ALTER TABLE estimates DROP COLUMN level; PRAGMA user_version = 3"
+sqlite3 "$T/v3.db" "DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DELETE FROM estimates WHERE run_id = 2; ALTER TABLE estimates DROP COLUMN std_error; ALTER TABLE estimates DROP COLUMN dof; ALTER TABLE estimates DROP COLUMN level; PRAGMA user_version = 3"
 expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/v3.db" --llc 1MiB:16:64 --policy lru --sample-sets 1/4 --confidence 95% -q
 expect_rc 0 "$LLCTRACE" sql --csv "$T/v3.db" "SELECT (SELECT user_version FROM pragma_user_version), replace(group_concat(DISTINCT run_id || '/' || level || '/' || (std_error IS NOT NULL)), ',', ' ') FROM (SELECT * FROM estimates WHERE half_width IS NOT NULL ORDER BY run_id)"
-expect_out '^4,1/0.99/0 3/0.95/1$'
+expect_out '^5,1/0.99/0 3/0.95/1$'
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 1/1; expect_err "bad --sample-sets"
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 4 --contention-by stream; expect_err "does not combine"
 expect_rc 1 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --llc 64KiB:16:64 --sample-sets 1/4096; expect_err "too few to estimate"

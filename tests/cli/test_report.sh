@@ -46,7 +46,7 @@ if [ -z "$CHROMIUM" ]; then
 	echo "test_report: SKIPPING the browser checks: no chromium (setup.sh test installs it)"
 else
 	python3 "$HERE/report_check.py" "$CHROMIUM" r.html r.db "$SHOTS" \
-		"single|$(frag a.llct 256KiB:16:64)|hit-rates-total,hit-rates-frames,savings-total,savings-frames,rt-tex-total,rt-tex-frames,epochs,curves" \
+		"single|$(frag a.llct 256KiB:16:64)|hit-rates-total,hit-rates-frames,savings-total,savings-frames,rt-tex-total,rt-tex-frames,z-tex-total,z-tex-frames,epochs,curves" \
 		"corun|$(frag vma.llct,agg1.llct "$CORUN_CONFIG")|tenants,stp,contention,wbd,ways,colors" \
 		"partition|$(frag a.llct '256KiB:16:64 partition=ways:even')|contention,wbd,ways" \
 		"odd-name|$(frag "$ODD" 256KiB:16:64)|hit-rates-total,savings-total" && ok || bad "report_check"
@@ -70,7 +70,7 @@ expect_err "opening it with true"
 
 # an older file is read through an upgraded temporary copy, itself untouched
 cp r.db v2.db
-sqlite3 v2.db "DROP INDEX runs_uid; ALTER TABLE runs DROP COLUMN uid; DROP TABLE colors; DROP TABLE estimates; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW frame_misses; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; CREATE VIEW miss_savings_vs_drrip AS SELECT id AS run_id FROM runs; PRAGMA user_version = 2"
+sqlite3 v2.db "DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DROP INDEX runs_uid; ALTER TABLE runs DROP COLUMN uid; DROP TABLE colors; DROP TABLE estimates; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW frame_misses; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; CREATE VIEW miss_savings_vs_drrip AS SELECT id AS run_id FROM runs; PRAGMA user_version = 2"
 sum=$(md5sum <v2.db)
 mkdir tmp
 TMPDIR=$T/tmp expect_rc 0 "$LLCTRACE" report v2.db -o v2.html -q

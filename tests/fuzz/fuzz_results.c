@@ -23,7 +23,8 @@ static void query_all(sqlite3 *db)
 					    "corun_stp",       "contention_breakdown",
 					    "contention_wbd",  "configs",
 					    "drrip_baselines", "frame_miss_savings_vs_drrip",
-					    "miss_curves"};
+					    "miss_curves",     "z_tex_reuse",
+					    "z_tex_totals"};
 	for (size_t i = 0; i < sizeof(views) / sizeof(views[0]); i++) {
 		char sql[128];
 		sqlite3_stmt *st;

@@ -292,6 +292,28 @@ static void test_counters(void)
 	CHECK_EQ(fs.s[TEX].writebacks, 1);
 	CHECK_EQ(fs.s[Z].evictions, 1);
 	CHECK_EQ(fs.s[Z].writebacks, 1);
+	CHECK_EQ(fs.z_produced, 2); /* the two Z fills */
+	CHECK_EQ(fs.z_consumed, 0); /* no TEX hit on a line Z touched last */
+	llct_cache_destroy(c);
+
+	/* Z-to-TEX (a shadow map): a line Z wrote and TEX then reads is consumed once; TEX's
+	 * own later hits, a TEX hit after another stream, and Z's own hits are not. */
+	memset(&fs, 0, sizeof(fs));
+	CHECK_EQ(llct_cache_create(&cfg, llct_policy_find("lru"), &c), LLCT_OK);
+	llct_cache_set_frame(c, &fs);
+	llct_cache_access(c, 0, Z, 1, LLCT_NEVER);   /* Z write miss: produced 1 */
+	llct_cache_access(c, 0, Z, 0, LLCT_NEVER);   /* Z's own hit: nothing */
+	llct_cache_access(c, 0, TEX, 0, LLCT_NEVER); /* TEX hit, Z last: consumed 1 */
+	llct_cache_access(c, 0, TEX, 0, LLCT_NEVER); /* TEX's own hit: nothing */
+	llct_cache_access(c, 0, Z, 1, LLCT_NEVER);   /* Z hit after TEX: produced 2 */
+	llct_cache_access(c, 0, RT, 1, LLCT_NEVER);  /* RT hit: the line is RT's now */
+	llct_cache_access(c, 0, TEX, 0, LLCT_NEVER); /* TEX hit, RT last: RT-to-TEX, not Z */
+	llct_cache_access(c, 64, TEX, 0, LLCT_NEVER); /* TEX miss: a fill consumes nothing */
+	CHECK_EQ(fs.z_produced, 2);
+	CHECK_EQ(fs.z_consumed, 1);
+	CHECK_EQ(fs.z_entered[0], 2);
+	CHECK_EQ(fs.rt_produced, 1);
+	CHECK_EQ(fs.rt_consumed, 1);
 	llct_cache_destroy(c);
 
 	/* UCD: DISP accesses are counted but never look up or fill. */

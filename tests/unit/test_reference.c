@@ -225,6 +225,9 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 			r->fs.rt_produced++;
 			x->rt_mark = 1;
 		}
+		/* Z-to-TEX by the line's last stream, independent of the epoch bits */
+		r->fs.z_consumed += stream == LLCT_STREAM_TEX && x->owner == LLCT_STREAM_Z;
+		r->fs.z_produced += stream == LLCT_STREAM_Z && x->owner != LLCT_STREAM_Z;
 		ref_epoch(r, x, stream, 1);
 		x->owner = stream;
 		return 1;
@@ -274,6 +277,7 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 	x->dirty = op;
 	x->rt_mark = stream == LLCT_STREAM_RT;
 	r->fs.rt_produced += (uint64_t)x->rt_mark;
+	r->fs.z_produced += stream == LLCT_STREAM_Z;
 	ref_epoch(r, x, stream, 0);
 	x->owner = stream;
 	x->valid = 1;
