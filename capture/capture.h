@@ -13,6 +13,7 @@
 #include "tier.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* ---- hmap.c: a small open-addressing map from 64-bit handles to records ---- */
@@ -501,6 +502,7 @@ struct capture_device {
 	uint32_t last_frame;    /* last frame of a bounded range (bounded) */
 	uint32_t captured;      /* frames written */
 	double t_start, t_log;  /* progress: when capture began, when it last said so */
+	FILE *times;            /* LLCT_CAPTURE_TIMES: each frame's end, for timing a program */
 	uint32_t frame, kernel;
 	uint32_t rec_frame;    /* the frame recordings are in (`frame` may lag: async.c) */
 	struct async_state as; /* async.h */

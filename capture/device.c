@@ -5,6 +5,7 @@
 #include "capture.h"
 #include "llct/raster.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,9 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	c->last_frame = set.last_frame;
 	c->exit_after = set.exit_after;
 	c->t_start = mono_s();
+	if (set.times[0] && !(c->times = fopen(set.times, "a")))
+		cap_log("cannot open LLCT_CAPTURE_TIMES '%s': %s; frames go untimed", set.times,
+			strerror(errno));
 	c->boundary_submit = set.boundary == BOUNDARY_SUBMIT;
 	c->boundary_auto = set.boundary == BOUNDARY_AUTO;
 	c->boundary_label = set.boundary == BOUNDARY_LABEL;
@@ -412,6 +416,8 @@ void capture_device_destroyed(struct layer_device *d)
 	hfree_all(&c->swaps, free);
 	hfree_all(&c->shaders, free_shader);
 	llct_frame_range_release(&c->frames);
+	if (c->times)
+		fclose(c->times);
 	pthread_mutex_destroy(&c->lock);
 	pthread_mutex_destroy(&c->wmu);
 	free(c);

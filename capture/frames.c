@@ -153,6 +153,11 @@ void frame_end(struct capture_device *c)
 				log_progress(c);
 		}
 	}
+	if (c->times) { /* the frame, when it ended (seconds since capture began), captured */
+		fprintf(c->times, "%u %.6f %d\n", c->frame, mono_s() - c->t_start,
+			c->frame != UINT32_MAX && frame_selected(c));
+		fflush(c->times);
+	}
 	c->in_frame = 0;
 	int rdc_exits = rdc_frame_ended(c, c->frame);
 	c->frame++; /* UINT32_MAX + 1: the first label starts frame 0 */

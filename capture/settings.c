@@ -167,6 +167,15 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 		}
 		strcpy(s->renderdoc, v);
 	}
+	if ((v = get("LLCT_CAPTURE_TIMES", ud)) && *v) {
+		if (strlen(v) >= sizeof(s->times)) {
+			snprintf(why, why_size, "LLCT_CAPTURE_TIMES is longer than %zu bytes",
+				 sizeof(s->times) - 1);
+			capture_settings_release(s);
+			return -1;
+		}
+		strcpy(s->times, v);
+	}
 	if ((v = get("LLCT_CAPTURE_DUMP_DEPTH", ud)) && *v) {
 		if (strlen(v) >= sizeof(s->dump_depth)) {
 			snprintf(why, why_size, "LLCT_CAPTURE_DUMP_DEPTH is longer than %zu bytes",

@@ -34,6 +34,7 @@ struct capture_settings {
 	int sync;                /* LLCT_CAPTURE_ASYNC=0: expand on the submitting thread */
 	int log;                 /* LLCT_CAPTURE_LOG */
 	char renderdoc[1024];    /* LLCT_CAPTURE_RENDERDOC: .rdc path template, or "" */
+	char times[1024];        /* LLCT_CAPTURE_TIMES: a file each frame's end time is added to */
 };
 
 /* Reads every setting through get(name, ud) (getenv for the layer). Returns 0, or -1 with
