@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# games.sh - the real-game suite: installs each game named (Debian packages), captures a run of its
+# gameplay frames headless (Xvfb, lavapipe; OpenGL games through Zink) at the chosen tiers, times
+# the game's own frames against captured ones, replays every trace with every policy at 2, 4, 8 and
+# 16 MiB (llctrace batch), writes DIR/GAME-tN.llct, DIR/results.db, DIR/report.html, and prints a
+# summary table. docs/GAMES.md explains each recipe and records what the suite measured.
+#
+# usage: bench/games.sh [--tier N]... [--res WxH] [--frames N] [--start N] [--timeout S]
+#                       [--no-replay] [-o DIR] GAME...        (GAME: a file in bench/games/)
+#   --tier N      a tier to capture, 1, 2 or 3; repeat for several [2 and 3]
+#   --res WxH     window size [the recipe's: 1280x720, or 640x480 where 720p is too slow]
+#   --frames N    frames to capture [the recipe's, 3]
+#   --start N     first frame to capture [the recipe's: its first gameplay frame]
+#   --timeout S   seconds one capture may take before the game's process group is ended [3600]
+#   --no-replay   capture and time only
+#   -o DIR        where traces, results and the report go [games-out]
+#
+# A frame of a program that presents through Vulkan is a present; OpenGL games on Zink under Xvfb
+# make no swapchain, so a frame there is a Zink queue submission (docs/GAMES.md says how many a
+# game frame has). Each game runs in a private HOME under DIR/home/GAME, written afresh by its
+# recipe, and keeps Mesa's shader cache in DIR/cache/GAME between runs (a game's first run compiles
+# every shader through LLVM). Needs root or sudo for the packages.
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+LLCTRACE=${LLCTRACE:-$ROOT/build/llctrace}
+TIERS="" RES="" FRAMES="" START="" TIMEOUT=3600 REPLAY=1 OUT=games-out GAMES=""
+usage() { sed -n '8,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--tier) case "${2:-}" in 1|2|3) TIERS="$TIERS $2" ;; *) echo "games.sh: bad --tier '${2:-}' (1, 2 or 3)" >&2; exit 2 ;; esac; shift 2 ;;
+	--res) [[ "${2:-}" =~ ^[0-9]+x[0-9]+$ ]] || { echo "games.sh: bad --res '${2:-}' (WxH)" >&2; exit 2; }; RES=$2; shift 2 ;;
+	--frames) [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { echo "games.sh: bad --frames '${2:-}'" >&2; exit 2; }; FRAMES=$2; shift 2 ;;
+	--start) [[ "${2:-}" =~ ^[0-9]+$ ]] || { echo "games.sh: bad --start '${2:-}'" >&2; exit 2; }; START=$2; shift 2 ;;
+	--timeout) [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { echo "games.sh: bad --timeout '${2:-}'" >&2; exit 2; }; TIMEOUT=$2; shift 2 ;;
+	--no-replay) REPLAY=0; shift ;;
+	-o) [ -n "${2:-}" ] || usage; OUT=$2; shift 2 ;;
+	-h|--help) usage ;;
+	-*) echo "games.sh: unknown option '$1'" >&2; usage ;;
+	*) [ -f "$HERE/games/$1.sh" ] || { echo "games.sh: no recipe '$1' (bench/games/: $(cd "$HERE/games" && ls *.sh | sed 's/\.sh$//' | tr '\n' ' '))" >&2; exit 2; }
+	   GAMES="$GAMES $1"; shift ;;
+	esac
+done
+[ -n "$GAMES" ] || { echo "games.sh: name at least one game" >&2; usage; }
+TIERS=${TIERS:-2 3}
+[ -x "$LLCTRACE" ] || { echo "games.sh: no $LLCTRACE (./setup.sh build first)" >&2; exit 2; }
+mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
+. "$ROOT/scripts/xvfb.sh"
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+xvfb=""; PG=""
+cleanup() {
+	[ -n "$PG" ] && kill -KILL -- "-$PG" 2>/dev/null
+	[ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+install() { # PACKAGES: the missing ones, from Debian
+	local p missing=""
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	echo "games: installing:$missing"
+	$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+}
+
+# run_capture LOG TIMES ARGS...: llctrace capture ARGS in a process group of its own, ended as a
+# whole (the game with it) after TIMEOUT seconds; returns capture's status (124: timed out).
+run_capture() {
+	local log=$1 times=$2 t=0 rc
+	shift 2
+	rm -f "$times"
+	LLCT_CAPTURE_TIMES=$times setsid "$LLCTRACE" capture "$@" >"$log" 2>&1 &
+	PG=$!
+	while kill -0 "$PG" 2>/dev/null; do
+		sleep 1
+		t=$((t + 1))
+		if [ "$t" -ge "$TIMEOUT" ]; then
+			kill -TERM -- "-$PG" 2>/dev/null; sleep 10; kill -KILL -- "-$PG" 2>/dev/null
+			wait "$PG" 2>/dev/null; PG=""
+			echo "games: timed out after ${TIMEOUT}s" >>"$log"
+			return 124
+		fi
+	done
+	wait "$PG"; rc=$?
+	kill -KILL -- "-$PG" 2>/dev/null # whatever the game left behind
+	PG=""
+	return $rc
+}
+
+# ms_per_frame TIMES FIRST LAST CAPTURED: mean milliseconds a frame over frames FIRST+1..LAST
+# (each frame's end less the one before), of those with the captured flag CAPTURED.
+ms_per_frame() {
+	awk -v a="$2" -v b="$3" -v c="$4" '$1 == a { t0 = $2 } $1 > a && $1 <= b && $3 == c { n++; t1 = $2 }
+		END { if (n && t0 != "") printf "%.0f", (t1 - t0) * 1000 / n; else printf "-" }' "$1"
+}
+
+SUMMARY=$OUT/summary.txt
+: >"$SUMMARY.new"
+for game in $GAMES; do
+	(
+	# the recipe: GAME_PKGS, GAME_RES, GAME_START, GAME_FRAMES, GAME_API (gl or vk), game_setup
+	# (writes the private HOME's config), game_cmd (the command line, a word a line)
+	GAME_RES=1280x720 GAME_FRAMES=3 GAME_API=gl GAME_ENV=""
+	. "$HERE/games/$game.sh"
+	res=${RES:-$GAME_RES}; W=${res%x*}; H=${res#*x}
+	start=${START:-$GAME_START}; n=${FRAMES:-$GAME_FRAMES}; last=$((start + n - 1))
+	install $GAME_PKGS || { echo "games: $game: cannot install $GAME_PKGS" >&2; exit 1; }
+	home=$OUT/home/$game
+	rm -rf "$home"; mkdir -p "$home" "$OUT/cache/$game" "$OUT/log"
+	export HOME=$home XDG_RUNTIME_DIR=$home/run MESA_SHADER_CACHE_DIR=$OUT/cache/$game
+	export XDG_CONFIG_HOME=$home/.config XDG_DATA_HOME=$home/.local/share XDG_CACHE_HOME=$home/.cache
+	mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+	game_setup "$W" "$H"
+	if [ "$GAME_API" = gl ]; then export LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink; fi
+	for kv in $GAME_ENV; do export "$kv"; done
+	start_xvfb "${W}x${H}x24" || exit 1
+	export DISPLAY=$display
+	mapfile -t cmd < <(game_cmd "$W" "$H")
+	log=$OUT/log/$game
+	# the game's own frame time: frames start..last run through the layer uncaptured (tier 1, so
+	# only state is tracked), the frame after them captured so -x ends the game there
+	echo "games: $game: ${W}x$H, frames $start-$last, plain run" >&2
+	run_capture "$log-plain.txt" "$log-plain.times" -t 1 -q -x -f $((last + 1)) \
+		-o "$OUT/$game-plain.llct" -- "${cmd[@]}"
+	plain=$(ms_per_frame "$log-plain.times" "$start" "$last" 0)
+	rm -f "$OUT/$game-plain.llct"
+	for t in $TIERS; do
+		echo "games: $game: tier $t, frames $start-$last" >&2
+		t0=$(date +%s)
+		run_capture "$log-t$t.txt" "$log-t$t.times" -t "$t" -q -x -f "$start-$last" \
+			-o "$OUT/$game-t$t.llct" -- "${cmd[@]}"
+		rc=$?
+		cap=$(ms_per_frame "$log-t$t.times" "$((start - 1))" "$last" 1)
+		[ "$start" -eq 0 ] && cap=$(ms_per_frame "$log-t$t.times" 0 "$last" 1)
+		info=$("$LLCTRACE" info "$OUT/$game-t$t.llct" 2>/dev/null)
+		frames=$(awk '/^frames/ { print $2 }' <<<"$info")
+		recs=$(awk '/^records/ { print $2 }' <<<"$info")
+		bpr=$(awk '/^compressed/ { print $4 }' <<<"$info")
+		# draws with exact positions, and (tier 3) draws and dispatches instrumented
+		q() { sqlite3 "$OUT/$game-t$t.llct" "$1" 2>/dev/null; }
+		draws=$(q "SELECT count(*) FROM kernels WHERE kind = 'draw'")
+		exact=$(q "SELECT count(*) FROM kernels WHERE kind = 'draw' AND json_extract(params, '$.positions') = 'xfb'")
+		instr=$(q "SELECT count(*) FROM kernels WHERE kind IN ('draw', 'dispatch') AND json_extract(params, '$.accesses') = 'instrumented'")
+		disp=$(q "SELECT count(*) FROM kernels WHERE kind = 'dispatch'")
+		lost=$(q "SELECT coalesce(sum(json_extract(params, '$.lost')), 0) FROM kernels")
+		printf '%-14s %4s %6s %10s %8s %9s %9s %7s %13s %13s %6s %s\n' "$game" "t$t" "${frames:--}" \
+			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((recs / frames)) || echo -)" "${bpr:--}" \
+			"$plain" "$cap" "$([ "$plain" != - ] && [ "$cap" != - ] && awk -v a="$cap" -v b="$plain" 'BEGIN { printf "%.1fx", a / b }' || echo -)" \
+			"${exact:-0}/${draws:-0}" "$([ "$t" = 3 ] && echo "${instr:-0}/$((${draws:-0} + ${disp:-0}))" || echo -)" \
+			"${lost:-0}" "$([ "$rc" = 0 ] && echo ok || echo "exit $rc")" >>"$SUMMARY.new"
+	done
+	kill "$xvfb" 2>/dev/null
+	)
+done
+
+{
+	printf '%-14s %4s %6s %10s %8s %9s %9s %7s %13s %13s %6s %s\n' game tier frames rec/frame B/rec \
+		"plain ms" "capt ms" ratio "exact/draws" "instr/kern" lost status
+	cat "$SUMMARY.new"
+} >"$SUMMARY"
+rm -f "$SUMMARY.new"
+cat "$SUMMARY"
+
+[ "$REPLAY" = 1 ] || exit 0
+traces=$(cd "$OUT" && ls ./*-t[123].llct 2>/dev/null | tr '\n' ',' | sed 's/,$//')
+[ -n "$traces" ] || { echo "games: no trace to replay" >&2; exit 1; }
+cat >"$OUT/grid.ini" <<EOF
+; written by bench/games.sh: every game trace, every policy, four LLC sizes
+[grid games]
+traces   = $traces
+policies = all
+sizes    = 2MiB, 4MiB, 8MiB, 16MiB
+EOF
+"$LLCTRACE" batch "$OUT/grid.ini" -o "$OUT/results.db" || exit 1
+"$LLCTRACE" report "$OUT/results.db" -o "$OUT/report.html" -q || exit 1
+echo "== read hit rate at 8 MiB, RT->TEX and Z->TEX consumed, misses saved against DRRIP"
+"$LLCTRACE" sql "$OUT/results.db" "SELECT replace(r.trace, '$OUT/', '') AS trace, r.policy,
+	round(100.0 * sum(s.read_hits) / nullif(sum(s.reads), 0), 1) AS read_hit_pct,
+	round(100 * (SELECT consumed_fraction FROM rt_tex_totals WHERE run_id = r.id), 1) AS rt_tex_pct,
+	round(100 * (SELECT consumed_fraction FROM z_tex_totals WHERE run_id = r.id), 1) AS z_tex_pct,
+	round(100 * (SELECT miss_saving FROM miss_savings_vs_drrip WHERE run_id = r.id), 1) AS vs_drrip_pct
+	FROM runs r JOIN configs c ON c.run_id = r.id JOIN stream_stats s ON s.run_id = r.id
+	WHERE r.llc_bytes = 8388608 AND c.latest GROUP BY r.id ORDER BY r.trace, r.policy"
+echo "games: traces, results.db and report.html in $OUT"

@@ -1,0 +1,34 @@
+# 0ad.sh - 0 A.D. Alpha 26 (OpenGL through Zink): the Mediterranean Cove skirmish started from the
+# command line with two Petra AIs (-autostart), shadows with PCF, water with reflections,
+# refractions and real depth on; the camera stays where the game puts it at the start.
+GAME_PKGS="0ad"
+GAME_RES=1280x720
+GAME_START=120
+GAME_FRAMES=3
+game_setup() { # W H
+	mkdir -p "$HOME/.config/0ad/config"
+	cat >"$HOME/.config/0ad/config/local.cfg" <<CFG
+windowed = true
+xres = $1
+yres = $2
+vsync = false
+nosound = true
+shadows = true
+shadowpcf = true
+shadowquality = 0
+watereffects = true
+waterfancyeffects = true
+waterrealdepth = true
+waterrefraction = true
+waterreflection = true
+particles = true
+fog = true
+silhouettes = true
+preferglsl = true
+renderpath = "shader"
+gui.session.timeelapsedcounter = false
+userreport.url_upload = ""
+CFG
+}
+# game_cmd W H: the command line, a word a line
+game_cmd() { printf '%s\n' /usr/games/0ad -autostart=skirmishes/mediterranean_cove_2p -autostart-ai=1:petra -autostart-ai=2:petra -autostart-seed=1 -xres=$1 -yres=$2; }
