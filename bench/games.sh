@@ -119,12 +119,12 @@ for game in $GAMES; do
 	export DISPLAY=$display
 	mapfile -t cmd < <(game_cmd "$W" "$H")
 	log=$OUT/log/$game
-	# the game's own frame time: frames start..last run through the layer uncaptured (tier 1, so
-	# only state is tracked), the frame after them captured so -x ends the game there
+	# the game's own frame time: ten frames from start run through the layer uncaptured (tier 1,
+	# so only state is tracked), the frame after them captured so -x ends the game there
 	echo "games: $game: ${W}x$H, frames $start-$last, plain run" >&2
-	run_capture "$log-plain.txt" "$log-plain.times" -t 1 -q -x -f $((last + 1)) \
+	run_capture "$log-plain.txt" "$log-plain.times" -t 1 -q -x -f $((start + 11)) \
 		-o "$OUT/$game-plain.llct" -- "${cmd[@]}"
-	plain=$(ms_per_frame "$log-plain.times" "$start" "$last" 0)
+	plain=$(ms_per_frame "$log-plain.times" "$start" $((start + 10)) 0)
 	rm -f "$OUT/$game-plain.llct"
 	for t in $TIERS; do
 		echo "games: $game: tier $t, frames $start-$last" >&2
@@ -144,7 +144,8 @@ for game in $GAMES; do
 		exact=$(q "SELECT count(*) FROM kernels WHERE kind = 'draw' AND json_extract(params, '$.positions') = 'xfb'")
 		instr=$(q "SELECT count(*) FROM kernels WHERE kind IN ('draw', 'dispatch') AND json_extract(params, '$.accesses') = 'instrumented'")
 		disp=$(q "SELECT count(*) FROM kernels WHERE kind = 'dispatch'")
-		lost=$(q "SELECT coalesce(sum(json_extract(params, '$.lost')), 0) FROM kernels")
+		# a draw's row gives its command buffer's losses: the most a frame, summed
+		lost=$(q "SELECT coalesce(sum(l), 0) FROM (SELECT max(json_extract(params, '$.lost')) AS l FROM kernels GROUP BY frame)")
 		printf '%-14s %4s %6s %10s %8s %9s %9s %7s %13s %13s %6s %s\n' "$game" "t$t" "${frames:--}" \
 			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((recs / frames)) || echo -)" "${bpr:--}" \
 			"$plain" "$cap" "$([ "$plain" != - ] && [ "$cap" != - ] && awk -v a="$cap" -v b="$plain" 'BEGIN { printf "%.1fx", a / b }' || echo -)" \

@@ -3,7 +3,7 @@
 # its start while the level, its coins and the animated background are drawn.
 GAME_PKGS="neverball"
 GAME_RES=1280x720
-GAME_START=60
+GAME_START=300   # frames 0-149 upload and load (no draws); ~760 draws a frame from 150 on
 GAME_FRAMES=3
 game_setup() { # W H
 	mkdir -p "$HOME/.neverball"
