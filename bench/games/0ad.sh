@@ -3,7 +3,7 @@
 # refractions and real depth on; the camera stays where the game puts it at the start.
 GAME_PKGS="0ad"
 GAME_RES=1280x720
-GAME_START=120
+GAME_START=120     # a first guess, not yet counted from a kernel mix (docs/GAMES.md)
 GAME_FRAMES=3
 game_setup() { # W H
 	mkdir -p "$HOME/.config/0ad/config"

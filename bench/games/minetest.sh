@@ -3,7 +3,7 @@
 # frozen, the player standing at the spawn point (--go: straight into the world).
 GAME_PKGS="minetest"
 GAME_RES=1280x720
-GAME_START=150
+GAME_START=150     # a first guess, not yet counted from a kernel mix (docs/GAMES.md)
 GAME_FRAMES=3
 game_setup() { # W H
 	mkdir -p "$HOME/.minetest/worlds/suite"

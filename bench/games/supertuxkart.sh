@@ -3,7 +3,7 @@
 # karts racing in profile mode (--profile-time: every kart driven by the AI, nobody at the keys).
 GAME_PKGS="supertuxkart"
 GAME_RES=640x480   # lavapipe draws 720p too slowly for a suite run (docs/GAMES.md)
-GAME_START=400     # Zink submissions before the race is on screen, counted on this recipe
+GAME_START=400     # a first guess, not yet counted from a kernel mix (docs/GAMES.md)
 GAME_FRAMES=3
 game_setup() { # W H: the config, graphics fixed; hats and ears off so the date changes nothing
 	mkdir -p "$HOME/.config/supertuxkart/config-0.10"
