@@ -38,6 +38,22 @@ static VkResult submit_down(struct layer_device *d, const struct submission *s)
 		     : d->d.QueueSubmit(s->q, s->n, s->v1, s->fence);
 }
 
+/* A submission of the twin lead (tier 3's frames before the range) is waited for, and the
+ * next recording looks at every command buffer's record count again: the draws' record room
+ * of the range's first frames is learned from the lead's finished executions. Without the wait
+ * a program that queues frames ahead (Zink on lavapipe) records the range's first command
+ * buffers before any lead execution has run, and their draws lose records for want of room
+ * (Neverball: 7.7 M of 8.7 M texture accesses in the first frame). The queue is the caller's
+ * for the length of its vkQueueSubmit, and no lock is held across the wait. */
+static void lead_settle(struct layer_device *d, struct capture_device *c, VkQueue q)
+{
+	if (d->d.QueueWaitIdle(q) != VK_SUCCESS)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->frec_scanned = 0;
+	pthread_mutex_unlock(&c->lock);
+}
+
 /* Both submit commands, with their command buffers in submission order: expanded before
  * the call goes down, or, when their draws are measured, after it and a wait for the
  * counts; or, with the expansion thread, queued for it at those points. */
@@ -80,11 +96,18 @@ static VkResult submit(struct layer_device *d, struct capture_device *c, const s
 	}
 	if (c->boundary_submit || (c->boundary_auto && !c->presenting))
 		frame_boundary(c);
+	/* tier 3 in the frames before the range (the twin lead): read below */
+	int lead = c->frag_instr && !c->all_frames && !rec_frame_selected(c) &&
+		   capture_reachable(c, c->twin_lead);
 	pthread_mutex_unlock(&c->lock);
 	if (c->as.on)
 		pthread_mutex_unlock(&c->as.submit_mu);
 	free(bs);
-	return nb ? r : submit_down(d, s);
+	if (!nb)
+		r = submit_down(d, s);
+	if (lead && r == VK_SUCCESS)
+		lead_settle(d, c, s->q);
+	return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL cap_QueueSubmit(VkQueue q, uint32_t n, const VkSubmitInfo *submits,

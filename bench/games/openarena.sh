@@ -23,4 +23,4 @@ seta cl_allowDownload 0
 CFG
 }
 # game_cmd W H: the command line, a word a line
-game_cmd() { printf '%s\n' /usr/games/openarena +set s_initsound 0 +set r_mode -1 +set r_customwidth $1 +set r_customheight $2 +set r_fullscreen 0 +set timedemo 1 +demo demo088-test1; }
+game_cmd() { printf '%s\n' /usr/games/openarena +set com_hunkmegs 256 +set s_initsound 0 +set r_mode -1 +set r_customwidth $1 +set r_customheight $2 +set r_fullscreen 0 +set timedemo 1 +demo demo088-test1; }
