@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# test_game_smoke.sh - one real game through the suite, small: Neverball (OpenGL through Zink) at
+# 640x480, two gameplay frames captured at tier 3 by bench/games.sh, then replayed. Checks that
+# the frames are gameplay (hundreds of draws each, textures read), that every draw was exact and
+# instrumented and no record was lost, that the game's own frame time and the capture's were
+# measured, and that the trace replays. Skipped where Neverball is not installed (setup.sh test
+# installs it).
+set -u
+LLCTRACE=${1:?usage: test_game_smoke.sh llctrace source-dir}
+SRC=${2:?}
+T=$(mktemp -d /tmp/llct-game-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+if [ ! -x /usr/games/neverball ]; then
+	echo "test_game_smoke: SKIPPING: no /usr/games/neverball (setup.sh test installs it)"
+	echo "test_game_smoke: 0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+# the suite itself, as a user runs it (its shader cache stays in $T: a cold start, as on CI)
+LLCTRACE=$LLCTRACE bash "$SRC/bench/games.sh" --tier 3 --res 640x480 --frames 2 --timeout 240 \
+	--no-replay -o "$T/out" neverball >"$T/suite.txt" 2>&1
+rc=$?
+[ "$rc" = 0 ] && ok || bad "games.sh exited $rc: $(tail -5 "$T/suite.txt")"
+tr=$T/out/neverball-t3.llct
+row=$(awk '$1 == "neverball" && $2 == "t3"' "$T/out/summary.txt" 2>/dev/null)
+[ "$(awk '{ print $NF }' <<<"$row")" = ok ] && ok || bad "summary row: '$row'"
+q() { sqlite3 -batch -noheader "$tr" "$1"; }
+[ "$(q "SELECT count(*) FROM frames")" = 2 ] && ok || bad "frames: $(q "SELECT group_concat(frame) FROM frames")"
+# gameplay: every captured frame draws the level (~760 draws at 640x480), not a loading screen
+[ "$(q "SELECT min(n) > 500 FROM (SELECT count(*) AS n FROM kernels WHERE kind = 'draw' GROUP BY frame)")" = 1 ] \
+	&& ok || bad "draws a frame: $(q "SELECT frame, count(*) FROM kernels WHERE kind = 'draw' GROUP BY frame" | tr '\n' ' ')"
+[ "$(q "SELECT count(*) FROM kernels WHERE kind = 'draw' AND (json_extract(params, '$.positions') <> 'xfb' OR coalesce(json_extract(params, '$.accesses'), '') <> 'instrumented')")" = 0 ] \
+	&& ok || bad "draws not exact or not instrumented: $(q "SELECT params FROM kernels WHERE kind = 'draw' AND coalesce(json_extract(params, '$.accesses'), '') <> 'instrumented' LIMIT 2")"
+[ "$(q "SELECT coalesce(max(json_extract(params, '$.lost')), 0) FROM kernels")" = 0 ] && ok || bad "records lost"
+# frame times measured: the plain one and the captured one are numbers
+[[ "$(awk '{ print $6 " " $7 }' <<<"$row")" =~ ^[0-9]+\ [0-9]+$ ]] && ok || bad "frame times not measured: '$row'"
+expect_rc 0 "$LLCTRACE" info "$tr"
+expect_out '^TEX +[1-9]'
+expect_rc 0 "$LLCTRACE" replay "$tr" -p lru,drrip,gspc -q -o "$T/r.db"
+[ "$(sqlite3 "$T/r.db" "SELECT count(*) FROM runs")" = 3 ] && ok || bad "runs"
+[ "$(sqlite3 "$T/r.db" "SELECT count(*) FROM z_tex_totals")" = 3 ] && ok || bad "Z->TEX rows"
+finish test_game_smoke
