@@ -18,16 +18,17 @@ if [ ! -x /usr/games/neverball ]; then
 fi
 # the suite itself, as a user runs it (its shader cache stays in $T: a cold start, as on CI)
 LLCTRACE=$LLCTRACE bash "$SRC/bench/games.sh" --tier 3 --res 640x480 --frames 2 --timeout 240 \
-	--no-replay -o "$T/out" neverball >"$T/suite.txt" 2>&1
+	--no-replay -o "$T/suite" neverball >"$T/suite.txt" 2>&1
 rc=$?
 [ "$rc" = 0 ] && ok || bad "games.sh exited $rc: $(tail -5 "$T/suite.txt")"
-tr=$T/out/neverball-t3.llct
-row=$(awk '$1 == "neverball" && $2 == "t3"' "$T/out/summary.txt" 2>/dev/null)
+tr=$T/suite/neverball-t3.llct
+row=$(awk '$1 == "neverball" && $2 == "t3"' "$T/suite/summary.txt" 2>/dev/null)
 [ "$(awk '{ print $NF }' <<<"$row")" = ok ] && ok || bad "summary row: '$row'"
 q() { sqlite3 -batch -noheader "$tr" "$1"; }
 [ "$(q "SELECT count(*) FROM frames")" = 2 ] && ok || bad "frames: $(q "SELECT group_concat(frame) FROM frames")"
-# gameplay: every captured frame draws the level (~760 draws at 640x480), not a loading screen
-[ "$(q "SELECT min(n) > 500 FROM (SELECT count(*) AS n FROM kernels WHERE kind = 'draw' GROUP BY frame)")" = 1 ] \
+# gameplay: every captured frame draws the level (up to ~760 draws a submission at 640x480;
+# Zink splits some frames over two submissions), not a loading screen (no draws)
+[ "$(q "SELECT min(n) > 200 FROM (SELECT count(*) AS n FROM kernels WHERE kind = 'draw' GROUP BY frame)")" = 1 ] \
 	&& ok || bad "draws a frame: $(q "SELECT frame, count(*) FROM kernels WHERE kind = 'draw' GROUP BY frame" | tr '\n' ' ')"
 [ "$(q "SELECT count(*) FROM kernels WHERE kind = 'draw' AND (json_extract(params, '$.positions') <> 'xfb' OR coalesce(json_extract(params, '$.accesses'), '') <> 'instrumented')")" = 0 ] \
 	&& ok || bad "draws not exact or not instrumented: $(q "SELECT params FROM kernels WHERE kind = 'draw' AND coalesce(json_extract(params, '$.accesses'), '') <> 'instrumented' LIMIT 2")"
