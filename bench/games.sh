@@ -72,10 +72,18 @@ install() { # PACKAGES: the missing ones, from Debian
 # run_capture LOG TIMES ARGS...: llctrace capture ARGS in a process group of its own, ended as a
 # whole (the game with it) after TIMEOUT seconds; returns capture's status (124: timed out).
 run_capture() {
-	local log=$1 times=$2 t=0 rc
+	local log=$1 times=$2 t=0 rc a out="" args=()
 	shift 2
 	rm -f "$times"
-	LLCT_CAPTURE_TIMES=$times setsid "$LLCTRACE" capture "$@" >"$log" 2>&1 &
+	# a game that will not run as root runs as nobody (setpriv in its command): the layer in it
+	# writes the trace and the times into STAGE, which nobody owns, and they are moved back
+	for a in "$@"; do
+		if [ -n "$STAGE" ] && [ "${args[-1]:-}" = -o ]; then out=$a; a=$STAGE/${a##*/}; fi
+		args+=("$a")
+	done
+	local ctimes=$times
+	[ -n "$STAGE" ] && ctimes=$STAGE/${times##*/}
+	LLCT_CAPTURE_TIMES=$ctimes setsid "$LLCTRACE" capture "${args[@]}" >"$log" 2>&1 &
 	PG=$!
 	while kill -0 "$PG" 2>/dev/null; do
 		sleep 1
@@ -90,8 +98,13 @@ run_capture() {
 	wait "$PG"; rc=$?
 	kill -KILL -- "-$PG" 2>/dev/null # whatever the game left behind
 	PG=""
+	if [ -n "$STAGE" ]; then
+		[ -e "$ctimes" ] && mv -f "$ctimes" "$times"
+		[ -n "$out" ] && [ -e "$STAGE/${out##*/}" ] && mv -f "$STAGE/${out##*/}" "$out"
+	fi
 	return $rc
 }
+STAGE=""
 
 # ms_per_frame TIMES FIRST LAST CAPTURED: mean milliseconds a frame over frames FIRST+1..LAST
 # (each frame's end less the one before), of those with the captured flag CAPTURED.
@@ -123,6 +136,12 @@ for game in $GAMES; do
 	start_xvfb "${W}x${H}x24" || exit 1
 	export DISPLAY=$display
 	mapfile -t cmd < <(game_cmd "$W" "$H")
+	if [ "${GAME_NOROOT:-0}" = 1 ] && [ "$(id -u)" = 0 ]; then
+		STAGE=$OUT/stage-$game
+		mkdir -p "$STAGE"
+		chown -R nobody "$home" "$OUT/cache/$game" "$STAGE"
+		cmd=(setpriv --reuid=nobody --regid=nogroup --clear-groups -- "${cmd[@]}")
+	fi
 	log=$OUT/log/$game
 	# the game's own frame time: ten frames from start run through the layer uncaptured (tier 1,
 	# so only state is tracked), the frame after them captured so -x ends the game there

@@ -3,7 +3,7 @@
 # match; nobody at the keys).
 GAME_PKGS="redeclipse"
 GAME_RES=1280x720
-GAME_START=200     # a first guess, not yet counted from a kernel mix (docs/GAMES.md)
+GAME_START=300    # 0-149 menu, map load and the local server's hand-over; the match from ~150, ~360 draws a frame
 GAME_FRAMES=3
 game_setup() { # W H
 	mkdir -p "$HOME/.redeclipse"
