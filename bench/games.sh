@@ -229,4 +229,8 @@ echo "== read hit rate at 8 MiB, RT->TEX and Z->TEX consumed, misses saved again
 	round(100 * (SELECT miss_saving FROM miss_savings_vs_drrip WHERE run_id = r.id), 1) AS vs_drrip_pct
 	FROM runs r JOIN configs c ON c.run_id = r.id JOIN stream_stats s ON s.run_id = r.id
 	WHERE r.llc_bytes = 8388608 AND c.latest GROUP BY r.id ORDER BY r.trace, r.policy"
+echo "== policies from fewest misses to most at 8 MiB, tier by tier (where the tiers disagree)"
+"$LLCTRACE" sql "$OUT/results.db" "SELECT replace(trace, '$OUT/', '') AS trace, group_concat(policy, ' < ') AS ranking
+	FROM (SELECT r.trace, r.policy, r.misses FROM run_misses r JOIN configs c ON c.run_id = r.id
+	WHERE r.llc_bytes = 8388608 AND c.latest ORDER BY r.trace, r.misses, r.policy) GROUP BY trace ORDER BY trace"
 echo "games: traces, results.db and report.html in $OUT"
