@@ -78,7 +78,9 @@ run_capture() {
 	# a game that will not run as root runs as nobody (setpriv in its command): the layer in it
 	# writes the trace and the times into STAGE, which nobody owns, and they are moved back
 	for a in "$@"; do
-		if [ -n "$STAGE" ] && [ "${args[-1]:-}" = -o ]; then out=$a; a=$STAGE/${a##*/}; fi
+		if [ -n "$STAGE" ] && [ "${#args[@]}" -gt 0 ] && [ "${args[-1]}" = -o ]; then
+			out=$a; a=$STAGE/${a##*/}
+		fi
 		args+=("$a")
 	done
 	local ctimes=$times
@@ -143,12 +145,13 @@ for game in $GAMES; do
 		cmd=(setpriv --reuid=nobody --regid=nogroup --clear-groups -- "${cmd[@]}")
 	fi
 	log=$OUT/log/$game
-	# the game's own frame time: ten frames from start run through the layer uncaptured (tier 1,
-	# so only state is tracked), the frame after them captured so -x ends the game there
+	# the game's own frame time: a hundred frames from start run through the layer uncaptured
+	# (tier 1, so only state is tracked), the frame after them captured so -x ends the game
+	# there; a hundred, as a program on lavapipe may queue several frames ahead of the device
 	echo "games: $game: ${W}x$H, frames $start-$last, plain run" >&2
-	run_capture "$log-plain.txt" "$log-plain.times" -t 1 -q -x -f $((start + 11)) \
+	run_capture "$log-plain.txt" "$log-plain.times" -t 1 -q -x -f $((start + 101)) \
 		-o "$OUT/$game-plain.llct" -- "${cmd[@]}"
-	plain=$(ms_per_frame "$log-plain.times" "$start" $((start + 10)) 0)
+	plain=$(ms_per_frame "$log-plain.times" "$start" $((start + 100)) 0)
 	rm -f "$OUT/$game-plain.llct"
 	for t in $TIERS; do
 		echo "games: $game: tier $t, frames $start-$last" >&2
@@ -166,7 +169,9 @@ for game in $GAMES; do
 		q() { sqlite3 "$OUT/$game-t$t.llct" "$1" 2>/dev/null; }
 		draws=$(q "SELECT count(*) FROM kernels WHERE kind = 'draw'")
 		exact=$(q "SELECT count(*) FROM kernels WHERE kind = 'draw' AND json_extract(params, '$.positions') = 'xfb'")
-		instr=$(q "SELECT count(*) FROM kernels WHERE kind IN ('draw', 'dispatch') AND json_extract(params, '$.accesses') = 'instrumented'")
+		# left to the model: rows that say so; the rest are instrumented or have nothing to
+		# instrument (a depth-only pass)
+		instr=$(q "SELECT count(*) FROM kernels WHERE kind IN ('draw', 'dispatch') AND coalesce(json_extract(params, '$.accesses'), '') NOT IN ('model', 'footprint')")
 		disp=$(q "SELECT count(*) FROM kernels WHERE kind = 'dispatch'")
 		# a draw's row gives its command buffer's losses: the most a frame, summed
 		lost=$(q "SELECT coalesce(sum(l), 0) FROM (SELECT max(json_extract(params, '$.lost')) AS l FROM kernels GROUP BY frame)")
