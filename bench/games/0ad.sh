@@ -31,5 +31,16 @@ gui.session.timeelapsedcounter = false
 userreport.url_upload = ""
 CFG
 }
-# game_cmd W H: the command line, a word a line
-game_cmd() { printf '%s\n' /usr/games/0ad -autostart=skirmishes/mediterranean_cove_2p -autostart-ai=1:petra -autostart-ai=2:petra -autostart-seed=1 -xres=$1 -yres=$2; }
+# game_cmd W H: the command line, a word a line. The -conf settings win over the game's hardware
+# detection, which turns shadows, water effects, GLSL and post-processing off on any renderer
+# named like llvmpipe (Zink's name says "zink (llvmpipe ...)") and outranks local.cfg.
+game_cmd() {
+	printf '%s\n' /usr/games/0ad -autostart=skirmishes/mediterranean_cove_2p -autostart-ai=1:petra \
+		-autostart-ai=2:petra -autostart-seed=1 -xres=$1 -yres=$2
+	local k
+	for k in shadows shadowpcf watereffects waterfancyeffects waterrealdepth waterrefraction \
+		waterreflection watershadows preferglsl postproc smoothlos; do
+		printf '%s\n' "-conf=$k:true"
+	done
+	printf '%s\n' -conf=renderpath:shader
+}
