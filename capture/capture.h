@@ -537,6 +537,7 @@ struct capture_device {
 	int tier3; /* compute pipelines get instrumented twins (instr.c) */
 	uint32_t max_sets, n_sms;
 	uint32_t max_records;   /* tier 3: room a dispatch, in records (0: sized by the dispatch) */
+	uint32_t frec_max;      /* tier 3: the most words a command buffer's draw records get */
 	uint32_t frec_hint;     /* tier 3: the most records a command buffer's draws last wanted
 				   (+ a quarter): every draw record buffer made at least this big */
 	uint32_t frec_scanned;  /* frame + 1 in which the command buffers were last looked at */

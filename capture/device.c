@@ -201,6 +201,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	}
 	c->xfb_guess = set.xfb_guess;
 	c->max_records = set.records;
+	c->frec_max = 5 * set.draw_room;
 	c->twin_lead = set.twin_lead;
 	if (set.dump_depth[0])
 		memcpy(c->dump_depth, set.dump_depth, sizeof(set.dump_depth));

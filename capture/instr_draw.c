@@ -22,7 +22,6 @@
 
 #define MAX_STAGES 8
 #define FREC_WORDS (5u * 1024 * 1024)    /* a command buffer's first room: 1 Mi records */
-#define FREC_MAX (5u * 32 * 1024 * 1024) /* the most: 32 Mi records, 640 MiB */
 
 /* The SPIR-V of stage k of g, copied (with the lock held), or NULL with *why. */
 static uint32_t *stage_words(struct capture_device *c, const VkGraphicsPipelineCreateInfo *g, int k,
@@ -221,7 +220,9 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 	uint32_t need = !b                                          ? 0
 			: b->primary && c->frec_hint > b->frec_need ? c->frec_hint
 								    : b->frec_need;
-	uint32_t words = !need ? FREC_WORDS : 5 * (uint64_t)need > FREC_MAX ? FREC_MAX : 5 * need;
+	/* the most: c->frec_max words (LLCT_CAPTURE_DRAW_ROOM records, 32 Mi by default: 640 MiB) */
+	uint32_t fmax = c->frec_max ? c->frec_max : 5u * 32 * 1024 * 1024;
+	uint32_t words = !need ? FREC_WORDS : 5 * (uint64_t)need > fmax ? fmax : 5 * need;
 	pthread_mutex_unlock(&c->lock);
 	if (old.buf)
 		instr_buffer_free(d, &old);
@@ -229,7 +230,7 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 		return;
 	if (need_buf) { /* the command buffer's record buffer, made at its first draw */
 		struct crec r;
-		words = words > FREC_MAX ? FREC_MAX : words < FREC_WORDS ? FREC_WORDS : words;
+		words = words > fmax ? fmax : words < FREC_WORDS ? FREC_WORDS : words;
 		if (instr_buffer(c, words, 1, &r))
 			return;
 		r.map[0] = 0, r.map[1] = r.cap;

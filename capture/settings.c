@@ -128,6 +128,20 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 		}
 		s->records = (uint32_t)x;
 	}
+	s->draw_room = 32u << 20;
+	if ((v = get("LLCT_CAPTURE_DRAW_ROOM", ud)) && *v) {
+		/* 20 bytes a record in one buffer: 100 Mi records stay under the 2 GiB that
+		   lavapipe allocates at most */
+		if (!number(v, 1u << 20, 100u << 20, &x)) {
+			snprintf(why, why_size,
+				 "LLCT_CAPTURE_DRAW_ROOM='%.200s' is not a number of records (1048576 "
+				 "to 104857600)",
+				 v);
+			capture_settings_release(s);
+			return -1;
+		}
+		s->draw_room = (uint32_t)x;
+	}
 	if ((v = get("LLCT_CAPTURE_RASTER_THREADS", ud)) && *v) {
 		if (!number(v, 1, 16, &x)) {
 			snprintf(

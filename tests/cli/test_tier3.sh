@@ -220,6 +220,12 @@ grep -q "a dispatch recorded 20480 buffer accesses, 19480 with no room" "$T/err"
 expect_rc 0 "$LLCTRACE" capture -q -t 3 -x -f 6-8 -o "$T/ahead.llct" -- "$AHEAD" 12
 [ "$(q "$T/ahead.llct" "SELECT group_concat(frame || ':' || l || ':' || r, ' ') FROM (SELECT frame, max(json_extract(params, '\$.lost')) AS l, sum(json_extract(params, '\$.records')) AS r FROM kernels WHERE kind = 'draw' GROUP BY frame ORDER BY frame)")" = "6:0:1310720 7:0:1310720 8:0:1310720" ] && ok || bad "records lost when frames are queued ahead: $(q "$T/ahead.llct" "SELECT frame, json_extract(params, '\$.lost'), json_extract(params, '\$.records') FROM kernels WHERE kind = 'draw'" | tr '\n' ' ')"
 [ "$("$AHEAD" 12)" = "$("$LLCTRACE" capture -q -t 3 -f 6-8 -o "$T/ahead2.llct" -- "$AHEAD" 12 2>/dev/null)" ] && ok || bad "app_ahead's output changed under tier 3"
+# LLCT_CAPTURE_DRAW_ROOM caps a command buffer's draw records: at its least, 1 Mi, the same
+# draw loses what does not fit in every frame, and says so; a value out of range is refused
+LLCT_CAPTURE_DRAW_ROOM=1048576 "$LLCTRACE" capture -q -t 3 -x -f 6-8 -o "$T/room.llct" -- "$AHEAD" 12 >/dev/null 2>"$T/err"
+[ "$(q "$T/room.llct" "SELECT group_concat(l, ' ') FROM (SELECT max(json_extract(params, '\$.lost')) AS l FROM kernels WHERE kind = 'draw' GROUP BY frame ORDER BY frame)")" = "262144 262144 262144" ] && ok || bad "a room of 1 Mi records: $(q "$T/room.llct" "SELECT frame, json_extract(params, '\$.lost') FROM kernels WHERE kind = 'draw'" | tr '\n' ' ')"
+LLCT_CAPTURE_DRAW_ROOM=5 "$LLCTRACE" capture -q -t 3 -o "$T/room5.llct" -- "$AHEAD" 2 >/dev/null 2>"$T/err"
+grep -q "LLCT_CAPTURE_DRAW_ROOM='5' is not a number of records (1048576 to 104857600)" "$T/err" && ok || bad "room 5: $(head -c 300 "$T/err")"
 expect_rc 2 "$LLCTRACE" capture -t 4 -o "$T/x.llct" -- "$GATHER" 1
 expect_err "bad --tier '4' (1, 2 or 3)"
 
