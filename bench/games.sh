@@ -18,6 +18,8 @@
 #   --no-replay   capture and time only
 #   -o DIR        where traces, results and the report go [games-out]
 #
+# Tier 3 runs with LLCT_CAPTURE_DRAW_ROOM=104857600 (the most the layer allows: real games' draws
+# make tens of millions of texture reads a submission) unless the environment sets it.
 # A frame of a program that presents through Vulkan is a present; OpenGL games on Zink under Xvfb
 # make no swapchain, so a frame there is a Zink queue submission (docs/GAMES.md says how many a
 # game frame has). Each game runs in a private HOME under DIR/home/GAME, written afresh by its
@@ -115,6 +117,7 @@ ms_per_frame() {
 		END { if (n && t0 != "") printf "%.0f", (t1 - t0) * 1000 / n; else printf "-" }' "$1"
 }
 
+export LLCT_CAPTURE_DRAW_ROOM=${LLCT_CAPTURE_DRAW_ROOM:-104857600}
 SUMMARY=$OUT/summary.txt
 : >"$SUMMARY.new"
 rm -f "$OUT/validation.txt"
