@@ -13,8 +13,8 @@
 #include "tier.h"
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ---- hmap.c: a small open-addressing map from 64-bit handles to records ---- */
 

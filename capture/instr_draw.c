@@ -21,7 +21,7 @@
 #include <string.h>
 
 #define MAX_STAGES 8
-#define FREC_WORDS (5u * 1024 * 1024)    /* a command buffer's first room: 1 Mi records */
+#define FREC_WORDS (5u * 1024 * 1024) /* a command buffer's first room: 1 Mi records */
 
 /* The SPIR-V of stage k of g, copied (with the lock held), or NULL with *why. */
 static uint32_t *stage_words(struct capture_device *c, const VkGraphicsPipelineCreateInfo *g, int k,
@@ -220,7 +220,8 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 	uint32_t need = !b                                          ? 0
 			: b->primary && c->frec_hint > b->frec_need ? c->frec_hint
 								    : b->frec_need;
-	/* the most: c->frec_max words (LLCT_CAPTURE_DRAW_ROOM records, 32 Mi by default: 640 MiB) */
+	/* the most: c->frec_max words (LLCT_CAPTURE_DRAW_ROOM records, 32 Mi by default: 640 MiB)
+	 */
 	uint32_t fmax = c->frec_max ? c->frec_max : 5u * 32 * 1024 * 1024;
 	uint32_t words = !need ? FREC_WORDS : 5 * (uint64_t)need > fmax ? fmax : 5 * need;
 	pthread_mutex_unlock(&c->lock);

@@ -133,10 +133,11 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 		/* 20 bytes a record in one buffer: 100 Mi records stay under the 2 GiB that
 		   lavapipe allocates at most */
 		if (!number(v, 1u << 20, 100u << 20, &x)) {
-			snprintf(why, why_size,
-				 "LLCT_CAPTURE_DRAW_ROOM='%.200s' is not a number of records (1048576 "
-				 "to 104857600)",
-				 v);
+			snprintf(
+			    why, why_size,
+			    "LLCT_CAPTURE_DRAW_ROOM='%.200s' is not a number of records (1048576 "
+			    "to 104857600)",
+			    v);
 			capture_settings_release(s);
 			return -1;
 		}

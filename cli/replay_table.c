@@ -1,6 +1,6 @@
 /* replay_table.c - the tables `llctrace replay` prints, read back from the results database's
- * views (stream_totals, rt_tex_totals, z_tex_totals, miss_savings_vs_drrip, tenant_totals, corun_stp), so
- * what a user sees is what a query of results.db answers. */
+ * views (stream_totals, rt_tex_totals, z_tex_totals, miss_savings_vs_drrip, tenant_totals,
+ * corun_stp), so what a user sees is what a query of results.db answers. */
 #include "cli.h"
 #include "llct/llct.h"
 

@@ -4,8 +4,8 @@
  * accesses within a screen tile: one access per cache line per surface per tile. It does not
  * rasterize triangles; objects are screen rectangles with a depth, which is enough to give
  * real occlusion (depth pre-pass, then G-buffer with an equal test), RT-to-TEX reuse (the
- * G-buffer sampled later), Z-to-TEX reuse (depth and shadow map sampled later), mip-mapped material reuse across objects, blending and a
- * post chain ending in the displayable image.
+ * G-buffer sampled later), Z-to-TEX reuse (depth and shadow map sampled later), mip-mapped material
+ * reuse across objects, blending and a post chain ending in the displayable image.
  */
 #define _GNU_SOURCE
 #include "llct/synth.h"

@@ -1,11 +1,12 @@
 /* ahead.c - a headless Vulkan program that queues frames ahead as Zink does on lavapipe, with a
  * draw whose texture reads outgrow tier 3's first record room: each frame a full-screen triangle
  * samples a 64x64 texture into a 1280x1024 target (1,310,720 samples, over the 1 Mi records a
- * command buffer first gets), recorded afresh into one of eight command buffers in turn (more than tier 3's twin lead of four frames, so the range's first buffers have run no lead frame themselves) and
- * submitted with that buffer's fence, which is waited for only when the buffer comes round
- * again. What Neverball broke: the range's first frames were recorded before any execution of
- * the twin lead had finished, so their draws lost most of their records. Prints a checksum of
- * the last frame's target.
+ * command buffer first gets), recorded afresh into one of eight command buffers in turn (more than
+ * tier 3's twin lead of four frames, so the range's first buffers have run no lead frame
+ * themselves) and submitted with that buffer's fence, which is waited for only when the buffer
+ * comes round again. What Neverball broke: the range's first frames were recorded before any
+ * execution of the twin lead had finished, so their draws lost most of their records. Prints a
+ * checksum of the last frame's target.
  *
  * usage: ahead [FRAMES] (default 12) */
 #include "vkapp.h"
@@ -23,11 +24,12 @@ int main(int argc, char **argv)
 	int frames = argc > 1 ? atoi(argv[1]) : 12;
 	app_open("ahead", 0, NULL, NULL);
 	VkDeviceMemory m_tex, m_out, m_up, m_rb;
-	VkImage tex = app_image(VK_FORMAT_R8G8B8A8_UNORM, TEX, TEX, VK_SAMPLE_COUNT_1_BIT,
-				VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, &m_tex);
-	VkImage out = app_image(VK_FORMAT_R8G8B8A8_UNORM, W, H, VK_SAMPLE_COUNT_1_BIT,
-				VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-				&m_out);
+	VkImage tex =
+	    app_image(VK_FORMAT_R8G8B8A8_UNORM, TEX, TEX, VK_SAMPLE_COUNT_1_BIT,
+		      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, &m_tex);
+	VkImage out = app_image(
+	    VK_FORMAT_R8G8B8A8_UNORM, W, H, VK_SAMPLE_COUNT_1_BIT,
+	    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, &m_out);
 	VkBuffer up = app_buffer(TEX * TEX * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, APP_HOST, &m_up);
 	VkBuffer rb = app_buffer(W * H * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, APP_HOST, &m_rb);
 	uint32_t *texels;
@@ -50,8 +52,8 @@ int main(int argc, char **argv)
 	VkDescriptorSetLayout dsl;
 	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &dsl));
 	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
-	VkDescriptorPoolCreateInfo pci = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1,
-					  1, &ps};
+	VkDescriptorPoolCreateInfo pci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 1, &ps};
 	VkDescriptorPool dpool;
 	CHECK(vkCreateDescriptorPool(dev, &pci, NULL, &dpool));
 	VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
@@ -59,14 +61,8 @@ int main(int argc, char **argv)
 	VkDescriptorSet set;
 	CHECK(vkAllocateDescriptorSets(dev, &dai, &set));
 	VkDescriptorImageInfo dii = {sampler, tex_view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-	VkWriteDescriptorSet wds = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-				    NULL,
-				    set,
-				    0,
-				    0,
-				    1,
-				    VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-				    &dii};
+	VkWriteDescriptorSet wds = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,    NULL, set, 0, 0, 1,
+				    VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, &dii};
 	vkUpdateDescriptorSets(dev, 1, &wds, 0, NULL);
 	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0,
 					   1, &dsl};
@@ -84,8 +80,8 @@ int main(int argc, char **argv)
 				       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
 	VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
 	VkSubpassDescription sub = {0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, 1, &ref};
-	VkRenderPassCreateInfo rpci = {VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, NULL, 0, 1, &att,
-				       1, &sub};
+	VkRenderPassCreateInfo rpci = {
+	    VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, NULL, 0, 1, &att, 1, &sub};
 	VkRenderPass rp;
 	CHECK(vkCreateRenderPass(dev, &rpci, NULL, &rp));
 	VkFramebufferCreateInfo fci = {
@@ -121,10 +117,11 @@ int main(int argc, char **argv)
 	CHECK(vkBeginCommandBuffer(cbs[0], &bi));
 	vkCmdPipelineBarrier(cbs[0], VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
 			     VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
-	VkBufferImageCopy bic = {0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0},
-				 {TEX, TEX, 1}};
+	VkBufferImageCopy bic = {
+	    0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {TEX, TEX, 1}};
 	vkCmdCopyBufferToImage(cbs[0], up, tex, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &bic);
-	ib.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT, ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+	ib.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+	ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
 	ib.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
 	ib.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 	vkCmdPipelineBarrier(cbs[0], VK_PIPELINE_STAGE_TRANSFER_BIT,
@@ -143,16 +140,21 @@ int main(int argc, char **argv)
 		}
 		CHECK(vkResetCommandBuffer(cbs[k], 0));
 		CHECK(vkBeginCommandBuffer(cbs[k], &bi));
-		VkRenderPassBeginInfo rbi = {
-		    VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, NULL, rp, fb, {{0, 0}, {W, H}}, 0, NULL};
+		VkRenderPassBeginInfo rbi = {VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+					     NULL,
+					     rp,
+					     fb,
+					     {{0, 0}, {W, H}},
+					     0,
+					     NULL};
 		vkCmdBeginRenderPass(cbs[k], &rbi, VK_SUBPASS_CONTENTS_INLINE);
 		vkCmdBindPipeline(cbs[k], VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
 		vkCmdBindDescriptorSets(cbs[k], VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set,
 					0, NULL);
 		vkCmdDraw(cbs[k], 3, 1, 0, 0);
 		vkCmdEndRenderPass(cbs[k]);
-		VkBufferImageCopy rbc = {0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0},
-					 {W, H, 1}};
+		VkBufferImageCopy rbc = {
+		    0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {W, H, 1}};
 		vkCmdCopyImageToBuffer(cbs[k], out, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb, 1,
 				       &rbc);
 		CHECK(vkEndCommandBuffer(cbs[k]));

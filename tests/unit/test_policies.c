@@ -301,13 +301,13 @@ static void test_counters(void)
 	memset(&fs, 0, sizeof(fs));
 	CHECK_EQ(llct_cache_create(&cfg, llct_policy_find("lru"), &c), LLCT_OK);
 	llct_cache_set_frame(c, &fs);
-	llct_cache_access(c, 0, Z, 1, LLCT_NEVER);   /* Z write miss: produced 1 */
-	llct_cache_access(c, 0, Z, 0, LLCT_NEVER);   /* Z's own hit: nothing */
-	llct_cache_access(c, 0, TEX, 0, LLCT_NEVER); /* TEX hit, Z last: consumed 1 */
-	llct_cache_access(c, 0, TEX, 0, LLCT_NEVER); /* TEX's own hit: nothing */
-	llct_cache_access(c, 0, Z, 1, LLCT_NEVER);   /* Z hit after TEX: produced 2 */
-	llct_cache_access(c, 0, RT, 1, LLCT_NEVER);  /* RT hit: the line is RT's now */
-	llct_cache_access(c, 0, TEX, 0, LLCT_NEVER); /* TEX hit, RT last: RT-to-TEX, not Z */
+	llct_cache_access(c, 0, Z, 1, LLCT_NEVER);    /* Z write miss: produced 1 */
+	llct_cache_access(c, 0, Z, 0, LLCT_NEVER);    /* Z's own hit: nothing */
+	llct_cache_access(c, 0, TEX, 0, LLCT_NEVER);  /* TEX hit, Z last: consumed 1 */
+	llct_cache_access(c, 0, TEX, 0, LLCT_NEVER);  /* TEX's own hit: nothing */
+	llct_cache_access(c, 0, Z, 1, LLCT_NEVER);    /* Z hit after TEX: produced 2 */
+	llct_cache_access(c, 0, RT, 1, LLCT_NEVER);   /* RT hit: the line is RT's now */
+	llct_cache_access(c, 0, TEX, 0, LLCT_NEVER);  /* TEX hit, RT last: RT-to-TEX, not Z */
 	llct_cache_access(c, 64, TEX, 0, LLCT_NEVER); /* TEX miss: a fill consumes nothing */
 	CHECK_EQ(fs.z_produced, 2);
 	CHECK_EQ(fs.z_consumed, 1);
