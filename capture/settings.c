@@ -28,6 +28,20 @@ static int number(const char *v, uint64_t lo, uint64_t hi, uint64_t *out)
 	return 1;
 }
 
+/* Copies the text setting `name` (empty when unset) into dst of size bytes; 0, or -1 with why
+ * when it does not fit. */
+static int text(const char *(*get)(const char *, void *), void *ud, const char *name, char *dst,
+		size_t size, char *why, size_t why_size)
+{
+	const char *v = get(name, ud);
+	if (v && strlen(v) >= size) {
+		snprintf(why, why_size, "%s is longer than %zu bytes", name, size - 1);
+		return -1;
+	}
+	snprintf(dst, size, "%s", v ? v : "");
+	return 0;
+}
+
 int capture_settings_read(struct capture_settings *s, const char *(*get)(const char *, void *),
 			  void *ud, char *why, size_t why_size)
 {
@@ -41,14 +55,8 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 	s->no_fragment_counts = on(get("LLCT_CAPTURE_NO_FRAGMENT_COUNTS", ud));
 	v = get("LLCT_CAPTURE_ASYNC", ud);
 	s->sync = v && !on(v); /* on unless "0" */
-	if ((v = get("LLCT_CAPTURE_OUTPUT", ud)) && *v) {
-		if (strlen(v) >= sizeof(s->output)) {
-			snprintf(why, why_size, "LLCT_CAPTURE_OUTPUT is longer than %zu bytes",
-				 sizeof(s->output) - 1);
-			return -1;
-		}
-		strcpy(s->output, v);
-	}
+	if (text(get, ud, "LLCT_CAPTURE_OUTPUT", s->output, sizeof(s->output), why, why_size))
+		return -1;
 	v = get("LLCT_CAPTURE_FRAMES", ud);
 	s->frames_text = v && *v ? v : "all";
 	s->all_frames = !v || !*v || !strcmp(v, "all");
@@ -182,23 +190,11 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 		}
 		strcpy(s->renderdoc, v);
 	}
-	if ((v = get("LLCT_CAPTURE_TIMES", ud)) && *v) {
-		if (strlen(v) >= sizeof(s->times)) {
-			snprintf(why, why_size, "LLCT_CAPTURE_TIMES is longer than %zu bytes",
-				 sizeof(s->times) - 1);
-			capture_settings_release(s);
-			return -1;
-		}
-		strcpy(s->times, v);
-	}
-	if ((v = get("LLCT_CAPTURE_DUMP_DEPTH", ud)) && *v) {
-		if (strlen(v) >= sizeof(s->dump_depth)) {
-			snprintf(why, why_size, "LLCT_CAPTURE_DUMP_DEPTH is longer than %zu bytes",
-				 sizeof(s->dump_depth) - 1);
-			capture_settings_release(s);
-			return -1;
-		}
-		strcpy(s->dump_depth, v);
+	if (text(get, ud, "LLCT_CAPTURE_TIMES", s->times, sizeof(s->times), why, why_size) ||
+	    text(get, ud, "LLCT_CAPTURE_DUMP_DEPTH", s->dump_depth, sizeof(s->dump_depth), why,
+		 why_size)) {
+		capture_settings_release(s);
+		return -1;
 	}
 	return 0;
 }

@@ -242,6 +242,26 @@ function markCount(view) {
 
 const J = (view, alias) => `${view} ${alias} JOIN configs c ON c.run_id = ${alias}.run_id`;
 
+// A reuse section (RT → TEX, Z → TEX): the consumed fraction over the whole trace from VIEW_totals
+// and frame by frame from VIEW_reuse, each with its query.
+function reuseSection(id, view, title, intro, empty) {
+	return {
+		id, title, intro, empty,
+		parts: (f) => [{
+			id: `${id}-total`,
+			title: 'Whole trace',
+			sql: `SELECT c.policy, t.produced, t.consumed, t.consumed_fraction\nFROM ${J(view + '_totals', 't')}\nWHERE ${sel(f)} AND t.produced > 0\nORDER BY c.policy`,
+			chart: (rows) => bars(rows, { x: 'policy', y: 'consumed_fraction', yTitle: 'consumed / produced', pct: true }),
+		}, {
+			id: `${id}-frames`,
+			title: 'Per frame',
+			frames: true,
+			sql: `SELECT c.policy, t.frame, t.produced, t.consumed, t.consumed_fraction\nFROM ${J(view + '_reuse', 't')}\nWHERE ${sel(f)} AND t.produced > 0\nORDER BY c.policy, t.frame`,
+			chart: (rows) => lines(rows, { x: 'frame', y: 'consumed_fraction', color: 'policy', yTitle: 'consumed / produced', pct: true }),
+		}],
+	};
+}
+
 function sel(f) {
 	return `c.latest AND c.trace = ${lit(f.trace)} AND c.config = ${lit(f.config)}\n  AND c.policy IN (${f.policies.map(lit).join(', ')})`;
 }
@@ -297,42 +317,12 @@ const SECTIONS = [
 			chart: (rows) => lines(rows, { x: 'frame', y: 'miss_saving', color: 'policy', yTitle: 'misses saved vs DRRIP', pct: true }),
 		}],
 	},
-	{
-		id: 'rt-tex',
-		title: 'RT → TEX reuse',
-		intro: 'Lines written as render target (RT mark set) that a texture read later hit while still cached (consumed), and the consumed fraction.',
-		empty: 'No render-target lines were produced in this selection.',
-		parts: (f) => [{
-			id: 'rt-tex-total',
-			title: 'Whole trace',
-			sql: `SELECT c.policy, t.produced, t.consumed, t.consumed_fraction\nFROM ${J('rt_tex_totals', 't')}\nWHERE ${sel(f)} AND t.produced > 0\nORDER BY c.policy`,
-			chart: (rows) => bars(rows, { x: 'policy', y: 'consumed_fraction', yTitle: 'consumed / produced', pct: true }),
-		}, {
-			id: 'rt-tex-frames',
-			title: 'Per frame',
-			frames: true,
-			sql: `SELECT c.policy, t.frame, t.produced, t.consumed, t.consumed_fraction\nFROM ${J('rt_tex_reuse', 't')}\nWHERE ${sel(f)} AND t.produced > 0\nORDER BY c.policy, t.frame`,
-			chart: (rows) => lines(rows, { x: 'frame', y: 'consumed_fraction', color: 'policy', yTitle: 'consumed / produced', pct: true }),
-		}],
-	},
-	{
-		id: 'z-tex',
-		title: 'Z → TEX reuse',
-		intro: 'Lines a depth (Z) access touched last that a texture read then hit while still cached: depth buffers read back as textures, such as shadow maps (produced: Z accesses on lines Z did not touch last; consumed: those TEX hits).',
-		empty: 'No depth lines were produced in this selection, or its runs predate Z → TEX counting.',
-		parts: (f) => [{
-			id: 'z-tex-total',
-			title: 'Whole trace',
-			sql: `SELECT c.policy, t.produced, t.consumed, t.consumed_fraction\nFROM ${J('z_tex_totals', 't')}\nWHERE ${sel(f)} AND t.produced > 0\nORDER BY c.policy`,
-			chart: (rows) => bars(rows, { x: 'policy', y: 'consumed_fraction', yTitle: 'consumed / produced', pct: true }),
-		}, {
-			id: 'z-tex-frames',
-			title: 'Per frame',
-			frames: true,
-			sql: `SELECT c.policy, t.frame, t.produced, t.consumed, t.consumed_fraction\nFROM ${J('z_tex_reuse', 't')}\nWHERE ${sel(f)} AND t.produced > 0\nORDER BY c.policy, t.frame`,
-			chart: (rows) => lines(rows, { x: 'frame', y: 'consumed_fraction', color: 'policy', yTitle: 'consumed / produced', pct: true }),
-		}],
-	},
+	reuseSection('rt-tex', 'rt_tex', 'RT → TEX reuse',
+		'Lines written as render target (RT mark set) that a texture read later hit while still cached (consumed), and the consumed fraction.',
+		'No render-target lines were produced in this selection.'),
+	reuseSection('z-tex', 'z_tex', 'Z → TEX reuse',
+		'Lines a depth (Z) access touched last that a texture read then hit while still cached: depth buffers read back as textures, such as shadow maps (produced: Z accesses on lines Z did not touch last; consumed: those TEX hits).',
+		'No depth lines were produced in this selection, or its runs predate Z → TEX counting.'),
 	{
 		id: 'epochs',
 		title: 'TEX and Z epoch reuse',
