@@ -50,7 +50,8 @@ done
 [ -n "$GAMES" ] || { echo "games.sh: name at least one game" >&2; usage; }
 TIERS=${TIERS:-1 2 3}
 [ -x "$LLCTRACE" ] || { echo "games.sh: no $LLCTRACE (./setup.sh build first)" >&2; exit 2; }
-mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
+mkdir -p "$OUT" 2>/dev/null && OUT=$(cd "$OUT" && pwd) ||
+	{ echo "games.sh: cannot make the output folder '$OUT' (a file is in the way, or no permission)" >&2; exit 1; }
 . "$ROOT/scripts/xvfb.sh"
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
 xvfb=""; PG=""

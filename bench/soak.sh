@@ -12,20 +12,24 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 LLCTRACE=${LLCTRACE:-$ROOT/build/llctrace}
 TIER=2 RES="" N=2000 MINUTES=30 OUT=soak-out GAME=""
+usage() { sed -n '8,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+bad() { echo "soak.sh: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--tier) TIER=$2; shift 2 ;;
-	--res) RES=$2; shift 2 ;;
-	--frames) N=$2; shift 2 ;;
-	--minutes) MINUTES=$2; shift 2 ;;
-	-o) OUT=$2; shift 2 ;;
-	-h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
-	-*) echo "soak.sh: unknown option '$1'" >&2; exit 2 ;;
-	*) GAME=$1; shift ;;
+	--tier) case "${2:-}" in 1|2|3) TIER=$2 ;; *) bad "bad --tier '${2:-}' (1, 2 or 3)" ;; esac; shift 2 ;;
+	--res) [[ "${2:-}" =~ ^[0-9]+x[0-9]+$ ]] || bad "bad --res '${2:-}' (WxH)"; RES=$2; shift 2 ;;
+	--frames) [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || bad "bad --frames '${2:-}'"; N=$2; shift 2 ;;
+	--minutes) [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || bad "bad --minutes '${2:-}'"; MINUTES=$2; shift 2 ;;
+	-o) [ -n "${2:-}" ] || usage; OUT=$2; shift 2 ;;
+	-h|--help) usage ;;
+	-*) echo "soak.sh: unknown option '$1'" >&2; usage ;;
+	*) [ -z "$GAME" ] || bad "one game at a time ('$GAME' and '$1')"; GAME=$1; shift ;;
 	esac
 done
-[ -f "$HERE/games/$GAME.sh" ] || { echo "soak.sh: name a game of bench/games/" >&2; exit 2; }
-mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
+[ -n "$GAME" ] && [ -f "$HERE/games/$GAME.sh" ] ||
+	bad "name one game of bench/games/ ($(cd "$HERE/games" && ls *.sh | sed 's/\.sh$//' | tr '\n' ' '))"
+mkdir -p "$OUT" 2>/dev/null && OUT=$(cd "$OUT" && pwd) ||
+	{ echo "soak.sh: cannot make the output folder '$OUT' (a file is in the way, or no permission)" >&2; exit 1; }
 . "$ROOT/scripts/xvfb.sh"
 GAME_RES=1280x720 GAME_FRAMES=3 GAME_API=gl
 . "$HERE/games/$GAME.sh"

@@ -220,6 +220,14 @@ grep -q "a dispatch recorded 20480 buffer accesses, 19480 with no room" "$T/err"
 expect_rc 0 "$LLCTRACE" capture -q -t 3 -x -f 6-8 -o "$T/ahead.llct" -- "$AHEAD" 12
 [ "$(q "$T/ahead.llct" "SELECT group_concat(frame || ':' || l || ':' || r, ' ') FROM (SELECT frame, max(json_extract(params, '\$.lost')) AS l, sum(json_extract(params, '\$.records')) AS r FROM kernels WHERE kind = 'draw' GROUP BY frame ORDER BY frame)")" = "6:0:1310720 7:0:1310720 8:0:1310720" ] && ok || bad "records lost when frames are queued ahead: $(q "$T/ahead.llct" "SELECT frame, json_extract(params, '\$.lost'), json_extract(params, '\$.records') FROM kernels WHERE kind = 'draw'" | tr '\n' ' ')"
 [ "$("$AHEAD" 12)" = "$("$LLCTRACE" capture -q -t 3 -f 6-8 -o "$T/ahead2.llct" -- "$AHEAD" 12 2>/dev/null)" ] && ok || bad "app_ahead's output changed under tier 3"
+# LLCT_CAPTURE_TIMES: a line for each frame's end, FRAME SECONDS CAPTURED, in frame order with
+# times that never go back, the range's frames (and only they) flagged; a file that cannot be
+# opened is said and the capture goes on untimed
+LLCT_CAPTURE_TIMES=$T/times "$LLCTRACE" capture -q -t 3 -x -f 6-8 -o "$T/timed.llct" -- "$AHEAD" 12 >/dev/null 2>&1
+[ "$(awk 'BEGIN { ok = 1 } $1 != NR - 1 || $2 < t || $3 != ($1 >= 6 && $1 <= 8) { ok = 0 } { t = $2 } END { print ok, NR }' "$T/times")" = "1 9" ] && ok || bad "times file: $(tr '\n' ';' <"$T/times")"
+LLCT_CAPTURE_TIMES=$T/no/such/dir/times "$LLCTRACE" capture -q -t 3 -x -f 6-8 -o "$T/untimed.llct" -- "$AHEAD" 12 >/dev/null 2>"$T/err"
+grep -q "cannot open LLCT_CAPTURE_TIMES '$T/no/such/dir/times': No such file or directory; frames go untimed" "$T/err" && ok || bad "unopenable times file: $(head -c 300 "$T/err")"
+[ "$(q "$T/untimed.llct" "SELECT count(*) FROM frames")" = 3 ] && ok || bad "untimed capture lost its frames"
 # LLCT_CAPTURE_DRAW_ROOM caps a command buffer's draw records: at its least, 1 Mi, the same
 # draw loses what does not fit in every frame, and says so; a value out of range is refused
 LLCT_CAPTURE_DRAW_ROOM=1048576 "$LLCTRACE" capture -q -t 3 -x -f 6-8 -o "$T/room.llct" -- "$AHEAD" 12 >/dev/null 2>"$T/err"
