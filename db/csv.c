@@ -1,4 +1,4 @@
-/* csv.c - strict reader and fast writer of the CSV interchange form (DESIGN.md section 4).
+/* csv.c - strict reader and fast writer of the CSV interchange form (docs/FORMAT.md).
  *
  * The reader accepts exactly the seven columns, in order, with no quoting or spaces, and
  * rejects anything that does not fit: it is a parser of outside input, fuzzed in tests/fuzz.
