@@ -26,6 +26,10 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Handles the getopt result '?' / ':' and --help uniformly. Returns -1 to continue. */
 int cli_getopt_common(const char *cmd, int c, char **argv);
+/* A list option's value (optarg) with what the shell split off after a trailing comma
+ * ("-p drrip, gspc"): the next arguments are taken while the value ends with a comma, unless
+ * one is an option or names a file. Call right after getopt returned the option. */
+const char *cli_list_arg(const char *arg, int argc, char **argv, char *buf, size_t size);
 /* Prints a command's help to stdout; returns EXIT_OK. */
 int cli_help(const char *cmd);
 
@@ -51,8 +55,12 @@ int cli_finish_trace(struct llct_writer *w, const char *tmp, const char *out, in
 
 /* Parses sizes like "8MiB", "64", "2KiB", "1GB"; returns 0 on bad input. */
 int cli_parse_size(const char *s, uint64_t *out);
-/* Parses "SIZE:WAYS:LINE" (e.g. 8MiB:16:64); returns 0 on bad input. */
+/* Parses "SIZE", "SIZE:WAYS" or "SIZE:WAYS:LINE" (e.g. 8MiB:16:64); what is left out keeps
+ * the value *ways / *line hold. Returns 0 on bad input. Sizes as numfmt reads them: K, M, G
+ * and KiB, MiB, GiB are binary; KB, MB, GB decimal. */
 int cli_parse_llc(const char *s, uint64_t *size, uint32_t *ways, uint32_t *line);
+/* For an --llc that fails the cache's checks: a hint when its size was decimal ("8MB"). */
+void cli_llc_hint(const char *s, char *buf, size_t size);
 /* Parses a non-negative integer no larger than max; returns 0 on bad input. */
 int cli_parse_uint(const char *s, uint64_t max, uint64_t *out);
 /* An interval's level: "99%", "99.9%" or "0.99", from 50% to 99.9999%; 1 on success. */
@@ -62,6 +70,33 @@ int cli_parse_level(const char *s, double *out);
  * with its event IDs given to the kernels afterwards. */
 void cli_rdc_template(const char *trace, char *tmpl, size_t size);
 int cli_rdc_finish(const char *trace, const char *tmpl, int quiet);
+
+/* files.c: what a path holds, judged from its first bytes (no SQLite call). */
+enum cli_file_kind {
+	CLI_FILE_NONE,    /* no such file */
+	CLI_FILE_EMPTY,   /* zero bytes */
+	CLI_FILE_TRACE,   /* an llctrace trace */
+	CLI_FILE_RESULTS, /* an llctrace results database */
+	CLI_FILE_REPORT,  /* a page `llctrace report` wrote */
+	CLI_FILE_SQLITE,  /* another program's SQLite database */
+	CLI_FILE_DIR,
+	CLI_FILE_SPECIAL, /* a device, pipe or socket */
+	CLI_FILE_OTHER    /* anything else */
+};
+enum cli_file_kind cli_file_kind(const char *path);
+const char *cli_file_kind_name(enum cli_file_kind k); /* "an llctrace trace" */
+/* Before writing `path` as a `want` (a trace, a report page or a results database): a missing
+ * or empty file, or one of the same kind, may be written; a results database is only added
+ * to, never replaced; anything else needs force, and a trace or results database is never
+ * replaced by another kind, force or not. Prints why not and returns EXIT_FAIL. */
+int cli_check_output(const char *cmd, const char *path, enum cli_file_kind want, int force);
+/* Before reading `path` as a `want`: a trace where results are wanted (and back) gets a
+ * message saying what it is and what to do; EXIT_FAIL then, else EXIT_OK. */
+int cli_check_input(const char *cmd, const char *path, enum cli_file_kind want);
+/* The name in names[] nearest to word in spelling (case-insensitive), or NULL if none is near. */
+const char *cli_nearest(const char *word, const char *const *names, size_t n);
+/* The long option of cmd's help nearest to bad ("--policies" -> "--policy"): 1 and it in out. */
+int cli_nearest_option(const char *cmd, const char *bad, char *out, size_t size);
 
 int cmd_batch(int argc, char **argv);
 int cmd_capture(int argc, char **argv);

@@ -138,6 +138,9 @@ int cmd_batch(int argc, char **argv)
 		       so.extra || so.dry_run || so.no_wait))
 		return cli_usage_error("batch", "Slurm options need --slurm");
 	so.grid = argv[optind];
+	if ((ro.out && cli_check_output("batch", ro.out, CLI_FILE_RESULTS, 0)) ||
+	    (skip && cli_check_input("batch", skip, CLI_FILE_RESULTS)))
+		return EXIT_FAIL;
 	struct batch_grid g;
 	struct batch_plan p;
 	if (batch_grid_load(argv[optind], &g, err, sizeof(err))) {
@@ -219,6 +222,11 @@ int cmd_merge(int argc, char **argv)
 		return cli_usage_error("merge", "needs -o RESULTS.db");
 	if (optind >= argc)
 		return cli_usage_error("merge", "needs results shards to merge");
+	if (cli_check_output("merge", out, CLI_FILE_RESULTS, 0))
+		return EXIT_FAIL;
+	for (int i = optind; i < argc; i++)
+		if (cli_check_input("merge", argv[i], CLI_FILE_RESULTS))
+			return EXIT_FAIL;
 	struct llct_results *db;
 	if (llct_results_open(out, &db, err, sizeof(err))) {
 		cli_error("%s", err);

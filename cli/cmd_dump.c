@@ -15,7 +15,7 @@ static int open_args(const char *cmd, int argc, char **argv, int *csv, struct ll
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	const char *frames = NULL;
-	char err[600];
+	char err[600] = "";
 	int c;
 	opterr = 0;
 	optind = 1;
@@ -46,10 +46,22 @@ static int open_args(const char *cmd, int argc, char **argv, int *csv, struct ll
 					       frames);
 		*has_range = 1;
 	}
-	if (llct_reader_open(argv[optind], r, err, sizeof(err))) {
-		cli_error("%s", err);
+	if (cli_check_input(cmd, argv[optind], CLI_FILE_TRACE) ||
+	    llct_reader_open(argv[optind], r, err, sizeof(err))) {
+		if (err[0])
+			cli_error("%s", err);
 		if (*has_range)
 			llct_frame_range_release(range);
+		return EXIT_FAIL;
+	}
+	const struct llct_frame_info *fi;
+	size_t nf;
+	llct_reader_frames(*r, &fi, &nf);
+	if (*has_range && llct_frame_range_check(range, frames, argv[optind], fi, nf, err,
+						 sizeof(err))) {
+		cli_error("%s", err);
+		llct_frame_range_release(range);
+		llct_reader_close(*r);
 		return EXIT_FAIL;
 	}
 	return -1;

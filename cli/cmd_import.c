@@ -12,11 +12,12 @@ int cmd_import(int argc, char **argv)
 {
 	static const struct option opts[] = {{"csv", required_argument, NULL, 'c'},
 					     {"output", required_argument, NULL, 'o'},
+					     {"force", no_argument, NULL, 'F'},
 					     {"quiet", no_argument, NULL, 'q'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	const char *in_path = NULL, *out_path = NULL;
-	int c, quiet = 0;
+	int c, quiet = 0, force = 0;
 	char err[600], tmp[4096];
 
 	opterr = 0;
@@ -32,6 +33,9 @@ int cmd_import(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			break;
+		case 'F':
+			force = 1;
+			break;
 		default: {
 			int r = cli_getopt_common("import", c, argv);
 			if (r >= 0)
@@ -45,6 +49,8 @@ int cmd_import(int argc, char **argv)
 		return cli_usage_error("import", "needs --csv IN.csv");
 	if (!out_path)
 		return cli_usage_error("import", "needs -o OUT.llct");
+	if (cli_check_output("import", out_path, CLI_FILE_TRACE, force))
+		return EXIT_FAIL;
 	(void)quiet;
 
 	FILE *in = strcmp(in_path, "-") == 0 ? stdin : fopen(in_path, "r");

@@ -71,7 +71,11 @@ int cmd_replay(int argc, char **argv)
 	    {NULL, 0, NULL, 0}};
 	struct replay_job *a = calloc(1, sizeof(*a));
 	const char *policy_arg = NULL, *out_path = NULL;
-	char err[700];
+	char err[700], policy_buf[1024];
+	enum { MAX_LLC = 64 };
+	struct llct_cache_config llc[MAX_LLC], base = LLCT_CACHE_CONFIG_INIT;
+	char llc_text[MAX_LLC][64];
+	size_t n_llc = 0;
 	int quiet = 0, part_by_set = 0, simultaneous = 0;
 	uint64_t v;
 	int c, rc = EXIT_USAGE;
@@ -86,20 +90,38 @@ int cmd_replay(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":p:o:l:f:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			policy_arg = optarg;
+			policy_arg = cli_list_arg(optarg, argc, argv, policy_buf, sizeof(policy_buf));
 			break;
 		case 'o':
 			out_path = optarg;
 			break;
-		case 'l':
-			if (!cli_parse_llc(optarg, &a->cache.size, &a->cache.ways,
-					   &a->cache.line)) {
-				cli_usage_error("replay",
-						"bad --llc '%s' (SIZE:WAYS:LINE, e.g. 8MiB:16:64)",
-						optarg);
-				goto out;
+		case 'l': { /* repeated, or a list: one run per size */
+			char buf[1024], *save = NULL;
+			const char *arg = cli_list_arg(optarg, argc, argv, buf, sizeof(buf));
+			char *copy = strdup(arg);
+			for (char *t = copy ? strtok_r(copy, ", ", &save) : NULL; t;
+			     t = strtok_r(NULL, ", ", &save)) {
+				if (n_llc == MAX_LLC) {
+					cli_usage_error("replay", "at most %d --llc sizes", MAX_LLC);
+					free(copy);
+					goto out;
+				}
+				snprintf(llc_text[n_llc], sizeof(llc_text[n_llc]), "%s", t);
+				llc[n_llc] = base;
+				if (!cli_parse_llc(t, &llc[n_llc].size, &llc[n_llc].ways,
+						   &llc[n_llc].line)) {
+					cli_usage_error("replay",
+							"bad --llc '%s' (SIZE, or SIZE:WAYS:LINE, e.g. "
+							"8MiB or 8MiB:16:64)",
+							t);
+					free(copy);
+					goto out;
+				}
+				n_llc++;
 			}
+			free(copy);
 			break;
+		}
 		case O_BANKS:
 			if (!cli_parse_uint(optarg, 1u << 20, &v) || !v) {
 				cli_usage_error("replay", "bad --banks '%s'", optarg);
@@ -261,12 +283,42 @@ int cmd_replay(int argc, char **argv)
 		cli_usage_error("replay", "%s", err);
 		goto out;
 	}
-	if (simultaneous) /* every estimate of the command's runs, together */
-		a->family = REPLAY_ESTIMATES_PER_RUN * (uint32_t)a->n_pol;
-	if (llct_cache_config_check(&a->cache, err, sizeof(err))) {
-		cli_usage_error("replay", "bad cache configuration: %s", err);
-		goto out;
+	/* the LLC sizes, each with the switches given beside them (banks, hash, UCD...) */
+	for (size_t i = 0; i < (n_llc ? n_llc : 1); i++) {
+		struct llct_cache_config *k = n_llc ? &llc[i] : &a->cache;
+		k->banks = a->cache.banks;
+		k->sample_period = a->cache.sample_period;
+		k->hash = a->cache.hash;
+		k->ucd = a->cache.ucd;
+		if (llct_cache_config_check(k, err, sizeof(err))) {
+			char hint[160] = "";
+			if (n_llc)
+				cli_llc_hint(llc_text[i], hint, sizeof(hint));
+			cli_usage_error("replay", "bad cache configuration%s%s%s: %s%s",
+					n_llc ? " '" : "", n_llc ? llc_text[i] : "",
+					n_llc ? "'" : "", err, hint);
+			goto out;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (n_llc && !memcmp(&llc[j], k, sizeof(*k))) {
+				cli_usage_error("replay", "--llc '%s' is given twice", llc_text[i]);
+				goto out;
+			}
 	}
+	if (n_llc == 1)
+		a->cache = llc[0];
+	else if (n_llc > 1) {
+		a->cache = llc[0];
+		a->sweep = llc;
+		a->n_sweep = n_llc;
+	}
+	if (simultaneous) /* every estimate of the command's runs, together */
+		a->family = REPLAY_ESTIMATES_PER_RUN * (uint32_t)a->n_pol * (uint32_t)(n_llc ? n_llc : 1);
+	for (size_t i = 0; i < a->n_traces; i++)
+		if (cli_check_input("replay", a->traces[i], CLI_FILE_TRACE)) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
 	if ((rc = replay_job_prepare(a, err, sizeof(err))) != EXIT_OK) {
 		if (rc == EXIT_USAGE)
 			cli_usage_error("replay", "%s", err);
@@ -276,6 +328,8 @@ int cmd_replay(int argc, char **argv)
 	}
 	rc = EXIT_FAIL;
 	/* Check the traces and the results file before a long replay. */
+	if (cli_check_output("replay", out_path, CLI_FILE_RESULTS, 0))
+		goto out;
 	for (size_t i = 0; i < a->n_traces; i++) {
 		struct llct_reader *r;
 		if (llct_reader_open(a->traces[i], &r, err, sizeof(err))) {
@@ -306,9 +360,14 @@ int cmd_replay(int argc, char **argv)
 				"co-ran %zu traces x %zu policies in %.2fs; results in '%s'\n",
 				a->n_traces, a->n_pol, a->wall_s, out_path);
 		} else if (!quiet) {
-			if (cli_print_replay_table(llct_results_handle(db), a->first_id,
-						   (int64_t)a->n_pol, a->cache.ucd))
-				rc = EXIT_FAIL;
+			for (size_t k = 0; k < (a->n_sweep ? a->n_sweep : 1); k++) {
+				if (a->n_sweep)
+					printf("%sLLC %s\n", k ? "\n" : "", llc_text[k]);
+				if (cli_print_replay_table(llct_results_handle(db),
+							   a->cfg_first[k], (int64_t)a->n_pol,
+							   a->cache.ucd))
+					rc = EXIT_FAIL;
+			}
 			if (a->sample_sets > 1) {
 				uint32_t sets = llct_cache_sets(&a->cache);
 				double conf = a->confidence > 0 ? a->confidence : 0.99;
@@ -332,8 +391,10 @@ int cmd_replay(int argc, char **argv)
 					    "more sets (a smaller N) for tighter estimates\n");
 			}
 			fprintf(stderr,
-				"replayed %llu records x %zu policies in %.2fs; results in '%s'\n",
-				(unsigned long long)a->records, a->n_pol, a->wall_s, out_path);
+				"replayed %llu records x %zu policies%s%.0zu%s in %.2fs; results in "
+				"'%s'\n",
+				(unsigned long long)a->records, a->n_pol, a->n_sweep ? " x " : "",
+				a->n_sweep, a->n_sweep ? " LLC sizes" : "", a->wall_s, out_path);
 		}
 	}
 	if (llct_results_close(db) && rc == EXIT_OK) {

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -25,27 +27,37 @@ static char *default_output(const char *results)
 	return out;
 }
 
-/* Starts a browser on the page without waiting for it: $BROWSER, else xdg-open. */
+/* Starts a browser on the page: $BROWSER, else xdg-open, else sensible-browser. A launcher
+ * that fails within a few seconds (xdg-open with no browser behind it) counts as not
+ * started; one still running then is a browser at work. Says which one opened it. */
 static int open_page(const char *path)
 {
 	const char *cands[] = {getenv("BROWSER"), "xdg-open", "sensible-browser"};
 	for (size_t i = 0; i < sizeof(cands) / sizeof(cands[0]); i++) {
 		pid_t pid;
+		int status;
 		char *argv[] = {(char *)cands[i], (char *)path, NULL};
-		if (cands[i] && cands[i][0] &&
-		    posix_spawnp(&pid, cands[i], NULL, NULL, argv, environ) == 0) {
-			fprintf(stderr, "opening it with %s\n", cands[i]);
-			return 0;
-		}
+		if (!cands[i] || !cands[i][0] ||
+		    posix_spawnp(&pid, cands[i], NULL, NULL, argv, environ) != 0)
+			continue;
+		double until = cli_now() + 5;
+		pid_t got = 0;
+		while ((got = waitpid(pid, &status, WNOHANG)) == 0 && cli_now() < until)
+			usleep(50000);
+		if (got == pid && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
+			continue; /* it ran and failed: try the next */
+		fprintf(stderr, "report: opened it with %s\n", cands[i]);
+		return 0;
 	}
 	return -1;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	enum { O_OPEN = 256, O_MAXROWS };
+	enum { O_OPEN = 256, O_MAXROWS, O_FORCE };
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
 					     {"open", no_argument, NULL, O_OPEN},
+					     {"force", no_argument, NULL, O_FORCE},
 					     {"max-frame-rows", required_argument, NULL, O_MAXROWS},
 					     {"quiet", no_argument, NULL, 'q'},
 					     {"help", no_argument, NULL, 'h'},
@@ -54,7 +66,7 @@ int cmd_report(int argc, char **argv)
 	struct llct_report_stats s;
 	const char *out_arg = NULL;
 	char err[1024], *out = NULL;
-	int c, quiet = 0, want_open = 0;
+	int c, quiet = 0, want_open = 0, force = 0;
 	uint64_t v;
 	opterr = 0;
 	optind = 1;
@@ -65,6 +77,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case O_OPEN:
 			want_open = 1;
+			break;
+		case O_FORCE:
+			force = 1;
 			break;
 		case O_MAXROWS:
 			if (!cli_parse_uint(optarg, UINT64_C(1) << 40, &v) || !v)
@@ -87,6 +102,11 @@ int cmd_report(int argc, char **argv)
 	const char *results = argv[optind];
 	if (!(out = out_arg ? strdup(out_arg) : default_output(results))) {
 		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	if (cli_check_input("report", results, CLI_FILE_RESULTS) ||
+	    cli_check_output("report", out, CLI_FILE_REPORT, force)) {
+		free(out);
 		return EXIT_FAIL;
 	}
 	struct timeval t0, t1;
@@ -115,8 +135,13 @@ int cmd_report(int argc, char **argv)
 				(unsigned long long)(s.latest_runs - s.frame_runs));
 	}
 	printf("report written to %s (open it in a browser; it needs no network)\n", out);
-	if (want_open && open_page(out))
-		fprintf(stderr, "report: no browser to open it with ($BROWSER, xdg-open)\n");
+	if (want_open && open_page(out)) {
+		cli_error("no browser could be started ($BROWSER, xdg-open, sensible-browser); "
+			  "open '%s' by hand",
+			  out);
+		free(out);
+		return EXIT_FAIL;
+	}
 	free(out);
 	return EXIT_OK;
 }

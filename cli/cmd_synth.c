@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+enum { O_FRAMES_OLD = 200, O_FORCE }; /* neither graphics nor kernel options */
 enum {
 	O_OBJECTS = 256,
 	O_MATERIALS,
@@ -46,7 +47,9 @@ static int parse_fraction(const char *s, double max, double *out)
 int cmd_synth(int argc, char **argv)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-					     {"frames", required_argument, NULL, 'n'},
+					     {"count", required_argument, NULL, 'n'},
+					     {"frames", required_argument, NULL, O_FRAMES_OLD},
+					     {"force", no_argument, NULL, O_FORCE},
 					     {"width", required_argument, NULL, 'W'},
 					     {"height", required_argument, NULL, 'H'},
 					     {"seed", required_argument, NULL, 's'},
@@ -75,7 +78,7 @@ int cmd_synth(int argc, char **argv)
 	struct llct_kernel_params kp = LLCT_KERNEL_PARAMS_INIT;
 	const char *out = NULL, *kernel = NULL, *graphics_opt = NULL, *kernel_opt = NULL;
 	uint64_t frames = 1, v;
-	int c, quiet = 0;
+	int c, quiet = 0, force = 0;
 	char err[600], tmp[4096];
 
 	opterr = 0;
@@ -93,9 +96,17 @@ int cmd_synth(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			continue;
+		case O_FRAMES_OLD: /* --frames is a range everywhere else: a count here is --count */
+			fprintf(stderr, "llctrace synth: --frames N is now --count N (--frames will "
+					"go in a later version)\n");
+			/* fall through */
 		case 'n':
 			if (!cli_parse_uint(optarg, 1000000, &frames) || frames == 0)
-				return cli_usage_error("synth", "bad --frames '%s'", optarg);
+				return cli_usage_error("synth", "bad --count '%s' (a number of frames)",
+						       optarg);
+			continue;
+		case O_FORCE:
+			force = 1;
 			continue;
 		case 's':
 			if (!cli_parse_uint(optarg, UINT64_MAX, &p.seed))
@@ -198,6 +209,8 @@ int cmd_synth(int argc, char **argv)
 		return cli_usage_error("synth", "unexpected argument '%s'", argv[optind]);
 	if (!out)
 		return cli_usage_error("synth", "needs -o OUT.llct");
+	if (cli_check_output("synth", out, CLI_FILE_TRACE, force))
+		return EXIT_FAIL;
 	if (kernel && graphics_opt)
 		return cli_usage_error("synth", "'%s' is for graphics frames, not --kernel",
 				       graphics_opt);

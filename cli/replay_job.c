@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 static const char *const owner_by_name[] = {"tenant", "sm", "kernel", "stream"};
@@ -19,33 +20,51 @@ void replay_job_init(struct replay_job *j)
 	j->first_id = -1;
 }
 
+/* "unknown policy 'X'; did you mean 'Y'? (the policies: ...)" */
+static void unknown_policy(const char *t, char *err, size_t err_size)
+{
+	const char *names[REPLAY_MAX_POLICIES + 1];
+	size_t n = 0, at;
+	for (const struct llct_policy_ops *const *p = llct_policies; *p && n < REPLAY_MAX_POLICIES;
+	     p++)
+		names[n++] = (*p)->name;
+	names[n++] = "all";
+	const char *near = cli_nearest(t, names, n);
+	at = (size_t)snprintf(err, err_size, "unknown policy '%s'", t);
+	if (near && at < err_size)
+		at += (size_t)snprintf(err + at, err_size - at, "; did you mean '%s'?", near);
+	for (size_t i = 0; i < n && at < err_size; i++)
+		at += (size_t)snprintf(err + at, err_size - at, "%s%s%s", i ? ", " : " (policies: ",
+				       names[i], i + 1 == n ? ")" : "");
+}
+
 int replay_parse_policies(const char *list, const struct llct_policy_ops **out, size_t *n,
 			  char *err, size_t err_size)
 {
 	char buf[1024], *save = NULL;
 	*n = 0;
-	if (strcmp(list, "all") == 0) {
-		for (const struct llct_policy_ops *const *p = llct_policies; *p; p++)
-			if (*n < REPLAY_MAX_POLICIES)
-				out[(*n)++] = *p;
-		return 0;
-	}
 	if (strlen(list) >= sizeof(buf)) {
 		snprintf(err, err_size, "policy list too long");
 		return -1;
 	}
 	strcpy(buf, list);
-	for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-		const struct llct_policy_ops *p = llct_policy_find(t);
-		if (!p) {
-			snprintf(err, err_size, "unknown policy '%s'", t);
+	/* names case-insensitive, separated by commas and/or spaces; "all" adds every policy */
+	for (char *t = strtok_r(buf, ", \t", &save); t; t = strtok_r(NULL, ", \t", &save)) {
+		const struct llct_policy_ops *one[2] = {llct_policy_find(t), NULL};
+		const struct llct_policy_ops *const *add = one;
+		if (strcasecmp(t, "all") == 0)
+			add = llct_policies;
+		else if (!one[0]) {
+			unknown_policy(t, err, err_size);
 			return -1;
 		}
-		for (size_t i = 0; i < *n; i++)
-			if (out[i] == p)
-				p = NULL;
-		if (p && *n < REPLAY_MAX_POLICIES)
-			out[(*n)++] = p;
+		for (; *add; add++) {
+			int dup = 0;
+			for (size_t i = 0; i < *n; i++)
+				dup |= out[i] == *add;
+			if (!dup && *n < REPLAY_MAX_POLICIES)
+				out[(*n)++] = *add;
+		}
 	}
 	if (!*n) {
 		snprintf(err, err_size, "no policy in '%s'", list);
@@ -118,9 +137,20 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
 		if (llct_cache_config_check(&j->sweep[c], err, err_size))
 			return EXIT_USAGE;
 	if (j->n_sweep && (j->corun || j->partition || j->bypass || j->colors)) {
-		snprintf(err, err_size, "a sweep replays plain configurations only");
+		snprintf(err, err_size,
+			 "several LLC sizes in one pass replay plain configurations only: not "
+			 "with --corun, --partition, --bypass or --colors (replay each size on "
+			 "its own)");
 		return EXIT_USAGE;
 	}
+	for (size_t c = 1; c < j->n_sweep; c++)
+		if (j->sweep[c].line != j->sweep[0].line) {
+			snprintf(err, err_size,
+				 "several LLC sizes in one pass share one line size (%u and %u "
+				 "bytes here); replay each line size on its own",
+				 j->sweep[0].line, j->sweep[c].line);
+			return EXIT_USAGE;
+		}
 	if (j->sample_sets > 1 &&
 	    (j->corun || j->partition || j->bypass || j->colors || j->contention)) {
 		snprintf(err, err_size,
@@ -140,6 +170,20 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
 			return EXIT_USAGE;
 		}
 		j->has_range = 1;
+		/* every trace must hold the frames asked for: "5-9" on frames 1..3 is a slip */
+		for (size_t t = 0; t < j->n_traces; t++) {
+			struct llct_reader *r;
+			const struct llct_frame_info *fi;
+			size_t nf;
+			if (llct_reader_open(j->traces[t], &r, err, err_size))
+				return EXIT_FAIL;
+			llct_reader_frames(r, &fi, &nf);
+			int bad = llct_frame_range_check(&j->range, j->frames, j->traces[t], fi, nf,
+							 err, err_size);
+			llct_reader_close(r);
+			if (bad)
+				return EXIT_USAGE;
+		}
 	}
 	if (j->bypass) {
 		if (llct_partition_parse_bypass(j->bypass, &j->part, err, err_size))
@@ -253,7 +297,9 @@ static int run_single(struct replay_job *j, struct llct_results *db, const char 
 	char created[64] = "";
 	int rc = EXIT_FAIL;
 
-	if (!pols || !cfgs) {
+	free(j->cfg_first);
+	j->cfg_first = malloc(n_cfg * sizeof(*j->cfg_first));
+	if (!pols || !cfgs || !j->cfg_first) {
 		snprintf(err, err_size, "out of memory");
 		goto out;
 	}
@@ -301,6 +347,8 @@ static int run_single(struct replay_job *j, struct llct_results *db, const char 
 			snprintf(err, err_size, "%s", llct_results_error(db));
 			goto out;
 		}
+		if (j->cfg_first)
+			j->cfg_first[c] = j->first_id;
 	}
 	rc = EXIT_OK;
 out:
@@ -361,6 +409,8 @@ int replay_job_run(struct replay_job *j, struct llct_results *db, char *err, siz
 
 void replay_job_release(struct replay_job *j)
 {
+	free(j->cfg_first);
+	j->cfg_first = NULL;
 	if (j->has_range)
 		llct_frame_range_release(&j->range);
 	j->has_range = 0;

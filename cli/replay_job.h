@@ -52,6 +52,7 @@ struct replay_job {
 
 	/* after replay_job_run */
 	int64_t first_id; /* the first run written (of the last configuration written) */
+	int64_t *cfg_first; /* a single trace's: each configuration's first run */
 	uint64_t records; /* records replayed (of the first trace) */
 	double wall_s;
 };

@@ -36,10 +36,16 @@ int cli_getopt_common(const char *cmd, int c, char **argv)
 		return cli_help(cmd);
 	if (c == '?' || c == ':') {
 		const char *bad = argv[optind - 1];
-		if (optopt && c == ':')
+		char near[64];
+		if (c == ':' && strncmp(bad, "--", 2) == 0)
+			return cli_usage_error(cmd, "option '%s' needs a value", bad);
+		if (c == ':')
 			return cli_usage_error(cmd, "option '-%c' needs a value", optopt);
-		if (optopt)
+		if (optopt && strncmp(bad, "--", 2) != 0)
 			return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+		if (cli_nearest_option(cmd, bad, near, sizeof(near)))
+			return cli_usage_error(cmd, "unknown option '%s'; did you mean '%s'?", bad,
+					       near);
 		return cli_usage_error(cmd, "unknown option '%s'", bad);
 	}
 	return -1;
@@ -52,6 +58,23 @@ int cli_help(const char *name)
 		return EXIT_USAGE;
 	fputs(c->usage, stdout);
 	return EXIT_OK;
+}
+
+const char *cli_list_arg(const char *arg, int argc, char **argv, char *buf, size_t size)
+{
+	size_t len = strlen(arg);
+	if (len >= size)
+		return arg;
+	memcpy(buf, arg, len + 1);
+	/* "-p drrip, gspc": the shell split the list after the comma; take the rest back, as
+	 * long as it is no option and no file (a trace named after a policy stays a trace) */
+	while (len && buf[len - 1] == ',' && optind < argc && argv[optind][0] != '-' &&
+	       access(argv[optind], F_OK) != 0 && len + strlen(argv[optind]) < size) {
+		memcpy(buf + len, argv[optind], strlen(argv[optind]) + 1);
+		len += strlen(argv[optind]);
+		optind++;
+	}
+	return buf;
 }
 
 double cli_now(void)
@@ -175,23 +198,48 @@ int cli_parse_size(const char *s, uint64_t *out)
 
 int cli_parse_llc(const char *s, uint64_t *size, uint32_t *ways, uint32_t *line)
 {
-	char buf[64], *w, *l;
-	uint64_t v;
+	char buf[64], *w, *l = NULL;
+	uint64_t v, sz;
+	uint32_t nw = *ways, nl = *line;
 	if (strlen(s) >= sizeof(buf))
 		return 0;
 	strcpy(buf, s);
-	if (!(w = strchr(buf, ':')) || !(l = strchr(w + 1, ':')))
+	/* SIZE, SIZE:WAYS or SIZE:WAYS:LINE; what is left out keeps the value given */
+	if ((w = strchr(buf, ':'))) {
+		*w++ = '\0';
+		if ((l = strchr(w, ':')))
+			*l++ = '\0';
+		if (!cli_parse_uint(w, 64, &v) || !v)
+			return 0;
+		nw = (uint32_t)v;
+	}
+	if (!cli_parse_size(buf, &sz))
 		return 0;
-	*w++ = '\0';
-	*l++ = '\0';
-	if (!cli_parse_size(buf, size) || !cli_parse_uint(w, 64, &v) || !v)
-		return 0;
-	*ways = (uint32_t)v;
-	if (!cli_parse_size(l, &v) || !v ||
-	    v > UINT32_MAX) /* a zero line is no line (fuzz_options) */
-		return 0;
-	*line = (uint32_t)v;
+	if (l) {
+		if (!cli_parse_size(l, &v) || !v ||
+		    v > UINT32_MAX) /* a zero line is no line (fuzz_options) */
+			return 0;
+		nl = (uint32_t)v;
+	}
+	*size = sz;
+	*ways = nw;
+	*line = nl;
 	return 1;
+}
+
+void cli_llc_hint(const char *s, char *buf, size_t size)
+{
+	size_t n = strcspn(s, ":");
+	buf[0] = '\0';
+	/* "8MB" is 8,000,000 bytes, as numfmt reads it; the binary size is what was meant */
+	if (n >= 3 && (s[n - 1] == 'B') && strchr("KMG", s[n - 2]) && s[n - 3] >= '0' &&
+	    s[n - 3] <= '9')
+		snprintf(buf, size, "; '%.*s' is decimal (%s bytes): did you mean '%.*siB'?",
+			 (int)n, s,
+			 s[n - 2] == 'K'   ? "thousands of"
+			 : s[n - 2] == 'M' ? "millions of"
+					   : "billions of",
+			 (int)(n - 1), s);
 }
 
 int cli_finish_trace(struct llct_writer *w, const char *tmp, const char *out, int st, char *err,

@@ -114,6 +114,11 @@ static int check_read(sqlite3 *db, const char *path, int64_t *ver, char *err, si
 		return llct_db_msg(err, err_size, LLCT_ERR_FORMAT,
 				   "'%s': not an llctrace results database (an empty database)",
 				   path);
+	if (app == LLCT_TRACE_APPLICATION_ID)
+		return llct_db_msg(err, err_size, LLCT_ERR_FORMAT,
+				   "'%s': an llctrace trace, not a results database (replay it "
+				   "into one: llctrace replay '%s' -o RESULTS.db)",
+				   path, path);
 	if (app != LLCT_RESULTS_APPLICATION_ID)
 		return llct_db_msg(err, err_size, LLCT_ERR_FORMAT,
 				   "'%s': not an llctrace results database (SQLite application_id "
@@ -283,6 +288,13 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 	}
 	if (app == LLCT_RESULTS_APPLICATION_ID && ver == LLCT_RESULTS_SCHEMA_VERSION) {
 		/* ready */
+	} else if (app == LLCT_TRACE_APPLICATION_ID) {
+		snprintf(r->err, sizeof(r->err),
+			 "'%s': an llctrace trace, not a results database; nothing was written "
+			 "(results go to a new file or an existing results database)",
+			 path);
+		st = LLCT_ERR_FORMAT;
+		goto fail;
 	} else if (app != LLCT_RESULTS_APPLICATION_ID) {
 		snprintf(r->err, sizeof(r->err),
 			 "'%s': not an llctrace results database (SQLite application_id 0x%llx)",

@@ -168,6 +168,12 @@ int llct_reader_open(const char *path, struct llct_reader **out, char *errbuf, s
 	}
 	if ((st = pragma_int(r, "PRAGMA application_id", &app)))
 		goto fail;
+	if (app == 0x4C4C4352) { /* LLCT_RESULTS_APPLICATION_ID (results.h is not this layer's) */
+		st = reader_fail(r, LLCT_ERR_FORMAT,
+				 "an llctrace results database, not a trace (traces come from "
+				 "capture, synth or import)");
+		goto fail;
+	}
 	if (app != LLCT_TRACE_APPLICATION_ID) {
 		st = reader_fail(r, LLCT_ERR_FORMAT,
 				 "not an llctrace trace (SQLite application_id is 0x%llx)",

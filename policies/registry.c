@@ -2,6 +2,7 @@
 #include "all.h"
 
 #include <string.h>
+#include <strings.h>
 
 const struct llct_policy_ops *const llct_policies[] = {
     &llct_policy_belady,
@@ -20,7 +21,7 @@ const struct llct_policy_ops *const llct_policies[] = {
 const struct llct_policy_ops *llct_policy_find(const char *name)
 {
 	for (const struct llct_policy_ops *const *p = llct_policies; *p; p++)
-		if (strcmp((*p)->name, name) == 0)
+		if (strcasecmp((*p)->name, name) == 0) /* "DRRIP" is drrip */
 			return *p;
 	return NULL;
 }

@@ -55,21 +55,36 @@ uint32_t llct_cache_sets(const struct llct_cache_config *c)
 
 int llct_cache_config_check(const struct llct_cache_config *c, char *why, size_t why_size)
 {
-	const char *bad = NULL;
+	char buf[200];
+	const char *bad = buf;
+	uint64_t way_bytes = (uint64_t)c->ways * c->line;
 	if (c->ways < 1 || c->ways > LLCT_MAX_WAYS)
-		bad = "ways must be 1..64";
+		snprintf(buf, sizeof(buf), "ways must be 1..64, not %u", c->ways);
 	else if (!is_pow2(c->line) || c->line < 16 || c->line > 4096)
-		bad = "line size must be a power of two, 16..4096 bytes";
-	else if (c->size == 0 || c->size % ((uint64_t)c->ways * c->line))
-		bad = "size must be a multiple of ways x line size";
-	else if (c->size / ((uint64_t)c->ways * c->line) > (1u << 30))
-		bad = "more than 2^30 sets";
+		snprintf(buf, sizeof(buf),
+			 "line size must be a power of two, 16..4096 bytes, not %u", c->line);
+	else if (c->size == 0 || c->size % way_bytes)
+		snprintf(buf, sizeof(buf),
+			 "size %llu bytes is not a multiple of ways x line size (%u x %u = %llu "
+			 "bytes)",
+			 (unsigned long long)c->size, c->ways, c->line,
+			 (unsigned long long)way_bytes);
+	else if (c->size / way_bytes > (1u << 30))
+		snprintf(buf, sizeof(buf), "more than 2^30 sets");
 	else if (c->banks < 1 || llct_cache_sets(c) % c->banks)
-		bad = "banks must divide the number of sets";
+		snprintf(buf, sizeof(buf),
+			 "%llu bytes / (%u ways x %u bytes) is %u sets, which %u banks do not "
+			 "divide (banks default to 4; --banks sets them)",
+			 (unsigned long long)c->size, c->ways, c->line, llct_cache_sets(c),
+			 c->banks);
 	else if (c->sample_period < 1)
-		bad = "sample period must be at least 1";
+		snprintf(buf, sizeof(buf), "sample period must be at least 1");
 	else if (c->hash == LLCT_HASH_XOR && !is_pow2(llct_cache_sets(c)))
-		bad = "the xor hash needs a power-of-two number of sets";
+		snprintf(buf, sizeof(buf),
+			 "the xor hash needs a power-of-two number of sets, not %u",
+			 llct_cache_sets(c));
+	else
+		bad = NULL;
 	if (bad && why)
 		snprintf(why, why_size, "%s", bad);
 	return bad ? LLCT_ERR_INVALID : LLCT_OK;

@@ -214,5 +214,12 @@ struct llct_frame_range {
 int llct_frame_range_parse(const char *text, struct llct_frame_range *out);
 int llct_frame_range_contains(const struct llct_frame_range *fr, uint32_t frame);
 void llct_frame_range_release(struct llct_frame_range *fr);
+/* Checks a range against the frames a trace holds (frames[] in increasing order): every span
+ * must start at a frame inside the trace's first..last, and a closed span must end inside it
+ * too. Returns LLCT_ERR_INVALID with a message naming the trace (`path`), the span and the
+ * frames the trace holds, else LLCT_OK. */
+int llct_frame_range_check(const struct llct_frame_range *fr, const char *text, const char *path,
+			   const struct llct_frame_info *frames, size_t n, char *err,
+			   size_t err_size);
 
 #endif
