@@ -341,22 +341,15 @@ static struct list get(struct section *s, enum key k, const char **def)
 	return (struct list){(char **)def, 1};
 }
 
-static int find_created(const char *table, const char *key, const char *value, void *ud)
-{
-	if (!strcmp(table, "capture") && !strcmp(key, "created_at") && value) {
-		snprintf(ud, 64, "%s", value);
-		return 1;
-	}
-	return 0;
-}
-
-static void created_at(const char *path, char *out)
+/* The trace's id (llct_reader_id), or its path when it cannot be read (its jobs then fail
+ * with the reader's message). */
+static void trace_id(const char *path, char *out, size_t size)
 {
 	struct llct_reader *r;
 	char err[256];
-	out[0] = '\0';
+	snprintf(out, size, "%s", path);
 	if (llct_reader_open(path, &r, err, sizeof(err)) == LLCT_OK) {
-		llct_reader_foreach_meta(r, find_created, out);
+		snprintf(out, size, "%s", llct_reader_id(r));
 		llct_reader_close(r);
 	}
 }
@@ -375,37 +368,34 @@ static int add_cell(struct batch_grid *g, const struct batch_cell *c)
 	return 1;
 }
 
-/* The cell's identity in results.db: everything that makes its runs what they are. */
-static int cell_key(struct batch_grid *g, struct batch_cell *c, char **created)
+/* The cell's identity in results.db: everything that makes its runs what they are, the
+ * traces named by their ids (replay_cell_key, as `replay` names its runs). */
+static int cell_key(struct batch_grid *g, struct batch_cell *c, char **ids)
 {
-	char key[8192];
-	size_t at = 0;
-	for (size_t t = 0; t < c->n_traces; t++)
-		at += (size_t)snprintf(key + at, sizeof(key) - at, "%s%s@%s",
-				       t ? "," : "trace=", c->traces[t], created[t]);
-	snprintf(
-	    key + at, sizeof(key) - at,
-	    "|llc=%llu:%u:%u|hash=%s|banks=%u|sample_period=%u|ucd=%d|frames=%s|partition=%s"
-	    "|partition_by=%s|bypass=%s|contention_by=%s|colors=%s|page_size=%u|latency=%g/%g"
-	    "|mlp=%s",
-	    (unsigned long long)c->cache.size, c->cache.ways, c->cache.line,
-	    c->cache.hash == LLCT_HASH_XOR ? "xor" : "mod", c->cache.banks, c->cache.sample_period,
-	    c->cache.ucd, c->frames ? c->frames : "all", c->partition ? c->partition : "none",
-	    c->part_by == LLCT_CLASS_STREAM ? "stream" : "tenant", c->bypass ? c->bypass : "none",
-	    c->contention ? (const char *[]){"tenant", "sm", "kernel", "stream"}[c->contention_by]
-			  : "none",
-	    c->colors ? c->colors : "none", c->colors ? c->page_size : 0, c->corun ? c->hit_lat : 0,
-	    c->corun ? c->miss_lat : 0, c->mlp ? c->mlp : "default");
-	if (c->sample_sets) {
-		size_t len = strlen(key);
-		snprintf(key + len, sizeof(key) - len, "|sample_sets=1/%u", c->sample_sets);
-	}
-	if (c->sample_sets && (c->confidence != 0.99 || c->simultaneous)) {
-		size_t len = strlen(key); /* 99% each, the default, keeps the keys it had */
-		snprintf(key + len, sizeof(key) - len, "|confidence=%.10g%s", c->confidence,
-			 c->simultaneous ? "|simultaneous" : "");
-	}
-	return (c->key = keep(g, key)) != NULL;
+	struct replay_cell k = {
+	    .ids = (const char *const *)ids,
+	    .n_ids = c->n_traces,
+	    .cache = &c->cache,
+	    .frames = c->frames,
+	    .partition = c->partition,
+	    .bypass = c->bypass,
+	    .colors = c->colors,
+	    .mlp = c->mlp,
+	    .part_by = c->part_by,
+	    .contention = c->contention,
+	    .contention_by = c->contention_by,
+	    .page_size = c->page_size,
+	    .sample_sets = c->sample_sets,
+	    .corun = c->corun,
+	    .simultaneous = c->simultaneous,
+	    .hit_lat = c->hit_lat,
+	    .miss_lat = c->miss_lat,
+	    .confidence = c->confidence,
+	};
+	char *key = replay_cell_key(&k);
+	c->key = key ? keep(g, key) : NULL;
+	free(key);
+	return c->key != NULL;
 }
 
 static int gerr(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -512,7 +502,7 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 		len[d] = dims[d].n;
 	len[D_UNIT] = s->corun ? 1 : tr->n;
 	len[D_GEO] = n_geo;
-	char(*created)[64] = calloc(tr->n, 64);
+	char(*created)[4096] = calloc(tr->n, 4096); /* each trace's id */
 	char **cptr = calloc(tr->n, sizeof(*cptr));
 	if (!created || !cptr) {
 		free(created);
@@ -520,7 +510,7 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 		return gerr(err, err_size, "out of memory");
 	}
 	for (size_t t = 0; t < tr->n; t++) {
-		created_at(tr->v[t], created[t]);
+		trace_id(tr->v[t], created[t], sizeof(created[t]));
 		cptr[t] = created[t];
 	}
 	int st = LLCT_OK;

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -57,6 +58,82 @@ static void prepend_env(const char *name, const char *value, char sep)
 	free(both);
 }
 
+/* A signal that ends `llctrace capture` is passed on to the program's process group. */
+static volatile sig_atomic_t got_signal;
+static volatile pid_t child_group;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	if (child_group > 0)
+		kill(-child_group, sig);
+}
+
+static void catch_signals(void (*fn)(int))
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Waits for the program; once a signal came, waits at most kill_after seconds for its whole
+ * process group to end, then kills the group. Returns the program's wait status. */
+static int wait_program(pid_t pid, const char *name, double kill_after)
+{
+	int status = 0, reaped = 0, announced = 0;
+	double deadline = 0;
+	for (;;) {
+		if (!reaped) {
+			pid_t got = waitpid(pid, &status, got_signal ? WNOHANG : 0);
+			if (got == pid)
+				reaped = 1;
+			else if (got < 0 && errno != EINTR)
+				return status;
+		}
+		if (got_signal) { /* the group's orphans are ours (a subreaper): reap the dead */
+			int st;
+			pid_t got;
+			while ((got = waitpid(-1, &st, WNOHANG)) > 0)
+				if (got == pid) {
+					status = st;
+					reaped = 1;
+				}
+		}
+		if (!got_signal) {
+			if (reaped)
+				return status;
+			continue;
+		}
+		if (!announced) {
+			announced = 1;
+			deadline = cli_now() + kill_after;
+			fprintf(stderr,
+				"llctrace: got %s; passed it on to '%s' (process group %ld) and "
+				"waiting up to %gs for it to end (--kill-after)\n",
+				strsignal(got_signal), name, (long)pid, kill_after);
+		}
+		/* done when the program and every process of its group are gone */
+		if (reaped && kill(-pid, 0) != 0 && errno == ESRCH)
+			return status;
+		if (cli_now() >= deadline) {
+			fprintf(stderr,
+				"llctrace: '%s' did not end within %gs of the signal: killing its "
+				"process group %ld\n",
+				name, kill_after, (long)pid);
+			kill(-pid, SIGKILL);
+			if (!reaped)
+				while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+					;
+			return status;
+		}
+		usleep(20000);
+	}
+}
+
 int cmd_capture(int argc, char **argv)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
@@ -67,10 +144,14 @@ int cmd_capture(int argc, char **argv)
 					     {"exit-after", no_argument, NULL, 'x'},
 					     {"renderdoc", no_argument, NULL, 'R'},
 					     {"twin-lead", required_argument, NULL, 'L'},
+					     {"force", no_argument, NULL, 'F'},
+					     {"kill-after", required_argument, NULL, 'K'},
 					     {"quiet", no_argument, NULL, 'q'},
 					     {"help", no_argument, NULL, 'h'},
 					     {NULL, 0, NULL, 0}};
 	const char *out = NULL, *frames = NULL, *boundary = "auto";
+	int force = 0;
+	double kill_after = 10;
 	char dir[PATH_MAX + 16], path[PATH_MAX + 64], err[700], sms_text[24] = "", tier[4] = "";
 	uint64_t v;
 	int c, quiet = 0, exit_after = 0, renderdoc = 0;
@@ -117,6 +198,18 @@ int cmd_capture(int argc, char **argv)
 		case 'x':
 			exit_after = 1;
 			break;
+		case 'F':
+			force = 1;
+			break;
+		case 'K': {
+			char *end;
+			kill_after = strtod(optarg, &end);
+			if (end == optarg || *end || !(kill_after >= 0 && kill_after <= 86400))
+				return cli_usage_error("capture",
+						       "bad --kill-after '%s' (seconds, 0 to 86400)",
+						       optarg);
+			break;
+		}
 		default: {
 			int r = cli_getopt_common("capture", c, argv);
 			if (r >= 0)
@@ -170,11 +263,17 @@ int cmd_capture(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s", out);
 	else
 		snprintf(path, sizeof(path), "llctrace-%ld.llct", (long)getpid());
-	unlink(path); /* a trace left from an earlier run must not pass for this one */
+	if (cli_check_output("capture", path, CLI_FILE_TRACE, force))
+		return EXIT_FAIL;
+	/* the layer writes beside the target; the trace is renamed into place once the program
+	 * is gone, so a capture that writes nothing leaves an older file whole */
+	char tmp[PATH_MAX + 96];
+	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", path, (long)getpid());
+	unlink(tmp);
 
 	prepend_env("VK_LAYER_PATH", dir, ':');
 	prepend_env("VK_INSTANCE_LAYERS", "VK_LAYER_LLCTRACE_capture", ':');
-	setenv("LLCT_CAPTURE_OUTPUT", path, 1);
+	setenv("LLCT_CAPTURE_OUTPUT", tmp, 1);
 	setenv("LLCT_CAPTURE_FRAMES", frames ? frames : "all", 1);
 	setenv("LLCT_CAPTURE_BOUNDARY", boundary, 1);
 	if (label)
@@ -207,21 +306,32 @@ int cmd_capture(int argc, char **argv)
 	}
 
 	double t0 = cli_now();
+	catch_signals(on_signal);
+	/* the program's orphaned processes come to us, so that once a signal came we see them
+	 * end (and are not fooled by zombies nobody reaps) */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pid_t pid = fork();
 	if (pid < 0) {
 		cli_error("cannot start '%s': %s", argv[optind], strerror(errno));
 		return EXIT_FAIL;
 	}
 	if (pid == 0) {
+		/* a process group of its own: a signal to llctrace reaches all of the program */
+		setpgid(0, 0);
+		catch_signals(SIG_DFL);
 		execvp(argv[optind], argv + optind);
 		fprintf(stderr, "llctrace: cannot run '%s': %s\n", argv[optind], strerror(errno));
 		_exit(127);
 	}
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	setpgid(pid, pid);
+	child_group = pid;
+	if (got_signal) /* came between fork and here */
+		kill(-pid, got_signal);
+	int status = wait_program(pid, argv[optind], kill_after);
 	int rc = EXIT_OK;
-	if (WIFSIGNALED(status)) {
+	if (got_signal) {
+		rc = 128 + got_signal;
+	} else if (WIFSIGNALED(status)) {
 		cli_error("'%s' was killed by signal %d; the trace keeps every frame completed "
 			  "before",
 			  argv[optind], WTERMSIG(status));
@@ -230,23 +340,36 @@ int cmd_capture(int argc, char **argv)
 		cli_error("'%s' exited with status %d", argv[optind], WEXITSTATUS(status));
 		rc = EXIT_FAIL;
 	}
-	char failed[1024] = "";
+	char failed[1024] = "", named[1024 + PATH_MAX];
 	if (sfd >= 0) {
 		FILE *f = fopen(status_path, "r");
 		if (f) {
 			if (!fgets(failed, sizeof(failed), f))
 				failed[0] = '\0';
 			failed[strcspn(failed, "\n")] = '\0';
+			/* the layer wrote to the temporary name: say the trace's own */
+			char *at = strstr(failed, tmp);
+			if (at) {
+				snprintf(named, sizeof(named), "%.*s%s%s", (int)(at - failed),
+					 failed, path, at + strlen(tmp));
+				named[sizeof(failed) - 1] = '\0';
+				memcpy(failed, named, strlen(named) + 1);
+			}
 			fclose(f);
 		}
 		unlink(status_path);
 	}
 	struct llct_reader *r;
-	if (llct_reader_open(path, &r, err, sizeof(err))) {
+	if (llct_reader_open(tmp, &r, err, sizeof(err))) {
+		int none = access(tmp, F_OK) != 0;
+		unlink(tmp);
 		if (failed[0])
 			cli_error("capture failed: %s; no trace was written", failed);
+		else if (none)
+			cli_error("no trace was written to '%s'; did the program use Vulkan?", path);
 		else
-			cli_error("no trace was written (%s); did the program use Vulkan?", err);
+			cli_error("no trace was written to '%s' (%s); did the program use Vulkan?",
+				  path, err);
 		return EXIT_FAIL;
 	}
 	if (failed[0]) {
@@ -262,9 +385,19 @@ int cmd_capture(int argc, char **argv)
 		records += fi[i].n_records;
 	llct_reader_compressed_bytes(r, &bytes);
 	llct_reader_close(r);
+	int kept_old = n == 0 && access(path, F_OK) == 0;
+	if (kept_old) {
+		unlink(tmp); /* nothing captured: the older trace stays */
+	} else if (rename(tmp, path) != 0) {
+		cli_error("'%s': cannot rename the trace into place: %s (it is in '%s')", path,
+			  strerror(errno), tmp);
+		return EXIT_FAIL;
+	}
 	if (n == 0 && rc == EXIT_OK) {
 		/* an empty trace is almost always a wrong boundary or range, not what was wanted */
-		cli_error("'%s' holds no frame: %s", path,
+		cli_error(kept_old ? "no frame was captured ('%s' is left as it was): %s"
+				   : "'%s' holds no frame: %s",
+			  path,
 			  !strcmp(boundary, "present")
 			      ? "the program never presented through Vulkan (offscreen programs, "
 				"Zink on Xvfb); try --frame-boundary auto, or check --frames"

@@ -170,6 +170,7 @@ int cmd_replay(int argc, char **argv)
 			}
 			break;
 		case O_MLP:
+			a->mlp_text = optarg;
 			if (!replay_parse_mlp(optarg, a->mlp)) {
 				cli_usage_error("replay",
 						"bad --mlp '%s' (N, or N0,N1,... per tenant)",

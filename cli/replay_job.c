@@ -3,6 +3,7 @@
 #include "replay_job.h"
 #include "cli.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -73,6 +74,38 @@ int replay_parse_policies(const char *list, const struct llct_policy_ops **out, 
 	return 0;
 }
 
+char *replay_cell_key(const struct replay_cell *c)
+{
+	static const char *const owner[] = {"tenant", "sm", "kernel", "stream"};
+	char key[8192];
+	size_t at = 0;
+	for (size_t t = 0; t < c->n_ids && at < sizeof(key); t++)
+		at += (size_t)snprintf(key + at, sizeof(key) - at, "%s%s", t ? "," : "trace=",
+				       c->ids[t]);
+	if (at >= sizeof(key))
+		return NULL;
+	at += (size_t)snprintf(
+	    key + at, sizeof(key) - at,
+	    "|llc=%llu:%u:%u|hash=%s|banks=%u|sample_period=%u|ucd=%d|frames=%s|partition=%s"
+	    "|partition_by=%s|bypass=%s|contention_by=%s|colors=%s|page_size=%u|latency=%g/%g"
+	    "|mlp=%s",
+	    (unsigned long long)c->cache->size, c->cache->ways, c->cache->line,
+	    c->cache->hash == LLCT_HASH_XOR ? "xor" : "mod", c->cache->banks,
+	    c->cache->sample_period, c->cache->ucd, c->frames ? c->frames : "all",
+	    c->partition ? c->partition : "none",
+	    c->part_by == LLCT_CLASS_STREAM ? "stream" : "tenant", c->bypass ? c->bypass : "none",
+	    c->contention ? owner[c->contention_by] : "none", c->colors ? c->colors : "none",
+	    c->colors ? c->page_size : 0, c->corun ? c->hit_lat : 0, c->corun ? c->miss_lat : 0,
+	    c->mlp ? c->mlp : "default");
+	if (c->sample_sets && at < sizeof(key))
+		at += (size_t)snprintf(key + at, sizeof(key) - at, "|sample_sets=1/%u",
+				       c->sample_sets);
+	if (c->sample_sets && (c->confidence != 0.99 || c->simultaneous) && at < sizeof(key))
+		at += (size_t)snprintf(key + at, sizeof(key) - at, "|confidence=%.10g%s",
+				       c->confidence, c->simultaneous ? "|simultaneous" : "");
+	return at < sizeof(key) ? strdup(key) : NULL;
+}
+
 int replay_parse_mlp(const char *s, double *mlp)
 {
 	char buf[512], *save = NULL;
@@ -110,6 +143,65 @@ static void colors_text(const struct llct_partition *p, size_t t, char *buf, siz
 					       p->colors[t][i]);
 		i = j + 1;
 	}
+}
+
+/* One name per trace in the results: its absolute path and its id, from every command; and,
+ * unless the caller brought its own (batch), the cell key of each configuration. */
+static int identify(struct replay_job *j, char *err, size_t err_size)
+{
+	for (size_t t = 0; t < j->n_traces; t++) {
+		struct llct_reader *r;
+		char abs[PATH_MAX];
+		if (llct_reader_open(j->traces[t], &r, err, err_size))
+			return EXIT_FAIL;
+		snprintf(j->trace_id[t], sizeof(j->trace_id[t]), "%s", llct_reader_id(r));
+		llct_reader_close(r);
+		free(j->canon[t]);
+		if (!(j->canon[t] = strdup(realpath(j->traces[t], abs) ? abs : j->traces[t]))) {
+			snprintf(err, err_size, "out of memory");
+			return EXIT_FAIL;
+		}
+		j->id_ptr[t] = j->trace_id[t];
+	}
+	for (size_t t = 0; t < j->n_traces; t++)
+		j->canon_ptr[t] = j->canon[t];
+	j->traces = j->canon_ptr;
+	if (j->batch_cells)
+		return EXIT_OK;
+	size_t n_cfg = j->n_sweep ? j->n_sweep : 1;
+	if (!(j->own_cells = calloc(n_cfg, sizeof(*j->own_cells)))) {
+		snprintf(err, err_size, "out of memory");
+		return EXIT_FAIL;
+	}
+	j->n_own_cells = n_cfg;
+	for (size_t c = 0; c < n_cfg; c++) {
+		struct replay_cell k = {
+		    .ids = j->id_ptr,
+		    .n_ids = j->n_traces,
+		    .cache = j->n_sweep ? &j->sweep[c] : &j->cache,
+		    .frames = j->frames,
+		    .partition = j->partition,
+		    .bypass = j->bypass,
+		    .colors = j->colors,
+		    .mlp = j->mlp_text,
+		    .part_by = j->part_by,
+		    .contention = j->contention,
+		    .contention_by = j->contention_by,
+		    .page_size = j->page_size,
+		    .sample_sets = j->sample_sets > 1 ? j->sample_sets : 0,
+		    .corun = j->corun,
+		    .simultaneous = j->family != 0,
+		    .hit_lat = j->hit_lat,
+		    .miss_lat = j->miss_lat,
+		    .confidence = j->confidence > 0 ? j->confidence : 0.99,
+		};
+		if (!(j->own_cells[c] = replay_cell_key(&k))) {
+			snprintf(err, err_size, "out of memory");
+			return EXIT_FAIL;
+		}
+	}
+	j->batch_cells = (const char *const *)j->own_cells;
+	return EXIT_OK;
 }
 
 int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
@@ -228,7 +320,7 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
 	}
 	for (size_t t = 0; t < j->n_traces; t++)
 		j->mlp_used[t] = j->mlp[t] > 0 ? j->mlp[t] : LLCT_DEFAULT_MLP;
-	return EXIT_OK;
+	return identify(j, err, err_size);
 }
 
 /* How the runs of configuration c were made, for the results database. */
@@ -238,6 +330,7 @@ static void fill_desc(const struct replay_job *j, const struct llct_cache_config
 {
 	memset(d, 0, sizeof(*d));
 	d->traces = j->traces;
+	d->trace_ids = j->id_ptr;
 	d->n_traces = j->n_traces;
 	d->trace_created = created;
 	d->started_at = started;
@@ -409,6 +502,15 @@ int replay_job_run(struct replay_job *j, struct llct_results *db, char *err, siz
 
 void replay_job_release(struct replay_job *j)
 {
+	for (size_t t = 0; t < LLCT_MAX_CLASSES; t++) {
+		free(j->canon[t]);
+		j->canon[t] = NULL;
+	}
+	for (size_t c = 0; c < j->n_own_cells; c++)
+		free(j->own_cells[c]);
+	free(j->own_cells);
+	j->own_cells = NULL;
+	j->n_own_cells = 0;
 	free(j->cfg_first);
 	j->cfg_first = NULL;
 	if (j->has_range)

@@ -25,6 +25,7 @@ struct replay_job {
 	const struct llct_policy_ops *pol[REPLAY_MAX_POLICIES];
 	size_t n_pol;
 	const char *frames, *partition, *bypass, *colors; /* as given, or NULL */
+	const char *mlp_text;                             /* --mlp as given, or NULL */
 	int contention;
 	enum llct_owner_by contention_by;
 	enum llct_class_by part_by;
@@ -34,12 +35,20 @@ struct replay_job {
 	uint32_t sample_sets;           /* --sample-sets 1/N: N; 0: every set */
 	double confidence;              /* the estimates' intervals' level (0: 0.99) ... */
 	uint32_t family;                /* ... each alone (0), or these many estimates together */
-	const char *const *batch_cells; /* per configuration: the batch cell it makes, or NULL */
+	/* per configuration: the cell it makes (replay_cell_key); NULL: replay_job_prepare
+	 * makes them */
+	const char *const *batch_cells;
 	/* records done so far of this job's decode; called on the decoding thread */
 	void (*progress)(void *ud, uint64_t done, uint64_t total);
 	void *progress_ud;
 
 	/* resolved by replay_job_prepare */
+	char *canon[LLCT_MAX_CLASSES];       /* the traces' absolute paths ... */
+	const char *canon_ptr[LLCT_MAX_CLASSES]; /* ... which `traces` then points to */
+	char trace_id[LLCT_MAX_CLASSES][48]; /* their llct_reader_id */
+	const char *id_ptr[LLCT_MAX_CLASSES];
+	char **own_cells; /* the keys prepare made, one per configuration */
+	size_t n_own_cells;
 	struct llct_frame_range range;
 	int has_range, has_part;
 	struct llct_partition part;
@@ -56,6 +65,24 @@ struct replay_job {
 	uint64_t records; /* records replayed (of the first trace) */
 	double wall_s;
 };
+
+/* What makes a replay's runs what they are, as one string (runs.params.batch_cell): `replay`
+ * and `batch` build it alike, so a batch knows the runs a replay already made, and names each
+ * trace by its id (llct_reader_id), so a moved trace is still known. */
+struct replay_cell {
+	const char *const *ids; /* the traces' ids, in tenant order */
+	size_t n_ids;
+	const struct llct_cache_config *cache;
+	const char *frames, *partition, *bypass, *colors, *mlp; /* as given; NULL: none/all */
+	enum llct_class_by part_by;
+	int contention;
+	enum llct_owner_by contention_by;
+	uint32_t page_size, sample_sets;
+	int corun, simultaneous;
+	double hit_lat, miss_lat, confidence;
+};
+/* The key, malloc'ed (NULL when out of memory). */
+char *replay_cell_key(const struct replay_cell *c);
 
 /* Defaults: 8 MiB:16:64, latencies and MLP as documented, 4 KiB pages. */
 void replay_job_init(struct replay_job *j);

@@ -51,12 +51,15 @@ static int create_versions(sqlite3 *db, int64_t from)
 {
 	const char *const v[] = {llct_results_schema_v1, llct_results_schema_v2,
 				 llct_results_schema_v3, llct_results_schema_v4,
-				 llct_results_schema_v5};
+				 llct_results_schema_v5, llct_results_schema_v6};
 	_Static_assert(sizeof(v) / sizeof(v[0]) == LLCT_RESULTS_SCHEMA_VERSION,
 		       "one schema text per version");
-	for (int64_t k = from; k < LLCT_RESULTS_SCHEMA_VERSION; k++)
+	for (int64_t k = from; k < LLCT_RESULTS_SCHEMA_VERSION; k++) {
 		if (sqlite3_exec(db, v[k], NULL, NULL, NULL) != SQLITE_OK)
 			return 1;
+		if (k == 5 && from > 0 && llct_results_identify_traces(db))
+			return 1;
+	}
 	return 0;
 }
 
@@ -315,8 +318,8 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 	} stmts[] = {
 	    {&r->ins_run, "INSERT INTO runs(trace, trace_created, policy, llc_bytes, ways, line,"
 			  " sets, banks, sample_period, hash, ucd, frames, params, tool_version,"
-			  " started_at, wall_s, accesses, accesses_per_s, peak_state_bytes, uid)"
-			  " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+			  " started_at, wall_s, accesses, accesses_per_s, peak_state_bytes, trace_id,"
+			  " uid) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
 			  " lower(hex(randomblob(16))))"},
 	    {&r->ins_stream, "INSERT INTO stream_stats VALUES(?,?,?,?,?,?,?,?,?,?,?)"},
 	    {&r->ins_rt, "INSERT INTO rt_tex(run_id, frame, produced, consumed, z_produced,"
@@ -403,6 +406,7 @@ int llct_results_add_run(struct llct_results *r, const struct llct_run_info *u, 
 	sqlite3_bind_int64(s, 17, (sqlite3_int64)u->accesses);
 	sqlite3_bind_double(s, 18, u->wall_s > 0 ? (double)u->accesses / u->wall_s : 0.0);
 	sqlite3_bind_int64(s, 19, (sqlite3_int64)u->peak_state);
+	text(s, 20, u->trace_id);
 	int st = step(r, s, "cannot add a run");
 	*run_id = st ? -1 : sqlite3_last_insert_rowid(r->db);
 	return st;

@@ -28,7 +28,7 @@ static const struct {
 #define RUN_COLS                                                                                   \
 	"trace, trace_created, policy, llc_bytes, ways, line, sets, banks, sample_period, hash,"   \
 	" ucd, frames, params, tool_version, started_at, wall_s, accesses, accesses_per_s,"        \
-	" peak_state_bytes, uid"
+	" peak_state_bytes, trace_id, uid"
 
 static int run(sqlite3 *db, const char *sql, const char *shard, const char *what, char *err,
 	       size_t err_size)

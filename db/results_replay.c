@@ -86,6 +86,24 @@ static char *params_json(struct llct_results *r, const struct llct_replay_desc *
 	return out;
 }
 
+/* v[0],v[1],... joined by commas, malloc'ed (a co-run's traces and ids). */
+static char *join(const char *const *v, size_t n)
+{
+	size_t len = 1;
+	for (size_t t = 0; t < n; t++)
+		len += strlen(v[t]) + 1;
+	char *out = malloc(len);
+	if (!out)
+		return NULL;
+	out[0] = '\0';
+	for (size_t t = 0; t < n; t++) {
+		if (t)
+			strcat(out, ",");
+		strcat(out, v[t]);
+	}
+	return out;
+}
+
 static void class_text(const char *by, size_t k, char *buf, size_t size)
 {
 	if (strcmp(by, "stream") == 0)
@@ -96,10 +114,12 @@ static void class_text(const char *by, size_t k, char *buf, size_t size)
 
 /* One policy's run with its frames, contention, partition and colors rows. */
 static int add_one(struct llct_results *r, const struct llct_replay_desc *d, const char *trace,
-		   const char *params, const struct llct_replay_result *res, int64_t *id)
+		   const char *trace_id, const char *params, const struct llct_replay_result *res,
+		   int64_t *id)
 {
 	struct llct_run_info ri = {
 	    .trace = trace,
+	    .trace_id = trace_id,
 	    .trace_created = d->trace_created && d->trace_created[0] ? d->trace_created : NULL,
 	    .policy = res->policy->name,
 	    .llc_bytes = d->llc_bytes,
@@ -168,7 +188,8 @@ int llct_results_add_replay(struct llct_results *r, const struct llct_replay_des
 		return llct_results_commit(r); /* rolls back, returns the error */
 	for (size_t m = 0; m < n && !st; m++) {
 		int64_t id;
-		st = add_one(r, d, d->traces[0], params, &res[m], &id);
+		st = add_one(r, d, d->traces[0], d->trace_ids ? d->trace_ids[0] : NULL, params,
+			     &res[m], &id);
 		if (m == 0)
 			*first_id = id;
 	}
@@ -184,26 +205,18 @@ int llct_results_add_replay(struct llct_results *r, const struct llct_replay_des
 int llct_results_add_corun(struct llct_results *r, const struct llct_replay_desc *d,
 			   const struct llct_corun_result *res, size_t n, int64_t *first_id)
 {
-	size_t len = 1, nt = d->n_traces;
-	char *params, *joined;
-	int st;
+	size_t nt = d->n_traces;
+	char *params, *joined = join(d->traces, nt), *ids = d->trace_ids ? join(d->trace_ids, nt) : NULL;
+	int st = LLCT_OK;
 	*first_id = -1;
-	for (size_t t = 0; t < nt; t++)
-		len += strlen(d->traces[t]) + 1;
-	if (!(joined = malloc(len)))
-		return LLCT_ERR_NOMEM;
-	joined[0] = '\0';
-	for (size_t t = 0; t < nt; t++) {
-		if (t)
-			strcat(joined, ",");
-		strcat(joined, d->traces[t]);
-	}
-	if ((st = llct_results_begin(r))) {
+	if (!joined || (d->trace_ids && !ids) || (st = llct_results_begin(r))) {
 		free(joined);
-		return st;
+		free(ids);
+		return joined && (!d->trace_ids || ids) ? st : LLCT_ERR_NOMEM;
 	}
 	if (!(params = params_json(r, d))) {
 		free(joined);
+		free(ids);
 		return llct_results_commit(r);
 	}
 	for (size_t m = 0; m < n && !st; m++) {
@@ -218,7 +231,7 @@ int llct_results_add_corun(struct llct_results *r, const struct llct_replay_desc
 						    .plog = c->plog,
 						    .n_plog = c->n_plog};
 		int64_t id;
-		st = add_one(r, d, joined, params, &shared, &id);
+		st = add_one(r, d, joined, ids, params, &shared, &id);
 		if (m == 0)
 			*first_id = id;
 		for (size_t k = 0; k < c->n_frames && !st; k++)
@@ -228,6 +241,7 @@ int llct_results_add_corun(struct llct_results *r, const struct llct_replay_desc
 	}
 	free(params);
 	free(joined);
+	free(ids);
 	if (st)
 		llct_results_abort(r, st, "cannot add the co-run's rows");
 	st = llct_results_commit(r);

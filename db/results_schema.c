@@ -229,3 +229,59 @@ const char llct_results_schema_v5[] =
     " CASE WHEN sum(t.z_produced) > 0 THEN 1.0 * sum(t.z_consumed) / sum(t.z_produced) END"
     " AS consumed_fraction FROM rt_tex t JOIN runs r ON r.id = t.run_id"
     " WHERE t.z_produced IS NOT NULL GROUP BY r.id;";
+
+/* Version 6: one identity per trace. runs.trace is the trace's absolute path from every command
+ * (older files kept the path as typed), runs.trace_id the trace's own id (llct_reader_id; a
+ * co-run's ids joined by commas), so a moved or renamed trace is still the same trace: configs
+ * and drrip_baselines group by it. After this text, results_identity.c fills trace_id and the
+ * absolute path of older runs whose trace it can still open. epoch_reuse's E2+ row: hits there
+ * do not move a line on, so hits/entered counted hits per entry (19.8 seen), not a probability;
+ * its reuse_probability is now hits / (hits + entered), the chance that a line in E2+ is hit
+ * again rather than evicted, and hits_per_entry keeps the old figure for every epoch. */
+const char llct_results_schema_v6[] =
+    "ALTER TABLE runs ADD COLUMN trace_id TEXT;"
+    "CREATE INDEX runs_trace_id ON runs(trace_id);"
+    "DROP VIEW IF EXISTS epoch_reuse;"
+    "CREATE VIEW epoch_reuse AS SELECT r.id AS run_id, r.trace, r.trace_id, r.policy, e.stream,"
+    " e.epoch, sum(e.entered) AS entered, sum(e.hits) AS hits,"
+    " CASE WHEN e.epoch = 'E2+' THEN CASE WHEN sum(e.hits) + sum(e.entered) > 0"
+    " THEN 1.0 * sum(e.hits) / (sum(e.hits) + sum(e.entered)) END"
+    " WHEN sum(e.entered) > 0 THEN 1.0 * sum(e.hits) / sum(e.entered) END"
+    " AS reuse_probability,"
+    " CASE WHEN e.epoch = 'E2+' THEN CASE WHEN sum(e.hits) + sum(e.entered) > 0"
+    " THEN 1.0 * sum(e.entered) / (sum(e.hits) + sum(e.entered)) END"
+    " WHEN sum(e.entered) > 0 THEN 1.0 - 1.0 * sum(e.hits) / sum(e.entered) END"
+    " AS death_ratio,"
+    " CASE WHEN sum(e.entered) > 0 THEN 1.0 * sum(e.hits) / sum(e.entered) END"
+    " AS hits_per_entry"
+    " FROM epochs e JOIN runs r ON r.id = e.run_id GROUP BY r.id, e.stream, e.epoch;"
+    "DROP VIEW IF EXISTS configs;"
+    "CREATE VIEW configs AS WITH c AS (SELECT id, trace, trace_id, trace_created, policy,"
+    " llc_bytes, CASE WHEN llc_bytes % 1048576 = 0 THEN (llc_bytes / 1048576) || 'MiB'"
+    " WHEN llc_bytes % 1024 = 0 THEN (llc_bytes / 1024) || 'KiB'"
+    " ELSE llc_bytes || 'B' END AS size,"
+    " ':' || ways || ':' || line"
+    " || CASE WHEN hash <> 'mod' THEN ' hash=' || hash ELSE '' END"
+    " || CASE WHEN banks <> 4 THEN ' banks=' || banks ELSE '' END"
+    " || CASE WHEN sample_period <> 64 THEN ' sample-period=' || sample_period ELSE '' END"
+    " || CASE WHEN ucd THEN ' ucd' ELSE '' END"
+    " || CASE WHEN frames <> 'all' THEN ' frames=' || frames ELSE '' END"
+    " || coalesce(' partition=' || json_extract(params, '$.partition'), '')"
+    " || coalesce(' bypass=' || json_extract(params, '$.bypass'), '')"
+    " || coalesce(' colors=' || json_extract(params, '$.colors'), '')"
+    " || coalesce(' sample-sets=' || json_extract(params, '$.sample_sets'), '')"
+    " || CASE WHEN json_extract(params, '$.corun') THEN ' latency='"
+    " || json_extract(params, '$.hit_latency') || '/' || json_extract(params, '$.miss_latency')"
+    " || ' mlp=' || json_extract(params, '$.mlp') ELSE '' END AS rest FROM runs)"
+    " SELECT id AS run_id, trace, trace_id, trace_created, policy, llc_bytes,"
+    " size || rest AS config, '*' || rest AS shape, id = max(id) OVER (PARTITION BY"
+    " coalesce(trace_id, trace), trace_created, policy, size || rest) AS latest FROM c;"
+    "DROP VIEW IF EXISTS drrip_baselines;"
+    "CREATE VIEW drrip_baselines AS SELECT id AS run_id, max(CASE WHEN policy = 'drrip'"
+    " AND ucd = 0 AND json_extract(params, '$.partition') IS NULL"
+    " AND json_extract(params, '$.bypass') IS NULL"
+    " AND json_extract(params, '$.colors') IS NULL THEN id END)"
+    " OVER (PARTITION BY coalesce(trace_id, trace), trace_created, llc_bytes, ways, line,"
+    " banks, hash, frames, json_extract(params, '$.hit_latency'),"
+    " json_extract(params, '$.miss_latency'), json_extract(params, '$.mlp'),"
+    " json_extract(params, '$.sample_sets')) AS drrip_run_id FROM runs;";

@@ -17,6 +17,7 @@ struct llct_reader {
 	char *path;
 	struct llct_frame_info *frames; /* every committed frame, increasing */
 	size_t n_frames;
+	char id[48]; /* llct_reader_id */
 	char err[512];
 };
 
@@ -141,6 +142,40 @@ static int load_frames(struct llct_reader *r)
 	return LLCT_OK;
 }
 
+/* The trace's id: the one its writer drew (settings.trace_id), or for a trace written before
+ * ids existed one made from what identifies it (capture row and frame index), FNV-1a. */
+static int load_id(struct llct_reader *r)
+{
+	sqlite3_stmt *st;
+	uint64_t h = 0xcbf29ce484222325u;
+	if (sqlite3_prepare_v2(r->db, "SELECT value FROM settings WHERE key = 'trace_id'", -1, &st,
+			       NULL) != SQLITE_OK)
+		return sql_fail(r, "cannot read the settings table");
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		snprintf(r->id, sizeof(r->id), "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (r->id[0])
+		return LLCT_OK;
+	if (sqlite3_prepare_v2(r->db,
+			       "SELECT coalesce(source, '') || char(31) || coalesce(application, '')"
+			       " || char(31) || coalesce(created_at, '') || char(31) ||"
+			       " coalesce(tool_version, '') FROM capture",
+			       -1, &st, NULL) != SQLITE_OK)
+		return sql_fail(r, "cannot read the capture table");
+	while (sqlite3_step(st) == SQLITE_ROW)
+		for (const unsigned char *p = sqlite3_column_text(st, 0); p && *p; p++)
+			h = (h ^ *p) * 0x100000001b3u;
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < r->n_frames; i++) {
+		uint64_t v[3] = {r->frames[i].frame, r->frames[i].n_chunks, r->frames[i].n_records};
+		for (size_t k = 0; k < 3; k++)
+			for (int b = 0; b < 64; b += 8)
+				h = (h ^ ((v[k] >> b) & 0xff)) * 0x100000001b3u;
+	}
+	snprintf(r->id, sizeof(r->id), "legacy-%016llx", (unsigned long long)h);
+	return LLCT_OK;
+}
+
 int llct_reader_open(const char *path, struct llct_reader **out, char *errbuf, size_t errbuf_size)
 {
 	struct llct_reader *r;
@@ -198,7 +233,7 @@ int llct_reader_open(const char *path, struct llct_reader **out, char *errbuf, s
 		st = reader_fail(r, LLCT_ERR_FORMAT, "trace is missing some of its tables");
 		goto fail;
 	}
-	if ((st = load_frames(r)))
+	if ((st = load_frames(r)) || (st = load_id(r)))
 		goto fail;
 	*out = r;
 	return LLCT_OK;
@@ -221,6 +256,11 @@ void llct_reader_close(struct llct_reader *r)
 const char *llct_reader_error(const struct llct_reader *r)
 {
 	return r->err;
+}
+
+const char *llct_reader_id(const struct llct_reader *r)
+{
+	return r->id;
 }
 
 const char *llct_reader_path(const struct llct_reader *r)

@@ -174,10 +174,11 @@ static int gather(sqlite3 *db, const char *results, const char *source, int64_t 
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if ((rc = exec(db, results, err, size, "ATTACH ':memory:' AS page")) ||
 	    (rc = exec(db, results, err, size,
-		       "CREATE TABLE page.configs(run_id, trace, trace_created, policy, llc_bytes,"
-		       " config, shape, latest, PRIMARY KEY(run_id)) WITHOUT ROWID")) ||
+		       "CREATE TABLE page.configs(run_id, trace, trace_id, trace_created, policy,"
+		       " llc_bytes, config, shape, latest, PRIMARY KEY(run_id)) WITHOUT ROWID")) ||
 	    (rc = exec(db, results, err, size,
-		       "INSERT INTO page.configs SELECT * FROM main.configs")))
+		       "INSERT INTO page.configs SELECT run_id, trace, trace_id, trace_created,"
+		       " policy, llc_bytes, config, shape, latest FROM main.configs")))
 		return rc;
 	s->runs = (uint64_t)count(db, "SELECT count(*) FROM page.configs");
 	s->latest_runs = (uint64_t)count(db, "SELECT count(*) FROM page.configs WHERE latest");

@@ -104,7 +104,8 @@ function traces() {
 }
 
 function configsOf(trace) {
-	return query(`SELECT config, count(*) AS runs FROM configs WHERE latest AND trace = ${lit(trace)} GROUP BY config ORDER BY runs DESC, config`).rows;
+	// the configuration most runs share first; among equals, the default LLC (8MiB:16:64), then smaller sizes
+	return query(`SELECT config, count(*) AS runs FROM configs WHERE latest AND trace = ${lit(trace)} GROUP BY config ORDER BY runs DESC, config = '8MiB:16:64' DESC, min(llc_bytes), config`).rows;
 }
 
 function policiesOf(trace, config) {

@@ -12,11 +12,12 @@
 /* SQLite application_id of a results database: 'LLCR'. */
 #define LLCT_RESULTS_APPLICATION_ID 0x4C4C4352
 /* Schema version written by this build; older ones are upgraded, newer ones refused. */
-#define LLCT_RESULTS_SCHEMA_VERSION 5
+#define LLCT_RESULTS_SCHEMA_VERSION 6
 
 /* One replay of one trace through one policy on one configuration. */
 struct llct_run_info {
-	const char *trace;         /* trace path as given */
+	const char *trace;         /* the trace's absolute path */
+	const char *trace_id;      /* its llct_reader_id (a co-run's joined by commas), or NULL */
 	const char *trace_created; /* the trace's capture.created_at, to tell traces apart */
 	const char *policy;
 	uint64_t llc_bytes;
@@ -35,6 +36,7 @@ struct llct_run_info {
  * static partition rows and the colors rows record (docs/RESULTS.md). */
 struct llct_replay_desc {
 	const char *const *traces; /* the trace, or a co-run's tenants in tenant order */
+	const char *const *trace_ids; /* their llct_reader_id, or NULL */
 	size_t n_traces;
 	const char *trace_created; /* one trace: its capture.created_at, or NULL */
 	const char *started_at;    /* UTC start of the command */
@@ -63,7 +65,7 @@ struct llct_replay_desc {
 	uint32_t page_size;
 	const char *const *tenant_colors; /* with colors: tenant t's colors as "0-15,32" */
 	const uint32_t *tenant_n_colors;
-	const char *batch_cell; /* `llctrace batch`: the grid cell these runs make, or NULL */
+	const char *batch_cell; /* the cell these runs make (batch and replay alike), or NULL */
 	uint32_t sample_sets;   /* --sample-sets 1/N: N (0: every set) */
 	double confidence;      /* its intervals' level (0: 0.99) ... */
 	uint32_t family;        /* ... for each alone (0), or for these many together */

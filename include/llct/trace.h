@@ -113,7 +113,8 @@ void llct_batch_free(struct llct_batch *b);
 
 struct llct_writer;
 
-/* Creates a new trace at `path` (an existing file is replaced) and records `info`.
+/* Creates a new trace at `path` (an existing file is replaced) and records `info` and a
+ * random id (settings.trace_id: the trace's identity in results, wherever it is moved).
  * On failure *out is NULL and, if errbuf is given, it holds a message naming the file. */
 int llct_writer_open(const char *path, const struct llct_capture_info *info,
 		     struct llct_writer **out, char *errbuf, size_t errbuf_size);
@@ -155,6 +156,10 @@ int llct_reader_open(const char *path, struct llct_reader **out, char *errbuf, s
 void llct_reader_close(struct llct_reader *r);
 const char *llct_reader_error(const struct llct_reader *r);
 const char *llct_reader_path(const struct llct_reader *r);
+/* The trace's identity, the same wherever the file lies: the random id its writer stored
+ * (settings.trace_id, 32 hex digits), or for a trace written before ids were stored
+ * "legacy-" and a hash of its capture row and frame index. */
+const char *llct_reader_id(const struct llct_reader *r);
 /* Frames in increasing order; the array lives as long as the reader. */
 int llct_reader_frames(struct llct_reader *r, const struct llct_frame_info **frames, size_t *n);
 /* Calls fn(key, value, ud) for each row of `capture` then of `settings`; stops on non-zero. */

@@ -346,7 +346,7 @@ static void test_results_db(void)
 	CHECK(strstr(err, "upgrade llctrace") != NULL);
 	/* A trace is not a results database. */
 	CHECK_EQ(llct_results_open(trace, &res, err, sizeof(err)), LLCT_ERR_FORMAT);
-	CHECK(strstr(err, "not an llctrace results database") != NULL);
+	CHECK(strstr(err, "an llctrace trace, not a results database") != NULL);
 	/* Nor is a text file. */
 	snprintf(path, sizeof(path), "%s/text.db", dir);
 	FILE *f = fopen(path, "w");
