@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -132,6 +133,23 @@ static int wait_program(pid_t pid, const char *name, double kill_after)
 		}
 		usleep(20000);
 	}
+}
+
+/* A program killed while writing a frame leaves the trace's rollback journal beside it (its
+ * name is the trace's plus "-journal"): roll the unfinished frame back here, under the name it
+ * was written with, before the trace is renamed away from its journal. */
+static void settle_journal(const char *tmp)
+{
+	char journal[PATH_MAX + 128];
+	sqlite3 *db = NULL;
+	snprintf(journal, sizeof(journal), "%s-journal", tmp);
+	if (access(journal, F_OK) != 0)
+		return;
+	int ok = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+		 sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL) == SQLITE_OK;
+	sqlite3_close(db);
+	if (ok) /* rolled back, or a persisted journal with nothing to undo */
+		unlink(journal);
 }
 
 int cmd_capture(int argc, char **argv)
@@ -359,6 +377,7 @@ int cmd_capture(int argc, char **argv)
 		}
 		unlink(status_path);
 	}
+	settle_journal(tmp);
 	struct llct_reader *r;
 	if (llct_reader_open(tmp, &r, err, sizeof(err))) {
 		int none = access(tmp, F_OK) != 0;
@@ -370,7 +389,7 @@ int cmd_capture(int argc, char **argv)
 		else
 			cli_error("no trace was written to '%s' (%s); did the program use Vulkan?",
 				  path, err);
-		return EXIT_FAIL;
+		return got_signal ? 128 + got_signal : EXIT_FAIL;
 	}
 	if (failed[0]) {
 		cli_error("capture failed: %s; '%s' keeps every frame completed before", failed,

@@ -197,6 +197,7 @@ int cmd_info(int argc, char **argv)
 			sel_frames++;
 	}
 	printf("trace      %s\n", llct_reader_path(r));
+	printf("id         %s\n", llct_reader_id(r));
 	printf("frames     %zu", n_frames);
 	if (n_frames)
 		printf(" (%u..%u)", frames[0].frame, frames[n_frames - 1].frame);

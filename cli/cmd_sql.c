@@ -65,6 +65,7 @@ int cmd_sql(int argc, char **argv)
 	const char *path = argv[optind], *sql = argv[optind + 1];
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
+	char *tmp = NULL; /* an older results file's upgraded copy */
 	FILE *probe = fopen(path, "rb");
 	if (!probe) {
 		cli_error("'%s': cannot open: no such file", path);
@@ -98,6 +99,17 @@ int cmd_sql(int argc, char **argv)
 				  "knows (%d); upgrade llctrace",
 				  path, (long long)ver, LLCT_RESULTS_SCHEMA_VERSION);
 			goto out;
+		}
+		if (ver < LLCT_RESULTS_SCHEMA_VERSION && !writable) {
+			/* an older file is read as an upgraded temporary copy, itself untouched */
+			int64_t v;
+			char err[700];
+			sqlite3_close(db);
+			db = NULL;
+			if (llct_results_open_read(path, &db, &tmp, &v, err, sizeof(err))) {
+				cli_error("%s", err);
+				goto out;
+			}
 		}
 	} else if (app == LLCT_TRACE_APPLICATION_ID) {
 		if (ver > LLCT_TRACE_FORMAT_VERSION) {
@@ -210,7 +222,10 @@ int cmd_sql(int argc, char **argv)
 	rc = EXIT_OK;
 out:
 	sqlite3_finalize(st);
-	sqlite3_close(db);
+	if (tmp)
+		llct_results_close_read(db, tmp);
+	else
+		sqlite3_close(db);
 	if (fflush(stdout) != 0) {
 		cli_error("cannot write to standard output");
 		rc = EXIT_FAIL;

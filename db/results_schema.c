@@ -232,8 +232,9 @@ const char llct_results_schema_v5[] =
 
 /* Version 6: one identity per trace. runs.trace is the trace's absolute path from every command
  * (older files kept the path as typed), runs.trace_id the trace's own id (llct_reader_id; a
- * co-run's ids joined by commas), so a moved or renamed trace is still the same trace: configs
- * and drrip_baselines group by it. After this text, results_identity.c fills trace_id and the
+ * co-run's ids joined by commas), so a moved or renamed trace is still the same trace: batch
+ * cells name it by id, and drrip_baselines finds a DRRIP run of the same trace wherever it was
+ * made; configs' `latest` is per path and id (a path that now holds another trace starts anew). After this text, results_identity.c fills trace_id and the
  * absolute path of older runs whose trace it can still open. epoch_reuse's E2+ row: hits there
  * do not move a line on, so hits/entered counted hits per entry (19.8 seen), not a probability;
  * its reuse_probability is now hits / (hits + entered), the chance that a line in E2+ is hit
@@ -275,7 +276,7 @@ const char llct_results_schema_v6[] =
     " || ' mlp=' || json_extract(params, '$.mlp') ELSE '' END AS rest FROM runs)"
     " SELECT id AS run_id, trace, trace_id, trace_created, policy, llc_bytes,"
     " size || rest AS config, '*' || rest AS shape, id = max(id) OVER (PARTITION BY"
-    " coalesce(trace_id, trace), trace_created, policy, size || rest) AS latest FROM c;"
+    " trace, trace_id, trace_created, policy, size || rest) AS latest FROM c;"
     "DROP VIEW IF EXISTS drrip_baselines;"
     "CREATE VIEW drrip_baselines AS SELECT id AS run_id, max(CASE WHEN policy = 'drrip'"
     " AND ucd = 0 AND json_extract(params, '$.partition') IS NULL"

@@ -175,7 +175,7 @@ cp s0.db new.db && sqlite3 new.db "PRAGMA user_version = 9"
 expect_rc 1 "$LLCTRACE" merge new.db s1.db -o m2.db
 expect_err "'new.db': results schema version 9"
 expect_err "'s1.db': $n1 runs added"
-expect_rc 1 "$LLCTRACE" merge t1.llct -o m2.db; expect_err "'t1.llct': not an llctrace results database"
+expect_rc 1 "$LLCTRACE" merge t1.llct -o m2.db; expect_err "'t1.llct' is an llctrace trace, not a results database"
 expect_rc 1 "$LLCTRACE" merge m.db -o m.db; expect_err "being merged into"
 expect_rc 2 "$LLCTRACE" merge s0.db; expect_err "needs -o"
 

@@ -130,6 +130,22 @@ LLCT_CAPTURE_ASYNC=0 "$LLCTRACE" capture -q -b submit -o "$T/k0.llct" -- "$APP" 
 [ $? -eq 1 ] && grep -q "no trace was written" "$T/nerr" && ok || bad "no-Vulkan program: $(cat "$T/nerr")"
 "$LLCTRACE" capture -q -- 2>/dev/null; [ $? -eq 2 ] && ok || bad "capture without a program"
 
+# ended by SIGTERM (as `timeout` does): the signal reaches the program, capture exits 128+15,
+# and the frames written before are in the trace under its own name
+"$LLCTRACE" capture -q -b submit -o "$T/sigv.llct" -- "$SCENE" 100000 >/dev/null 2>"$T/sigv.err" &
+cap=$!
+for i in $(seq 1 300); do # until the trace (under its temporary name) holds two frames
+	n=$("$LLCTRACE" info "$T"/sigv.llct.tmp-* 2>/dev/null | awk '/^frames/ {print $2}')
+	[ "${n:-0}" -ge 2 ] && break
+	sleep 0.1
+done
+kill -TERM $cap; wait $cap; rc=$?
+[ $rc = 143 ] && ok || bad "capture ended by SIGTERM exited $rc: $(cat "$T/sigv.err")"
+n=$("$LLCTRACE" info "$T/sigv.llct" 2>/dev/null | awk '/^frames/ {print $2}')
+[ "${n:-0}" -ge 2 ] && ok || bad "after SIGTERM the trace holds ${n:-no} frames"
+[ -z "$(ls "$T" | grep 'sigv.llct.tmp')" ] && ok || bad "temporary trace left: $(ls "$T")"
+pgrep -f "$SCENE 100000" >/dev/null && bad "the program outlived capture" || ok
+
 # draws, render to texture, compute, a secondary command buffer recorded on another thread
 "$LLCTRACE" capture -q -b submit -o "$T/s.llct" -- "$SCENE" 2 >"$T/s.out" 2>"$T/s.err" && ok || bad "scene capture: $(cat "$T/s.err")"
 [ "$(cat "$T/s.out")" = "$("$SCENE" 2)" ] && ok || bad "scene output differs with capture"

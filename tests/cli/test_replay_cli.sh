@@ -77,10 +77,10 @@ expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 1/4 --conf
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --simultaneous; expect_err "give --sample-sets too"
 # a version 3 file (no standard errors, 99% each) is upgraded in place: its rows say 99%
 cp "$T/s.db" "$T/v3.db"
-sqlite3 "$T/v3.db" "DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DELETE FROM estimates WHERE run_id = 2; ALTER TABLE estimates DROP COLUMN std_error; ALTER TABLE estimates DROP COLUMN dof; ALTER TABLE estimates DROP COLUMN level; PRAGMA user_version = 3"
+sqlite3 "$T/v3.db" "DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DELETE FROM estimates WHERE run_id = 2; ALTER TABLE estimates DROP COLUMN std_error; ALTER TABLE estimates DROP COLUMN dof; ALTER TABLE estimates DROP COLUMN level; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; PRAGMA user_version = 3"
 expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/v3.db" --llc 1MiB:16:64 --policy lru --sample-sets 1/4 --confidence 95% -q
 expect_rc 0 "$LLCTRACE" sql --csv "$T/v3.db" "SELECT (SELECT user_version FROM pragma_user_version), replace(group_concat(DISTINCT run_id || '/' || level || '/' || (std_error IS NOT NULL)), ',', ' ') FROM (SELECT * FROM estimates WHERE half_width IS NOT NULL ORDER BY run_id)"
-expect_out '^5,1/0.99/0 3/0.95/1$'
+expect_out '^6,1/0.99/0 3/0.95/1$'
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 1/1; expect_err "bad --sample-sets"
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 4 --contention-by stream; expect_err "does not combine"
 expect_rc 1 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --llc 64KiB:16:64 --sample-sets 1/4096; expect_err "too few to estimate"
@@ -105,10 +105,10 @@ expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --policy lru,bogus; expe
 # the pointer to --help once, not twice
 [ "$(grep -o "see 'llctrace replay --help'" "$T/err" | wc -l)" = 1 ] && ok || bad "help pointer not once: $(cat "$T/err")"
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --llc 8MiB:12:64; expect_err "multiple of ways"
-expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --llc 8MiB; expect_err "SIZE:WAYS:LINE"
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --llc 8MiB:16:64:2; expect_err "SIZE:WAYS:LINE"
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct"; expect_err "needs -o"
 expect_rc 2 "$LLCTRACE" replay -o "$T/r.db" --hash crc "$T/a.llct"; expect_err "bad --hash"
-expect_rc 1 "$LLCTRACE" replay "$T/a.llct" -o "$T/a.llct"; expect_err "not an llctrace results database"
+expect_rc 1 "$LLCTRACE" replay "$T/a.llct" -o "$T/a.llct"; expect_err "is an llctrace trace, not a results database"
 echo nonsense >"$T/bad.llct"
 expect_rc 1 "$LLCTRACE" replay "$T/bad.llct" -o "$T/r.db"; expect_err "bad.llct': not an llctrace trace"
 cp "$T/a.llct" "$T/flip.llct"

@@ -15,12 +15,12 @@ CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 cd "$T" || exit 1
 frag() { python3 -c 'import sys, urllib.parse; print(urllib.parse.urlencode({"trace": sys.argv[1], "config": sys.argv[2]}))' "$1" "$2"; }
 
-# the results: traces named as given (relative), so the page's queries name them the same way
+# the results: traces are named in them by absolute path, whatever was typed
 SMALL="--width 256 --height 160 --objects 30 --texture-size 128 --shadow-size 256"
 "$LLCTRACE" synth -q -o a.llct --frames 2 $SMALL || bad "synth"
 for k in vma agg1; do "$LLCTRACE" synth -q -o $k.llct --kernel $k --llc 512KiB:16:64 --iterations 2 --frames 2 || bad "synth $k"; done
 ODD="it's <b>&\"odd\".llct"
-cp a.llct "$ODD"
+"$LLCTRACE" synth -q -o "$ODD" --frames 2 --seed 2 $SMALL || bad "synth odd" # another trace
 for s in 128KiB 256KiB 512KiB; do
 	expect_rc 0 "$LLCTRACE" replay a.llct -o r.db --llc $s:16:64 -q
 done
@@ -46,15 +46,15 @@ if [ -z "$CHROMIUM" ]; then
 	echo "test_report: SKIPPING the browser checks: no chromium (setup.sh test installs it)"
 else
 	python3 "$HERE/report_check.py" "$CHROMIUM" r.html r.db "$SHOTS" \
-		"single|$(frag a.llct 256KiB:16:64)|hit-rates-total,hit-rates-frames,savings-total,savings-frames,rt-tex-total,rt-tex-frames,z-tex-total,z-tex-frames,epochs,curves" \
-		"corun|$(frag vma.llct,agg1.llct "$CORUN_CONFIG")|tenants,stp,contention,wbd,ways,colors" \
-		"partition|$(frag a.llct '256KiB:16:64 partition=ways:even')|contention,wbd,ways" \
-		"odd-name|$(frag "$ODD" 256KiB:16:64)|hit-rates-total,savings-total" && ok || bad "report_check"
+		"single|$(frag "$T/a.llct" 256KiB:16:64)|hit-rates-total,hit-rates-frames,savings-total,savings-frames,rt-tex-total,rt-tex-frames,z-tex-total,z-tex-frames,epochs,curves" \
+		"corun|$(frag "$T/vma.llct,$T/agg1.llct" "$CORUN_CONFIG")|tenants,stp,contention,wbd,ways,colors" \
+		"partition|$(frag "$T/a.llct" '256KiB:16:64 partition=ways:even')|contention,wbd,ways" \
+		"odd-name|$(frag "$T/$ODD" 256KiB:16:64)|hit-rates-total,savings-total" && ok || bad "report_check"
 	# few per-frame rows: the page says which runs lack them; what it shows is still the query's
 	expect_rc 0 "$LLCTRACE" report r.db -o few.html --max-frame-rows 100
 	expect_err "have no per-frame rows in the page"
 	python3 "$HERE/report_check.py" "$CHROMIUM" few.html r.db "$T/shots" \
-		"few|$(frag a.llct 256KiB:16:64)|hit-rates-total,curves" >"$T/few.log" 2>&1 && ok || bad "few rows: $(cat "$T/few.log")"
+		"few|$(frag "$T/a.llct" 256KiB:16:64)|hit-rates-total,curves" >"$T/few.log" 2>&1 && ok || bad "few rows: $(cat "$T/few.log")"
 	# a results file with no runs (a replay that failed after creating it)
 	cp a.llct flip.llct
 	sqlite3 flip.llct "UPDATE chunks SET data = substr(data,1,30) || x'00' || substr(data,32) WHERE frame = 1 AND seq = 0"
@@ -66,11 +66,11 @@ fi
 
 # --open starts $BROWSER on the page
 BROWSER=true expect_rc 0 "$LLCTRACE" report r.db -o open.html --open -q
-expect_err "opening it with true"
+expect_err "opened it with true"
 
 # an older file is read through an upgraded temporary copy, itself untouched
 cp r.db v2.db
-sqlite3 v2.db "DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DROP INDEX runs_uid; ALTER TABLE runs DROP COLUMN uid; DROP TABLE colors; DROP TABLE estimates; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW frame_misses; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; CREATE VIEW miss_savings_vs_drrip AS SELECT id AS run_id FROM runs; PRAGMA user_version = 2"
+sqlite3 v2.db "DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DROP INDEX runs_uid; ALTER TABLE runs DROP COLUMN uid; DROP TABLE colors; DROP TABLE estimates; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW frame_misses; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; CREATE VIEW miss_savings_vs_drrip AS SELECT id AS run_id FROM runs; PRAGMA user_version = 2"
 sum=$(md5sum <v2.db)
 mkdir tmp
 TMPDIR=$T/tmp expect_rc 0 "$LLCTRACE" report v2.db -o v2.html -q
@@ -80,7 +80,7 @@ grep -q 'schema_version' v2.html && [ -s v2.html ] && ok || bad "v2 page"
 
 # errors: a message naming the file, exit 1 (2 for usage), no page left behind
 expect_rc 1 "$LLCTRACE" report nothere.db; expect_err "'nothere.db': cannot read"
-expect_rc 1 "$LLCTRACE" report a.llct -o x.html; expect_err "'a.llct': not an llctrace results database"
+expect_rc 1 "$LLCTRACE" report a.llct -o x.html; expect_err "'a.llct' is an llctrace trace, not a results database"
 cp r.db new.db && sqlite3 new.db "PRAGMA user_version = 9"
 expect_rc 1 "$LLCTRACE" report new.db -o x.html; expect_err "'new.db': results schema version 9"
 expect_rc 1 "$LLCTRACE" report r.db -o nodir/x.html; expect_err "'nodir/x.html': cannot write"
