@@ -10,7 +10,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 W=${2:-/tmp/llct-batch-bench}
 rm -rf "$W"; mkdir -p "$W"; cd "$W"
 for s in 1 2 3 4; do
-	"$L" synth -q -o t$s.llct --frames 2 --seed $s
+	"$L" synth -q -o t$s.llct --count 2 --seed $s
 done
 echo "traces: $(for s in 1 2 3 4; do "$L" info t$s.llct | awk '/^records/ {print $2}'; done | paste -sd+ | bc) records in all"
 cat >grid.ini <<'G'

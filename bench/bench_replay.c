@@ -7,7 +7,7 @@
  * usage: bench_replay TRACE.llct [POLICY,...] [REPEATS]
  * Each single-policy figure is the best of REPEATS runs (default 3): this VM's speed drifts
  * by +-30% from minute to minute, and the best run is the one least disturbed.
- * Make a trace with e.g. `llctrace synth -o big.llct --frames 28` (about 50 M records).
+ * Make a trace with e.g. `llctrace synth -o big.llct --count 28` (about 50 M records).
  * Each policy runs in its own child process so its peak resident memory can be read.
  */
 #include "llct/replay.h"

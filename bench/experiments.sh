@@ -10,7 +10,7 @@ rm -f "$R"
 q() { sqlite3 -batch -column -header "$R" "$1"; }
 k() { # k NAME KERNEL [synth options]: a 2-frame kernel trace
 	local name=$1 kern=$2; shift 2
-	[ -e "$D/$name.llct" ] || "$L" synth -q -o "$D/$name.llct" --kernel "$kern" --frames 2 "$@"
+	[ -e "$D/$name.llct" ] || "$L" synth -q -o "$D/$name.llct" --kernel "$kern" --count 2 "$@"
 }
 
 echo "== 1. The GDC paper's scenario: VMA (kernel under analysis) with DADD, AGG1, AGG2"

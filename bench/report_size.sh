@@ -11,7 +11,7 @@ mkdir -p "$W"
 cd "$W"
 if [ ! -s r.db ]; then
 	for s in 1 2 3 4; do
-		"$L" synth -q -o t$s.llct --frames 10 --width 128 --height 96 --objects 10 \
+		"$L" synth -q -o t$s.llct --count 10 --width 128 --height 96 --objects 10 \
 			--texture-size 64 --shadow-size 128 --seed $s
 	done
 	n=0

@@ -300,7 +300,16 @@ int main(int argc, char **argv)
 	}
 	const struct cli_command *c = cli_find(name);
 	if (!c) {
-		cli_error("'%s' is not an llctrace command (see 'llctrace --help')", name);
+		const char *names[64], *near;
+		size_t n = 0;
+		for (const struct cli_command *k = cli_commands; k->name && n < 64; k++)
+			names[n++] = k->name;
+		if ((near = cli_nearest(name, names, n)))
+			cli_error("'%s' is not an llctrace command; did you mean '%s'? (see 'llctrace "
+				  "--help')",
+				  name, near);
+		else
+			cli_error("'%s' is not an llctrace command (see 'llctrace --help')", name);
 		return EXIT_USAGE;
 	}
 	return c->fn(argc - 1, argv + 1);

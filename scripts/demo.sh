@@ -25,7 +25,7 @@ echo "== llctrace replay --policy all: 8 MiB, 16 ways, 64 B lines, 4 banks"
 "$LLCTRACE" replay "$out/vkcube.llct" --policy all -o "$out/results.db"
 echo
 echo "== synthetic deferred-renderer frames (docs/SYNTH.md): 4 frames at 1280x720"
-"$LLCTRACE" synth -o "$out/frames.llct" --frames 4
+"$LLCTRACE" synth -o "$out/frames.llct" --count 4
 "$LLCTRACE" replay "$out/frames.llct" --policy all -o "$out/results.db"
 "$LLCTRACE" replay "$out/frames.llct" --policy drrip,gspztc,gspztc-tse,gspc --ucd -q -o "$out/results.db"
 "$LLCTRACE" sql "$out/results.db" "SELECT policy, ucd, misses, drrip_misses, round(100 * miss_saving, 1) AS saving_pct FROM miss_savings_vs_drrip WHERE trace LIKE '%frames.llct' ORDER BY miss_saving DESC"

@@ -339,7 +339,7 @@ const SECTIONS = [
 		id: 'curves',
 		title: 'Miss curves over LLC size',
 		intro: 'Misses / accesses of each policy at every LLC size replayed with the same ways, line and options (the configuration\'s shape, * for the size).',
-		empty: 'One LLC size in this selection: replay the trace with several --llc sizes (same ways and line) to draw a miss curve.',
+		empty: 'One LLC size in this selection: replay the trace with several sizes (--llc 2MiB,4MiB,8MiB,16MiB: one pass, one run per size) to draw a miss curve.',
 		parts: (f) => {
 			const shape = one(`SELECT shape FROM configs WHERE config = ${lit(f.config)} LIMIT 1`);
 			return [{

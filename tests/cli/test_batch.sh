@@ -17,10 +17,10 @@ trap cleanup EXIT
 . "$HERE/lib.sh"
 cd "$T" || exit 1
 for s in 1 2 3 4; do
-	"$LLCTRACE" synth -q -o t$s.llct --frames 3 --width 160 --height 96 --objects 10 \
+	"$LLCTRACE" synth -q -o t$s.llct --count 3 --width 160 --height 96 --objects 10 \
 		--texture-size 64 --shadow-size 128 --seed $s || bad "synth $s"
 done
-for k in vma agg1; do "$LLCTRACE" synth -q -o $k.llct --kernel $k --llc 512KiB:16:64 --iterations 2 --frames 2 || bad "synth $k"; done
+for k in vma agg1; do "$LLCTRACE" synth -q -o $k.llct --kernel $k --llc 512KiB:16:64 --iterations 2 --count 2 || bad "synth $k"; done
 cat >grid.ini <<'EOF'
 ; sizes x ways x UCD for every trace, a few partitions, one co-run mix
 [grid sweep]

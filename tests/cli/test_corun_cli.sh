@@ -9,7 +9,7 @@ trap 'rm -rf "$T"' EXIT
 sql() { sqlite3 -batch -noheader "$T/r.db" "$1"; }
 LLC="--llc 512KiB:16:64"
 for k in vma dadd agg1 agg2; do
-	"$LLCTRACE" synth -q -o "$T/$k.llct" --kernel $k --llc 512KiB:16:64 --iterations 3 --frames 2 || bad "synth $k"
+	"$LLCTRACE" synth -q -o "$T/$k.llct" --kernel $k --llc 512KiB:16:64 --iterations 3 --count 2 || bad "synth $k"
 done
 
 # a co-run: tenants, STP, contention by tenant (the default), all recorded

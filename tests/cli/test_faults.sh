@@ -18,7 +18,7 @@ trap cleanup EXIT
 cd "$T" || exit 1
 sq() { sqlite3 -batch -noheader "$@"; }
 SMALL="--width 256 --height 160 --objects 30 --texture-size 128 --shadow-size 256"
-"$LLCTRACE" synth -q -o a.llct --frames 3 $SMALL || bad "synth"
+"$LLCTRACE" synth -q -o a.llct --count 3 $SMALL || bad "synth"
 "$LLCTRACE" dump --csv a.llct >a.csv || bad "dump"
 
 # whole runs only: every run has frames x 9 stream rows and its rt_tex rows

@@ -8,11 +8,11 @@ trap 'rm -rf "$T"' EXIT
 SMALL="--width 256 --height 160 --objects 30 --texture-size 128 --shadow-size 256"
 
 # synth: deterministic, validated knobs
-expect_rc 0 "$LLCTRACE" synth -q -o "$T/a.llct" --frames 2 $SMALL
-expect_rc 0 "$LLCTRACE" synth -q -o "$T/b.llct" --frames 2 $SMALL
+expect_rc 0 "$LLCTRACE" synth -q -o "$T/a.llct" --count 2 $SMALL
+expect_rc 0 "$LLCTRACE" synth -q -o "$T/b.llct" --count 2 $SMALL
 "$LLCTRACE" dump --csv "$T/a.llct" | md5sum >"$T/a.sum"; "$LLCTRACE" dump --csv "$T/b.llct" | md5sum >"$T/b.sum"
 cmp -s "$T/a.sum" "$T/b.sum" && ok || bad "synth is not deterministic"
-expect_rc 0 "$LLCTRACE" synth -q -o "$T/c.llct" --frames 2 $SMALL --seed 2
+expect_rc 0 "$LLCTRACE" synth -q -o "$T/c.llct" --count 2 $SMALL --seed 2
 "$LLCTRACE" dump --csv "$T/c.llct" | md5sum >"$T/c.sum"
 cmp -s "$T/a.sum" "$T/c.sum" && bad "seed has no effect" || ok
 expect_rc 0 "$LLCTRACE" info "$T/a.llct"; expect_out 'synth.seed +1'; expect_out '^frames +2'

@@ -17,10 +17,10 @@ frag() { python3 -c 'import sys, urllib.parse; print(urllib.parse.urlencode({"tr
 
 # the results: traces are named in them by absolute path, whatever was typed
 SMALL="--width 256 --height 160 --objects 30 --texture-size 128 --shadow-size 256"
-"$LLCTRACE" synth -q -o a.llct --frames 2 $SMALL || bad "synth"
-for k in vma agg1; do "$LLCTRACE" synth -q -o $k.llct --kernel $k --llc 512KiB:16:64 --iterations 2 --frames 2 || bad "synth $k"; done
+"$LLCTRACE" synth -q -o a.llct --count 2 $SMALL || bad "synth"
+for k in vma agg1; do "$LLCTRACE" synth -q -o $k.llct --kernel $k --llc 512KiB:16:64 --iterations 2 --count 2 || bad "synth $k"; done
 ODD="it's <b>&\"odd\".llct"
-"$LLCTRACE" synth -q -o "$ODD" --frames 2 --seed 2 $SMALL || bad "synth odd" # another trace
+"$LLCTRACE" synth -q -o "$ODD" --count 2 --seed 2 $SMALL || bad "synth odd" # another trace
 for s in 128KiB 256KiB 512KiB; do
 	expect_rc 0 "$LLCTRACE" replay a.llct -o r.db --llc $s:16:64 -q
 done

@@ -158,7 +158,10 @@ grep -q "writes version $v " "$SRC/docs/RELIABILITY.md" && grep -q "reads up to 
 (
 	"$LLCTRACE" capture --kill-after 1 -o sig.llct -- sh -c 'trap "" TERM; sleep 60 & sleep 61; wait' >sig.out 2>sig.err &
 	P=$!
-	sleep 1
+	for i in $(seq 1 100); do # until the program runs (llctrace catches signals before it forks)
+		pgrep -f "sleep 61" >/dev/null && break
+		sleep 0.1
+	done
 	kill -TERM $P
 	wait $P
 	echo $? >sig.rc
