@@ -307,8 +307,9 @@ static int handler(void *user, const char *section, const char *name, const char
 		for (int i = 0; i < N_KEYS; i++)
 			names[i] = KEYS[i].name;
 		if ((near = cli_nearest(name, names, N_KEYS)))
-			return why(p, "unknown key '%s'; did you mean '%s'? (docs/BATCH.md lists them)",
-				   name, near);
+			return why(
+			    p, "unknown key '%s'; did you mean '%s'? (docs/BATCH.md lists them)",
+			    name, near);
 		return why(p, "unknown key '%s' (docs/BATCH.md lists them)", name);
 	}
 	if (KEYS[k].corun_only && !corun)

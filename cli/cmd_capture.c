@@ -145,8 +145,9 @@ static void settle_journal(const char *tmp)
 	snprintf(journal, sizeof(journal), "%s-journal", tmp);
 	if (access(journal, F_OK) != 0)
 		return;
-	int ok = sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
-		 sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL) == SQLITE_OK;
+	int ok =
+	    sqlite3_open_v2(tmp, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+	    sqlite3_exec(db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL) == SQLITE_OK;
 	sqlite3_close(db);
 	if (ok) /* rolled back, or a persisted journal with nothing to undo */
 		unlink(journal);
@@ -223,9 +224,9 @@ int cmd_capture(int argc, char **argv)
 			char *end;
 			kill_after = strtod(optarg, &end);
 			if (end == optarg || *end || !(kill_after >= 0 && kill_after <= 86400))
-				return cli_usage_error("capture",
-						       "bad --kill-after '%s' (seconds, 0 to 86400)",
-						       optarg);
+				return cli_usage_error(
+				    "capture", "bad --kill-after '%s' (seconds, 0 to 86400)",
+				    optarg);
 			break;
 		}
 		default: {
@@ -385,7 +386,8 @@ int cmd_capture(int argc, char **argv)
 		if (failed[0])
 			cli_error("capture failed: %s; no trace was written", failed);
 		else if (none)
-			cli_error("no trace was written to '%s'; did the program use Vulkan?", path);
+			cli_error("no trace was written to '%s'; did the program use Vulkan?",
+				  path);
 		else
 			cli_error("no trace was written to '%s' (%s); did the program use Vulkan?",
 				  path, err);

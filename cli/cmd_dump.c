@@ -57,8 +57,8 @@ static int open_args(const char *cmd, int argc, char **argv, int *csv, struct ll
 	const struct llct_frame_info *fi;
 	size_t nf;
 	llct_reader_frames(*r, &fi, &nf);
-	if (*has_range && llct_frame_range_check(range, frames, argv[optind], fi, nf, err,
-						 sizeof(err))) {
+	if (*has_range &&
+	    llct_frame_range_check(range, frames, argv[optind], fi, nf, err, sizeof(err))) {
 		cli_error("%s", err);
 		llct_frame_range_release(range);
 		llct_reader_close(*r);

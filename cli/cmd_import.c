@@ -10,12 +10,10 @@
 
 int cmd_import(int argc, char **argv)
 {
-	static const struct option opts[] = {{"csv", required_argument, NULL, 'c'},
-					     {"output", required_argument, NULL, 'o'},
-					     {"force", no_argument, NULL, 'F'},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
+	static const struct option opts[] = {
+	    {"csv", required_argument, NULL, 'c'}, {"output", required_argument, NULL, 'o'},
+	    {"force", no_argument, NULL, 'F'},     {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0}};
 	const char *in_path = NULL, *out_path = NULL;
 	int c, quiet = 0, force = 0;
 	char err[600], tmp[4096];

@@ -90,7 +90,8 @@ int cmd_replay(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":p:o:l:f:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			policy_arg = cli_list_arg(optarg, argc, argv, policy_buf, sizeof(policy_buf));
+			policy_arg =
+			    cli_list_arg(optarg, argc, argv, policy_buf, sizeof(policy_buf));
 			break;
 		case 'o':
 			out_path = optarg;
@@ -102,7 +103,8 @@ int cmd_replay(int argc, char **argv)
 			for (char *t = copy ? strtok_r(copy, ", ", &save) : NULL; t;
 			     t = strtok_r(NULL, ", ", &save)) {
 				if (n_llc == MAX_LLC) {
-					cli_usage_error("replay", "at most %d --llc sizes", MAX_LLC);
+					cli_usage_error("replay", "at most %d --llc sizes",
+							MAX_LLC);
 					free(copy);
 					goto out;
 				}
@@ -110,10 +112,11 @@ int cmd_replay(int argc, char **argv)
 				llc[n_llc] = base;
 				if (!cli_parse_llc(t, &llc[n_llc].size, &llc[n_llc].ways,
 						   &llc[n_llc].line)) {
-					cli_usage_error("replay",
-							"bad --llc '%s' (SIZE, or SIZE:WAYS:LINE, e.g. "
-							"8MiB or 8MiB:16:64)",
-							t);
+					cli_usage_error(
+					    "replay",
+					    "bad --llc '%s' (SIZE, or SIZE:WAYS:LINE, e.g. "
+					    "8MiB or 8MiB:16:64)",
+					    t);
 					free(copy);
 					goto out;
 				}
@@ -314,7 +317,8 @@ int cmd_replay(int argc, char **argv)
 		a->n_sweep = n_llc;
 	}
 	if (simultaneous) /* every estimate of the command's runs, together */
-		a->family = REPLAY_ESTIMATES_PER_RUN * (uint32_t)a->n_pol * (uint32_t)(n_llc ? n_llc : 1);
+		a->family =
+		    REPLAY_ESTIMATES_PER_RUN * (uint32_t)a->n_pol * (uint32_t)(n_llc ? n_llc : 1);
 	for (size_t i = 0; i < a->n_traces; i++)
 		if (cli_check_input("replay", a->traces[i], CLI_FILE_TRACE)) {
 			rc = EXIT_FAIL;
@@ -364,9 +368,8 @@ int cmd_replay(int argc, char **argv)
 			for (size_t k = 0; k < (a->n_sweep ? a->n_sweep : 1); k++) {
 				if (a->n_sweep)
 					printf("%sLLC %s\n", k ? "\n" : "", llc_text[k]);
-				if (cli_print_replay_table(llct_results_handle(db),
-							   a->cfg_first[k], (int64_t)a->n_pol,
-							   a->cache.ucd))
+				if (cli_print_replay_table(llct_results_handle(db), a->cfg_first[k],
+							   (int64_t)a->n_pol, a->cache.ucd))
 					rc = EXIT_FAIL;
 			}
 			if (a->sample_sets > 1) {
@@ -391,11 +394,12 @@ int cmd_replay(int argc, char **argv)
 					    "a few sets (HiZ, small buffers) may be missed; sample "
 					    "more sets (a smaller N) for tighter estimates\n");
 			}
-			fprintf(stderr,
-				"replayed %llu records x %zu policies%s%.0zu%s in %.2fs; results in "
-				"'%s'\n",
-				(unsigned long long)a->records, a->n_pol, a->n_sweep ? " x " : "",
-				a->n_sweep, a->n_sweep ? " LLC sizes" : "", a->wall_s, out_path);
+			fprintf(
+			    stderr,
+			    "replayed %llu records x %zu policies%s%.0zu%s in %.2fs; results in "
+			    "'%s'\n",
+			    (unsigned long long)a->records, a->n_pol, a->n_sweep ? " x " : "",
+			    a->n_sweep, a->n_sweep ? " LLC sizes" : "", a->wall_s, out_path);
 		}
 	}
 	if (llct_results_close(db) && rc == EXIT_OK) {

@@ -96,14 +96,16 @@ int cmd_synth(int argc, char **argv)
 		case 'q':
 			quiet = 1;
 			continue;
-		case O_FRAMES_OLD: /* --frames is a range everywhere else: a count here is --count */
-			fprintf(stderr, "llctrace synth: --frames N is now --count N (--frames will "
-					"go in a later version)\n");
+		case O_FRAMES_OLD: /* --frames is a range everywhere else: a count here is --count
+				    */
+			fprintf(stderr,
+				"llctrace synth: --frames N is now --count N (--frames will "
+				"go in a later version)\n");
 			/* fall through */
 		case 'n':
 			if (!cli_parse_uint(optarg, 1000000, &frames) || frames == 0)
-				return cli_usage_error("synth", "bad --count '%s' (a number of frames)",
-						       optarg);
+				return cli_usage_error(
+				    "synth", "bad --count '%s' (a number of frames)", optarg);
 			continue;
 		case O_FORCE:
 			force = 1;

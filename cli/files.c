@@ -140,11 +140,12 @@ int cli_check_input(const char *cmd, const char *path, enum cli_file_kind want)
 			"first (llctrace replay '%s' -o RESULTS.db), then give RESULTS.db here\n",
 			cmd, path, path);
 	else if (want == CLI_FILE_TRACE && have == CLI_FILE_RESULTS)
-		fprintf(stderr,
-			"llctrace %s: '%s' is an llctrace results database, not a trace: traces come "
-			"from capture, synth or import (read results with 'llctrace sql' or "
-			"'llctrace report')\n",
-			cmd, path);
+		fprintf(
+		    stderr,
+		    "llctrace %s: '%s' is an llctrace results database, not a trace: traces come "
+		    "from capture, synth or import (read results with 'llctrace sql' or "
+		    "'llctrace report')\n",
+		    cmd, path);
 	else
 		fprintf(stderr, "llctrace %s: '%s' is %s, not %s\n", cmd, path,
 			cli_file_kind_name(have), cli_file_kind_name(want));
@@ -163,8 +164,8 @@ static size_t distance(const char *a, const char *b)
 		size_t diag = row[0];
 		row[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], best = diag + (tolower_ascii(a[i - 1]) !=
-							   tolower_ascii(b[j - 1]));
+			size_t up = row[j],
+			       best = diag + (tolower_ascii(a[i - 1]) != tolower_ascii(b[j - 1]));
 			if (up + 1 < best)
 				best = up + 1;
 			if (row[j - 1] + 1 < best)

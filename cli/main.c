@@ -305,9 +305,10 @@ int main(int argc, char **argv)
 		for (const struct cli_command *k = cli_commands; k->name && n < 64; k++)
 			names[n++] = k->name;
 		if ((near = cli_nearest(name, names, n)))
-			cli_error("'%s' is not an llctrace command; did you mean '%s'? (see 'llctrace "
-				  "--help')",
-				  name, near);
+			cli_error(
+			    "'%s' is not an llctrace command; did you mean '%s'? (see 'llctrace "
+			    "--help')",
+			    name, near);
 		else
 			cli_error("'%s' is not an llctrace command (see 'llctrace --help')", name);
 		return EXIT_USAGE;

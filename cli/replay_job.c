@@ -35,8 +35,8 @@ static void unknown_policy(const char *t, char *err, size_t err_size)
 	if (near && at < err_size)
 		at += (size_t)snprintf(err + at, err_size - at, "; did you mean '%s'?", near);
 	for (size_t i = 0; i < n && at < err_size; i++)
-		at += (size_t)snprintf(err + at, err_size - at, "%s%s%s", i ? ", " : " (policies: ",
-				       names[i], i + 1 == n ? ")" : "");
+		at += (size_t)snprintf(err + at, err_size - at, "%s%s%s",
+				       i ? ", " : " (policies: ", names[i], i + 1 == n ? ")" : "");
 }
 
 int replay_parse_policies(const char *list, const struct llct_policy_ops **out, size_t *n,
@@ -80,8 +80,8 @@ char *replay_cell_key(const struct replay_cell *c)
 	char key[8192];
 	size_t at = 0;
 	for (size_t t = 0; t < c->n_ids && at < sizeof(key); t++)
-		at += (size_t)snprintf(key + at, sizeof(key) - at, "%s%s", t ? "," : "trace=",
-				       c->ids[t]);
+		at += (size_t)snprintf(key + at, sizeof(key) - at, "%s%s",
+				       t ? "," : "trace=", c->ids[t]);
 	if (at >= sizeof(key))
 		return NULL;
 	at += (size_t)snprintf(

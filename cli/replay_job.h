@@ -32,9 +32,9 @@ struct replay_job {
 	uint32_t page_size;
 	double hit_lat, miss_lat, mlp[LLCT_MAX_CLASSES]; /* co-runs; mlp 0: the default */
 	unsigned threads;
-	uint32_t sample_sets;           /* --sample-sets 1/N: N; 0: every set */
-	double confidence;              /* the estimates' intervals' level (0: 0.99) ... */
-	uint32_t family;                /* ... each alone (0), or these many estimates together */
+	uint32_t sample_sets; /* --sample-sets 1/N: N; 0: every set */
+	double confidence;    /* the estimates' intervals' level (0: 0.99) ... */
+	uint32_t family;      /* ... each alone (0), or these many estimates together */
 	/* per configuration: the cell it makes (replay_cell_key); NULL: replay_job_prepare
 	 * makes them */
 	const char *const *batch_cells;
@@ -43,9 +43,9 @@ struct replay_job {
 	void *progress_ud;
 
 	/* resolved by replay_job_prepare */
-	char *canon[LLCT_MAX_CLASSES];       /* the traces' absolute paths ... */
+	char *canon[LLCT_MAX_CLASSES];           /* the traces' absolute paths ... */
 	const char *canon_ptr[LLCT_MAX_CLASSES]; /* ... which `traces` then points to */
-	char trace_id[LLCT_MAX_CLASSES][48]; /* their llct_reader_id */
+	char trace_id[LLCT_MAX_CLASSES][48];     /* their llct_reader_id */
 	const char *id_ptr[LLCT_MAX_CLASSES];
 	char **own_cells; /* the keys prepare made, one per configuration */
 	size_t n_own_cells;
@@ -60,9 +60,9 @@ struct replay_job {
 	double mlp_used[LLCT_MAX_CLASSES];
 
 	/* after replay_job_run */
-	int64_t first_id; /* the first run written (of the last configuration written) */
+	int64_t first_id;   /* the first run written (of the last configuration written) */
 	int64_t *cfg_first; /* a single trace's: each configuration's first run */
-	uint64_t records; /* records replayed (of the first trace) */
+	uint64_t records;   /* records replayed (of the first trace) */
 	double wall_s;
 };
 

@@ -115,12 +115,12 @@ int llct_frame_range_check(const struct llct_frame_range *fr, const char *text, 
 		held(frames, n, have, sizeof(have));
 		if (open)
 			snprintf(err, err_size,
-				 "'%s': frames %u- are not in the trace, which holds frames %s", path,
-				 a, have);
+				 "'%s': frames %u- are not in the trace, which holds frames %s",
+				 path, a, have);
 		else if (a == b)
 			snprintf(err, err_size,
-				 "'%s': frame %u is not in the trace, which holds frames %s", path, a,
-				 have);
+				 "'%s': frame %u is not in the trace, which holds frames %s", path,
+				 a, have);
 		else
 			snprintf(err, err_size,
 				 "'%s': frames %u-%u are not %sin the trace, which holds frames %s",

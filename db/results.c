@@ -316,11 +316,12 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 		sqlite3_stmt **st;
 		const char *sql;
 	} stmts[] = {
-	    {&r->ins_run, "INSERT INTO runs(trace, trace_created, policy, llc_bytes, ways, line,"
-			  " sets, banks, sample_period, hash, ucd, frames, params, tool_version,"
-			  " started_at, wall_s, accesses, accesses_per_s, peak_state_bytes, trace_id,"
-			  " uid) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-			  " lower(hex(randomblob(16))))"},
+	    {&r->ins_run,
+	     "INSERT INTO runs(trace, trace_created, policy, llc_bytes, ways, line,"
+	     " sets, banks, sample_period, hash, ucd, frames, params, tool_version,"
+	     " started_at, wall_s, accesses, accesses_per_s, peak_state_bytes, trace_id,"
+	     " uid) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+	     " lower(hex(randomblob(16))))"},
 	    {&r->ins_stream, "INSERT INTO stream_stats VALUES(?,?,?,?,?,?,?,?,?,?,?)"},
 	    {&r->ins_rt, "INSERT INTO rt_tex(run_id, frame, produced, consumed, z_produced,"
 			 " z_consumed) VALUES(?,?,?,?,?,?)"},

@@ -206,7 +206,8 @@ int llct_results_add_corun(struct llct_results *r, const struct llct_replay_desc
 			   const struct llct_corun_result *res, size_t n, int64_t *first_id)
 {
 	size_t nt = d->n_traces;
-	char *params, *joined = join(d->traces, nt), *ids = d->trace_ids ? join(d->trace_ids, nt) : NULL;
+	char *params, *joined = join(d->traces, nt),
+		      *ids = d->trace_ids ? join(d->trace_ids, nt) : NULL;
 	int st = LLCT_OK;
 	*first_id = -1;
 	if (!joined || (d->trace_ids && !ids) || (st = llct_results_begin(r))) {

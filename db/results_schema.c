@@ -234,11 +234,12 @@ const char llct_results_schema_v5[] =
  * (older files kept the path as typed), runs.trace_id the trace's own id (llct_reader_id; a
  * co-run's ids joined by commas), so a moved or renamed trace is still the same trace: batch
  * cells name it by id, and drrip_baselines finds a DRRIP run of the same trace wherever it was
- * made; configs' `latest` is per path and id (a path that now holds another trace starts anew). After this text, results_identity.c fills trace_id and the
- * absolute path of older runs whose trace it can still open. epoch_reuse's E2+ row: hits there
- * do not move a line on, so hits/entered counted hits per entry (19.8 seen), not a probability;
- * its reuse_probability is now hits / (hits + entered), the chance that a line in E2+ is hit
- * again rather than evicted, and hits_per_entry keeps the old figure for every epoch. */
+ * made; configs' `latest` is per path and id (a path that now holds another trace starts anew).
+ * After this text, results_identity.c fills trace_id and the absolute path of older runs whose
+ * trace it can still open. epoch_reuse's E2+ row: hits there do not move a line on, so hits/entered
+ * counted hits per entry (19.8 seen), not a probability; its reuse_probability is now hits / (hits
+ * + entered), the chance that a line in E2+ is hit again rather than evicted, and hits_per_entry
+ * keeps the old figure for every epoch. */
 const char llct_results_schema_v6[] =
     "ALTER TABLE runs ADD COLUMN trace_id TEXT;"
     "CREATE INDEX runs_trace_id ON runs(trace_id);"

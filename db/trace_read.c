@@ -156,11 +156,12 @@ static int load_id(struct llct_reader *r)
 	sqlite3_finalize(st);
 	if (r->id[0])
 		return LLCT_OK;
-	if (sqlite3_prepare_v2(r->db,
-			       "SELECT coalesce(source, '') || char(31) || coalesce(application, '')"
-			       " || char(31) || coalesce(created_at, '') || char(31) ||"
-			       " coalesce(tool_version, '') FROM capture",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		r->db,
+		"SELECT coalesce(source, '') || char(31) || coalesce(application, '')"
+		" || char(31) || coalesce(created_at, '') || char(31) ||"
+		" coalesce(tool_version, '') FROM capture",
+		-1, &st, NULL) != SQLITE_OK)
 		return sql_fail(r, "cannot read the capture table");
 	while (sqlite3_step(st) == SQLITE_ROW)
 		for (const unsigned char *p = sqlite3_column_text(st, 0); p && *p; p++)

@@ -203,8 +203,9 @@ int llct_writer_open(const char *path, const struct llct_capture_info *info,
 	bind_text(cap, 8, when);
 	st = step_reset(w, cap, "cannot write the capture row");
 	sqlite3_finalize(cap);
-	if (st || (st = exec(w, "INSERT INTO settings VALUES('trace_id',"
-				" lower(hex(randomblob(16))))")) ||
+	if (st ||
+	    (st = exec(w, "INSERT INTO settings VALUES('trace_id',"
+			  " lower(hex(randomblob(16))))")) ||
 	    (st = exec(w, "COMMIT")))
 		goto fail_sql;
 

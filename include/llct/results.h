@@ -35,7 +35,7 @@ struct llct_run_info {
 /* How one replay command made its runs: everything the runs rows, their params JSON, the
  * static partition rows and the colors rows record (docs/RESULTS.md). */
 struct llct_replay_desc {
-	const char *const *traces; /* the trace, or a co-run's tenants in tenant order */
+	const char *const *traces;    /* the trace, or a co-run's tenants in tenant order */
 	const char *const *trace_ids; /* their llct_reader_id, or NULL */
 	size_t n_traces;
 	const char *trace_created; /* one trace: its capture.created_at, or NULL */
