@@ -37,6 +37,7 @@ enum key {
 	K_SAMPLE_SETS,
 	K_CONFIDENCE,
 	K_SIMULTANEOUS,
+	K_PER_KERNEL,
 	N_KEYS
 };
 
@@ -68,6 +69,7 @@ static const struct {
     [K_SAMPLE_SETS] = {"sample_sets", 0, 0},
     [K_CONFIDENCE] = {"confidence", 0, 0},
     [K_SIMULTANEOUS] = {"simultaneous", 0, 0},
+    [K_PER_KERNEL] = {"per_kernel", 0, 0},
 };
 
 struct list {
@@ -243,6 +245,9 @@ static int check_value(struct parse *p, int corun, enum key k, const char *v)
 	case K_SIMULTANEOUS:
 		return !strcmp(v, "yes") || !strcmp(v, "no") ||
 		       why(p, "simultaneous is yes or no, not '%s'", v);
+	case K_PER_KERNEL:
+		return !strcmp(v, "yes") || !strcmp(v, "no") ||
+		       why(p, "per_kernel is yes or no, not '%s'", v);
 	default:
 		return 1;
 	}
@@ -396,6 +401,7 @@ static int cell_key(struct batch_grid *g, struct batch_cell *c, char **ids)
 	    .sample_sets = c->sample_sets,
 	    .corun = c->corun,
 	    .simultaneous = c->simultaneous,
+	    .per_kernel = c->per_kernel,
 	    .hit_lat = c->hit_lat,
 	    .miss_lat = c->miss_lat,
 	    .confidence = c->confidence,
@@ -434,6 +440,7 @@ enum dim {
 	D_SETS,
 	D_CONF,
 	D_SIMUL,
+	D_PERK,
 	D_UCD,
 	D_GEO,
 	D_HASH,
@@ -500,6 +507,7 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 	    [D_SETS] = get(s, K_SAMPLE_SETS, all),
 	    [D_CONF] = get(s, K_CONFIDENCE, c99),
 	    [D_SIMUL] = get(s, K_SIMULTANEOUS, no),
+	    [D_PERK] = get(s, K_PER_KERNEL, no),
 	    [D_UCD] = get(s, K_UCD, off),
 	    [D_HASH] = get(s, K_HASH, mod),
 	    [D_BANKS] = get(s, K_BANKS, n4),
@@ -560,6 +568,7 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 			c.confidence = 0.99, c.simultaneous = 0;
 		c.cache = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
 		c.cache.ucd = !strcmp(AT(D_UCD), "on");
+		c.per_kernel = !strcmp(AT(D_PERK), "yes");
 		size_t gi = idx[D_GEO];
 		if (gi < s->k[K_LLC].n) {
 			cli_parse_llc(s->k[K_LLC].v[gi], &c.cache.size, &c.cache.ways,

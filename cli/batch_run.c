@@ -88,7 +88,7 @@ static int same_sweep(const struct batch_cell *a, const struct batch_cell *b)
 	    (a->frames && strcmp(a->frames, b->frames)) || a->cache.line != b->cache.line ||
 	    a->cache.ucd != b->cache.ucd || a->contention != b->contention ||
 	    a->sample_sets != b->sample_sets || a->confidence != b->confidence ||
-	    a->simultaneous != b->simultaneous ||
+	    a->simultaneous != b->simultaneous || a->per_kernel != b->per_kernel ||
 	    (a->contention && a->contention_by != b->contention_by) || a->n_pol != b->n_pol)
 		return 0;
 	for (size_t m = 0; m < a->n_pol; m++)
@@ -140,6 +140,7 @@ static int by_sweep(const void *x, const void *y, void *arg)
 		CMP(sample_sets)
 		CMP(confidence)
 		CMP(simultaneous)
+		CMP(per_kernel)
 		if (a->contention)
 			CMP(contention_by)
 		CMP(n_pol)
@@ -363,6 +364,7 @@ int batch_run(struct batch_grid *g, const struct batch_plan *p, const struct bat
 		if (c->mlp)
 			replay_parse_mlp(c->mlp, job.mlp);
 		job.threads = o->threads;
+		job.per_kernel = c->per_kernel;
 		job.sample_sets = c->sample_sets;
 		if (c->sample_sets) {
 			job.confidence = c->confidence;

@@ -41,7 +41,8 @@ int cmd_replay(int argc, char **argv)
 		O_PAGE,
 		O_SAMPLE_SETS,
 		O_CONFIDENCE,
-		O_SIMULTANEOUS
+		O_SIMULTANEOUS,
+		O_PER_KERNEL
 	};
 	static const struct option opts[] = {
 	    {"policy", required_argument, NULL, 'p'},
@@ -66,6 +67,7 @@ int cmd_replay(int argc, char **argv)
 	    {"sample-sets", required_argument, NULL, O_SAMPLE_SETS},
 	    {"confidence", required_argument, NULL, O_CONFIDENCE},
 	    {"simultaneous", no_argument, NULL, O_SIMULTANEOUS},
+	    {"per-kernel", no_argument, NULL, O_PER_KERNEL},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
@@ -244,6 +246,9 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case O_SIMULTANEOUS:
 			simultaneous = 1;
+			break;
+		case O_PER_KERNEL:
+			a->per_kernel = 1;
 			break;
 		case 'q':
 			quiet = 1;

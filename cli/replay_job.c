@@ -103,6 +103,8 @@ char *replay_cell_key(const struct replay_cell *c)
 	if (c->sample_sets && (c->confidence != 0.99 || c->simultaneous) && at < sizeof(key))
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "|confidence=%.10g%s",
 				       c->confidence, c->simultaneous ? "|simultaneous" : "");
+	if (c->per_kernel && at < sizeof(key)) /* only when set: older keys stay as they were */
+		at += (size_t)snprintf(key + at, sizeof(key) - at, "|per_kernel");
 	return at < sizeof(key) ? strdup(key) : NULL;
 }
 
@@ -191,6 +193,7 @@ static int identify(struct replay_job *j, char *err, size_t err_size)
 		    .sample_sets = j->sample_sets > 1 ? j->sample_sets : 0,
 		    .corun = j->corun,
 		    .simultaneous = j->family != 0,
+		    .per_kernel = j->per_kernel,
 		    .hit_lat = j->hit_lat,
 		    .miss_lat = j->miss_lat,
 		    .confidence = j->confidence > 0 ? j->confidence : 0.99,
@@ -248,6 +251,12 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
 		snprintf(err, err_size,
 			 "--sample-sets does not combine with co-runs, partitions, bypass, colors "
 			 "or contention tracking");
+		return EXIT_USAGE;
+	}
+	if (j->per_kernel && (j->corun || j->sample_sets > 1)) {
+		snprintf(err, err_size,
+			 "--per-kernel counts a single trace's replay of every set: not with "
+			 "--corun or --sample-sets");
 		return EXIT_USAGE;
 	}
 	if (j->sample_sets <= 1 && (j->confidence > 0 || j->family)) {
@@ -414,6 +423,7 @@ static int run_single(struct replay_job *j, struct llct_results *db, const char 
 	o.contention = j->contention;
 	o.contention_by = j->contention_by;
 	o.sample_sets = j->sample_sets;
+	o.per_kernel = j->per_kernel;
 	/* Bonferroni: each of the family's estimates at 1 - (1 - level) / family, so that all of
 	 * them hold together at least at the level */
 	double conf = j->confidence > 0 ? j->confidence : 0.99;
@@ -442,6 +452,10 @@ static int run_single(struct replay_job *j, struct llct_results *db, const char 
 		}
 		if (j->cfg_first)
 			j->cfg_first[c] = j->first_id;
+	}
+	if (j->per_kernel && llct_results_add_trace_kernels(db, r, j->trace_id[0])) {
+		snprintf(err, err_size, "%s", llct_results_error(db));
+		goto out;
 	}
 	rc = EXIT_OK;
 out:

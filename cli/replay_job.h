@@ -32,6 +32,7 @@ struct replay_job {
 	uint32_t page_size;
 	double hit_lat, miss_lat, mlp[LLCT_MAX_CLASSES]; /* co-runs; mlp 0: the default */
 	unsigned threads;
+	int per_kernel;       /* --per-kernel: kernel_stats rows too */
 	uint32_t sample_sets; /* --sample-sets 1/N: N; 0: every set */
 	double confidence;    /* the estimates' intervals' level (0: 0.99) ... */
 	uint32_t family;      /* ... each alone (0), or these many estimates together */
@@ -78,7 +79,7 @@ struct replay_cell {
 	int contention;
 	enum llct_owner_by contention_by;
 	uint32_t page_size, sample_sets;
-	int corun, simultaneous;
+	int corun, simultaneous, per_kernel;
 	double hit_lat, miss_lat, confidence;
 };
 /* The key, malloc'ed (NULL when out of memory). */

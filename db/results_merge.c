@@ -23,6 +23,8 @@ static const struct {
     {"partitions", "interval, at_access, class_by, class, ways, way_mask"},
     {"colors", "tenant, n_colors, colors"},
     {"estimates", "stream, metric, estimate, half_width, groups, std_error, dof, level"},
+    {"kernel_stats", "frame, kernel, stream, reads, read_hits, writes, write_hits, fills,"
+		     " bypass_reads, bypass_writes, writebacks, evicted"},
 };
 
 #define RUN_COLS                                                                                   \
@@ -85,6 +87,11 @@ int llct_results_merge(struct llct_results *r, const char *shard, uint64_t *adde
 		if (!sql || (st = run(db, sql, shard, "add its rows", err, err_size)))
 			goto out;
 	}
+	/* the traces' kernels, once per trace */
+	if ((st = run(db,
+		      "INSERT OR IGNORE INTO main.trace_kernels SELECT * FROM shard.trace_kernels",
+		      shard, "add its trace kernels", err, err_size)))
+		goto out;
 	sqlite3_stmt *q;
 	if (sqlite3_prepare_v2(db,
 			       "SELECT (SELECT count(*) FROM temp.merge_ids),"

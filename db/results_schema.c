@@ -287,3 +287,43 @@ const char llct_results_schema_v6[] =
     " banks, hash, frames, json_extract(params, '$.hit_latency'),"
     " json_extract(params, '$.miss_latency'), json_extract(params, '$.mlp'),"
     " json_extract(params, '$.sample_sets')) AS drrip_run_id FROM runs;";
+
+/* Version 7: per-kernel counts (replay --per-kernel) and the kernels of the traces they name.
+ * kernel_stats holds one row per run, frame, kernel and stream the kernel touched; evicted is a
+ * JSON object of the lines its fills evicted by their stream ({"TEX": 12}). trace_kernels is a
+ * copy of a trace's kernels table, once per trace id, so a kernel's kind, name, parameters and
+ * RenderDoc event ID can be joined without the trace. */
+const char llct_results_schema_v7[] =
+    "CREATE TABLE kernel_stats(run_id INTEGER NOT NULL REFERENCES runs(id),"
+    " frame INTEGER NOT NULL, kernel INTEGER NOT NULL, stream TEXT NOT NULL, reads INTEGER,"
+    " read_hits INTEGER, writes INTEGER, write_hits INTEGER, fills INTEGER,"
+    " bypass_reads INTEGER, bypass_writes INTEGER, writebacks INTEGER, evicted TEXT,"
+    " PRIMARY KEY(run_id, frame, kernel, stream)) WITHOUT ROWID;"
+    "CREATE TABLE trace_kernels(trace_id TEXT NOT NULL, kernel INTEGER NOT NULL,"
+    " frame INTEGER, kind TEXT, name TEXT, params TEXT, rdc_eid INTEGER,"
+    " PRIMARY KEY(trace_id, kernel)) WITHOUT ROWID;"
+    /* per run and kernel over its streams, with DRAM traffic: a fill or a bypassed read
+     * reads a line, a write-back or a bypassed write writes one */
+    "CREATE VIEW kernel_totals AS SELECT k.run_id, r.trace, r.trace_id, r.policy,"
+    " r.llc_bytes, k.frame, k.kernel, t.kind, t.name, t.rdc_eid,"
+    " sum(k.reads + k.writes) AS accesses,"
+    " sum(k.reads + k.writes - k.read_hits - k.write_hits) AS misses,"
+    " sum(k.reads - k.read_hits) AS read_misses, sum(k.writebacks) AS writebacks,"
+    " r.line * sum(k.fills + k.bypass_reads) AS dram_read_bytes,"
+    " r.line * sum(k.writebacks + k.bypass_writes) AS dram_write_bytes,"
+    " group_concat(k.stream, ',') AS streams"
+    " FROM kernel_stats k JOIN runs r ON r.id = k.run_id"
+    " LEFT JOIN trace_kernels t ON t.trace_id = r.trace_id AND t.kernel = k.kernel"
+    " GROUP BY k.run_id, k.frame, k.kernel;"
+    /* the kernels of each run, most misses first */
+    "CREATE VIEW top_kernels_by_misses AS SELECT *, rank() OVER (PARTITION BY run_id"
+    " ORDER BY misses DESC) AS rank FROM kernel_totals;"
+    /* each kernel's misses against the same kernel under the run's DRRIP baseline
+     * (drrip_baselines), most misses saved first */
+    "CREATE VIEW kernel_savings_vs_drrip AS SELECT a.run_id, a.trace, a.policy, a.llc_bytes,"
+    " a.frame, a.kernel, a.kind, a.name, a.rdc_eid, a.misses, d.misses AS drrip_misses,"
+    " d.misses - a.misses AS misses_saved, b.drrip_run_id,"
+    " rank() OVER (PARTITION BY a.run_id ORDER BY d.misses - a.misses DESC) AS rank"
+    " FROM kernel_totals a JOIN drrip_baselines b ON b.run_id = a.run_id"
+    " JOIN kernel_totals d ON d.run_id = b.drrip_run_id AND d.frame = a.frame"
+    " AND d.kernel = a.kernel;";

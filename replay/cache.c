@@ -32,6 +32,7 @@ struct llct_cache {
 	const struct llct_partition *part;
 	struct llct_dynpart *dyn; /* dynamic partitioning: sees every access, owns part */
 	struct tracker *trk;
+	struct llct_kstats *ks; /* --per-kernel: counts by frame, kernel and stream */
 	size_t state_bytes;
 };
 
@@ -214,6 +215,7 @@ void llct_cache_destroy(struct llct_cache *c)
 	if (c->trk)
 		free(c->trk->owner);
 	free(c->trk);
+	llct_kstats_free(c->ks);
 	llct_contention_free(c->scratch.cont);
 	free(c);
 }
@@ -357,6 +359,8 @@ static int access_one(struct llct_cache *c, uint32_t *hist, uint64_t addr, int s
 			hist[LLCT_EV_BYPASS + so]++;
 		else
 			llct_event_count(c->L.fs, LLCT_EV_BYPASS + so, 1);
+		if (c->ks)
+			llct_kstats_count(c->ks, c->L.fs->frame, kernel, LLCT_EV_BYPASS + so);
 		return 0;
 	}
 	if (c->part && c->part->colors_on)
@@ -380,6 +384,8 @@ static int access_one(struct llct_cache *c, uint32_t *hist, uint64_t addr, int s
 		hist[ev]++;
 	else
 		llct_event_count(c->L.fs, ev, 1);
+	if (c->ks)
+		llct_kstats_count(c->ks, c->L.fs->frame, kernel, ev);
 	if (!trk || llct_ev_is_bypass(ev))
 		return llct_ev_is_hit(ev);
 	size_t at = (size_t)a.set * c->g.ways + w;
@@ -407,7 +413,8 @@ uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *
 {
 	if (!c->ops->needs_next_use)
 		next_use = NULL;
-	if (c->ops->batch && !c->trk && !c->dyn && !c->part) /* a plain model: the fast loop */
+	if (c->ops->batch && !c->trk && !c->dyn && !c->part &&
+	    !c->ks) /* a plain model: the fast loop */
 		return c->ops->batch(c->pstate, &c->L, b, next_use);
 	uint32_t hist[LLCT_EV_N] = {0};
 	size_t k = 0;
@@ -440,6 +447,20 @@ void llct_cache_access_sampled(struct llct_cache *c, const struct llct_sample_li
 			   next_use && !bypass ? next_use[i] : LLCT_NEVER, 0, 0, 0);
 	}
 	c->L.fs = save;
+}
+
+int llct_cache_track_kernels(struct llct_cache *c)
+{
+	if (!c->ks && !(c->ks = llct_kstats_create()))
+		return LLCT_ERR_NOMEM;
+	return LLCT_OK;
+}
+
+int llct_cache_kernel_stats(struct llct_cache *c, struct llct_kernel_stats **rows, size_t *n)
+{
+	*rows = NULL;
+	*n = 0;
+	return c->ks ? llct_kstats_take(c->ks, rows, n) : LLCT_OK;
 }
 
 int llct_cache_contains(const struct llct_cache *c, uint64_t addr)

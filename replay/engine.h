@@ -33,6 +33,15 @@ struct window {
 #define NU_NONE UINT32_MAX
 #define NU_MAX ((uint64_t)UINT32_MAX - 1)
 
+/* Per-kernel counters of one model (kstats.c): llct_kstats_count adds one access's event code
+ * (llct/lines.h) for its frame and kernel; llct_kstats_take hands back the rows sorted by
+ * frame, kernel and stream (malloc'ed), or LLCT_ERR_NOMEM if memory ran out while counting. */
+struct llct_kstats;
+struct llct_kstats *llct_kstats_create(void);
+void llct_kstats_free(struct llct_kstats *k);
+void llct_kstats_count(struct llct_kstats *k, uint32_t frame, uint32_t kernel, unsigned ev);
+int llct_kstats_take(struct llct_kstats *k, struct llct_kernel_stats **rows, size_t *n);
+
 /* Memory for a big array, 64-byte aligned; from 1 MiB up in 2 MiB pages where the kernel
  * gives them (cache.c). Freed with free(). */
 void *llct_big_alloc(size_t bytes);

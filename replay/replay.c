@@ -404,6 +404,7 @@ void llct_replay_results_free(struct llct_replay_result *res, size_t n)
 		free(res[i].frames);
 		free(res[i].plog);
 		free(res[i].est);
+		free(res[i].kstats);
 	}
 	free(res);
 }
@@ -442,6 +443,11 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 			return LLCT_ERR_INVALID;
 		}
 	}
+	if (o->per_kernel && o->sample_sets > 1) {
+		snprintf(err, err_size,
+			 "per-kernel counts need every set replayed: not with --sample-sets");
+		return LLCT_ERR_INVALID;
+	}
 	if (!(o->sample_level >= 0 && o->sample_level < 1)) {
 		snprintf(err, err_size, "an interval's level is between 0 and 1, not %g",
 			 o->sample_level);
@@ -477,6 +483,8 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		if (o->contention && (st = llct_cache_track_contention(
 					  e.models[m].cache, (enum llct_owner_by)o->contention_by)))
 			goto fail_msg;
+		if (o->per_kernel && (st = llct_cache_track_kernels(e.models[m].cache)))
+			goto fail_msg;
 		if (o->dyn_plan) {
 			struct llct_dynpart *d = calloc(1, sizeof(*d));
 			e.models[m].dyn = d;
@@ -495,7 +503,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		goto nomem;
 	/* Plain models read no SM, kernel or tenant (no policy does): only contention tracking
 	 * and partitioning, dynamic or by tenant, need them decoded. */
-	int no_ids = !o->part && !o->dyn_plan && !o->contention;
+	int no_ids = !o->part && !o->dyn_plan && !o->contention && !o->per_kernel;
 	for (int k = 0; k < 2; k++)
 		for (int i = 0; i < WINDOW; i++) {
 			if (llct_batch_alloc(&win[k].b[i]))
@@ -723,6 +731,10 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 			res[m].sample_sets = o->sample_sets;
 			res[m].sample_groups = md->sp->groups;
 		}
+	for (size_t m = 0; m < e.n_models; m++)
+		if (o->per_kernel &&
+		    llct_cache_kernel_stats(e.models[m].cache, &res[m].kstats, &res[m].n_kstats))
+			goto nomem;
 	for (size_t m = 0; m < e.n_models; m++)
 		if (e.models[m].dyn) { /* hand the decisions over */
 			res[m].plog = e.models[m].dyn->log;

@@ -187,6 +187,12 @@ void llct_cache_set_dynpart(struct llct_cache *c, struct llct_dynpart *d);
 /* Starts GDC/PLOB contention tracking with owners of the given kind; the counters go to each
  * frame's llct_frame_stats.cont, created on first use (the caller frees them). */
 int llct_cache_track_contention(struct llct_cache *c, enum llct_owner_by by);
+/* Counts every access by frame, kernel and stream from now on (--per-kernel); the model then
+ * takes the general path, hooks called through the ops table. */
+int llct_cache_track_kernels(struct llct_cache *c);
+/* The counts so far, sorted by frame, kernel and stream (malloc'ed; *rows NULL and *n 0 when
+ * not tracked). LLCT_ERR_NOMEM if memory ran out while counting. */
+int llct_cache_kernel_stats(struct llct_cache *c, struct llct_kernel_stats **rows, size_t *n);
 /* One access with every field of a record; returns 1 on a hit. */
 int llct_cache_access_rec(struct llct_cache *c, const struct llct_record *r, uint64_t next_use);
 /* Where tenant's byte address addr lives (after page coloring): returns 1 and its set and
@@ -224,6 +230,9 @@ struct llct_replay_options {
 	uint32_t sample_sets;
 	/* The two-sided level of each estimate's interval (0: 0.99). */
 	double sample_level;
+	/* Count every model's accesses by frame, kernel and stream too (llct_replay_result's
+	 * kstats); the models take the general path. Not with sample_sets. */
+	int per_kernel;
 	/* Called from the decoding thread now and then; may be NULL. */
 	void (*progress)(void *ud, uint64_t done, uint64_t total);
 	void *progress_ud;

@@ -12,7 +12,7 @@
 /* SQLite application_id of a results database: 'LLCR'. */
 #define LLCT_RESULTS_APPLICATION_ID 0x4C4C4352
 /* Schema version written by this build; older ones are upgraded, newer ones refused. */
-#define LLCT_RESULTS_SCHEMA_VERSION 6
+#define LLCT_RESULTS_SCHEMA_VERSION 7
 
 /* One replay of one trace through one policy on one configuration. */
 struct llct_run_info {
@@ -104,6 +104,14 @@ int llct_results_add_estimate(struct llct_results *r, int64_t run_id,
 /* Tenant `tenant`'s page colors (as "0-15,32") under set partitioning. */
 int llct_results_add_colors(struct llct_results *r, int64_t run_id, uint32_t tenant,
 			    uint32_t n_colors, const char *colors);
+/* A run's per-kernel counts (replay --per-kernel), n rows, into kernel_stats. */
+int llct_results_add_kernel_stats(struct llct_results *r, int64_t run_id,
+				  const struct llct_kernel_stats *k, size_t n);
+struct llct_reader;
+/* Copies the kernels table of trace t into trace_kernels under trace_id, unless that trace's
+ * kernels are there already. */
+int llct_results_add_trace_kernels(struct llct_results *r, struct llct_reader *t,
+				   const char *trace_id);
 /* Writes every row of a replay: one run per policy (res[m]) with its frames, contention and
  * partitions, in one transaction; the runs get ids first_id .. first_id + n - 1. On failure
  * nothing is written. */

@@ -108,6 +108,21 @@ struct llct_replay_result {
 	uint32_t sample_sets, sample_groups;
 	struct llct_estimate *est;
 	size_t n_est;
+	/* --per-kernel: by frame, kernel and stream, sorted so; NULL otherwise */
+	struct llct_kernel_stats *kstats;
+	size_t n_kstats;
+};
+
+/* One kernel's accesses of one stream in one frame (--per-kernel). Reads and writes count every
+ * access, bypassed ones too (bypass_*); hits, fills and what the fills evicted follow the
+ * per-frame counters' rules, but an eviction is counted against the kernel whose fill caused it
+ * (evicted[s]: lines last touched by stream s; writebacks: the dirty ones among them). */
+struct llct_kernel_stats {
+	uint32_t frame, kernel;
+	uint8_t stream;
+	uint64_t reads, read_hits, writes, write_hits, fills, bypass_reads, bypass_writes;
+	uint64_t writebacks;
+	uint64_t evicted[LLCT_N_STREAMS];
 };
 
 /* One policy's co-run of several traces. */

@@ -144,7 +144,7 @@ kill -TERM $cap; wait $cap; rc=$?
 n=$("$LLCTRACE" info "$T/sigv.llct" 2>/dev/null | awk '/^frames/ {print $2}')
 [ "${n:-0}" -ge 2 ] && ok || bad "after SIGTERM the trace holds ${n:-no} frames"
 [ -z "$(ls "$T" | grep 'sigv.llct.tmp')" ] && ok || bad "temporary trace left: $(ls "$T")"
-pgrep -f "$SCENE 100000" >/dev/null && bad "the program outlived capture" || ok
+pgrep -f "^$SCENE 100000" >/dev/null && bad "the program outlived capture" || ok
 
 # draws, render to texture, compute, a secondary command buffer recorded on another thread
 "$LLCTRACE" capture -q -b submit -o "$T/s.llct" -- "$SCENE" 2 >"$T/s.out" 2>"$T/s.err" && ok || bad "scene capture: $(cat "$T/s.err")"

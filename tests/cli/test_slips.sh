@@ -76,13 +76,13 @@ mv moved/renamed.llct cube.llct
 # an older database (schema 5, a relative name, a batch key naming PATH@CREATED) is upgraded in
 # place: the name absolute, the id filled, the batch key by id
 cp res.db old.db
-"$LLCTRACE" sql --write old.db "DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; UPDATE runs SET trace = 'cube.llct', params = json_set(params, '$.batch_cell', replace(json_extract(params, '$.batch_cell'), 'trace=$id', 'trace=$T/cube.llct@' || trace_created)); PRAGMA user_version = 5" >/dev/null 2>&1
+"$LLCTRACE" sql --write old.db "DROP VIEW kernel_savings_vs_drrip; DROP VIEW top_kernels_by_misses; DROP VIEW kernel_totals; DROP TABLE kernel_stats; DROP TABLE trace_kernels; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; UPDATE runs SET trace = 'cube.llct', params = json_set(params, '$.batch_cell', replace(json_extract(params, '$.batch_cell'), 'trace=$id', 'trace=$T/cube.llct@' || trace_created)); PRAGMA user_version = 5" >/dev/null 2>&1
 sqlite3 old.db "PRAGMA user_version" | grep -qx 5 && ok || bad "downgrade for the upgrade test"
 expect_rc 0 "$LLCTRACE" batch g.ini -o old.db; expect_err "2 already in" # read through an upgraded copy
 "$LLCTRACE" sql --csv old.db "SELECT count(*) FROM runs WHERE trace = '$T/cube.llct' AND trace_id = '$id'" | tail -1 | grep -qx 3 && ok || bad "sql reads an older file through an upgraded copy"
 sqlite3 old.db "PRAGMA user_version" | grep -qx 5 && ok || bad "reading upgraded the file itself"
 expect_rc 0 "$LLCTRACE" replay cube.llct -p nru -o old.db -q # appending upgrades it in place
-sqlite3 old.db "PRAGMA user_version; SELECT count(*) FROM runs WHERE trace = '$T/cube.llct' AND trace_id = '$id' AND json_extract(params, '$.batch_cell') LIKE 'trace=$id|%'" | tr '\n' ' ' | grep -qx "6 4 " && ok || bad "upgrade in place: $(sqlite3 old.db 'SELECT trace, trace_id, json_extract(params, "$.batch_cell") FROM runs')"
+sqlite3 old.db "PRAGMA user_version; SELECT count(*) FROM runs WHERE trace = '$T/cube.llct' AND trace_id = '$id' AND json_extract(params, '$.batch_cell') LIKE 'trace=$id|%'" | tr "\n" " " | grep -qx "7 4 " && ok || bad "upgrade in place: $(sqlite3 old.db 'SELECT trace, trace_id, json_extract(params, "$.batch_cell") FROM runs')"
 
 # 4. frames outside the trace: an error naming what the trace holds, in every command
 expect_rc 2 "$LLCTRACE" replay cube.llct -f 5-9 -o res.db -q; expect_err "frames 5-9 are not in the trace, which holds frames 0-2"
@@ -159,7 +159,7 @@ grep -q "writes version $v " "$SRC/docs/RELIABILITY.md" && grep -q "reads up to 
 	"$LLCTRACE" capture --kill-after 1 -o sig.llct -- sh -c 'trap "" TERM; sleep 60 & sleep 61; wait' >sig.out 2>sig.err &
 	P=$!
 	for i in $(seq 1 100); do # until the program runs (llctrace catches signals before it forks)
-		pgrep -f "sleep 61" >/dev/null && break
+		pgrep -f "^sleep 61" >/dev/null && break # the program itself, not a command line naming it
 		sleep 0.1
 	done
 	kill -TERM $P
@@ -169,7 +169,7 @@ grep -q "writes version $v " "$SRC/docs/RELIABILITY.md" && grep -q "reads up to 
 [ "$(cat sig.rc)" = 143 ] && ok || bad "capture ended by SIGTERM exited $(cat sig.rc)"
 grep -q "passed it on to 'sh'" sig.err && grep -q "did not end within 1s of the signal: killing its process group" sig.err && ok || bad "signal messages: $(cat sig.err)"
 sleep 0.3
-pgrep -f "sleep 6[01]" >/dev/null && bad "the program's processes outlived capture" || ok
+pgrep -f "^sleep 6[01]" >/dev/null && bad "the program's processes outlived capture" || ok
 expect_rc 2 "$LLCTRACE" capture --kill-after soon -- true; expect_err "bad --kill-after"
 
 finish test_slips

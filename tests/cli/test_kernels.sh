@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# test_kernels.sh - replay --per-kernel: per-kernel counts add up to the per-frame counts exactly
+# (every counter, every frame, every policy; with UCD and a bypass rule too), the same counts as
+# a replay without it, the trace's kernels copied once, the views, batch and merge keeping them,
+# and the options it does not combine with.
+set -u
+LLCTRACE=$(realpath "${1:?usage: test_kernels.sh path/to/llctrace}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d /tmp/llct-cli-kernels-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+. "$HERE/lib.sh"
+cd "$T" || exit 1
+q() { "$LLCTRACE" sql --csv "$1" "$2" | tail -n +2; }
+
+"$LLCTRACE" synth -q -o t.llct --count 3 --width 320 --height 192 --objects 40 --texture-size 256 \
+	--shadow-size 256 || bad "synth"
+expect_rc 0 "$LLCTRACE" replay t.llct -p lru,drrip,gspc,belady --llc 512KiB -o k.db --per-kernel -q
+expect_rc 0 "$LLCTRACE" replay t.llct -p lru,gspc --llc 512KiB --ucd --bypass stream=TEX -o k.db --per-kernel -q
+expect_rc 0 "$LLCTRACE" replay t.llct -p lru,drrip,gspc,belady --llc 512KiB -o plain.db -q
+
+# every counter of every frame and stream equals the sum over its kernels (0 rows differ)
+diff=$(q k.db "SELECT count(*) FROM stream_stats s LEFT JOIN (SELECT run_id, frame, stream,
+	sum(reads) r, sum(read_hits) rh, sum(writes) w, sum(write_hits) wh, sum(fills) f,
+	sum(bypass_reads + bypass_writes) b FROM kernel_stats GROUP BY run_id, frame, stream) k
+	USING (run_id, frame, stream)
+	WHERE s.reads + s.writes > 0 AND (k.r IS NOT s.reads OR k.rh IS NOT s.read_hits OR
+	k.w IS NOT s.writes OR k.wh IS NOT s.write_hits OR k.f IS NOT s.fills OR k.b IS NOT s.bypasses)")
+[ "$diff" = 0 ] && ok || bad "$diff frame/stream rows differ from their kernels' sums"
+# evictions and write-backs: per frame, those the kernels' fills caused = those of the lines' streams
+diff=$(q k.db "SELECT count(*) FROM (SELECT run_id, frame, sum(evictions) e, sum(writebacks) wb
+	FROM stream_stats GROUP BY run_id, frame) s JOIN (SELECT run_id, frame,
+	sum((SELECT coalesce(sum(value), 0) FROM json_each(coalesce(evicted, '{}')))) e,
+	sum(writebacks) wb FROM kernel_stats GROUP BY run_id, frame) k USING (run_id, frame)
+	WHERE s.e <> k.e OR s.wb <> k.wb")
+[ "$diff" = 0 ] && ok || bad "$diff frames' evictions or write-backs differ"
+[ "$(q k.db "SELECT sum(writebacks) > 0 AND sum(bypass_reads) > 0 FROM kernel_stats")" = 1 ] && ok || bad "no write-backs or bypasses counted: the sums prove little"
+# per-kernel counting takes the general path: its per-frame counts equal the fast loop's
+diff=$(q k.db "ATTACH 'plain.db' AS p; SELECT count(*) FROM stream_stats a JOIN runs r ON r.id = a.run_id
+	JOIN p.runs pr ON pr.policy = r.policy JOIN p.stream_stats b ON b.run_id = pr.id
+	AND b.frame = a.frame AND b.stream = a.stream WHERE r.ucd = 0 AND (a.reads <> b.reads
+	OR a.read_hits <> b.read_hits OR a.writes <> b.writes OR a.write_hits <> b.write_hits
+	OR a.evictions <> b.evictions OR a.writebacks <> b.writebacks)")
+[ "$diff" = 0 ] && ok || bad "$diff rows differ from a replay without --per-kernel"
+
+# the trace's kernels, once; the views name them
+n=$("$LLCTRACE" info --kernels t.llct | tail -n +2 | grep -c '^[0-9]')
+[ "$(q k.db "SELECT count(*) FROM trace_kernels")" -ge 1 ] && [ "$(q k.db "SELECT count(*) FROM trace_kernels")" = "$(q k.db "SELECT count(DISTINCT kernel) FROM trace_kernels")" ] && ok || bad "trace_kernels copied more than once"
+[ "$(q k.db "SELECT count(*) FROM kernel_totals WHERE kind IS NULL")" = 0 ] && ok || bad "kernels without a kind in kernel_totals"
+[ "$(q k.db "SELECT count(*) FROM top_kernels_by_misses WHERE rank = 1")" -ge 6 ] && ok || bad "a top kernel per run"
+[ "$(q k.db "SELECT count(*) FROM kernel_savings_vs_drrip WHERE policy = 'belady' AND misses_saved < 0 AND rank = 1")" = 0 ] && ok || bad "Belady's top saving negative"
+[ "$(q k.db "SELECT count(*) FROM kernel_totals WHERE dram_read_bytes <> 64 * (SELECT sum(fills + bypass_reads) FROM kernel_stats s WHERE s.run_id = kernel_totals.run_id AND s.frame = kernel_totals.frame AND s.kernel = kernel_totals.kernel)")" = 0 ] && ok || bad "DRAM bytes"
+[ "$n" -ge 1 ] && ok || bad "info --kernels lists none"
+
+# batch knows a per-kernel run from a plain one; merge carries kernel rows and the kernels table
+printf '[grid g]\ntraces = t.llct\npolicies = lru\nllc = 512KiB\nper_kernel = yes\n' >g.ini
+expect_rc 0 "$LLCTRACE" batch g.ini -o k.db; expect_err "1 already in"
+printf '[grid g]\ntraces = t.llct\npolicies = lru\nllc = 512KiB\n' >g2.ini
+expect_rc 0 "$LLCTRACE" batch g2.ini -o k.db -q # a plain run is another cell
+[ "$(q k.db "SELECT count(*) FROM runs WHERE policy = 'lru' AND ucd = 0")" = 2 ] && ok || bad "plain and per-kernel cells"
+expect_rc 0 "$LLCTRACE" merge -o m.db k.db -q
+[ "$(q m.db "SELECT count(*) FROM kernel_stats")" = "$(q k.db "SELECT count(*) FROM kernel_stats")" ] && [ "$(q m.db "SELECT count(*) FROM trace_kernels")" = "$(q k.db "SELECT count(*) FROM trace_kernels")" ] && ok || bad "merge lost kernel rows"
+
+# what it does not combine with
+expect_rc 2 "$LLCTRACE" replay t.llct --per-kernel --sample-sets 1/8 -o x.db; expect_err "not with --corun or --sample-sets"
+expect_rc 2 "$LLCTRACE" replay t.llct t.llct --corun -p lru --per-kernel -o x.db; expect_err "not with --corun"
+finish test_kernels
