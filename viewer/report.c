@@ -75,6 +75,16 @@ static const struct {
      "produced > 0 AND " FRAMES},
     {"z_tex_reuse", "run_id, frame, produced, consumed, consumed_fraction", "run_id, frame",
      "produced > 0 AND " FRAMES},
+    /* --per-kernel runs: each run's 25 kernels with the most misses, and every kernel of its
+     * first frame */
+    {"top_kernels_by_misses",
+     "run_id, frame, kernel, kind, name, rdc_eid, accesses, misses, read_misses, writebacks,"
+     " dram_read_bytes, dram_write_bytes, rank",
+     "run_id, frame, kernel", "rank <= 25 AND " LATEST},
+    {"kernel_totals", "run_id, frame, kernel, kind, name, rdc_eid, accesses, misses",
+     "run_id, frame, kernel",
+     "frame = (SELECT min(frame) FROM main.kernel_stats k WHERE k.run_id = kernel_totals.run_id)"
+     " AND " FRAMES},
 };
 
 static int fail(char *err, size_t size, int st, const char *fmt, ...)

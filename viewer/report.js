@@ -318,6 +318,24 @@ const SECTIONS = [
 			chart: (rows) => lines(rows, { x: 'frame', y: 'miss_saving', color: 'policy', yTitle: 'misses saved vs DRRIP', pct: true }),
 		}],
 	},
+	{
+		id: 'kernels',
+		title: 'Which kernels miss',
+		intro: 'Runs replayed with --per-kernel count every draw, dispatch, copy and clear apart (view kernel_totals; DRAM bytes: fills and bypassed reads read a line, write-backs and bypassed writes write one). First each policy\'s kernels with the most misses over the trace (rank 1 = most), then one frame\'s misses kernel by kernel. To look at a kernel in RenderDoc, capture with --renderdoc and open TRACE.rdc in qrenderdoc; in the Event Browser press Ctrl+G (Go to event) and type the kernel\'s rdc_eid.',
+		empty: 'No per-kernel counts in this selection: replay the trace with --per-kernel (or per_kernel = yes in a batch grid).',
+		parts: (f) => [{
+			id: 'kernels-top',
+			title: 'Kernels with the most misses',
+			sql: `SELECT c.policy, k.rank, k.frame, k.kernel, k.kind, k.name, k.rdc_eid,\n  k.kind || ' ' || k.kernel AS label, k.accesses, k.misses, k.read_misses,\n  k.writebacks, k.dram_read_bytes, k.dram_write_bytes\nFROM ${J('top_kernels_by_misses', 'k')}\nWHERE ${sel(f)} AND k.rank <= 10\nORDER BY c.policy, k.rank`,
+			chart: (rows) => bars(rows, { x: 'label', group: 'policy', y: 'misses', yTitle: 'misses' }),
+		}, {
+			id: 'kernels-frame',
+			title: 'The first frame, kernel by kernel',
+			frames: true,
+			sql: `SELECT c.policy, k.frame, k.kernel, k.kind, k.name, k.rdc_eid, k.accesses, k.misses\nFROM ${J('kernel_totals', 'k')}\nWHERE ${sel(f)}\n  AND k.frame = (SELECT min(x.frame) FROM kernel_totals x WHERE x.run_id = k.run_id)\nORDER BY c.policy, k.kernel`,
+			chart: (rows) => lines(rows, { x: 'kernel', y: 'misses', color: 'policy', yTitle: 'misses' }),
+		}],
+	},
 	reuseSection('rt-tex', 'rt_tex', 'RT → TEX reuse',
 		'Lines written as render target (RT mark set) that a texture read later hit while still cached (consumed), and the consumed fraction.',
 		'No render-target lines were produced in this selection.'),
@@ -327,7 +345,7 @@ const SECTIONS = [
 	{
 		id: 'epochs',
 		title: 'TEX and Z epoch reuse',
-		intro: 'Blocks entering epoch E0, E1, E2+ (hits since the fill) and the hits they got: reuse probability hits/entered, death ratio 1 − that (E0 and E1).',
+		intro: 'Blocks entering epoch E0, E1, E2+ (hits since the fill) and the hits they got: reuse probability hits/entered in E0 and E1; in E2+, where a hit keeps the block there, hits/(hits + entered), the chance a block there is hit again before its stay ends; death ratio 1 − that.',
 		empty: 'No TEX or Z blocks in this selection.',
 		parts: (f) => [{
 			id: 'epochs',

@@ -77,10 +77,10 @@ expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 1/4 --conf
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --simultaneous; expect_err "give --sample-sets too"
 # a version 3 file (no standard errors, 99% each) is upgraded in place: its rows say 99%
 cp "$T/s.db" "$T/v3.db"
-sqlite3 "$T/v3.db" "DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DELETE FROM estimates WHERE run_id = 2; ALTER TABLE estimates DROP COLUMN std_error; ALTER TABLE estimates DROP COLUMN dof; ALTER TABLE estimates DROP COLUMN level; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; PRAGMA user_version = 3"
+sqlite3 "$T/v3.db" "DROP VIEW kernel_savings_vs_drrip; DROP VIEW top_kernels_by_misses; DROP VIEW kernel_totals; DROP TABLE kernel_stats; DROP TABLE trace_kernels; DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DELETE FROM estimates WHERE run_id = 2; ALTER TABLE estimates DROP COLUMN std_error; ALTER TABLE estimates DROP COLUMN dof; ALTER TABLE estimates DROP COLUMN level; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; PRAGMA user_version = 3"
 expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/v3.db" --llc 1MiB:16:64 --policy lru --sample-sets 1/4 --confidence 95% -q
 expect_rc 0 "$LLCTRACE" sql --csv "$T/v3.db" "SELECT (SELECT user_version FROM pragma_user_version), replace(group_concat(DISTINCT run_id || '/' || level || '/' || (std_error IS NOT NULL)), ',', ' ') FROM (SELECT * FROM estimates WHERE half_width IS NOT NULL ORDER BY run_id)"
-expect_out '^6,1/0.99/0 3/0.95/1$'
+expect_out '^7,1/0.99/0 3/0.95/1$'
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 1/1; expect_err "bad --sample-sets"
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 4 --contention-by stream; expect_err "does not combine"
 expect_rc 1 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --llc 64KiB:16:64 --sample-sets 1/4096; expect_err "too few to estimate"
@@ -120,7 +120,7 @@ after=$("$LLCTRACE" sql --csv "$T/r.db" "SELECT count(*) FROM runs" | tail -1)
 expect_rc 1 "$LLCTRACE" sql "$T/r.db" "SELECT nope FROM runs"; expect_err "no such column"
 expect_rc 1 "$LLCTRACE" sql "$T/bad.llct" "SELECT 1"; expect_err "not an llctrace"
 expect_rc 1 "$LLCTRACE" sql "$T/r.db" "DELETE FROM runs"; expect_err "readonly"
-sqlite3 "$T/r.db" "PRAGMA user_version = 7"
+sqlite3 "$T/r.db" "PRAGMA user_version = 99"
 expect_rc 1 "$LLCTRACE" sql "$T/r.db" "SELECT 1"; expect_err "newer than this llctrace"
 expect_rc 1 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" -q; expect_err "upgrade llctrace"
 

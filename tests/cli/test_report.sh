@@ -24,7 +24,7 @@ ODD="it's <b>&\"odd\".llct"
 for s in 128KiB 256KiB 512KiB; do
 	expect_rc 0 "$LLCTRACE" replay a.llct -o r.db --llc $s:16:64 -q
 done
-expect_rc 0 "$LLCTRACE" replay a.llct -o r.db --llc 256KiB:16:64 --policy lru -q # a repeat: the newer is shown
+expect_rc 0 "$LLCTRACE" replay a.llct -o r.db --llc 256KiB:16:64 --policy lru,drrip --per-kernel -q # repeats: the newer are shown, with their kernels
 expect_rc 0 "$LLCTRACE" replay "$ODD" -o r.db --llc 256KiB:16:64 --policy lru,drrip -q
 expect_rc 0 "$LLCTRACE" replay --corun vma.llct agg1.llct --policy lru,drrip,gspc -o r.db --llc 512KiB:16:64 \
 	--partition ways:dynamic:20000 --colors even -q
@@ -35,7 +35,7 @@ CORUN_CONFIG=$(sqlite3 r.db "SELECT config FROM configs WHERE trace LIKE '%,%' L
 # the page: default name next to the results, one line saying where
 expect_rc 0 "$LLCTRACE" report r.db
 expect_out '^report written to r\.html '
-expect_err "38 runs (37 latest)"
+expect_err "39 runs (37 latest)"
 [ -s r.html ] && ok || bad "no r.html"
 [ "$(grep -c '<script src\|<link ' r.html)" = 0 ] && ok || bad "the page loads something from outside"
 size=$(stat -c %s r.html)
@@ -46,7 +46,7 @@ if [ -z "$CHROMIUM" ]; then
 	echo "test_report: SKIPPING the browser checks: no chromium (setup.sh test installs it)"
 else
 	python3 "$HERE/report_check.py" "$CHROMIUM" r.html r.db "$SHOTS" \
-		"single|$(frag "$T/a.llct" 256KiB:16:64)|hit-rates-total,hit-rates-frames,savings-total,savings-frames,rt-tex-total,rt-tex-frames,z-tex-total,z-tex-frames,epochs,curves" \
+		"single|$(frag "$T/a.llct" 256KiB:16:64)|hit-rates-total,hit-rates-frames,savings-total,savings-frames,rt-tex-total,rt-tex-frames,z-tex-total,z-tex-frames,epochs,curves,kernels-top,kernels-frame" \
 		"corun|$(frag "$T/vma.llct,$T/agg1.llct" "$CORUN_CONFIG")|tenants,stp,contention,wbd,ways,colors" \
 		"partition|$(frag "$T/a.llct" '256KiB:16:64 partition=ways:even')|contention,wbd,ways" \
 		"odd-name|$(frag "$T/$ODD" 256KiB:16:64)|hit-rates-total,savings-total" && ok || bad "report_check"
@@ -70,7 +70,7 @@ expect_err "opened it with true"
 
 # an older file is read through an upgraded temporary copy, itself untouched
 cp r.db v2.db
-sqlite3 v2.db "DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DROP INDEX runs_uid; ALTER TABLE runs DROP COLUMN uid; DROP TABLE colors; DROP TABLE estimates; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW frame_misses; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; CREATE VIEW miss_savings_vs_drrip AS SELECT id AS run_id FROM runs; PRAGMA user_version = 2"
+sqlite3 v2.db "DROP VIEW kernel_savings_vs_drrip; DROP VIEW top_kernels_by_misses; DROP VIEW kernel_totals; DROP TABLE kernel_stats; DROP TABLE trace_kernels; DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DROP INDEX runs_uid; ALTER TABLE runs DROP COLUMN uid; DROP TABLE colors; DROP TABLE estimates; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW frame_misses; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; CREATE VIEW miss_savings_vs_drrip AS SELECT id AS run_id FROM runs; PRAGMA user_version = 2"
 sum=$(md5sum <v2.db)
 mkdir tmp
 TMPDIR=$T/tmp expect_rc 0 "$LLCTRACE" report v2.db -o v2.html -q
