@@ -18,7 +18,8 @@ case "$what" in build|demo|test) ;; *) echo "usage: ./setup.sh [build|demo|test]
 # layers, the sqlite3 shell, more programs to capture (vkd3d-demos, glxgears, gfxreconstruct),
 # Chromium for the report page, Slurm for batch replay, wine and MinGW for Direct3D 11, strace
 # for fault injection, RenderDoc (its layer and Python module) for the --renderdoc link, zstd
-# for a benchmark's comparison, Neverball for the real-game smoke test (bench/games.sh).
+# for a benchmark's comparison, Neverball for the real-game smoke test (bench/games.sh), numpy
+# and pandas for the Python package (python/llctrace).
 PKGS="build-essential cmake pkg-config python3 liblz4-dev libsqlite3-dev zlib1g-dev
       libinih-dev libvulkan-dev mesa-vulkan-drivers vulkan-tools glslang-tools spirv-tools
       spirv-headers librenderdoc-dev
@@ -26,7 +27,7 @@ PKGS="build-essential cmake pkg-config python3 liblz4-dev libsqlite3-dev zlib1g-
 if [ "$what" = test ]; then
 	PKGS="$PKGS sqlite3 libzstd-dev clang libclang-rt-14-dev vulkan-validationlayers vkd3d-demos
 	      mesa-utils gfxreconstruct chromium slurm-wlm strace wine64 gcc-mingw-w64-x86-64
-	      librenderdoc python3-renderdoc neverball"
+	      librenderdoc python3-renderdoc neverball python3-numpy python3-pandas"
 fi
 missing=""
 for p in $PKGS; do
