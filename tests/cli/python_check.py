@@ -2,7 +2,8 @@
 `llctrace dump --csv`, frames and kernels equal `llctrace info`, results tables equal `llctrace
 sql --csv`; corrupt, truncated and foreign traces raise TraceError naming the file (and chunk); a
 newer results schema is refused, an older one read through a copy that leaves the file as it was.
-usage: python_check.py LLCTRACE DIR  (DIR holds t.llct, i.llct, r.db, flip.llct, cut.llct,
+Then runs every Python example of docs/PYTHON.md on those files.
+usage: python_check.py LLCTRACE DIR PYTHON.md  (DIR holds t.llct, i.llct, r.db, flip.llct, cut.llct,
 new.db and old.db made by test_python.sh). Prints "ok: N checks" or the first failures."""
 import csv
 import hashlib
@@ -133,6 +134,18 @@ with llctrace.results(f"{D}/old.db") as old:
     check(len(old.table("epoch_reuse")) > 0 and "hits_per_entry" in old.table("epoch_reuse").columns,
           "older file not read through an upgraded copy")
 check(hashlib.md5(open(f"{D}/old.db", "rb").read()).hexdigest() == before, "reading changed the older file")
+
+# every example of docs/PYTHON.md runs, on these files
+import contextlib
+import re
+for i, block in enumerate(re.findall(r"```python\n(.*?)```", open(sys.argv[3]).read(), re.S)):
+    block = block.replace('"cube.llct"', f'"{D}/t.llct"').replace('"results.db"', f'"{D}/r.db"')
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(block, f"PYTHON.md example {i + 1}", "exec"), {})
+        check(True, "")
+    except Exception as e:  # noqa: BLE001 - any failure of an example is the finding
+        check(False, f"docs/PYTHON.md example {i + 1} fails: {type(e).__name__}: {e}")
 
 if fails:
     print(f"{len(fails)} of {checks} checks failed:")
