@@ -214,10 +214,11 @@ static int check_value(struct parse *p, int corun, enum key k, const char *v)
 		return !llct_partition_parse_bypass(v, &part, err, sizeof(err)) ||
 		       why(p, "bad bypass '%s': %s", v, err);
 	}
-	case K_CONTENTION:
-		return !strcmp(v, "none") || !strcmp(v, "tenant") || !strcmp(v, "sm") ||
-		       !strcmp(v, "kernel") || !strcmp(v, "stream") ||
+	case K_CONTENTION: {
+		enum llct_owner_by by;
+		return !strcmp(v, "none") || replay_parse_owner_by(v, &by) ||
 		       why(p, "contention_by is none, tenant, sm, kernel or stream, not '%s'", v);
+	}
 	case K_COLORS:
 		return 1; /* checked against the cache when the job is prepared */
 	case K_HIT:
@@ -422,8 +423,6 @@ static int gerr(char *err, size_t size, const char *fmt, ...)
 	return LLCT_ERR_INVALID;
 }
 
-static const char *const OWNER_BY[] = {"tenant", "sm", "kernel", "stream"};
-
 /* Dimensions of a section's cross product, the last varying fastest. */
 enum dim {
 	D_UNIT,
@@ -451,8 +450,7 @@ enum dim {
 
 static int expand(struct batch_grid *g, struct section *s, size_t si, char *err, size_t err_size)
 {
-	static const char *all[] = {"all"},
-			  *corun_pol[] = {"lru,nru,srrip,brrip,drrip,gspztc,gspztc-tse,gspc"},
+	static const char *all[] = {"all"}, *corun_pol[] = {replay_corun_policies},
 			  *none[] = {"none"}, *off[] = {"off"}, *mod[] = {"mod"}, *n4[] = {"4"},
 			  *n64[] = {"64"}, *n16[] = {"16"}, *hit[] = {"120"}, *miss[] = {"480"},
 			  *page[] = {"4KiB"}, *dflt[] = {"default"}, *s8[] = {"8MiB"},
@@ -545,10 +543,7 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 		c.bypass = strcmp(AT(D_BYPASS), "none") ? AT(D_BYPASS) : NULL;
 		c.colors = strcmp(AT(D_COLORS), "none") ? AT(D_COLORS) : NULL;
 		x = AT(D_CONT);
-		c.contention = strcmp(x, "none") != 0;
-		for (int q = 0; q < 4; q++)
-			if (!strcmp(x, OWNER_BY[q]))
-				c.contention_by = (enum llct_owner_by)q;
+		c.contention = replay_parse_owner_by(x, &c.contention_by);
 		c.hit_lat = strtod(AT(D_HIT), NULL);
 		c.miss_lat = strtod(AT(D_MISS), NULL);
 		c.mlp = strcmp(AT(D_MLP), "default") ? AT(D_MLP) : NULL;

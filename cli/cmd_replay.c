@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *owner_by_arg[] = {"tenant", "sm", "kernel", "stream"};
-
 static void progress(void *ud, uint64_t done, uint64_t total)
 {
 	(void)total;
@@ -19,6 +17,76 @@ static int parse_latency(const char *s, double *v)
 	char *end;
 	*v = strtod(s, &end);
 	return !*end && *v >= 0 && *v <= 1e9;
+}
+
+/* The --llc sizes as typed and their configurations. */
+enum { MAX_LLC = 64 };
+struct llc_list {
+	struct llct_cache_config c[MAX_LLC];
+	char text[MAX_LLC][64];
+	size_t n;
+};
+
+/* Adds each size of one --llc value ("8MiB", "2MiB,4MiB", "8MiB:16:64"); a usage message and
+ * non-zero on a bad one. */
+static int add_llc(struct llc_list *l, const char *arg)
+{
+	char *copy = strdup(arg), *save = NULL;
+	int bad = !copy;
+	for (char *t = copy ? strtok_r(copy, ", ", &save) : NULL; t && !bad;
+	     t = strtok_r(NULL, ", ", &save)) {
+		if (l->n == MAX_LLC) {
+			cli_usage_error("replay", "at most %d --llc sizes", MAX_LLC);
+			bad = 1;
+			break;
+		}
+		snprintf(l->text[l->n], sizeof(l->text[l->n]), "%s", t);
+		l->c[l->n] = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
+		if (!cli_parse_llc(t, &l->c[l->n].size, &l->c[l->n].ways, &l->c[l->n].line)) {
+			cli_usage_error("replay",
+					"bad --llc '%s' (SIZE, or SIZE:WAYS:LINE, e.g. 8MiB or "
+					"8MiB:16:64)",
+					t);
+			bad = 1;
+		}
+		l->n++;
+	}
+	free(copy);
+	return bad;
+}
+
+/* Gives each size the switches given beside it (banks, hash, UCD...), checks it, and makes
+ * them the job's configuration or sweep; a usage message and non-zero on a bad one. */
+static int resolve_llc(struct llc_list *l, struct replay_job *a, char *err, size_t err_size)
+{
+	for (size_t i = 0; i < (l->n ? l->n : 1); i++) {
+		struct llct_cache_config *k = l->n ? &l->c[i] : &a->cache;
+		k->banks = a->cache.banks;
+		k->sample_period = a->cache.sample_period;
+		k->hash = a->cache.hash;
+		k->ucd = a->cache.ucd;
+		if (llct_cache_config_check(k, err, err_size)) {
+			char hint[160] = "";
+			if (l->n)
+				cli_llc_hint(l->text[i], hint, sizeof(hint));
+			cli_usage_error("replay", "bad cache configuration%s%s%s: %s%s",
+					l->n ? " '" : "", l->n ? l->text[i] : "", l->n ? "'" : "",
+					err, hint);
+			return 1;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (l->n && !memcmp(&l->c[j], k, sizeof(*k))) {
+				cli_usage_error("replay", "--llc '%s' is given twice", l->text[i]);
+				return 1;
+			}
+	}
+	if (l->n)
+		a->cache = l->c[0];
+	if (l->n > 1) {
+		a->sweep = l->c;
+		a->n_sweep = l->n;
+	}
+	return 0;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -73,11 +141,8 @@ int cmd_replay(int argc, char **argv)
 	    {NULL, 0, NULL, 0}};
 	struct replay_job *a = calloc(1, sizeof(*a));
 	const char *policy_arg = NULL, *out_path = NULL;
-	char err[700], policy_buf[1024];
-	enum { MAX_LLC = 64 };
-	struct llct_cache_config llc[MAX_LLC], base = LLCT_CACHE_CONFIG_INIT;
-	char llc_text[MAX_LLC][64];
-	size_t n_llc = 0;
+	char err[700], policy_buf[1024], llc_buf[1024];
+	struct llc_list sizes = {.n = 0};
 	int quiet = 0, part_by_set = 0, simultaneous = 0;
 	uint64_t v;
 	int c, rc = EXIT_USAGE;
@@ -98,35 +163,11 @@ int cmd_replay(int argc, char **argv)
 		case 'o':
 			out_path = optarg;
 			break;
-		case 'l': { /* repeated, or a list: one run per size */
-			char buf[1024], *save = NULL;
-			const char *arg = cli_list_arg(optarg, argc, argv, buf, sizeof(buf));
-			char *copy = strdup(arg);
-			for (char *t = copy ? strtok_r(copy, ", ", &save) : NULL; t;
-			     t = strtok_r(NULL, ", ", &save)) {
-				if (n_llc == MAX_LLC) {
-					cli_usage_error("replay", "at most %d --llc sizes",
-							MAX_LLC);
-					free(copy);
-					goto out;
-				}
-				snprintf(llc_text[n_llc], sizeof(llc_text[n_llc]), "%s", t);
-				llc[n_llc] = base;
-				if (!cli_parse_llc(t, &llc[n_llc].size, &llc[n_llc].ways,
-						   &llc[n_llc].line)) {
-					cli_usage_error(
-					    "replay",
-					    "bad --llc '%s' (SIZE, or SIZE:WAYS:LINE, e.g. "
-					    "8MiB or 8MiB:16:64)",
-					    t);
-					free(copy);
-					goto out;
-				}
-				n_llc++;
-			}
-			free(copy);
+		case 'l': /* repeated, or a list: one run per size */
+			if (add_llc(&sizes,
+				    cli_list_arg(optarg, argc, argv, llc_buf, sizeof(llc_buf))))
+				goto out;
 			break;
-		}
 		case O_BANKS:
 			if (!cli_parse_uint(optarg, 1u << 20, &v) || !v) {
 				cli_usage_error("replay", "bad --banks '%s'", optarg);
@@ -184,11 +225,7 @@ int cmd_replay(int argc, char **argv)
 			}
 			break;
 		case O_CONT: {
-			int k = -1;
-			for (int i = 0; i < 4; i++)
-				if (strcmp(optarg, owner_by_arg[i]) == 0)
-					k = i;
-			if (k < 0) {
+			if (!replay_parse_owner_by(optarg, &a->contention_by)) {
 				cli_usage_error("replay",
 						"bad --contention-by '%s' (tenant, sm, kernel "
 						"or stream)",
@@ -196,7 +233,6 @@ int cmd_replay(int argc, char **argv)
 				goto out;
 			}
 			a->contention = 1;
-			a->contention_by = (enum llct_owner_by)k;
 			break;
 		}
 		case O_PART:
@@ -285,45 +321,17 @@ int cmd_replay(int argc, char **argv)
 	if (!part_by_set)
 		a->part_by = a->corun ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
 	if (replay_parse_policies(policy_arg ? policy_arg
-					     : (a->corun ? "lru,nru,srrip,brrip,drrip,"
-							   "gspztc,gspztc-tse,gspc"
-							 : "all"),
+				  : a->corun ? replay_corun_policies
+					     : "all",
 				  a->pol, &a->n_pol, err, sizeof(err))) {
 		cli_usage_error("replay", "%s", err);
 		goto out;
 	}
-	/* the LLC sizes, each with the switches given beside them (banks, hash, UCD...) */
-	for (size_t i = 0; i < (n_llc ? n_llc : 1); i++) {
-		struct llct_cache_config *k = n_llc ? &llc[i] : &a->cache;
-		k->banks = a->cache.banks;
-		k->sample_period = a->cache.sample_period;
-		k->hash = a->cache.hash;
-		k->ucd = a->cache.ucd;
-		if (llct_cache_config_check(k, err, sizeof(err))) {
-			char hint[160] = "";
-			if (n_llc)
-				cli_llc_hint(llc_text[i], hint, sizeof(hint));
-			cli_usage_error("replay", "bad cache configuration%s%s%s: %s%s",
-					n_llc ? " '" : "", n_llc ? llc_text[i] : "",
-					n_llc ? "'" : "", err, hint);
-			goto out;
-		}
-		for (size_t j = 0; j < i; j++)
-			if (n_llc && !memcmp(&llc[j], k, sizeof(*k))) {
-				cli_usage_error("replay", "--llc '%s' is given twice", llc_text[i]);
-				goto out;
-			}
-	}
-	if (n_llc == 1)
-		a->cache = llc[0];
-	else if (n_llc > 1) {
-		a->cache = llc[0];
-		a->sweep = llc;
-		a->n_sweep = n_llc;
-	}
+	if (resolve_llc(&sizes, a, err, sizeof(err)))
+		goto out;
 	if (simultaneous) /* every estimate of the command's runs, together */
-		a->family =
-		    REPLAY_ESTIMATES_PER_RUN * (uint32_t)a->n_pol * (uint32_t)(n_llc ? n_llc : 1);
+		a->family = REPLAY_ESTIMATES_PER_RUN * (uint32_t)a->n_pol *
+			    (uint32_t)(sizes.n ? sizes.n : 1);
 	for (size_t i = 0; i < a->n_traces; i++)
 		if (cli_check_input("replay", a->traces[i], CLI_FILE_TRACE)) {
 			rc = EXIT_FAIL;
@@ -362,50 +370,9 @@ int cmd_replay(int argc, char **argv)
 	} else {
 		cli_progress_done(&prog, a->records);
 		rc = EXIT_OK;
-		if (!quiet && a->corun) {
-			if (cli_print_corun_table(llct_results_handle(db), a->first_id,
-						  (int64_t)a->n_pol))
-				rc = EXIT_FAIL;
-			fprintf(stderr,
-				"co-ran %zu traces x %zu policies in %.2fs; results in '%s'\n",
-				a->n_traces, a->n_pol, a->wall_s, out_path);
-		} else if (!quiet) {
-			for (size_t k = 0; k < (a->n_sweep ? a->n_sweep : 1); k++) {
-				if (a->n_sweep)
-					printf("%sLLC %s\n", k ? "\n" : "", llc_text[k]);
-				if (cli_print_replay_table(llct_results_handle(db), a->cfg_first[k],
-							   (int64_t)a->n_pol, a->cache.ucd))
-					rc = EXIT_FAIL;
-			}
-			if (a->sample_sets > 1) {
-				uint32_t sets = llct_cache_sets(&a->cache);
-				double conf = a->confidence > 0 ? a->confidence : 0.99;
-				char how[96];
-				if (a->family)
-					snprintf(how, sizeof(how),
-						 "%.4g%% for all %u estimates together", 100 * conf,
-						 a->family);
-				else
-					snprintf(how, sizeof(how), "%.4g%% each", 100 * conf);
-				printf(
-				    "(estimates from 1 in %u sets, ~%u of %u; their intervals, %s: "
-				    "SELECT * FROM estimates)\n",
-				    a->sample_sets, sets / a->sample_sets, sets, how);
-				if (sets / a->sample_sets < 256)
-					fprintf(
-					    stderr,
-					    "note: fewer than 256 sets sampled: traffic that sits "
-					    "on "
-					    "a few sets (HiZ, small buffers) may be missed; sample "
-					    "more sets (a smaller N) for tighter estimates\n");
-			}
-			fprintf(
-			    stderr,
-			    "replayed %llu records x %zu policies%s%.0zu%s in %.2fs; results in "
-			    "'%s'\n",
-			    (unsigned long long)a->records, a->n_pol, a->n_sweep ? " x " : "",
-			    a->n_sweep, a->n_sweep ? " LLC sizes" : "", a->wall_s, out_path);
-		}
+		if (!quiet && replay_print_summary(db, a, (const char *)sizes.text,
+						   sizeof(sizes.text[0]), out_path))
+			rc = EXIT_FAIL;
 	}
 	if (llct_results_close(db) && rc == EXIT_OK) {
 		cli_error("'%s': cannot close the results database", out_path);

@@ -9,7 +9,17 @@
 #include <strings.h>
 #include <time.h>
 
-static const char *const owner_by_name[] = {"tenant", "sm", "kernel", "stream"};
+const char replay_corun_policies[] = "lru,nru,srrip,brrip,drrip,gspztc,gspztc-tse,gspc";
+
+int replay_parse_owner_by(const char *s, enum llct_owner_by *out)
+{
+	for (int k = LLCT_OWNER_TENANT; k <= LLCT_OWNER_STREAM; k++)
+		if (strcmp(s, llct_owner_by_name(k)) == 0) {
+			*out = (enum llct_owner_by)k;
+			return 1;
+		}
+	return 0;
+}
 
 void replay_job_init(struct replay_job *j)
 {
@@ -76,7 +86,6 @@ int replay_parse_policies(const char *list, const struct llct_policy_ops **out, 
 
 char *replay_cell_key(const struct replay_cell *c)
 {
-	static const char *const owner[] = {"tenant", "sm", "kernel", "stream"};
 	char key[8192];
 	size_t at = 0;
 	for (size_t t = 0; t < c->n_ids && at < sizeof(key); t++)
@@ -94,9 +103,9 @@ char *replay_cell_key(const struct replay_cell *c)
 	    c->cache->sample_period, c->cache->ucd, c->frames ? c->frames : "all",
 	    c->partition ? c->partition : "none",
 	    c->part_by == LLCT_CLASS_STREAM ? "stream" : "tenant", c->bypass ? c->bypass : "none",
-	    c->contention ? owner[c->contention_by] : "none", c->colors ? c->colors : "none",
-	    c->colors ? c->page_size : 0, c->corun ? c->hit_lat : 0, c->corun ? c->miss_lat : 0,
-	    c->mlp ? c->mlp : "default");
+	    c->contention ? llct_owner_by_name(c->contention_by) : "none",
+	    c->colors ? c->colors : "none", c->colors ? c->page_size : 0, c->corun ? c->hit_lat : 0,
+	    c->corun ? c->miss_lat : 0, c->mlp ? c->mlp : "default");
 	if (c->sample_sets && at < sizeof(key))
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "|sample_sets=1/%u",
 				       c->sample_sets);
@@ -359,7 +368,7 @@ static void fill_desc(const struct replay_job *j, const struct llct_cache_config
 	d->hit_latency = j->hit_lat;
 	d->miss_latency = j->miss_lat;
 	d->mlp = j->mlp_used;
-	d->contention_by = j->contention ? owner_by_name[j->contention_by] : NULL;
+	d->contention_by = j->contention ? llct_owner_by_name(j->contention_by) : NULL;
 	d->partition = j->partition;
 	d->partition_by = j->part_by == LLCT_CLASS_STREAM ? "stream" : "tenant";
 	d->partition_dynamic = j->plan.alloc == LLCT_WAYS_DYNAMIC;

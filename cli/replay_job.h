@@ -90,6 +90,12 @@ void replay_job_init(struct replay_job *j);
 /* Parses "all" or "lru,drrip" into out[] (no repeats); 0 on success, else the message. */
 int replay_parse_policies(const char *list, const struct llct_policy_ops **out, size_t *n,
 			  char *err, size_t err_size);
+/* The policies a co-run replays when none are named: every one that does not need the future
+ * (a co-run's interleaving has none). */
+extern const char replay_corun_policies[];
+/* Parses an owner kind, "tenant", "sm", "kernel" or "stream" (llct_owner_by_name's); 1 on
+ * success. */
+int replay_parse_owner_by(const char *s, enum llct_owner_by *out);
 /* Parses "8" or "8,8,2,8" (one per tenant; one value for all). */
 int replay_parse_mlp(const char *s, double *mlp);
 /* Checks and resolves the settings (frames, bypass, colors, partition; a static or dynamic
@@ -100,5 +106,10 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size);
  * EXIT_OK, or EXIT_FAIL with the message in err. */
 int replay_job_run(struct replay_job *j, struct llct_results *db, char *err, size_t err_size);
 void replay_job_release(struct replay_job *j);
+/* replay_summary.c: prints what a finished job made (tables from the views, notes, one line on
+ * stderr); llc_text holds each --llc size as typed, llc_stride bytes apart. Non-zero when the
+ * database cannot be read. */
+int replay_print_summary(struct llct_results *db, const struct replay_job *j, const char *llc_text,
+			 size_t llc_stride, const char *out_path);
 
 #endif

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size - 1] = '\0';
 	char why[400];
 	uint64_t v, size64;
-	uint32_t ways, line;
+	uint32_t ways = 16, line = 64; /* what cli_parse_llc keeps when a value leaves them out */
 	switch (data[0] % 9) {
 	case 0:
 		if (cli_parse_size(s, &v) && !strchr("0123456789", s[0]))
