@@ -32,7 +32,9 @@ struct llct_cache {
 	const struct llct_partition *part;
 	struct llct_dynpart *dyn; /* dynamic partitioning: sees every access, owns part */
 	struct tracker *trk;
-	struct llct_kstats *ks; /* --per-kernel: counts by frame, kernel and stream */
+	struct llct_kstats *ks;             /* --per-kernel: counts by frame, kernel and stream */
+	const uint32_t *sig_ids, *sig_vals; /* kernel signatures, by increasing kernel id */
+	size_t n_sigs;
 	size_t state_bytes;
 };
 
@@ -366,6 +368,19 @@ static int access_one(struct llct_cache *c, uint32_t *hist, uint64_t addr, int s
 	if (c->part && c->part->colors_on)
 		addr = llct_color_remap(&c->cfg, c->part, tenant, addr);
 	uint64_t line = addr >> c->L.line_shift;
+	uint32_t ksig = kernel;
+	if (c->ops->uses_sig && c->n_sigs) { /* the kernel's own signature, by binary search */
+		size_t lo = 0, hi = c->n_sigs;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (c->sig_ids[mid] < kernel)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < c->n_sigs && c->sig_ids[lo] == kernel)
+			ksig = c->sig_vals[lo];
+	}
 	struct llct_access a = {.line = line,
 				.next_use = next_use,
 				.set = llct_lines_set(&c->L, line),
@@ -374,6 +389,8 @@ static int access_one(struct llct_cache *c, uint32_t *hist, uint64_t addr, int s
 				.sm = sm,
 				.kernel = kernel,
 				.tenant = tenant,
+				.sig =
+				    c->ops->uses_sig ? llct_signature((unsigned)stream, ksig) : 0,
 				.ways = c->L.ways,
 				.allowed = allowed,
 				.demote = trk ? &trk->sink : NULL};
@@ -413,8 +430,8 @@ uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *
 {
 	if (!c->ops->needs_next_use)
 		next_use = NULL;
-	if (c->ops->batch && !c->trk && !c->dyn && !c->part &&
-	    !c->ks) /* a plain model: the fast loop */
+	if (c->ops->batch && !c->trk && !c->dyn && !c->part && !c->ks &&
+	    !c->ops->uses_sig) /* a plain model: the fast loop */
 		return c->ops->batch(c->pstate, &c->L, b, next_use);
 	uint32_t hist[LLCT_EV_N] = {0};
 	size_t k = 0;
@@ -447,6 +464,33 @@ void llct_cache_access_sampled(struct llct_cache *c, const struct llct_sample_li
 			   next_use && !bypass ? next_use[i] : LLCT_NEVER, 0, 0, 0);
 	}
 	c->L.fs = save;
+}
+
+void llct_cache_set_kernel_signatures(struct llct_cache *c, const uint32_t *ids,
+				      const uint32_t *sigs, size_t n)
+{
+	c->sig_ids = ids;
+	c->sig_vals = sigs;
+	c->n_sigs = ids && sigs ? n : 0;
+}
+
+uint32_t llct_kernel_signature(const char *kind, const char *name, const char *params)
+{
+	const char *p = params ? strstr(params, "\"pipeline\":") : NULL, *text = NULL;
+	size_t len = 0;
+	if (p) { /* the pipeline handle's digits */
+		text = p + strlen("\"pipeline\":");
+		while (text[len] >= '0' && text[len] <= '9')
+			len++;
+	}
+	if (!len) {
+		text = name && *name ? name : kind ? kind : "";
+		len = strlen(text);
+	}
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)text[i]) * 16777619u;
+	return h;
 }
 
 int llct_cache_track_kernels(struct llct_cache *c)

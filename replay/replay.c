@@ -394,6 +394,36 @@ static int decode_round(struct engine *e, struct feeder *fd, struct window *nx, 
 	return got;
 }
 
+/* The trace's kernel signatures, for the policies that use them (policy.h). */
+struct sigtab {
+	uint32_t *ids, *sigs;
+	size_t n, cap;
+	int failed;
+};
+
+static int add_sig(uint64_t id, uint32_t frame, const char *kind, const char *name,
+		   const char *params, void *ud)
+{
+	struct sigtab *t = ud;
+	(void)frame;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 1024;
+		uint32_t *ids = realloc(t->ids, cap * sizeof(*ids));
+		if (ids)
+			t->ids = ids;
+		uint32_t *sigs = ids ? realloc(t->sigs, cap * sizeof(*sigs)) : NULL;
+		if (!sigs) {
+			t->failed = 1;
+			return 1;
+		}
+		t->sigs = sigs;
+		t->cap = cap;
+	}
+	t->ids[t->n] = (uint32_t)id; /* read in id order: increasing */
+	t->sigs[t->n++] = llct_kernel_signature(kind, name, params);
+	return 0;
+}
+
 void llct_replay_results_free(struct llct_replay_result *res, size_t n)
 {
 	if (!res)
@@ -426,6 +456,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	unsigned started = 0;
 	int dec_failed = 0;
 	const char *dec_why = "";
+	struct sigtab sigs = {0};
 	char store_why[512];
 	double t0 = now_s();
 
@@ -503,7 +534,17 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		goto nomem;
 	/* Plain models read no SM, kernel or tenant (no policy does): only contention tracking
 	 * and partitioning, dynamic or by tenant, need them decoded. */
-	int no_ids = !o->part && !o->dyn_plan && !o->contention && !o->per_kernel;
+	int uses_sig = 0;
+	for (size_t m = 0; m < o->n_policies; m++)
+		uses_sig |= o->policies[m]->uses_sig;
+	if (uses_sig) { /* signatures from the trace's kernels, shared by the models */
+		if (llct_reader_foreach_kernel(r, add_sig, &sigs) || sigs.failed)
+			goto nomem;
+		for (size_t m = 0; m < e.n_models; m++)
+			llct_cache_set_kernel_signatures(e.models[m].cache, sigs.ids, sigs.sigs,
+							 sigs.n);
+	}
+	int no_ids = !o->part && !o->dyn_plan && !o->contention && !o->per_kernel && !uses_sig;
 	for (int k = 0; k < 2; k++)
 		for (int i = 0; i < WINDOW; i++) {
 			if (llct_batch_alloc(&win[k].b[i]))
@@ -793,5 +834,7 @@ out:
 	free(sel_of);
 	free(sel_frame);
 	free(fd.exact);
+	free(sigs.ids);
+	free(sigs.sigs);
 	return st;
 }

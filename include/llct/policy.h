@@ -63,6 +63,8 @@ struct llct_access {
 	uint16_t sm;    /* sm, kernel, tenant: 0 in set-sampled replays (llct_sample_entry) */
 	uint32_t kernel;
 	uint16_t tenant;
+	uint16_t sig;     /* policies with uses_sig: the access's signature, llct_signature() of
+			     its stream and its kernel's signature (else 0) */
 	uint32_t ways;    /* the cache's associativity: hooks index their rows with it (the batch
 			     loop makes it a constant the compiler folds in) */
 	uint64_t allowed; /* ways this access may fill; victim() picks one of them */
@@ -74,6 +76,19 @@ struct llct_access {
 	 * before it is the set's valid mask (llct_set_valid). */
 	uint64_t *word;
 };
+
+/* A GPU access's signature, the part a load's PC plays in CPU policies (SHiP, Hawkeye): 14
+ * bits hashed from its stream and its kernel's signature. A kernel's signature is what its
+ * draws or dispatches share across frames — the pipeline the capture recorded
+ * (kernels.params.pipeline), else the kernel's name, else its kind — hashed to 32 bits
+ * (FNV-1a of the text) by the engine from the trace's kernels table; where there is no table
+ * (a co-run, a set-sampled replay, a test driving the cache) it is the kernel number itself. */
+#define LLCT_SIG_BITS 14
+static inline uint16_t llct_signature(unsigned stream, uint32_t ksig)
+{
+	return (uint16_t)(((ksig ^ ((uint32_t)stream << 27)) * 2654435761u) >>
+			  (32 - LLCT_SIG_BITS));
+}
 
 /* The ways of a's set that hold a line. */
 static inline uint64_t llct_set_valid(const struct llct_access *a)
@@ -92,6 +107,8 @@ struct llct_policy_ops {
 	const char *name;    /* as given to --policy */
 	const char *summary; /* one line for --help */
 	int needs_next_use;  /* the engine must compute llct_access.next_use */
+	int uses_sig;        /* the engine must fill llct_access.sig (general path only: such a
+				policy defines no batch or sampled loop) */
 	size_t (*state_size)(const struct llct_cache_geom *g);
 	void (*init)(void *state, const struct llct_cache_geom *g);
 	void (*on_hit)(void *state, uint32_t way, const struct llct_access *a);

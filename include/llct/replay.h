@@ -187,6 +187,14 @@ void llct_cache_set_dynpart(struct llct_cache *c, struct llct_dynpart *d);
 /* Starts GDC/PLOB contention tracking with owners of the given kind; the counters go to each
  * frame's llct_frame_stats.cont, created on first use (the caller frees them). */
 int llct_cache_track_contention(struct llct_cache *c, enum llct_owner_by by);
+/* The kernels' signatures for llct_access.sig (policy.h): n pairs, ids[] increasing, sigs[]
+ * each kernel's 32-bit signature; the arrays must outlive their use. NULL: the kernel number
+ * stands for its signature. */
+void llct_cache_set_kernel_signatures(struct llct_cache *c, const uint32_t *ids,
+				      const uint32_t *sigs, size_t n);
+/* A kernel's 32-bit signature from its kernels row (policy.h): FNV-1a of params.pipeline's
+ * digits if present, else of its name, else of its kind. */
+uint32_t llct_kernel_signature(const char *kind, const char *name, const char *params);
 /* Counts every access by frame, kernel and stream from now on (--per-kernel); the model then
  * takes the general path, hooks called through the ops table. */
 int llct_cache_track_kernels(struct llct_cache *c);

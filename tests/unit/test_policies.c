@@ -92,6 +92,19 @@ static void test_lru_nru_srrip(void)
 	RUN("srrip", 1, 4, 1, 64, "MMMMHMMMMHM", A, B, C, D, A, E, B, C, D, A, E);
 }
 
+static void test_plru(void)
+{
+	/* 4 ways, a tree of 3 bits, all 0 (left) at first. After A B C D, A's hit points the root
+	 * right and its node right (away from way 0): E replaces C (way 2), where LRU would take
+	 * B; B hits; C then takes way 3 (D: the root points right, its node right of way 2). */
+	RUN("plru", 1, 4, 1, 64, "MMMMHMHM", A, B, C, D, A, E, B, C);
+	/* ... and D, next, way 0 (A): the root points left after C, its node right of way 0. */
+	RUN("plru", 1, 4, 1, 64, "MMMMHMHMMH", A, B, C, D, A, E, B, C, D, B);
+	/* 3 ways: 4 leaves, the 4th never chosen. D replaces A (root left, node left); after E
+	 * the root points left, but after D's hit right, where only way 2 is: C then takes E's. */
+	RUN("plru", 1, 3, 1, 64, "MMMMMHMM", A, B, C, D, E, D, C, E);
+}
+
 static void test_brrip(void)
 {
 	/* The first BRRIP fill (n = 0) goes in at 2, the rest at 3: E replaces way 1 (B, 3),
@@ -455,6 +468,7 @@ static void test_widen(void)
 int main(void)
 {
 	test_lru_nru_srrip();
+	test_plru();
 	test_brrip();
 	test_drrip();
 	test_belady();

@@ -23,11 +23,12 @@ enum pol {
 	P_GSPZTC,
 	P_TSE,
 	P_GSPC,
+	P_PLRU,
 	N_POL
 };
 static const char *const pol_name[N_POL] = {"lru",        "nru",    "srrip",         "brrip",
 					    "drrip",      "belady", "belady-bypass", "gspztc",
-					    "gspztc-tse", "gspc"};
+					    "gspztc-tse", "gspc",   "plru"};
 
 struct rline {
 	int valid;
@@ -45,6 +46,7 @@ struct ref {
 	enum pol p;
 	int sets, ways, banks, period;
 	struct rline *l;
+	int *tree; /* PLRU: per set 128 node bits, node 1 the root (see plru_*) */
 	struct rbank *b;
 	uint64_t clock, brrip_n;
 	int psel;
@@ -78,6 +80,47 @@ static int brrip_rrpv(struct ref *r)
 	int v = r->brrip_n % 32 == 0 ? 2 : 3;
 	r->brrip_n++;
 	return v;
+}
+
+/* PLRU, written from its rule: a tree over P leaves (P the smallest power of two >= ways);
+ * an access points every node on its way's path away from it; the victim follows the nodes
+ * from the root, turning where the pointed half holds no way of the set. */
+static int plru_leaves(int ways)
+{
+	int p = 1;
+	while (p < ways)
+		p *= 2;
+	return p;
+}
+
+static void plru_access(struct ref *r, int set, int way)
+{
+	int *t = &r->tree[set * 128], lo = 0, hi = plru_leaves(r->ways), node = 1;
+	while (hi - lo > 1) {
+		int mid = (lo + hi) / 2, right = way >= mid;
+		t[node] = !right; /* 1: the victim is on the right */
+		node = 2 * node + right;
+		if (right)
+			lo = mid;
+		else
+			hi = mid;
+	}
+}
+
+static int plru_pick(struct ref *r, int set)
+{
+	int *t = &r->tree[set * 128], lo = 0, hi = plru_leaves(r->ways), node = 1;
+	while (hi - lo > 1) {
+		int mid = (lo + hi) / 2, right = t[node];
+		if (right && mid >= r->ways) /* nothing on the right: a way past the set's */
+			right = 0;
+		node = 2 * node + right;
+		if (right)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* The GSPC-family rules, one access, on line x (hit says whether it was resident). */
@@ -212,6 +255,8 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 			gspc_rules(r, set, x, 1, stream);
 		else
 			x->rrpv = 0;
+		if (r->p == P_PLRU)
+			plru_access(r, set, way);
 		if (op) {
 			st->write_hits++;
 			x->dirty = 1;
@@ -242,6 +287,9 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 			for (int w = 1; w < r->ways; w++)
 				if (L(r, set, w)->last_use < L(r, set, way)->last_use)
 					way = w;
+			break;
+		case P_PLRU:
+			way = plru_pick(r, set);
 			break;
 		case P_NRU:
 			for (int pass = 0; pass < 2 && way < 0; pass++) {
@@ -309,6 +357,9 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 		x->rrpv = use_b ? brrip_rrpv(r) : 2;
 		break;
 	}
+	case P_PLRU:
+		plru_access(r, set, way);
+		break;
 	default:
 		if (family)
 			gspc_rules(r, set, x, 0, stream);
@@ -327,6 +378,7 @@ static void ref_init(struct ref *r, enum pol p, int sets, int ways, int banks, i
 	r->psel = 512;
 	r->l = calloc((size_t)sets * (size_t)ways, sizeof(*r->l));
 	r->b = calloc((size_t)banks, sizeof(*r->b));
+	r->tree = calloc((size_t)sets * 128, sizeof(*r->tree));
 }
 
 #define N_ACC 6000
@@ -460,6 +512,7 @@ static void test_against_reference(void)
 				llct_cache_destroy(c);
 				free(r.l);
 				free(r.b);
+				free(r.tree);
 			}
 		}
 	}
