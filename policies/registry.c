@@ -15,6 +15,7 @@ const struct llct_policy_ops *const llct_policies[] = {
     &llct_policy_lru,
     &llct_policy_nru,
     &llct_policy_plru,
+    &llct_policy_ship,
     &llct_policy_srrip,
     NULL,
 };

@@ -105,6 +105,17 @@ static void test_plru(void)
 	RUN("plru", 1, 3, 1, 64, "MMMMMHMM", A, B, C, D, E, D, C, E);
 }
 
+static void test_ship(void)
+{
+	/* 1 set (set 0 samples), 2 ways, one signature (stream OTHER, kernel 0), SHCT 1 at first:
+	 * A, B go in at 2; C ages both to 3 and evicts A unused: SHCT 0, so C goes in at 3 and is
+	 * the next victim (A's miss), again unused (SHCT stays 0); B's hit (first of its stay)
+	 * makes SHCT 1 and RRPV 0; C's miss evicts A (3, unused: SHCT 0), C at 3; B's second hit
+	 * trains nothing; A evicts C. SRRIP misses B at the 5th access (it evicted B for A). */
+	RUN("ship", 1, 2, 1, 64, "MMMMHMHM", A, B, C, A, B, C, B, A);
+	RUN("srrip", 1, 2, 1, 64, "MMMMMMHM", A, B, C, A, B, C, B, A);
+}
+
 static void test_brrip(void)
 {
 	/* The first BRRIP fill (n = 0) goes in at 2, the rest at 3: E replaces way 1 (B, 3),
@@ -469,6 +480,7 @@ int main(void)
 {
 	test_lru_nru_srrip();
 	test_plru();
+	test_ship();
 	test_brrip();
 	test_drrip();
 	test_belady();

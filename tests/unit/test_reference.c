@@ -24,18 +24,20 @@ enum pol {
 	P_TSE,
 	P_GSPC,
 	P_PLRU,
+	P_SHIP,
 	N_POL
 };
 static const char *const pol_name[N_POL] = {"lru",        "nru",    "srrip",         "brrip",
 					    "drrip",      "belady", "belady-bypass", "gspztc",
-					    "gspztc-tse", "gspc",   "plru"};
+					    "gspztc-tse", "gspc",   "plru",          "ship"};
 
 struct rline {
 	int valid;
 	uint64_t line, last_use, next;
 	int nru_bit, rrpv, state; /* state: 0 NONTEX, 1 E0, 2 E1, 3 E2, 4 RT */
 	int owner, dirty, rt_mark,
-	    epoch; /* for the counters; epoch 0: none, 1: E0, 2: E1, 3: E>=2 */
+	    epoch;       /* for the counters; epoch 0: none, 1: E0, 2: E1, 3: E>=2 */
+	int sig, reused; /* SHiP++: the fill's signature, hit since the fill */
 };
 
 struct rbank {
@@ -47,6 +49,7 @@ struct ref {
 	int sets, ways, banks, period;
 	struct rline *l;
 	int *tree; /* PLRU: per set 128 node bits, node 1 the root (see plru_*) */
+	int shct[1 << LLCT_SIG_BITS]; /* SHiP++ */
 	struct rbank *b;
 	uint64_t clock, brrip_n;
 	int psel;
@@ -233,19 +236,22 @@ static void ref_epoch(struct ref *r, struct rline *x, int stream, int hit)
 }
 
 /* One access; returns 1 on a hit. */
-static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t next)
+static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t next,
+		      uint32_t kernel)
 {
+	int sig = llct_signature((unsigned)stream, kernel), sample = 0;
 	struct llct_stream_stats *st = &r->fs.s[stream];
 	if (op)
 		st->writes++;
 	else
 		st->reads++;
 	int set = (int)(line % (uint64_t)r->sets), way = -1;
+	sample = set % 32 == 0;
 	r->clock++;
 	for (int w = 0; w < r->ways; w++)
 		if (L(r, set, w)->valid && L(r, set, w)->line == line)
 			way = w;
-	int family = r->p >= P_GSPZTC;
+	int family = r->p >= P_GSPZTC && r->p <= P_GSPC;
 	if (way >= 0) {
 		struct rline *x = L(r, set, way);
 		x->last_use = r->clock;
@@ -257,6 +263,11 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 			x->rrpv = 0;
 		if (r->p == P_PLRU)
 			plru_access(r, set, way);
+		if (r->p == P_SHIP && sample && !x->reused) { /* first reuse of its stay */
+			x->reused = 1;
+			if (r->shct[x->sig] < 7)
+				r->shct[x->sig]++;
+		}
 		if (op) {
 			st->write_hits++;
 			x->dirty = 1;
@@ -314,6 +325,9 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 			break;
 		default:
 			way = srrip_pick(r, set);
+			if (r->p == P_SHIP && sample && !L(r, set, way)->reused &&
+			    r->shct[L(r, set, way)->sig] > 0) /* evicted unused */
+				r->shct[L(r, set, way)->sig]--;
 		}
 	}
 	struct rline *x = L(r, set, way);
@@ -360,6 +374,11 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 	case P_PLRU:
 		plru_access(r, set, way);
 		break;
+	case P_SHIP:
+		x->sig = sig;
+		x->reused = 0;
+		x->rrpv = r->shct[sig] == 0 ? 3 : r->shct[sig] == 7 ? 0 : 2;
+		break;
 	default:
 		if (family)
 			gspc_rules(r, set, x, 0, stream);
@@ -376,6 +395,8 @@ static void ref_init(struct ref *r, enum pol p, int sets, int ways, int banks, i
 	r->banks = banks;
 	r->period = period;
 	r->psel = 512;
+	for (int i = 0; i < 1 << LLCT_SIG_BITS; i++)
+		r->shct[i] = 1;
 	r->l = calloc((size_t)sets * (size_t)ways, sizeof(*r->l));
 	r->b = calloc((size_t)banks, sizeof(*r->b));
 	r->tree = calloc((size_t)sets * 128, sizeof(*r->tree));
@@ -488,9 +509,15 @@ static void test_against_reference(void)
 				for (int i = 0; i < N_ACC; i++) {
 					int op = (int)((uint64_t)i * 0x9e3779b97f4a7c15u >> 62 ==
 						       0); /* 1 in 4 */
-					int a = llct_cache_access(c, lines[i] * 64, streams[i], op,
-								  next[i]);
-					int b = ref_access(&r, lines[i], streams[i], op, next[i]);
+					/* a new kernel (draw) every 37 accesses, 11 of them */
+					uint32_t kernel = (uint32_t)(i / 37 % 11);
+					struct llct_record rec = {.addr = lines[i] * 64,
+								  .kernel = kernel,
+								  .stream = (uint8_t)streams[i],
+								  .op = (uint8_t)op};
+					int a = llct_cache_access_rec(c, &rec, next[i]);
+					int b = ref_access(&r, lines[i], streams[i], op, next[i],
+							   kernel);
 					if (a != b && first_bad < 0)
 						first_bad = i;
 				}
@@ -606,7 +633,9 @@ static void test_batch_vs_single(void)
 				cfg.hash = xor_hash ? LLCT_HASH_XOR : LLCT_HASH_MOD;
 				cfg.ucd = ucd;
 				const struct llct_policy_ops *ops = llct_policy_find(pol_name[p]);
-				CHECK(ops->batch != NULL);
+				/* every policy has a batch loop but those that read signatures,
+				 * which take the general path always (policy.h, uses_sig) */
+				CHECK(ops->batch != NULL || ops->uses_sig);
 				CHECK_EQ(llct_cache_create(&cfg, ops, &one), LLCT_OK);
 				CHECK_EQ(llct_cache_create(&cfg, ops, &many), LLCT_OK);
 				CHECK_EQ(llct_cache_create(&cfg, ops, &samp), LLCT_OK);
