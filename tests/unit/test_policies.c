@@ -116,6 +116,19 @@ static void test_ship(void)
 	RUN("srrip", 1, 2, 1, 64, "MMMMMMHM", A, B, C, A, B, C, B, A);
 }
 
+static void test_hawkeye(void)
+{
+	/* 1 set (sampled), 2 ways, one signature, its counter at 4 (friendly); slots are the
+	 * set's accesses 0, 1, 2... A, B go in at 0 (B ages A to 1). C: no line at 7, A (1) goes,
+	 * counter 3 (averse): C in at 7. A (slot 3) evicts C; OPTgen finds A at slot 0, slots 0-2
+	 * below 2: MIN hits, occupancy 1 1 1, counter 4: A in at 0, B to 1. B hits (slot 4; slots
+	 * 1-3 free: occupancy 1 2 2 1, counter 5), B at 0. C (slot 5): no 7, A and B at 0, way 0
+	 * (A) goes (counter 4); slot 2 is full: MIN misses C, counter 3, C in at 7. A (slot 6)
+	 * evicts C; slots 3-5 free: counter 4, A in at 0, B to 1. B hits. */
+	RUN("hawkeye", 1, 2, 1, 64, "MMMMHMMH", A, B, C, A, B, C, A, B);
+	RUN("lru", 1, 2, 1, 64, "MMMMMMMM", A, B, C, A, B, C, A, B);
+}
+
 static void test_brrip(void)
 {
 	/* The first BRRIP fill (n = 0) goes in at 2, the rest at 3: E replaces way 1 (B, 3),
@@ -481,6 +494,7 @@ int main(void)
 	test_lru_nru_srrip();
 	test_plru();
 	test_ship();
+	test_hawkeye();
 	test_brrip();
 	test_drrip();
 	test_belady();

@@ -25,11 +25,15 @@ enum pol {
 	P_GSPC,
 	P_PLRU,
 	P_SHIP,
+	P_HAWKEYE,
 	N_POL
 };
-static const char *const pol_name[N_POL] = {"lru",        "nru",    "srrip",         "brrip",
-					    "drrip",      "belady", "belady-bypass", "gspztc",
-					    "gspztc-tse", "gspc",   "plru",          "ship"};
+static const char *const pol_name[N_POL] = {
+    "lru",    "nru",        "srrip", "brrip", "drrip", "belady", "belady-bypass",
+    "gspztc", "gspztc-tse", "gspc",  "plru",  "ship",  "hawkeye"};
+
+#define N_ACC 6000
+#define N_HK N_ACC /* Hawkeye's reference OPTgen keeps every access of a sample set */
 
 struct rline {
 	int valid;
@@ -37,7 +41,8 @@ struct rline {
 	int nru_bit, rrpv, state; /* state: 0 NONTEX, 1 E0, 2 E1, 3 E2, 4 RT */
 	int owner, dirty, rt_mark,
 	    epoch;       /* for the counters; epoch 0: none, 1: E0, 2: E1, 3: E>=2 */
-	int sig, reused; /* SHiP++: the fill's signature, hit since the fill */
+	int sig, reused; /* SHiP++: the fill's signature, hit since the fill; Hawkeye: sig is
+			    the signature of the line's last access */
 };
 
 struct rbank {
@@ -49,7 +54,14 @@ struct ref {
 	int sets, ways, banks, period;
 	struct rline *l;
 	int *tree; /* PLRU: per set 128 node bits, node 1 the root (see plru_*) */
-	int shct[1 << LLCT_SIG_BITS]; /* SHiP++ */
+	int shct[1 << LLCT_SIG_BITS]; /* SHiP++; Hawkeye's predictor */
+	/* Hawkeye's OPTgen, per sample set: every access so far (line, signature) and the
+	 * occupancy of each time slot, kept whole (the engine keeps a ring of 8 x ways) */
+	struct hk_set {
+		int n;
+		uint64_t line[N_HK];
+		int sig[N_HK], occ[N_HK];
+	} * hk;
 	struct rbank *b;
 	uint64_t clock, brrip_n;
 	int psel;
@@ -83,6 +95,35 @@ static int brrip_rrpv(struct ref *r)
 	int v = r->brrip_n % 32 == 0 ? 2 : 3;
 	r->brrip_n++;
 	return v;
+}
+
+/* Hawkeye's OPTgen on a sample set's access: the previous access of the line among the last
+ * 8 x ways - 1 accesses; MIN hits it if no slot from there to now is full. */
+static void hk_optgen(struct ref *r, int set, uint64_t line, int sig)
+{
+	struct hk_set *h = &r->hk[set / 32];
+	int t = h->n;
+	for (int u = t - 1; u >= 0 && u > t - 8 * r->ways; u--) {
+		if (h->line[u] != line)
+			continue;
+		int fits = 1;
+		for (int v = u; v < t; v++)
+			if (h->occ[v] >= r->ways)
+				fits = 0;
+		if (fits) {
+			for (int v = u; v < t; v++)
+				h->occ[v]++;
+			if (r->shct[h->sig[u]] < 7)
+				r->shct[h->sig[u]]++;
+		} else if (r->shct[h->sig[u]] > 0) {
+			r->shct[h->sig[u]]--;
+		}
+		break;
+	}
+	h->line[t] = line;
+	h->sig[t] = sig;
+	h->occ[t] = 0;
+	h->n++;
 }
 
 /* PLRU, written from its rule: a tree over P leaves (P the smallest power of two >= ways);
@@ -263,6 +304,12 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 			x->rrpv = 0;
 		if (r->p == P_PLRU)
 			plru_access(r, set, way);
+		if (r->p == P_HAWKEYE) {
+			if (sample)
+				hk_optgen(r, set, line, sig);
+			x->rrpv = r->shct[sig] >= 4 ? 0 : 7;
+			x->sig = sig;
+		}
 		if (r->p == P_SHIP && sample && !x->reused) { /* first reuse of its stay */
 			x->reused = 1;
 			if (r->shct[x->sig] < 7)
@@ -301,6 +348,19 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 			break;
 		case P_PLRU:
 			way = plru_pick(r, set);
+			break;
+		case P_HAWKEYE:
+			for (int w = 0; w < r->ways && way < 0; w++)
+				if (L(r, set, w)->rrpv == 7)
+					way = w;
+			if (way < 0) { /* the oldest friendly line; its signature was wrong */
+				way = 0;
+				for (int w = 1; w < r->ways; w++)
+					if (L(r, set, w)->rrpv > L(r, set, way)->rrpv)
+						way = w;
+				if (r->shct[L(r, set, way)->sig] > 0)
+					r->shct[L(r, set, way)->sig]--;
+			}
 			break;
 		case P_NRU:
 			for (int pass = 0; pass < 2 && way < 0; pass++) {
@@ -374,6 +434,19 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 	case P_PLRU:
 		plru_access(r, set, way);
 		break;
+	case P_HAWKEYE:
+		if (sample)
+			hk_optgen(r, set, line, sig);
+		x->sig = sig;
+		if (r->shct[sig] >= 4) {
+			for (int w = 0; w < r->ways; w++)
+				if (w != way && L(r, set, w)->valid && L(r, set, w)->rrpv < 6)
+					L(r, set, w)->rrpv++;
+			x->rrpv = 0;
+		} else {
+			x->rrpv = 7;
+		}
+		break;
 	case P_SHIP:
 		x->sig = sig;
 		x->reused = 0;
@@ -396,13 +469,12 @@ static void ref_init(struct ref *r, enum pol p, int sets, int ways, int banks, i
 	r->period = period;
 	r->psel = 512;
 	for (int i = 0; i < 1 << LLCT_SIG_BITS; i++)
-		r->shct[i] = 1;
+		r->shct[i] = p == P_HAWKEYE ? 4 : 1;
+	r->hk = p == P_HAWKEYE ? calloc((size_t)(sets + 31) / 32, sizeof(*r->hk)) : NULL;
 	r->l = calloc((size_t)sets * (size_t)ways, sizeof(*r->l));
 	r->b = calloc((size_t)banks, sizeof(*r->b));
 	r->tree = calloc((size_t)sets * 128, sizeof(*r->tree));
 }
-
-#define N_ACC 6000
 
 /* next[i]: the index of line i's next use, LLCT_NEVER if none. */
 static void find_next(const uint64_t *lines, uint64_t *next, int n)
@@ -540,6 +612,7 @@ static void test_against_reference(void)
 				free(r.l);
 				free(r.b);
 				free(r.tree);
+				free(r.hk);
 			}
 		}
 	}
