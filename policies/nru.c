@@ -1,4 +1,4 @@
-/* nru.c - not recently used, one bit a line (DESIGN.md section 5). */
+/* nru.c - not recently used, one bit a line (docs/REPLAY.md gives the rule). */
 #include "all.h"
 #include "llct/lines.h"
 

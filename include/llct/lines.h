@@ -205,7 +205,7 @@ LLCT_INLINE uint32_t llct_lines_find(const struct llct_lines *L, uint32_t set, u
 /* Of a hit code (a fill is a hit code with no mark, no epoch): whether it consumes the RT
  * mark (a TEX hit on a marked line), sets it (an RT access on an unmarked line), tracks
  * epochs (TEX and Z), continues its line's epoch chain (s touched it last, in an epoch), and
- * the epoch it leads to (0: none, 1: E0, 2: E1, 3: E>=2; DESIGN.md section 5). */
+ * the epoch it leads to (0: none, 1: E0, 2: E1, 3: E>=2; docs/REPLAY.md, "Trackers"). */
 #define LLCT_EV_CONSUMES(c) (LLCT_EV_S(c) == LLCT_STREAM_TEX && LLCT_EV_RT(c))
 #define LLCT_EV_PRODUCES(c) (LLCT_EV_S(c) == LLCT_STREAM_RT && !LLCT_EV_RT(c))
 /* Z-to-TEX, from the owner the code already holds: a line's epoch is not 0 exactly when its

@@ -54,7 +54,7 @@ static inline const char *llct_strerror(int status)
 	return "unknown error";
 }
 
-/* Graphics streams (DESIGN.md section 2). Values are stored in traces: never renumber. */
+/* Graphics streams (docs/FORMAT.md lists them). Values are stored in traces: never renumber. */
 #define LLCT_STREAM_LIST(X)                                                                        \
 	X(VTX, 0)                                                                                  \
 	X(HIZ, 1)                                                                                  \

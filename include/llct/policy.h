@@ -10,7 +10,7 @@
  * Two duties every policy has: victim() chooses among the ways in a->allowed only (way
  * partitioning; never empty when victim() is called), and when a->demote is set the policy
  * reports through llct_demoted() every step by which this access demotes another line
- * (GDC contention tracking, DESIGN.md section 6); the engine itself reports the eviction.
+ * (GDC contention tracking, docs/REPLAY.md "Contention"); the engine itself reports the eviction.
  */
 #ifndef LLCT_POLICY_H
 #define LLCT_POLICY_H

@@ -48,7 +48,7 @@ uint32_t llct_cache_sets(const struct llct_cache_config *c);
 /* The set of a line address under the configuration's hash. */
 uint32_t llct_cache_set_of(const struct llct_cache_config *c, uint64_t line);
 
-/* ---- partitioning, bypass and page coloring (DESIGN.md section 6) ---- */
+/* ---- partitioning, bypass and page coloring (docs/REPLAY.md) ---- */
 
 #define LLCT_MAX_CLASSES 64
 enum llct_class_by { LLCT_CLASS_TENANT = 0, LLCT_CLASS_STREAM = 1 };
@@ -253,7 +253,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		    size_t err_size);
 void llct_replay_results_free(struct llct_replay_result *res, size_t n);
 
-/* ---- co-running several traces as tenants (DESIGN.md section 6) ---- */
+/* ---- co-running several traces as tenants (docs/REPLAY.md) ---- */
 
 struct llct_corun_options {
 	struct llct_cache_config cache;

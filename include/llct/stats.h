@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-/* Counters of one stream in one frame (DESIGN.md section 5, "Metrics"). */
+/* Counters of one stream in one frame (docs/REPLAY.md, "Counters"). */
 struct llct_stream_stats {
 	uint64_t reads, read_hits, writes, write_hits;
 	uint64_t fills;      /* misses of this stream that allocated a line */
@@ -15,7 +15,7 @@ struct llct_stream_stats {
 	uint64_t bypasses;   /* accesses that did not look up or allocate (UCD, bypass rules) */
 };
 
-/* Contention between owners (tenants, SMs, kernels or streams) in one frame, DESIGN.md §6:
+/* Contention between owners (tenants, SMs, kernels or streams) in one frame, docs/REPLAY.md "Contention":
  * a hash table of (victim, aggressor) pairs and a table of owners with their misses. */
 struct llct_contention_pair {
 	uint64_t victim, aggressor; /* owner ids; victim == LLCT_NO_OWNER marks an empty slot */

@@ -1,6 +1,6 @@
 /* trace.h - the .llct trace store: write frames of LLC access records, read them back fast.
  *
- * A trace is one SQLite file (DESIGN.md section 4). Records are stored in chunks of at most
+ * A trace is one SQLite file (docs/FORMAT.md). Records are stored in chunks of at most
  * LLCT_CHUNK_MAX records; a chunk never spans two frames. Each frame is written in one
  * transaction, so a writer killed at any point leaves every ended frame readable.
  * This API does not model caches or capture anything; it only stores and reads.
@@ -17,7 +17,7 @@
 /* Records the writer puts in a chunk: a decoded batch then stays in a core's L2 cache. */
 #define LLCT_CHUNK_RECORDS 65536
 
-/* One LLC access (DESIGN.md section 2). */
+/* One LLC access (docs/FORMAT.md). */
 struct llct_record {
 	uint64_t addr;   /* byte address in the captured device address space */
 	uint32_t kernel; /* draw/dispatch/copy... number, in execution order */

@@ -1,5 +1,5 @@
 /* test_policies.c - every policy on hand-worked access sequences, written out with the expected
- * hit (H) or miss (M) of each access, derived by hand from the rules in DESIGN.md section 5. */
+ * hit (H) or miss (M) of each access, derived by hand from the rules in docs/REPLAY.md ("Policies"). */
 #include "check.h"
 #include "llct/replay.h"
 

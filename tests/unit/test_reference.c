@@ -1,10 +1,10 @@
 /* test_reference.c - a deliberately simple second implementation of every policy, written
- * from DESIGN.md section 5 alone (arrays of structs, no shared code with policies/), compared
+ * from the rules in docs/REPLAY.md alone (arrays of structs, no shared code with policies/), compared
  * access by access with the engine on random traces across geometries; plus the invariants
  * (Belady is never beaten, LRU never gets worse with more ways, same input same output); and
  * the engine's fast batch loop (each policy's LLCT_DEFINE_BATCH) against its general
  * one-access path, hit for hit and counter for counter. The reference also keeps every
- * counter of DESIGN.md section 5 (per-stream reads, hits, fills, evictions, write-backs,
+ * counter of docs/REPLAY.md ("Counters", "Trackers": per-stream reads, hits, fills, evictions, write-backs,
  * bypasses, RT-to-TEX, TEX and Z epochs) its own way, compared with the engine's. */
 #include "check.h"
 #include "llct/lines.h"
