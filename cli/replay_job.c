@@ -9,7 +9,8 @@
 #include <strings.h>
 #include <time.h>
 
-const char replay_corun_policies[] = "lru,nru,srrip,brrip,drrip,gspztc,gspztc-tse,gspc";
+const char replay_corun_policies[] =
+    "lru,plru,nru,srrip,brrip,drrip,ship,hawkeye,gspztc,gspztc-tse,gspc";
 
 int replay_parse_owner_by(const char *s, enum llct_owner_by *out)
 {
