@@ -10,7 +10,7 @@
 #include <time.h>
 
 const char replay_corun_policies[] =
-    "lru,plru,nru,srrip,brrip,drrip,ship,hawkeye,gspztc,gspztc-tse,gspc";
+    "lru,plru,nru,srrip,brrip,drrip,ship,hawkeye,mockingjay,gspztc,gspztc-tse,gspc";
 
 int replay_parse_owner_by(const char *s, enum llct_owner_by *out)
 {

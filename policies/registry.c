@@ -14,6 +14,7 @@ const struct llct_policy_ops *const llct_policies[] = {
     &llct_policy_gspztc_tse,
     &llct_policy_hawkeye,
     &llct_policy_lru,
+    &llct_policy_mockingjay,
     &llct_policy_nru,
     &llct_policy_plru,
     &llct_policy_ship,

@@ -123,7 +123,7 @@ LLCT_CAPTURE_ASYNC=0 "$LLCTRACE" capture -q -b submit -o "$T/k0.llct" -- "$APP" 
 
 # the captured trace replays with every policy
 "$LLCTRACE" replay "$T/a.llct" --policy all -o "$T/r.db" -q && ok || bad "replay of a capture"
-[ "$(q "$T/r.db" "SELECT count(*) FROM runs")" = 13 ] && ok || bad "replay runs"
+[ "$(q "$T/r.db" "SELECT count(*) FROM runs")" = 14 ] && ok || bad "replay runs"
 
 # a program that never touches Vulkan
 "$LLCTRACE" capture -q -o "$T/none.llct" -- true 2>"$T/nerr"

@@ -23,20 +23,20 @@ expect_rc 2 "$LLCTRACE" synth -o "$T/x.llct" --width abc; expect_err "bad value"
 # replay: all policies, table on stdout, runs in the database
 expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --llc 256KiB:16:64 -q
 expect_rc 0 "$LLCTRACE" sql "$T/r.db" "SELECT count(*) AS n FROM runs"
-expect_out '^ *13$'
+expect_out '^ *14$'
 expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" --llc 256KiB:16:64 --policy drrip,gspc --ucd
 grep -qE '^gspc +' "$T/out" && ok || bad "replay table lacks gspc: $(cat "$T/out")"
 grep -q 'UCD on' "$T/out" && ok || bad "replay table does not say UCD"
 expect_rc 0 "$LLCTRACE" sql --csv "$T/r.db" "SELECT policy, ucd, llc_bytes, ways, line, sets, banks, sample_period, hash, frames, tool_version FROM runs ORDER BY id"
-[ "$(wc -l <"$T/out")" -eq 16 ] && ok || bad "runs did not accumulate: $(cat "$T/out")"
+[ "$(wc -l <"$T/out")" -eq 17 ] && ok || bad "runs did not accumulate: $(cat "$T/out")"
 expect_out '^gspc,1,262144,16,64,256,4,64,mod,all,[0-9.]+$'
 # views answer directly
 expect_rc 0 "$LLCTRACE" sql --csv "$T/r.db" "SELECT policy, miss_saving FROM miss_savings_vs_drrip WHERE policy = 'drrip' AND ucd = 0"
 expect_out '^drrip,0$'
 expect_rc 0 "$LLCTRACE" sql "$T/r.db" "SELECT count(*) FROM read_hit_rates; SELECT count(*) FROM rt_tex_reuse; SELECT count(*) FROM epoch_reuse"
-# every stream row present per frame: 15 runs x 2 frames x 9 streams
+# every stream row present per frame: 16 runs x 2 frames x 9 streams
 expect_rc 0 "$LLCTRACE" sql --csv "$T/r.db" "SELECT count(*) FROM stream_stats"
-expect_out '^270$'
+expect_out '^288$'
 # the table's numbers equal the database's
 tex_table=$("$LLCTRACE" replay "$T/a.llct" -o "$T/r2.db" --llc 256KiB:16:64 --policy lru 2>/dev/null | awk '$1 == "lru" { print $7 }')
 tex_sql=$("$LLCTRACE" sql --csv "$T/r2.db" "SELECT printf('%.1f%%', 100.0 * read_hit_rate) FROM stream_totals WHERE stream = 'TEX'" | tail -1)

@@ -35,7 +35,7 @@ CORUN_CONFIG=$(sqlite3 r.db "SELECT config FROM configs WHERE trace LIKE '%,%' L
 # the page: default name next to the results, one line saying where
 expect_rc 0 "$LLCTRACE" report r.db
 expect_out '^report written to r\.html '
-expect_err "48 runs (46 latest)"
+expect_err "51 runs (49 latest)"
 [ -s r.html ] && ok || bad "no r.html"
 [ "$(grep -c '<script src\|<link ' r.html)" = 0 ] && ok || bad "the page loads something from outside"
 size=$(stat -c %s r.html)

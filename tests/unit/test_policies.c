@@ -1,5 +1,6 @@
 /* test_policies.c - every policy on hand-worked access sequences, written out with the expected
- * hit (H) or miss (M) of each access, derived by hand from the rules in docs/REPLAY.md ("Policies"). */
+ * hit (H) or miss (M) of each access, derived by hand from the rules in docs/REPLAY.md
+ * ("Policies"). */
 #include "check.h"
 #include "llct/replay.h"
 
@@ -127,6 +128,16 @@ static void test_hawkeye(void)
 	 * evicts C; slots 3-5 free: counter 4, A in at 0, B to 1. B hits. */
 	RUN("hawkeye", 1, 2, 1, 64, "MMMMHMMH", A, B, C, A, B, C, A, B);
 	RUN("lru", 1, 2, 1, 64, "MMMMMMMM", A, B, C, A, B, C, A, B);
+}
+
+static void test_mockingjay(void)
+{
+	/* 1 set (sampled), 2 ways, one signature, its reuse distance unknown (ETR 0). A, B fill.
+	 * C (time 2): every ETR 0, way 0 (A) goes, C in at 0. A (time 3) was last seen 3 accesses
+	 * ago: the predictor learns 3 (ETR ceil(3/8) = 1), more than any resident ETR: A, a read,
+	 * bypasses. B and C hit (distance 3 again), each to ETR 1. A: ETRs 1 and 1, not above:
+	 * way 0 (C) goes. B hits; the 8th access ages the set. */
+	RUN("mockingjay", 1, 2, 1, 64, "MMMMHHMH", A, B, C, A, B, C, A, B);
 }
 
 static void test_brrip(void)
@@ -495,6 +506,7 @@ int main(void)
 	test_plru();
 	test_ship();
 	test_hawkeye();
+	test_mockingjay();
 	test_brrip();
 	test_drrip();
 	test_belady();

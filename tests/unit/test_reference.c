@@ -1,11 +1,11 @@
 /* test_reference.c - a deliberately simple second implementation of every policy, written
- * from the rules in docs/REPLAY.md alone (arrays of structs, no shared code with policies/), compared
- * access by access with the engine on random traces across geometries; plus the invariants
+ * from the rules in docs/REPLAY.md alone (arrays of structs, no shared code with policies/),
+ * compared access by access with the engine on random traces across geometries; plus the invariants
  * (Belady is never beaten, LRU never gets worse with more ways, same input same output); and
  * the engine's fast batch loop (each policy's LLCT_DEFINE_BATCH) against its general
  * one-access path, hit for hit and counter for counter. The reference also keeps every
- * counter of docs/REPLAY.md ("Counters", "Trackers": per-stream reads, hits, fills, evictions, write-backs,
- * bypasses, RT-to-TEX, TEX and Z epochs) its own way, compared with the engine's. */
+ * counter of docs/REPLAY.md ("Counters", "Trackers": per-stream reads, hits, fills, evictions,
+ * write-backs, bypasses, RT-to-TEX, TEX and Z epochs) its own way, compared with the engine's. */
 #include "check.h"
 #include "llct/lines.h"
 #include "llct/replay.h"
@@ -26,11 +26,12 @@ enum pol {
 	P_PLRU,
 	P_SHIP,
 	P_HAWKEYE,
+	P_MJ,
 	N_POL
 };
 static const char *const pol_name[N_POL] = {
-    "lru",    "nru",        "srrip", "brrip", "drrip", "belady", "belady-bypass",
-    "gspztc", "gspztc-tse", "gspc",  "plru",  "ship",  "hawkeye"};
+    "lru",    "nru",        "srrip", "brrip", "drrip", "belady",  "belady-bypass",
+    "gspztc", "gspztc-tse", "gspc",  "plru",  "ship",  "hawkeye", "mockingjay"};
 
 #define N_ACC 6000
 #define N_HK N_ACC /* Hawkeye's reference OPTgen keeps every access of a sample set */
@@ -43,6 +44,7 @@ struct rline {
 	    epoch;       /* for the counters; epoch 0: none, 1: E0, 2: E1, 3: E>=2 */
 	int sig, reused; /* SHiP++: the fill's signature, hit since the fill; Hawkeye: sig is
 			    the signature of the line's last access */
+	int etr;         /* Mockingjay: estimated time remaining */
 };
 
 struct rbank {
@@ -61,7 +63,10 @@ struct ref {
 		int n;
 		uint64_t line[N_HK];
 		int sig[N_HK], occ[N_HK];
+		int reused[N_HK]; /* Mockingjay: the access was followed by another of its line */
 	} * hk;
+	int rdp[1 << LLCT_SIG_BITS]; /* Mockingjay: -1 unknown, else a reuse distance */
+	int *mj_clock;               /* Mockingjay: accesses per set */
 	struct rbank *b;
 	uint64_t clock, brrip_n;
 	int psel;
@@ -124,6 +129,67 @@ static void hk_optgen(struct ref *r, int set, uint64_t line, int sig)
 	h->sig[t] = sig;
 	h->occ[t] = 0;
 	h->n++;
+}
+
+/* Mockingjay: the predictor moves towards d; the ETR a signature predicts; a sample set's
+ * training at an access (the whole history kept; the window is 8 x ways accesses). */
+static void mj_toward(struct ref *r, int sig, int d)
+{
+	int inf = 8 * r->ways;
+	if (d > inf)
+		d = inf;
+	if (r->rdp[sig] < 0) {
+		r->rdp[sig] = d;
+		return;
+	}
+	int diff = d - r->rdp[sig], step = diff / 8;
+	if (step == 0 && diff > 0)
+		step = 1;
+	if (step == 0 && diff < 0)
+		step = -1;
+	r->rdp[sig] += step;
+	if (r->rdp[sig] < 0)
+		r->rdp[sig] = 0;
+	if (r->rdp[sig] > inf)
+		r->rdp[sig] = inf;
+}
+
+static int mj_predict(struct ref *r, int sig)
+{
+	if (r->rdp[sig] < 0)
+		return 0;
+	if (r->rdp[sig] >= 8 * r->ways)
+		return 127;
+	return (r->rdp[sig] + 7) / 8;
+}
+
+static void mj_train(struct ref *r, int set, uint64_t line, int sig)
+{
+	struct hk_set *h = &r->hk[set / 32];
+	int t = h->n, window = 8 * r->ways;
+	if (t >= window && !h->reused[t - window])
+		mj_toward(r, h->sig[t - window], window);
+	for (int u = t - 1; u >= 0 && u > t - window; u--)
+		if (h->line[u] == line) {
+			if (!h->reused[u]) {
+				mj_toward(r, h->sig[u], t - u);
+				h->reused[u] = 1;
+			}
+			break;
+		}
+	h->line[t] = line;
+	h->sig[t] = sig;
+	h->reused[t] = 0;
+	h->n++;
+}
+
+static void mj_tick(struct ref *r, int set)
+{
+	if (++r->mj_clock[set] % 8)
+		return;
+	for (int w = 0; w < r->ways; w++)
+		if (L(r, set, w)->valid && L(r, set, w)->etr > -127)
+			L(r, set, w)->etr--;
 }
 
 /* PLRU, written from its rule: a tree over P leaves (P the smallest power of two >= ways);
@@ -304,6 +370,12 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 			x->rrpv = 0;
 		if (r->p == P_PLRU)
 			plru_access(r, set, way);
+		if (r->p == P_MJ) {
+			if (sample)
+				mj_train(r, set, line, sig);
+			x->etr = mj_predict(r, sig);
+			mj_tick(r, set);
+		}
 		if (r->p == P_HAWKEYE) {
 			if (sample)
 				hk_optgen(r, set, line, sig);
@@ -338,8 +410,28 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 	for (int w = 0; w < r->ways && way < 0; w++)
 		if (!L(r, set, w)->valid)
 			way = w;
+	int full_miss = way < 0;
 	if (way < 0) {
 		switch (r->p) {
+		case P_MJ: {
+			int far = -1;
+			if (sample)
+				mj_train(r, set, line, sig);
+			for (int w = 0; w < r->ways; w++) {
+				int d =
+				    L(r, set, w)->etr < 0 ? -L(r, set, w)->etr : L(r, set, w)->etr;
+				if (d > far) {
+					far = d;
+					way = w;
+				}
+			}
+			if (!op && mj_predict(r, sig) > far) { /* comes back after them all */
+				mj_tick(r, set);
+				st->bypasses++;
+				return 0;
+			}
+			break;
+		}
 		case P_LRU:
 			way = 0;
 			for (int w = 1; w < r->ways; w++)
@@ -434,6 +526,12 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 	case P_PLRU:
 		plru_access(r, set, way);
 		break;
+	case P_MJ:
+		if (sample && !full_miss)
+			mj_train(r, set, line, sig);
+		x->etr = mj_predict(r, sig);
+		mj_tick(r, set);
+		break;
 	case P_HAWKEYE:
 		if (sample)
 			hk_optgen(r, set, line, sig);
@@ -470,7 +568,11 @@ static void ref_init(struct ref *r, enum pol p, int sets, int ways, int banks, i
 	r->psel = 512;
 	for (int i = 0; i < 1 << LLCT_SIG_BITS; i++)
 		r->shct[i] = p == P_HAWKEYE ? 4 : 1;
-	r->hk = p == P_HAWKEYE ? calloc((size_t)(sets + 31) / 32, sizeof(*r->hk)) : NULL;
+	r->hk =
+	    p == P_HAWKEYE || p == P_MJ ? calloc((size_t)(sets + 31) / 32, sizeof(*r->hk)) : NULL;
+	for (int i = 0; i < 1 << LLCT_SIG_BITS; i++)
+		r->rdp[i] = -1;
+	r->mj_clock = calloc((size_t)sets, sizeof(*r->mj_clock));
 	r->l = calloc((size_t)sets * (size_t)ways, sizeof(*r->l));
 	r->b = calloc((size_t)banks, sizeof(*r->b));
 	r->tree = calloc((size_t)sets * 128, sizeof(*r->tree));
@@ -613,6 +715,7 @@ static void test_against_reference(void)
 				free(r.b);
 				free(r.tree);
 				free(r.hk);
+				free(r.mj_clock);
 			}
 		}
 	}
@@ -633,7 +736,8 @@ static void test_invariants(void)
 		make_trace(&seed, lines, streams, next, N_ACC, sets * 12);
 		uint64_t opt = engine_misses("belady", sets, 8, lines, streams, next, N_ACC, NULL);
 		for (int p = 0; p < N_POL; p++) {
-			if (p == P_BELADY_BYPASS) /* it may skip fills; OPT is for filling caches */
+			if (p == P_BELADY_BYPASS ||
+			    p == P_MJ) /* they may skip fills; OPT is for filling caches */
 				continue;
 			if (engine_misses(pol_name[p], sets, 8, lines, streams, next, N_ACC, NULL) <
 			    opt)
