@@ -288,12 +288,28 @@ const char llct_results_schema_v6[] =
     " json_extract(params, '$.miss_latency'), json_extract(params, '$.mlp'),"
     " json_extract(params, '$.sample_sets')) AS drrip_run_id FROM runs;";
 
-/* Version 7: per-kernel counts (replay --per-kernel) and the kernels of the traces they name.
+/* Version 7: per-kernel counts (replay --per-kernel) and the kernels of the traces they name;
+ * DRAM traffic of every run (stream_stats.bypass_writes splits the bypasses, NULL in older runs;
+ * views dram_traffic and dram_totals).
  * kernel_stats holds one row per run, frame, kernel and stream the kernel touched; evicted is a
  * JSON object of the lines its fills evicted by their stream ({"TEX": 12}). trace_kernels is a
  * copy of a trace's kernels table, once per trace id, so a kernel's kind, name, parameters and
  * RenderDoc event ID can be joined without the trace. */
 const char llct_results_schema_v7[] =
+    "ALTER TABLE stream_stats ADD COLUMN bypass_writes INTEGER;"
+    /* DRAM bytes per run, frame and stream: a fill or a bypassed read reads a line; a
+     * write-back (counted against the evicted line's stream) or a bypassed write writes one;
+     * NULL where an older run bypassed without saying which were writes */
+    "CREATE VIEW dram_traffic AS SELECT r.id AS run_id, r.trace, r.policy, r.llc_bytes, r.ucd,"
+    " s.frame, s.stream, CASE WHEN s.bypass_writes IS NOT NULL OR s.bypasses = 0 THEN r.line *"
+    " (s.fills + s.bypasses - coalesce(s.bypass_writes, 0)) END AS read_bytes,"
+    " CASE WHEN s.bypass_writes IS NOT NULL OR s.bypasses = 0 THEN r.line *"
+    " (s.writebacks + coalesce(s.bypass_writes, 0)) END AS write_bytes"
+    " FROM stream_stats s JOIN runs r ON r.id = s.run_id;"
+    "CREATE VIEW dram_totals AS SELECT run_id, trace, policy, llc_bytes, ucd, stream,"
+    " sum(read_bytes) AS read_bytes, sum(write_bytes) AS write_bytes,"
+    " sum(read_bytes) + sum(write_bytes) AS bytes FROM dram_traffic"
+    " GROUP BY run_id, stream;"
     "CREATE TABLE kernel_stats(run_id INTEGER NOT NULL REFERENCES runs(id),"
     " frame INTEGER NOT NULL, kernel INTEGER NOT NULL, stream TEXT NOT NULL, reads INTEGER,"
     " read_hits INTEGER, writes INTEGER, write_hits INTEGER, fills INTEGER,"

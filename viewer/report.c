@@ -49,6 +49,8 @@ static const struct {
      "run_id", LATEST},
     {"rt_tex_totals", "run_id, produced, consumed, consumed_fraction", "run_id",
      "produced > 0 AND " LATEST},
+    {"dram_totals", "run_id, stream, read_bytes, write_bytes, bytes", "run_id, stream",
+     "bytes > 0 AND " LATEST},
     {"z_tex_totals", "run_id, produced, consumed, consumed_fraction", "run_id",
      "produced > 0 AND " LATEST},
     {"epoch_reuse", "run_id, stream, epoch, entered, hits, reuse_probability, death_ratio",

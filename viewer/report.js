@@ -319,6 +319,18 @@ const SECTIONS = [
 		}],
 	},
 	{
+		id: 'dram',
+		title: 'DRAM traffic per stream',
+		intro: 'Bytes the LLC read from and wrote to memory over the trace (view dram_totals): a fill or a bypassed read reads a line, a write-back or a bypassed write writes one; write-backs count under the stream that last touched the evicted line.',
+		empty: 'No DRAM traffic for this selection (its runs predate version 7 of the results and bypassed accesses: replay them again).',
+		parts: (f) => [{
+			id: 'dram-total',
+			title: 'Whole trace',
+			sql: `SELECT d.stream, c.policy, d.read_bytes, d.write_bytes, d.bytes\nFROM ${J('dram_totals', 'd')}\nWHERE ${sel(f)} AND d.bytes > 0\nORDER BY d.stream, c.policy`,
+			chart: (rows) => bars(rows, { x: 'stream', group: 'policy', y: 'bytes', yTitle: 'DRAM bytes' }),
+		}],
+	},
+	{
 		id: 'kernels',
 		title: 'Which kernels miss',
 		intro: 'Runs replayed with --per-kernel count every draw, dispatch, copy and clear apart (view kernel_totals; DRAM bytes: fills and bypassed reads read a line, write-backs and bypassed writes write one). First each policy\'s kernels with the most misses over the trace (rank 1 = most), then one frame\'s misses kernel by kernel. To look at a kernel in RenderDoc, capture with --renderdoc and open TRACE.rdc in qrenderdoc; in the Event Browser press Ctrl+G (Go to event) and type the kernel\'s rdc_eid.',

@@ -266,6 +266,7 @@ static inline void llct_event_count(struct llct_frame_stats *fs, unsigned c, uin
 	*(LLCT_EV_OP(c) ? &st->writes : &st->reads) += n;
 	if (llct_ev_is_bypass(c)) {
 		st->bypasses += n;
+		st->bypass_writes += LLCT_EV_OP(c) ? n : 0;
 		return;
 	}
 	unsigned h = c; /* the hit code that sets the mark and epoch */

@@ -13,6 +13,7 @@ struct llct_stream_stats {
 	uint64_t evictions;  /* lines last touched by this stream that were evicted */
 	uint64_t writebacks; /* of those, the dirty ones */
 	uint64_t bypasses;   /* accesses that did not look up or allocate (UCD, bypass rules) */
+	uint64_t bypass_writes; /* of those, the writes (DRAM traffic: a bypassed write writes) */
 };
 
 /* Contention between owners (tenants, SMs, kernels or streams) in one frame, docs/REPLAY.md "Contention":

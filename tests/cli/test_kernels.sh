@@ -42,6 +42,16 @@ diff=$(q k.db "ATTACH 'plain.db' AS p; SELECT count(*) FROM stream_stats a JOIN 
 	OR a.evictions <> b.evictions OR a.writebacks <> b.writebacks)")
 [ "$diff" = 0 ] && ok || bad "$diff rows differ from a replay without --per-kernel"
 
+# DRAM traffic: the kernels' bytes add up to the streams' (dram_traffic) run by run, reads and
+# writes apart; bypassed writes (UCD's DISP) count as writes
+diff=$(q k.db "SELECT count(*) FROM (SELECT run_id, sum(read_bytes) rb, sum(write_bytes) wb
+	FROM dram_traffic GROUP BY run_id) d JOIN (SELECT run_id, sum(dram_read_bytes) rb,
+	sum(dram_write_bytes) wb FROM kernel_totals GROUP BY run_id) k USING (run_id)
+	WHERE d.rb IS NOT k.rb OR d.wb IS NOT k.wb")
+[ "$diff" = 0 ] && ok || bad "$diff runs' DRAM bytes differ between streams and kernels"
+[ "$(q k.db "SELECT sum(bypass_writes) > 0 FROM stream_stats s JOIN runs r ON r.id = s.run_id WHERE r.ucd AND s.stream = 'DISP'")" = 1 ] && ok || bad "UCD's DISP writes not counted as bypassed writes"
+[ "$(q k.db "SELECT count(*) FROM dram_totals WHERE read_bytes IS NULL OR write_bytes IS NULL")" = 0 ] && ok || bad "NULL DRAM bytes in runs that split bypasses"
+
 # the trace's kernels, once; the views name them
 n=$("$LLCTRACE" info --kernels t.llct | tail -n +2 | grep -c '^[0-9]')
 [ "$(q k.db "SELECT count(*) FROM trace_kernels")" -ge 1 ] && [ "$(q k.db "SELECT count(*) FROM trace_kernels")" = "$(q k.db "SELECT count(DISTINCT kernel) FROM trace_kernels")" ] && ok || bad "trace_kernels copied more than once"

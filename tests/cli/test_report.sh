@@ -46,7 +46,7 @@ if [ -z "$CHROMIUM" ]; then
 	echo "test_report: SKIPPING the browser checks: no chromium (setup.sh test installs it)"
 else
 	python3 "$HERE/report_check.py" "$CHROMIUM" r.html r.db "$SHOTS" \
-		"single|$(frag "$T/a.llct" 256KiB:16:64)|hit-rates-total,hit-rates-frames,savings-total,savings-frames,rt-tex-total,rt-tex-frames,z-tex-total,z-tex-frames,epochs,curves,kernels-top,kernels-frame" \
+		"single|$(frag "$T/a.llct" 256KiB:16:64)|hit-rates-total,hit-rates-frames,savings-total,savings-frames,rt-tex-total,rt-tex-frames,z-tex-total,z-tex-frames,epochs,curves,kernels-top,kernels-frame,dram-total" \
 		"corun|$(frag "$T/vma.llct,$T/agg1.llct" "$CORUN_CONFIG")|tenants,stp,contention,wbd,ways,colors" \
 		"partition|$(frag "$T/a.llct" '256KiB:16:64 partition=ways:even')|contention,wbd,ways" \
 		"odd-name|$(frag "$T/$ODD" 256KiB:16:64)|hit-rates-total,savings-total" && ok || bad "report_check"
@@ -70,7 +70,7 @@ expect_err "opened it with true"
 
 # an older file is read through an upgraded temporary copy, itself untouched
 cp r.db v2.db
-sqlite3 v2.db "DROP VIEW kernel_savings_vs_drrip; DROP VIEW top_kernels_by_misses; DROP VIEW kernel_totals; DROP TABLE kernel_stats; DROP TABLE trace_kernels; DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DROP INDEX runs_uid; ALTER TABLE runs DROP COLUMN uid; DROP TABLE colors; DROP TABLE estimates; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW frame_misses; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; CREATE VIEW miss_savings_vs_drrip AS SELECT id AS run_id FROM runs; PRAGMA user_version = 2"
+sqlite3 v2.db "DROP VIEW kernel_savings_vs_drrip; DROP VIEW top_kernels_by_misses; DROP VIEW kernel_totals; DROP TABLE kernel_stats; DROP TABLE trace_kernels; DROP VIEW dram_totals; DROP VIEW dram_traffic; ALTER TABLE stream_stats DROP COLUMN bypass_writes; DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DROP INDEX runs_uid; ALTER TABLE runs DROP COLUMN uid; DROP TABLE colors; DROP TABLE estimates; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW frame_misses; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; CREATE VIEW miss_savings_vs_drrip AS SELECT id AS run_id FROM runs; PRAGMA user_version = 2"
 sum=$(md5sum <v2.db)
 mkdir tmp
 TMPDIR=$T/tmp expect_rc 0 "$LLCTRACE" report v2.db -o v2.html -q

@@ -427,7 +427,7 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 			}
 			if (!op && mj_predict(r, sig) > far) { /* comes back after them all */
 				mj_tick(r, set);
-				st->bypasses++;
+				st->bypasses++; /* a read: no bypassed write */
 				return 0;
 			}
 			break;
@@ -472,6 +472,7 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 					way = w;
 			if (r->p == P_BELADY_BYPASS && next > L(r, set, way)->next) {
 				st->bypasses++;
+				st->bypass_writes += (uint64_t)op;
 				return 0;
 			}
 			break;
