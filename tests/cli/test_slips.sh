@@ -168,7 +168,10 @@ grep -q "writes version $v " "$SRC/docs/RELIABILITY.md" && grep -q "reads up to 
 )
 [ "$(cat sig.rc)" = 143 ] && ok || bad "capture ended by SIGTERM exited $(cat sig.rc)"
 grep -q "passed it on to 'sh'" sig.err && grep -q "did not end within 1s of the signal: killing its process group" sig.err && ok || bad "signal messages: $(cat sig.err)"
-sleep 0.3
+for i in $(seq 1 50); do # killed processes may take a moment to go on a loaded machine
+	pgrep -f "^sleep 6[01]" >/dev/null || break
+	sleep 0.1
+done
 pgrep -f "^sleep 6[01]" >/dev/null && bad "the program's processes outlived capture" || ok
 expect_rc 2 "$LLCTRACE" capture --kill-after soon -- true; expect_err "bad --kill-after"
 
