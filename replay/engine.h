@@ -42,6 +42,19 @@ void llct_kstats_free(struct llct_kstats *k);
 void llct_kstats_count(struct llct_kstats *k, uint32_t frame, uint32_t kernel, unsigned ev);
 int llct_kstats_take(struct llct_kstats *k, struct llct_kernel_stats **rows, size_t *n);
 
+/* Checks a replay's options (options.c): LLCT_ERR_INVALID with the message in err. */
+int llct_replay_check_options(const struct llct_replay_options *o, char *err, size_t err_size);
+
+/* A trace's kernel signatures (signatures.c): ids increasing, sigs[i] kernel ids[i]'s. */
+struct llct_sigtab {
+	uint32_t *ids, *sigs;
+	size_t n, cap;
+	int failed;
+};
+/* Reads them from the trace's kernels table; LLCT_ERR_NOMEM when memory runs out. */
+int llct_signatures_read(struct llct_reader *r, struct llct_sigtab *t);
+void llct_signatures_free(struct llct_sigtab *t);
+
 /* Memory for a big array, 64-byte aligned; from 1 MiB up in 2 MiB pages where the kernel
  * gives them (cache.c). Freed with free(). */
 void *llct_big_alloc(size_t bytes);

@@ -394,51 +394,6 @@ static int decode_round(struct engine *e, struct feeder *fd, struct window *nx, 
 	return got;
 }
 
-/* The trace's kernel signatures, for the policies that use them (policy.h). */
-struct sigtab {
-	uint32_t *ids, *sigs;
-	size_t n, cap;
-	int failed;
-};
-
-static int add_sig(uint64_t id, uint32_t frame, const char *kind, const char *name,
-		   const char *params, void *ud)
-{
-	struct sigtab *t = ud;
-	(void)frame;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 1024;
-		uint32_t *ids = realloc(t->ids, cap * sizeof(*ids));
-		if (ids)
-			t->ids = ids;
-		uint32_t *sigs = ids ? realloc(t->sigs, cap * sizeof(*sigs)) : NULL;
-		if (!sigs) {
-			t->failed = 1;
-			return 1;
-		}
-		t->sigs = sigs;
-		t->cap = cap;
-	}
-	t->ids[t->n] = (uint32_t)id; /* read in id order: increasing */
-	t->sigs[t->n++] = llct_kernel_signature(kind, name, params);
-	return 0;
-}
-
-void llct_replay_results_free(struct llct_replay_result *res, size_t n)
-{
-	if (!res)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		for (size_t f = 0; res[i].frames && f < res[i].n_frames; f++)
-			llct_contention_free(res[i].frames[f].cont);
-		free(res[i].frames);
-		free(res[i].plog);
-		free(res[i].est);
-		free(res[i].kstats);
-	}
-	free(res);
-}
-
 int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		    struct llct_replay_result **results, double *wall_s, char *err, size_t err_size)
 {
@@ -456,34 +411,15 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	unsigned started = 0;
 	int dec_failed = 0;
 	const char *dec_why = "";
-	struct sigtab sigs = {0};
+	struct llct_sigtab sigs = {0};
 	char store_why[512];
 	double t0 = now_s();
 
 	*results = NULL;
 	memset(&e, 0, sizeof(e));
 	memset(&fd, 0, sizeof(fd));
-	if (llct_cache_config_check(&o->cache, err, err_size) || o->n_policies == 0)
-		return LLCT_ERR_INVALID;
-	for (size_t m = 0; o->caches && m < o->n_policies; m++) {
-		if (llct_cache_config_check(&o->caches[m], err, err_size))
-			return LLCT_ERR_INVALID;
-		if (o->caches[m].line != o->cache.line || o->caches[m].ucd != o->cache.ucd) {
-			snprintf(err, err_size,
-				 "models replayed together must share the line size and UCD");
-			return LLCT_ERR_INVALID;
-		}
-	}
-	if (o->per_kernel && o->sample_sets > 1) {
-		snprintf(err, err_size,
-			 "per-kernel counts need every set replayed: not with --sample-sets");
-		return LLCT_ERR_INVALID;
-	}
-	if (!(o->sample_level >= 0 && o->sample_level < 1)) {
-		snprintf(err, err_size, "an interval's level is between 0 and 1, not %g",
-			 o->sample_level);
-		return LLCT_ERR_INVALID;
-	}
+	if ((st = llct_replay_check_options(o, err, err_size)))
+		return st;
 	llct_reader_frames(r, &all, &n_all);
 	size_t *sel_of = calloc(n_all + 1, sizeof(*sel_of)); /* index in all -> index in sel */
 	uint32_t *sel_frame = calloc(n_all + 1, sizeof(*sel_frame));
@@ -538,7 +474,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	for (size_t m = 0; m < o->n_policies; m++)
 		uses_sig |= o->policies[m]->uses_sig;
 	if (uses_sig) { /* signatures from the trace's kernels, shared by the models */
-		if (llct_reader_foreach_kernel(r, add_sig, &sigs) || sigs.failed)
+		if (llct_signatures_read(r, &sigs))
 			goto nomem;
 		for (size_t m = 0; m < e.n_models; m++)
 			llct_cache_set_kernel_signatures(e.models[m].cache, sigs.ids, sigs.sigs,
@@ -834,7 +770,6 @@ out:
 	free(sel_of);
 	free(sel_frame);
 	free(fd.exact);
-	free(sigs.ids);
-	free(sigs.sigs);
+	llct_signatures_free(&sigs);
 	return st;
 }
