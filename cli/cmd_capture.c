@@ -273,17 +273,17 @@ int cmd_capture(int argc, char **argv)
 					       "--renderdoc needs --frames with a first "
 					       "frame after 0 and a last frame (e.g. -f 5-9)");
 	}
-	if (!layer_dir(dir, sizeof(dir))) {
-		cli_error("cannot find the capture layer (VkLayer_llctrace_capture.json beside "
-			  "llctrace in layer/, or set LLCT_LAYER_DIR)");
-		return EXIT_FAIL;
-	}
 	if (out)
 		snprintf(path, sizeof(path), "%s", out);
 	else
 		snprintf(path, sizeof(path), "llctrace-%ld.llct", (long)getpid());
 	if (cli_check_output("capture", path, CLI_FILE_TRACE, force))
 		return EXIT_FAIL;
+	if (!layer_dir(dir, sizeof(dir))) {
+		cli_error("cannot find the capture layer (VkLayer_llctrace_capture.json beside "
+			  "llctrace in layer/, or set LLCT_LAYER_DIR)");
+		return EXIT_FAIL;
+	}
 	/* the layer writes beside the target; the trace is renamed into place once the program
 	 * is gone, so a capture that writes nothing leaves an older file whole */
 	char tmp[PATH_MAX + 96];

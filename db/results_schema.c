@@ -6,6 +6,28 @@
  */
 #include "store.h"
 
+/* A run's configuration as text, the columns size (e.g. 8MiB) and rest (":16:64 ucd ..."):
+ * everything but trace and policy, options at their defaults left out. Versions 3 and 6 make
+ * the configs view from it. */
+#define CONFIG_LABEL                                                                               \
+	" CASE WHEN llc_bytes % 1048576 = 0 THEN (llc_bytes / 1048576) || 'MiB'"                   \
+	" WHEN llc_bytes % 1024 = 0 THEN (llc_bytes / 1024) || 'KiB'"                              \
+	" ELSE llc_bytes || 'B' END AS size,"                                                      \
+	" ':' || ways || ':' || line"                                                              \
+	" || CASE WHEN hash <> 'mod' THEN ' hash=' || hash ELSE '' END"                            \
+	" || CASE WHEN banks <> 4 THEN ' banks=' || banks ELSE '' END"                             \
+	" || CASE WHEN sample_period <> 64 THEN ' sample-period=' || sample_period ELSE '' END"    \
+	" || CASE WHEN ucd THEN ' ucd' ELSE '' END"                                                \
+	" || CASE WHEN frames <> 'all' THEN ' frames=' || frames ELSE '' END"                      \
+	" || coalesce(' partition=' || json_extract(params, '$.partition'), '')"                   \
+	" || coalesce(' bypass=' || json_extract(params, '$.bypass'), '')"                         \
+	" || coalesce(' colors=' || json_extract(params, '$.colors'), '')"                         \
+	" || coalesce(' sample-sets=' || json_extract(params, '$.sample_sets'), '')"               \
+	" || CASE WHEN json_extract(params, '$.corun') THEN ' latency='"                           \
+	" || json_extract(params, '$.hit_latency') || '/' || json_extract(params, "                \
+	"'$.miss_latency')"                                                                        \
+	" || ' mlp=' || json_extract(params, '$.mlp') ELSE '' END AS rest FROM runs)"
+
 /* Version 1: runs, per-frame stream counters, RT-to-TEX, epochs, their views. */
 const char llct_results_schema_v1[] =
     "CREATE TABLE runs(id INTEGER PRIMARY KEY, trace TEXT NOT NULL, trace_created TEXT,"
@@ -130,23 +152,8 @@ const char llct_results_schema_v3[] =
     /* a run's configuration as a label (everything but trace and policy), its shape (the
      * label without the size: runs of one shape at several sizes make a miss curve), and
      * whether it is the latest run of its trace, policy and configuration */
-    "CREATE VIEW configs AS WITH c AS (SELECT id, trace, trace_created, policy, llc_bytes,"
-    " CASE WHEN llc_bytes % 1048576 = 0 THEN (llc_bytes / 1048576) || 'MiB'"
-    " WHEN llc_bytes % 1024 = 0 THEN (llc_bytes / 1024) || 'KiB'"
-    " ELSE llc_bytes || 'B' END AS size,"
-    " ':' || ways || ':' || line"
-    " || CASE WHEN hash <> 'mod' THEN ' hash=' || hash ELSE '' END"
-    " || CASE WHEN banks <> 4 THEN ' banks=' || banks ELSE '' END"
-    " || CASE WHEN sample_period <> 64 THEN ' sample-period=' || sample_period ELSE '' END"
-    " || CASE WHEN ucd THEN ' ucd' ELSE '' END"
-    " || CASE WHEN frames <> 'all' THEN ' frames=' || frames ELSE '' END"
-    " || coalesce(' partition=' || json_extract(params, '$.partition'), '')"
-    " || coalesce(' bypass=' || json_extract(params, '$.bypass'), '')"
-    " || coalesce(' colors=' || json_extract(params, '$.colors'), '')"
-    " || coalesce(' sample-sets=' || json_extract(params, '$.sample_sets'), '')"
-    " || CASE WHEN json_extract(params, '$.corun') THEN ' latency='"
-    " || json_extract(params, '$.hit_latency') || '/' || json_extract(params, '$.miss_latency')"
-    " || ' mlp=' || json_extract(params, '$.mlp') ELSE '' END AS rest FROM runs)"
+    "CREATE VIEW configs AS WITH c AS (SELECT id, trace, trace_created, policy, "
+    "llc_bytes," CONFIG_LABEL
     " SELECT id AS run_id, trace, trace_created, policy, llc_bytes, size || rest AS config,"
     " '*' || rest AS shape, id = max(id) OVER (PARTITION BY trace, trace_created, policy,"
     " size || rest) AS latest FROM c;"
@@ -259,22 +266,7 @@ const char llct_results_schema_v6[] =
     " FROM epochs e JOIN runs r ON r.id = e.run_id GROUP BY r.id, e.stream, e.epoch;"
     "DROP VIEW IF EXISTS configs;"
     "CREATE VIEW configs AS WITH c AS (SELECT id, trace, trace_id, trace_created, policy,"
-    " llc_bytes, CASE WHEN llc_bytes % 1048576 = 0 THEN (llc_bytes / 1048576) || 'MiB'"
-    " WHEN llc_bytes % 1024 = 0 THEN (llc_bytes / 1024) || 'KiB'"
-    " ELSE llc_bytes || 'B' END AS size,"
-    " ':' || ways || ':' || line"
-    " || CASE WHEN hash <> 'mod' THEN ' hash=' || hash ELSE '' END"
-    " || CASE WHEN banks <> 4 THEN ' banks=' || banks ELSE '' END"
-    " || CASE WHEN sample_period <> 64 THEN ' sample-period=' || sample_period ELSE '' END"
-    " || CASE WHEN ucd THEN ' ucd' ELSE '' END"
-    " || CASE WHEN frames <> 'all' THEN ' frames=' || frames ELSE '' END"
-    " || coalesce(' partition=' || json_extract(params, '$.partition'), '')"
-    " || coalesce(' bypass=' || json_extract(params, '$.bypass'), '')"
-    " || coalesce(' colors=' || json_extract(params, '$.colors'), '')"
-    " || coalesce(' sample-sets=' || json_extract(params, '$.sample_sets'), '')"
-    " || CASE WHEN json_extract(params, '$.corun') THEN ' latency='"
-    " || json_extract(params, '$.hit_latency') || '/' || json_extract(params, '$.miss_latency')"
-    " || ' mlp=' || json_extract(params, '$.mlp') ELSE '' END AS rest FROM runs)"
+    " llc_bytes," CONFIG_LABEL
     " SELECT id AS run_id, trace, trace_id, trace_created, policy, llc_bytes,"
     " size || rest AS config, '*' || rest AS shape, id = max(id) OVER (PARTITION BY"
     " trace, trace_id, trace_created, policy, size || rest) AS latest FROM c;"

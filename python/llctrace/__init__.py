@@ -94,7 +94,23 @@ def _msg(buf):
     return buf.value.decode("utf-8", "replace")
 
 
-class Trace:
+class _Closing:
+    """close() on leaving a with-block and when garbage-collected."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - at interpreter exit anything may be gone
+            pass
+
+
+class Trace(_Closing):
     """An open trace. `frames` lists its frame numbers; `records(frame)` decodes one frame."""
 
     def __init__(self, path):
@@ -113,21 +129,9 @@ class Trace:
         self.id = lib.llct_py_id(self._r).decode()
 
     def close(self):
-        if self._r:
+        if getattr(self, "_r", None):
             _load().llct_py_close(self._r)
             self._r = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __repr__(self):
         return f"<llctrace.Trace {self.path!r}: {len(self.frames)} frames>"
@@ -192,7 +196,7 @@ def open(path):  # noqa: A001 - the package's entry point, as in the docs
     return Trace(path)
 
 
-class Results:
+class Results(_Closing):
     """A results database, read-only. An older schema is read through an upgraded temporary
     copy (the file itself is never written); a newer one is refused."""
 
@@ -211,24 +215,12 @@ class Results:
         self._db = sqlite3.connect("file:" + target + "?mode=ro", uri=True)
 
     def close(self):
-        if self._db is not None:
+        if getattr(self, "_db", None) is not None:
             self._db.close()
             self._db = None
-        if self._tmp:
+        if getattr(self, "_tmp", None):
             os.unlink(self._tmp)
             self._tmp = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def query(self, sql, params=()):
         """Any SQL over the tables and views of docs/RESULTS.md, as a pandas DataFrame."""

@@ -155,6 +155,8 @@ grep -q "schema version ($v;" "$SRC/docs/RESULTS.md" && ok || bad "docs/RESULTS.
 grep -q "writes version $v " "$SRC/docs/RELIABILITY.md" && grep -q "reads up to version $v " "$SRC/docs/BATCH.md" && ok || bad "RELIABILITY.md / BATCH.md quote another version"
 
 # 13. capture ended by a signal passes it on, waits --kill-after, kills the program's group
+# (a build without the capture layer has nothing to run it with)
+if [ -e "$(dirname "$LLCTRACE")/layer/VkLayer_llctrace_capture.json" ]; then
 (
 	"$LLCTRACE" capture --kill-after 1 -o sig.llct -- sh -c 'trap "" TERM; sleep 60 & sleep 61; wait' >sig.out 2>sig.err &
 	P=$!
@@ -173,6 +175,9 @@ for i in $(seq 1 50); do # killed processes may take a moment to go on a loaded 
 	sleep 0.1
 done
 pgrep -f "^sleep 6[01]" >/dev/null && bad "the program's processes outlived capture" || ok
+else
+	echo "test_slips: SKIPPING the signal checks: no capture layer in this build"
+fi
 expect_rc 2 "$LLCTRACE" capture --kill-after soon -- true; expect_err "bad --kill-after"
 
 finish test_slips
