@@ -422,7 +422,7 @@ int llct_results_add_frame(struct llct_results *r, int64_t run_id,
 	for (unsigned k = 0; k < LLCT_N_STREAMS; k++) {
 		const struct llct_stream_stats *x = &fs->s[k];
 		sqlite3_stmt *s = r->ins_stream;
-		uint64_t v[] = {x->reads,     x->read_hits,  x->writes,   x->write_hits, x->fills,
+		uint64_t v[] = {x->reads,     x->read_hits,  x->writes,   x->write_hits,   x->fills,
 				x->evictions, x->writebacks, x->bypasses, x->bypass_writes};
 		sqlite3_bind_int64(s, 1, run_id);
 		sqlite3_bind_int64(s, 2, fs->frame);

@@ -1,9 +1,9 @@
 /* gspc.c - the graphics-stream-aware policies of the GSPC talk: GSPZTC, GSPZTC+TSE and GSPC.
  *
  * The three differ only in how TEX and RT insertion is learned, so they share this file and
- * one state layout, each exported as its own policy (docs/REPLAY.md, "The GSPC family", gives the rules this
- * code follows line by line). Sample sets (s % P == 0) run SRRIP and train per-bank 8-bit
- * counters that are halved every 128 sample-set accesses of the bank; follower sets insert by
+ * one state layout, each exported as its own policy (docs/REPLAY.md, "The GSPC family", gives the
+ * rules this code follows line by line). Sample sets (s % P == 0) run SRRIP and train per-bank
+ * 8-bit counters that are halved every 128 sample-set accesses of the bank; follower sets insert by
  * what the counters say. Victim selection is SRRIP's. A set's RRPVs and line states lie side
  * by side in one row (one prefetch), and each variant's hooks and batch loop are compiled
  * with the variant as a constant.

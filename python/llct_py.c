@@ -23,8 +23,8 @@ EXPORT size_t llct_py_frames(struct llct_reader *r, uint32_t *frames, uint64_t *
 EXPORT int64_t llct_py_read_frame(struct llct_reader *r, uint32_t frame, uint64_t max,
 				  uint64_t *addr, uint8_t *stream, uint8_t *op, uint16_t *sm,
 				  uint32_t *kernel, uint16_t *tenant, char *err, size_t err_size);
-EXPORT int llct_py_results_copy(const char *path, char *tmp_out, size_t tmp_size,
-				int64_t *version, char *err, size_t err_size);
+EXPORT int llct_py_results_copy(const char *path, char *tmp_out, size_t tmp_size, int64_t *version,
+				char *err, size_t err_size);
 
 int llct_py_results_version(void)
 {

@@ -1,11 +1,11 @@
 /* corun.c - several traces replayed together as tenants of one LLC, interleaved by a simple
  * timing model, and each tenant replayed alone on the same configuration.
  *
- * Timing model (docs/REPLAY.md, "Co-running tenants"): every tenant issues its next access when it is ready;
- * an access makes its tenant busy for (hit or miss latency) / its memory-level parallelism.
- * The tenant with the earliest ready time goes next (ties: the lower tenant). So a tenant that
- * misses a lot issues rarely, as in the GDC paper. Tenants never share lines: tenant t's
- * addresses have t XOR-ed into bits 56 and up.
+ * Timing model (docs/REPLAY.md, "Co-running tenants"): every tenant issues its next access when it
+ * is ready; an access makes its tenant busy for (hit or miss latency) / its memory-level
+ * parallelism. The tenant with the earliest ready time goes next (ties: the lower tenant). So a
+ * tenant that misses a lot issues rarely, as in the GDC paper. Tenants never share lines: tenant
+ * t's addresses have t XOR-ed into bits 56 and up.
  */
 #include "llct/replay.h"
 

@@ -9,8 +9,8 @@
 #define LLCT_CSV_HEADER "frame,addr,stream,op,sm,kernel,tenant"
 
 /* Parses one data line (no newline). addr is 0x-hex or decimal, stream a name from
- * the stream names of llct_stream_name (docs/FORMAT.md), op R or W; every field must fit its type. On failure returns
- * LLCT_ERR_PARSE with the reason in why. */
+ * the stream names of llct_stream_name (docs/FORMAT.md), op R or W; every field must fit its type.
+ * On failure returns LLCT_ERR_PARSE with the reason in why. */
 int llct_csv_parse_line(const char *line, size_t len, uint32_t *frame, struct llct_record *rec,
 			char *why, size_t why_size);
 

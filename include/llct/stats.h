@@ -9,15 +9,16 @@
 /* Counters of one stream in one frame (docs/REPLAY.md, "Counters"). */
 struct llct_stream_stats {
 	uint64_t reads, read_hits, writes, write_hits;
-	uint64_t fills;      /* misses of this stream that allocated a line */
-	uint64_t evictions;  /* lines last touched by this stream that were evicted */
-	uint64_t writebacks; /* of those, the dirty ones */
-	uint64_t bypasses;   /* accesses that did not look up or allocate (UCD, bypass rules) */
+	uint64_t fills;         /* misses of this stream that allocated a line */
+	uint64_t evictions;     /* lines last touched by this stream that were evicted */
+	uint64_t writebacks;    /* of those, the dirty ones */
+	uint64_t bypasses;      /* accesses that did not look up or allocate (UCD, bypass rules) */
 	uint64_t bypass_writes; /* of those, the writes (DRAM traffic: a bypassed write writes) */
 };
 
-/* Contention between owners (tenants, SMs, kernels or streams) in one frame, docs/REPLAY.md "Contention":
- * a hash table of (victim, aggressor) pairs and a table of owners with their misses. */
+/* Contention between owners (tenants, SMs, kernels or streams) in one frame, docs/REPLAY.md
+ * "Contention": a hash table of (victim, aggressor) pairs and a table of owners with their misses.
+ */
 struct llct_contention_pair {
 	uint64_t victim, aggressor; /* owner ids; victim == LLCT_NO_OWNER marks an empty slot */
 	uint64_t gdc;               /* demotions of victim's lines caused by aggressor's accesses */

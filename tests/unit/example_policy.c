@@ -78,7 +78,8 @@ int main(void)
 	cfg.banks = 1;
 	CHECK_EQ(llct_cache_create(&cfg, &example_fifo, &c), LLCT_OK);
 	for (size_t i = 0; i < 6; i++)
-		got[i] = llct_cache_access(c, seq[i] * 64, LLCT_STREAM_TEX, 0, LLCT_NEVER) ? 'H' : 'M';
+		got[i] =
+		    llct_cache_access(c, seq[i] * 64, LLCT_STREAM_TEX, 0, LLCT_NEVER) ? 'H' : 'M';
 	CHECK(strcmp(got, "MMHMMM") == 0);
 	llct_cache_destroy(c);
 	return check_done("example_policy");
