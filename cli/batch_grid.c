@@ -22,6 +22,7 @@ enum key {
 	K_LINES,
 	K_UCD,
 	K_HASH,
+	K_WRITE,
 	K_BANKS,
 	K_SAMPLE,
 	K_FRAMES,
@@ -54,6 +55,7 @@ static const struct {
     [K_LINES] = {"lines", 0, 0},
     [K_UCD] = {"ucd", 0, 0},
     [K_HASH] = {"hash", 0, 0},
+    [K_WRITE] = {"write_policy", 0, 0},
     [K_BANKS] = {"banks", 0, 0},
     [K_SAMPLE] = {"sample_period", 0, 0},
     [K_FRAMES] = {"frames", 1, 0},
@@ -156,7 +158,7 @@ static char *trim(char *s)
 static int check_value(struct parse *p, int corun, enum key k, const char *v)
 {
 	uint64_t x, size;
-	uint32_t ways, line;
+	uint32_t ways = 16, line = 64; /* what a size alone keeps */
 	char err[400];
 	switch (k) {
 	case K_POLICIES: {
@@ -184,6 +186,11 @@ static int check_value(struct parse *p, int corun, enum key k, const char *v)
 	case K_HASH:
 		return !strcmp(v, "mod") || !strcmp(v, "xor") ||
 		       why(p, "hash is mod or xor, not '%s'", v);
+	case K_WRITE: {
+		enum llct_write_policy w;
+		return replay_parse_write_policy(v, &w) ||
+		       why(p, "write_policy is allocate, no-allocate or evict, not '%s'", v);
+	}
 	case K_FRAMES: {
 		struct llct_frame_range r;
 		if (!strcmp(v, "all"))
@@ -443,6 +450,7 @@ enum dim {
 	D_UCD,
 	D_GEO,
 	D_HASH,
+	D_WRITE,
 	D_BANKS,
 	D_SAMPLE,
 	N_DIMS
@@ -452,10 +460,10 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 {
 	static const char *all[] = {"all"}, *corun_pol[] = {replay_corun_policies},
 			  *none[] = {"none"}, *off[] = {"off"}, *mod[] = {"mod"}, *n4[] = {"4"},
-			  *n64[] = {"64"}, *n16[] = {"16"}, *hit[] = {"120"}, *miss[] = {"480"},
-			  *page[] = {"4KiB"}, *dflt[] = {"default"}, *s8[] = {"8MiB"},
-			  *tenant[] = {"tenant"}, *stream[] = {"stream"}, *c99[] = {"99%"},
-			  *no[] = {"no"};
+			  *allocate[] = {"allocate"}, *n64[] = {"64"}, *n16[] = {"16"},
+			  *hit[] = {"120"}, *miss[] = {"480"}, *page[] = {"4KiB"},
+			  *dflt[] = {"default"}, *s8[] = {"8MiB"}, *tenant[] = {"tenant"},
+			  *stream[] = {"stream"}, *c99[] = {"99%"}, *no[] = {"no"};
 	struct list *tr = &s->k[K_TRACES];
 	if (!tr->n)
 		return gerr(err, err_size, "'%s': [%s] has no traces", g->path, s->name);
@@ -508,6 +516,7 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 	    [D_PERK] = get(s, K_PER_KERNEL, no),
 	    [D_UCD] = get(s, K_UCD, off),
 	    [D_HASH] = get(s, K_HASH, mod),
+	    [D_WRITE] = get(s, K_WRITE, allocate),
 	    [D_BANKS] = get(s, K_BANKS, n4),
 	    [D_SAMPLE] = get(s, K_SAMPLE, n64),
 	};
@@ -577,6 +586,7 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 			c.cache.line = (uint32_t)v;
 		}
 		c.cache.hash = strcmp(AT(D_HASH), "xor") ? LLCT_HASH_MOD : LLCT_HASH_XOR;
+		replay_parse_write_policy(AT(D_WRITE), &c.cache.write_policy);
 		cli_parse_uint(AT(D_BANKS), 1u << 30, &v);
 		c.cache.banks = (uint32_t)v;
 		cli_parse_uint(AT(D_SAMPLE), 1u << 30, &v);

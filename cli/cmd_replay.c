@@ -65,6 +65,7 @@ static int resolve_llc(struct llc_list *l, struct replay_job *a, char *err, size
 		k->sample_period = a->cache.sample_period;
 		k->hash = a->cache.hash;
 		k->ucd = a->cache.ucd;
+		k->write_policy = a->cache.write_policy;
 		if (llct_cache_config_check(k, err, err_size)) {
 			char hint[160] = "";
 			if (l->n)
@@ -110,7 +111,8 @@ int cmd_replay(int argc, char **argv)
 		O_SAMPLE_SETS,
 		O_CONFIDENCE,
 		O_SIMULTANEOUS,
-		O_PER_KERNEL
+		O_PER_KERNEL,
+		O_WRITE
 	};
 	static const struct option opts[] = {
 	    {"policy", required_argument, NULL, 'p'},
@@ -136,6 +138,7 @@ int cmd_replay(int argc, char **argv)
 	    {"confidence", required_argument, NULL, O_CONFIDENCE},
 	    {"simultaneous", no_argument, NULL, O_SIMULTANEOUS},
 	    {"per-kernel", no_argument, NULL, O_PER_KERNEL},
+	    {"write-policy", required_argument, NULL, O_WRITE},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
@@ -285,6 +288,15 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case O_PER_KERNEL:
 			a->per_kernel = 1;
+			break;
+		case O_WRITE:
+			if (!replay_parse_write_policy(optarg, &a->cache.write_policy)) {
+				cli_usage_error("replay",
+						"bad --write-policy '%s' (allocate, no-allocate or "
+						"evict)",
+						optarg);
+				goto out;
+			}
 			break;
 		case 'q':
 			quiet = 1;

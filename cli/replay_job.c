@@ -12,6 +12,17 @@
 const char replay_corun_policies[] =
     "lru,plru,nru,srrip,brrip,drrip,ship,hawkeye,mockingjay,gspztc,gspztc-tse,gspc";
 
+int replay_parse_write_policy(const char *s, enum llct_write_policy *out)
+{
+	static const char *const names[] = {"allocate", "no-allocate", "evict"};
+	for (int k = 0; k < 3; k++)
+		if (strcmp(s, names[k]) == 0) {
+			*out = (enum llct_write_policy)k;
+			return 1;
+		}
+	return 0;
+}
+
 int replay_parse_owner_by(const char *s, enum llct_owner_by *out)
 {
 	for (int k = LLCT_OWNER_TENANT; k <= LLCT_OWNER_STREAM; k++)
@@ -113,6 +124,9 @@ char *replay_cell_key(const struct replay_cell *c)
 	if (c->sample_sets && (c->confidence != 0.99 || c->simultaneous) && at < sizeof(key))
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "|confidence=%.10g%s",
 				       c->confidence, c->simultaneous ? "|simultaneous" : "");
+	if (c->cache->write_policy && at < sizeof(key)) /* only when not the default, as below */
+		at += (size_t)snprintf(key + at, sizeof(key) - at, "|write=%s",
+				       llct_write_policy_name(c->cache->write_policy));
 	if (c->per_kernel && at < sizeof(key)) /* only when set: older keys stay as they were */
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "|per_kernel");
 	return at < sizeof(key) ? strdup(key) : NULL;
@@ -362,6 +376,7 @@ static void fill_desc(const struct replay_job *j, const struct llct_cache_config
 	d->sample_period = c->sample_period;
 	d->hash = c->hash == LLCT_HASH_XOR ? "xor" : "mod";
 	d->ucd = c->ucd;
+	d->write_policy = llct_write_policy_name(c->write_policy);
 	d->n_policies = j->n_pol;
 	d->threads = j->threads;
 	d->command_wall_s = j->wall_s;

@@ -96,6 +96,8 @@ extern const char replay_corun_policies[];
 /* Parses an owner kind, "tenant", "sm", "kernel" or "stream" (llct_owner_by_name's); 1 on
  * success. */
 int replay_parse_owner_by(const char *s, enum llct_owner_by *out);
+/* Parses "allocate", "no-allocate" or "evict" (--write-policy); 1 on success. */
+int replay_parse_write_policy(const char *s, enum llct_write_policy *out);
 /* Parses "8" or "8,8,2,8" (one per tenant; one value for all). */
 int replay_parse_mlp(const char *s, double *mlp);
 /* Checks and resolves the settings (frames, bypass, colors, partition; a static or dynamic

@@ -14,7 +14,7 @@
  * records only the knobs its command used. */
 static const char PARAMS_SQL[] =
     "SELECT json_patch(json_object('policies_in_command', ?1, 'threads', ?2, 'cores', ?3,"
-    " 'command_wall_s', round(?4, 3), 'write_policy', 'write-back write-allocate'),"
+    " 'command_wall_s', round(?4, 3), 'write_policy', coalesce(?20, 'write-back write-allocate')),"
     " json_object('corun', CASE WHEN ?5 THEN json('true') END, 'tenants', ?6,"
     " 'hit_latency', ?7, 'miss_latency', ?8, 'mlp', json(?9), 'contention_by', ?10,"
     " 'partition', ?11, 'partition_by', ?12, 'bypass', ?13, 'colors', ?14,"
@@ -70,6 +70,7 @@ static char *params_json(struct llct_results *r, const struct llct_replay_desc *
 	if (d->colors)
 		sqlite3_bind_int64(st, 15, d->page_size);
 	bind_text(st, 16, d->batch_cell);
+	bind_text(st, 20, d->write_policy);
 	if (d->sample_sets > 1) {
 		char buf[32];
 		snprintf(buf, sizeof(buf), "1/%u", d->sample_sets);

@@ -9,7 +9,7 @@
 /* A run's configuration as text, the columns size (e.g. 8MiB) and rest (":16:64 ucd ..."):
  * everything but trace and policy, options at their defaults left out. Versions 3 and 6 make
  * the configs view from it. */
-#define CONFIG_LABEL                                                                               \
+#define CONFIG_LABEL_HEAD                                                                          \
 	" CASE WHEN llc_bytes % 1048576 = 0 THEN (llc_bytes / 1048576) || 'MiB'"                   \
 	" WHEN llc_bytes % 1024 = 0 THEN (llc_bytes / 1024) || 'KiB'"                              \
 	" ELSE llc_bytes || 'B' END AS size,"                                                      \
@@ -17,7 +17,8 @@
 	" || CASE WHEN hash <> 'mod' THEN ' hash=' || hash ELSE '' END"                            \
 	" || CASE WHEN banks <> 4 THEN ' banks=' || banks ELSE '' END"                             \
 	" || CASE WHEN sample_period <> 64 THEN ' sample-period=' || sample_period ELSE '' END"    \
-	" || CASE WHEN ucd THEN ' ucd' ELSE '' END"                                                \
+	" || CASE WHEN ucd THEN ' ucd' ELSE '' END"
+#define CONFIG_LABEL_TAIL                                                                          \
 	" || CASE WHEN frames <> 'all' THEN ' frames=' || frames ELSE '' END"                      \
 	" || coalesce(' partition=' || json_extract(params, '$.partition'), '')"                   \
 	" || coalesce(' bypass=' || json_extract(params, '$.bypass'), '')"                         \
@@ -27,6 +28,13 @@
 	" || json_extract(params, '$.hit_latency') || '/' || json_extract(params, "                \
 	"'$.miss_latency')"                                                                        \
 	" || ' mlp=' || json_extract(params, '$.mlp') ELSE '' END AS rest FROM runs)"
+#define CONFIG_LABEL CONFIG_LABEL_HEAD CONFIG_LABEL_TAIL
+/* Version 7's: the write policy too, where it is not the default. */
+#define CONFIG_LABEL_V7                                                                            \
+	CONFIG_LABEL_HEAD                                                                          \
+	" || CASE json_extract(params, '$.write_policy') WHEN 'write-back no-write-allocate'"      \
+	" THEN ' write=no-allocate' WHEN 'write-evict' THEN ' write=evict' ELSE '' "               \
+	"END" CONFIG_LABEL_TAIL
 
 /* Version 1: runs, per-frame stream counters, RT-to-TEX, epochs, their views. */
 const char llct_results_schema_v1[] =
@@ -302,6 +310,24 @@ const char llct_results_schema_v7[] =
     " sum(read_bytes) AS read_bytes, sum(write_bytes) AS write_bytes,"
     " sum(read_bytes) + sum(write_bytes) AS bytes FROM dram_traffic"
     " GROUP BY run_id, stream;"
+    /* a run's configuration names its write policy when it is not write-back write-allocate,
+     * and its DRRIP baseline writes the same way */
+    "DROP VIEW IF EXISTS configs;"
+    "CREATE VIEW configs AS WITH c AS (SELECT id, trace, trace_id, trace_created, policy,"
+    " llc_bytes," CONFIG_LABEL_V7 " SELECT id AS run_id, trace, trace_id, trace_created, policy,"
+    " llc_bytes, size || rest AS config, '*' || rest AS shape, id = max(id) OVER (PARTITION BY"
+    " trace, trace_id, trace_created, policy, size || rest) AS latest FROM c;"
+    "DROP VIEW IF EXISTS drrip_baselines;"
+    "CREATE VIEW drrip_baselines AS SELECT id AS run_id, max(CASE WHEN policy = 'drrip'"
+    " AND ucd = 0 AND json_extract(params, '$.partition') IS NULL"
+    " AND json_extract(params, '$.bypass') IS NULL"
+    " AND json_extract(params, '$.colors') IS NULL THEN id END)"
+    " OVER (PARTITION BY coalesce(trace_id, trace), trace_created, llc_bytes, ways, line,"
+    " banks, hash, frames, json_extract(params, '$.hit_latency'),"
+    " json_extract(params, '$.miss_latency'), json_extract(params, '$.mlp'),"
+    " json_extract(params, '$.sample_sets'),"
+    " coalesce(json_extract(params, '$.write_policy'), 'write-back write-allocate'))"
+    " AS drrip_run_id FROM runs;"
     "CREATE TABLE kernel_stats(run_id INTEGER NOT NULL REFERENCES runs(id),"
     " frame INTEGER NOT NULL, kernel INTEGER NOT NULL, stream TEXT NOT NULL, reads INTEGER,"
     " read_hits INTEGER, writes INTEGER, write_hits INTEGER, fills INTEGER,"

@@ -56,6 +56,13 @@ uint32_t llct_cache_sets(const struct llct_cache_config *c)
 	return (uint32_t)(c->size / ((uint64_t)c->ways * c->line));
 }
 
+const char *llct_write_policy_name(enum llct_write_policy w)
+{
+	return w == LLCT_WRITE_NO_ALLOCATE ? "write-back no-write-allocate"
+	       : w == LLCT_WRITE_EVICT     ? "write-evict"
+					   : "write-back write-allocate";
+}
+
 int llct_cache_config_check(const struct llct_cache_config *c, char *why, size_t why_size)
 {
 	char buf[200];
@@ -82,6 +89,8 @@ int llct_cache_config_check(const struct llct_cache_config *c, char *why, size_t
 			 c->banks);
 	else if (c->sample_period < 1)
 		snprintf(buf, sizeof(buf), "sample period must be at least 1");
+	else if ((unsigned)c->write_policy > LLCT_WRITE_EVICT)
+		snprintf(buf, sizeof(buf), "unknown write policy %d", (int)c->write_policy);
 	else if (c->hash == LLCT_HASH_XOR && !is_pow2(llct_cache_sets(c)))
 		snprintf(buf, sizeof(buf),
 			 "the xor hash needs a power-of-two number of sets, not %u",
@@ -333,6 +342,33 @@ static inline int restrictions(const struct llct_cache *c, int stream, uint16_t 
 	return 0;
 }
 
+/* A write under no-write-allocate or write-evict: 1 if it goes to memory without touching the
+ * cache (a no-write-allocate miss; any write-evict write, which first evicts the line it
+ * touches: its eviction and, if dirty, its write-back count against the line's last stream, as
+ * a replacement's do). 0: the write looks the cache up as a read would (a no-write-allocate
+ * hit). */
+static int write_around(struct llct_cache *c, uint64_t line, unsigned so, uint32_t kernel)
+{
+	struct llct_lines *L = &c->L;
+	if (!L->wide && llct_lines_is_wide(L, line))
+		llct_lines_widen(L);
+	uint32_t set = llct_lines_set(L, line), w = llct_lines_find(L, set, line);
+	if (w >= L->ways)
+		return 1; /* a miss: nothing filled under either */
+	if (c->cfg.write_policy != LLCT_WRITE_EVICT)
+		return 0;
+	uint8_t *blk = llct_lines_block(L, set), *meta = llct_block_meta(L, blk);
+	struct llct_stream_stats *owner = &L->fs->s[meta[w] & LLCT_META_OWNER];
+	owner->evictions++;
+	owner->writebacks += (meta[w] & LLCT_META_DIRTY) != 0;
+	if (c->ks)
+		llct_kstats_evicted(c->ks, L->fs->frame, kernel, so & 15, meta[w] & LLCT_META_OWNER,
+				    (meta[w] & LLCT_META_DIRTY) != 0);
+	*llct_block_valid(L, blk) &= ~((uint64_t)1 << w);
+	meta[w] = 0;
+	return 1;
+}
+
 /* One access through the general path: contention tracking, dynamic partitioning, bypass
  * rules, way masks and page coloring around the shared step, policy hooks called through the
  * ops table. Counts the access into hist (a batch's histogram of event codes), or straight
@@ -368,6 +404,15 @@ static int access_one(struct llct_cache *c, uint32_t *hist, uint64_t addr, int s
 	if (c->part && c->part->colors_on)
 		addr = llct_color_remap(&c->cfg, c->part, tenant, addr);
 	uint64_t line = addr >> c->L.line_shift;
+	if (op && c->cfg.write_policy && write_around(c, line, so, kernel)) {
+		if (hist)
+			hist[LLCT_EV_BYPASS + so]++;
+		else
+			llct_event_count(c->L.fs, LLCT_EV_BYPASS + so, 1);
+		if (c->ks)
+			llct_kstats_count(c->ks, c->L.fs->frame, kernel, LLCT_EV_BYPASS + so);
+		return 0;
+	}
 	uint32_t ksig = kernel;
 	if (c->ops->uses_sig && c->n_sigs) { /* the kernel's own signature, by binary search */
 		size_t lo = 0, hi = c->n_sigs;
@@ -430,8 +475,8 @@ uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *
 {
 	if (!c->ops->needs_next_use)
 		next_use = NULL;
-	if (c->ops->batch && !c->trk && !c->dyn && !c->part && !c->ks &&
-	    !c->ops->uses_sig) /* a plain model: the fast loop */
+	if (c->ops->batch && !c->trk && !c->dyn && !c->part && !c->ks && !c->ops->uses_sig &&
+	    !c->cfg.write_policy) /* a plain model: the fast loop */
 		return c->ops->batch(c->pstate, &c->L, b, next_use);
 	uint32_t hist[LLCT_EV_N] = {0};
 	size_t k = 0;
@@ -451,7 +496,7 @@ void llct_cache_access_sampled(struct llct_cache *c, const struct llct_sample_li
 {
 	if (!c->ops->needs_next_use)
 		next_use = NULL;
-	if (c->ops->sampled && !c->trk && !c->dyn && !c->part) {
+	if (c->ops->sampled && !c->trk && !c->dyn && !c->part && !c->cfg.write_policy) {
 		c->ops->sampled(c->pstate, &c->L, l->e, l->n, l->addr_or, next_use, fs, scratch);
 		return;
 	}

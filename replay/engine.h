@@ -41,6 +41,10 @@ struct llct_kstats *llct_kstats_create(void);
 void llct_kstats_free(struct llct_kstats *k);
 void llct_kstats_count(struct llct_kstats *k, uint32_t frame, uint32_t kernel, unsigned ev);
 int llct_kstats_take(struct llct_kstats *k, struct llct_kernel_stats **rows, size_t *n);
+/* A line of stream `owner` (dirty or not) evicted by a write of `stream` that filled nothing
+ * (write-evict). */
+void llct_kstats_evicted(struct llct_kstats *k, uint32_t frame, uint32_t kernel, unsigned stream,
+			 unsigned owner, int dirty);
 
 /* Checks a replay's options (options.c): LLCT_ERR_INVALID with the message in err. */
 int llct_replay_check_options(const struct llct_replay_options *o, char *err, size_t err_size);

@@ -67,30 +67,47 @@ static int grow(struct llct_kstats *k)
 	return 0;
 }
 
-void llct_kstats_count(struct llct_kstats *k, uint32_t frame, uint32_t kernel, unsigned ev)
+/* The row of (frame, kernel, stream), made if new; NULL once memory ran out. */
+static struct llct_kernel_stats *row_of(struct llct_kstats *k, uint32_t frame, uint32_t kernel,
+					unsigned stream)
 {
-	unsigned stream = LLCT_EV_S(ev);
 	if (k->failed)
-		return;
+		return NULL;
 	if (2 * (k->n + 1) > k->cap && grow(k)) {
 		k->failed = 1;
-		return;
+		return NULL;
 	}
 	size_t s = slot_of(frame, kernel, stream, k->cap);
-	struct llct_kernel_stats *r;
 	for (;; s = (s + 1) & (k->cap - 1)) {
-		r = &k->rows[s];
+		struct llct_kernel_stats *r = &k->rows[s];
 		if (r->stream == EMPTY) {
 			memset(r, 0, sizeof(*r));
 			r->frame = frame;
 			r->kernel = kernel;
 			r->stream = (uint8_t)stream;
 			k->n++;
-			break;
+			return r;
 		}
 		if (r->frame == frame && r->kernel == kernel && r->stream == stream)
-			break;
+			return r;
 	}
+}
+
+void llct_kstats_evicted(struct llct_kstats *k, uint32_t frame, uint32_t kernel, unsigned stream,
+			 unsigned owner, int dirty)
+{
+	struct llct_kernel_stats *r = row_of(k, frame, kernel, stream);
+	if (r) {
+		r->evicted[owner]++;
+		r->writebacks += dirty != 0;
+	}
+}
+
+void llct_kstats_count(struct llct_kstats *k, uint32_t frame, uint32_t kernel, unsigned ev)
+{
+	struct llct_kernel_stats *r = row_of(k, frame, kernel, LLCT_EV_S(ev));
+	if (!r)
+		return;
 	/* the same rules as llct_event_count's, for the counters kept per kernel */
 	int write = LLCT_EV_OP(ev) != 0;
 	*(write ? &r->writes : &r->reads) += 1;

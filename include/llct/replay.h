@@ -13,6 +13,16 @@
 #include "trace.h"
 
 enum llct_hash { LLCT_HASH_MOD = 0, LLCT_HASH_XOR = 1 };
+/* What a write does (docs/REPLAY.md): write-back with write-allocate (a write miss fills, as a
+ * read does); no-write-allocate (a write miss goes to memory, nothing filled); write-evict
+ * (every write goes to memory, and a resident line it touches is evicted). */
+enum llct_write_policy {
+	LLCT_WRITE_ALLOCATE = 0,
+	LLCT_WRITE_NO_ALLOCATE = 1,
+	LLCT_WRITE_EVICT = 2
+};
+/* "write-back write-allocate", "write-back no-write-allocate", "write-evict". */
+const char *llct_write_policy_name(enum llct_write_policy w);
 
 /* Geometry and switches of one LLC. Start from LLCT_CACHE_CONFIG_INIT. */
 struct llct_cache_config {
@@ -23,6 +33,7 @@ struct llct_cache_config {
 	uint32_t sample_period; /* GSPC family sample sets */
 	enum llct_hash hash;    /* set index: line mod sets, or XOR-folded (sets a power of two) */
 	int ucd;                /* uncached displayable color: DISP bypasses the LLC */
+	enum llct_write_policy write_policy; /* the models leave the inlined loop when not 0 */
 };
 
 #define LLCT_CACHE_CONFIG_INIT                                                                     \

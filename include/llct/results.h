@@ -45,6 +45,7 @@ struct llct_replay_desc {
 	uint32_t ways, line, sets, banks, sample_period;
 	const char *hash; /* "mod" or "xor" */
 	int ucd;
+	const char *write_policy; /* llct_write_policy_name; NULL: write-back write-allocate */
 	/* params */
 	size_t n_policies; /* in the command */
 	unsigned threads;

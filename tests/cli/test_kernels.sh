@@ -16,6 +16,8 @@ q() { "$LLCTRACE" sql --csv "$1" "$2" | tail -n +2; }
 	--shadow-size 256 || bad "synth"
 expect_rc 0 "$LLCTRACE" replay t.llct -p lru,drrip,gspc,belady --llc 512KiB -o k.db --per-kernel -q
 expect_rc 0 "$LLCTRACE" replay t.llct -p lru,gspc --llc 512KiB --ucd --bypass stream=TEX -o k.db --per-kernel -q
+# write-evict: writes go to memory, evicting the lines they touch (counted against the writer)
+expect_rc 0 "$LLCTRACE" replay t.llct -p lru,ship --llc 512KiB --write-policy evict -o k.db --per-kernel -q
 expect_rc 0 "$LLCTRACE" replay t.llct -p lru,drrip,gspc,belady --llc 512KiB -o plain.db -q
 
 # every counter of every frame and stream equals the sum over its kernels (0 rows differ)
@@ -37,7 +39,8 @@ diff=$(q k.db "SELECT count(*) FROM (SELECT run_id, frame, sum(evictions) e, sum
 # per-kernel counting takes the general path: its per-frame counts equal the fast loop's
 diff=$(q k.db "ATTACH 'plain.db' AS p; SELECT count(*) FROM stream_stats a JOIN runs r ON r.id = a.run_id
 	JOIN p.runs pr ON pr.policy = r.policy JOIN p.stream_stats b ON b.run_id = pr.id
-	AND b.frame = a.frame AND b.stream = a.stream WHERE r.ucd = 0 AND (a.reads <> b.reads
+	AND b.frame = a.frame AND b.stream = a.stream WHERE r.ucd = 0
+	AND json_extract(r.params, '$.write_policy') = 'write-back write-allocate' AND (a.reads <> b.reads
 	OR a.read_hits <> b.read_hits OR a.writes <> b.writes OR a.write_hits <> b.write_hits
 	OR a.evictions <> b.evictions OR a.writebacks <> b.writebacks)")
 [ "$diff" = 0 ] && ok || bad "$diff rows differ from a replay without --per-kernel"
@@ -56,7 +59,8 @@ diff=$(q k.db "SELECT count(*) FROM (SELECT run_id, sum(read_bytes) rb, sum(writ
 n=$("$LLCTRACE" info --kernels t.llct | tail -n +2 | grep -c '^[0-9]')
 [ "$(q k.db "SELECT count(*) FROM trace_kernels")" -ge 1 ] && [ "$(q k.db "SELECT count(*) FROM trace_kernels")" = "$(q k.db "SELECT count(DISTINCT kernel) FROM trace_kernels")" ] && ok || bad "trace_kernels copied more than once"
 [ "$(q k.db "SELECT count(*) FROM kernel_totals WHERE kind IS NULL")" = 0 ] && ok || bad "kernels without a kind in kernel_totals"
-[ "$(q k.db "SELECT count(*) FROM top_kernels_by_misses WHERE rank = 1")" -ge 6 ] && ok || bad "a top kernel per run"
+[ "$(q k.db "SELECT count(*) FROM top_kernels_by_misses WHERE rank = 1")" -ge 8 ] && ok || bad "a top kernel per run"
+[ "$(q k.db "SELECT sum(s.evictions) > 0 AND sum(s.bypass_writes) = sum(s.writes) FROM stream_stats s JOIN runs r ON r.id = s.run_id WHERE json_extract(r.params, '$.write_policy') = 'write-evict'")" = 1 ] && ok || bad "write-evict: every write to memory"
 [ "$(q k.db "SELECT count(*) FROM kernel_savings_vs_drrip WHERE policy = 'belady' AND misses_saved < 0 AND rank = 1")" = 0 ] && ok || bad "Belady's top saving negative"
 [ "$(q k.db "SELECT count(*) FROM kernel_totals WHERE dram_read_bytes <> 64 * (SELECT sum(fills + bypass_reads) FROM kernel_stats s WHERE s.run_id = kernel_totals.run_id AND s.frame = kernel_totals.frame AND s.kernel = kernel_totals.kernel)")" = 0 ] && ok || bad "DRAM bytes"
 [ "$n" -ge 1 ] && ok || bad "info --kernels lists none"
@@ -64,9 +68,13 @@ n=$("$LLCTRACE" info --kernels t.llct | tail -n +2 | grep -c '^[0-9]')
 # batch knows a per-kernel run from a plain one; merge carries kernel rows and the kernels table
 printf '[grid g]\ntraces = t.llct\npolicies = lru\nllc = 512KiB\nper_kernel = yes\n' >g.ini
 expect_rc 0 "$LLCTRACE" batch g.ini -o k.db; expect_err "1 already in"
+printf '[grid g]\ntraces = t.llct\npolicies = lru, ship\nllc = 512KiB\nper_kernel = yes\nwrite_policy = evict\n' >g3.ini
+expect_rc 0 "$LLCTRACE" batch g3.ini -o k.db; expect_err "2 already in" # the write policy is part of the cell
+printf '[grid g]\ntraces = t.llct\npolicies = lru\nllc = 512KiB\nwrite_policy = sideways\n' >g4.ini
+expect_rc 1 "$LLCTRACE" batch g4.ini -o k.db; expect_err "write_policy is allocate, no-allocate or evict"
 printf '[grid g]\ntraces = t.llct\npolicies = lru\nllc = 512KiB\n' >g2.ini
 expect_rc 0 "$LLCTRACE" batch g2.ini -o k.db -q # a plain run is another cell
-[ "$(q k.db "SELECT count(*) FROM runs WHERE policy = 'lru' AND ucd = 0")" = 2 ] && ok || bad "plain and per-kernel cells"
+[ "$(q k.db "SELECT count(*) FROM runs WHERE policy = 'lru' AND ucd = 0 AND json_extract(params, '$.write_policy') = 'write-back write-allocate'")" = 2 ] && ok || bad "plain and per-kernel cells"
 expect_rc 0 "$LLCTRACE" merge -o m.db k.db -q
 [ "$(q m.db "SELECT count(*) FROM kernel_stats")" = "$(q k.db "SELECT count(*) FROM kernel_stats")" ] && [ "$(q m.db "SELECT count(*) FROM trace_kernels")" = "$(q k.db "SELECT count(*) FROM trace_kernels")" ] && ok || bad "merge lost kernel rows"
 

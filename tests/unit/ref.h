@@ -51,6 +51,7 @@ struct rbank {
 struct ref {
 	enum pol p;
 	int sets, ways, banks, period;
+	int write_policy; /* 0 write-allocate, 1 no-write-allocate, 2 write-evict */
 	struct rline *l;
 	int *tree; /* PLRU: per set 128 node bits, node 1 the root (see plru_*) */
 	int shct[1 << LLCT_SIG_BITS]; /* SHiP++; Hawkeye's predictor */

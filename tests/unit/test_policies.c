@@ -140,6 +140,41 @@ static void test_mockingjay(void)
 	RUN("mockingjay", 1, 2, 1, 64, "MMMMHHMH", A, B, C, A, B, C, A, B);
 }
 
+/* The write policies on LRU, 1 set of 2 ways: write A, read A, write A, read B, read C, read A.
+ * Write-allocate: the first write fills A (dirty); C evicts A with a write-back. No-write-
+ * allocate: the first write goes to memory; A comes in at the read, the second write hits and
+ * dirties it, C evicts it with a write-back. Write-evict: both writes go to memory, the second
+ * evicting A (clean: no write-back); B and C fill the two free ways; A evicts B. */
+static void test_write_policies(void)
+{
+	static const char *const want[3] = {"MHHMMM", "MMHMMM", "MMMMMM"};
+	static const uint64_t wb[3] = {1, 1, 0}, bypass[3] = {0, 1, 2}, evictions[3] = {2, 2, 2};
+	const uint64_t line[6] = {1, 1, 1, 2, 3, 1};
+	const int op[6] = {1, 0, 1, 0, 0, 0};
+	for (int wp = 0; wp < 3; wp++) {
+		struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+		struct llct_cache *c;
+		struct llct_frame_stats fs;
+		char got[8] = "";
+		cfg.size = 2 * 64;
+		cfg.ways = 2;
+		cfg.banks = 1;
+		cfg.write_policy = (enum llct_write_policy)wp;
+		CHECK_EQ(llct_cache_create(&cfg, llct_policy_find("lru"), &c), LLCT_OK);
+		memset(&fs, 0, sizeof(fs));
+		llct_cache_set_frame(c, &fs);
+		for (int i = 0; i < 6; i++)
+			got[i] =
+			    llct_cache_access(c, line[i] * 64, OTH, op[i], LLCT_NEVER) ? 'H' : 'M';
+		CHECK(strcmp(got, want[wp]) == 0);
+		CHECK_EQ(fs.s[OTH].writebacks, wb[wp]);
+		CHECK_EQ(fs.s[OTH].bypasses, bypass[wp]);
+		CHECK_EQ(fs.s[OTH].bypass_writes, bypass[wp]);
+		CHECK_EQ(fs.s[OTH].evictions, evictions[wp]);
+		llct_cache_destroy(c);
+	}
+}
+
 static void test_brrip(void)
 {
 	/* The first BRRIP fill (n = 0) goes in at 2, the rest at 3: E replaces way 1 (B, 3),
@@ -507,6 +542,7 @@ int main(void)
 	test_ship();
 	test_hawkeye();
 	test_mockingjay();
+	test_write_policies();
 	test_brrip();
 	test_drrip();
 	test_belady();

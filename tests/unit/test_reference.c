@@ -163,6 +163,19 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 	for (int w = 0; w < r->ways; w++)
 		if (L(r, set, w)->valid && L(r, set, w)->line == line)
 			way = w;
+	/* the write policies: a no-write-allocate write miss, and every write-evict write, go to
+	 * memory; write-evict first evicts the line the write touches */
+	if (op && r->write_policy && (way < 0 || r->write_policy == 2)) {
+		if (way >= 0) {
+			struct rline *x = L(r, set, way);
+			r->fs.s[x->owner].evictions++;
+			r->fs.s[x->owner].writebacks += (uint64_t)x->dirty;
+			x->valid = 0;
+		}
+		st->bypasses++;
+		st->bypass_writes++;
+		return 0;
+	}
 	int family = r->p >= P_GSPZTC && r->p <= P_GSPC;
 	if (way >= 0) {
 		struct rline *x = L(r, set, way);
@@ -479,9 +492,12 @@ static void test_against_reference(void)
 				cfg.ways = (uint32_t)ways;
 				cfg.banks = (uint32_t)banks;
 				cfg.sample_period = (uint32_t)period;
+				/* trials 1 and 2 under no-write-allocate and write-evict */
+				cfg.write_policy = (enum llct_write_policy)(trial < 3 ? trial : 0);
 				CHECK_EQ(llct_cache_create(&cfg, llct_policy_find(pol_name[p]), &c),
 					 LLCT_OK);
 				ref_init(&r, (enum pol)p, sets, ways, banks, period);
+				r.write_policy = (int)cfg.write_policy;
 				struct llct_frame_stats fs;
 				memset(&fs, 0, sizeof(fs));
 				llct_cache_set_frame(c, &fs);
