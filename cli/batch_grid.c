@@ -23,6 +23,7 @@ enum key {
 	K_UCD,
 	K_HASH,
 	K_WRITE,
+	K_SECTOR,
 	K_BANKS,
 	K_SAMPLE,
 	K_FRAMES,
@@ -56,6 +57,7 @@ static const struct {
     [K_UCD] = {"ucd", 0, 0},
     [K_HASH] = {"hash", 0, 0},
     [K_WRITE] = {"write_policy", 0, 0},
+    [K_SECTOR] = {"sector", 0, 0},
     [K_BANKS] = {"banks", 0, 0},
     [K_SAMPLE] = {"sample_period", 0, 0},
     [K_FRAMES] = {"frames", 1, 0},
@@ -186,6 +188,9 @@ static int check_value(struct parse *p, int corun, enum key k, const char *v)
 	case K_HASH:
 		return !strcmp(v, "mod") || !strcmp(v, "xor") ||
 		       why(p, "hash is mod or xor, not '%s'", v);
+	case K_SECTOR:
+		return !strcmp(v, "none") || (cli_parse_size(v, &x) && x > 0 && x <= 4096) ||
+		       why(p, "sector is none or a size in bytes, not '%s'", v);
 	case K_WRITE: {
 		enum llct_write_policy w;
 		return replay_parse_write_policy(v, &w) ||
@@ -451,6 +456,7 @@ enum dim {
 	D_GEO,
 	D_HASH,
 	D_WRITE,
+	D_SECTOR,
 	D_BANKS,
 	D_SAMPLE,
 	N_DIMS
@@ -517,6 +523,7 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 	    [D_UCD] = get(s, K_UCD, off),
 	    [D_HASH] = get(s, K_HASH, mod),
 	    [D_WRITE] = get(s, K_WRITE, allocate),
+	    [D_SECTOR] = get(s, K_SECTOR, none),
 	    [D_BANKS] = get(s, K_BANKS, n4),
 	    [D_SAMPLE] = get(s, K_SAMPLE, n64),
 	};
@@ -587,6 +594,9 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 		}
 		c.cache.hash = strcmp(AT(D_HASH), "xor") ? LLCT_HASH_MOD : LLCT_HASH_XOR;
 		replay_parse_write_policy(AT(D_WRITE), &c.cache.write_policy);
+		c.cache.sector = 0;
+		if (strcmp(AT(D_SECTOR), "none") && cli_parse_size(AT(D_SECTOR), &v))
+			c.cache.sector = (uint32_t)v;
 		cli_parse_uint(AT(D_BANKS), 1u << 30, &v);
 		c.cache.banks = (uint32_t)v;
 		cli_parse_uint(AT(D_SAMPLE), 1u << 30, &v);

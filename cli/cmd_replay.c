@@ -66,6 +66,7 @@ static int resolve_llc(struct llc_list *l, struct replay_job *a, char *err, size
 		k->hash = a->cache.hash;
 		k->ucd = a->cache.ucd;
 		k->write_policy = a->cache.write_policy;
+		k->sector = a->cache.sector;
 		if (llct_cache_config_check(k, err, err_size)) {
 			char hint[160] = "";
 			if (l->n)
@@ -112,7 +113,8 @@ int cmd_replay(int argc, char **argv)
 		O_CONFIDENCE,
 		O_SIMULTANEOUS,
 		O_PER_KERNEL,
-		O_WRITE
+		O_WRITE,
+		O_SECTOR
 	};
 	static const struct option opts[] = {
 	    {"policy", required_argument, NULL, 'p'},
@@ -139,6 +141,7 @@ int cmd_replay(int argc, char **argv)
 	    {"simultaneous", no_argument, NULL, O_SIMULTANEOUS},
 	    {"per-kernel", no_argument, NULL, O_PER_KERNEL},
 	    {"write-policy", required_argument, NULL, O_WRITE},
+	    {"sector", required_argument, NULL, O_SECTOR},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
@@ -288,6 +291,14 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case O_PER_KERNEL:
 			a->per_kernel = 1;
+			break;
+		case O_SECTOR:
+			if (!cli_parse_size(optarg, &v) || !v || v > 4096) {
+				cli_usage_error("replay", "bad --sector '%s' (bytes, e.g. 32)",
+						optarg);
+				goto out;
+			}
+			a->cache.sector = (uint32_t)v;
 			break;
 		case O_WRITE:
 			if (!replay_parse_write_policy(optarg, &a->cache.write_policy)) {

@@ -147,6 +147,8 @@ const struct cli_command cli_commands[] = {
      "      --write-policy W   allocate (write-back, write-allocate), no-allocate (a\n"
      "                         write miss goes to memory) or evict (every write goes to\n"
      "                         memory and evicts the line it touches) [allocate]\n"
+     "      --sector BYTES     sectored lines: per-sector valid and dirty bits; a miss\n"
+     "                         fetches its sector only (e.g. 32 with 128-byte lines)\n"
      "  -f, --frames RANGE     frames to replay, e.g. 2-5,9 [all]; the cache stays warm;\n"
      "                         frames the trace does not hold are an error\n"
      "      --per-kernel       also count by frame, kernel (draw, dispatch, copy...) and\n"

@@ -127,6 +127,8 @@ char *replay_cell_key(const struct replay_cell *c)
 	if (c->cache->write_policy && at < sizeof(key)) /* only when not the default, as below */
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "|write=%s",
 				       llct_write_policy_name(c->cache->write_policy));
+	if (c->cache->sector && at < sizeof(key))
+		at += (size_t)snprintf(key + at, sizeof(key) - at, "|sector=%u", c->cache->sector);
 	if (c->per_kernel && at < sizeof(key)) /* only when set: older keys stay as they were */
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "|per_kernel");
 	return at < sizeof(key) ? strdup(key) : NULL;
@@ -377,6 +379,7 @@ static void fill_desc(const struct replay_job *j, const struct llct_cache_config
 	d->hash = c->hash == LLCT_HASH_XOR ? "xor" : "mod";
 	d->ucd = c->ucd;
 	d->write_policy = llct_write_policy_name(c->write_policy);
+	d->sector = c->sector;
 	d->n_policies = j->n_pol;
 	d->threads = j->threads;
 	d->command_wall_s = j->wall_s;

@@ -323,7 +323,7 @@ int llct_results_open(const char *path, struct llct_results **out, char *err, si
 	     " started_at, wall_s, accesses, accesses_per_s, peak_state_bytes, trace_id,"
 	     " uid) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
 	     " lower(hex(randomblob(16))))"},
-	    {&r->ins_stream, "INSERT INTO stream_stats VALUES(?,?,?,?,?,?,?,?,?,?,?,?)"},
+	    {&r->ins_stream, "INSERT INTO stream_stats VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
 	    {&r->ins_rt, "INSERT INTO rt_tex(run_id, frame, produced, consumed, z_produced,"
 			 " z_consumed) VALUES(?,?,?,?,?,?)"},
 	    {&r->ins_epoch, "INSERT INTO epochs VALUES(?,?,?,?,?,?)"},
@@ -422,12 +422,14 @@ int llct_results_add_frame(struct llct_results *r, int64_t run_id,
 	for (unsigned k = 0; k < LLCT_N_STREAMS; k++) {
 		const struct llct_stream_stats *x = &fs->s[k];
 		sqlite3_stmt *s = r->ins_stream;
-		uint64_t v[] = {x->reads,     x->read_hits,  x->writes,   x->write_hits,   x->fills,
-				x->evictions, x->writebacks, x->bypasses, x->bypass_writes};
+		uint64_t v[] = {
+		    x->reads,         x->read_hits,    x->writes,           x->write_hits,
+		    x->fills,         x->evictions,    x->writebacks,       x->bypasses,
+		    x->bypass_writes, x->sector_fills, x->writeback_sectors};
 		sqlite3_bind_int64(s, 1, run_id);
 		sqlite3_bind_int64(s, 2, fs->frame);
 		sqlite3_bind_text(s, 3, llct_stream_name(k), -1, SQLITE_STATIC);
-		for (int i = 0; i < 9; i++)
+		for (int i = 0; i < 11; i++)
 			sqlite3_bind_int64(s, 4 + i, (sqlite3_int64)v[i]);
 		if ((st = step(r, s, "cannot add stream counters")))
 			return st;

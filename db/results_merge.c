@@ -13,7 +13,7 @@ static const struct {
 	const char *table, *cols;
 } CHILDREN[] = {
     {"stream_stats", "frame, stream, reads, read_hits, writes, write_hits, fills, evictions,"
-		     " writebacks, bypasses, bypass_writes"},
+		     " writebacks, bypasses, bypass_writes, sector_fills, writeback_sectors"},
     {"rt_tex", "frame, produced, consumed, z_produced, z_consumed"},
     {"epochs", "frame, stream, epoch, entered, hits"},
     {"tenants", "frame, tenant, trace, accesses, misses, misses_alone, time_shared, time_alone,"

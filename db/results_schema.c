@@ -29,12 +29,12 @@
 	"'$.miss_latency')"                                                                        \
 	" || ' mlp=' || json_extract(params, '$.mlp') ELSE '' END AS rest FROM runs)"
 #define CONFIG_LABEL CONFIG_LABEL_HEAD CONFIG_LABEL_TAIL
-/* Version 7's: the write policy too, where it is not the default. */
+/* Version 7's: the write policy where it is not the default, and the sector size. */
 #define CONFIG_LABEL_V7                                                                            \
 	CONFIG_LABEL_HEAD                                                                          \
 	" || CASE json_extract(params, '$.write_policy') WHEN 'write-back no-write-allocate'"      \
-	" THEN ' write=no-allocate' WHEN 'write-evict' THEN ' write=evict' ELSE '' "               \
-	"END" CONFIG_LABEL_TAIL
+	" THEN ' write=no-allocate' WHEN 'write-evict' THEN ' write=evict' ELSE '' END"            \
+	" || coalesce(' sector=' || json_extract(params, '$.sector'), '')" CONFIG_LABEL_TAIL
 
 /* Version 1: runs, per-frame stream counters, RT-to-TEX, epochs, their views. */
 const char llct_results_schema_v1[] =
@@ -297,15 +297,20 @@ const char llct_results_schema_v6[] =
  * RenderDoc event ID can be joined without the trace. */
 const char llct_results_schema_v7[] =
     "ALTER TABLE stream_stats ADD COLUMN bypass_writes INTEGER;"
+    "ALTER TABLE stream_stats ADD COLUMN sector_fills INTEGER;"
+    "ALTER TABLE stream_stats ADD COLUMN writeback_sectors INTEGER;"
     /* DRAM bytes per run, frame and stream: a fill or a bypassed read reads a line; a
      * write-back (counted against the evicted line's stream) or a bypassed write writes one;
      * NULL where an older run bypassed without saying which were writes */
     "CREATE VIEW dram_traffic AS SELECT r.id AS run_id, r.trace, r.policy, r.llc_bytes, r.ucd,"
-    " s.frame, s.stream, CASE WHEN s.bypass_writes IS NOT NULL OR s.bypasses = 0 THEN r.line *"
-    " (s.fills + s.bypasses - coalesce(s.bypass_writes, 0)) END AS read_bytes,"
-    " CASE WHEN s.bypass_writes IS NOT NULL OR s.bypasses = 0 THEN r.line *"
-    " (s.writebacks + coalesce(s.bypass_writes, 0)) END AS write_bytes"
-    " FROM stream_stats s JOIN runs r ON r.id = s.run_id;"
+    " s.frame, s.stream, CASE WHEN s.bypass_writes IS NOT NULL OR s.bypasses = 0 THEN"
+    " coalesce(json_extract(r.params, '$.sector'), r.line) * (s.fills"
+    " + coalesce(s.sector_fills, 0) + s.bypasses - coalesce(s.bypass_writes, 0)) END"
+    " AS read_bytes, CASE WHEN s.bypass_writes IS NOT NULL OR s.bypasses = 0 THEN CASE WHEN"
+    " json_extract(r.params, '$.sector') IS NULL THEN r.line * s.writebacks ELSE"
+    " json_extract(r.params, '$.sector') * coalesce(s.writeback_sectors, 0) END"
+    " + coalesce(json_extract(r.params, '$.sector'), r.line) * coalesce(s.bypass_writes, 0)"
+    " END AS write_bytes FROM stream_stats s JOIN runs r ON r.id = s.run_id;"
     "CREATE VIEW dram_totals AS SELECT run_id, trace, policy, llc_bytes, ucd, stream,"
     " sum(read_bytes) AS read_bytes, sum(write_bytes) AS write_bytes,"
     " sum(read_bytes) + sum(write_bytes) AS bytes FROM dram_traffic"
@@ -326,7 +331,8 @@ const char llct_results_schema_v7[] =
     " banks, hash, frames, json_extract(params, '$.hit_latency'),"
     " json_extract(params, '$.miss_latency'), json_extract(params, '$.mlp'),"
     " json_extract(params, '$.sample_sets'),"
-    " coalesce(json_extract(params, '$.write_policy'), 'write-back write-allocate'))"
+    " coalesce(json_extract(params, '$.write_policy'), 'write-back write-allocate'),"
+    " json_extract(params, '$.sector'))"
     " AS drrip_run_id FROM runs;"
     "CREATE TABLE kernel_stats(run_id INTEGER NOT NULL REFERENCES runs(id),"
     " frame INTEGER NOT NULL, kernel INTEGER NOT NULL, stream TEXT NOT NULL, reads INTEGER,"

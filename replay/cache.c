@@ -35,6 +35,8 @@ struct llct_cache {
 	struct llct_kstats *ks;             /* --per-kernel: counts by frame, kernel and stream */
 	const uint32_t *sig_ids, *sig_vals; /* kernel signatures, by increasing kernel id */
 	size_t n_sigs;
+	uint64_t *sec_valid, *sec_dirty; /* sectored lines: per line, its sectors' bits */
+	unsigned sec_shift, sec_mask;    /* sector of a byte: (addr >> shift) & mask */
 	size_t state_bytes;
 };
 
@@ -89,6 +91,12 @@ int llct_cache_config_check(const struct llct_cache_config *c, char *why, size_t
 			 c->banks);
 	else if (c->sample_period < 1)
 		snprintf(buf, sizeof(buf), "sample period must be at least 1");
+	else if (c->sector && (!is_pow2(c->sector) || c->sector < 16 || c->sector > c->line ||
+			       c->line / c->sector > 64))
+		snprintf(buf, sizeof(buf),
+			 "a sector is a power of two from 16 bytes to the line size, at most 64 a "
+			 "line, not %u",
+			 c->sector);
 	else if ((unsigned)c->write_policy > LLCT_WRITE_EVICT)
 		snprintf(buf, sizeof(buf), "unknown write policy %d", (int)c->write_policy);
 	else if (c->hash == LLCT_HASH_XOR && !is_pow2(llct_cache_sets(c)))
@@ -214,6 +222,17 @@ int llct_cache_create(const struct llct_cache_config *cfg, const struct llct_pol
 	policy->init(c->pstate, &c->g);
 	L->fs = &c->scratch;
 	c->state_bytes = lines * sizeof(*L->tag) + (size_t)c->g.sets * L->blk_size + psize;
+	if (cfg->sector) {
+		c->sec_valid = calloc(lines, sizeof(*c->sec_valid));
+		c->sec_dirty = calloc(lines, sizeof(*c->sec_dirty));
+		if (!c->sec_valid || !c->sec_dirty) {
+			llct_cache_destroy(c);
+			return LLCT_ERR_NOMEM;
+		}
+		c->sec_shift = log2u(cfg->sector);
+		c->sec_mask = cfg->line / cfg->sector - 1;
+		c->state_bytes += 2 * lines * sizeof(uint64_t);
+	}
 	*out = c;
 	return LLCT_OK;
 }
@@ -223,6 +242,8 @@ void llct_cache_destroy(struct llct_cache *c)
 	if (!c)
 		return;
 	free(c->arena);
+	free(c->sec_valid);
+	free(c->sec_dirty);
 	if (c->trk)
 		free(c->trk->owner);
 	free(c->trk);
@@ -361,12 +382,44 @@ static int write_around(struct llct_cache *c, uint64_t line, unsigned so, uint32
 	struct llct_stream_stats *owner = &L->fs->s[meta[w] & LLCT_META_OWNER];
 	owner->evictions++;
 	owner->writebacks += (meta[w] & LLCT_META_DIRTY) != 0;
+	if (c->sec_dirty) {
+		size_t at = (size_t)set * L->ways + w;
+		owner->writeback_sectors += (uint64_t)__builtin_popcountll(c->sec_dirty[at]);
+		c->sec_valid[at] = c->sec_dirty[at] = 0;
+	}
 	if (c->ks)
 		llct_kstats_evicted(c->ks, L->fs->frame, kernel, so & 15, meta[w] & LLCT_META_OWNER,
 				    (meta[w] & LLCT_META_DIRTY) != 0);
 	*llct_block_valid(L, blk) &= ~((uint64_t)1 << w);
 	meta[w] = 0;
 	return 1;
+}
+
+/* Sectored lines, after the step that hit or filled way w (or bypassed): a fill makes the
+ * access's sector the line's only one, with the evicted line's dirty sectors written back; a
+ * hit on a sector not there fetches it. Returns 1 for that sector miss (the step counted a
+ * hit), else 0. */
+static int sector_step(struct llct_cache *c, const struct llct_access *a, uint32_t w, unsigned ev,
+		       uint64_t addr, int op)
+{
+	if (llct_ev_is_bypass(ev))
+		return 0;
+	size_t at = (size_t)a->set * c->L.ways + w;
+	uint64_t bit = (uint64_t)1 << ((addr >> c->sec_shift) & c->sec_mask);
+	if (!llct_ev_is_hit(ev)) {
+		if (llct_ev_is_evict(ev)) { /* the evicted line's stream: the fill code's bits */
+			unsigned owner = (ev - LLCT_EV_FILL) >> 6 & 15;
+			c->L.fs->s[owner].writeback_sectors +=
+			    (uint64_t)__builtin_popcountll(c->sec_dirty[at]);
+		}
+		c->sec_valid[at] = bit;
+		c->sec_dirty[at] = op ? bit : 0;
+		return 0;
+	}
+	int miss = !(c->sec_valid[at] & bit);
+	c->sec_valid[at] |= bit;
+	c->sec_dirty[at] |= op ? bit : 0;
+	return miss;
 }
 
 /* One access through the general path: contention tracking, dynamic partitioning, bypass
@@ -440,23 +493,31 @@ static int access_one(struct llct_cache *c, uint32_t *hist, uint64_t addr, int s
 				.allowed = allowed,
 				.demote = trk ? &trk->sink : NULL};
 	uint32_t w = 0;
+	if (c->sec_valid) /* counted one by one: a sector miss is a hit code made a miss */
+		hist = NULL;
 	unsigned ev = llct_lines_step(&c->L, c->pstate, c->ops->on_hit, c->ops->victim,
 				      c->ops->on_fill, &a, &w);
+	int smiss = c->sec_valid && sector_step(c, &a, w, ev, addr, op);
 	if (hist)
 		hist[ev]++;
 	else
 		llct_event_count(c->L.fs, ev, 1);
-	if (c->ks)
+	if (smiss) { /* a sector miss: the step counted a hit */
+		struct llct_stream_stats *st = &c->L.fs->s[stream];
+		*(op ? &st->write_hits : &st->read_hits) -= 1;
+		st->sector_fills++;
+	}
+	if (c->ks) /* (per-kernel counts refuse sectored lines) */
 		llct_kstats_count(c->ks, c->L.fs->frame, kernel, ev);
 	if (!trk || llct_ev_is_bypass(ev))
-		return llct_ev_is_hit(ev);
+		return llct_ev_is_hit(ev) && !smiss;
 	size_t at = (size_t)a.set * c->g.ways + w;
-	if (llct_ev_is_hit(ev) && o)
+	if (llct_ev_is_hit(ev) && !smiss && o)
 		o->misses--;
 	if (llct_ev_is_evict(ev)) /* the eviction: one demotion (GDC) and one eviction (PLOB) */
 		charge(trk, trk->owner[at], 1, 1);
 	trk->owner[at] = trk->current;
-	return llct_ev_is_hit(ev);
+	return llct_ev_is_hit(ev) && !smiss;
 }
 
 int llct_cache_access(struct llct_cache *c, uint64_t addr, int stream, int op, uint64_t next_use)
@@ -476,7 +537,7 @@ uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *
 	if (!c->ops->needs_next_use)
 		next_use = NULL;
 	if (c->ops->batch && !c->trk && !c->dyn && !c->part && !c->ks && !c->ops->uses_sig &&
-	    !c->cfg.write_policy) /* a plain model: the fast loop */
+	    !c->cfg.write_policy && !c->cfg.sector) /* a plain model: the fast loop */
 		return c->ops->batch(c->pstate, &c->L, b, next_use);
 	uint32_t hist[LLCT_EV_N] = {0};
 	size_t k = 0;
@@ -496,7 +557,8 @@ void llct_cache_access_sampled(struct llct_cache *c, const struct llct_sample_li
 {
 	if (!c->ops->needs_next_use)
 		next_use = NULL;
-	if (c->ops->sampled && !c->trk && !c->dyn && !c->part && !c->cfg.write_policy) {
+	if (c->ops->sampled && !c->trk && !c->dyn && !c->part && !c->cfg.write_policy &&
+	    !c->cfg.sector) {
 		c->ops->sampled(c->pstate, &c->L, l->e, l->n, l->addr_or, next_use, fs, scratch);
 		return;
 	}

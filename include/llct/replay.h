@@ -34,6 +34,8 @@ struct llct_cache_config {
 	enum llct_hash hash;    /* set index: line mod sets, or XOR-folded (sets a power of two) */
 	int ucd;                /* uncached displayable color: DISP bypasses the LLC */
 	enum llct_write_policy write_policy; /* the models leave the inlined loop when not 0 */
+	uint32_t sector; /* bytes of a sector (0: lines are not sectored): per-sector valid and
+			    dirty bits; the models leave the inlined loop when not 0 */
 };
 
 #define LLCT_CACHE_CONFIG_INIT                                                                     \

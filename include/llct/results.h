@@ -46,6 +46,7 @@ struct llct_replay_desc {
 	const char *hash; /* "mod" or "xor" */
 	int ucd;
 	const char *write_policy; /* llct_write_policy_name; NULL: write-back write-allocate */
+	uint32_t sector;          /* sector bytes; 0: lines are not sectored */
 	/* params */
 	size_t n_policies; /* in the command */
 	unsigned threads;

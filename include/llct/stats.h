@@ -14,6 +14,9 @@ struct llct_stream_stats {
 	uint64_t writebacks;    /* of those, the dirty ones */
 	uint64_t bypasses;      /* accesses that did not look up or allocate (UCD, bypass rules) */
 	uint64_t bypass_writes; /* of those, the writes (DRAM traffic: a bypassed write writes) */
+	/* sectored lines (--sector): accesses to a resident line whose sector was not there
+	 * (a miss that fetched the sector, no line filled), and the dirty sectors written back */
+	uint64_t sector_fills, writeback_sectors;
 };
 
 /* Contention between owners (tenants, SMs, kernels or streams) in one frame, docs/REPLAY.md

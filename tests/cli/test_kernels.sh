@@ -55,6 +55,16 @@ diff=$(q k.db "SELECT count(*) FROM (SELECT run_id, sum(read_bytes) rb, sum(writ
 [ "$(q k.db "SELECT sum(bypass_writes) > 0 FROM stream_stats s JOIN runs r ON r.id = s.run_id WHERE r.ucd AND s.stream = 'DISP'")" = 1 ] && ok || bad "UCD's DISP writes not counted as bypassed writes"
 [ "$(q k.db "SELECT count(*) FROM dram_totals WHERE read_bytes IS NULL OR write_bytes IS NULL")" = 0 ] && ok || bad "NULL DRAM bytes in runs that split bypasses"
 
+# sectored lines: DRAM traffic in sectors; a sectored run is its own configuration and cell
+expect_rc 0 "$LLCTRACE" replay t.llct -p lru,drrip --llc 512KiB:16:128 --sector 32 -o s.db -q
+[ "$(q s.db "SELECT count(*) FROM configs WHERE config = '512KiB:16:128 sector=32'")" = 2 ] && ok || bad "sector label: $(q s.db "SELECT config FROM configs")"
+[ "$(q s.db "SELECT sum(sector_fills) > 0 AND sum(writeback_sectors) > 0 FROM stream_stats")" = 1 ] && ok || bad "no sector fills or sector write-backs"
+[ "$(q s.db "SELECT count(*) FROM dram_traffic d JOIN stream_stats s ON s.run_id = d.run_id AND s.frame = d.frame AND s.stream = d.stream WHERE d.read_bytes <> 32 * (s.fills + s.sector_fills + s.bypasses - s.bypass_writes) OR d.write_bytes <> 32 * (s.writeback_sectors + s.bypass_writes)")" = 0 ] && ok || bad "sectored DRAM bytes"
+printf '[grid g]\ntraces = t.llct\npolicies = lru, drrip\nllc = 512KiB:16:128\nsector = 32\n' >gs.ini
+expect_rc 0 "$LLCTRACE" batch gs.ini -o s.db; expect_err "2 already in"
+expect_rc 2 "$LLCTRACE" replay t.llct --sector 48 -o x.db; expect_err "a sector is a power of two"
+expect_rc 1 "$LLCTRACE" replay t.llct --sector 32 --per-kernel -o x.db; expect_err "not with --sector"
+
 # the trace's kernels, once; the views name them
 n=$("$LLCTRACE" info --kernels t.llct | tail -n +2 | grep -c '^[0-9]')
 [ "$(q k.db "SELECT count(*) FROM trace_kernels")" -ge 1 ] && [ "$(q k.db "SELECT count(*) FROM trace_kernels")" = "$(q k.db "SELECT count(DISTINCT kernel) FROM trace_kernels")" ] && ok || bad "trace_kernels copied more than once"

@@ -37,7 +37,7 @@ sqlite3 flip.llct "UPDATE chunks SET data = substr(data,1,30) || x'00' || substr
 head -c 20000 t.llct >cut.llct
 cp r.db new.db && sqlite3 new.db "PRAGMA user_version = 99"
 cp r.db old.db
-sqlite3 old.db "DROP VIEW kernel_savings_vs_drrip; DROP VIEW top_kernels_by_misses; DROP VIEW kernel_totals; DROP TABLE kernel_stats; DROP TABLE trace_kernels; DROP VIEW dram_totals; DROP VIEW dram_traffic; ALTER TABLE stream_stats DROP COLUMN bypass_writes; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; PRAGMA user_version = 5"
+sqlite3 old.db "DROP VIEW kernel_savings_vs_drrip; DROP VIEW top_kernels_by_misses; DROP VIEW kernel_totals; DROP TABLE kernel_stats; DROP TABLE trace_kernels; DROP VIEW dram_totals; DROP VIEW dram_traffic; ALTER TABLE stream_stats DROP COLUMN bypass_writes; ALTER TABLE stream_stats DROP COLUMN sector_fills; ALTER TABLE stream_stats DROP COLUMN writeback_sectors; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; PRAGMA user_version = 5"
 out=$(PYTHONPATH="$SRC/python" LLCT_LIB="$LIB" $PY "$HERE/python_check.py" "$LLCTRACE" "$T" "$SRC/docs/PYTHON.md" 2>&1)
 echo "$out" | tail -25
 echo "$out" | grep -q "^ok: " && ok || bad "python_check"

@@ -42,6 +42,7 @@ struct rline {
 	int sig, reused; /* SHiP++: the fill's signature, hit since the fill; Hawkeye: sig is
 			    the signature of the line's last access */
 	int etr;         /* Mockingjay: estimated time remaining */
+	uint64_t sv, sd; /* sectored lines: the sectors there, and the dirty ones */
 };
 
 struct rbank {
@@ -52,6 +53,7 @@ struct ref {
 	enum pol p;
 	int sets, ways, banks, period;
 	int write_policy; /* 0 write-allocate, 1 no-write-allocate, 2 write-evict */
+	int sector;       /* the access's sector (set by the caller), or -1: not sectored */
 	struct rline *l;
 	int *tree; /* PLRU: per set 128 node bits, node 1 the root (see plru_*) */
 	int shct[1 << LLCT_SIG_BITS]; /* SHiP++; Hawkeye's predictor */

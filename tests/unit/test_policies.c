@@ -175,6 +175,45 @@ static void test_write_policies(void)
 	}
 }
 
+/* Sectored lines on LRU, 1 set of 2 ways, 128-byte lines of 32-byte sectors: read A sector 0
+ * (fill), read A sector 1 (a sector miss), read it again (hit), write A sector 2 (a sector miss,
+ * dirty), read B, read C (evicts A, the least recent: one line and one sector written back),
+ * read A (evicts B). */
+static void test_sectors(void)
+{
+	struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+	struct llct_cache *c;
+	struct llct_frame_stats fs;
+	const uint64_t addr[7] = {128, 128 + 32, 128 + 32, 128 + 64, 256, 384, 128};
+	const int op[7] = {0, 0, 0, 1, 0, 0, 0};
+	char got[8] = "";
+	cfg.size = 2 * 128;
+	cfg.ways = 2;
+	cfg.line = 128;
+	cfg.banks = 1;
+	cfg.sector = 32;
+	CHECK_EQ(llct_cache_create(&cfg, llct_policy_find("lru"), &c), LLCT_OK);
+	memset(&fs, 0, sizeof(fs));
+	llct_cache_set_frame(c, &fs);
+	for (int i = 0; i < 7; i++)
+		got[i] = llct_cache_access(c, addr[i], OTH, op[i], LLCT_NEVER) ? 'H' : 'M';
+	CHECK(strcmp(got, "MMHMMMM") == 0);
+	CHECK_EQ(fs.s[OTH].sector_fills, 2);
+	CHECK_EQ(fs.s[OTH].fills, 4);
+	CHECK_EQ(fs.s[OTH].read_hits, 1);
+	CHECK_EQ(fs.s[OTH].write_hits, 0);
+	CHECK_EQ(fs.s[OTH].evictions, 2);
+	CHECK_EQ(fs.s[OTH].writebacks, 1);
+	CHECK_EQ(fs.s[OTH].writeback_sectors, 1);
+	llct_cache_destroy(c);
+	/* a sector must divide the line, 16 bytes at least, at most 64 a line */
+	char why[200];
+	cfg.sector = 24;
+	CHECK(llct_cache_config_check(&cfg, why, sizeof(why)) != LLCT_OK);
+	cfg.sector = 8;
+	CHECK(llct_cache_config_check(&cfg, why, sizeof(why)) != LLCT_OK);
+}
+
 static void test_brrip(void)
 {
 	/* The first BRRIP fill (n = 0) goes in at 2, the rest at 3: E replaces way 1 (B, 3),
@@ -543,6 +582,7 @@ int main(void)
 	test_hawkeye();
 	test_mockingjay();
 	test_write_policies();
+	test_sectors();
 	test_brrip();
 	test_drrip();
 	test_belady();

@@ -170,6 +170,8 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 			struct rline *x = L(r, set, way);
 			r->fs.s[x->owner].evictions++;
 			r->fs.s[x->owner].writebacks += (uint64_t)x->dirty;
+			r->fs.s[x->owner].writeback_sectors +=
+			    (uint64_t)__builtin_popcountll(x->sd);
 			x->valid = 0;
 		}
 		st->bypasses++;
@@ -205,11 +207,19 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 			if (r->shct[x->sig] < 7)
 				r->shct[x->sig]++;
 		}
+		/* a sectored line without the access's sector: a miss that fetches it */
+		uint64_t bit = r->sector >= 0 ? (uint64_t)1 << r->sector : 0;
+		int smiss = r->sector >= 0 && !(x->sv & bit);
+		x->sv |= bit;
+		if (op)
+			x->sd |= bit;
+		if (smiss)
+			st->sector_fills++;
 		if (op) {
-			st->write_hits++;
+			st->write_hits += (uint64_t)!smiss;
 			x->dirty = 1;
 		} else {
-			st->read_hits++;
+			st->read_hits += (uint64_t)!smiss;
 		}
 		if (stream == LLCT_STREAM_TEX && x->rt_mark) {
 			r->fs.rt_consumed++;
@@ -223,7 +233,7 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 		r->fs.z_produced += stream == LLCT_STREAM_Z && x->owner != LLCT_STREAM_Z;
 		ref_epoch(r, x, stream, 1);
 		x->owner = stream;
-		return 1;
+		return !smiss;
 	}
 	for (int w = 0; w < r->ways && way < 0; w++)
 		if (!L(r, set, w)->valid)
@@ -305,7 +315,10 @@ static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t
 	if (x->valid) {
 		r->fs.s[x->owner].evictions++;
 		r->fs.s[x->owner].writebacks += (uint64_t)x->dirty;
+		r->fs.s[x->owner].writeback_sectors += (uint64_t)__builtin_popcountll(x->sd);
 	}
+	x->sv = r->sector >= 0 ? (uint64_t)1 << r->sector : 0;
+	x->sd = r->sector >= 0 && op ? (uint64_t)1 << r->sector : 0;
 	st->fills++;
 	x->dirty = op;
 	x->rt_mark = stream == LLCT_STREAM_RT;
@@ -476,6 +489,7 @@ static void test_against_reference(void)
 	static int streams[N_ACC];
 	uint64_t seed = 12345;
 	int mismatches = 0, compared = 0, bad_counters = 0;
+	uint64_t sector_fills = 0; /* the sectored trials fetched sectors of resident lines */
 	for (size_t g = 0; g < sizeof(geoms) / sizeof(geoms[0]); g++) {
 		int sets = geoms[g][0], ways = geoms[g][1], banks = geoms[g][2],
 		    period = geoms[g][3];
@@ -494,10 +508,13 @@ static void test_against_reference(void)
 				cfg.sample_period = (uint32_t)period;
 				/* trials 1 and 2 under no-write-allocate and write-evict */
 				cfg.write_policy = (enum llct_write_policy)(trial < 3 ? trial : 0);
+				/* ... and sectored: 16-byte sectors, 4 a line */
+				cfg.sector = trial == 1 || trial == 2 ? 16 : 0;
 				CHECK_EQ(llct_cache_create(&cfg, llct_policy_find(pol_name[p]), &c),
 					 LLCT_OK);
 				ref_init(&r, (enum pol)p, sets, ways, banks, period);
 				r.write_policy = (int)cfg.write_policy;
+				r.sector = -1;
 				struct llct_frame_stats fs;
 				memset(&fs, 0, sizeof(fs));
 				llct_cache_set_frame(c, &fs);
@@ -507,7 +524,10 @@ static void test_against_reference(void)
 						       0); /* 1 in 4 */
 					/* a new kernel (draw) every 37 accesses, 11 of them */
 					uint32_t kernel = (uint32_t)(i / 37 % 11);
-					struct llct_record rec = {.addr = lines[i] * 64,
+					/* the byte within the line: a sector of it */
+					uint64_t off = cfg.sector ? (uint64_t)(i * 7 % 4) * 16 : 0;
+					r.sector = cfg.sector ? (int)(off / 16) : -1;
+					struct llct_record rec = {.addr = lines[i] * 64 + off,
 								  .kernel = kernel,
 								  .stream = (uint8_t)streams[i],
 								  .op = (uint8_t)op};
@@ -525,6 +545,8 @@ static void test_against_reference(void)
 						"differs from the reference at access %d\n",
 						pol_name[p], sets, ways, banks, period, first_bad);
 				}
+				for (int k = 0; k < LLCT_N_STREAMS; k++)
+					sector_fills += r.fs.s[k].sector_fills;
 				if (memcmp(&fs, &r.fs, sizeof(fs)) != 0) {
 					bad_counters++;
 					fprintf(stderr,
@@ -543,6 +565,7 @@ static void test_against_reference(void)
 	}
 	CHECK_EQ(mismatches, 0);
 	CHECK_EQ(bad_counters, 0);
+	CHECK(sector_fills > 0);
 	CHECK_EQ(compared, 12 * 4 * N_POL);
 }
 
