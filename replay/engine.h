@@ -1,5 +1,6 @@
-/* engine.h - private to replay/: the window of decoded batches the engine (replay.c) hands its
- * models, and the next-use index Belady's models need (nextuse.c). */
+/* engine.h - private to replay/: the engine's state (its models and the window of decoded
+ * batches replay.c hands them), what sets it up (setup.c, options.c, signatures.c), per-kernel
+ * counts (kstats.c) and the next-use index Belady's models need (nextuse.c). */
 #ifndef LLCT_REPLAY_ENGINE_H
 #define LLCT_REPLAY_ENGINE_H
 
@@ -45,6 +46,78 @@ int llct_kstats_take(struct llct_kstats *k, struct llct_kernel_stats **rows, siz
  * (write-evict). */
 void llct_kstats_evicted(struct llct_kstats *k, uint32_t frame, uint32_t kernel, unsigned stream,
 			 unsigned owner, int dirty);
+
+/* One cache model of a replay, and the engine that drives them (replay.c, setup.c). */
+struct model {
+	struct llct_cache *cache;
+	struct llct_dynpart *dyn; /* dynamic partitioning, or NULL */
+	struct llct_replay_result *res;
+	size_t frame_idx; /* index in res->frames the cache counts into */
+	uint64_t *next64; /* a policy that needs next uses: a batch's, widened (LLCT_CHUNK_MAX) */
+	/* set-sampled: its configuration's plan, its keep-set bit, counts per stratum */
+	const struct llct_sample_cfg *sp;
+	size_t cfg_idx, list_idx; /* its plan; its list of a batch's (llct_sample_select) */
+	unsigned pred_bit;
+	struct llct_frame_stats *strata; /* [(1 + groups) * frames] */
+	uint32_t *scratch;               /* LLCT_SAMPLE_SCRATCH words, for its sampled calls */
+	size_t n_frames;
+	int deferred; /* set-sampled, needs next uses: replays its stored list after the pass */
+	int keeper;   /* the deferred model that stores its list each window */
+	int store_st; /* how that went: LLCT_OK, else the first failure */
+};
+
+struct engine {
+	struct model *models;
+	size_t n_models;
+	unsigned n_threads;
+	size_t *order;            /* models by decreasing expected cost, claimed in this order */
+	atomic_size_t next_model; /* the next of order[] to claim in this window */
+	pthread_barrier_t start, done;
+	pthread_mutex_t gate;     /* held while threads are created, so they start together */
+	const struct window *win; /* set by the main thread before `start` */
+	int quit;
+	int decode_only; /* the first window's round: the workers only decode */
+	/* The next window, decoded by every thread that is free: the main thread once it has
+	 * read the chunks, each worker once its models are done with `win`. NULL: none. */
+	struct window *dec;
+	const struct llct_reader *reader;
+	atomic_uint fetched, taken; /* chunks read so far / claimed by a decoding thread */
+	atomic_int fetch_done;
+	/* set-sampled replays: a plan per distinct configuration, and how batches are dealt */
+	struct llct_sample_cfg *sp;
+	size_t n_sp;
+	struct llct_sample_sel sel;
+	/* Set-sampled models that need next uses (Belady) do not get a next-use pass over the
+	 * whole trace (a second decode): their lists, 1/N of the accesses, are kept whole
+	 * (stores[list], NULL where no such model replays the list), and they replay from them
+	 * once the pass is over, with next uses found within each list. */
+	struct llct_sample_store **stores;
+	unsigned store_shift;     /* their lines' shift */
+	atomic_size_t next_store; /* the next store a thread takes after the pass */
+	atomic_int store_failed;
+	int ucd;
+};
+
+/* The plan of list l of a batch's (llct_sample_select). */
+static inline const struct llct_sample_cfg *md_plan(const struct engine *e, size_t l)
+{
+	return &e->sp[l / e->sel.n_var];
+}
+
+/* setup.c: the models (LLCT_OK, else LLCT_ERR_NOMEM or the cache's status); set sampling's
+ * set-up (LLCT_OK, else the status, with the message in err unless LLCT_ERR_NOMEM; *exact gets
+ * each selected frame's exact traffic by so); and, after the last window, each model's
+ * estimates, per-kernel counts and partitioning decisions into its result (LLCT_OK or
+ * LLCT_ERR_NOMEM). */
+int llct_engine_make_models(struct engine *e, const struct llct_replay_options *o,
+			    struct llct_replay_result *res, const uint32_t *sel_frame, size_t n_sel,
+			    int *need_next);
+int llct_engine_setup_sampling(struct engine *e, const struct llct_replay_options *o, size_t n_sel,
+			       uint64_t total, struct window *win, uint64_t (**exact)[32],
+			       char *err, size_t err_size);
+int llct_engine_hand_over(struct engine *e, const struct llct_replay_options *o,
+			  struct llct_replay_result *res, size_t n_sel,
+			  const uint64_t (*exact)[32]);
 
 /* Checks a replay's options (options.c): LLCT_ERR_INVALID with the message in err. */
 int llct_replay_check_options(const struct llct_replay_options *o, char *err, size_t err_size);

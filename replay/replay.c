@@ -15,56 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-struct model {
-	struct llct_cache *cache;
-	struct llct_dynpart *dyn; /* dynamic partitioning, or NULL */
-	struct llct_replay_result *res;
-	size_t frame_idx; /* index in res->frames the cache counts into */
-	uint64_t *next64; /* a policy that needs next uses: a batch's, widened (LLCT_CHUNK_MAX) */
-	/* set-sampled: its configuration's plan, its keep-set bit, counts per stratum */
-	const struct llct_sample_cfg *sp;
-	size_t cfg_idx, list_idx; /* its plan; its list of a batch's (llct_sample_select) */
-	unsigned pred_bit;
-	struct llct_frame_stats *strata; /* [(1 + groups) * frames] */
-	uint32_t *scratch;               /* LLCT_SAMPLE_SCRATCH words, for its sampled calls */
-	size_t n_frames;
-	int deferred; /* set-sampled, needs next uses: replays its stored list after the pass */
-	int keeper;   /* the deferred model that stores its list each window */
-	int store_st; /* how that went: LLCT_OK, else the first failure */
-};
-
-struct engine {
-	struct model *models;
-	size_t n_models;
-	unsigned n_threads;
-	size_t *order;            /* models by decreasing expected cost, claimed in this order */
-	atomic_size_t next_model; /* the next of order[] to claim in this window */
-	pthread_barrier_t start, done;
-	pthread_mutex_t gate;     /* held while threads are created, so they start together */
-	const struct window *win; /* set by the main thread before `start` */
-	int quit;
-	int decode_only; /* the first window's round: the workers only decode */
-	/* The next window, decoded by every thread that is free: the main thread once it has
-	 * read the chunks, each worker once its models are done with `win`. NULL: none. */
-	struct window *dec;
-	const struct llct_reader *reader;
-	atomic_uint fetched, taken; /* chunks read so far / claimed by a decoding thread */
-	atomic_int fetch_done;
-	/* set-sampled replays: a plan per distinct configuration, and how batches are dealt */
-	struct llct_sample_cfg *sp;
-	size_t n_sp;
-	struct llct_sample_sel sel;
-	/* Set-sampled models that need next uses (Belady) do not get a next-use pass over the
-	 * whole trace (a second decode): their lists, 1/N of the accesses, are kept whole
-	 * (stores[list], NULL where no such model replays the list), and they replay from them
-	 * once the pass is over, with next uses found within each list. */
-	struct llct_sample_store **stores;
-	unsigned store_shift;     /* their lines' shift */
-	atomic_size_t next_store; /* the next store a thread takes after the pass */
-	atomic_int store_failed;
-	int ucd;
-};
-
 /* Set-sampled: the accesses of batch i each configuration's models may replay. */
 static int select_sampled(const struct engine *e, struct window *w, unsigned i)
 {
@@ -122,12 +72,6 @@ static double now_s(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* The plan of list l of a batch's (llct_sample_select). */
-static const struct llct_sample_cfg *md_plan(const struct engine *e, size_t l)
-{
-	return &e->sp[l / e->sel.n_var];
 }
 
 /* The strata a set-sampled model counts into in its current frame. */
@@ -434,36 +378,10 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		sel_frame[n_sel++] = all[i].frame;
 		total += all[i].n_records;
 	}
-	e.n_models = o->n_policies;
-	for (size_t m = 0; m < o->n_policies; m++) {
-		res[m].policy = o->policies[m];
-		res[m].n_frames = n_sel;
-		res[m].frames = calloc(n_sel ? n_sel : 1, sizeof(*res[m].frames));
-		if (!res[m].frames)
+	if ((st = llct_engine_make_models(&e, o, res, sel_frame, n_sel, &need_next))) {
+		if (st == LLCT_ERR_NOMEM)
 			goto nomem;
-		for (size_t f = 0; f < n_sel; f++)
-			res[m].frames[f].frame = sel_frame[f];
-		const struct llct_cache_config *cc = o->caches ? &o->caches[m] : &o->cache;
-		if ((st = llct_cache_create(cc, o->policies[m], &e.models[m].cache)))
-			goto fail_msg;
-		llct_cache_set_partition(e.models[m].cache, o->part);
-		if (o->contention && (st = llct_cache_track_contention(
-					  e.models[m].cache, (enum llct_owner_by)o->contention_by)))
-			goto fail_msg;
-		if (o->per_kernel && (st = llct_cache_track_kernels(e.models[m].cache)))
-			goto fail_msg;
-		if (o->dyn_plan) {
-			struct llct_dynpart *d = calloc(1, sizeof(*d));
-			e.models[m].dyn = d;
-			if (!d || llct_dynpart_init(d, o->dyn_plan, cc, o->part))
-				goto nomem;
-			llct_dynpart_start(d, o->start_counts);
-			llct_cache_set_dynpart(e.models[m].cache, d);
-		}
-		e.models[m].res = &res[m];
-		e.models[m].frame_idx = SIZE_MAX;
-		res[m].peak_state = llct_cache_state_bytes(e.models[m].cache);
-		need_next |= o->policies[m]->needs_next_use;
+		goto fail_msg;
 	}
 	win = calloc(2, sizeof(*win));
 	if (!win)
@@ -488,83 +406,11 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 			win[k].b[i].flags = no_ids ? LLCT_BATCH_NO_IDS : 0;
 		}
 	e.ucd = o->cache.ucd;
-	if (o->sample_sets > 1) { /* a plan per distinct configuration, strata per model */
-		if (o->part || o->dyn_plan || o->contention) {
-			snprintf(err, err_size,
-				 "set sampling does not combine with partitions, bypass, colors or "
-				 "contention tracking");
-			st = LLCT_ERR_INVALID;
-			goto fail;
-		}
-		if (!(e.sp = calloc(o->n_policies, sizeof(*e.sp))))
+	if (o->sample_sets > 1 &&
+	    (st = llct_engine_setup_sampling(&e, o, n_sel, total, win, &fd.exact, err, err_size))) {
+		if (st == LLCT_ERR_NOMEM)
 			goto nomem;
-		for (size_t m = 0; m < e.n_models; m++) {
-			const struct llct_cache_config *cc = o->caches ? &o->caches[m] : &o->cache;
-			size_t c = 0;
-			while (c < e.n_sp && memcmp(&e.sp[c].cfg, cc, sizeof(*cc)))
-				c++;
-			if (c == e.n_sp) {
-				if (e.n_sp == LLCT_SAMPLE_MAX_CFGS) {
-					snprintf(err, err_size,
-						 "a sampled replay takes at most %d configurations",
-						 LLCT_SAMPLE_MAX_CFGS);
-					st = LLCT_ERR_INVALID;
-					goto fail;
-				}
-				if ((st =
-					 llct_sample_plan(&e.sp[c], cc, o->sample_sets, o->policies,
-							  o->n_policies, err, err_size)))
-					goto fail;
-				e.n_sp++;
-			}
-			struct model *md = &e.models[m];
-			md->sp = &e.sp[c];
-			md->cfg_idx = c;
-			md->pred_bit = llct_sample_pred_bit(md->sp, o->policies[m]);
-			md->n_frames = n_sel;
-			md->strata =
-			    calloc((1 + md->sp->groups) * (n_sel ? n_sel : 1), sizeof(*md->strata));
-			md->scratch = calloc(LLCT_SAMPLE_SCRATCH, sizeof(*md->scratch));
-			if (!md->strata || !md->scratch)
-				goto nomem;
-		}
-		unsigned use = 0; /* the list variants some model replays */
-		for (size_t m = 0; m < e.n_models; m++)
-			use |= 1u << llct_sample_variant(e.models[m].pred_bit);
-		if (llct_sample_sel_init(&e.sel, e.sp, e.n_sp, use))
-			goto nomem;
-		for (size_t m = 0; m < e.n_models; m++) {
-			e.models[m].list_idx = e.models[m].cfg_idx * e.sel.n_var +
-					       llct_sample_variant(e.models[m].pred_bit);
-			if (o->policies[m]->needs_next_use) { /* see engine.stores */
-				size_t l = e.models[m].list_idx;
-				e.models[m].deferred = 1;
-				e.models[m].keeper = !e.stores || !e.stores[l];
-				if (!e.stores &&
-				    !(e.stores = calloc(e.n_sp * e.sel.n_var, sizeof(*e.stores))))
-					goto nomem;
-				if (!e.stores[l] &&
-				    !(e.stores[l] = calloc(1, sizeof(*e.stores[l]))))
-					goto nomem;
-				/* room for the list's share of the sets' accesses, and some: a
-				 * guess, so where the memory is not there it grows as it fills */
-				const struct llct_sample_cfg *p = md_plan(&e, l);
-				uint64_t in = 0;
-				for (uint32_t set = 0; set < p->sets; set++)
-					in += e.sel.vbits[l / e.sel.n_var][set] >> l % e.sel.n_var &
-					      1;
-				uint64_t guess = total / p->sets * in * 5 / 4 + (1 << 16);
-				(void)llct_sample_store_reserve(
-				    e.stores[l], guess < UINT32_MAX ? (size_t)guess : UINT32_MAX);
-			}
-		}
-		if (!(fd.exact = calloc(n_sel ? n_sel : 1, sizeof(*fd.exact))))
-			goto nomem;
-		for (int k = 0; k < 2; k++)
-			for (int i = 0; i < WINDOW; i++)
-				if (!(win[k].lists[i] =
-					  calloc(e.n_sp * e.sel.n_var, sizeof(*win[k].lists[i]))))
-					goto nomem;
+		goto fail;
 	}
 	if (need_next && !e.n_sp &&
 	    (st = llct_next_use_pass(r, o, total, win, &next_use, err, err_size)))
@@ -697,27 +543,8 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		goto fail;
 	}
 	*wall_s = now_s() - t0;
-	for (size_t m = 0; m < e.n_models; m++)
-		if (e.models[m].sp) { /* estimates from the strata */
-			struct model *md = &e.models[m];
-			if ((st = llct_sample_estimate(md->sp, md->pred_bit, md->strata, n_sel,
-						       (const uint64_t(*)[32])fd.exact,
-						       o->sample_level > 0 ? o->sample_level : 0.99,
-						       res[m].frames, &res[m].est, &res[m].n_est)))
-				goto nomem;
-			res[m].sample_sets = o->sample_sets;
-			res[m].sample_groups = md->sp->groups;
-		}
-	for (size_t m = 0; m < e.n_models; m++)
-		if (o->per_kernel &&
-		    llct_cache_kernel_stats(e.models[m].cache, &res[m].kstats, &res[m].n_kstats))
-			goto nomem;
-	for (size_t m = 0; m < e.n_models; m++)
-		if (e.models[m].dyn) { /* hand the decisions over */
-			res[m].plog = e.models[m].dyn->log;
-			res[m].n_plog = e.models[m].dyn->n_log;
-			e.models[m].dyn->log = NULL;
-		}
+	if (llct_engine_hand_over(&e, o, res, n_sel, (const uint64_t(*)[32])fd.exact))
+		goto nomem;
 	*results = res;
 	res = NULL;
 	goto out;
