@@ -1,8 +1,9 @@
 /* spirv_xfb.c - what capture tier 2 reads from and writes into a shader stage's SPIR-V: the
  * stage's kind and output primitive, whether a fragment shader can discard or writes depth,
  * and a copy of a pre-rasterization stage whose Position output is captured by transform
- * feedback (buffer 0, offset 0, stride 16), as lavapipe takes it (checked on this project's development machine). Words are
- * only inserted (a capability, an execution mode, three decorations); no id is added. */
+ * feedback (buffer 0, offset 0, stride 16), as lavapipe takes it (checked on this project's
+ * development machine). Words are only inserted (a capability, an execution mode, three
+ * decorations); no id is added. */
 #include "spirv.h"
 
 #include <spirv/unified1/spirv.h>

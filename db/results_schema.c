@@ -7,7 +7,7 @@
 #include "store.h"
 
 /* A run's configuration as text, the columns size (e.g. 8MiB) and rest (":16:64 ucd ..."):
- * everything but trace and policy, options at their defaults left out. Versions 3 and 6 make
+ * everything but trace and policy, options at their defaults left out. Versions 3 and 7 make
  * the configs view from it. */
 #define CONFIG_LABEL_HEAD                                                                          \
 	" CASE WHEN llc_bytes % 1048576 = 0 THEN (llc_bytes / 1048576) || 'MiB'"                   \
@@ -248,8 +248,8 @@ const char llct_results_schema_v5[] =
 /* Version 6: one identity per trace. runs.trace is the trace's absolute path from every command
  * (older files kept the path as typed), runs.trace_id the trace's own id (llct_reader_id; a
  * co-run's ids joined by commas), so a moved or renamed trace is still the same trace: batch
- * cells name it by id, and drrip_baselines finds a DRRIP run of the same trace wherever it was
- * made; configs' `latest` is per path and id (a path that now holds another trace starts anew).
+ * cells name it by id. (Version 7 remakes configs, whose `latest` is per path and id, and
+ * drrip_baselines, which finds a DRRIP run of the same trace wherever it was made.)
  * After this text, results_identity.c fills trace_id and the absolute path of older runs whose
  * trace it can still open. epoch_reuse's E2+ row: hits there do not move a line on, so hits/entered
  * counted hits per entry (19.8 seen), not a probability; its reuse_probability is now hits / (hits
@@ -271,22 +271,7 @@ const char llct_results_schema_v6[] =
     " AS death_ratio,"
     " CASE WHEN sum(e.entered) > 0 THEN 1.0 * sum(e.hits) / sum(e.entered) END"
     " AS hits_per_entry"
-    " FROM epochs e JOIN runs r ON r.id = e.run_id GROUP BY r.id, e.stream, e.epoch;"
-    "DROP VIEW IF EXISTS configs;"
-    "CREATE VIEW configs AS WITH c AS (SELECT id, trace, trace_id, trace_created, policy,"
-    " llc_bytes," CONFIG_LABEL
-    " SELECT id AS run_id, trace, trace_id, trace_created, policy, llc_bytes,"
-    " size || rest AS config, '*' || rest AS shape, id = max(id) OVER (PARTITION BY"
-    " trace, trace_id, trace_created, policy, size || rest) AS latest FROM c;"
-    "DROP VIEW IF EXISTS drrip_baselines;"
-    "CREATE VIEW drrip_baselines AS SELECT id AS run_id, max(CASE WHEN policy = 'drrip'"
-    " AND ucd = 0 AND json_extract(params, '$.partition') IS NULL"
-    " AND json_extract(params, '$.bypass') IS NULL"
-    " AND json_extract(params, '$.colors') IS NULL THEN id END)"
-    " OVER (PARTITION BY coalesce(trace_id, trace), trace_created, llc_bytes, ways, line,"
-    " banks, hash, frames, json_extract(params, '$.hit_latency'),"
-    " json_extract(params, '$.miss_latency'), json_extract(params, '$.mlp'),"
-    " json_extract(params, '$.sample_sets')) AS drrip_run_id FROM runs;";
+    " FROM epochs e JOIN runs r ON r.id = e.run_id GROUP BY r.id, e.stream, e.epoch;";
 
 /* Version 7: per-kernel counts (replay --per-kernel) and the kernels of the traces they name;
  * DRAM traffic of every run (stream_stats.bypass_writes splits the bypasses, NULL in older runs;

@@ -363,6 +363,18 @@ static inline int restrictions(const struct llct_cache *c, int stream, uint16_t 
 	return 0;
 }
 
+/* Counts an access that went to memory without looking the cache up; returns 0 (no hit). */
+static int count_bypass(struct llct_cache *c, uint32_t *hist, unsigned so, uint32_t kernel)
+{
+	if (hist)
+		hist[LLCT_EV_BYPASS + so]++;
+	else
+		llct_event_count(c->L.fs, LLCT_EV_BYPASS + so, 1);
+	if (c->ks)
+		llct_kstats_count(c->ks, c->L.fs->frame, kernel, LLCT_EV_BYPASS + so);
+	return 0;
+}
+
 /* A write under no-write-allocate or write-evict: 1 if it goes to memory without touching the
  * cache (a no-write-allocate miss; any write-evict write, which first evicts the line it
  * touches: its eviction and, if dirty, its write-back count against the line's last stream, as
@@ -445,27 +457,13 @@ static int access_one(struct llct_cache *c, uint32_t *hist, uint64_t addr, int s
 	if (c->dyn)
 		llct_dynpart_access(
 		    c->dyn, c->dyn->plan.by == LLCT_CLASS_STREAM ? (unsigned)stream : tenant, addr);
-	if (restrictions(c, stream, tenant, &allowed)) {
-		if (hist)
-			hist[LLCT_EV_BYPASS + so]++;
-		else
-			llct_event_count(c->L.fs, LLCT_EV_BYPASS + so, 1);
-		if (c->ks)
-			llct_kstats_count(c->ks, c->L.fs->frame, kernel, LLCT_EV_BYPASS + so);
-		return 0;
-	}
+	if (restrictions(c, stream, tenant, &allowed))
+		return count_bypass(c, hist, so, kernel);
 	if (c->part && c->part->colors_on)
 		addr = llct_color_remap(&c->cfg, c->part, tenant, addr);
 	uint64_t line = addr >> c->L.line_shift;
-	if (op && c->cfg.write_policy && write_around(c, line, so, kernel)) {
-		if (hist)
-			hist[LLCT_EV_BYPASS + so]++;
-		else
-			llct_event_count(c->L.fs, LLCT_EV_BYPASS + so, 1);
-		if (c->ks)
-			llct_kstats_count(c->ks, c->L.fs->frame, kernel, LLCT_EV_BYPASS + so);
-		return 0;
-	}
+	if (op && c->cfg.write_policy && write_around(c, line, so, kernel))
+		return count_bypass(c, hist, so, kernel);
 	uint32_t ksig = kernel;
 	if (c->ops->uses_sig && c->n_sigs) { /* the kernel's own signature, by binary search */
 		size_t lo = 0, hi = c->n_sigs;
