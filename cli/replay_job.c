@@ -173,8 +173,9 @@ static void colors_text(const struct llct_partition *p, size_t t, char *buf, siz
 	}
 }
 
-/* One name per trace in the results: its absolute path and its id, from every command; and,
- * unless the caller brought its own (batch), the cell key of each configuration. */
+/* One name per trace in the results: its absolute path and its id, from every command, each
+ * trace checked to hold the frames asked for (EXIT_USAGE, the message in err); and, unless the
+ * caller brought its own (batch), the cell key of each configuration. */
 static int identify(struct replay_job *j, char *err, size_t err_size)
 {
 	for (size_t t = 0; t < j->n_traces; t++) {
@@ -183,7 +184,15 @@ static int identify(struct replay_job *j, char *err, size_t err_size)
 		if (llct_reader_open(j->traces[t], &r, err, err_size))
 			return EXIT_FAIL;
 		snprintf(j->trace_id[t], sizeof(j->trace_id[t]), "%s", llct_reader_id(r));
+		/* every trace must hold the frames asked for: "5-9" on frames 1..3 is a slip */
+		const struct llct_frame_info *fi;
+		size_t nf;
+		llct_reader_frames(r, &fi, &nf);
+		int bad = j->has_range && llct_frame_range_check(&j->range, j->frames, j->traces[t],
+								 fi, nf, err, err_size);
 		llct_reader_close(r);
+		if (bad)
+			return EXIT_USAGE;
 		free(j->canon[t]);
 		if (!(j->canon[t] = strdup(realpath(j->traces[t], abs) ? abs : j->traces[t]))) {
 			snprintf(err, err_size, "out of memory");
@@ -297,21 +306,11 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
 			return EXIT_USAGE;
 		}
 		j->has_range = 1;
-		/* every trace must hold the frames asked for: "5-9" on frames 1..3 is a slip */
-		for (size_t t = 0; t < j->n_traces; t++) {
-			struct llct_reader *r;
-			const struct llct_frame_info *fi;
-			size_t nf;
-			if (llct_reader_open(j->traces[t], &r, err, err_size))
-				return EXIT_FAIL;
-			llct_reader_frames(r, &fi, &nf);
-			int bad = llct_frame_range_check(&j->range, j->frames, j->traces[t], fi, nf,
-							 err, err_size);
-			llct_reader_close(r);
-			if (bad)
-				return EXIT_USAGE;
-		}
 	}
+	/* each trace opened once: its id, its absolute path, the frames it holds */
+	int st = identify(j, err, err_size);
+	if (st != EXIT_OK)
+		return st;
 	if (j->bypass) {
 		if (llct_partition_parse_bypass(j->bypass, &j->part, err, err_size))
 			return EXIT_USAGE;
@@ -355,7 +354,7 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
 	}
 	for (size_t t = 0; t < j->n_traces; t++)
 		j->mlp_used[t] = j->mlp[t] > 0 ? j->mlp[t] : LLCT_DEFAULT_MLP;
-	return identify(j, err, err_size);
+	return EXIT_OK;
 }
 
 /* How the runs of configuration c were made, for the results database. */

@@ -22,12 +22,12 @@
  * A line keeps the signature of its last access. */
 #include "all.h"
 #include "llct/lines.h"
+#include "sampled.h"
 
 #define PRED_SIZE (1u << LLCT_SIG_BITS)
 #define PRED_MAX 7
 #define FRIENDLY 4
 #define RRPV_AVERSE 7
-#define SAMPLE_EVERY 32
 #define HISTORY 8 /* OPTgen looks back 8 x ways accesses of a set */
 
 /* One sample set's OPTgen: a ring of its last HISTORY x ways accesses. */
@@ -122,7 +122,7 @@ static void hawkeye_hit(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct hawkeye *s = state;
 	size_t i = (size_t)a->set * a->ways + way;
-	if (a->set % SAMPLE_EVERY == 0)
+	if (sample_set(a->set))
 		optgen(s, a);
 	s->rrpv[i] = s->pred[a->sig] >= FRIENDLY ? 0 : RRPV_AVERSE;
 	s->lsig[i] = a->sig;
@@ -150,7 +150,7 @@ static void hawkeye_fill(void *state, uint32_t way, const struct llct_access *a)
 {
 	struct hawkeye *s = state;
 	size_t row = (size_t)a->set * a->ways;
-	if (a->set % SAMPLE_EVERY == 0)
+	if (sample_set(a->set))
 		optgen(s, a);
 	s->lsig[row + way] = a->sig;
 	if (s->pred[a->sig] < FRIENDLY) {
@@ -166,13 +166,6 @@ static void hawkeye_fill(void *state, uint32_t way, const struct llct_access *a)
 	s->rrpv[row + way] = 0;
 }
 
-/* The sample sets train the predictor every set's insertion reads. */
-static int hawkeye_keep_set(const struct llct_cache_geom *g, uint32_t set)
-{
-	(void)g;
-	return set % SAMPLE_EVERY == 0;
-}
-
 const struct llct_policy_ops llct_policy_hawkeye = {
     .name = "hawkeye",
     .summary = "Hawkeye: OPTgen in sample sets trains a friendly/averse predictor per signature",
@@ -182,5 +175,5 @@ const struct llct_policy_ops llct_policy_hawkeye = {
     .on_hit = hawkeye_hit,
     .victim = hawkeye_victim,
     .on_fill = hawkeye_fill,
-    .keep_set = hawkeye_keep_set,
+    .keep_set = sample_keep_set,
 };

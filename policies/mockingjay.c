@@ -23,11 +23,11 @@
  *   valid line's ETR there (at least -127; each a demotion). */
 #include "all.h"
 #include "llct/lines.h"
+#include "sampled.h"
 
 #define RDP_SIZE (1u << LLCT_SIG_BITS)
 #define RDP_UNKNOWN 0xffffu
 #define GRAN 8 /* ETR units and aging period, in accesses to the set */
-#define SAMPLE_EVERY 32
 #define HISTORY 8
 #define ETR_MAX 127
 
@@ -96,7 +96,7 @@ static void train(struct mockingjay *s, const struct llct_access *a)
 	uint32_t k = a->set / SAMPLE_EVERY;
 	uint64_t t = s->clock[a->set], H = s->hist;
 	struct mj_hist *h = &s->h[(size_t)k * H];
-	if (a->set % SAMPLE_EVERY || s->trained[k] == t + 1)
+	if (!sample_set(a->set) || s->trained[k] == t + 1)
 		return;
 	s->trained[k] = t + 1;
 	if (t >= H && !h[t % H].reused) /* left the window unused: no reuse within INF */
@@ -176,12 +176,6 @@ static void mj_fill(void *state, uint32_t way, const struct llct_access *a)
 	tick(s, a);
 }
 
-static int mj_keep_set(const struct llct_cache_geom *g, uint32_t set)
-{
-	(void)g;
-	return set % SAMPLE_EVERY == 0;
-}
-
 const struct llct_policy_ops llct_policy_mockingjay = {
     .name = "mockingjay",
     .summary = "Mockingjay: reuse distances predicted per signature; evict the furthest ETR",
@@ -191,5 +185,5 @@ const struct llct_policy_ops llct_policy_mockingjay = {
     .on_hit = mj_hit,
     .victim = mj_victim,
     .on_fill = mj_fill,
-    .keep_set = mj_keep_set,
+    .keep_set = sample_keep_set,
 };

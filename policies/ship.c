@@ -17,10 +17,10 @@
 #include "all.h"
 #include "llct/lines.h"
 #include "rrip.h"
+#include "sampled.h"
 
 #define SHCT_SIZE (1u << LLCT_SIG_BITS)
 #define SHCT_MAX 7
-#define SAMPLE_EVERY 32
 
 struct ship {
 	uint32_t ways;
@@ -53,7 +53,7 @@ static void ship_hit(void *state, uint32_t way, const struct llct_access *a)
 	struct ship *s = state;
 	size_t i = (size_t)a->set * a->ways + way;
 	s->rrpv[i] = 0;
-	if (a->set % SAMPLE_EVERY == 0 && !s->reused[i]) {
+	if (sample_set(a->set) && !s->reused[i]) {
 		if (s->shct[s->sig[i]] < SHCT_MAX)
 			s->shct[s->sig[i]]++;
 		s->reused[i] = 1;
@@ -65,7 +65,7 @@ static uint32_t ship_victim(void *state, const struct llct_access *a)
 	struct ship *s = state;
 	size_t row = (size_t)a->set * a->ways;
 	uint32_t w = rrip_victim(&s->rrpv[row], a->ways, a);
-	if (w < a->ways && a->set % SAMPLE_EVERY == 0 && !s->reused[row + w] &&
+	if (w < a->ways && sample_set(a->set) && !s->reused[row + w] &&
 	    s->shct[s->sig[row + w]] > 0)
 		s->shct[s->sig[row + w]]--; /* dead on arrival: its signature's lines are not reused
 					     */
@@ -82,13 +82,6 @@ static void ship_fill(void *state, uint32_t way, const struct llct_access *a)
 	s->rrpv[i] = c == 0 ? RRPV_MAX : c == SHCT_MAX ? 0 : 2;
 }
 
-/* The sample sets train the SHCT every set's insertion reads. */
-static int ship_keep_set(const struct llct_cache_geom *g, uint32_t set)
-{
-	(void)g;
-	return set % SAMPLE_EVERY == 0;
-}
-
 const struct llct_policy_ops llct_policy_ship = {
     .name = "ship",
     .summary = "SHiP++: RRIP insertion predicted per signature (stream and pipeline)",
@@ -98,5 +91,5 @@ const struct llct_policy_ops llct_policy_ship = {
     .on_hit = ship_hit,
     .victim = ship_victim,
     .on_fill = ship_fill,
-    .keep_set = ship_keep_set,
+    .keep_set = sample_keep_set,
 };
