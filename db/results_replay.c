@@ -181,6 +181,22 @@ static int add_one(struct llct_results *r, const struct llct_replay_desc *d, con
 	return LLCT_OK;
 }
 
+/* A run's params: the command's, with "set_shards" when its model's sets were split over
+ * threads (malloc'ed; NULL when memory runs out). */
+static char *run_params(const char *params, const struct llct_replay_result *res)
+{
+	size_t len = strlen(params);
+	char *out = malloc(len + 32);
+	if (!out)
+		return NULL;
+	if (res->set_shards > 1 && len >= 2 && params[len - 1] == '}')
+		snprintf(out, len + 32, "%.*s,\"set_shards\":%u}", (int)(len - 1), params,
+			 res->set_shards);
+	else
+		memcpy(out, params, len + 1);
+	return out;
+}
+
 int llct_results_add_replay(struct llct_results *r, const struct llct_replay_desc *d,
 			    const struct llct_replay_result *res, size_t n, int64_t *first_id)
 {
@@ -192,9 +208,12 @@ int llct_results_add_replay(struct llct_results *r, const struct llct_replay_des
 	if (!(params = params_json(r, d)))
 		return llct_results_commit(r); /* rolls back, returns the error */
 	for (size_t m = 0; m < n && !st; m++) {
-		int64_t id;
-		st = add_one(r, d, d->traces[0], d->trace_ids ? d->trace_ids[0] : NULL, params,
-			     &res[m], &id);
+		int64_t id = -1;
+		char *rp = run_params(params, &res[m]);
+		st = rp ? add_one(r, d, d->traces[0], d->trace_ids ? d->trace_ids[0] : NULL, rp,
+				  &res[m], &id)
+			: LLCT_ERR_NOMEM;
+		free(rp);
 		if (m == 0)
 			*first_id = id;
 	}

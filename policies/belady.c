@@ -89,6 +89,7 @@ LLCT_DEFINE_BATCH(belady_batch, belady_touch, belady_victim, belady_touch, belad
 
 const struct llct_policy_ops llct_policy_belady = {
     .name = "belady",
+    .sets_independent = 1,
     .summary = "Belady OPT/MIN (needs the future: a next-use pass first)",
     .needs_next_use = 1,
     .state_size = belady_state_size,
@@ -105,6 +106,7 @@ LLCT_DEFINE_BATCH(belady_bypass_batch, belady_touch, belady_bypass_victim, belad
 
 const struct llct_policy_ops llct_policy_belady_bypass = {
     .name = "belady-bypass",
+    .sets_independent = 1,
     .summary = "Belady that skips the fill of a line reused later than every resident one",
     .needs_next_use = 1,
     .state_size = belady_state_size,

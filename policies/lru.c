@@ -164,6 +164,7 @@ LLCT_DEFINE_BATCH(lru_batch, lru_touch, lru_victim, lru_fill, lru_prefetch, 0)
 
 const struct llct_policy_ops llct_policy_lru = {
     .name = "lru",
+    .sets_independent = 1,
     .summary = "least recently used",
     .state_size = lru_state_size,
     .init = lru_init,

@@ -75,6 +75,7 @@ LLCT_DEFINE_BATCH(nru_batch, nru_touch, nru_victim, nru_touch, nru_prefetch, 0)
 
 const struct llct_policy_ops llct_policy_nru = {
     .name = "nru",
+    .sets_independent = 1,
     .summary = "not recently used, 1 bit",
     .state_size = nru_state_size,
     .init = nru_init,

@@ -85,6 +85,7 @@ LLCT_DEFINE_BATCH(plru_batch, plru_touch, plru_victim, plru_touch, plru_prefetch
 
 const struct llct_policy_ops llct_policy_plru = {
     .name = "plru",
+    .sets_independent = 1,
     .summary = "tree pseudo-LRU: a tree of bits per set points at the half to evict from",
     .state_size = plru_state_size,
     .init = plru_init,

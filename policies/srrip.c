@@ -48,6 +48,7 @@ LLCT_DEFINE_BATCH(srrip_batch, srrip_hit, srrip_victim, srrip_fill, srrip_prefet
 
 const struct llct_policy_ops llct_policy_srrip = {
     .name = "srrip",
+    .sets_independent = 1,
     .summary = "static re-reference interval prediction, 2 bits",
     .state_size = srrip_state_size,
     .init = srrip_init,

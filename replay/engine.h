@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 
 /* Decoded batches handed to the workers together: each worker runs one model over the whole
  * window before the next model, so a model's state is reloaded into the caches once a window
@@ -27,6 +28,40 @@ struct window {
 	char dec_err[WINDOW][256];
 	struct llct_sample_list *lists[WINDOW]; /* set-sampled: per batch, per plan and variant */
 	uint32_t so_count[WINDOW][32];          /* set-sampled: each batch's accesses by so */
+	struct shard_list *shl[WINDOW];         /* split models: per batch, each shard's share */
+};
+
+/* Set sharding (shard.c): a model whose policy keeps to its sets (sets_independent) has its
+ * sets split over threads when there are more threads than models. Shard s of n owns the sets
+ * with set % n == s; each batch's accesses are dealt to the shards of each distinct
+ * configuration as the batch is decoded (a batch of its own, no SM, kernel or tenant), and each
+ * shard replays its share through its own copy of the cache, counting into its own frames; the
+ * counts
+ * are added up at the end. A set's accesses reach its shard in trace order, so every counter
+ * is what one thread gives. */
+#define LLCT_SHARD_MAX 64
+struct shard_plan {
+	struct llct_cache_config cfg;
+	unsigned n;   /* shards */
+	size_t first; /* its first list in a batch's shl[] */
+	int lookups;  /* keep each entry's index among the batch's lookups (next uses) */
+};
+struct shard_list {
+	struct llct_batch b; /* the shard's accesses of the batch, in order */
+	uint32_t cap;
+	/* plans with lookups: the index among the batch's lookups of each of the shard's */
+	uint32_t *lk, n_lk, cap_lk;
+};
+struct shard {
+	struct llct_cache *cache;        /* shard 0: the model's own */
+	struct llct_frame_stats *frames; /* shard 0: its result's */
+	uint64_t *next64;                /* models that need next uses: a list's, widened */
+	size_t frame_idx;                /* the frame its cache counts into */
+	double busy_s;
+};
+/* A unit of work in a window: a model, or one shard of a split model. */
+struct work_item {
+	uint32_t model, shard;
 };
 
 /* The next-use index holds 4 bytes an access: the index of the line's next access, or NU_NONE.
@@ -64,14 +99,19 @@ struct model {
 	int deferred; /* set-sampled, needs next uses: replays its stored list after the pass */
 	int keeper;   /* the deferred model that stores its list each window */
 	int store_st; /* how that went: LLCT_OK, else the first failure */
+	unsigned n_shards;    /* its sets split over this many shards; 0 or 1: not split */
+	struct shard *shards; /* [n_shards] */
+	size_t shp_idx;       /* its shard plan */
 };
 
 struct engine {
 	struct model *models;
 	size_t n_models;
 	unsigned n_threads;
-	size_t *order;            /* models by decreasing expected cost, claimed in this order */
-	atomic_size_t next_model; /* the next of order[] to claim in this window */
+	/* models and shards by decreasing expected cost, claimed in this order */
+	struct work_item *items;
+	size_t n_items;
+	atomic_size_t next_model; /* the next of items[] to claim in this window */
 	pthread_barrier_t start, done;
 	pthread_mutex_t gate;     /* held while threads are created, so they start together */
 	const struct window *win; /* set by the main thread before `start` */
@@ -96,7 +136,16 @@ struct engine {
 	atomic_size_t next_store; /* the next store a thread takes after the pass */
 	atomic_int store_failed;
 	int ucd;
+	struct shard_plan *shp; /* split models: a plan per distinct configuration */
+	size_t n_shp, n_shl;    /* plans; lists a batch deals into (every plan's shards) */
 };
+
+static inline double llct_now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* The plan of list l of a batch's (llct_sample_select). */
 static inline const struct llct_sample_cfg *md_plan(const struct engine *e, size_t l)
@@ -118,6 +167,20 @@ int llct_engine_setup_sampling(struct engine *e, const struct llct_replay_option
 int llct_engine_hand_over(struct engine *e, const struct llct_replay_options *o,
 			  struct llct_replay_result *res, size_t n_sel,
 			  const uint64_t (*exact)[32]);
+
+/* shard.c: splits the models that may be split when threads exceed models, and lists the
+ * work items (every model, or its shards), costliest first; sets *threads to the threads worth
+ * starting (at most the items). LLCT_OK or LLCT_ERR_NOMEM. */
+int llct_engine_setup_shards(struct engine *e, const struct llct_replay_options *o,
+			     unsigned *threads, size_t n_sel, struct window *win);
+/* Deals batch i of w to the shards' lists; LLCT_ERR_NOMEM when memory runs out. */
+int llct_shard_deal(const struct engine *e, struct window *w, unsigned i);
+/* Replays shard s of model md over the window. */
+void llct_shard_run(struct engine *e, const struct window *w, struct model *md, unsigned s);
+/* After the last window: the shards' counts into the model's result, and how it was split. */
+void llct_shards_add_up(struct engine *e);
+/* Frees the shards and lists (win: the two windows). */
+void llct_shards_free(struct engine *e, struct window *win);
 
 /* Checks a replay's options (options.c): LLCT_ERR_INVALID with the message in err. */
 int llct_replay_check_options(const struct llct_replay_options *o, char *err, size_t err_size);

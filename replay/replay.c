@@ -45,7 +45,8 @@ static void help_decode(struct engine *e)
 				w->dec_st[k] =
 				    llct_raw_chunk_decode(e->reader, &w->raw[k], &w->b[k],
 							  w->dec_err[k], sizeof(w->dec_err[k]));
-				if (!w->dec_st[k] && e->n_sp && select_sampled(e, w, k)) {
+				if (!w->dec_st[k] && ((e->n_sp && select_sampled(e, w, k)) ||
+						      (e->n_shl && llct_shard_deal(e, w, k)))) {
 					w->dec_st[k] = LLCT_ERR_NOMEM;
 					snprintf(w->dec_err[k], sizeof(w->dec_err[k]),
 						 "out of memory");
@@ -66,13 +67,6 @@ struct worker_arg {
 	struct engine *e;
 	unsigned id;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The strata a set-sampled model counts into in its current frame. */
 static void strata_of(const struct model *md, struct llct_frame_stats **fs)
@@ -106,7 +100,7 @@ static void run_deferred(struct engine *e)
 			struct model *md = &e->models[m];
 			if (!md->deferred || md->list_idx != l)
 				continue;
-			double t0 = now_s();
+			double t0 = llct_now_s();
 			for (size_t g = 0; g < s->n_seg; g++) {
 				size_t at = s->seg[g].at,
 				       end = g + 1 < s->n_seg ? s->seg[g + 1].at : s->n;
@@ -118,7 +112,7 @@ static void run_deferred(struct engine *e)
 				llct_cache_access_sampled(md->cache, &sl, s->next + at, fs,
 							  md->scratch);
 			}
-			md->res->busy_s += now_s() - t0;
+			md->res->busy_s += llct_now_s() - t0;
 		}
 	}
 }
@@ -138,9 +132,14 @@ static void run_models(struct engine *e, unsigned id)
 		return;
 	}
 	for (size_t k; (k = atomic_fetch_add_explicit(&e->next_model, 1, memory_order_relaxed)) <
-		       e->n_models;) {
-		struct model *md = &e->models[e->order[k]];
-		md->res->accesses += w->records;
+		       e->n_items;) {
+		struct model *md = &e->models[e->items[k].model];
+		if (e->items[k].shard == 0)
+			md->res->accesses += w->records;
+		if (md->n_shards) {
+			llct_shard_run(e, w, md, e->items[k].shard);
+			continue;
+		}
 		if (md->deferred) {
 			for (unsigned i = 0; md->keeper && !md->store_st && i < w->n; i++)
 				md->store_st = llct_sample_store_add(e->stores[md->list_idx],
@@ -148,7 +147,7 @@ static void run_models(struct engine *e, unsigned id)
 								     w->frame_idx[i]);
 			continue;
 		}
-		double t0 = now_s();
+		double t0 = llct_now_s();
 		for (unsigned i = 0; i < w->n; i++) {
 			enter_frame(md, w->frame_idx[i]);
 			const uint64_t *next = NULL;
@@ -168,7 +167,7 @@ static void run_models(struct engine *e, unsigned id)
 				llct_cache_access_batch(md->cache, &w->b[i], next);
 			}
 		}
-		md->res->busy_s += now_s() - t0;
+		md->res->busy_s += llct_now_s() - t0;
 	}
 }
 
@@ -222,7 +221,8 @@ static int fill_window(struct feeder *f, struct window *w, const struct engine *
 	w->records = 0;
 	while (w->n < WINDOW && (got = llct_cursor_next_into(f->cur, &w->b[w->n])) > 0) {
 		struct llct_batch *b = &w->b[w->n];
-		if (e->n_sp && select_sampled(e, w, w->n))
+		if ((e->n_sp && select_sampled(e, w, w->n)) ||
+		    (e->n_shl && llct_shard_deal(e, w, w->n)))
 			return LLCT_ERR_NOMEM;
 		while (f->ai < f->n_all && f->all[f->ai].frame != b->frame)
 			f->ai++;
@@ -357,7 +357,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	const char *dec_why = "";
 	struct llct_sigtab sigs = {0};
 	char store_why[512];
-	double t0 = now_s();
+	double t0 = llct_now_s();
 
 	*results = NULL;
 	memset(&e, 0, sizeof(e));
@@ -419,15 +419,6 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		if (o->policies[m]->needs_next_use && !e.models[m].deferred &&
 		    !(e.models[m].next64 = malloc(LLCT_CHUNK_MAX * sizeof(uint64_t))))
 			goto nomem;
-	/* Deal the costliest models (those with a next-use array) first, round robin. */
-	e.order = calloc(o->n_policies, sizeof(*e.order));
-	if (!e.order)
-		goto nomem;
-	size_t n_order = 0;
-	for (int heavy = 1; heavy >= 0; heavy--)
-		for (size_t m = 0; m < o->n_policies; m++)
-			if (!!o->policies[m]->needs_next_use == heavy)
-				e.order[n_order++] = m;
 	if ((st = llct_cursor_open(r, o->frames, &cur))) {
 		snprintf(err, err_size, "%s", llct_reader_error(r));
 		goto fail;
@@ -435,8 +426,9 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	e.n_threads = o->threads ? o->threads : (unsigned)(cores > 0 ? cores : 1);
-	if (e.n_threads > e.n_models)
-		e.n_threads = (unsigned)e.n_models;
+	/* more threads than models: split the models that may be split over them */
+	if ((st = llct_engine_setup_shards(&e, o, &e.n_threads, n_sel, win)))
+		goto nomem;
 	threads = calloc(e.n_threads, sizeof(*threads));
 	args = calloc(e.n_threads, sizeof(*args));
 	if (!threads || !args)
@@ -542,7 +534,8 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 		snprintf(err, err_size, "%s", dec_failed ? dec_why : llct_reader_error(r));
 		goto fail;
 	}
-	*wall_s = now_s() - t0;
+	*wall_s = llct_now_s() - t0;
+	llct_shards_add_up(&e);
 	if (llct_engine_hand_over(&e, o, res, n_sel, (const uint64_t(*)[32])fd.exact))
 		goto nomem;
 	*results = res;
@@ -561,6 +554,7 @@ fail:
 	llct_replay_results_free(res, o->n_policies);
 out:
 	llct_cursor_close(cur);
+	llct_shards_free(&e, win);
 	for (size_t m = 0; e.models && m < e.n_models; m++) {
 		llct_cache_destroy(e.models[m].cache);
 		free(e.models[m].next64);
@@ -592,7 +586,6 @@ out:
 		llct_sample_plan_release(&e.sp[c]);
 	free(e.sp);
 	free(win);
-	free(e.order);
 	free(next_use);
 	free(sel_of);
 	free(sel_frame);

@@ -104,11 +104,14 @@ static inline void llct_demoted(const struct llct_access *a, uint32_t way, uint3
 }
 
 struct llct_policy_ops {
-	const char *name;    /* as given to --policy */
-	const char *summary; /* one line for --help */
-	int needs_next_use;  /* the engine must compute llct_access.next_use */
-	int uses_sig;        /* the engine must fill llct_access.sig (general path only: such a
-				policy defines no batch or sampled loop) */
+	const char *name;     /* as given to --policy */
+	const char *summary;  /* one line for --help */
+	int needs_next_use;   /* the engine must compute llct_access.next_use */
+	int uses_sig;         /* the engine must fill llct_access.sig (general path only: such a
+				 policy defines no batch or sampled loop) */
+	int sets_independent; /* every decision reads and writes its own set's state only (no
+				 counter, predictor or dueling across sets): the engine may split
+				 the sets over threads (--threads) and get the same numbers */
 	size_t (*state_size)(const struct llct_cache_geom *g);
 	void (*init)(void *state, const struct llct_cache_geom *g);
 	void (*on_hit)(void *state, uint32_t way, const struct llct_access *a);

@@ -116,6 +116,7 @@ struct llct_replay_result {
 	/* --per-kernel: by frame, kernel and stream, sorted so; NULL otherwise */
 	struct llct_kernel_stats *kstats;
 	size_t n_kstats;
+	unsigned set_shards; /* its sets were split over this many threads (0 or 1: not split) */
 };
 
 /* One kernel's accesses of one stream in one frame (--per-kernel). Reads and writes count every

@@ -37,6 +37,17 @@ expect_rc 0 "$LLCTRACE" sql "$T/r.db" "SELECT count(*) FROM read_hit_rates; SELE
 # every stream row present per frame: 16 runs x 2 frames x 9 streams
 expect_rc 0 "$LLCTRACE" sql --csv "$T/r.db" "SELECT count(*) FROM stream_stats"
 expect_out '^288$'
+# sets split over threads: the same tables as one thread, the split recorded in params
+expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/s1.db" --llc 256KiB:16:64 -p lru,belady,drrip -q --threads 1
+expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/s4.db" --llc 256KiB:16:64 -p lru,belady,drrip -q --threads 7
+for tb in stream_stats rt_tex epochs; do
+	a=$(sqlite3 "$T/s1.db" "SELECT * FROM $tb" | md5sum); b=$(sqlite3 "$T/s4.db" "SELECT * FROM $tb" | md5sum)
+	[ "$a" = "$b" ] && ok || bad "sets split over threads changed $tb"
+done
+expect_rc 0 "$LLCTRACE" sql --csv "$T/s4.db" "SELECT policy, json_extract(params, '\$.set_shards') FROM runs ORDER BY id"
+expect_out '^lru,3$'; expect_out '^belady,3$'; expect_out '^drrip,$'
+expect_rc 0 "$LLCTRACE" sql --csv "$T/s1.db" "SELECT count(*) FROM runs WHERE json_extract(params, '\$.set_shards') IS NOT NULL"
+expect_out '^0$'
 # the table's numbers equal the database's
 tex_table=$("$LLCTRACE" replay "$T/a.llct" -o "$T/r2.db" --llc 256KiB:16:64 --policy lru 2>/dev/null | awk '$1 == "lru" { print $7 }')
 tex_sql=$("$LLCTRACE" sql --csv "$T/r2.db" "SELECT printf('%.1f%%', 100.0 * read_hit_rate) FROM stream_totals WHERE stream = 'TEX'" | tail -1)

@@ -1,6 +1,7 @@
 /* test_replay.c - the engine over a real trace file: one decode for many models gives the same
  * numbers as each model alone, on any number of threads; counters add up; Belady's next-use
- * pass against a plain one, and the thread that populates its array; results database schema,
+ * pass against a plain one, and the thread that populates its array; a model's sets split over
+ * threads against one thread; results database schema,
  * views, accumulation and refusal of foreign or newer files. */
 #include "../../replay/engine.h"
 #include "../../replay/sample.h"
@@ -587,6 +588,84 @@ static void test_prefault(void)
 	llct_prefault_stop(&pf);
 }
 
+/* Set sharding: a model whose policy keeps to its sets, split over more threads than models,
+ * gives every counter of every frame the one-thread run gives (shard counts a power of two or
+ * not; UCD; a sweep of configurations with modulo, XOR and non-power-of-two set indexing beside
+ * a model that may not be split; a frame range), and says how it was split. */
+static void test_shards(void)
+{
+	struct llct_reader *r;
+	char err[600];
+	double wall;
+	const struct llct_policy_ops *split[16], *mix[17];
+	size_t n = 0;
+	for (const struct llct_policy_ops *const *p = llct_policies; *p; p++)
+		if ((*p)->sets_independent)
+			split[n++] = *p;
+	CHECK(n >= 6); /* lru, nru, srrip, plru, belady, belady-bypass */
+	CHECK_EQ(llct_reader_open(trace, &r, err, sizeof(err)), LLCT_OK);
+	struct llct_replay_options o = {.cache = LLCT_CACHE_CONFIG_INIT};
+	o.cache.size = 256 * 1024;
+	struct llct_replay_result *one, *many;
+	for (int ucd = 0; ucd < 2; ucd++)
+		for (size_t m = 0; m < n; m++) {
+			o.cache.ucd = ucd;
+			o.policies = &split[m];
+			o.n_policies = 1;
+			o.threads = 1;
+			CHECK_EQ(llct_replay_run(r, &o, &one, &wall, err, sizeof(err)), LLCT_OK);
+			CHECK_EQ(one[0].set_shards, 0);
+			for (unsigned t = 3; t <= 4; t++) {
+				o.threads = t;
+				CHECK_EQ(llct_replay_run(r, &o, &many, &wall, err, sizeof(err)),
+					 LLCT_OK);
+				CHECK_EQ(many[0].set_shards, t);
+				CHECK(same_stats(one, many));
+				llct_replay_results_free(many, 1);
+			}
+			llct_replay_results_free(one, 1);
+		}
+	o.cache.ucd = 0;
+	/* a sweep: three configurations of every splittable policy and DRRIP */
+	memcpy(mix, split, n * sizeof(*mix));
+	mix[n] = llct_policy_find("drrip");
+	size_t k = n + 1;
+	struct llct_cache_config cfg[3] = {o.cache, o.cache, o.cache};
+	cfg[1].size = 192 * 1024; /* 192 sets: modulo by a non-power of two */
+	cfg[1].banks = 4;
+	cfg[2].size = 1 << 20;
+	cfg[2].ways = 8;
+	cfg[2].hash = LLCT_HASH_XOR;
+	cfg[2].banks = 8;
+	const struct llct_policy_ops *sp[3 * 17];
+	struct llct_cache_config sc[3 * 17];
+	for (size_t c = 0; c < 3; c++)
+		for (size_t m = 0; m < k; m++) {
+			sp[c * k + m] = mix[m];
+			sc[c * k + m] = cfg[c];
+		}
+	o.policies = sp;
+	o.caches = sc;
+	o.n_policies = 3 * k;
+	struct llct_frame_range fr;
+	CHECK_EQ(llct_frame_range_parse("1-2", &fr), LLCT_OK);
+	for (int sel = 0; sel < 2; sel++) {
+		o.frames = sel ? &fr : NULL;
+		o.threads = 1;
+		CHECK_EQ(llct_replay_run(r, &o, &one, &wall, err, sizeof(err)), LLCT_OK);
+		o.threads = (unsigned)(3 * k + 3 * n * 2); /* two more threads a splittable model */
+		CHECK_EQ(llct_replay_run(r, &o, &many, &wall, err, sizeof(err)), LLCT_OK);
+		for (size_t m = 0; m < 3 * k; m++) {
+			CHECK(same_stats(&one[m], &many[m]));
+			CHECK_EQ(many[m].set_shards, sp[m]->sets_independent ? 3u : 0u);
+		}
+		llct_replay_results_free(one, 3 * k);
+		llct_replay_results_free(many, 3 * k);
+	}
+	llct_frame_range_release(&fr);
+	llct_reader_close(r);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "/tmp/llct-test-replay-XXXXXX");
@@ -594,6 +673,7 @@ int main(void)
 		return 1;
 	make_trace();
 	test_engine();
+	test_shards();
 	test_next_use();
 	test_prefault();
 	test_sampling();
