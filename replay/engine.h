@@ -33,7 +33,7 @@ struct window {
 
 /* Set sharding (shard.c): a model whose policy keeps to its sets (sets_independent) has its
  * sets split over threads when there are more threads than models. Shard s of n owns the sets
- * with set % n == s; each batch's accesses are dealt to the shards of each distinct
+ * with set x n / sets == s (a run of neighbouring sets); each batch's accesses are dealt to the shards of each distinct
  * configuration as the batch is decoded (a batch of its own, no SM, kernel or tenant), and each
  * shard replays its share through its own copy of the cache, counting into its own frames; the
  * counts

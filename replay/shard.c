@@ -182,16 +182,20 @@ int llct_shard_deal(const struct engine *e, struct window *w, unsigned i)
 			mask = sets - 1;
 		int xor_hash = sp->cfg.hash == LLCT_HASH_XOR, ucd = sp->cfg.ucd;
 		int plain = mask && !xor_hash; /* the set is the line's low bits */
-		uint32_t nmask = (n & (n - 1)) ? 0 : n - 1;
+		/* shard of a set: set x n / sets, so each shard owns a run of neighbouring sets
+		 * (set mod n put a shard's sets a power of two apart in memory, where they fought
+		 * over the same sets of the CPU's own caches: 64 shards cost 11.9 ns an access
+		 * where 2 cost 6.4) */
 		uint8_t sid[LLCT_CHUNK_MAX]; /* each access's shard */
-		if (plain && nmask) /* set % n is the line's low bits too: a loop that vectorizes */
+		if (plain)                   /* a loop that vectorizes */
 			for (uint32_t j = 0; j < b->n; j++)
-				sid[j] = (uint8_t)((b->addr[j] >> shift) & nmask);
+				sid[j] = (uint8_t)((((b->addr[j] >> shift) & mask) * n) >> bits);
 		else
 			for (uint32_t j = 0; j < b->n; j++)
-				sid[j] = (uint8_t)(llct_set_index(xor_hash, bits, mask, sets,
-								  b->addr[j] >> shift) %
-						   n);
+				sid[j] =
+				    (uint8_t)((uint64_t)llct_set_index(xor_hash, bits, mask, sets,
+								       b->addr[j] >> shift) *
+					      n / sets);
 		/* counted in four tables: one would make each count wait for the one before
 		 * (two shards: the same counter time after time) */
 		uint32_t count4[4][LLCT_SHARD_MAX] = {{0}}, at[LLCT_SHARD_MAX] = {0};

@@ -323,11 +323,22 @@ LLCT_INLINE void llct_prefetch_row(const void *p, size_t bytes)
 static inline uint64_t llct_event_flush(struct llct_frame_stats *fs, const uint32_t *hist)
 {
 	uint64_t hits = 0;
-	for (unsigned c = 0; c < LLCT_EV_N; c++)
-		if (hist[c]) {
-			llct_event_count(fs, c, hist[c]);
-			hits += llct_ev_is_hit(c) ? hist[c] : 0;
-		}
+	/* eight codes at a time, skipped together when all are 0 (most are: a batch of a split
+	 * model's shard has a thousand accesses or so, and looking at 2,592 codes one by one
+	 * cost it more than a nanosecond an access) */
+	_Static_assert(LLCT_EV_N % 8 == 0, "codes in eights");
+	for (unsigned c0 = 0; c0 < LLCT_EV_N; c0 += 8) {
+		uint32_t any = 0;
+		for (unsigned k = 0; k < 8; k++)
+			any |= hist[c0 + k];
+		if (!any)
+			continue;
+		for (unsigned c = c0; c < c0 + 8; c++)
+			if (hist[c]) {
+				llct_event_count(fs, c, hist[c]);
+				hits += llct_ev_is_hit(c) ? hist[c] : 0;
+			}
+	}
 	return hits;
 }
 
