@@ -53,6 +53,8 @@ struct llct_writer;
 int cli_finish_trace(struct llct_writer *w, const char *tmp, const char *out, int st, char *err,
 		     size_t err_size);
 
+/* Writes a byte count as cli_parse_size reads it back: "512KiB", "8MiB", "100". */
+void cli_format_size(uint64_t bytes, char *buf, size_t size);
 /* Parses sizes like "8MiB", "64", "2KiB", "1GB"; returns 0 on bad input. */
 int cli_parse_size(const char *s, uint64_t *out);
 /* Parses "SIZE", "SIZE:WAYS" or "SIZE:WAYS:LINE" (e.g. 8MiB:16:64); what is left out keeps

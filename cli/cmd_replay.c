@@ -29,14 +29,14 @@ struct llc_list {
 
 /* Adds each size of one --llc value ("8MiB", "2MiB,4MiB", "8MiB:16:64"); a usage message and
  * non-zero on a bad one. */
-static int add_llc(struct llc_list *l, const char *arg)
+static int add_llc(struct llc_list *l, const char *arg, const char *opt)
 {
 	char *copy = strdup(arg), *save = NULL;
 	int bad = !copy;
 	for (char *t = copy ? strtok_r(copy, ", ", &save) : NULL; t && !bad;
 	     t = strtok_r(NULL, ", ", &save)) {
 		if (l->n == MAX_LLC) {
-			cli_usage_error("replay", "at most %d --llc sizes", MAX_LLC);
+			cli_usage_error("replay", "at most %d %s sizes", MAX_LLC, opt);
 			bad = 1;
 			break;
 		}
@@ -44,9 +44,9 @@ static int add_llc(struct llc_list *l, const char *arg)
 		l->c[l->n] = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
 		if (!cli_parse_llc(t, &l->c[l->n].size, &l->c[l->n].ways, &l->c[l->n].line)) {
 			cli_usage_error("replay",
-					"bad --llc '%s' (SIZE, or SIZE:WAYS:LINE, e.g. 8MiB or "
+					"bad %s '%s' (SIZE, or SIZE:WAYS:LINE, e.g. 8MiB or "
 					"8MiB:16:64)",
-					t);
+					opt, t);
 			bad = 1;
 		}
 		l->n++;
@@ -91,6 +91,64 @@ static int resolve_llc(struct llc_list *l, struct replay_job *a, char *err, size
 	return 0;
 }
 
+/* --mrc SIZES: LRU at each size in one pass. A size alone keeps the sets and line of the
+ * geometry --llc gives (8MiB:16:64 by default: 8,192 sets of 64 bytes) and takes the ways it
+ * needs, so the sizes share one stack; SIZE:WAYS:LINE is taken as it is. A usage message and
+ * non-zero when they cannot be. */
+static int mrc_sizes(struct llc_list *mrc, const struct llc_list *sizes, struct replay_job *a,
+		     const char *policy_arg)
+{
+	if (policy_arg && strcasecmp(policy_arg, "lru") != 0) {
+		cli_usage_error("replay",
+				"--mrc replays LRU (stack distances in one pass): not with "
+				"--policy %s",
+				policy_arg);
+		return 1;
+	}
+	if (sizes->n > 1) {
+		cli_usage_error("replay",
+				"--mrc gives the sizes; --llc gives at most one geometry "
+				"(its sets and line), not %zu",
+				sizes->n);
+		return 1;
+	}
+	if (a->corun) {
+		cli_usage_error("replay", "--mrc replays one trace, not a co-run");
+		return 1;
+	}
+	const struct llct_cache_config base =
+	    sizes->n ? sizes->c[0] : (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
+	uint64_t set_bytes = llct_cache_sets(&base) * (uint64_t)base.line;
+	for (size_t i = 0; i < mrc->n; i++) {
+		if (strchr(mrc->text[i], ':'))
+			continue;
+		uint64_t size = mrc->c[i].size, ways = set_bytes ? size / set_bytes : 0;
+		if (!set_bytes || size % set_bytes || ways < 1 || ways > LLCT_MAX_WAYS) {
+			char step[32], top[32];
+			cli_format_size(set_bytes, step, sizeof(step));
+			cli_format_size(set_bytes * LLCT_MAX_WAYS, top, sizeof(top));
+			cli_usage_error(
+			    "replay",
+			    "--mrc '%s' is not 1 to %d ways of %u sets of %u bytes (the "
+			    "sets of --llc %s): give multiples of %s up to %s, or "
+			    "SIZE:WAYS:LINE",
+			    mrc->text[i], LLCT_MAX_WAYS, llct_cache_sets(&base), base.line,
+			    sizes->n ? sizes->text[0] : "8MiB:16:64", step, top);
+			return 1;
+		}
+		mrc->c[i].ways = (uint32_t)ways;
+		mrc->c[i].line = base.line;
+		char sz[32];
+		cli_format_size(size, sz, sizeof(sz));
+		snprintf(mrc->text[i], sizeof(mrc->text[i]), "%s:%u:%u", sz, mrc->c[i].ways,
+			 base.line);
+	}
+	a->pol[0] = llct_policy_find("lru");
+	a->n_pol = 1;
+	a->one_pass = 1;
+	return 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
 	enum {
@@ -114,7 +172,8 @@ int cmd_replay(int argc, char **argv)
 		O_SIMULTANEOUS,
 		O_PER_KERNEL,
 		O_WRITE,
-		O_SECTOR
+		O_SECTOR,
+		O_MRC
 	};
 	static const struct option opts[] = {
 	    {"policy", required_argument, NULL, 'p'},
@@ -142,13 +201,14 @@ int cmd_replay(int argc, char **argv)
 	    {"per-kernel", no_argument, NULL, O_PER_KERNEL},
 	    {"write-policy", required_argument, NULL, O_WRITE},
 	    {"sector", required_argument, NULL, O_SECTOR},
+	    {"mrc", required_argument, NULL, O_MRC},
 	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0}};
 	struct replay_job *a = calloc(1, sizeof(*a));
 	const char *policy_arg = NULL, *out_path = NULL;
 	char err[700], policy_buf[1024], llc_buf[1024];
-	struct llc_list sizes = {.n = 0};
+	struct llc_list sizes = {.n = 0}, mrc = {.n = 0};
 	int quiet = 0, part_by_set = 0, simultaneous = 0;
 	uint64_t v;
 	int c, rc = EXIT_USAGE;
@@ -171,7 +231,14 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case 'l': /* repeated, or a list: one run per size */
 			if (add_llc(&sizes,
-				    cli_list_arg(optarg, argc, argv, llc_buf, sizeof(llc_buf))))
+				    cli_list_arg(optarg, argc, argv, llc_buf, sizeof(llc_buf)),
+				    "--llc"))
+				goto out;
+			break;
+		case O_MRC:
+			if (add_llc(&mrc,
+				    cli_list_arg(optarg, argc, argv, llc_buf, sizeof(llc_buf)),
+				    "--mrc"))
 				goto out;
 			break;
 		case O_BANKS:
@@ -350,7 +417,9 @@ int cmd_replay(int argc, char **argv)
 		cli_usage_error("replay", "%s", err);
 		goto out;
 	}
-	if (resolve_llc(&sizes, a, err, sizeof(err)))
+	if (mrc.n && mrc_sizes(&mrc, &sizes, a, policy_arg))
+		goto out;
+	if (resolve_llc(mrc.n ? &mrc : &sizes, a, err, sizeof(err)))
 		goto out;
 	if (simultaneous) /* every estimate of the command's runs, together */
 		a->family = REPLAY_ESTIMATES_PER_RUN * (uint32_t)a->n_pol *
@@ -393,8 +462,9 @@ int cmd_replay(int argc, char **argv)
 	} else {
 		cli_progress_done(&prog, a->records);
 		rc = EXIT_OK;
-		if (!quiet && replay_print_summary(db, a, (const char *)sizes.text,
-						   sizeof(sizes.text[0]), out_path))
+		if (!quiet &&
+		    replay_print_summary(db, a, (const char *)(mrc.n ? mrc.text : sizes.text),
+					 sizeof(sizes.text[0]), out_path))
 			rc = EXIT_FAIL;
 	}
 	if (llct_results_close(db) && rc == EXIT_OK) {

@@ -379,6 +379,7 @@ static void fill_desc(const struct replay_job *j, const struct llct_cache_config
 	d->ucd = c->ucd;
 	d->write_policy = llct_write_policy_name(c->write_policy);
 	d->sector = c->sector;
+	d->one_pass = j->one_pass;
 	d->n_policies = j->n_pol;
 	d->threads = j->threads;
 	d->command_wall_s = j->wall_s;
@@ -451,6 +452,7 @@ static int run_single(struct replay_job *j, struct llct_results *db, const char 
 	o.contention_by = j->contention_by;
 	o.sample_sets = j->sample_sets;
 	o.per_kernel = j->per_kernel;
+	o.one_pass = j->one_pass;
 	/* Bonferroni: each of the family's estimates at 1 - (1 - level) / family, so that all of
 	 * them hold together at least at the level */
 	double conf = j->confidence > 0 ? j->confidence : 0.99;

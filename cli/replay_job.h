@@ -33,6 +33,7 @@ struct replay_job {
 	double hit_lat, miss_lat, mlp[LLCT_MAX_CLASSES]; /* co-runs; mlp 0: the default */
 	unsigned threads;
 	int per_kernel;       /* --per-kernel: kernel_stats rows too */
+	int one_pass;         /* --mrc: LRU at every size through one stack a set count */
 	uint32_t sample_sets; /* --sample-sets 1/N: N; 0: every set */
 	double confidence;    /* the estimates' intervals' level (0: 0.99) ... */
 	uint32_t family;      /* ... each alone (0), or these many estimates together */

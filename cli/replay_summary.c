@@ -42,8 +42,10 @@ int replay_print_summary(struct llct_results *db, const struct replay_job *a, co
 				"sets (HiZ, small buffers) may be missed; sample more sets (a "
 				"smaller N) for tighter estimates\n");
 	}
-	fprintf(stderr, "replayed %llu records x %zu policies%s%.0zu%s in %.2fs; results in '%s'\n",
+	fprintf(stderr,
+		"replayed %llu records x %zu policies%s%.0zu%s%s in %.2fs; results in '%s'\n",
 		(unsigned long long)a->records, a->n_pol, a->n_sweep ? " x " : "", a->n_sweep,
-		a->n_sweep ? " LLC sizes" : "", a->wall_s, out_path);
+		a->n_sweep ? " LLC sizes" : "",
+		a->one_pass ? " in one pass (LRU stack distances)" : "", a->wall_s, out_path);
 	return rc;
 }

@@ -196,6 +196,18 @@ int cli_parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+void cli_format_size(uint64_t bytes, char *buf, size_t size)
+{
+	if (bytes && bytes % (1u << 30) == 0)
+		snprintf(buf, size, "%lluGiB", (unsigned long long)(bytes >> 30));
+	else if (bytes && bytes % (1u << 20) == 0)
+		snprintf(buf, size, "%lluMiB", (unsigned long long)(bytes >> 20));
+	else if (bytes && bytes % 1024 == 0)
+		snprintf(buf, size, "%lluKiB", (unsigned long long)(bytes >> 10));
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)bytes);
+}
+
 int cli_parse_llc(const char *s, uint64_t *size, uint32_t *ways, uint32_t *line)
 {
 	char buf[64], *w, *l = NULL;

@@ -19,7 +19,7 @@ static const char PARAMS_SQL[] =
     " 'hit_latency', ?7, 'miss_latency', ?8, 'mlp', json(?9), 'contention_by', ?10,"
     " 'partition', ?11, 'partition_by', ?12, 'bypass', ?13, 'colors', ?14,"
     " 'page_size', ?15, 'batch_cell', ?16, 'sample_sets', ?17,"
-    " 'confidence', ?18, 'simultaneous_over', ?19, 'sector', ?21))";
+    " 'confidence', ?18, 'simultaneous_over', ?19, 'sector', ?21, 'one_pass', ?22))";
 
 static void bind_text(sqlite3_stmt *st, int i, const char *s)
 {
@@ -73,6 +73,8 @@ static char *params_json(struct llct_results *r, const struct llct_replay_desc *
 	bind_text(st, 20, d->write_policy);
 	if (d->sector)
 		sqlite3_bind_int64(st, 21, d->sector);
+	if (d->one_pass)
+		bind_text(st, 22, "lru stack distances");
 	if (d->sample_sets > 1) {
 		char buf[32];
 		snprintf(buf, sizeof(buf), "1/%u", d->sample_sets);

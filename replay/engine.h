@@ -33,12 +33,11 @@ struct window {
 
 /* Set sharding (shard.c): a model whose policy keeps to its sets (sets_independent) has its
  * sets split over threads when there are more threads than models. Shard s of n owns the sets
- * with set x n / sets == s (a run of neighbouring sets); each batch's accesses are dealt to the shards of each distinct
- * configuration as the batch is decoded (a batch of its own, no SM, kernel or tenant), and each
- * shard replays its share through its own copy of the cache, counting into its own frames; the
- * counts
- * are added up at the end. A set's accesses reach its shard in trace order, so every counter
- * is what one thread gives. */
+ * with set x n / sets == s (a run of neighbouring sets); each batch's accesses are dealt to the
+ * shards of each distinct configuration as the batch is decoded (a batch of its own, no SM, kernel
+ * or tenant), and each shard replays its share through its own copy of the cache, counting into its
+ * own frames; the counts are added up at the end. A set's accesses reach its shard in trace order,
+ * so every counter is what one thread gives. */
 #define LLCT_SHARD_MAX 64
 struct shard_plan {
 	struct llct_cache_config cfg;
@@ -99,6 +98,8 @@ struct model {
 	int deferred; /* set-sampled, needs next uses: replays its stored list after the pass */
 	int keeper;   /* the deferred model that stores its list each window */
 	int store_st; /* how that went: LLCT_OK, else the first failure */
+	struct llct_mrc *mrc; /* one-pass LRU: the stack of its set count's sizes, or NULL */
+	int absorbed;         /* one-pass LRU: replayed by another model's stack */
 	unsigned n_shards;    /* its sets split over this many shards; 0 or 1: not split */
 	struct shard *shards; /* [n_shards] */
 	size_t shp_idx;       /* its shard plan */
@@ -181,6 +182,16 @@ void llct_shard_run(struct engine *e, const struct window *w, struct model *md, 
 void llct_shards_add_up(struct engine *e);
 /* Frees the shards and lists (win: the two windows). */
 void llct_shards_free(struct engine *e, struct window *win);
+
+/* mrc.c: one-pass LRU miss curves (llct_replay_options.one_pass). The models that share a set
+ * count and index replay through one stack a set, the first of them holding it (model.mrc), the
+ * others absorbed; at most LLCT_MRC_MAX sizes a stack. */
+#define LLCT_MRC_MAX 64
+struct llct_mrc;
+int llct_mrc_setup(struct engine *e, const struct llct_replay_options *o);
+void llct_mrc_window(struct llct_mrc *q, const struct window *w);
+void llct_mrc_hand_over(struct engine *e);
+void llct_mrc_free(struct llct_mrc *q);
 
 /* Checks a replay's options (options.c): LLCT_ERR_INVALID with the message in err. */
 int llct_replay_check_options(const struct llct_replay_options *o, char *err, size_t err_size);

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int llct_replay_check_options(const struct llct_replay_options *o, char *err, size_t err_size)
 {
@@ -29,6 +30,26 @@ int llct_replay_check_options(const struct llct_replay_options *o, char *err, si
 		snprintf(err, err_size,
 			 "per-kernel counts need every set replayed: not with --sample-sets");
 		return LLCT_ERR_INVALID;
+	}
+	if (o->one_pass) {
+		const char *why = NULL;
+		for (size_t m = 0; m < o->n_policies && !why; m++) {
+			const struct llct_cache_config *c = o->caches ? &o->caches[m] : &o->cache;
+			if (strcmp(o->policies[m]->name, "lru") != 0)
+				why = "every policy is LRU";
+			else if (c->write_policy || c->sector)
+				why = "write-allocate and unsectored lines";
+		}
+		if (!why && o->n_policies > 64)
+			why = "at most 64 sizes";
+		if (!why && (o->part || o->dyn_plan || o->contention || o->per_kernel ||
+			     o->sample_sets > 1))
+			why = "no partitions, bypass, colors, contention, per-kernel counts or set "
+			      "sampling";
+		if (why) {
+			snprintf(err, err_size, "one-pass miss curves need %s", why);
+			return LLCT_ERR_INVALID;
+		}
 	}
 	if (!(o->sample_level >= 0 && o->sample_level < 1)) {
 		snprintf(err, err_size, "an interval's level is between 0 and 1, not %g",

@@ -134,6 +134,10 @@ static void run_models(struct engine *e, unsigned id)
 	for (size_t k; (k = atomic_fetch_add_explicit(&e->next_model, 1, memory_order_relaxed)) <
 		       e->n_items;) {
 		struct model *md = &e->models[e->items[k].model];
+		if (md->mrc) { /* counts every size's accesses itself */
+			llct_mrc_window(md->mrc, w);
+			continue;
+		}
 		if (e->items[k].shard == 0)
 			md->res->accesses += w->records;
 		if (md->n_shards) {
@@ -536,6 +540,7 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 	}
 	*wall_s = llct_now_s() - t0;
 	llct_shards_add_up(&e);
+	llct_mrc_hand_over(&e);
 	if (llct_engine_hand_over(&e, o, res, n_sel, (const uint64_t(*)[32])fd.exact))
 		goto nomem;
 	*results = res;
@@ -557,6 +562,7 @@ out:
 	llct_shards_free(&e, win);
 	for (size_t m = 0; e.models && m < e.n_models; m++) {
 		llct_cache_destroy(e.models[m].cache);
+		llct_mrc_free(e.models[m].mrc);
 		free(e.models[m].next64);
 		free(e.models[m].strata);
 		free(e.models[m].scratch);

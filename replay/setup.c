@@ -25,6 +25,11 @@ int llct_engine_make_models(struct engine *e, const struct llct_replay_options *
 		for (size_t f = 0; f < n_sel; f++)
 			res[m].frames[f].frame = sel_frame[f];
 		const struct llct_cache_config *cc = o->caches ? &o->caches[m] : &o->cache;
+		e->models[m].res = &res[m];
+		e->models[m].frame_idx = SIZE_MAX;
+		*need_next |= o->policies[m]->needs_next_use;
+		if (o->one_pass) /* the stacks replay them (mrc.c) */
+			continue;
 		if ((st = llct_cache_create(cc, o->policies[m], &e->models[m].cache)))
 			return st;
 		llct_cache_set_partition(e->models[m].cache, o->part);
@@ -42,12 +47,9 @@ int llct_engine_make_models(struct engine *e, const struct llct_replay_options *
 			llct_dynpart_start(d, o->start_counts);
 			llct_cache_set_dynpart(e->models[m].cache, d);
 		}
-		e->models[m].res = &res[m];
-		e->models[m].frame_idx = SIZE_MAX;
 		res[m].peak_state = llct_cache_state_bytes(e->models[m].cache);
-		*need_next |= o->policies[m]->needs_next_use;
 	}
-	return LLCT_OK;
+	return o->one_pass ? llct_mrc_setup(e, o) : LLCT_OK;
 }
 
 /* Set-sampled replays: a plan per distinct configuration, strata per model, the list

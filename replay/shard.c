@@ -15,9 +15,9 @@ static int can_split(const struct engine *e, const struct llct_replay_options *o
 {
 	const struct llct_policy_ops *p = o->policies[m];
 	const struct llct_cache_config *cc = o->caches ? &o->caches[m] : &o->cache;
-	return p->sets_independent && p->batch && !e->models[m].sp && o->sample_sets <= 1 &&
-	       !o->part && !o->dyn_plan && !o->contention && !o->per_kernel && !cc->write_policy &&
-	       !cc->sector;
+	return p->sets_independent && p->batch && !e->models[m].sp && !o->one_pass &&
+	       o->sample_sets <= 1 && !o->part && !o->dyn_plan && !o->contention &&
+	       !o->per_kernel && !cc->write_policy && !cc->sector;
 }
 
 /* Shards for each model that may be split: the threads beyond one a model, shared among
@@ -27,14 +27,16 @@ static int can_split(const struct engine *e, const struct llct_replay_options *o
  * core gave while the first was busy decoding. */
 static void count_shards(struct engine *e, const struct llct_replay_options *o, unsigned threads)
 {
-	size_t n = e->n_models, k = 0, j = 0;
-	for (size_t m = 0; m < n; m++)
+	size_t n = 0, k = 0, j = 0;
+	for (size_t m = 0; m < e->n_models; m++)
+		n += !e->models[m].absorbed;
+	for (size_t m = 0; m < e->n_models; m++)
 		k += (size_t)can_split(e, o, m);
 	size_t spare = o->threads ? n : n + 1;
 	if (!k || threads <= spare)
 		return;
 	size_t extra = threads - spare;
-	for (size_t m = 0; m < n; m++) {
+	for (size_t m = 0; m < e->n_models; m++) {
 		if (!can_split(e, o, m))
 			continue;
 		const struct llct_cache_config *cc = o->caches ? &o->caches[m] : &o->cache;
@@ -115,7 +117,7 @@ int llct_engine_setup_shards(struct engine *e, const struct llct_replay_options 
 	size_t n_items = 0;
 	for (size_t m = 0; m < e->n_models; m++) {
 		struct model *md = &e->models[m];
-		n_items += md->n_shards ? md->n_shards : 1;
+		n_items += md->absorbed ? 0 : md->n_shards ? md->n_shards : 1;
 		if (!md->n_shards)
 			continue;
 		if (!(md->shards = calloc(md->n_shards, sizeof(*md->shards))))
@@ -129,7 +131,7 @@ int llct_engine_setup_shards(struct engine *e, const struct llct_replay_options 
 	/* the costliest models (those with next uses) first, each model's shards together */
 	for (int heavy = 1; heavy >= 0; heavy--)
 		for (size_t m = 0; m < e->n_models; m++) {
-			if (!!o->policies[m]->needs_next_use != heavy)
+			if (!!o->policies[m]->needs_next_use != heavy || e->models[m].absorbed)
 				continue;
 			unsigned ns = e->models[m].n_shards ? e->models[m].n_shards : 1;
 			for (unsigned s = 0; s < ns; s++)

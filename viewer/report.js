@@ -382,6 +382,19 @@ const SECTIONS = [
 		},
 	},
 	{
+		id: 'lru-curve',
+		title: 'LRU miss curve in one pass',
+		intro: 'LRU\'s misses / accesses at every size of a one-pass replay (llctrace replay --mrc): each size\'s run is exactly the run LRU alone makes at that size (stack distances); the sizes of one set count differ in their ways.',
+		empty: 'No one-pass LRU curve of this trace: llctrace replay TRACE --mrc 2MiB,4MiB,8MiB,16MiB -o RESULTS.db draws one.',
+		parts: (f) => [{
+			id: 'lru-curve',
+			min: 'SELECT count(DISTINCT llc_bytes) FROM (%s)',
+			sql: `SELECT r.sets || ' sets' AS sets, m.llc_bytes, r.ways, m.accesses, m.misses, m.miss_rate\nFROM ${J('miss_curves', 'm')} JOIN runs r ON r.id = m.run_id\nWHERE c.latest AND c.trace = ${lit(f.trace)} AND json_extract(r.params, '$.one_pass') IS NOT NULL\nORDER BY r.sets, m.llc_bytes`,
+			chart: (rows) => lines(rows, { x: 'llc_bytes', y: 'miss_rate', color: 'sets', yTitle: 'miss rate', pct: true, xTitle: 'LLC size', logx: true, xLabel: "datum.value >= 1048576 ? datum.value / 1048576 + ' MiB' : datum.value / 1024 + ' KiB'" }),
+			usable: (rows) => new Set(rows.map((r) => r.llc_bytes)).size >= 2,
+		}],
+	},
+	{
 		id: 'tenants',
 		title: 'Co-run tenants',
 		intro: 'Each tenant\'s modeled time sharing the LLC against running alone with the whole LLC (slowdown) and alone in its own partition (variation, FGPU); system throughput STP = Σ alone / shared time.',

@@ -254,6 +254,11 @@ struct llct_replay_options {
 	/* Count every model's accesses by frame, kernel and stream too (llct_replay_result's
 	 * kstats); the models take the general path. Not with sample_sets. */
 	int per_kernel;
+	/* One-pass LRU miss curves: every policy is LRU, and the models that share a set count
+	 * and set index replay through one stack of lines a set (stack distances), each size's
+	 * counters equal to its own run's. Write-allocate, unsectored, every set, no partitions,
+	 * contention or per-kernel counts; at most 64 sizes of one set count. */
+	int one_pass;
 	/* Called from the decoding thread now and then; may be NULL. */
 	void (*progress)(void *ud, uint64_t done, uint64_t total);
 	void *progress_ud;

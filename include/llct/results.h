@@ -47,6 +47,7 @@ struct llct_replay_desc {
 	int ucd;
 	const char *write_policy; /* llct_write_policy_name; NULL: write-back write-allocate */
 	uint32_t sector;          /* sector bytes; 0: lines are not sectored */
+	int one_pass;             /* LRU sizes replayed through one stack (replay --mrc) */
 	/* params */
 	size_t n_policies; /* in the command */
 	unsigned threads;

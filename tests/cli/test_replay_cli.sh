@@ -48,6 +48,19 @@ expect_rc 0 "$LLCTRACE" sql --csv "$T/s4.db" "SELECT policy, json_extract(params
 expect_out '^lru,3$'; expect_out '^belady,3$'; expect_out '^drrip,$'
 expect_rc 0 "$LLCTRACE" sql --csv "$T/s1.db" "SELECT count(*) FROM runs WHERE json_extract(params, '\$.set_shards') IS NOT NULL"
 expect_out '^0$'
+# one-pass LRU curves: each size's tables equal LRU's own run at that size
+expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/m1.db" --llc 256KiB:1:64 --mrc 256KiB,1MiB,128KiB:8:64
+expect_out 'LLC 1MiB:4:64'; expect_err 'in one pass'
+expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/m2.db" -p lru --llc 256KiB:1:64,1MiB:4:64,128KiB:8:64 -q
+for tb in stream_stats rt_tex epochs; do
+	a=$(sqlite3 "$T/m1.db" "SELECT * FROM $tb" | md5sum); b=$(sqlite3 "$T/m2.db" "SELECT * FROM $tb" | md5sum)
+	[ "$a" = "$b" ] && ok || bad "--mrc differs from separate runs in $tb"
+done
+expect_rc 0 "$LLCTRACE" sql --csv "$T/m1.db" "SELECT ways, json_extract(params, '\$.one_pass') FROM runs ORDER BY id"
+expect_out '^1,lru stack distances$'; expect_out '^4,lru stack distances$'; expect_out '^8,lru stack distances$'
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/m3.db" --mrc 100KiB; expect_err "not 1 to 64 ways of 8192 sets of 64 bytes"; expect_err "multiples of 512KiB up to 32MiB"
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/m3.db" --mrc 1MiB -p drrip; expect_err "replays LRU"
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/m3.db" --mrc 1MiB --llc 1MiB,2MiB; expect_err "at most one geometry"
 # the table's numbers equal the database's
 tex_table=$("$LLCTRACE" replay "$T/a.llct" -o "$T/r2.db" --llc 256KiB:16:64 --policy lru 2>/dev/null | awk '$1 == "lru" { print $7 }')
 tex_sql=$("$LLCTRACE" sql --csv "$T/r2.db" "SELECT printf('%.1f%%', 100.0 * read_hit_rate) FROM stream_totals WHERE stream = 'TEX'" | tail -1)

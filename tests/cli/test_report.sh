@@ -26,6 +26,8 @@ for s in 128KiB 256KiB 512KiB; do
 done
 expect_rc 0 "$LLCTRACE" replay a.llct -o r.db --llc 256KiB:16:64 --policy lru,drrip --per-kernel -q # repeats: the newer are shown, with their kernels
 expect_rc 0 "$LLCTRACE" replay "$ODD" -o r.db --llc 256KiB:16:64 --policy lru,drrip -q
+# a one-pass LRU curve: three sizes of 4,096 sets
+expect_rc 0 "$LLCTRACE" replay a.llct -o r.db --llc 256KiB:1:64 --mrc 256KiB,512KiB,1MiB -q
 expect_rc 0 "$LLCTRACE" replay --corun vma.llct agg1.llct --policy lru,drrip,gspc -o r.db --llc 512KiB:16:64 \
 	--partition ways:dynamic:20000 --colors even -q
 expect_rc 0 "$LLCTRACE" replay a.llct -o r.db --llc 256KiB:16:64 --policy lru,drrip --contention-by stream \
@@ -35,7 +37,7 @@ CORUN_CONFIG=$(sqlite3 r.db "SELECT config FROM configs WHERE trace LIKE '%,%' L
 # the page: default name next to the results, one line saying where
 expect_rc 0 "$LLCTRACE" report r.db
 expect_out '^report written to r\.html '
-expect_err "51 runs (49 latest)"
+expect_err "54 runs (52 latest)"
 [ -s r.html ] && ok || bad "no r.html"
 [ "$(grep -c '<script src\|<link ' r.html)" = 0 ] && ok || bad "the page loads something from outside"
 size=$(stat -c %s r.html)
@@ -46,7 +48,7 @@ if [ -z "$CHROMIUM" ]; then
 	echo "test_report: SKIPPING the browser checks: no chromium (setup.sh test installs it)"
 else
 	python3 "$HERE/report_check.py" "$CHROMIUM" r.html r.db "$SHOTS" \
-		"single|$(frag "$T/a.llct" 256KiB:16:64)|hit-rates-total,hit-rates-frames,savings-total,savings-frames,rt-tex-total,rt-tex-frames,z-tex-total,z-tex-frames,epochs,curves,kernels-top,kernels-frame,dram-total" \
+		"single|$(frag "$T/a.llct" 256KiB:16:64)|hit-rates-total,hit-rates-frames,savings-total,savings-frames,rt-tex-total,rt-tex-frames,z-tex-total,z-tex-frames,epochs,curves,lru-curve,kernels-top,kernels-frame,dram-total" \
 		"corun|$(frag "$T/vma.llct,$T/agg1.llct" "$CORUN_CONFIG")|tenants,stp,contention,wbd,ways,colors" \
 		"partition|$(frag "$T/a.llct" '256KiB:16:64 partition=ways:even')|contention,wbd,ways" \
 		"odd-name|$(frag "$T/$ODD" 256KiB:16:64)|hit-rates-total,savings-total" && ok || bad "report_check"
