@@ -441,6 +441,7 @@ struct lpool {
  * coverage), one stream query around each tier-2 shadow draw. */
 /* tier 3 (instr.c): A record buffer: header (cursor, cap), cap words of records, spill words; with
  * its own descriptor set of the layer's layout (binding 0 it, binding 1 the draw numbers). */
+#define FREC_ROOMS 8 /* tier 3: rooms a command buffer's draw records may spread over */
 struct crec {
 	VkBuffer buf;
 	VkDeviceMemory mem;
@@ -475,11 +476,14 @@ struct cbuf {
 	uint64_t rec_cpipe; /* the compute pipeline bound (tier 3 swaps in its twin) */
 	struct crec *crec;  /* tier 3: record buffers, the first n_crec_used this recording's */
 	size_t n_crec, cap_crec, n_crec_used;
-	struct crec frec;       /* tier 3: the draws' records (one buffer for all its draws) */
+	/* tier 3: the draws' records, in rooms (buffers) of at most LLCT_CAPTURE_DRAW_ROOM
+	 * records: draw k's go to room k % n_frec, so a command buffer whose draws want more
+	 * than one room holds spreads them over several (instr_draw.c) */
+	struct crec frec[FREC_ROOMS];
+	uint32_t n_frec;        /* rooms this recording's draws use (0: none set up yet) */
 	uint32_t n_draws;       /* draws numbered this recording */
 	int no_twins;           /* this recording was too far from a frame to capture for twins */
-	uint32_t frec_need;     /* records the last execution wanted room for */
-	int frec_grow;          /* frec is too small: replaced at the next draw */
+	uint32_t frec_need;     /* records the last execution wanted room for (all rooms) */
 	uint32_t *fidx;         /* the records by draw: offsets (n_draws + 1), then indices */
 	uint32_t fidx_gen, gen; /* fidx is of execution fidx_gen; executions so far */
 	uint64_t pending_seq;   /* queued for expansion in this job of async.c's (0: not) */

@@ -87,8 +87,8 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 		b->n_crec_used = 0; /* record buffers are reused from the first */
 		b->n_draws = 0;
 		b->no_twins = 0;
-		if (b->frec.map && b->frec.map[0] > b->frec.cap) { /* its last execution's */
-			uint32_t total = b->frec.map[0] / 5;
+		if (instr_draw_lost(b)) { /* its last execution's draws wanted more room */
+			uint32_t total = instr_draw_wanted(b);
 			b->frec_need =
 			    total + total / 4 > b->frec_need ? total + total / 4 : b->frec_need;
 		}
@@ -98,7 +98,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 			c->frec_scanned = c->frame + 1;
 			for (size_t i = 0; i < c->cbufs.cap; i++) {
 				const struct cbuf *o = c->cbufs.val[i];
-				uint32_t t = o && o->frec.map ? o->frec.map[0] / 5 : 0;
+				uint32_t t = o ? instr_draw_wanted(o) : 0;
 				if (t + t / 4 > c->frec_hint)
 					c->frec_hint = t + t / 4;
 			}
@@ -106,10 +106,9 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 		/* programs (Zink) rotate several primary command buffers: one that ran out of
 		   room sizes the others' next recordings too, so a range's first frames fit
 		   (secondaries, often many and small, size themselves) */
-		if (b->primary && c->frec_hint > b->frec_need && b->frec.map)
+		if (b->primary && c->frec_hint > b->frec_need && b->frec[0].map)
 			b->frec_need = c->frec_hint;
-		if (b->frec.map && b->frec_need && 5 * (uint64_t)b->frec_need > b->frec.cap)
-			b->frec_grow = 1; /* too small last time: a bigger one at the next draw */
+		b->n_frec = 0; /* the rooms are set up again at the first draw */
 		b->rec_discard = 0;
 		b->rec_topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
 		/* a secondary continuing a render pass is recorded inside it */

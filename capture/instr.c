@@ -288,7 +288,9 @@ void instr_free(struct layer_device *d, struct cbuf *b)
 	free(b->crec);
 	b->crec = NULL;
 	b->n_crec = b->cap_crec = b->n_crec_used = 0;
-	instr_buffer_free(d, &b->frec);
+	for (int j = 0; j < FREC_ROOMS; j++)
+		instr_buffer_free(d, &b->frec[j]);
+	b->n_frec = 0;
 	free(b->fidx);
 	b->fidx = NULL;
 }
@@ -348,8 +350,8 @@ void instr_submitting(struct capture_device *c, struct cbuf *b, int depth)
 {
 	for (size_t i = 0; i < b->n_crec_used; i++)
 		b->crec[i].map[0] = 0; /* a command buffer submitted again records afresh */
-	if (b->frec.map)
-		b->frec.map[0] = 0;
+	for (uint32_t j = 0; j < b->n_frec; j++)
+		b->frec[j].map[0] = 0;
 	b->gen++; /* the draws' records sorted again */
 	for (size_t i = 0; b->executes && depth < 2 && i < b->n; i++) /* and its secondaries */
 		if (b->cmds[i].op == C_EXECUTE) {

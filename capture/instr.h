@@ -9,6 +9,10 @@ struct llct_spirv_site;
  * Calls down: without the lock. */
 int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct crec *r);
 void instr_buffer_free(struct layer_device *d, struct crec *r);
+/* Tier 3's draw records of b's last execution: how many its draws wanted (every room's), and
+ * whether some found no room. */
+uint32_t instr_draw_wanted(const struct cbuf *b);
+int instr_draw_lost(const struct cbuf *b);
 struct instr_call {
 	uint32_t rec;  /* 1 + the record buffer, 0: the dispatch went down as recorded */
 	uint64_t orig; /* the program's pipeline, bound back after */

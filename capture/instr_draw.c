@@ -4,8 +4,11 @@
  * with the twin layout (the layer's set after the program's). A draw recorded near a frame to
  * capture (as a dispatch, instr.c) goes down with the twin bound and the layer's set pointing
  * binding 1 at
- * the draw's number, then the program's pipeline comes back; all draws of a command buffer
- * share one record buffer, their records told apart by that number. Records that find it full
+ * the draw's number, then the program's pipeline comes back; the draws of a command buffer
+ * share a record buffer, their records told apart by that number, or, when they wanted more
+ * than one buffer holds (LLCT_CAPTURE_DRAW_ROOM), a few: draw k's records go to room k % n,
+ * each room a buffer with its own count (a game's frame drew 121 M texture reads in one
+ * submission, past the 2 GiB lavapipe allocates at once). Records that find their room full
  * are counted (a draw's row gives its command buffer's losses: which draw lost them is not
  * known) and the command buffer's next recording gets room for them. After a captured
  * submission the records are sorted by draw, and each draw's expansion turns its sample
@@ -213,35 +216,67 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 	VkPipeline twin = p && p->tw.words == 5 ? p->tw.twin : VK_NULL_HANDLE;
 	VkPipelineLayout layout = twin ? p->tw.layout : VK_NULL_HANDLE;
 	uint32_t set = twin ? p->tw.set : 0, k = b ? b->n_draws : INSTR_MAX_DRAWS;
-	int need_buf = b && (!b->frec.buf || b->frec_grow);
-	struct crec old = {0};
-	if (need_buf && b->frec.buf) /* too small: a bigger one (the recording is not pending) */
-		old = b->frec, memset(&b->frec, 0, sizeof(b->frec)), b->frec_grow = 0;
+	/* the rooms, set up at the recording's first draw: as many as its draws last wanted
+	 * (c->frec_max words, LLCT_CAPTURE_DRAW_ROOM records, the most in one; 32 Mi by
+	 * default: 640 MiB), kept four-fifths full so that the draws dealt round them fit */
+	int setup = b && twin && k < INSTR_MAX_DRAWS && !b->n_frec;
 	uint32_t need = !b                                          ? 0
 			: b->primary && c->frec_hint > b->frec_need ? c->frec_hint
 								    : b->frec_need;
-	/* the most: c->frec_max words (LLCT_CAPTURE_DRAW_ROOM records, 32 Mi by default: 640 MiB)
-	 */
 	uint32_t fmax = c->frec_max ? c->frec_max : 5u * 32 * 1024 * 1024;
-	uint32_t words = !need ? FREC_WORDS : 5 * (uint64_t)need > fmax ? fmax : 5 * need;
+	uint32_t rooms = 1, words = FREC_WORDS;
+	struct crec old[FREC_ROOMS];
+	int n_old = 0;
+	if (setup) {
+		uint64_t per_max = fmax / 5, fill = per_max * 4 / 5;
+		if (need > per_max)
+			rooms = (uint32_t)((need + fill - 1) / fill);
+		rooms = rooms > FREC_ROOMS ? FREC_ROOMS : rooms;
+		uint64_t per = (uint64_t)need / rooms;
+		per += rooms > 1 ? per / 4 : 0;
+		uint64_t w = !need ? FREC_WORDS : 5 * per > fmax ? fmax : 5 * per;
+		words = w > fmax ? fmax : w < FREC_WORDS ? FREC_WORDS : (uint32_t)w;
+		for (uint32_t j = 0; j < rooms; j++)
+			if (b->frec[j].buf &&
+			    b->frec[j].cap < words) { /* too small: a bigger one */
+				old[n_old++] = b->frec[j];
+				memset(&b->frec[j], 0, sizeof(b->frec[j]));
+			}
+	}
 	pthread_mutex_unlock(&c->lock);
-	if (old.buf)
-		instr_buffer_free(d, &old);
+	for (int j = 0; j < n_old; j++) /* the recording is not pending */
+		instr_buffer_free(d, &old[j]);
 	if (!twin || k >= INSTR_MAX_DRAWS)
 		return;
-	if (need_buf) { /* the command buffer's record buffer, made at its first draw */
-		struct crec r;
-		words = words > fmax ? fmax : words < FREC_WORDS ? FREC_WORDS : words;
-		if (instr_buffer(c, words, 1, &r))
+	if (setup) {
+		uint32_t made = 0;
+		for (; made < rooms; made++) {
+			pthread_mutex_lock(&c->lock);
+			int have = b->frec[made].buf != VK_NULL_HANDLE;
+			pthread_mutex_unlock(&c->lock);
+			if (have)
+				continue;
+			struct crec r;
+			if (instr_buffer(c, words, 1, &r))
+				break;
+			r.map[0] = 0, r.map[1] = r.cap;
+			pthread_mutex_lock(&c->lock);
+			b->frec[made] = r;
+			pthread_mutex_unlock(&c->lock);
+		}
+		if (!made)
 			return;
-		r.map[0] = 0, r.map[1] = r.cap;
+		if (made < rooms)
+			cap_log("tier 3: room for %u of %u draw record buffers (%u records each); "
+				"the draws go round those",
+				made, rooms, words / 5);
 		pthread_mutex_lock(&c->lock);
-		b->frec = r;
+		b->n_frec = made;
 		pthread_mutex_unlock(&c->lock);
 	}
 	pthread_mutex_lock(&c->lock);
 	b->n_draws++;
-	VkDescriptorSet s = b->frec.set;
+	VkDescriptorSet s = b->frec[k % b->n_frec].set;
 	dq->orig = b->rec_pipe;
 	pthread_mutex_unlock(&c->lock);
 	uint32_t off = k * c->id_align;
@@ -257,22 +292,51 @@ void instr_draw_end(VkCommandBuffer cb, const struct draw_query *dq)
 		dd(cb)->CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, (VkPipeline)dq->orig);
 }
 
-/* The records of b's last execution sorted by draw (once an execution): 0, or -1. */
+uint32_t instr_draw_wanted(const struct cbuf *b)
+{
+	uint64_t t = 0;
+	for (uint32_t j = 0; j < b->n_frec; j++)
+		t += b->frec[j].map[0] / 5;
+	return t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
+}
+
+/* Records of room j that found no room. */
+static uint32_t room_lost(const struct cbuf *b, uint32_t j)
+{
+	uint32_t total = b->frec[j].map[0] / 5, cap = b->frec[j].cap / 5;
+	return total > cap ? total - cap : 0;
+}
+
+int instr_draw_lost(const struct cbuf *b)
+{
+	for (uint32_t j = 0; j < b->n_frec; j++)
+		if (room_lost(b, j))
+			return 1;
+	return 0;
+}
+
+/* The records of b's last execution sorted by draw (once an execution): 0, or -1. Draw k's
+ * records are in room k % n_frec: each draw's indices are into its own room. */
 static int sort_records(struct cbuf *b)
 {
 	if (b->fidx && b->fidx_gen == b->gen)
 		return 0;
-	const uint32_t *map = b->frec.map;
-	uint32_t total = map[0] / 5, kept = total < b->frec.cap / 5 ? total : b->frec.cap / 5;
-	uint32_t nd = b->n_draws;
+	uint32_t nd = b->n_draws, R = b->n_frec, kept = 0, lost = 0;
+	for (uint32_t j = 0; j < R; j++) {
+		kept += b->frec[j].map[0] / 5 - room_lost(b, j);
+		lost += room_lost(b, j);
+	}
 	free(b->fidx);
 	b->fidx = calloc((size_t)nd + 2 + kept, sizeof(uint32_t));
 	if (!b->fidx)
 		return -1;
 	uint32_t *off = b->fidx, *idx = b->fidx + nd + 2;
-	for (uint32_t i = 0; i < kept; i++) {
-		uint32_t dr = map[2 + 5 * (size_t)i] >> 12;
-		off[(dr < nd ? dr : nd) + 1]++;
+	for (uint32_t j = 0; j < R; j++) {
+		const uint32_t *map = b->frec[j].map;
+		for (uint32_t i = 0, n = map[0] / 5 - room_lost(b, j); i < n; i++) {
+			uint32_t dr = map[2 + 5 * (size_t)i] >> 12;
+			off[(dr < nd && dr % R == j ? dr : nd) + 1]++;
+		}
 	}
 	for (uint32_t k = 0; k <= nd; k++)
 		off[k + 1] += off[k];
@@ -280,17 +344,21 @@ static int sort_records(struct cbuf *b)
 	if (!at)
 		return -1;
 	memcpy(at, off, ((size_t)nd + 1) * sizeof(*at));
-	for (uint32_t i = 0; i < kept; i++) {
-		uint32_t dr = map[2 + 5 * (size_t)i] >> 12;
-		idx[at[dr < nd ? dr : nd]++] = i;
+	for (uint32_t j = 0; j < R; j++) {
+		const uint32_t *map = b->frec[j].map;
+		for (uint32_t i = 0, n = map[0] / 5 - room_lost(b, j); i < n; i++) {
+			uint32_t dr = map[2 + 5 * (size_t)i] >> 12;
+			idx[at[dr < nd && dr % R == j ? dr : nd]++] = i;
+		}
 	}
 	free(at);
 	b->fidx_gen = b->gen;
-	if (total > kept) { /* said once an execution, and room for all of them next time */
+	if (lost) { /* said once an execution, and room for all of them next time */
+		uint32_t total = kept + lost;
 		b->frec_need = total + total / 4;
 		cap_log("a command buffer's draws recorded %u texture and buffer accesses, %u with "
 			"no room (lost; their draws' rows say so); the next recording gets room",
-			total, total - kept);
+			total, lost);
 	}
 	return 0;
 }
@@ -298,16 +366,16 @@ static int sort_records(struct cbuf *b)
 int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct instr_result *res)
 {
 	memset(res, 0, sizeof(*res));
-	if (!rec || !b || !b->frec.map || !p || p->tw.words != 5 || rec > b->n_draws ||
+	if (!rec || !b || !b->n_frec || !p || p->tw.words != 5 || rec > b->n_draws ||
 	    sort_records(b))
 		return -1;
 	const uint32_t *off = b->fidx, *idx = b->fidx + b->n_draws + 2;
+	const uint32_t *map = b->frec[(rec - 1) % b->n_frec].map;
 	res->records = off[rec] - off[rec - 1];
 	for (uint32_t i = off[rec - 1]; i < off[rec]; i++) /* a prefix is part of its record */
-		res->records -=
-		    (b->frec.map[2 + 5 * (size_t)idx[i]] & 4095) == LLCT_SPIRV_PREFIX_SITE;
-	res->lost = b->frec.map[0] / 5 > b->frec.cap / 5 ? b->frec.map[0] / 5 - b->frec.cap / 5
-							 : 0; /* the command buffer's */
+		res->records -= (map[2 + 5 * (size_t)idx[i]] & 4095) == LLCT_SPIRV_PREFIX_SITE;
+	for (uint32_t j = 0; j < b->n_frec; j++) /* the command buffer's */
+		res->lost += room_lost(b, j);
 	return 0;
 }
 
@@ -463,7 +531,8 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 {
 	if (instr_draw_peek(b, rec, p, res))
 		return -1;
-	const uint32_t *off = b->fidx, *idx = b->fidx + b->n_draws + 2, *map = b->frec.map;
+	const uint32_t *off = b->fidx, *idx = b->fidx + b->n_draws + 2,
+		       *map = b->frec[(rec - 1) % b->n_frec].map;
 	uint32_t L = llct_fp_line_size(c->fp);
 	/* each site's view (sampled images) or buffer: looked up once (an element given at run
 	   time: again when it changes) */

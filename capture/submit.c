@@ -10,7 +10,7 @@ void expand_submission(struct capture_device *c, uint32_t n, const VkCommandBuff
 	if (c->tier3 && c->frame != UINT32_MAX && !frame_selected(c))
 		for (uint32_t i = 0; i < n; i++) { /* twins run for nothing: counted */
 			const struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
-			c->twins_outside += b && (b->n_crec_used || (b->n_draws && b->frec.buf));
+			c->twins_outside += b && (b->n_crec_used || (b->n_draws && b->n_frec));
 		}
 	/* Outside chosen frames only labels (for the label boundary), bound state and copies
 	 * into index buffers are followed; with the other boundaries only those copies. */

@@ -6,9 +6,12 @@
  * themselves) and submitted with that buffer's fence, which is waited for only when the buffer
  * comes round again. What Neverball broke: the range's first frames were recorded before any
  * execution of the twin lead had finished, so their draws lost most of their records. Prints a
- * checksum of the last frame's target.
+ * checksum of the last frame's target. With DRAWS, the triangle is drawn that many times a frame
+ * (the same image): a command buffer whose draws together want more records than one room of
+ * LLCT_CAPTURE_DRAW_ROOM holds, each draw fitting in one (what Minetest's 121 M texture reads in one
+ * submission need: its draws spread over several rooms).
  *
- * usage: ahead [FRAMES] (default 12) */
+ * usage: ahead [FRAMES [DRAWS]] (default 12, 1) */
 #include "vkapp.h"
 
 #include "fullscreen.vert.h"
@@ -21,7 +24,7 @@
 
 int main(int argc, char **argv)
 {
-	int frames = argc > 1 ? atoi(argv[1]) : 12;
+	int frames = argc > 1 ? atoi(argv[1]) : 12, draws = argc > 2 ? atoi(argv[2]) : 1;
 	app_open("ahead", 0, NULL, NULL);
 	VkDeviceMemory m_tex, m_out, m_up, m_rb;
 	VkImage tex =
@@ -151,7 +154,8 @@ int main(int argc, char **argv)
 		vkCmdBindPipeline(cbs[k], VK_PIPELINE_BIND_POINT_GRAPHICS, pipe);
 		vkCmdBindDescriptorSets(cbs[k], VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set,
 					0, NULL);
-		vkCmdDraw(cbs[k], 3, 1, 0, 0);
+		for (int d = 0; d < draws; d++)
+			vkCmdDraw(cbs[k], 3, 1, 0, 0);
 		vkCmdEndRenderPass(cbs[k]);
 		VkBufferImageCopy rbc = {
 		    0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {W, H, 1}};
