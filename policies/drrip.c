@@ -1,6 +1,6 @@
 /* drrip.c - dynamic RRIP: set dueling between SRRIP and BRRIP leaders with a 10-bit PSEL. */
 #include "all.h"
-#include "llct/lines.h"
+#include "../replay/lines.h"
 #include "rrip.h"
 
 struct drrip {

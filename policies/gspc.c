@@ -9,7 +9,7 @@
  * with the variant as a constant.
  */
 #include "all.h"
-#include "llct/lines.h"
+#include "../replay/lines.h"
 #include "llct/llct.h"
 #include "rrip.h"
 

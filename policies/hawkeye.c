@@ -21,7 +21,7 @@
  *   the prediction was wrong).
  * A line keeps the signature of its last access. */
 #include "all.h"
-#include "llct/lines.h"
+#include "../replay/lines.h"
 #include "sampled.h"
 
 #define PRED_SIZE (1u << LLCT_SIG_BITS)

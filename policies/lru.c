@@ -12,7 +12,7 @@
  * 2 + 2 x ways bytes (head, tail, prev[ways], next[ways]), so a touch and a victim choice are
  * a few byte moves whatever the associativity. */
 #include "all.h"
-#include "llct/lines.h"
+#include "../replay/lines.h"
 
 #include <string.h>
 

@@ -11,7 +11,7 @@
  * PLRU reports no demotions but the engine's eviction (GDC: the tree orders no line
  * strictly below another). */
 #include "all.h"
-#include "llct/lines.h"
+#include "../replay/lines.h"
 
 static size_t plru_state_size(const struct llct_cache_geom *g)
 {

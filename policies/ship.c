@@ -15,7 +15,7 @@
  * Writes are accesses like reads (a GPU's writes are stores, not CPU write-backs, so SHiP++'s
  * write-back rule has no counterpart). */
 #include "all.h"
-#include "llct/lines.h"
+#include "../replay/lines.h"
 #include "rrip.h"
 #include "sampled.h"
 

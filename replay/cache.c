@@ -4,7 +4,7 @@
  * the policy's; this file never looks inside policy state.
  */
 #include "engine.h"
-#include "llct/lines.h"
+#include "lines.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -69,7 +69,7 @@ struct work_item {
 #define NU_MAX ((uint64_t)UINT32_MAX - 1)
 
 /* Per-kernel counters of one model (kstats.c): llct_kstats_count adds one access's event code
- * (llct/lines.h) for its frame and kernel; llct_kstats_take hands back the rows sorted by
+ * (lines.h) for its frame and kernel; llct_kstats_take hands back the rows sorted by
  * frame, kernel and stream (malloc'ed), or LLCT_ERR_NOMEM if memory ran out while counting. */
 struct llct_kstats;
 struct llct_kstats *llct_kstats_create(void);

@@ -2,7 +2,7 @@
  * the reads, hits, writes, fills and bypasses, and the lines its fills evicted by their stream,
  * kept in an open-addressing hash table as the model steps each access. */
 #include "engine.h"
-#include "llct/lines.h"
+#include "lines.h"
 
 #include <stdlib.h>
 #include <string.h>

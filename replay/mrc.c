@@ -10,12 +10,12 @@
  * always by a threshold: a line is dirty in every cache of more than `dirty` ways, marked in every
  * cache of more than `rt` ways, and in epoch 1 up to a1 ways, 2 up to a2, 3 above (derivation in
  * the docs). So an access updates five bytes whatever the sizes, and its event code in each size
- * (llct/lines.h) follows from the thresholds: the sizes it hits fall into at most four runs of
+ * (lines.h) follows from the thresholds: the sizes it hits fall into at most four runs of
  * one code, counted at their ends (a difference table added up once a batch), and each size it
  * misses with a full set counts the line it evicts there.
  */
 #include "engine.h"
-#include "llct/lines.h"
+#include "lines.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -44,7 +44,7 @@ struct llct_mrc {
 	unsigned line_shift, set_bits;
 	uint32_t set_mask;
 	int xor_hash, ucd;
-	int wide; /* full tags kept and confirmed (as llct/lines.h's caches: a tag past 32 bits) */
+	int wide; /* full tags kept and confirmed (as lines.h's caches: a tag past 32 bits) */
 	uint8_t ways[LLCT_MRC_MAX];                   /* each size's ways, not decreasing */
 	struct llct_replay_result *res[LLCT_MRC_MAX]; /* and its result */
 	uint8_t above[256]; /* above[t]: the first size of more than t ways (k if none) */
@@ -325,7 +325,7 @@ static int make(struct engine *e, const struct llct_replay_options *o, const siz
 	if (!q->fp || !q->meta || !q->tag || !q->n || !q->diff || !q->hist)
 		return LLCT_ERR_NOMEM;
 	memset(q->fp, 0, slots * sizeof(*q->fp)); /* read past n by the 16-wide compare */
-	q->wide = !q->set_mask;                   /* as a cache of that many sets (llct/lines.h) */
+	q->wide = !q->set_mask;                   /* as a cache of that many sets (lines.h) */
 	uint64_t bytes = slots * (sizeof(*q->fp) + sizeof(*q->meta)) + q->sets;
 	for (size_t i = 0; i < k; i++)
 		q->res[i]->peak_state = bytes;

@@ -4,7 +4,7 @@
  * policies get a next-use pass first (nextuse.c), or, set-sampled, replay after the pass. */
 #include "llct/replay.h"
 #include "engine.h"
-#include "llct/lines.h"
+#include "lines.h"
 
 #include <pthread.h>
 #include <sched.h>

@@ -15,7 +15,7 @@
  * interval: its estimate may be far off, and the spread of mostly-empty groups would not show it.
  */
 #include "engine.h"
-#include "llct/lines.h"
+#include "lines.h"
 
 #include <math.h>
 #include <stdio.h>

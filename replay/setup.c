@@ -2,7 +2,7 @@
  * between): the models, one per policy with its trackers; set sampling's plans, strata, list
  * variants and stores; and, after the last window, what each model hands to its result. */
 #include "engine.h"
-#include "llct/lines.h"
+#include "lines.h"
 
 #include <stdio.h>
 #include <stdlib.h>

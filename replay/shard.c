@@ -2,7 +2,7 @@
  * models may be split and how many shards each gets, through dealing each batch to the shards,
  * to adding their counts up. */
 #include "engine.h"
-#include "llct/lines.h"
+#include "lines.h"
 
 #include <stddef.h>
 #include <stdlib.h>

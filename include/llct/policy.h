@@ -69,7 +69,7 @@ struct llct_access {
 			     loop makes it a constant the compiler folds in) */
 	uint64_t allowed; /* ways this access may fill; victim() picks one of them */
 	struct llct_demotions *demote; /* non-NULL while contention is tracked */
-	/* The set's policy word: 8 bytes of the set's block in the line arrays (llct/lines.h)
+	/* The set's policy word: 8 bytes of the set's block in the line arrays (replay/lines.h)
 	 * kept for the policy, set by the lookup before any hook runs; it shares a cache line
 	 * with the set's metadata and valid mask, so a policy whose set state fits in it (LRU up to
 	 * 16 ways) costs no memory access of its own. Each set's starts as ops->word_init. The word
@@ -121,7 +121,8 @@ struct llct_policy_ops {
 	/* Optional: the initial value of every set's policy word (llct_access.word); 0 if NULL. */
 	uint64_t (*word_init)(const struct llct_cache_geom *g);
 	/* Optional: a whole batch through a plain model with the hooks above inlined; defined
-	 * with LLCT_DEFINE_BATCH from llct/lines.h. NULL: the engine calls the hooks. */
+	 * with LLCT_DEFINE_BATCH from replay/lines.h (the engine's inside). NULL: the engine calls
+	 * the hooks. */
 	uint64_t (*batch)(void *state, struct llct_lines *lines, const struct llct_batch *b,
 			  const uint64_t *next_use);
 	/* Optional: the sets whose accesses train state that other sets' decisions read (set
@@ -132,7 +133,7 @@ struct llct_policy_ops {
 	 * (LLCT_DEFINE_BATCH defines it): every entry e[i], next use next_use[i], counted in
 	 * fs[e[i].st]; addr_or is the OR of their addresses (or any value with more bits set),
 	 * 0 when not known;
-	 * scratch is LLCT_SAMPLE_SCRATCH words (lines.h), all 0 before the call and left so.
+	 * scratch is LLCT_SAMPLE_SCRATCH words (llct/replay.h), all 0 before the call and left so.
 	 * NULL: the engine steps them. */
 	void (*sampled)(void *state, struct llct_lines *lines, const struct llct_sample_entry *e,
 			uint32_t n, uint64_t addr_or, const uint64_t *next_use,

@@ -44,12 +44,16 @@ struct llct_cache_config {
 		.hash = LLCT_HASH_MOD, .ucd = 0                                                    \
 	}
 
+/* Scratch words of llct_cache_access_sampled: two for each of the engine's 2,592 event codes
+ * (replay/lines.h) and each stratum. */
+#define LLCT_SAMPLE_SCRATCH (2 * LLCT_SAMPLE_STRATA * 2592)
+
 /* The accesses of a batch a set-sampled model may replay (llct_sample_entry: policy.h). */
 struct llct_sample_list {
 	struct llct_sample_entry *e;
 	uint32_t n, cap;
 	/* the OR of every entry's address (a bound on their tags: a model skips looking for a
-	 * wide one when it shows none, llct/lines.h); 0 when not known, so a list built without
+	 * wide one when it shows none, replay/lines.h); 0 when not known, so a list built without
 	 * it is looked at entry by entry */
 	uint64_t addr_or;
 };
@@ -182,7 +186,7 @@ void llct_cache_destroy(struct llct_cache *c);
 void llct_cache_set_frame(struct llct_cache *c, struct llct_frame_stats *fs);
 /* Set-sampled: replays the entries of l in order, each counted in fs[its stratum], entry i
  * with next use next_use[i] (a policy that needs it; else NULL). scratch:
- * LLCT_SAMPLE_SCRATCH words (llct/lines.h), all 0, left so. */
+ * LLCT_SAMPLE_SCRATCH words, all 0, left so. */
 void llct_cache_access_sampled(struct llct_cache *c, const struct llct_sample_list *l,
 			       const uint64_t *next_use, struct llct_frame_stats *const *fs,
 			       uint32_t *scratch);

@@ -7,7 +7,7 @@
  * counter of docs/REPLAY.md ("Counters", "Trackers": per-stream reads, hits, fills, evictions,
  * write-backs, bypasses, RT-to-TEX, TEX and Z epochs) its own way, compared with the engine's. */
 #include "check.h"
-#include "llct/lines.h"
+#include "../../replay/lines.h"
 #include "llct/replay.h"
 
 #include <string.h>

@@ -1,6 +1,9 @@
-/* lines.h - the LLC model's line arrays and its per-access lookup-and-update step, as inline
- * code shared by the replay engine (replay/cache.c) and by each policy's specialized batch
- * loop, so the rules of tags, counters and trackers are written once.
+/* lines.h - private to the engine and the built-in policies: the LLC model's line arrays and
+ * its per-access lookup-and-update step, as inline code shared by the replay engine
+ * (replay/cache.c) and by each built-in policy's specialized batch loop, so the rules of tags,
+ * counters and trackers are written once. Not part of the public surface: a policy is written
+ * against llct/policy.h alone (docs/POLICIES.md); one that wants the inlined loop includes this
+ * file from its place in policies/, as the built-in ones do.
  *
  * A policy file ends with LLCT_DEFINE_BATCH(name_batch, on_hit, victim, on_fill, prefetch,
  * needs_next) and points its ops' `batch` at it: the loop below is then compiled with the policy's
@@ -12,9 +15,10 @@
 #ifndef LLCT_LINES_H
 #define LLCT_LINES_H
 
-#include "policy.h"
-#include "stats.h"
-#include "trace.h"
+#include "llct/policy.h"
+#include "llct/replay.h"
+#include "llct/stats.h"
+#include "llct/trace.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -533,9 +537,10 @@ LLCT_INLINE uint64_t llct_lines_batch(struct llct_lines *L, void *ps, llct_hit_f
 	return llct_event_flush(L->fs, hist);
 }
 
-/* Scratch words of a set-sampled call: a histogram per event code and stratum, then the
- * indices of its counts that are not 0. */
-#define LLCT_SAMPLE_SCRATCH (2 * LLCT_SAMPLE_STRATA * LLCT_EV_N)
+/* Scratch words of a set-sampled call (llct/replay.h's LLCT_SAMPLE_SCRATCH): a histogram per
+ * event code and stratum, then the indices of its counts that are not 0. */
+_Static_assert(LLCT_SAMPLE_SCRATCH == 2 * LLCT_SAMPLE_STRATA * LLCT_EV_N,
+	       "a set-sampled call's scratch: two words per event code and stratum");
 
 /* The steps of entries [from, to) of a sampled list, for llct_lines_sampled; wide is l->wide, a
  * constant at each call. */
