@@ -92,9 +92,14 @@ static void clear(struct capture_device *c, const struct llct_pass *p, uint32_t 
 
 const struct tier_ops llct_tier2 = {
     2, "2 (exact geometry: transform feedback, own rasterizer)", begin_pass, end_pass, draw, clear};
-/* Tier 3: tier 2's passes and draws; compute dispatches record their own buffer accesses
- * (instr.c), which the dispatch expansion reads. */
+/* Tier 3: tier 2's passes and draws; draws' fragment and vertex shaders record their texture
+ * samples, fetches and buffer accesses (instr_draw.c), compute dispatches theirs (instr.c), and
+ * the expansions read them. */
 const struct tier_ops llct_tier3 = {
-    3,          "3 (tier 2, and compute shaders' buffer accesses recorded by instrumented SPIR-V)",
-    begin_pass, end_pass,
-    draw,       clear};
+    3,
+    "3 (tier 2, and the texture samples, fetches and buffer accesses of draws' and dispatches' "
+    "shaders, recorded by instrumented SPIR-V)",
+    begin_pass,
+    end_pass,
+    draw,
+    clear};
