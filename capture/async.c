@@ -46,6 +46,11 @@ void async_init(struct capture_device *c, int on)
 	pthread_cond_init(&c->as.work, NULL);
 	pthread_cond_init(&c->as.done, NULL);
 	pthread_mutex_init(&c->as.submit_mu, NULL);
+	/* tracked from here, not when the first job starts the thread: that happens with the
+	 * device lock held, and drain_at_exit takes devices_mu and then the device lock (the
+	 * other order, found by ThreadSanitizer under tests/apps/threads.c) */
+	if (on)
+		track(c, 1);
 }
 
 /* Appends j (with the lock), starting the thread with the first job. */
@@ -55,7 +60,6 @@ static int push(struct capture_device *c, struct async_job *j)
 		if (pthread_create(&c->as.thread, NULL, async_main, c))
 			return -1;
 		c->as.started = 1;
-		track(c, 1);
 	}
 	j->seq = ++c->as.next_seq;
 	if (c->as.tail)

@@ -157,8 +157,8 @@ fi
 # windowed programs and OpenGL through Zink under a private X server
 PRELOAD=""
 layer_so=$(dirname "$LLCTRACE")/layer/libVkLayer_llctrace_capture.so
-if ldd "$layer_so" 2>/dev/null | grep -q libasan; then
-	PRELOAD=$(ldd "$layer_so" | awk '/libasan|libubsan/ { print $3 }' | tr '\n' ' ')
+if ldd "$layer_so" 2>/dev/null | grep -qE 'libasan|libtsan'; then
+	PRELOAD=$(ldd "$layer_so" | awk '/libasan|libubsan|libtsan/ { print $3 }' | tr '\n' ' ')
 fi
 if command -v Xvfb >/dev/null && command -v vkcube >/dev/null; then
 	trap 'kill $xvfb 2>/dev/null; rm -rf "$T"' EXIT

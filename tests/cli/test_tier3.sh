@@ -97,7 +97,7 @@ got=$(q "$T/once.llct" "SELECT json_extract(params, '\$.records') || ' ' || json
 if command -v vulkaninfo >/dev/null; then
 	# a layer built with AddressSanitizer needs its runtime first in a program built without
 	lso=$(dirname "$LLCTRACE")/layer/libVkLayer_llctrace_capture.so
-	pre=$(ldd "$lso" 2>/dev/null | awk '/libasan|libubsan/ { print $3 }' | tr '\n' ' ')
+	pre=$(ldd "$lso" 2>/dev/null | awk '/libasan|libubsan|libtsan/ { print $3 }' | tr '\n' ' ')
 	lim() { "$LLCTRACE" capture -q -t "$1" -o "$T/vi.llct" -- env LD_PRELOAD="$pre" ASAN_OPTIONS=detect_leaks=0 vulkaninfo 2>/dev/null | awk '$1 == "maxBoundDescriptorSets" || $1 == "maxPerStageDescriptorStorageBuffers" { print $3 }' | head -2 | tr '\n' ' '; }
 	two=$(lim 2) three=$(lim 3)
 	read -r sets bufs <<<"$two"
@@ -200,7 +200,7 @@ if command -v vkcube >/dev/null && command -v Xvfb >/dev/null; then
 	start_xvfb 640x480x24
 	# a layer built with AddressSanitizer needs its runtime first in a program built without
 	layer_so=$(dirname "$LLCTRACE")/layer/libVkLayer_llctrace_capture.so
-	PRELOAD=$(ldd "$layer_so" 2>/dev/null | awk '/libasan|libubsan/ { print $3 }' | tr '\n' ' ')
+	PRELOAD=$(ldd "$layer_so" 2>/dev/null | awk '/libasan|libubsan|libtsan/ { print $3 }' | tr '\n' ' ')
 	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation DISPLAY=$display timeout 120 "$LLCTRACE" capture -q -t 3 -f 2-3 -x -o "$T/cube.llct" -- env LD_PRELOAD="$PRELOAD" vkcube --c 6 >/dev/null 2>"$T/verr"
 	got=$(q "$T/cube.llct" "SELECT count(*) || ' ' || sum(json_extract(params, '\$.records') = json_extract(params, '\$.samples') + 108) || ' ' || sum(json_extract(params, '\$.accesses') = 'instrumented') FROM kernels WHERE kind = 'draw'")
 	[ "$got" = "2 2 2" ] && ok || bad "vkcube draws (all, records = samples + 108, instrumented): $got"
