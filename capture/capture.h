@@ -502,8 +502,11 @@ struct capture_device {
 	struct llct_writer *w;
 	struct llct_fp *fp;
 	struct llct_frame_range frames;
-	int all_frames, boundary_submit, boundary_label, failed, in_frame, frame_is_open,
-	    boundary_auto, presenting, rdc, rdc_pending, rdc_exit, exit_after, bounded;
+	int all_frames, boundary_submit, boundary_label, frame_is_open, boundary_auto, presenting,
+	    rdc, rdc_pending, rdc_exit, exit_after, bounded;
+	/* atomic: cap_fail may set them from the expansion thread while it runs a draw without
+	 * the lock (async_draw_begin), where another thread reads them with it */
+	_Atomic int failed, in_frame;
 	char boundary_name[64]; /* label boundary: a debug label with this name starts a frame */
 	uint32_t last_frame;    /* last frame of a bounded range (bounded) */
 	uint32_t captured;      /* frames written */

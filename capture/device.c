@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,9 +65,8 @@ void cap_status_failed(const char *what)
 /* An internal failure: say so once and stop capturing on this device. */
 void cap_fail(struct capture_device *c, const char *what)
 {
-	if (c->failed)
+	if (atomic_exchange(&c->failed, 1)) /* said once, by whichever thread fails first */
 		return;
-	c->failed = 1;
 	cap_log("%s; capture stops for this device, the program goes on", what);
 	cap_status_failed(what);
 	if (c->w && c->in_frame) {

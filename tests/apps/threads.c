@@ -74,9 +74,10 @@ static void record(struct recorder *r)
 	vkCmdBeginRenderPass(r->primary, &rbi, VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
 	vkCmdExecuteCommands(r->primary, 1, &r->secondary);
 	vkCmdEndRenderPass(r->primary);
-	VkBufferImageCopy rbc = {0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {W, H, 1}};
-	vkCmdCopyImageToBuffer(r->primary, r->target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, r->rb, 1,
-			       &rbc);
+	VkBufferImageCopy rbc = {0,         0,        0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+				 {0, 0, 0}, {W, H, 1}};
+	vkCmdCopyImageToBuffer(r->primary, r->target, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, r->rb,
+			       1, &rbc);
 	CHECK(vkEndCommandBuffer(r->primary));
 }
 
@@ -147,7 +148,8 @@ static VkImageView make_texture(void)
 	VkBufferImageCopy bic = {
 	    0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {TEX, TEX, 1}};
 	vkCmdCopyBufferToImage(cb, up, tex, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &bic);
-	ib.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT, ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+	ib.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+	ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
 	ib.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
 	ib.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
@@ -210,12 +212,12 @@ int main(int argc, char **argv)
 
 	for (int i = 0; i < RECORDERS; i++) {
 		struct recorder *r = &rec[i];
-		r->target = app_image(
-		    VK_FORMAT_R8G8B8A8_UNORM, W, H, VK_SAMPLE_COUNT_1_BIT,
-		    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-		    &r->m_target);
-		VkImageView v = app_view(r->target, VK_FORMAT_R8G8B8A8_UNORM,
-					 VK_IMAGE_ASPECT_COLOR_BIT);
+		r->target =
+		    app_image(VK_FORMAT_R8G8B8A8_UNORM, W, H, VK_SAMPLE_COUNT_1_BIT,
+			      VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+			      &r->m_target);
+		VkImageView v =
+		    app_view(r->target, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
 		VkFramebufferCreateInfo fci = {
 		    VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, NULL, 0, rp, 1, &v, W, H, 1};
 		CHECK(vkCreateFramebuffer(dev, &fci, NULL, &r->fb));
@@ -235,10 +237,10 @@ int main(int argc, char **argv)
 	pthread_barrier_init(&sdone, NULL, SUBMITTERS + 1);
 	for (int i = 0; i < RECORDERS; i++)
 		CHECK(pthread_create(&rec[i].t, NULL, recorder_main, &rec[i]) ? VK_ERROR_UNKNOWN
-									       : VK_SUCCESS);
+									      : VK_SUCCESS);
 	for (int i = 0; i < SUBMITTERS; i++)
 		CHECK(pthread_create(&sub[i].t, NULL, submitter_main, &sub[i]) ? VK_ERROR_UNKNOWN
-										: VK_SUCCESS);
+									       : VK_SUCCESS);
 	for (int f = 0; f < frames; f++) {
 		pthread_barrier_wait(&rgo); /* four recordings at once */
 		pthread_barrier_wait(&rdone);
