@@ -52,9 +52,11 @@ struct llct_mrc {
 	 * (the line above the set index), its metadata, and, wide, its line */
 	uint32_t *fp, *meta;
 	uint64_t *tag;
-	uint8_t *n;     /* per set: lines in its stack */
-	int32_t *diff;  /* (k + 1) x LLCT_EV_N: runs of sizes, a code +1 at the first, -1 past */
-	uint32_t *hist; /* k x LLCT_EV_N */
+	uint8_t *n; /* per set: lines in its stack */
+	/* LLCT_EV_N x (k + 1): runs of sizes, a code +1 at the first of a run, -1 past its last
+	 * (a code's ends together, so a run touches one or two cache lines) */
+	int32_t *diff;
+	uint32_t *hist; /* k x LLCT_EV_N: a batch's counts, made from diff */
 	/* each size's evictions by the evicted line's owner and dirt: counted apart from the
 	 * fills' codes (llct_event_count's rule for a fill's eviction), in a table small enough
 	 * to stay in the first-level cache */
@@ -80,8 +82,15 @@ static inline void run_add(struct llct_mrc *q, uint32_t lo, uint32_t hi, unsigne
 {
 	if (lo >= hi)
 		return;
-	q->diff[(size_t)lo * LLCT_EV_N + code]++;
-	q->diff[(size_t)hi * LLCT_EV_N + code]--;
+	int32_t *d = &q->diff[(size_t)code * (q->k + 1)]; /* a code's k + 1 ends together */
+	d[lo]++;
+	d[hi]--;
+}
+
+/* Whether a threshold's first size (i) leaves the sizes from k0 on all on one side of it. */
+static inline int outside(const struct llct_mrc *q, uint32_t i, uint32_t k0)
+{
+	return i <= k0 || i >= q->k;
 }
 
 /* The depth of `line` (fingerprint key) among a set's n lines, or n. */
@@ -158,7 +167,12 @@ static inline void step(struct llct_mrc *q, uint64_t line, uint32_t set, unsigne
 	int found = p < n;
 	uint32_t old = found ? meta[p] : 0;
 	uint32_t k0 = found ? q->above[p] : q->k; /* sizes from k0 on hit */
-	if (found) { /* hits: runs of one code between the thresholds' sizes */
+	if (found && outside(q, q->above[M_RT(old)], k0) &&
+	    (!is_epoch_stream(M_OWNER(old)) ||
+	     (outside(q, q->above[M_A1(old)], k0) && outside(q, q->above[M_A2(old)], k0)))) {
+		/* every size it hits sees the same mark and epoch: one run (the usual case) */
+		run_add(q, k0, q->k, hit_code(old, q->ways[k0], s, so));
+	} else if (found) { /* hits: runs of one code between the thresholds' sizes */
 		uint32_t b[5] = {k0, q->above[M_RT(old)], q->above[M_A1(old)], q->above[M_A2(old)],
 				 q->k};
 		for (int i = 1; i < 4; i++) /* the three thresholds' sizes, each >= k0, sorted */
@@ -208,15 +222,17 @@ static inline void step(struct llct_mrc *q, uint64_t line, uint32_t set, unsigne
 /* The batch's counts into each size's frame; the tables cleared. */
 static void flush(struct llct_mrc *q, size_t frame_idx)
 {
-	int32_t *run = q->diff;
-	for (uint32_t i = 0; i < q->k; i++) {
+	uint32_t k = q->k;
+	for (unsigned c = 0; c < LLCT_EV_N; c++) { /* each size's count: the ends summed */
+		const int32_t *d = &q->diff[(size_t)c * (k + 1)];
+		int32_t run = 0;
+		for (uint32_t i = 0; i < k; i++) {
+			run += d[i];
+			q->hist[(size_t)i * LLCT_EV_N + c] = (uint32_t)run;
+		}
+	}
+	for (uint32_t i = 0; i < k; i++) {
 		uint32_t *h = &q->hist[(size_t)i * LLCT_EV_N];
-		int32_t *d = &q->diff[(size_t)i * LLCT_EV_N];
-		if (i)
-			for (unsigned c = 0; c < LLCT_EV_N; c++) /* the running sum of the runs */
-				d[c] += run[c];
-		for (unsigned c = 0; c < LLCT_EV_N; c++)
-			h[c] += (uint32_t)d[c];
 		struct llct_frame_stats *fs = &q->res[i]->frames[frame_idx];
 		llct_event_flush(fs, h);
 		for (unsigned o = 0; o < LLCT_N_STREAMS; o++) {
@@ -224,10 +240,8 @@ static void flush(struct llct_mrc *q, size_t frame_idx)
 			fs->s[o].writebacks += q->evict[i][o][1];
 		}
 		memset(q->evict[i], 0, sizeof(q->evict[i]));
-		memset(h, 0, LLCT_EV_N * sizeof(*h));
-		run = d;
 	}
-	memset(q->diff, 0, (size_t)(q->k + 1) * LLCT_EV_N * sizeof(*q->diff));
+	memset(q->diff, 0, (size_t)(k + 1) * LLCT_EV_N * sizeof(*q->diff));
 }
 
 static inline uint32_t set_of(const struct llct_mrc *q, uint64_t line)
