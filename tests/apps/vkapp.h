@@ -306,6 +306,109 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 	return p;
 }
 
+/* An RGBA8 texture of size x size texels of a fixed pattern, uploaded by a submission of its own
+ * and waited for; its view. */
+static inline VkImageView app_texture(uint32_t size)
+{
+	VkDeviceMemory m_tex, m_up;
+	VkImage tex =
+	    app_image(VK_FORMAT_R8G8B8A8_UNORM, size, size, VK_SAMPLE_COUNT_1_BIT,
+		      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, &m_tex);
+	VkBuffer up =
+	    app_buffer(size * size * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, APP_HOST, &m_up);
+	uint32_t *texels;
+	CHECK(vkMapMemory(dev, m_up, 0, VK_WHOLE_SIZE, 0, (void **)&texels));
+	for (uint32_t i = 0; i < size * size; i++)
+		texels[i] = 0xff000000u | (i * 2654435761u >> 8);
+	vkUnmapMemory(dev, m_up);
+	VkCommandPool pool = app_command_pool();
+	VkCommandBuffer cb = app_command_buffer(pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
+	VkFence fence = app_fence();
+	VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, NULL,
+				       VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+	VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+	VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+				   NULL,
+				   0,
+				   VK_ACCESS_TRANSFER_WRITE_BIT,
+				   VK_IMAGE_LAYOUT_UNDEFINED,
+				   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+				   VK_QUEUE_FAMILY_IGNORED,
+				   VK_QUEUE_FAMILY_IGNORED,
+				   tex,
+				   all};
+	CHECK(vkBeginCommandBuffer(cb, &bi));
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+			     0, 0, NULL, 0, NULL, 1, &ib);
+	VkBufferImageCopy bic = {
+	    0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {size, size, 1}};
+	vkCmdCopyBufferToImage(cb, up, tex, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &bic);
+	ib.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+	ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+	ib.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+	ib.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+			     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
+	CHECK(vkEndCommandBuffer(cb));
+	app_submit_wait(cb, fence);
+	return app_view(tex, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+}
+
+/* A set with one combined image sampler (linear, repeat) of `view` for the fragment stage, and a
+ * pipeline layout of that set alone. */
+static inline VkDescriptorSet app_sampled_set(VkImageView view, VkPipelineLayout *layout)
+{
+	VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+	sci.magFilter = sci.minFilter = VK_FILTER_LINEAR;
+	sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
+	VkSampler sampler;
+	CHECK(vkCreateSampler(dev, &sci, NULL, &sampler));
+	VkDescriptorSetLayoutBinding bind = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+					     VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+	VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+					       NULL, 0, 1, &bind};
+	VkDescriptorSetLayout dsl;
+	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &dsl));
+	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
+	VkDescriptorPoolCreateInfo pci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 1, &ps};
+	VkDescriptorPool dpool;
+	CHECK(vkCreateDescriptorPool(dev, &pci, NULL, &dpool));
+	VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
+					   dpool, 1, &dsl};
+	VkDescriptorSet set;
+	CHECK(vkAllocateDescriptorSets(dev, &dai, &set));
+	VkDescriptorImageInfo dii = {sampler, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+	VkWriteDescriptorSet wds = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,    NULL, set, 0, 0, 1,
+				    VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, &dii};
+	vkUpdateDescriptorSets(dev, 1, &wds, 0, NULL);
+	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0,
+					   1, &dsl};
+	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, layout));
+	return set;
+}
+
+/* A render pass of one RGBA8 color attachment, not loaded, stored and left for a copy out. */
+static inline VkRenderPass app_color_pass(void)
+{
+	VkAttachmentDescription att = {0,
+				       VK_FORMAT_R8G8B8A8_UNORM,
+				       VK_SAMPLE_COUNT_1_BIT,
+				       VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+				       VK_ATTACHMENT_STORE_OP_STORE,
+				       VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+				       VK_ATTACHMENT_STORE_OP_DONT_CARE,
+				       VK_IMAGE_LAYOUT_UNDEFINED,
+				       VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
+	VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+	VkSubpassDescription sub = {0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, 1, &ref};
+	VkRenderPassCreateInfo rpci = {
+	    VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO, NULL, 0, 1, &att, 1, &sub};
+	VkRenderPass rp;
+	CHECK(vkCreateRenderPass(dev, &rpci, NULL, &rp));
+	return rp;
+}
+
 /* Sums the 32-bit words of a host-visible memory object into a running checksum. */
 static inline uint64_t app_checksum(uint64_t sum, VkDeviceMemory mem, uint32_t words)
 {
