@@ -1,5 +1,6 @@
 /* results_kernels.c - writes per-kernel counts (replay --per-kernel) and a copy of a trace's
- * kernels table into the results database (schema version 7: kernel_stats, trace_kernels). */
+ * kernels table into the results database (schema version 7: kernel_stats, trace_kernels; 8: their
+ * sector counts). */
 #include "llct/results.h"
 #include "llct/trace.h"
 #include "store.h"
@@ -16,8 +17,10 @@ int llct_results_add_kernel_stats(struct llct_results *r, int64_t run_id,
 	if (!n)
 		return LLCT_OK;
 	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO kernel_stats VALUES(?,?,?,?,?,?,?,?,?,?,?,?,"
-			       " nullif(?13, '{}'))",
+			       "INSERT INTO kernel_stats(run_id, frame, kernel, stream, reads,"
+			       " read_hits, writes, write_hits, fills, bypass_reads, bypass_writes,"
+			       " writebacks, evicted, sector_fills, writeback_sectors)"
+			       " VALUES(?,?,?,?,?,?,?,?,?,?,?,?, nullif(?13, '{}'), ?14, ?15)",
 			       -1, &s, NULL) != SQLITE_OK)
 		return llct_results_fail(r, "cannot prepare the kernel_stats rows");
 	for (size_t i = 0; i < n && !st; i++) {
@@ -40,6 +43,8 @@ int llct_results_add_kernel_stats(struct llct_results *r, int64_t run_id,
 		for (int c = 0; c < 8; c++)
 			sqlite3_bind_int64(s, 5 + c, (sqlite3_int64)v[c]);
 		sqlite3_bind_text(s, 13, evicted, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(s, 14, (sqlite3_int64)x->sector_fills);
+		sqlite3_bind_int64(s, 15, (sqlite3_int64)x->writeback_sectors);
 		if (sqlite3_step(s) != SQLITE_DONE)
 			st = llct_results_fail(r, "cannot add a kernel_stats row");
 		sqlite3_reset(s);

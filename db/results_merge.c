@@ -24,7 +24,8 @@ static const struct {
     {"colors", "tenant, n_colors, colors"},
     {"estimates", "stream, metric, estimate, half_width, groups, std_error, dof, level"},
     {"kernel_stats", "frame, kernel, stream, reads, read_hits, writes, write_hits, fills,"
-		     " bypass_reads, bypass_writes, writebacks, evicted"},
+		     " bypass_reads, bypass_writes, writebacks, evicted, sector_fills,"
+		     " writeback_sectors"},
 };
 
 #define RUN_COLS                                                                                   \

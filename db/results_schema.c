@@ -352,3 +352,41 @@ const char llct_results_schema_v7[] =
     " FROM kernel_totals a JOIN drrip_baselines b ON b.run_id = a.run_id"
     " JOIN kernel_totals d ON d.run_id = b.drrip_run_id AND d.frame = a.frame"
     " AND d.kernel = a.kernel;";
+
+/* Version 8: per-kernel counts of sectored runs (replay --per-kernel --sector): kernel_stats
+ * gains the sector fills and the dirty sectors written back (NULL in older rows), and
+ * kernel_totals' DRAM bytes count sectors where the run's lines were sectored, as dram_traffic
+ * does (the views that read kernel_totals are made again with it). */
+const char llct_results_schema_v8[] =
+    "ALTER TABLE kernel_stats ADD COLUMN sector_fills INTEGER;"
+    "ALTER TABLE kernel_stats ADD COLUMN writeback_sectors INTEGER;"
+    "DROP VIEW IF EXISTS kernel_savings_vs_drrip;"
+    "DROP VIEW IF EXISTS top_kernels_by_misses;"
+    "DROP VIEW IF EXISTS kernel_totals;"
+    /* per run and kernel over its streams, with DRAM traffic: a fill, a sector fill or a
+     * bypassed read reads a line (a sector, sectored); a write-back writes a line (its dirty
+     * sectors, sectored), a bypassed write a line (a sector) */
+    "CREATE VIEW kernel_totals AS SELECT k.run_id, r.trace, r.trace_id, r.policy,"
+    " r.llc_bytes, k.frame, k.kernel, t.kind, t.name, t.rdc_eid,"
+    " sum(k.reads + k.writes) AS accesses,"
+    " sum(k.reads + k.writes - k.read_hits - k.write_hits) AS misses,"
+    " sum(k.reads - k.read_hits) AS read_misses, sum(k.writebacks) AS writebacks,"
+    " coalesce(json_extract(r.params, '$.sector'), r.line)"
+    " * sum(k.fills + coalesce(k.sector_fills, 0) + k.bypass_reads) AS dram_read_bytes,"
+    " CASE WHEN json_extract(r.params, '$.sector') IS NULL"
+    " THEN r.line * sum(k.writebacks + k.bypass_writes)"
+    " ELSE json_extract(r.params, '$.sector')"
+    " * sum(coalesce(k.writeback_sectors, 0) + k.bypass_writes) END AS dram_write_bytes,"
+    " group_concat(k.stream, ',') AS streams"
+    " FROM kernel_stats k JOIN runs r ON r.id = k.run_id"
+    " LEFT JOIN trace_kernels t ON t.trace_id = r.trace_id AND t.kernel = k.kernel"
+    " GROUP BY k.run_id, k.frame, k.kernel;"
+    "CREATE VIEW top_kernels_by_misses AS SELECT *, rank() OVER (PARTITION BY run_id"
+    " ORDER BY misses DESC) AS rank FROM kernel_totals;"
+    "CREATE VIEW kernel_savings_vs_drrip AS SELECT a.run_id, a.trace, a.policy, a.llc_bytes,"
+    " a.frame, a.kernel, a.kind, a.name, a.rdc_eid, a.misses, d.misses AS drrip_misses,"
+    " d.misses - a.misses AS misses_saved, b.drrip_run_id,"
+    " rank() OVER (PARTITION BY a.run_id ORDER BY d.misses - a.misses DESC) AS rank"
+    " FROM kernel_totals a JOIN drrip_baselines b ON b.run_id = a.run_id"
+    " JOIN kernel_totals d ON d.run_id = b.drrip_run_id AND d.frame = a.frame"
+    " AND d.kernel = a.kernel;";

@@ -396,7 +396,10 @@ static int write_around(struct llct_cache *c, uint64_t line, unsigned so, uint32
 	owner->writebacks += (meta[w] & LLCT_META_DIRTY) != 0;
 	if (c->sec_dirty) {
 		size_t at = (size_t)set * L->ways + w;
-		owner->writeback_sectors += (uint64_t)__builtin_popcountll(c->sec_dirty[at]);
+		uint32_t wb = (uint32_t)__builtin_popcountll(c->sec_dirty[at]);
+		owner->writeback_sectors += wb;
+		if (c->ks && wb)
+			llct_kstats_sectors(c->ks, L->fs->frame, kernel, so, 0, wb);
 		c->sec_valid[at] = c->sec_dirty[at] = 0;
 	}
 	if (c->ks)
@@ -412,7 +415,7 @@ static int write_around(struct llct_cache *c, uint64_t line, unsigned so, uint32
  * hit on a sector not there fetches it. Returns 1 for that sector miss (the step counted a
  * hit), else 0. */
 static int sector_step(struct llct_cache *c, const struct llct_access *a, uint32_t w, unsigned ev,
-		       uint64_t addr, int op)
+		       uint64_t addr, int op, uint32_t *wb)
 {
 	if (llct_ev_is_bypass(ev))
 		return 0;
@@ -421,8 +424,8 @@ static int sector_step(struct llct_cache *c, const struct llct_access *a, uint32
 	if (!llct_ev_is_hit(ev)) {
 		if (llct_ev_is_evict(ev)) { /* the evicted line's stream: the fill code's bits */
 			unsigned owner = (ev - LLCT_EV_FILL) >> 6 & 15;
-			c->L.fs->s[owner].writeback_sectors +=
-			    (uint64_t)__builtin_popcountll(c->sec_dirty[at]);
+			*wb = (uint32_t)__builtin_popcountll(c->sec_dirty[at]);
+			c->L.fs->s[owner].writeback_sectors += *wb;
 		}
 		c->sec_valid[at] = bit;
 		c->sec_dirty[at] = op ? bit : 0;
@@ -495,7 +498,8 @@ static int access_one(struct llct_cache *c, uint32_t *hist, uint64_t addr, int s
 		hist = NULL;
 	unsigned ev = llct_lines_step(&c->L, c->pstate, c->ops->on_hit, c->ops->victim,
 				      c->ops->on_fill, &a, &w);
-	int smiss = c->sec_valid && sector_step(c, &a, w, ev, addr, op);
+	uint32_t wb = 0; /* dirty sectors written back */
+	int smiss = c->sec_valid && sector_step(c, &a, w, ev, addr, op, &wb);
 	if (hist)
 		hist[ev]++;
 	else
@@ -505,8 +509,11 @@ static int access_one(struct llct_cache *c, uint32_t *hist, uint64_t addr, int s
 		*(op ? &st->write_hits : &st->read_hits) -= 1;
 		st->sector_fills++;
 	}
-	if (c->ks) /* (per-kernel counts refuse sectored lines) */
+	if (c->ks) {
 		llct_kstats_count(c->ks, c->L.fs->frame, kernel, ev);
+		if (smiss || wb)
+			llct_kstats_sectors(c->ks, c->L.fs->frame, kernel, so, smiss, wb);
+	}
 	if (!trk || llct_ev_is_bypass(ev))
 		return llct_ev_is_hit(ev) && !smiss;
 	size_t at = (size_t)a.set * c->g.ways + w;

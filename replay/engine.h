@@ -80,6 +80,10 @@ int llct_kstats_take(struct llct_kstats *k, struct llct_kernel_stats **rows, siz
  * (write-evict). */
 void llct_kstats_evicted(struct llct_kstats *k, uint32_t frame, uint32_t kernel, unsigned stream,
 			 unsigned owner, int dirty);
+/* Sectored lines: an access of stream | write << 4 (so) that llct_kstats_count counted as a hit
+ * fetched its sector (sector_miss), and the dirty sectors an access wrote back. */
+void llct_kstats_sectors(struct llct_kstats *k, uint32_t frame, uint32_t kernel, unsigned so,
+			 int sector_miss, uint32_t writeback_sectors);
 
 /* One cache model of a replay, and the engine that drives them (replay.c, setup.c). */
 struct model {

@@ -103,6 +103,19 @@ void llct_kstats_evicted(struct llct_kstats *k, uint32_t frame, uint32_t kernel,
 	}
 }
 
+void llct_kstats_sectors(struct llct_kstats *k, uint32_t frame, uint32_t kernel, unsigned so,
+			 int sector_miss, uint32_t writeback_sectors)
+{
+	struct llct_kernel_stats *r = row_of(k, frame, kernel, so & 15);
+	if (!r)
+		return;
+	if (sector_miss) { /* the step counted a hit */
+		*(so >> 4 & 1 ? &r->write_hits : &r->read_hits) -= 1;
+		r->sector_fills++;
+	}
+	r->writeback_sectors += writeback_sectors;
+}
+
 void llct_kstats_count(struct llct_kstats *k, uint32_t frame, uint32_t kernel, unsigned ev)
 {
 	struct llct_kernel_stats *r = row_of(k, frame, kernel, LLCT_EV_S(ev));

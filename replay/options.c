@@ -19,13 +19,6 @@ int llct_replay_check_options(const struct llct_replay_options *o, char *err, si
 			return LLCT_ERR_INVALID;
 		}
 	}
-	for (size_t m = 0; o->per_kernel && m < o->n_policies; m++)
-		if ((o->caches ? o->caches[m] : o->cache).sector) {
-			snprintf(err, err_size,
-				 "per-kernel counts do not count sectors yet: not "
-				 "with --sector");
-			return LLCT_ERR_INVALID;
-		}
 	if (o->per_kernel && o->sample_sets > 1) {
 		snprintf(err, err_size,
 			 "per-kernel counts need every set replayed: not with --sample-sets");

@@ -12,7 +12,7 @@
 /* SQLite application_id of a results database: 'LLCR'. */
 #define LLCT_RESULTS_APPLICATION_ID 0x4C4C4352
 /* Schema version written by this build; older ones are upgraded, newer ones refused. */
-#define LLCT_RESULTS_SCHEMA_VERSION 7
+#define LLCT_RESULTS_SCHEMA_VERSION 8
 
 /* One replay of one trace through one policy on one configuration. */
 struct llct_run_info {

@@ -128,6 +128,10 @@ struct llct_kernel_stats {
 	uint8_t stream;
 	uint64_t reads, read_hits, writes, write_hits, fills, bypass_reads, bypass_writes;
 	uint64_t writebacks;
+	/* sectored lines (--sector): accesses that fetched a sector of a resident line (counted
+	 * as misses, not hits), and the dirty sectors the kernel's fills and write-evicts wrote
+	 * back */
+	uint64_t sector_fills, writeback_sectors;
 	uint64_t evicted[LLCT_N_STREAMS];
 };
 

@@ -63,7 +63,16 @@ expect_rc 0 "$LLCTRACE" replay t.llct -p lru,drrip --llc 512KiB:16:128 --sector 
 printf '[grid g]\ntraces = t.llct\npolicies = lru, drrip\nllc = 512KiB:16:128\nsector = 32\n' >gs.ini
 expect_rc 0 "$LLCTRACE" batch gs.ini -o s.db; expect_err "2 already in"
 expect_rc 2 "$LLCTRACE" replay t.llct --sector 48 -o x.db; expect_err "a sector is a power of two"
-expect_rc 1 "$LLCTRACE" replay t.llct --sector 32 --per-kernel -o x.db; expect_err "not with --sector"
+# per-kernel counts of sectored lines (schema 8): summed over kernels, the sector fills, the
+# sectors written back and the DRAM bytes equal the frames' (write-backs and write-evicts: the
+# frames count them against the evicted line's stream, the kernels against the evicting access)
+expect_rc 0 "$LLCTRACE" replay t.llct -p lru,drrip --llc 512KiB:16:128 --sector 32 --per-kernel -o ks.db -q
+expect_rc 0 "$LLCTRACE" replay t.llct -p lru --llc 512KiB:16:128 --sector 32 --write-policy evict --per-kernel -o ks.db -q
+for col in reads read_hits writes write_hits fills sector_fills writeback_sectors; do
+	[ "$(q ks.db "SELECT count(*) FROM runs r WHERE (SELECT sum($col) FROM kernel_stats k WHERE k.run_id = r.id) IS NOT (SELECT sum($col) FROM stream_stats s WHERE s.run_id = r.id)")" = 0 ] && ok || bad "sectored per-kernel $col differs from the frames'"
+done
+[ "$(q ks.db "SELECT sum(sector_fills) > 0 AND sum(writeback_sectors) > 0 FROM kernel_stats")" = 1 ] && ok || bad "no sector counts in kernel_stats"
+[ "$(q ks.db "SELECT count(*) FROM runs r WHERE (SELECT sum(dram_read_bytes) || ' ' || sum(dram_write_bytes) FROM kernel_totals k WHERE k.run_id = r.id) IS NOT (SELECT sum(read_bytes) || ' ' || sum(write_bytes) FROM dram_totals d WHERE d.run_id = r.id)")" = 0 ] && ok || bad "sectored per-kernel DRAM bytes differ from dram_totals: $(q ks.db "SELECT run_id, sum(dram_read_bytes), sum(dram_write_bytes) FROM kernel_totals GROUP BY run_id; SELECT run_id, sum(read_bytes), sum(write_bytes) FROM dram_totals GROUP BY run_id")"
 
 # the trace's kernels, once; the views name them
 n=$("$LLCTRACE" info --kernels t.llct | tail -n +2 | grep -c '^[0-9]')

@@ -82,7 +82,7 @@ expect_rc 0 "$LLCTRACE" batch g.ini -o old.db; expect_err "2 already in" # read 
 "$LLCTRACE" sql --csv old.db "SELECT count(*) FROM runs WHERE trace = '$T/cube.llct' AND trace_id = '$id'" | tail -1 | grep -qx 3 && ok || bad "sql reads an older file through an upgraded copy"
 sqlite3 old.db "PRAGMA user_version" | grep -qx 5 && ok || bad "reading upgraded the file itself"
 expect_rc 0 "$LLCTRACE" replay cube.llct -p nru -o old.db -q # appending upgrades it in place
-sqlite3 old.db "PRAGMA user_version; SELECT count(*) FROM runs WHERE trace = '$T/cube.llct' AND trace_id = '$id' AND json_extract(params, '$.batch_cell') LIKE 'trace=$id|%'" | tr "\n" " " | grep -qx "7 4 " && ok || bad "upgrade in place: $(sqlite3 old.db 'SELECT trace, trace_id, json_extract(params, "$.batch_cell") FROM runs')"
+sqlite3 old.db "PRAGMA user_version; SELECT count(*) FROM runs WHERE trace = '$T/cube.llct' AND trace_id = '$id' AND json_extract(params, '$.batch_cell') LIKE 'trace=$id|%'" | tr "\n" " " | grep -qx "8 4 " && ok || bad "upgrade in place: $(sqlite3 old.db 'SELECT trace, trace_id, json_extract(params, "$.batch_cell") FROM runs')"
 
 # 4. frames outside the trace: an error naming what the trace holds, in every command
 expect_rc 2 "$LLCTRACE" replay cube.llct -f 5-9 -o res.db -q; expect_err "frames 5-9 are not in the trace, which holds frames 0-2"
