@@ -1,0 +1,67 @@
+/* test_hmap.c - the capture layer's handle map (capture/hmap.c) without a device: random
+ * inserts, replacements, deletions and lookups against a plain array, over keys that collide in
+ * the table (the same low bits), so probe chains run through tombstones and the table grows
+ * while they are there; and hfree_all frees every value once. */
+#include "../../capture/capture.h"
+#include "check.h"
+
+#include <string.h>
+
+#define N_KEYS 4096
+
+static int freed;
+static void count_free(void *p)
+{
+	freed++;
+	free(p);
+}
+
+int main(void)
+{
+	static void *ref[N_KEYS]; /* the value of key i, or NULL */
+	struct hmap m = {0};
+	uint64_t x = 88172645463325252ull;
+	int live = 0;
+	/* keys whose hashes fall close (multiples of 2^40 plus a few) and plain small ones */
+	for (int step = 0; step < 200000; step++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		unsigned i = (unsigned)(x >> 20) % N_KEYS;
+		uint64_t k = (i % 2 ? (uint64_t)(i + 1) << 40 : (uint64_t)i + 1);
+		switch (x % 4) {
+		case 0:
+		case 1: { /* insert or replace */
+			int *v = malloc(sizeof(*v));
+			*v = step;
+			void *old = hget(&m, k);
+			CHECK(old == ref[i]);
+			CHECK_EQ(hput(&m, k, v), 0);
+			free(old); /* replaced: the map keeps the new value only */
+			live += !ref[i];
+			ref[i] = v;
+			break;
+		}
+		case 2: { /* delete */
+			void *v = hdel(&m, k);
+			CHECK(v == ref[i]);
+			live -= !!v;
+			free(v);
+			ref[i] = NULL;
+			break;
+		}
+		default:
+			CHECK(hget(&m, k) == ref[i]);
+		}
+	}
+	for (unsigned i = 0; i < N_KEYS; i++) { /* every key, at the end */
+		uint64_t k = (i % 2 ? (uint64_t)(i + 1) << 40 : (uint64_t)i + 1);
+		CHECK(hget(&m, k) == ref[i]);
+	}
+	CHECK(hget(&m, 0) == NULL);  /* 0 is no handle */
+	CHECK(m.n <= m.cap / 2 + 1); /* slots and tombstones at most half the table */
+	hfree_all(&m, count_free);
+	CHECK_EQ(freed, live);
+	CHECK(m.cap == 0 && m.key == NULL);
+	CHECK(hget(&m, 5) == NULL);
+	CHECK(hdel(&m, 5) == NULL);
+	return check_done("test_hmap");
+}
