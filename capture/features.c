@@ -11,6 +11,7 @@
 #include <string.h>
 
 #define XFB_EXT VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME
+#define SBSC_EXT VK_KHR_STORAGE_BUFFER_STORAGE_CLASS_EXTENSION_NAME
 
 /* The tier asked for: LLCT_CAPTURE_TIER (1 or 2; default 2); 0 when capture is off (disabled,
  * or a setting is not valid: capture_device_created says which). */
@@ -39,6 +40,15 @@ static int has_extension(struct layer_instance *inst, VkPhysicalDevice phys, con
 	return found;
 }
 
+/* Whether the program's device create info names extension `name`. */
+static int named_ext(const VkDeviceCreateInfo *info, const char *name)
+{
+	for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
+		if (!strcmp(info->ppEnabledExtensionNames[i], name))
+			return 1;
+	return 0;
+}
+
 void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 			    const VkDeviceCreateInfo *info, struct device_prep *p)
 {
@@ -53,12 +63,22 @@ void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 	p->stats = !p->occl && have.pipelineStatisticsQuery == VK_TRUE;
 	p->frag = tier >= 3 && have.fragmentStoresAndAtomics == VK_TRUE; /* tier 3's records */
 	p->vstores = tier >= 3 && have.vertexPipelineStoresAndAtomics == VK_TRUE;
-	if (tier >= 2 && inst->d.GetPhysicalDeviceFeatures2 && has_extension(inst, phys, XFB_EXT)) {
+	/* the 1.1 command where the instance is 1.1 (and the device, whose version the
+	   effective one is the lesser of), else the extension's where it is on, else none */
+	VkPhysicalDeviceProperties dp = {0};
+	if (inst->d.GetPhysicalDeviceProperties)
+		inst->d.GetPhysicalDeviceProperties(phys, &dp);
+	PFN_vkGetPhysicalDeviceFeatures2 features2 =
+	    inst->api_version >= VK_API_VERSION_1_1 && dp.apiVersion >= VK_API_VERSION_1_1
+		? inst->d.GetPhysicalDeviceFeatures2
+	    : inst->props2_khr ? inst->d.GetPhysicalDeviceFeatures2KHR
+			       : NULL;
+	if (tier >= 2 && features2 && has_extension(inst, phys, XFB_EXT)) {
 		VkPhysicalDeviceTransformFeedbackFeaturesEXT x = {
 		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT};
 		VkPhysicalDeviceFeatures2 f = {
 		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &x};
-		inst->d.GetPhysicalDeviceFeatures2(phys, &f);
+		features2(phys, &f);
 		p->xfb = x.transformFeedback == VK_TRUE;
 	}
 	/* the features: in the program's VkPhysicalDeviceFeatures2 if it chains one (restored
@@ -84,23 +104,35 @@ void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 		p->want.vertexPipelineStoresAndAtomics |= (VkBool32)p->vstores;
 		p->ci.pEnabledFeatures = &p->want;
 	}
-	if (!p->xfb)
-		return;
-	int named = 0;
-	for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
-		named |= !strcmp(info->ppEnabledExtensionNames[i], XFB_EXT);
-	if (!named) {
-		p->exts = malloc((info->enabledExtensionCount + 1) * sizeof(*p->exts));
+	/* Extensions the layer turns on: transform feedback (tier 2's shadow draws), and, on a 1.0
+	   device, the storage-buffer storage class tier 3's instrumented shaders declare (core in
+	   1.1); without it there, tier 3 leaves draws to tier 2's model */
+	const char *add[2];
+	uint32_t n_add = 0;
+	int old = inst->api_version < VK_API_VERSION_1_1 || dp.apiVersion < VK_API_VERSION_1_1;
+	if ((p->frag || p->vstores) && old) {
+		if (!named_ext(info, SBSC_EXT) && has_extension(inst, phys, SBSC_EXT))
+			add[n_add++] = SBSC_EXT;
+		else if (!named_ext(info, SBSC_EXT))
+			p->frag = p->vstores = 0;
+	}
+	if (p->xfb && !named_ext(info, XFB_EXT))
+		add[n_add++] = XFB_EXT;
+	if (n_add) {
+		p->exts = malloc((info->enabledExtensionCount + n_add) * sizeof(*p->exts));
 		if (!p->exts) {
-			p->xfb = 0; /* tier 1 then */
+			p->xfb = p->frag = p->vstores = 0; /* tier 1 then */
 			return;
 		}
 		for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
 			p->exts[i] = info->ppEnabledExtensionNames[i];
-		p->exts[info->enabledExtensionCount] = XFB_EXT;
-		p->ci.enabledExtensionCount = info->enabledExtensionCount + 1;
+		for (uint32_t i = 0; i < n_add; i++)
+			p->exts[info->enabledExtensionCount + i] = add[i];
+		p->ci.enabledExtensionCount = info->enabledExtensionCount + n_add;
 		p->ci.ppEnabledExtensionNames = p->exts;
 	}
+	if (!p->xfb)
+		return;
 	if (p->app_xfb) {
 		p->app_xfb_saved = p->app_xfb->transformFeedback;
 		p->app_xfb->transformFeedback = VK_TRUE;

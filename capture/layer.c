@@ -70,7 +70,36 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreat
 	PFN_vkCreateInstance create = (PFN_vkCreateInstance)gipa(NULL, "vkCreateInstance");
 	if (!create)
 		return VK_ERROR_INITIALIZATION_FAILED;
-	VkResult r = create(info, alloc, out);
+	/* A 1.0 instance gets VK_KHR_get_physical_device_properties2, which the layer needs to
+	 * ask for transform feedback (vkGetPhysicalDeviceFeatures2 is 1.1: calling it on a 1.0
+	 * instance is an error the validation layer reports); if the driver lacks it, the
+	 * instance is made as the program asked and the layer does without. */
+	uint32_t api = info->pApplicationInfo && info->pApplicationInfo->apiVersion
+			   ? info->pApplicationInfo->apiVersion
+			   : VK_API_VERSION_1_0;
+	const char *props2 = VK_KHR_GET_PHYSICAL_DEVICE_PROPERTIES_2_EXTENSION_NAME;
+	int named = 0;
+	for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
+		named |= !strcmp(info->ppEnabledExtensionNames[i], props2);
+	VkInstanceCreateInfo ci = *info;
+	const char **exts = NULL;
+	if (api < VK_API_VERSION_1_1 && !named &&
+	    (exts = malloc((info->enabledExtensionCount + 1) * sizeof(*exts)))) {
+		for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
+			exts[i] = info->ppEnabledExtensionNames[i];
+		exts[info->enabledExtensionCount] = props2;
+		ci.enabledExtensionCount = info->enabledExtensionCount + 1;
+		ci.ppEnabledExtensionNames = exts;
+	}
+	VkLayerInstanceLink *next = link->u.pLayerInfo;
+	int added = exts != NULL;
+	VkResult r = create(added ? &ci : info, alloc, out);
+	if (added && r == VK_ERROR_EXTENSION_NOT_PRESENT) { /* as the program asked, then */
+		link->u.pLayerInfo = next;                  /* the layers below advance it again */
+		added = 0;
+		r = create(info, alloc, out);
+	}
+	free(exts);
 	if (r != VK_SUCCESS)
 		return r;
 	struct layer_instance *inst = calloc(1, sizeof(*inst));
@@ -78,7 +107,8 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreat
 		return VK_SUCCESS; /* never break the program: this instance is just not captured */
 	inst->handle = *out;
 	inst->gipa = gipa;
-	inst->api_version = info->pApplicationInfo ? info->pApplicationInfo->apiVersion : 0;
+	inst->api_version = api;
+	inst->props2_khr = named || added;
 	llct_instance_dispatch_init(&inst->d, *out, gipa);
 	llct_instance_dispatch_fallbacks(&inst->d);
 	pthread_mutex_lock(&instances_lock);

@@ -13,7 +13,10 @@ struct layer_instance {
 	VkInstance handle;
 	PFN_vkGetInstanceProcAddr gipa; /* the next layer's */
 	struct llct_instance_dispatch d;
-	uint32_t api_version;
+	uint32_t api_version; /* the program's (1.0 when it names none) */
+	/* VK_KHR_get_physical_device_properties2 is on (the program's or added by the layer for
+	 * a 1.0 instance, where the core vkGetPhysicalDeviceFeatures2 may not be called) */
+	int props2_khr;
 };
 
 struct layer_device {

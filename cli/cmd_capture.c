@@ -290,7 +290,10 @@ int cmd_capture(int argc, char **argv)
 	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", path, (long)getpid());
 	unlink(tmp);
 
-	prepend_env("VK_LAYER_PATH", dir, ':');
+	/* VK_ADD_LAYER_PATH adds the layer's folder to the loader's search; VK_LAYER_PATH would
+	 * replace the search, hiding every layer installed on the system, so one asked for beside
+	 * llctrace (VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation) was silently not loaded */
+	prepend_env("VK_ADD_LAYER_PATH", dir, ':');
 	prepend_env("VK_INSTANCE_LAYERS", "VK_LAYER_LLCTRACE_capture", ':');
 	setenv("LLCT_CAPTURE_OUTPUT", tmp, 1);
 	setenv("LLCT_CAPTURE_FRAMES", frames ? frames : "all", 1);

@@ -96,11 +96,16 @@ off=$("$APP" 4)
 
 # no validation error caused by the layer
 if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
-	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/v.llct" -- "$APP" 2 >/dev/null 2>"$T/verr"
+	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/v.llct" -- "$APP" 2 >"$T/verr" 2>&1
 	if grep -q "Validation Error" "$T/verr"; then bad "validation errors: $(grep -m3 'Validation Error' "$T/verr")"; else ok; fi
+	# the validation layer really loads, below llctrace's (capture adds its folder with
+	# VK_ADD_LAYER_PATH: VK_LAYER_PATH hid the system's layers, and these checks passed without
+	# any validation at all); its messages go to standard output, so both streams are read
+	VK_LOADER_DEBUG=layer VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/vl.llct" -- "$APP" 1 >"$T/vload" 2>&1
+	grep -q 'Insert instance layer "VK_LAYER_KHRONOS_validation"' "$T/vload" && ok || bad "the validation layer named beside llctrace was not loaded: $(grep -m3 'LAYER' "$T/vload")"
 	[ "$(q "$T/v.llct" "SELECT count(*) FROM frames")" = 2 ] && ok || bad "capture under validation"
 	for mode in "" template push staging upload cmds2 texel masked imageless; do
-		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/v2.llct" -- "$SCENE" 2 $mode >/dev/null 2>"$T/verr2"
+		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/v2.llct" -- "$SCENE" 2 $mode >"$T/verr2" 2>&1
 		if grep -q "Validation Error" "$T/verr2"; then bad "scene $mode validation errors: $(grep -m3 'Validation Error' "$T/verr2" | cut -c1-300)"; else ok; fi
 	done
 fi
@@ -327,12 +332,12 @@ rt_of() { "$LLCTRACE" dump --csv "$1" | awk -F, -v k="$(main_draw "$1")" '$1 == 
 [ "$(rt_of "$T/fm.llct")" = 0 ] && [ "$(rt_of "$T/f.llct")" -gt 0 ] && ok || bad "dynamic write mask 0: main draw RT accesses $(rt_of "$T/fm.llct") (static mask: $(rt_of "$T/f.llct"))"
 if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
 	for mode in dynblend dynstride dynmask; do
-		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/f3.llct" -- "$FEATURES" 1 $mode >/dev/null 2>"$T/verr4"
+		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/f3.llct" -- "$FEATURES" 1 $mode >"$T/verr4" 2>&1
 		if grep -q "Validation Error" "$T/verr4"; then bad "features $mode validation errors: $(grep -m2 'Validation Error' "$T/verr4" | cut -c1-300)"; else ok; fi
 	done
 	# two frames: the second re-records the command buffer for simultaneous use, where the
 	# layer must not begin its queries (its pool is not reset there)
-	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/f2.llct" -- "$FEATURES" 2 >/dev/null 2>"$T/verr3"
+	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/f2.llct" -- "$FEATURES" 2 >"$T/verr3" 2>&1
 	if grep -q "Validation Error" "$T/verr3"; then bad "features validation errors: $(grep -m2 'Validation Error' "$T/verr3" | cut -c1-300)"; else ok; fi
 fi
 
@@ -366,7 +371,7 @@ if command -v Xvfb >/dev/null && command -v vkcube >/dev/null; then
 		[ "$(q "$T/w.llct" "SELECT group_concat(kind) FROM (SELECT kind FROM kernels WHERE frame = 2 ORDER BY id)")" = "store,copy" ] && ok || bad "window kernels: $(q "$T/w.llct" "SELECT frame, kind FROM kernels")"
 		[ "$(q "$T/w.llct" "SELECT count(*) FROM resources WHERE kind = 'swapchain-image'")" -ge 2 ] && ok || bad "window swapchain images"
 		if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
-			DISPLAY=$display VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -o "$T/wv.llct" -- env LD_PRELOAD="$PRELOAD" "$WINDOW" 3 >/dev/null 2>"$T/wverr"
+			DISPLAY=$display VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -o "$T/wv.llct" -- env LD_PRELOAD="$PRELOAD" "$WINDOW" 3 >"$T/wverr" 2>&1
 			if grep -q "Validation Error" "$T/wverr"; then bad "window validation errors: $(grep -m3 'Validation Error' "$T/wverr" | cut -c1-300)"; else ok; fi
 		fi
 	fi

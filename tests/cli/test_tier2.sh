@@ -146,7 +146,7 @@ done
 # no validation error caused by the layer's shadow pipelines, draws, queries and buffers
 if [ -e "$VALIDATION" ]; then
 	for run in "$GEOMETRY 2" "$FEATURES 2" "$FEATURES 2 dynvi" "$SCENE 2" "$SCENE 2 cmds2" "$SCENE 2 push"; do
-		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/v.llct" -- $run >/dev/null 2>"$T/verr"
+		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -b submit -o "$T/v.llct" -- $run >"$T/verr" 2>&1
 		if grep -q "Validation Error" "$T/verr"; then bad "$run: validation errors: $(grep -m2 'Validation Error' "$T/verr" | cut -c1-300)"; else ok; fi
 	done
 fi

@@ -201,7 +201,7 @@ if command -v vkcube >/dev/null && command -v Xvfb >/dev/null; then
 	# a layer built with AddressSanitizer needs its runtime first in a program built without
 	layer_so=$(dirname "$LLCTRACE")/layer/libVkLayer_llctrace_capture.so
 	PRELOAD=$(ldd "$layer_so" 2>/dev/null | awk '/libasan|libubsan|libtsan/ { print $3 }' | tr '\n' ' ')
-	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation DISPLAY=$display timeout 120 "$LLCTRACE" capture -q -t 3 -f 2-3 -x -o "$T/cube.llct" -- env LD_PRELOAD="$PRELOAD" vkcube --c 6 >/dev/null 2>"$T/verr"
+	VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation DISPLAY=$display timeout 120 "$LLCTRACE" capture -q -t 3 -f 2-3 -x -o "$T/cube.llct" -- env LD_PRELOAD="$PRELOAD" vkcube --c 6 >"$T/verr" 2>&1
 	got=$(q "$T/cube.llct" "SELECT count(*) || ' ' || sum(json_extract(params, '\$.records') = json_extract(params, '\$.samples') + 108) || ' ' || sum(json_extract(params, '\$.accesses') = 'instrumented') FROM kernels WHERE kind = 'draw'")
 	[ "$got" = "2 2 2" ] && ok || bad "vkcube draws (all, records = samples + 108, instrumented): $got"
 	if grep -q "Validation Error" "$T/verr"; then bad "vkcube: validation errors: $(grep -m2 'Validation Error' "$T/verr" | cut -c1-300)"; else ok; fi
@@ -245,7 +245,7 @@ expect_err "bad --tier '4' (1, 2 or 3)"
 # no validation error caused by the twins, their layouts, sets and record buffers
 if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; then
 	for run in "$GATHER 2" "$GATHER 2 image" "$GATHER 2 sampled" "$GATHER 2 array" "$GATHER 2 bda" "$GATHER 2 bindless" "$SCENE 2" "$SCENE 2 push" "$SCENE 2 heap" "$AHEAD 8" "$(dirname "$SCENE")/app_features 2 geom"; do
-		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -t 3 -b submit -o "$T/v.llct" -- $run >/dev/null 2>"$T/verr"
+		VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation "$LLCTRACE" capture -q -t 3 -b submit -o "$T/v.llct" -- $run >"$T/verr" 2>&1
 		if grep -q "Validation Error" "$T/verr"; then bad "$run: validation errors: $(grep -m2 'Validation Error' "$T/verr" | cut -c1-300)"; else ok; fi
 	done
 else
