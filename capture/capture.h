@@ -441,7 +441,7 @@ struct lpool {
  * coverage), one stream query around each tier-2 shadow draw. */
 /* tier 3 (instr.c): A record buffer: header (cursor, cap), cap words of records, spill words; with
  * its own descriptor set of the layer's layout (binding 0 it, binding 1 the draw numbers). */
-#define FREC_ROOMS 8 /* tier 3: rooms a command buffer's draw records may spread over */
+#define FREC_ROOMS 32 /* tier 3: rooms a command buffer's draw records may spread over */
 struct crec {
 	VkBuffer buf;
 	VkDeviceMemory mem;

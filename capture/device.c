@@ -202,6 +202,23 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	c->xfb_guess = set.xfb_guess;
 	c->max_records = set.records;
 	c->frec_max = 5 * set.draw_room;
+	/* a room is bound whole as a storage buffer: by default no bigger than the device's
+	   maxStorageBufferRange (lavapipe's is 128 MiB: 6.7 M records), a command buffer's draws
+	   spreading over more rooms; a room asked for past it is made, and said */
+	uint64_t range_words = props.limits.maxStorageBufferRange / 4 / 5 * 5;
+	if ((uint64_t)c->frec_max > range_words) {
+		if (!set.draw_room_set)
+			c->frec_max = (uint32_t)range_words;
+		else
+			cap_log(
+			    "LLCT_CAPTURE_DRAW_ROOM=%u records is past the device's "
+			    "maxStorageBufferRange (%u bytes, %llu records): the validation layer "
+			    "will say so (VUID-VkWriteDescriptorSet-descriptorType-00333); "
+			    "lavapipe "
+			    "accepts it",
+			    set.draw_room, props.limits.maxStorageBufferRange,
+			    (unsigned long long)(range_words / 5));
+	}
 	c->twin_lead = set.twin_lead;
 	if (set.dump_depth[0])
 		memcpy(c->dump_depth, set.dump_depth, sizeof(set.dump_depth));

@@ -150,6 +150,7 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 			return -1;
 		}
 		s->draw_room = (uint32_t)x;
+		s->draw_room_set = 1;
 	}
 	if ((v = get("LLCT_CAPTURE_RASTER_THREADS", ud)) && *v) {
 		if (!number(v, 1, 16, &x)) {

@@ -26,6 +26,7 @@ struct capture_settings {
 	uint32_t records;   /* LLCT_CAPTURE_RECORDS: tier 3's room a dispatch [0: sized] */
 	uint32_t draw_room; /* LLCT_CAPTURE_DRAW_ROOM: the most records a command buffer's draws
 			       get at tier 3 [32 Mi] */
+	int draw_room_set;  /* given, not the default */
 	uint32_t twin_lead; /* LLCT_CAPTURE_TWIN_LEAD: tier 3's twins go into recordings at
 			       most this many frames before a frame to capture [4];
 			       UINT32_MAX ("all"): every recording until the range ends */
