@@ -1,7 +1,7 @@
 /* belady.c - Belady's OPT/MIN: evict the line reused furthest in the future; the bypass
  * variant does not fill a line reused later than every resident line. */
-#include "all.h"
 #include "../replay/lines.h"
+#include "all.h"
 
 struct belady {
 	uint32_t ways;

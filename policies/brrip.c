@@ -1,6 +1,6 @@
 /* brrip.c - bimodal RRIP: fill at 3 except every 32nd fill at 2; hit to 0. */
-#include "all.h"
 #include "../replay/lines.h"
+#include "all.h"
 #include "rrip.h"
 
 struct brrip {

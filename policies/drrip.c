@@ -1,6 +1,6 @@
 /* drrip.c - dynamic RRIP: set dueling between SRRIP and BRRIP leaders with a 10-bit PSEL. */
-#include "all.h"
 #include "../replay/lines.h"
+#include "all.h"
 #include "rrip.h"
 
 struct drrip {

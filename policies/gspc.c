@@ -8,8 +8,8 @@
  * by side in one row (one prefetch), and each variant's hooks and batch loop are compiled
  * with the variant as a constant.
  */
-#include "all.h"
 #include "../replay/lines.h"
+#include "all.h"
 #include "llct/llct.h"
 #include "rrip.h"
 

@@ -20,8 +20,8 @@
  *   (the lowest of equals), and its line's last signature loses 1 (a friendly line evicted:
  *   the prediction was wrong).
  * A line keeps the signature of its last access. */
-#include "all.h"
 #include "../replay/lines.h"
+#include "all.h"
 #include "sampled.h"
 
 #define PRED_SIZE (1u << LLCT_SIG_BITS)

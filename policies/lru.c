@@ -11,8 +11,8 @@
  * Above 16 ways the order is a doubly linked list of way numbers, in one record of
  * 2 + 2 x ways bytes (head, tail, prev[ways], next[ways]), so a touch and a victim choice are
  * a few byte moves whatever the associativity. */
-#include "all.h"
 #include "../replay/lines.h"
+#include "all.h"
 
 #include <string.h>
 

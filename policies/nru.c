@@ -1,6 +1,6 @@
 /* nru.c - not recently used, one bit a line (docs/REPLAY.md gives the rule). */
-#include "all.h"
 #include "../replay/lines.h"
+#include "all.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>

@@ -14,8 +14,8 @@
  *   victim never reused takes 1 from SHCT[its fill signature].
  * Writes are accesses like reads (a GPU's writes are stores, not CPU write-backs, so SHiP++'s
  * write-back rule has no counterpart). */
-#include "all.h"
 #include "../replay/lines.h"
+#include "all.h"
 #include "rrip.h"
 #include "sampled.h"
 

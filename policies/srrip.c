@@ -1,6 +1,6 @@
 /* srrip.c - static RRIP, 2 bits: fill at 2, hit to 0, evict a 3 after aging. */
-#include "all.h"
 #include "../replay/lines.h"
+#include "all.h"
 #include "rrip.h"
 
 struct srrip {

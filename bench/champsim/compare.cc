@@ -55,23 +55,24 @@ int main(int argc, char **argv)
 		if (hit) {
 			(op == 'W' ? write_hits : read_hits)++;
 			p.update_replacement_state(0, set, way, champsim::address{addr},
-						   champsim::address{}, champsim::address{}, type, 1);
+						   champsim::address{}, champsim::address{}, type,
+						   1);
 			continue;
 		}
 		way = 0;
 		while (way < ways && b[way].valid)
 			way++;
 		if (way == ways)
-			way = p.find_victim(0, 0, set, b, champsim::address{}, champsim::address{addr},
-					    type);
+			way = p.find_victim(0, 0, set, b, champsim::address{},
+					    champsim::address{addr}, type);
 		b[way].valid = true;
 		b[way].addr.v = ln;
 #if HAS_CACHE_FILL
 		p.replacement_cache_fill(0, set, way, champsim::address{addr}, champsim::address{},
 					 champsim::address{}, type);
 #else
-		p.update_replacement_state(0, set, way, champsim::address{addr}, champsim::address{},
-					   champsim::address{}, type, 0);
+		p.update_replacement_state(0, set, way, champsim::address{addr},
+					   champsim::address{}, champsim::address{}, type, 0);
 #endif
 	}
 	std::printf("reads %llu read_hits %llu writes %llu write_hits %llu\n", reads, read_hits,

@@ -6,8 +6,8 @@
  * one-access path, hit for hit and counter for counter. The reference also keeps every
  * counter of docs/REPLAY.md ("Counters", "Trackers": per-stream reads, hits, fills, evictions,
  * write-backs, bypasses, RT-to-TEX, TEX and Z epochs) its own way, compared with the engine's. */
-#include "check.h"
 #include "../../replay/lines.h"
+#include "check.h"
 #include "llct/replay.h"
 
 #include <string.h>

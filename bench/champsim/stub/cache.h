@@ -13,7 +13,9 @@ namespace champsim
 struct address {
 	uint64_t v = 0;
 	address() = default;
-	explicit address(uint64_t x) : v(x) {}
+	explicit address(uint64_t x) : v(x)
+	{
+	}
 };
 struct cache_block {
 	bool valid = false;
@@ -25,7 +27,9 @@ class CACHE
 {
       public:
 	long NUM_SET, NUM_WAY;
-	CACHE(long sets, long ways) : NUM_SET(sets), NUM_WAY(ways) {}
+	CACHE(long sets, long ways) : NUM_SET(sets), NUM_WAY(ways)
+	{
+	}
 };
 
 #endif

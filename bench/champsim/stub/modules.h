@@ -6,7 +6,9 @@ class CACHE;
 namespace champsim::modules
 {
 struct replacement {
-	explicit replacement(CACHE *) {}
+	explicit replacement(CACHE *)
+	{
+	}
 };
 } // namespace champsim::modules
 
