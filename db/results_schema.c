@@ -273,6 +273,21 @@ const char llct_results_schema_v6[] =
     " AS hits_per_entry"
     " FROM epochs e JOIN runs r ON r.id = e.run_id GROUP BY r.id, e.stream, e.epoch;";
 
+/* Views over kernel_totals, made by version 7 and again by version 8 (which remakes
+ * kernel_totals under them): each run's kernels, most misses first; each kernel's misses against
+ * the same kernel under the run's DRRIP baseline (drrip_baselines), most misses saved first. */
+#define KERNEL_TOP_VIEW                                                                            \
+	"CREATE VIEW top_kernels_by_misses AS SELECT *, rank() OVER (PARTITION BY run_id"          \
+	" ORDER BY misses DESC) AS rank FROM kernel_totals;"
+#define KERNEL_SAVINGS_VIEW                                                                        \
+	"CREATE VIEW kernel_savings_vs_drrip AS SELECT a.run_id, a.trace, a.policy, a.llc_bytes,"  \
+	" a.frame, a.kernel, a.kind, a.name, a.rdc_eid, a.misses, d.misses AS drrip_misses,"       \
+	" d.misses - a.misses AS misses_saved, b.drrip_run_id,"                                    \
+	" rank() OVER (PARTITION BY a.run_id ORDER BY d.misses - a.misses DESC) AS rank"           \
+	" FROM kernel_totals a JOIN drrip_baselines b ON b.run_id = a.run_id"                      \
+	" JOIN kernel_totals d ON d.run_id = b.drrip_run_id AND d.frame = a.frame"                 \
+	" AND d.kernel = a.kernel;"
+
 /* Version 7: per-kernel counts (replay --per-kernel) and the kernels of the traces they name;
  * DRAM traffic of every run (stream_stats.bypass_writes splits the bypasses, NULL in older runs;
  * views dram_traffic and dram_totals).
@@ -341,17 +356,10 @@ const char llct_results_schema_v7[] =
     " LEFT JOIN trace_kernels t ON t.trace_id = r.trace_id AND t.kernel = k.kernel"
     " GROUP BY k.run_id, k.frame, k.kernel;"
     /* the kernels of each run, most misses first */
-    "CREATE VIEW top_kernels_by_misses AS SELECT *, rank() OVER (PARTITION BY run_id"
-    " ORDER BY misses DESC) AS rank FROM kernel_totals;"
-    /* each kernel's misses against the same kernel under the run's DRRIP baseline
-     * (drrip_baselines), most misses saved first */
-    "CREATE VIEW kernel_savings_vs_drrip AS SELECT a.run_id, a.trace, a.policy, a.llc_bytes,"
-    " a.frame, a.kernel, a.kind, a.name, a.rdc_eid, a.misses, d.misses AS drrip_misses,"
-    " d.misses - a.misses AS misses_saved, b.drrip_run_id,"
-    " rank() OVER (PARTITION BY a.run_id ORDER BY d.misses - a.misses DESC) AS rank"
-    " FROM kernel_totals a JOIN drrip_baselines b ON b.run_id = a.run_id"
-    " JOIN kernel_totals d ON d.run_id = b.drrip_run_id AND d.frame = a.frame"
-    " AND d.kernel = a.kernel;";
+    KERNEL_TOP_VIEW
+	/* each kernel's misses against the same kernel under the run's DRRIP baseline
+	 * (drrip_baselines), most misses saved first */
+	KERNEL_SAVINGS_VIEW;
 
 /* Version 8: per-kernel counts of sectored runs (replay --per-kernel --sector): kernel_stats
  * gains the sector fills and the dirty sectors written back (NULL in older rows), and
@@ -380,13 +388,4 @@ const char llct_results_schema_v8[] =
     " group_concat(k.stream, ',') AS streams"
     " FROM kernel_stats k JOIN runs r ON r.id = k.run_id"
     " LEFT JOIN trace_kernels t ON t.trace_id = r.trace_id AND t.kernel = k.kernel"
-    " GROUP BY k.run_id, k.frame, k.kernel;"
-    "CREATE VIEW top_kernels_by_misses AS SELECT *, rank() OVER (PARTITION BY run_id"
-    " ORDER BY misses DESC) AS rank FROM kernel_totals;"
-    "CREATE VIEW kernel_savings_vs_drrip AS SELECT a.run_id, a.trace, a.policy, a.llc_bytes,"
-    " a.frame, a.kernel, a.kind, a.name, a.rdc_eid, a.misses, d.misses AS drrip_misses,"
-    " d.misses - a.misses AS misses_saved, b.drrip_run_id,"
-    " rank() OVER (PARTITION BY a.run_id ORDER BY d.misses - a.misses DESC) AS rank"
-    " FROM kernel_totals a JOIN drrip_baselines b ON b.run_id = a.run_id"
-    " JOIN kernel_totals d ON d.run_id = b.drrip_run_id AND d.frame = a.frame"
-    " AND d.kernel = a.kernel;";
+    " GROUP BY k.run_id, k.frame, k.kernel;" KERNEL_TOP_VIEW KERNEL_SAVINGS_VIEW;

@@ -254,11 +254,16 @@ void llct_mrc_window(struct llct_mrc *q, const struct window *w)
 	double t0 = llct_now_s();
 	for (unsigned i = 0; i < w->n; i++) {
 		const struct llct_batch *b = &w->b[i];
+		/* each access's set, worked out once: AHEAD accesses early, for the prefetch, and
+		   kept in a ring until the access's turn */
+		uint32_t ring[2 * AHEAD];
+		for (uint32_t j = 0; j < AHEAD && j < b->n; j++)
+			ring[j] = set_of(q, b->addr[j] >> q->line_shift);
 		for (uint32_t j = 0; j < b->n; j++) {
 			if (j + AHEAD < b->n) { /* start loading a later access's rows */
-				size_t row =
-				    (size_t)set_of(q, b->addr[j + AHEAD] >> q->line_shift) *
-				    q->stride;
+				uint32_t set = set_of(q, b->addr[j + AHEAD] >> q->line_shift);
+				ring[(j + AHEAD) % (2 * AHEAD)] = set;
+				size_t row = (size_t)set * q->stride;
 				for (uint32_t at = 0; at < q->stride; at += 16) {
 					__builtin_prefetch(&q->fp[row + at]);
 					__builtin_prefetch(&q->meta[row + at]);
@@ -269,8 +274,7 @@ void llct_mrc_window(struct llct_mrc *q, const struct window *w)
 				run_add(q, 0, q->k, LLCT_EV_BYPASS + (s | op << 4));
 				continue;
 			}
-			uint64_t line = b->addr[j] >> q->line_shift;
-			step(q, line, set_of(q, line), s, op);
+			step(q, b->addr[j] >> q->line_shift, ring[j % (2 * AHEAD)], s, op);
 		}
 		flush(q, w->frame_idx[i]);
 		for (uint32_t k = 0; k < q->k; k++)

@@ -7,30 +7,13 @@
 #include "check.h"
 #include "llct/replay.h"
 #include "llct/synth.h"
+#include "small_synth.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static char dir[256];
-
-static void synth_trace(const char *path)
-{
-	struct llct_synth_params p = LLCT_SYNTH_PARAMS_INIT;
-	struct llct_writer *w;
-	char err[600];
-	uint32_t kernel = 0;
-	p.width = 320;
-	p.height = 192;
-	p.n_objects = 40;
-	p.texture_size = 256;
-	p.shadow_size = 256;
-	CHECK_EQ(llct_writer_open(path, NULL, &w, err, sizeof(err)), LLCT_OK);
-	CHECK_EQ(llct_synth_write_settings(&p, 2, w), LLCT_OK);
-	for (uint32_t f = 0; f < 2; f++)
-		CHECK_EQ(llct_synth_write_frame(&p, f, &kernel, w), LLCT_OK);
-	CHECK_EQ(llct_writer_close(w), LLCT_OK);
-}
 
 /* Three frames of random accesses to `lines` lines of 64 bytes, runs of one stream now and
  * then (so epochs climb), a third of them writes. */
@@ -106,7 +89,7 @@ static void test_curves(void)
 {
 	char syn[300], rnd[300];
 	snprintf(syn, sizeof(syn), "%s/s.llct", dir);
-	synth_trace(syn);
+	small_synth_write(syn, 2);
 	struct llct_cache_config c[40];
 	for (int ucd = 0; ucd < 2; ucd++) {
 		/* 16 sizes at one set count (64 sets: ways 1..64) and 4 at others */

@@ -9,6 +9,7 @@
 #include "llct/replay.h"
 #include "llct/results.h"
 #include "llct/synth.h"
+#include "small_synth.h"
 
 #include <math.h>
 #include <sqlite3.h>
@@ -21,21 +22,8 @@ static char dir[256], trace[300];
 
 static void make_trace(void)
 {
-	struct llct_synth_params p = LLCT_SYNTH_PARAMS_INIT;
-	struct llct_writer *w;
-	char err[600];
-	uint32_t kernel = 0;
-	p.width = 320;
-	p.height = 192;
-	p.n_objects = 40;
-	p.texture_size = 256;
-	p.shadow_size = 256;
 	snprintf(trace, sizeof(trace), "%s/t.llct", dir);
-	CHECK_EQ(llct_writer_open(trace, NULL, &w, err, sizeof(err)), LLCT_OK);
-	CHECK_EQ(llct_synth_write_settings(&p, 3, w), LLCT_OK);
-	for (uint32_t f = 0; f < 3; f++)
-		CHECK_EQ(llct_synth_write_frame(&p, f, &kernel, w), LLCT_OK);
-	CHECK_EQ(llct_writer_close(w), LLCT_OK);
+	small_synth_write(trace, 3);
 }
 
 static int same_stats(const struct llct_replay_result *a, const struct llct_replay_result *b)
