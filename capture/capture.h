@@ -516,6 +516,9 @@ struct capture_device {
 	uint32_t rec_frame;    /* the frame recordings are in (`frame` may lag: async.c) */
 	struct async_state as; /* async.h */
 	pthread_mutex_t wmu;   /* the writer's calls (records come without the lock) */
+	struct hmap site_ids;  /* under wmu: a pipeline's id -> the trace's number of its first
+				  instrumented site (frames.c: trace_sites) */
+	uint32_t next_site;    /* under wmu: the next number free (0 is no site) */
 	char path[1024];
 	/* expansion state */
 	uint64_t cur_pipe[2], cur_set[2][8], vb[16], vb_off[16], ib, ib_off;
@@ -643,6 +646,12 @@ uint32_t kernel_begin(struct capture_device *c);
 void kernel_row(struct capture_device *c, uint32_t id, const char *kind, const char *params);
 /* kernel_begin and kernel_row at once, for kernels whose parameters are known up front. */
 uint32_t new_kernel(struct capture_device *c, const char *kind, const char *params);
+/* The trace's number of the first of the n sites of pipeline p (instrumented: stage of each
+ * from its index, below n_frag the fragment shader's, the rest the vertex shader's, or compute),
+ * numbering them and writing their `sites` rows at the pipeline's first use; 0 on failure. */
+struct llct_spirv_site;
+uint32_t trace_sites(struct capture_device *c, uint64_t pipeline, int compute,
+		     const struct llct_spirv_site *sites, size_t n, size_t n_frag);
 void add_resource(struct capture_device *c, uint64_t id, const char *kind, uint64_t addr,
 		  uint64_t size, const char *params);
 /* Addresses for size bytes of program memory (64 KiB aligned), or of GPU metadata the

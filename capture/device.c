@@ -402,6 +402,7 @@ void capture_device_destroyed(struct layer_device *d)
 	if (c->fence)
 		d->d.DestroyFence(d->handle, c->fence, NULL);
 	hfree_all(&c->qpools, keep);
+	hfree_all(&c->site_ids, keep);
 	hfree_all(&c->mems, NULL);
 	hfree_all(&c->bufs, free_buf);
 	hfree_all(&c->imgs, free_img);

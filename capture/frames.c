@@ -1,6 +1,7 @@
 /* frames.c - frame selection and the trace writer: which frames are captured, where a
  * frame starts and ends (present, submit or label), kernel and resource rows, progress. */
 #include "capture.h"
+#include "spirv.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -203,6 +204,45 @@ uint32_t new_kernel(struct capture_device *c, const char *kind, const char *para
 	uint32_t id = kernel_begin(c);
 	kernel_row(c, id, kind, params);
 	return id;
+}
+
+uint32_t trace_sites(struct capture_device *c, uint64_t pipeline, int compute,
+		     const struct llct_spirv_site *sites, size_t n, size_t n_frag)
+{
+	static const char *const ops[] = {"load",       "store",       "atomic",
+					  "sample",     "fetch",       "gather",
+					  "image-read", "image-write", "image-atomic"};
+	if (c->failed || !c->w || !n)
+		return 0;
+	pthread_mutex_lock(&c->wmu);
+	uint32_t first = (uint32_t)(uintptr_t)hget(&c->site_ids, pipeline + 1);
+	if (!first && c->next_site <= UINT32_MAX - n &&
+	    !hput(&c->site_ids, pipeline + 1, (void *)(uintptr_t)(c->next_site + 1))) {
+		first = c->next_site + 1;
+		c->next_site += (uint32_t)n;
+		for (size_t s = 0; s < n; s++) {
+			const struct llct_spirv_site *st = &sites[s];
+			struct llct_site row = {
+			    .id = first + (uint32_t)s,
+			    .pipeline = pipeline,
+			    .stage = compute      ? "compute"
+				     : s < n_frag ? "fragment"
+						  : "vertex",
+			    .word = st->word,
+			    .op = st->kind < sizeof(ops) / sizeof(ops[0]) ? ops[st->kind] : "other",
+			    .set = st->bda ? -1 : (int32_t)st->set,
+			    .binding = st->bda ? -1 : (int32_t)st->binding,
+			    .size = st->size};
+			if (llct_writer_add_site(c->w, &row)) {
+				first = 0;
+				break;
+			}
+		}
+	}
+	pthread_mutex_unlock(&c->wmu);
+	if (!first && c->w && llct_writer_error(c->w)[0])
+		cap_fail(c, llct_writer_error(c->w));
+	return first;
 }
 
 void add_resource(struct capture_device *c, uint64_t id, const char *kind, uint64_t addr,

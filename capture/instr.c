@@ -439,6 +439,8 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 	size_t tex_site = SIZE_MAX;
 	const uint32_t *pre = NULL; /* a prefix: a sample's (u, v), a device address's (lo, hi) */
 	struct bda_cache bk = {0};
+	/* the trace's numbers of the sites: records name the instruction that made them */
+	uint32_t site0 = trace_sites(c, p->id, 1, p->tw.sites, p->tw.n_sites, 0);
 	for (uint32_t i = 0; i < kept; i++) {
 		const uint32_t *rec = r->map + 2 + 3 * (size_t)i, *x = pre;
 		uint32_t site = rec[0] & 4095, elem = rec[0] >> 12, off = rec[1];
@@ -447,6 +449,7 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 			pre = rec;
 			continue;
 		}
+		llct_fp_set_site(c->fp, site0 && site < p->tw.n_sites ? site0 + site : 0);
 		if (site < p->tw.n_sites && p->tw.sites[site].kind >= LLCT_SPIRV_SAMPLE &&
 		    !llct_spirv_site_image(p->tw.sites[site].kind)) { /* a sample: TEX */
 			const struct llct_spirv_site *st = &p->tw.sites[site];
@@ -529,6 +532,7 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 					      1);
 		}
 	}
+	llct_fp_set_site(c->fp, 0);
 	free(base);
 	return 0;
 }

@@ -545,6 +545,8 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 	uint64_t prev = UINT64_MAX;
 	const uint32_t *pre = NULL; /* the prefix just read (spirv.h) */
 	struct bda_cache bk = {0};
+	/* the trace's numbers of the sites: records name the instruction that made them */
+	uint32_t site0 = trace_sites(c, p->id, 0, p->tw.sites, p->tw.n_sites, p->tw.n_frag_sites);
 	for (uint32_t i = off[rec - 1]; i < off[rec]; i++) {
 		const uint32_t *r = map + 2 + 5 * (size_t)idx[i], *x = pre;
 		uint32_t site = r[0] & 4095, px = r[4] & 0xffff, py = r[4] >> 16;
@@ -553,6 +555,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			pre = r;
 			continue;
 		}
+		llct_fp_set_site(c->fp, site0 && site < p->tw.n_sites ? site0 + site : 0);
 		if (site < p->tw.n_sites && p->tw.sites[site].prefix && !x) {
 			res->unplaced++;
 			continue;
@@ -620,6 +623,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		}
 		instr_texels(c, st, a, L, r[1], r[2], r[3], x ? &x[2] : NULL, sm, &prev);
 	}
+	llct_fp_set_site(c->fp, 0);
 	free(sa);
 	return 0;
 }

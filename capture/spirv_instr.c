@@ -106,6 +106,7 @@ uint32_t si_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t size, uin
 	s->size = size;
 	s->element = element;
 	s->dim = s->arrayed = s->prefix = s->grad = s->bda = 0;
+	s->word = p->at;
 	return si_konst(p, p->site_base + (uint32_t)p->n_sites++);
 }
 
@@ -448,6 +449,7 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 		at_annot_end = at_types;
 	for (size_t i = first_fn; i < n && !p.oom; i += w[i] >> 16) {
 		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
+		p.at = (uint32_t)i; /* the sites made here are this instruction's */
 		if (op == SpvOpLoad && len >= 4)
 			si_buffer_record(&p, w[i + 3], w[i + 1], LLCT_SPIRV_LOAD);
 		else if (op == SpvOpStore && len >= 3)

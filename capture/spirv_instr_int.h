@@ -67,6 +67,7 @@ struct pass {
 	size_t n_sites, cap_sites;
 	uint32_t skipped, tex_skipped;
 	uint32_t version; /* the module's SPIR-V version word */
+	uint32_t at;      /* the word offset of the instruction being rewritten */
 };
 
 void si_emit(struct pass *p, const uint32_t *words, size_t n);

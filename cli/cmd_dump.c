@@ -82,21 +82,29 @@ int cmd_dump(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
+	/* the site column where the trace numbers instruction sites (tier 3, format 2) */
+	uint64_t n_sites = 0;
+	llct_reader_count(r, "sites", &n_sites);
 	if (csv)
-		puts(LLCT_CSV_HEADER);
+		puts(n_sites ? LLCT_CSV_HEADER_SITES : LLCT_CSV_HEADER);
 	else
-		printf("%10s  %18s  %-6s %-2s %6s %10s %6s\n", "frame", "addr", "stream", "op",
-		       "sm", "kernel", "tenant");
+		printf(n_sites ? "%10s  %18s  %-6s %-2s %6s %10s %6s %8s\n"
+			       : "%10s  %18s  %-6s %-2s %6s %10s %6s\n",
+		       "frame", "addr", "stream", "op", "sm", "kernel", "tenant", "site");
 	while ((got = llct_cursor_next(cur, &b)) > 0) {
 		if (csv) {
-			if (llct_csv_write_batch(stdout, &b))
+			if (llct_csv_write_batch(stdout, &b, n_sites > 0))
 				break;
 			continue;
 		}
-		for (uint32_t i = 0; i < b.n; i++)
-			printf("%10u  0x%016llx  %-6s %-2s %6u %10u %6u\n", b.frame,
+		for (uint32_t i = 0; i < b.n; i++) {
+			printf("%10u  0x%016llx  %-6s %-2s %6u %10u %6u", b.frame,
 			       (unsigned long long)b.addr[i], llct_stream_name(b.stream[i]),
 			       b.op[i] ? "W" : "R", b.sm[i], b.kernel[i], b.tenant[i]);
+			if (n_sites)
+				printf(" %8u", b.site ? b.site[i] : 0);
+			putchar('\n');
+		}
 	}
 	if (got < 0) {
 		fflush(stdout);
@@ -157,7 +165,8 @@ int cmd_info(int argc, char **argv)
 	struct stream_count sc;
 	const struct llct_frame_info *frames;
 	size_t n_frames;
-	uint64_t bytes = 0, n_kernels = 0, n_res = 0, total = 0, sel_frames = 0;
+	uint64_t bytes = 0, n_kernels = 0, n_res = 0, n_sites = 0, total = 0, sel_frames = 0;
+	uint64_t sited = 0; /* records that name their instruction site */
 	int has_range, got, rc = EXIT_OK, kernels = 0;
 	int x = open_args("info", argc, argv, NULL, &r, &range, &has_range, &kernels);
 	if (x >= 0)
@@ -166,7 +175,7 @@ int cmd_info(int argc, char **argv)
 	llct_reader_frames(r, &frames, &n_frames);
 	if (llct_reader_compressed_bytes(r, &bytes) ||
 	    llct_reader_count(r, "kernels", &n_kernels) ||
-	    llct_reader_count(r, "resources", &n_res) ||
+	    llct_reader_count(r, "resources", &n_res) || llct_reader_count(r, "sites", &n_sites) ||
 	    llct_cursor_open(r, has_range ? &range : NULL, &cur)) {
 		cli_error("%s", llct_reader_error(r));
 		rc = EXIT_FAIL;
@@ -178,6 +187,9 @@ int cmd_info(int argc, char **argv)
 			all[b.stream[i]]++;
 			w[b.stream[i]] += b.op[i];
 		}
+		if (b.site)
+			for (uint32_t i = 0; i < b.n; i++)
+				sited += b.site[i] != 0;
 		for (int s = 0; s < LLCT_N_STREAMS; s++) {
 			sc.writes[s] += w[s];
 			sc.reads[s] += all[s] - w[s];
@@ -204,6 +216,10 @@ int cmd_info(int argc, char **argv)
 	printf("\nrecords    %llu\n", (unsigned long long)all_records);
 	printf("kernels    %llu\nresources  %llu\n", (unsigned long long)n_kernels,
 	       (unsigned long long)n_res);
+	if (n_sites)
+		printf("sites      %llu instruction sites; %llu of the %srecords name theirs\n",
+		       (unsigned long long)n_sites, (unsigned long long)sited,
+		       has_range ? "selected " : "");
 	printf("compressed %llu bytes, %.3f bytes/record\n", (unsigned long long)bytes,
 	       all_records ? (double)bytes / (double)all_records : 0.0);
 	printf("metadata\n");

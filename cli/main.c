@@ -88,6 +88,7 @@ const struct cli_command cli_commands[] = {
      "\n"
      "Prints every record of the chosen frames in order.\n"
      "  --csv           CSV with the header frame,addr,stream,op,sm,kernel,tenant\n"
+     "                  (and ,site where the trace names instruction sites: tier 3)\n"
      "                  (the form 'llctrace import --csv' reads back)\n"
      "  --frames RANGE  frames to print, e.g. 5-7,20 or 3- (default: all)\n"
      "  -h, --help      this help\n"},
@@ -95,7 +96,8 @@ const struct cli_command cli_commands[] = {
     {"import", cmd_import, "make a trace from CSV records",
      "usage: llctrace import --csv IN.csv -o OUT.llct [--quiet]\n"
      "\n"
-     "Reads CSV with the header frame,addr,stream,op,sm,kernel,tenant (addr 0x-hex or\n"
+     "Reads CSV with the header frame,addr,stream,op,sm,kernel,tenant, or the same\n"
+     "with ,site (the instruction that made the access; 0 none) (addr 0x-hex or\n"
      "decimal; stream VTX HIZ Z STC RT TEX DISP CS OTHER; op R or W), frames in\n"
      "non-decreasing order, and writes a trace. IN.csv may be '-' for standard input.\n"
      "On a bad line it names the line, exits 1, and leaves no OUT.llct behind.\n"

@@ -5,6 +5,9 @@
  *   addr   : per stream, zigzag(delta from the previous address of that stream) >> shift, varint
  *   so     : one byte a record, stream | op << 4
  *   sm, kernel, tenant : runs of (varint zigzag(value - previous run's value), varint length-1)
+ * A chunk where some record has a site (format 2) is "LCK2": six column lengths, and after
+ * tenant a sixth column, site, run-length coded the same way. A chunk with no site is written
+ * as "LCK1", byte for byte what format 1 wrote.
  * The whole payload is one LZ4 frame (LZ4F) with its content size, block checksums and content
  * checksum, so any changed byte is caught. Decoding validates every length and value and never
  * reads out of bounds.
@@ -17,11 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHUNK_MAGIC 0x314B434Cu /* "LCK1" */
-#define HEADER_SIZE 32
-#define N_COLS 5
-/* Worst-case payload: header, 10-byte varints, so byte, three RLE columns of 1-record runs. */
-#define PAYLOAD_MAX (HEADER_SIZE + (size_t)LLCT_CHUNK_MAX * (10 + 1 + 4 + 6 + 4))
+#define CHUNK_MAGIC 0x314B434Cu  /* "LCK1": five columns */
+#define CHUNK_MAGIC2 0x324B434Cu /* "LCK2": six, the sixth the sites */
+#define HEADER_SIZE(cols) (12 + 4 * (size_t)(cols))
+#define N_COLS 6
+/* Worst-case payload: header, 10-byte varints, so byte, four RLE columns of 1-record runs. */
+#define PAYLOAD_MAX (HEADER_SIZE(N_COLS) + (size_t)LLCT_CHUNK_MAX * (10 + 1 + 4 + 6 + 4 + 6))
 /* LZ4F decodes straight into the destination when it has a whole block of room. */
 #define LZ4_BLOCK_MAX ((size_t)4 << 20)
 
@@ -32,6 +36,7 @@ struct llct_batch_scratch {
 	 * skipped them (LLCT_BATCH_NO_IDS) */
 	uint16_t *sm, *tenant;
 	uint32_t *kernel;
+	uint32_t *site; /* b->site of an LCK2 chunk's batch (b->site is never the batch's own) */
 };
 
 int llct_batch_alloc(struct llct_batch *b)
@@ -45,6 +50,8 @@ int llct_batch_alloc(struct llct_batch *b)
 	b->tenant = malloc(LLCT_CHUNK_MAX * sizeof(*b->tenant));
 	b->scratch = calloc(1, sizeof(*b->scratch));
 	if (!b->addr || !b->stream || !b->op || !b->sm || !b->kernel || !b->tenant || !b->scratch)
+		goto fail;
+	if (!(b->scratch->site = malloc(LLCT_CHUNK_MAX * sizeof(*b->scratch->site))))
 		goto fail;
 	b->scratch->sm = b->sm;
 	b->scratch->kernel = b->kernel;
@@ -72,6 +79,7 @@ void llct_batch_free(struct llct_batch *b)
 			b->kernel = b->scratch->kernel;
 		if (!b->tenant)
 			b->tenant = b->scratch->tenant;
+		free(b->scratch->site);
 		free(b->scratch);
 	}
 	free(b->addr);
@@ -135,14 +143,14 @@ static int64_t unzigzag(uint64_t v)
 
 /* The payload's header (its columns between col_start[k] and [k + 1]); returns its size, up
  * to end. */
-static size_t put_header(uint8_t *raw, uint32_t n, unsigned shift, uint8_t *const *col_start,
-			 const uint8_t *end)
+static size_t put_header(uint8_t *raw, uint32_t n, unsigned shift, int cols,
+			 uint8_t *const *col_start, const uint8_t *end)
 {
-	put32(raw, CHUNK_MAGIC);
+	put32(raw, cols == N_COLS ? CHUNK_MAGIC2 : CHUNK_MAGIC);
 	put32(raw + 4, n);
 	raw[8] = (uint8_t)shift;
 	raw[9] = raw[10] = raw[11] = 0;
-	for (int k = 0; k < N_COLS; k++)
+	for (int k = 0; k < cols; k++)
 		put32(raw + 12 + 4 * k, (uint32_t)(col_start[k + 1] - col_start[k]));
 	return (size_t)(end - raw);
 }
@@ -159,18 +167,22 @@ payload(uint8_t *raw, uint32_t n, int rows, const struct llct_record *r, const s
 #define SM(i) (rows ? r[i].sm : c->sm[i])
 #define KERNEL(i) (rows ? r[i].kernel : c->kernel[i])
 #define TENANT(i) (rows ? r[i].tenant : c->tenant[i])
+#define SITE(i) (rows ? r[i].site : c->site ? c->site[i] : 0)
 	uint8_t *p, *col_start[N_COLS + 1];
 	uint64_t prev[16] = {0}, acc = 0;
+	uint32_t any = 0;
 	unsigned shift = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		if (STREAM(i) >= LLCT_N_STREAMS || OP(i) > 1)
 			return 0;
 		acc |= ADDR(i) - prev[STREAM(i)];
 		prev[STREAM(i)] = ADDR(i);
+		any |= SITE(i);
 	}
 	while (shift < 63 && acc && !(acc & ((uint64_t)1 << shift)))
 		shift++;
-	p = raw + HEADER_SIZE;
+	int cols = any ? N_COLS : N_COLS - 1;
+	p = raw + HEADER_SIZE(cols);
 	col_start[0] = p;
 	memset(prev, 0, sizeof(prev));
 	for (uint32_t i = 0; i < n; i++) {
@@ -188,13 +200,18 @@ payload(uint8_t *raw, uint32_t n, int rows, const struct llct_record *r, const s
 	col_start[4] = p;
 	RLE_ENCODE(p, TENANT, n);
 	col_start[5] = p;
+	if (any) {
+		RLE_ENCODE(p, SITE, n);
+		col_start[6] = p;
+	}
 #undef ADDR
 #undef STREAM
 #undef OP
 #undef SM
 #undef KERNEL
 #undef TENANT
-	return put_header(raw, n, shift, col_start, p);
+#undef SITE
+	return put_header(raw, n, shift, cols, col_start, p);
 }
 
 /* The LZ4 frame of a payload into *blob (grown to *cap as needed, malloc'd). */
@@ -270,7 +287,7 @@ static inline void rle_step(struct rle *c, uint64_t v, uint32_t i)
  * written again from the records. *shift: the guess in, the shift out. scratch holds
  * RAW_SCRATCH(n) bytes. */
 #define RLE_MAX 13 /* bytes a run takes at most: a 10-byte and a 3-byte varint */
-#define RAW_SCRATCH(n) ((size_t)(n) * (1 + 3 * RLE_MAX))
+#define RAW_SCRATCH(n) ((size_t)(n) * (1 + 4 * RLE_MAX))
 static size_t payload_rows(uint8_t *raw, uint8_t *scratch, uint32_t n, const struct llct_record *r,
 			   unsigned *shift_io)
 {
@@ -280,15 +297,20 @@ static size_t payload_rows(uint8_t *raw, uint8_t *scratch, uint32_t n, const str
 	    "kernel, sm and tenant are one 8-byte word of a record");
 	uint64_t prev[16] = {0}, acc = 0;
 	uint8_t *so = scratch;
-	struct rle col[3];
-	for (int k = 0; k < 3; k++)
+	uint32_t any = 0; /* a site: the chunk is LCK2 */
+	for (uint32_t i = 0; i < n; i++)
+		any |= r[i].site;
+	int cols = any ? N_COLS : N_COLS - 1, ids_cols = cols - 2;
+	struct rle col[4];
+	for (int k = 0; k < 4; k++)
 		col[k] = (struct rle){0, 0, 0, so + n + (size_t)k * n * RLE_MAX};
 	col[0].cur = r[0].sm, col[1].cur = r[0].kernel, col[2].cur = r[0].tenant;
+	col[3].cur = r[0].site;
 	uint64_t ids;
 	memcpy(&ids, &r[0].kernel, sizeof(ids));
 	unsigned last = r[0].stream < 16 ? r[0].stream : 0, guess = *shift_io;
 	uint64_t last_addr = prev[last];
-	uint8_t *p = raw + HEADER_SIZE, *col_start[N_COLS + 1];
+	uint8_t *p = raw + HEADER_SIZE(cols), *col_start[N_COLS + 1];
 	col_start[0] = p;
 	for (uint32_t i = 0; i < n; i++) {
 		unsigned st = r[i].stream;
@@ -312,6 +334,8 @@ static size_t payload_rows(uint8_t *raw, uint8_t *scratch, uint32_t n, const str
 			rle_step(&col[1], r[i].kernel, i);
 			rle_step(&col[2], r[i].tenant, i);
 		}
+		if (any)
+			rle_step(&col[3], r[i].site, i);
 	}
 	unsigned shift = 0;
 	while (shift < 63 && acc && !(acc & ((uint64_t)1 << shift)))
@@ -329,15 +353,15 @@ static size_t payload_rows(uint8_t *raw, uint8_t *scratch, uint32_t n, const str
 	col_start[1] = p;
 	memcpy(p, so, n);
 	p += n;
-	for (int k = 0; k < 3; k++) {
+	for (int k = 0; k < ids_cols; k++) {
 		rle_step(&col[k], ~col[k].cur, n); /* the last run */
 		size_t len = (size_t)(col[k].p - (so + n + (size_t)k * n * RLE_MAX));
 		col_start[2 + k] = p;
 		memcpy(p, so + n + (size_t)k * n * RLE_MAX, len);
 		p += len;
 	}
-	col_start[5] = p;
-	return put_header(raw, n, shift, col_start, p);
+	col_start[cols] = p;
+	return put_header(raw, n, shift, cols, col_start, p);
 }
 
 int llct_chunk_encode_records(struct llct_chunk_enc *e, const struct llct_record *r, uint32_t n,
@@ -429,7 +453,7 @@ int llct_chunk_decode(const uint8_t *blob, size_t size, uint32_t expect_n, struc
 	if (LZ4F_isError(hdr))
 		return fail(errbuf, errbuf_size, "bad lz4 frame header (%s)",
 			    LZ4F_getErrorName(hdr));
-	if (fi.contentSize < HEADER_SIZE || fi.contentSize > PAYLOAD_MAX ||
+	if (fi.contentSize < HEADER_SIZE(N_COLS - 1) || fi.contentSize > PAYLOAD_MAX ||
 	    fi.contentChecksumFlag != LZ4F_contentChecksumEnabled ||
 	    fi.blockChecksumFlag != LZ4F_blockChecksumEnabled)
 		return fail(errbuf, errbuf_size, "%s",
@@ -446,23 +470,26 @@ int llct_chunk_decode(const uint8_t *blob, size_t size, uint32_t expect_n, struc
 			    "lz4 frame is truncated or has trailing bytes");
 
 	const uint8_t *raw = s->raw;
-	uint32_t n = get32(raw + 4), len[N_COLS];
+	uint32_t n = get32(raw + 4), len[N_COLS], magic = get32(raw);
 	unsigned shift = raw[8];
-	size_t total = HEADER_SIZE;
-	if (get32(raw) != CHUNK_MAGIC)
+	if (magic != CHUNK_MAGIC && magic != CHUNK_MAGIC2)
 		return fail(errbuf, errbuf_size, "%s", "bad chunk magic");
+	int cols = magic == CHUNK_MAGIC2 ? N_COLS : N_COLS - 1;
+	size_t total = HEADER_SIZE(cols);
+	if (raw_size < total)
+		return fail(errbuf, errbuf_size, "%s", "chunk header is cut short");
 	if (n == 0 || n > LLCT_CHUNK_MAX || (expect_n && n != expect_n))
 		return fail(errbuf, errbuf_size, "%s", "record count does not match the index");
 	if (shift > 63 || raw[9] || raw[10] || raw[11])
 		return fail(errbuf, errbuf_size, "%s", "bad chunk header");
-	for (int k = 0; k < N_COLS; k++) {
+	for (int k = 0; k < cols; k++) {
 		len[k] = get32(raw + 12 + 4 * k);
 		total += len[k];
 	}
 	if (total != raw_size || len[1] != n)
 		return fail(errbuf, errbuf_size, "%s", "column lengths do not add up");
 
-	const uint8_t *p = raw + HEADER_SIZE, *end = p + len[0];
+	const uint8_t *p = raw + HEADER_SIZE(cols), *end = p + len[0];
 	const uint8_t *restrict so = end;
 	uint8_t *restrict stream = b->stream, *restrict op = b->op;
 	uint64_t *restrict addr = b->addr;
@@ -495,6 +522,7 @@ int llct_chunk_decode(const uint8_t *blob, size_t size, uint32_t expect_n, struc
 		b->sm = NULL;
 		b->kernel = NULL;
 		b->tenant = NULL;
+		b->site = NULL;
 		b->n = n;
 		return LLCT_OK;
 	}
@@ -509,6 +537,13 @@ int llct_chunk_decode(const uint8_t *blob, size_t size, uint32_t expect_n, struc
 	p += len[3];
 	if (!rle_decode(p, p + len[4], b->tenant, 2, n))
 		return fail(errbuf, errbuf_size, "%s", "bad tenant column");
+	p += len[4];
+	b->site = NULL;
+	if (cols == N_COLS) {
+		if (!rle_decode(p, p + len[5], s->site, 4, n))
+			return fail(errbuf, errbuf_size, "%s", "bad site column");
+		b->site = s->site;
+	}
 	b->n = n;
 	return LLCT_OK;
 }

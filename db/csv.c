@@ -1,6 +1,7 @@
 /* csv.c - strict reader and fast writer of the CSV interchange form (docs/FORMAT.md).
  *
- * The reader accepts exactly the seven columns, in order, with no quoting or spaces, and
+ * The reader accepts exactly the seven columns (eight with sites), in order, with no quoting
+ * or spaces, and
  * rejects anything that does not fit: it is a parser of outside input, fuzzed in tests/fuzz.
  */
 #include "llct/csv.h"
@@ -59,20 +60,24 @@ static int parse_uint(const char *p, size_t len, uint64_t max, int allow_hex, ui
 	return 1;
 }
 
-int llct_csv_parse_line(const char *line, size_t len, uint32_t *frame, struct llct_record *rec,
-			char *why, size_t why_size)
+int llct_csv_parse_line(const char *line, size_t len, unsigned fields, uint32_t *frame,
+			struct llct_record *rec, char *why, size_t why_size)
 {
-	static const char *const names[7] = {"frame", "addr",   "stream", "op",
-					     "sm",    "kernel", "tenant"};
-	const char *f[7];
-	size_t fl[7], k = 0;
+	static const char *const names[8] = {"frame", "addr",   "stream", "op",
+					     "sm",    "kernel", "tenant", "site"};
+	const char *f[8];
+	size_t fl[8], k = 0;
+	if (fields != 7 && fields != 8) {
+		snprintf(why, why_size, "%u fields asked for (7 or 8)", fields);
+		return LLCT_ERR_PARSE;
+	}
 	const char *p = line, *end = line + len, *start = line;
 	uint64_t v;
 
 	for (; p <= end; p++) {
 		if (p == end || *p == ',') {
-			if (k == 7) {
-				snprintf(why, why_size, "more than 7 fields");
+			if (k == fields) {
+				snprintf(why, why_size, "more than %u fields", fields);
 				return LLCT_ERR_PARSE;
 			}
 			f[k] = start;
@@ -80,8 +85,9 @@ int llct_csv_parse_line(const char *line, size_t len, uint32_t *frame, struct ll
 			start = p + 1;
 		}
 	}
-	if (k != 7) {
-		snprintf(why, why_size, "%zu fields, expected 7 (%s)", k, LLCT_CSV_HEADER);
+	if (k != fields) {
+		snprintf(why, why_size, "%zu fields, expected %u (%s)", k, fields,
+			 fields == 8 ? LLCT_CSV_HEADER_SITES : LLCT_CSV_HEADER);
 		return LLCT_ERR_PARSE;
 	}
 #define FIELD_FAIL(i, what)                                                                        \
@@ -112,7 +118,36 @@ int llct_csv_parse_line(const char *line, size_t len, uint32_t *frame, struct ll
 	if (!parse_uint(f[6], fl[6], UINT16_MAX, 0, &v))
 		FIELD_FAIL(6, "a tenant number (0..65535)");
 	rec->tenant = (uint16_t)v;
+	rec->site = 0;
+	if (fields == 8) {
+		if (!parse_uint(f[7], fl[7], UINT32_MAX, 0, &v))
+			FIELD_FAIL(7, "a site number (0..4294967295)");
+		rec->site = (uint32_t)v;
+	}
 #undef FIELD_FAIL
+	return LLCT_OK;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* A `sites` row for each distinct site in sites[0..n) (sorted here): all a CSV says of one is
+ * its number, so its stage and op are "unknown". */
+static int write_sites(struct llct_writer *w, uint32_t *sites, size_t n)
+{
+	qsort(sites, n, sizeof(*sites), cmp_u32);
+	for (size_t i = 0; i < n; i++) {
+		if (i && sites[i] == sites[i - 1])
+			continue;
+		struct llct_site s = {
+		    .id = sites[i], .stage = "unknown", .op = "unknown", .set = -1, .binding = -1};
+		int st = llct_writer_add_site(w, &s);
+		if (st)
+			return st;
+	}
 	return LLCT_OK;
 }
 
@@ -123,10 +158,13 @@ int llct_csv_import(FILE *in, const char *name, struct llct_writer *w, char *err
 	ssize_t got;
 	uint64_t lineno = 0;
 	int st = LLCT_OK, in_frame = 0, saw_header = 0;
+	unsigned fields = 7;
 	uint32_t cur = 0;
 	enum { BUF = 4096 };
 	struct llct_record *buf = malloc(BUF * sizeof(*buf));
 	size_t nbuf = 0;
+	uint32_t *sites = NULL, last_site = 0; /* the site numbers seen (runs counted once) */
+	size_t n_sites = 0, cap_sites = 0;
 
 	if (!buf) {
 		snprintf(err, err_size, "'%s': out of memory", name);
@@ -146,9 +184,14 @@ int llct_csv_import(FILE *in, const char *name, struct llct_writer *w, char *err
 			goto out;
 		}
 		if (!saw_header) {
-			if (len != strlen(LLCT_CSV_HEADER) || memcmp(line, LLCT_CSV_HEADER, len)) {
-				snprintf(err, err_size, "'%s': line 1: expected the header '%s'",
-					 name, LLCT_CSV_HEADER);
+			if (len == strlen(LLCT_CSV_HEADER_SITES) &&
+			    !memcmp(line, LLCT_CSV_HEADER_SITES, len)) {
+				fields = 8;
+			} else if (len != strlen(LLCT_CSV_HEADER) ||
+				   memcmp(line, LLCT_CSV_HEADER, len)) {
+				snprintf(err, err_size,
+					 "'%s': line 1: expected the header '%s' (or '%s')", name,
+					 LLCT_CSV_HEADER, LLCT_CSV_HEADER_SITES);
 				st = LLCT_ERR_PARSE;
 				goto out;
 			}
@@ -159,7 +202,7 @@ int llct_csv_import(FILE *in, const char *name, struct llct_writer *w, char *err
 			continue;
 		uint32_t frame;
 		struct llct_record rec;
-		if (llct_csv_parse_line(line, len, &frame, &rec, why, sizeof(why))) {
+		if (llct_csv_parse_line(line, len, fields, &frame, &rec, why, sizeof(why))) {
 			snprintf(err, err_size, "'%s': line %llu: %s", name,
 				 (unsigned long long)lineno, why);
 			st = LLCT_ERR_PARSE;
@@ -182,6 +225,27 @@ int llct_csv_import(FILE *in, const char *name, struct llct_writer *w, char *err
 				goto writer_failed;
 			in_frame = 1;
 			cur = frame;
+		}
+		if (rec.site && rec.site != last_site) {
+			if (n_sites == cap_sites) {
+				size_t ncap = cap_sites ? 2 * cap_sites : 256;
+				uint32_t *ns = realloc(sites, ncap * sizeof(*ns));
+				if (!ns) {
+					snprintf(err, err_size, "'%s': out of memory", name);
+					st = LLCT_ERR_NOMEM;
+					goto out;
+				}
+				sites = ns, cap_sites = ncap;
+			}
+			sites[n_sites++] = last_site = rec.site;
+			if (n_sites == cap_sites && n_sites >= 65536) { /* keep it small */
+				qsort(sites, n_sites, sizeof(*sites), cmp_u32);
+				size_t k = 0;
+				for (size_t i = 0; i < n_sites; i++)
+					if (!k || sites[i] != sites[k - 1])
+						sites[k++] = sites[i];
+				n_sites = k;
+			}
 		}
 		buf[nbuf++] = rec;
 		if (nbuf == BUF) {
@@ -206,12 +270,15 @@ int llct_csv_import(FILE *in, const char *name, struct llct_writer *w, char *err
 	    ((st = llct_writer_append(w, buf, nbuf)) || (st = llct_writer_end_frame(w))))
 		goto writer_failed;
 	in_frame = 0;
+	if ((st = write_sites(w, sites, n_sites)))
+		goto writer_failed;
 	goto out;
 writer_failed:
 	snprintf(err, err_size, "%s", llct_writer_error(w));
 out:
 	if (st && in_frame)
 		llct_writer_abort_frame(w);
+	free(sites);
 	free(buf);
 	free(line);
 	return st;
@@ -230,7 +297,7 @@ static char *put_dec(char *p, uint64_t v)
 	return p;
 }
 
-int llct_csv_write_batch(FILE *out, const struct llct_batch *b)
+int llct_csv_write_batch(FILE *out, const struct llct_batch *b, int with_site)
 {
 	static const char hex[] = "0123456789abcdef";
 	char line[128];
@@ -257,6 +324,10 @@ int llct_csv_write_batch(FILE *out, const struct llct_batch *b)
 		p = put_dec(p, b->kernel[i]);
 		*p++ = ',';
 		p = put_dec(p, b->tenant[i]);
+		if (with_site) {
+			*p++ = ',';
+			p = put_dec(p, b->site ? b->site[i] : 0);
+		}
 		*p++ = '\n';
 		if (fwrite(line, 1, (size_t)(p - line), out) != (size_t)(p - line))
 			return LLCT_ERR_IO;

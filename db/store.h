@@ -6,7 +6,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-/* Schema of a format-1 trace. Frame numbers and kernel ids are the capture's own. */
+/* Schema of a format-2 trace (format 1 had no `sites` table). Frame numbers and kernel ids
+ * are the capture's own. */
 #define LLCT_TRACE_SCHEMA                                                                          \
 	"CREATE TABLE capture(id INTEGER PRIMARY KEY CHECK (id = 1), source TEXT,"                 \
 	" tier INTEGER, application TEXT, device TEXT, driver TEXT, tool_version TEXT,"            \
@@ -20,7 +21,9 @@
 	"CREATE TABLE kernels(id INTEGER PRIMARY KEY, frame INTEGER, kind TEXT NOT NULL,"          \
 	" name TEXT, params TEXT);"                                                                \
 	"CREATE TABLE resources(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, name TEXT,"            \
-	" addr INTEGER, size INTEGER, params TEXT);"
+	" addr INTEGER, size INTEGER, params TEXT);"                                               \
+	"CREATE TABLE sites(id INTEGER PRIMARY KEY, pipeline INTEGER, stage TEXT NOT NULL,"        \
+	" word INTEGER, op TEXT NOT NULL, \"set\" INTEGER, binding INTEGER, size INTEGER);"
 
 /* Formats a message into buf (if given) and returns `status`. */
 int llct_db_msg(char *buf, size_t size, int status, const char *fmt, ...)

@@ -328,6 +328,44 @@ int llct_reader_foreach_kernel(struct llct_reader *r,
 	return LLCT_OK;
 }
 
+/* Whether the trace has a `sites` table (format 2 on). */
+static int has_sites(struct llct_reader *r)
+{
+	int64_t v = 0;
+	return !pragma_int(r,
+			   "SELECT count(*) FROM sqlite_schema WHERE type='table' AND name='sites'",
+			   &v) &&
+	       v == 1;
+}
+
+int llct_reader_foreach_site(struct llct_reader *r, int (*fn)(const struct llct_site *s, void *ud),
+			     void *ud)
+{
+	sqlite3_stmt *st;
+	int rc, stop = 0;
+	if (!has_sites(r))
+		return LLCT_OK;
+	if (sqlite3_prepare_v2(
+		r->db,
+		"SELECT id, pipeline, stage, word, op, \"set\", binding, size FROM sites"
+		" ORDER BY id",
+		-1, &st, NULL) != SQLITE_OK)
+		return sql_fail(r, "cannot read the sites table");
+	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct llct_site s = {.id = (uint32_t)sqlite3_column_int64(st, 0),
+				      .pipeline = (uint64_t)sqlite3_column_int64(st, 1),
+				      .stage = (const char *)sqlite3_column_text(st, 2),
+				      .word = (uint32_t)sqlite3_column_int64(st, 3),
+				      .op = (const char *)sqlite3_column_text(st, 4),
+				      .set = (int32_t)sqlite3_column_int64(st, 5),
+				      .binding = (int32_t)sqlite3_column_int64(st, 6),
+				      .size = (uint32_t)sqlite3_column_int64(st, 7)};
+		stop = fn(&s, ud);
+	}
+	sqlite3_finalize(st);
+	return LLCT_OK;
+}
+
 int llct_reader_compressed_bytes(struct llct_reader *r, uint64_t *bytes)
 {
 	int64_t v = 0;
@@ -344,6 +382,8 @@ int llct_reader_count(struct llct_reader *r, const char *table, uint64_t *n)
 		st = pragma_int(r, "SELECT count(*) FROM kernels", &v);
 	else if (strcmp(table, "resources") == 0)
 		st = pragma_int(r, "SELECT count(*) FROM resources", &v);
+	else if (strcmp(table, "sites") == 0)
+		st = has_sites(r) ? pragma_int(r, "SELECT count(*) FROM sites", &v) : LLCT_OK;
 	else
 		return LLCT_ERR_INVALID;
 	*n = (uint64_t)v;

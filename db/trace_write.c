@@ -32,7 +32,7 @@
 struct llct_writer {
 	sqlite3 *db;
 	char *path;
-	sqlite3_stmt *ins_chunk, *ins_frame, *ins_kernel, *ins_resource, *ins_setting;
+	sqlite3_stmt *ins_chunk, *ins_frame, *ins_kernel, *ins_resource, *ins_setting, *ins_site;
 	/* A ring of chunks: the caller fills q[fill]; full ones go to the encoder in turn, and
 	 * are inserted (collected) in the same order once encoded, the oldest when the caller
 	 * needs its slot, all at a frame's end. Several in flight let the caller go on through
@@ -218,6 +218,7 @@ int llct_writer_open(const char *path, const struct llct_capture_info *info,
 	    {&w->ins_kernel, "INSERT OR REPLACE INTO kernels VALUES(?,?,?,?,?)"},
 	    {&w->ins_resource, "INSERT OR REPLACE INTO resources VALUES(?,?,?,?,?,?)"},
 	    {&w->ins_setting, "INSERT OR REPLACE INTO settings VALUES(?,?)"},
+	    {&w->ins_site, "INSERT OR REPLACE INTO sites VALUES(?,?,?,?,?,?,?,?)"},
 	};
 	for (size_t i = 0; i < sizeof(stmts) / sizeof(stmts[0]); i++) {
 		if (sqlite3_prepare_v2(w->db, stmts[i].sql, -1, stmts[i].st, NULL) != SQLITE_OK) {
@@ -490,6 +491,25 @@ int llct_writer_add_resource(struct llct_writer *w, const struct llct_resource *
 	return step_reset(w, w->ins_resource, "cannot write a resource");
 }
 
+int llct_writer_add_site(struct llct_writer *w, const struct llct_site *s)
+{
+	if (w->failed)
+		return w->failed;
+	if (!s->id) {
+		snprintf(w->err, sizeof(w->err), "'%s': a site numbered 0 (0 means none)", w->path);
+		return LLCT_ERR_INVALID;
+	}
+	sqlite3_bind_int64(w->ins_site, 1, s->id);
+	sqlite3_bind_int64(w->ins_site, 2, (sqlite3_int64)s->pipeline);
+	bind_text(w->ins_site, 3, s->stage ? s->stage : "unknown");
+	sqlite3_bind_int64(w->ins_site, 4, s->word);
+	bind_text(w->ins_site, 5, s->op ? s->op : "unknown");
+	sqlite3_bind_int64(w->ins_site, 6, s->set);
+	sqlite3_bind_int64(w->ins_site, 7, s->binding);
+	sqlite3_bind_int64(w->ins_site, 8, s->size);
+	return step_reset(w, w->ins_site, "cannot write a site");
+}
+
 int llct_writer_end_frame(struct llct_writer *w)
 {
 	char when[32];
@@ -550,6 +570,7 @@ int llct_writer_close(struct llct_writer *w)
 	sqlite3_finalize(w->ins_frame);
 	sqlite3_finalize(w->ins_kernel);
 	sqlite3_finalize(w->ins_resource);
+	sqlite3_finalize(w->ins_site);
 	sqlite3_finalize(w->ins_setting);
 	if (w->db && !w->in_frame) /* the kept journal goes */
 		sqlite3_exec(w->db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL);

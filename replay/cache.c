@@ -442,7 +442,8 @@ static int sector_step(struct llct_cache *c, const struct llct_access *a, uint32
  * ops table. Counts the access into hist (a batch's histogram of event codes), or straight
  * into the frame's counters when hist is NULL. */
 static int access_one(struct llct_cache *c, uint32_t *hist, uint64_t addr, int stream, int op,
-		      uint64_t next_use, uint16_t sm, uint32_t kernel, uint16_t tenant)
+		      uint64_t next_use, uint16_t sm, uint32_t kernel, uint16_t tenant,
+		      uint32_t site)
 {
 	struct tracker *trk = c->trk;
 	struct llct_contention_owner *o = NULL;
@@ -468,7 +469,9 @@ static int access_one(struct llct_cache *c, uint32_t *hist, uint64_t addr, int s
 	if (op && c->cfg.write_policy && write_around(c, line, so, kernel))
 		return count_bypass(c, hist, so, kernel);
 	uint32_t ksig = kernel;
-	if (c->ops->uses_sig && c->n_sigs) { /* the kernel's own signature, by binary search */
+	if (c->ops->uses_sig && site) /* the instruction that made it, as a CPU policy's PC */
+		ksig = llct_site_signature(site);
+	else if (c->ops->uses_sig && c->n_sigs) { /* the kernel's own signature, by binary search */
 		size_t lo = 0, hi = c->n_sigs;
 		while (lo < hi) {
 			size_t mid = (lo + hi) / 2;
@@ -527,13 +530,13 @@ static int access_one(struct llct_cache *c, uint32_t *hist, uint64_t addr, int s
 
 int llct_cache_access(struct llct_cache *c, uint64_t addr, int stream, int op, uint64_t next_use)
 {
-	return access_one(c, NULL, addr, stream, op, next_use, 0, 0, 0);
+	return access_one(c, NULL, addr, stream, op, next_use, 0, 0, 0, 0);
 }
 
 int llct_cache_access_rec(struct llct_cache *c, const struct llct_record *r, uint64_t next_use)
 {
-	return access_one(c, NULL, r->addr, r->stream, r->op, next_use, r->sm, r->kernel,
-			  r->tenant);
+	return access_one(c, NULL, r->addr, r->stream, r->op, next_use, r->sm, r->kernel, r->tenant,
+			  r->site);
 }
 
 uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *b,
@@ -550,7 +553,8 @@ uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *
 		int bypass = c->cfg.ucd && b->stream[i] == LLCT_STREAM_DISP;
 		access_one(c, hist, b->addr[i], b->stream[i], b->op[i],
 			   next_use && !bypass ? next_use[k] : LLCT_NEVER, b->sm ? b->sm[i] : 0,
-			   b->kernel ? b->kernel[i] : 0, b->tenant ? b->tenant[i] : 0);
+			   b->kernel ? b->kernel[i] : 0, b->tenant ? b->tenant[i] : 0,
+			   b->site ? b->site[i] : 0);
 		k += !bypass;
 	}
 	return llct_event_flush(c->L.fs, hist);
@@ -573,7 +577,7 @@ void llct_cache_access_sampled(struct llct_cache *c, const struct llct_sample_li
 		c->L.fs = fs[e->st];
 		int stream = e->so & 15, bypass = c->cfg.ucd && stream == LLCT_STREAM_DISP;
 		access_one(c, NULL, e->addr, stream, e->so >> 4,
-			   next_use && !bypass ? next_use[i] : LLCT_NEVER, 0, 0, 0);
+			   next_use && !bypass ? next_use[i] : LLCT_NEVER, 0, 0, 0, 0);
 	}
 	c->L.fs = save;
 }

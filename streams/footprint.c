@@ -122,6 +122,7 @@ void llct_fp_lane_begin(struct llct_fp *lane, const struct llct_fp *fp)
 	lane->line_shift = fp->line_shift;
 	memcpy(lane->rc, fp->rc, sizeof(lane->rc));
 	lane->kernel = fp->kernel;
+	lane->site = fp->site;
 	lane->filtered = lane->emitted = 0;
 	lane->n = 0;
 	lane->buf = lane->own; /* room a sink lent before is not used again */
@@ -150,6 +151,12 @@ void llct_fp_put(struct llct_fp *fp, const struct llct_record *r, size_t n)
 void llct_fp_set_kernel(struct llct_fp *fp, uint32_t kernel)
 {
 	fp->kernel = kernel;
+	fp->site = 0;
+}
+
+void llct_fp_set_site(struct llct_fp *fp, uint32_t site)
+{
+	fp->site = site;
 }
 
 int llct_fp_drain(struct llct_fp *fp)
@@ -171,6 +178,7 @@ static void out(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint
 	r->sm = (uint16_t)sm;
 	r->kernel = fp->kernel;
 	r->tenant = 0;
+	r->site = fp->site;
 	fp->emitted++;
 }
 
@@ -189,8 +197,12 @@ static void touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, ui
 void llct_fp_miss(struct llct_fp *fp, rc_line *e, uint64_t line_addr, int stream, int op,
 		  uint32_t sm)
 {
-	if (*e & 2)
+	if (*e & 2) { /* a write-back: made by no instruction, so it names no site */
+		uint32_t site = fp->site;
+		fp->site = 0;
 		out(fp, *e & ~(uint64_t)3, stream, LLCT_OP_WRITE, sm);
+		fp->site = site;
+	}
 	/* a read miss fetches; a write allocates without a fetch (whole lines are written) */
 	if (!op)
 		out(fp, line_addr, stream, LLCT_OP_READ, sm);
@@ -202,8 +214,11 @@ void llct_fp_miss(struct llct_fp *fp, rc_line *e, uint64_t line_addr, int stream
 static void out_run(struct llct_fp *fp, uint64_t a, uint32_t line, uint32_t k, int stream, int op,
 		    uint32_t sm)
 {
-	const struct llct_record tpl = {
-	    .kernel = fp->kernel, .sm = (uint16_t)sm, .stream = (uint8_t)stream, .op = (uint8_t)op};
+	const struct llct_record tpl = {.kernel = fp->kernel,
+					.sm = (uint16_t)sm,
+					.stream = (uint8_t)stream,
+					.op = (uint8_t)op,
+					.site = fp->site};
 	while (k) {
 		if (fp->n == fp->cap)
 			refill(fp);
@@ -222,8 +237,11 @@ static void out_run(struct llct_fp *fp, uint64_t a, uint32_t line, uint32_t k, i
 static void out_tile(struct llct_fp *fp, uint64_t a, uint32_t line, uint64_t stride, uint32_t k,
 		     uint32_t rows, int stream, int op, uint32_t sm)
 {
-	const struct llct_record tpl = {
-	    .kernel = fp->kernel, .sm = (uint16_t)sm, .stream = (uint8_t)stream, .op = (uint8_t)op};
+	const struct llct_record tpl = {.kernel = fp->kernel,
+					.sm = (uint16_t)sm,
+					.stream = (uint8_t)stream,
+					.op = (uint8_t)op,
+					.site = fp->site};
 	struct llct_record *r = &fp->buf[fp->n];
 	for (uint32_t y = 0; y < rows; y++, a += stride) {
 		uint64_t b = a;

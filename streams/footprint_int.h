@@ -28,6 +28,7 @@ struct llct_fp {
 	size_t n, cap;               /* records in buf, and its room: full when n == cap */
 	struct llct_record own[BUF];
 	uint32_t kernel;
+	uint32_t site; /* the instruction site the records carry (llct_fp_set_site) */
 	int stop;
 	int lane; /* its render caches are another model's */
 	uint64_t filtered, emitted;

@@ -103,6 +103,7 @@ static void kput(struct kgen *g, uint64_t i, int op, uint32_t sm)
 	r->sm = (uint16_t)sm;
 	r->kernel = g->kernel;
 	r->tenant = 0;
+	r->site = 0;
 	if (g->n == BUF)
 		kflush(g);
 }

@@ -148,6 +148,7 @@ static void put(struct gen *g, uint64_t addr, int stream, int op)
 	r->sm = (uint16_t)g->sm;
 	r->kernel = g->kernel;
 	r->tenant = 0;
+	r->site = 0;
 	if (g->n == BUF_RECS)
 		flush(g);
 }

@@ -23,8 +23,12 @@ struct llct_fp;
 int llct_fp_create(const struct llct_fp_config *c, llct_synth_emit_fn emit, void *ud,
 		   struct llct_fp **out);
 void llct_fp_destroy(struct llct_fp *fp);
-/* The kernel id and tenant the following records carry. */
+/* The kernel id the following records carry (and site 0). */
 void llct_fp_set_kernel(struct llct_fp *fp, uint32_t kernel);
+/* The instruction site the following records carry (0: none): set by tier 3 around the
+ * accesses of one instrumented instruction. A render cache's write-back of a dirty line is
+ * made by no instruction: it carries site 0 (and the kernel of the access that evicted it). */
+void llct_fp_set_site(struct llct_fp *fp, uint32_t site);
 /* Touches the texels [x0,x1) x [y0,y1) of one mip/layer, screen tile by tile (SM per tile).
  * cached: through the render cache of (SM, stream). */
 void llct_fp_rect(struct llct_fp *fp, const struct llct_surface *s, uint32_t mip, uint32_t layer,

@@ -7,7 +7,7 @@
 
 #define LLCT_VERSION "0.2.0"
 /* Version of the .llct trace format written by this build; readers accept <= this. */
-#define LLCT_TRACE_FORMAT_VERSION 1
+#define LLCT_TRACE_FORMAT_VERSION 2
 /* SQLite application_id of every .llct file: 'LLCT'. */
 #define LLCT_TRACE_APPLICATION_ID 0x4C4C4354
 

@@ -78,12 +78,19 @@ struct llct_access {
 };
 
 /* A GPU access's signature, the part a load's PC plays in CPU policies (SHiP, Hawkeye): 14
- * bits hashed from its stream and its kernel's signature. A kernel's signature is what its
- * draws or dispatches share across frames — the pipeline the capture recorded
- * (kernels.params.pipeline), else the kernel's name, else its kind — hashed to 32 bits
- * (FNV-1a of the text) by the engine from the trace's kernels table; where there is no table
- * (a co-run, a set-sampled replay, a test driving the cache) it is the kernel number itself. */
+ * bits hashed from its stream and a 32-bit value, which is:
+ * - where the record names its instruction site (tier 3's instrumented shader accesses,
+ *   trace format 2), llct_site_signature of the site: the instruction itself, like a PC;
+ * - else its kernel's signature: what its draws or dispatches share across frames — the
+ *   pipeline the capture recorded (kernels.params.pipeline), else the kernel's name, else its
+ *   kind — hashed to 32 bits (FNV-1a of the text) by the engine from the trace's kernels
+ *   table; where there is no table (a co-run, a set-sampled replay, a test driving the
+ *   cache) it is the kernel number itself. */
 #define LLCT_SIG_BITS 14
+static inline uint32_t llct_site_signature(uint32_t site)
+{
+	return (site ^ 0x5173u) * 0x9e3779b1u; /* one-to-one; apart from small kernel numbers */
+}
 static inline uint16_t llct_signature(unsigned stream, uint32_t ksig)
 {
 	return (uint16_t)(((ksig ^ ((uint32_t)stream << 27)) * 2654435761u) >>

@@ -25,6 +25,8 @@ struct llct_record {
 	uint16_t tenant; /* application; 0 in a single capture */
 	uint8_t stream;  /* enum llct_stream */
 	uint8_t op;      /* enum llct_op */
+	uint32_t site;   /* the shader instruction that made it: a row of the `sites` table
+			    (format 2; tier 3's instrumented accesses), 0 for none */
 };
 
 /* A decoded run of records of one frame, as parallel columns (struct of arrays). */
@@ -38,9 +40,10 @@ struct llct_batch {
 	uint16_t *sm;
 	uint32_t *kernel;
 	uint16_t *tenant;
+	uint32_t *site; /* NULL when no record of the batch has a site (every one is 0) */
 	struct llct_batch_scratch *scratch; /* decoder buffers; owned by llct_batch_alloc */
-	/* Set by the caller before decoding into the batch: LLCT_BATCH_NO_IDS leaves sm, kernel
-	 * and tenant undecoded and NULL, for a consumer that reads none of them (a replay of
+	/* Set by the caller before decoding into the batch: LLCT_BATCH_NO_IDS leaves sm, kernel,
+	 * tenant and site undecoded and NULL, for a consumer that reads none of them (a replay of
 	 * plain models: their runs of values cost a sixth of the decode). */
 	unsigned flags;
 };
@@ -72,6 +75,18 @@ struct llct_resource {
 	uint64_t addr;      /* first byte in the captured address space */
 	uint64_t size;      /* bytes */
 	const char *params; /* JSON object: format, extent, mips, usage, ..., or NULL */
+};
+
+/* A shader instruction that accesses memory (format 2): one row of the `sites` table, which
+ * records name in `site`. Tier 3 numbers each instrumented instruction of each pipeline. */
+struct llct_site {
+	uint32_t id;          /* 1.. : what records carry in `site` */
+	uint64_t pipeline;    /* the pipeline's number in the kernels' params ("pipeline"), 0 */
+	const char *stage;    /* "vertex", "fragment", "compute" */
+	uint32_t word;        /* the instruction's word offset in the stage's SPIR-V module */
+	const char *op;       /* "load", "store", "atomic", "sample", "fetch", "gather", ... */
+	int32_t set, binding; /* the descriptor accessed; -1 for a device address */
+	uint32_t size;        /* bytes an access, 0 where the layout does not say */
 };
 
 /* One frame as listed by a reader. */
@@ -135,6 +150,8 @@ struct llct_record *llct_writer_reserve(struct llct_writer *w, size_t *room);
 int llct_writer_commit(struct llct_writer *w, size_t n);
 int llct_writer_add_kernel(struct llct_writer *w, const struct llct_kernel *k);
 int llct_writer_add_resource(struct llct_writer *w, const struct llct_resource *r);
+/* A row of the `sites` table; written with the frame being written (or the next one). */
+int llct_writer_add_site(struct llct_writer *w, const struct llct_site *s);
 /* Ends the current frame: flushes its last chunk and commits it. */
 int llct_writer_end_frame(struct llct_writer *w);
 /* Abandons the current frame: nothing of it is stored. */
@@ -173,9 +190,13 @@ int llct_reader_foreach_kernel(struct llct_reader *r,
 			       int (*fn)(uint64_t id, uint32_t frame, const char *kind,
 					 const char *name, const char *params, void *ud),
 			       void *ud);
+/* Calls fn for each row of `sites` in id order (none in a format-1 trace); stops on non-zero.
+ * The strings live for the call only. */
+int llct_reader_foreach_site(struct llct_reader *r, int (*fn)(const struct llct_site *s, void *ud),
+			     void *ud);
 /* Compressed bytes of all chunks. */
 int llct_reader_compressed_bytes(struct llct_reader *r, uint64_t *bytes);
-/* Number of rows in the kernels and resources tables. */
+/* Number of rows in the kernels, resources and sites tables (no sites table: 0). */
 int llct_reader_count(struct llct_reader *r, const char *table, uint64_t *n);
 
 struct llct_frame_range;

@@ -40,6 +40,15 @@ got=$(q "$T/g3.llct" "SELECT json_extract(params, '\$.accesses') || ' ' || json_
 [ "$got" = "instrumented 20480 0;instrumented 20480 0;" ] && ok || bad "gather dispatches: $got"
 got=$(lines "$T/g3.llct" 1)
 [ "$got" = "CS R 4353;CS W 1025;OTHER R 1;" ] && ok || bad "gather tier 3 lines: $got"
+# instruction sites (trace format 2): the shader's five accesses each have a row, and each read
+# names its own: the index (binding 3, 256 lines), the gathered items (binding 0, 24 bytes,
+# 4096 lines), the uniform (binding 2) and the atomic counter (binding 1); writes reach the LLC
+# as the render cache's write-backs, which no instruction makes (site 0)
+got=$(q "$T/g3.llct" "SELECT group_concat(id || ':' || stage || ':' || op || ':' || \"set\" || '.' || binding || ':' || size, ' ') FROM sites")
+[ "$got" = "1:compute:load:0.3:4 2:compute:load:0.0:24 3:compute:load:0.2:4 4:compute:store:0.1:4 5:compute:atomic:0.1:4" ] && ok || bad "gather sites: $got"
+got=$("$LLCTRACE" dump --csv --frames 1 "$T/g3.llct" | awk -F, 'NR == 1 { print "0 " $0 } NR > 1 && $1 == 1 && $4 == "R" { k = $8 " " $2; if (!(k in s)) { s[k] = 1; d[$8]++ } } NR > 1 && $4 == "W" && $8 != 0 { w++ } END { print "0 sited writes " w + 0; for (k in d) print k, d[k] }' | sort -n | tr '\n' ';')
+[ "$got" = "0 frame,addr,stream,op,sm,kernel,tenant,site;0 sited writes 0;1 256;2 4096;3 1;5 1;" ] && ok || bad "gather lines by site: $got"
+"$LLCTRACE" info "$T/g3.llct" | grep -q "^sites      5 instruction sites; [1-9][0-9]* of the records name theirs" && ok || bad "info's sites: $("$LLCTRACE" info "$T/g3.llct" | grep sites)"
 "$LLCTRACE" capture -q -t 2 -o "$T/g2.llct" -- "$GATHER" 2 >/dev/null 2>&1
 got=$(lines "$T/g2.llct" 1)
 [ "$got" = "CS R 5378;CS W 5378;OTHER R 1;" ] && ok || bad "gather tier 2 lines (every buffer whole): $got"

@@ -20,8 +20,12 @@ static void check_line(const char *line, size_t len)
 			abort();
 		ready = 1;
 	}
-	if (llct_csv_parse_line(line, len, &frame, &r, why, sizeof(why)) != LLCT_OK)
+	uint32_t site = 0;
+	if (llct_csv_parse_line(line, len, 8, &frame, &r, why, sizeof(why)) != LLCT_OK &&
+	    llct_csv_parse_line(line, len, 7, &frame, &r, why, sizeof(why)) != LLCT_OK)
 		return;
+	b.site = &site;
+	site = r.site;
 	b.n = 1;
 	b.frame = frame;
 	b.addr[0] = r.addr;
@@ -31,15 +35,15 @@ static void check_line(const char *line, size_t len)
 	b.kernel[0] = r.kernel;
 	b.tenant[0] = r.tenant;
 	FILE *f = fmemopen(out, sizeof(out), "w");
-	if (!f || llct_csv_write_batch(f, &b))
+	if (!f || llct_csv_write_batch(f, &b, 1))
 		abort();
 	long n = ftell(f);
 	fclose(f);
 	if (n <= 1 || out[n - 1] != '\n')
 		abort();
-	if (llct_csv_parse_line(out, (size_t)n - 1, &frame2, &r2, why, sizeof(why)) != LLCT_OK ||
+	if (llct_csv_parse_line(out, (size_t)n - 1, 8, &frame2, &r2, why, sizeof(why)) != LLCT_OK ||
 	    frame2 != frame || r2.addr != r.addr || r2.stream != r.stream || r2.op != r.op ||
-	    r2.sm != r.sm || r2.kernel != r.kernel || r2.tenant != r.tenant)
+	    r2.sm != r.sm || r2.kernel != r.kernel || r2.tenant != r.tenant || r2.site != r.site)
 		abort();
 }
 

@@ -117,6 +117,72 @@ static void test_ship(void)
 	RUN("srrip", 1, 2, 1, 64, "MMMMMMHM", A, B, C, A, B, C, B, A);
 }
 
+/* A policy that keeps the signature of every fill: what the engine hands a signature policy. */
+static uint16_t seen_sig[8];
+static size_t n_seen;
+static size_t rec_state_size(const struct llct_cache_geom *g)
+{
+	(void)g;
+	return 1;
+}
+static void rec_init(void *st, const struct llct_cache_geom *g)
+{
+	(void)st, (void)g;
+}
+static void rec_hit(void *st, uint32_t way, const struct llct_access *a)
+{
+	(void)st, (void)way, (void)a;
+}
+static uint32_t rec_victim(void *st, const struct llct_access *a)
+{
+	(void)st, (void)a;
+	return 0;
+}
+static void rec_fill(void *st, uint32_t way, const struct llct_access *a)
+{
+	(void)st, (void)way;
+	if (n_seen < 8)
+		seen_sig[n_seen++] = a->sig;
+}
+
+static void test_site_signatures(void)
+{
+	/* A record that names its instruction site (tier 3, format 2) is signed by the site,
+	 * like a CPU access by its PC; one without by its kernel (here, with no kernels table,
+	 * the kernel number). docs/REPLAY.md "Signatures". */
+	const struct llct_policy_ops ops = {.name = "record-sig",
+					    .uses_sig = 1,
+					    .state_size = rec_state_size,
+					    .init = rec_init,
+					    .on_hit = rec_hit,
+					    .victim = rec_victim,
+					    .on_fill = rec_fill};
+	struct llct_cache_config cfg = LLCT_CACHE_CONFIG_INIT;
+	struct llct_cache *c;
+	cfg.size = 64 * 4;
+	cfg.ways = 4;
+	cfg.banks = 1;
+	CHECK_EQ(llct_cache_create(&cfg, &ops, &c), LLCT_OK);
+	const struct llct_record r[] = {
+	    {.addr = 0x000, .stream = TEX, .kernel = 3},
+	    {.addr = 0x040, .stream = TEX, .kernel = 3, .site = 9},
+	    {.addr = 0x080, .stream = TEX, .kernel = 3, .site = 10},
+	    {.addr = 0x0c0, .stream = TEX, .kernel = 4, .site = 9},
+	    {.addr = 0x100, .stream = RT, .kernel = 3, .site = 9},
+	};
+	n_seen = 0;
+	for (size_t i = 0; i < 5; i++)
+		llct_cache_access_rec(c, &r[i], LLCT_NEVER);
+	CHECK_EQ(n_seen, 5);
+	CHECK_EQ(seen_sig[0], llct_signature(TEX, 3));
+	CHECK_EQ(seen_sig[1], llct_signature(TEX, llct_site_signature(9)));
+	CHECK_EQ(seen_sig[2], llct_signature(TEX, llct_site_signature(10)));
+	CHECK(seen_sig[1] != seen_sig[2]);  /* two instructions of one draw: two signatures */
+	CHECK_EQ(seen_sig[3], seen_sig[1]); /* one instruction in two draws: one */
+	CHECK_EQ(seen_sig[4], llct_signature(RT, llct_site_signature(9)));
+	llct_cache_destroy(c);
+}
+
 static void test_hawkeye(void)
 {
 	/* 1 set (sampled), 2 ways, one signature, its counter at 4 (friendly); slots are the
@@ -579,6 +645,7 @@ int main(void)
 	test_lru_nru_srrip();
 	test_plru();
 	test_ship();
+	test_site_signatures();
 	test_hawkeye();
 	test_mockingjay();
 	test_write_policies();

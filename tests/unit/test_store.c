@@ -35,8 +35,24 @@ static struct llct_record rand_rec(uint64_t *seed, uint64_t *last)
 	r.sm = (x >> 16) & 1 ? (uint16_t)(x >> 20) : (uint16_t)((x >> 40) % 3);
 	r.kernel = (x >> 17) & 1 ? (uint32_t)test_rand(seed) : (uint32_t)((x >> 24) % 4);
 	r.tenant = (x >> 18) & 1 ? (uint16_t)(x >> 48) : 0;
+	r.site = 0;
 	return r;
 }
+
+/* Sites as tier 3 gives them (format 2): runs of one instruction's, some records none. */
+static void add_sites(uint64_t *seed, struct llct_record *r, uint32_t n)
+{
+	uint32_t site = 1;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t x = test_rand(seed);
+		if (x % 5 == 0)
+			site = x >> 40 & 1 ? (uint32_t)(x >> 8) : (uint32_t)(x >> 8) % 40;
+		r[i].site = x >> 3 & 1 ? site : 0;
+	}
+	r[n - 1].site = UINT32_MAX; /* the largest */
+}
+
+static uint32_t site_col[LLCT_CHUNK_MAX];
 
 static void to_batch(struct llct_batch *b, const struct llct_record *r, uint32_t n)
 {
@@ -48,13 +64,16 @@ static void to_batch(struct llct_batch *b, const struct llct_record *r, uint32_t
 		b->sm[i] = r[i].sm;
 		b->kernel[i] = r[i].kernel;
 		b->tenant[i] = r[i].tenant;
+		site_col[i] = r[i].site;
 	}
+	b->site = site_col; /* all zero: an LCK1 chunk, as with no column */
 }
 
 static int same(const struct llct_batch *b, uint32_t i, const struct llct_record *r)
 {
 	return b->addr[i] == r->addr && b->stream[i] == r->stream && b->op[i] == r->op &&
-	       b->sm[i] == r->sm && b->kernel[i] == r->kernel && b->tenant[i] == r->tenant;
+	       b->sm[i] == r->sm && b->kernel[i] == r->kernel && b->tenant[i] == r->tenant &&
+	       (b->site ? b->site[i] : 0) == r->site;
 }
 
 static void test_codec_roundtrip(void)
@@ -67,7 +86,7 @@ static void test_codec_roundtrip(void)
 	CHECK_EQ(llct_batch_alloc(&out), LLCT_OK);
 	uint32_t sizes[] = {1, 2, 3, 100, 4097, LLCT_CHUNK_MAX};
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
-		for (int variant = 0; variant < 3; variant++) {
+		for (int variant = 0; variant < 4; variant++) {
 			for (uint32_t i = 0; i < sizes[k]; i++) {
 				recs[i] = rand_rec(&seed, &last);
 				if (variant == 1) /* all line-aligned: exercises the shift */
@@ -75,6 +94,8 @@ static void test_codec_roundtrip(void)
 				if (variant == 2) /* all equal: zero deltas */
 					recs[i].addr = 0x1000;
 			}
+			if (variant == 3) /* instruction sites: an LCK2 chunk */
+				add_sites(&seed, recs, sizes[k]);
 			to_batch(&in, recs, sizes[k]);
 			uint8_t *blob;
 			size_t size;
@@ -93,6 +114,8 @@ static void test_codec_roundtrip(void)
 			CHECK_EQ(llct_chunk_decode(blob, size, sizes[k], &out, why, sizeof(why)),
 				 LLCT_OK);
 			CHECK_EQ(out.n, sizes[k]);
+			/* a chunk with no site decodes with no site column (format 1's chunk) */
+			CHECK(variant == 3 ? out.site != NULL : out.site == NULL);
 			uint32_t bad = 0;
 			for (uint32_t i = 0; i < sizes[k]; i++)
 				bad += !same(&out, i, &recs[i]);
@@ -103,7 +126,7 @@ static void test_codec_roundtrip(void)
 			out.flags = LLCT_BATCH_NO_IDS;
 			CHECK_EQ(llct_chunk_decode(blob, size, sizes[k], &out, why, sizeof(why)),
 				 LLCT_OK);
-			CHECK(!out.sm && !out.kernel && !out.tenant);
+			CHECK(!out.sm && !out.kernel && !out.tenant && !out.site);
 			for (uint32_t i = 0; i < sizes[k]; i++)
 				bad += out.addr[i] != recs[i].addr ||
 				       out.stream[i] != recs[i].stream || out.op[i] != recs[i].op;
@@ -496,6 +519,88 @@ static void test_file_corruption(void)
 	CHECK(strstr(err, "nope.llct") != NULL);
 }
 
+static int collect_site(const struct llct_site *s, void *ud)
+{
+	char *out = ud;
+	size_t at = strlen(out);
+	snprintf(out + at, 200 - at, "%u:%llu:%s:%u:%s:%d.%d:%u;", s->id,
+		 (unsigned long long)s->pipeline, s->stage, s->word, s->op, s->set, s->binding,
+		 s->size);
+	return 0;
+}
+
+/* Format 2's sites: rows written and read back, records' sites through a file; a format-1
+ * trace (version 1, no sites table) still reads, with no site. */
+static void test_sites(void)
+{
+	char path[300], err[600], got[200] = "";
+	path_in(path, sizeof(path), "sites.llct");
+	struct llct_writer *w;
+	CHECK_EQ(llct_writer_open(path, NULL, &w, err, sizeof(err)), LLCT_OK);
+	const struct llct_site s1 = {.id = 1,
+				     .pipeline = 7,
+				     .stage = "fragment",
+				     .word = 412,
+				     .op = "sample",
+				     .set = 0,
+				     .binding = 3,
+				     .size = 0};
+	const struct llct_site s2 = {.id = 2,
+				     .pipeline = 7,
+				     .stage = "vertex",
+				     .word = 96,
+				     .op = "load",
+				     .set = -1,
+				     .binding = -1,
+				     .size = 16};
+	const struct llct_site s0 = {.id = 0, .stage = "vertex", .op = "load"};
+	CHECK_EQ(llct_writer_add_site(w, &s1), LLCT_OK);
+	CHECK_EQ(llct_writer_add_site(w, &s2), LLCT_OK);
+	CHECK_EQ(llct_writer_add_site(w, &s0), LLCT_ERR_INVALID); /* 0 means none */
+	const struct llct_record recs[3] = {{.addr = 64, .stream = LLCT_STREAM_TEX, .site = 1},
+					    {.addr = 128, .stream = LLCT_STREAM_Z},
+					    {.addr = 192, .stream = LLCT_STREAM_VTX, .site = 2}};
+	CHECK_EQ(llct_writer_begin_frame(w, 0), LLCT_OK);
+	CHECK_EQ(llct_writer_append(w, recs, 3), LLCT_OK);
+	CHECK_EQ(llct_writer_end_frame(w), LLCT_OK);
+	CHECK_EQ(llct_writer_close(w), LLCT_OK);
+	struct llct_reader *r;
+	struct llct_cursor *c;
+	struct llct_batch b;
+	uint64_t n = 0;
+	CHECK_EQ(llct_reader_open(path, &r, err, sizeof(err)), LLCT_OK);
+	CHECK_EQ(llct_reader_foreach_site(r, collect_site, got), LLCT_OK);
+	CHECK(strcmp(got, "1:7:fragment:412:sample:0.3:0;2:7:vertex:96:load:-1.-1:16;") == 0);
+	CHECK_EQ(llct_reader_count(r, "sites", &n), LLCT_OK);
+	CHECK_EQ(n, 2);
+	CHECK_EQ(llct_cursor_open(r, NULL, &c), LLCT_OK);
+	CHECK_EQ(llct_cursor_next(c, &b), 1);
+	CHECK(b.n == 3 && b.site && b.site[0] == 1 && b.site[1] == 0 && b.site[2] == 2);
+	llct_cursor_close(c);
+	llct_reader_close(r);
+	/* the same file made a format-1 trace: version 1, no sites table, records without sites
+	   (its chunk is LCK2 here, which a real version-1 file never has: the reader goes by the
+	   chunk) */
+	sqlite3 *db;
+	CHECK_EQ(sqlite3_open(path, &db), SQLITE_OK);
+	CHECK_EQ(sqlite3_exec(db, "DROP TABLE sites; PRAGMA user_version = 1", NULL, NULL, NULL),
+		 SQLITE_OK);
+	sqlite3_close(db);
+	CHECK_EQ(llct_reader_open(path, &r, err, sizeof(err)), LLCT_OK);
+	got[0] = '\0';
+	CHECK_EQ(llct_reader_foreach_site(r, collect_site, got), LLCT_OK);
+	CHECK(got[0] == 0);
+	CHECK_EQ(llct_reader_count(r, "sites", &n), LLCT_OK);
+	CHECK_EQ(n, 0);
+	llct_reader_close(r);
+	/* and a version newer than this build's is refused */
+	CHECK_EQ(sqlite3_open(path, &db), SQLITE_OK);
+	CHECK_EQ(sqlite3_exec(db, "PRAGMA user_version = 3", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	CHECK_EQ(llct_reader_open(path, &r, err, sizeof(err)), LLCT_ERR_VERSION);
+	CHECK(strstr(err, "reads versions 1 to 2") != NULL);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "%s/llct-test-store-XXXXXX",
@@ -510,6 +615,7 @@ int main(void)
 	test_store_roundtrip();
 	test_reserve_commit();
 	test_file_corruption();
+	test_sites();
 	for (size_t k = 0; k < N_PLANS; k++)
 		free(expected[k]);
 	int rc = check_done("test_store");
