@@ -22,7 +22,8 @@ EXPORT size_t llct_py_frames(struct llct_reader *r, uint32_t *frames, uint64_t *
 			     size_t max);
 EXPORT int64_t llct_py_read_frame(struct llct_reader *r, uint32_t frame, uint64_t max,
 				  uint64_t *addr, uint8_t *stream, uint8_t *op, uint16_t *sm,
-				  uint32_t *kernel, uint16_t *tenant, char *err, size_t err_size);
+				  uint32_t *kernel, uint16_t *tenant, uint32_t *site, char *err,
+				  size_t err_size);
 EXPORT int llct_py_results_copy(const char *path, char *tmp_out, size_t tmp_size, int64_t *version,
 				char *err, size_t err_size);
 
@@ -71,7 +72,7 @@ size_t llct_py_frames(struct llct_reader *r, uint32_t *frames, uint64_t *records
  * number of records, or -1 with the reader's message (file, frame and chunk) in err. */
 int64_t llct_py_read_frame(struct llct_reader *r, uint32_t frame, uint64_t max, uint64_t *addr,
 			   uint8_t *stream, uint8_t *op, uint16_t *sm, uint32_t *kernel,
-			   uint16_t *tenant, char *err, size_t err_size)
+			   uint16_t *tenant, uint32_t *site, char *err, size_t err_size)
 {
 	struct {
 		uint32_t first, last;
@@ -99,6 +100,10 @@ int64_t llct_py_read_frame(struct llct_reader *r, uint32_t frame, uint64_t max, 
 		memcpy(sm + at, b.sm, b.n * sizeof(*sm));
 		memcpy(kernel + at, b.kernel, b.n * sizeof(*kernel));
 		memcpy(tenant + at, b.tenant, b.n * sizeof(*tenant));
+		if (b.site) /* format 2's instruction sites; none in this chunk: 0 */
+			memcpy(site + at, b.site, b.n * sizeof(*site));
+		else
+			memset(site + at, 0, b.n * sizeof(*site));
 		at += b.n;
 	}
 	llct_cursor_close(cur);

@@ -6,7 +6,7 @@ through ctypes; the trace's other tables and the results database are read with 
     import llctrace
     t = llctrace.open("cube.llct")
     t.frames                    # [5, 6, 7]
-    r = t.records(5)            # numpy structured array: addr, stream, op, sm, kernel, tenant
+    r = t.records(5)            # numpy structured array: addr, stream, op, sm, kernel, tenant, site
     t.kernels()                 # DataFrame: id, frame, kind, name, params (rdc_eid pulled out)
     res = llctrace.results("results.db")
     res.table("stream_totals")  # any table or view, as a DataFrame
@@ -31,9 +31,11 @@ __all__ = ["open", "results", "Trace", "Results", "TraceError", "ResultsError",
 STREAMS = ("VTX", "HIZ", "Z", "STC", "RT", "TEX", "DISP", "CS", "OTHER")
 
 # One record, as `llctrace dump --csv` prints it: address, stream (index into STREAMS), op
-# (0 read, 1 write), shader core, kernel (the trace's kernels.id) and tenant.
+# (0 read, 1 write), shader core, kernel (the trace's kernels.id), tenant and instruction site
+# (the trace's sites.id; 0 for none, and in every record of a trace without sites).
 RECORD_DTYPE = np.dtype([("addr", np.uint64), ("stream", np.uint8), ("op", np.uint8),
-                         ("sm", np.uint16), ("kernel", np.uint32), ("tenant", np.uint16)])
+                         ("sm", np.uint16), ("kernel", np.uint32), ("tenant", np.uint16),
+                         ("site", np.uint32)])
 
 
 class TraceError(Exception):
@@ -81,7 +83,7 @@ def _load():
     lib.llct_py_frames.argtypes = [c_void_p, c_void_p, c_void_p, c_size_t]
     lib.llct_py_frames.restype = c_size_t
     lib.llct_py_read_frame.argtypes = [c_void_p, ctypes.c_uint32, ctypes.c_uint64] + \
-        [c_void_p] * 6 + [c_char_p, c_size_t]
+        [c_void_p] * 7 + [c_char_p, c_size_t]
     lib.llct_py_read_frame.restype = ctypes.c_int64
     lib.llct_py_results_copy.argtypes = [c_char_p, c_char_p, c_size_t,
                                          ctypes.POINTER(ctypes.c_int64), c_char_p, c_size_t]
@@ -183,6 +185,17 @@ class Trace(_Closing):
         df = pd.DataFrame(rows, columns=names)
         df["rdc_eid"] = [json.loads(p).get("rdc_eid") if p else None for p in df["params"]]
         return df
+
+    def sites(self):
+        """The sites table (trace format 2: the shader instructions tier 3 instrumented, which
+        records name in their site column) as a pandas DataFrame; empty for a trace without."""
+        import pandas as pd
+        cols = ["id", "pipeline", "stage", "word", "op", "set", "binding", "size"]
+        if not self._sql("SELECT name FROM sqlite_schema WHERE name = 'sites'")[1]:
+            return pd.DataFrame([], columns=cols)
+        names, rows = self._sql('SELECT id, pipeline, stage, word, op, "set", binding, size '
+                                "FROM sites ORDER BY id")
+        return pd.DataFrame(rows, columns=names)
 
     def resources(self):
         """The resources table (buffers and images, where they lie) as a pandas DataFrame."""

@@ -58,11 +58,19 @@ for name in ("t.llct", "i.llct"):
             for col, ref in (("addr", addr), ("stream", stream), ("op", op),
                              ("sm", np.array([int(x["sm"]) for x in w])),
                              ("kernel", np.array([int(x["kernel"]) for x in w])),
-                             ("tenant", np.array([int(x["tenant"]) for x in w]))):
+                             ("tenant", np.array([int(x["tenant"]) for x in w])),
+                             ("site", np.array([int(x.get("site", 0)) for x in w]))):
                 check(np.array_equal(r[col].astype(np.uint64), ref.astype(np.uint64)),
                       f"{name}: frame {f}: column {col} differs from dump --csv")
         got_rows += len(r)
     check(got_rows == len(want), f"{name}: {got_rows} records in all, dump {len(want)}")
+    # the sites table: one row for each distinct site the records name (an import knows no more
+    # of them than their numbers), none for the synthetic trace
+    s = t.sites()
+    named = sorted({int(x.get("site", 0)) for x in want} - {0})
+    check(list(s["id"]) == named, f"{name}: sites {list(s['id'])}, records name {named}")
+    check(name == "t.llct" or (len(named) == 7 and set(s["stage"]) == {"unknown"}),
+          f"{name}: sites {s.to_dict('list')}")
     try:
         t.records(max(t.frames) + 1)
         check(False, f"{name}: a frame not in the trace gave records")

@@ -23,12 +23,13 @@ fi
 cd "$T" || exit 1
 "$LLCTRACE" synth -q -o t.llct --count 2 --width 256 --height 160 --objects 30 --texture-size 128 \
 	--shadow-size 256 || bad "synth"
-# an imported trace with wide SMs, kernels and tenants, and a frame gap
-printf 'frame,addr,stream,op,sm,kernel,tenant\n' >i.csv
+# an imported trace with wide SMs, kernels, tenants and instruction sites, and a frame gap
+printf 'frame,addr,stream,op,sm,kernel,tenant,site\n' >i.csv
 for i in $(seq 0 299); do
-	printf '%d,0x%x,%s,%s,%d,%d,%d\n' $((i < 150 ? 3 : 9)) $((0x100000000 + i * 4160)) \
+	printf '%d,0x%x,%s,%s,%d,%d,%d,%d\n' $((i < 150 ? 3 : 9)) $((0x100000000 + i * 4160)) \
 		$(echo VTX HIZ Z STC RT TEX DISP CS OTHER | cut -d' ' -f$((i % 9 + 1))) \
-		$([ $((i % 3)) = 0 ] && echo W || echo R) $((i * 211 % 65536)) $((i * 9973 + 70000)) $((i % 5 * 13001))
+		$([ $((i % 3)) = 0 ] && echo W || echo R) $((i * 211 % 65536)) $((i * 9973 + 70000)) $((i % 5 * 13001)) \
+		$([ $((i % 4)) = 0 ] && echo 0 || echo $((i % 7 * 600000000 + 1)))
 done >>i.csv
 "$LLCTRACE" import -q --csv i.csv -o i.llct || bad "import"
 "$LLCTRACE" replay t.llct -p lru,drrip,gspc --per-kernel -o r.db -q || bad "replay"
