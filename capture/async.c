@@ -45,7 +45,6 @@ void async_init(struct capture_device *c, int on)
 	c->as.on = on;
 	pthread_cond_init(&c->as.work, NULL);
 	pthread_cond_init(&c->as.done, NULL);
-	pthread_mutex_init(&c->as.submit_mu, NULL);
 	/* tracked from here, not when the first job starts the thread: that happens with the
 	 * device lock held, and drain_at_exit takes devices_mu and then the device lock (the
 	 * other order, found by ThreadSanitizer under tests/apps/threads.c) */
@@ -201,20 +200,60 @@ void async_quiesce(struct capture_device *c)
 	wait_seq(c, c->as.next_seq);
 }
 
+/* No submission between its turn's taking and end (with the lock). */
+static void sync_idle(struct capture_device *c)
+{
+	while (c->as.sync_busy)
+		pthread_cond_wait(&c->as.done, &c->lock);
+}
+
+void async_settle(struct capture_device *c)
+{
+	async_quiesce(c);
+	sync_idle(c);
+}
+
+void async_settle_submitted(struct capture_device *c)
+{
+	sync_idle(c);
+}
+
+uint64_t sync_begin(struct capture_device *c)
+{
+	c->as.sync_busy++;
+	return c->as.sync_next++;
+}
+
+void sync_turn(struct capture_device *c, uint64_t turn)
+{
+	while (c->as.sync_served != turn)
+		pthread_cond_wait(&c->as.done, &c->lock);
+}
+
+void sync_end(struct capture_device *c)
+{
+	c->as.sync_served++;
+	c->as.sync_busy--;
+	pthread_cond_broadcast(&c->as.done);
+}
+
 void async_wait_cbuf(struct capture_device *c, const struct cbuf *b)
 {
+	sync_idle(c);
 	if (b)
 		wait_seq(c, b->pending_seq);
 }
 
 void async_wait_submitted(struct capture_device *c, struct cbuf *b)
 {
+	sync_idle(c);
 	wait_seq(c, tree(c, b, TREE_LAST, 0, 0));
 }
 
 void async_wait_pool(struct capture_device *c, uint64_t pool)
 {
 	uint64_t seq = 0;
+	sync_idle(c);
 	for (size_t i = 0; c->as.started && i < c->cbufs.cap; i++) {
 		const struct cbuf *b = c->cbufs.val[i];
 		if (b && b->cmd_pool == pool && b->pending_seq > seq)
@@ -367,5 +406,4 @@ void async_stop(struct capture_device *c)
 	pthread_mutex_unlock(&c->lock);
 	pthread_cond_destroy(&c->as.work);
 	pthread_cond_destroy(&c->as.done);
-	pthread_mutex_destroy(&c->as.submit_mu);
 }

@@ -44,11 +44,15 @@ struct async_state {
 	int started, quit; /* the thread */
 	pthread_t thread;
 	pthread_cond_t work, done; /* with the device lock */
-	pthread_mutex_t submit_mu; /* a submission whose counts are being read (taken before
-				      the device lock) */
 	struct async_job *head, *tail;
 	uint64_t next_seq, done_seq; /* jobs queued; the last one worked through */
 	int in_draw;                 /* the thread has let go of the lock for a draw */
+	/* Submissions expanded by the submitting thread (no expansion thread, or tier 3): each
+	 * takes a turn (sync_begin) before it lets go of the lock to send its work down and wait
+	 * for its counts, and expands in its turn's order (sync_turn); while any is between the two
+	 * (sync_busy), what would change what it reads waits, as for a queued job. */
+	uint64_t sync_next, sync_served;
+	int sync_busy;
 };
 
 /* At the device's creation. */
@@ -67,7 +71,20 @@ void async_ready(struct capture_device *c, uint64_t seq);
 int async_queue_boundary(struct capture_device *c);
 /* Waits (letting go of the lock meanwhile) until the queue is worked through. */
 void async_quiesce(struct capture_device *c);
-/* Waits until command buffer b is no longer waiting to be expanded. */
+/* async_quiesce, and no submission between its turn's taking and end (sync_busy): before
+ * the program changes or destroys an object a submission's expansion may read. */
+void async_settle(struct capture_device *c);
+/* A submission expanded by its own thread (with the lock): its turn, taken before it lets go
+ * of the lock to send its work down; the wait for that turn (after the work and its counts,
+ * letting go of the lock meanwhile); the turn's end, after its expansion. */
+uint64_t sync_begin(struct capture_device *c);
+/* Before a submission touches its command buffers' shadows (tier 3 resets their records):
+ * no other submission is between its turn's taking and end (with the lock). */
+void async_settle_submitted(struct capture_device *c);
+void sync_turn(struct capture_device *c, uint64_t turn);
+void sync_end(struct capture_device *c);
+/* Waits until command buffer b is no longer waiting to be expanded (nor any submission
+ * between its turn's taking and end). */
 void async_wait_cbuf(struct capture_device *c, const struct cbuf *b);
 /* The same for a command buffer about to be submitted, and the secondaries it executes (their
  * last run's results are still to be read). */

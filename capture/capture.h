@@ -46,6 +46,8 @@ struct mem {
 	VkMemoryPropertyFlags flags; /* of its memory type */
 	int app_maps;                /* the program is mapping it (set before the call goes
 					down): the layer must not map it itself */
+	int layer_maps; /* the layer has it mapped (index.c, without the lock): the program's
+			   vkMapMemory waits (with as.done) until it is unmapped */
 };
 
 struct buf {
@@ -536,11 +538,13 @@ struct capture_device {
 	uint64_t records;
 	/* per-draw counts: the kind of query (VK_QUERY_TYPE_OCCLUSION, precise, or
 	 * ..._PIPELINE_STATISTICS for fragment shader invocations) and whether they are in use;
-	 * the layer's fence for waiting on a captured submission; the command buffer whose
-	 * draws are being expanded */
+	 * the layer's fences for waiting on captured submissions (free ones, under the lock:
+	 * each wait takes its own, so none is held across it); the command buffer whose draws
+	 * are being expanded */
 	int stats, stats_off;
 	VkQueryType count_query;
-	VkFence fence;
+	VkFence fences[8];
+	int n_fences;
 	struct cbuf *cur_cb;
 	struct hmap qpools; /* the program's query pools: their VkQueryType + 1 */
 	VkMemoryPropertyFlags mem_flags[VK_MAX_MEMORY_TYPES];
@@ -706,9 +710,10 @@ void draw_query_end(VkCommandBuffer cb, struct draw_query dq);
 int measure_submit(const struct capture_device *c);
 /* The shadows of the submitted command buffers that hold the layer's queries (malloc'd). */
 struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, size_t n, size_t *nb);
-/* Waits for the queue and reads the collected command buffers' counts (queries.c). */
+/* Waits for the queue and reads the collected command buffers' counts (queries.c), without
+ * the lock (the caller has kept the command buffers: async's job, or a sync turn). */
 void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q, struct cbuf **bs,
-		    size_t n, int unlocked);
+		    size_t n);
 
 /* ---- descriptors.c ---- */
 

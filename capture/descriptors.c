@@ -252,7 +252,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyPipelineLayout(VkDevice device, VkPipeline
 	struct capture_device *c = cap_of(device, &d);
 	if (c) {
 		pthread_mutex_lock(&c->lock);
-		async_quiesce(c); /* nothing it has queued still reads it */
+		async_settle(c); /* nothing queued or being expanded still reads it */
 		struct playout *l = hdel(&c->playouts, H(layout));
 		if (l && l->ext)
 			instr_layout_gone(c, l->ext);
@@ -297,7 +297,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyDescriptorUpdateTemplate(VkDevice device,
 	struct capture_device *c = cap_of(device, &d);
 	if (c) {
 		pthread_mutex_lock(&c->lock);
-		async_quiesce(c); /* nothing it has queued still reads it */
+		async_settle(c); /* nothing queued or being expanded still reads it */
 		struct dtempl *tp = hdel(&c->templs, H(t));
 		if (tp)
 			free_templ(tp);
@@ -339,7 +339,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_ResetDescriptorPool(VkDevice device, VkDescri
 	VkResult r = d->d.ResetDescriptorPool(device, pool, flags);
 	if (c && pool) {
 		pthread_mutex_lock(&c->lock);
-		async_quiesce(c); /* nothing it has queued still reads it */
+		async_settle(c); /* nothing queued or being expanded still reads it */
 		drop_pool_sets(c, H(pool));
 		pthread_mutex_unlock(&c->lock);
 	}
@@ -353,7 +353,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyDescriptorPool(VkDevice device, VkDescript
 	struct capture_device *c = cap_of(device, &d);
 	if (c && pool) {
 		pthread_mutex_lock(&c->lock);
-		async_quiesce(c); /* nothing it has queued still reads it */
+		async_settle(c); /* nothing queued or being expanded still reads it */
 		drop_pool_sets(c, H(pool));
 		pthread_mutex_unlock(&c->lock);
 	}
@@ -369,7 +369,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_FreeDescriptorSets(VkDevice device, VkDescrip
 	if (!c)
 		return r;
 	pthread_mutex_lock(&c->lock);
-	async_quiesce(c); /* nothing it has queued still reads it */
+	async_settle(c); /* nothing queued or being expanded still reads it */
 	for (uint32_t i = 0; i < n; i++) {
 		struct dset *s = hdel(&c->sets, H(sets[i]));
 		if (s)

@@ -399,8 +399,8 @@ void capture_device_destroyed(struct layer_device *d)
 	for (size_t i = 0; i < c->cbufs.cap; i++)
 		if (c->cbufs.val[i])
 			free_cbuf_pool(d, c->cbufs.val[i]);
-	if (c->fence)
-		d->d.DestroyFence(d->handle, c->fence, NULL);
+	for (int i = 0; i < c->n_fences; i++)
+		d->d.DestroyFence(d->handle, c->fences[i], NULL);
 	hfree_all(&c->qpools, keep);
 	hfree_all(&c->site_ids, keep);
 	hfree_all(&c->mems, NULL);

@@ -13,34 +13,50 @@ static int shadow_holds(const struct buf *b, uint64_t off, uint64_t bytes)
 
 /* The layer reads an index buffer's bytes itself (up to 16 MiB), when its memory is
  * host-visible and the program does not map it: lavapipe's, integrated GPUs', resizable-BAR
- * memory. Safe against the program mapping it at the same time: vkMapMemory marks the memory
- * (app_maps) under the lock before it goes down, and this maps, reads and unmaps under the
- * lock. What it reads is what earlier, completed work left there. */
+ * memory. Called while expanding (with the lock), it lets go of the lock while the memory is
+ * mapped, read and unmapped, so no lock is held while it calls down: the memory is marked
+ * (layer_maps) first, and the program's vkMapMemory of it waits for the mark to go; freeing
+ * it, or destroying the buffer, waits for the expansion (async_settle). vkMapMemory marks the
+ * memory (app_maps) before it goes down, so the layer never maps what the program maps. What
+ * it reads is what earlier, completed work left there. */
 static void read_back(struct capture_device *c, struct buf *b)
 {
 	struct layer_device *d = c->dev;
 	struct mem *m = hget(&c->mems, b->mem);
-	if (b->read_back || !m || m->app_maps || m->map ||
+	if (b->read_back || !m || m->app_maps || m->map || m->layer_maps ||
 	    !(m->flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) || b->mem_off >= m->size)
 		return;
 	b->read_back = 1;
 	uint64_t n = b->size < m->size - b->mem_off ? b->size : m->size - b->mem_off;
 	n = n < (16u << 20) ? n : (16u << 20);
 	VkDeviceMemory mem = (VkDeviceMemory)(uintptr_t)b->mem;
+	VkMemoryPropertyFlags flags = m->flags;
+	uint64_t mem_off = b->mem_off;
 	void *p = NULL;
-	uint8_t *to = realloc(b->shadow, n ? n : 1);
+	uint8_t *to = malloc(n ? n : 1);
 	if (!to)
 		return;
-	b->shadow = to;
-	b->shadow_size = 0;
-	if (d->d.MapMemory(d->handle, mem, 0, VK_WHOLE_SIZE, 0, &p) != VK_SUCCESS)
+	m->layer_maps = 1;
+	pthread_mutex_unlock(&c->lock);
+	int ok = d->d.MapMemory(d->handle, mem, 0, VK_WHOLE_SIZE, 0, &p) == VK_SUCCESS;
+	if (ok) {
+		VkMappedMemoryRange range = {.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE,
+					     .memory = mem,
+					     .size = VK_WHOLE_SIZE};
+		if (!(flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
+			d->d.InvalidateMappedMemoryRanges(d->handle, 1, &range);
+		memcpy(to, (const uint8_t *)p + mem_off, n);
+		d->d.UnmapMemory(d->handle, mem);
+	}
+	pthread_mutex_lock(&c->lock);
+	m->layer_maps = 0;
+	pthread_cond_broadcast(&c->as.done);
+	if (!ok) {
+		free(to);
 		return;
-	VkMappedMemoryRange range = {
-	    .sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, .memory = mem, .size = VK_WHOLE_SIZE};
-	if (!(m->flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
-		d->d.InvalidateMappedMemoryRanges(d->handle, 1, &range);
-	memcpy(to, (const uint8_t *)p + b->mem_off, n);
-	d->d.UnmapMemory(d->handle, mem);
+	}
+	free(b->shadow);
+	b->shadow = to;
 	b->shadow_lo = 0;
 	b->shadow_size = n;
 	b->shadow_copied = 0;

@@ -54,7 +54,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyShaderModule(VkDevice device, VkShaderModu
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	async_quiesce(c); /* nothing it has queued still reads it */
+	async_settle(c); /* nothing queued or being expanded still reads it */
 	free_shader(hdel(&c->shaders, H(m)));
 	pthread_mutex_unlock(&c->lock);
 }
@@ -415,7 +415,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyPipeline(VkDevice device, VkPipeline pipel
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	async_quiesce(c); /* nothing it has queued still reads it */
+	async_settle(c); /* nothing queued or being expanded still reads it */
 	struct pipe *p = hdel(&c->pipes, H(pipeline));
 	VkPipeline shadow = p ? p->pr.shadow : VK_NULL_HANDLE;
 	VkPipeline twin = p ? p->tw.twin : VK_NULL_HANDLE;

@@ -32,7 +32,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyQueryPool(VkDevice device, VkQueryPool poo
 	struct capture_device *c = cap_of(device, &d);
 	if (c) {
 		pthread_mutex_lock(&c->lock);
-		async_quiesce(c); /* nothing it has queued still reads it */
+		async_settle(c); /* nothing queued or being expanded still reads it */
 		hdel(&c->qpools, H(pool));
 		pthread_mutex_unlock(&c->lock);
 	}
@@ -271,39 +271,44 @@ struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, siz
 	return bs;
 }
 
-/* Waits for everything submitted to q so far (an empty submission with the layer's fence
- * signals after all earlier work on the queue) and reads the results of the collected
- * command buffers' queries. Expanding at submission, the lock is held across this wait, so
- * nothing can re-record those command buffers before they are expanded; with the expansion
- * thread (`unlocked`), their job is queued first, which keeps them, and the caller holds
- * async's submission lock instead (the layer's fence is one). The wait is bounded, and after
- * a timeout counts and positions stop for the device (draws fall back to tier 1's
- * rectangles). */
+/* Waits for everything submitted to q so far (an empty submission with a fence of the
+ * layer's signals after all earlier work on the queue) and reads the results of the collected
+ * command buffers' queries. No lock is held: the caller has kept those command buffers from
+ * being re-recorded before they are expanded (the expansion thread's job, queued first, or a
+ * submission's turn at expanding, sync_begin), and the fence is this wait's own (taken from the
+ * device's free ones or made). The queue is the program's for the length of its vkQueueSubmit,
+ * which this runs inside. The wait is bounded, and after a timeout counts and positions stop
+ * for the device (draws fall back to tier 1's rectangles). */
 void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q, struct cbuf **bs,
-		    size_t n, int unlocked)
+		    size_t n)
 {
 	VkDevice dev = d->handle;
 	VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+	VkFence fence = VK_NULL_HANDLE;
 	if (!n)
 		return;
+	pthread_mutex_lock(&c->lock);
+	if (c->n_fences)
+		fence = c->fences[--c->n_fences];
+	pthread_mutex_unlock(&c->lock);
 	const char *why = NULL;
-	if ((!c->fence && d->d.CreateFence(dev, &fi, NULL, &c->fence) != VK_SUCCESS) ||
-	    d->d.QueueSubmit(q, 0, NULL, c->fence) != VK_SUCCESS)
+	if ((!fence && d->d.CreateFence(dev, &fi, NULL, &fence) != VK_SUCCESS) ||
+	    d->d.QueueSubmit(q, 0, NULL, fence) != VK_SUCCESS)
 		why = "cannot wait for a submission";
-	else if (d->d.WaitForFences(dev, 1, &c->fence, VK_TRUE, 20000000000ull) != VK_SUCCESS)
+	else if (d->d.WaitForFences(dev, 1, &fence, VK_TRUE, 20000000000ull) != VK_SUCCESS)
 		why = "a submission did not finish within 20 s";
 	if (why) {
-		if (unlocked)
-			pthread_mutex_lock(&c->lock);
+		if (fence) /* signalled late or never: not used again */
+			d->d.DestroyFence(dev, fence, NULL);
+		pthread_mutex_lock(&c->lock);
 		c->stats_off = 1;
 		c->xfb = 0;
-		if (unlocked)
-			pthread_mutex_unlock(&c->lock);
+		pthread_mutex_unlock(&c->lock);
 		cap_log("%s; per-draw counts and positions stop (draws keep tier 1's rectangles)",
 			why);
 		return;
 	}
-	d->d.ResetFences(dev, 1, &c->fence);
+	d->d.ResetFences(dev, 1, &fence);
 	for (size_t i = 0; i < n; i++)
 		for (int w = 0; w < 2; w++) {
 			struct lpool *p = which_pool(bs[i], w);
@@ -313,4 +318,12 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 						dev, p->pool, 0, p->used, p->used * stride, p->res,
 						stride, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS;
 		}
+	pthread_mutex_lock(&c->lock);
+	if (c->n_fences < (int)(sizeof(c->fences) / sizeof(c->fences[0]))) {
+		c->fences[c->n_fences++] = fence;
+		fence = VK_NULL_HANDLE;
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (fence)
+		d->d.DestroyFence(dev, fence, NULL);
 }

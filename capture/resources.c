@@ -51,7 +51,7 @@ VKAPI_ATTR void VKAPI_CALL cap_FreeMemory(VkDevice device, VkDeviceMemory mem,
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	async_quiesce(c); /* nothing it has queued still reads it */
+	async_settle(c); /* nothing queued or being expanded still reads it */
 	free(hdel(&c->mems, H(mem)));
 	pthread_mutex_unlock(&c->lock);
 }
@@ -65,7 +65,9 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_MapMemory(VkDevice device, VkDeviceMemory mem
 	struct mem *m;
 	if (c) { /* from here on the layer leaves this memory alone (see read_back) */
 		pthread_mutex_lock(&c->lock);
-		if ((m = hget(&c->mems, H(memory))))
+		while ((m = hget(&c->mems, H(memory))) && m->layer_maps) /* read_back's */
+			pthread_cond_wait(&c->as.done, &c->lock);
+		if (m)
 			m->app_maps = 1;
 		pthread_mutex_unlock(&c->lock);
 	}
@@ -110,7 +112,7 @@ VKAPI_ATTR void VKAPI_CALL cap_UnmapMemory(VkDevice device, VkDeviceMemory memor
 	struct capture_device *c = cap_of(device, &d);
 	if (c) {
 		pthread_mutex_lock(&c->lock);
-		async_quiesce(c); /* nothing it has queued still reads it */
+		async_settle(c); /* nothing queued or being expanded still reads it */
 		struct mem *m = hget(&c->mems, H(memory));
 		for (size_t i = 0; m && m->map && i < c->bufs.cap; i++)
 			if (c->bufs.val[i])
@@ -155,7 +157,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyBuffer(VkDevice device, VkBuffer buffer,
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	async_quiesce(c); /* nothing it has queued still reads it */
+	async_settle(c); /* nothing queued or being expanded still reads it */
 	free_buf(hdel(&c->bufs, H(buffer)));
 	pthread_mutex_unlock(&c->lock);
 }
@@ -270,7 +272,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyImage(VkDevice device, VkImage image,
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	async_quiesce(c); /* nothing it has queued still reads it */
+	async_settle(c); /* nothing queued or being expanded still reads it */
 	free_img(hdel(&c->imgs, H(image)));
 	pthread_mutex_unlock(&c->lock);
 }
@@ -429,7 +431,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyImageView(VkDevice device, VkImageView vie
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	async_quiesce(c); /* nothing it has queued still reads it */
+	async_settle(c); /* nothing queued or being expanded still reads it */
 	free(hdel(&c->views, H(view)));
 	pthread_mutex_unlock(&c->lock);
 }
@@ -467,7 +469,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyBufferView(VkDevice device, VkBufferView v
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	async_quiesce(c); /* nothing it has queued still reads it */
+	async_settle(c); /* nothing queued or being expanded still reads it */
 	free(hdel(&c->bviews, H(view)));
 	pthread_mutex_unlock(&c->lock);
 }

@@ -37,7 +37,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroySampler(VkDevice device, VkSampler sampler
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	async_quiesce(c); /* nothing it has queued still reads it */
+	async_settle(c); /* nothing queued or being expanded still reads it */
 	free(hdel(&c->samplers, H(sampler)));
 	pthread_mutex_unlock(&c->lock);
 }

@@ -56,17 +56,20 @@ static void lead_settle(struct layer_device *d, struct capture_device *c, VkQueu
 
 /* Both submit commands, with their command buffers in submission order: expanded before
  * the call goes down, or, when their draws are measured, after it and a wait for the
- * counts; or, with the expansion thread, queued for it at those points. */
+ * counts; or, with the expansion thread, queued for it at those points. No lock is held
+ * while the call goes down or the counts are waited for: a submission expanded here takes a
+ * turn first (async.h), which keeps what it will read as a queued job does, and expands in
+ * its turn's order. */
 static VkResult submit(struct layer_device *d, struct capture_device *c, const struct submission *s,
 		       const VkCommandBuffer *cbs, size_t n)
 {
 	VkResult r = VK_SUCCESS;
 	size_t nb = 0;
 	uint64_t seq = 0;
-	int queued = 0;
-	if (c->as.on) /* the layer's fence, and the order of what is queued */
-		pthread_mutex_lock(&c->as.submit_mu);
+	int queued = 0, turn = 0, down = 0;
+	uint64_t my_turn = 0;
 	pthread_mutex_lock(&c->lock);
+	async_settle_submitted(c); /* a submission still between its turn's taking and end */
 	for (size_t i = 0; c->as.started && i < n; i++) /* their last run's results first */
 		async_wait_submitted(c, hget(&c->cbufs, H(cbs[i])));
 	for (size_t i = 0; c->tier3 && i < n; i++) { /* tier 3: every execution records afresh */
@@ -78,32 +81,42 @@ static VkResult submit(struct layer_device *d, struct capture_device *c, const s
 	/* on the expansion thread (async.c): queued before it goes down, ready once its counts
 	   are read, which happens without the lock */
 	queued = c->as.on && !async_queue_cbs(c, cbs, n, s->fence, s->n, s->v1, s->v2, !nb, &seq);
-	if (nb && queued) {
+	if (nb && !queued) { /* expanded here, after the counts: a turn keeps its command buffers */
+		my_turn = sync_begin(c);
+		turn = 1;
+	}
+	if (nb) {
 		pthread_mutex_unlock(&c->lock);
 		r = submit_down(d, s);
+		down = 1;
 		if (r == VK_SUCCESS)
-			read_fragments(c, d, s->q, bs, nb, 1);
+			read_fragments(c, d, s->q, bs, nb);
 		pthread_mutex_lock(&c->lock);
-		async_ready(c, seq);
-	} else if (nb) {
-		r = submit_down(d, s);
-		if (r == VK_SUCCESS)
-			read_fragments(c, d, s->q, bs, nb, 0);
+		if (queued)
+			async_ready(c, seq);
+		else
+			sync_turn(c, my_turn);
 	}
-	if (!queued) { /* here, after what the thread has queued */
+	if (!queued) { /* here, after what the thread has queued, in a turn: the expansion may let
+			  go of the lock (index.c's read-back) */
+		if (!turn) {
+			my_turn = sync_begin(c);
+			turn = 1;
+			sync_turn(c, my_turn);
+		}
 		async_quiesce(c);
 		expand_submission(c, (uint32_t)n, cbs);
 	}
 	if (c->boundary_submit || (c->boundary_auto && !c->presenting))
 		frame_boundary(c);
+	if (turn)
+		sync_end(c);
 	/* tier 3 in the frames before the range (the twin lead): read below */
 	int lead = c->frag_instr && !c->all_frames && !rec_frame_selected(c) &&
 		   capture_reachable(c, c->twin_lead);
 	pthread_mutex_unlock(&c->lock);
-	if (c->as.on)
-		pthread_mutex_unlock(&c->as.submit_mu);
 	free(bs);
-	if (!nb)
+	if (!down)
 		r = submit_down(d, s);
 	if (lead && r == VK_SUCCESS)
 		lead_settle(d, c, s->q);
