@@ -111,6 +111,14 @@ run_capture() {
 }
 STAGE=""
 
+# layer_ms TIMES FIRST LAST COLUMN: mean milliseconds a frame the layer spent over frames
+# FIRST+1..LAST, from LLCT_CAPTURE_TIMES's running totals (column 4: waiting for the device's
+# counts, 5: expanding commands into records)
+layer_ms() {
+	awk -v a="$2" -v b="$3" -v k="$4" '$1 == a { t0 = $k } $1 == b { t1 = $k }
+		END { if (t0 != "" && t1 != "" && b > a) printf "%.0f", (t1 - t0) * 1000 / (b - a); else printf "-" }' "$1"
+}
+
 # ms_per_frame TIMES FIRST LAST CAPTURED: mean milliseconds a frame over frames FIRST+1..LAST
 # (each frame's end less the one before), of those with the captured flag CAPTURED.
 ms_per_frame() {
@@ -165,6 +173,9 @@ for game in $GAMES; do
 		rc=$?
 		cap=$(ms_per_frame "$log-t$t.times" "$((start - 1))" "$last" 1)
 		[ "$start" -eq 0 ] && cap=$(ms_per_frame "$log-t$t.times" 0 "$last" 1)
+		# of a captured frame, the layer's waits for the device's counts and its expansion
+		wait_ms=$(layer_ms "$log-t$t.times" "$((start - 1))" "$last" 4)
+		exp_ms=$(layer_ms "$log-t$t.times" "$((start - 1))" "$last" 5)
 		info=$("$LLCTRACE" info "$OUT/$game-t$t.llct" 2>/dev/null)
 		frames=$(awk '/^frames/ { print $2 }' <<<"$info")
 		recs=$(awk '/^records/ { print $2 }' <<<"$info")
@@ -179,10 +190,10 @@ for game in $GAMES; do
 		disp=$(q "SELECT count(*) FROM kernels WHERE kind = 'dispatch'")
 		# a draw's row gives its command buffer's losses: the most a frame, summed
 		lost=$(q "SELECT coalesce(sum(l), 0) FROM (SELECT max(json_extract(params, '$.lost')) AS l FROM kernels GROUP BY frame)")
-		printf '%-14s %4s %6s %10s %8s %9s %9s %7s %13s %13s %6s %s\n' "$game" "t$t" "${frames:--}" \
+		printf '%-14s %4s %6s %10s %8s %9s %9s %7s %8s %8s %13s %13s %6s %s\n' "$game" "t$t" "${frames:--}" \
 			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((recs / frames)) || echo -)" "${bpr:--}" \
 			"$plain" "$cap" "$([ "$plain" != - ] && [ "$cap" != - ] && awk -v a="$cap" -v b="$plain" 'BEGIN { printf "%.1fx", a / b }' || echo -)" \
-			"${exact:-0}/${draws:-0}" "$([ "$t" = 3 ] && echo "${instr:-0}/$((${draws:-0} + ${disp:-0}))" || echo -)" \
+			"$wait_ms" "$exp_ms" "${exact:-0}/${draws:-0}" "$([ "$t" = 3 ] && echo "${instr:-0}/$((${draws:-0} + ${disp:-0}))" || echo -)" \
 			"${lost:-0}" "$([ "$rc" = 0 ] && echo ok || echo "exit $rc")" >>"$SUMMARY.new"
 	done
 	if [ "$VALIDATE" = 1 ]; then
@@ -214,8 +225,8 @@ done
 [ -s "$OUT/validation.txt" ] && cat "$OUT/validation.txt"
 
 {
-	printf '%-14s %4s %6s %10s %8s %9s %9s %7s %13s %13s %6s %s\n' game tier frames rec/frame B/rec \
-		"plain ms" "capt ms" ratio "exact/draws" "instr/kern" lost status
+	printf '%-14s %4s %6s %10s %8s %9s %9s %7s %8s %8s %13s %13s %6s %s\n' game tier frames rec/frame B/rec \
+		"plain ms" "capt ms" ratio "wait ms" "exp ms" "exact/draws" "instr/kern" lost status
 	cat "$SUMMARY.new"
 } >"$SUMMARY"
 rm -f "$SUMMARY.new"

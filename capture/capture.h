@@ -545,6 +545,11 @@ struct capture_device {
 	VkQueryType count_query;
 	VkFence fences[8];
 	int n_fences;
+	/* where the layer's time goes (under the lock): seconds spent waiting for captured
+	 * submissions and reading their counts (read_fragments), and expanding submissions into
+	 * records (expand_submission, rasterizing included); noted in the trace (capture.seconds.*)
+	 * and LLCT_CAPTURE_TIMES */
+	double t_wait, t_expand;
 	struct cbuf *cur_cb;
 	struct hmap qpools; /* the program's query pools: their VkQueryType + 1 */
 	VkMemoryPropertyFlags mem_flags[VK_MAX_MEMORY_TYPES];
@@ -638,6 +643,8 @@ int bda_bytes(struct capture_device *c, struct bda_cache *k, uint64_t dev, uint3
 int capture_reachable(const struct capture_device *c, uint32_t ahead);
 /* Writes capture.twin_submissions_outside into the trace (at its end). */
 void capture_note_twins(struct capture_device *c);
+/* Notes where the layer's time went (t_wait, t_expand) in the trace's settings. */
+void capture_note_costs(struct capture_device *c);
 /* Makes sure a writer frame is open for the current frame if it is selected; 1 if open. */
 int frame_open(struct capture_device *c);
 /* A frame ends where the program is: rec_frame moves on, and frame_end is queued behind the

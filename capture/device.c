@@ -377,6 +377,7 @@ void capture_device_destroyed(struct layer_device *d)
 	if (c->in_frame && c->w) /* a frame in flight at the end is not complete */
 		llct_writer_abort_frame(c->w);
 	capture_note_twins(c); /* what the twins cost outside the range */
+	capture_note_costs(c);
 	if (c->w) {
 		int st = llct_writer_close(c->w);
 		if (st && !c->failed)

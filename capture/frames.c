@@ -77,6 +77,17 @@ int rec_frame_selected(const struct capture_device *c)
 	return c->all_frames || llct_frame_range_contains(&c->frames, c->rec_frame);
 }
 
+void capture_note_costs(struct capture_device *c)
+{
+	if (!c->w)
+		return;
+	char v[32];
+	snprintf(v, sizeof(v), "%.3f", c->t_wait);
+	llct_writer_set(c->w, "capture.seconds.waiting_for_counts", v);
+	snprintf(v, sizeof(v), "%.3f", c->t_expand);
+	llct_writer_set(c->w, "capture.seconds.expanding", v);
+}
+
 void capture_note_twins(struct capture_device *c)
 {
 	if (!c->w || !c->tier3)
@@ -154,9 +165,10 @@ void frame_end(struct capture_device *c)
 				log_progress(c);
 		}
 	}
-	if (c->times) { /* the frame, when it ended (seconds since capture began), captured */
-		fprintf(c->times, "%u %.6f %d\n", c->frame, mono_s() - c->t_start,
-			c->frame != UINT32_MAX && frame_selected(c));
+	if (c->times) { /* the frame, when it ended (seconds since capture began), captured; the
+			   seconds the layer has waited for counts and expanded so far */
+		fprintf(c->times, "%u %.6f %d %.6f %.6f\n", c->frame, mono_s() - c->t_start,
+			c->frame != UINT32_MAX && frame_selected(c), c->t_wait, c->t_expand);
 		fflush(c->times);
 	}
 	c->in_frame = 0;
@@ -167,6 +179,7 @@ void frame_end(struct capture_device *c)
 		/* --exit-after: the range is done; finish the trace and end the program (once
 		   RenderDoc has written its capture, when it is capturing too) */
 		capture_note_twins(c);
+		capture_note_costs(c);
 		int st = llct_writer_close(c->w);
 		c->w = NULL;
 		if (log_enabled() || st)

@@ -287,6 +287,7 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 	VkFence fence = VK_NULL_HANDLE;
 	if (!n)
 		return;
+	double t0 = mono_s();
 	pthread_mutex_lock(&c->lock);
 	if (c->n_fences)
 		fence = c->fences[--c->n_fences];
@@ -303,6 +304,7 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 		pthread_mutex_lock(&c->lock);
 		c->stats_off = 1;
 		c->xfb = 0;
+		c->t_wait += mono_s() - t0;
 		pthread_mutex_unlock(&c->lock);
 		cap_log("%s; per-draw counts and positions stop (draws keep tier 1's rectangles)",
 			why);
@@ -319,6 +321,7 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 						stride, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS;
 		}
 	pthread_mutex_lock(&c->lock);
+	c->t_wait += mono_s() - t0;
 	if (c->n_fences < (int)(sizeof(c->fences) / sizeof(c->fences[0]))) {
 		c->fences[c->n_fences++] = fence;
 		fence = VK_NULL_HANDLE;

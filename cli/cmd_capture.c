@@ -153,6 +153,22 @@ static void settle_journal(const char *tmp)
 		unlink(journal);
 }
 
+/* The layer's own account of where its time went (capture.seconds.*). */
+struct costs {
+	double wait, expand;
+};
+
+static int get_costs(const char *table, const char *key, const char *value, void *ud)
+{
+	struct costs *c = ud;
+	if (!strcmp(table, "settings") && value &&
+	    !strcmp(key, "capture.seconds.waiting_for_counts"))
+		c->wait = atof(value);
+	else if (!strcmp(table, "settings") && value && !strcmp(key, "capture.seconds.expanding"))
+		c->expand = atof(value);
+	return 0;
+}
+
 int cmd_capture(int argc, char **argv)
 {
 	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
@@ -408,6 +424,8 @@ int cmd_capture(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		records += fi[i].n_records;
 	llct_reader_compressed_bytes(r, &bytes);
+	struct costs cost = {-1, -1};
+	llct_reader_foreach_meta(r, get_costs, &cost);
 	llct_reader_close(r);
 	int kept_old = n == 0 && access(path, F_OK) == 0;
 	if (kept_old) {
@@ -431,10 +449,16 @@ int cmd_capture(int argc, char **argv)
 	}
 	if (renderdoc && n && cli_rdc_finish(path, rdc_tmpl, quiet))
 		rc = EXIT_FAIL;
-	if (!quiet)
+	if (!quiet) {
 		fprintf(stderr,
 			"captured %zu frames, %llu records (%.3f bytes/record) in %.1fs: '%s'\n", n,
 			(unsigned long long)records,
 			records ? (double)bytes / (double)records : 0.0, cli_now() - t0, path);
+		if (cost.wait >= 0 && cost.expand >= 0)
+			fprintf(stderr,
+				"the layer's time: %.1fs waiting for the device's counts, %.1fs "
+				"expanding commands into records\n",
+				cost.wait, cost.expand);
+	}
 	return rc;
 }
