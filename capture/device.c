@@ -289,9 +289,11 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 			: d->occl_query
 			    ? "precise occlusion queries (samples that passed)"
 			    : "pipeline-statistics queries (fragment shader invocations)");
-	/* tier 3, label boundaries (which may sit inside command buffers) and the RenderDoc link
-	   (its .rdc starts at the frame the program is in) expand as submissions come */
-	async_init(c, !set.sync && c->tier->tier <= 2 && !c->boundary_label && !c->rdc);
+	/* label boundaries (which may sit inside command buffers) and the RenderDoc link (its
+	   .rdc starts at the frame the program is in) expand as submissions come; tier 3 on the
+	   thread too since 2026-11-27 (its twins' records are read from their command buffers'
+	   rooms, which a resubmission, re-recording or freeing waits for, as any queued job's) */
+	async_init(c, !set.sync && !c->boundary_label && !c->rdc);
 	llct_writer_set(c->w, "capture.expansion",
 			c->as.on ? "on its own thread (LLCT_CAPTURE_ASYNC)" : "at submission");
 	if (log_enabled())

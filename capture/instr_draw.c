@@ -547,6 +547,11 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 	struct bda_cache bk = {0};
 	/* the trace's numbers of the sites: records name the instruction that made them */
 	uint32_t site0 = trace_sites(c, p->id, 0, p->tw.sites, p->tw.n_sites, p->tw.n_frag_sites);
+	/* On the expansion thread the records are expanded without the device lock, as a draw is
+	   rasterized (the program may record meanwhile): what they read is the command buffer's
+	   own (kept), the sites' images and buffers (their destruction waits for the queue) and
+	   the footprint model (the thread's); the lock is taken back only to look objects up. */
+	async_draw_begin(c);
 	for (uint32_t i = off[rec - 1]; i < off[rec]; i++) {
 		const uint32_t *r = map + 2 + 5 * (size_t)idx[i], *x = pre;
 		uint32_t site = r[0] & 4095, px = r[4] & 0xffff, py = r[4] >> 16;
@@ -564,9 +569,12 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		uint32_t el = site < p->tw.n_sites && p->tw.sites[site].prefix ? x[1] : r[2];
 		if (site < p->tw.n_sites &&
 		    p->tw.sites[site].element == LLCT_SPIRV_ELEMENT_IN_RECORD &&
-		    (!sa[site].looked || sa[site].elem != el))
+		    (!sa[site].looked || sa[site].elem != el)) {
+			async_draw_end(c);
 			draw_site(c, p, site, el, &sa[site]); /* a buffer or image of a heap */
-		uint32_t sm = site >= p->tw.n_frag_sites      /* a vertex: 32 a warp, round robin */
+			async_draw_begin(c);
+		}
+		uint32_t sm = site >= p->tw.n_frag_sites /* a vertex: 32 a warp, round robin */
 				  ? (r[4] / 32) % (c->n_sms ? c->n_sms : 1)
 				  : llct_fp_pixel_sm(c->fp, px, py, width ? width : 1);
 		if (site < p->tw.n_sites && p->tw.sites[site].bda) { /* a device address */
@@ -575,7 +583,10 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			int stream =
 			    site >= p->tw.n_frag_sites ? LLCT_STREAM_VTX : LLCT_STREAM_OTHER;
 			uint64_t ad;
-			if (!bda_bytes(c, &bk, r[1] | (uint64_t)r[2] << 32, size, &ad)) {
+			async_draw_end(c);
+			int found = bda_bytes(c, &bk, r[1] | (uint64_t)r[2] << 32, size, &ad);
+			async_draw_begin(c);
+			if (!found) {
 				res->unplaced++;
 				continue;
 			}
@@ -623,6 +634,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		}
 		instr_texels(c, st, a, L, r[1], r[2], r[3], x ? &x[2] : NULL, sm, &prev);
 	}
+	async_draw_end(c);
 	llct_fp_set_site(c->fp, 0);
 	free(sa);
 	return 0;

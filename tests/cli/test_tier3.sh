@@ -260,4 +260,25 @@ if [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ]; th
 else
 	echo "test_tier3: validation layers not installed: that check skipped"
 fi
+# tier 3 expands on the device's own thread too (LLCT_CAPTURE_ASYNC, the default): the same
+# as expanding at submission, over re-recorded, re-uploaded and unmapped frames, a polled
+# timeline, and command buffers queued ahead. Not byte for byte: a twin's records come in the
+# order the device's threads appended them, which differs from run to run either way (so the
+# render caches pass a few more or fewer lines on); the same lines of each frame by stream, op
+# and instruction site, and the same kernels
+same3() { # trace trace: distinct (frame, stream, op, site, line), and the kernel rows
+	cmp -s <("$LLCTRACE" dump --csv "$1" | awk -F, 'NR > 1 { print $1, $3, $4, $8, $2 }' | sort -u) \
+		<("$LLCTRACE" dump --csv "$2" | awk -F, 'NR > 1 { print $1, $3, $4, $8, $2 }' | sort -u) &&
+		[ "$(q "$1" "SELECT group_concat(kind || params, ';') FROM kernels")" = "$(q "$2" "SELECT group_concat(kind || params, ';') FROM kernels")" ]
+}
+for args in "3" "3 upload" "3 unmap" "4 poll"; do
+	"$LLCTRACE" capture -q -t 3 -b submit -o "$T/y1.llct" -- "$SCENE" $args >/dev/null 2>&1
+	LLCT_CAPTURE_ASYNC=0 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/y0.llct" -- "$SCENE" $args >/dev/null 2>&1
+	[ "$(q "$T/y1.llct" "SELECT value FROM settings WHERE key = 'capture.expansion'")" = "on its own thread (LLCT_CAPTURE_ASYNC)" ] && ok || bad "tier 3 expansion setting: $(q "$T/y1.llct" "SELECT value FROM settings WHERE key = 'capture.expansion'")"
+	[ "$(q "$T/y1.llct" "SELECT count(*) FROM frames")" -ge 3 ] && same3 "$T/y1.llct" "$T/y0.llct" && ok || bad "tier 3 scene $args: lines or kernels differ with expansion on its own thread"
+done
+"$LLCTRACE" capture -q -t 3 -f 6-8 -o "$T/z1.llct" -- "$AHEAD" 12 >/dev/null 2>&1
+LLCT_CAPTURE_ASYNC=0 "$LLCTRACE" capture -q -t 3 -f 6-8 -o "$T/z0.llct" -- "$AHEAD" 12 >/dev/null 2>&1
+[ -s "$T/z1.llct" ] && same3 "$T/z1.llct" "$T/z0.llct" && ok || bad "tier 3 ahead: lines or kernels differ with expansion on its own thread"
+
 finish test_tier3
