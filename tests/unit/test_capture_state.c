@@ -1,0 +1,267 @@
+/* test_capture_state.c - the capture layer's own state without a device: the expansion queue
+ * and its gates (capture/async.c: jobs expanded in submission order whatever order their counts
+ * come in, frame ends behind them, fence waits and re-recording held until the expansion they
+ * cover is over, a submission's turn when it expands itself) and the index bytes a draw sees
+ * (capture/index.c: copies from mapped memory and between index buffers, followed in
+ * submission order). The expansion itself is the two functions below, which log what the
+ * queue hands them. */
+#include "../../capture/capture.h"
+#include "check.h"
+
+#include <string.h>
+#include <unistd.h>
+
+/* ---- what async.c calls: the expansion and the frame end, logged ---- */
+
+static char expanded[256]; /* "A B | C": command buffers by letter, '|' a frame end */
+static int n_expanded;
+
+void expand_submission(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs)
+{
+	(void)c;
+	for (uint32_t i = 0; i < n; i++) {
+		size_t at = strlen(expanded);
+		snprintf(expanded + at, sizeof(expanded) - at, "%c", (int)(uintptr_t)cbs[i]);
+	}
+	__atomic_add_fetch(&n_expanded, 1, __ATOMIC_SEQ_CST);
+}
+
+void frame_end(struct capture_device *c)
+{
+	(void)c;
+	size_t at = strlen(expanded);
+	snprintf(expanded + at, sizeof(expanded) - at, "|");
+}
+
+static struct cbuf *new_cbuf(struct capture_device *c, char name)
+{
+	struct cbuf *b = calloc(1, sizeof(*b));
+	hput(&c->cbufs, (uint64_t)name, b);
+	return b;
+}
+
+static void init_device(struct capture_device *c, int async)
+{
+	memset(c, 0, sizeof(*c));
+	pthread_mutex_init(&c->lock, NULL);
+	async_init(c, async);
+}
+
+static void end_device(struct capture_device *c)
+{
+	async_stop(c);
+	hfree_all(&c->cbufs, NULL);
+	pthread_mutex_destroy(&c->lock);
+}
+
+/* Jobs expand in the order they were queued, though the later one's counts came first; a
+ * frame end waits behind the jobs before it; nothing expands before it is ready. */
+static void test_order(void)
+{
+	struct capture_device c;
+	init_device(&c, 1);
+	new_cbuf(&c, 'A'), new_cbuf(&c, 'B'), new_cbuf(&c, 'C');
+	VkCommandBuffer a = (VkCommandBuffer)(uintptr_t)'A', b = (VkCommandBuffer)(uintptr_t)'B',
+			cc = (VkCommandBuffer)(uintptr_t)'C';
+	uint64_t sa, sb, sc;
+	expanded[0] = 0;
+	n_expanded = 0;
+	pthread_mutex_lock(&c.lock);
+	CHECK_EQ(async_queue_cbs(&c, &a, 1, VK_NULL_HANDLE, 0, NULL, NULL, 0, &sa), 0);
+	CHECK_EQ(async_queue_cbs(&c, &b, 1, VK_NULL_HANDLE, 0, NULL, NULL, 0, &sb), 0);
+	CHECK_EQ(async_queue_boundary(&c), 0);
+	CHECK_EQ(async_queue_cbs(&c, &cc, 1, VK_NULL_HANDLE, 0, NULL, NULL, 1, &sc), 0);
+	async_ready(&c, sb); /* B's counts first */
+	pthread_mutex_unlock(&c.lock);
+	usleep(20000);
+	CHECK_EQ(__atomic_load_n(&n_expanded, __ATOMIC_SEQ_CST), 0); /* A is not ready: nothing */
+	pthread_mutex_lock(&c.lock);
+	CHECK(hget(&c.cbufs, 'A') && ((struct cbuf *)hget(&c.cbufs, 'A'))->pending_seq == sa);
+	async_ready(&c, sa);
+	async_quiesce(&c);
+	CHECK(strcmp(expanded, "AB|C") == 0);
+	CHECK(((struct cbuf *)hget(&c.cbufs, 'A'))->pending_seq == 0); /* no longer waiting */
+	CHECK(sa < sb && sb < sc);
+	pthread_mutex_unlock(&c.lock);
+	end_device(&c);
+}
+
+/* A fence wait, and re-recording a queued command buffer, return only once the expansion
+ * they cover is over. */
+struct gate_arg {
+	struct capture_device *c;
+	VkFence fence;
+	int what; /* 0: the fence's gate, 1: async_wait_cbuf of A */
+	int seen; /* expansions done when it returned */
+};
+
+static void *gate_thread(void *p)
+{
+	struct gate_arg *g = p;
+	if (g->what == 0) {
+		async_gate_fences(g->c, 1, &g->fence);
+	} else {
+		pthread_mutex_lock(&g->c->lock);
+		async_wait_cbuf(g->c, hget(&g->c->cbufs, 'A'));
+		pthread_mutex_unlock(&g->c->lock);
+	}
+	g->seen = __atomic_load_n(&n_expanded, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+static void test_gates(void)
+{
+	for (int what = 0; what < 2; what++) {
+		struct capture_device c;
+		init_device(&c, 1);
+		new_cbuf(&c, 'A');
+		VkCommandBuffer a = (VkCommandBuffer)(uintptr_t)'A';
+		VkFence f = (VkFence)(uintptr_t)0x77;
+		uint64_t sa;
+		expanded[0] = 0;
+		n_expanded = 0;
+		pthread_mutex_lock(&c.lock);
+		CHECK_EQ(async_queue_cbs(&c, &a, 1, f, 0, NULL, NULL, 0, &sa), 0);
+		pthread_mutex_unlock(&c.lock);
+		CHECK(async_fences_queued(&c, 1, &f)); /* a poll says not yet done */
+		struct gate_arg g = {&c, f, what, -1};
+		pthread_t t;
+		pthread_create(&t, NULL, gate_thread, &g);
+		usleep(20000);
+		CHECK_EQ(__atomic_load_n(&g.seen, __ATOMIC_SEQ_CST), -1); /* still held */
+		pthread_mutex_lock(&c.lock);
+		async_ready(&c, sa);
+		pthread_mutex_unlock(&c.lock);
+		pthread_join(t, NULL);
+		CHECK_EQ(g.seen, 1); /* released after A's expansion, not before */
+		CHECK(!async_fences_queued(&c, 1, &f));
+		end_device(&c);
+	}
+}
+
+/* Submissions that expand themselves (no expansion thread) take turns: the second waits for
+ * the first's end, and what waits for the queue (async_settle) waits for an open turn. */
+struct turn_arg {
+	struct capture_device *c;
+	char name;
+	int settle; /* call async_settle instead of taking a turn */
+};
+
+static void *turn_thread(void *p)
+{
+	struct turn_arg *t = p;
+	pthread_mutex_lock(&t->c->lock);
+	if (t->settle) {
+		async_settle(t->c);
+		frame_end(t->c); /* logged as '|' once nothing is expanding */
+	} else {
+		uint64_t turn = sync_begin(t->c);
+		sync_turn(t->c, turn);
+		VkCommandBuffer cb = (VkCommandBuffer)(uintptr_t)t->name;
+		expand_submission(t->c, 1, &cb);
+		sync_end(t->c);
+	}
+	pthread_mutex_unlock(&t->c->lock);
+	return NULL;
+}
+
+static void test_turns(void)
+{
+	struct capture_device c;
+	init_device(&c, 0);
+	expanded[0] = 0;
+	pthread_mutex_lock(&c.lock);
+	uint64_t first = sync_begin(&c); /* 'P' takes the first turn and lets go of the lock */
+	pthread_mutex_unlock(&c.lock);
+	struct turn_arg q = {&c, 'Q', 0}, s = {&c, 0, 1};
+	pthread_t tq, ts;
+	pthread_create(&tq, NULL, turn_thread, &q);
+	usleep(20000);
+	pthread_create(&ts, NULL, turn_thread, &s);
+	usleep(20000);
+	pthread_mutex_lock(&c.lock);
+	CHECK(expanded[0] == 0); /* Q waits for P's turn; the settle for both */
+	sync_turn(&c, first);
+	VkCommandBuffer p = (VkCommandBuffer)(uintptr_t)'P';
+	expand_submission(&c, 1, &p);
+	sync_end(&c);
+	pthread_mutex_unlock(&c.lock);
+	pthread_join(tq, NULL);
+	pthread_join(ts, NULL);
+	CHECK(strcmp(expanded, "PQ|") == 0);
+	end_device(&c);
+}
+
+/* Index bytes: a copy out of mapped staging memory gives them; a copy between index buffers
+ * carries them on (inside one buffer too); a copy from memory the layer cannot see makes them
+ * unknown again; ranges that touch join. */
+static void test_index_copies(void)
+{
+	struct capture_device c;
+	memset(&c, 0, sizeof(c));
+	pthread_mutex_init(&c.lock, NULL);
+	uint16_t staging[64];
+	for (int i = 0; i < 64; i++)
+		staging[i] = (uint16_t)(1000 + i);
+	struct mem *ms = calloc(1, sizeof(*ms)), *md = calloc(1, sizeof(*md));
+	ms->size = md->size = 1 << 20;
+	ms->map = (const uint8_t *)staging, ms->map_off = 0, ms->map_size = sizeof(staging);
+	hput(&c.mems, 1, ms);
+	hput(&c.mems, 2, md); /* device-local: not mapped, not host-visible */
+	struct buf *src = calloc(1, sizeof(*src)), *ib = calloc(1, sizeof(*ib)),
+		   *ib2 = calloc(1, sizeof(*ib2)), *dl = calloc(1, sizeof(*dl));
+	src->size = sizeof(staging), src->mem = 1;
+	ib->size = ib2->size = 4096, ib->mem = ib2->mem = 2;
+	ib->usage = ib2->usage = VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
+	dl->size = 4096, dl->mem = 2;
+	hput(&c.bufs, 10, src);
+	hput(&c.bufs, 11, ib);
+	hput(&c.bufs, 12, ib2);
+	hput(&c.bufs, 13, dl);
+	struct cmd m = {.op = C_COPY};
+	m.u.copy.kind = K_BUF_BUF;
+	/* staging[0..16) to ib at 256 */
+	m.u.copy.src = 10, m.u.copy.dst = 11, m.u.copy.src_off = 0, m.u.copy.dst_off = 256;
+	m.u.copy.bytes = 32;
+	index_copy(&c, &m);
+	const uint16_t *got = (const uint16_t *)index_data(&c, ib, 256, 32);
+	CHECK(got && got[0] == 1000 && got[15] == 1015);
+	CHECK(index_data(&c, ib, 200, 32) == NULL); /* bytes never written: not known */
+	/* staging[16..32) right after: the ranges join */
+	m.u.copy.src_off = 32, m.u.copy.dst_off = 288;
+	index_copy(&c, &m);
+	got = (const uint16_t *)index_data(&c, ib, 256, 64);
+	CHECK(got && got[16] == 1016 && got[31] == 1031);
+	/* ib to ib2, then inside ib2 (overlapping: as memmove) */
+	m.u.copy.src = 11, m.u.copy.dst = 12, m.u.copy.src_off = 256, m.u.copy.dst_off = 0;
+	m.u.copy.bytes = 64;
+	index_copy(&c, &m);
+	m.u.copy.src = 12, m.u.copy.src_off = 0, m.u.copy.dst_off = 8;
+	m.u.copy.bytes = 16;
+	index_copy(&c, &m);
+	got = (const uint16_t *)index_data(&c, ib2, 0, 64);
+	CHECK(got && got[0] == 1000 && got[4] == 1000 && got[11] == 1007 && got[12] == 1012);
+	/* from a buffer whose bytes the layer does not know: ib2's are unknown again */
+	m.u.copy.src = 13, m.u.copy.src_off = 0, m.u.copy.dst_off = 0, m.u.copy.bytes = 16;
+	index_copy(&c, &m);
+	CHECK(index_data(&c, ib2, 0, 16) == NULL);
+	/* a copy into a buffer that is not an index buffer is not followed */
+	m.u.copy.src = 10, m.u.copy.dst = 13, m.u.copy.src_off = 0, m.u.copy.dst_off = 0;
+	index_copy(&c, &m);
+	CHECK(dl->shadow == NULL);
+	for (size_t i = 0; i < c.bufs.cap; i++)
+		if (c.bufs.val[i])
+			free(((struct buf *)c.bufs.val[i])->shadow);
+	hfree_all(&c.bufs, NULL);
+	hfree_all(&c.mems, NULL);
+	pthread_mutex_destroy(&c.lock);
+}
+
+int main(void)
+{
+	test_order();
+	test_gates();
+	test_turns();
+	test_index_copies();
+	return check_done("test_capture_state");
+}
