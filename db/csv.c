@@ -138,6 +138,8 @@ static int cmp_u32(const void *a, const void *b)
  * its number, so its stage and op are "unknown". */
 static int write_sites(struct llct_writer *w, uint32_t *sites, size_t n)
 {
+	if (!n)
+		return LLCT_OK;
 	qsort(sites, n, sizeof(*sites), cmp_u32);
 	for (size_t i = 0; i < n; i++) {
 		if (i && sites[i] == sites[i - 1])
