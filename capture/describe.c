@@ -12,17 +12,17 @@
 /* A new entry of the device's use list, or NULL when out of memory. */
 static struct llct_use *new_use(struct capture_device *c)
 {
-	if (c->n_uses == c->cap_uses) {
-		size_t cap = c->cap_uses ? 2 * c->cap_uses : 64;
-		struct llct_use *u = realloc(c->uses, cap * sizeof(*u));
+	if (c->walk.n_uses == c->walk.cap_uses) {
+		size_t cap = c->walk.cap_uses ? 2 * c->walk.cap_uses : 64;
+		struct llct_use *u = realloc(c->walk.uses, cap * sizeof(*u));
 		if (!u) {
 			cap_fail(c, "out of memory describing a draw");
 			return NULL;
 		}
-		c->uses = u;
-		c->cap_uses = cap;
+		c->walk.uses = u;
+		c->walk.cap_uses = cap;
 	}
-	struct llct_use *u = &c->uses[c->n_uses++];
+	struct llct_use *u = &c->walk.uses[c->walk.n_uses++];
 	memset(u, 0, sizeof(*u));
 	return u;
 }
@@ -95,7 +95,7 @@ static uint32_t binding_of(const struct dset *ds, uint32_t k)
 static void bound_uses(struct capture_device *c, const struct pipe *p, int compute)
 {
 	for (int s = 0; s < 8; s++) {
-		struct dset *ds = hget(&c->sets, c->cur_set[compute][s]);
+		struct dset *ds = hget(&c->sets, c->walk.cur_set[compute][s]);
 		for (uint32_t k = 0; ds && k < ds->n; k++) {
 			const struct slot *sl = &ds->slot[k];
 			int kind = binding_kind(sl->type);
@@ -158,10 +158,10 @@ static struct llct_stencil_face face(const VkStencilOpState *f)
  * where the pipeline says so. An unknown pipeline writes color without blending. */
 static void draw_state(struct capture_device *c, const struct pipe *p, struct llct_draw_state *st)
 {
-	const struct dyn *y = &c->dyn;
+	const struct dyn *y = &c->walk.dyn;
 	uint32_t dy = p ? p->dyn : 0;
-	VkViewport vp = p && p->pr.has_viewport ? p->pr.viewport : c->viewport;
-	VkRect2D sc = p && p->pr.has_scissor ? p->pr.scissor : c->scissor;
+	VkViewport vp = p && p->pr.has_viewport ? p->pr.viewport : c->walk.viewport;
+	VkRect2D sc = p && p->pr.has_scissor ? p->pr.scissor : c->walk.scissor;
 	memset(st, 0, sizeof(*st));
 	st->vp_x = vp.x;
 	st->vp_y = vp.y;
@@ -240,18 +240,18 @@ static void vertex_uses(struct capture_device *c, const struct pipe *p, const st
 {
 	uint64_t vfirst = m->u.draw.indexed ? m->u.draw.vertex_offset : m->u.draw.first;
 	uint64_t vcount = m->u.draw.count;
-	struct buf *ibuf = m->u.draw.indexed ? hget(&c->bufs, c->ib) : NULL;
-	if (ibuf && m->u.draw.count && c->ib_size) {
+	struct buf *ibuf = m->u.draw.indexed ? hget(&c->bufs, c->walk.ib) : NULL;
+	if (ibuf && m->u.draw.count && c->walk.ib_size) {
 		const uint8_t *p8 =
-		    index_data(c, ibuf, c->ib_off + (uint64_t)m->u.draw.first * c->ib_size,
-			       (uint64_t)m->u.draw.count * c->ib_size);
+		    index_data(c, ibuf, c->walk.ib_off + (uint64_t)m->u.draw.first * c->walk.ib_size,
+			       (uint64_t)m->u.draw.count * c->walk.ib_size);
 		uint64_t lo_i = UINT64_MAX, hi_i = 0;
 		for (uint64_t k = 0; p8 && k < m->u.draw.count; k++) {
-			uint64_t v = c->ib_size == 2   ? ((const uint16_t *)p8)[k]
-				     : c->ib_size == 1 ? p8[k]
+			uint64_t v = c->walk.ib_size == 2   ? ((const uint16_t *)p8)[k]
+				     : c->walk.ib_size == 1 ? p8[k]
 						       : ((const uint32_t *)p8)[k];
-			if ((c->ib_size == 2 && v == 0xffff) ||
-			    (c->ib_size == 4 && v == 0xffffffffu))
+			if ((c->walk.ib_size == 2 && v == 0xffff) ||
+			    (c->walk.ib_size == 4 && v == 0xffffffffu))
 				continue; /* primitive restart */
 			lo_i = v < lo_i ? v : lo_i;
 			hi_i = v > hi_i ? v : hi_i;
@@ -262,15 +262,15 @@ static void vertex_uses(struct capture_device *c, const struct pipe *p, const st
 		}
 	}
 	if (m->u.draw.indexed)
-		range_use(c, -1, c->ib, c->ib_off + (uint64_t)m->u.draw.first * c->ib_size,
-			  (uint64_t)m->u.draw.count * c->ib_size, LLCT_STREAM_VTX, LLCT_OP_READ, 1);
+		range_use(c, -1, c->walk.ib, c->walk.ib_off + (uint64_t)m->u.draw.first * c->walk.ib_size,
+			  (uint64_t)m->u.draw.count * c->walk.ib_size, LLCT_STREAM_VTX, LLCT_OP_READ, 1);
 	for (int b = 0; p && b < 16; b++) {
-		uint64_t stride = (p->dyn & DY_STRIDE) ? c->vb_stride[b] : p->vi.stride[b];
-		if (c->vb[b] && !m->u.draw.count) /* indirect: the whole bound buffer */
-			range_use(c, -1, c->vb[b], c->vb_off[b], VK_WHOLE_SIZE, LLCT_STREAM_VTX,
+		uint64_t stride = (p->dyn & DY_STRIDE) ? c->walk.vb_stride[b] : p->vi.stride[b];
+		if (c->walk.vb[b] && !m->u.draw.count) /* indirect: the whole bound buffer */
+			range_use(c, -1, c->walk.vb[b], c->walk.vb_off[b], VK_WHOLE_SIZE, LLCT_STREAM_VTX,
 				  LLCT_OP_READ, 1);
-		else if (stride && c->vb[b] && vcount)
-			range_use(c, -1, c->vb[b], c->vb_off[b] + vfirst * stride, vcount * stride,
+		else if (stride && c->walk.vb[b] && vcount)
+			range_use(c, -1, c->walk.vb[b], c->walk.vb_off[b] + vfirst * stride, vcount * stride,
 				  LLCT_STREAM_VTX, LLCT_OP_READ, 1);
 	}
 }
@@ -282,10 +282,10 @@ static void vertex_uses(struct capture_device *c, const struct pipe *p, const st
 
 void do_draw(struct capture_device *c, const struct cmd *m)
 {
-	struct pipe *p = hget(&c->pipes, c->cur_pipe[0]);
+	struct pipe *p = hget(&c->pipes, c->walk.cur_pipe[0]);
 	struct llct_draw d = {.samples_passed = UINT64_MAX};
 	struct llct_draw_result r;
-	struct cbuf *cb = c->cur_cb;
+	struct cbuf *cb = c->walk.cb;
 	uint64_t measured = UINT64_MAX;
 	draw_state(c, p, &d.st);
 	/* the layer's count of the draw: samples that passed (occlusion) or fragment shader
@@ -310,7 +310,7 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 			 !d.n_vertices)
 			d.pos = NULL, snprintf(pos_state, sizeof(pos_state), "xfb: no primitives");
 	}
-	c->n_uses = 0;
+	c->walk.n_uses = 0;
 	bound_uses(c, p, 0);
 	vertex_uses(c, p, m);
 	/* tier 3: the fragment twin's records give the sampled images' traffic */
@@ -318,34 +318,34 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	int recorded = c->frag_instr && !instr_draw_peek(cb, m->u.draw.rec, p, &ir);
 	if (recorded) { /* sampled images, and buffers when every stage records, from records */
 		size_t k = 0;
-		for (size_t i = 0; i < c->n_uses; i++) {
-			const struct llct_use *u = &c->uses[i];
+		for (size_t i = 0; i < c->walk.n_uses; i++) {
+			const struct llct_use *u = &c->walk.uses[i];
 			int img =
 			    u->kind == LLCT_USE_IMAGE && u->binding == LLCT_BIND_SAMPLED_IMAGE;
 			int buf = u->binding == LLCT_BIND_UNIFORM ||
 				  u->binding == LLCT_BIND_STORAGE ||
 				  u->binding == LLCT_BIND_STORAGE_IMAGE;
 			if (!img && !(buf && p->tw.all_stages))
-				c->uses[k++] = *u;
+				c->walk.uses[k++] = *u;
 		}
-		c->n_uses = k;
+		c->walk.n_uses = k;
 	}
-	d.uses = c->uses;
-	d.n_uses = (uint32_t)c->n_uses;
+	d.uses = c->walk.uses;
+	d.n_uses = (uint32_t)c->walk.n_uses;
 	uint32_t id = kernel_begin(c);
 	async_draw_begin(c); /* on the expansion thread, the program may record meanwhile */
-	c->tier->draw(c, &c->pass, &d, &r);
+	c->tier->draw(c, &c->walk.pass, &d, &r);
 	async_draw_end(c);
 	if (r.fell_back)
 		snprintf(pos_state, sizeof(pos_state),
 			 "xfb, but out of memory rasterizing: tier 1's rectangle");
 	if (recorded) {
-		uint32_t width = c->pass.x1;
-		for (uint32_t a = 0; a < c->pass.n; a++)
-			if (c->pass.att[a].role == LLCT_ROLE_COLOR ||
-			    c->pass.att[a].role == LLCT_ROLE_DEPTH) {
+		uint32_t width = c->walk.pass.x1;
+		for (uint32_t a = 0; a < c->walk.pass.n; a++)
+			if (c->walk.pass.att[a].role == LLCT_ROLE_COLOR ||
+			    c->walk.pass.att[a].role == LLCT_ROLE_DEPTH) {
 				uint32_t w, h;
-				llct_surface_mip_extent(&c->pass.att[a].s, c->pass.att[a].mip, &w,
+				llct_surface_mip_extent(&c->walk.pass.att[a].s, c->walk.pass.att[a].mip, &w,
 							&h);
 				width = w;
 				break;
@@ -391,7 +391,7 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 
 void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 {
-	struct pipe *p = hget(&c->pipes, c->cur_pipe[1]);
+	struct pipe *p = hget(&c->pipes, c->walk.cur_pipe[1]);
 	char params[400], how[240] = "";
 	struct instr_result ir;
 	/* tier 3: what the instrumented twin recorded, in place of the buffers' footprint */
@@ -410,19 +410,19 @@ void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 		 m->u.dispatch.x, m->u.dispatch.y, m->u.dispatch.z,
 		 (unsigned long long)(p ? p->id : 0), how);
 	new_kernel(c, "dispatch", params);
-	c->n_uses = 0;
+	c->walk.n_uses = 0;
 	bound_uses(c, p, 1);
 	if (recorded) { /* the buffers' and images' traffic is the records' (sampled images'
 			   unless some sample was not followed); texel buffers keep their
 			   footprint */
 		size_t k = 0;
-		for (size_t i = 0; i < c->n_uses; i++)
-			if (c->uses[i].binding != LLCT_BIND_UNIFORM &&
-			    c->uses[i].binding != LLCT_BIND_STORAGE &&
-			    c->uses[i].binding != LLCT_BIND_STORAGE_IMAGE &&
-			    (c->uses[i].binding != LLCT_BIND_SAMPLED_IMAGE || p->tw.tex_partial))
-				c->uses[k++] = c->uses[i];
-		c->n_uses = k;
+		for (size_t i = 0; i < c->walk.n_uses; i++)
+			if (c->walk.uses[i].binding != LLCT_BIND_UNIFORM &&
+			    c->walk.uses[i].binding != LLCT_BIND_STORAGE &&
+			    c->walk.uses[i].binding != LLCT_BIND_STORAGE_IMAGE &&
+			    (c->walk.uses[i].binding != LLCT_BIND_SAMPLED_IMAGE || p->tw.tex_partial))
+				c->walk.uses[k++] = c->walk.uses[i];
+		c->walk.n_uses = k;
 		instr_records(c, b, m, p, &ir);
 		if (ir.lost) { /* said, and the next recording of it gets room */
 			cap_log("frame %u: a dispatch recorded %u buffer accesses, %u with no room "
@@ -431,5 +431,5 @@ void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 			p->tw.need = ir.records > p->tw.need ? ir.records : p->tw.need;
 		}
 	}
-	llct_dispatch_footprint(c->fp, c->uses, (uint32_t)c->n_uses);
+	llct_dispatch_footprint(c->fp, c->walk.uses, (uint32_t)c->walk.n_uses);
 }

@@ -398,7 +398,7 @@ void capture_device_destroyed(struct layer_device *d)
 	}
 	llct_fp_destroy(c->fp);
 	llct_raster_destroy(c->raster);
-	free(c->uses);
+	free(c->walk.uses);
 	for (size_t i = 0; i < c->cbufs.cap; i++)
 		if (c->cbufs.val[i])
 			free_cbuf_pool(d, c->cbufs.val[i]);

@@ -27,8 +27,8 @@ void att_ids(const struct capture_device *c, char *buf, size_t size)
 {
 	size_t at = (size_t)snprintf(buf, size, ",\"attachments\":[");
 	int first = 1;
-	for (uint32_t i = 0; i < c->pass.n && at < size; i++) {
-		const struct llct_attachment *a = &c->pass.att[i];
+	for (uint32_t i = 0; i < c->walk.pass.n && at < size; i++) {
+		const struct llct_attachment *a = &c->walk.pass.att[i];
 		if (a->role != LLCT_ROLE_COLOR && a->role != LLCT_ROLE_DEPTH)
 			continue;
 		at += (size_t)snprintf(buf + at, size - at, "%s%llu", first ? "" : ",",
@@ -150,7 +150,7 @@ static void apply_dyn(struct dyn *y, const struct cmd *m)
 static void begin_pass(struct capture_device *c, uint32_t n, const uint64_t *views,
 		       const struct att_desc *att, VkRect2D area)
 {
-	struct llct_pass *p = &c->pass;
+	struct llct_pass *p = &c->walk.pass;
 	static const int roles[] = {[ROLE_NONE] = LLCT_ROLE_NONE,
 				    [ROLE_COLOR] = LLCT_ROLE_COLOR,
 				    [ROLE_DEPTH] = LLCT_ROLE_DEPTH,
@@ -185,7 +185,7 @@ static void begin_pass(struct capture_device *c, uint32_t n, const uint64_t *vie
 		if (c->tier->tier >= 2 && (im->depth || im->stencil))
 			a->z = img_zbuf(im, mip, layer);
 	}
-	c->rp_active = 1;
+	c->walk.rp_active = 1;
 	int loads = 0, clears = 0;
 	for (uint32_t i = 0; i < p->n; i++) {
 		loads |=
@@ -204,16 +204,16 @@ static void begin_pass(struct capture_device *c, uint32_t n, const uint64_t *vie
 
 static void end_pass(struct capture_device *c)
 {
-	if (!c->rp_active)
+	if (!c->walk.rp_active)
 		return;
-	c->rp_active = 0;
-	if (llct_pass_stores(&c->pass)) {
+	c->walk.rp_active = 0;
+	if (llct_pass_stores(&c->walk.pass)) {
 		char params[400], ids[300];
 		att_ids(c, ids, sizeof(ids));
 		snprintf(params, sizeof(params), "{\"what\":\"render pass store ops\"%s}", ids);
 		new_kernel(c, "store", params);
 	}
-	c->tier->end_pass(c, &c->pass);
+	c->tier->end_pass(c, &c->walk.pass);
 }
 
 /* vkCmdClearAttachments: the first rectangle of the color attachments named (any) and the
@@ -227,11 +227,11 @@ static void clear_attachments(struct capture_device *c, const struct cmd *m)
 	VkRect2D r = m->u.catt.rect;
 	uint32_t x0 = r.offset.x > 0 ? (uint32_t)r.offset.x : 0;
 	uint32_t y0 = r.offset.y > 0 ? (uint32_t)r.offset.y : 0;
-	for (uint32_t a = 0; m->u.catt.n_rects && a < c->pass.n; a++) {
-		const struct llct_attachment *at = &c->pass.att[a];
+	for (uint32_t a = 0; m->u.catt.n_rects && a < c->walk.pass.n; a++) {
+		const struct llct_attachment *at = &c->walk.pass.att[a];
 		if ((at->has_depth || at->has_stencil) ? m->u.catt.color_mask >> 31
 						       : m->u.catt.color_mask)
-			c->tier->clear(c, &c->pass, a, x0, y0, x0 + r.extent.width,
+			c->tier->clear(c, &c->walk.pass, a, x0, y0, x0 + r.extent.width,
 				       y0 + r.extent.height, m->u.catt.ds_aspects, m->u.catt.depth,
 				       m->u.catt.stencil);
 	}
@@ -239,23 +239,23 @@ static void clear_attachments(struct capture_device *c, const struct cmd *m)
 
 void expand(struct capture_device *c, struct cbuf *b, int depth)
 {
-	struct cbuf *outer = c->cur_cb;
-	c->cur_cb = b;
+	struct cbuf *outer = c->walk.cb;
+	c->walk.cb = b;
 	/* bound state does not outlive a command buffer (render pass state of a secondary
 	 * comes from the primary that executes it) */
-	memset(c->cur_pipe, 0, sizeof(c->cur_pipe));
-	memset(c->cur_set, 0, sizeof(c->cur_set));
-	memset(c->vb, 0, sizeof(c->vb));
-	memset(c->vb_stride, 0, sizeof(c->vb_stride));
-	c->ib = 0;
-	memset(&c->viewport, 0, sizeof(c->viewport));
-	memset(&c->scissor, 0, sizeof(c->scissor));
-	memset(&c->dyn, 0, sizeof(c->dyn));
+	memset(c->walk.cur_pipe, 0, sizeof(c->walk.cur_pipe));
+	memset(c->walk.cur_set, 0, sizeof(c->walk.cur_set));
+	memset(c->walk.vb, 0, sizeof(c->walk.vb));
+	memset(c->walk.vb_stride, 0, sizeof(c->walk.vb_stride));
+	c->walk.ib = 0;
+	memset(&c->walk.viewport, 0, sizeof(c->walk.viewport));
+	memset(&c->walk.scissor, 0, sizeof(c->walk.scissor));
+	memset(&c->walk.dyn, 0, sizeof(c->walk.dyn));
 	/* until a command says otherwise, color is written */
-	c->dyn.write_mask = c->dyn.write_enable = UINT32_MAX;
-	c->dyn.line_width = 1;
-	c->dyn.samples = 1;
-	c->dyn.depth_clip = 1;
+	c->walk.dyn.write_mask = c->walk.dyn.write_enable = UINT32_MAX;
+	c->walk.dyn.line_width = 1;
+	c->walk.dyn.samples = 1;
+	c->walk.dyn.depth_clip = 1;
 	for (size_t i = 0; b && i < b->n && !c->failed; i++) {
 		const struct cmd *m = &b->cmds[i];
 		if (m->op == C_COPY)
@@ -292,28 +292,28 @@ void expand(struct capture_device *c, struct cbuf *b, int depth)
 			end_pass(c);
 			break;
 		case C_BIND_PIPELINE:
-			c->cur_pipe[m->u.bind.compute] = m->u.bind.pipe;
+			c->walk.cur_pipe[m->u.bind.compute] = m->u.bind.pipe;
 			break;
 		case C_BIND_SET:
 			if (m->u.set.index < 8)
-				c->cur_set[m->u.set.compute][m->u.set.index] = m->u.set.set;
+				c->walk.cur_set[m->u.set.compute][m->u.set.index] = m->u.set.set;
 			break;
 		case C_BIND_VB:
 			if (m->u.vb.binding < 16) {
-				c->vb[m->u.vb.binding] = m->u.vb.buf;
-				c->vb_off[m->u.vb.binding] = m->u.vb.offset;
+				c->walk.vb[m->u.vb.binding] = m->u.vb.buf;
+				c->walk.vb_off[m->u.vb.binding] = m->u.vb.offset;
 			}
 			break;
 		case C_BIND_IB:
-			c->ib = m->u.ib.buf;
-			c->ib_off = m->u.ib.offset;
-			c->ib_size = m->u.ib.index_size;
+			c->walk.ib = m->u.ib.buf;
+			c->walk.ib_off = m->u.ib.offset;
+			c->walk.ib_size = m->u.ib.index_size;
 			break;
 		case C_VIEWPORT:
-			c->viewport = m->u.viewport;
+			c->walk.viewport = m->u.viewport;
 			break;
 		case C_SCISSOR:
-			c->scissor = m->u.scissor;
+			c->walk.scissor = m->u.scissor;
 			break;
 		case C_DRAW:
 			do_draw(c, m);
@@ -340,20 +340,20 @@ void expand(struct capture_device *c, struct cbuf *b, int depth)
 				frame_boundary(c);
 				frame_open(c); /* if not chosen, records and kernels are dropped */
 			}
-			snprintf(c->label, sizeof(c->label), "%s", m->u.label);
+			snprintf(c->walk.label, sizeof(c->walk.label), "%s", m->u.label);
 			break;
 		case C_LABEL_END:
-			c->label[0] = '\0';
+			c->walk.label[0] = '\0';
 			break;
 		case C_DYN_STATE:
-			apply_dyn(&c->dyn, m);
+			apply_dyn(&c->walk.dyn, m);
 			break;
 		case C_VB_STRIDE:
 			if (m->u.stride.binding < 16)
-				c->vb_stride[m->u.stride.binding] = m->u.stride.stride;
+				c->walk.vb_stride[m->u.stride.binding] = m->u.stride.stride;
 			break;
 		}
 	}
 	llct_fp_drain(c->fp);
-	c->cur_cb = outer;
+	c->walk.cb = outer;
 }

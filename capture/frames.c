@@ -206,7 +206,7 @@ void kernel_row(struct capture_device *c, uint32_t id, const char *kind, const c
 	struct llct_kernel k = {.id = id,
 				.frame = c->frame,
 				.kind = kind,
-				.name = c->label[0] ? c->label : NULL,
+				.name = c->walk.label[0] ? c->walk.label : NULL,
 				.params = params};
 	if (llct_writer_add_kernel(c->w, &k))
 		cap_fail(c, llct_writer_error(c->w));

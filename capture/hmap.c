@@ -1,7 +1,7 @@
 /* hmap.c - the capture layer's map from 64-bit handles (Vulkan objects) to its records:
  * open addressing with linear probing and tombstones; not thread-safe (the device lock
  * guards it). */
-#include "capture.h"
+#include "core.h"
 
 #include <stdlib.h>
 #include <string.h>

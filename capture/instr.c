@@ -376,7 +376,7 @@ static void site_base(struct capture_device *c, const struct llct_spirv_site *st
 {
 	memset(b, 0, sizeof(*b));
 	b->looked = 1, b->elem = elem;
-	struct dset *ds = st->set < 8 ? hget(&c->sets, c->cur_set[1][st->set]) : NULL;
+	struct dset *ds = st->set < 8 ? hget(&c->sets, c->walk.cur_set[1][st->set]) : NULL;
 	struct slot *sl = ds ? find_slot(ds, st->binding, elem) : NULL;
 	uint64_t addr, len;
 	if (sl && llct_spirv_site_image(st->kind)) {
@@ -461,7 +461,7 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 			}
 			if (tex_site != site || tex.elem != el) {
 				struct dset *ds =
-				    st->set < 8 ? hget(&c->sets, c->cur_set[1][st->set]) : NULL;
+				    st->set < 8 ? hget(&c->sets, c->walk.cur_set[1][st->set]) : NULL;
 				struct slot *sl = ds ? find_slot(ds, st->binding, el) : NULL;
 				memset(&tex, 0, sizeof(tex));
 				tex.elem = el, tex_site = site;

@@ -1,7 +1,10 @@
 /* instr.h - private to capture/: capture tier 3's interface (instr.c for compute, instr_draw.c
- * for draws), included at the end of capture.h. */
+ * for draws), over walk.h (it reads command lists, pipelines, descriptors and images, and
+ * expands records); capture.h includes it. */
 #ifndef LLCT_CAPTURE_INSTR_H
 #define LLCT_CAPTURE_INSTR_H
+
+#include "walk.h"
 
 struct llct_spirv_site;
 #define INSTR_MAX_DRAWS 16384 /* instrumented draws a command buffer recording */

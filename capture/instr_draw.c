@@ -385,7 +385,7 @@ static void draw_site(struct capture_device *c, const struct pipe *p, size_t s, 
 	const struct llct_spirv_site *st = &p->tw.sites[s];
 	memset(a, 0, sizeof(*a));
 	a->looked = 1, a->elem = elem;
-	struct dset *ds = st->set < 8 ? hget(&c->sets, c->cur_set[0][st->set]) : NULL;
+	struct dset *ds = st->set < 8 ? hget(&c->sets, c->walk.cur_set[0][st->set]) : NULL;
 	struct slot *sl = ds ? find_slot(ds, st->binding, elem) : NULL;
 	if (!sl)
 		return;

@@ -2,7 +2,7 @@
  * inserts, replacements, deletions and lookups against a plain array, over keys that collide in
  * the table (the same low bits), so probe chains run through tombstones and the table grows
  * while they are there; and hfree_all frees every value once. */
-#include "../../capture/capture.h"
+#include "../../capture/core.h"
 #include "check.h"
 
 #include <string.h>

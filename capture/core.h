@@ -1,0 +1,59 @@
+/* core.h - private to capture/: the bottom of the layer: the handle map (hmap.c), logging,
+ * failure and the settings switches (device.c), the RenderDoc link's entry points, and the way
+ * from a dispatchable handle to its device's records. It sees only the loader's records
+ * (layer.h) and names the device record without its fields. */
+#ifndef LLCT_CAPTURE_CORE_H
+#define LLCT_CAPTURE_CORE_H
+
+#include "layer.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct capture_device;
+
+/* ---- hmap.c: a small open-addressing map from 64-bit handles to records ---- */
+
+struct hmap {
+	uint64_t *key; /* 0: empty, UINT64_MAX: deleted */
+	void **val;
+	size_t cap, n;
+};
+
+/* The value of key k, or NULL. */
+void *hget(const struct hmap *m, uint64_t k);
+/* Inserts k (or replaces its value); 0, or -1 when out of memory. */
+int hput(struct hmap *m, uint64_t k, void *v);
+/* Removes k and returns its value (the caller frees it), or NULL. */
+void *hdel(struct hmap *m, uint64_t k);
+/* Frees every value with fn (free() when NULL) and the map's arrays. */
+void hfree_all(struct hmap *m, void (*fn)(void *));
+
+#define H(x) ((uint64_t)(uintptr_t)(x))
+
+/* ---- device.c: settings, logging, failure ---- */
+
+/* An environment switch that is set and not "0". */
+int getenv_on(const char *name);
+/* renderdoc.c: the RenderDoc link. */
+int rdc_inside(void);
+void rdc_open(struct capture_device *c, const char *path_template);
+void rdc_safe_point(const void *handle);
+void rdc_frame_started(struct capture_device *c);
+int rdc_frame_ended(struct capture_device *c, uint32_t frame);
+/* Appends a failure for `llctrace capture` to read (LLCT_CAPTURE_STATUS). */
+void cap_status_failed(const char *what);
+/* getenv in the shape capture_settings_read takes. */
+const char *getenv_ud(const char *name, void *ud);
+double mono_s(void);
+int log_enabled(void);
+void cap_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* An internal failure: say so once and stop capturing on this device. */
+void cap_fail(struct capture_device *c, const char *what);
+/* The capture record of a dispatchable handle's device (NULL when capture is off); its layer
+ * record in *dev when dev is not NULL. */
+struct capture_device *cap_of(const void *handle, struct layer_device **dev);
+/* The device dispatch table of a dispatchable handle. */
+struct llct_device_dispatch *dd(const void *h);
+
+#endif

@@ -1,0 +1,106 @@
+/* walk.h - private to capture/: expansion, commands into records in submission order: the
+ * walk's state (expand.c), index values (index.c), tier 2's positions by transform feedback
+ * (geometry.c, tier2.c), draws and dispatches (describe.c), copies and clears (copies.c). */
+#ifndef LLCT_CAPTURE_WALK_H
+#define LLCT_CAPTURE_WALK_H
+
+#include "llct/draw.h"
+#include "llct/footprint.h"
+#include "output.h"
+
+/* The expansion's walk through a submission's command lists (expand.c and what it calls):
+ * the state bound so far, the render pass instance, the resources of the command at hand. */
+struct walk {
+	uint64_t cur_pipe[2], cur_set[2][8], vb[16], vb_off[16], ib, ib_off;
+	uint32_t vb_stride[16]; /* strides set by commands, for pipelines with dyn_stride */
+	uint32_t ib_size;
+	VkViewport viewport;
+	VkRect2D scissor;
+	struct dyn dyn; /* dynamic state set by commands */
+	int rp_active;
+	struct llct_pass pass; /* the render pass instance being expanded */
+	struct llct_use *uses; /* a draw's or dispatch's resources, reused */
+	size_t n_uses, cap_uses;
+	char label[64];
+	struct cbuf *cb; /* the command buffer whose draws are being expanded */
+};
+
+/* ---- index.c: index values a draw uses ---- */
+
+/* The bytes [off, off + bytes) of index buffer b as a draw will see them, or NULL. */
+const uint8_t *index_data(struct capture_device *c, struct buf *b, uint64_t off, uint64_t bytes);
+/* Follows a buffer copy into an index buffer (any submission, captured or not). */
+void index_copy(struct capture_device *c, const struct cmd *m);
+/* Follows the index copies of a command buffer submitted outside the captured frames. */
+void follow_index_copies(struct capture_device *c, const struct cbuf *b, int depth);
+/* Keeps a copy of the index values a mapping shows before it goes (vkUnmapMemory). */
+void shadow_index_data(struct buf *b, uint64_t memory, const struct mem *m);
+
+/* ---- geometry.c: tier 2's positions by transform feedback ---- */
+
+/* A draw command as the program recorded it, to issue it again as a shadow draw. */
+enum {
+	DC_DRAW,
+	DC_INDEXED,
+	DC_MULTI,
+	DC_MULTI_INDEXED,
+	DC_INDIRECT,
+	DC_INDEXED_INDIRECT,
+	DC_INDIRECT_COUNT,
+	DC_INDEXED_INDIRECT_COUNT
+};
+struct draw_call {
+	int kind;
+	uint32_t count, instances, first, first_instance;
+	int32_t vertex_offset;
+	uint32_t n, stride; /* multi and indirect draws (count: the max draw count) */
+	const void *multi;  /* VkMultiDraw(Indexed)InfoEXT array */
+	const int32_t *multi_offset;
+	VkBuffer buf, count_buf;
+	VkDeviceSize off, count_off;
+};
+/* Before a draw goes down: its shadow draw, when the bound pipeline has one and the recording
+ * allows it. sub_geom[i] gets sub-draw i's geometry record (1 + index, 0: none; one per
+ * sub-draw of a multi-draw, as many as call->n). Returns sub_geom[0]. */
+uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *call, uint32_t *sub_geom);
+/* A host-visible, coherent, mapped buffer of size bytes (calls down: without the lock): 0, or
+ * -1 with nothing left made. */
+int host_buffer(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
+		VkBuffer *buf, VkDeviceMemory *mem, void **map);
+/* A new recording: b's buffers are reused from their start. */
+void geom_begin(struct cbuf *b);
+/* Frees b's buffers (calls down: without the lock, or at device end). */
+void geom_free(struct layer_device *d, struct cbuf *b);
+/* The positions draw record gi wrote in its last execution (the submission completed): 0 with
+ * *pos, *n vertices of *stride floats each (x, y, z, w, then captured inputs); -1 when there
+ * are none to use. state gets "xfb" or why not. */
+int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const float **pos,
+		   uint32_t *n, uint32_t *stride, char *state, size_t state_size);
+/* The expansion is done with record gi's n vertices: their room gets the sentinel again. */
+void geom_consumed(struct cbuf *b, uint32_t gi, uint32_t n);
+
+/* ---- tier2.c ---- */
+
+/* The emulated depth/stencil of an image's view (created on first use), or NULL. */
+struct llct_zbuf *img_zbuf(struct img *im, uint32_t mip, uint32_t layer);
+
+/* ---- describe.c: draws and dispatches as the stream models see them ---- */
+
+void do_draw(struct capture_device *c, const struct cmd *m);
+void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m);
+
+/* ---- copies.c: copies, blits, resolves, fills, image clears ---- */
+
+void do_copy(struct capture_device *c, const struct cmd *m);
+void do_clear_image(struct capture_device *c, const struct cmd *m);
+
+/* ---- expand.c: commands into records, in submission order ---- */
+
+/* ,"attachments":[ids]: the `resources` rows of the current pass's color and depth
+ * attachments, into buf. */
+void att_ids(const struct capture_device *c, char *buf, size_t size);
+
+/* Expands a command buffer's shadow list (depth: secondaries executed from it). */
+void expand(struct capture_device *c, struct cbuf *b, int depth);
+
+#endif
