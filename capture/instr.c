@@ -293,6 +293,7 @@ void instr_free(struct layer_device *d, struct cbuf *b)
 	b->n_frec = 0;
 	free(b->fidx);
 	b->fidx = NULL;
+	b->fidx_cap = 0;
 }
 
 uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_call *ic)

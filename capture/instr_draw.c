@@ -326,10 +326,18 @@ static int sort_records(struct cbuf *b)
 		kept += b->frec[j].map[0] / 5 - room_lost(b, j);
 		lost += room_lost(b, j);
 	}
-	free(b->fidx);
-	b->fidx = calloc((size_t)nd + 2 + kept, sizeof(uint32_t));
-	if (!b->fidx)
-		return -1;
+	/* kept from one execution to the next: a game's draws make hundreds of millions of
+	   records a frame, and a new array of that size every time cost its pages' faults and
+	   zeroing (PERFORMANCE.md, "Where tier 3's time goes") */
+	size_t need = (size_t)nd + 2 + kept;
+	if (need > b->fidx_cap || !b->fidx) {
+		free(b->fidx);
+		b->fidx_cap = 0;
+		if (!(b->fidx = malloc((need + need / 4) * sizeof(uint32_t))))
+			return -1;
+		b->fidx_cap = need + need / 4;
+	}
+	memset(b->fidx, 0, ((size_t)nd + 2) * sizeof(uint32_t)); /* the offsets; idx all written */
 	uint32_t *off = b->fidx, *idx = b->fidx + nd + 2;
 	for (uint32_t j = 0; j < R; j++) {
 		const uint32_t *map = b->frec[j].map;

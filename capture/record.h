@@ -223,6 +223,7 @@ struct cbuf {
 	int no_twins;           /* this recording was too far from a frame to capture for twins */
 	uint32_t frec_need;     /* records the last execution wanted room for (all rooms) */
 	uint32_t *fidx;         /* the records by draw: offsets (n_draws + 1), then indices */
+	size_t fidx_cap;        /* its room in entries, kept from one execution to the next */
 	uint32_t fidx_gen, gen; /* fidx is of execution fidx_gen; executions so far */
 	uint64_t pending_seq;   /* queued for expansion in this job of async.c's (0: not) */
 };
