@@ -16,30 +16,9 @@ cap_GetBufferDeviceAddress(VkDevice device, const VkBufferDeviceAddressInfo *inf
 	if (!c || !info)
 		return a;
 	pthread_mutex_lock(&c->lock);
-	struct buf *b = hget(&c->bufs, H(info->buffer));
+	struct buf *b = hget(&c->tr.bufs, H(info->buffer));
 	if (b)
 		b->dev_addr = a;
 	pthread_mutex_unlock(&c->lock);
 	return a;
-}
-
-int bda_bytes(struct capture_device *c, struct bda_cache *k, uint64_t dev, uint32_t size,
-	      uint64_t *addr)
-{
-	if (!(dev >= k->lo && dev + size <= k->hi)) { /* not the buffer of the last one */
-		k->lo = k->hi = 0;
-		for (size_t i = 0; i < c->bufs.cap; i++) {
-			const struct buf *b = c->bufs.val[i];
-			if (b && b->dev_addr && b->addr && dev >= b->dev_addr &&
-			    dev - b->dev_addr < b->size) {
-				k->lo = b->dev_addr, k->hi = b->dev_addr + b->size,
-				k->base = b->addr;
-				break;
-			}
-		}
-		if (!(dev >= k->lo && dev + size <= k->hi))
-			return 0;
-	}
-	*addr = k->base + (dev - k->lo);
-	return 1;
 }

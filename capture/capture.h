@@ -33,8 +33,8 @@
 struct capture_device {
 	pthread_mutex_t lock;
 	struct layer_device *dev;
-	struct hmap mems, bufs, imgs, views, bviews, rpasses, fbufs, pipes, layouts, sets, cbufs,
-	    swaps, shaders, playouts, templs, samplers;
+	struct track tr; /* the memory, buffers, images, views, samplers, passes (track.h) */
+	struct hmap pipes, layouts, sets, cbufs, swaps, shaders, playouts, templs;
 	uint64_t next_addr, next_id;
 	uint64_t next_meta_addr; /* where the next HiZ buffer goes */
 	uint64_t next_push;      /* pushed sets live in the set map under keys no handle has */

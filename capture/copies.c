@@ -10,14 +10,14 @@ static void buffer_range(struct capture_device *c, uint64_t handle, uint64_t off
 			 int stream, int op)
 {
 	uint64_t addr, len;
-	if (buffer_bytes(c, handle, off, size, &addr, &len))
+	if (buffer_bytes(&c->tr, handle, off, size, &addr, &len))
 		llct_fp_range(c->fp, addr, len, stream, op, 0);
 }
 
 static void image_region(struct capture_device *c, uint64_t handle, uint32_t mip, uint32_t layer,
 			 VkOffset3D o, VkExtent3D e, int op, int as_other)
 {
-	struct img *im = hget(&c->imgs, handle);
+	struct img *im = hget(&c->tr.imgs, handle);
 	if (!im || !im->bound)
 		return;
 	uint32_t x0 = o.x > 0 ? (uint32_t)o.x : 0, y0 = o.y > 0 ? (uint32_t)o.y : 0;
@@ -35,10 +35,11 @@ void do_copy(struct capture_device *c, const struct cmd *m)
 		      m->u.copy.kind == K_BLIT || m->u.copy.kind == K_RESOLVE;
 	int dst_img = m->u.copy.kind == K_BUF_IMG || m->u.copy.kind == K_IMG_IMG ||
 		      m->u.copy.kind == K_BLIT || m->u.copy.kind == K_RESOLVE;
-	struct img *si = src_img ? hget(&c->imgs, m->u.copy.src) : NULL;
-	struct img *di = dst_img ? hget(&c->imgs, m->u.copy.dst) : NULL;
-	struct buf *sb = src_img || m->u.copy.kind == K_FILL ? NULL : hget(&c->bufs, m->u.copy.src);
-	struct buf *db = dst_img ? NULL : hget(&c->bufs, m->u.copy.dst);
+	struct img *si = src_img ? hget(&c->tr.imgs, m->u.copy.src) : NULL;
+	struct img *di = dst_img ? hget(&c->tr.imgs, m->u.copy.dst) : NULL;
+	struct buf *sb =
+	    src_img || m->u.copy.kind == K_FILL ? NULL : hget(&c->tr.bufs, m->u.copy.src);
+	struct buf *db = dst_img ? NULL : hget(&c->tr.bufs, m->u.copy.dst);
 	uint64_t sid = si ? si->id : sb ? sb->id : 0, did = di ? di->id : db ? db->id : 0;
 	char params[100], src[40] = "";
 	if (sid)
@@ -55,7 +56,7 @@ void do_copy(struct capture_device *c, const struct cmd *m)
 			     LLCT_STREAM_OTHER, LLCT_OP_WRITE);
 		break;
 	case K_BUF_IMG: {
-		struct img *im = hget(&c->imgs, m->u.copy.dst);
+		struct img *im = hget(&c->tr.imgs, m->u.copy.dst);
 		uint64_t bytes =
 		    im ? llct_surface_region_bytes(&im->s, m->u.copy.ext.width,
 						   m->u.copy.ext.height, m->u.copy.ext.depth)
@@ -67,7 +68,7 @@ void do_copy(struct capture_device *c, const struct cmd *m)
 		break;
 	}
 	case K_IMG_BUF: {
-		struct img *im = hget(&c->imgs, m->u.copy.src);
+		struct img *im = hget(&c->tr.imgs, m->u.copy.src);
 		uint64_t bytes =
 		    im ? llct_surface_region_bytes(&im->s, m->u.copy.ext.width,
 						   m->u.copy.ext.height, m->u.copy.ext.depth)
@@ -97,7 +98,7 @@ void do_copy(struct capture_device *c, const struct cmd *m)
  * image's HiZ, which a clear sets). */
 void do_clear_image(struct capture_device *c, const struct cmd *m)
 {
-	struct img *im = hget(&c->imgs, m->u.clear.image);
+	struct img *im = hget(&c->tr.imgs, m->u.clear.image);
 	char params[60];
 	snprintf(params, sizeof(params), "{\"dst\":%llu}", (unsigned long long)(im ? im->id : 0));
 	new_kernel(c, "clear", params);

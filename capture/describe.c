@@ -33,7 +33,7 @@ static void range_use(struct capture_device *c, int binding, uint64_t handle, ui
 {
 	uint64_t addr, len;
 	struct llct_use *u;
-	if (!buffer_bytes(c, handle, off, size, &addr, &len) || !(u = new_use(c)))
+	if (!buffer_bytes(&c->tr, handle, off, size, &addr, &len) || !(u = new_use(c)))
 		return;
 	*u = (struct llct_use){.kind = LLCT_USE_RANGE,
 			       .binding = binding,
@@ -106,7 +106,7 @@ static void bound_uses(struct capture_device *c, const struct pipe *p, int compu
 			if (kind == LLCT_BIND_SAMPLED_IMAGE || kind == LLCT_BIND_STORAGE_IMAGE ||
 			    kind == LLCT_BIND_INPUT_ATTACHMENT) {
 				uint32_t mip, layer;
-				struct img *im = view_image(c, sl->handle, &mip, &layer);
+				struct img *im = view_image(&c->tr, sl->handle, &mip, &layer);
 				struct llct_use *u = im ? new_use(c) : NULL;
 				if (u)
 					*u = (struct llct_use){.kind = LLCT_USE_IMAGE,
@@ -114,7 +114,8 @@ static void bound_uses(struct capture_device *c, const struct pipe *p, int compu
 							       .s = im->s,
 							       .mip = mip,
 							       .layer = layer,
-							       .layers = view_layers(c, sl->handle),
+							       .layers =
+								   view_layers(&c->tr, sl->handle),
 							       .slot = -1};
 				uint32_t bn = binding_of(ds, k);
 				for (uint32_t j = 0; u && p && !compute && j < p->fs.n_tex; j++)
@@ -240,16 +241,16 @@ static void vertex_uses(struct capture_device *c, const struct pipe *p, const st
 {
 	uint64_t vfirst = m->u.draw.indexed ? m->u.draw.vertex_offset : m->u.draw.first;
 	uint64_t vcount = m->u.draw.count;
-	struct buf *ibuf = m->u.draw.indexed ? hget(&c->bufs, c->walk.ib) : NULL;
+	struct buf *ibuf = m->u.draw.indexed ? hget(&c->tr.bufs, c->walk.ib) : NULL;
 	if (ibuf && m->u.draw.count && c->walk.ib_size) {
-		const uint8_t *p8 =
-		    index_data(c, ibuf, c->walk.ib_off + (uint64_t)m->u.draw.first * c->walk.ib_size,
-			       (uint64_t)m->u.draw.count * c->walk.ib_size);
+		const uint8_t *p8 = index_data(
+		    c, ibuf, c->walk.ib_off + (uint64_t)m->u.draw.first * c->walk.ib_size,
+		    (uint64_t)m->u.draw.count * c->walk.ib_size);
 		uint64_t lo_i = UINT64_MAX, hi_i = 0;
 		for (uint64_t k = 0; p8 && k < m->u.draw.count; k++) {
 			uint64_t v = c->walk.ib_size == 2   ? ((const uint16_t *)p8)[k]
 				     : c->walk.ib_size == 1 ? p8[k]
-						       : ((const uint32_t *)p8)[k];
+							    : ((const uint32_t *)p8)[k];
 			if ((c->walk.ib_size == 2 && v == 0xffff) ||
 			    (c->walk.ib_size == 4 && v == 0xffffffffu))
 				continue; /* primitive restart */
@@ -262,16 +263,17 @@ static void vertex_uses(struct capture_device *c, const struct pipe *p, const st
 		}
 	}
 	if (m->u.draw.indexed)
-		range_use(c, -1, c->walk.ib, c->walk.ib_off + (uint64_t)m->u.draw.first * c->walk.ib_size,
-			  (uint64_t)m->u.draw.count * c->walk.ib_size, LLCT_STREAM_VTX, LLCT_OP_READ, 1);
+		range_use(
+		    c, -1, c->walk.ib, c->walk.ib_off + (uint64_t)m->u.draw.first * c->walk.ib_size,
+		    (uint64_t)m->u.draw.count * c->walk.ib_size, LLCT_STREAM_VTX, LLCT_OP_READ, 1);
 	for (int b = 0; p && b < 16; b++) {
 		uint64_t stride = (p->dyn & DY_STRIDE) ? c->walk.vb_stride[b] : p->vi.stride[b];
 		if (c->walk.vb[b] && !m->u.draw.count) /* indirect: the whole bound buffer */
-			range_use(c, -1, c->walk.vb[b], c->walk.vb_off[b], VK_WHOLE_SIZE, LLCT_STREAM_VTX,
-				  LLCT_OP_READ, 1);
-		else if (stride && c->walk.vb[b] && vcount)
-			range_use(c, -1, c->walk.vb[b], c->walk.vb_off[b] + vfirst * stride, vcount * stride,
+			range_use(c, -1, c->walk.vb[b], c->walk.vb_off[b], VK_WHOLE_SIZE,
 				  LLCT_STREAM_VTX, LLCT_OP_READ, 1);
+		else if (stride && c->walk.vb[b] && vcount)
+			range_use(c, -1, c->walk.vb[b], c->walk.vb_off[b] + vfirst * stride,
+				  vcount * stride, LLCT_STREAM_VTX, LLCT_OP_READ, 1);
 	}
 }
 
@@ -345,8 +347,8 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 			if (c->walk.pass.att[a].role == LLCT_ROLE_COLOR ||
 			    c->walk.pass.att[a].role == LLCT_ROLE_DEPTH) {
 				uint32_t w, h;
-				llct_surface_mip_extent(&c->walk.pass.att[a].s, c->walk.pass.att[a].mip, &w,
-							&h);
+				llct_surface_mip_extent(&c->walk.pass.att[a].s,
+							c->walk.pass.att[a].mip, &w, &h);
 				width = w;
 				break;
 			}
@@ -420,7 +422,8 @@ void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 			if (c->walk.uses[i].binding != LLCT_BIND_UNIFORM &&
 			    c->walk.uses[i].binding != LLCT_BIND_STORAGE &&
 			    c->walk.uses[i].binding != LLCT_BIND_STORAGE_IMAGE &&
-			    (c->walk.uses[i].binding != LLCT_BIND_SAMPLED_IMAGE || p->tw.tex_partial))
+			    (c->walk.uses[i].binding != LLCT_BIND_SAMPLED_IMAGE ||
+			     p->tw.tex_partial))
 				c->walk.uses[k++] = c->walk.uses[i];
 		c->walk.n_uses = k;
 		instr_records(c, b, m, p, &ir);

@@ -152,7 +152,7 @@ static void put_descriptor(struct capture_device *c, struct dset *s, uint32_t bi
 		sl->offset = bi->offset;
 		sl->range = bi->range;
 	} else if (tv && is_texel_descriptor(t)) {
-		v = hget(&c->bviews, H(*tv));
+		v = hget(&c->tr.bviews, H(*tv));
 		sl->handle = v ? v->buffer : 0;
 		sl->offset = v ? v->offset : 0;
 		sl->range = v ? v->range : 0;

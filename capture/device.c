@@ -406,14 +406,14 @@ void capture_device_destroyed(struct layer_device *d)
 		d->d.DestroyFence(d->handle, c->fences[i], NULL);
 	hfree_all(&c->qpools, keep);
 	hfree_all(&c->site_ids, keep);
-	hfree_all(&c->mems, NULL);
-	hfree_all(&c->bufs, free_buf);
-	hfree_all(&c->imgs, free_img);
-	hfree_all(&c->views, NULL);
-	hfree_all(&c->bviews, NULL);
-	hfree_all(&c->samplers, NULL);
-	hfree_all(&c->rpasses, NULL);
-	hfree_all(&c->fbufs, NULL);
+	hfree_all(&c->tr.mems, NULL);
+	hfree_all(&c->tr.bufs, free_buf);
+	hfree_all(&c->tr.imgs, free_img);
+	hfree_all(&c->tr.views, NULL);
+	hfree_all(&c->tr.bviews, NULL);
+	hfree_all(&c->tr.samplers, NULL);
+	hfree_all(&c->tr.rpasses, NULL);
+	hfree_all(&c->tr.fbufs, NULL);
 	for (size_t i = 0; i < c->pipes.cap; i++) { /* shadows of pipelines left to the end */
 		struct pipe *p = c->pipes.val[i];
 		if (p && p->pr.shadow)

@@ -162,7 +162,7 @@ static void begin_pass(struct capture_device *c, uint32_t n, const uint64_t *vie
 	p->y1 = p->y0 + area.extent.height;
 	for (uint32_t i = 0; att && i < n && i < MAX_ATT; i++) {
 		uint32_t mip, layer;
-		struct img *im = view_image(c, views[i], &mip, &layer);
+		struct img *im = view_image(&c->tr, views[i], &mip, &layer);
 		if (!im)
 			continue;
 		struct llct_attachment *a = &p->att[p->n++];
@@ -267,8 +267,8 @@ void expand(struct capture_device *c, struct cbuf *b, int depth)
 			continue; /* work of a frame that is not captured */
 		switch (m->op) {
 		case C_BEGIN_RP: {
-			struct rpass *rp = hget(&c->rpasses, m->u.rp.rp);
-			struct fbuf *fb = hget(&c->fbufs, m->u.rp.fb);
+			struct rpass *rp = hget(&c->tr.rpasses, m->u.rp.rp);
+			struct fbuf *fb = hget(&c->tr.fbufs, m->u.rp.fb);
 			uint32_t n = rp && fb ? (rp->n < fb->n ? rp->n : fb->n) : 0;
 			uint64_t views[MAX_ATT];
 			for (uint32_t a = 0; a < n; a++) /* an imageless framebuffer's views come

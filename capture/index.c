@@ -22,7 +22,7 @@ static int shadow_holds(const struct buf *b, uint64_t off, uint64_t bytes)
 static void read_back(struct capture_device *c, struct buf *b)
 {
 	struct layer_device *d = c->dev;
-	struct mem *m = hget(&c->mems, b->mem);
+	struct mem *m = hget(&c->tr.mems, b->mem);
 	if (b->read_back || !m || m->app_maps || m->map || m->layer_maps ||
 	    !(m->flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) || b->mem_off >= m->size)
 		return;
@@ -68,7 +68,7 @@ static void read_back(struct capture_device *c, struct buf *b)
  * it, or read back by the layer. */
 const uint8_t *index_data(struct capture_device *c, struct buf *b, uint64_t off, uint64_t bytes)
 {
-	struct mem *m = hget(&c->mems, b->mem);
+	struct mem *m = hget(&c->tr.mems, b->mem);
 	uint64_t at = b->mem_off + off;
 	if (b->shadow_copied && shadow_holds(b, off, bytes))
 		return b->shadow + off;
@@ -88,14 +88,14 @@ void index_copy(struct capture_device *c, const struct cmd *m)
 {
 	int kind = m->u.copy.kind;
 	struct buf *dst = kind == K_BUF_BUF || kind == K_IMG_BUF || kind == K_FILL
-			      ? hget(&c->bufs, m->u.copy.dst)
+			      ? hget(&c->tr.bufs, m->u.copy.dst)
 			      : NULL;
 	if (!dst || !(dst->usage & VK_BUFFER_USAGE_INDEX_BUFFER_BIT))
 		return;
 	dst->read_back = 0; /* its bytes change: a later draw may read them back again */
-	struct buf *src = kind == K_BUF_BUF ? hget(&c->bufs, m->u.copy.src) : NULL;
+	struct buf *src = kind == K_BUF_BUF ? hget(&c->tr.bufs, m->u.copy.src) : NULL;
 	uint64_t so = m->u.copy.src_off, o = m->u.copy.dst_off, n = m->u.copy.bytes;
-	struct mem *sm = src ? hget(&c->mems, src->mem) : NULL;
+	struct mem *sm = src ? hget(&c->tr.mems, src->mem) : NULL;
 	const uint8_t *from = NULL;
 	int from_shadow = 0;
 	if (sm && sm->map && src->mem_off + so >= sm->map_off &&

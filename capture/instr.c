@@ -382,7 +382,7 @@ static void site_base(struct capture_device *c, const struct llct_spirv_site *st
 	uint64_t addr, len;
 	if (sl && llct_spirv_site_image(st->kind)) {
 		uint32_t mip, layer;
-		struct img *im = view_image(c, sl->handle, &mip, &layer);
+		struct img *im = view_image(&c->tr, sl->handle, &mip, &layer);
 		if (im) {
 			b->im = im, b->mip = mip, b->layer = layer, b->at_layer = UINT32_MAX;
 			b->ok = 1, b->stream = LLCT_STREAM_CS;
@@ -390,7 +390,7 @@ static void site_base(struct capture_device *c, const struct llct_spirv_site *st
 		(void)L;
 		return;
 	}
-	if (!sl || !buffer_bytes(c, sl->handle, sl->offset, sl->range, &addr, &len))
+	if (!sl || !buffer_bytes(&c->tr, sl->handle, sl->offset, sl->range, &addr, &len))
 		return;
 	b->addr = addr, b->size = len, b->ok = 1;
 	b->stream = sl->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
@@ -461,8 +461,9 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 				continue;
 			}
 			if (tex_site != site || tex.elem != el) {
-				struct dset *ds =
-				    st->set < 8 ? hget(&c->sets, c->walk.cur_set[1][st->set]) : NULL;
+				struct dset *ds = st->set < 8
+						      ? hget(&c->sets, c->walk.cur_set[1][st->set])
+						      : NULL;
 				struct slot *sl = ds ? find_slot(ds, st->binding, el) : NULL;
 				memset(&tex, 0, sizeof(tex));
 				tex.elem = el, tex_site = site;
@@ -481,7 +482,7 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 			const struct llct_spirv_site *st = &p->tw.sites[site];
 			uint32_t size = st->size ? st->size : 4, sm = rec[2] % n_sms;
 			uint64_t a;
-			if (!x || !bda_bytes(c, &bk, x[1] | (uint64_t)x[2] << 32, size, &a)) {
+			if (!x || !bda_bytes(&c->tr, &bk, x[1] | (uint64_t)x[2] << 32, size, &a)) {
 				res->unplaced++;
 				continue;
 			}

@@ -399,7 +399,7 @@ static void draw_site(struct capture_device *c, const struct pipe *p, size_t s, 
 		return;
 	if (st->kind >= LLCT_SPIRV_SAMPLE) {
 		instr_view_at(c, sl, a);
-	} else if (buffer_bytes(c, sl->handle, sl->offset, sl->range, &a->addr, &a->size)) {
+	} else if (buffer_bytes(&c->tr, sl->handle, sl->offset, sl->range, &a->addr, &a->size)) {
 		a->ok = 1;
 		a->stream = s >= p->tw.n_frag_sites &&
 				    (sl->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
@@ -411,8 +411,8 @@ static void draw_site(struct capture_device *c, const struct pipe *p, size_t s, 
 
 void instr_view_at(struct capture_device *c, const struct slot *sl, struct site_at *a)
 {
-	a->filt = sampler_filter(c, sl->sampler);
-	a->im = view_image(c, sl->handle, &a->mip, &a->layer);
+	a->filt = sampler_filter(&c->tr, sl->sampler);
+	a->im = view_image(&c->tr, sl->handle, &a->mip, &a->layer);
 	if (a->im) {
 		uint32_t mips = a->im->s.mips ? a->im->s.mips : 1;
 		a->levels = mips > a->mip ? mips - a->mip : 1;
@@ -592,7 +592,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			    site >= p->tw.n_frag_sites ? LLCT_STREAM_VTX : LLCT_STREAM_OTHER;
 			uint64_t ad;
 			async_draw_end(c);
-			int found = bda_bytes(c, &bk, r[1] | (uint64_t)r[2] << 32, size, &ad);
+			int found = bda_bytes(&c->tr, &bk, r[1] | (uint64_t)r[2] << 32, size, &ad);
 			async_draw_begin(c);
 			if (!found) {
 				res->unplaced++;

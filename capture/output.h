@@ -15,12 +15,6 @@ int rec_frame_selected(const struct capture_device *c); /* of rec_frame */
 void frame_end(struct capture_device *c);
 /* submit.c: a submission's command buffers, expanded in order (with the lock). */
 void expand_submission(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs);
-/* samplers.c: a sampler's SMP_* filtering (unknown: linear, nearest between levels) */
-uint8_t sampler_filter(struct capture_device *c, uint64_t sampler);
-/* bda.c: the trace address of [dev, dev + size) of a buffer whose device address the program
- * asked for: 1 and *addr, or 0 (with the lock; k caches the last buffer found, zeroed first). */
-int bda_bytes(struct capture_device *c, struct bda_cache *k, uint64_t dev, uint32_t size,
-	      uint64_t *addr);
 /* Whether a command buffer recorded now can still run in a frame to capture: never once a
  * bounded range is over; with `ahead` (not UINT32_MAX), only when a frame to capture is at
  * most that many frames away (tier 3's twins: programs record a frame's work during it or a

@@ -26,7 +26,7 @@ static void begin_rp(struct capture_device *c, VkCommandBuffer cb, struct cmd *m
 		m->u.rp.clear_depth[i] = info->pClearValues[i].depthStencil.depth;
 		m->u.rp.clear_stencil[i] = info->pClearValues[i].depthStencil.stencil;
 	}
-	struct rpass *rp = hget(&c->rpasses, H(info->renderPass));
+	struct rpass *rp = hget(&c->tr.rpasses, H(info->renderPass));
 	struct cbuf *b = hget(&c->cbufs, H(cb));
 	if (b) {
 		b->multiview = rp && rp->multiview;

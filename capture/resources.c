@@ -29,7 +29,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateMemory(VkDevice device, const VkMemor
 		return r;
 	pthread_mutex_lock(&c->lock);
 	struct mem *m = calloc(1, sizeof(*m));
-	if (!m || hput(&c->mems, H(*out), m)) {
+	if (!m || hput(&c->tr.mems, H(*out), m)) {
 		free(m);
 		cap_fail(c, "out of memory tracking memory");
 	} else {
@@ -52,7 +52,7 @@ VKAPI_ATTR void VKAPI_CALL cap_FreeMemory(VkDevice device, VkDeviceMemory mem,
 		return;
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
-	free(hdel(&c->mems, H(mem)));
+	free(hdel(&c->tr.mems, H(mem)));
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -65,7 +65,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_MapMemory(VkDevice device, VkDeviceMemory mem
 	struct mem *m;
 	if (c) { /* from here on the layer leaves this memory alone (see read_back) */
 		pthread_mutex_lock(&c->lock);
-		while ((m = hget(&c->mems, H(memory))) && m->layer_maps) /* read_back's */
+		while ((m = hget(&c->tr.mems, H(memory))) && m->layer_maps) /* read_back's */
 			pthread_cond_wait(&c->as.done, &c->lock);
 		if (m)
 			m->app_maps = 1;
@@ -75,7 +75,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_MapMemory(VkDevice device, VkDeviceMemory mem
 	if (!c)
 		return r;
 	pthread_mutex_lock(&c->lock);
-	if ((m = hget(&c->mems, H(memory)))) {
+	if ((m = hget(&c->tr.mems, H(memory)))) {
 		m->app_maps = r == VK_SUCCESS;
 		m->map = r == VK_SUCCESS ? *data : NULL;
 		m->map_off = offset;
@@ -113,10 +113,10 @@ VKAPI_ATTR void VKAPI_CALL cap_UnmapMemory(VkDevice device, VkDeviceMemory memor
 	if (c) {
 		pthread_mutex_lock(&c->lock);
 		async_settle(c); /* nothing queued or being expanded still reads it */
-		struct mem *m = hget(&c->mems, H(memory));
-		for (size_t i = 0; m && m->map && i < c->bufs.cap; i++)
-			if (c->bufs.val[i])
-				shadow_index_data(c->bufs.val[i], H(memory), m);
+		struct mem *m = hget(&c->tr.mems, H(memory));
+		for (size_t i = 0; m && m->map && i < c->tr.bufs.cap; i++)
+			if (c->tr.bufs.val[i])
+				shadow_index_data(c->tr.bufs.val[i], H(memory), m);
 		if (m) {
 			m->map = NULL;
 			m->app_maps = 0;
@@ -136,7 +136,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateBuffer(VkDevice device, const VkBufferC
 		return r;
 	pthread_mutex_lock(&c->lock);
 	struct buf *b = calloc(1, sizeof(*b));
-	if (!b || hput(&c->bufs, H(*out), b)) {
+	if (!b || hput(&c->tr.bufs, H(*out), b)) {
 		free(b);
 		cap_fail(c, "out of memory tracking buffers");
 	} else {
@@ -158,15 +158,15 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyBuffer(VkDevice device, VkBuffer buffer,
 		return;
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
-	free_buf(hdel(&c->bufs, H(buffer)));
+	free_buf(hdel(&c->tr.bufs, H(buffer)));
 	pthread_mutex_unlock(&c->lock);
 }
 
 static void bind_buffer(struct capture_device *c, VkBuffer buffer, VkDeviceMemory memory,
 			VkDeviceSize offset)
 {
-	struct buf *b = hget(&c->bufs, H(buffer));
-	struct mem *m = hget(&c->mems, H(memory));
+	struct buf *b = hget(&c->tr.bufs, H(buffer));
+	struct mem *m = hget(&c->tr.mems, H(memory));
 	if (!b || !m)
 		return;
 	b->addr = m->base + offset;
@@ -220,7 +220,7 @@ static struct img *new_image(struct capture_device *c, uint64_t handle,
 			     const VkImageCreateInfo *info, int swapchain)
 {
 	struct img *im = calloc(1, sizeof(*im));
-	if (!im || hput(&c->imgs, handle, im)) {
+	if (!im || hput(&c->tr.imgs, handle, im)) {
 		free(im);
 		cap_fail(c, "out of memory tracking images");
 		return NULL;
@@ -273,15 +273,15 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyImage(VkDevice device, VkImage image,
 		return;
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
-	free_img(hdel(&c->imgs, H(image)));
+	free_img(hdel(&c->tr.imgs, H(image)));
 	pthread_mutex_unlock(&c->lock);
 }
 
 static void bind_image(struct capture_device *c, VkImage image, VkDeviceMemory memory,
 		       VkDeviceSize offset)
 {
-	struct img *im = hget(&c->imgs, H(image));
-	struct mem *m = hget(&c->mems, H(memory));
+	struct img *im = hget(&c->tr.imgs, H(image));
+	struct mem *m = hget(&c->tr.mems, H(memory));
 	if (!im || !m)
 		return;
 	im->s.base = m->base + offset;
@@ -381,7 +381,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_GetSwapchainImagesKHR(VkDevice device, VkSwap
 	pthread_mutex_lock(&c->lock);
 	struct swap *sw = hget(&c->swaps, H(swapchain));
 	for (uint32_t i = 0; sw && i < *count; i++) {
-		if (hget(&c->imgs, H(images[i])))
+		if (hget(&c->tr.imgs, H(images[i])))
 			continue;
 		struct img *im = new_image(c, H(images[i]), &sw->info, 1);
 		if (!im)
@@ -409,7 +409,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateImageView(VkDevice device,
 		return r;
 	pthread_mutex_lock(&c->lock);
 	struct view *v = calloc(1, sizeof(*v));
-	if (!v || hput(&c->views, H(*out), v)) {
+	if (!v || hput(&c->tr.views, H(*out), v)) {
 		free(v);
 		cap_fail(c, "out of memory tracking views");
 	} else {
@@ -432,7 +432,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyImageView(VkDevice device, VkImageView vie
 		return;
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
-	free(hdel(&c->views, H(view)));
+	free(hdel(&c->tr.views, H(view)));
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -448,7 +448,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateBufferView(VkDevice device,
 		return r;
 	pthread_mutex_lock(&c->lock);
 	struct bview *v = calloc(1, sizeof(*v));
-	if (!v || hput(&c->bviews, H(*out), v)) {
+	if (!v || hput(&c->tr.bviews, H(*out), v)) {
 		free(v);
 		cap_fail(c, "out of memory tracking views");
 	} else {
@@ -470,7 +470,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyBufferView(VkDevice device, VkBufferView v
 		return;
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
-	free(hdel(&c->bviews, H(view)));
+	free(hdel(&c->tr.bviews, H(view)));
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -480,45 +480,4 @@ void free_img(void *p)
 	for (uint32_t i = 0; im && i < im->n_zb; i++)
 		llct_zbuf_destroy(im->zb[i].z);
 	free(im);
-}
-
-int image_stream(const struct img *im)
-{
-	return llct_image_write_stream(im->swapchain, im->depth, im->stencil,
-				       !!(im->usage & VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT),
-				       !!(im->usage & VK_IMAGE_USAGE_SAMPLED_BIT));
-}
-
-struct img *view_image(struct capture_device *c, uint64_t view, uint32_t *mip, uint32_t *layer)
-{
-	struct view *v = hget(&c->views, view);
-	struct img *im = v ? hget(&c->imgs, v->image) : NULL;
-	if (!im || !im->bound)
-		return NULL;
-	*mip = v->mip;
-	*layer = v->layer;
-	return im;
-}
-
-uint32_t view_layers(struct capture_device *c, uint64_t view)
-{
-	struct view *v = hget(&c->views, view);
-	struct img *im = v ? hget(&c->imgs, v->image) : NULL;
-	if (!im || v->layer >= im->s.layers)
-		return 1;
-	uint32_t left = im->s.layers - v->layer;
-	return v->layers && v->layers < left ? v->layers : left;
-}
-
-int buffer_bytes(struct capture_device *c, uint64_t handle, uint64_t off, uint64_t size,
-		 uint64_t *addr, uint64_t *len)
-{
-	struct buf *b = hget(&c->bufs, handle);
-	if (!b || !b->addr || off >= b->size || !size)
-		return 0;
-	if (size == VK_WHOLE_SIZE || off + size > b->size)
-		size = b->size - off;
-	*addr = b->addr + off;
-	*len = size;
-	return 1;
 }

@@ -15,7 +15,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateSampler(VkDevice device, const VkSample
 		return r;
 	pthread_mutex_lock(&c->lock);
 	struct smp *s = calloc(1, sizeof(*s));
-	if (!s || hput(&c->samplers, H(*out), s)) {
+	if (!s || hput(&c->tr.samplers, H(*out), s)) {
 		free(s); /* not fatal: its samples are taken as bilinear */
 	} else {
 		s->filt =
@@ -38,12 +38,6 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroySampler(VkDevice device, VkSampler sampler
 		return;
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
-	free(hdel(&c->samplers, H(sampler)));
+	free(hdel(&c->tr.samplers, H(sampler)));
 	pthread_mutex_unlock(&c->lock);
-}
-
-uint8_t sampler_filter(struct capture_device *c, uint64_t sampler)
-{
-	const struct smp *s = sampler ? hget(&c->samplers, sampler) : NULL;
-	return s ? s->filt : SMP_MIN_LINEAR | SMP_MAG_LINEAR;
 }

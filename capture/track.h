@@ -1,10 +1,11 @@
 /* track.h - private to capture/: the memory, buffers, images, views, samplers, render passes
  * and framebuffers the layer tracks (resources.c, passes.c, samplers.c, bda.c), and what the
- * others ask of them. */
+ * others ask of them (track.c). */
 #ifndef LLCT_CAPTURE_TRACK_H
 #define LLCT_CAPTURE_TRACK_H
 
 #include "core.h"
+#include "llct/draw.h"
 #include "llct/surface.h"
 
 #include <vulkan/vulkan.h>
@@ -92,27 +93,34 @@ struct fbuf {
 	uint64_t view[MAX_ATT];
 };
 
-/* ---- resources.c ---- */
+/* What the layer tracks of a device's memory and what lies in it, by handle: the track
+ * sub-module's own state (the device record embeds it as `tr`); track.c's lookups need only it.
+ * Guarded by the device lock. */
+struct track {
+	struct hmap mems, bufs, imgs, views, bviews, samplers, rpasses, fbufs;
+};
+
+/* ---- track.c: lookups ---- */
 
 /* The stream of an image's traffic when a copy, blit, resolve or clear writes it. */
 int image_stream(const struct img *im);
 /* The image a view shows (bound ones only) and its mip and layer, or NULL. */
-struct img *view_image(struct capture_device *c, uint64_t view, uint32_t *mip, uint32_t *layer);
+struct img *view_image(const struct track *t, uint64_t view, uint32_t *mip, uint32_t *layer);
 /* The layers a view shows (at least 1; an arrayed or cube view more). */
-uint32_t view_layers(struct capture_device *c, uint64_t view);
+uint32_t view_layers(const struct track *t, uint64_t view);
 /* Buffer handle's bytes [off, off + size) clamped to the buffer (size VK_WHOLE_SIZE: to its
  * end) as an address range; 0 when the buffer is unknown, unbound or the range empty. */
-int buffer_bytes(struct capture_device *c, uint64_t handle, uint64_t off, uint64_t size,
+int buffer_bytes(const struct track *t, uint64_t handle, uint64_t off, uint64_t size,
 		 uint64_t *addr, uint64_t *len);
 
-/* samplers.c: a sampler's SMP_* filtering (unknown: linear, nearest between levels) */
-uint8_t sampler_filter(struct capture_device *c, uint64_t sampler);
-/* bda.c: the trace address of [dev, dev + size) of a buffer whose device address the program
+/* A sampler's SMP_* filtering (unknown: linear, nearest between levels). */
+uint8_t sampler_filter(const struct track *t, uint64_t sampler);
+/* The trace address of [dev, dev + size) of a buffer whose device address the program
  * asked for: 1 and *addr, or 0 (with the lock; k caches the last buffer found, zeroed first). */
 struct bda_cache {
 	uint64_t lo, hi, base;
 };
-int bda_bytes(struct capture_device *c, struct bda_cache *k, uint64_t dev, uint32_t size,
+int bda_bytes(const struct track *t, struct bda_cache *k, uint64_t dev, uint32_t size,
 	      uint64_t *addr);
 
 #endif

@@ -206,18 +206,18 @@ static void test_index_copies(void)
 	struct mem *ms = calloc(1, sizeof(*ms)), *md = calloc(1, sizeof(*md));
 	ms->size = md->size = 1 << 20;
 	ms->map = (const uint8_t *)staging, ms->map_off = 0, ms->map_size = sizeof(staging);
-	hput(&c.mems, 1, ms);
-	hput(&c.mems, 2, md); /* device-local: not mapped, not host-visible */
+	hput(&c.tr.mems, 1, ms);
+	hput(&c.tr.mems, 2, md); /* device-local: not mapped, not host-visible */
 	struct buf *src = calloc(1, sizeof(*src)), *ib = calloc(1, sizeof(*ib)),
 		   *ib2 = calloc(1, sizeof(*ib2)), *dl = calloc(1, sizeof(*dl));
 	src->size = sizeof(staging), src->mem = 1;
 	ib->size = ib2->size = 4096, ib->mem = ib2->mem = 2;
 	ib->usage = ib2->usage = VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
 	dl->size = 4096, dl->mem = 2;
-	hput(&c.bufs, 10, src);
-	hput(&c.bufs, 11, ib);
-	hput(&c.bufs, 12, ib2);
-	hput(&c.bufs, 13, dl);
+	hput(&c.tr.bufs, 10, src);
+	hput(&c.tr.bufs, 11, ib);
+	hput(&c.tr.bufs, 12, ib2);
+	hput(&c.tr.bufs, 13, dl);
 	struct cmd m = {.op = C_COPY};
 	m.u.copy.kind = K_BUF_BUF;
 	/* staging[0..16) to ib at 256 */
@@ -249,11 +249,11 @@ static void test_index_copies(void)
 	m.u.copy.src = 10, m.u.copy.dst = 13, m.u.copy.src_off = 0, m.u.copy.dst_off = 0;
 	index_copy(&c, &m);
 	CHECK(dl->shadow == NULL);
-	for (size_t i = 0; i < c.bufs.cap; i++)
-		if (c.bufs.val[i])
-			free(((struct buf *)c.bufs.val[i])->shadow);
-	hfree_all(&c.bufs, NULL);
-	hfree_all(&c.mems, NULL);
+	for (size_t i = 0; i < c.tr.bufs.cap; i++)
+		if (c.tr.bufs.val[i])
+			free(((struct buf *)c.tr.bufs.val[i])->shadow);
+	hfree_all(&c.tr.bufs, NULL);
+	hfree_all(&c.tr.mems, NULL);
 	pthread_mutex_destroy(&c.lock);
 }
 
