@@ -33,8 +33,9 @@
 struct capture_device {
 	pthread_mutex_t lock;
 	struct layer_device *dev;
-	struct track tr; /* the memory, buffers, images, views, samplers, passes (track.h) */
-	struct hmap pipes, layouts, sets, cbufs, swaps, shaders, playouts, templs;
+	struct track tr;       /* the memory, buffers, images, views, samplers, passes (track.h) */
+	struct pipes_state ps; /* shaders, pipelines, descriptor layouts and sets (pipes.h) */
+	struct hmap cbufs, swaps;
 	uint64_t next_addr, next_id;
 	uint64_t next_meta_addr; /* where the next HiZ buffer goes */
 	uint64_t next_push;      /* pushed sets live in the set map under keys no handle has */

@@ -95,7 +95,7 @@ static uint32_t binding_of(const struct dset *ds, uint32_t k)
 static void bound_uses(struct capture_device *c, const struct pipe *p, int compute)
 {
 	for (int s = 0; s < 8; s++) {
-		struct dset *ds = hget(&c->sets, c->walk.cur_set[compute][s]);
+		struct dset *ds = hget(&c->ps.sets, c->walk.cur_set[compute][s]);
 		for (uint32_t k = 0; ds && k < ds->n; k++) {
 			const struct slot *sl = &ds->slot[k];
 			int kind = binding_kind(sl->type);
@@ -284,7 +284,7 @@ static void vertex_uses(struct capture_device *c, const struct pipe *p, const st
 
 void do_draw(struct capture_device *c, const struct cmd *m)
 {
-	struct pipe *p = hget(&c->pipes, c->walk.cur_pipe[0]);
+	struct pipe *p = hget(&c->ps.pipes, c->walk.cur_pipe[0]);
 	struct llct_draw d = {.samples_passed = UINT64_MAX};
 	struct llct_draw_result r;
 	struct cbuf *cb = c->walk.cb;
@@ -393,7 +393,7 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 
 void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 {
-	struct pipe *p = hget(&c->pipes, c->walk.cur_pipe[1]);
+	struct pipe *p = hget(&c->ps.pipes, c->walk.cur_pipe[1]);
 	char params[400], how[240] = "";
 	struct instr_result ir;
 	/* tier 3: what the instrumented twin recorded, in place of the buffers' footprint */

@@ -19,7 +19,7 @@ cap_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreate
 	struct dlayout *l = calloc(1, sizeof(*l));
 	if (l)
 		l->b = calloc(info->bindingCount + 1, sizeof(*l->b));
-	if (!l || !l->b || hput(&c->layouts, H(*out), l)) {
+	if (!l || !l->b || hput(&c->ps.layouts, H(*out), l)) {
 		if (l)
 			free(l->b);
 		free(l);
@@ -89,12 +89,12 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateDescriptorSets(VkDevice device,
 		return r;
 	pthread_mutex_lock(&c->lock);
 	for (uint32_t i = 0; i < info->descriptorSetCount && !c->failed; i++) {
-		struct dset *s = new_dset(hget(&c->layouts, H(info->pSetLayouts[i])));
+		struct dset *s = new_dset(hget(&c->ps.layouts, H(info->pSetLayouts[i])));
 		/* a handle the driver gives again: its set went with a pool reset */
-		free_dset(hdel(&c->sets, H(out[i])));
+		free_dset(hdel(&c->ps.sets, H(out[i])));
 		if (s)
 			s->pool = H(info->descriptorPool);
-		if (!s || hput(&c->sets, H(out[i]), s)) {
+		if (!s || hput(&c->ps.sets, H(out[i]), s)) {
 			if (s)
 				free_dset(s);
 			cap_fail(c, "out of memory tracking descriptor sets");
@@ -103,14 +103,6 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateDescriptorSets(VkDevice device,
 	}
 	pthread_mutex_unlock(&c->lock);
 	return r;
-}
-
-struct slot *find_slot(struct dset *s, uint32_t binding, uint32_t element)
-{
-	for (uint32_t b = 0; b < s->n_bindings; b++)
-		if (s->binding[b] == binding)
-			return element < s->count[b] ? &s->slot[s->first[b] + element] : NULL;
-	return NULL;
 }
 
 static int is_image_descriptor(VkDescriptorType t)
@@ -199,11 +191,11 @@ VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSets(VkDevice device, uint32_t n_
 		return;
 	pthread_mutex_lock(&c->lock);
 	for (uint32_t i = 0; i < n_writes; i++)
-		apply_write(c, hget(&c->sets, H(writes[i].dstSet)), &writes[i]);
+		apply_write(c, hget(&c->ps.sets, H(writes[i].dstSet)), &writes[i]);
 	for (uint32_t i = 0; i < n_copies; i++) {
 		const VkCopyDescriptorSet *cp = &copies[i];
-		struct dset *src = hget(&c->sets, H(cp->srcSet)),
-			    *dst = hget(&c->sets, H(cp->dstSet));
+		struct dset *src = hget(&c->ps.sets, H(cp->srcSet)),
+			    *dst = hget(&c->ps.sets, H(cp->dstSet));
 		for (uint32_t k = 0; src && dst && k < cp->descriptorCount; k++) {
 			struct slot *a = find_slot(src, cp->srcBinding, cp->srcArrayElement + k);
 			struct slot *b = find_slot(dst, cp->dstBinding, cp->dstArrayElement + k);
@@ -234,8 +226,8 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreatePipelineLayout(VkDevice device,
 	else if (ext)
 		instr_layout_gone(c, ext);
 	for (uint32_t i = 0; l && i < info->setLayoutCount && i < 8 && !bad; i++, l->n++)
-		bad = copy_dlayout(&l->set[i], hget(&c->layouts, H(info->pSetLayouts[i])));
-	if (bad || hput(&c->playouts, H(*out), l)) {
+		bad = copy_dlayout(&l->set[i], hget(&c->ps.layouts, H(info->pSetLayouts[i])));
+	if (bad || hput(&c->ps.playouts, H(*out), l)) {
 		if (l && l->ext)
 			instr_layout_gone(c, l->ext);
 		free_playout(l);
@@ -253,7 +245,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyPipelineLayout(VkDevice device, VkPipeline
 	if (c) {
 		pthread_mutex_lock(&c->lock);
 		async_settle(c); /* nothing queued or being expanded still reads it */
-		struct playout *l = hdel(&c->playouts, H(layout));
+		struct playout *l = hdel(&c->ps.playouts, H(layout));
 		if (l && l->ext)
 			instr_layout_gone(c, l->ext);
 		free_playout(l);
@@ -275,7 +267,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateDescriptorUpdateTemplate(
 	struct dtempl *t = calloc(1, sizeof(*t));
 	if (t)
 		t->e = calloc(info->descriptorUpdateEntryCount + 1, sizeof(*t->e));
-	if (!t || !t->e || hput(&c->templs, H(*out), t)) {
+	if (!t || !t->e || hput(&c->ps.templs, H(*out), t)) {
 		if (t)
 			free_templ(t);
 		cap_fail(c, "out of memory tracking descriptor update templates");
@@ -298,7 +290,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyDescriptorUpdateTemplate(VkDevice device,
 	if (c) {
 		pthread_mutex_lock(&c->lock);
 		async_settle(c); /* nothing queued or being expanded still reads it */
-		struct dtempl *tp = hdel(&c->templs, H(t));
+		struct dtempl *tp = hdel(&c->ps.templs, H(t));
 		if (tp)
 			free_templ(tp);
 		pthread_mutex_unlock(&c->lock);
@@ -316,7 +308,7 @@ VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSetWithTemplate(VkDevice device, 
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	apply_template(c, hget(&c->sets, H(set)), hget(&c->templs, H(t)), data);
+	apply_template(c, hget(&c->ps.sets, H(set)), hget(&c->ps.templs, H(t)), data);
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -324,10 +316,10 @@ VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSetWithTemplate(VkDevice device, 
  * With the lock held. */
 static void drop_pool_sets(struct capture_device *c, uint64_t pool)
 {
-	for (size_t i = 0; i < c->sets.cap; i++) {
-		struct dset *s = c->sets.val[i];
-		if (s && s->pool == pool && c->sets.key[i] != UINT64_MAX)
-			free_dset(hdel(&c->sets, c->sets.key[i]));
+	for (size_t i = 0; i < c->ps.sets.cap; i++) {
+		struct dset *s = c->ps.sets.val[i];
+		if (s && s->pool == pool && c->ps.sets.key[i] != UINT64_MAX)
+			free_dset(hdel(&c->ps.sets, c->ps.sets.key[i]));
 	}
 }
 
@@ -371,7 +363,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_FreeDescriptorSets(VkDevice device, VkDescrip
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
 	for (uint32_t i = 0; i < n; i++) {
-		struct dset *s = hdel(&c->sets, H(sets[i]));
+		struct dset *s = hdel(&c->ps.sets, H(sets[i]));
 		if (s)
 			free_dset(s);
 	}
@@ -392,7 +384,7 @@ static void push_set(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipelineLa
 		return;
 	int compute = point == VK_PIPELINE_BIND_POINT_COMPUTE;
 	pthread_mutex_lock(&c->lock);
-	struct playout *pl = hget(&c->playouts, H(layout));
+	struct playout *pl = hget(&c->ps.playouts, H(layout));
 	struct cbuf *cbuf = c->failed ? NULL : cbuf_of(c, cb);
 	struct dset *s = cbuf ? new_dset(pl && set < pl->n ? &pl->set[set] : NULL) : NULL;
 	uint64_t key = 0xfff0000000000000ull | ++c->next_push;
@@ -404,7 +396,7 @@ static void push_set(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipelineLa
 			cbuf->cap_pushed = cap;
 		}
 	}
-	if (cbuf && (!s || cbuf->n_pushed == cbuf->cap_pushed || hput(&c->sets, key, s))) {
+	if (cbuf && (!s || cbuf->n_pushed == cbuf->cap_pushed || hput(&c->ps.sets, key, s))) {
 		if (s)
 			free_dset(s);
 		s = NULL;
@@ -412,7 +404,7 @@ static void push_set(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipelineLa
 	}
 	if (s) {
 		cbuf->pushed[cbuf->n_pushed++] = key;
-		struct dset *prev = hget(&c->sets, cbuf->push_last[compute][set]);
+		struct dset *prev = hget(&c->ps.sets, cbuf->push_last[compute][set]);
 		for (uint32_t i = 0; prev && i < s->n_bindings; i++)
 			for (uint32_t k = 0; k < s->count[i]; k++) {
 				struct slot *from = find_slot(prev, s->binding[i], k);
@@ -465,7 +457,7 @@ struct templ_ref {
 static void fill_template_ref(struct dset *s, const void *a, const void *b)
 {
 	const struct templ_ref *r = a;
-	apply_template(r->c, s, hget(&r->c->templs, r->t), b);
+	apply_template(r->c, s, hget(&r->c->ps.templs, r->t), b);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb,
@@ -479,7 +471,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuff
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	struct dtempl *tp = hget(&c->templs, H(t));
+	struct dtempl *tp = hget(&c->ps.templs, H(t));
 	VkPipelineBindPoint point = tp ? tp->point : VK_PIPELINE_BIND_POINT_GRAPHICS;
 	pthread_mutex_unlock(&c->lock);
 	push_set(cb, point, layout, set, fill_template_ref, &r, data);

@@ -361,7 +361,7 @@ void free_cbuf(void *p)
 void drop_pushed(struct capture_device *c, struct cbuf *b)
 {
 	for (size_t i = 0; i < b->n_pushed; i++) {
-		struct dset *s = hdel(&c->sets, b->pushed[i]);
+		struct dset *s = hdel(&c->ps.sets, b->pushed[i]);
 		if (s)
 			free_dset(s);
 	}
@@ -391,8 +391,8 @@ void capture_device_destroyed(struct layer_device *d)
 		size_t live = 0, sets = 0;
 		for (size_t i = 0; i < c->cbufs.cap; i++)
 			live += c->cbufs.val[i] != NULL;
-		for (size_t i = 0; i < c->sets.cap; i++)
-			sets += c->sets.val[i] != NULL;
+		for (size_t i = 0; i < c->ps.sets.cap; i++)
+			sets += c->ps.sets.val[i] != NULL;
 		cap_log("at device end: %zu command buffers, %zu descriptor sets still tracked",
 			live, sets);
 	}
@@ -414,8 +414,8 @@ void capture_device_destroyed(struct layer_device *d)
 	hfree_all(&c->tr.samplers, NULL);
 	hfree_all(&c->tr.rpasses, NULL);
 	hfree_all(&c->tr.fbufs, NULL);
-	for (size_t i = 0; i < c->pipes.cap; i++) { /* shadows of pipelines left to the end */
-		struct pipe *p = c->pipes.val[i];
+	for (size_t i = 0; i < c->ps.pipes.cap; i++) { /* shadows of pipelines left to the end */
+		struct pipe *p = c->ps.pipes.val[i];
 		if (p && p->pr.shadow)
 			d->d.DestroyPipeline(d->handle, p->pr.shadow, NULL);
 		if (p && p->tw.twin)
@@ -423,20 +423,20 @@ void capture_device_destroyed(struct layer_device *d)
 		if (p)
 			free(p->tw.sites);
 	}
-	hfree_all(&c->pipes, NULL);
-	hfree_all(&c->layouts, free_layout);
-	for (size_t i = 0; i < c->playouts.cap; i++) { /* tier 3's twin layouts */
-		struct playout *l = c->playouts.val[i];
+	hfree_all(&c->ps.pipes, NULL);
+	hfree_all(&c->ps.layouts, free_layout);
+	for (size_t i = 0; i < c->ps.playouts.cap; i++) { /* tier 3's twin layouts */
+		struct playout *l = c->ps.playouts.val[i];
 		if (l && l->ext)
 			d->d.DestroyPipelineLayout(d->handle, l->ext, NULL);
 	}
-	hfree_all(&c->playouts, free_playout);
+	hfree_all(&c->ps.playouts, free_playout);
 	instr_device_end(c);
-	hfree_all(&c->templs, free_templ);
-	hfree_all(&c->sets, free_dset);
+	hfree_all(&c->ps.templs, free_templ);
+	hfree_all(&c->ps.sets, free_dset);
 	hfree_all(&c->cbufs, free_cbuf);
 	hfree_all(&c->swaps, free);
-	hfree_all(&c->shaders, free_shader);
+	hfree_all(&c->ps.shaders, free_shader);
 	llct_frame_range_release(&c->frames);
 	if (c->times)
 		fclose(c->times);

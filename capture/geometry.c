@@ -284,7 +284,7 @@ uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *su
 	struct cbuf *b = c->failed || !capture_reachable(c, UINT32_MAX) /* the range is over */
 			     ? NULL
 			     : hget(&c->cbufs, H(cb));
-	struct pipe *p = b ? hget(&c->pipes, b->rec_pipe) : NULL;
+	struct pipe *p = b ? hget(&c->ps.pipes, b->rec_pipe) : NULL;
 	VkPipeline shadow = p ? p->pr.shadow : VK_NULL_HANDLE,
 		   real = (VkPipeline)(uintptr_t)(b ? b->rec_pipe : 0);
 	int ok = shadow && b->rec_in_pass && !b->multiview && !b->app_xfb && !b->app_prims &&

@@ -123,11 +123,11 @@ void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
 	if (!c->tier3)
 		return;
 	pthread_mutex_lock(&c->lock);
-	struct playout *l = hget(&c->playouts, H(info->layout));
+	struct playout *l = hget(&c->ps.playouts, H(info->layout));
 	const uint32_t *code;
 	if (!l || !l->ext)
 		why = "its pipeline layout has no set left for the layer's";
-	else if (stage_code(c, &info->stage, &code, &n))
+	else if (stage_code(&c->ps, &info->stage, &code, &n))
 		why = "its shader's SPIR-V is not known";
 	else if ((words = malloc(n * 4)))
 		memcpy(words, code, n * 4), ext = l->ext, set = l->ext_set;
@@ -164,7 +164,7 @@ void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
 	}
 	free(words);
 	pthread_mutex_lock(&c->lock);
-	struct pipe *p = hget(&c->pipes, H(real));
+	struct pipe *p = hget(&c->ps.pipes, H(real));
 	if (p && twin) {
 		p->tw.twin = twin;
 		p->tw.layout = ext;
@@ -305,7 +305,7 @@ uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_
 		return 0;
 	pthread_mutex_lock(&c->lock);
 	struct cbuf *b = hget(&c->cbufs, H(cb));
-	struct pipe *p = b ? hget(&c->pipes, b->rec_cpipe) : NULL;
+	struct pipe *p = b ? hget(&c->ps.pipes, b->rec_cpipe) : NULL;
 	if (p && p->tw.twin && !capture_reachable(c, c->twin_lead)) /* far from the range */
 		b->no_twins = 1, p = NULL;
 	VkPipeline twin = p ? p->tw.twin : VK_NULL_HANDLE;
@@ -377,7 +377,7 @@ static void site_base(struct capture_device *c, const struct llct_spirv_site *st
 {
 	memset(b, 0, sizeof(*b));
 	b->looked = 1, b->elem = elem;
-	struct dset *ds = st->set < 8 ? hget(&c->sets, c->walk.cur_set[1][st->set]) : NULL;
+	struct dset *ds = st->set < 8 ? hget(&c->ps.sets, c->walk.cur_set[1][st->set]) : NULL;
 	struct slot *sl = ds ? find_slot(ds, st->binding, elem) : NULL;
 	uint64_t addr, len;
 	if (sl && llct_spirv_site_image(st->kind)) {
@@ -461,9 +461,9 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 				continue;
 			}
 			if (tex_site != site || tex.elem != el) {
-				struct dset *ds = st->set < 8
-						      ? hget(&c->sets, c->walk.cur_set[1][st->set])
-						      : NULL;
+				struct dset *ds =
+				    st->set < 8 ? hget(&c->ps.sets, c->walk.cur_set[1][st->set])
+						: NULL;
 				struct slot *sl = ds ? find_slot(ds, st->binding, el) : NULL;
 				memset(&tex, 0, sizeof(tex));
 				tex.elem = el, tex_site = site;

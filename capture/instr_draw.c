@@ -32,7 +32,7 @@ static uint32_t *stage_words(struct capture_device *c, const VkGraphicsPipelineC
 {
 	const uint32_t *code;
 	uint32_t *w = NULL;
-	if (stage_code(c, &g->pStages[k], &code, n))
+	if (stage_code(&c->ps, &g->pStages[k], &code, n))
 		*why = "a shader's SPIR-V is not known";
 	else if (!(w = malloc(*n * 4)))
 		*why = "out of memory";
@@ -48,7 +48,7 @@ static int memory_free(struct capture_device *c, const VkGraphicsPipelineCreateI
 	const uint32_t *code;
 	size_t n;
 	uint64_t used[8];
-	if (stage_code(c, &g->pStages[k], &code, &n))
+	if (stage_code(&c->ps, &g->pStages[k], &code, &n))
 		return 0;
 	llct_spirv_bindings(code, n, used);
 	for (int s = 0; s < 8; s++)
@@ -100,7 +100,7 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 			why =
 			    "its tessellation or geometry stage reads or writes memory, and is not "
 			    "instrumented";
-	struct playout *l = hget(&c->playouts, H(g->layout));
+	struct playout *l = hget(&c->ps.playouts, H(g->layout));
 	if (!why && (!l || !l->ext))
 		why = "its pipeline layout has no set left for the layer's";
 	else if (!why)
@@ -176,7 +176,7 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 	}
 	free(words[0]), free(words[1]);
 	pthread_mutex_lock(&c->lock);
-	struct pipe *p = hget(&c->pipes, H(real));
+	struct pipe *p = hget(&c->ps.pipes, H(real));
 	if (p && twin) {
 		p->tw.twin = twin;
 		p->tw.layout = ext;
@@ -210,7 +210,7 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 		return;
 	pthread_mutex_lock(&c->lock);
 	struct cbuf *b = hget(&c->cbufs, H(cb));
-	struct pipe *p = b ? hget(&c->pipes, b->rec_pipe) : NULL;
+	struct pipe *p = b ? hget(&c->ps.pipes, b->rec_pipe) : NULL;
 	if (p && p->tw.twin && !capture_reachable(c, c->twin_lead)) /* far from the range */
 		b->no_twins = 1, p = NULL;
 	VkPipeline twin = p && p->tw.words == 5 ? p->tw.twin : VK_NULL_HANDLE;
@@ -393,7 +393,7 @@ static void draw_site(struct capture_device *c, const struct pipe *p, size_t s, 
 	const struct llct_spirv_site *st = &p->tw.sites[s];
 	memset(a, 0, sizeof(*a));
 	a->looked = 1, a->elem = elem;
-	struct dset *ds = st->set < 8 ? hget(&c->sets, c->walk.cur_set[0][st->set]) : NULL;
+	struct dset *ds = st->set < 8 ? hget(&c->ps.sets, c->walk.cur_set[0][st->set]) : NULL;
 	struct slot *sl = ds ? find_slot(ds, st->binding, elem) : NULL;
 	if (!sl)
 		return;

@@ -18,7 +18,7 @@ static void set_role(struct rpass *rp, uint32_t a, int role, int slot)
 #define TRACK_RPASS(c, handle, info)                                                               \
 	do {                                                                                       \
 		struct rpass *rp = calloc(1, sizeof(*rp));                                         \
-		if (!rp || hput(&(c)->tr.rpasses, H(handle), rp)) {                                   \
+		if (!rp || hput(&(c)->tr.rpasses, H(handle), rp)) {                                \
 			free(rp);                                                                  \
 			cap_fail((c), "out of memory tracking render passes");                     \
 			break;                                                                     \

@@ -156,6 +156,14 @@ struct dset {
 	uint32_t n_bindings;
 };
 
+/* What the layer tracks of a device's shader modules, pipelines, descriptor set layouts,
+ * pipeline layouts, update templates and descriptor sets, by handle: the pipes sub-module's own
+ * state (the device record embeds it as `ps`); pipes.c's lookups need only it. Guarded by the
+ * device lock. */
+struct pipes_state {
+	struct hmap pipes, layouts, sets, shaders, playouts, templs;
+};
+
 /* ---- descriptors.c ---- */
 
 struct slot *find_slot(struct dset *s, uint32_t binding, uint32_t element);
@@ -164,7 +172,7 @@ struct slot *find_slot(struct dset *s, uint32_t binding, uint32_t element);
 
 /* The SPIR-V of a pipeline stage (its module's, or inline in its pNext): 0, or -1 when not
  * known. With the lock held (the words belong to the module record). */
-int stage_code(struct capture_device *c, const VkPipelineShaderStageCreateInfo *st,
+int stage_code(const struct pipes_state *ps, const VkPipelineShaderStageCreateInfo *st,
 	       const uint32_t **code, size_t *n);
 /* Tier 2: the shadow of a pipeline just created (without the lock; calls down). */
 void shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineCache cache,

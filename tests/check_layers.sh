@@ -21,12 +21,14 @@ rank() {
 	esac
 }
 # a source file's sub-module: the loader and the SPIR-V passes see only the leaf helpers, the
-# handle map only core.h, track.c's lookups only track.h; the rest work on the device record
+# handle map only core.h, track.c's and pipes.c's lookups only their headers; the rest work on
+# the device record
 file_rank() {
 	case "$1" in
 	layer.c | settings.c | spirv*.c) echo 0 ;;
 	hmap.c) echo 1 ;;
 	track.c) echo 2 ;;
+	pipes.c) echo 3 ;;
 	*) echo 8 ;;
 	esac
 }

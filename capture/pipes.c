@@ -1,0 +1,31 @@
+/* pipes.c - what the tracked shader modules and descriptor sets tell the rest of the layer
+ * (pipes.h): lookups over struct pipes_state and its records alone, with no device record, so
+ * they sit in the pipes sub-module and are called with the device lock held. */
+#include "pipes.h"
+
+struct slot *find_slot(struct dset *s, uint32_t binding, uint32_t element)
+{
+	for (uint32_t b = 0; b < s->n_bindings; b++)
+		if (s->binding[b] == binding)
+			return element < s->count[b] ? &s->slot[s->first[b] + element] : NULL;
+	return NULL;
+}
+
+int stage_code(const struct pipes_state *ps, const VkPipelineShaderStageCreateInfo *st,
+	       const uint32_t **code, size_t *n)
+{
+	struct shader *sh = st->module ? hget(&ps->shaders, H(st->module)) : NULL;
+	if (sh) {
+		*code = sh->code;
+		*n = sh->n_words;
+		return 0;
+	}
+	for (const VkBaseInStructure *x = st->pNext; x; x = x->pNext)
+		if (x->sType == VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO) {
+			const VkShaderModuleCreateInfo *mi = (const void *)x;
+			*code = mi->pCode;
+			*n = mi->codeSize / 4;
+			return 0;
+		}
+	return -1;
+}
