@@ -17,8 +17,8 @@ struct sigs {
 	size_t n, cap;
 };
 
-static int add(uint64_t id, uint32_t frame, const char *kind, const char *name,
-	       const char *params, void *ud)
+static int add(uint64_t id, uint32_t frame, const char *kind, const char *name, const char *params,
+	       void *ud)
 {
 	struct sigs *s = ud;
 	(void)frame;
@@ -32,19 +32,6 @@ static int add(uint64_t id, uint32_t frame, const char *kind, const char *name,
 	s->id[s->n] = (uint32_t)id; /* in id order */
 	s->sig[s->n++] = llct_kernel_signature(kind, name, params);
 	return 0;
-}
-
-static uint32_t kernel_sig(const struct sigs *s, uint32_t kernel)
-{
-	size_t lo = 0, hi = s->n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (s->id[mid] < kernel)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < s->n && s->id[lo] == kernel ? s->sig[lo] : kernel; /* as the engine */
 }
 
 int main(int argc, char **argv)
@@ -70,7 +57,9 @@ int main(int argc, char **argv)
 	while ((got = llct_cursor_next(c, &b)) > 0)
 		for (uint32_t i = 0; i < b.n; i++) {
 			uint32_t site = b.site ? b.site[i] : 0;
-			uint32_t v = site ? llct_site_signature(site) : kernel_sig(&s, b.kernel[i]);
+			uint32_t v =
+			    site ? llct_site_signature(site)
+				 : llct_kernel_signature_find(s.id, s.sig, s.n, b.kernel[i]);
 			printf("%" PRIx64 " %c %x\n", b.addr[i], b.op[i] ? 'W' : 'R',
 			       (unsigned)llct_signature(b.stream[i], v));
 		}

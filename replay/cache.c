@@ -471,18 +471,8 @@ static int access_one(struct llct_cache *c, uint32_t *hist, uint64_t addr, int s
 	uint32_t ksig = kernel;
 	if (c->ops->uses_sig && site) /* the instruction that made it, as a CPU policy's PC */
 		ksig = llct_site_signature(site);
-	else if (c->ops->uses_sig && c->n_sigs) { /* the kernel's own signature, by binary search */
-		size_t lo = 0, hi = c->n_sigs;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (c->sig_ids[mid] < kernel)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < c->n_sigs && c->sig_ids[lo] == kernel)
-			ksig = c->sig_vals[lo];
-	}
+	else if (c->ops->uses_sig && c->n_sigs) /* the kernel's own signature */
+		ksig = llct_kernel_signature_find(c->sig_ids, c->sig_vals, c->n_sigs, kernel);
 	struct llct_access a = {.line = line,
 				.next_use = next_use,
 				.set = llct_lines_set(&c->L, line),
@@ -588,6 +578,20 @@ void llct_cache_set_kernel_signatures(struct llct_cache *c, const uint32_t *ids,
 	c->sig_ids = ids;
 	c->sig_vals = sigs;
 	c->n_sigs = ids && sigs ? n : 0;
+}
+
+uint32_t llct_kernel_signature_find(const uint32_t *ids, const uint32_t *sigs, size_t n,
+				    uint32_t kernel)
+{
+	size_t lo = 0, hi = n; /* binary search */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (ids[mid] < kernel)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && ids[lo] == kernel ? sigs[lo] : kernel;
 }
 
 uint32_t llct_kernel_signature(const char *kind, const char *name, const char *params)

@@ -212,6 +212,10 @@ void llct_cache_set_kernel_signatures(struct llct_cache *c, const uint32_t *ids,
 /* A kernel's 32-bit signature from its kernels row (policy.h): FNV-1a of params.pipeline's
  * digits if present, else of its name, else of its kind. */
 uint32_t llct_kernel_signature(const char *kind, const char *name, const char *params);
+/* The signature of `kernel` in a table such as llct_cache_set_kernel_signatures takes (n
+ * pairs, ids[] increasing), or the kernel number itself when the table has no such kernel. */
+uint32_t llct_kernel_signature_find(const uint32_t *ids, const uint32_t *sigs, size_t n,
+				    uint32_t kernel);
 /* Counts every access by frame, kernel and stream from now on (--per-kernel); the model then
  * takes the general path, hooks called through the ops table. */
 int llct_cache_track_kernels(struct llct_cache *c);
