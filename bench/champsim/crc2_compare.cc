@@ -20,7 +20,7 @@ int main()
 	CACHE cache;
 	std::vector<BLOCK> blocks(static_cast<std::size_t>(LLC_SET) * LLC_WAY);
 	unsigned long long addr, pc, reads = 0, writes = 0, read_hits = 0, write_hits = 0,
-				       bypasses = 0, n = 0;
+				     bypasses = 0, n = 0;
 	char op;
 	cache.llc_initialize_replacement();
 	while (std::scanf("%llx %c %llx", &addr, &op, &pc) == 3) {
