@@ -39,10 +39,14 @@ static void track(struct capture_device *c, int on)
 	pthread_mutex_unlock(&devices_mu);
 }
 
-void async_init(struct capture_device *c, int on)
+void async_init(struct capture_device *c, int on,
+		void (*expand_fn)(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs),
+		void (*end_frame_fn)(struct capture_device *c))
 {
 	memset(&c->as, 0, sizeof(c->as));
 	c->as.on = on;
+	c->as.expand = expand_fn;
+	c->as.end_frame = end_frame_fn;
 	pthread_cond_init(&c->as.work, NULL);
 	pthread_cond_init(&c->as.done, NULL);
 	/* tracked from here, not when the first job starts the thread: that happens with the
@@ -374,9 +378,9 @@ static void *async_main(void *arg)
 		if (!j)
 			break; /* quit, and nothing left */
 		if (j->boundary) {
-			frame_end(c);
+			c->as.end_frame(c);
 		} else {
-			expand_submission(c, (uint32_t)j->n, j->cbs);
+			c->as.expand(c, (uint32_t)j->n, j->cbs);
 			for (size_t i = 0; i < j->n; i++)
 				tree(c, hget(&c->cbufs, H(j->cbs[i])), TREE_CLEAR, j->seq, 0);
 		}

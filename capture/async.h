@@ -53,10 +53,16 @@ struct async_state {
 	 * (sync_busy), what would change what it reads waits, as for a queued job. */
 	uint64_t sync_next, sync_served;
 	int sync_busy;
+	/* what working through a job does, given at creation (the submission code's, above this
+	 * file): a submission's command buffers expanded, a frame ended */
+	void (*expand)(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs);
+	void (*end_frame)(struct capture_device *c);
 };
 
-/* At the device's creation. */
-void async_init(struct capture_device *c, int on);
+/* At the device's creation: expand and end_frame are what jobs run (with the lock). */
+void async_init(struct capture_device *c, int on,
+		void (*expand_fn)(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs),
+		void (*end_frame_fn)(struct capture_device *c));
 /* Queues the expansion of a submission's command buffers (and marks them waiting), with what
  * the submission signals (v1 or v2); not `ready` until async_ready(*seq), so that it is queued
  * (and its command buffers kept) before the submission goes down. Returns 0, or -1 when out of

@@ -3,8 +3,8 @@
  * below it, which each see only those under them: core.h (handle map, logging, failure) <
  * track.h (memory, buffers, images, passes) < pipes.h (shaders, pipelines, descriptors) <
  * record.h (shadow command lists, queries) < output.h (the trace) < walk.h (expansion). A
- * check in the tests (tests/cli/test_layers.sh) keeps that order and every header under 300
- * lines. Nothing here is seen outside the layer; the loader plumbing is layer.h. */
+ * check in the tests (tests/check_layers.sh) keeps that order, every header under 300 lines
+ * and the calls between sub-modules free of loops (docs/CAPTURE.md). Nothing here is seen outside the layer; the loader plumbing is layer.h. */
 #ifndef LLCT_CAPTURE_CAPTURE_H
 #define LLCT_CAPTURE_CAPTURE_H
 

@@ -87,34 +87,13 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 		b->n_crec_used = 0; /* record buffers are reused from the first */
 		b->n_draws = 0;
 		b->no_twins = 0;
-		if (instr_draw_lost(b)) { /* its last execution's draws wanted more room */
-			uint32_t total = instr_draw_wanted(b);
-			b->frec_need =
-			    total + total / 4 > b->frec_need ? total + total / 4 : b->frec_need;
-		}
-		if (c->frag_instr && c->frec_scanned != c->frame + 1) {
-			/* what every command buffer's draws last wanted room for: looked at once
-			   a frame, not at every begin */
-			c->frec_scanned = c->frame + 1;
-			for (size_t i = 0; i < c->cbufs.cap; i++) {
-				const struct cbuf *o = c->cbufs.val[i];
-				uint32_t t = o ? instr_draw_wanted(o) : 0;
-				if (t + t / 4 > c->frec_hint)
-					c->frec_hint = t + t / 4;
-			}
-		}
-		/* programs (Zink) rotate several primary command buffers: one that ran out of
-		   room sizes the others' next recordings too, so a range's first frames fit
-		   (secondaries, often many and small, size themselves) */
-		if (b->primary && c->frec_hint > b->frec_need && b->frec[0].map)
-			b->frec_need = c->frec_hint;
-		b->n_frec = 0; /* the rooms are set up again at the first draw */
 		b->rec_discard = 0;
 		b->rec_topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
 		/* a secondary continuing a render pass is recorded inside it */
 		b->rec_in_pass = !b->primary && info->pInheritanceInfo &&
 				 (info->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT);
-		geom_begin(b);
+		if (c->tier->recording_begun) /* the tier's buffers reused from their start */
+			c->tier->recording_begun(c, b);
 	}
 	pthread_mutex_unlock(&c->lock);
 	if (b)
@@ -186,7 +165,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyCommandPool(VkDevice device, VkCommandPool
 		pthread_mutex_unlock(&c->lock);
 	}
 	for (size_t i = 0; i < n; i++) { /* unlinked: the query pools go without the lock */
-		free_cbuf_pool(d, bs[i]);
+		free_cbuf_pool(c, d, bs[i]);
 		free_cbuf(bs[i]);
 	}
 	free(bs);
@@ -229,9 +208,38 @@ VKAPI_ATTR void VKAPI_CALL cap_FreeCommandBuffers(VkDevice device, VkCommandPool
 			drop_pushed(c, b);
 		pthread_mutex_unlock(&c->lock);
 		if (b) { /* unlinked: the query pool can go without the lock */
-			free_cbuf_pool(d, b);
+			free_cbuf_pool(c, d, b);
 			free_cbuf(b);
 		}
 	}
 	d->d.FreeCommandBuffers(device, pool, n, cbs);
+}
+
+void free_cbuf_pool(const struct capture_device *c, struct layer_device *d, struct cbuf *b)
+{
+	lpools_free(d, b);
+	if (c->tier->recording_freed)
+		c->tier->recording_freed(d, b);
+}
+
+void free_cbuf(void *p)
+{
+	struct cbuf *b = p;
+	free(b->cmds);
+	free(b->cnt.res);
+	free(b->xfbq.res);
+	free(b->pushed); /* the sets themselves are in the set map */
+	free(b);
+}
+
+/* A new recording (or none): the sets the last one pushed go. */
+void drop_pushed(struct capture_device *c, struct cbuf *b)
+{
+	for (size_t i = 0; i < b->n_pushed; i++) {
+		struct dset *s = hdel(&c->ps.sets, b->pushed[i]);
+		if (s)
+			free_dset(s);
+	}
+	b->n_pushed = 0;
+	memset(b->push_last, 0, sizeof(b->push_last));
 }

@@ -1,5 +1,5 @@
 /* core.h - private to capture/: the bottom of the layer: the handle map (hmap.c), logging,
- * failure and the settings switches (device.c), the RenderDoc link's entry points, and the way
+ * failure and the settings switches (core.c), the RenderDoc link's entry points, and the way
  * from a dispatchable handle to its device's records. It sees only the loader's records
  * (layer.h) and names the device record without its fields. */
 #ifndef LLCT_CAPTURE_CORE_H
@@ -31,12 +31,15 @@ void hfree_all(struct hmap *m, void (*fn)(void *));
 
 #define H(x) ((uint64_t)(uintptr_t)(x))
 
-/* ---- device.c: settings, logging, failure ---- */
+/* ---- core.c: settings, logging, failure ---- */
 
 /* An environment switch that is set and not "0". */
 int getenv_on(const char *name);
-/* renderdoc.c: the RenderDoc link. */
+/* This thread is in a call of RenderDoc's (whose own calls pass through the layer); set
+ * around those calls by renderdoc.c. */
 int rdc_inside(void);
+void rdc_call_inside(int in);
+/* renderdoc.c: the RenderDoc link. */
 void rdc_open(struct capture_device *c, const char *path_template);
 void rdc_safe_point(const void *handle);
 void rdc_frame_started(struct capture_device *c);

@@ -301,14 +301,14 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 			       : measured * d.st.samples;
 	/* tier 2: the positions the shadow draw wrote */
 	char pos_state[80] = "";
-	if (c->tier->tier >= 2) {
+	if (c->tier->positions) {
 		if (!p || !p->pr.shadow)
 			snprintf(pos_state, sizeof(pos_state), "none: %s",
 				 !p                ? "unknown pipeline"
 				 : p->pr.no_shadow ? p->pr.no_shadow
 						   : "no shadow pipeline");
-		else if (!geom_positions(c, cb, m->u.draw.geom, &d.pos, &d.n_vertices, &d.stride,
-					 pos_state, sizeof(pos_state)) &&
+		else if (!c->tier->positions(c, cb, m->u.draw.geom, &d.pos, &d.n_vertices,
+					     &d.stride, pos_state, sizeof(pos_state)) &&
 			 !d.n_vertices)
 			d.pos = NULL, snprintf(pos_state, sizeof(pos_state), "xfb: no primitives");
 	}
@@ -317,7 +317,7 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	vertex_uses(c, p, m);
 	/* tier 3: the fragment twin's records give the sampled images' traffic */
 	struct instr_result ir;
-	int recorded = c->frag_instr && !instr_draw_peek(cb, m->u.draw.rec, p, &ir);
+	int recorded = c->frag_instr && !c->tier->draw_peek(cb, m->u.draw.rec, p, &ir); /* tier 3 */
 	if (recorded) { /* sampled images, and buffers when every stage records, from records */
 		size_t k = 0;
 		for (size_t i = 0; i < c->walk.n_uses; i++) {
@@ -352,10 +352,10 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 				width = w;
 				break;
 			}
-		instr_draw_records(c, cb, m->u.draw.rec, p, width, &ir);
+		c->tier->draw_records(c, cb, m->u.draw.rec, p, width, &ir);
 	}
 	if (d.pos)
-		geom_consumed(cb, m->u.draw.geom, d.n_vertices);
+		c->tier->consumed(cb, m->u.draw.geom, d.n_vertices);
 	char params[900], ids[300], fr[300] = "";
 	size_t at = 0;
 	if (measured != UINT64_MAX)
@@ -397,7 +397,7 @@ void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 	char params[400], how[240] = "";
 	struct instr_result ir;
 	/* tier 3: what the instrumented twin recorded, in place of the buffers' footprint */
-	int recorded = c->tier3 && !instr_records_peek(b, m, p, &ir);
+	int recorded = c->tier->dispatch_peek && !c->tier->dispatch_peek(b, m, p, &ir);
 	if (recorded)
 		snprintf(how, sizeof(how),
 			 ",\"accesses\":\"instrumented\",\"records\":%u,\"lost\":%u", ir.records,
@@ -426,7 +426,7 @@ void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 			     p->tw.tex_partial))
 				c->walk.uses[k++] = c->walk.uses[i];
 		c->walk.n_uses = k;
-		instr_records(c, b, m, p, &ir);
+		c->tier->dispatch_records(c, b, m, p, &ir);
 		if (ir.lost) { /* said, and the next recording of it gets room */
 			cap_log("frame %u: a dispatch recorded %u buffer accesses, %u with no room "
 				"in its record buffer (lost; its kernel row says so)",

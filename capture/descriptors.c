@@ -217,19 +217,21 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreatePipelineLayout(VkDevice device,
 	if (r != VK_SUCCESS || !c)
 		return r;
 	uint32_t ext_set = 0;
-	VkPipelineLayout ext = instr_layout(c, info, &ext_set); /* tier 3's twin */
+	VkPipelineLayout ext = c->tier->layout_created /* tier 3's twin */
+				   ? c->tier->layout_created(c, info, &ext_set)
+				   : VK_NULL_HANDLE;
 	pthread_mutex_lock(&c->lock);
 	struct playout *l = calloc(1, sizeof(*l));
 	int bad = !l;
 	if (l)
 		l->ext = ext, l->ext_set = ext_set;
 	else if (ext)
-		instr_layout_gone(c, ext);
+		c->tier->layout_gone(c, ext);
 	for (uint32_t i = 0; l && i < info->setLayoutCount && i < 8 && !bad; i++, l->n++)
 		bad = copy_dlayout(&l->set[i], hget(&c->ps.layouts, H(info->pSetLayouts[i])));
 	if (bad || hput(&c->ps.playouts, H(*out), l)) {
 		if (l && l->ext)
-			instr_layout_gone(c, l->ext);
+			c->tier->layout_gone(c, l->ext);
 		free_playout(l);
 		cap_fail(c, "out of memory tracking pipeline layouts");
 	}
@@ -247,7 +249,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyPipelineLayout(VkDevice device, VkPipeline
 		async_settle(c); /* nothing queued or being expanded still reads it */
 		struct playout *l = hdel(&c->ps.playouts, H(layout));
 		if (l && l->ext)
-			instr_layout_gone(c, l->ext);
+			c->tier->layout_gone(c, l->ext);
 		free_playout(l);
 		pthread_mutex_unlock(&c->lock);
 	}

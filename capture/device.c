@@ -1,7 +1,7 @@
 /* device.c - capture set-up and tear-down for a device: the settings (environment
- * variables, docs/CAPTURE.md), the trace writer and stream model it opens, what it records of
- * how the trace was made, logging, and the one-way switch to "failed" that keeps the program
- * running when capture cannot go on. */
+ * variables, docs/CAPTURE.md), the tier, the trace writer and stream model it opens, what it
+ * records of how the trace was made; the one file that sees every sub-module and wires them
+ * together (the expansion thread's jobs, the tier's table). */
 #include "capture.h"
 #include "llct/raster.h"
 
@@ -13,82 +13,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-const char *getenv_ud(const char *name, void *ud)
-{
-	(void)ud;
-	return getenv(name);
-}
-
-int getenv_on(const char *name)
-{
-	const char *v = getenv(name);
-	return v && *v && strcmp(v, "0");
-}
-
-double mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-int log_enabled(void)
-{
-	const char *v = getenv("LLCT_CAPTURE_LOG");
-	return v && *v && strcmp(v, "0");
-}
-
-void cap_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void cap_log(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("llctrace capture: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-/* Tells `llctrace capture` that capture failed: a line appended to LLCT_CAPTURE_STATUS (a file
- * the command made), so it can say what went wrong and exit non-zero. */
-void cap_status_failed(const char *what)
-{
-	const char *path = getenv("LLCT_CAPTURE_STATUS");
-	FILE *f = path && *path ? fopen(path, "a") : NULL;
-	if (f) {
-		fprintf(f, "%s\n", what);
-		fclose(f);
-	}
-}
-
-/* An internal failure: say so once and stop capturing on this device. */
-void cap_fail(struct capture_device *c, const char *what)
-{
-	if (atomic_exchange(&c->failed, 1)) /* said once, by whichever thread fails first */
-		return;
-	cap_log("%s; capture stops for this device, the program goes on", what);
-	cap_status_failed(what);
-	if (c->w && c->in_frame) {
-		pthread_mutex_lock(&c->wmu); /* the expansion thread may be writing a draw's */
-		llct_writer_abort_frame(c->w);
-		pthread_mutex_unlock(&c->wmu);
-	}
-	c->in_frame = 0;
-}
-
-struct llct_device_dispatch *dd(const void *h)
-{
-	return &layer_device_of(h)->d;
-}
-
-struct capture_device *cap_of(const void *handle, struct layer_device **dev)
-{
-	struct layer_device *d = layer_device_of(handle);
-	if (dev)
-		*dev = d;
-	return d && !rdc_inside() ? d->cap : NULL; /* RenderDoc's own calls pass through */
-}
 
 void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *info,
 			    const struct device_prep *prep)
@@ -293,7 +217,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	   .rdc starts at the frame the program is in) expand as submissions come; tier 3 on the
 	   thread too since 2026-11-27 (its twins' records are read from their command buffers'
 	   rooms, which a resubmission, re-recording or freeing waits for, as any queued job's) */
-	async_init(c, !set.sync && !c->boundary_label && !c->rdc);
+	async_init(c, !set.sync && !c->boundary_label && !c->rdc, expand_submission, frame_end);
 	llct_writer_set(c->w, "capture.expansion",
 			c->as.on ? "on its own thread (LLCT_CAPTURE_ASYNC)" : "at submission");
 	if (log_enabled())
@@ -301,72 +225,9 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	d->cap = c;
 }
 
-void free_dset(void *p)
-{
-	struct dset *s = p;
-	if (!s)
-		return;
-	free(s->slot);
-	free(s->first);
-	free(s->binding);
-	free(s->count);
-	free(s);
-}
-
-void free_layout(void *p)
-{
-	struct dlayout *l = p;
-	free(l->b);
-	free(l);
-}
-
-void free_playout(void *p)
-{
-	struct playout *l = p;
-	for (uint32_t i = 0; l && i < l->n; i++)
-		free(l->set[i].b);
-	free(l);
-}
-
-void free_templ(void *p)
-{
-	struct dtempl *t = p;
-	free(t->e);
-	free(t);
-}
-
 static void keep(void *p)
 {
 	(void)p;
-}
-
-void free_cbuf_pool(struct layer_device *d, struct cbuf *b)
-{
-	lpools_free(d, b);
-	geom_free(d, b);
-	instr_free(d, b);
-}
-
-void free_cbuf(void *p)
-{
-	struct cbuf *b = p;
-	free(b->cmds);
-	free(b->cnt.res);
-	free(b->xfbq.res);
-	free(b->pushed); /* the sets themselves are in the set map */
-	free(b);
-}
-
-/* A new recording (or none): the sets the last one pushed go. */
-void drop_pushed(struct capture_device *c, struct cbuf *b)
-{
-	for (size_t i = 0; i < b->n_pushed; i++) {
-		struct dset *s = hdel(&c->ps.sets, b->pushed[i]);
-		if (s)
-			free_dset(s);
-	}
-	b->n_pushed = 0;
-	memset(b->push_last, 0, sizeof(b->push_last));
 }
 
 void capture_device_destroyed(struct layer_device *d)
@@ -401,7 +262,7 @@ void capture_device_destroyed(struct layer_device *d)
 	free(c->walk.uses);
 	for (size_t i = 0; i < c->cbufs.cap; i++)
 		if (c->cbufs.val[i])
-			free_cbuf_pool(d, c->cbufs.val[i]);
+			free_cbuf_pool(c, d, c->cbufs.val[i]);
 	for (int i = 0; i < c->n_fences; i++)
 		d->d.DestroyFence(d->handle, c->fences[i], NULL);
 	hfree_all(&c->qpools, keep);

@@ -182,8 +182,8 @@ static void begin_pass(struct capture_device *c, uint32_t n, const uint64_t *vie
 		a->hiz = im->hiz;
 		a->clear_depth = att[i].clear_depth;
 		a->clear_stencil = att[i].clear_stencil;
-		if (c->tier->tier >= 2 && (im->depth || im->stencil))
-			a->z = img_zbuf(im, mip, layer);
+		if (c->tier->zbuf && (im->depth || im->stencil))
+			a->z = c->tier->zbuf(im, mip, layer);
 	}
 	c->walk.rp_active = 1;
 	int loads = 0, clears = 0;

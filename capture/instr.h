@@ -4,6 +4,7 @@
 #ifndef LLCT_CAPTURE_INSTR_H
 #define LLCT_CAPTURE_INSTR_H
 
+#include "tier.h"
 #include "walk.h"
 
 struct llct_spirv_site;
@@ -16,13 +17,6 @@ void instr_buffer_free(struct layer_device *d, struct crec *r);
  * whether some found no room. */
 uint32_t instr_draw_wanted(const struct cbuf *b);
 int instr_draw_lost(const struct cbuf *b);
-struct instr_call {
-	uint32_t rec;  /* 1 + the record buffer, 0: the dispatch went down as recorded */
-	uint64_t orig; /* the program's pipeline, bound back after */
-};
-struct instr_result {
-	uint32_t records, lost, unplaced; /* recorded; lost to a full buffer; outside a range */
-};
 /* The layer's set layout (at device creation): 0, or -1. */
 int instr_device_init(struct capture_device *c);
 /* Destroys what is left (at device end, after the command buffers). */

@@ -1,59 +1,16 @@
 /* layer.c - Vulkan loader plumbing of VK_LAYER_LLCTRACE_capture: interface negotiation
  * (version 2), instance and device creation through the layer chain, dispatch tables
- * (generated from vk.xml), and the maps from dispatchable handles to their records. Every
+ * (generated from vk.xml), filling the maps from dispatchable handles to their records
+ * (loader.c). Every
  * command the layer does not intercept goes straight to the next layer. The capture itself
  * lives in the other files of capture/ (capture.h). */
 #include "layer.h"
 #include "llct_intercepts.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define LAYER_EXPORT __attribute__((visibility("default")))
-
-/* Maps keyed by the loader's dispatch pointer (the first word of a dispatchable handle):
- * few entries, so arrays; one lock per map, held only for lookup/insert/remove. */
-#define MAX_ENTRIES 64
-static struct {
-	void *key;
-	struct layer_instance *inst;
-} instances[MAX_ENTRIES];
-static struct {
-	void *key;
-	struct layer_device *dev;
-} devices[MAX_ENTRIES];
-static pthread_mutex_t instances_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t devices_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void *key_of(const void *handle)
-{
-	return handle ? *(void *const *)handle : NULL;
-}
-
-struct layer_instance *layer_instance_of(const void *handle)
-{
-	void *k = key_of(handle);
-	struct layer_instance *r = NULL;
-	pthread_mutex_lock(&instances_lock);
-	for (int i = 0; i < MAX_ENTRIES && !r; i++)
-		if (instances[i].key == k && k)
-			r = instances[i].inst;
-	pthread_mutex_unlock(&instances_lock);
-	return r;
-}
-
-struct layer_device *layer_device_of(const void *handle)
-{
-	void *k = key_of(handle);
-	struct layer_device *r = NULL;
-	pthread_mutex_lock(&devices_lock);
-	for (int i = 0; i < MAX_ENTRIES && !r; i++)
-		if (devices[i].key == k && k)
-			r = devices[i].dev;
-	pthread_mutex_unlock(&devices_lock);
-	return r;
-}
 
 static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreateInfo *info,
 							   const VkAllocationCallbacks *alloc,
@@ -111,32 +68,15 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateInstance(const VkInstanceCreat
 	inst->props2_khr = named || added;
 	llct_instance_dispatch_init(&inst->d, *out, gipa);
 	llct_instance_dispatch_fallbacks(&inst->d);
-	pthread_mutex_lock(&instances_lock);
-	for (int i = 0; i < MAX_ENTRIES; i++)
-		if (!instances[i].key) {
-			instances[i].key = key_of(*out);
-			instances[i].inst = inst;
-			inst = NULL;
-			break;
-		}
-	pthread_mutex_unlock(&instances_lock);
-	free(inst); /* only if the map was full */
+	if (layer_instance_add(inst))
+		free(inst); /* only if the map was full */
 	return VK_SUCCESS;
 }
 
 static VKAPI_ATTR void VKAPI_CALL layer_DestroyInstance(VkInstance instance,
 							const VkAllocationCallbacks *alloc)
 {
-	struct layer_instance *inst = NULL;
-	void *k = key_of(instance);
-	pthread_mutex_lock(&instances_lock);
-	for (int i = 0; i < MAX_ENTRIES; i++)
-		if (instances[i].key == k && k) {
-			inst = instances[i].inst;
-			instances[i].key = NULL;
-			instances[i].inst = NULL;
-		}
-	pthread_mutex_unlock(&instances_lock);
+	struct layer_instance *inst = layer_instance_remove(instance);
 	if (inst && inst->d.DestroyInstance)
 		inst->d.DestroyInstance(instance, alloc);
 	free(inst);
@@ -182,16 +122,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 	llct_device_dispatch_init(&dev->d, *out, gdpa);
 	/* An app on an older API may only have the extension form of a core command. */
 	llct_device_dispatch_fallbacks(&dev->d);
-	pthread_mutex_lock(&devices_lock);
-	int placed = 0;
-	for (int i = 0; i < MAX_ENTRIES && !placed; i++)
-		if (!devices[i].key) {
-			devices[i].key = key_of(*out);
-			devices[i].dev = dev;
-			placed = 1;
-		}
-	pthread_mutex_unlock(&devices_lock);
-	if (!placed) {
+	if (layer_device_add(dev)) {
 		free(dev);
 		return VK_SUCCESS;
 	}
@@ -202,16 +133,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 static VKAPI_ATTR void VKAPI_CALL layer_DestroyDevice(VkDevice device,
 						      const VkAllocationCallbacks *alloc)
 {
-	struct layer_device *dev = NULL;
-	void *k = key_of(device);
-	pthread_mutex_lock(&devices_lock);
-	for (int i = 0; i < MAX_ENTRIES; i++)
-		if (devices[i].key == k && k) {
-			dev = devices[i].dev;
-			devices[i].key = NULL;
-			devices[i].dev = NULL;
-		}
-	pthread_mutex_unlock(&devices_lock);
+	struct layer_device *dev = layer_device_remove(device);
 	if (!dev)
 		return;
 	capture_device_destroyed(dev);

@@ -36,6 +36,12 @@ struct layer_device {
  * buffer), or NULL. */
 struct layer_device *layer_device_of(const void *handle);
 struct layer_instance *layer_instance_of(const void *handle);
+/* loader.c: a record into its map (0, or -1 when the map is full), and out of it by handle
+ * (the record, or NULL). */
+int layer_instance_add(struct layer_instance *inst);
+struct layer_instance *layer_instance_remove(const void *handle);
+int layer_device_add(struct layer_device *dev);
+struct layer_device *layer_device_remove(const void *handle);
 
 /* features.c: what vkCreateDevice turns on for capture. prepare fills p->ci, the create info
  * to send down (the program's own, changed for the call); restore undoes what prepare changed

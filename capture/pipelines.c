@@ -351,9 +351,8 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 	}
 	pthread_mutex_unlock(&c->lock);
 	for (uint32_t i = 0; i < n; i++) { /* tier 2: each pipeline's shadow; tier 3 its twin */
-		shadow_create(c, d, cache, &infos[i], out[i]);
-		if (c->frag_instr)
-			instr_graphics(c, cache, &infos[i], out[i]);
+		if (c->tier->graphics_pipeline)
+			c->tier->graphics_pipeline(c, d, cache, &infos[i], out[i]);
 	}
 	return r;
 }
@@ -382,8 +381,8 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateComputePipelines(VkDevice device, VkPip
 		stages(c, &infos[i].stage, 1, p);
 	}
 	pthread_mutex_unlock(&c->lock);
-	for (uint32_t i = 0; i < n && c->tier3; i++) /* tier 3: each pipeline's twin */
-		instr_pipeline(c, cache, &infos[i], out[i]);
+	for (uint32_t i = 0; i < n && c->tier->compute_pipeline; i++) /* tier 3: each one's twin */
+		c->tier->compute_pipeline(c, cache, &infos[i], out[i]);
 	return r;
 }
 

@@ -3,6 +3,8 @@
  * they sit in the pipes sub-module and are called with the device lock held. */
 #include "pipes.h"
 
+#include <stdlib.h>
+
 struct slot *find_slot(struct dset *s, uint32_t binding, uint32_t element)
 {
 	for (uint32_t b = 0; b < s->n_bindings; b++)
@@ -28,4 +30,40 @@ int stage_code(const struct pipes_state *ps, const VkPipelineShaderStageCreateIn
 			return 0;
 		}
 	return -1;
+}
+
+/* ---- freeing the tracked records ---- */
+
+void free_dset(void *p)
+{
+	struct dset *s = p;
+	if (!s)
+		return;
+	free(s->slot);
+	free(s->first);
+	free(s->binding);
+	free(s->count);
+	free(s);
+}
+
+void free_layout(void *p)
+{
+	struct dlayout *l = p;
+	free(l->b);
+	free(l);
+}
+
+void free_playout(void *p)
+{
+	struct playout *l = p;
+	for (uint32_t i = 0; l && i < l->n; i++)
+		free(l->set[i].b);
+	free(l);
+}
+
+void free_templ(void *p)
+{
+	struct dtempl *t = p;
+	free(t->e);
+	free(t);
 }

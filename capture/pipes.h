@@ -178,4 +178,11 @@ int stage_code(const struct pipes_state *ps, const VkPipelineShaderStageCreateIn
 void shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineCache cache,
 		   const VkGraphicsPipelineCreateInfo *g, VkPipeline real);
 
+/* Free a tracked descriptor set, set layout, pipeline layout or update template (pipes.c;
+ * hfree_all's shape). */
+void free_dset(void *p);
+void free_layout(void *p);
+void free_playout(void *p);
+void free_templ(void *p);
+
 #endif

@@ -238,13 +238,16 @@ struct draw_query draw_query_begin(VkCommandBuffer cb)
 		dd(cb)->CmdBeginQuery(
 		    cb, dq.pool, dq.q - 1,
 		    c->count_query == VK_QUERY_TYPE_OCCLUSION ? VK_QUERY_CONTROL_PRECISE_BIT : 0);
-	instr_draw_begin(cb, &dq); /* tier 3: the fragment twin draws it */
+	if (c->tier->draw_begin) /* tier 3: the fragment twin draws it */
+		c->tier->draw_begin(cb, &dq);
 	return dq;
 }
 
 void draw_query_end(VkCommandBuffer cb, struct draw_query dq)
 {
-	instr_draw_end(cb, &dq);
+	struct capture_device *c = dq.rec ? cap_of(cb, NULL) : NULL; /* a tier's draw */
+	if (c && c->tier->draw_end)
+		c->tier->draw_end(cb, &dq);
 	if (dq.q)
 		dd(cb)->CmdEndQuery(cb, dq.pool, dq.q - 1);
 }
@@ -263,7 +266,8 @@ struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, siz
 		struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
 		if (b && ((b->cnt.used && b->cnt.pool) || (b->xfbq.used && b->xfbq.pool) ||
 			  b->geom || b->executes || b->n_crec_used || b->n_draws)) {
-			instr_submitting(c, b, 0);
+			if (c->tier->submitting)
+				c->tier->submitting(c, b, 0);
 			b->cnt.res_ok = b->xfbq.res_ok = 0; /* stale until read again */
 			bs[(*nb)++] = b;
 		}

@@ -228,19 +228,15 @@ struct cbuf {
 	uint64_t pending_seq;   /* queued for expansion in this job of async.c's (0: not) */
 };
 
-/* ---- resources.c, descriptors.c, cmdbuf.c: freeing tracked objects ---- */
+/* ---- resources.c, pipelines.c, cmdbuf.c: freeing tracked objects ---- */
 
 void free_buf(void *p);
 void free_img(void *p);
 void free_shader(void *p);
-void free_dset(void *p);
-void free_layout(void *p);
-void free_playout(void *p);
-void free_templ(void *p);
 void free_cbuf(void *p);
 /* Destroys a command buffer's query pools and transform-feedback buffers (calls down: without
  * the lock, or at device end). */
-void free_cbuf_pool(struct layer_device *d, struct cbuf *b);
+void free_cbuf_pool(const struct capture_device *c, struct layer_device *d, struct cbuf *b);
 /* A new recording (or none): the sets the last one pushed go. */
 void drop_pushed(struct capture_device *c, struct cbuf *b);
 

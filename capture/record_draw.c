@@ -173,11 +173,24 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer b
 	});
 }
 
+/* The tier's shadow of a draw about to go down (tiers 2 and 3: a geometry record a sub-draw
+ * in sub); none at tier 1. */
+static void draw_shadow(VkCommandBuffer cb, const struct draw_call *call, uint32_t *sub)
+{
+	struct capture_device *c = cap_of(cb, NULL);
+	if (c && c->tier->draw_shadow)
+		c->tier->draw_shadow(cb, call, sub);
+	else
+		memset(sub, 0,
+		       (call->kind == DC_MULTI || call->kind == DC_MULTI_INDEXED ? call->n : 1) *
+			   sizeof(*sub));
+}
+
 /* Every draw command: tier 2's shadow draw first (geometry.c), then the program's own draw
  * inside the layer's count query (when it has one). */
 #define SHADOW_AND_DRAW(cb, call, DOWN, dq)                                                        \
 	do {                                                                                       \
-		geom_shadow(cb, call, sub);                                                        \
+		draw_shadow(cb, call, sub);                                                        \
 		dq = draw_query_begin(cb);                                                         \
 		DOWN;                                                                              \
 		draw_query_end(cb, dq);                                                            \
@@ -247,7 +260,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n,
 	struct draw_query dq = {0};
 	uint32_t *sub = calloc(n ? n : 1, sizeof(*sub));
 	if (sub)
-		geom_shadow(cb, &call, sub);
+		draw_shadow(cb, &call, sub);
 	if (n == 1)
 		dq = draw_query_begin(cb);
 	dd(cb)->CmdDrawMultiEXT(cb, n, info, instances, first_instance, stride);
@@ -282,7 +295,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32
 	struct draw_query dq = {0};
 	uint32_t *sub = calloc(n ? n : 1, sizeof(*sub));
 	if (sub)
-		geom_shadow(cb, &call, sub);
+		draw_shadow(cb, &call, sub);
 	if (n == 1)
 		dq = draw_query_begin(cb);
 	dd(cb)->CmdDrawMultiIndexedEXT(cb, n, info, instances, first_instance, stride,
@@ -316,7 +329,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buf,
 	    .kind = DC_INDIRECT, .buf = buf, .off = off, .n = n, .stride = stride};
 	struct draw_query dq = {0};
 	uint32_t sub[1];
-	geom_shadow(cb, &call, sub);
+	draw_shadow(cb, &call, sub);
 	if (n == 1)
 		dq = draw_query_begin(cb);
 	dd(cb)->CmdDrawIndirect(cb, buf, off, n, stride);
@@ -337,7 +350,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuff
 	    .kind = DC_INDEXED_INDIRECT, .buf = buf, .off = off, .n = n, .stride = stride};
 	struct draw_query dq = {0};
 	uint32_t sub[1];
-	geom_shadow(cb, &call, sub);
+	draw_shadow(cb, &call, sub);
 	if (n == 1)
 		dq = draw_query_begin(cb);
 	dd(cb)->CmdDrawIndexedIndirect(cb, buf, off, n, stride);

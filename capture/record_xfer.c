@@ -3,14 +3,31 @@
 #include "capture.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Tier 3 (instr.c) swaps in the bound pipeline's instrumented twin around each dispatch. */
+/* Around the program's dispatch: the tier's (tier 3 binds the instrumented twin). */
+static void dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_call *ic)
+{
+	struct capture_device *c = cap_of(cb, NULL);
+	memset(ic, 0, sizeof(*ic));
+	if (c && c->tier->dispatch_begin)
+		c->tier->dispatch_begin(cb, groups, ic);
+}
+
+static void dispatch_end(VkCommandBuffer cb, const struct instr_call *ic)
+{
+	struct capture_device *c = ic->rec ? cap_of(cb, NULL) : NULL;
+	if (c && c->tier->dispatch_end)
+		c->tier->dispatch_end(cb, ic);
+}
+
 VKAPI_ATTR void VKAPI_CALL cap_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
 	struct instr_call ic;
-	instr_dispatch_begin(cb, (uint64_t)x * y * z, &ic);
+	dispatch_begin(cb, (uint64_t)x * y * z, &ic);
 	dd(cb)->CmdDispatch(cb, x, y, z);
-	instr_dispatch_end(cb, &ic);
+	dispatch_end(cb, &ic);
 	RECORD(cb, C_DISPATCH, {
 		m->u.dispatch.x = x;
 		m->u.dispatch.y = y;
@@ -23,9 +40,9 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, 
 					       uint32_t bz, uint32_t x, uint32_t y, uint32_t z)
 {
 	struct instr_call ic;
-	instr_dispatch_begin(cb, (uint64_t)x * y * z, &ic);
+	dispatch_begin(cb, (uint64_t)x * y * z, &ic);
 	dd(cb)->CmdDispatchBase(cb, bx, by, bz, x, y, z);
-	instr_dispatch_end(cb, &ic);
+	dispatch_end(cb, &ic);
 	RECORD(cb, C_DISPATCH, {
 		m->u.dispatch.x = x;
 		m->u.dispatch.y = y;
@@ -40,9 +57,9 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer 
 						   VkDeviceSize off)
 {
 	struct instr_call ic;
-	instr_dispatch_begin(cb, 0, &ic);
+	dispatch_begin(cb, 0, &ic);
 	dd(cb)->CmdDispatchIndirect(cb, buf, off);
-	instr_dispatch_end(cb, &ic);
+	dispatch_end(cb, &ic);
 	RECORD(cb, C_DISPATCH, { m->u.dispatch.rec = ic.rec; });
 }
 

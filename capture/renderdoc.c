@@ -25,13 +25,6 @@
 enum { RDC_NONE, RDC_START, RDC_END };
 
 static RENDERDOC_API_1_6_0 *api;
-static __thread int inside; /* this thread is in a RenderDoc call */
-
-int rdc_inside(void)
-{
-	return inside;
-}
-
 static uint32_t range_first(const struct capture_device *c)
 {
 	uint32_t first = UINT32_MAX;
@@ -52,11 +45,11 @@ void rdc_open(struct capture_device *c, const char *path_template)
 		cap_status_failed("RenderDoc's layer is not in the program: no .rdc was written");
 		return;
 	}
-	inside = 1;
+	rdc_call_inside(1);
 	api->SetCaptureFilePathTemplate(path_template);
 	api->SetCaptureKeys(NULL, 0);
 	api->MaskOverlayBits(eRENDERDOC_Overlay_None, eRENDERDOC_Overlay_None);
-	inside = 0;
+	rdc_call_inside(0);
 	c->rdc = 1;
 	if (!c->all_frames && range_first(c) == 1)
 		c->rdc_pending = RDC_START; /* frame 0 starts now: start as it runs */
@@ -101,7 +94,7 @@ void rdc_safe_point(const void *handle)
 		pthread_mutex_unlock(&c->wmu);
 	}
 	pthread_mutex_unlock(&c->lock);
-	inside = 1;
+	rdc_call_inside(1);
 	if (log_enabled())
 		cap_log("RenderDoc %s capturing in frame %u", what == RDC_START ? "starts" : "ends",
 			frame);
@@ -115,7 +108,7 @@ void rdc_safe_point(const void *handle)
 		else if (log_enabled())
 			cap_log("RenderDoc wrote its capture");
 	}
-	inside = 0;
+	rdc_call_inside(0);
 	if (what == RDC_END && then_exit)
 		_exit(0); /* --exit-after: the trace is written, and now the .rdc */
 }

@@ -74,10 +74,11 @@ static VkResult submit(struct layer_device *d, struct capture_device *c, const s
 	async_settle_submitted(c); /* a submission still between its turn's taking and end */
 	for (size_t i = 0; c->as.started && i < n; i++) /* their last run's results first */
 		async_wait_submitted(c, hget(&c->cbufs, H(cbs[i])));
-	for (size_t i = 0; c->tier3 && i < n; i++) { /* tier 3: every execution records afresh */
+	for (size_t i = 0; c->tier->submitting && i < n;
+	     i++) { /* tier 3: each run records afresh */
 		struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
 		if (b && (b->n_crec_used || b->n_draws))
-			instr_submitting(c, b, 0);
+			c->tier->submitting(c, b, 0);
 	}
 	struct cbuf **bs = measure_submit(c) ? measured(c, cbs, n, &nb) : NULL;
 	/* on the expansion thread (async.c): queued before it goes down, ready once its counts

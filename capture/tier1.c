@@ -30,4 +30,11 @@ static void clear(struct capture_device *c, const struct llct_pass *p, uint32_t 
 		llct_hiz_rect(c->fp, &a->hiz, a->mip, a->layer, x0, y0, x1, y1, LLCT_OP_WRITE, 1);
 }
 
-const struct tier_ops llct_tier1 = {1, "1 (footprint: coarse)", begin_pass, end_pass, draw, clear};
+const struct tier_ops llct_tier1 = {
+    .tier = 1,
+    .setting = "1 (footprint: coarse)",
+    .begin_pass = begin_pass,
+    .end_pass = end_pass,
+    .draw = draw,
+    .clear = clear,
+};

@@ -27,7 +27,7 @@ struct llct_zbuf *img_zbuf(struct img *im, uint32_t mip, uint32_t layer)
 	return z;
 }
 
-static void begin_pass(struct capture_device *c, const struct llct_pass *p)
+void tier2_begin_pass(struct capture_device *c, const struct llct_pass *p)
 {
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct llct_attachment *a = &p->att[i];
@@ -46,7 +46,7 @@ static void begin_pass(struct capture_device *c, const struct llct_pass *p)
 	llct_pass_load(c->fp, p);
 }
 
-static void end_pass(struct capture_device *c, const struct llct_pass *p)
+void tier2_end_pass(struct capture_device *c, const struct llct_pass *p)
 {
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct llct_attachment *a = &p->att[i];
@@ -68,8 +68,8 @@ static void end_pass(struct capture_device *c, const struct llct_pass *p)
 	llct_pass_store(c->fp, p);
 }
 
-static void draw(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
-		 struct llct_draw_result *r)
+void tier2_draw(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
+		struct llct_draw_result *r)
 {
 	if (!d->pos) {
 		llct_draw_footprint(c->fp, p, d, r); /* no positions: tier 1's rectangle */
@@ -79,9 +79,9 @@ static void draw(struct capture_device *c, const struct llct_pass *p, const stru
 	}
 }
 
-static void clear(struct capture_device *c, const struct llct_pass *p, uint32_t i, uint32_t x0,
-		  uint32_t y0, uint32_t x1, uint32_t y1, uint32_t aspects, float depth,
-		  uint32_t stencil)
+void tier2_clear(struct capture_device *c, const struct llct_pass *p, uint32_t i, uint32_t x0,
+		 uint32_t y0, uint32_t x1, uint32_t y1, uint32_t aspects, float depth,
+		 uint32_t stencil)
 {
 	const struct llct_attachment *a = &p->att[i];
 	if (a->z)
@@ -90,16 +90,24 @@ static void clear(struct capture_device *c, const struct llct_pass *p, uint32_t 
 	llct_tier1.clear(c, p, i, x0, y0, x1, y1, aspects, depth, stencil);
 }
 
+static void recording_begun(struct capture_device *c, struct cbuf *b)
+{
+	(void)c;
+	geom_begin(b);
+}
+
 const struct tier_ops llct_tier2 = {
-    2, "2 (exact geometry: transform feedback, own rasterizer)", begin_pass, end_pass, draw, clear};
-/* Tier 3: tier 2's passes and draws; draws' fragment and vertex shaders record their texture
- * samples, fetches and buffer accesses (instr_draw.c), compute dispatches theirs (instr.c), and
- * the expansions read them. */
-const struct tier_ops llct_tier3 = {
-    3,
-    "3 (tier 2, and the texture samples, fetches and buffer accesses of draws' and dispatches' "
-    "shaders, recorded by instrumented SPIR-V)",
-    begin_pass,
-    end_pass,
-    draw,
-    clear};
+    .tier = 2,
+    .setting = "2 (exact geometry: transform feedback, own rasterizer)",
+    .begin_pass = tier2_begin_pass,
+    .end_pass = tier2_end_pass,
+    .draw = tier2_draw,
+    .clear = tier2_clear,
+    .zbuf = img_zbuf,
+    .positions = geom_positions,
+    .consumed = geom_consumed,
+    .graphics_pipeline = shadow_create,
+    .recording_begun = recording_begun,
+    .recording_freed = geom_free,
+    .draw_shadow = geom_shadow,
+};

@@ -83,6 +83,14 @@ void geom_consumed(struct cbuf *b, uint32_t gi, uint32_t n);
 
 /* The emulated depth/stencil of an image's view (created on first use), or NULL. */
 struct llct_zbuf *img_zbuf(struct img *im, uint32_t mip, uint32_t layer);
+/* Tier 2's passes, draws and clears (its tier_ops', which tier 3's table shares). */
+void tier2_begin_pass(struct capture_device *c, const struct llct_pass *p);
+void tier2_end_pass(struct capture_device *c, const struct llct_pass *p);
+void tier2_draw(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
+		struct llct_draw_result *r);
+void tier2_clear(struct capture_device *c, const struct llct_pass *p, uint32_t i, uint32_t x0,
+		 uint32_t y0, uint32_t x1, uint32_t y1, uint32_t aspects, float depth,
+		 uint32_t stencil);
 
 /* ---- describe.c: draws and dispatches as the stream models see them ---- */
 

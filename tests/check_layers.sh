@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # check_layers.sh - capture/'s sub-modules stay in layers: every header in capture/ under 300
 # lines; each sub-module header sees only those below it (compiled alone, the compiler's list
-# of what it includes); each source file sees no header above its own sub-module. Fails on the
-# first file that breaks a rule, naming it and the header it should not see.
+# of what it includes); each source file sees no header above its own sub-module. Given the
+# layer's object files, also its calls: from the symbols each object defines and uses (nm), no
+# loop of calls between sub-modules, and a tier's functions called only by a tier above it and
+# device.c (everything else goes through the tier_ops table in tier.h). Fails naming each file
+# that breaks a rule and what it should not see or call.
 #
-# usage: check_layers.sh SOURCE_DIR GENERATED_DIR
+# usage: check_layers.sh SOURCE_DIR GENERATED_DIR [LAYER_OBJECT...]
 set -u
-SRC=${1:?usage: check_layers.sh SOURCE_DIR GENERATED_DIR}
+SRC=${1:?usage: check_layers.sh SOURCE_DIR GENERATED_DIR [LAYER_OBJECT...]}
 GEN=${2:?}
+shift 2
 CC=${CC:-cc}
 cd "$SRC/capture" || exit 1
 # the order, lowest first: leaf helpers that see no sub-module, then the sub-modules, each over
@@ -63,5 +67,56 @@ for f in *.c; do
 			bad "capture/$f (layer $r) includes $d (layer ${dr:-?}): above its own sub-module"
 	done
 done
+
+# ---- calls, from the objects ----
+# a source file's sub-module for calls, lowest first; a call loop inside one is allowed
+call_module() {
+	case "$1" in
+	loader | settings | hmap | spirv* | llct_formats | llct_dispatch) echo base ;;
+	core | renderdoc) echo core ;;   # handle -> device, logging, failure
+	track | pipes) echo state ;;     # the tracked objects' lookups
+	async) echo async ;;             # the expansion queue, turns, gates
+	frames) echo output ;;           # frames, kernels, sites, resources into the trace
+	cmdbuf | record_* | queries) echo record ;;
+	expand | describe | copies | index) echo expansion ;;
+	tier1) echo tier1 ;;
+	tier2 | geometry | shadow) echo tier2 ;;
+	tier3 | instr | instr_draw) echo tier3 ;;
+	submit | waits) echo submission ;;
+	resources | pipelines | descriptors | passes | samplers | bda) echo tracking ;;
+	device | features | layer | llct_intercepts) echo device ;; # wires it all together
+	*) echo "" ;;
+	esac
+}
+if [ $# -gt 0 ]; then
+	T=$(mktemp -d)
+	trap 'rm -rf "$T"' EXIT
+	: >"$T/defs"
+	: >"$T/uses"
+	for o in "$@"; do
+		checks=$((checks + 1))
+		f=$(basename "$o" .o)
+		f=${f%.c}
+		m=$(call_module "$f")
+		[ -n "$m" ] || { bad "capture/$f.c has no sub-module in check_layers.sh's call_module: give it one"; continue; }
+		nm "$o" | awk -v m="$m" -v f="$f" -v D="$T/defs" -v U="$T/uses" \
+			'$2 ~ /^[TDBRC]$/ {print $3, m, f >>D} $1 == "U" {print $2, m, f >>U}'
+	done
+	# caller-module callee-module caller-file callee-file symbol, across sub-modules
+	awk 'NR == FNR {mod[$1] = $2; file[$1] = $3; next}
+	     ($1 in mod) && mod[$1] != $2 {print $2, mod[$1], $3, file[$1], $1}' \
+		"$T/defs" "$T/uses" | sort -u >"$T/edges"
+	if ! cut -d' ' -f1,2 "$T/edges" | sort -u | tsort >/dev/null 2>"$T/loop"; then
+		bad "a loop of calls between capture/'s sub-modules: $(grep -v 'input contains' "$T/loop" |
+			sed 's/^tsort: //' | tr '\n' ' ')"
+	fi
+	while read -r from to ffile tfile sym; do
+		case "$to" in tier*) ;; *) continue ;; esac
+		case "$from" in device | tier*) [ "$from" \> "$to" ] || [ "$from" = device ] && continue ;; esac
+		bad "capture/$ffile.c ($from) calls $sym of capture/$tfile.c ($to): a tier is reached through tier_ops"
+	done <"$T/edges"
+	echo "check_layers: $(wc -l <"$T/edges") functions called across sub-modules," \
+		"$(cut -d' ' -f1,2 "$T/edges" | sort -u | wc -l) pairs of sub-modules"
+fi
 echo "check_layers: $checks files, $fails failed"
 [ "$fails" = 0 ]

@@ -11,12 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-/* ---- what async.c calls: the expansion and the frame end, logged ---- */
+/* ---- what async.c runs (given at async_init): the expansion and the frame end, logged ---- */
 
 static char expanded[256]; /* "A B | C": command buffers by letter, '|' a frame end */
 static int n_expanded;
 
-void expand_submission(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs)
+static void log_expansion(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs)
 {
 	(void)c;
 	for (uint32_t i = 0; i < n; i++) {
@@ -26,7 +26,7 @@ void expand_submission(struct capture_device *c, uint32_t n, const VkCommandBuff
 	__atomic_add_fetch(&n_expanded, 1, __ATOMIC_SEQ_CST);
 }
 
-void frame_end(struct capture_device *c)
+static void log_frame_end(struct capture_device *c)
 {
 	(void)c;
 	size_t at = strlen(expanded);
@@ -44,7 +44,7 @@ static void init_device(struct capture_device *c, int async)
 {
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_init(&c->lock, NULL);
-	async_init(c, async);
+	async_init(c, async, log_expansion, log_frame_end);
 }
 
 static void end_device(struct capture_device *c)
@@ -153,12 +153,12 @@ static void *turn_thread(void *p)
 	pthread_mutex_lock(&t->c->lock);
 	if (t->settle) {
 		async_settle(t->c);
-		frame_end(t->c); /* logged as '|' once nothing is expanding */
+		log_frame_end(t->c); /* logged as '|' once nothing is expanding */
 	} else {
 		uint64_t turn = sync_begin(t->c);
 		sync_turn(t->c, turn);
 		VkCommandBuffer cb = (VkCommandBuffer)(uintptr_t)t->name;
-		expand_submission(t->c, 1, &cb);
+		log_expansion(t->c, 1, &cb);
 		sync_end(t->c);
 	}
 	pthread_mutex_unlock(&t->c->lock);
@@ -183,7 +183,7 @@ static void test_turns(void)
 	CHECK(expanded[0] == 0); /* Q waits for P's turn; the settle for both */
 	sync_turn(&c, first);
 	VkCommandBuffer p = (VkCommandBuffer)(uintptr_t)'P';
-	expand_submission(&c, 1, &p);
+	log_expansion(&c, 1, &p);
 	sync_end(&c);
 	pthread_mutex_unlock(&c.lock);
 	pthread_join(tq, NULL);
