@@ -1,0 +1,291 @@
+/* test_capture_walk.c - the expansion's walk through shadow command lists without a device
+ * (capture/expand.c, describe.c): a primary and a secondary command buffer built by hand, over
+ * tracked images and pipelines built by hand, walked into a real trace by a tier that logs
+ * what the walk hands it (and passes it on to tier 1 for records). Checks the order of passes,
+ * draws and clears the tier sees, what each carries (attachments and their ops, the area, the
+ * viewport set by a command), the kernels written (kinds, labels, counts, pipelines), that a
+ * secondary inherits no bound state from the primary that runs it, and that work outside a
+ * captured frame is walked past. */
+#include "../../capture/capture.h"
+#include "check.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CHECK_STR(got, want)                                                                       \
+	do {                                                                                       \
+		CHECK(!strcmp((got), (want)));                                                     \
+		if (strcmp((got), (want)))                                                         \
+			fprintf(stderr, "  got:  %s\n  want: %s\n", (got), (want));                \
+	} while (0)
+
+/* ---- the tier: a log of what the walk hands it, then tier 1's records ---- */
+
+static char tlog[1024];
+
+static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void logf_(const char *fmt, ...)
+{
+	size_t at = strlen(tlog);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(tlog + at, sizeof(tlog) - at, fmt, ap);
+	va_end(ap);
+}
+
+static void t_begin_pass(struct capture_device *c, const struct llct_pass *p)
+{
+	logf_("B(%u,%ux%u", p->n, p->x1 - p->x0, p->y1 - p->y0);
+	for (uint32_t i = 0; i < p->n; i++)
+		logf_(",%s%s/%s", p->att[i].role == LLCT_ROLE_DEPTH ? "Z" : "C",
+		      p->att[i].load == LLCT_LOAD_CLEAR  ? "clear"
+		      : p->att[i].load == LLCT_LOAD_LOAD ? "load"
+							 : "dc",
+		      p->att[i].store == LLCT_STORE_STORE ? "store" : "dc");
+	logf_(") ");
+	llct_tier1.begin_pass(c, p);
+}
+
+static void t_end_pass(struct capture_device *c, const struct llct_pass *p)
+{
+	logf_("E ");
+	llct_tier1.end_pass(c, p);
+}
+
+static void t_draw(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
+		   struct llct_draw_result *r)
+{
+	logf_("D(vp%g) ", d->st.has_viewport ? d->st.vp_w : 0.0f);
+	llct_tier1.draw(c, p, d, r);
+}
+
+static void t_clear(struct capture_device *c, const struct llct_pass *p, uint32_t a, uint32_t x0,
+		    uint32_t y0, uint32_t x1, uint32_t y1, uint32_t aspects, float depth,
+		    uint32_t stencil)
+{
+	logf_("C(%u,%ux%u) ", a, x1 - x0, y1 - y0);
+	llct_tier1.clear(c, p, a, x0, y0, x1, y1, aspects, depth, stencil);
+}
+
+static const struct tier_ops log_tier = {
+    .tier = 1,
+    .setting = "test",
+    .begin_pass = t_begin_pass,
+    .end_pass = t_end_pass,
+    .draw = t_draw,
+    .clear = t_clear,
+};
+
+/* ---- tracked objects and commands, by hand ---- */
+
+static struct img *add_image(struct capture_device *c, uint64_t handle, uint64_t id, int depth,
+			     uint64_t base)
+{
+	struct img *im = calloc(1, sizeof(*im));
+	im->id = id;
+	im->s = (struct llct_surface){.base = base,
+				      .width = 64,
+				      .height = 32,
+				      .layers = 1,
+				      .mips = 1,
+				      .samples = 1,
+				      .bpp = 4,
+				      .tiled = 1};
+	im->depth = depth;
+	im->bound = 1;
+	hput(&c->tr.imgs, handle, im);
+	return im;
+}
+
+static void add_view(struct capture_device *c, uint64_t handle, uint64_t image)
+{
+	struct view *v = calloc(1, sizeof(*v));
+	v->image = image;
+	v->layers = 1;
+	hput(&c->tr.views, handle, v);
+}
+
+static void add_pipe(struct capture_device *c, uint64_t handle, uint64_t id)
+{
+	struct pipe *p = calloc(1, sizeof(*p));
+	p->id = id;
+	p->parts = PART_ALL;
+	p->vi.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+	p->pr.polygon_mode = VK_POLYGON_MODE_FILL;
+	p->pr.line_width = 1;
+	p->pr.depth_clip = -1;
+	p->pr.out_prim = -1;
+	p->fs.has_fs = 1;
+	p->fs.samples = 1;
+	memset(p->used, 0xff, sizeof(p->used));
+	hput(&c->ps.pipes, handle, p);
+}
+
+static struct cmd *add(struct cbuf *b, enum cmd_op op)
+{
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 16;
+		b->cmds = realloc(b->cmds, b->cap * sizeof(*b->cmds));
+	}
+	struct cmd *m = &b->cmds[b->n++];
+	memset(m, 0, sizeof(*m));
+	m->op = op;
+	return m;
+}
+
+static void draw(struct cbuf *b, uint32_t count, uint32_t instances)
+{
+	struct cmd *m = add(b, C_DRAW);
+	m->u.draw.count = count;
+	m->u.draw.instances = instances;
+}
+
+/* ---- the kernels written ---- */
+
+static char klog[2048];
+
+static int on_kernel(uint64_t id, uint32_t frame, const char *kind, const char *name,
+		     const char *params, void *ud)
+{
+	(void)ud;
+	(void)frame;
+	size_t at = strlen(klog);
+	const char *count = params ? strstr(params, "\"count\":") : NULL;
+	const char *pipe = params ? strstr(params, "\"pipeline\":") : NULL;
+	snprintf(klog + at, sizeof(klog) - at, "%llu:%s[%s]%s%.*s%s%.*s ", (unsigned long long)id,
+		 kind, name ? name : "", count ? " " : "", count ? (int)strcspn(count, ",}") : 0,
+		 count ? count : "", pipe ? " " : "", pipe ? (int)strcspn(pipe, ",}") : 0,
+		 pipe ? pipe : "");
+	return 0;
+}
+
+int main(void)
+{
+	char path[] = "/tmp/llct_walk_XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+
+	struct capture_device c;
+	memset(&c, 0, sizeof(c));
+	pthread_mutex_init(&c.lock, NULL);
+	pthread_mutex_init(&c.wmu, NULL);
+	c.tier = &log_tier;
+	c.count_query = VK_QUERY_TYPE_OCCLUSION;
+	struct llct_capture_info info = {.source = "test", .tier = 1, .application = "walk"};
+	char err[256];
+	CHECK(llct_writer_open(path, &info, &c.w, err, sizeof(err)) == 0);
+	struct llct_fp_config fc;
+	llct_fp_config_default(&fc);
+	CHECK(model_create(&c, &fc) == 0);
+	c.all_frames = 1;
+
+	/* a color target and a depth buffer, their views; pipelines A (id 7) and B (id 9) */
+	add_image(&c, 0x100, 1, 0, 1u << 20);
+	add_image(&c, 0x200, 2, 1, 2u << 20);
+	add_view(&c, 0x110, 0x100);
+	add_view(&c, 0x210, 0x200);
+	add_pipe(&c, 0xa, 7);
+	add_pipe(&c, 0xb, 9);
+
+	/* the secondary: draws 2 with nothing bound (none inherited), binds B, draws 6 */
+	struct cbuf *s = calloc(1, sizeof(*s));
+	hput(&c.cbufs, 0x5, s);
+	draw(s, 2, 1);
+	struct cmd *m = add(s, C_BIND_PIPELINE);
+	m->u.bind.pipe = 0xb;
+	draw(s, 6, 1);
+
+	/* the primary: a labelled pass (color cleared and stored, depth loaded and not kept)
+	   drawing with A under a viewport set by a command, clearing the color attachment,
+	   running the secondary, binding A and setting the viewport again (the primary's state
+	   is undefined after it) and drawing; a draw after the pass */
+	struct cbuf *p = calloc(1, sizeof(*p));
+	hput(&c.cbufs, 0x1, p);
+	m = add(p, C_LABEL_BEGIN);
+	snprintf(m->u.label, sizeof(m->u.label), "gbuffer");
+	m = add(p, C_BEGIN_RENDERING);
+	m->u.dr.n = 2;
+	m->u.dr.view[0] = 0x110;
+	m->u.dr.view[1] = 0x210;
+	m->u.dr.att[0] = (struct att_desc){.load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+					   .store = VK_ATTACHMENT_STORE_OP_STORE,
+					   .stencil_load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+					   .stencil_store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+					   .role = ROLE_COLOR};
+	m->u.dr.att[1] = (struct att_desc){.load = VK_ATTACHMENT_LOAD_OP_LOAD,
+					   .store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+					   .stencil_load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+					   .stencil_store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+					   .role = ROLE_DEPTH};
+	m->u.dr.area.extent.width = 64;
+	m->u.dr.area.extent.height = 32;
+	m = add(p, C_BIND_PIPELINE);
+	m->u.bind.pipe = 0xa;
+	m = add(p, C_VIEWPORT);
+	m->u.viewport = (VkViewport){0, 0, 48, 32, 0, 1};
+	draw(p, 3, 2);
+	m = add(p, C_CLEAR_ATT);
+	m->u.catt.n_rects = 1;
+	m->u.catt.rect.extent.width = 16;
+	m->u.catt.rect.extent.height = 8;
+	m->u.catt.color_mask = 1; /* color attachment 0 only */
+	m = add(p, C_EXECUTE);
+	m->u.exec.cb = 0x5;
+	m = add(p, C_BIND_PIPELINE);
+	m->u.bind.pipe = 0xa;
+	m = add(p, C_VIEWPORT);
+	m->u.viewport = (VkViewport){0, 0, 40, 32, 0, 1};
+	draw(p, 4, 1);
+	add(p, C_END_RP);
+	add(p, C_LABEL_END);
+	draw(p, 5, 1);
+
+	/* frame 0 is captured: the walk's order and what it hands the tier */
+	c.frame = 0;
+	CHECK(frame_open(&c) == 1);
+	expand(&c, p, 0);
+	CHECK_STR(tlog,
+		  "B(2,64x32,Cclear/store,Zload/dc) D(vp48) C(0,16x8) D(vp0) D(vp0) D(vp40) E "
+		  "D(vp40) ");
+	CHECK(c.walk.label[0] == '\0'); /* the label ended */
+	CHECK(c.walk.rp_active == 0);   /* the pass ended */
+	llct_fp_drain(c.fp);
+	CHECK(llct_writer_end_frame(c.w) == 0);
+	c.in_frame = 0;
+
+	/* frame 1 is not captured: passes, draws and clears are walked past */
+	tlog[0] = '\0';
+	uint32_t kernels = c.kernel;
+	c.frame = 1;
+	expand(&c, p, 0);
+	CHECK_STR(tlog, "");
+	CHECK(c.kernel == kernels);
+	CHECK(llct_writer_close(c.w) == 0);
+	c.w = NULL;
+
+	/* the kernels written: the load ops, each draw with its count and pipeline (0: none
+	   bound), the clear, the store ops, under the label while it lasted */
+	struct llct_reader *r;
+	CHECK(llct_reader_open(path, &r, err, sizeof(err)) == 0);
+	CHECK(llct_reader_foreach_kernel(r, on_kernel, NULL) == 0);
+	CHECK_STR(klog, "0:load[gbuffer] 1:draw[gbuffer] \"count\":3 \"pipeline\":7 "
+			"2:clear[gbuffer] 3:draw[gbuffer] \"count\":2 \"pipeline\":0 "
+			"4:draw[gbuffer] \"count\":6 \"pipeline\":9 "
+			"5:draw[gbuffer] \"count\":4 \"pipeline\":7 6:store[gbuffer] "
+			"7:draw[] \"count\":5 \"pipeline\":7 ");
+	const struct llct_frame_info *fr;
+	size_t n_frames = 0;
+	CHECK(llct_reader_frames(r, &fr, &n_frames) == 0);
+	CHECK_EQ(n_frames, 1);                       /* frame 0 only */
+	CHECK(n_frames == 1 && fr[0].n_records > 0); /* tier 1's records of it */
+	llct_reader_close(r);
+
+	llct_fp_destroy(c.fp);
+	hfree_all(&c.cbufs, NULL);
+	unlink(path);
+	return check_done("test_capture_walk");
+}
