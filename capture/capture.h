@@ -2,9 +2,12 @@
  * tracked objects' maps, the writer, the tiers' settings, the walk) over the sub-module headers
  * below it, which each see only those under them: core.h (handle map, logging, failure) <
  * track.h (memory, buffers, images, passes) < pipes.h (shaders, pipelines, descriptors) <
- * record.h (shadow command lists, queries) < output.h (the trace) < walk.h (expansion). A
+ * record.h (shadow command lists, queries) < output.h (the trace) < walk.h (expansion); the
+ * tiers' own headers (tier2/tier2.h, tier3/instr.h) sit above it, seen by the tiers and
+ * device.c alone (the rest reaches a tier through tier.h's table). A
  * check in the tests (tests/check_layers.sh) keeps that order, every header under 300 lines
- * and the calls between sub-modules free of loops (docs/CAPTURE.md). Nothing here is seen outside the layer; the loader plumbing is layer.h. */
+ * and the calls between sub-modules free of loops (docs/CAPTURE.md). Nothing here is seen outside
+ * the layer; the loader plumbing is layer.h. */
 #ifndef LLCT_CAPTURE_CAPTURE_H
 #define LLCT_CAPTURE_CAPTURE_H
 
@@ -17,7 +20,6 @@
 #include "tier.h"
 
 #include "core.h"
-#include "instr.h"
 #include "output.h"
 #include "pipes.h"
 #include "record.h"

@@ -4,6 +4,7 @@
  * together (the expansion thread's jobs, the tier's table). */
 #include "capture.h"
 #include "llct/raster.h"
+#include "tier3/instr.h" /* the one file past the tier table: the tiers set up and torn down */
 
 #include <errno.h>
 #include <stdarg.h>

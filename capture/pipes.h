@@ -174,9 +174,6 @@ struct slot *find_slot(struct dset *s, uint32_t binding, uint32_t element);
  * known. With the lock held (the words belong to the module record). */
 int stage_code(const struct pipes_state *ps, const VkPipelineShaderStageCreateInfo *st,
 	       const uint32_t **code, size_t *n);
-/* Tier 2: the shadow of a pipeline just created (without the lock; calls down). */
-void shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineCache cache,
-		   const VkGraphicsPipelineCreateInfo *g, VkPipeline real);
 
 /* Free a tracked descriptor set, set layout, pipeline layout or update template (pipes.c;
  * hfree_all's shape). */

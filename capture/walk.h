@@ -36,7 +36,7 @@ void follow_index_copies(struct capture_device *c, const struct cbuf *b, int dep
 /* Keeps a copy of the index values a mapping shows before it goes (vkUnmapMemory). */
 void shadow_index_data(struct buf *b, uint64_t memory, const struct mem *m);
 
-/* ---- geometry.c: tier 2's positions by transform feedback ---- */
+/* ---- record_draw.c: draw commands as recorded (tier 2's shadow issues them again) ---- */
 
 /* A draw command as the program recorded it, to issue it again as a shadow draw. */
 enum {
@@ -59,39 +59,6 @@ struct draw_call {
 	VkBuffer buf, count_buf;
 	VkDeviceSize off, count_off;
 };
-/* Before a draw goes down: its shadow draw, when the bound pipeline has one and the recording
- * allows it. sub_geom[i] gets sub-draw i's geometry record (1 + index, 0: none; one per
- * sub-draw of a multi-draw, as many as call->n). Returns sub_geom[0]. */
-uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *call, uint32_t *sub_geom);
-/* A host-visible, coherent, mapped buffer of size bytes (calls down: without the lock): 0, or
- * -1 with nothing left made. */
-int host_buffer(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
-		VkBuffer *buf, VkDeviceMemory *mem, void **map);
-/* A new recording: b's buffers are reused from their start. */
-void geom_begin(struct cbuf *b);
-/* Frees b's buffers (calls down: without the lock, or at device end). */
-void geom_free(struct layer_device *d, struct cbuf *b);
-/* The positions draw record gi wrote in its last execution (the submission completed): 0 with
- * *pos, *n vertices of *stride floats each (x, y, z, w, then captured inputs); -1 when there
- * are none to use. state gets "xfb" or why not. */
-int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const float **pos,
-		   uint32_t *n, uint32_t *stride, char *state, size_t state_size);
-/* The expansion is done with record gi's n vertices: their room gets the sentinel again. */
-void geom_consumed(struct cbuf *b, uint32_t gi, uint32_t n);
-
-/* ---- tier2.c ---- */
-
-/* The emulated depth/stencil of an image's view (created on first use), or NULL. */
-struct llct_zbuf *img_zbuf(struct img *im, uint32_t mip, uint32_t layer);
-/* Tier 2's passes, draws and clears (its tier_ops', which tier 3's table shares). */
-void tier2_begin_pass(struct capture_device *c, const struct llct_pass *p);
-void tier2_end_pass(struct capture_device *c, const struct llct_pass *p);
-void tier2_draw(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
-		struct llct_draw_result *r);
-void tier2_clear(struct capture_device *c, const struct llct_pass *p, uint32_t i, uint32_t x0,
-		 uint32_t y0, uint32_t x1, uint32_t y1, uint32_t aspects, float depth,
-		 uint32_t stencil);
-
 /* ---- describe.c: draws and dispatches as the stream models see them ---- */
 
 void do_draw(struct capture_device *c, const struct cmd *m);

@@ -20,19 +20,23 @@ rank() {
 	case "$1" in
 	layer.h | settings.h | tier.h | async.h | spirv.h | spirv_instr_int.h) echo 0 ;;
 	core.h) echo 1 ;; track.h) echo 2 ;; pipes.h) echo 3 ;; record.h) echo 4 ;;
-	output.h) echo 5 ;; walk.h) echo 6 ;; instr.h) echo 7 ;; capture.h) echo 8 ;;
+	output.h) echo 5 ;; walk.h) echo 6 ;; capture.h) echo 8 ;;
+	tier2/tier2.h) echo 9 ;; tier3/instr.h) echo 10 ;; # the tiers' own, above the device record
 	*) echo "" ;;
 	esac
 }
 # a source file's sub-module: the loader and the SPIR-V passes see only the leaf helpers, the
 # handle map only core.h, track.c's and pipes.c's lookups only their headers; the rest work on
-# the device record
+# the device record; a tier's files see its header and those of the tiers below, and device.c,
+# which sets the tiers up, sees everything
 file_rank() {
 	case "$1" in
-	layer.c | settings.c | spirv*.c) echo 0 ;;
+	layer.c | loader.c | settings.c | spirv*.c) echo 0 ;;
 	hmap.c) echo 1 ;;
 	track.c) echo 2 ;;
 	pipes.c) echo 3 ;;
+	tier2/*) echo 9 ;;
+	tier3/* | device.c) echo 10 ;;
 	*) echo 8 ;;
 	esac
 }
@@ -40,10 +44,13 @@ fails=0 checks=0
 bad() { fails=$((fails + 1)); echo "FAIL: $*" >&2; }
 # the capture/ headers a file includes, directly or not, as the compiler finds them
 deps() {
+	local p
 	"$CC" -MM -MG -I. -I"$SRC/include" -I"$GEN" -x c "$1" 2>/dev/null | tr ' \\' '\n\n' |
-		grep -E '^[a-z_]+\.h$' | sort -u
+		grep -E '\.h$' | while read -r p; do
+		realpath -m --relative-to=. "$p"
+	done | grep -E '^([a-z0-9_]+/)?[a-z0-9_]+\.h$' | sort -u
 }
-for h in *.h; do
+for h in *.h */*.h; do
 	checks=$((checks + 1))
 	n=$(wc -l <"$h")
 	[ "$n" -le 300 ] || bad "capture/$h is $n lines (at most 300: split it by what uses it)"
@@ -58,7 +65,7 @@ for h in *.h; do
 		fi
 	done
 done
-for f in *.c; do
+for f in *.c */*.c; do
 	checks=$((checks + 1))
 	r=$(file_rank "$f")
 	for d in $(deps "$f"); do

@@ -16,8 +16,8 @@
  * lines through the surface layout, by the pixel's SM, through the TEX cache) in place of tier
  * 2's footprint of its sampled images. Pipeline libraries, and pipelines whose fragment shader
  * the pass cannot follow completely, keep tier 2's model and say why. */
-#include "capture.h"
-#include "spirv.h"
+#include "instr.h"
+#include "../spirv.h"
 
 #include <math.h>
 #include <stdlib.h>

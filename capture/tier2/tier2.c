@@ -3,7 +3,7 @@
  * depth/stencil buffers kept per image view; load ops, clears and DONT_CARE stores act on those
  * buffers as on the real ones. A draw without positions keeps tier 1's model (its kernel row
  * says why). LLCT_CAPTURE_DUMP_DEPTH=DIR writes each depth buffer at the end of each pass. */
-#include "capture.h"
+#include "tier2.h"
 #include "llct/raster.h"
 
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * layer can know them, else from a transform-feedback stream query (primary command buffers)
  * or from where the written vertices end (buffers are filled with a sentinel first); a draw
  * that needed more room than it had is reported truncated and the next recording gets more. */
-#include "capture.h"
+#include "tier2.h"
 
 #include <stdio.h>
 #include <stdlib.h>

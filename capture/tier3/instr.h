@@ -1,11 +1,11 @@
-/* instr.h - private to capture/: capture tier 3's interface (instr.c for compute, instr_draw.c
- * for draws), over walk.h (it reads command lists, pipelines, descriptors and images, and
- * expands records); capture.h includes it. */
+/* instr.h - private to capture/tier3/: capture tier 3's own functions (instr.c for compute,
+ * instr_draw.c for draws, tier3.c its table), over tier 2's (tier2/tier2.h: tier 3 is tier 2
+ * with instrumented twins); seen by tier 3's files and device.c alone, the rest of the layer
+ * reaching the tier through its tier_ops table (tier.h). */
 #ifndef LLCT_CAPTURE_INSTR_H
 #define LLCT_CAPTURE_INSTR_H
 
-#include "tier.h"
-#include "walk.h"
+#include "../tier2/tier2.h"
 
 struct llct_spirv_site;
 #define INSTR_MAX_DRAWS 16384 /* instrumented draws a command buffer recording */

@@ -12,8 +12,8 @@
  * tier 2's whole-range footprint for those buffers. A pipeline the pass cannot follow
  * completely (see spirv_instr.c), or a layout with no set left, keeps the footprint and says
  * why in the dispatch's kernel row. */
-#include "capture.h"
-#include "spirv.h"
+#include "instr.h"
+#include "../spirv.h"
 
 #include <stdio.h>
 #include <stdlib.h>

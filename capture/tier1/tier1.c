@@ -1,6 +1,6 @@
 /* tier1.c - capture tier 1, the footprint model: passes, draws and clears go straight to the
  * stream models of streams/ (draw.h), which know no geometry. */
-#include "capture.h"
+#include "../capture.h"
 
 static void begin_pass(struct capture_device *c, const struct llct_pass *p)
 {

@@ -1,7 +1,7 @@
 /* tier3.c - capture tier 3's table: tier 2's passes, draws and shadow geometry, with the
  * instrumented twins of draws' fragment (and vertex) shaders (instr_draw.c) and of compute
  * shaders (instr.c), whose records the expansion reads in place of the models' guesses. */
-#include "capture.h"
+#include "instr.h"
 
 /* A graphics pipeline: tier 2's shadow, and the fragment twin where fragment shaders are
  * instrumented. */

@@ -1,0 +1,52 @@
+/* tier2.h - private to capture/tier2/: capture tier 2's own functions, seen by tier 2's files,
+ * tier 3's (which builds on them) and device.c only; the rest of the layer reaches the tier
+ * through its tier_ops table (tier.h). Tier 2 is exact geometry: each draw's shadow (shadow.c:
+ * the pipeline writing its positions by transform feedback with rasterizer discard), the
+ * positions it wrote (geometry.c) and llctrace's rasterizer over emulated depth (tier2.c). */
+#ifndef LLCT_CAPTURE_TIER2_H
+#define LLCT_CAPTURE_TIER2_H
+
+#include "../capture.h"
+
+/* ---- shadow.c ---- */
+
+/* Tier 2: the shadow of a pipeline just created (without the lock; calls down). */
+void shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineCache cache,
+		   const VkGraphicsPipelineCreateInfo *g, VkPipeline real);
+
+/* ---- geometry.c ---- */
+
+/* Before a draw goes down: its shadow draw, when the bound pipeline has one and the recording
+ * allows it. sub_geom[i] gets sub-draw i's geometry record (1 + index, 0: none; one per
+ * sub-draw of a multi-draw, as many as call->n). Returns sub_geom[0]. */
+uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *call, uint32_t *sub_geom);
+/* A host-visible, coherent, mapped buffer of size bytes (calls down: without the lock): 0, or
+ * -1 with nothing left made. */
+int host_buffer(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
+		VkBuffer *buf, VkDeviceMemory *mem, void **map);
+/* A new recording: b's buffers are reused from their start. */
+void geom_begin(struct cbuf *b);
+/* Frees b's buffers (calls down: without the lock, or at device end). */
+void geom_free(struct layer_device *d, struct cbuf *b);
+/* The positions draw record gi wrote in its last execution (the submission completed): 0 with
+ * *pos, *n vertices of *stride floats each (x, y, z, w, then captured inputs); -1 when there
+ * are none to use. state gets "xfb" or why not. */
+int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const float **pos,
+		   uint32_t *n, uint32_t *stride, char *state, size_t state_size);
+/* The expansion is done with record gi's n vertices: their room gets the sentinel again. */
+void geom_consumed(struct cbuf *b, uint32_t gi, uint32_t n);
+
+/* ---- tier2.c ---- */
+
+/* The emulated depth/stencil of an image's view (created on first use), or NULL. */
+struct llct_zbuf *img_zbuf(struct img *im, uint32_t mip, uint32_t layer);
+/* Tier 2's passes, draws and clears (its tier_ops', which tier 3's table shares). */
+void tier2_begin_pass(struct capture_device *c, const struct llct_pass *p);
+void tier2_end_pass(struct capture_device *c, const struct llct_pass *p);
+void tier2_draw(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
+		struct llct_draw_result *r);
+void tier2_clear(struct capture_device *c, const struct llct_pass *p, uint32_t i, uint32_t x0,
+		 uint32_t y0, uint32_t x1, uint32_t y1, uint32_t aspects, float depth,
+		 uint32_t stencil);
+
+#endif
