@@ -84,26 +84,17 @@ struct capture_device {
 	int xfb;   /* transform feedback is on: shadow pipelines and draws */
 	int tier3; /* compute pipelines get instrumented twins (instr.c) */
 	uint32_t max_sets, n_sms;
-	uint32_t max_records;   /* tier 3: room a dispatch, in records (0: sized by the dispatch) */
-	uint32_t frec_max;      /* tier 3: the most words a command buffer's draw records get */
-	uint32_t frec_hint;     /* tier 3: the most records a command buffer's draws last wanted
-				   (+ a quarter): every draw record buffer made at least this big */
-	uint32_t frec_scanned;  /* frame + 1 in which the command buffers were last looked at */
+	uint32_t frec_scanned;  /* tier 3: frame + 1 in which the command buffers were last looked
+				   at for room (submit.c starts it again) */
 	uint32_t twin_lead;     /* tier 3: twins only in recordings this close to a frame to
 				   capture (LLCT_CAPTURE_TWIN_LEAD; UINT32_MAX: any) */
 	uint64_t twins_outside; /* submissions outside the frames captured that ran twins */
-	VkDescriptorSetLayout rec_dsl; /* tier 3: the layer's set (records; the draw number) */
-	struct crec ids;               /* tier 3: slot k holds k (the draw numbers) */
-	uint32_t id_align;             /* bytes between slots (minStorageBufferOffsetAlignment) */
-	int frag_instr, vert_instr;    /* tier 3 instruments fragment (and vertex) shaders */
-	VkPipelineLayout *old_layouts; /* tier 3: twin layouts of destroyed layouts */
-	size_t n_old_layouts;
-	uint32_t xfb_mem_types; /* memory types host-visible and coherent (bit mask) */
+	int frag_instr;         /* tier 3 instruments fragment (and vertex) shaders */
 	int instrument;         /* recordings now get shadow draws (captured frames may run them) */
-	uint32_t xfb_guess;     /* room (vertices) for a shadow draw of unknown size at first:
-				   65,536, or LLCT_CAPTURE_XFB_GUESS (tests force truncation) */
-	struct llct_raster *raster;
-	char dump_depth[512]; /* LLCT_CAPTURE_DUMP_DEPTH: where emulated depth goes at pass end */
+	/* the tiers' own state, which only their files and device.c see (tier2/tier2.h,
+	   tier3/instr.h); NULL below the tier */
+	struct tier2_state *t2;
+	struct tier3_state *t3;
 };
 
 /* Records a command with the device lock held; the call down the chain happens before, outside

@@ -31,6 +31,16 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		return;
 	}
 	struct capture_device *c = calloc(1, sizeof(*c));
+	if (c) { /* the tiers' own state: theirs to use, made here with the record */
+		c->t2 = calloc(1, sizeof(*c->t2));
+		c->t3 = calloc(1, sizeof(*c->t3));
+	}
+	if (c && (!c->t2 || !c->t3)) {
+		free(c->t2);
+		free(c->t3);
+		free(c);
+		c = NULL;
+	}
 	if (!c) {
 		cap_log("out of memory; capture is off");
 		cap_status_failed("out of memory");
@@ -83,7 +93,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		if ((c->mem_flags[i] & (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
 					VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) ==
 		    (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
-			c->xfb_mem_types |= 1u << i;
+			c->t2->xfb_mem_types |= 1u << i;
 	}
 	/* the tier: 2 when the device took transform feedback (and there is memory to read its
 	   buffers from), else 1, saying why */
@@ -91,24 +101,25 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	int wanted = set.tier;
 	c->max_sets = props.limits.maxBoundDescriptorSets;
 	c->n_sms = fc.n_sms;
-	if (wanted >= 2 && prep->xfb && c->xfb_mem_types && (c->raster = llct_raster_create())) {
+	if (wanted >= 2 && prep->xfb && c->t2->xfb_mem_types &&
+	    (c->t2->raster = llct_raster_create())) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		llct_raster_set_threads(c->raster, set.raster_threads ? set.raster_threads
-						   : cpus > 8         ? 8
-						   : cpus > 1         ? (unsigned)cpus
-								      : 1);
+		llct_raster_set_threads(c->t2->raster, set.raster_threads ? set.raster_threads
+						       : cpus > 8         ? 8
+						       : cpus > 1         ? (unsigned)cpus
+									  : 1);
 		c->tier = &llct_tier2;
 		c->xfb = 1;
 		c->instrument = 1;
-		c->id_align = (uint32_t)props.limits.minStorageBufferOffsetAlignment;
-		c->id_align = c->id_align < 16 ? 16 : c->id_align;
+		c->t3->id_align = (uint32_t)props.limits.minStorageBufferOffsetAlignment;
+		c->t3->id_align = c->t3->id_align < 16 ? 16 : c->t3->id_align;
 		if (wanted == 3 && !instr_device_init(c)) {
 			/* compute's buffer accesses per invocation, through a cache per SM as an
 			   L1 and a constant cache would filter them */
 			c->tier = &llct_tier3;
 			c->tier3 = 1;
 			c->frag_instr = prep->frag; /* fragment shaders too (their stores) */
-			c->vert_instr = prep->frag && prep->vstores; /* and vertex shaders */
+			c->t3->vert_instr = prep->frag && prep->vstores; /* and vertex shaders */
 			fc.rc_lines[LLCT_STREAM_CS] = 16384 / fc.line;
 			fc.rc_lines[LLCT_STREAM_OTHER] = 8192 / fc.line;
 		} else if (wanted == 3) {
@@ -124,16 +135,16 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 				  "rasterize; tier 1 instead";
 		cap_log("%s", tier_note);
 	}
-	c->xfb_guess = set.xfb_guess;
-	c->max_records = set.records;
-	c->frec_max = 5 * set.draw_room;
+	c->t2->xfb_guess = set.xfb_guess;
+	c->t3->max_records = set.records;
+	c->t3->frec_max = 5 * set.draw_room;
 	/* a room is bound whole as a storage buffer: by default no bigger than the device's
 	   maxStorageBufferRange (lavapipe's is 128 MiB: 6.7 M records), a command buffer's draws
 	   spreading over more rooms; a room asked for past it is made, and said */
 	uint64_t range_words = props.limits.maxStorageBufferRange / 4 / 5 * 5;
-	if ((uint64_t)c->frec_max > range_words) {
+	if ((uint64_t)c->t3->frec_max > range_words) {
 		if (!set.draw_room_set)
-			c->frec_max = (uint32_t)range_words;
+			c->t3->frec_max = (uint32_t)range_words;
 		else
 			cap_log(
 			    "LLCT_CAPTURE_DRAW_ROOM=%u records is past the device's "
@@ -146,7 +157,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	}
 	c->twin_lead = set.twin_lead;
 	if (set.dump_depth[0])
-		memcpy(c->dump_depth, set.dump_depth, sizeof(set.dump_depth));
+		memcpy(c->t2->dump_depth, set.dump_depth, sizeof(set.dump_depth));
 	char driver[64], app[300] = "";
 	snprintf(driver, sizeof(driver), "driver version 0x%x, API %u.%u.%u", props.driverVersion,
 		 VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion),
@@ -167,9 +178,11 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		cap_log("%s; capture is off", err);
 		cap_status_failed(err);
 		llct_writer_close(c->w);
-		llct_raster_destroy(c->raster);
+		llct_raster_destroy(c->t2->raster);
 		if (!c->all_frames)
 			llct_frame_range_release(&c->frames);
+		free(c->t2);
+		free(c->t3);
 		free(c);
 		return;
 	}
@@ -259,7 +272,7 @@ void capture_device_destroyed(struct layer_device *d)
 			live, sets);
 	}
 	llct_fp_destroy(c->fp);
-	llct_raster_destroy(c->raster);
+	llct_raster_destroy(c->t2->raster);
 	free(c->walk.uses);
 	for (size_t i = 0; i < c->cbufs.cap; i++)
 		if (c->cbufs.val[i])
@@ -304,5 +317,7 @@ void capture_device_destroyed(struct layer_device *d)
 		fclose(c->times);
 	pthread_mutex_destroy(&c->lock);
 	pthread_mutex_destroy(&c->wmu);
+	free(c->t2);
+	free(c->t3);
 	free(c);
 }

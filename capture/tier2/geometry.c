@@ -107,7 +107,7 @@ int host_buffer(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags 
 	if (d->d.CreateBuffer(dev, &bi, NULL, buf) != VK_SUCCESS)
 		return -1;
 	d->d.GetBufferMemoryRequirements(dev, *buf, &req);
-	uint32_t type = 0, ok = req.memoryTypeBits & c->xfb_mem_types;
+	uint32_t type = 0, ok = req.memoryTypeBits & c->t2->xfb_mem_types;
 	while (type < 32 && !(ok >> type & 1))
 		type++;
 	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
@@ -295,7 +295,7 @@ uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *su
 	int dyn_discard = p && (p->dyn & DY_RAST_DISCARD), discard = b ? b->rec_discard : 0;
 	int expands = p && p->pr.expands, out_prim = p ? p->pr.out_prim : -1;
 	uint32_t slots = p && p->pr.xfb_floats >= 4 ? p->pr.xfb_floats / 4 : 1;
-	uint32_t guess = b && b->geom && b->geom->guess ? b->geom->guess : c->xfb_guess;
+	uint32_t guess = b && b->geom && b->geom->guess ? b->geom->guess : c->t2->xfb_guess;
 	int primary = b && b->primary;
 	pthread_mutex_unlock(&c->lock);
 	if (!ok)
@@ -396,7 +396,7 @@ int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const 
 		uint64_t wrote = b->xfbq.res[2 * (r->query - 1)],
 			 needed = b->xfbq.res[2 * (r->query - 1) + 1];
 		if (needed > wrote) { /* the buffer was too small: the next recording gets more */
-			g->guess = g->guess ? g->guess : c->xfb_guess;
+			g->guess = g->guess ? g->guess : c->t2->xfb_guess;
 			while (g->guess < needed * r->per_prim && g->guess < MAX_VERTS)
 				g->guess *= 2;
 			snprintf(state, state_size, "truncated: %llu of %llu primitives",

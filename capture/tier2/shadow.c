@@ -6,8 +6,8 @@
  * with that library's shadow. Created at pipeline creation (the create info is only valid
  * then), on the program's thread, calling down without the lock. A pipeline the layer cannot
  * shadow records why; its draws keep tier 1's model. */
-#include "tier2.h"
 #include "../spirv.h"
+#include "tier2.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -52,12 +52,12 @@ void tier2_end_pass(struct capture_device *c, const struct llct_pass *p)
 		const struct llct_attachment *a = &p->att[i];
 		if (!a->z)
 			continue;
-		if (c->dump_depth[0] && c->in_frame && a->has_depth) {
+		if (c->t2->dump_depth[0] && c->in_frame && a->has_depth) {
 			char path[700];
 			uint32_t w, h;
 			llct_surface_mip_extent(&a->s, a->mip, &w, &h);
 			snprintf(path, sizeof(path), "%s/frame%u-kernel%u-image%llu-%ux%u.f32",
-				 c->dump_depth, c->frame, c->kernel ? c->kernel - 1 : 0,
+				 c->t2->dump_depth, c->frame, c->kernel ? c->kernel - 1 : 0,
 				 (unsigned long long)a->id, w, h);
 			if (llct_zbuf_save(a->z, path))
 				cap_log("cannot write the depth dump '%s'", path);
@@ -73,7 +73,7 @@ void tier2_draw(struct capture_device *c, const struct llct_pass *p, const struc
 {
 	if (!d->pos) {
 		llct_draw_footprint(c->fp, p, d, r); /* no positions: tier 1's rectangle */
-	} else if (llct_raster_draw(c->raster, c->fp, p, d, r)) {
+	} else if (llct_raster_draw(c->t2->raster, c->fp, p, d, r)) {
 		llct_draw_footprint(c->fp, p, d, r); /* out of memory: the same, said in the row */
 		r->fell_back = 1;
 	}

@@ -8,6 +8,15 @@
 
 #include "../capture.h"
 
+/* Tier 2's own state (the device record's t2, made by device.c for tiers 2 and 3). */
+struct tier2_state {
+	uint32_t xfb_mem_types; /* memory types host-visible and coherent (bit mask) */
+	uint32_t xfb_guess;     /* room (vertices) for a shadow draw of unknown size at first:
+				   65,536, or LLCT_CAPTURE_XFB_GUESS (tests force truncation) */
+	struct llct_raster *raster;
+	char dump_depth[512]; /* LLCT_CAPTURE_DUMP_DEPTH: where emulated depth goes at pass end */
+};
+
 /* ---- shadow.c ---- */
 
 /* Tier 2: the shadow of a pipeline just created (without the lock; calls down). */

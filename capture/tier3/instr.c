@@ -38,32 +38,32 @@ int instr_device_init(struct capture_device *c)
 	    .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
 	    .bindingCount = 2,
 	    .pBindings = b};
-	if (d->d.CreateDescriptorSetLayout(d->handle, &ci, NULL, &c->rec_dsl) != VK_SUCCESS)
+	if (d->d.CreateDescriptorSetLayout(d->handle, &ci, NULL, &c->t3->rec_dsl) != VK_SUCCESS)
 		return -1;
 	/* the draw numbers binding 1 points at: slot k (id_align bytes apart) holds k */
-	uint32_t words = c->id_align / 4 * INSTR_MAX_DRAWS;
-	if (instr_buffer(c, words, 0, &c->ids)) {
-		d->d.DestroyDescriptorSetLayout(d->handle, c->rec_dsl, NULL);
-		c->rec_dsl = VK_NULL_HANDLE;
+	uint32_t words = c->t3->id_align / 4 * INSTR_MAX_DRAWS;
+	if (instr_buffer(c, words, 0, &c->t3->ids)) {
+		d->d.DestroyDescriptorSetLayout(d->handle, c->t3->rec_dsl, NULL);
+		c->t3->rec_dsl = VK_NULL_HANDLE;
 		return -1;
 	}
 	for (uint32_t k = 0; k < INSTR_MAX_DRAWS; k++)
-		c->ids.map[k * (c->id_align / 4)] = k;
+		c->t3->ids.map[k * (c->t3->id_align / 4)] = k;
 	return 0;
 }
 
 void instr_device_end(struct capture_device *c)
 {
 	struct layer_device *d = c->dev;
-	for (size_t i = 0; i < c->n_old_layouts; i++)
-		d->d.DestroyPipelineLayout(d->handle, c->old_layouts[i], NULL);
-	free(c->old_layouts);
-	c->old_layouts = NULL;
-	c->n_old_layouts = 0;
-	instr_buffer_free(c->dev, &c->ids);
-	if (c->rec_dsl)
-		d->d.DestroyDescriptorSetLayout(d->handle, c->rec_dsl, NULL);
-	c->rec_dsl = VK_NULL_HANDLE;
+	for (size_t i = 0; i < c->t3->n_old_layouts; i++)
+		d->d.DestroyPipelineLayout(d->handle, c->t3->old_layouts[i], NULL);
+	free(c->t3->old_layouts);
+	c->t3->old_layouts = NULL;
+	c->t3->n_old_layouts = 0;
+	instr_buffer_free(c->dev, &c->t3->ids);
+	if (c->t3->rec_dsl)
+		d->d.DestroyDescriptorSetLayout(d->handle, c->t3->rec_dsl, NULL);
+	c->t3->rec_dsl = VK_NULL_HANDLE;
 }
 
 VkPipelineLayout instr_layout(struct capture_device *c, const VkPipelineLayoutCreateInfo *info,
@@ -78,7 +78,7 @@ VkPipelineLayout instr_layout(struct capture_device *c, const VkPipelineLayoutCr
 		if (!(l[i] = info->pSetLayouts[i]))
 			return VK_NULL_HANDLE; /* independent sets of pipeline libraries: not here
 						*/
-	l[info->setLayoutCount] = c->rec_dsl;
+	l[info->setLayoutCount] = c->t3->rec_dsl;
 	VkPipelineLayoutCreateInfo ci = *info;
 	ci.setLayoutCount = info->setLayoutCount + 1;
 	ci.pSetLayouts = l;
@@ -91,13 +91,13 @@ VkPipelineLayout instr_layout(struct capture_device *c, const VkPipelineLayoutCr
 void instr_layout_gone(struct capture_device *c, VkPipelineLayout ext)
 {
 	/* pipelines made with it may still be bound in command buffers: destroyed at the end */
-	VkPipelineLayout *v = realloc(c->old_layouts, (c->n_old_layouts + 1) * sizeof(*v));
+	VkPipelineLayout *v = realloc(c->t3->old_layouts, (c->t3->n_old_layouts + 1) * sizeof(*v));
 	if (!v) {
 		c->dev->d.DestroyPipelineLayout(c->dev->handle, ext, NULL);
 		return;
 	}
-	c->old_layouts = v;
-	c->old_layouts[c->n_old_layouts++] = ext;
+	c->t3->old_layouts = v;
+	c->t3->old_layouts[c->t3->n_old_layouts++] = ext;
 }
 
 /* Invocations a workgroup from the module's LocalSize (1 when it is not a literal). */
@@ -208,11 +208,11 @@ int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct 
 	VkDescriptorSetAllocateInfo si = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
 					  .descriptorPool = r->pool,
 					  .descriptorSetCount = 1,
-					  .pSetLayouts = &c->rec_dsl};
+					  .pSetLayouts = &c->t3->rec_dsl};
 	if (d->d.AllocateDescriptorSets(dev, &si, &r->set) != VK_SUCCESS)
 		goto fail;
 	/* binding 0 the records, binding 1 the draw numbers (one slot, at a dynamic offset) */
-	VkDescriptorBufferInfo dbi[2] = {{r->buf, 0, VK_WHOLE_SIZE}, {c->ids.buf, 0, 16}};
+	VkDescriptorBufferInfo dbi[2] = {{r->buf, 0, VK_WHOLE_SIZE}, {c->t3->ids.buf, 0, 16}};
 	VkWriteDescriptorSet wr[2] = {{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
 				       .dstSet = r->set,
 				       .descriptorCount = 1,
@@ -318,8 +318,8 @@ uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_
 	want = want < MIN_WORDS ? MIN_WORDS : want > MAX_WORDS ? MAX_WORDS : want;
 	if (p && want < 3 * (uint64_t)p->tw.need) /* a dispatch of it lost records: room */
 		want = 3 * (uint64_t)p->tw.need < MAX_WORDS ? 3 * (uint64_t)p->tw.need : MAX_WORDS;
-	if (c->max_records) /* LLCT_CAPTURE_RECORDS (tests make it small to see losses) */
-		want = 3 * (uint64_t)c->max_records;
+	if (c->t3->max_records) /* LLCT_CAPTURE_RECORDS (tests make it small to see losses) */
+		want = 3 * (uint64_t)c->t3->max_records;
 	ic->orig = b ? b->rec_cpipe : 0;
 	pthread_mutex_unlock(&c->lock);
 	if (!twin || !b)

@@ -7,6 +7,20 @@
 
 #include "../tier2/tier2.h"
 
+/* Tier 3's own state (the device record's t3, made by device.c for tier 3). */
+struct tier3_state {
+	uint32_t max_records;          /* room a dispatch, in records (0: sized by the dispatch) */
+	uint32_t frec_max;             /* the most words a command buffer's draw records get */
+	uint32_t frec_hint;            /* the most records a command buffer's draws last wanted (+ a
+					  quarter): every draw record buffer made at least this big */
+	VkDescriptorSetLayout rec_dsl; /* the layer's set (records; the draw number) */
+	struct crec ids;               /* slot k holds k (the draw numbers) */
+	uint32_t id_align;             /* bytes between slots (minStorageBufferOffsetAlignment) */
+	int vert_instr;                /* vertex shaders are instrumented too */
+	VkPipelineLayout *old_layouts; /* twin layouts of destroyed layouts */
+	size_t n_old_layouts;
+};
+
 struct llct_spirv_site;
 #define INSTR_MAX_DRAWS 16384 /* instrumented draws a command buffer recording */
 /* A host-visible buffer of `words` words (+ spill), with a set when with_set: 0, or -1.

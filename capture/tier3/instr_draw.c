@@ -16,8 +16,8 @@
  * lines through the surface layout, by the pixel's SM, through the TEX cache) in place of tier
  * 2's footprint of its sampled images. Pipeline libraries, and pipelines whose fragment shader
  * the pass cannot follow completely, keep tier 2's model and say why. */
-#include "instr.h"
 #include "../spirv.h"
+#include "instr.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -106,7 +106,7 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 	else if (!why)
 		ext = l->ext, set = l->ext_set;
 	for (int k = 0; k < 2 && !why; k++)
-		if (st_of[k] >= 0 && (k == 0 || c->vert_instr))
+		if (st_of[k] >= 0 && (k == 0 || c->t3->vert_instr))
 			words[k] = stage_words(c, g, st_of[k], &n[k], &why);
 	pthread_mutex_unlock(&c->lock);
 	/* the fragment shader's sites first, the vertex shader's numbered after them */
@@ -186,7 +186,7 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 		p->tw.n_frag_sites = (uint32_t)ins[0].n_sites;
 		/* every stage that can touch the bound buffers is instrumented: their records
 		   replace the buffers' model too */
-		p->tw.all_stages = st_of[1] < 0 || c->vert_instr;
+		p->tw.all_stages = st_of[1] < 0 || c->t3->vert_instr;
 		p->tw.words = 5;
 		sites = NULL;
 		twin = VK_NULL_HANDLE;
@@ -217,13 +217,13 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 	VkPipelineLayout layout = twin ? p->tw.layout : VK_NULL_HANDLE;
 	uint32_t set = twin ? p->tw.set : 0, k = b ? b->n_draws : INSTR_MAX_DRAWS;
 	/* the rooms, set up at the recording's first draw: as many as its draws last wanted
-	 * (c->frec_max words, LLCT_CAPTURE_DRAW_ROOM records, the most in one; 32 Mi by
+	 * (c->t3->frec_max words, LLCT_CAPTURE_DRAW_ROOM records, the most in one; 32 Mi by
 	 * default: 640 MiB), kept four-fifths full so that the draws dealt round them fit */
 	int setup = b && twin && k < INSTR_MAX_DRAWS && !b->n_frec;
-	uint32_t need = !b                                          ? 0
-			: b->primary && c->frec_hint > b->frec_need ? c->frec_hint
-								    : b->frec_need;
-	uint32_t fmax = c->frec_max ? c->frec_max : 5u * 32 * 1024 * 1024;
+	uint32_t need = !b                                              ? 0
+			: b->primary && c->t3->frec_hint > b->frec_need ? c->t3->frec_hint
+									: b->frec_need;
+	uint32_t fmax = c->t3->frec_max ? c->t3->frec_max : 5u * 32 * 1024 * 1024;
 	uint32_t rooms = 1, words = FREC_WORDS;
 	struct crec old[FREC_ROOMS];
 	int n_old = 0;
@@ -279,7 +279,7 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 	VkDescriptorSet s = b->frec[k % b->n_frec].set;
 	dq->orig = b->rec_pipe;
 	pthread_mutex_unlock(&c->lock);
-	uint32_t off = k * c->id_align;
+	uint32_t off = k * c->t3->id_align;
 	d->d.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, twin);
 	d->d.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, set, 1, &s, 1,
 				   &off);

@@ -30,15 +30,15 @@ static void recording_begun(struct capture_device *c, struct cbuf *b)
 		for (size_t i = 0; i < c->cbufs.cap; i++) {
 			const struct cbuf *o = c->cbufs.val[i];
 			uint32_t t = o ? instr_draw_wanted(o) : 0;
-			if (t + t / 4 > c->frec_hint)
-				c->frec_hint = t + t / 4;
+			if (t + t / 4 > c->t3->frec_hint)
+				c->t3->frec_hint = t + t / 4;
 		}
 	}
 	/* programs (Zink) rotate several primary command buffers: one that ran out of room sizes
 	   the others' next recordings too, so a range's first frames fit (secondaries, often many
 	   and small, size themselves) */
-	if (b->primary && c->frec_hint > b->frec_need && b->frec[0].map)
-		b->frec_need = c->frec_hint;
+	if (b->primary && c->t3->frec_hint > b->frec_need && b->frec[0].map)
+		b->frec_need = c->t3->frec_hint;
 	b->n_frec = 0; /* the rooms are set up again at the first draw */
 	geom_begin(b);
 }
