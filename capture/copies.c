@@ -11,7 +11,7 @@ static void buffer_range(struct capture_device *c, uint64_t handle, uint64_t off
 {
 	uint64_t addr, len;
 	if (buffer_bytes(&c->tr, handle, off, size, &addr, &len))
-		llct_fp_range(c->fp, addr, len, stream, op, 0);
+		llct_fp_range(c->out.fp, addr, len, stream, op, 0);
 }
 
 static void image_region(struct capture_device *c, uint64_t handle, uint32_t mip, uint32_t layer,
@@ -21,7 +21,7 @@ static void image_region(struct capture_device *c, uint64_t handle, uint32_t mip
 	if (!im || !im->bound)
 		return;
 	uint32_t x0 = o.x > 0 ? (uint32_t)o.x : 0, y0 = o.y > 0 ? (uint32_t)o.y : 0;
-	llct_fp_rect(c->fp, &im->s, mip, layer, x0, y0, x0 + e.width, y0 + e.height,
+	llct_fp_rect(c->out.fp, &im->s, mip, layer, x0, y0, x0 + e.width, y0 + e.height,
 		     as_other ? LLCT_STREAM_OTHER : image_stream(im), op, 0);
 }
 
@@ -106,9 +106,9 @@ void do_clear_image(struct capture_device *c, const struct cmd *m)
 		for (uint32_t l = 0; l < im->s.layers; l++) {
 			uint32_t w, h;
 			llct_surface_mip_extent(&im->s, mip, &w, &h);
-			llct_fp_rect(c->fp, &im->s, mip, l, 0, 0, w, h, image_stream(im),
+			llct_fp_rect(c->out.fp, &im->s, mip, l, 0, 0, w, h, image_stream(im),
 				     LLCT_OP_WRITE, 0);
-			llct_hiz_rect(c->fp, &im->hiz, mip, l, 0, 0, w, h, LLCT_OP_WRITE, 0);
+			llct_hiz_rect(c->out.fp, &im->hiz, mip, l, 0, 0, w, h, LLCT_OP_WRITE, 0);
 		}
 	for (uint32_t i = 0; im && m->u.clear.ds && i < im->n_zb; i++) /* tier 2's buffers */
 		llct_zbuf_clear(

@@ -293,10 +293,10 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	/* the layer's count of the draw: samples that passed (occlusion) or fragment shader
 	   invocations (pipeline statistics: only where the pipeline has a fragment stage) */
 	if (m->u.draw.query && cb && cb->cnt.res_ok && m->u.draw.query <= cb->cnt.used &&
-	    (c->count_query == VK_QUERY_TYPE_OCCLUSION || (p && p->fs.has_fs)))
+	    (c->rs.count_query == VK_QUERY_TYPE_OCCLUSION || (p && p->fs.has_fs)))
 		measured = cb->cnt.res[m->u.draw.query - 1];
 	/* tier 1 scales its rectangle by the count: samples, or invocations as pixels */
-	d.samples_passed = measured == UINT64_MAX || c->count_query == VK_QUERY_TYPE_OCCLUSION
+	d.samples_passed = measured == UINT64_MAX || c->rs.count_query == VK_QUERY_TYPE_OCCLUSION
 			       ? measured
 			       : measured * d.st.samples;
 	/* tier 2: the positions the shadow draw wrote */
@@ -360,8 +360,8 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	size_t at = 0;
 	if (measured != UINT64_MAX)
 		at += (size_t)snprintf(fr + at, sizeof(fr) - at, ",\"%s\":%llu",
-				       c->count_query == VK_QUERY_TYPE_OCCLUSION ? "occlusion"
-										 : "fragments",
+				       c->rs.count_query == VK_QUERY_TYPE_OCCLUSION ? "occlusion"
+										    : "fragments",
 				       (unsigned long long)measured);
 	if (c->tier->tier >= 2 && at < sizeof(fr))
 		at += (size_t)snprintf(fr + at, sizeof(fr) - at,
@@ -434,5 +434,5 @@ void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 			p->tw.need = ir.records > p->tw.need ? ir.records : p->tw.need;
 		}
 	}
-	llct_dispatch_footprint(c->fp, c->walk.uses, (uint32_t)c->walk.n_uses);
+	llct_dispatch_footprint(c->out.fp, c->walk.uses, (uint32_t)c->walk.n_uses);
 }

@@ -389,7 +389,7 @@ static void push_set(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipelineLa
 	struct playout *pl = hget(&c->ps.playouts, H(layout));
 	struct cbuf *cbuf = c->failed ? NULL : cbuf_of(c, cb);
 	struct dset *s = cbuf ? new_dset(pl && set < pl->n ? &pl->set[set] : NULL) : NULL;
-	uint64_t key = 0xfff0000000000000ull | ++c->next_push;
+	uint64_t key = 0xfff0000000000000ull | ++c->ps.next_push;
 	if (s && cbuf->n_pushed == cbuf->cap_pushed) {
 		size_t cap = cbuf->cap_pushed ? 2 * cbuf->cap_pushed : 16;
 		uint64_t *p = realloc(cbuf->pushed, cap * sizeof(*p));

@@ -48,33 +48,33 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		return;
 	}
 	pthread_mutex_init(&c->lock, NULL);
-	pthread_mutex_init(&c->wmu, NULL);
+	pthread_mutex_init(&c->out.wmu, NULL);
 	c->dev = d;
 	c->tier = &llct_tier1;
-	c->next_addr = (uint64_t)1 << 32;
-	c->next_meta_addr = (uint64_t)1 << 44; /* HiZ buffers: apart from program memory */
-	c->next_id = 1;
+	c->out.next_addr = (uint64_t)1 << 32;
+	c->out.next_meta_addr = (uint64_t)1 << 44; /* HiZ buffers: apart from program memory */
+	c->out.next_id = 1;
 	if (set.output[0])
-		memcpy(c->path, set.output, sizeof(set.output));
+		memcpy(c->out.path, set.output, sizeof(set.output));
 	else
-		snprintf(c->path, sizeof(c->path), "llctrace-%ld.llct", (long)getpid());
+		snprintf(c->out.path, sizeof(c->out.path), "llctrace-%ld.llct", (long)getpid());
 	const char *fr = set.frames_text;
-	c->all_frames = set.all_frames;
-	c->frames = set.frames; /* the range is the device's now */
-	c->bounded = set.bounded;
-	c->last_frame = set.last_frame;
-	c->exit_after = set.exit_after;
-	c->t_start = mono_s();
-	if (set.times[0] && !(c->times = fopen(set.times, "a")))
+	c->out.all_frames = set.all_frames;
+	c->out.frames = set.frames; /* the range is the device's now */
+	c->out.bounded = set.bounded;
+	c->out.last_frame = set.last_frame;
+	c->sub.exit_after = set.exit_after;
+	c->out.t_start = mono_s();
+	if (set.times[0] && !(c->out.times = fopen(set.times, "a")))
 		cap_log("cannot open LLCT_CAPTURE_TIMES '%s': %s; frames go untimed", set.times,
 			strerror(errno));
-	c->boundary_submit = set.boundary == BOUNDARY_SUBMIT;
-	c->boundary_auto = set.boundary == BOUNDARY_AUTO;
-	c->boundary_label = set.boundary == BOUNDARY_LABEL;
-	if (c->boundary_label) {
+	c->sub.boundary_submit = set.boundary == BOUNDARY_SUBMIT;
+	c->sub.boundary_auto = set.boundary == BOUNDARY_AUTO;
+	c->sub.boundary_label = set.boundary == BOUNDARY_LABEL;
+	if (c->sub.boundary_label) {
 		c->frame = c->rec_frame =
 		    UINT32_MAX; /* nothing before the first label is a frame */
-		memcpy(c->boundary_name, set.label, sizeof(set.label));
+		memcpy(c->sub.boundary_name, set.label, sizeof(set.label));
 	}
 	struct llct_fp_config fc;
 	llct_fp_config_default(&fc);
@@ -89,9 +89,9 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	if (d->inst && d->inst->d.GetPhysicalDeviceMemoryProperties)
 		d->inst->d.GetPhysicalDeviceMemoryProperties(d->phys, &mp);
 	for (uint32_t i = 0; i < mp.memoryTypeCount && i < VK_MAX_MEMORY_TYPES; i++) {
-		c->mem_flags[i] = mp.memoryTypes[i].propertyFlags;
-		if ((c->mem_flags[i] & (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-					VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) ==
+		c->tr.mem_flags[i] = mp.memoryTypes[i].propertyFlags;
+		if ((c->tr.mem_flags[i] & (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+					   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) ==
 		    (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
 			c->t2->xfb_mem_types |= 1u << i;
 	}
@@ -110,7 +110,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 									  : 1);
 		c->tier = &llct_tier2;
 		c->xfb = 1;
-		c->instrument = 1;
+		c->rs.instrument = 1;
 		c->t3->id_align = (uint32_t)props.limits.minStorageBufferOffsetAlignment;
 		c->t3->id_align = c->t3->id_align < 16 ? 16 : c->t3->id_align;
 		if (wanted == 3 && !instr_device_init(c)) {
@@ -174,56 +174,57 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 				       .device = props.deviceName,
 				       .driver = driver};
 	char err[700] = "out of memory for the footprint model"; /* or the writer's error */
-	if (llct_writer_open(c->path, &ci, &c->w, err, sizeof(err)) || model_create(c, &fc)) {
+	if (llct_writer_open(c->out.path, &ci, &c->out.w, err, sizeof(err)) ||
+	    model_create(c, &fc)) {
 		cap_log("%s; capture is off", err);
 		cap_status_failed(err);
-		llct_writer_close(c->w);
+		llct_writer_close(c->out.w);
 		llct_raster_destroy(c->t2->raster);
-		if (!c->all_frames)
-			llct_frame_range_release(&c->frames);
+		if (!c->out.all_frames)
+			llct_frame_range_release(&c->out.frames);
 		free(c->t2);
 		free(c->t3);
 		free(c);
 		return;
 	}
 	char v[64];
-	llct_writer_set(c->w, "capture.tier", c->tier->setting);
+	llct_writer_set(c->out.w, "capture.tier", c->tier->setting);
 	if (c->tier3) {
 		char lead[24] = "all";
 		if (c->twin_lead != UINT32_MAX)
 			snprintf(lead, sizeof(lead), "%u", c->twin_lead);
-		llct_writer_set(c->w, "capture.twin_lead", lead);
+		llct_writer_set(c->out.w, "capture.twin_lead", lead);
 	}
 	if (set.renderdoc[0])
 		rdc_open(c, set.renderdoc);
 	if (tier_note)
-		llct_writer_set(c->w, "capture.tier_note", tier_note);
-	llct_writer_set(c->w, "capture.frames", fr);
-	llct_writer_set(c->w, "capture.boundary",
-			c->boundary_submit  ? "submit"
-			: c->boundary_label ? "label"
-			: c->boundary_auto  ? "auto"
-					    : "present");
-	if (c->boundary_label)
-		llct_writer_set(c->w, "capture.boundary_label", c->boundary_name);
+		llct_writer_set(c->out.w, "capture.tier_note", tier_note);
+	llct_writer_set(c->out.w, "capture.frames", fr);
+	llct_writer_set(c->out.w, "capture.boundary",
+			c->sub.boundary_submit  ? "submit"
+			: c->sub.boundary_label ? "label"
+			: c->sub.boundary_auto  ? "auto"
+						: "present");
+	if (c->sub.boundary_label)
+		llct_writer_set(c->out.w, "capture.boundary_label", c->sub.boundary_name);
 	snprintf(v, sizeof(v), "%u", fc.n_sms);
-	llct_writer_set(c->w, "capture.sms", v);
+	llct_writer_set(c->out.w, "capture.sms", v);
 	snprintf(v, sizeof(v), "%u", fc.tile);
-	llct_writer_set(c->w, "capture.tile", v);
+	llct_writer_set(c->out.w, "capture.tile", v);
 	for (int s = 0; s < LLCT_N_STREAMS; s++) {
 		char key[64];
 		snprintf(key, sizeof(key), "capture.render_cache_bytes.%s", llct_stream_name(s));
 		snprintf(v, sizeof(v), "%u", fc.rc_lines[s] * fc.line);
-		llct_writer_set(c->w, key, v);
+		llct_writer_set(c->out.w, key, v);
 	}
 	int have = d->occl_query || d->stats_query;
-	c->stats = have && !set.no_fragment_counts;
-	c->count_query =
+	c->rs.stats = have && !set.no_fragment_counts;
+	c->rs.count_query =
 	    d->occl_query ? VK_QUERY_TYPE_OCCLUSION : VK_QUERY_TYPE_PIPELINE_STATISTICS;
-	llct_writer_set(c->w, "capture.fragment_counts",
-			!c->stats ? (have ? "off (LLCT_CAPTURE_NO_FRAGMENT_COUNTS)"
-					  : "off (neither occlusionQueryPrecise nor "
-					    "pipelineStatisticsQuery on the device)")
+	llct_writer_set(c->out.w, "capture.fragment_counts",
+			!c->rs.stats ? (have ? "off (LLCT_CAPTURE_NO_FRAGMENT_COUNTS)"
+					     : "off (neither occlusionQueryPrecise nor "
+					       "pipelineStatisticsQuery on the device)")
 			: d->occl_query
 			    ? "precise occlusion queries (samples that passed)"
 			    : "pipeline-statistics queries (fragment shader invocations)");
@@ -231,11 +232,12 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	   .rdc starts at the frame the program is in) expand as submissions come; tier 3 on the
 	   thread too since 2026-11-27 (its twins' records are read from their command buffers'
 	   rooms, which a resubmission, re-recording or freeing waits for, as any queued job's) */
-	async_init(c, !set.sync && !c->boundary_label && !c->rdc, expand_submission, frame_end);
-	llct_writer_set(c->w, "capture.expansion",
+	async_init(c, !set.sync && !c->sub.boundary_label && !c->sub.rdc, expand_submission,
+		   frame_end);
+	llct_writer_set(c->out.w, "capture.expansion",
 			c->as.on ? "on its own thread (LLCT_CAPTURE_ASYNC)" : "at submission");
 	if (log_enabled())
-		cap_log("capturing '%s' to '%s'", props.deviceName, c->path);
+		cap_log("capturing '%s' to '%s'", props.deviceName, c->out.path);
 	d->cap = c;
 }
 
@@ -251,36 +253,37 @@ void capture_device_destroyed(struct layer_device *d)
 		return;
 	async_stop(c); /* the expansions queued, then the frame ends queued behind them */
 	d->cap = NULL;
-	if (c->in_frame && c->w) /* a frame in flight at the end is not complete */
-		llct_writer_abort_frame(c->w);
+	if (c->in_frame && c->out.w) /* a frame in flight at the end is not complete */
+		llct_writer_abort_frame(c->out.w);
 	capture_note_twins(c); /* what the twins cost outside the range */
 	capture_note_costs(c);
-	if (c->w) {
-		int st = llct_writer_close(c->w);
+	if (c->out.w) {
+		int st = llct_writer_close(c->out.w);
 		if (st && !c->failed)
-			cap_log("'%s': cannot finish the trace: %s", c->path, llct_strerror(st));
+			cap_log("'%s': cannot finish the trace: %s", c->out.path,
+				llct_strerror(st));
 		else if (log_enabled())
-			cap_log("wrote '%s'", c->path);
+			cap_log("wrote '%s'", c->out.path);
 	}
 	if (log_enabled()) { /* what the program left to the device's end (tests read this) */
 		size_t live = 0, sets = 0;
-		for (size_t i = 0; i < c->cbufs.cap; i++)
-			live += c->cbufs.val[i] != NULL;
+		for (size_t i = 0; i < c->rs.cbufs.cap; i++)
+			live += c->rs.cbufs.val[i] != NULL;
 		for (size_t i = 0; i < c->ps.sets.cap; i++)
 			sets += c->ps.sets.val[i] != NULL;
 		cap_log("at device end: %zu command buffers, %zu descriptor sets still tracked",
 			live, sets);
 	}
-	llct_fp_destroy(c->fp);
+	llct_fp_destroy(c->out.fp);
 	llct_raster_destroy(c->t2->raster);
 	free(c->walk.uses);
-	for (size_t i = 0; i < c->cbufs.cap; i++)
-		if (c->cbufs.val[i])
-			free_cbuf_pool(c, d, c->cbufs.val[i]);
-	for (int i = 0; i < c->n_fences; i++)
-		d->d.DestroyFence(d->handle, c->fences[i], NULL);
-	hfree_all(&c->qpools, keep);
-	hfree_all(&c->site_ids, keep);
+	for (size_t i = 0; i < c->rs.cbufs.cap; i++)
+		if (c->rs.cbufs.val[i])
+			free_cbuf_pool(c, d, c->rs.cbufs.val[i]);
+	for (int i = 0; i < c->sub.n_fences; i++)
+		d->d.DestroyFence(d->handle, c->sub.fences[i], NULL);
+	hfree_all(&c->rs.qpools, keep);
+	hfree_all(&c->out.site_ids, keep);
 	hfree_all(&c->tr.mems, NULL);
 	hfree_all(&c->tr.bufs, free_buf);
 	hfree_all(&c->tr.imgs, free_img);
@@ -309,14 +312,14 @@ void capture_device_destroyed(struct layer_device *d)
 	instr_device_end(c);
 	hfree_all(&c->ps.templs, free_templ);
 	hfree_all(&c->ps.sets, free_dset);
-	hfree_all(&c->cbufs, free_cbuf);
-	hfree_all(&c->swaps, free);
+	hfree_all(&c->rs.cbufs, free_cbuf);
+	hfree_all(&c->tr.swaps, free);
 	hfree_all(&c->ps.shaders, free_shader);
-	llct_frame_range_release(&c->frames);
-	if (c->times)
-		fclose(c->times);
+	llct_frame_range_release(&c->out.frames);
+	if (c->out.times)
+		fclose(c->out.times);
 	pthread_mutex_destroy(&c->lock);
-	pthread_mutex_destroy(&c->wmu);
+	pthread_mutex_destroy(&c->out.wmu);
 	free(c->t2);
 	free(c->t3);
 	free(c);

@@ -332,10 +332,10 @@ void expand(struct capture_device *c, struct cbuf *b, int depth)
 			break;
 		case C_EXECUTE:
 			if (depth < 2)
-				expand(c, hget(&c->cbufs, m->u.exec.cb), depth + 1);
+				expand(c, hget(&c->rs.cbufs, m->u.exec.cb), depth + 1);
 			break;
 		case C_LABEL_BEGIN:
-			if (c->boundary_label && !strcmp(m->u.label, c->boundary_name)) {
+			if (c->sub.boundary_label && !strcmp(m->u.label, c->sub.boundary_name)) {
 				/* a new frame starts here, in the middle of the submission */
 				frame_boundary(c);
 				frame_open(c); /* if not chosen, records and kernels are dropped */
@@ -354,6 +354,6 @@ void expand(struct capture_device *c, struct cbuf *b, int depth)
 			break;
 		}
 	}
-	llct_fp_drain(c->fp);
+	llct_fp_drain(c->out.fp);
 	c->walk.cb = outer;
 }

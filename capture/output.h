@@ -7,6 +7,31 @@
 #include "llct/footprint.h"
 #include "record.h"
 
+#include <pthread.h>
+#include <stdio.h>
+
+/* The output sub-module's state (the device record's out): which frames are written, the
+ * writer and the footprint model, the trace's ids and addresses, progress. */
+struct output_state {
+	struct llct_writer *w;
+	struct llct_fp *fp;
+	pthread_mutex_t wmu; /* the writer's calls (records come without the device lock) */
+	struct llct_frame_range frames;
+	int all_frames, bounded;
+	uint32_t last_frame;  /* last frame of a bounded range (bounded) */
+	uint32_t captured;    /* frames written */
+	uint32_t kernel;      /* the next kernel's id */
+	uint64_t records;     /* records written */
+	struct hmap site_ids; /* under wmu: a pipeline's id -> the trace's number of its first
+				 instrumented site (trace_sites) */
+	uint32_t next_site;   /* under wmu: the next number free (0 is no site) */
+	uint64_t next_addr, next_id;
+	uint64_t next_meta_addr; /* where the next HiZ buffer goes */
+	char path[1024];
+	double t_start, t_log; /* progress: when capture began, when it last said so */
+	FILE *times;           /* LLCT_CAPTURE_TIMES: each frame's end, for timing a program */
+};
+
 /* ---- frames.c: frame selection and the trace writer ---- */
 
 int frame_selected(const struct capture_device *c);

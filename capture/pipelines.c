@@ -340,7 +340,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 			cap_fail(c, "out of memory tracking pipelines");
 			break;
 		}
-		p->id = c->next_id++;
+		p->id = c->out.next_id++;
 		p->pr.out_prim = -1;
 		p->fs.samples = 1;
 		p->pr.line_width = 1;
@@ -376,7 +376,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateComputePipelines(VkDevice device, VkPip
 			cap_fail(c, "out of memory tracking pipelines");
 			break;
 		}
-		p->id = c->next_id++;
+		p->id = c->out.next_id++;
 		p->compute = 1;
 		stages(c, &infos[i].stage, 1, p);
 	}

@@ -162,6 +162,7 @@ struct dset {
  * device lock. */
 struct pipes_state {
 	struct hmap pipes, layouts, sets, shaders, playouts, templs;
+	uint64_t next_push; /* pushed sets live in the set map under keys no handle has */
 };
 
 /* ---- descriptors.c ---- */

@@ -18,7 +18,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateQueryPool(VkDevice device,
 	VkResult r = d->d.CreateQueryPool(device, info, alloc, out);
 	if (r == VK_SUCCESS && c) { /* the map holds its type + 1 */
 		pthread_mutex_lock(&c->lock);
-		if (hput(&c->qpools, H(*out), (void *)(uintptr_t)(info->queryType + 1)))
+		if (hput(&c->rs.qpools, H(*out), (void *)(uintptr_t)(info->queryType + 1)))
 			cap_fail(c, "out of memory tracking query pools");
 		pthread_mutex_unlock(&c->lock);
 	}
@@ -33,7 +33,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyQueryPool(VkDevice device, VkQueryPool poo
 	if (c) {
 		pthread_mutex_lock(&c->lock);
 		async_settle(c); /* nothing queued or being expanded still reads it */
-		hdel(&c->qpools, H(pool));
+		hdel(&c->rs.qpools, H(pool));
 		pthread_mutex_unlock(&c->lock);
 	}
 	d->d.DestroyQueryPool(device, pool, alloc);
@@ -46,7 +46,7 @@ static void app_query(VkCommandBuffer cb, VkQueryPool pool, int delta)
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	uintptr_t t = (uintptr_t)hget(&c->qpools, H(pool));
+	uintptr_t t = (uintptr_t)hget(&c->rs.qpools, H(pool));
 	struct cbuf *b = t ? cbuf_of(c, cb) : NULL;
 	if (b && t - 1 == VK_QUERY_TYPE_PIPELINE_STATISTICS)
 		b->app_stats += delta;
@@ -145,7 +145,7 @@ void lpools_begin(struct capture_device *c, struct layer_device *d, VkCommandBuf
 		uint32_t want = 0, cap = 0;
 		pthread_mutex_lock(&c->lock);
 		struct lpool *p = which_pool(b, w);
-		int on = w ? c->xfb && c->instrument : c->stats && !c->stats_off;
+		int on = w ? c->xfb && c->rs.instrument : c->rs.stats && !c->rs.stats_off;
 		p->used = 0;
 		p->res_ok = 0;
 		p->active = 0;
@@ -172,9 +172,9 @@ void lpools_begin(struct capture_device *c, struct layer_device *d, VkCommandBuf
 			VkQueryPoolCreateInfo qi = {
 			    .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
 			    .queryType =
-				w ? VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT : c->count_query,
+				w ? VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT : c->rs.count_query,
 			    .queryCount = want};
-			if (!w && c->count_query == VK_QUERY_TYPE_PIPELINE_STATISTICS)
+			if (!w && c->rs.count_query == VK_QUERY_TYPE_PIPELINE_STATISTICS)
 				qi.pipelineStatistics =
 				    VK_QUERY_PIPELINE_STATISTIC_FRAGMENT_SHADER_INVOCATIONS_BIT;
 			uint64_t *res = malloc((size_t)want * words[w] * sizeof(*res));
@@ -221,12 +221,12 @@ struct draw_query draw_query_begin(VkCommandBuffer cb)
 	if (!c)
 		return dq;
 	pthread_mutex_lock(&c->lock);
-	struct cbuf *b = hget(&c->cbufs, H(cb));
+	struct cbuf *b = hget(&c->rs.cbufs, H(cb));
 	struct lpool *p = b ? &b->cnt : NULL;
 	if (p) {
 		int nests =
-		    b->multiview || c->stats_off || c->failed ||
-		    (c->count_query == VK_QUERY_TYPE_OCCLUSION ? b->app_occl : b->app_stats);
+		    b->multiview || c->rs.stats_off || c->failed ||
+		    (c->rs.count_query == VK_QUERY_TYPE_OCCLUSION ? b->app_occl : b->app_stats);
 		p->want++;
 		if (!nests && p->active && p->used < p->cap) {
 			dq.pool = p->pool;
@@ -235,9 +235,10 @@ struct draw_query draw_query_begin(VkCommandBuffer cb)
 	}
 	pthread_mutex_unlock(&c->lock);
 	if (dq.q)
-		dd(cb)->CmdBeginQuery(
-		    cb, dq.pool, dq.q - 1,
-		    c->count_query == VK_QUERY_TYPE_OCCLUSION ? VK_QUERY_CONTROL_PRECISE_BIT : 0);
+		dd(cb)->CmdBeginQuery(cb, dq.pool, dq.q - 1,
+				      c->rs.count_query == VK_QUERY_TYPE_OCCLUSION
+					  ? VK_QUERY_CONTROL_PRECISE_BIT
+					  : 0);
 	if (c->tier->draw_begin) /* tier 3: the fragment twin draws it */
 		c->tier->draw_begin(cb, &dq);
 	return dq;
@@ -254,8 +255,8 @@ void draw_query_end(VkCommandBuffer cb, struct draw_query dq)
 
 int measure_submit(const struct capture_device *c)
 {
-	return ((c->stats && !c->stats_off) || c->xfb) && !c->failed &&
-	       (c->boundary_label || (c->rec_frame != UINT32_MAX && rec_frame_selected(c)));
+	return ((c->rs.stats && !c->rs.stats_off) || c->xfb) && !c->failed &&
+	       (c->sub.boundary_label || (c->rec_frame != UINT32_MAX && rec_frame_selected(c)));
 }
 
 struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, size_t n, size_t *nb)
@@ -263,7 +264,7 @@ struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, siz
 	struct cbuf **bs = malloc((n ? n : 1) * sizeof(*bs));
 	*nb = 0;
 	for (size_t i = 0; bs && i < n; i++) {
-		struct cbuf *b = hget(&c->cbufs, H(cbs[i]));
+		struct cbuf *b = hget(&c->rs.cbufs, H(cbs[i]));
 		if (b && ((b->cnt.used && b->cnt.pool) || (b->xfbq.used && b->xfbq.pool) ||
 			  b->geom || b->executes || b->n_crec_used || b->n_draws)) {
 			if (c->tier->submitting)
@@ -293,8 +294,8 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 		return;
 	double t0 = mono_s();
 	pthread_mutex_lock(&c->lock);
-	if (c->n_fences)
-		fence = c->fences[--c->n_fences];
+	if (c->sub.n_fences)
+		fence = c->sub.fences[--c->sub.n_fences];
 	pthread_mutex_unlock(&c->lock);
 	const char *why = NULL;
 	if ((!fence && d->d.CreateFence(dev, &fi, NULL, &fence) != VK_SUCCESS) ||
@@ -306,9 +307,9 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 		if (fence) /* signalled late or never: not used again */
 			d->d.DestroyFence(dev, fence, NULL);
 		pthread_mutex_lock(&c->lock);
-		c->stats_off = 1;
+		c->rs.stats_off = 1;
 		c->xfb = 0;
-		c->t_wait += mono_s() - t0;
+		c->sub.t_wait += mono_s() - t0;
 		pthread_mutex_unlock(&c->lock);
 		cap_log("%s; per-draw counts and positions stop (draws keep tier 1's rectangles)",
 			why);
@@ -325,9 +326,9 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 						stride, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS;
 		}
 	pthread_mutex_lock(&c->lock);
-	c->t_wait += mono_s() - t0;
-	if (c->n_fences < (int)(sizeof(c->fences) / sizeof(c->fences[0]))) {
-		c->fences[c->n_fences++] = fence;
+	c->sub.t_wait += mono_s() - t0;
+	if (c->sub.n_fences < (int)(sizeof(c->sub.fences) / sizeof(c->sub.fences[0]))) {
+		c->sub.fences[c->sub.n_fences++] = fence;
 		fence = VK_NULL_HANDLE;
 	}
 	pthread_mutex_unlock(&c->lock);

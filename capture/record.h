@@ -228,6 +228,17 @@ struct cbuf {
 	uint64_t pending_seq;   /* queued for expansion in this job of async.c's (0: not) */
 };
 
+/* The recording sub-module's state (the device record's rs). */
+struct record_state {
+	struct hmap cbufs;  /* command buffers' shadows (struct cbuf) */
+	struct hmap qpools; /* the program's query pools: their VkQueryType + 1 */
+	/* per-draw counts: the kind of query (VK_QUERY_TYPE_OCCLUSION, precise, or
+	 * ..._PIPELINE_STATISTICS for fragment shader invocations) and whether they are in use */
+	int stats, stats_off;
+	VkQueryType count_query;
+	int instrument; /* recordings now get shadow draws (captured frames may run them) */
+};
+
 /* ---- resources.c, pipelines.c, cmdbuf.c: freeing tracked objects ---- */
 
 void free_buf(void *p);

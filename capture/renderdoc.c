@@ -28,9 +28,9 @@ static RENDERDOC_API_1_6_0 *api;
 static uint32_t range_first(const struct capture_device *c)
 {
 	uint32_t first = UINT32_MAX;
-	for (size_t i = 0; i < c->frames.n; i++)
-		if (c->frames.spans[i].first < first)
-			first = c->frames.spans[i].first;
+	for (size_t i = 0; i < c->out.frames.n; i++)
+		if (c->out.frames.spans[i].first < first)
+			first = c->out.frames.spans[i].first;
 	return first;
 }
 
@@ -50,28 +50,28 @@ void rdc_open(struct capture_device *c, const char *path_template)
 	api->SetCaptureKeys(NULL, 0);
 	api->MaskOverlayBits(eRENDERDOC_Overlay_None, eRENDERDOC_Overlay_None);
 	rdc_call_inside(0);
-	c->rdc = 1;
-	if (!c->all_frames && range_first(c) == 1)
-		c->rdc_pending = RDC_START; /* frame 0 starts now: start as it runs */
+	c->sub.rdc = 1;
+	if (!c->out.all_frames && range_first(c) == 1)
+		c->sub.rdc_pending = RDC_START; /* frame 0 starts now: start as it runs */
 }
 
 /* Called with the device lock held, as frame c->frame starts: the frame before the range's
  * first is when to start (the .rdc runs from there to the range's last frame). */
 void rdc_frame_started(struct capture_device *c)
 {
-	if (c->rdc && !c->all_frames && c->frame + 1 == range_first(c))
-		c->rdc_pending = RDC_START;
+	if (c->sub.rdc && !c->out.all_frames && c->frame + 1 == range_first(c))
+		c->sub.rdc_pending = RDC_START;
 }
 
 /* Called with the device lock held, once frame `frame` has ended; returns whether the end of
  * the program (--exit-after) waits for RenderDoc's. */
 int rdc_frame_ended(struct capture_device *c, uint32_t frame)
 {
-	if (!c->rdc || !c->bounded || frame != c->last_frame)
+	if (!c->sub.rdc || !c->out.bounded || frame != c->out.last_frame)
 		return 0;
-	c->rdc_pending = RDC_END;
-	c->rdc_exit = c->exit_after;
-	return c->exit_after;
+	c->sub.rdc_pending = RDC_END;
+	c->sub.rdc_exit = c->sub.exit_after;
+	return c->sub.exit_after;
 }
 
 /* A wait of the program's, before it goes down (waits.c): start or end RenderDoc's capture
@@ -80,18 +80,18 @@ void rdc_safe_point(const void *handle)
 {
 	struct layer_device *d;
 	struct capture_device *c = cap_of(handle, &d);
-	if (!c || !c->rdc_pending)
+	if (!c || !c->sub.rdc_pending)
 		return;
 	pthread_mutex_lock(&c->lock);
-	int what = c->rdc_pending, then_exit = c->rdc_exit;
+	int what = c->sub.rdc_pending, then_exit = c->sub.rdc_exit;
 	uint32_t frame = c->frame;
-	c->rdc_pending = RDC_NONE;
-	if (what == RDC_START && c->w) { /* where the .rdc begins, for rdc_events.py */
+	c->sub.rdc_pending = RDC_NONE;
+	if (what == RDC_START && c->out.w) { /* where the .rdc begins, for rdc_events.py */
 		char v[16];
 		snprintf(v, sizeof(v), "%u", frame);
-		pthread_mutex_lock(&c->wmu);
-		llct_writer_set(c->w, "capture.renderdoc_from", v);
-		pthread_mutex_unlock(&c->wmu);
+		pthread_mutex_lock(&c->out.wmu);
+		llct_writer_set(c->out.w, "capture.renderdoc_from", v);
+		pthread_mutex_unlock(&c->out.wmu);
 	}
 	pthread_mutex_unlock(&c->lock);
 	rdc_call_inside(1);

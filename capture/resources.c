@@ -36,7 +36,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateMemory(VkDevice device, const VkMemor
 		m->size = info->allocationSize;
 		m->base = alloc_addr(c, m->size);
 		if (info->memoryTypeIndex < VK_MAX_MEMORY_TYPES)
-			m->flags = c->mem_flags[info->memoryTypeIndex];
+			m->flags = c->tr.mem_flags[info->memoryTypeIndex];
 	}
 	pthread_mutex_unlock(&c->lock);
 	return r;
@@ -140,7 +140,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateBuffer(VkDevice device, const VkBufferC
 		free(b);
 		cap_fail(c, "out of memory tracking buffers");
 	} else {
-		b->id = c->next_id++;
+		b->id = c->out.next_id++;
 		b->size = info->size;
 		b->usage = info->usage;
 	}
@@ -225,7 +225,7 @@ static struct img *new_image(struct capture_device *c, uint64_t handle,
 		cap_fail(c, "out of memory tracking images");
 		return NULL;
 	}
-	im->id = c->next_id++;
+	im->id = c->out.next_id++;
 	im->format = info->format;
 	im->usage = info->usage;
 	im->swapchain = swapchain;
@@ -294,7 +294,7 @@ static void bind_image(struct capture_device *c, VkImage image, VkDeviceMemory m
 		uint64_t size = llct_surface_size(&im->hiz, 64);
 		im->hiz.base = alloc_meta_addr(c, size);
 		snprintf(params, sizeof(params), "{\"of\":%llu}", (unsigned long long)im->id);
-		add_resource(c, c->next_id++, "hiz", im->hiz.base, size, params);
+		add_resource(c, c->out.next_id++, "hiz", im->hiz.base, size, params);
 	}
 }
 
@@ -342,17 +342,18 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateSwapchainKHR(VkDevice device,
 	if (r != VK_SUCCESS || !c)
 		return r;
 	pthread_mutex_lock(&c->lock);
-	if (c->boundary_auto && !c->presenting) { /* auto: presents end frames from now on */
+	if (c->sub.boundary_auto &&
+	    !c->sub.presenting) { /* auto: presents end frames from now on */
 		char v[80];
-		c->presenting = 1;
+		c->sub.presenting = 1;
 		snprintf(v, sizeof(v), "present (submissions before frame %u)",
 			 c->rec_frame == UINT32_MAX ? 0 : c->rec_frame);
-		pthread_mutex_lock(&c->wmu);
-		llct_writer_set(c->w, "capture.boundary_auto", v);
-		pthread_mutex_unlock(&c->wmu);
+		pthread_mutex_lock(&c->out.wmu);
+		llct_writer_set(c->out.w, "capture.boundary_auto", v);
+		pthread_mutex_unlock(&c->out.wmu);
 	}
 	struct swap *sw = calloc(1, sizeof(*sw));
-	if (!sw || hput(&c->swaps, H(*out), sw)) {
+	if (!sw || hput(&c->tr.swaps, H(*out), sw)) {
 		free(sw);
 		cap_fail(c, "out of memory tracking swapchains");
 	} else {
@@ -379,7 +380,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_GetSwapchainImagesKHR(VkDevice device, VkSwap
 	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || !c || !images)
 		return r;
 	pthread_mutex_lock(&c->lock);
-	struct swap *sw = hget(&c->swaps, H(swapchain));
+	struct swap *sw = hget(&c->tr.swaps, H(swapchain));
 	for (uint32_t i = 0; sw && i < *count; i++) {
 		if (hget(&c->tr.imgs, H(images[i])))
 			continue;

@@ -20,7 +20,7 @@ rank() {
 	case "$1" in
 	layer.h | settings.h | tier.h | async.h | spirv.h | spirv_instr_int.h) echo 0 ;;
 	core.h) echo 1 ;; track.h) echo 2 ;; pipes.h) echo 3 ;; record.h) echo 4 ;;
-	output.h) echo 5 ;; walk.h) echo 6 ;; capture.h) echo 8 ;;
+	output.h) echo 5 ;; walk.h) echo 6 ;; submit.h) echo 7 ;; capture.h) echo 8 ;;
 	tier2/tier2.h) echo 9 ;; tier3/instr.h) echo 10 ;; # the tiers' own, above the device record
 	*) echo "" ;;
 	esac

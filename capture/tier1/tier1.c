@@ -4,18 +4,18 @@
 
 static void begin_pass(struct capture_device *c, const struct llct_pass *p)
 {
-	llct_pass_load(c->fp, p);
+	llct_pass_load(c->out.fp, p);
 }
 
 static void end_pass(struct capture_device *c, const struct llct_pass *p)
 {
-	llct_pass_store(c->fp, p);
+	llct_pass_store(c->out.fp, p);
 }
 
 static void draw(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
 		 struct llct_draw_result *r)
 {
-	llct_draw_footprint(c->fp, p, d, r);
+	llct_draw_footprint(c->out.fp, p, d, r);
 }
 
 static void clear(struct capture_device *c, const struct llct_pass *p, uint32_t i, uint32_t x0,
@@ -24,10 +24,11 @@ static void clear(struct capture_device *c, const struct llct_pass *p, uint32_t 
 {
 	(void)aspects, (void)depth, (void)stencil;
 	const struct llct_attachment *a = &p->att[i];
-	llct_fp_rect(c->fp, &a->s, a->mip, a->layer, x0, y0, x1, y1, llct_attachment_stream(a),
+	llct_fp_rect(c->out.fp, &a->s, a->mip, a->layer, x0, y0, x1, y1, llct_attachment_stream(a),
 		     LLCT_OP_WRITE, 1);
 	if (a->has_depth)
-		llct_hiz_rect(c->fp, &a->hiz, a->mip, a->layer, x0, y0, x1, y1, LLCT_OP_WRITE, 1);
+		llct_hiz_rect(c->out.fp, &a->hiz, a->mip, a->layer, x0, y0, x1, y1, LLCT_OP_WRITE,
+			      1);
 }
 
 const struct tier_ops llct_tier1 = {

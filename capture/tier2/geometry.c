@@ -277,13 +277,13 @@ uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *su
 	struct capture_device *c = cap_of(cb, &d);
 	uint32_t n_sub = a->kind == DC_MULTI || a->kind == DC_MULTI_INDEXED ? a->n : 1;
 	memset(sub_geom, 0, n_sub * sizeof(*sub_geom));
-	if (!c || !c->xfb || !c->instrument || !n_sub)
+	if (!c || !c->xfb || !c->rs.instrument || !n_sub)
 		return 0;
 	/* what the recording has bound, and whether a shadow draw may go here */
 	pthread_mutex_lock(&c->lock);
 	struct cbuf *b = c->failed || !capture_reachable(c, UINT32_MAX) /* the range is over */
 			     ? NULL
-			     : hget(&c->cbufs, H(cb));
+			     : hget(&c->rs.cbufs, H(cb));
 	struct pipe *p = b ? hget(&c->ps.pipes, b->rec_pipe) : NULL;
 	VkPipeline shadow = p ? p->pr.shadow : VK_NULL_HANDLE,
 		   real = (VkPipeline)(uintptr_t)(b ? b->rec_pipe : 0);

@@ -43,7 +43,7 @@ void tier2_begin_pass(struct capture_device *c, const struct llct_pass *p)
 			llct_zbuf_clear(a->z, p->x0, p->y0, p->x1, p->y1, cd, a->clear_depth, cs,
 					a->clear_stencil);
 	}
-	llct_pass_load(c->fp, p);
+	llct_pass_load(c->out.fp, p);
 }
 
 void tier2_end_pass(struct capture_device *c, const struct llct_pass *p)
@@ -57,7 +57,7 @@ void tier2_end_pass(struct capture_device *c, const struct llct_pass *p)
 			uint32_t w, h;
 			llct_surface_mip_extent(&a->s, a->mip, &w, &h);
 			snprintf(path, sizeof(path), "%s/frame%u-kernel%u-image%llu-%ux%u.f32",
-				 c->t2->dump_depth, c->frame, c->kernel ? c->kernel - 1 : 0,
+				 c->t2->dump_depth, c->frame, c->out.kernel ? c->out.kernel - 1 : 0,
 				 (unsigned long long)a->id, w, h);
 			if (llct_zbuf_save(a->z, path))
 				cap_log("cannot write the depth dump '%s'", path);
@@ -65,16 +65,17 @@ void tier2_end_pass(struct capture_device *c, const struct llct_pass *p)
 		if (a->store != LLCT_STORE_STORE && a->stencil_store != LLCT_STORE_STORE)
 			llct_zbuf_forget(a->z); /* DONT_CARE: its contents are gone */
 	}
-	llct_pass_store(c->fp, p);
+	llct_pass_store(c->out.fp, p);
 }
 
 void tier2_draw(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
 		struct llct_draw_result *r)
 {
 	if (!d->pos) {
-		llct_draw_footprint(c->fp, p, d, r); /* no positions: tier 1's rectangle */
-	} else if (llct_raster_draw(c->t2->raster, c->fp, p, d, r)) {
-		llct_draw_footprint(c->fp, p, d, r); /* out of memory: the same, said in the row */
+		llct_draw_footprint(c->out.fp, p, d, r); /* no positions: tier 1's rectangle */
+	} else if (llct_raster_draw(c->t2->raster, c->out.fp, p, d, r)) {
+		llct_draw_footprint(c->out.fp, p, d,
+				    r); /* out of memory: the same, said in the row */
 		r->fell_back = 1;
 	}
 }

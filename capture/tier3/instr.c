@@ -301,10 +301,10 @@ uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_
 	struct layer_device *d;
 	struct capture_device *c = cap_of(cb, &d);
 	memset(ic, 0, sizeof(*ic));
-	if (!c || !c->tier3 || !c->instrument)
+	if (!c || !c->tier3 || !c->rs.instrument)
 		return 0;
 	pthread_mutex_lock(&c->lock);
-	struct cbuf *b = hget(&c->cbufs, H(cb));
+	struct cbuf *b = hget(&c->rs.cbufs, H(cb));
 	struct pipe *p = b ? hget(&c->ps.pipes, b->rec_cpipe) : NULL;
 	if (p && p->tw.twin && !capture_reachable(c, c->twin_lead)) /* far from the range */
 		b->no_twins = 1, p = NULL;
@@ -356,7 +356,7 @@ void instr_submitting(struct capture_device *c, struct cbuf *b, int depth)
 	b->gen++; /* the draws' records sorted again */
 	for (size_t i = 0; b->executes && depth < 2 && i < b->n; i++) /* and its secondaries */
 		if (b->cmds[i].op == C_EXECUTE) {
-			struct cbuf *s = hget(&c->cbufs, b->cmds[i].u.exec.cb);
+			struct cbuf *s = hget(&c->rs.cbufs, b->cmds[i].u.exec.cb);
 			if (s)
 				instr_submitting(c, s, depth + 1);
 		}
@@ -425,7 +425,7 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 	/* each site's buffer (base address and size) or storage image (its view's map), looked
 	   up once (for an element given at run time, again when the element changes) */
 	struct base *base = calloc(p->tw.n_sites, sizeof(*base));
-	uint32_t L = llct_fp_line_size(c->fp), n_sms = c->n_sms ? c->n_sms : 1;
+	uint32_t L = llct_fp_line_size(c->out.fp), n_sms = c->n_sms ? c->n_sms : 1;
 	if (!base)
 		return -1;
 	for (size_t s = 0; s < p->tw.n_sites; s++)
@@ -450,7 +450,7 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 			pre = rec;
 			continue;
 		}
-		llct_fp_set_site(c->fp, site0 && site < p->tw.n_sites ? site0 + site : 0);
+		llct_fp_set_site(c->out.fp, site0 && site < p->tw.n_sites ? site0 + site : 0);
 		if (site < p->tw.n_sites && p->tw.sites[site].kind >= LLCT_SPIRV_SAMPLE &&
 		    !llct_spirv_site_image(p->tw.sites[site].kind)) { /* a sample: TEX */
 			const struct llct_spirv_site *st = &p->tw.sites[site];
@@ -488,11 +488,11 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 			}
 			for (uint64_t l = a / L; l <= (a + size - 1) / L; l++) {
 				if (llct_spirv_site_reads(st->kind))
-					llct_fp_touch(c->fp, l * L, LLCT_STREAM_CS, LLCT_OP_READ,
-						      sm, 1);
+					llct_fp_touch(c->out.fp, l * L, LLCT_STREAM_CS,
+						      LLCT_OP_READ, sm, 1);
 				if (llct_spirv_site_writes(st->kind))
-					llct_fp_touch(c->fp, l * L, LLCT_STREAM_CS, LLCT_OP_WRITE,
-						      sm, 1);
+					llct_fp_touch(c->out.fp, l * L, LLCT_STREAM_CS,
+						      LLCT_OP_WRITE, sm, 1);
 			}
 			continue;
 		}
@@ -528,13 +528,14 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 		prev_key = key;
 		for (uint64_t l = first; l <= last; l++) {
 			if (llct_spirv_site_reads(st->kind))
-				llct_fp_touch(c->fp, l * L, base[site].stream, LLCT_OP_READ, sm, 1);
-			if (llct_spirv_site_writes(st->kind))
-				llct_fp_touch(c->fp, l * L, base[site].stream, LLCT_OP_WRITE, sm,
+				llct_fp_touch(c->out.fp, l * L, base[site].stream, LLCT_OP_READ, sm,
 					      1);
+			if (llct_spirv_site_writes(st->kind))
+				llct_fp_touch(c->out.fp, l * L, base[site].stream, LLCT_OP_WRITE,
+					      sm, 1);
 		}
 	}
-	llct_fp_set_site(c->fp, 0);
+	llct_fp_set_site(c->out.fp, 0);
 	free(base);
 	return 0;
 }

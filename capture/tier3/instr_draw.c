@@ -206,10 +206,10 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 	struct layer_device *d;
 	struct capture_device *c = cap_of(cb, &d);
 	dq->rec = 0;
-	if (!c || !c->frag_instr || !c->instrument)
+	if (!c || !c->frag_instr || !c->rs.instrument)
 		return;
 	pthread_mutex_lock(&c->lock);
-	struct cbuf *b = hget(&c->cbufs, H(cb));
+	struct cbuf *b = hget(&c->rs.cbufs, H(cb));
 	struct pipe *p = b ? hget(&c->ps.pipes, b->rec_pipe) : NULL;
 	if (p && p->tw.twin && !capture_reachable(c, c->twin_lead)) /* far from the range */
 		b->no_twins = 1, p = NULL;
@@ -529,7 +529,7 @@ void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, st
 			if (key == *prev) /* the line just touched by this SM: a hit anyway */
 				continue;
 			*prev = key;
-			llct_fp_touch(c->fp, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
+			llct_fp_touch(c->out.fp, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
 		}
 	}
 }
@@ -541,7 +541,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		return -1;
 	const uint32_t *off = b->fidx, *idx = b->fidx + b->n_draws + 2,
 		       *map = b->frec[(rec - 1) % b->n_frec].map;
-	uint32_t L = llct_fp_line_size(c->fp);
+	uint32_t L = llct_fp_line_size(c->out.fp);
 	/* each site's view (sampled images) or buffer: looked up once (an element given at run
 	   time: again when it changes) */
 	struct site_at *sa = calloc(p->tw.n_sites, sizeof(*sa));
@@ -568,7 +568,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			pre = r;
 			continue;
 		}
-		llct_fp_set_site(c->fp, site0 && site < p->tw.n_sites ? site0 + site : 0);
+		llct_fp_set_site(c->out.fp, site0 && site < p->tw.n_sites ? site0 + site : 0);
 		if (site < p->tw.n_sites && p->tw.sites[site].prefix && !x) {
 			res->unplaced++;
 			continue;
@@ -584,7 +584,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		}
 		uint32_t sm = site >= p->tw.n_frag_sites /* a vertex: 32 a warp, round robin */
 				  ? (r[4] / 32) % (c->n_sms ? c->n_sms : 1)
-				  : llct_fp_pixel_sm(c->fp, px, py, width ? width : 1);
+				  : llct_fp_pixel_sm(c->out.fp, px, py, width ? width : 1);
 		if (site < p->tw.n_sites && p->tw.sites[site].bda) { /* a device address */
 			const struct llct_spirv_site *st = &p->tw.sites[site];
 			uint32_t size = st->size ? st->size : 4;
@@ -600,9 +600,11 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			}
 			for (uint64_t l = ad / L; l <= (ad + size - 1) / L; l++) {
 				if (llct_spirv_site_reads(st->kind))
-					llct_fp_touch(c->fp, l * L, stream, LLCT_OP_READ, sm, 1);
+					llct_fp_touch(c->out.fp, l * L, stream, LLCT_OP_READ, sm,
+						      1);
 				if (llct_spirv_site_writes(st->kind))
-					llct_fp_touch(c->fp, l * L, stream, LLCT_OP_WRITE, sm, 1);
+					llct_fp_touch(c->out.fp, l * L, stream, LLCT_OP_WRITE, sm,
+						      1);
 			}
 			continue;
 		}
@@ -618,9 +620,10 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			uint64_t l = instr_storage_line(a->im, st, L, a->mip, a->layer, &a->m,
 							&a->at_layer, r[1], r[2], r[3]);
 			if (llct_spirv_site_reads(st->kind))
-				llct_fp_touch(c->fp, l, LLCT_STREAM_OTHER, LLCT_OP_READ, sm, 1);
+				llct_fp_touch(c->out.fp, l, LLCT_STREAM_OTHER, LLCT_OP_READ, sm, 1);
 			if (llct_spirv_site_writes(st->kind))
-				llct_fp_touch(c->fp, l, LLCT_STREAM_OTHER, LLCT_OP_WRITE, sm, 1);
+				llct_fp_touch(c->out.fp, l, LLCT_STREAM_OTHER, LLCT_OP_WRITE, sm,
+					      1);
 			continue;
 		}
 		if (st->kind < LLCT_SPIRV_SAMPLE) { /* a buffer */
@@ -633,17 +636,18 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 				 last = (a->addr + r[1] + size - 1) / L;
 			for (uint64_t l = first; l <= last; l++) {
 				if (llct_spirv_site_reads(st->kind))
-					llct_fp_touch(c->fp, l * L, a->stream, LLCT_OP_READ, sm, 1);
-				if (llct_spirv_site_writes(st->kind))
-					llct_fp_touch(c->fp, l * L, a->stream, LLCT_OP_WRITE, sm,
+					llct_fp_touch(c->out.fp, l * L, a->stream, LLCT_OP_READ, sm,
 						      1);
+				if (llct_spirv_site_writes(st->kind))
+					llct_fp_touch(c->out.fp, l * L, a->stream, LLCT_OP_WRITE,
+						      sm, 1);
 			}
 			continue;
 		}
 		instr_texels(c, st, a, L, r[1], r[2], r[3], x ? &x[2] : NULL, sm, &prev);
 	}
 	async_draw_end(c);
-	llct_fp_set_site(c->fp, 0);
+	llct_fp_set_site(c->out.fp, 0);
 	free(sa);
 	return 0;
 }

@@ -172,16 +172,16 @@ int main(void)
 	struct capture_device c;
 	memset(&c, 0, sizeof(c));
 	pthread_mutex_init(&c.lock, NULL);
-	pthread_mutex_init(&c.wmu, NULL);
+	pthread_mutex_init(&c.out.wmu, NULL);
 	c.tier = &log_tier;
-	c.count_query = VK_QUERY_TYPE_OCCLUSION;
+	c.rs.count_query = VK_QUERY_TYPE_OCCLUSION;
 	struct llct_capture_info info = {.source = "test", .tier = 1, .application = "walk"};
 	char err[256];
-	CHECK(llct_writer_open(path, &info, &c.w, err, sizeof(err)) == 0);
+	CHECK(llct_writer_open(path, &info, &c.out.w, err, sizeof(err)) == 0);
 	struct llct_fp_config fc;
 	llct_fp_config_default(&fc);
 	CHECK(model_create(&c, &fc) == 0);
-	c.all_frames = 1;
+	c.out.all_frames = 1;
 
 	/* a color target and a depth buffer, their views; pipelines A (id 7) and B (id 9) */
 	add_image(&c, 0x100, 1, 0, 1u << 20);
@@ -193,7 +193,7 @@ int main(void)
 
 	/* the secondary: draws 2 with nothing bound (none inherited), binds B, draws 6 */
 	struct cbuf *s = calloc(1, sizeof(*s));
-	hput(&c.cbufs, 0x5, s);
+	hput(&c.rs.cbufs, 0x5, s);
 	draw(s, 2, 1);
 	struct cmd *m = add(s, C_BIND_PIPELINE);
 	m->u.bind.pipe = 0xb;
@@ -204,7 +204,7 @@ int main(void)
 	   running the secondary, binding A and setting the viewport again (the primary's state
 	   is undefined after it) and drawing; a draw after the pass */
 	struct cbuf *p = calloc(1, sizeof(*p));
-	hput(&c.cbufs, 0x1, p);
+	hput(&c.rs.cbufs, 0x1, p);
 	m = add(p, C_LABEL_BEGIN);
 	snprintf(m->u.label, sizeof(m->u.label), "gbuffer");
 	m = add(p, C_BEGIN_RENDERING);
@@ -253,19 +253,19 @@ int main(void)
 		  "D(vp40) ");
 	CHECK(c.walk.label[0] == '\0'); /* the label ended */
 	CHECK(c.walk.rp_active == 0);   /* the pass ended */
-	llct_fp_drain(c.fp);
-	CHECK(llct_writer_end_frame(c.w) == 0);
+	llct_fp_drain(c.out.fp);
+	CHECK(llct_writer_end_frame(c.out.w) == 0);
 	c.in_frame = 0;
 
 	/* frame 1 is not captured: passes, draws and clears are walked past */
 	tlog[0] = '\0';
-	uint32_t kernels = c.kernel;
+	uint32_t kernels = c.out.kernel;
 	c.frame = 1;
 	expand(&c, p, 0);
 	CHECK_STR(tlog, "");
-	CHECK(c.kernel == kernels);
-	CHECK(llct_writer_close(c.w) == 0);
-	c.w = NULL;
+	CHECK(c.out.kernel == kernels);
+	CHECK(llct_writer_close(c.out.w) == 0);
+	c.out.w = NULL;
 
 	/* the kernels written: the load ops, each draw with its count and pipeline (0: none
 	   bound), the clear, the store ops, under the label while it lasted */
@@ -284,8 +284,8 @@ int main(void)
 	CHECK(n_frames == 1 && fr[0].n_records > 0); /* tier 1's records of it */
 	llct_reader_close(r);
 
-	llct_fp_destroy(c.fp);
-	hfree_all(&c.cbufs, NULL);
+	llct_fp_destroy(c.out.fp);
+	hfree_all(&c.rs.cbufs, NULL);
 	unlink(path);
 	return check_done("test_capture_walk");
 }
