@@ -17,7 +17,8 @@ struct capture_device;
 struct hmap {
 	uint64_t *key; /* 0: empty, UINT64_MAX: deleted */
 	void **val;
-	size_t cap, n;
+	size_t cap, n; /* slots; slots used or deleted */
+	size_t live;   /* keys in it */
 };
 
 /* The value of key k, or NULL. */

@@ -27,10 +27,13 @@ void *hget(const struct hmap *m, uint64_t k)
 
 int hput(struct hmap *m, uint64_t k, void *v);
 
+/* A new table when the used and deleted slots fill half of it: twice as big when the keys
+ * alone would fill a quarter, else as big (the deleted slots go), so a map whose objects come
+ * and go keeps its size however many have come and gone. */
 static int hgrow(struct hmap *m)
 {
 	struct hmap n = {0};
-	n.cap = m->cap ? m->cap * 2 : 64;
+	n.cap = !m->cap ? 64 : (m->live + 1) * 4 > m->cap ? m->cap * 2 : m->cap;
 	n.key = calloc(n.cap, sizeof(*n.key));
 	n.val = calloc(n.cap, sizeof(*n.val));
 	if (!n.key || !n.val) {
@@ -67,6 +70,7 @@ int hput(struct hmap *m, uint64_t k, void *v)
 		free_slot = i;
 		m->n++;
 	}
+	m->live++;
 	m->key[free_slot] = k;
 	m->val[free_slot] = v;
 	return 0;
@@ -82,6 +86,7 @@ void *hdel(struct hmap *m, uint64_t k)
 			void *v = m->val[i];
 			m->key[i] = UINT64_MAX;
 			m->val[i] = NULL;
+			m->live--;
 			return v;
 		}
 		if (!m->key[i])

@@ -3,8 +3,8 @@
  * come in, frame ends behind them, fence waits and re-recording held until the expansion they
  * cover is over, a submission's turn when it expands itself) and the index bytes a draw sees
  * (capture/index.c: copies from mapped memory and between index buffers, followed in
- * submission order). The expansion itself is the two functions below, which log what the
- * queue hands them. */
+ * submission order), and the handle map they all use (capture/hmap.c). The expansion itself
+ * is the two functions below, which log what the queue hands them. */
 #include "../../capture/capture.h"
 #include "check.h"
 
@@ -31,6 +31,11 @@ static void log_frame_end(struct capture_device *c)
 	(void)c;
 	size_t at = strlen(expanded);
 	snprintf(expanded + at, sizeof(expanded) - at, "|");
+}
+
+static void free_none(void *p)
+{
+	(void)p;
 }
 
 static struct cbuf *new_cbuf(struct capture_device *c, char name)
@@ -257,8 +262,56 @@ static void test_index_copies(void)
 	pthread_mutex_destroy(&c.lock);
 }
 
+/* The handle map against a plain array on random puts, replacements and deletes over few keys
+ * (so probe chains cross tombstones), and its size under churn: objects made and destroyed a
+ * million times, a hundred alive at once, keep it small. */
+static void test_hmap(void)
+{
+	enum { KEYS = 300 };
+	static void *ref[KEYS + 1];
+	struct hmap m = {0};
+	uint64_t x = 12345;
+	int bad = 0;
+	size_t live = 0;
+	for (int op = 0; op < 200000; op++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		uint64_t k = 1 + (x >> 33) % KEYS;
+		if ((x >> 20) % 3) { /* put (or replace) */
+			void *v = (void *)(uintptr_t)(op + 1);
+			live += !ref[k];
+			ref[k] = v;
+			bad += hput(&m, k * 0x9e3779b97f4a7c15ull, v) != 0;
+		} else { /* delete */
+			void *got = hdel(&m, k * 0x9e3779b97f4a7c15ull);
+			bad += got != ref[k];
+			live -= !!ref[k];
+			ref[k] = NULL;
+		}
+		uint64_t q = 1 + (x >> 40) % KEYS;
+		bad += hget(&m, q * 0x9e3779b97f4a7c15ull) != ref[q];
+	}
+	for (uint64_t k = 1; k <= KEYS; k++)
+		bad += hget(&m, k * 0x9e3779b97f4a7c15ull) != ref[k];
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(m.live, live);
+	hfree_all(&m, free_none);
+
+	/* churn: a hundred live objects, a million made and destroyed */
+	for (uint64_t k = 1; k <= 100; k++)
+		hput(&m, k, (void *)(uintptr_t)k);
+	for (uint64_t k = 101; k < 1000101; k++) {
+		hput(&m, k, (void *)(uintptr_t)k);
+		hdel(&m, k - 100);
+	}
+	CHECK_EQ(m.live, 100);
+	CHECK(m.cap <= 1024); /* before: grew to a slot per object ever made (2 Mi slots) */
+	CHECK(hget(&m, 1000100) == (void *)(uintptr_t)1000100 && !hget(&m, 1000000));
+	hfree_all(&m, free_none);
+}
+
 int main(void)
 {
+	test_hmap();
 	test_order();
 	test_gates();
 	test_turns();
