@@ -91,7 +91,7 @@ static uint64_t tree(struct capture_device *c, struct cbuf *b, int what, uint64_
 	for (size_t i = 0; b->executes && depth < 2 && i < b->n; i++)
 		if (b->cmds[i].op == C_EXECUTE) {
 			uint64_t l =
-			    tree(c, hget(&c->rs.cbufs, b->cmds[i].u.exec.cb), what, seq, depth + 1);
+			    tree(c, hget(&c->tr.cbufs, b->cmds[i].u.exec.cb), what, seq, depth + 1);
 			last = l > last ? l : last;
 		}
 	return last;
@@ -164,7 +164,7 @@ int async_queue_cbs(struct capture_device *c, const VkCommandBuffer *cbs, size_t
 	uint64_t seq = j->seq; /* j is the thread's from here */
 	*seq_out = seq;
 	for (size_t i = 0; i < n; i++) /* waiting: not to be re-recorded before expanded */
-		tree(c, hget(&c->rs.cbufs, H(cbs[i])), TREE_MARK, seq, 0);
+		tree(c, hget(&c->tr.cbufs, H(cbs[i])), TREE_MARK, seq, 0);
 	/* a program that never waits would queue without end: at 64 behind, it waits for 32 */
 	if (seq > c->as.done_seq + 64)
 		wait_seq(c, seq - 32);
@@ -258,8 +258,8 @@ void async_wait_pool(struct capture_device *c, uint64_t pool)
 {
 	uint64_t seq = 0;
 	sync_idle(c);
-	for (size_t i = 0; c->as.started && i < c->rs.cbufs.cap; i++) {
-		const struct cbuf *b = c->rs.cbufs.val[i];
+	for (size_t i = 0; c->as.started && i < c->tr.cbufs.cap; i++) {
+		const struct cbuf *b = c->tr.cbufs.val[i];
 		if (b && b->cmd_pool == pool && b->pending_seq > seq)
 			seq = b->pending_seq;
 	}
@@ -382,7 +382,7 @@ static void *async_main(void *arg)
 		} else {
 			c->as.expand(c, (uint32_t)j->n, j->cbs);
 			for (size_t i = 0; i < j->n; i++)
-				tree(c, hget(&c->rs.cbufs, H(j->cbs[i])), TREE_CLEAR, j->seq, 0);
+				tree(c, hget(&c->tr.cbufs, H(j->cbs[i])), TREE_CLEAR, j->seq, 0);
 		}
 		c->as.head = j->next; /* gates look at the jobs not yet done */
 		if (!c->as.head)

@@ -50,8 +50,9 @@ struct capture_device {
 	struct tier2_state *t2;
 	struct tier3_state *t3;
 	/* where the device is, read by every sub-module */
-	/* atomic: cap_fail may set them from the expansion thread while it runs a draw without
-	 * the lock (async_draw_begin), where another thread reads them with it */
+	/* atomic: cap_fail may set failed from the expansion thread while it runs a draw without
+	 * the lock (async_draw_begin), where another thread reads it with it; in_frame: the
+	 * writer has the frame being expanded open (frames.c) */
 	_Atomic int failed, in_frame;
 	uint32_t frame;     /* the frame being expanded */
 	uint32_t rec_frame; /* the frame recordings are in (`frame` may lag: async.c) */

@@ -8,10 +8,10 @@
 /* The shadow of a command buffer, created on first use; NULL when out of memory. */
 struct cbuf *cbuf_of(struct capture_device *c, VkCommandBuffer cb)
 {
-	struct cbuf *b = hget(&c->rs.cbufs, H(cb));
+	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
 	if (!b) {
 		b = calloc(1, sizeof(*b));
-		if (!b || hput(&c->rs.cbufs, H(cb), b)) {
+		if (!b || hput(&c->tr.cbufs, H(cb), b)) {
 			free(b);
 			cap_fail(c, "out of memory recording commands");
 			return NULL;
@@ -109,7 +109,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandBuffer(VkCommandBuffer cb,
 	struct capture_device *c = cap_of(cb, NULL);
 	if (c) {
 		pthread_mutex_lock(&c->lock);
-		struct cbuf *b = hget(&c->rs.cbufs, H(cb));
+		struct cbuf *b = hget(&c->tr.cbufs, H(cb));
 		async_wait_cbuf(c, b);
 		if (b) {
 			b->n = 0;
@@ -124,8 +124,8 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandBuffer(VkCommandBuffer cb,
 /* The command buffers of a command pool, unlinked from the map (with the lock held). */
 static struct cbuf **take_pool_cbufs(struct capture_device *c, uint64_t pool, size_t *n)
 {
-	struct cbuf **out = malloc((c->rs.cbufs.n + 1) * sizeof(*out));
-	uint64_t *keys = malloc((c->rs.cbufs.n + 1) * sizeof(*keys));
+	struct cbuf **out = malloc((c->tr.cbufs.n + 1) * sizeof(*out));
+	uint64_t *keys = malloc((c->tr.cbufs.n + 1) * sizeof(*keys));
 	size_t k = 0;
 	*n = 0;
 	if (!out || !keys) {
@@ -133,13 +133,13 @@ static struct cbuf **take_pool_cbufs(struct capture_device *c, uint64_t pool, si
 		free(keys);
 		return NULL; /* they stay until the device goes: a leak, not a failure */
 	}
-	for (size_t i = 0; i < c->rs.cbufs.cap; i++) {
-		struct cbuf *b = c->rs.cbufs.val[i];
+	for (size_t i = 0; i < c->tr.cbufs.cap; i++) {
+		struct cbuf *b = c->tr.cbufs.val[i];
 		if (b && b->cmd_pool == pool)
-			keys[k++] = c->rs.cbufs.key[i];
+			keys[k++] = c->tr.cbufs.key[i];
 	}
 	for (size_t i = 0; i < k; i++) {
-		struct cbuf *b = hdel(&c->rs.cbufs, keys[i]);
+		struct cbuf *b = hdel(&c->tr.cbufs, keys[i]);
 		if (b) {
 			drop_pushed(c, b);
 			out[(*n)++] = b;
@@ -183,8 +183,8 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandPool(VkDevice device, VkCommandPo
 		return r;
 	pthread_mutex_lock(&c->lock);
 	async_wait_pool(c, H(pool)); /* its command buffers waiting to be expanded */
-	for (size_t i = 0; i < c->rs.cbufs.cap; i++) {
-		struct cbuf *b = c->rs.cbufs.val[i];
+	for (size_t i = 0; i < c->tr.cbufs.cap; i++) {
+		struct cbuf *b = c->tr.cbufs.val[i];
 		if (b && b->cmd_pool == H(pool)) {
 			b->n = 0;
 			b->copies = b->executes = 0;
@@ -202,8 +202,8 @@ VKAPI_ATTR void VKAPI_CALL cap_FreeCommandBuffers(VkDevice device, VkCommandPool
 	struct capture_device *c = cap_of(device, &d);
 	for (uint32_t i = 0; c && i < n; i++) {
 		pthread_mutex_lock(&c->lock);
-		async_wait_cbuf(c, hget(&c->rs.cbufs, H(cbs[i])));
-		struct cbuf *b = hdel(&c->rs.cbufs, H(cbs[i]));
+		async_wait_cbuf(c, hget(&c->tr.cbufs, H(cbs[i])));
+		struct cbuf *b = hdel(&c->tr.cbufs, H(cbs[i]));
 		if (b)
 			drop_pushed(c, b);
 		pthread_mutex_unlock(&c->lock);

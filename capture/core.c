@@ -65,12 +65,8 @@ void cap_fail(struct capture_device *c, const char *what)
 		return;
 	cap_log("%s; capture stops for this device, the program goes on", what);
 	cap_status_failed(what);
-	if (c->out.w && c->in_frame) {
-		pthread_mutex_lock(&c->out.wmu); /* the expansion thread may be writing a draw's */
-		llct_writer_abort_frame(c->out.w);
-		pthread_mutex_unlock(&c->out.wmu);
-	}
-	c->in_frame = 0;
+	/* nothing more is written (every writer call checks failed); the frame it cut short is
+	   abandoned where frames end (frame_end) or at the device's end, by the output */
 }
 
 struct llct_device_dispatch *dd(const void *h)

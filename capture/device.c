@@ -63,18 +63,18 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	c->out.frames = set.frames; /* the range is the device's now */
 	c->out.bounded = set.bounded;
 	c->out.last_frame = set.last_frame;
-	c->sub.exit_after = set.exit_after;
+	c->out.exit_after = set.exit_after;
 	c->out.t_start = mono_s();
 	if (set.times[0] && !(c->out.times = fopen(set.times, "a")))
 		cap_log("cannot open LLCT_CAPTURE_TIMES '%s': %s; frames go untimed", set.times,
 			strerror(errno));
 	c->sub.boundary_submit = set.boundary == BOUNDARY_SUBMIT;
 	c->sub.boundary_auto = set.boundary == BOUNDARY_AUTO;
-	c->sub.boundary_label = set.boundary == BOUNDARY_LABEL;
-	if (c->sub.boundary_label) {
+	c->out.boundary_label = set.boundary == BOUNDARY_LABEL;
+	if (c->out.boundary_label) {
 		c->frame = c->rec_frame =
 		    UINT32_MAX; /* nothing before the first label is a frame */
-		memcpy(c->sub.boundary_name, set.label, sizeof(set.label));
+		memcpy(c->out.boundary_name, set.label, sizeof(set.label));
 	}
 	struct llct_fp_config fc;
 	llct_fp_config_default(&fc);
@@ -202,11 +202,11 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	llct_writer_set(c->out.w, "capture.frames", fr);
 	llct_writer_set(c->out.w, "capture.boundary",
 			c->sub.boundary_submit  ? "submit"
-			: c->sub.boundary_label ? "label"
+			: c->out.boundary_label ? "label"
 			: c->sub.boundary_auto  ? "auto"
 						: "present");
-	if (c->sub.boundary_label)
-		llct_writer_set(c->out.w, "capture.boundary_label", c->sub.boundary_name);
+	if (c->out.boundary_label)
+		llct_writer_set(c->out.w, "capture.boundary_label", c->out.boundary_name);
 	snprintf(v, sizeof(v), "%u", fc.n_sms);
 	llct_writer_set(c->out.w, "capture.sms", v);
 	snprintf(v, sizeof(v), "%u", fc.tile);
@@ -232,7 +232,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	   .rdc starts at the frame the program is in) expand as submissions come; tier 3 on the
 	   thread too since 2026-11-27 (its twins' records are read from their command buffers'
 	   rooms, which a resubmission, re-recording or freeing waits for, as any queued job's) */
-	async_init(c, !set.sync && !c->sub.boundary_label && !c->sub.rdc, expand_submission,
+	async_init(c, !set.sync && !c->out.boundary_label && !c->out.rdc, expand_submission,
 		   frame_end);
 	llct_writer_set(c->out.w, "capture.expansion",
 			c->as.on ? "on its own thread (LLCT_CAPTURE_ASYNC)" : "at submission");
@@ -267,8 +267,8 @@ void capture_device_destroyed(struct layer_device *d)
 	}
 	if (log_enabled()) { /* what the program left to the device's end (tests read this) */
 		size_t live = 0, sets = 0;
-		for (size_t i = 0; i < c->rs.cbufs.cap; i++)
-			live += c->rs.cbufs.val[i] != NULL;
+		for (size_t i = 0; i < c->tr.cbufs.cap; i++)
+			live += c->tr.cbufs.val[i] != NULL;
 		for (size_t i = 0; i < c->ps.sets.cap; i++)
 			sets += c->ps.sets.val[i] != NULL;
 		cap_log("at device end: %zu command buffers, %zu descriptor sets still tracked",
@@ -277,11 +277,11 @@ void capture_device_destroyed(struct layer_device *d)
 	llct_fp_destroy(c->out.fp);
 	llct_raster_destroy(c->t2->raster);
 	free(c->walk.uses);
-	for (size_t i = 0; i < c->rs.cbufs.cap; i++)
-		if (c->rs.cbufs.val[i])
-			free_cbuf_pool(c, d, c->rs.cbufs.val[i]);
-	for (int i = 0; i < c->sub.n_fences; i++)
-		d->d.DestroyFence(d->handle, c->sub.fences[i], NULL);
+	for (size_t i = 0; i < c->tr.cbufs.cap; i++)
+		if (c->tr.cbufs.val[i])
+			free_cbuf_pool(c, d, c->tr.cbufs.val[i]);
+	for (int i = 0; i < c->rs.n_fences; i++)
+		d->d.DestroyFence(d->handle, c->rs.fences[i], NULL);
 	hfree_all(&c->rs.qpools, keep);
 	hfree_all(&c->out.site_ids, keep);
 	hfree_all(&c->tr.mems, NULL);
@@ -312,7 +312,7 @@ void capture_device_destroyed(struct layer_device *d)
 	instr_device_end(c);
 	hfree_all(&c->ps.templs, free_templ);
 	hfree_all(&c->ps.sets, free_dset);
-	hfree_all(&c->rs.cbufs, free_cbuf);
+	hfree_all(&c->tr.cbufs, free_cbuf);
 	hfree_all(&c->tr.swaps, free);
 	hfree_all(&c->ps.shaders, free_shader);
 	llct_frame_range_release(&c->out.frames);

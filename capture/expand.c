@@ -332,18 +332,18 @@ void expand(struct capture_device *c, struct cbuf *b, int depth)
 			break;
 		case C_EXECUTE:
 			if (depth < 2)
-				expand(c, hget(&c->rs.cbufs, m->u.exec.cb), depth + 1);
+				expand(c, hget(&c->tr.cbufs, m->u.exec.cb), depth + 1);
 			break;
 		case C_LABEL_BEGIN:
-			if (c->sub.boundary_label && !strcmp(m->u.label, c->sub.boundary_name)) {
+			if (c->out.boundary_label && !strcmp(m->u.label, c->out.boundary_name)) {
 				/* a new frame starts here, in the middle of the submission */
 				frame_boundary(c);
 				frame_open(c); /* if not chosen, records and kernels are dropped */
 			}
-			snprintf(c->walk.label, sizeof(c->walk.label), "%s", m->u.label);
+			snprintf(c->out.label, sizeof(c->out.label), "%s", m->u.label);
 			break;
 		case C_LABEL_END:
-			c->walk.label[0] = '\0';
+			c->out.label[0] = '\0';
 			break;
 		case C_DYN_STATE:
 			apply_dyn(&c->walk.dyn, m);

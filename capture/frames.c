@@ -50,7 +50,7 @@ static struct llct_record *reserve_records(void *ud, size_t *room)
 static int commit_records(void *ud, size_t n)
 {
 	struct capture_device *c = ud;
-	if (c->failed) /* the frame was abandoned (cap_fail): so are these */
+	if (c->failed) /* the frame is to be abandoned (cap_fail): so are these */
 		return 1;
 	pthread_mutex_lock(&c->out.wmu);
 	int st = llct_writer_commit(c->out.w, n);
@@ -83,9 +83,9 @@ void capture_note_costs(struct capture_device *c)
 	if (!c->out.w)
 		return;
 	char v[32];
-	snprintf(v, sizeof(v), "%.3f", c->sub.t_wait);
+	snprintf(v, sizeof(v), "%.3f", c->out.t_wait);
 	llct_writer_set(c->out.w, "capture.seconds.waiting_for_counts", v);
-	snprintf(v, sizeof(v), "%.3f", c->sub.t_expand);
+	snprintf(v, sizeof(v), "%.3f", c->out.t_expand);
 	llct_writer_set(c->out.w, "capture.seconds.expanding", v);
 }
 
@@ -156,7 +156,11 @@ void frame_boundary(struct capture_device *c)
 
 void frame_end(struct capture_device *c)
 {
-	if (c->in_frame && !c->failed) {
+	if (c->in_frame && c->failed) { /* a frame a failure cut short: none of it is kept */
+		pthread_mutex_lock(&c->out.wmu);
+		llct_writer_abort_frame(c->out.w);
+		pthread_mutex_unlock(&c->out.wmu);
+	} else if (c->in_frame) {
 		llct_fp_flush(c->out.fp);
 		llct_fp_drain(c->out.fp);
 		if (llct_writer_end_frame(c->out.w))
@@ -170,15 +174,15 @@ void frame_end(struct capture_device *c)
 	if (c->out.times) { /* the frame, when it ended (seconds since capture began), captured; the
 			   seconds the layer has waited for counts and expanded so far */
 		fprintf(c->out.times, "%u %.6f %d %.6f %.6f\n", c->frame, mono_s() - c->out.t_start,
-			c->frame != UINT32_MAX && frame_selected(c), c->sub.t_wait,
-			c->sub.t_expand);
+			c->frame != UINT32_MAX && frame_selected(c), c->out.t_wait,
+			c->out.t_expand);
 		fflush(c->out.times);
 	}
 	c->in_frame = 0;
 	int rdc_exits = rdc_frame_ended(c, c->frame);
 	c->frame++; /* UINT32_MAX + 1: the first label starts frame 0 */
 	rdc_frame_started(c);
-	if (c->sub.exit_after && c->frame > c->out.last_frame && c->out.w) {
+	if (c->out.exit_after && c->frame > c->out.last_frame && c->out.w) {
 		/* --exit-after: the range is done; finish the trace and end the program (once
 		   RenderDoc has written its capture, when it is capturing too) */
 		capture_note_twins(c);
@@ -209,7 +213,7 @@ void kernel_row(struct capture_device *c, uint32_t id, const char *kind, const c
 	struct llct_kernel k = {.id = id,
 				.frame = c->frame,
 				.kind = kind,
-				.name = c->walk.label[0] ? c->walk.label : NULL,
+				.name = c->out.label[0] ? c->out.label : NULL,
 				.params = params};
 	if (llct_writer_add_kernel(c->out.w, &k))
 		cap_fail(c, llct_writer_error(c->out.w));

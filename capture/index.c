@@ -133,7 +133,7 @@ void follow_index_copies(struct capture_device *c, const struct cbuf *b, int dep
 		if (m->op == C_COPY)
 			index_copy(c, m);
 		else if (m->op == C_EXECUTE && depth < 2)
-			follow_index_copies(c, hget(&c->rs.cbufs, m->u.exec.cb), depth + 1);
+			follow_index_copies(c, hget(&c->tr.cbufs, m->u.exec.cb), depth + 1);
 	}
 }
 

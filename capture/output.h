@@ -30,6 +30,16 @@ struct output_state {
 	char path[1024];
 	double t_start, t_log; /* progress: when capture began, when it last said so */
 	FILE *times;           /* LLCT_CAPTURE_TIMES: each frame's end, for timing a program */
+	/* where the layer's time goes (under the lock): seconds spent waiting for captured
+	 * submissions and reading their counts (read_fragments), and expanding submissions into
+	 * records (expand_submission, rasterizing included); noted in the trace
+	 * (capture.seconds.*) and LLCT_CAPTURE_TIMES */
+	double t_wait, t_expand;
+	int boundary_label;             /* a debug label starts each frame (the walk meets them) */
+	char boundary_name[64];         /* its name */
+	char label[64];                 /* the debug label the kernels being written are under */
+	int exit_after;                 /* end the program once a bounded range is written */
+	int rdc, rdc_pending, rdc_exit; /* the RenderDoc link (renderdoc.c) */
 };
 
 /* ---- frames.c: frame selection and the trace writer ---- */

@@ -221,7 +221,7 @@ struct draw_query draw_query_begin(VkCommandBuffer cb)
 	if (!c)
 		return dq;
 	pthread_mutex_lock(&c->lock);
-	struct cbuf *b = hget(&c->rs.cbufs, H(cb));
+	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
 	struct lpool *p = b ? &b->cnt : NULL;
 	if (p) {
 		int nests =
@@ -256,7 +256,7 @@ void draw_query_end(VkCommandBuffer cb, struct draw_query dq)
 int measure_submit(const struct capture_device *c)
 {
 	return ((c->rs.stats && !c->rs.stats_off) || c->xfb) && !c->failed &&
-	       (c->sub.boundary_label || (c->rec_frame != UINT32_MAX && rec_frame_selected(c)));
+	       (c->out.boundary_label || (c->rec_frame != UINT32_MAX && rec_frame_selected(c)));
 }
 
 struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, size_t n, size_t *nb)
@@ -264,7 +264,7 @@ struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, siz
 	struct cbuf **bs = malloc((n ? n : 1) * sizeof(*bs));
 	*nb = 0;
 	for (size_t i = 0; bs && i < n; i++) {
-		struct cbuf *b = hget(&c->rs.cbufs, H(cbs[i]));
+		struct cbuf *b = hget(&c->tr.cbufs, H(cbs[i]));
 		if (b && ((b->cnt.used && b->cnt.pool) || (b->xfbq.used && b->xfbq.pool) ||
 			  b->geom || b->executes || b->n_crec_used || b->n_draws)) {
 			if (c->tier->submitting)
@@ -294,8 +294,8 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 		return;
 	double t0 = mono_s();
 	pthread_mutex_lock(&c->lock);
-	if (c->sub.n_fences)
-		fence = c->sub.fences[--c->sub.n_fences];
+	if (c->rs.n_fences)
+		fence = c->rs.fences[--c->rs.n_fences];
 	pthread_mutex_unlock(&c->lock);
 	const char *why = NULL;
 	if ((!fence && d->d.CreateFence(dev, &fi, NULL, &fence) != VK_SUCCESS) ||
@@ -309,7 +309,7 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 		pthread_mutex_lock(&c->lock);
 		c->rs.stats_off = 1;
 		c->xfb = 0;
-		c->sub.t_wait += mono_s() - t0;
+		c->out.t_wait += mono_s() - t0;
 		pthread_mutex_unlock(&c->lock);
 		cap_log("%s; per-draw counts and positions stop (draws keep tier 1's rectangles)",
 			why);
@@ -326,9 +326,9 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 						stride, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS;
 		}
 	pthread_mutex_lock(&c->lock);
-	c->sub.t_wait += mono_s() - t0;
-	if (c->sub.n_fences < (int)(sizeof(c->sub.fences) / sizeof(c->sub.fences[0]))) {
-		c->sub.fences[c->sub.n_fences++] = fence;
+	c->out.t_wait += mono_s() - t0;
+	if (c->rs.n_fences < (int)(sizeof(c->rs.fences) / sizeof(c->rs.fences[0]))) {
+		c->rs.fences[c->rs.n_fences++] = fence;
 		fence = VK_NULL_HANDLE;
 	}
 	pthread_mutex_unlock(&c->lock);

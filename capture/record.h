@@ -230,13 +230,16 @@ struct cbuf {
 
 /* The recording sub-module's state (the device record's rs). */
 struct record_state {
-	struct hmap cbufs;  /* command buffers' shadows (struct cbuf) */
 	struct hmap qpools; /* the program's query pools: their VkQueryType + 1 */
 	/* per-draw counts: the kind of query (VK_QUERY_TYPE_OCCLUSION, precise, or
 	 * ..._PIPELINE_STATISTICS for fragment shader invocations) and whether they are in use */
 	int stats, stats_off;
 	VkQueryType count_query;
 	int instrument; /* recordings now get shadow draws (captured frames may run them) */
+	/* the layer's fences for waiting on captured submissions' counts (free ones, under the
+	 * lock: each wait takes its own, so none is held across it) */
+	VkFence fences[8];
+	int n_fences;
 };
 
 /* ---- resources.c, pipelines.c, cmdbuf.c: freeing tracked objects ---- */

@@ -27,7 +27,7 @@ static void begin_rp(struct capture_device *c, VkCommandBuffer cb, struct cmd *m
 		m->u.rp.clear_stencil[i] = info->pClearValues[i].depthStencil.stencil;
 	}
 	struct rpass *rp = hget(&c->tr.rpasses, H(info->renderPass));
-	struct cbuf *b = hget(&c->rs.cbufs, H(cb));
+	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
 	if (b) {
 		b->multiview = rp && rp->multiview;
 		b->rec_in_pass = 1;
@@ -37,7 +37,7 @@ static void begin_rp(struct capture_device *c, VkCommandBuffer cb, struct cmd *m
 /* A render pass instance ends (with the lock held). */
 static void end_rp(struct capture_device *c, VkCommandBuffer cb)
 {
-	struct cbuf *b = hget(&c->rs.cbufs, H(cb));
+	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
 	if (b)
 		b->rec_in_pass = 0;
 }
@@ -91,7 +91,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRendering(VkCommandBuffer cb, const VkRen
 	dd(cb)->CmdBeginRendering(cb, info);
 	RECORD(cb, C_BEGIN_RENDERING, {
 		m->u.dr.area = info->renderArea;
-		struct cbuf *b_ = hget(&c_->rs.cbufs, H(cb));
+		struct cbuf *b_ = hget(&c_->tr.cbufs, H(cb));
 		if (b_) {
 			b_->multiview = info->viewMask != 0;
 			b_->rec_in_pass = 1;
@@ -126,7 +126,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBin
 	RECORD(cb, C_BIND_PIPELINE, {
 		m->u.bind.compute = point == VK_PIPELINE_BIND_POINT_COMPUTE;
 		m->u.bind.pipe = H(p);
-		struct cbuf *b_ = hget(&c_->rs.cbufs, H(cb));
+		struct cbuf *b_ = hget(&c_->tr.cbufs, H(cb));
 		if (b_ && point == VK_PIPELINE_BIND_POINT_GRAPHICS)
 			b_->rec_pipe = H(p); /* what a shadow draw swaps out and back */
 		else if (b_ && point == VK_PIPELINE_BIND_POINT_COMPUTE)

@@ -117,7 +117,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdSetPrimitiveTopology(VkCommandBuffer cb, VkPri
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock); /* the shadow draws size their buffers by it */
-	struct cbuf *b = hget(&c->rs.cbufs, H(cb));
+	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
 	if (b)
 		b->rec_topology = t;
 	pthread_mutex_unlock(&c->lock);
@@ -200,7 +200,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdSetRasterizerDiscardEnable(VkCommandBuffer cb,
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock); /* the shadow draws set it back to this */
-	struct cbuf *b = hget(&c->rs.cbufs, H(cb));
+	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
 	if (b)
 		b->rec_discard = on != VK_FALSE;
 	pthread_mutex_unlock(&c->lock);

@@ -50,28 +50,28 @@ void rdc_open(struct capture_device *c, const char *path_template)
 	api->SetCaptureKeys(NULL, 0);
 	api->MaskOverlayBits(eRENDERDOC_Overlay_None, eRENDERDOC_Overlay_None);
 	rdc_call_inside(0);
-	c->sub.rdc = 1;
+	c->out.rdc = 1;
 	if (!c->out.all_frames && range_first(c) == 1)
-		c->sub.rdc_pending = RDC_START; /* frame 0 starts now: start as it runs */
+		c->out.rdc_pending = RDC_START; /* frame 0 starts now: start as it runs */
 }
 
 /* Called with the device lock held, as frame c->frame starts: the frame before the range's
  * first is when to start (the .rdc runs from there to the range's last frame). */
 void rdc_frame_started(struct capture_device *c)
 {
-	if (c->sub.rdc && !c->out.all_frames && c->frame + 1 == range_first(c))
-		c->sub.rdc_pending = RDC_START;
+	if (c->out.rdc && !c->out.all_frames && c->frame + 1 == range_first(c))
+		c->out.rdc_pending = RDC_START;
 }
 
 /* Called with the device lock held, once frame `frame` has ended; returns whether the end of
  * the program (--exit-after) waits for RenderDoc's. */
 int rdc_frame_ended(struct capture_device *c, uint32_t frame)
 {
-	if (!c->sub.rdc || !c->out.bounded || frame != c->out.last_frame)
+	if (!c->out.rdc || !c->out.bounded || frame != c->out.last_frame)
 		return 0;
-	c->sub.rdc_pending = RDC_END;
-	c->sub.rdc_exit = c->sub.exit_after;
-	return c->sub.exit_after;
+	c->out.rdc_pending = RDC_END;
+	c->out.rdc_exit = c->out.exit_after;
+	return c->out.exit_after;
 }
 
 /* A wait of the program's, before it goes down (waits.c): start or end RenderDoc's capture
@@ -80,12 +80,12 @@ void rdc_safe_point(const void *handle)
 {
 	struct layer_device *d;
 	struct capture_device *c = cap_of(handle, &d);
-	if (!c || !c->sub.rdc_pending)
+	if (!c || !c->out.rdc_pending)
 		return;
 	pthread_mutex_lock(&c->lock);
-	int what = c->sub.rdc_pending, then_exit = c->sub.rdc_exit;
+	int what = c->out.rdc_pending, then_exit = c->out.rdc_exit;
 	uint32_t frame = c->frame;
-	c->sub.rdc_pending = RDC_NONE;
+	c->out.rdc_pending = RDC_NONE;
 	if (what == RDC_START && c->out.w) { /* where the .rdc begins, for rdc_events.py */
 		char v[16];
 		snprintf(v, sizeof(v), "%u", frame);

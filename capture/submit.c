@@ -9,20 +9,20 @@ void expand_submission(struct capture_device *c, uint32_t n, const VkCommandBuff
 {
 	if (c->tier3 && c->frame != UINT32_MAX && !frame_selected(c))
 		for (uint32_t i = 0; i < n; i++) { /* twins run for nothing: counted */
-			const struct cbuf *b = hget(&c->rs.cbufs, H(cbs[i]));
+			const struct cbuf *b = hget(&c->tr.cbufs, H(cbs[i]));
 			c->twins_outside += b && (b->n_crec_used || (b->n_draws && b->n_frec));
 		}
 	/* Outside chosen frames only labels (for the label boundary), bound state and copies
 	 * into index buffers are followed; with the other boundaries only those copies. */
-	if (!frame_open(c) && !c->sub.boundary_label) {
+	if (!frame_open(c) && !c->out.boundary_label) {
 		for (uint32_t i = 0; i < n; i++)
-			follow_index_copies(c, hget(&c->rs.cbufs, H(cbs[i])), 0);
+			follow_index_copies(c, hget(&c->tr.cbufs, H(cbs[i])), 0);
 		return;
 	}
 	double t0 = mono_s();
 	for (uint32_t i = 0; i < n; i++)
-		expand(c, hget(&c->rs.cbufs, H(cbs[i])), 0);
-	c->sub.t_expand += mono_s() - t0;
+		expand(c, hget(&c->tr.cbufs, H(cbs[i])), 0);
+	c->out.t_expand += mono_s() - t0;
 }
 
 /* One vkQueueSubmit or vkQueueSubmit2 call, to send down as it came. */
@@ -73,10 +73,10 @@ static VkResult submit(struct layer_device *d, struct capture_device *c, const s
 	pthread_mutex_lock(&c->lock);
 	async_settle_submitted(c); /* a submission still between its turn's taking and end */
 	for (size_t i = 0; c->as.started && i < n; i++) /* their last run's results first */
-		async_wait_submitted(c, hget(&c->rs.cbufs, H(cbs[i])));
+		async_wait_submitted(c, hget(&c->tr.cbufs, H(cbs[i])));
 	for (size_t i = 0; c->tier->submitting && i < n;
 	     i++) { /* tier 3: each run records afresh */
-		struct cbuf *b = hget(&c->rs.cbufs, H(cbs[i]));
+		struct cbuf *b = hget(&c->tr.cbufs, H(cbs[i]));
 		if (b && (b->n_crec_used || b->n_draws))
 			c->tier->submitting(c, b, 0);
 	}
@@ -176,8 +176,8 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_QueueSubmit2(VkQueue q, uint32_t n, const VkS
 static void queue_label(VkQueue q, const VkDebugUtilsLabelEXT *label)
 {
 	struct capture_device *c = cap_of(q, NULL);
-	if (!c || !c->sub.boundary_label || !label || !label->pLabelName ||
-	    strcmp(label->pLabelName, c->sub.boundary_name))
+	if (!c || !c->out.boundary_label || !label || !label->pLabelName ||
+	    strcmp(label->pLabelName, c->out.boundary_name))
 		return;
 	pthread_mutex_lock(&c->lock);
 	frame_boundary(c);
@@ -203,7 +203,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_QueuePresentKHR(VkQueue q, const VkPresentInf
 	struct layer_device *d;
 	struct capture_device *c = cap_of(q, &d);
 	VkResult r = d->d.QueuePresentKHR(q, info);
-	if (c && !c->sub.boundary_submit && !c->sub.boundary_label &&
+	if (c && !c->sub.boundary_submit && !c->out.boundary_label &&
 	    (!c->sub.boundary_auto || c->sub.presenting)) {
 		pthread_mutex_lock(&c->lock);
 		frame_boundary(c);

@@ -98,7 +98,8 @@ struct fbuf {
  * Guarded by the device lock. */
 struct track {
 	struct hmap mems, bufs, imgs, views, bviews, samplers, rpasses, fbufs;
-	struct hmap swaps;                                    /* swapchains (resources.c) */
+	struct hmap swaps; /* swapchains (resources.c) */
+	struct hmap cbufs; /* command buffers' shadows (struct cbuf, record.h: recording's) */
 	VkMemoryPropertyFlags mem_flags[VK_MAX_MEMORY_TYPES]; /* of each memory type */
 };
 

@@ -21,7 +21,6 @@ struct walk {
 	struct llct_pass pass; /* the render pass instance being expanded */
 	struct llct_use *uses; /* a draw's or dispatch's resources, reused */
 	size_t n_uses, cap_uses;
-	char label[64];
 	struct cbuf *cb; /* the command buffer whose draws are being expanded */
 };
 

@@ -4,7 +4,8 @@
 # of what it includes); each source file sees no header above its own sub-module. Given the
 # layer's object files, also its calls: from the symbols each object defines and uses (nm), no
 # loop of calls between sub-modules, and a tier's functions called only by a tier above it and
-# device.c (everything else goes through the tier_ops table in tier.h). Fails naming each file
+# device.c (everything else goes through the tier_ops table in tier.h); and from the sources,
+# that a file touches only the states of its sub-module and those below. Fails naming each file
 # that breaks a rule and what it should not see or call.
 #
 # usage: check_layers.sh SOURCE_DIR GENERATED_DIR [LAYER_OBJECT...]
@@ -12,6 +13,9 @@ set -u
 SRC=${1:?usage: check_layers.sh SOURCE_DIR GENERATED_DIR [LAYER_OBJECT...]}
 GEN=${2:?}
 shift 2
+# ctest hands the objects ($<TARGET_OBJECTS:...>) as one ';'-separated argument
+IFS=';' read -r -a objs <<<"$(printf '%s;' "$@")"
+set -- "${objs[@]}"
 CC=${CC:-cc}
 cd "$SRC/capture" || exit 1
 # the order, lowest first: leaf helpers that see no sub-module, then the sub-modules, each over
@@ -75,15 +79,34 @@ for f in *.c */*.c; do
 	done
 done
 
+# ---- state: a file touches the device record's sub-module states (c->tr, c->out, ...) of its
+# own sub-module and those below it only ----
+# the sub-module whose header declares each state the device record embeds
+state_module() {
+	case "$1" in
+	tr | ps) echo state ;; as) echo async ;; out) echo output ;; rs) echo record ;;
+	walk) echo expansion ;; t2) echo tier2 ;; t3) echo tier3 ;; sub) echo submission ;;
+	esac
+}
+# the order of the sub-modules, lowest first (the order calls go down; checked below)
+module_rank() {
+	local i=0 m
+	for m in base core state async output record expansion tier1 tier2 tier3 submission \
+		tracking device; do
+		[ "$m" = "$1" ] && { echo $i; return; }
+		i=$((i + 1))
+	done
+	echo 99
+}
 # ---- calls, from the objects ----
 # a source file's sub-module for calls, lowest first; a call loop inside one is allowed
 call_module() {
 	case "$1" in
 	loader | settings | hmap | spirv* | llct_formats | llct_dispatch) echo base ;;
-	core | renderdoc) echo core ;;   # handle -> device, logging, failure
+	core) echo core ;;               # handle -> device, logging, failure
 	track | pipes) echo state ;;     # the tracked objects' lookups
 	async) echo async ;;             # the expansion queue, turns, gates
-	frames) echo output ;;           # frames, kernels, sites, resources into the trace
+	frames | renderdoc) echo output ;; # frames, kernels, sites, resources into the trace
 	cmdbuf | record_* | queries) echo record ;;
 	expand | describe | copies | index) echo expansion ;;
 	tier1) echo tier1 ;;
@@ -95,6 +118,17 @@ call_module() {
 	*) echo "" ;;
 	esac
 }
+for f in *.c */*.c; do
+	b=$(basename "$f" .c)
+	m=$(call_module "$b")
+	[ -n "$m" ] || continue
+	r=$(module_rank "$m")
+	for st in $(grep -oE '\bc_?->(tr|ps|as|out|rs|walk|t2|t3|sub)\b' "$f" | sed 's/.*->//' | sort -u); do
+		o=$(state_module "$st")
+		[ "$(module_rank "$o")" -le "$r" ] ||
+			bad "capture/$f ($m) touches c->$st, the state of $o above it"
+	done
+done
 if [ $# -gt 0 ]; then
 	T=$(mktemp -d)
 	trap 'rm -rf "$T"' EXIT
@@ -109,6 +143,7 @@ if [ $# -gt 0 ]; then
 		nm "$o" | awk -v m="$m" -v f="$f" -v D="$T/defs" -v U="$T/uses" \
 			'$2 ~ /^[TDBRC]$/ {print $3, m, f >>D} $1 == "U" {print $2, m, f >>U}'
 	done
+	[ -s "$T/defs" ] || bad "no symbols in the objects given ($*): nothing checked"
 	# caller-module callee-module caller-file callee-file symbol, across sub-modules
 	awk 'NR == FNR {mod[$1] = $2; file[$1] = $3; next}
 	     ($1 in mod) && mod[$1] != $2 {print $2, mod[$1], $3, file[$1], $1}' \
@@ -118,6 +153,8 @@ if [ $# -gt 0 ]; then
 			sed 's/^tsort: //' | tr '\n' ' ')"
 	fi
 	while read -r from to ffile tfile sym; do
+		[ "$(module_rank "$from")" -gt "$(module_rank "$to")" ] ||
+			bad "capture/$ffile.c ($from) calls $sym of capture/$tfile.c ($to), above it"
 		case "$to" in tier*) ;; *) continue ;; esac
 		case "$from" in device | tier*) [ "$from" \> "$to" ] || [ "$from" = device ] && continue ;; esac
 		bad "capture/$ffile.c ($from) calls $sym of capture/$tfile.c ($to): a tier is reached through tier_ops"

@@ -283,7 +283,7 @@ uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *su
 	pthread_mutex_lock(&c->lock);
 	struct cbuf *b = c->failed || !capture_reachable(c, UINT32_MAX) /* the range is over */
 			     ? NULL
-			     : hget(&c->rs.cbufs, H(cb));
+			     : hget(&c->tr.cbufs, H(cb));
 	struct pipe *p = b ? hget(&c->ps.pipes, b->rec_pipe) : NULL;
 	VkPipeline shadow = p ? p->pr.shadow : VK_NULL_HANDLE,
 		   real = (VkPipeline)(uintptr_t)(b ? b->rec_pipe : 0);

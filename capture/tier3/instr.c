@@ -304,7 +304,7 @@ uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_
 	if (!c || !c->tier3 || !c->rs.instrument)
 		return 0;
 	pthread_mutex_lock(&c->lock);
-	struct cbuf *b = hget(&c->rs.cbufs, H(cb));
+	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
 	struct pipe *p = b ? hget(&c->ps.pipes, b->rec_cpipe) : NULL;
 	if (p && p->tw.twin && !capture_reachable(c, c->twin_lead)) /* far from the range */
 		b->no_twins = 1, p = NULL;
@@ -356,7 +356,7 @@ void instr_submitting(struct capture_device *c, struct cbuf *b, int depth)
 	b->gen++; /* the draws' records sorted again */
 	for (size_t i = 0; b->executes && depth < 2 && i < b->n; i++) /* and its secondaries */
 		if (b->cmds[i].op == C_EXECUTE) {
-			struct cbuf *s = hget(&c->rs.cbufs, b->cmds[i].u.exec.cb);
+			struct cbuf *s = hget(&c->tr.cbufs, b->cmds[i].u.exec.cb);
 			if (s)
 				instr_submitting(c, s, depth + 1);
 		}

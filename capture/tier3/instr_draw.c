@@ -209,7 +209,7 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 	if (!c || !c->frag_instr || !c->rs.instrument)
 		return;
 	pthread_mutex_lock(&c->lock);
-	struct cbuf *b = hget(&c->rs.cbufs, H(cb));
+	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
 	struct pipe *p = b ? hget(&c->ps.pipes, b->rec_pipe) : NULL;
 	if (p && p->tw.twin && !capture_reachable(c, c->twin_lead)) /* far from the range */
 		b->no_twins = 1, p = NULL;

@@ -27,8 +27,8 @@ static void recording_begun(struct capture_device *c, struct cbuf *b)
 		/* what every command buffer's draws last wanted room for: looked at once a frame,
 		   not at every begin */
 		c->frec_scanned = c->frame + 1;
-		for (size_t i = 0; i < c->rs.cbufs.cap; i++) {
-			const struct cbuf *o = c->rs.cbufs.val[i];
+		for (size_t i = 0; i < c->tr.cbufs.cap; i++) {
+			const struct cbuf *o = c->tr.cbufs.val[i];
 			uint32_t t = o ? instr_draw_wanted(o) : 0;
 			if (t + t / 4 > c->t3->frec_hint)
 				c->t3->frec_hint = t + t / 4;

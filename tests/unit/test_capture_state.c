@@ -41,7 +41,7 @@ static void free_none(void *p)
 static struct cbuf *new_cbuf(struct capture_device *c, char name)
 {
 	struct cbuf *b = calloc(1, sizeof(*b));
-	hput(&c->rs.cbufs, (uint64_t)name, b);
+	hput(&c->tr.cbufs, (uint64_t)name, b);
 	return b;
 }
 
@@ -55,7 +55,7 @@ static void init_device(struct capture_device *c, int async)
 static void end_device(struct capture_device *c)
 {
 	async_stop(c);
-	hfree_all(&c->rs.cbufs, NULL);
+	hfree_all(&c->tr.cbufs, NULL);
 	pthread_mutex_destroy(&c->lock);
 }
 
@@ -81,11 +81,11 @@ static void test_order(void)
 	usleep(20000);
 	CHECK_EQ(__atomic_load_n(&n_expanded, __ATOMIC_SEQ_CST), 0); /* A is not ready: nothing */
 	pthread_mutex_lock(&c.lock);
-	CHECK(hget(&c.rs.cbufs, 'A') && ((struct cbuf *)hget(&c.rs.cbufs, 'A'))->pending_seq == sa);
+	CHECK(hget(&c.tr.cbufs, 'A') && ((struct cbuf *)hget(&c.tr.cbufs, 'A'))->pending_seq == sa);
 	async_ready(&c, sa);
 	async_quiesce(&c);
 	CHECK(strcmp(expanded, "AB|C") == 0);
-	CHECK(((struct cbuf *)hget(&c.rs.cbufs, 'A'))->pending_seq == 0); /* no longer waiting */
+	CHECK(((struct cbuf *)hget(&c.tr.cbufs, 'A'))->pending_seq == 0); /* no longer waiting */
 	CHECK(sa < sb && sb < sc);
 	pthread_mutex_unlock(&c.lock);
 	end_device(&c);
@@ -107,7 +107,7 @@ static void *gate_thread(void *p)
 		async_gate_fences(g->c, 1, &g->fence);
 	} else {
 		pthread_mutex_lock(&g->c->lock);
-		async_wait_cbuf(g->c, hget(&g->c->rs.cbufs, 'A'));
+		async_wait_cbuf(g->c, hget(&g->c->tr.cbufs, 'A'));
 		pthread_mutex_unlock(&g->c->lock);
 	}
 	g->seen = __atomic_load_n(&n_expanded, __ATOMIC_SEQ_CST);

@@ -193,7 +193,7 @@ int main(void)
 
 	/* the secondary: draws 2 with nothing bound (none inherited), binds B, draws 6 */
 	struct cbuf *s = calloc(1, sizeof(*s));
-	hput(&c.rs.cbufs, 0x5, s);
+	hput(&c.tr.cbufs, 0x5, s);
 	draw(s, 2, 1);
 	struct cmd *m = add(s, C_BIND_PIPELINE);
 	m->u.bind.pipe = 0xb;
@@ -204,7 +204,7 @@ int main(void)
 	   running the secondary, binding A and setting the viewport again (the primary's state
 	   is undefined after it) and drawing; a draw after the pass */
 	struct cbuf *p = calloc(1, sizeof(*p));
-	hput(&c.rs.cbufs, 0x1, p);
+	hput(&c.tr.cbufs, 0x1, p);
 	m = add(p, C_LABEL_BEGIN);
 	snprintf(m->u.label, sizeof(m->u.label), "gbuffer");
 	m = add(p, C_BEGIN_RENDERING);
@@ -251,8 +251,8 @@ int main(void)
 	CHECK_STR(tlog,
 		  "B(2,64x32,Cclear/store,Zload/dc) D(vp48) C(0,16x8) D(vp0) D(vp0) D(vp40) E "
 		  "D(vp40) ");
-	CHECK(c.walk.label[0] == '\0'); /* the label ended */
-	CHECK(c.walk.rp_active == 0);   /* the pass ended */
+	CHECK(c.out.label[0] == '\0'); /* the label ended */
+	CHECK(c.walk.rp_active == 0);  /* the pass ended */
 	llct_fp_drain(c.out.fp);
 	CHECK(llct_writer_end_frame(c.out.w) == 0);
 	c.in_frame = 0;
@@ -285,7 +285,7 @@ int main(void)
 	llct_reader_close(r);
 
 	llct_fp_destroy(c.out.fp);
-	hfree_all(&c.rs.cbufs, NULL);
+	hfree_all(&c.tr.cbufs, NULL);
 	unlink(path);
 	return check_done("test_capture_walk");
 }
