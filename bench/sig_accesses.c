@@ -1,7 +1,7 @@
 /* sig_accesses.c - prints every record of a trace as "ADDRESS R|W SIGNATURE" (hex), the
  * signature being the one llctrace's signature policies see for it (include/llct/policy.h:
  * its instruction site's where it has one, else its kernel's), so that another simulator's
- * signature policy (bench/mockingjay_compare.sh) can be driven with the same "PC"s.
+ * signature policy (bench/authors_compare.sh) can be driven with the same "PC"s.
  *
  * usage: sig_accesses TRACE.llct */
 #include "llct/policy.h"
