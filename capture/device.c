@@ -120,6 +120,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 			c->tier3 = 1;
 			c->frag_instr = prep->frag; /* fragment shaders too (their stores) */
 			c->t3->vert_instr = prep->frag && prep->vstores; /* and vertex shaders */
+			c->t3->by_address = d->bda; /* records by device address */
 			fc.rc_lines[LLCT_STREAM_CS] = 16384 / fc.line;
 			fc.rc_lines[LLCT_STREAM_OTHER] = 8192 / fc.line;
 		} else if (wanted == 3) {
@@ -138,11 +139,30 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	c->t2->xfb_guess = set.xfb_guess;
 	c->t3->max_records = set.records;
 	c->t3->frec_max = 5 * set.draw_room;
-	/* a room is bound whole as a storage buffer: by default no bigger than the device's
-	   maxStorageBufferRange (lavapipe's is 128 MiB: 6.7 M records), a command buffer's draws
-	   spreading over more rooms; a room asked for past it is made, and said */
+	/* a room reached by its device address is bounded by the most one allocation may be;
+	   one bound whole as a storage buffer (a device without bufferDeviceAddress, or
+	   LLCT_CAPTURE_RECORDS_BY_ADDRESS=0) by default by the device's maxStorageBufferRange
+	   (lavapipe's is 128 MiB: 6.7 M records), a command buffer's draws spreading over more
+	   rooms; a room asked for past it is made, and said */
 	uint64_t range_words = props.limits.maxStorageBufferRange / 4 / 5 * 5;
-	if ((uint64_t)c->t3->frec_max > range_words) {
+	if (c->t3->by_address) {
+		VkPhysicalDeviceMaintenance3Properties m3 = {
+		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
+		VkPhysicalDeviceProperties2 p2 = {
+		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &m3};
+		PFN_vkGetPhysicalDeviceProperties2 props2 =
+		    d->inst->d.GetPhysicalDeviceProperties2
+			? d->inst->d.GetPhysicalDeviceProperties2
+			: d->inst->d.GetPhysicalDeviceProperties2KHR;
+		uint64_t alloc = (uint64_t)1 << 30; /* where the device does not say */
+		if (props2) {
+			props2(d->phys, &p2);
+			alloc = m3.maxMemoryAllocationSize ? m3.maxMemoryAllocationSize : alloc;
+		}
+		uint64_t alloc_words = (alloc - 4096) / 4 / 5 * 5;
+		if ((uint64_t)c->t3->frec_max > alloc_words)
+			c->t3->frec_max = (uint32_t)alloc_words;
+	} else if ((uint64_t)c->t3->frec_max > range_words) {
 		if (!set.draw_room_set)
 			c->t3->frec_max = (uint32_t)range_words;
 		else
@@ -190,6 +210,12 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	char v[64];
 	llct_writer_set(c->out.w, "capture.tier", c->tier->setting);
 	if (c->tier3) {
+		llct_writer_set(
+		    c->out.w, "capture.tier3_records",
+		    c->t3->by_address
+			? "by device address (bufferDeviceAddress): a room may pass the "
+			  "storage-buffer range"
+			: "bound as storage buffers (rooms within maxStorageBufferRange)");
 		char lead[24] = "all";
 		if (c->twin_lead != UINT32_MAX)
 			snprintf(lead, sizeof(lead), "%u", c->twin_lead);

@@ -2,7 +2,9 @@
  * capture is on: occlusionQueryPrecise (per-draw samples that passed; without it,
  * pipelineStatisticsQuery for fragment shader invocations), and for tier 2
  * VK_EXT_transform_feedback with its transformFeedback feature (the shadow draws), for tier 3
- * fragmentStoresAndAtomics (instrumented fragment shaders write records). Features
+ * fragmentStoresAndAtomics (instrumented fragment shaders write records) and
+ * bufferDeviceAddress (they reach their record buffers by address, so one may pass
+ * maxStorageBufferRange; core in 1.2, VK_KHR_buffer_device_address on 1.1). Features
  * only add capability; the program's own create info is changed for the call only. At tier 3
  * the limits the program is told leave room for the layer's descriptor set. */
 #include "capture.h"
@@ -12,6 +14,7 @@
 
 #define XFB_EXT VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME
 #define SBSC_EXT VK_KHR_STORAGE_BUFFER_STORAGE_CLASS_EXTENSION_NAME
+#define BDA_EXT VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME
 
 /* The tier asked for: LLCT_CAPTURE_TIER (1 or 2; default 2); 0 when capture is off (disabled,
  * or a setting is not valid: capture_device_created says which). */
@@ -23,6 +26,17 @@ int capture_tier_wanted(void)
 		return 0;
 	capture_settings_release(&set);
 	return set.disabled ? 0 : set.tier;
+}
+
+/* Whether tier 3's records may go by device address (LLCT_CAPTURE_RECORDS_BY_ADDRESS). */
+static int by_address_wanted(void)
+{
+	struct capture_settings set;
+	char why[400];
+	if (capture_settings_read(&set, getenv_ud, NULL, why, sizeof(why)))
+		return 0;
+	capture_settings_release(&set);
+	return !set.no_bda;
 }
 
 static int has_extension(struct layer_instance *inst, VkPhysicalDevice phys, const char *name)
@@ -81,6 +95,23 @@ void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 		features2(phys, &f);
 		p->xfb = x.transformFeedback == VK_TRUE;
 	}
+	/* tier 3's records by device address: where the device has bufferDeviceAddress (a 1.2
+	   device, or a 1.1 one with the extension) and the program does not use the EXT version
+	   of it (the two may not both be on) */
+	int old = inst->api_version < VK_API_VERSION_1_1 || dp.apiVersion < VK_API_VERSION_1_1;
+	int v12 = inst->api_version >= VK_API_VERSION_1_2 && dp.apiVersion >= VK_API_VERSION_1_2;
+	int bda_ext = 0;
+	if (tier >= 3 && features2 && !old && by_address_wanted() &&
+	    !named_ext(info, VK_EXT_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME) &&
+	    (v12 || named_ext(info, BDA_EXT) || (bda_ext = has_extension(inst, phys, BDA_EXT)))) {
+		VkPhysicalDeviceBufferDeviceAddressFeatures b = {
+		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES};
+		VkPhysicalDeviceFeatures2 f = {
+		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &b};
+		features2(phys, &f);
+		p->bda = b.bufferDeviceAddress == VK_TRUE;
+		bda_ext = p->bda && bda_ext && !v12;
+	}
 	/* the features: in the program's VkPhysicalDeviceFeatures2 if it chains one (restored
 	   after), else in a copy of pEnabledFeatures */
 	for (VkBaseOutStructure *x = (VkBaseOutStructure *)info->pNext; x; x = x->pNext) {
@@ -88,6 +119,10 @@ void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 			p->f2 = (VkPhysicalDeviceFeatures2 *)x;
 		if (x->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT)
 			p->app_xfb = (VkPhysicalDeviceTransformFeedbackFeaturesEXT *)x;
+		if (x->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES)
+			p->app_v12 = (VkPhysicalDeviceVulkan12Features *)x;
+		if (x->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES)
+			p->app_bda = (VkPhysicalDeviceBufferDeviceAddressFeatures *)x;
 	}
 	if (p->f2) {
 		p->f2_saved = p->f2->features;
@@ -107,9 +142,8 @@ void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 	/* Extensions the layer turns on: transform feedback (tier 2's shadow draws), and, on a 1.0
 	   device, the storage-buffer storage class tier 3's instrumented shaders declare (core in
 	   1.1); without it there, tier 3 leaves draws to tier 2's model */
-	const char *add[2];
+	const char *add[3];
 	uint32_t n_add = 0;
-	int old = inst->api_version < VK_API_VERSION_1_1 || dp.apiVersion < VK_API_VERSION_1_1;
 	if ((p->frag || p->vstores) && old) {
 		if (!named_ext(info, SBSC_EXT) && has_extension(inst, phys, SBSC_EXT))
 			add[n_add++] = SBSC_EXT;
@@ -118,10 +152,12 @@ void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 	}
 	if (p->xfb && !named_ext(info, XFB_EXT))
 		add[n_add++] = XFB_EXT;
+	if (bda_ext)
+		add[n_add++] = BDA_EXT;
 	if (n_add) {
 		p->exts = malloc((info->enabledExtensionCount + n_add) * sizeof(*p->exts));
 		if (!p->exts) {
-			p->xfb = p->frag = p->vstores = 0; /* tier 1 then */
+			p->xfb = p->frag = p->vstores = p->bda = 0; /* tier 1 then */
 			return;
 		}
 		for (uint32_t i = 0; i < info->enabledExtensionCount; i++)
@@ -131,6 +167,21 @@ void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 		p->ci.enabledExtensionCount = info->enabledExtensionCount + n_add;
 		p->ci.ppEnabledExtensionNames = p->exts;
 	}
+	/* the feature structures: the program's own changed (restored after), else ours chained
+	   in front of its chain */
+	if (p->bda && p->app_v12) {
+		p->app_bda_saved = p->app_v12->bufferDeviceAddress;
+		p->app_v12->bufferDeviceAddress = VK_TRUE;
+	} else if (p->bda && p->app_bda) {
+		p->app_bda_saved = p->app_bda->bufferDeviceAddress;
+		p->app_bda->bufferDeviceAddress = VK_TRUE;
+	} else if (p->bda) {
+		p->bda_feat = (VkPhysicalDeviceBufferDeviceAddressFeatures){
+		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES,
+		    .pNext = (void *)p->ci.pNext,
+		    .bufferDeviceAddress = VK_TRUE};
+		p->ci.pNext = &p->bda_feat;
+	}
 	if (!p->xfb)
 		return;
 	if (p->app_xfb) {
@@ -139,7 +190,7 @@ void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 	} else {
 		p->xfb_feat = (VkPhysicalDeviceTransformFeedbackFeaturesEXT){
 		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT,
-		    .pNext = (void *)info->pNext,
+		    .pNext = (void *)p->ci.pNext,
 		    .transformFeedback = VK_TRUE};
 		p->ci.pNext = &p->xfb_feat;
 	}
@@ -151,8 +202,14 @@ void capture_restore_device(struct device_prep *p)
 		p->f2->features = p->f2_saved;
 	if (p->app_xfb)
 		p->app_xfb->transformFeedback = p->app_xfb_saved;
+	if (p->bda && p->app_v12)
+		p->app_v12->bufferDeviceAddress = p->app_bda_saved;
+	else if (p->bda && p->app_bda)
+		p->app_bda->bufferDeviceAddress = p->app_bda_saved;
 	p->f2 = NULL;
 	p->app_xfb = NULL;
+	p->app_v12 = NULL;
+	p->app_bda = NULL;
 	free(p->exts);
 	p->exts = NULL;
 }

@@ -30,6 +30,7 @@ struct layer_device {
 				       turned it on, for per-draw fragment counts) */
 	int occl_query;             /* occlusionQueryPrecise is enabled (likewise) */
 	int xfb;                    /* transform feedback is enabled (tier 2's shadow draws) */
+	int bda; /* bufferDeviceAddress is enabled (tier 3's records by device address) */
 };
 
 /* The device record of any dispatchable device-level handle (device, queue, command
@@ -56,10 +57,16 @@ struct device_prep {
 	VkPhysicalDeviceFeatures f2_saved;
 	VkPhysicalDeviceTransformFeedbackFeaturesEXT *app_xfb; /* the program's, changed */
 	VkBool32 app_xfb_saved;
+	VkPhysicalDeviceBufferDeviceAddressFeatures
+	    bda_feat;                              /* chained when the program has none */
+	VkPhysicalDeviceVulkan12Features *app_v12; /* the program's, changed */
+	VkPhysicalDeviceBufferDeviceAddressFeatures *app_bda; /* likewise */
+	VkBool32 app_bda_saved;
 	int occl, stats, xfb, frag, vstores; /* turned on: occlusionQueryPrecise,
 						pipelineStatisticsQuery, transform feedback,
 						fragmentStoresAndAtomics,
 						vertexPipelineStoresAndAtomics */
+	int bda; /* bufferDeviceAddress turned on: tier 3's records by device address */
 };
 void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 			    const VkDeviceCreateInfo *info, struct device_prep *p);

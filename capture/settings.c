@@ -55,6 +55,8 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 	s->no_fragment_counts = on(get("LLCT_CAPTURE_NO_FRAGMENT_COUNTS", ud));
 	v = get("LLCT_CAPTURE_ASYNC", ud);
 	s->sync = v && !on(v); /* on unless "0" */
+	v = get("LLCT_CAPTURE_RECORDS_BY_ADDRESS", ud);
+	s->no_bda = v && !on(v); /* on unless "0" */
 	if (text(get, ud, "LLCT_CAPTURE_OUTPUT", s->output, sizeof(s->output), why, why_size))
 		return -1;
 	v = get("LLCT_CAPTURE_FRAMES", ud);

@@ -35,9 +35,11 @@ struct capture_settings {
 	char dump_depth[512];    /* LLCT_CAPTURE_DUMP_DEPTH */
 	int no_fragment_counts;  /* LLCT_CAPTURE_NO_FRAGMENT_COUNTS */
 	int sync;                /* LLCT_CAPTURE_ASYNC=0: expand on the submitting thread */
-	int log;                 /* LLCT_CAPTURE_LOG */
-	char renderdoc[1024];    /* LLCT_CAPTURE_RENDERDOC: .rdc path template, or "" */
-	char times[1024];        /* LLCT_CAPTURE_TIMES: a file each frame's end time is added to */
+	int no_bda; /* LLCT_CAPTURE_RECORDS_BY_ADDRESS=0: tier 3's record buffers bound as storage
+		       buffers, not reached by their device address */
+	int log;    /* LLCT_CAPTURE_LOG */
+	char renderdoc[1024]; /* LLCT_CAPTURE_RENDERDOC: .rdc path template, or "" */
+	char times[1024];     /* LLCT_CAPTURE_TIMES: a file each frame's end time is added to */
 };
 
 /* Reads every setting through get(name, ud) (getenv for the layer). Returns 0, or -1 with

@@ -132,6 +132,12 @@ struct llct_spirv_instr {
 /* 0 and *r (free with llct_spirv_instr_free), or -1 with r->why. */
 int llct_spirv_instrument(const uint32_t *words, size_t n_words, uint32_t set, uint32_t site_base,
 			  struct llct_spirv_instr *r);
+/* The same, the record buffer reached by its device address when by_address: binding 0 then
+ * holds that address (a uvec2, low word first) and the records go through a
+ * PhysicalStorageBuffer pointer (SPV_KHR_physical_storage_buffer; the device needs
+ * bufferDeviceAddress), so a record buffer may pass the device's maxStorageBufferRange. */
+int llct_spirv_instrument_ex(const uint32_t *words, size_t n_words, uint32_t set,
+			     uint32_t site_base, int by_address, struct llct_spirv_instr *r);
 void llct_spirv_instr_free(struct llct_spirv_instr *r);
 
 #endif

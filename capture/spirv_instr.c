@@ -137,7 +137,17 @@ void si_record_n(struct pass *p, const uint32_t *vals, uint32_t n)
 {
 	uint32_t pc = p->next++, i = p->next++, pk = p->next++, k = p->next++, ok = p->next++,
 		 j = p->next++, il = p->next++;
-	si_emit5(p, SpvOpAccessChain, p->t_puint, pc, p->v_rec, si_konst(p, 0));
+	/* the record buffer: the variable itself, or (by_addr) a pointer made of the address it
+	   holds; its words' pointer type either way */
+	uint32_t base = p->v_rec, pw = p->t_puint;
+	if (p->by_addr) {
+		uint32_t pa = p->next++, a = p->next++;
+		base = p->next++, pw = p->t_ppuint;
+		si_emit5(p, SpvOpAccessChain, p->t_psbv2, pa, p->v_rec, si_konst(p, 0));
+		si_emit4(p, SpvOpLoad, p->t_v2u, a, pa);
+		si_emit4(p, SpvOpBitcast, p->t_pprec, base, a);
+	}
+	si_emit5(p, SpvOpAccessChain, pw, pc, base, si_konst(p, 0));
 	uint32_t add[7] = {7u << 16 | SpvOpAtomicIAdd,
 			   p->t_uint,
 			   i,
@@ -146,8 +156,14 @@ void si_record_n(struct pass *p, const uint32_t *vals, uint32_t n)
 			   si_konst(p, 0),
 			   si_konst(p, n)};
 	si_emit(p, add, 7);
-	si_emit5(p, SpvOpAccessChain, p->t_puint, pk, p->v_rec, si_konst(p, 1));
-	si_emit4(p, SpvOpLoad, p->t_uint, k, pk);
+	si_emit5(p, SpvOpAccessChain, pw, pk, base, si_konst(p, 1));
+	if (p->by_addr) { /* a PhysicalStorageBuffer access says its alignment */
+		uint32_t ld[6] = {6u << 16 | SpvOpLoad,       p->t_uint, k, pk,
+				  SpvMemoryAccessAlignedMask, 4};
+		si_emit(p, ld, 6);
+	} else {
+		si_emit4(p, SpvOpLoad, p->t_uint, k, pk);
+	}
 	si_emit5(p, SpvOpIAdd, p->t_uint, il, i, si_konst(p, n - 1));
 	si_emit5(p, SpvOpULessThan, p->t_bool, ok, il, k); /* every word fits below cap */
 	uint32_t sel[6] = {6u << 16 | SpvOpSelect, p->t_uint, j, ok, i, k};
@@ -158,10 +174,15 @@ void si_record_n(struct pass *p, const uint32_t *vals, uint32_t n)
 			at = p->next++;
 			si_emit5(p, SpvOpIAdd, p->t_uint, at, j, si_konst(p, q));
 		}
-		uint32_t ac[6] = {
-		    6u << 16 | SpvOpAccessChain, p->t_puint, d, p->v_rec, si_konst(p, 2), at};
+		uint32_t ac[6] = {6u << 16 | SpvOpAccessChain, pw, d, base, si_konst(p, 2), at};
 		si_emit(p, ac, 6);
-		si_emit3(p, SpvOpStore, d, vals[q]);
+		if (p->by_addr) {
+			uint32_t st[5] = {5u << 16 | SpvOpStore, d, vals[q],
+					  SpvMemoryAccessAlignedMask, 4};
+			si_emit(p, st, 5);
+		} else {
+			si_emit3(p, SpvOpStore, d, vals[q]);
+		}
 	}
 }
 
@@ -317,6 +338,12 @@ static uint32_t input_var(uint32_t *o, uint32_t ptr, uint32_t type, uint32_t var
 int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t site_base,
 			  struct llct_spirv_instr *r)
 {
+	return llct_spirv_instrument_ex(w, n, set, site_base, 0, r);
+}
+
+int llct_spirv_instrument_ex(const uint32_t *w, size_t n, uint32_t set, uint32_t site_base,
+			     int by_address, struct llct_spirv_instr *r)
+{
 	memset(r, 0, sizeof(*r));
 	if (n < 5 || w[0] != SpvMagicNumber || w[3] > (n + 16) * 4) {
 		r->why = "not SPIR-V";
@@ -330,7 +357,12 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 		}
 		i += len;
 	}
-	struct pass p = {.w = w, .n = n, .bound = w[3], .next = w[3], .site_base = site_base};
+	struct pass p = {.w = w,
+			 .n = n,
+			 .bound = w[3],
+			 .next = w[3],
+			 .site_base = site_base,
+			 .by_addr = by_address};
 	p.ids = calloc(p.bound + 1, sizeof(*p.ids));
 	for (uint32_t k = 0; p.ids && k <= p.bound; k++)
 		p.ids[k].set = p.ids[k].binding = -1;
@@ -354,6 +386,13 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 		} else if (op == SpvOpCapability && len >= 2 &&
 			   w[i + 1] == SpvCapabilityImageQuery) {
 			has_query = 1;
+		} else if (op == SpvOpCapability && len >= 2 &&
+			   w[i + 1] == SpvCapabilityPhysicalStorageBufferAddresses) {
+			p.has_psb_cap = 1;
+		} else if (op == SpvOpExtension && len >= 2 &&
+			   !strncmp((const char *)(w + i + 1), "SPV_KHR_physical_storage_buffer",
+				    (len - 1) * 4)) {
+			p.has_psb_ext = 1;
 		} else if (op == SpvOpExecutionMode && len >= 3 &&
 			   w[i + 2] == SpvExecutionModeEarlyFragmentTests) {
 			early = 1;
@@ -409,6 +448,12 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 		p.t_bool = p.new_bool = p.next++;
 	p.t_rarr = p.next++, p.t_rec = p.next++, p.t_prec = p.next++, p.t_puint = p.next++;
 	p.v_rec = p.next++;
+	if (p.by_addr) {
+		p.t_addr = p.next++, p.t_paddr = p.next++, p.t_psbv2 = p.next++;
+		p.t_pprec = p.next++, p.t_ppuint = p.next++;
+		if (!p.t_v2u)
+			p.t_v2u = p.next++, p.new_v2u = 1;
+	}
 	if (p.graphics)
 		p.t_rid = p.next++, p.t_prid = p.next++, p.v_id = p.next++;
 	/* the function bodies, with the offsets and records */
@@ -533,7 +578,7 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 	    3 + 5 + 4 + 4 + 4 + (p.new_uint ? 4 : 0) + (p.new_bool ? 2 : 0) + 4 * p.n_consts;
 	size_t total = n + n_ext + 3 * (size_t)n_entries + sizeof(annot) / 4 + 4 + n_types + 12 +
 		       2 + 3 * (size_t)n_entries + 4 + 3 + 4 + 4 + 8 + 16 + 11 +
-		       2 * (size_t)n_entries + 4 + 4 + 8 + 4 + 4 + p.n_out;
+		       2 * (size_t)n_entries + 4 + 4 + 8 + 4 + 4 + p.n_out + (p.by_addr ? 48 : 0);
 	int add_early = p.fragment && !early && !late; /* only fragments that pass record */
 	uint32_t *o = malloc(total * sizeof(*o)), k = 0;
 	if (!o) {
@@ -550,8 +595,28 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 				o[k++] = 2u << 16 | SpvOpCapability;
 				o[k++] = SpvCapabilityImageQuery;
 			}
+			if (p.by_addr && !p.has_psb_cap) {
+				o[k++] = 2u << 16 | SpvOpCapability;
+				o[k++] = SpvCapabilityPhysicalStorageBufferAddresses;
+			}
 			memcpy(o + k, ext, n_ext * 4);
 			k += (uint32_t)n_ext;
+			if (p.by_addr && !p.has_psb_ext && version < 0x10500) {
+				static const char name[] = "SPV_KHR_physical_storage_buffer";
+				uint32_t el = 1 + (sizeof(name) + 3) / 4;
+				o[k] = el << 16 | SpvOpExtension;
+				memset(o + k + 1, 0, (el - 1) * 4);
+				memcpy(o + k + 1, name, sizeof(name));
+				k += el;
+			}
+		}
+		if ((w[i] & 0xffff) == SpvOpMemoryModel && (w[i] >> 16) >= 3 && p.by_addr) {
+			/* pointers made of addresses need the physical storage buffer addressing */
+			o[k++] = w[i];
+			o[k++] = SpvAddressingModelPhysicalStorageBuffer64;
+			memcpy(o + k, w + i + 2, ((w[i] >> 16) - 2) * 4);
+			k += (w[i] >> 16) - 2;
+			continue;
 		}
 		if (i == at_modes && add_early) /* after the entry points, with the modes */
 			for (size_t e = 5; e < at_modes; e += w[e] >> 16)
@@ -563,6 +628,17 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 		if (i == at_annot_end) {
 			memcpy(o + k, annot, sizeof(annot));
 			k += sizeof(annot) / 4;
+			if (p.by_addr) { /* binding 0 is the block of the records' address */
+				uint32_t d[8] = {3u << 16 | SpvOpDecorate,
+						 p.t_addr,
+						 SpvDecorationBlock,
+						 5u << 16 | SpvOpMemberDecorate,
+						 p.t_addr,
+						 0,
+						 SpvDecorationOffset,
+						 0};
+				memcpy(o + k, d, sizeof(d)), k += 8;
+			}
 			if (p.new_wg) {
 				uint32_t d[4] = {4u << 16 | SpvOpDecorate, p.v_wg,
 						 SpvDecorationBuiltIn, SpvBuiltInWorkgroupId};
@@ -666,12 +742,33 @@ int llct_spirv_instrument(const uint32_t *w, size_t n, uint32_t set, uint32_t si
 			    4u << 16 | SpvOpTypePointer,
 			    p.t_puint,
 			    SpvStorageClassStorageBuffer,
-			    p.t_uint,
-			    4u << 16 | SpvOpVariable,
-			    p.t_prec,
-			    p.v_rec,
-			    SpvStorageClassStorageBuffer};
+			    p.t_uint};
 	memcpy(o + k, types, sizeof(types)), k += sizeof(types) / 4;
+	if (p.by_addr) { /* {uvec2 address}, and the pointers to it and through it */
+		uint32_t t[19] = {3u << 16 | SpvOpTypeStruct,
+				  p.t_addr,
+				  p.t_v2u,
+				  4u << 16 | SpvOpTypePointer,
+				  p.t_paddr,
+				  SpvStorageClassStorageBuffer,
+				  p.t_addr,
+				  4u << 16 | SpvOpTypePointer,
+				  p.t_psbv2,
+				  SpvStorageClassStorageBuffer,
+				  p.t_v2u,
+				  4u << 16 | SpvOpTypePointer,
+				  p.t_pprec,
+				  SpvStorageClassPhysicalStorageBuffer,
+				  p.t_rec,
+				  4u << 16 | SpvOpTypePointer,
+				  p.t_ppuint,
+				  SpvStorageClassPhysicalStorageBuffer,
+				  p.t_uint};
+		memcpy(o + k, t, sizeof(t)), k += 19;
+	}
+	uint32_t var[4] = {4u << 16 | SpvOpVariable, p.by_addr ? p.t_paddr : p.t_prec, p.v_rec,
+			   SpvStorageClassStorageBuffer};
+	memcpy(o + k, var, sizeof(var)), k += 4;
 	if (p.graphics) {
 		uint32_t t[11] = {3u << 16 | SpvOpTypeStruct,
 				  p.t_rid,

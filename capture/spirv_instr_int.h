@@ -49,6 +49,11 @@ struct pass {
 	int oom;
 	/* the record buffer's ids */
 	uint32_t t_rarr, t_rec, t_prec, t_puint, v_rec;
+	/* ... reached by its device address (by_addr): binding 0 {uvec2 address}, its pointer
+	 * types, the PhysicalStorageBuffer pointers to the records and a word of them; whether
+	 * the module already has the capability, extension and addressing model */
+	int by_addr, has_psb_cap, has_psb_ext;
+	uint32_t t_addr, t_paddr, t_psbv2, t_pprec, t_ppuint;
 	/* compute: the workgroup ID (the module's, or a variable added), its type and pointer */
 	int compute, new_wg, new_v3;
 	uint32_t v_wg, t_v3uint, t_pv3;

@@ -96,6 +96,12 @@ static uint64_t written(VkPrimitiveTopology t, uint64_t count)
 int host_buffer(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
 		VkBuffer *buf, VkDeviceMemory *mem, void **map)
 {
+	return host_buffer_ex(c, size, usage, 0, buf, mem, map);
+}
+
+int host_buffer_ex(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
+		   VkMemoryAllocateFlags alloc, VkBuffer *buf, VkDeviceMemory *mem, void **map)
+{
 	struct layer_device *d = c->dev;
 	VkDevice dev = d->handle;
 	VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
@@ -110,7 +116,10 @@ int host_buffer(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags 
 	uint32_t type = 0, ok = req.memoryTypeBits & c->t2->xfb_mem_types;
 	while (type < 32 && !(ok >> type & 1))
 		type++;
+	VkMemoryAllocateFlagsInfo fi = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
+					.flags = alloc};
 	VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+				   .pNext = alloc ? &fi : NULL,
 				   .allocationSize = req.size,
 				   .memoryTypeIndex = type};
 	if (type < 32 && d->d.AllocateMemory(dev, &ai, NULL, mem) == VK_SUCCESS &&

@@ -33,6 +33,9 @@ uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *call, uint32_t 
  * -1 with nothing left made. */
 int host_buffer(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
 		VkBuffer *buf, VkDeviceMemory *mem, void **map);
+/* The same, its memory allocated with flags alloc (VkMemoryAllocateFlagsInfo; 0: none). */
+int host_buffer_ex(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
+		   VkMemoryAllocateFlags alloc, VkBuffer *buf, VkDeviceMemory *mem, void **map);
 /* A new recording: b's buffers are reused from their start. */
 void geom_begin(struct cbuf *b);
 /* Frees b's buffers (calls down: without the lock, or at device end). */

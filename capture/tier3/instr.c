@@ -134,7 +134,7 @@ void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
 	else
 		why = "out of memory";
 	pthread_mutex_unlock(&c->lock);
-	if (!why && llct_spirv_instrument(words, n, set, 0, &ins))
+	if (!why && llct_spirv_instrument_ex(words, n, set, 0, c->t3->by_address, &ins))
 		why = ins.why;
 	else if (!why && ins.skipped)
 		why = "the instrumentation cannot follow some of its buffer accesses";
@@ -196,13 +196,32 @@ int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct 
 					 .maxSets = 1,
 					 .poolSizeCount = 2,
 					 .pPoolSizes = ps};
-	if (host_buffer(c, 4 * ((VkDeviceSize)words + 12), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-			&r->buf, &r->mem, &map))
+	/* by address (rooms): the words, then at an aligned offset past them the buffer's own
+	   device address, which binding 0 shows the shaders */
+	int by_addr = with_set && c->t3->by_address;
+	VkDeviceSize at = 4 * ((VkDeviceSize)words + 12), align = c->t3->id_align;
+	at = (at + align - 1) / align * align;
+	if (host_buffer_ex(c, by_addr ? at + 16 : 4 * ((VkDeviceSize)words + 12),
+			   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+			       (by_addr ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0),
+			   by_addr ? VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT : 0, &r->buf, &r->mem,
+			   &map))
 		return -1;
 	r->map = map;
 	r->cap = words;
 	if (!with_set)
 		return 0;
+	if (by_addr) {
+		VkBufferDeviceAddressInfo ai = {
+		    .sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO, .buffer = r->buf};
+		PFN_vkGetBufferDeviceAddress get = d->d.GetBufferDeviceAddress
+						       ? d->d.GetBufferDeviceAddress
+						       : d->d.GetBufferDeviceAddressKHR;
+		uint64_t a = get ? get(dev, &ai) : 0;
+		if (!a)
+			goto fail;
+		memcpy((char *)map + at, &a, 8); /* a uvec2, low word first */
+	}
 	if (d->d.CreateDescriptorPool(dev, &pi, NULL, &r->pool) != VK_SUCCESS)
 		goto fail;
 	VkDescriptorSetAllocateInfo si = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
@@ -212,7 +231,8 @@ int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct 
 	if (d->d.AllocateDescriptorSets(dev, &si, &r->set) != VK_SUCCESS)
 		goto fail;
 	/* binding 0 the records, binding 1 the draw numbers (one slot, at a dynamic offset) */
-	VkDescriptorBufferInfo dbi[2] = {{r->buf, 0, VK_WHOLE_SIZE}, {c->t3->ids.buf, 0, 16}};
+	VkDescriptorBufferInfo dbi[2] = {{r->buf, by_addr ? at : 0, by_addr ? 8 : VK_WHOLE_SIZE},
+					 {c->t3->ids.buf, 0, 16}};
 	VkWriteDescriptorSet wr[2] = {{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
 				       .dstSet = r->set,
 				       .descriptorCount = 1,

@@ -19,6 +19,9 @@ struct tier3_state {
 	int vert_instr;                /* vertex shaders are instrumented too */
 	VkPipelineLayout *old_layouts; /* twin layouts of destroyed layouts */
 	size_t n_old_layouts;
+	int by_address; /* record buffers reached by their device address (bufferDeviceAddress is
+			   on): binding 0 is their address, so a room may pass the storage-buffer
+			   range; else binding 0 is the room itself */
 };
 
 struct llct_spirv_site;

@@ -113,8 +113,8 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 	for (int k = 0; k < 2 && !why; k++) {
 		if (!words[k])
 			continue;
-		if (llct_spirv_instrument(words[k], n[k], set, k ? (uint32_t)ins[0].n_sites : 0,
-					  &ins[k]))
+		if (llct_spirv_instrument_ex(words[k], n[k], set, k ? (uint32_t)ins[0].n_sites : 0,
+					     c->t3->by_address, &ins[k]))
 			why = ins[k].why;
 		else if (ins[k].skipped)
 			why = k ? "the instrumentation cannot follow some of its vertex shader's "

@@ -9,13 +9,17 @@
  * checksum of the last frame's target. With DRAWS, the triangle is drawn that many times a frame
  * (the same image): a command buffer whose draws together want more records than one room of
  * LLCT_CAPTURE_DRAW_ROOM holds, each draw fitting in one (what Minetest's 121 M texture reads in
- * one submission need: its draws spread over several rooms).
+ * one submission need: its draws spread over several rooms). With "wide", the triangle samples
+ * six times a pixel (7,864,320 samples a draw: past the 6.7 M records of a record room bound as
+ * a storage buffer within lavapipe's 128 MiB maxStorageBufferRange, as Minetest's and 0 A.D.'s
+ * biggest draws are; tier 3 reaches its rooms by device address so that one can hold them).
  *
- * usage: ahead [FRAMES [DRAWS]] (default 12, 1) */
+ * usage: ahead [FRAMES [DRAWS [wide]]] (default 12, 1) */
 #include "vkapp.h"
 
 #include "fullscreen.vert.h"
 #include "sample.frag.h"
+#include "sample6.frag.h"
 
 #define W 1280
 #define H 1024
@@ -25,6 +29,7 @@
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 12, draws = argc > 2 ? atoi(argv[2]) : 1;
+	int wide = argc > 3 && !strcmp(argv[3], "wide");
 	app_open("ahead", 0, NULL, NULL);
 	VkDeviceMemory m_out, m_rb;
 	/* the texture's upload, waited for (a submission, and so a frame, of its own) */
@@ -44,7 +49,8 @@ int main(int argc, char **argv)
 	struct app_pipe po = {0};
 	po.rp = rp, po.layout = layout, po.width = W, po.height = H, po.color = 1;
 	po.vs = app_shader(spv_fullscreen_vert, sizeof(spv_fullscreen_vert));
-	po.fs = app_shader(spv_sample_frag, sizeof(spv_sample_frag));
+	po.fs = wide ? app_shader(spv_sample6_frag, sizeof(spv_sample6_frag))
+		     : app_shader(spv_sample_frag, sizeof(spv_sample_frag));
 	VkPipeline pipe = app_pipeline(&po);
 
 	VkCommandPool pool = app_command_pool();

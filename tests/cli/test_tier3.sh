@@ -246,6 +246,16 @@ grep -q "cannot open LLCT_CAPTURE_TIMES '$T/no/such/dir/times': No such file or 
 # draw loses what does not fit in every frame, and says so; a value out of range is refused
 LLCT_CAPTURE_DRAW_ROOM=1048576 "$LLCTRACE" capture -q -t 3 -x -f 6-8 -o "$T/room.llct" -- "$AHEAD" 12 >/dev/null 2>"$T/err"
 [ "$(q "$T/room.llct" "SELECT group_concat(l, ' ') FROM (SELECT max(json_extract(params, '\$.lost')) AS l FROM kernels WHERE kind = 'draw' GROUP BY frame ORDER BY frame)")" = "262144 262144 262144" ] && ok || bad "a room of 1 Mi records: $(q "$T/room.llct" "SELECT frame, json_extract(params, '\$.lost') FROM kernels WHERE kind = 'draw'" | tr '\n' ' ')"
+# one draw past a room bound as a storage buffer (what Minetest's and 0 A.D.'s biggest draws
+# are on lavapipe, whose 128 MiB maxStorageBufferRange holds 6.7 M records): 7,864,320 texture
+# reads in one draw. Tier 3 reaches its rooms by device address, so the default room holds it
+# whole; bound as a storage buffer (LLCT_CAPTURE_RECORDS_BY_ADDRESS=0) the room stops at the
+# range and the rest is lost (and said).
+"$LLCTRACE" capture -q -t 3 -x -f 8 -o "$T/wide.llct" -- "$AHEAD" 12 1 wide >/dev/null 2>"$T/err" && ok || bad "capture of a wide draw: $(cat "$T/err")"
+[ "$(q "$T/wide.llct" "SELECT json_extract(params, '\$.records') || ' ' || json_extract(params, '\$.lost') FROM kernels WHERE kind = 'draw'")" = "7864320 0" ] && ok || bad "a draw past the storage-buffer range: $(q "$T/wide.llct" "SELECT params FROM kernels WHERE kind = 'draw'" | head -c 400)"
+[ "$(q "$T/wide.llct" "SELECT value FROM settings WHERE key = 'capture.tier3_records'" | cut -c1-17)" = "by device address" ] && ok || bad "the trace does not say the records went by address"
+LLCT_CAPTURE_RECORDS_BY_ADDRESS=0 "$LLCTRACE" capture -q -t 3 -x -f 8 -o "$T/wide0.llct" -- "$AHEAD" 12 1 wide >/dev/null 2>"$T/err"
+[ "$(q "$T/wide0.llct" "SELECT json_extract(params, '\$.lost') > 0 FROM kernels WHERE kind = 'draw'")" = 1 ] && grep -q 'with no room (lost' "$T/err" && ok || bad "a storage-buffer room did not stop at the range: $(q "$T/wide0.llct" "SELECT params FROM kernels WHERE kind = 'draw'" | head -c 300)"
 LLCT_CAPTURE_DRAW_ROOM=5 "$LLCTRACE" capture -q -t 3 -o "$T/room5.llct" -- "$AHEAD" 2 >/dev/null 2>"$T/err"
 grep -q "LLCT_CAPTURE_DRAW_ROOM='5' is not a number of records (1048576 to 104857600)" "$T/err" && ok || bad "room 5: $(head -c 300 "$T/err")"
 expect_rc 2 "$LLCTRACE" capture -t 4 -o "$T/x.llct" -- "$GATHER" 1

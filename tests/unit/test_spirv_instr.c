@@ -89,6 +89,19 @@ static void validates(void)
 			  mods[m].name, r.n_sites, r.skipped);
 		llct_spirv_instr_free(&r);
 	}
+	/* the same modules with the records reached by their device address: valid too */
+	for (size_t m = 0; m < N(mods); m++) {
+		struct llct_spirv_instr r;
+		int st = llct_spirv_instrument_ex(mods[m].w, mods[m].size / 4, 5, 0, 1, &r);
+		CHECK_MSG(st == 0, "%s by address: %s", mods[m].name, st ? r.why : "");
+		if (st)
+			continue;
+		CHECK_MSG(
+		    valid(r.words, r.n_words,
+			  mods[m].env == SPV_ENV_VULKAN_1_1 ? SPV_ENV_VULKAN_1_2 : mods[m].env),
+		    "%s by address: instrumented module invalid", mods[m].name);
+		llct_spirv_instr_free(&r);
+	}
 	/* an array of uniform buffers indexed at run time: the element rides in the record */
 	{
 		struct llct_spirv_instr r;
