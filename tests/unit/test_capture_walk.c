@@ -285,7 +285,14 @@ int main(void)
 	llct_reader_close(r);
 
 	llct_fp_destroy(c.out.fp);
+	for (size_t i = 0; i < c.tr.cbufs.cap; i++) /* what was built by hand */
+		if (c.tr.cbufs.val[i])
+			free(((struct cbuf *)c.tr.cbufs.val[i])->cmds);
 	hfree_all(&c.tr.cbufs, NULL);
+	hfree_all(&c.tr.imgs, NULL);
+	hfree_all(&c.tr.views, NULL);
+	hfree_all(&c.ps.pipes, NULL);
+	free(c.walk.uses);
 	unlink(path);
 	return check_done("test_capture_walk");
 }
