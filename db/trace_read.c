@@ -202,6 +202,7 @@ int llct_reader_open(const char *path, struct llct_reader **out, char *errbuf, s
 				 r->db ? sqlite3_errmsg(r->db) : "out of memory");
 		goto fail;
 	}
+	sqlite3_busy_timeout(r->db, 10000); /* a writer's commit in progress: wait for it */
 	if ((st = pragma_int(r, "PRAGMA application_id", &app)))
 		goto fail;
 	if (app == 0x4C4C4352) { /* LLCT_RESULTS_APPLICATION_ID (results.h is not this layer's) */

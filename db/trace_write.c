@@ -178,6 +178,9 @@ int llct_writer_open(const char *path, const struct llct_capture_info *info,
 				 w->db ? sqlite3_errmsg(w->db) : "out of memory");
 		goto fail_db;
 	}
+	/* another process reading the trace (`llctrace info` on a capture in progress) holds a
+	   read lock for a moment: a frame's commit waits for it rather than failing */
+	sqlite3_busy_timeout(w->db, 10000);
 	snprintf(pragmas, sizeof(pragmas),
 		 "PRAGMA application_id=%d; PRAGMA user_version=%d; PRAGMA page_size=65536;",
 		 LLCT_TRACE_APPLICATION_ID, LLCT_TRACE_FORMAT_VERSION);

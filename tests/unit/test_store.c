@@ -2,6 +2,7 @@
 #include "check.h"
 #include "llct/trace.h"
 
+#include <pthread.h>
 #include <sqlite3.h>
 #include <string.h>
 #include <unistd.h>
@@ -601,6 +602,63 @@ static void test_sites(void)
 	CHECK(strstr(err, "reads versions 1 to 2") != NULL);
 }
 
+/* A reader holding a read transaction on the trace for a while, as `llctrace info` on a trace
+ * being captured does for a moment. */
+struct hold {
+	const char *path;
+	int started; /* set once its read lock is held */
+	int ok;
+};
+
+static void *hold_read(void *arg)
+{
+	struct hold *h = arg;
+	sqlite3 *db = NULL;
+	h->ok =
+	    sqlite3_open_v2(h->path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_exec(db, "BEGIN; SELECT count(*) FROM chunks;", NULL, NULL, NULL) == SQLITE_OK;
+	__atomic_store_n(&h->started, 1, __ATOMIC_SEQ_CST);
+	usleep(300 * 1000);
+	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	sqlite3_close(db);
+	return NULL;
+}
+
+/* A frame ended while another process reads the trace waits for the reader, where it failed
+ * with "database is locked" (a capture stopped by `llctrace info` polling its trace). */
+static void test_concurrent_reader(void)
+{
+	char path[300], err[600];
+	path_in(path, sizeof(path), "busy.llct");
+	struct llct_writer *w;
+	const struct llct_record r = {.addr = 64, .stream = LLCT_STREAM_TEX};
+	CHECK_EQ(llct_writer_open(path, NULL, &w, err, sizeof(err)), LLCT_OK);
+	CHECK_EQ(llct_writer_begin_frame(w, 0), LLCT_OK);
+	CHECK_EQ(llct_writer_append(w, &r, 1), LLCT_OK);
+	CHECK_EQ(llct_writer_end_frame(w), LLCT_OK);
+	struct hold h = {.path = path};
+	pthread_t t;
+	CHECK(pthread_create(&t, NULL, hold_read, &h) == 0);
+	while (!__atomic_load_n(&h.started, __ATOMIC_SEQ_CST))
+		usleep(1000);
+	CHECK(h.ok);
+	CHECK_EQ(llct_writer_set(w, "capture.note", "while read"), LLCT_OK);
+	CHECK_EQ(llct_writer_begin_frame(w, 1), LLCT_OK);
+	CHECK_EQ(llct_writer_append(w, &r, 1), LLCT_OK);
+	int st = llct_writer_end_frame(w);
+	CHECK_EQ(st, LLCT_OK);
+	if (st)
+		fprintf(stderr, "  %s\n", llct_writer_error(w));
+	pthread_join(t, NULL);
+	CHECK_EQ(llct_writer_close(w), LLCT_OK);
+	struct llct_reader *rd;
+	CHECK_EQ(llct_reader_open(path, &rd, err, sizeof(err)), LLCT_OK);
+	const struct llct_frame_info *fr;
+	size_t n = 0;
+	CHECK(llct_reader_frames(rd, &fr, &n) == LLCT_OK && n == 2);
+	llct_reader_close(rd);
+}
+
 int main(void)
 {
 	snprintf(dir, sizeof(dir), "%s/llct-test-store-XXXXXX",
@@ -616,6 +674,7 @@ int main(void)
 	test_reserve_commit();
 	test_file_corruption();
 	test_sites();
+	test_concurrent_reader();
 	for (size_t k = 0; k < N_PLANS; k++)
 		free(expected[k]);
 	int rc = check_done("test_store");
