@@ -11,11 +11,14 @@ start_xvfb() {
 	f=$(mktemp /tmp/llct-xvfb-XXXXXX) || return 1
 	Xvfb -displayfd 3 -screen 0 "${1:-800x600x24}" 3>"$f" >/dev/null 2>&1 &
 	xvfb=$!
-	for _ in $(seq 100); do [ -s "$f" ] && break; sleep 0.1; done
+	# up to 30 s: on a machine a game's capture keeps busy the server has taken over 10
+	for _ in $(seq 300); do [ -s "$f" ] && break; sleep 0.1; done
 	display=:$(head -1 "$f")
 	rm -f "$f"
 	if [ "$display" = ":" ]; then
 		echo "Xvfb did not start (is the xvfb package installed?)" >&2
+		kill "$xvfb" 2>/dev/null # a server still starting is not left behind
+		xvfb=""
 		return 1
 	fi
 	for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X${display#:}" ] && break; sleep 0.1; done
