@@ -1,8 +1,8 @@
 /* cache.h - the few names of ChampSim's CRC2-era cache (2017: LLC_SET, LLC_WAY, BLOCK, the
  * CACHE class's llc_* replacement hooks) that a replacement file written for it uses, so that
- * such a file (the Mockingjay authors' mockingjay.llc_repl, the CRC-2 Hawkeye's hawk.llc_repl)
- * compiles into crc2_compare.cc. LLC_SET and LLC_WAY come from the compiler's command line: the
- * files size arrays by them. */
+ * such a file (the Mockingjay authors' mockingjay.llc_repl, the CRC-2 hawkeye.llc_repl and
+ * ship++.llc_repl) compiles into crc2_compare.cc. LLC_SET and LLC_WAY come from the compiler's
+ * command line: the files size arrays by them. */
 #ifndef LLCT_CRC2_CACHE_H
 #define LLCT_CRC2_CACHE_H
 
