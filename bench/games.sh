@@ -180,6 +180,11 @@ for game in $GAMES; do
 		frames=$(awk '/^frames/ { print $2 }' <<<"$info")
 		recs=$(awk '/^records/ { print $2 }' <<<"$info")
 		bpr=$(awk '/^compressed/ { print $4 }' <<<"$info")
+		# the trace packed afterwards (LZ4 high compression, off the capture's clock): the
+		# same records in fewer bytes
+		pbpr=-
+		[ -n "$frames" ] && "$LLCTRACE" pack -q "$OUT/$game-t$t.llct" 2>>"$log-t$t.txt" &&
+			pbpr=$("$LLCTRACE" info "$OUT/$game-t$t.llct" 2>/dev/null | awk '/^compressed/ { print $4 }')
 		# draws with exact positions, and (tier 3) draws and dispatches instrumented
 		q() { sqlite3 "$OUT/$game-t$t.llct" "$1" 2>/dev/null; }
 		draws=$(q "SELECT count(*) FROM kernels WHERE kind = 'draw'")
@@ -190,8 +195,8 @@ for game in $GAMES; do
 		disp=$(q "SELECT count(*) FROM kernels WHERE kind = 'dispatch'")
 		# a draw's row gives its command buffer's losses: the most a frame, summed
 		lost=$(q "SELECT coalesce(sum(l), 0) FROM (SELECT max(json_extract(params, '$.lost')) AS l FROM kernels GROUP BY frame)")
-		printf '%-14s %4s %6s %10s %8s %9s %9s %7s %8s %8s %13s %13s %6s %s\n' "$game" "t$t" "${frames:--}" \
-			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((recs / frames)) || echo -)" "${bpr:--}" \
+		printf '%-14s %4s %6s %10s %8s %8s %9s %9s %7s %8s %8s %13s %13s %6s %s\n' "$game" "t$t" "${frames:--}" \
+			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((recs / frames)) || echo -)" "${bpr:--}" "${pbpr:--}" \
 			"$plain" "$cap" "$([ "$plain" != - ] && [ "$cap" != - ] && awk -v a="$cap" -v b="$plain" 'BEGIN { printf "%.1fx", a / b }' || echo -)" \
 			"$wait_ms" "$exp_ms" "${exact:-0}/${draws:-0}" "$([ "$t" = 3 ] && echo "${instr:-0}/$((${draws:-0} + ${disp:-0}))" || echo -)" \
 			"${lost:-0}" "$([ "$rc" = 0 ] && echo ok || echo "exit $rc")" >>"$SUMMARY.new"
@@ -224,7 +229,7 @@ done
 [ -s "$OUT/validation.txt" ] && cat "$OUT/validation.txt"
 
 {
-	printf '%-14s %4s %6s %10s %8s %9s %9s %7s %8s %8s %13s %13s %6s %s\n' game tier frames rec/frame B/rec \
+	printf '%-14s %4s %6s %10s %8s %8s %9s %9s %7s %8s %8s %13s %13s %6s %s\n' game tier frames rec/frame B/rec packed \
 		"plain ms" "capt ms" ratio "wait ms" "exp ms" "exact/draws" "instr/kern" lost status
 	cat "$SUMMARY.new"
 } >"$SUMMARY"

@@ -106,6 +106,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_sql(int argc, char **argv);

@@ -125,6 +125,19 @@ const struct cli_command cli_commands[] = {
      "other shards are still merged.\n"
      "  -o, --output FILE  results database to add to (created if needed)\n"
      "  -q, --quiet        no per-shard lines\n"},
+    {"pack", cmd_pack, "encode a finished trace's chunks again, smaller (LZ4 high compression)",
+     "usage: llctrace pack [--level N] [--quiet] TRACE.llct...\n"
+     "\n"
+     "Rewrites every chunk of each trace in place at LZ4's high-compression level N:\n"
+     "the same records, in fewer bytes (a capture writes at LZ4's fast level, to keep\n"
+     "up with the program). Reading a packed trace is as fast or faster. The trace is\n"
+     "rewritten in transactions of about 64 MiB: stopped at any point, it still reads\n"
+     "(run pack again to finish). Then settings.pack.level is stored and the freed\n"
+     "space given back, which needs free disk space as large as the trace. Pack only a\n"
+     "finished trace, not one a capture is still writing.\n"
+     "  -l, --level N   0 (LZ4's fast level, as captured) to 12 (smallest, slowest) [9]\n"
+     "  -q, --quiet     no progress or summary line\n"
+     "Exit status 1 if any trace could not be packed (the others still are).\n"},
     {"replay", cmd_replay, "replay a trace through LLC policies into a results database",
      "usage: llctrace replay TRACE.llct [MORE.llct... --corun] -o RESULTS.db [options]\n"
      "\n"

@@ -31,6 +31,7 @@
 
 struct llct_batch_scratch {
 	uint8_t *raw;    /* decompressed payload, LZ4_BLOCK_MAX + PAYLOAD_MAX bytes */
+	size_t raw_size; /* its length after the last decode */
 	LZ4F_dctx *dctx; /* reused decompression context */
 	/* the id columns' arrays, which b->sm, kernel and tenant point at unless a decode
 	 * skipped them (LLCT_BATCH_NO_IDS) */
@@ -214,12 +215,14 @@ payload(uint8_t *raw, uint32_t n, int rows, const struct llct_record *r, const s
 	return put_header(raw, n, shift, cols, col_start, p);
 }
 
-/* The LZ4 frame of a payload into *blob (grown to *cap as needed, malloc'd). */
-static int compress(const uint8_t *raw, size_t raw_size, uint8_t **blob, size_t *cap,
+/* The LZ4 frame of a payload into *blob (grown to *cap as needed, malloc'd), at LZ4F's
+ * compression level `level` (0: its fast mode, the writer's). */
+static int compress(const uint8_t *raw, size_t raw_size, int level, uint8_t **blob, size_t *cap,
 		    size_t *out_size)
 {
 	LZ4F_preferences_t prefs;
 	memset(&prefs, 0, sizeof(prefs));
+	prefs.compressionLevel = level;
 	prefs.frameInfo.blockSizeID = LZ4F_max4MB;
 	prefs.frameInfo.blockMode = LZ4F_blockIndependent;
 	prefs.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled;
@@ -250,7 +253,7 @@ int llct_chunk_encode(const struct llct_batch *c, uint8_t **out, size_t *out_siz
 	if (!raw)
 		return LLCT_ERR_NOMEM;
 	int st = (raw_size = payload(raw, c->n, 0, NULL, c))
-		     ? compress(raw, raw_size, &blob, &cap, out_size)
+		     ? compress(raw, raw_size, 0, &blob, &cap, out_size)
 		     : LLCT_ERR_INVALID;
 	free(raw);
 	if (st) {
@@ -373,7 +376,7 @@ int llct_chunk_encode_records(struct llct_chunk_enc *e, const struct llct_record
 	if (!e->raw && !(e->raw = malloc(PAYLOAD_MAX + RAW_SCRATCH(LLCT_CHUNK_MAX))))
 		return LLCT_ERR_NOMEM;
 	size_t raw_size = payload_rows(e->raw, e->raw + PAYLOAD_MAX, n, r, &e->shift);
-	return raw_size ? compress(e->raw, raw_size, &e->blob, &e->blob_cap, out_size)
+	return raw_size ? compress(e->raw, raw_size, 0, &e->blob, &e->blob_cap, out_size)
 			: LLCT_ERR_INVALID;
 }
 
@@ -469,6 +472,7 @@ int llct_chunk_decode(const uint8_t *blob, size_t size, uint32_t expect_n, struc
 		return fail(errbuf, errbuf_size, "%s",
 			    "lz4 frame is truncated or has trailing bytes");
 
+	s->raw_size = raw_size;
 	const uint8_t *raw = s->raw;
 	uint32_t n = get32(raw + 4), len[N_COLS], magic = get32(raw);
 	unsigned shift = raw[8];
@@ -546,4 +550,23 @@ int llct_chunk_decode(const uint8_t *blob, size_t size, uint32_t expect_n, struc
 	}
 	b->n = n;
 	return LLCT_OK;
+}
+
+int llct_chunk_repack(const uint8_t *blob, size_t size, uint32_t expect_n, int level,
+		      struct llct_batch *b, uint8_t **out, size_t *cap, size_t *out_size,
+		      char *errbuf, size_t errbuf_size)
+{
+	if (level < 0 || level > LLCT_CHUNK_LEVEL_MAX || !b->scratch)
+		return LLCT_ERR_INVALID;
+	unsigned flags = b->flags;
+	b->flags &= ~LLCT_BATCH_NO_IDS; /* every column checked, not only the addresses */
+	int st = llct_chunk_decode(blob, size, expect_n, b, errbuf, errbuf_size);
+	if (!st &&
+	    (st = compress(b->scratch->raw, b->scratch->raw_size, level, out, cap, out_size)))
+		fail(errbuf, errbuf_size, "%s", "lz4 could not encode the chunk again");
+	/* the new frame's content checksum is the payload's: decoding it proves it equal */
+	if (!st && (st = llct_chunk_decode(*out, *out_size, b->n, b, errbuf, errbuf_size)))
+		fail(errbuf, errbuf_size, "%s", "the chunk encoded again does not decode");
+	b->flags = flags;
+	return st;
 }

@@ -120,6 +120,18 @@ void llct_chunk_enc_free(struct llct_chunk_enc *e);
 int llct_chunk_decode(const uint8_t *blob, size_t size, uint32_t expect_n, struct llct_batch *b,
 		      char *errbuf, size_t errbuf_size);
 
+/* Highest LZ4 compression level (LZ4HC's most thorough) llct_chunk_repack takes. */
+#define LLCT_CHUNK_LEVEL_MAX 12
+/* Encodes a chunk's blob again at LZ4F compression level `level` (0: the writer's fast mode;
+ * 3..12: high compression, smaller and slower to write, as fast or faster to read): the
+ * payload, so the records, are unchanged byte for byte. The old blob is checked as
+ * llct_chunk_decode checks it and the new one decoded once before it is returned in *out
+ * (size *out_size; grown to *cap as needed, malloc'd, kept by the caller between calls).
+ * `b` (from llct_batch_alloc) is scratch and holds the chunk's records after. */
+int llct_chunk_repack(const uint8_t *blob, size_t size, uint32_t expect_n, int level,
+		      struct llct_batch *b, uint8_t **out, size_t *cap, size_t *out_size,
+		      char *errbuf, size_t errbuf_size);
+
 /* Allocates the column arrays of a batch for LLCT_CHUNK_MAX records; frees them. */
 int llct_batch_alloc(struct llct_batch *b);
 void llct_batch_free(struct llct_batch *b);
@@ -162,6 +174,23 @@ int llct_writer_close(struct llct_writer *w);
 const char *llct_writer_error(const struct llct_writer *w);
 uint64_t llct_writer_bytes(const struct llct_writer *w);   /* compressed bytes so far */
 uint64_t llct_writer_records(const struct llct_writer *w); /* records in ended frames */
+
+/* ---- packing ---- */
+
+struct llct_pack_stats {
+	uint64_t chunks, chunks_total;      /* chunks done, and in the trace */
+	uint64_t records;                   /* records in the chunks done */
+	uint64_t bytes_before, bytes_after; /* the chunks done: compressed bytes before, after */
+};
+/* Encodes every chunk of the trace at `path` again, in place, at LZ4 level `level`
+ * (llct_chunk_repack: the records unchanged), in transactions of about 64 MiB of chunks, so a
+ * pack stopped at any point leaves a trace whose every chunk reads (some at the old level;
+ * run again, it redoes them all). Then stores settings.pack.level and gives the freed space
+ * back (VACUUM: needs free space as large as the trace). progress, if given, is called after
+ * each chunk; non-zero from it stops the pack. *st (may be NULL) says what was done. */
+int llct_trace_pack(const char *path, int level,
+		    int (*progress)(const struct llct_pack_stats *, void *), void *ud,
+		    struct llct_pack_stats *st, char *errbuf, size_t errbuf_size);
 
 /* ---- reader ---- */
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_store_cli.sh - whole-command tests of help, version, import, dump and info.
+# test_store_cli.sh - whole-command tests of help, version, import, dump, info and pack.
 set -u
 LLCTRACE=${1:?usage: test_store_cli.sh path/to/llctrace}
 T=$(mktemp -d /tmp/llct-cli-XXXXXX)
@@ -72,6 +72,35 @@ if command -v sqlite3 >/dev/null; then
 	# frames before the bad one were already printed
 	grep -q '^3,' "$T/out" && ok || bad "frames before the corrupt chunk not printed"
 fi
+# pack: the same records in fewer bytes, the trace's id and a setting saying so; level 0 gives
+# back the blobs the writer made
+bytes() { sqlite3 "$1" "SELECT sum(length(data)) FROM chunks"; }
+cp "$T/a.llct" "$T/p.llct"
+expect_rc 0 "$LLCTRACE" pack "$T/p.llct"; expect_err "p.llct' at level 9"
+expect_rc 0 "$LLCTRACE" dump --csv "$T/p.llct"
+cmp -s "$T/out" "$T/in.csv" && ok || bad "pack changed the records"
+[ "$(bytes "$T/p.llct")" -lt "$(bytes "$T/a.llct")" ] && ok || bad "pack did not shrink the chunks"
+[ "$(sqlite3 "$T/p.llct" "SELECT value FROM settings WHERE key IN ('pack.level', 'trace_id') ORDER BY key" | tr '\n' ' ')" = \
+	"9 $(sqlite3 "$T/a.llct" "SELECT value FROM settings WHERE key = 'trace_id'") " ] && ok || bad "pack.level or trace_id"
+[ "$(stat -c %s "$T/p.llct")" -le "$(stat -c %s "$T/a.llct")" ] && ok || bad "pack left the file larger"
+expect_rc 0 "$LLCTRACE" pack -q --level 0 "$T/p.llct"
+[ ! -s "$T/err" ] && ok || bad "pack -q printed: $(cat "$T/err")"
+[ "$(sqlite3 "$T/p.llct" "SELECT hex(group_concat(data, '')) FROM chunks ORDER BY id" | sha1sum)" = \
+	"$(sqlite3 "$T/a.llct" "SELECT hex(group_concat(data, '')) FROM chunks ORDER BY id" | sha1sum)" ] && ok || bad "level 0 is not the writer's encoding"
+expect_rc 2 "$LLCTRACE" pack --level 13 "$T/p.llct"; expect_err "0..12"
+expect_rc 2 "$LLCTRACE" pack
+# not a trace, or missing: named, exit 1, and the other traces are still packed
+cp "$T/text.llct" "$T/text2.llct"
+expect_rc 1 "$LLCTRACE" pack "$T/text2.llct" "$T/missing.llct" "$T/p.llct"
+expect_err "text2.llct"; expect_err "missing.llct"; expect_err "p.llct' at level 9"
+cmp -s "$T/text.llct" "$T/text2.llct" && ok || bad "pack changed a file that is not a trace"
+if command -v sqlite3 >/dev/null; then
+	# a corrupt chunk: named with its frame, exit 1, the trace as it was
+	cp "$T/flip.llct" "$T/flip2.llct"
+	expect_rc 1 "$LLCTRACE" pack "$T/flip2.llct"; expect_err "flip2.llct': chunk"; expect_err "(frame 6)"
+	cmp -s "$T/flip.llct" "$T/flip2.llct" && ok || bad "a failed pack changed the trace"
+fi
+
 # a full disk: writing to /dev/full fails with a message
 if [ -w /dev/full ]; then
 	expect_rc 1 sh -c "\"$LLCTRACE\" dump --csv \"$T/a.llct\" >/dev/full"

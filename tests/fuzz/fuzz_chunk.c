@@ -1,5 +1,5 @@
 /* fuzz_chunk.c - libFuzzer target for the chunk decoder: any blob decodes or is refused cleanly,
- * and whatever decodes re-encodes to the same records.
+ * and whatever decodes re-encodes to the same records, also packed at a high LZ4 level.
  *
  * The first input byte picks what the rest is: odd, a whole blob as stored (this exercises
  * the LZ4 frame checks); even, a payload that is wrapped in a valid LZ4 frame first, so the
@@ -63,6 +63,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					      re-encodes as LCK1) */
 		if ((a.site ? a.site[i] : 0) != (b.site ? b.site[i] : 0))
 			abort();
+	/* packed (llctrace pack): the same payload, so the same records as b's */
+	static uint8_t *packed;
+	static size_t packed_cap;
+	size_t packed_size;
+	if (llct_chunk_repack(blob, blob_size, a.n, 3, &a, &packed, &packed_cap, &packed_size, why,
+			      sizeof(why)) != LLCT_OK)
+		abort();
+	if (a.n != b.n || memcmp(a.addr, b.addr, a.n * sizeof(*a.addr)) ||
+	    memcmp(a.kernel, b.kernel, a.n * sizeof(*a.kernel)))
+		abort();
 	free(blob);
 	return 0;
 }
