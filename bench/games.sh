@@ -2,8 +2,8 @@
 # games.sh - the real-game suite: installs each game named (Debian packages), captures a run of its
 # gameplay frames headless (Xvfb, lavapipe; OpenGL games through Zink) at the chosen tiers, times
 # the game's own frames against captured ones, replays every trace with every policy at 2, 4, 8 and
-# 16 MiB (llctrace batch), writes DIR/GAME-tN.llct, DIR/results.db, DIR/report.html, and prints a
-# summary table. docs/GAMES.md explains each recipe and records what the suite measured.
+# 16 MiB (llctrace batch), writes DIR/GAME-tN.llct (packed after capture: llctrace pack),
+# DIR/results.db, DIR/report.html, and prints a summary table. docs/GAMES.md explains each recipe and records what the suite measured.
 #
 # usage: bench/games.sh [--tier N]... [--res WxH] [--frames N] [--start N] [--timeout S]
 #                       [--validate] [--no-replay] [-o DIR] GAME...   (GAME: a file in bench/games/)
