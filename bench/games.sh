@@ -3,7 +3,8 @@
 # gameplay frames headless (Xvfb, lavapipe; OpenGL games through Zink) at the chosen tiers, times
 # the game's own frames against captured ones, replays every trace with every policy at 2, 4, 8 and
 # 16 MiB (llctrace batch), writes DIR/GAME-tN.llct (packed after capture: llctrace pack),
-# DIR/results.db, DIR/report.html, and prints a summary table. docs/GAMES.md explains each recipe and records what the suite measured.
+# DIR/results.db, DIR/report.html, and prints a summary table. docs/GAMES.md explains each
+# recipe and records what the suite measured.
 #
 # usage: bench/games.sh [--tier N]... [--res WxH] [--frames N] [--start N] [--timeout S]
 #                       [--validate] [--no-replay] [-o DIR] GAME...   (GAME: a file in bench/games/)
