@@ -82,6 +82,8 @@ void capture_note_costs(struct capture_device *c)
 {
 	if (!c->out.w)
 		return;
+	if (c->tier->note) /* the tier's own account */
+		c->tier->note(c, c->out.w);
 	char v[32];
 	snprintf(v, sizeof(v), "%.3f", c->out.t_wait);
 	llct_writer_set(c->out.w, "capture.seconds.waiting_for_counts", v);

@@ -270,6 +270,7 @@ struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, siz
 			if (c->tier->submitting)
 				c->tier->submitting(c, b, 0);
 			b->cnt.res_ok = b->xfbq.res_ok = 0; /* stale until read again */
+			b->finished = 0;
 			bs[(*nb)++] = b;
 		}
 	}
@@ -326,6 +327,8 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 						stride, VK_QUERY_RESULT_64_BIT) == VK_SUCCESS;
 		}
 	pthread_mutex_lock(&c->lock);
+	for (size_t i = 0; i < n; i++) /* the fence came after them: they have run */
+		bs[i]->finished = 1;
 	c->out.t_wait += mono_s() - t0;
 	if (c->rs.n_fences < (int)(sizeof(c->rs.fences) / sizeof(c->rs.fences[0]))) {
 		c->rs.fences[c->rs.n_fences++] = fence;

@@ -221,6 +221,10 @@ struct cbuf {
 	uint32_t n_frec;        /* rooms this recording's draws use (0: none set up yet) */
 	uint32_t n_draws;       /* draws numbered this recording */
 	int no_twins;           /* this recording was too far from a frame to capture for twins */
+	int one_time;           /* begun for one submission (ONE_TIME_SUBMIT): what its execution
+				   alone needs may go once that is expanded */
+	int finished;           /* its submission since it was begun has finished on the device
+				   (read_fragments waited for it) */
 	uint32_t frec_need;     /* records the last execution wanted room for (all rooms) */
 	uint32_t *fidx;         /* the records by draw: offsets (n_draws + 1), then indices */
 	size_t fidx_cap;        /* its room in entries, kept from one execution to the next */

@@ -20,8 +20,12 @@ void expand_submission(struct capture_device *c, uint32_t n, const VkCommandBuff
 		return;
 	}
 	double t0 = mono_s();
-	for (uint32_t i = 0; i < n; i++)
-		expand(c, hget(&c->tr.cbufs, H(cbs[i])), 0);
+	for (uint32_t i = 0; i < n; i++) {
+		struct cbuf *b = hget(&c->tr.cbufs, H(cbs[i]));
+		expand(c, b, 0);
+		if (b && c->tier->executed)
+			c->tier->executed(c, b);
+	}
 	c->out.t_expand += mono_s() - t0;
 }
 

@@ -103,6 +103,11 @@ struct tier_ops {
 	/* ---- submission ---- */
 	/* A captured submission of b is about to go down (with the lock). */
 	void (*submitting)(struct capture_device *c, struct cbuf *b, int depth);
+	/* What the tier notes in the trace's settings as the trace is finished. */
+	void (*note)(struct capture_device *c, struct llct_writer *w);
+	/* b's execution (of a submission's list) has been expanded (with the lock): what b
+	 * held for it alone may be handed on once the device has finished it (b->finished). */
+	void (*executed)(struct capture_device *c, struct cbuf *b);
 };
 
 extern const struct tier_ops llct_tier1, llct_tier2, llct_tier3;

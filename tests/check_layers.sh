@@ -111,7 +111,7 @@ call_module() {
 	expand | describe | copies | index) echo expansion ;;
 	tier1) echo tier1 ;;
 	tier2 | geometry | shadow) echo tier2 ;;
-	tier3 | instr | instr_draw) echo tier3 ;;
+	tier3 | instr | instr_draw | rooms) echo tier3 ;;
 	submit | waits) echo submission ;;
 	resources | pipelines | descriptors | passes | samplers | bda) echo tracking ;;
 	device | features | layer | llct_intercepts) echo device ;; # wires it all together

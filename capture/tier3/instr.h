@@ -22,6 +22,13 @@ struct tier3_state {
 	int by_address; /* record buffers reached by their device address (bufferDeviceAddress is
 			   on): binding 0 is their address, so a room may pass the storage-buffer
 			   range; else binding 0 is the room itself */
+	/* rooms (rooms.c) one-time command buffers gave back, for the next recordings, and the
+	   largest sort index given back */
+	struct crec pool[FREC_ROOMS];
+	uint32_t n_pool;
+	uint32_t *fidx_spare;
+	size_t fidx_spare_cap;
+	uint64_t rooms_made, rooms_reused; /* draw-record rooms allocated, and taken from pool */
 };
 
 struct llct_spirv_site;
@@ -34,6 +41,16 @@ void instr_buffer_free(struct layer_device *d, struct crec *r);
  * whether some found no room. */
 uint32_t instr_draw_wanted(const struct cbuf *b);
 int instr_draw_lost(const struct cbuf *b);
+/* rooms.c: b's draw-record rooms (and sort index) handed on to the next recording that sets
+ * rooms up, once its one execution is expanded (with the lock); rooms_take fills b's room j
+ * from them if one holds `least` words (with the lock; 1 if it did); rooms_free frees what is
+ * left at device end. */
+void rooms_give_back(struct capture_device *c, struct cbuf *b);
+int rooms_take(struct capture_device *c, struct cbuf *b, uint32_t j, uint32_t least);
+void rooms_free(struct capture_device *c);
+/* settings.capture.tier3_rooms: draw-record rooms made, and taken as handed on. */
+void rooms_note(struct capture_device *c, struct llct_writer *w);
+
 /* The layer's set layout (at device creation): 0, or -1. */
 int instr_device_init(struct capture_device *c);
 /* Destroys what is left (at device end, after the command buffers). */

@@ -224,7 +224,7 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 			: b->primary && c->t3->frec_hint > b->frec_need ? c->t3->frec_hint
 									: b->frec_need;
 	uint32_t fmax = c->t3->frec_max ? c->t3->frec_max : 5u * 32 * 1024 * 1024;
-	uint32_t rooms = 1, words = FREC_WORDS;
+	uint32_t rooms = 1, words = FREC_WORDS, least = 0;
 	struct crec old[FREC_ROOMS];
 	int n_old = 0;
 	if (setup) {
@@ -236,9 +236,14 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 		per += rooms > 1 ? per / 4 : 0;
 		uint64_t w = !need ? FREC_WORDS : 5 * per > fmax ? fmax : 5 * per;
 		words = w > fmax ? fmax : w < FREC_WORDS ? FREC_WORDS : (uint32_t)w;
+		/* a room kept from the last recordings is kept while it holds seven eighths of
+		   what is asked (the last frame's records and 9% more): replaced whenever the ask
+		   grew a little, a room of hundreds of MB was new memory every frame, each page
+		   faulted in again as the device wrote it (docs/PERFORMANCE.md) */
+		least = words - words / 8;
 		for (uint32_t j = 0; j < rooms; j++)
 			if (b->frec[j].buf &&
-			    b->frec[j].cap < words) { /* too small: a bigger one */
+			    b->frec[j].cap < least) { /* too small: a bigger one */
 				old[n_old++] = b->frec[j];
 				memset(&b->frec[j], 0, sizeof(b->frec[j]));
 			}
@@ -251,8 +256,11 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 	if (setup) {
 		uint32_t made = 0;
 		for (; made < rooms; made++) {
+			/* the room it had, or one a finished command buffer gave back, or a new
+			   one */
 			pthread_mutex_lock(&c->lock);
-			int have = b->frec[made].buf != VK_NULL_HANDLE;
+			int have =
+			    b->frec[made].buf != VK_NULL_HANDLE || rooms_take(c, b, made, least);
 			pthread_mutex_unlock(&c->lock);
 			if (have)
 				continue;
@@ -262,6 +270,7 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 			r.map[0] = 0, r.map[1] = r.cap;
 			pthread_mutex_lock(&c->lock);
 			b->frec[made] = r;
+			c->t3->rooms_made++;
 			pthread_mutex_unlock(&c->lock);
 		}
 		if (!made)

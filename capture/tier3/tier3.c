@@ -76,4 +76,6 @@ const struct tier_ops llct_tier3 = {
     .dispatch_begin = instr_dispatch_begin,
     .dispatch_end = instr_dispatch_end,
     .submitting = instr_submitting,
+    .executed = rooms_give_back,
+    .note = rooms_note,
 };

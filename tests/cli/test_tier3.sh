@@ -229,6 +229,14 @@ grep -q "a dispatch recorded 20480 buffer accesses, 19480 with no room" "$T/err"
 expect_rc 0 "$LLCTRACE" capture -q -t 3 -x -f 6-8 -o "$T/ahead.llct" -- "$AHEAD" 12
 [ "$(q "$T/ahead.llct" "SELECT group_concat(frame || ':' || l || ':' || r, ' ') FROM (SELECT frame, max(json_extract(params, '\$.lost')) AS l, sum(json_extract(params, '\$.records')) AS r FROM kernels WHERE kind = 'draw' GROUP BY frame ORDER BY frame)")" = "6:0:1310720 7:0:1310720 8:0:1310720" ] && ok || bad "records lost when frames are queued ahead: $(q "$T/ahead.llct" "SELECT frame, json_extract(params, '\$.lost'), json_extract(params, '\$.records') FROM kernels WHERE kind = 'draw'" | tr '\n' ' ')"
 [ "$("$AHEAD" 12)" = "$("$LLCTRACE" capture -q -t 3 -f 6-8 -o "$T/ahead2.llct" -- "$AHEAD" 12 2>/dev/null)" ] && ok || bad "app_ahead's output changed under tier 3"
+# its eight command buffers are begun for one submission each (as Zink's are): once one's
+# execution is expanded its record rooms go to the next recording, so fifteen captured frames
+# make fewer rooms than the ring has buffers, and every draw still has its own records
+expect_rc 0 "$LLCTRACE" capture -q -t 3 -x -f 6-20 -o "$T/ahead3.llct" -- "$AHEAD" 24
+[ "$(q "$T/ahead3.llct" "SELECT count(*) || ':' || max(l) || ':' || min(r) || ':' || max(r) FROM (SELECT frame, max(json_extract(params, '\$.lost')) AS l, sum(json_extract(params, '\$.records')) AS r FROM kernels WHERE kind = 'draw' GROUP BY frame)")" = "15:0:1310720:1310720" ] && ok || bad "records with rooms handed on: $(q "$T/ahead3.llct" "SELECT frame, json_extract(params, '\$.lost'), json_extract(params, '\$.records') FROM kernels WHERE kind = 'draw'" | tr '\n' ' ')"
+rooms=$(q "$T/ahead3.llct" "SELECT value FROM settings WHERE key = 'capture.tier3_rooms'")
+[[ "$rooms" =~ ^([0-9]+)\ made,\ ([0-9]+)\ handed\ on$ ]] && [ "${BASH_REMATCH[2]}" -ge 5 ] &&
+	[ "${BASH_REMATCH[1]}" -lt 12 ] && ok || bad "rooms not handed on: '$rooms'"
 # draws that together outgrow one record room (LLCT_CAPTURE_DRAW_ROOM, 2 GiB at most on
 # lavapipe; Minetest wanted 121 M records in one submission): four draws of 1,310,720 samples,
 # rooms of 2 Mi records, so the draws go round four rooms and none is lost from the lead on
