@@ -224,7 +224,7 @@ struct cbuf {
 	int one_time;           /* begun for one submission (ONE_TIME_SUBMIT): what its execution
 				   alone needs may go once that is expanded */
 	int finished;           /* its submission since it was begun has finished on the device
-				   (read_fragments waited for it) */
+				   (read_fragments, or a twin lead's wait, waited for it) */
 	uint32_t frec_need;     /* records the last execution wanted room for (all rooms) */
 	uint32_t *fidx;         /* the records by draw: offsets (n_draws + 1), then indices */
 	size_t fidx_cap;        /* its room in entries, kept from one execution to the next */

@@ -50,13 +50,23 @@ static VkResult submit_down(struct layer_device *d, const struct submission *s)
  * a program that queues frames ahead (Zink on lavapipe) records the range's first command
  * buffers before any lead execution has run, and their draws lose records for want of room
  * (Neverball: 7.7 M of 8.7 M texture accesses in the first frame). The queue is the caller's
- * for the length of its vkQueueSubmit, and no lock is held across the wait. */
-static void lead_settle(struct layer_device *d, struct capture_device *c, VkQueue q)
+ * for the length of its vkQueueSubmit, and no lock is held across the wait. The submission's
+ * command buffers have then run, and as nothing of a lead frame is expanded, the tier may hand
+ * on what they held for it (tier 3's record rooms, once their counts are taken). */
+static void lead_settle(struct layer_device *d, struct capture_device *c, VkQueue q,
+			const VkCommandBuffer *cbs, size_t n)
 {
 	if (d->d.QueueWaitIdle(q) != VK_SUCCESS)
 		return;
 	pthread_mutex_lock(&c->lock);
 	c->frec_scanned = 0;
+	for (size_t i = 0; c->tier->executed && i < n; i++) {
+		struct cbuf *b = hget(&c->tr.cbufs, H(cbs[i]));
+		if (b) {
+			b->finished = 1;
+			c->tier->executed(c, b);
+		}
+	}
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -126,7 +136,7 @@ static VkResult submit(struct layer_device *d, struct capture_device *c, const s
 	if (!down)
 		r = submit_down(d, s);
 	if (lead && r == VK_SUCCESS)
-		lead_settle(d, c, s->q);
+		lead_settle(d, c, s->q, cbs, n);
 	return r;
 }
 

@@ -105,8 +105,9 @@ struct tier_ops {
 	void (*submitting)(struct capture_device *c, struct cbuf *b, int depth);
 	/* What the tier notes in the trace's settings as the trace is finished. */
 	void (*note)(struct capture_device *c, struct llct_writer *w);
-	/* b's execution (of a submission's list) has been expanded (with the lock): what b
-	 * held for it alone may be handed on once the device has finished it (b->finished). */
+	/* b's execution (of a submission's list) has been expanded, or will not be (a twin lead
+	 * frame's), with the lock: what b held for it alone may be handed on once the device has
+	 * finished it (b->finished). */
 	void (*executed)(struct capture_device *c, struct cbuf *b);
 };
 
