@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_faults.sh - the faults a long capture or sweep meets: a full disk (a small tmpfs) during
-# import, replay, batch, merge, report and capture; several replays writing one results file at
-# once; kill -9 while a replay writes its runs; traces whose index lies about their size.
+# import, replay, batch, merge, report, pack and capture; several replays writing one results
+# file at once; kill -9 while a replay writes its runs; traces whose index lies about their size.
 # Each: a message naming the file, a non-zero exit, and everything committed before intact.
 set -u
 LLCTRACE=$(realpath "${1:?usage: test_faults.sh path/to/llctrace [APP_SCENE]}")
@@ -62,6 +62,13 @@ else
 	expect_rc 1 "$LLCTRACE" report shard.db -o "$FULL/page.html" -q
 	expect_err "$FULL/page.html"
 	[ -z "$(ls "$FULL" | grep -v '^r.db$\|^filler$')" ] && ok || bad "a failed report left: $(ls "$FULL")"
+	# pack: a full disk stops it, naming the file; the trace reads as it did
+	rm -f "$FULL"/*
+	cp a.llct "$FULL/p.llct"
+	fill 4000
+	expect_rc 1 "$LLCTRACE" pack "$FULL/p.llct"
+	expect_err "'$FULL/p.llct': cannot store a chunk: database or disk is full"
+	"$LLCTRACE" dump --csv "$FULL/p.llct" | cmp -s - a.csv && ok || bad "a pack stopped by a full disk changed the records"
 	# capture: frames written before the disk filled are still there
 	if [ -n "$APP_SCENE" ]; then
 		rm -f "$FULL"/*
