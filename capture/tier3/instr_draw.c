@@ -324,8 +324,14 @@ int instr_draw_lost(const struct cbuf *b)
 	return 0;
 }
 
-/* The records of b's last execution sorted by draw (once an execution): 0, or -1. Draw k's
- * records are in room k % n_frec: each draw's indices are into its own room. */
+/* The records of b's last execution by draw (once an execution): 0, or -1. Draw k's records
+ * are in room k % n_frec, in runs (the device writes a draw's records mostly together, tile
+ * by tile: Neverball's 3 M records a room came in some 8,000 runs), so one pass over the
+ * records finds the runs and each draw's count, and the runs, not the records, are sorted by
+ * draw: b->fidx holds the runs' offsets by draw (n_draws + 2), each draw's records less its
+ * prefixes (n_draws + 1), then the runs (start, length), each draw's in room order. (A sort
+ * of the records themselves took two more passes over them and an index of 4 bytes a
+ * record: hundreds of MB on a game.) */
 static int sort_records(struct cbuf *b)
 {
 	if (b->fidx && b->fidx_gen == b->gen)
@@ -335,40 +341,58 @@ static int sort_records(struct cbuf *b)
 		kept += b->frec[j].map[0] / 5 - room_lost(b, j);
 		lost += room_lost(b, j);
 	}
-	/* kept from one execution to the next: a game's draws make hundreds of millions of
-	   records a frame, and a new array of that size every time cost its pages' faults and
-	   zeroing (PERFORMANCE.md, "Where tier 3's time goes") */
-	size_t need = (size_t)nd + 2 + kept;
+	/* the runs, in room order: draw (nd: a record of no draw of that room), start, length */
+	size_t n_runs = 0, cap_runs = 1024;
+	uint32_t *runs = malloc(cap_runs * 3 * sizeof(*runs));
+	uint32_t *cnt = calloc((size_t)nd + 1, 2 * sizeof(*cnt)); /* runs, then records, a draw */
+	if (!runs || !cnt)
+		goto fail;
+	for (uint32_t j = 0; j < R; j++) {
+		const uint32_t *map = b->frec[j].map;
+		uint32_t cur = UINT32_MAX;
+		for (uint32_t i = 0, n = map[0] / 5 - room_lost(b, j); i < n; i++) {
+			uint32_t w = map[2 + 5 * (size_t)i], dr = w >> 12;
+			uint32_t d = dr < nd && dr % R == j ? dr : nd;
+			cnt[nd + 1 + d] += (w & 4095) != LLCT_SPIRV_PREFIX_SITE;
+			if (d == cur) {
+				runs[3 * n_runs - 1]++;
+				continue;
+			}
+			if (n_runs == cap_runs) {
+				uint32_t *g = realloc(runs, cap_runs * 2 * 3 * sizeof(*runs));
+				if (!g)
+					goto fail;
+				runs = g, cap_runs *= 2;
+			}
+			runs[3 * n_runs] = d, runs[3 * n_runs + 1] = i, runs[3 * n_runs + 2] = 1;
+			n_runs++;
+			cnt[d]++;
+			cur = d;
+		}
+	}
+	/* kept from one execution to the next (and handed on with the rooms, rooms.c) */
+	size_t need = 2 * ((size_t)nd + 2) + 2 * n_runs;
 	if (need > b->fidx_cap || !b->fidx) {
 		free(b->fidx);
 		b->fidx_cap = 0;
 		if (!(b->fidx = malloc((need + need / 4) * sizeof(uint32_t))))
-			return -1;
+			goto fail;
 		b->fidx_cap = need + need / 4;
 	}
-	memset(b->fidx, 0, ((size_t)nd + 2) * sizeof(uint32_t)); /* the offsets; idx all written */
-	uint32_t *off = b->fidx, *idx = b->fidx + nd + 2;
-	for (uint32_t j = 0; j < R; j++) {
-		const uint32_t *map = b->frec[j].map;
-		for (uint32_t i = 0, n = map[0] / 5 - room_lost(b, j); i < n; i++) {
-			uint32_t dr = map[2 + 5 * (size_t)i] >> 12;
-			off[(dr < nd && dr % R == j ? dr : nd) + 1]++;
-		}
+	uint32_t *off = b->fidx, *recs = b->fidx + nd + 2, *sorted = recs + nd + 1;
+	off[0] = 0;
+	for (uint32_t k = 0; k <= nd; k++) {
+		off[k + 1] = off[k] + cnt[k];
+		cnt[k] = off[k]; /* where draw k's next run goes */
+		recs[k] = cnt[nd + 1 + k];
 	}
-	for (uint32_t k = 0; k <= nd; k++)
-		off[k + 1] += off[k];
-	uint32_t *at = malloc(((size_t)nd + 1) * sizeof(*at));
-	if (!at)
-		return -1;
-	memcpy(at, off, ((size_t)nd + 1) * sizeof(*at));
-	for (uint32_t j = 0; j < R; j++) {
-		const uint32_t *map = b->frec[j].map;
-		for (uint32_t i = 0, n = map[0] / 5 - room_lost(b, j); i < n; i++) {
-			uint32_t dr = map[2 + 5 * (size_t)i] >> 12;
-			idx[at[dr < nd && dr % R == j ? dr : nd]++] = i;
-		}
+	for (size_t q = 0; q < n_runs; q++) {
+		uint32_t at = cnt[runs[3 * q]]++;
+		sorted[2 * (size_t)at] = runs[3 * q + 1];
+		sorted[2 * (size_t)at + 1] = runs[3 * q + 2];
 	}
-	free(at);
+	free(runs);
+	free(cnt);
 	b->fidx_gen = b->gen;
 	if (lost) { /* said once an execution, and room for all of them next time */
 		uint32_t total = kept + lost;
@@ -378,6 +402,10 @@ static int sort_records(struct cbuf *b)
 			total, lost);
 	}
 	return 0;
+fail:
+	free(runs);
+	free(cnt);
+	return -1;
 }
 
 int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct instr_result *res)
@@ -386,12 +414,8 @@ int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct i
 	if (!rec || !b || !b->n_frec || !p || p->tw.words != 5 || rec > b->n_draws ||
 	    sort_records(b))
 		return -1;
-	const uint32_t *off = b->fidx, *idx = b->fidx + b->n_draws + 2;
-	const uint32_t *map = b->frec[(rec - 1) % b->n_frec].map;
-	res->records = off[rec] - off[rec - 1];
-	for (uint32_t i = off[rec - 1]; i < off[rec]; i++) /* a prefix is part of its record */
-		res->records -= (map[2 + 5 * (size_t)idx[i]] & 4095) == LLCT_SPIRV_PREFIX_SITE;
-	for (uint32_t j = 0; j < b->n_frec; j++) /* the command buffer's */
+	res->records = b->fidx[b->n_draws + 2 + rec - 1]; /* a prefix is part of its record */
+	for (uint32_t j = 0; j < b->n_frec; j++)          /* the command buffer's */
 		res->lost += room_lost(b, j);
 	return 0;
 }
@@ -548,7 +572,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 {
 	if (instr_draw_peek(b, rec, p, res))
 		return -1;
-	const uint32_t *off = b->fidx, *idx = b->fidx + b->n_draws + 2,
+	const uint32_t *off = b->fidx, *runs = b->fidx + 2 * ((size_t)b->n_draws + 2) - 1,
 		       *map = b->frec[(rec - 1) % b->n_frec].map;
 	uint32_t L = llct_fp_line_size(c->out.fp);
 	/* each site's view (sampled images) or buffer: looked up once (an element given at run
@@ -569,8 +593,16 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 	   own (kept), the sites' images and buffers (their destruction waits for the queue) and
 	   the footprint model (the thread's); the lock is taken back only to look objects up. */
 	async_draw_begin(c);
-	for (uint32_t i = off[rec - 1]; i < off[rec]; i++) {
-		const uint32_t *r = map + 2 + 5 * (size_t)idx[i], *x = pre;
+	/* the draw's records, run by run in room order */
+	for (uint32_t q = off[rec - 1], i = 0, end = 0;;) {
+		if (i == end) {
+			if (q == off[rec])
+				break;
+			i = runs[2 * (size_t)q], end = i + runs[2 * (size_t)q + 1];
+			q++;
+			continue;
+		}
+		const uint32_t *r = map + 2 + 5 * (size_t)i++, *x = pre;
 		uint32_t site = r[0] & 4095, px = r[4] & 0xffff, py = r[4] >> 16;
 		pre = NULL;
 		if (site == LLCT_SPIRV_PREFIX_SITE) {
