@@ -226,7 +226,7 @@ struct cbuf {
 	int finished;           /* its submission since it was begun has finished on the device
 				   (read_fragments, or a twin lead's wait, waited for it) */
 	uint32_t frec_need;     /* records the last execution wanted room for (all rooms) */
-	uint32_t *fidx;         /* the records by draw: offsets (n_draws + 1), then indices */
+	uint32_t *fidx;         /* the records by draw: runs' offsets, counts, runs */
 	size_t fidx_cap;        /* its room in entries, kept from one execution to the next */
 	uint32_t fidx_gen, gen; /* fidx is of execution fidx_gen; executions so far */
 	uint64_t pending_seq;   /* queued for expansion in this job of async.c's (0: not) */
