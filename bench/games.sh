@@ -182,10 +182,12 @@ for game in $GAMES; do
 		recs=$(awk '/^records/ { print $2 }' <<<"$info")
 		bpr=$(awk '/^compressed/ { print $4 }' <<<"$info")
 		# the trace packed afterwards (LZ4 high compression, off the capture's clock): the
-		# same records in fewer bytes
-		pbpr=-
-		[ -n "$frames" ] && "$LLCTRACE" pack -q "$OUT/$game-t$t.llct" 2>>"$log-t$t.txt" &&
-			pbpr=$("$LLCTRACE" info "$OUT/$game-t$t.llct" 2>/dev/null | awk '/^compressed/ { print $4 }')
+		# same records in fewer bytes; pack's line says how many a record (it has decoded
+		# every chunk it wrote, so no second info is needed)
+		pbpr=- packed=
+		[ -n "$frames" ] && packed=$("$LLCTRACE" pack "$OUT/$game-t$t.llct" 2>&1) &&
+			pbpr=$(sed -n 's/.* -> \([0-9.]*\) bytes\/record.*/\1/p' <<<"$packed")
+		echo "$packed" >>"$log-t$t.txt"
 		# draws with exact positions, and (tier 3) draws and dispatches instrumented
 		q() { sqlite3 "$OUT/$game-t$t.llct" "$1" 2>/dev/null; }
 		draws=$(q "SELECT count(*) FROM kernels WHERE kind = 'draw'")
