@@ -2,8 +2,8 @@
  * every size (hits, fills, evictions, write-backs by owner, RT->TEX and Z->TEX, the TEX and Z
  * epochs) equal, on the synthetic renderer's frames and on random traces that return to lines
  * often (few lines a set, every stream, reads and writes), with sizes that vary the ways, the
- * sets or both, modulo, XOR and non-power-of-two set indexing, with and without UCD; and the
- * options it refuses. */
+ * sets or both, modulo, XOR and non-power-of-two set indexing, with and without UCD, stacks 16
+ * to 64 deep, through the AVX2 loop and the baseline one; and the options it refuses. */
 #include "check.h"
 #include "llct/replay.h"
 #include "llct/synth.h"
@@ -90,7 +90,7 @@ static void test_curves(void)
 	char syn[300], rnd[300];
 	snprintf(syn, sizeof(syn), "%s/s.llct", dir);
 	small_synth_write(syn, 2);
-	struct llct_cache_config c[40];
+	struct llct_cache_config c[48];
 	for (int ucd = 0; ucd < 2; ucd++) {
 		/* 16 sizes at one set count (64 sets: ways 1..64) and 4 at others */
 		size_t n = 0;
@@ -117,6 +117,15 @@ static void test_curves(void)
 		c[n] = c[n - 1];
 		c[n].size = 96 * 12 * 64;
 		c[n++].ways = 12;
+		/* stacks 48 and 32 deep (rows of 48 and 32 slots: the loop's other copies) */
+		const unsigned deep[5][2] = {{32, 3}, {32, 40}, {32, 21}, {16, 24}, {16, 9}};
+		for (int i = 0; i < 5; i++) {
+			c[n] = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
+			c[n].size = (uint64_t)deep[i][0] * deep[i][1] * 64;
+			c[n].ways = deep[i][1];
+			c[n].banks = 1;
+			c[n++].ucd = ucd;
+		}
 		compare(syn, c, n, 2);
 		for (unsigned seed = 1; seed <= 3; seed++) {
 			snprintf(rnd, sizeof(rnd), "%s/r%u.llct", dir, seed);
@@ -159,6 +168,10 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	test_curves();
+	/* again through the baseline loop where the AVX2 one was taken (mrc.c) */
+	setenv("LLCT_REPLAY_NO_AVX2", "1", 1);
+	test_curves();
+	unsetenv("LLCT_REPLAY_NO_AVX2");
 	test_refusals();
 	int rc = check_done("test_mrc");
 	char cmd[400];

@@ -1,0 +1,301 @@
+/* mrc_batch.h - the one-pass miss curves' loop over a batch's accesses (mrc.h's stack), a
+ * header so that it is compiled twice: with mrc.c for the baseline CPU, and with mrc_avx2.c
+ * for AVX2, whose 256-bit compares find a line among 64 in half the instructions. It defines
+ * MRC_BATCH_FN (the function's name) from what it is included by. */
+#include "mrc.h"
+
+#ifdef __AVX2__
+#include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+static int is_epoch_stream(unsigned s)
+{
+	return s == LLCT_STREAM_TEX || s == LLCT_STREAM_Z;
+}
+
+/* The code of a hit in size i on a line with metadata m, by stream s and so. */
+static inline unsigned hit_code(uint32_t m, unsigned i, unsigned s, unsigned so)
+{
+	unsigned ep = 0;
+	if (is_epoch_stream(M_OWNER(m)))
+		ep = i < M_A1(m) ? 1u : i < M_A2(m) ? 2u : 3u;
+	return so | (unsigned)(i >= M_RT(m)) << 5 | ep << 6 | (unsigned)(M_OWNER(m) == s) << 8;
+}
+
+static inline void run_add(struct llct_mrc *q, uint32_t lo, uint32_t hi, unsigned code)
+{
+	if (lo >= hi)
+		return;
+	int32_t *d = &q->diff[(size_t)code * (q->k + 1)]; /* a code's k + 1 ends together */
+	d[lo]++;
+	d[hi]--;
+}
+
+/* Whether a threshold's first size (i) leaves the sizes from k0 on all on one side of it. */
+static inline int outside(const struct llct_mrc *q, uint32_t i, uint32_t k0)
+{
+	return i <= k0 || i >= q->k;
+}
+
+#ifdef __SSE2__
+/* Which of the 16 fingerprints at f equal the key (broadcast in k): a bit each. */
+static inline uint64_t match16(const uint32_t *f, __m128i k)
+{
+	const __m128i *v = (const __m128i *)f;
+	__m128i m0 = _mm_cmpeq_epi32(_mm_load_si128(v), k);
+	__m128i m1 = _mm_cmpeq_epi32(_mm_load_si128(v + 1), k);
+	__m128i m2 = _mm_cmpeq_epi32(_mm_load_si128(v + 2), k);
+	__m128i m3 = _mm_cmpeq_epi32(_mm_load_si128(v + 3), k);
+	__m128i m8 = _mm_packs_epi16(_mm_packs_epi32(m0, m1), _mm_packs_epi32(m2, m3));
+	return (uint32_t)_mm_movemask_epi8(m8);
+}
+#endif
+
+#ifdef __AVX2__
+/* Which of the 32 fingerprints at f equal the key: the packs work within each 128-bit half,
+ * leaving groups of four in the order 0 2 4 6 1 3 5 7, which the permute puts back. */
+static inline uint64_t match32(const uint32_t *f, __m256i k)
+{
+	const __m256i *v = (const __m256i *)f;
+	__m256i m0 = _mm256_cmpeq_epi32(_mm256_load_si256(v), k);
+	__m256i m1 = _mm256_cmpeq_epi32(_mm256_load_si256(v + 1), k);
+	__m256i m2 = _mm256_cmpeq_epi32(_mm256_load_si256(v + 2), k);
+	__m256i m3 = _mm256_cmpeq_epi32(_mm256_load_si256(v + 3), k);
+	__m256i m8 = _mm256_packs_epi16(_mm256_packs_epi32(m0, m1), _mm256_packs_epi32(m2, m3));
+	m8 = _mm256_permutevar8x32_epi32(m8, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+	return (uint32_t)_mm256_movemask_epi8(m8);
+}
+#endif
+
+/* The slot of `line` (fingerprint key) among a set's n lines (slots 0..n), or n: every slot
+ * compared, without a branch on where the line is (a hit's slot is anywhere in the row). */
+static inline uint32_t find(const struct llct_mrc *q, uint32_t W, const uint32_t *fp,
+			    const uint64_t *tag, uint32_t n, uint64_t line, uint32_t key)
+{
+	uint64_t m = 0;
+	uint32_t g = 0;
+#ifdef __AVX2__
+	__m256i k8 = _mm256_set1_epi32((int)key);
+	for (; g + 32 <= W; g += 32)
+		m |= match32(fp + g, k8) << g;
+#endif
+#ifdef __SSE2__
+	__m128i k = _mm_set1_epi32((int)key);
+	for (; g < W; g += 16)
+		m |= match16(fp + g, k) << g;
+#else
+	for (; g < W; g++)
+		m |= (uint64_t)(fp[g] == key) << g;
+#endif
+	if (n < 64)
+		m &= ((uint64_t)1 << n) - 1;
+	for (; m; m &= m - 1) {
+		uint32_t p = (uint32_t)__builtin_ctzll(m);
+		if (!q->wide || tag[p] == line)
+			return p;
+	}
+	return n;
+}
+
+/* The depth of slot `slot` in a set's stack `ord` (it is there; the bytes from W to 64 hold
+ * their own positions, no slot of the set). */
+static inline uint32_t depth_of(uint32_t W, const uint8_t *ord, uint32_t slot)
+{
+	uint64_t m = 0;
+#ifdef __AVX2__
+	__m256i k = _mm256_set1_epi8((char)slot);
+	for (uint32_t g = 0; g < W; g += 32)
+		m |= (uint64_t)(uint32_t)_mm256_movemask_epi8(
+			 _mm256_cmpeq_epi8(_mm256_load_si256((const __m256i *)(ord + g)), k))
+		     << g;
+#elif defined(__SSE2__)
+	__m128i k = _mm_set1_epi8((char)slot);
+	for (uint32_t g = 0; g < W; g += 16)
+		m |= (uint64_t)(uint32_t)_mm_movemask_epi8(
+			 _mm_cmpeq_epi8(_mm_load_si128((const __m128i *)(ord + g)), k))
+		     << g;
+#else
+	for (uint32_t p = 0; p < W; p++)
+		m |= (uint64_t)(ord[p] == slot) << p;
+#endif
+	return (uint32_t)__builtin_ctzll(m);
+}
+
+/* Slot `slot`, at depth p, to the top of the stack `ord`: the slots above it move down one. */
+static inline void to_top(uint32_t W, uint8_t *ord, uint32_t p, uint32_t slot)
+{
+#ifdef __AVX2__
+	/* each 32 bytes shifted up one: within each half by alignr, the byte across the halves
+	   (and from the 32 bytes before, or the slot) by the permute */
+	__m256i prev = _mm256_set1_epi8((char)slot), at = _mm256_set1_epi8((char)p);
+	__m256i idx = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
+				       18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31);
+	for (uint32_t g = 0; g < W; g += 32) {
+		__m256i *a = (__m256i *)(ord + g), cur = _mm256_load_si256(a);
+		__m256i moved =
+		    _mm256_alignr_epi8(cur, _mm256_permute2x128_si256(cur, prev, 0x03), 15);
+		__m256i keep = _mm256_cmpgt_epi8(idx, at); /* below p: as it was */
+		_mm256_store_si256(a, _mm256_blendv_epi8(moved, cur, keep));
+		prev = cur;
+		idx = _mm256_add_epi8(idx, _mm256_set1_epi8(32));
+	}
+#elif defined(__SSE2__)
+	__m128i carry = _mm_cvtsi32_si128((int)slot), at = _mm_set1_epi8((char)p);
+	__m128i idx = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+	for (uint32_t g = 0; g < W; g += 16) {
+		__m128i *a = (__m128i *)(ord + g), cur = _mm_load_si128(a);
+		__m128i moved = _mm_or_si128(_mm_slli_si128(cur, 1), carry);
+		__m128i keep = _mm_cmpgt_epi8(idx, at); /* below p: as it was */
+		_mm_store_si128(
+		    a, _mm_or_si128(_mm_and_si128(keep, cur), _mm_andnot_si128(keep, moved)));
+		carry = _mm_srli_si128(cur, 15);
+		idx = _mm_add_epi8(idx, _mm_set1_epi8(16));
+	}
+#else
+	(void)W;
+	memmove(ord + 1, ord, p);
+	ord[0] = (uint8_t)slot;
+#endif
+}
+
+/* The sizes [0, hi) evicted a line with metadata m (each a write-back where its ways pass the
+ * line's dirty threshold): runs in ediff. */
+static inline void evicted(struct llct_mrc *q, uint32_t m, uint32_t hi)
+{
+	int32_t *d = &q->ediff[(size_t)M_OWNER(m) * 2 * (q->k + 1)];
+	uint32_t a = M_DIRTY(m); /* the first size it is dirty in */
+	uint32_t clean = a < hi ? a : hi;
+	d[0]++;
+	d[clean]--;
+	if (clean < hi) {
+		d[q->k + 1 + clean]++;
+		d[q->k + 1 + hi]--;
+	}
+}
+
+/* One access of line `line` in set `set`. */
+static inline __attribute__((always_inline)) void
+step(struct llct_mrc *q, uint32_t W, uint64_t line, uint32_t set, unsigned s, unsigned op)
+{
+	unsigned so = s | op << 4;
+	uint8_t *ord = ORD(q, set, W);
+	uint32_t *fp = FP(ord), *meta = fp + W;
+	uint64_t *tag = &q->tag[(size_t)set * W];
+	uint64_t tg = line >> q->set_bits;
+	if (!q->wide && tg >> 32) {
+		llct_mrc_widen(q->self);
+		q->wide = 1;
+	}
+	uint32_t n = q->n[set], slot = find(q, W, fp, tag, n, line, (uint32_t)tg), p;
+	int found = slot < n;
+	uint32_t old = 0, k0 = q->k; /* sizes from k0 on hit */
+	if (found) {
+		p = depth_of(W, ord, slot);
+		old = meta[slot];
+		k0 = q->above[p];
+		evicted(q, old, k0); /* the sizes it misses evicted it since its last access */
+	} else if (n < q->depth) {   /* a set not yet full: its next slot */
+		p = n;
+		q->n[set] = (uint8_t)(n + 1);
+	} else { /* the bottom line falls off: every size evicted it */
+		p = n - 1;
+		slot = ord[p];
+		evicted(q, meta[slot], q->k);
+	}
+	if (found && outside(q, M_RT(old), k0) &&
+	    (!is_epoch_stream(M_OWNER(old)) ||
+	     (outside(q, M_A1(old), k0) && outside(q, M_A2(old), k0)))) {
+		/* every size it hits sees the same mark and epoch: one run (the usual case) */
+		run_add(q, k0, q->k, hit_code(old, k0, s, so));
+	} else if (found) { /* hits: runs of one code between the thresholds' sizes */
+		uint32_t b[5] = {k0, M_RT(old), M_A1(old), M_A2(old), q->k};
+		for (int i = 1; i < 4; i++) /* the three thresholds' sizes, each >= k0, sorted */
+			b[i] = b[i] < k0 ? k0 : b[i];
+		for (int i = 1; i < 4; i++)
+			for (int j = i + 1; j < 4; j++)
+				if (b[j] < b[i]) {
+					uint32_t t = b[i];
+					b[i] = b[j];
+					b[j] = t;
+				}
+		for (int i = 0; i < 4; i++)
+			if (b[i] < b[i + 1])
+				run_add(q, b[i], b[i + 1], hit_code(old, b[i], s, so));
+	}
+	run_add(q, 0, k0, LLCT_EV_FILL + so); /* the misses fill; what they evict, apart */
+	/* the line's new metadata, then the line to the top */
+	uint32_t none = q->k;
+	uint32_t dirty = op ? 0 : found ? (k0 > M_DIRTY(old) ? k0 : M_DIRTY(old)) : none;
+	uint32_t rt = s == LLCT_STREAM_RT    ? 0
+		      : s == LLCT_STREAM_TEX ? none
+		      : found                ? (k0 > M_RT(old) ? k0 : M_RT(old))
+					     : none;
+	uint32_t a1 = none, a2 = none;
+	if (is_epoch_stream(s) && found && M_OWNER(old) == s) {
+		a1 = k0;
+		a2 = k0 > M_A1(old) ? k0 : M_A1(old);
+	}
+	meta[slot] = M_PACK(s, dirty, rt, a1, a2);
+	if (!found) {
+		fp[slot] = (uint32_t)tg;
+		if (q->wide)
+			tag[slot] = line;
+	}
+	to_top(W, ord, p, slot);
+}
+
+static inline uint32_t set_of(const struct llct_mrc *q, uint64_t line)
+{
+	return llct_set_index(q->xor_hash, q->set_bits, q->set_mask, q->sets, line);
+}
+
+/* A batch's accesses through the stacks, whose rows are W slots (a constant in each copy the
+ * compiler makes, so the row's loops are unrolled). */
+static inline __attribute__((always_inline)) void batch(struct llct_mrc *q0, uint32_t W,
+							const struct llct_batch *b)
+{
+	/* on a copy, whose fields no store through the count tables can change, so the compiler
+	   keeps them in registers */
+	struct llct_mrc copy = *q0, *q = &copy;
+	/* each access's set, worked out once: AHEAD accesses early, for the prefetch, and kept in
+	   a ring until the access's turn */
+	uint32_t ring[2 * AHEAD];
+	for (uint32_t j = 0; j < AHEAD && j < b->n; j++)
+		ring[j] = set_of(q, b->addr[j] >> q->line_shift);
+	for (uint32_t j = 0; j < b->n; j++) {
+		if (j + AHEAD < b->n) { /* start loading a later access's rows */
+			uint32_t set = set_of(q, b->addr[j + AHEAD] >> q->line_shift);
+			ring[(j + AHEAD) % (2 * AHEAD)] = set;
+			const uint8_t *row = ORD(q, set, W);
+			for (size_t at = 0; at < ROW(W); at += 64)
+				__builtin_prefetch(row + at);
+		}
+		unsigned s = b->stream[j], op = b->op[j] != 0;
+		if (q->ucd && s == LLCT_STREAM_DISP) {
+			run_add(q, 0, q->k, LLCT_EV_BYPASS + (s | op << 4));
+			continue;
+		}
+		step(q, W, b->addr[j] >> q->line_shift, ring[j % (2 * AHEAD)], s, op);
+	}
+	q0->wide = q->wide;
+}
+
+/* The batch through the stacks, in the copy of the loop for q's row width. */
+void MRC_BATCH_FN(struct llct_mrc *q, const struct llct_batch *b)
+{
+	switch (q->stride) {
+	case 16:
+		batch(q, 16, b);
+		break;
+	case 32:
+		batch(q, 32, b);
+		break;
+	case 48:
+		batch(q, 48, b);
+		break;
+	default:
+		batch(q, 64, b);
+	}
+}
