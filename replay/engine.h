@@ -193,7 +193,12 @@ void llct_shards_free(struct engine *e, struct window *win);
 #define LLCT_MRC_MAX 64
 struct llct_mrc;
 int llct_mrc_setup(struct engine *e, const struct llct_replay_options *o);
-void llct_mrc_window(struct llct_mrc *q, const struct window *w);
+/* The window through the stacks: through shard `shard`'s (its accesses the batches' lists from
+ * `list` on, struct window.shl) where llct_mrc_split split them, else every batch's. */
+void llct_mrc_window(struct llct_mrc *q, const struct window *w, unsigned shard, size_t list);
+/* The stacks split into n shards of neighbouring sets (as shard.c deals them), each shard's
+ * counts added into the results' frames under a lock, at each change of frame. */
+int llct_mrc_split(struct llct_mrc *q, unsigned n);
 void llct_mrc_hand_over(struct engine *e);
 void llct_mrc_free(struct llct_mrc *q);
 

@@ -30,18 +30,31 @@
  * none was wide) and its set, as llct_lines_widen does. */
 void llct_mrc_widen(struct llct_mrc *q)
 {
-	for (uint32_t set = 0; set < q->sets; set++)
-		for (uint32_t p = 0; p < q->n[set]; p++) {
-			uint64_t tg = FP(ORD(q, set, q->stride))[p], low = set;
+	for (uint32_t r = 0; r < q->n_rows; r++)
+		for (uint32_t p = 0; p < q->n[r]; p++) {
+			uint64_t tg = FP(ORD(q, r, q->stride))[p], low = q->set_lo + r;
 			if (q->xor_hash)
 				low ^= llct_set_index(1, q->set_bits, q->set_mask, q->sets, tg);
-			q->tag[(size_t)set * q->stride + p] = tg << q->set_bits | low;
+			q->tag[(size_t)r * q->stride + p] = tg << q->set_bits | low;
 		}
 	q->wide = 1;
 }
 
-/* The batch's counts into each size's frame; the tables cleared. */
-static void flush(struct llct_mrc *q, size_t frame_idx)
+static void lock(struct llct_mrc *q)
+{
+	if (q->lock)
+		pthread_mutex_lock(q->lock);
+}
+
+static void unlock(struct llct_mrc *q)
+{
+	if (q->lock)
+		pthread_mutex_unlock(q->lock);
+}
+
+/* The counts since the last flush into each size's frame (q->frame); the tables cleared. The
+ * caller holds the lock. */
+static void flush(struct llct_mrc *q)
 {
 	uint32_t k = q->k;
 	for (unsigned c = 0; c < LLCT_EV_N; c++) { /* each size's count: the ends summed */
@@ -53,34 +66,35 @@ static void flush(struct llct_mrc *q, size_t frame_idx)
 		}
 	}
 	for (uint32_t i = 0; i < k; i++)
-		llct_event_flush(&q->res[i]->frames[frame_idx], q->hist + (size_t)i * LLCT_EV_N);
+		llct_event_flush(&q->res[i]->frames[q->frame], q->hist + (size_t)i * LLCT_EV_N);
 	for (unsigned o = 0; o < LLCT_N_STREAMS; o++) {
 		const int32_t *d = &q->ediff[(size_t)o * 2 * (k + 1)];
 		int32_t clean = 0, dirty = 0;
 		for (uint32_t i = 0; i < k; i++) {
 			clean += d[i];
 			dirty += d[k + 1 + i];
-			struct llct_stream_stats *st = &q->res[i]->frames[frame_idx].s[o];
+			struct llct_stream_stats *st = &q->res[i]->frames[q->frame].s[o];
 			st->evictions += (uint64_t)(clean + dirty);
 			st->writebacks += (uint64_t)dirty;
 		}
 	}
 	memset(q->diff, 0, (size_t)(k + 1) * LLCT_EV_N * sizeof(*q->diff));
 	memset(q->ediff, 0, (size_t)(k + 1) * LLCT_N_STREAMS * 2 * sizeof(*q->ediff));
+	q->pending = 0;
 }
 
 /* The evictions of lines still in the stack since their last access (a line at depth d was
  * evicted by every size of at most d ways), by size, owner and dirt, against the last sweep's:
  * the difference is what the frame since evicted, counted into it. A line's evictions are so
- * counted in the frame they happen, though `evicted` counts them all when its time ends. */
+ * counted in the frame they happen, though `evicted` counts them all when its time ends. The
+ * caller holds the lock, and has flushed. */
 static void sweep(struct llct_mrc *q)
 {
 	uint32_t k = q->k;
-	memset(q->ediff, 0, (size_t)(k + 1) * LLCT_N_STREAMS * 2 * sizeof(*q->ediff));
-	for (uint32_t set = 0; set < q->sets; set++) {
-		const uint8_t *ord = ORD(q, set, q->stride);
+	for (uint32_t r = 0; r < q->n_rows; r++) {
+		const uint8_t *ord = ORD(q, r, q->stride);
 		const uint32_t *meta = FP(ord) + q->stride;
-		for (uint32_t d = q->ways[0]; d < q->n[set]; d++)
+		for (uint32_t d = q->ways[0]; d < q->n[r]; d++)
 			evicted(q, meta[ord[d]], q->above[d]);
 	}
 	for (unsigned o = 0; o < LLCT_N_STREAMS; o++) {
@@ -100,26 +114,43 @@ static void sweep(struct llct_mrc *q)
 	memset(q->ediff, 0, (size_t)(k + 1) * LLCT_N_STREAMS * 2 * sizeof(*q->ediff));
 }
 
-void llct_mrc_window(struct llct_mrc *q, const struct window *w)
+/* The frame's counts settled: flushed, and its evictions of lines still held swept. */
+static void settle(struct llct_mrc *q)
 {
+	lock(q);
+	flush(q);
+	sweep(q);
+	unlock(q);
+}
+
+void llct_mrc_window(struct llct_mrc *q, const struct window *w, unsigned shard, size_t list)
+{
+	struct llct_mrc *top = q;
+	if (q->part)
+		q = q->part[shard];
 	double t0 = llct_now_s();
 	for (unsigned i = 0; i < w->n; i++) {
-		const struct llct_batch *b = &w->b[i];
+		const struct llct_batch *b =
+		    list == SIZE_MAX ? &w->b[i] : &w->shl[i][list + shard].b;
 		if (q->frame >= 0 && (size_t)q->frame != w->frame_idx[i])
-			sweep(q);
+			settle(q);
 		q->frame = (int64_t)w->frame_idx[i];
-		q->batch(q, b);
-		flush(q, w->frame_idx[i]);
-		for (uint32_t k = 0; k < q->k; k++)
-			q->res[k]->accesses += b->n;
+		if (b->n)
+			q->batch(q, b);
+		/* counts kept as int32_t: flushed well before one can overflow */
+		if ((q->pending += b->n) >= (uint64_t)1 << 30) {
+			lock(q);
+			flush(q);
+			unlock(q);
+		}
+		for (uint32_t k = 0; shard == 0 && k < q->k; k++)
+			top->res[k]->accesses += w->b[i].n;
 	}
 	q->busy_s += llct_now_s() - t0;
 }
 
-void llct_mrc_free(struct llct_mrc *q)
+static void free_one(struct llct_mrc *q)
 {
-	if (!q)
-		return;
 	free(q->rows);
 	free(q->tag);
 	free(q->n);
@@ -128,6 +159,51 @@ void llct_mrc_free(struct llct_mrc *q)
 	free(q->diff);
 	free(q->hist);
 	free(q);
+}
+
+void llct_mrc_free(struct llct_mrc *q)
+{
+	if (!q)
+		return;
+	for (unsigned s = 1; s < q->n_parts; s++)
+		if (q->part[s])
+			free_one(q->part[s]);
+	free(q->part);
+	if (q->lock) {
+		pthread_mutex_destroy(q->lock);
+		free(q->lock);
+	}
+	free_one(q);
+}
+
+/* q's stacks, counting tables and loop for the sets [set_lo, set_lo + n_rows), all empty; its
+ * geometry and sizes already set. */
+static int make_rows(struct llct_mrc *q)
+{
+	uint32_t k = q->k;
+	q->rows = llct_big_alloc(q->n_rows * ROW(q->stride));
+	q->tag = llct_big_alloc((size_t)q->n_rows * q->stride * sizeof(*q->tag));
+	q->n = calloc(q->n_rows ? q->n_rows : 1, 1);
+	q->diff = calloc((k + 1) * LLCT_EV_N, sizeof(*q->diff));
+	q->hist = calloc(k * LLCT_EV_N, sizeof(*q->hist));
+	q->ediff = calloc((k + 1) * LLCT_N_STREAMS * 2, sizeof(*q->ediff));
+	q->held = calloc(k * LLCT_N_STREAMS * 2, sizeof(*q->held));
+	q->frame = -1;
+	q->self = q;
+	q->batch = llct_mrc_batch;
+#if defined(LLCT_MRC_AVX2) && (defined(__GNUC__) || defined(__clang__))
+	const char *no = getenv("LLCT_REPLAY_NO_AVX2"); /* the baseline loop, for the tests */
+	if (__builtin_cpu_supports("avx2") && !(no && *no && strcmp(no, "0") != 0))
+		q->batch = llct_mrc_batch_avx2;
+#endif
+	if (!q->rows || !q->tag || !q->n || !q->diff || !q->hist || !q->ediff || !q->held)
+		return LLCT_ERR_NOMEM;
+	memset(q->rows, 0, q->n_rows * ROW(q->stride)); /* fingerprints past n are compared */
+	for (uint32_t r = 0; r < q->n_rows; r++)        /* every stack empty: a position its slot */
+		for (uint32_t i = 0; i < 64; i++)
+			ORD(q, r, q->stride)[i] = (uint8_t)i;
+	q->wide = !q->set_mask; /* as a cache of that many sets (lines.h) */
+	return LLCT_OK;
 }
 
 /* The stack of the models in group[0..k) (one set count and index): each size's ways sorted. */
@@ -167,32 +243,52 @@ static int make(struct engine *e, const struct llct_replay_options *o, const siz
 		q->above[t] = (uint8_t)i;
 	}
 	q->stride = (q->depth + 15) & ~15u;
-	size_t slots = (size_t)q->sets * q->stride;
-	q->rows = llct_big_alloc(q->sets * ROW(q->stride));
-	q->tag = llct_big_alloc(slots * sizeof(*q->tag));
-	q->n = calloc(q->sets, 1);
-	q->diff = calloc((k + 1) * LLCT_EV_N, sizeof(*q->diff));
-	q->hist = calloc(k * LLCT_EV_N, sizeof(*q->hist));
-	q->ediff = calloc((k + 1) * LLCT_N_STREAMS * 2, sizeof(*q->ediff));
-	q->held = calloc(k * LLCT_N_STREAMS * 2, sizeof(*q->held));
-	q->frame = -1;
-	q->self = q;
-	q->batch = llct_mrc_batch;
-#if defined(LLCT_MRC_AVX2) && (defined(__GNUC__) || defined(__clang__))
-	const char *no = getenv("LLCT_REPLAY_NO_AVX2"); /* the baseline loop, for the tests */
-	if (__builtin_cpu_supports("avx2") && !(no && *no && strcmp(no, "0") != 0))
-		q->batch = llct_mrc_batch_avx2;
-#endif
-	if (!q->rows || !q->tag || !q->n || !q->diff || !q->hist || !q->ediff || !q->held)
-		return LLCT_ERR_NOMEM;
-	memset(q->rows, 0, q->sets * ROW(q->stride)); /* fingerprints past n are compared */
-	for (uint32_t set = 0; set < q->sets; set++)  /* every stack empty: a position its slot */
-		for (uint32_t i = 0; i < 64; i++)
-			ORD(q, set, q->stride)[i] = (uint8_t)i;
-	q->wide = !q->set_mask; /* as a cache of that many sets (lines.h) */
+	q->n_rows = q->sets;
+	int st = make_rows(q);
 	uint64_t bytes = q->sets * (ROW(q->stride) + 1);
 	for (size_t i = 0; i < k; i++)
 		q->res[i]->peak_state = bytes;
+	return st;
+}
+
+int llct_mrc_split(struct llct_mrc *q, unsigned n)
+{
+	if (!(q->part = calloc(n, sizeof(*q->part))) || !(q->lock = malloc(sizeof(*q->lock))))
+		return LLCT_ERR_NOMEM;
+	if (pthread_mutex_init(q->lock, NULL)) {
+		free(q->lock);
+		q->lock = NULL;
+		return LLCT_ERR_NOMEM;
+	}
+	q->n_parts = n;
+	/* shard s: the sets with set x n / sets == s (shard.c's deal) */
+	uint32_t lo[LLCT_SHARD_MAX + 1];
+	for (unsigned s = 0; s <= n; s++)
+		lo[s] = (uint32_t)(((uint64_t)s * q->sets + n - 1) / n);
+	for (unsigned s = 0; s < n; s++) {
+		struct llct_mrc *p = q;
+		if (s && !(p = q->part[s] = malloc(sizeof(*p))))
+			return LLCT_ERR_NOMEM;
+		if (s) { /* the geometry and sizes, its own tables */
+			*p = *q;
+			p->part = NULL;
+			p->n_parts = 0;
+		} else {
+			free(q->rows);
+			free(q->tag);
+			free(q->n);
+			free(q->diff);
+			free(q->hist);
+			free(q->ediff);
+			free(q->held);
+		}
+		q->part[s] = p;
+		p->set_lo = lo[s];
+		p->n_rows = lo[s + 1] - lo[s];
+		int st = make_rows(p);
+		if (st)
+			return st;
+	}
 	return LLCT_OK;
 }
 
@@ -225,9 +321,18 @@ void llct_mrc_hand_over(struct engine *e)
 {
 	for (size_t m = 0; m < e->n_models; m++) {
 		struct llct_mrc *q = e->models[m].mrc;
-		if (q && q->frame >= 0) /* the last frame's evictions of lines still held */
-			sweep(q);
-		for (uint32_t i = 0; q && i < q->k; i++)
-			q->res[i]->busy_s = q->busy_s;
+		if (!q)
+			continue;
+		double busy = 0;
+		for (unsigned s = 0; s < (q->n_parts ? q->n_parts : 1); s++) {
+			struct llct_mrc *p = q->n_parts ? q->part[s] : q;
+			if (p->frame >= 0) /* the last frame's counts */
+				settle(p);
+			busy += p->busy_s;
+		}
+		for (uint32_t i = 0; i < q->k; i++) {
+			q->res[i]->busy_s = busy;
+			q->res[i]->set_shards = q->n_parts;
+		}
 	}
 }

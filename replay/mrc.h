@@ -6,6 +6,8 @@
 #include "engine.h"
 #include "lines.h"
 
+#include <pthread.h>
+
 /* A line's metadata, packed in 32 bits: the stream of its last access (owner), and thresholds
  * as the first size (index into struct llct_mrc.ways) they hold in, k for none: dirty in the
  * sizes from `dirty` on; RT-marked from `rt` on; owner TEX or Z: in epoch 1 in the sizes below
@@ -54,6 +56,15 @@ struct llct_mrc {
 	int64_t *held;
 	int64_t frame;
 	double busy_s;
+	uint64_t pending; /* accesses in diff and ediff, not yet counted into the frame */
+	/* the sets whose stacks this holds, [set_lo, set_lo + n_rows): every set, or a shard's
+	 * run of them (struct shard_plan) */
+	uint32_t set_lo, n_rows;
+	/* split over threads: the shards' stacks, part[0] this one, each counting into the
+	 * results' frames under *lock; none: n_parts 0 */
+	unsigned n_parts;
+	struct llct_mrc **part;
+	pthread_mutex_t *lock;
 	struct llct_mrc *self; /* itself (a batch works on a copy) */
 	/* a batch through the stacks: llct_mrc_batch, or its AVX2 copy where the CPU has it */
 	void (*batch)(struct llct_mrc *q, const struct llct_batch *b);

@@ -175,7 +175,7 @@ static inline void evicted(struct llct_mrc *q, uint32_t m, uint32_t hi)
 	}
 }
 
-/* One access of line `line` in set `set`. */
+/* One access of line `line` in the set of row `set` (its set less set_lo). */
 static inline __attribute__((always_inline)) void
 step(struct llct_mrc *q, uint32_t W, uint64_t line, uint32_t set, unsigned s, unsigned op)
 {
@@ -263,10 +263,10 @@ static inline __attribute__((always_inline)) void batch(struct llct_mrc *q0, uin
 	   a ring until the access's turn */
 	uint32_t ring[2 * AHEAD];
 	for (uint32_t j = 0; j < AHEAD && j < b->n; j++)
-		ring[j] = set_of(q, b->addr[j] >> q->line_shift);
+		ring[j] = set_of(q, b->addr[j] >> q->line_shift) - q->set_lo;
 	for (uint32_t j = 0; j < b->n; j++) {
 		if (j + AHEAD < b->n) { /* start loading a later access's rows */
-			uint32_t set = set_of(q, b->addr[j + AHEAD] >> q->line_shift);
+			uint32_t set = set_of(q, b->addr[j + AHEAD] >> q->line_shift) - q->set_lo;
 			ring[(j + AHEAD) % (2 * AHEAD)] = set;
 			const uint8_t *row = ORD(q, set, W);
 			for (size_t at = 0; at < ROW(W); at += 64)

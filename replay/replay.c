@@ -135,7 +135,8 @@ static void run_models(struct engine *e, unsigned id)
 		       e->n_items;) {
 		struct model *md = &e->models[e->items[k].model];
 		if (md->mrc) { /* counts every size's accesses itself */
-			llct_mrc_window(md->mrc, w);
+			llct_mrc_window(md->mrc, w, e->items[k].shard,
+					md->n_shards ? e->shp[md->shp_idx].first : SIZE_MAX);
 			continue;
 		}
 		if (e->items[k].shard == 0)

@@ -45,9 +45,10 @@ static void random_trace(const char *path, unsigned seed, uint64_t lines)
 	CHECK_EQ(llct_writer_close(w), LLCT_OK);
 }
 
-/* Replays cfg[0..n) as LRU separately and in one pass, and compares every counter. */
+/* Replays cfg[0..n) as LRU separately and in one pass, and compares every counter; the one
+ * pass's stacks split over `shards` threads (0: not split). */
 static void compare(const char *path, const struct llct_cache_config *cfg, size_t n,
-		    unsigned threads)
+		    unsigned threads, unsigned shards)
 {
 	struct llct_reader *r;
 	char err[600];
@@ -68,6 +69,7 @@ static void compare(const char *path, const struct llct_cache_config *cfg, size_
 	for (size_t i = 0; i < n; i++) {
 		CHECK_EQ(sep[i].n_frames, one[i].n_frames);
 		CHECK_EQ(sep[i].accesses, one[i].accesses);
+		CHECK_EQ(one[i].set_shards, shards);
 		int same = memcmp(sep[i].frames, one[i].frames,
 				  sep[i].n_frames * sizeof(*sep[i].frames)) == 0;
 		if (!same)
@@ -126,11 +128,15 @@ static void test_curves(void)
 			c[n].banks = 1;
 			c[n++].ucd = ucd;
 		}
-		compare(syn, c, n, 2);
+		compare(syn, c, n, 2, 0);
+		/* one stack split over threads: 64 sets in 4 shards, 96 in 5 (uneven runs) */
+		compare(syn, c, 15, 4, 4);
+		compare(syn, c + 19, 2, 5, 5);
 		for (unsigned seed = 1; seed <= 3; seed++) {
 			snprintf(rnd, sizeof(rnd), "%s/r%u.llct", dir, seed);
 			random_trace(rnd, seed, 64 * (8u << seed)); /* 16..64 lines a set of 64 */
-			compare(rnd, c, n, 1);
+			compare(rnd, c, n, 1, 0);
+			compare(rnd, c, 15, 3, 3);
 		}
 	}
 }
