@@ -52,6 +52,54 @@ static void unlock(struct llct_mrc *q)
 		pthread_mutex_unlock(q->lock);
 }
 
+/* The prefix runs of table t (rows of k + 1, COPIES copies of `rows` rows) of row r, added
+ * up for size i, the sizes from the top down: call with i = k - 1, k - 2, ..., 0, `run` 0 at
+ * first. */
+static inline int64_t prefix_runs(const struct llct_mrc *q, const int32_t *t, size_t rows, size_t r,
+				  uint32_t i, int64_t *run)
+{
+	for (unsigned cp = 0; cp < COPIES; cp++)
+		*run += t[(cp * rows + r) * (q->k + 1) + i + 1];
+	return *run;
+}
+
+/* Every size's evictions in the tables by owner o, all and clean: out[i][0..2). */
+static void evictions(const struct llct_mrc *q, unsigned o, int64_t (*out)[2])
+{
+	int64_t all = 0, clean = 0;
+	for (uint32_t i = q->k; i-- > 0;) {
+		out[i][0] = prefix_runs(q, q->evs, LLCT_N_STREAMS * 2, o * 2, i, &all);
+		out[i][1] = prefix_runs(q, q->evs, LLCT_N_STREAMS * 2, o * 2 + 1, i, &clean);
+	}
+}
+
+/* The lines fallen off the bottom into the eviction runs: every size, clean below the dirty
+ * threshold. */
+static void fallen_to_runs(struct llct_mrc *q)
+{
+	uint32_t k = q->k;
+	for (unsigned cp = 0; cp < COPIES; cp++)
+		for (uint32_t x = 0; x < 2048; x++) {
+			int32_t c = q->fallen[cp << 11 | x];
+			if (!c)
+				continue;
+			int32_t *d =
+			    &q->evs[(size_t)(cp * LLCT_N_STREAMS + M_OWNER(x)) * 2 * (k + 1)];
+			uint32_t a = M_DIRTY(x);
+			d[k] += c;
+			d[k + 1 + (a < k ? a : k)] += c;
+		}
+	memset(q->fallen, 0, COPIES * 2048 * sizeof(*q->fallen));
+}
+
+static void clear(struct llct_mrc *q)
+{
+	size_t k1 = q->k + 1;
+	memset(q->diff, 0, k1 * LLCT_EV_N * sizeof(*q->diff));
+	memset(q->fills, 0, k1 * COPIES * 32 * sizeof(*q->fills));
+	memset(q->evs, 0, k1 * COPIES * LLCT_N_STREAMS * 2 * sizeof(*q->evs));
+}
+
 /* The counts since the last flush into each size's frame (q->frame); the tables cleared. The
  * caller holds the lock. */
 static void flush(struct llct_mrc *q)
@@ -65,21 +113,25 @@ static void flush(struct llct_mrc *q)
 			q->hist[(size_t)i * LLCT_EV_N + c] = (uint32_t)run;
 		}
 	}
+	for (unsigned so = 0; so < 32; so++) {
+		int64_t run = 0;
+		for (uint32_t i = k; i-- > 0;)
+			q->hist[(size_t)i * LLCT_EV_N + LLCT_EV_FILL + so] +=
+			    (uint32_t)prefix_runs(q, q->fills, 32, so, i, &run);
+	}
 	for (uint32_t i = 0; i < k; i++)
 		llct_event_flush(&q->res[i]->frames[q->frame], q->hist + (size_t)i * LLCT_EV_N);
+	int64_t ev[LLCT_MRC_MAX][2];
+	fallen_to_runs(q);
 	for (unsigned o = 0; o < LLCT_N_STREAMS; o++) {
-		const int32_t *d = &q->ediff[(size_t)o * 2 * (k + 1)];
-		int32_t clean = 0, dirty = 0;
+		evictions(q, o, ev);
 		for (uint32_t i = 0; i < k; i++) {
-			clean += d[i];
-			dirty += d[k + 1 + i];
 			struct llct_stream_stats *st = &q->res[i]->frames[q->frame].s[o];
-			st->evictions += (uint64_t)(clean + dirty);
-			st->writebacks += (uint64_t)dirty;
+			st->evictions += (uint64_t)ev[i][0];
+			st->writebacks += (uint64_t)(ev[i][0] - ev[i][1]);
 		}
 	}
-	memset(q->diff, 0, (size_t)(k + 1) * LLCT_EV_N * sizeof(*q->diff));
-	memset(q->ediff, 0, (size_t)(k + 1) * LLCT_N_STREAMS * 2 * sizeof(*q->ediff));
+	clear(q);
 	q->pending = 0;
 }
 
@@ -95,15 +147,14 @@ static void sweep(struct llct_mrc *q)
 		const uint8_t *ord = ORD(q, r, q->stride);
 		const uint32_t *meta = FP(ord) + q->stride;
 		for (uint32_t d = q->ways[0]; d < q->n[r]; d++)
-			evicted(q, meta[ord[d]], q->above[d]);
+			evicted(q, d % COPIES, meta[ord[d]], q->above[d]);
 	}
+	int64_t ev[LLCT_MRC_MAX][2];
 	for (unsigned o = 0; o < LLCT_N_STREAMS; o++) {
-		const int32_t *d = &q->ediff[(size_t)o * 2 * (k + 1)];
-		int64_t clean = 0, dirty = 0;
+		evictions(q, o, ev);
 		for (uint32_t i = 0; i < k; i++) {
-			clean += d[i];
-			dirty += d[k + 1 + i];
 			int64_t *h = &q->held[((size_t)i * LLCT_N_STREAMS + o) * 2];
+			int64_t clean = ev[i][1], dirty = ev[i][0] - ev[i][1];
 			struct llct_stream_stats *st = &q->res[i]->frames[q->frame].s[o];
 			st->evictions += (uint64_t)(clean + dirty - h[0] - h[1]);
 			st->writebacks += (uint64_t)(dirty - h[1]);
@@ -111,7 +162,7 @@ static void sweep(struct llct_mrc *q)
 			h[1] = dirty;
 		}
 	}
-	memset(q->ediff, 0, (size_t)(k + 1) * LLCT_N_STREAMS * 2 * sizeof(*q->ediff));
+	clear(q);
 }
 
 /* The frame's counts settled: flushed, and its evictions of lines still held swept. */
@@ -154,7 +205,9 @@ static void free_one(struct llct_mrc *q)
 	free(q->rows);
 	free(q->tag);
 	free(q->n);
-	free(q->ediff);
+	free(q->fills);
+	free(q->evs);
+	free(q->fallen);
 	free(q->held);
 	free(q->diff);
 	free(q->hist);
@@ -186,7 +239,9 @@ static int make_rows(struct llct_mrc *q)
 	q->n = calloc(q->n_rows ? q->n_rows : 1, 1);
 	q->diff = calloc((k + 1) * LLCT_EV_N, sizeof(*q->diff));
 	q->hist = calloc(k * LLCT_EV_N, sizeof(*q->hist));
-	q->ediff = calloc((k + 1) * LLCT_N_STREAMS * 2, sizeof(*q->ediff));
+	q->fills = calloc((k + 1) * COPIES * 32, sizeof(*q->fills));
+	q->evs = calloc((k + 1) * COPIES * LLCT_N_STREAMS * 2, sizeof(*q->evs));
+	q->fallen = calloc(COPIES * 2048, sizeof(*q->fallen));
 	q->held = calloc(k * LLCT_N_STREAMS * 2, sizeof(*q->held));
 	q->frame = -1;
 	q->self = q;
@@ -196,7 +251,8 @@ static int make_rows(struct llct_mrc *q)
 	if (__builtin_cpu_supports("avx2") && !(no && *no && strcmp(no, "0") != 0))
 		q->batch = llct_mrc_batch_avx2;
 #endif
-	if (!q->rows || !q->tag || !q->n || !q->diff || !q->hist || !q->ediff || !q->held)
+	if (!q->rows || !q->tag || !q->n || !q->diff || !q->hist || !q->fills || !q->evs ||
+	    !q->fallen || !q->held)
 		return LLCT_ERR_NOMEM;
 	memset(q->rows, 0, q->n_rows * ROW(q->stride)); /* fingerprints past n are compared */
 	for (uint32_t r = 0; r < q->n_rows; r++)        /* every stack empty: a position its slot */
@@ -279,7 +335,9 @@ int llct_mrc_split(struct llct_mrc *q, unsigned n)
 			free(q->n);
 			free(q->diff);
 			free(q->hist);
-			free(q->ediff);
+			free(q->fills);
+			free(q->evs);
+			free(q->fallen);
 			free(q->held);
 		}
 		q->part[s] = p;

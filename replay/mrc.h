@@ -24,6 +24,9 @@
 #define ORD(q, set, W) ((q)->rows + (size_t)(set)*ROW(W))
 #define FP(ord) ((uint32_t *)((ord) + 64))
 
+/* The copies of the prefix-run tables (struct llct_mrc.fills). */
+#define COPIES 4
+
 /* The stack's rows start this many accesses ahead are prefetched. */
 #define AHEAD 8
 
@@ -48,15 +51,21 @@ struct llct_mrc {
 	 * (a code's ends together, so a run touches one or two cache lines) */
 	int32_t *diff;
 	uint32_t *hist; /* k x LLCT_EV_N: a batch's counts, made from diff */
-	/* (owner x 2 + dirty) x (k + 1): runs of sizes that evicted a line when the line's time
-	 * in the stack ended (accessed again or fallen off), counted as `diff` is */
-	int32_t *ediff;
+	/* Runs of sizes [0, h), counted at h (a size's count: those of the runs past it), in
+	 * COPIES copies taken in turn, so that runs of one kind access after access do not each
+	 * wait for the increment before: the fills, by stream and op (COPIES x 32 x (k + 1)); the
+	 * sizes that evicted a line when its time in the stack ended (accessed again or fallen
+	 * off), by owner, all of them and the clean ones (COPIES x LLCT_N_STREAMS x 2 x (k + 1)) */
+	int32_t *fills, *evs;
+	/* the lines fallen off the bottom, evicted by every size: counted by their metadata's low
+	 * 11 bits (owner and dirty threshold), COPIES x 2048 */
+	int32_t *fallen;
 	/* k x LLCT_N_STREAMS x 2: each size's evictions by the lines still in the stack, by owner
 	 * and dirt, at the last sweep; `frame` the frame whose batches came since (-1: none) */
 	int64_t *held;
 	int64_t frame;
 	double busy_s;
-	uint64_t pending; /* accesses in diff and ediff, not yet counted into the frame */
+	uint64_t pending; /* accesses in the count tables, not yet counted into the frame */
 	/* the sets whose stacks this holds, [set_lo, set_lo + n_rows): every set, or a shard's
 	 * run of them (struct shard_plan) */
 	uint32_t set_lo, n_rows;

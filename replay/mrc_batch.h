@@ -24,6 +24,13 @@ static inline unsigned hit_code(uint32_t m, unsigned i, unsigned s, unsigned so)
 	return so | (unsigned)(i >= M_RT(m)) << 5 | ep << 6 | (unsigned)(M_OWNER(m) == s) << 8;
 }
 
+/* A run of sizes [lo, k), counted at lo. */
+static inline void suffix_add(struct llct_mrc *q, uint32_t lo, unsigned code)
+{
+	q->diff[(size_t)code * (q->k + 1) + lo]++;
+}
+
+/* A run of sizes [lo, hi), counted at its ends. */
 static inline void run_add(struct llct_mrc *q, uint32_t lo, uint32_t hi, unsigned code)
 {
 	if (lo >= hi)
@@ -160,24 +167,21 @@ static inline void to_top(uint32_t W, uint8_t *ord, uint32_t p, uint32_t slot)
 #endif
 }
 
-/* The sizes [0, hi) evicted a line with metadata m (each a write-back where its ways pass the
- * line's dirty threshold): runs in ediff. */
-static inline void evicted(struct llct_mrc *q, uint32_t m, uint32_t hi)
+/* The sizes [0, hi) evicted a line with metadata m (each a write-back where it is dirty, from
+ * its dirty threshold on): counted at hi among every size's, and the clean ones at the
+ * threshold (or hi), in copy cp of the tables. */
+static inline void evicted(struct llct_mrc *q, unsigned cp, uint32_t m, uint32_t hi)
 {
-	int32_t *d = &q->ediff[(size_t)M_OWNER(m) * 2 * (q->k + 1)];
+	int32_t *d = &q->evs[(size_t)(cp * LLCT_N_STREAMS + M_OWNER(m)) * 2 * (q->k + 1)];
 	uint32_t a = M_DIRTY(m); /* the first size it is dirty in */
-	uint32_t clean = a < hi ? a : hi;
-	d[0]++;
-	d[clean]--;
-	if (clean < hi) {
-		d[q->k + 1 + clean]++;
-		d[q->k + 1 + hi]--;
-	}
+	d[hi]++;
+	d[q->k + 1 + (a < hi ? a : hi)]++;
 }
 
 /* One access of line `line` in the set of row `set` (its set less set_lo). */
-static inline __attribute__((always_inline)) void
-step(struct llct_mrc *q, uint32_t W, uint64_t line, uint32_t set, unsigned s, unsigned op)
+static inline __attribute__((always_inline)) void step(struct llct_mrc *q, uint32_t W,
+						       uint64_t line, uint32_t set, unsigned s,
+						       unsigned op, unsigned cp)
 {
 	unsigned so = s | op << 4;
 	uint8_t *ord = ORD(q, set, W);
@@ -195,20 +199,20 @@ step(struct llct_mrc *q, uint32_t W, uint64_t line, uint32_t set, unsigned s, un
 		p = depth_of(W, ord, slot);
 		old = meta[slot];
 		k0 = q->above[p];
-		evicted(q, old, k0); /* the sizes it misses evicted it since its last access */
-	} else if (n < q->depth) {   /* a set not yet full: its next slot */
+		evicted(q, cp, old, k0); /* the sizes it misses evicted it since its last access */
+	} else if (n < q->depth) {       /* a set not yet full: its next slot */
 		p = n;
 		q->n[set] = (uint8_t)(n + 1);
 	} else { /* the bottom line falls off: every size evicted it */
 		p = n - 1;
 		slot = ord[p];
-		evicted(q, meta[slot], q->k);
+		q->fallen[(size_t)cp << 11 | (meta[slot] & 0x7ffu)]++; /* by owner and dirt */
 	}
 	if (found && outside(q, M_RT(old), k0) &&
 	    (!is_epoch_stream(M_OWNER(old)) ||
 	     (outside(q, M_A1(old), k0) && outside(q, M_A2(old), k0)))) {
 		/* every size it hits sees the same mark and epoch: one run (the usual case) */
-		run_add(q, k0, q->k, hit_code(old, k0, s, so));
+		suffix_add(q, k0, hit_code(old, k0, s, so));
 	} else if (found) { /* hits: runs of one code between the thresholds' sizes */
 		uint32_t b[5] = {k0, M_RT(old), M_A1(old), M_A2(old), q->k};
 		for (int i = 1; i < 4; i++) /* the three thresholds' sizes, each >= k0, sorted */
@@ -224,7 +228,8 @@ step(struct llct_mrc *q, uint32_t W, uint64_t line, uint32_t set, unsigned s, un
 			if (b[i] < b[i + 1])
 				run_add(q, b[i], b[i + 1], hit_code(old, b[i], s, so));
 	}
-	run_add(q, 0, k0, LLCT_EV_FILL + so); /* the misses fill; what they evict, apart */
+	/* the misses fill (what they evict, apart): sizes [0, k0), counted at k0 */
+	q->fills[(size_t)(cp * 32 + so) * (q->k + 1) + k0]++;
 	/* the line's new metadata, then the line to the top */
 	uint32_t none = q->k;
 	uint32_t dirty = op ? 0 : found ? (k0 > M_DIRTY(old) ? k0 : M_DIRTY(old)) : none;
@@ -274,10 +279,10 @@ static inline __attribute__((always_inline)) void batch(struct llct_mrc *q0, uin
 		}
 		unsigned s = b->stream[j], op = b->op[j] != 0;
 		if (q->ucd && s == LLCT_STREAM_DISP) {
-			run_add(q, 0, q->k, LLCT_EV_BYPASS + (s | op << 4));
+			suffix_add(q, 0, LLCT_EV_BYPASS + (s | op << 4));
 			continue;
 		}
-		step(q, W, b->addr[j] >> q->line_shift, ring[j % (2 * AHEAD)], s, op);
+		step(q, W, b->addr[j] >> q->line_shift, ring[j % (2 * AHEAD)], s, op, j % COPIES);
 	}
 	q0->wide = q->wide;
 }
