@@ -244,7 +244,6 @@ static int make_rows(struct llct_mrc *q)
 	q->fallen = calloc(COPIES * 2048, sizeof(*q->fallen));
 	q->held = calloc(k * LLCT_N_STREAMS * 2, sizeof(*q->held));
 	q->frame = -1;
-	q->self = q;
 	q->batch = llct_mrc_batch;
 #if defined(LLCT_MRC_AVX2) && (defined(__GNUC__) || defined(__clang__))
 	const char *no = getenv("LLCT_REPLAY_NO_AVX2"); /* the baseline loop, for the tests */

@@ -74,7 +74,6 @@ struct llct_mrc {
 	unsigned n_parts;
 	struct llct_mrc **part;
 	pthread_mutex_t *lock;
-	struct llct_mrc *self; /* itself (a batch works on a copy) */
 	/* a batch through the stacks: llct_mrc_batch, or its AVX2 copy where the CPU has it */
 	void (*batch)(struct llct_mrc *q, const struct llct_batch *b);
 };

@@ -78,7 +78,7 @@ static inline uint64_t match32(const uint32_t *f, __m256i k)
 
 /* The slot of `line` (fingerprint key) among a set's n lines (slots 0..n), or n: every slot
  * compared, without a branch on where the line is (a hit's slot is anywhere in the row). */
-static inline uint32_t find(const struct llct_mrc *q, uint32_t W, const uint32_t *fp,
+static inline uint32_t find(const struct llct_mrc *q, uint32_t W, int wide, const uint32_t *fp,
 			    const uint64_t *tag, uint32_t n, uint64_t line, uint32_t key)
 {
 	uint64_t m = 0;
@@ -100,7 +100,7 @@ static inline uint32_t find(const struct llct_mrc *q, uint32_t W, const uint32_t
 		m &= ((uint64_t)1 << n) - 1;
 	for (; m; m &= m - 1) {
 		uint32_t p = (uint32_t)__builtin_ctzll(m);
-		if (!q->wide || tag[p] == line)
+		if (!wide || tag[p] == line)
 			return p;
 	}
 	return n;
@@ -179,20 +179,15 @@ static inline void evicted(struct llct_mrc *q, unsigned cp, uint32_t m, uint32_t
 }
 
 /* One access of line `line` in the set of row `set` (its set less set_lo). */
-static inline __attribute__((always_inline)) void step(struct llct_mrc *q, uint32_t W,
-						       uint64_t line, uint32_t set, unsigned s,
-						       unsigned op, unsigned cp)
+static inline __attribute__((always_inline)) void step(struct llct_mrc *q, uint32_t W, int wide,
+						       uint64_t line, uint32_t key, uint32_t set,
+						       unsigned so, unsigned cp)
 {
-	unsigned so = s | op << 4;
+	unsigned s = so & 15, op = so >> 4;
 	uint8_t *ord = ORD(q, set, W);
 	uint32_t *fp = FP(ord), *meta = fp + W;
 	uint64_t *tag = &q->tag[(size_t)set * W];
-	uint64_t tg = line >> q->set_bits;
-	if (!q->wide && tg >> 32) {
-		llct_mrc_widen(q->self);
-		q->wide = 1;
-	}
-	uint32_t n = q->n[set], slot = find(q, W, fp, tag, n, line, (uint32_t)tg), p;
+	uint32_t n = q->n[set], slot = find(q, W, wide, fp, tag, n, line, key), p;
 	int found = slot < n;
 	uint32_t old = 0, k0 = q->k; /* sizes from k0 on hit */
 	if (found) {
@@ -244,11 +239,41 @@ static inline __attribute__((always_inline)) void step(struct llct_mrc *q, uint3
 	}
 	meta[slot] = M_PACK(s, dirty, rt, a1, a2);
 	if (!found) {
-		fp[slot] = (uint32_t)tg;
-		if (q->wide)
+		fp[slot] = key;
+		if (wide)
 			tag[slot] = line;
 	}
 	to_top(W, ord, p, slot);
+}
+
+/* The batch loop works in blocks of this many accesses, their rows, tags and stream codes
+ * worked out first in loops the compiler vectorizes (as lines.h's). */
+#define BLOCK 256
+
+/* What the pre-pass works out for a block: each access's line, the low 32 bits of its tag, its
+ * set's row (and the rows AHEAD accesses past the block, for the prefetches), stream and op. */
+struct pre {
+	uint64_t lines[BLOCK];
+	uint32_t rows[BLOCK + AHEAD];
+	uint32_t keys[BLOCK];
+	uint8_t sos[BLOCK];
+};
+
+/* The n accesses of a block; wide is q->wide, a constant in each copy. */
+static inline __attribute__((always_inline)) void
+block_run(struct llct_mrc *q, uint32_t W, int wide, const struct pre *p, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const uint8_t *row = ORD(q, p->rows[i + AHEAD], W); /* a later access's row */
+		for (size_t at = 0; at < ROW(W); at += 64)
+			__builtin_prefetch(row + at);
+		unsigned so = p->sos[i];
+		if (q->ucd && (so & 15) == LLCT_STREAM_DISP) {
+			suffix_add(q, 0, LLCT_EV_BYPASS + so);
+			continue;
+		}
+		step(q, W, wide, p->lines[i], p->keys[i], p->rows[i], so, i % COPIES);
+	}
 }
 
 static inline uint32_t set_of(const struct llct_mrc *q, uint64_t line)
@@ -264,27 +289,45 @@ static inline __attribute__((always_inline)) void batch(struct llct_mrc *q0, uin
 	/* on a copy, whose fields no store through the count tables can change, so the compiler
 	   keeps them in registers */
 	struct llct_mrc copy = *q0, *q = &copy;
-	/* each access's set, worked out once: AHEAD accesses early, for the prefetch, and kept in
-	   a ring until the access's turn */
-	uint32_t ring[2 * AHEAD];
-	for (uint32_t j = 0; j < AHEAD && j < b->n; j++)
-		ring[j] = set_of(q, b->addr[j] >> q->line_shift) - q->set_lo;
-	for (uint32_t j = 0; j < b->n; j++) {
-		if (j + AHEAD < b->n) { /* start loading a later access's rows */
-			uint32_t set = set_of(q, b->addr[j + AHEAD] >> q->line_shift) - q->set_lo;
-			ring[(j + AHEAD) % (2 * AHEAD)] = set;
-			const uint8_t *row = ORD(q, set, W);
-			for (size_t at = 0; at < ROW(W); at += 64)
-				__builtin_prefetch(row + at);
+	struct pre p;
+	for (uint32_t at = 0; at < b->n; at += BLOCK) {
+		uint32_t n = b->n - at < BLOCK ? b->n - at : BLOCK;
+		uint32_t ahead = b->n - at - n < AHEAD ? b->n - at - n : AHEAD;
+		const uint64_t *addr = b->addr + at;
+		const uint8_t *streams = b->stream + at, *ops = b->op + at;
+		uint64_t high = 0; /* the tag bits above the fingerprint's, ORed */
+		for (uint32_t i = 0; i < n; i++) {
+			uint64_t line = addr[i] >> q->line_shift, tg = line >> q->set_bits;
+			p.lines[i] = line;
+			p.keys[i] = (uint32_t)tg;
+			high |= tg >> 32;
 		}
-		unsigned s = b->stream[j], op = b->op[j] != 0;
-		if (q->ucd && s == LLCT_STREAM_DISP) {
-			suffix_add(q, 0, LLCT_EV_BYPASS + (s | op << 4));
-			continue;
+		uint32_t lo = q->set_lo;
+		if (q->set_mask && !q->xor_hash) {
+			for (uint32_t i = 0; i < n; i++)
+				p.rows[i] = ((uint32_t)p.lines[i] & q->set_mask) - lo;
+			for (uint32_t i = n; i < n + ahead; i++)
+				p.rows[i] =
+				    ((uint32_t)(addr[i] >> q->line_shift) & q->set_mask) - lo;
+		} else {
+			for (uint32_t i = 0; i < n; i++)
+				p.rows[i] = set_of(q, p.lines[i]) - lo;
+			for (uint32_t i = n; i < n + ahead; i++)
+				p.rows[i] = set_of(q, addr[i] >> q->line_shift) - lo;
 		}
-		step(q, W, b->addr[j] >> q->line_shift, ring[j % (2 * AHEAD)], s, op, j % COPIES);
+		for (uint32_t i = n + ahead; i < n + AHEAD; i++)
+			p.rows[i] = 0;
+		for (uint32_t i = 0; i < n; i++)
+			p.sos[i] = (uint8_t)(streams[i] | (ops[i] != 0) << 4);
+		if (high && !q->wide) {
+			llct_mrc_widen(q0);
+			q->wide = 1;
+		}
+		if (q->wide)
+			block_run(q, W, 1, &p, n);
+		else
+			block_run(q, W, 0, &p, n);
 	}
-	q0->wide = q->wide;
 }
 
 /* The batch through the stacks, in the copy of the loop for q's row width. */
