@@ -2,8 +2,9 @@
  * every size (hits, fills, evictions, write-backs by owner, RT->TEX and Z->TEX, the TEX and Z
  * epochs) equal, on the synthetic renderer's frames and on random traces that return to lines
  * often (few lines a set, every stream, reads and writes), with sizes that vary the ways, the
- * sets or both, modulo, XOR and non-power-of-two set indexing, with and without UCD, stacks 16
- * to 64 deep, through the AVX2 loop and the baseline one; and the options it refuses. */
+ * sets or both, modulo, XOR and non-power-of-two set indexing, tags past 32 bits part way, with
+ * and without UCD, stacks 16 to 64 deep, whole and split over threads, through the AVX2 loop
+ * and the baseline one; and the options it refuses. */
 #include "check.h"
 #include "llct/replay.h"
 #include "llct/synth.h"
@@ -16,8 +17,9 @@
 static char dir[256];
 
 /* Three frames of random accesses to `lines` lines of 64 bytes, runs of one stream now and
- * then (so epochs climb), a third of them writes. */
-static void random_trace(const char *path, unsigned seed, uint64_t lines)
+ * then (so epochs climb), a third of them writes; high: from the second frame on, an eighth of
+ * them 2^45 higher (tags past 32 bits: the stacks keep whole tags from then on). */
+static void random_trace(const char *path, unsigned seed, uint64_t lines, int high)
 {
 	struct llct_writer *w;
 	char err[600];
@@ -38,6 +40,8 @@ static void random_trace(const char *path, unsigned seed, uint64_t lines)
 						 .kernel = (uint32_t)(i / 500),
 						 .stream = (uint8_t)stream,
 						 .op = (uint8_t)((x >> 12) % 3 == 0)};
+			if (high && f > 0 && (x >> 30) % 8 == 0)
+				rec[i].addr |= (uint64_t)1 << 45;
 		}
 		CHECK_EQ(llct_writer_append(w, rec, 20000), LLCT_OK);
 		CHECK_EQ(llct_writer_end_frame(w), LLCT_OK);
@@ -134,10 +138,15 @@ static void test_curves(void)
 		compare(syn, c + 19, 2, 5, 5);
 		for (unsigned seed = 1; seed <= 3; seed++) {
 			snprintf(rnd, sizeof(rnd), "%s/r%u.llct", dir, seed);
-			random_trace(rnd, seed, 64 * (8u << seed)); /* 16..64 lines a set of 64 */
+			random_trace(rnd, seed, 64 * (8u << seed),
+				     0); /* 16..64 lines a set of 64 */
 			compare(rnd, c, n, 1, 0);
 			compare(rnd, c, 15, 3, 3);
 		}
+		snprintf(rnd, sizeof(rnd), "%s/h.llct", dir); /* tags past 32 bits part way */
+		random_trace(rnd, 4, 64 * 32, 1);
+		compare(rnd, c, n, 1, 0);
+		compare(rnd, c, 15, 3, 3);
 	}
 }
 
