@@ -113,11 +113,14 @@ static void flush(struct llct_mrc *q)
 			q->hist[(size_t)i * LLCT_EV_N + c] = (uint32_t)run;
 		}
 	}
-	for (unsigned so = 0; so < 32; so++) {
+	for (unsigned so = 0; so < 32; so++) { /* the fills: [so][h][copy] */
+		const int32_t *f = &q->fills[(size_t)so * (k + 1) * COPIES];
 		int64_t run = 0;
-		for (uint32_t i = k; i-- > 0;)
-			q->hist[(size_t)i * LLCT_EV_N + LLCT_EV_FILL + so] +=
-			    (uint32_t)prefix_runs(q, q->fills, 32, so, i, &run);
+		for (uint32_t i = k; i-- > 0;) {
+			for (unsigned cp = 0; cp < COPIES; cp++)
+				run += f[(i + 1) * COPIES + cp];
+			q->hist[(size_t)i * LLCT_EV_N + LLCT_EV_FILL + so] += (uint32_t)run;
+		}
 	}
 	for (uint32_t i = 0; i < k; i++)
 		llct_event_flush(&q->res[i]->frames[q->frame], q->hist + (size_t)i * LLCT_EV_N);
@@ -298,6 +301,12 @@ static int make(struct engine *e, const struct llct_replay_options *o, const siz
 		q->above[t] = (uint8_t)i;
 	}
 	q->stride = (q->depth + 15) & ~15u;
+	for (unsigned so = 0; so < 32; so++) { /* a miss's counts and metadata (mrc_batch.h) */
+		uint32_t st = so & 15, none = q->k;
+		q->fill_all[so] = (so * (q->k + 1) + q->k) * COPIES;
+		q->new_meta[so] =
+		    M_PACK(st, so >> 4 ? 0 : none, st == LLCT_STREAM_RT ? 0 : none, none, none);
+	}
 	q->n_rows = q->sets;
 	int st = make_rows(q);
 	uint64_t bytes = q->sets * (ROW(q->stride) + 1);

@@ -53,13 +53,16 @@ struct llct_mrc {
 	uint32_t *hist; /* k x LLCT_EV_N: a batch's counts, made from diff */
 	/* Runs of sizes [0, h), counted at h (a size's count: those of the runs past it), in
 	 * COPIES copies taken in turn, so that runs of one kind access after access do not each
-	 * wait for the increment before: the fills, by stream and op (COPIES x 32 x (k + 1)); the
+	 * wait for the increment before: the fills, by stream and op (32 x (k + 1) x COPIES); the
 	 * sizes that evicted a line when its time in the stack ended (accessed again or fallen
 	 * off), by owner, all of them and the clean ones (COPIES x LLCT_N_STREAMS x 2 x (k + 1)) */
 	int32_t *fills, *evs;
 	/* the lines fallen off the bottom, evicted by every size: counted by their metadata's low
 	 * 11 bits (owner and dirty threshold), COPIES x 2048 */
 	int32_t *fallen;
+	/* by stream and op: a miss's fill count for every size (its index in fills, copy 0: the
+	 * fills' rows are (k + 1) sizes of COPIES copies) and the metadata its line gets */
+	uint32_t fill_all[32], new_meta[32];
 	/* k x LLCT_N_STREAMS x 2: each size's evictions by the lines still in the stack, by owner
 	 * and dirt, at the last sweep; `frame` the frame whose batches came since (-1: none) */
 	int64_t *held;

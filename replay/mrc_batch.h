@@ -183,33 +183,38 @@ static inline __attribute__((always_inline)) void step(struct llct_mrc *q, uint3
 						       uint64_t line, uint32_t key, uint32_t set,
 						       unsigned so, unsigned cp)
 {
-	unsigned s = so & 15, op = so >> 4;
 	uint8_t *ord = ORD(q, set, W);
 	uint32_t *fp = FP(ord), *meta = fp + W;
 	uint64_t *tag = &q->tag[(size_t)set * W];
 	uint32_t n = q->n[set], slot = find(q, W, wide, fp, tag, n, line, key), p;
-	int found = slot < n;
-	uint32_t old = 0, k0 = q->k; /* sizes from k0 on hit */
-	if (found) {
-		p = depth_of(W, ord, slot);
-		old = meta[slot];
-		k0 = q->above[p];
-		evicted(q, cp, old, k0); /* the sizes it misses evicted it since its last access */
-	} else if (n < q->depth) {       /* a set not yet full: its next slot */
-		p = n;
-		q->n[set] = (uint8_t)(n + 1);
-	} else { /* the bottom line falls off: every size evicted it */
-		p = n - 1;
-		slot = ord[p];
-		q->fallen[(size_t)cp << 11 | (meta[slot] & 0x7ffu)]++; /* by owner and dirt */
+	if (slot == n) { /* a miss in every size: what it does depends on the stream alone */
+		if (n < q->depth) { /* a set not yet full: its next slot */
+			p = n;
+			q->n[set] = (uint8_t)(n + 1);
+		} else { /* the bottom line falls off: every size evicted it */
+			p = n - 1;
+			slot = ord[p];
+			q->fallen[(size_t)cp << 11 | (meta[slot] & 0x7ffu)]++; /* owner, dirt */
+		}
+		q->fills[q->fill_all[so] + cp]++;
+		meta[slot] = q->new_meta[so];
+		fp[slot] = key;
+		if (wide)
+			tag[slot] = line;
+		to_top(W, ord, p, slot);
+		return;
 	}
-	if (found && outside(q, M_RT(old), k0) &&
+	uint32_t k = q->k, s = so & 15;
+	p = depth_of(W, ord, slot);
+	uint32_t old = meta[slot], k0 = q->above[p]; /* sizes from k0 on hit */
+	evicted(q, cp, old, k0); /* the sizes it misses evicted it since its last access */
+	if (outside(q, M_RT(old), k0) &&
 	    (!is_epoch_stream(M_OWNER(old)) ||
 	     (outside(q, M_A1(old), k0) && outside(q, M_A2(old), k0)))) {
 		/* every size it hits sees the same mark and epoch: one run (the usual case) */
 		suffix_add(q, k0, hit_code(old, k0, s, so));
-	} else if (found) { /* hits: runs of one code between the thresholds' sizes */
-		uint32_t b[5] = {k0, M_RT(old), M_A1(old), M_A2(old), q->k};
+	} else { /* runs of one code between the thresholds' sizes */
+		uint32_t b[5] = {k0, M_RT(old), M_A1(old), M_A2(old), k};
 		for (int i = 1; i < 4; i++) /* the three thresholds' sizes, each >= k0, sorted */
 			b[i] = b[i] < k0 ? k0 : b[i];
 		for (int i = 1; i < 4; i++)
@@ -223,26 +228,19 @@ static inline __attribute__((always_inline)) void step(struct llct_mrc *q, uint3
 			if (b[i] < b[i + 1])
 				run_add(q, b[i], b[i + 1], hit_code(old, b[i], s, so));
 	}
-	/* the misses fill (what they evict, apart): sizes [0, k0), counted at k0 */
-	q->fills[(size_t)(cp * 32 + so) * (q->k + 1) + k0]++;
+	/* the sizes it misses fill (what they evict, apart): [0, k0), counted at k0 */
+	q->fills[q->fill_all[so] - (k - k0) * COPIES + cp]++;
 	/* the line's new metadata, then the line to the top */
-	uint32_t none = q->k;
-	uint32_t dirty = op ? 0 : found ? (k0 > M_DIRTY(old) ? k0 : M_DIRTY(old)) : none;
+	uint32_t dirty = so >> 4 ? 0 : k0 > M_DIRTY(old) ? k0 : M_DIRTY(old);
 	uint32_t rt = s == LLCT_STREAM_RT    ? 0
-		      : s == LLCT_STREAM_TEX ? none
-		      : found                ? (k0 > M_RT(old) ? k0 : M_RT(old))
-					     : none;
-	uint32_t a1 = none, a2 = none;
-	if (is_epoch_stream(s) && found && M_OWNER(old) == s) {
+		      : s == LLCT_STREAM_TEX ? k
+					     : (k0 > M_RT(old) ? k0 : M_RT(old));
+	uint32_t a1 = k, a2 = k;
+	if (is_epoch_stream(s) && M_OWNER(old) == s) {
 		a1 = k0;
 		a2 = k0 > M_A1(old) ? k0 : M_A1(old);
 	}
 	meta[slot] = M_PACK(s, dirty, rt, a1, a2);
-	if (!found) {
-		fp[slot] = key;
-		if (wide)
-			tag[slot] = line;
-	}
 	to_top(W, ord, p, slot);
 }
 
