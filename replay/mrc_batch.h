@@ -257,11 +257,22 @@ struct pre {
 	uint8_t sos[BLOCK];
 };
 
-/* The n accesses of a block; wide is q->wide, a constant in each copy. */
+/* The n accesses of a block; wide is q->wide, a constant in each copy. `after` accesses of the
+ * batch follow the block's, from addr, streams and ops on. */
 static inline __attribute__((always_inline)) void
-block_run(struct llct_mrc *q, uint32_t W, int wide, const struct pre *p, uint32_t n)
+block_run(struct llct_mrc *q, uint32_t W, int wide, const struct pre *p, uint32_t n,
+	  const uint64_t *addr, const uint8_t *streams, const uint8_t *ops, uint32_t after)
 {
 	for (uint32_t i = 0; i < n; i++) {
+		/* the next block's decoded columns, which its pre-pass would wait on (only
+		   within the batch: a pointer past its arrays is undefined, even to prefetch) */
+		if (i % 8 == 0 && i < after) {
+			__builtin_prefetch(addr + i);
+			if (i % 64 == 0) {
+				__builtin_prefetch(streams + i);
+				__builtin_prefetch(ops + i);
+			}
+		}
 		const uint8_t *row = ORD(q, p->rows[i + AHEAD], W); /* a later access's row */
 		for (size_t at = 0; at < ROW(W); at += 64)
 			__builtin_prefetch(row + at);
@@ -321,10 +332,11 @@ static inline __attribute__((always_inline)) void batch(struct llct_mrc *q0, uin
 			llct_mrc_widen(q0);
 			q->wide = 1;
 		}
+		uint32_t after = b->n - at - n;
 		if (q->wide)
-			block_run(q, W, 1, &p, n);
+			block_run(q, W, 1, &p, n, addr + n, streams + n, ops + n, after);
 		else
-			block_run(q, W, 0, &p, n);
+			block_run(q, W, 0, &p, n, addr + n, streams + n, ops + n, after);
 	}
 }
 
