@@ -181,7 +181,8 @@ static inline void evicted(struct llct_mrc *q, unsigned cp, uint32_t m, uint32_t
 /* One access of line `line` in the set of row `set` (its set less set_lo). */
 static inline __attribute__((always_inline)) void step(struct llct_mrc *q, uint32_t W, int wide,
 						       uint64_t line, uint32_t key, uint32_t set,
-						       unsigned so, unsigned cp)
+						       unsigned so, unsigned cp, uint32_t *fell,
+						       uint32_t *n_fell)
 {
 	uint8_t *ord = ORD(q, set, W);
 	uint32_t *fp = FP(ord), *meta = fp + W;
@@ -194,7 +195,7 @@ static inline __attribute__((always_inline)) void step(struct llct_mrc *q, uint3
 		} else { /* the bottom line falls off: every size evicted it */
 			p = n - 1;
 			slot = ord[p];
-			q->fallen[(size_t)cp << 11 | (meta[slot] & 0x7ffu)]++; /* owner, dirt */
+			fell[(*n_fell)++] = meta[slot]; /* counted after the block (block_run) */
 		}
 		q->fills[q->fill_all[so] + cp]++;
 		meta[slot] = q->new_meta[so];
@@ -263,6 +264,7 @@ static inline __attribute__((always_inline)) void
 block_run(struct llct_mrc *q, uint32_t W, int wide, const struct pre *p, uint32_t n,
 	  const uint64_t *addr, const uint8_t *streams, const uint8_t *ops, uint32_t after)
 {
+	uint32_t fell[BLOCK], n_fell = 0; /* the metadata of the lines fallen off */
 	for (uint32_t i = 0; i < n; i++) {
 		/* the next block's decoded columns, which its pre-pass would wait on (only
 		   within the batch: a pointer past its arrays is undefined, even to prefetch) */
@@ -281,8 +283,13 @@ block_run(struct llct_mrc *q, uint32_t W, int wide, const struct pre *p, uint32_
 			suffix_add(q, 0, LLCT_EV_BYPASS + so);
 			continue;
 		}
-		step(q, W, wide, p->lines[i], p->keys[i], p->rows[i], so, i % COPIES);
+		step(q, W, wide, p->lines[i], p->keys[i], p->rows[i], so, i % COPIES, fell,
+		     &n_fell);
 	}
+	/* the lines fallen off, by their metadata's owner and dirt bits: counted here, off the
+	   chain of loads each access waits on */
+	for (uint32_t j = 0; j < n_fell; j++)
+		q->fallen[(size_t)(j % COPIES) << 11 | (fell[j] & 0x7ffu)]++;
 }
 
 static inline uint32_t set_of(const struct llct_mrc *q, uint64_t line)
