@@ -178,36 +178,23 @@ static inline void evicted(struct llct_mrc *q, unsigned cp, uint32_t m, uint32_t
 	d[q->k + 1 + (a < hi ? a : hi)]++;
 }
 
-/* One access of line `line` in the set of row `set` (its set less set_lo). */
-static inline __attribute__((always_inline)) void step(struct llct_mrc *q, uint32_t W, int wide,
-						       uint64_t line, uint32_t key, uint32_t set,
-						       unsigned so, unsigned cp, uint32_t *fell,
-						       uint32_t *n_fell)
+/* The batch loop works in blocks of this many accesses, their rows, tags and stream codes
+ * worked out first in loops the compiler vectorizes (as lines.h's). */
+#define BLOCK 256
+
+/* What a block's accesses leave to be counted after it, off the chain of loads each access
+ * waits on: the metadata of the lines fallen off, and each hit's line's metadata before it,
+ * with the first size it hits and its stream and op (old | k0 << 32 | so << 40). */
+struct later {
+	uint32_t fell[BLOCK], n_fell, n_hits;
+	uint64_t hits[BLOCK];
+};
+
+/* A hit's counts (struct later), in copy cp of the tables. */
+static inline void count_hit(struct llct_mrc *q, uint64_t h, unsigned cp)
 {
-	uint8_t *ord = ORD(q, set, W);
-	uint32_t *fp = FP(ord), *meta = fp + W;
-	uint64_t *tag = &q->tag[(size_t)set * W];
-	uint32_t n = q->n[set], slot = find(q, W, wide, fp, tag, n, line, key), p;
-	if (slot == n) { /* a miss in every size: what it does depends on the stream alone */
-		if (n < q->depth) { /* a set not yet full: its next slot */
-			p = n;
-			q->n[set] = (uint8_t)(n + 1);
-		} else { /* the bottom line falls off: every size evicted it */
-			p = n - 1;
-			slot = ord[p];
-			fell[(*n_fell)++] = meta[slot]; /* counted after the block (block_run) */
-		}
-		q->fills[q->fill_all[so] + cp]++;
-		meta[slot] = q->new_meta[so];
-		fp[slot] = key;
-		if (wide)
-			tag[slot] = line;
-		to_top(W, ord, p, slot);
-		return;
-	}
+	uint32_t old = (uint32_t)h, k0 = (uint32_t)(h >> 32) & 127u, so = (uint32_t)(h >> 40);
 	uint32_t k = q->k, s = so & 15;
-	p = depth_of(W, ord, slot);
-	uint32_t old = meta[slot], k0 = q->above[p]; /* sizes from k0 on hit */
 	evicted(q, cp, old, k0); /* the sizes it misses evicted it since its last access */
 	if (outside(q, M_RT(old), k0) &&
 	    (!is_epoch_stream(M_OWNER(old)) ||
@@ -231,6 +218,38 @@ static inline __attribute__((always_inline)) void step(struct llct_mrc *q, uint3
 	}
 	/* the sizes it misses fill (what they evict, apart): [0, k0), counted at k0 */
 	q->fills[q->fill_all[so] - (k - k0) * COPIES + cp]++;
+}
+
+/* One access of line `line` in the set of row `set` (its set less set_lo). */
+static inline __attribute__((always_inline)) void step(struct llct_mrc *q, uint32_t W, int wide,
+						       uint64_t line, uint32_t key, uint32_t set,
+						       unsigned so, unsigned cp, struct later *l)
+{
+	uint8_t *ord = ORD(q, set, W);
+	uint32_t *fp = FP(ord), *meta = fp + W;
+	uint64_t *tag = &q->tag[(size_t)set * W];
+	uint32_t n = q->n[set], slot = find(q, W, wide, fp, tag, n, line, key), p;
+	if (slot == n) { /* a miss in every size: what it does depends on the stream alone */
+		if (n < q->depth) { /* a set not yet full: its next slot */
+			p = n;
+			q->n[set] = (uint8_t)(n + 1);
+		} else { /* the bottom line falls off: every size evicted it */
+			p = n - 1;
+			slot = ord[p];
+			l->fell[l->n_fell++] = meta[slot];
+		}
+		q->fills[q->fill_all[so] + cp]++;
+		meta[slot] = q->new_meta[so];
+		fp[slot] = key;
+		if (wide)
+			tag[slot] = line;
+		to_top(W, ord, p, slot);
+		return;
+	}
+	uint32_t k = q->k, s = so & 15;
+	p = depth_of(W, ord, slot);
+	uint32_t old = meta[slot], k0 = q->above[p]; /* sizes from k0 on hit */
+	l->hits[l->n_hits++] = old | (uint64_t)k0 << 32 | (uint64_t)so << 40;
 	/* the line's new metadata, then the line to the top */
 	uint32_t dirty = so >> 4 ? 0 : k0 > M_DIRTY(old) ? k0 : M_DIRTY(old);
 	uint32_t rt = s == LLCT_STREAM_RT    ? 0
@@ -244,10 +263,6 @@ static inline __attribute__((always_inline)) void step(struct llct_mrc *q, uint3
 	meta[slot] = M_PACK(s, dirty, rt, a1, a2);
 	to_top(W, ord, p, slot);
 }
-
-/* The batch loop works in blocks of this many accesses, their rows, tags and stream codes
- * worked out first in loops the compiler vectorizes (as lines.h's). */
-#define BLOCK 256
 
 /* What the pre-pass works out for a block: each access's line, the low 32 bits of its tag, its
  * set's row (and the rows AHEAD accesses past the block, for the prefetches), stream and op. */
@@ -264,7 +279,8 @@ static inline __attribute__((always_inline)) void
 block_run(struct llct_mrc *q, uint32_t W, int wide, const struct pre *p, uint32_t n,
 	  const uint64_t *addr, const uint8_t *streams, const uint8_t *ops, uint32_t after)
 {
-	uint32_t fell[BLOCK], n_fell = 0; /* the metadata of the lines fallen off */
+	struct later l;
+	l.n_fell = l.n_hits = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		/* the next block's decoded columns, which its pre-pass would wait on (only
 		   within the batch: a pointer past its arrays is undefined, even to prefetch) */
@@ -283,13 +299,13 @@ block_run(struct llct_mrc *q, uint32_t W, int wide, const struct pre *p, uint32_
 			suffix_add(q, 0, LLCT_EV_BYPASS + so);
 			continue;
 		}
-		step(q, W, wide, p->lines[i], p->keys[i], p->rows[i], so, i % COPIES, fell,
-		     &n_fell);
+		step(q, W, wide, p->lines[i], p->keys[i], p->rows[i], so, i % COPIES, &l);
 	}
-	/* the lines fallen off, by their metadata's owner and dirt bits: counted here, off the
-	   chain of loads each access waits on */
-	for (uint32_t j = 0; j < n_fell; j++)
-		q->fallen[(size_t)(j % COPIES) << 11 | (fell[j] & 0x7ffu)]++;
+	/* the lines fallen off, by their metadata's owner and dirt bits, and the hits' counts */
+	for (uint32_t j = 0; j < l.n_fell; j++)
+		q->fallen[(size_t)(j % COPIES) << 11 | (l.fell[j] & 0x7ffu)]++;
+	for (uint32_t j = 0; j < l.n_hits; j++)
+		count_hit(q, l.hits[j], j % COPIES);
 }
 
 static inline uint32_t set_of(const struct llct_mrc *q, uint64_t line)
