@@ -33,9 +33,7 @@ static void count_shards(struct engine *e, const struct llct_replay_options *o, 
 		n += !e->models[m].absorbed;
 	for (size_t m = 0; m < e->n_models; m++)
 		k += (size_t)can_split(e, o, m);
-	/* one pass: the stacks' work is several times the decoding's, so their shards take every
-	 * core (16 sizes to 64 ways on two cores: 0.86-1.08 s split in two, 1.01-1.16 s whole) */
-	size_t spare = o->threads || o->one_pass ? n : n + 1;
+	size_t spare = o->threads ? n : n + 1;
 	if (!k || threads <= spare)
 		return;
 	size_t extra = threads - spare;
