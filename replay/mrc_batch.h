@@ -1,7 +1,10 @@
 /* mrc_batch.h - the one-pass miss curves' loop over a batch's accesses (mrc.h's stack), a
  * header so that it is compiled twice: with mrc.c for the baseline CPU, and with mrc_avx2.c
  * for AVX2, whose 256-bit compares find a line among 64 in half the instructions. It defines
- * MRC_BATCH_FN (the function's name) from what it is included by. */
+ * MRC_BATCH_FN (the function's name) from what it is included by. The accesses go in blocks:
+ * a pre-pass works out their rows, tags and stream codes; each access then moves its line in
+ * its set's stack and rewrites its metadata; a hit's counts and the fallen lines' are made
+ * after the block, off the chain of loads the accesses wait on. */
 #include "mrc.h"
 
 #ifdef __AVX2__
