@@ -10,7 +10,7 @@
  * always by a threshold, the first size it holds in (mrc.h). So an access updates one word of
  * metadata whatever the sizes, and its event code in each size (lines.h) follows from the
  * thresholds: the sizes it hits fall into at most four runs of one code, counted at their ends
- * (a difference table added up once a batch).
+ * (a difference table added up at each change of frame).
  *
  * Lines stay in their slots; the stack is a row of slot numbers, moved a vector at a time.
  * Evictions: a line at depth d has been pushed down d times since its last access, each push
