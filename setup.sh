@@ -62,10 +62,10 @@ test)
 	build build-asan -DLLCT_WERROR=ON -DLLCT_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 	(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j "$jobs")
-	echo "== capture under ThreadSanitizer (the layer's threads and a program's)"
+	echo "== capture and split miss-curve stacks under ThreadSanitizer"
 	build build-tsan -DLLCT_WERROR=ON -DLLCT_SANITIZE=thread -DCMAKE_BUILD_TYPE=Debug
 	(cd build-tsan && TSAN_OPTIONS="suppressions=$PWD/../tests/tsan.supp" \
-		ctest --output-on-failure -j "$jobs" -R 'cli_threads|cli_tier2|cli_tier3|cli_capture')
+		ctest --output-on-failure -j "$jobs" -R 'cli_threads|cli_tier2|cli_tier3|cli_capture|unit_mrc')
 	echo "== fuzzers (libFuzzer, ${LLCT_FUZZ_SECONDS:-20}s each)"
 	CC=clang build build-fuzz -DLLCT_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
 	(cd build-fuzz && ctest --output-on-failure -L fuzz)
