@@ -23,6 +23,8 @@ __attribute__((destructor)) static void drain_at_exit(void)
 		if (devices[i]) {
 			pthread_mutex_lock(&devices[i]->lock);
 			async_quiesce(devices[i]);
+			if (devices[i]->as.at_exit)
+				devices[i]->as.at_exit(devices[i]);
 			pthread_mutex_unlock(&devices[i]->lock);
 		}
 	pthread_mutex_unlock(&devices_mu);
@@ -41,19 +43,21 @@ static void track(struct capture_device *c, int on)
 
 void async_init(struct capture_device *c, int on,
 		void (*expand_fn)(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs),
-		void (*end_frame_fn)(struct capture_device *c))
+		void (*end_frame_fn)(struct capture_device *c),
+		void (*at_exit_fn)(struct capture_device *c))
 {
 	memset(&c->as, 0, sizeof(c->as));
 	c->as.on = on;
 	c->as.expand = expand_fn;
 	c->as.end_frame = end_frame_fn;
+	c->as.at_exit = at_exit_fn;
 	pthread_cond_init(&c->as.work, NULL);
 	pthread_cond_init(&c->as.done, NULL);
 	/* tracked from here, not when the first job starts the thread: that happens with the
 	 * device lock held, and drain_at_exit takes devices_mu and then the device lock (the
-	 * other order, found by ThreadSanitizer under tests/apps/threads.c) */
-	if (on)
-		track(c, 1);
+	 * other order, found by ThreadSanitizer under tests/apps/threads.c); without the thread
+	 * too, for at_exit */
+	track(c, 1);
 }
 
 /* Appends j (with the lock), starting the thread with the first job. */

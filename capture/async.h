@@ -57,12 +57,17 @@ struct async_state {
 	 * file): a submission's command buffers expanded, a frame ended */
 	void (*expand)(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs);
 	void (*end_frame)(struct capture_device *c);
+	/* at the program's exit with the device still alive (with the lock, jobs done): what the
+	   device owes its trace then (the time account) */
+	void (*at_exit)(struct capture_device *c);
 };
 
-/* At the device's creation: expand and end_frame are what jobs run (with the lock). */
+/* At the device's creation: expand and end_frame are what jobs run (with the lock); at_exit runs
+ * if the program exits without destroying the device (with or without the thread). */
 void async_init(struct capture_device *c, int on,
 		void (*expand_fn)(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs),
-		void (*end_frame_fn)(struct capture_device *c));
+		void (*end_frame_fn)(struct capture_device *c),
+		void (*at_exit_fn)(struct capture_device *c));
 /* Queues the expansion of a submission's command buffers (and marks them waiting), with what
  * the submission signals (v1 or v2); not `ready` until async_ready(*seq), so that it is queued
  * (and its command buffers kept) before the submission goes down. Returns 0, or -1 when out of

@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+static void note_at_exit(struct capture_device *c);
+
 void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *info,
 			    const struct device_prep *prep)
 {
@@ -259,12 +261,23 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	   thread too since 2026-11-27 (its twins' records are read from their command buffers'
 	   rooms, which a resubmission, re-recording or freeing waits for, as any queued job's) */
 	async_init(c, !set.sync && !c->out.boundary_label && !c->out.rdc, expand_submission,
-		   frame_end);
+		   frame_end, note_at_exit);
 	llct_writer_set(c->out.w, "capture.expansion",
 			c->as.on ? "on its own thread (LLCT_CAPTURE_ASYNC)" : "at submission");
 	if (log_enabled())
 		cap_log("capturing '%s' to '%s'", props.deviceName, c->out.path);
 	d->cap = c;
+}
+
+/* A program that exits with its device alive: the frames it finished are in the trace already;
+ * the time account and the twins' cost go in beside them (outside any frame: an open frame's
+ * transaction is never committed). */
+static void note_at_exit(struct capture_device *c)
+{
+	if (c->in_frame || !c->out.w)
+		return;
+	capture_note_twins(c);
+	capture_note_costs(c);
 }
 
 static void keep(void *p)

@@ -49,7 +49,7 @@ static void init_device(struct capture_device *c, int async)
 {
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_init(&c->lock, NULL);
-	async_init(c, async, log_expansion, log_frame_end);
+	async_init(c, async, log_expansion, log_frame_end, NULL);
 }
 
 static void end_device(struct capture_device *c)
