@@ -114,6 +114,18 @@ int main(void)
 		printf("subgroup_ops %s\n", op);
 		printf("max_storage_buffer_range %u\n", p->limits.maxStorageBufferRange);
 		printf("timestamp_period_ns %g\n", (double)p->limits.timestampPeriod);
+		/* where the layer's read-back buffers can live: it takes host-visible, coherent
+		   memory, cached and not device-local where there is some */
+		VkPhysicalDeviceMemoryProperties mp;
+		vkGetPhysicalDeviceMemoryProperties(pds[i], &mp);
+		for (uint32_t t = 0; t < mp.memoryTypeCount; t++) {
+			VkMemoryPropertyFlags m = mp.memoryTypes[t].propertyFlags;
+			printf("memory_type %u heap %u%s%s%s%s\n", t, mp.memoryTypes[t].heapIndex,
+			       m & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT ? " device-local" : "",
+			       m & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT ? " host-visible" : "",
+			       m & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT ? " coherent" : "",
+			       m & VK_MEMORY_PROPERTY_HOST_CACHED_BIT ? " cached" : "");
+		}
 	}
 	vkDestroyInstance(inst, NULL);
 	return 0;

@@ -94,8 +94,12 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		c->tr.mem_flags[i] = mp.memoryTypes[i].propertyFlags;
 		if ((c->tr.mem_flags[i] & (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
 					   VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) ==
-		    (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT))
+		    (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) {
 			c->t2->xfb_mem_types |= 1u << i;
+			if ((c->tr.mem_flags[i] & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) &&
+			    !(c->tr.mem_flags[i] & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
+				c->t2->xfb_mem_fast |= 1u << i;
+		}
 	}
 	/* the tier: 2 when the device took transform feedback (and there is memory to read its
 	   buffers from), else 1, saying why */

@@ -114,6 +114,8 @@ int host_buffer_ex(struct capture_device *c, VkDeviceSize size, VkBufferUsageFla
 		return -1;
 	d->d.GetBufferMemoryRequirements(dev, *buf, &req);
 	uint32_t type = 0, ok = req.memoryTypeBits & c->t2->xfb_mem_types;
+	if (ok & c->t2->xfb_mem_fast) /* what the layer reads back: where the CPU reads it fast */
+		ok &= c->t2->xfb_mem_fast;
 	while (type < 32 && !(ok >> type & 1))
 		type++;
 	VkMemoryAllocateFlagsInfo fi = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO,
