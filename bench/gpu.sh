@@ -112,12 +112,13 @@ counts() {
 }
 
 # compare TOL REF COUNTS: how many rows differ (a key in one only, or counts further apart than
-# TOL of lavapipe's and 4 records)
+# TOL of lavapipe's and 4 records), and the largest difference of a row, in percent
 compare() {
 	awk -v tol="$1" 'FNR == NR { r[$1 " " $2 " " $3 " " $4 " " $5] = $6; next }
 		{ k = $1 " " $2 " " $3 " " $4 " " $5; seen[k] = 1
-		  if (!(k in r)) d++; else { x = $6 - r[k]; if (x < 0) x = -x; if (x > tol * r[k] + (tol > 0) * 4) d++ } }
-		END { for (k in r) if (!(k in seen)) d++; print d + 0 }' "$2" "$3"
+		  if (!(k in r)) d++; else { x = $6 - r[k]; if (x < 0) x = -x; if (x > tol * r[k] + (tol > 0) * 4) d++
+		  if (r[k] > 0 && x / r[k] > m) m = x / r[k] } }
+		END { for (k in r) if (!(k in seen)) d++; printf "%d %.1f%%\n", d, 100 * m }' "$2" "$3"
 }
 
 # capture NAME TIER FRAMES PROGRAM ARGS...: one capture into $out/NAME-tTIER.llct; prints its
@@ -188,14 +189,15 @@ for r in "${RUNS[@]}"; do
 			grep -E "^~?$name $tier " "$REF" | sed 's/^~//' >"$out/$name-t$tier.ref"
 			# tier 3's per-SM caches see a draw's records in the order the device's
 			# threads appended them, which varies run to run (lavapipe's own runs differ,
-			# those marked ~ in the reference): compared within a tolerance
-			tol=0; [ "$tier" = 3 ] && tol=0.02
+			# those marked ~ in the reference; an H200's 32-lane subgroups order them
+			# otherwise again: up to 2.4% on gather's writes): compared within 5%
+			tol=0; [ "$tier" = 3 ] && tol=0.05
 			if [ ! -s "$out/$name-t$tier.ref" ]; then same="no reference"
 			else
-				d=$(compare "$tol" "$out/$name-t$tier.ref" "$out/$name-t$tier.counts")
-				if [ "$d" = 0 ]; then
-					same=same; [ "$tol" = 0 ] || same="same within 2%+4"
-				else same="DIFFERS ($d rows)"; fails=$((fails + 1)); fi
+				read -r nd big < <(compare "$tol" "$out/$name-t$tier.ref" "$out/$name-t$tier.counts")
+				if [ "$nd" = 0 ]; then
+					same=same; [ "$tol" = 0 ] || same="same within 5%+4 (largest $big)"
+				else same="DIFFERS ($nd rows, largest $big)"; fails=$((fails + 1)); fi
 			fi
 		fi
 		if ! cmp -s "$out/$name.plain" "$out/$name-t$tier.out"; then
@@ -206,9 +208,9 @@ for r in "${RUNS[@]}"; do
 			"$recs" "${expd:--}" "${wait:--}" "$instr" "$same"
 	done
 done
-# a frame's time apart from start-up: (a 40-frame run - a 10-frame run) / 30, plain and captured
-# (every frame), on the texture-heavy program (1.3 M texture samples a frame)
-echo "== a frame's time (ahead: 40-frame run less 10-frame run, over 30; ms)"
+# a frame's time apart from start-up: (a 40-frame run - a 10-frame run) / 30 captured (every
+# frame), (310 - 10) / 300 plain, on the texture-heavy program (1.3 M texture samples a frame)
+echo "== a frame's time (ahead: a 40-frame run less a 10-frame run, over 30; plain: 310 less 10 over 300; ms)"
 printf '%-8s %9s %9s %9s %11s\n' tier frame ratio expanding "LLC records"
 timed() { # timed FRAMES [TIER]: seconds of a run (plain without TIER); the trace as $out/ft.llct
 	local t0; t0=$(now)
@@ -217,8 +219,8 @@ timed() { # timed FRAMES [TIER]: seconds of a run (plain without TIER); the trac
 	secs "$t0" "$(now)"
 }
 setting() { "$LLCT" info "$1" | awk -v k="$2" '$2 == k {print $3}'; }
-if a=$(timed 10) && b=$(timed 40); then
-	pf=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", (b - a) / 30 * 1000 }')
+if a=$(timed 10) && b=$(timed 310); then # a GPU's frame is well under a millisecond: 300 of them
+	pf=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", (b - a) / 300 * 1000 }')
 	printf '%-8s %9s\n' plain "$pf"
 	for tier in 1 2 3; do
 		if a=$(timed 10 $tier) && b=$(timed 40 $tier); then
@@ -232,7 +234,7 @@ else echo "ahead: the plain runs failed"; fails=$((fails + 1)); fi
 
 for f in "$out"/*-t*.counts; do
 	ref=${f%.counts}.ref
-	[ -f "$ref" ] && [ "$(compare 0.02 "$ref" "$f")" != 0 ] && { echo "-- $(basename "${f%.counts}"): lavapipe (<) against this device (>), first rows"; diff "$ref" "$f" | grep '^[<>]' | head -8; }
+	[ -f "$ref" ] && [ "$(compare 0.05 "$ref" "$f" | cut -d' ' -f1)" != 0 ] && { echo "-- $(basename "${f%.counts}"): lavapipe (<) against this device (>), first rows"; diff "$ref" "$f" | grep '^[<>]' | head -8; }
 done
 echo "== could not"
 [ ${#could_not[@]} -eq 0 ] && echo "nothing left out"
