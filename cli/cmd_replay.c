@@ -171,6 +171,7 @@ int cmd_replay(int argc, char **argv)
 		O_CONFIDENCE,
 		O_SIMULTANEOUS,
 		O_PER_KERNEL,
+		O_FLOW,
 		O_WRITE,
 		O_SECTOR,
 		O_MRC
@@ -199,6 +200,7 @@ int cmd_replay(int argc, char **argv)
 	    {"confidence", required_argument, NULL, O_CONFIDENCE},
 	    {"simultaneous", no_argument, NULL, O_SIMULTANEOUS},
 	    {"per-kernel", no_argument, NULL, O_PER_KERNEL},
+	    {"flow", no_argument, NULL, O_FLOW},
 	    {"write-policy", required_argument, NULL, O_WRITE},
 	    {"sector", required_argument, NULL, O_SECTOR},
 	    {"mrc", required_argument, NULL, O_MRC},
@@ -358,6 +360,9 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case O_PER_KERNEL:
 			a->per_kernel = 1;
+			break;
+		case O_FLOW:
+			a->flow = 1;
 			break;
 		case O_SECTOR:
 			if (!cli_parse_size(optarg, &v) || !v || v > 4096) {

@@ -131,6 +131,8 @@ char *replay_cell_key(const struct replay_cell *c)
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "|sector=%u", c->cache->sector);
 	if (c->per_kernel && at < sizeof(key)) /* only when set: older keys stay as they were */
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "|per_kernel");
+	else if (c->flow && at < sizeof(key)) /* --per-kernel counts the flow too */
+		at += (size_t)snprintf(key + at, sizeof(key) - at, "|flow");
 	return at < sizeof(key) ? strdup(key) : NULL;
 }
 
@@ -229,6 +231,7 @@ static int identify(struct replay_job *j, char *err, size_t err_size)
 		    .corun = j->corun,
 		    .simultaneous = j->family != 0,
 		    .per_kernel = j->per_kernel,
+		    .flow = j->flow,
 		    .hit_lat = j->hit_lat,
 		    .miss_lat = j->miss_lat,
 		    .confidence = j->confidence > 0 ? j->confidence : 0.99,
@@ -288,10 +291,11 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
 			 "or contention tracking");
 		return EXIT_USAGE;
 	}
-	if (j->per_kernel && (j->corun || j->sample_sets > 1)) {
+	if ((j->per_kernel || j->flow) && (j->corun || j->sample_sets > 1)) {
 		snprintf(err, err_size,
-			 "--per-kernel counts a single trace's replay of every set: not with "
-			 "--corun or --sample-sets");
+			 "%s counts a single trace's replay of every set: not with "
+			 "--corun or --sample-sets",
+			 j->per_kernel ? "--per-kernel" : "--flow");
 		return EXIT_USAGE;
 	}
 	if (j->sample_sets <= 1 && (j->confidence > 0 || j->family)) {
@@ -452,6 +456,7 @@ static int run_single(struct replay_job *j, struct llct_results *db, const char 
 	o.contention_by = j->contention_by;
 	o.sample_sets = j->sample_sets;
 	o.per_kernel = j->per_kernel;
+	o.flow = j->per_kernel || j->flow;
 	o.one_pass = j->one_pass;
 	/* Bonferroni: each of the family's estimates at 1 - (1 - level) / family, so that all of
 	 * them hold together at least at the level */
@@ -482,7 +487,7 @@ static int run_single(struct replay_job *j, struct llct_results *db, const char 
 		if (j->cfg_first)
 			j->cfg_first[c] = j->first_id;
 	}
-	if (j->per_kernel && llct_results_add_trace_kernels(db, r, j->trace_id[0])) {
+	if ((j->per_kernel || j->flow) && llct_results_add_trace_kernels(db, r, j->trace_id[0])) {
 		snprintf(err, err_size, "%s", llct_results_error(db));
 		goto out;
 	}

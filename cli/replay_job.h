@@ -32,7 +32,8 @@ struct replay_job {
 	uint32_t page_size;
 	double hit_lat, miss_lat, mlp[LLCT_MAX_CLASSES]; /* co-runs; mlp 0: the default */
 	unsigned threads;
-	int per_kernel;       /* --per-kernel: kernel_stats rows too */
+	int per_kernel;       /* --per-kernel: kernel_stats rows too (and kernel_flow's) */
+	int flow;             /* --flow: kernel_flow rows too */
 	int one_pass;         /* --mrc: LRU at every size through one stack a set count */
 	uint32_t sample_sets; /* --sample-sets 1/N: N; 0: every set */
 	double confidence;    /* the estimates' intervals' level (0: 0.99) ... */
@@ -80,7 +81,7 @@ struct replay_cell {
 	int contention;
 	enum llct_owner_by contention_by;
 	uint32_t page_size, sample_sets;
-	int corun, simultaneous, per_kernel;
+	int corun, simultaneous, per_kernel, flow;
 	double hit_lat, miss_lat, confidence;
 };
 /* The key, malloc'ed (NULL when out of memory). */

@@ -1,6 +1,6 @@
-/* results_kernels.c - writes per-kernel counts (replay --per-kernel) and a copy of a trace's
- * kernels table into the results database (schema version 7: kernel_stats, trace_kernels; 8: their
- * sector counts). */
+/* results_kernels.c - writes per-kernel counts (replay --per-kernel), pass-to-pass reuse
+ * (--flow) and a copy of a trace's kernels table into the results database (schema version 7:
+ * kernel_stats, trace_kernels; 8: their sector counts; 9: kernel_flow). */
 #include "llct/results.h"
 #include "llct/trace.h"
 #include "store.h"
@@ -47,6 +47,36 @@ int llct_results_add_kernel_stats(struct llct_results *r, int64_t run_id,
 		sqlite3_bind_int64(s, 15, (sqlite3_int64)x->writeback_sectors);
 		if (sqlite3_step(s) != SQLITE_DONE)
 			st = llct_results_fail(r, "cannot add a kernel_stats row");
+		sqlite3_reset(s);
+	}
+	sqlite3_finalize(s);
+	return st;
+}
+
+int llct_results_add_flow(struct llct_results *r, int64_t run_id, const struct llct_flow_row *f,
+			  size_t n)
+{
+	sqlite3 *db = llct_results_handle(r);
+	sqlite3_stmt *s = NULL;
+	int st = LLCT_OK;
+	if (!n)
+		return LLCT_OK;
+	if (sqlite3_prepare_v2(db,
+			       "INSERT INTO kernel_flow(run_id, frame, producer, consumer, from_stream,"
+			       " to_stream, reads, hits) VALUES(?,?,?,?,?,?,?,?)",
+			       -1, &s, NULL) != SQLITE_OK)
+		return llct_results_fail(r, "cannot prepare the kernel_flow rows");
+	for (size_t i = 0; i < n && !st; i++) {
+		sqlite3_bind_int64(s, 1, run_id);
+		sqlite3_bind_int64(s, 2, f[i].frame);
+		sqlite3_bind_int64(s, 3, f[i].producer);
+		sqlite3_bind_int64(s, 4, f[i].consumer);
+		sqlite3_bind_text(s, 5, llct_stream_name(f[i].from_stream), -1, SQLITE_STATIC);
+		sqlite3_bind_text(s, 6, llct_stream_name(f[i].to_stream), -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s, 7, (sqlite3_int64)f[i].reads);
+		sqlite3_bind_int64(s, 8, (sqlite3_int64)f[i].hits);
+		if (sqlite3_step(s) != SQLITE_DONE)
+			st = llct_results_fail(r, "cannot add a kernel_flow row");
 		sqlite3_reset(s);
 	}
 	sqlite3_finalize(s);

@@ -26,6 +26,7 @@ static const struct {
     {"kernel_stats", "frame, kernel, stream, reads, read_hits, writes, write_hits, fills,"
 		     " bypass_reads, bypass_writes, writebacks, evicted, sector_fills,"
 		     " writeback_sectors"},
+    {"kernel_flow", "frame, producer, consumer, from_stream, to_stream, reads, hits"},
 };
 
 #define RUN_COLS                                                                                   \

@@ -150,7 +150,8 @@ static int add_one(struct llct_results *r, const struct llct_replay_desc *d, con
 		if ((st = llct_results_add_frame(r, *id, &res->frames[f])) ||
 		    (st = llct_results_add_contention(r, *id, &res->frames[f])))
 			return st;
-	if ((st = llct_results_add_kernel_stats(r, *id, res->kstats, res->n_kstats)))
+	if ((st = llct_results_add_kernel_stats(r, *id, res->kstats, res->n_kstats)) ||
+	    (st = llct_results_add_flow(r, *id, res->flow, res->n_flow)))
 		return st;
 	if (d->partition && d->partition_dynamic) {
 		for (size_t i = 0; i < res->n_plog; i++) {

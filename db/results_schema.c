@@ -389,3 +389,46 @@ const char llct_results_schema_v8[] =
     " FROM kernel_stats k JOIN runs r ON r.id = k.run_id"
     " LEFT JOIN trace_kernels t ON t.trace_id = r.trace_id AND t.kernel = k.kernel"
     " GROUP BY k.run_id, k.frame, k.kernel;" KERNEL_TOP_VIEW KERNEL_SAVINGS_VIEW;
+
+/* A kernel's pass, for the flow views: its debug-label name; else, for a draw, clear, load or
+ * store, the render pass's attachments ("pass [1,2]": a pass's draws and its store ops share
+ * them, and the store writes what the draws left in the render caches); a dispatch's pipeline
+ * ("dispatch p11"); or its kind. */
+#define PASS_OF(t)                                                                                 \
+	" coalesce(" t ".name, 'pass ' || json_extract(" t ".params, '$.attachments'),"              \
+	" " t ".kind || ' p' || json_extract(" t ".params, '$.pipeline'), " t ".kind, '?')"
+
+/* Version 9: pass-to-pass reuse (replay --flow, and --per-kernel). kernel_flow holds, per run and
+ * frame, the reads by a consumer kernel (as TEX or CS) of lines a producer kernel wrote last (as
+ * RT, DISP, Z, CS, ...), and how many of them hit; reads do not depend on the policy, hits do.
+ * Views: flow_kernels (each row with its run's trace, policy, configuration and both kernels'
+ * kinds, names and passes), flow_passes (summed by producer and consumer pass), flow_totals
+ * (by stream pair a frame) and flow_trace (by stream pair over the run). */
+const char llct_results_schema_v9[] =
+    "CREATE TABLE kernel_flow(run_id INTEGER NOT NULL REFERENCES runs(id),"
+    " frame INTEGER NOT NULL, producer INTEGER NOT NULL, consumer INTEGER NOT NULL,"
+    " from_stream TEXT NOT NULL, to_stream TEXT NOT NULL, reads INTEGER NOT NULL,"
+    " hits INTEGER NOT NULL,"
+    " PRIMARY KEY(run_id, frame, consumer, producer, from_stream, to_stream)) WITHOUT ROWID;"
+    "CREATE VIEW flow_kernels AS SELECT f.run_id, c.trace, c.policy, c.llc_bytes, c.config,"
+    " c.latest, f.frame, f.producer, p.kind AS producer_kind, p.name AS producer_name,"
+    PASS_OF("p") " AS producer_pass, f.consumer, k.kind AS consumer_kind,"
+    " k.name AS consumer_name," PASS_OF("k") " AS consumer_pass, f.from_stream, f.to_stream,"
+    " f.reads, f.hits, round(1.0 * f.hits / f.reads, 4) AS hit_rate"
+    " FROM kernel_flow f JOIN configs c ON c.run_id = f.run_id JOIN runs r ON r.id = f.run_id"
+    " LEFT JOIN trace_kernels p ON p.trace_id = r.trace_id AND p.kernel = f.producer"
+    " LEFT JOIN trace_kernels k ON k.trace_id = r.trace_id AND k.kernel = f.consumer;"
+    "CREATE VIEW flow_passes AS SELECT run_id, trace, policy, llc_bytes, config, latest, frame,"
+    " producer_pass, consumer_pass, from_stream, to_stream, count(DISTINCT producer) AS producers,"
+    " count(DISTINCT consumer) AS consumers, sum(reads) AS reads, sum(hits) AS hits,"
+    " round(1.0 * sum(hits) / sum(reads), 4) AS hit_rate FROM flow_kernels"
+    " GROUP BY run_id, frame, producer_pass, consumer_pass, from_stream, to_stream;"
+    "CREATE VIEW flow_totals AS SELECT f.run_id, c.trace, c.policy, c.llc_bytes, c.config,"
+    " c.latest, f.frame, f.from_stream, f.to_stream, sum(f.reads) AS reads, sum(f.hits) AS hits,"
+    " round(1.0 * sum(f.hits) / sum(f.reads), 4) AS hit_rate"
+    " FROM kernel_flow f JOIN configs c ON c.run_id = f.run_id"
+    " GROUP BY f.run_id, f.frame, f.from_stream, f.to_stream;"
+    "CREATE VIEW flow_trace AS SELECT run_id, trace, policy, llc_bytes, config, latest,"
+    " from_stream, to_stream, count(*) AS frames, sum(reads) AS reads, sum(hits) AS hits,"
+    " round(1.0 * sum(hits) / sum(reads), 4) AS hit_rate FROM flow_totals"
+    " GROUP BY run_id, from_stream, to_stream;";

@@ -35,7 +35,7 @@ int llct_db_status(int rc);
 /* The results database's schema text of each version (results_schema.c). */
 extern const char llct_results_schema_v1[], llct_results_schema_v2[], llct_results_schema_v3[],
     llct_results_schema_v4[], llct_results_schema_v5[], llct_results_schema_v6[],
-    llct_results_schema_v7[], llct_results_schema_v8[];
+    llct_results_schema_v7[], llct_results_schema_v8[], llct_results_schema_v9[];
 /* After version 6's text: gives runs made before it their trace's id and absolute path where
  * the trace can still be opened (results_identity.c). 0 on success. */
 int llct_results_identify_traces(sqlite3 *db);

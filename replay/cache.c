@@ -33,6 +33,7 @@ struct llct_cache {
 	struct llct_dynpart *dyn; /* dynamic partitioning: sees every access, owns part */
 	struct tracker *trk;
 	struct llct_kstats *ks;             /* --per-kernel: counts by frame, kernel and stream */
+	struct llct_flow *fl;               /* --flow: pass-to-pass reads */
 	const uint32_t *sig_ids, *sig_vals; /* kernel signatures, by increasing kernel id */
 	size_t n_sigs;
 	uint64_t *sec_valid, *sec_dirty; /* sectored lines: per line, its sectors' bits */
@@ -248,6 +249,7 @@ void llct_cache_destroy(struct llct_cache *c)
 		free(c->trk->owner);
 	free(c->trk);
 	llct_kstats_free(c->ks);
+	llct_flow_free(c->fl);
 	llct_contention_free(c->scratch.cont);
 	free(c);
 }
@@ -525,8 +527,12 @@ int llct_cache_access(struct llct_cache *c, uint64_t addr, int stream, int op, u
 
 int llct_cache_access_rec(struct llct_cache *c, const struct llct_record *r, uint64_t next_use)
 {
-	return access_one(c, NULL, r->addr, r->stream, r->op, next_use, r->sm, r->kernel, r->tenant,
-			  r->site);
+	int hit = access_one(c, NULL, r->addr, r->stream, r->op, next_use, r->sm, r->kernel,
+			     r->tenant, r->site);
+	if (c->fl)
+		llct_flow_access(c->fl, c->L.fs->frame, r->kernel, r->addr >> c->L.line_shift,
+				 r->stream, r->op != 0, hit);
+	return hit;
 }
 
 uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *b,
@@ -534,17 +540,22 @@ uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *
 {
 	if (!c->ops->needs_next_use)
 		next_use = NULL;
-	if (c->ops->batch && !c->trk && !c->dyn && !c->part && !c->ks && !c->ops->uses_sig &&
-	    !c->cfg.write_policy && !c->cfg.sector) /* a plain model: the fast loop */
+	if (c->ops->batch && !c->trk && !c->dyn && !c->part && !c->ks && !c->fl &&
+	    !c->ops->uses_sig && !c->cfg.write_policy &&
+	    !c->cfg.sector) /* a plain model: the fast loop */
 		return c->ops->batch(c->pstate, &c->L, b, next_use);
 	uint32_t hist[LLCT_EV_N] = {0};
 	size_t k = 0;
 	for (uint32_t i = 0; i < b->n; i++) {
 		int bypass = c->cfg.ucd && b->stream[i] == LLCT_STREAM_DISP;
-		access_one(c, hist, b->addr[i], b->stream[i], b->op[i],
-			   next_use && !bypass ? next_use[k] : LLCT_NEVER, b->sm ? b->sm[i] : 0,
-			   b->kernel ? b->kernel[i] : 0, b->tenant ? b->tenant[i] : 0,
-			   b->site ? b->site[i] : 0);
+		uint32_t kernel = b->kernel ? b->kernel[i] : 0;
+		int hit = access_one(c, hist, b->addr[i], b->stream[i], b->op[i],
+				     next_use && !bypass ? next_use[k] : LLCT_NEVER,
+				     b->sm ? b->sm[i] : 0, kernel, b->tenant ? b->tenant[i] : 0,
+				     b->site ? b->site[i] : 0);
+		if (c->fl)
+			llct_flow_access(c->fl, c->L.fs->frame, kernel, b->addr[i] >> c->L.line_shift,
+					 b->stream[i], b->op[i] != 0, hit);
 		k += !bypass;
 	}
 	return llct_event_flush(c->L.fs, hist);
@@ -625,6 +636,20 @@ int llct_cache_kernel_stats(struct llct_cache *c, struct llct_kernel_stats **row
 	*rows = NULL;
 	*n = 0;
 	return c->ks ? llct_kstats_take(c->ks, rows, n) : LLCT_OK;
+}
+
+int llct_cache_track_flow(struct llct_cache *c)
+{
+	if (!c->fl && !(c->fl = llct_flow_create()))
+		return LLCT_ERR_NOMEM;
+	return LLCT_OK;
+}
+
+int llct_cache_flow(struct llct_cache *c, struct llct_flow_row **rows, size_t *n)
+{
+	*rows = NULL;
+	*n = 0;
+	return c->fl ? llct_flow_take(c->fl, rows, n) : LLCT_OK;
 }
 
 int llct_cache_contains(const struct llct_cache *c, uint64_t addr)

@@ -85,6 +85,20 @@ void llct_kstats_evicted(struct llct_kstats *k, uint32_t frame, uint32_t kernel,
 void llct_kstats_sectors(struct llct_kstats *k, uint32_t frame, uint32_t kernel, unsigned so,
 			 int sector_miss, uint32_t writeback_sectors);
 
+/* Pass-to-pass reuse of one model (flow.c): llct_flow_access takes every access with its line
+ * and whether the model hit; llct_flow_take hands back the rows sorted by frame, consumer and
+ * producer (malloc'ed), or LLCT_ERR_NOMEM if memory ran out while counting. */
+struct llct_flow;
+struct llct_flow *llct_flow_create(void);
+void llct_flow_free(struct llct_flow *f);
+void llct_flow_access(struct llct_flow *f, uint32_t frame, uint32_t kernel, uint64_t line,
+		      unsigned stream, int write, int hit);
+int llct_flow_take(struct llct_flow *f, struct llct_flow_row **rows, size_t *n);
+/* Is a read of this stream a consumer's (TEX, CS)? */
+int llct_flow_is_consumer(unsigned stream);
+/* Bytes its tables hold. */
+size_t llct_flow_bytes(const struct llct_flow *f);
+
 /* One cache model of a replay, and the engine that drives them (replay.c, setup.c). */
 struct model {
 	struct llct_cache *cache;

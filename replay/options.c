@@ -19,9 +19,9 @@ int llct_replay_check_options(const struct llct_replay_options *o, char *err, si
 			return LLCT_ERR_INVALID;
 		}
 	}
-	if (o->per_kernel && o->sample_sets > 1) {
-		snprintf(err, err_size,
-			 "per-kernel counts need every set replayed: not with --sample-sets");
+	if ((o->per_kernel || o->flow) && o->sample_sets > 1) {
+		snprintf(err, err_size, "%s need every set replayed: not with --sample-sets",
+			 o->per_kernel ? "per-kernel counts" : "pass-to-pass counts");
 		return LLCT_ERR_INVALID;
 	}
 	if (o->one_pass) {
@@ -36,9 +36,9 @@ int llct_replay_check_options(const struct llct_replay_options *o, char *err, si
 		if (!why && o->n_policies > 64)
 			why = "at most 64 sizes";
 		if (!why && (o->part || o->dyn_plan || o->contention || o->per_kernel ||
-			     o->sample_sets > 1))
-			why = "no partitions, bypass, colors, contention, per-kernel counts or set "
-			      "sampling";
+			     o->flow || o->sample_sets > 1))
+			why = "no partitions, bypass, colors, contention, per-kernel or pass-to-pass "
+			      "counts or set sampling";
 		if (why) {
 			snprintf(err, err_size, "one-pass miss curves need %s", why);
 			return LLCT_ERR_INVALID;
@@ -63,6 +63,7 @@ void llct_replay_results_free(struct llct_replay_result *res, size_t n)
 		free(res[i].plog);
 		free(res[i].est);
 		free(res[i].kstats);
+		free(res[i].flow);
 	}
 	free(res);
 }

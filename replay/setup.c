@@ -39,6 +39,8 @@ int llct_engine_make_models(struct engine *e, const struct llct_replay_options *
 			return st;
 		if (o->per_kernel && (st = llct_cache_track_kernels(e->models[m].cache)))
 			return st;
+		if (o->flow && (st = llct_cache_track_flow(e->models[m].cache)))
+			return st;
 		if (o->dyn_plan) {
 			struct llct_dynpart *d = calloc(1, sizeof(*d));
 			e->models[m].dyn = d;
@@ -152,6 +154,9 @@ int llct_engine_hand_over(struct engine *e, const struct llct_replay_options *o,
 	for (size_t m = 0; m < e->n_models; m++)
 		if (o->per_kernel &&
 		    llct_cache_kernel_stats(e->models[m].cache, &res[m].kstats, &res[m].n_kstats))
+			return LLCT_ERR_NOMEM;
+	for (size_t m = 0; m < e->n_models; m++)
+		if (o->flow && llct_cache_flow(e->models[m].cache, &res[m].flow, &res[m].n_flow))
 			return LLCT_ERR_NOMEM;
 	for (size_t m = 0; m < e->n_models; m++)
 		if (e->models[m].dyn) { /* hand the decisions over */

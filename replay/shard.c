@@ -18,7 +18,8 @@ static int can_split(const struct engine *e, const struct llct_replay_options *o
 	const struct llct_cache_config *cc = o->caches ? &o->caches[m] : &o->cache;
 	return p->sets_independent && p->batch && !e->models[m].sp &&
 	       (!o->one_pass || e->models[m].mrc) && o->sample_sets <= 1 && !o->part &&
-	       !o->dyn_plan && !o->contention && !o->per_kernel && !cc->write_policy && !cc->sector;
+	       !o->dyn_plan && !o->contention && !o->per_kernel && !o->flow && !cc->write_policy &&
+	       !cc->sector;
 }
 
 /* Shards for each model that may be split: the threads beyond one a model, shared among

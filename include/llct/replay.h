@@ -222,6 +222,12 @@ int llct_cache_track_kernels(struct llct_cache *c);
 /* The counts so far, sorted by frame, kernel and stream (malloc'ed; *rows NULL and *n 0 when
  * not tracked). LLCT_ERR_NOMEM if memory ran out while counting. */
 int llct_cache_kernel_stats(struct llct_cache *c, struct llct_kernel_stats **rows, size_t *n);
+/* Counts pass-to-pass reuse from now on (--flow): which kernel last wrote each line a TEX or CS
+ * read touches (llct_flow_row); the model then takes the general path. */
+int llct_cache_track_flow(struct llct_cache *c);
+/* The rows so far, sorted by frame, consumer and producer (malloc'ed; *rows NULL and *n 0 when
+ * not tracked). LLCT_ERR_NOMEM if memory ran out while counting. */
+int llct_cache_flow(struct llct_cache *c, struct llct_flow_row **rows, size_t *n);
 /* One access with every field of a record; returns 1 on a hit. */
 int llct_cache_access_rec(struct llct_cache *c, const struct llct_record *r, uint64_t next_use);
 /* Where tenant's byte address addr lives (after page coloring): returns 1 and its set and
@@ -262,6 +268,9 @@ struct llct_replay_options {
 	/* Count every model's accesses by frame, kernel and stream too (llct_replay_result's
 	 * kstats); the models take the general path. Not with sample_sets. */
 	int per_kernel;
+	/* Count pass-to-pass reuse too (llct_replay_result's flow); the models take the general
+	 * path. Not with sample_sets. */
+	int flow;
 	/* One-pass LRU miss curves: every policy is LRU, and the models that share a set count
 	 * and set index replay through one stack of lines a set (stack distances), each size's
 	 * counters equal to its own run's. Write-allocate, unsectored, every set, no partitions,

@@ -12,7 +12,7 @@
 /* SQLite application_id of a results database: 'LLCR'. */
 #define LLCT_RESULTS_APPLICATION_ID 0x4C4C4352
 /* Schema version written by this build; older ones are upgraded, newer ones refused. */
-#define LLCT_RESULTS_SCHEMA_VERSION 8
+#define LLCT_RESULTS_SCHEMA_VERSION 9
 
 /* One replay of one trace through one policy on one configuration. */
 struct llct_run_info {
@@ -110,6 +110,9 @@ int llct_results_add_colors(struct llct_results *r, int64_t run_id, uint32_t ten
 /* A run's per-kernel counts (replay --per-kernel), n rows, into kernel_stats. */
 int llct_results_add_kernel_stats(struct llct_results *r, int64_t run_id,
 				  const struct llct_kernel_stats *k, size_t n);
+/* A run's pass-to-pass rows (replay --flow), n of them, into kernel_flow. */
+int llct_results_add_flow(struct llct_results *r, int64_t run_id, const struct llct_flow_row *f,
+			  size_t n);
 struct llct_reader;
 /* Copies the kernels table of trace t into trace_kernels under trace_id, unless that trace's
  * kernels are there already. */

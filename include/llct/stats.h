@@ -116,6 +116,9 @@ struct llct_replay_result {
 	/* --per-kernel: by frame, kernel and stream, sorted so; NULL otherwise */
 	struct llct_kernel_stats *kstats;
 	size_t n_kstats;
+	/* --flow (and --per-kernel): pass-to-pass reads, sorted by frame, consumer, producer */
+	struct llct_flow_row *flow;
+	size_t n_flow;
 	unsigned set_shards; /* its sets were split over this many threads (0 or 1: not split) */
 };
 
@@ -133,6 +136,16 @@ struct llct_kernel_stats {
 	 * back */
 	uint64_t sector_fills, writeback_sectors;
 	uint64_t evicted[LLCT_N_STREAMS];
+};
+
+/* Pass-to-pass reuse (--flow): in `frame`, the reads by kernel `consumer` as stream to_stream
+ * (TEX or CS) of lines whose last write was kernel `producer`'s, as stream from_stream (a
+ * kernel's reads of its own writes are not counted); reads are the same under every policy,
+ * hits are the model's (bypassed reads never hit). */
+struct llct_flow_row {
+	uint32_t frame, producer, consumer;
+	uint8_t from_stream, to_stream;
+	uint64_t reads, hits;
 };
 
 /* One policy's co-run of several traces. */

@@ -197,6 +197,7 @@ struct app_pipe {
 	VkSampleCountFlagBits samples;
 	int vertex_input;         /* binding 0: vec2 positions, 8 bytes a vertex */
 	int color;                /* one color attachment is written */
+	int colors;               /* more than one: this many color attachments are written */
 	int ds_attachment;        /* the render pass has a depth/stencil attachment */
 	int depth;                /* depth test and write (LESS_OR_EQUAL) */
 	int stencil;              /* stencil test: always pass, increment */
@@ -261,7 +262,7 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 						0xff,
 						0xff,
 						1};
-	VkPipelineColorBlendAttachmentState cba = {0};
+	VkPipelineColorBlendAttachmentState cbas[4] = {{0}}, cba = {0};
 	cba.colorWriteMask = o->no_color_writes ? 0 : 0xf;
 	cba.blendEnable = o->blend && !o->dynamic_blend;
 	cba.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
@@ -272,8 +273,10 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 	cba.alphaBlendOp = VK_BLEND_OP_ADD;
 	VkPipelineColorBlendStateCreateInfo cb = {
 	    VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-	cb.attachmentCount = o->color ? 1 : 0;
-	cb.pAttachments = &cba;
+	cb.attachmentCount = o->colors > 1 ? (uint32_t)o->colors : o->color ? 1 : 0;
+	for (uint32_t i = 0; i < cb.attachmentCount && i < 4; i++)
+		cbas[i] = cba;
+	cb.pAttachments = cbas;
 	VkGraphicsPipelineCreateInfo ci = {VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
 	ci.stageCount = o->gs ? 3 : 2;
 	ci.pStages = st;

@@ -329,7 +329,9 @@ static void test_results_db(void)
 	/* A newer schema is refused, with a message saying what to do. */
 	sqlite3 *db;
 	sqlite3_open(path, &db);
-	sqlite3_exec(db, "PRAGMA user_version = 9", NULL, NULL, NULL);
+	char newer[48];
+	snprintf(newer, sizeof(newer), "PRAGMA user_version = %d", LLCT_RESULTS_SCHEMA_VERSION + 1);
+	sqlite3_exec(db, newer, NULL, NULL, NULL);
 	sqlite3_close(db);
 	CHECK_EQ(llct_results_open(path, &res, err, sizeof(err)), LLCT_ERR_VERSION);
 	CHECK(strstr(err, "upgrade llctrace") != NULL);

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# test_flow.sh - pass-to-pass reuse (replay --flow) on a real capture of a deferred renderer's
+# shape (tests/apps/deferred.c at tier 3): the light pass's reads of the G-buffer and the blur's
+# reads of the light pass are found and named by pass; the reads equal a count made straight from
+# the trace (the consumer's TEX records on the producer's images) and do not depend on the policy;
+# Belady with an LLC that holds the G-buffer hits every one, LRU with an LLC far smaller hits none
+# of the G-buffer's; --per-kernel fills the table too; the options it does not combine with.
+set -u
+LLCTRACE=$(realpath "${1:?usage: test_flow.sh llctrace app_deferred}")
+APP=$(realpath "${2:?}")
+T=$(mktemp -d /tmp/llct-cli-flow-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export XDG_RUNTIME_DIR=$T
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+. "$(dirname "$0")/lib.sh"
+cd "$T" || exit 1
+q() { "$LLCTRACE" sql --csv "$1" "$2" | tail -n +2 | tr '\n' ';'; }
+if ! "$APP" 1 >/dev/null 2>"$T/apperr"; then
+	echo "no working Vulkan device: $(head -c 300 "$T/apperr")"
+	[ -n "${LLCT_ALLOW_NO_VULKAN:-}" ] && { echo "flow: 0 passed, 0 failed, 1 skipped"; exit 0; }
+	exit 1
+fi
+
+plain=$("$APP" 2)
+out=$("$LLCTRACE" capture -q -t 3 -o d.llct -- "$APP" 2 2>err)
+[ "$out" = "$plain" ] && ok || bad "output under the layer '$out', without '$plain': $(tail -2 err)"
+expect_rc 0 "$LLCTRACE" replay d.llct -p belady,lru,drrip,gspc --llc 8MiB --flow -o f.db -q
+expect_rc 0 "$LLCTRACE" replay d.llct -p belady,lru --llc 64KiB --flow -o f.db -q
+
+# the resources: G-buffer images 1-3 (RGBA8) and 4 (D32), the light target 6, the output 7
+gb=$(sqlite3 -batch -noheader d.llct "SELECT group_concat(id) FROM resources WHERE kind = 'image' AND addr < (SELECT addr FROM resources WHERE id = 6) ORDER BY id")
+[ "$gb" = "1,2,3,4" ] && ok || bad "G-buffer images: $gb"
+# the passes, as the views name them (a pass's draws and its store ops share their attachments)
+got=$(q f.db "SELECT DISTINCT replace(producer_pass || ' -> ' || consumer_pass || ' ' || from_stream || '>' || to_stream, ',', ' ') FROM flow_passes WHERE frame = 0 ORDER BY 1")
+[ "$got" = "pass [1 2 3 4] -> pass [6] RT>TEX;pass [1 2 3 4] -> pass [6] Z>TEX;pass [6] -> pass [7] RT>TEX;" ] && ok || bad "pass pairs: $got"
+
+# the reads, counted from the trace alone: each consumer draw's TEX records on the lines of the
+# images the passes before it wrote (G-buffer colour 1-3 as RT, depth 4 as Z; light target 6)
+"$LLCTRACE" dump --csv d.llct >d.csv
+ranges=$(sqlite3 -batch -noheader -separator ' ' d.llct "SELECT id, addr, addr + size FROM resources WHERE id IN (1,2,3,4,6)")
+kern() { sqlite3 -batch -noheader d.llct "SELECT id FROM kernels WHERE frame = $1 AND kind = 'draw' ORDER BY id LIMIT 1 OFFSET $2"; }
+for f in 0 1; do
+	light=$(kern $f 1) blur=$(kern $f 2)
+	want=$(awk -F, -v f=$f -v l="$light" -v b="$blur" -v r="$ranges" 'BEGIN { n = split(r, a, /[ \n]/); for (i = 1; i <= n; i += 3) { id[++k] = a[i]; lo[k] = a[i + 1]; hi[k] = a[i + 2] } }
+		NR > 1 && $1 == f && $3 == "TEX" && $4 == "R" && ($6 == l || $6 == b) {
+			for (i = 1; i <= k; i++) if ($2 + 0 >= lo[i] + 0 && $2 + 0 < hi[i] + 0) {
+				if ($6 == l && id[i] <= 3) c["rt"]++; else if ($6 == l && id[i] == 4) c["z"]++;
+				else if ($6 == b && id[i] == 6) c["blur"]++ } }
+		END { print c["rt"] + 0, c["z"] + 0, c["blur"] + 0 }' d.csv)
+	got=$(q f.db "SELECT sum(CASE WHEN consumer = $light AND from_stream = 'RT' THEN reads END), sum(CASE WHEN consumer = $light AND from_stream = 'Z' THEN reads END), sum(CASE WHEN consumer = $blur THEN reads END) FROM kernel_flow WHERE run_id = 1 AND frame = $f" | tr ',' ' ' | tr -d ';')
+	[ "$got" = "$want" ] && ok || bad "frame $f reads (RT, Z, blur): flow '$got', the trace '$want'"
+	# every G-buffer line is read: 3 x 4,096 colour lines and 4,096 depth lines at least
+	set -- $got
+	[ "$1" -ge 12288 ] && [ "$2" -ge 4096 ] && ok || bad "frame $f: fewer reads than the G-buffer's lines: $got"
+done
+# the reads do not depend on the policy or the size; the hits do
+got=$(q f.db "SELECT count(DISTINCT reads) FROM kernel_flow GROUP BY frame, producer, consumer, from_stream, to_stream" | tr -d '\n')
+[ "$got" = "1;1;1;1;1;1;" ] && ok || bad "reads that differ between runs: $got"
+# Belady and LRU with 8 MiB (the whole frame fits): every read hits
+[ "$(q f.db "SELECT sum(reads) = sum(hits) AND sum(reads) > 30000 FROM flow_kernels WHERE llc_bytes = 8388608 AND policy IN ('belady', 'lru')")" = "1;" ] && ok || bad "8 MiB: $(q f.db "SELECT policy, sum(reads), sum(hits) FROM flow_kernels WHERE llc_bytes = 8388608 GROUP BY policy")"
+# LRU with 64 KiB: the 1 MiB G-buffer is stored whole before the light pass reads it: no hit
+[ "$(q f.db "SELECT sum(hits) FROM flow_kernels WHERE llc_bytes = 65536 AND policy = 'lru' AND producer_pass = 'pass [1,2,3,4]'")" = "0;" ] && ok || bad "LRU 64 KiB hits on the G-buffer: $(q f.db "SELECT sum(hits) FROM flow_kernels WHERE llc_bytes = 65536 AND policy = 'lru' AND producer_pass = 'pass [1,2,3,4]'")"
+# Belady keeps some of it even at 64 KiB (it sees the reads coming)
+[ "$(q f.db "SELECT sum(hits) > 0 FROM flow_kernels WHERE llc_bytes = 65536 AND policy = 'belady' AND producer_pass = 'pass [1,2,3,4]'")" = "1;" ] && ok || bad "Belady 64 KiB keeps none of the G-buffer"
+# the totals views agree with the rows
+[ "$(q f.db "SELECT (SELECT sum(reads) FROM flow_trace) = (SELECT sum(reads) FROM kernel_flow) AND (SELECT sum(hits) FROM flow_totals) = (SELECT sum(hits) FROM kernel_flow)")" = "1;" ] && ok || bad "flow_trace/flow_totals disagree with kernel_flow"
+
+# --per-kernel fills the table as --flow does, with the same rows
+expect_rc 0 "$LLCTRACE" replay d.llct -p drrip --llc 8MiB --per-kernel -o k.db -q
+got=$(q k.db "SELECT sum(reads) || ' ' || sum(hits) FROM kernel_flow")
+want=$(q f.db "SELECT sum(reads) || ' ' || sum(hits) FROM flow_kernels WHERE policy = 'drrip'")
+[ "$got" = "$want" ] && ok || bad "--per-kernel's flow '$got', --flow's '$want'"
+# without either, no rows
+expect_rc 0 "$LLCTRACE" replay d.llct -p drrip -o n.db -q
+[ "$(q n.db "SELECT count(*) FROM kernel_flow")" = "0;" ] && ok || bad "flow rows without --flow"
+
+# what it does not combine with: usage errors that name it
+expect_rc 2 "$LLCTRACE" replay d.llct -p lru --flow --sample-sets 4 -o x.db
+expect_err "--flow"
+expect_rc 2 "$LLCTRACE" replay --corun d.llct d.llct -p lru --flow -o x.db
+expect_err "--flow"
+finish flow
