@@ -145,7 +145,7 @@ for game in $GAMES; do
 	export HOME=$home XDG_RUNTIME_DIR=$home/run MESA_SHADER_CACHE_DIR=$OUT/cache/$game
 	export XDG_CONFIG_HOME=$home/.config XDG_DATA_HOME=$home/.local/share XDG_CACHE_HOME=$home/.cache
 	mkdir -p -m 700 "$XDG_RUNTIME_DIR"
-	game_setup "$W" "$H"
+	game_setup "$W" "$H" || exit 1
 	if [ "$GAME_API" = gl ]; then export LIBGL_ALWAYS_SOFTWARE=1 GALLIUM_DRIVER=zink; fi
 	for kv in $GAME_ENV; do export "$kv"; done
 	start_xvfb "${W}x${H}x24" || exit 1
@@ -192,9 +192,9 @@ for game in $GAMES; do
 		q() { sqlite3 "$OUT/$game-t$t.llct" "$1" 2>/dev/null; }
 		draws=$(q "SELECT count(*) FROM kernels WHERE kind = 'draw'")
 		exact=$(q "SELECT count(*) FROM kernels WHERE kind = 'draw' AND json_extract(params, '$.positions') = 'xfb'")
-		# left to the model: rows that say so; the rest are instrumented or have nothing to
-		# instrument (a depth-only pass)
-		instr=$(q "SELECT count(*) FROM kernels WHERE kind IN ('draw', 'dispatch') AND coalesce(json_extract(params, '$.accesses'), '') NOT IN ('model', 'footprint')")
+		# only what rows state: instrumented, or nothing to instrument (a depth-only pass);
+		# a row with no status, or one left to the model, is not counted
+		instr=$(q "SELECT count(*) FROM kernels WHERE kind IN ('draw', 'dispatch') AND json_extract(params, '$.accesses') IN ('instrumented', 'none')")
 		disp=$(q "SELECT count(*) FROM kernels WHERE kind = 'dispatch'")
 		# a draw's row gives its command buffer's losses: the most a frame, summed
 		lost=$(q "SELECT coalesce(sum(l), 0) FROM (SELECT max(json_extract(params, '$.lost')) AS l FROM kernels GROUP BY frame)")

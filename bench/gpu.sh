@@ -183,7 +183,7 @@ for r in "${RUNS[@]}"; do
 		expd=$(awk '$2 == "capture.seconds.expanding" {print $3}' <<<"$info")
 		wait=$(awk '$2 == "capture.seconds.waiting_for_counts" {print $3}' <<<"$info")
 		instr="-"
-		[ "$tier" = 3 ] && instr="$(grep -c '"accesses":"instrumented"' <<<"$info")/$(grep -cE '^[0-9]+ +[0-9]+ +(draw|dispatch) ' <<<"$info")"
+		[ "$tier" = 3 ] && instr="$(grep -cE '"accesses":"(instrumented|none)"' <<<"$info")/$(grep -cE '^[0-9]+ +[0-9]+ +(draw|dispatch) ' <<<"$info")"
 		same="-"
 		if [ -f "$REF" ]; then
 			grep -E "^~?$name $tier " "$REF" | sed 's/^~//' >"$out/$name-t$tier.ref"

@@ -382,6 +382,15 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 		at += (size_t)snprintf(fr + at, sizeof(fr) - at,
 				       ",\"accesses\":\"model\",\"why\":\"%s\"",
 				       p->tw.why ? p->tw.why : NO_TWINS);
+	else if (c->frag_instr && at < sizeof(fr)) /* tier 3: every draw row says what it got */
+		at += (size_t)snprintf(
+		    fr + at, sizeof(fr) - at, "%s",
+		    p && p->tw.nothing
+			? ",\"accesses\":\"none\",\"why\":\"its shaders make no access to record\""
+		    : p && p->tw.twin && m->u.draw.sub
+			? ",\"accesses\":\"instrumented\",\"with\":\"its multi-draw's first "
+			  "sub-draw, whose row holds the records of every sub-draw\""
+			: ",\"accesses\":\"model\",\"why\":\"no records were made for it\"");
 	att_ids(c, ids, sizeof(ids));
 	snprintf(
 	    params, sizeof(params),

@@ -89,6 +89,17 @@ void capture_note_costs(struct capture_device *c)
 	llct_writer_set(c->out.w, "capture.seconds.waiting_for_counts", v);
 	snprintf(v, sizeof(v), "%.3f", c->out.t_expand);
 	llct_writer_set(c->out.w, "capture.seconds.expanding", v);
+	/* how many frames the layer saw, and by which boundary: what a user picking --frames
+	   needs when the range was never reached (llctrace capture says so) */
+	char seen[96];
+	uint32_t n = c->frame == UINT32_MAX ? 0 : c->frame;
+	snprintf(seen, sizeof(seen), "%u (%s)", n,
+		 c->out.boundary_label ? "debug-utils labels"
+		 : c->sub.boundary_submit ? "queue submissions"
+		 : !c->sub.boundary_auto  ? "presents"
+		 : c->sub.presenting      ? "submissions, then presents once a swapchain was made"
+					  : "queue submissions: no swapchain was made");
+	llct_writer_set(c->out.w, "capture.frames_seen", seen);
 }
 
 void capture_note_twins(struct capture_device *c)

@@ -107,6 +107,8 @@ struct pipe {
 		int all_stages;  /* draws: every stage that can touch buffers is instrumented */
 		int tex_partial; /* compute: some samples were not followed, so the sampled
 				    images keep their footprint (and their records are not used) */
+		int nothing;     /* draws: its shaders make no access the layer records, so it
+				    needs no twin (its rows say "accesses":"none") */
 	} tw;
 	struct {                /* fragment output */
 		uint32_t blend; /* color attachments (by slot) with blending on */

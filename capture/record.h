@@ -121,6 +121,8 @@ struct cmd {
 			uint32_t geom;  /* 1 + its record in the command buffer's geometry (tier 2:
 					   where its shadow draw wrote its positions), 0: none */
 			uint32_t rec;   /* tier 3: 1 + its draw number (fragment records), 0 */
+			uint32_t sub;   /* a multi-draw's sub-draw number (0: its first, or a
+					   single draw): the sub-draws share the first's records */
 		} draw;
 		struct {
 			uint32_t x, y, z;

@@ -271,6 +271,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n,
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
 			m->u.draw.rec = i ? 0 : dq.rec; /* a multi-draw's records: its first */
+			m->u.draw.sub = i;
 			m->u.draw.geom = sub ? sub[i] : 0;
 			m->u.draw.count = d->vertexCount;
 			m->u.draw.instances = instances;
@@ -307,6 +308,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
 			m->u.draw.rec = i ? 0 : dq.rec; /* a multi-draw's records: its first */
+			m->u.draw.sub = i;
 			m->u.draw.geom = sub ? sub[i] : 0;
 			m->u.draw.indexed = 1;
 			m->u.draw.count = d->indexCount;
@@ -338,6 +340,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buf,
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
 			m->u.draw.rec = i ? 0 : dq.rec; /* a multi-draw's records: its first */
+			m->u.draw.sub = i;
 			m->u.draw.geom = i ? 0 : sub[0];
 			m->u.draw.instances = 1;
 		});
@@ -359,6 +362,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuff
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
 			m->u.draw.rec = i ? 0 : dq.rec; /* a multi-draw's records: its first */
+			m->u.draw.sub = i;
 			m->u.draw.geom = i ? 0 : sub[0];
 			m->u.draw.indexed = 1;
 			m->u.draw.instances = 1;

@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <stdio.h>
 
 /* Exit statuses of every subcommand. */
@@ -72,6 +73,10 @@ int cli_parse_level(const char *s, double *out);
  * with its event IDs given to the kernels afterwards. */
 void cli_rdc_template(const char *trace, char *tmpl, size_t size);
 int cli_rdc_finish(const char *trace, const char *tmpl, int quiet);
+/* Starts the guard of a captured program's process group (capture_guard.c): once llctrace ends,
+ * however it ends, what is left of the group gets SIGTERM, then SIGKILL after kill_after
+ * seconds. Returns the descriptor llctrace holds open until it ends, or -1. */
+int cli_capture_guard(pid_t group, double kill_after);
 
 /* files.c: what a path holds, judged from its first bytes (no SQLite call). */
 enum cli_file_kind {

@@ -156,6 +156,7 @@ static void settle_journal(const char *tmp)
 /* The layer's own account of where its time went (capture.seconds.*). */
 struct costs {
 	double wait, expand;
+	char seen[128]; /* capture.frames_seen: "N (how they were counted)", or "" */
 };
 
 static int get_costs(const char *table, const char *key, const char *value, void *ud)
@@ -166,6 +167,8 @@ static int get_costs(const char *table, const char *key, const char *value, void
 		c->wait = atof(value);
 	else if (!strcmp(table, "settings") && value && !strcmp(key, "capture.seconds.expanding"))
 		c->expand = atof(value);
+	else if (!strcmp(table, "settings") && value && !strcmp(key, "capture.frames_seen"))
+		snprintf(c->seen, sizeof(c->seen), "%s", value);
 	return 0;
 }
 
@@ -363,6 +366,12 @@ int cmd_capture(int argc, char **argv)
 	}
 	setpgid(pid, pid);
 	child_group = pid;
+	/* however llctrace ends from here on (a SIGKILL from `timeout -k` included), the program's
+	   group does not outlive it */
+	if (cli_capture_guard(pid, kill_after) < 0 && !quiet)
+		fprintf(stderr, "llctrace: cannot start the guard that ends '%s' if llctrace is "
+				"killed: %s\n",
+			argv[optind], strerror(errno));
 	if (got_signal) /* came between fork and here */
 		kill(-pid, got_signal);
 	int status = wait_program(pid, argv[optind], kill_after);
@@ -424,7 +433,7 @@ int cmd_capture(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		records += fi[i].n_records;
 	llct_reader_compressed_bytes(r, &bytes);
-	struct costs cost = {-1, -1};
+	struct costs cost = {-1, -1, ""};
 	llct_reader_foreach_meta(r, get_costs, &cost);
 	llct_reader_close(r);
 	int kept_old = n == 0 && access(path, F_OK) == 0;
@@ -436,15 +445,26 @@ int cmd_capture(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	if (n == 0 && rc == EXIT_OK) {
-		/* an empty trace is almost always a wrong boundary or range, not what was wanted */
-		cli_error(kept_old ? "no frame was captured ('%s' is left as it was): %s"
-				   : "'%s' holds no frame: %s",
+		/* an empty trace is almost always a wrong boundary or range, not what was wanted:
+		   say how many frames the layer saw and how it counted them */
+		char saw[200] = "";
+		const char *how = strchr(cost.seen, '(');
+		int seen = atoi(cost.seen);
+		how = how ? how + 1 : "";
+		if (seen > 0)
+			snprintf(saw, sizeof(saw), " (the layer saw %d frames, 0-%d, counted at %.*s)",
+				 seen, seen - 1, (int)strcspn(how, ")"), how);
+		else if (cost.seen[0])
+			snprintf(saw, sizeof(saw), " (the layer saw no frame end)");
+		cli_error(kept_old ? "no frame was captured ('%s' is left as it was): %s%s"
+				   : "'%s' holds no frame: %s%s",
 			  path,
 			  !strcmp(boundary, "present")
 			      ? "the program never presented through Vulkan (offscreen programs, "
 				"Zink on Xvfb); try --frame-boundary auto, or check --frames"
 			      : "no frame boundary fell in --frames; check --frames and "
-				"--frame-boundary");
+				"--frame-boundary",
+			  saw);
 		rc = EXIT_FAIL;
 	}
 	if (renderdoc && n && cli_rdc_finish(path, rdc_tmpl, quiet))

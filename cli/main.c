@@ -228,8 +228,10 @@ const struct cli_command cli_commands[] = {
      "table. The database is opened read-only unless --write is given. Useful views:\n"
      "read_hit_rates, stream_totals, miss_savings_vs_drrip, frame_miss_savings_vs_drrip,\n"
      "rt_tex_reuse, rt_tex_totals, configs, miss_curves, tenant_totals, corun_stp,\n"
-     "contention_breakdown, contention_wbd,\n"
-     "epoch_reuse (docs/RESULTS.md).\n"
+     "contention_breakdown, contention_wbd, epoch_reuse, z_tex_reuse, z_tex_totals,\n"
+     "dram_traffic, dram_totals, kernel_totals, top_kernels_by_misses,\n"
+     "kernel_savings_vs_drrip, flow_kernels, flow_passes, flow_totals, flow_trace\n"
+     "(docs/RESULTS.md).\n"
      "  --csv    CSV instead of a table\n"
      "  --write  allow statements that change the database\n"},
     {"synth", cmd_synth, "write a synthetic trace: deferred-renderer frames or a compute kernel",

@@ -87,6 +87,13 @@ static const struct {
      "run_id, frame, kernel",
      "frame = (SELECT min(frame) FROM main.kernel_stats k WHERE k.run_id = kernel_totals.run_id)"
      " AND " FRAMES},
+    /* --flow runs: pass-to-pass reads by stream pair over the trace, and by pass each frame */
+    {"flow_trace", "run_id, from_stream, to_stream, frames, reads, hits, hit_rate",
+     "run_id, from_stream, to_stream", LATEST},
+    {"flow_passes",
+     "run_id, frame, producer_pass, consumer_pass, from_stream, to_stream, producers, consumers,"
+     " reads, hits, hit_rate",
+     "run_id, frame, producer_pass, consumer_pass, from_stream, to_stream", FRAMES},
 };
 
 static int fail(char *err, size_t size, int st, const char *fmt, ...)

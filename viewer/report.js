@@ -189,6 +189,24 @@ function lines(rows, { x, y, color, yTitle, pct, facet, xTitle, logx, xLabel }) 
 	return { data: { values: rows }, facet: { field: facet, type: 'nominal', title: null }, columns: 3, spec: inner };
 }
 
+// A producer (rows) by consumer (columns) matrix, one a policy: each cell's colour its hit rate,
+// its text the reads.
+function matrix(rows, { x, y, color, text, facet }) {
+	const enc = {
+		x: { field: x, type: 'nominal', title: 'consumer', sort: null, axis: { labelLimit: 160 } },
+		y: { field: y, type: 'nominal', title: 'producer', sort: null, axis: { labelLimit: 160 } },
+		tooltip: Object.keys(rows[0]).map((k) => ({ field: k })),
+	};
+	const inner = {
+		layer: [
+			{ mark: 'rect', encoding: { ...enc, color: { field: color, type: 'quantitative', title: color, scale: { domain: [0, 1] }, legend: { format: '.0%' } } } },
+			{ mark: { type: 'text', fontSize: 9 }, encoding: { ...enc, text: { field: text, type: 'quantitative', format: '~s' } } },
+		],
+		width: { step: 70 }, height: { step: 22 },
+	};
+	return { data: { values: rows }, facet: { field: facet, type: 'nominal', title: null }, columns: 2, spec: inner };
+}
+
 function steps(rows) {
 	return {
 		data: { values: rows },
@@ -346,6 +364,24 @@ const SECTIONS = [
 			frames: true,
 			sql: `SELECT c.policy, k.frame, k.kernel, k.kind, k.name, k.rdc_eid, k.accesses, k.misses\nFROM ${J('kernel_totals', 'k')}\nWHERE ${sel(f)}\n  AND k.frame = (SELECT min(x.frame) FROM kernel_totals x WHERE x.run_id = k.run_id)\nORDER BY c.policy, k.kernel`,
 			chart: (rows) => lines(rows, { x: 'kernel', y: 'misses', color: 'policy', yTitle: 'misses' }),
+		}],
+	},
+	{
+		id: 'flow',
+		title: 'Pass to pass: whose output is read back, and which policy keeps it',
+		intro: 'Runs replayed with --flow (or --per-kernel) count, for every read as TEX or CS of a line another kernel wrote last, the producer kernel and stream (RT, Z, CS, OTHER...) and whether the LLC hit (views flow_trace, flow_passes; docs/REPLAY.md, "Pass-to-pass reuse"). The reads come from the trace and are the same under every policy; the hits are the policy\'s. First the hit rate of each stream pair over the trace, then the first frame as a matrix of producer pass (rows) by consumer pass (columns), a cell\'s colour its hit rate and its number the reads. A pass is a render pass named by its attachments (its draws and its store ops), a dispatch by its pipeline, or a kernel\'s debug-label name.',
+		empty: 'No pass-to-pass counts in this selection: replay the trace with --flow (or --per-kernel).',
+		parts: (f) => [{
+			id: 'flow-total',
+			title: 'Whole trace, by stream pair',
+			sql: `SELECT c.policy, t.from_stream || ' → ' || t.to_stream AS flow, t.frames, t.reads, t.hits, t.hit_rate\nFROM ${J('flow_trace', 't')}\nWHERE ${sel(f)}\nORDER BY flow, c.policy`,
+			chart: (rows) => bars(rows, { x: 'flow', group: 'policy', y: 'hit_rate', yTitle: 'hits / reads', pct: true }),
+		}, {
+			id: 'flow-matrix',
+			title: 'The first frame, producer pass → consumer pass',
+			frames: true,
+			sql: `SELECT c.policy, p.frame, p.producer_pass || ' (' || p.from_stream || ')' AS producer,\n  p.consumer_pass || ' (' || p.to_stream || ')' AS consumer, p.reads, p.hits, p.hit_rate\nFROM ${J('flow_passes', 'p')}\nWHERE ${sel(f)}\n  AND p.frame = (SELECT min(x.frame) FROM flow_passes x WHERE x.run_id = p.run_id)\nORDER BY c.policy, p.reads DESC\nLIMIT 400`,
+			chart: (rows) => matrix(rows, { x: 'consumer', y: 'producer', color: 'hit_rate', text: 'reads', facet: 'policy' }),
 		}],
 	},
 	reuseSection('rt-tex', 'rt_tex', 'RT → TEX reuse',

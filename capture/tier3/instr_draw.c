@@ -127,6 +127,11 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 	size_t n_sites = ins[0].n_sites + ins[1].n_sites;
 	if (!why && !n_sites) { /* nothing to record: the draw needs no twin */
 		free(words[0]), free(words[1]);
+		pthread_mutex_lock(&c->lock);
+		struct pipe *p = hget(&c->ps.pipes, H(real));
+		if (p)
+			p->tw.nothing = 1;
+		pthread_mutex_unlock(&c->lock);
 		return;
 	}
 	if (!why && n_sites >= 4096)

@@ -78,6 +78,8 @@ overlap=$(comm -12 <(awk -F, '$1 == 0 && $3 == "RT"' "$T/a.csv" | cut -d, -f2 | 
 [ $? -eq 1 ] && grep -q "e.llct' holds no frame: the program never presented" "$T/eerr" && ok || bad "empty capture (present): $(cat "$T/eerr")"
 "$LLCTRACE" capture -q -b submit -f 9 -o "$T/e2.llct" -- "$APP" 2 >/dev/null 2>"$T/eerr"
 [ $? -eq 1 ] && grep -q "no frame boundary fell in --frames" "$T/eerr" && ok || bad "empty capture (range): $(cat "$T/eerr")"
+# ... and how many frames the layer did see, and how it counted them
+grep -q "(the layer saw 2 frames, 0-1, counted at queue submissions)" "$T/eerr" && ok || bad "frames seen: $(cat "$T/eerr")"
 [ "$(q "$T/e2.llct" "SELECT count(*) FROM frames")" = 0 ] && ok || bad "empty trace not readable"
 
 # label boundary: two submissions a frame, the first opening with the label "frame"

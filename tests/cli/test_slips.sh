@@ -76,13 +76,13 @@ mv moved/renamed.llct cube.llct
 # an older database (schema 5, a relative name, a batch key naming PATH@CREATED) is upgraded in
 # place: the name absolute, the id filled, the batch key by id
 cp res.db old.db
-"$LLCTRACE" sql --write old.db "DROP VIEW kernel_savings_vs_drrip; DROP VIEW top_kernels_by_misses; DROP VIEW kernel_totals; DROP TABLE kernel_stats; DROP TABLE trace_kernels; DROP VIEW dram_totals; DROP VIEW dram_traffic; ALTER TABLE stream_stats DROP COLUMN bypass_writes; ALTER TABLE stream_stats DROP COLUMN sector_fills; ALTER TABLE stream_stats DROP COLUMN writeback_sectors; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; UPDATE runs SET trace = 'cube.llct', params = json_set(params, '$.batch_cell', replace(json_extract(params, '$.batch_cell'), 'trace=$id', 'trace=$T/cube.llct@' || trace_created)); PRAGMA user_version = 5" >/dev/null 2>&1
+"$LLCTRACE" sql --write old.db "DROP VIEW flow_trace; DROP VIEW flow_totals; DROP VIEW flow_passes; DROP VIEW flow_kernels; DROP TABLE kernel_flow; DROP VIEW kernel_savings_vs_drrip; DROP VIEW top_kernels_by_misses; DROP VIEW kernel_totals; DROP TABLE kernel_stats; DROP TABLE trace_kernels; DROP VIEW dram_totals; DROP VIEW dram_traffic; ALTER TABLE stream_stats DROP COLUMN bypass_writes; ALTER TABLE stream_stats DROP COLUMN sector_fills; ALTER TABLE stream_stats DROP COLUMN writeback_sectors; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; UPDATE runs SET trace = 'cube.llct', params = json_set(params, '$.batch_cell', replace(json_extract(params, '$.batch_cell'), 'trace=$id', 'trace=$T/cube.llct@' || trace_created)); PRAGMA user_version = 5" >/dev/null 2>&1
 sqlite3 old.db "PRAGMA user_version" | grep -qx 5 && ok || bad "downgrade for the upgrade test"
 expect_rc 0 "$LLCTRACE" batch g.ini -o old.db; expect_err "2 already in" # read through an upgraded copy
 "$LLCTRACE" sql --csv old.db "SELECT count(*) FROM runs WHERE trace = '$T/cube.llct' AND trace_id = '$id'" | tail -1 | grep -qx 3 && ok || bad "sql reads an older file through an upgraded copy"
 sqlite3 old.db "PRAGMA user_version" | grep -qx 5 && ok || bad "reading upgraded the file itself"
 expect_rc 0 "$LLCTRACE" replay cube.llct -p nru -o old.db -q # appending upgrades it in place
-sqlite3 old.db "PRAGMA user_version; SELECT count(*) FROM runs WHERE trace = '$T/cube.llct' AND trace_id = '$id' AND json_extract(params, '$.batch_cell') LIKE 'trace=$id|%'" | tr "\n" " " | grep -qx "8 4 " && ok || bad "upgrade in place: $(sqlite3 old.db 'SELECT trace, trace_id, json_extract(params, "$.batch_cell") FROM runs')"
+sqlite3 old.db "PRAGMA user_version; SELECT count(*) FROM runs WHERE trace = '$T/cube.llct' AND trace_id = '$id' AND json_extract(params, '$.batch_cell') LIKE 'trace=$id|%'" | tr "\n" " " | grep -qx "9 4 " && ok || bad "upgrade in place: $(sqlite3 old.db 'SELECT trace, trace_id, json_extract(params, "$.batch_cell") FROM runs')"
 
 # 4. frames outside the trace: an error naming what the trace holds, in every command
 expect_rc 2 "$LLCTRACE" replay cube.llct -f 5-9 -o res.db -q; expect_err "frames 5-9 are not in the trace, which holds frames 0-2"
@@ -175,6 +175,15 @@ for i in $(seq 1 50); do # killed processes may take a moment to go on a loaded 
 	sleep 0.1
 done
 pgrep -f "^sleep 6[01]" >/dev/null && bad "the program's processes outlived capture" || ok
+# ... and when llctrace itself is killed (SIGKILL: `timeout -k` coming first), its guard ends the
+# program's group: SIGTERM, then SIGKILL after --kill-after (here it ignores SIGTERM)
+timeout -s KILL 2 "$LLCTRACE" capture -q --kill-after 1 -o guard.llct -- sh -c 'trap "" TERM; sleep 62 & sleep 63; wait' >/dev/null 2>&1
+for i in $(seq 1 60); do
+	pgrep -f "^sleep 6[23]" >/dev/null || break
+	sleep 0.1
+done
+pgrep -f "^sleep 6[23]" >/dev/null && bad "the program outlived a killed llctrace: $(pgrep -fa "^sleep 6[23]")" || ok
+pkill -f "^sleep 6[23]" 2>/dev/null
 else
 	echo "test_slips: SKIPPING the signal checks: no capture layer in this build"
 fi

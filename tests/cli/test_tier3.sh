@@ -165,10 +165,10 @@ done
 # draws: the scene's full-screen pass samples the 256 x 256 texture pass B drew, one sample a
 # pixel at level 0: its fragment twin records one access per pixel that passed (65536, the
 # emulated samples), the bilinear texels cover every line of the texture (4096 distinct TEX
-# lines a frame); pass A's draw samples nothing and has no twin
+# lines a frame); pass A's draw samples nothing and has no twin: its row says "none"
 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/d3.llct" -- "$SCENE" 3 >/dev/null 2>"$T/err"
 got=$(q "$T/d3.llct" "SELECT coalesce(json_extract(params, '\$.accesses'), '-') || ' ' || coalesce(json_extract(params, '\$.records'), '-') || '/' || json_extract(params, '\$.samples') || ' ' || coalesce(json_extract(params, '\$.lost'), '-') FROM kernels WHERE kind = 'draw' AND frame = 1 ORDER BY id" | tr '\n' ';')
-[ "$got" = "- -/20987 -;instrumented 65536/65536 0;" ] && ok || bad "scene draws: $got"
+[ "$got" = "none -/20987 -;instrumented 65536/65536 0;" ] && ok || bad "scene draws: $got"
 got=$("$LLCTRACE" dump --csv --frames 1 "$T/d3.llct" | awk -F, '$1 == 1 && $3 == "TEX" && !($2 in s) { s[$2] = 1; n++ } END { print n }')
 [ "$got" = 4096 ] && ok || bad "scene TEX distinct lines: $got, want 4096"
 # its sampler filters with NEAREST: each pixel reads the one texel it falls in, so each line is
@@ -183,7 +183,7 @@ got=$("$LLCTRACE" dump --csv --frames 1 "$T/d3.llct" | awk -F, '$1 == 1 && $3 ==
 FEATURES=$(dirname "$SCENE")/app_features
 if [ -x "$FEATURES" ]; then
 	gtex() { "$LLCTRACE" dump --csv --frames 1 "$1" | awk -F, '$1 == 1 && $3 == "TEX"' | wc -l; }
-	gdraw() { q "$1" "SELECT json_extract(params, '\$.accesses') || ' ' || json_extract(params, '\$.records') FROM kernels WHERE kind = 'draw' AND frame = 1 AND json_extract(params, '\$.accesses') IS NOT NULL"; }
+	gdraw() { q "$1" "SELECT json_extract(params, '\$.accesses') || ' ' || json_extract(params, '\$.records') FROM kernels WHERE kind = 'draw' AND frame = 1 AND json_extract(params, '\$.accesses') = 'instrumented'"; }
 	out=$("$LLCTRACE" capture -q -t 3 -b submit -o "$T/fg.llct" -- "$FEATURES" 2 geom 2>"$T/err")
 	[ "$out" = "$("$FEATURES" 2)" ] && ok || bad "features geom: output '$out'"
 	"$LLCTRACE" capture -q -t 3 -b submit -o "$T/f0.llct" -- "$FEATURES" 2 >/dev/null 2>&1
@@ -197,7 +197,7 @@ plain=$("$SCENE" 3 heap)
 out=$("$LLCTRACE" capture -q -t 3 -b submit -o "$T/h3.llct" -- "$SCENE" 3 heap 2>"$T/err")
 [ "$out" = "$plain" ] && ok || bad "scene heap: output '$out', without '$plain': $(tail -2 "$T/err")"
 got=$(q "$T/h3.llct" "SELECT coalesce(json_extract(params, '\$.accesses'), '-') || ' ' || coalesce(json_extract(params, '\$.records'), '-') || '/' || json_extract(params, '\$.samples') || ' ' || coalesce(json_extract(params, '\$.lost'), '-') FROM kernels WHERE kind = 'draw' AND frame = 1 ORDER BY id" | tr '\n' ';')
-[ "$got" = "- -/20987 -;instrumented 65536/65536 0;" ] && ok || bad "scene heap draws: $got"
+[ "$got" = "none -/20987 -;instrumented 65536/65536 0;" ] && ok || bad "scene heap draws: $got"
 got=$("$LLCTRACE" dump --csv --frames 1 "$T/h3.llct" | awk -F, '$1 == 1 && $3 == "TEX" && !($2 in s) { s[$2] = 1; n++ } END { print n }')
 [ "$got" = 4096 ] && ok || bad "scene heap TEX distinct lines: $got, want 4096"
 
