@@ -25,6 +25,7 @@ struct batch_cell {
 	double confidence; /* the estimates' intervals' level ... */
 	int simultaneous;  /* ... for all of the grid's that say so together (batch_grid.family) */
 	int per_kernel;    /* per_kernel = yes: kernel_stats rows too */
+	int flow;          /* flow = yes: kernel_flow rows too */
 	double hit_lat, miss_lat;
 	const struct llct_policy_ops *pol[REPLAY_MAX_POLICIES];
 	size_t n_pol;

@@ -40,6 +40,7 @@ enum key {
 	K_CONFIDENCE,
 	K_SIMULTANEOUS,
 	K_PER_KERNEL,
+	K_FLOW,
 	N_KEYS
 };
 
@@ -74,6 +75,7 @@ static const struct {
     [K_CONFIDENCE] = {"confidence", 0, 0},
     [K_SIMULTANEOUS] = {"simultaneous", 0, 0},
     [K_PER_KERNEL] = {"per_kernel", 0, 0},
+    [K_FLOW] = {"flow", 0, 0},
 };
 
 struct list {
@@ -261,6 +263,9 @@ static int check_value(struct parse *p, int corun, enum key k, const char *v)
 	case K_PER_KERNEL:
 		return !strcmp(v, "yes") || !strcmp(v, "no") ||
 		       why(p, "per_kernel is yes or no, not '%s'", v);
+	case K_FLOW:
+		return !strcmp(v, "yes") || !strcmp(v, "no") ||
+		       why(p, "flow is yes or no, not '%s'", v);
 	default:
 		return 1;
 	}
@@ -415,6 +420,7 @@ static int cell_key(struct batch_grid *g, struct batch_cell *c, char **ids)
 	    .corun = c->corun,
 	    .simultaneous = c->simultaneous,
 	    .per_kernel = c->per_kernel,
+	    .flow = c->flow,
 	    .hit_lat = c->hit_lat,
 	    .miss_lat = c->miss_lat,
 	    .confidence = c->confidence,
@@ -452,6 +458,7 @@ enum dim {
 	D_CONF,
 	D_SIMUL,
 	D_PERK,
+	D_FLOW,
 	D_UCD,
 	D_GEO,
 	D_HASH,
@@ -520,6 +527,7 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 	    [D_CONF] = get(s, K_CONFIDENCE, c99),
 	    [D_SIMUL] = get(s, K_SIMULTANEOUS, no),
 	    [D_PERK] = get(s, K_PER_KERNEL, no),
+	    [D_FLOW] = get(s, K_FLOW, no),
 	    [D_UCD] = get(s, K_UCD, off),
 	    [D_HASH] = get(s, K_HASH, mod),
 	    [D_WRITE] = get(s, K_WRITE, allocate),
@@ -580,6 +588,7 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 		c.cache = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
 		c.cache.ucd = !strcmp(AT(D_UCD), "on");
 		c.per_kernel = !strcmp(AT(D_PERK), "yes");
+		c.flow = !strcmp(AT(D_FLOW), "yes");
 		size_t gi = idx[D_GEO];
 		if (gi < s->k[K_LLC].n) {
 			cli_parse_llc(s->k[K_LLC].v[gi], &c.cache.size, &c.cache.ways,

@@ -89,6 +89,7 @@ static int same_sweep(const struct batch_cell *a, const struct batch_cell *b)
 	    a->cache.ucd != b->cache.ucd || a->contention != b->contention ||
 	    a->sample_sets != b->sample_sets || a->confidence != b->confidence ||
 	    a->simultaneous != b->simultaneous || a->per_kernel != b->per_kernel ||
+	    a->flow != b->flow ||
 	    (a->contention && a->contention_by != b->contention_by) || a->n_pol != b->n_pol)
 		return 0;
 	for (size_t m = 0; m < a->n_pol; m++)
@@ -141,6 +142,7 @@ static int by_sweep(const void *x, const void *y, void *arg)
 		CMP(confidence)
 		CMP(simultaneous)
 		CMP(per_kernel)
+		CMP(flow)
 		if (a->contention)
 			CMP(contention_by)
 		CMP(n_pol)
@@ -365,6 +367,7 @@ int batch_run(struct batch_grid *g, const struct batch_plan *p, const struct bat
 			replay_parse_mlp(c->mlp, job.mlp);
 		job.threads = o->threads;
 		job.per_kernel = c->per_kernel;
+		job.flow = c->flow;
 		job.sample_sets = c->sample_sets;
 		if (c->sample_sets) {
 			job.confidence = c->confidence;

@@ -74,6 +74,17 @@ want=$(q f.db "SELECT sum(reads) || ' ' || sum(hits) FROM flow_kernels WHERE pol
 expect_rc 0 "$LLCTRACE" replay d.llct -p drrip -o n.db -q
 [ "$(q n.db "SELECT count(*) FROM kernel_flow")" = "0;" ] && ok || bad "flow rows without --flow"
 
+# batch: flow = yes gives the same rows as replay --flow, and a rerun makes nothing new
+printf '[grid f]\ntraces = %s\npolicies = gspc\nsizes = 8MiB\nflow = yes\n' "$T/d.llct" >g.ini
+expect_rc 0 "$LLCTRACE" batch g.ini -o b.db -q
+expect_rc 0 "$LLCTRACE" batch g.ini -o b.db -q
+got=$(q b.db "SELECT count(DISTINCT run_id) || ' ' || sum(reads) || ' ' || sum(hits) FROM flow_kernels")
+want=$(q f.db "SELECT '1 ' || sum(reads) || ' ' || sum(hits) FROM flow_kernels WHERE policy = 'gspc'")
+[ "$got" = "$want" ] && ok || bad "batch flow rows '$got', replay's '$want'"
+printf '[grid f]\ntraces = %s\nflow = maybe\n' "$T/d.llct" >bad.ini
+expect_rc 1 "$LLCTRACE" batch bad.ini -o b2.db -q
+expect_err "flow is yes or no"
+
 # what it does not combine with: usage errors that name it
 expect_rc 2 "$LLCTRACE" replay d.llct -p lru --flow --sample-sets 4 -o x.db
 expect_err "--flow"
