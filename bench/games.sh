@@ -243,11 +243,30 @@ cat "$SUMMARY"
 traces=$(cd "$OUT" && ls ./*-t[123].llct 2>/dev/null | tr '\n' ',' | sed 's/,$//')
 [ -n "$traces" ] || { echo "games: no trace to replay" >&2; exit 1; }
 cat >"$OUT/grid.ini" <<EOF
-; written by bench/games.sh: every game trace, every policy, four LLC sizes
+; written by bench/games.sh: every game trace, every policy, four LLC sizes, with pass-to-pass
+; reuse (kernel_flow); and the GSPC talk's own LLCs: 8 and 16 MB, 16 ways, 64-byte lines, 2 MB a
+; bank, uncached displayable colour, with the talk's policies (docs/REPLAY.md)
 [grid games]
 traces   = $traces
 policies = all
 sizes    = 2MiB, 4MiB, 8MiB, 16MiB
+flow     = yes
+
+[grid talk8]
+traces   = $traces
+policies = belady, drrip, nru, gspztc, gspztc-tse, gspc
+sizes    = 8MiB
+banks    = 4
+ucd      = on
+flow     = yes
+
+[grid talk16]
+traces   = $traces
+policies = belady, drrip, nru, gspztc, gspztc-tse, gspc
+sizes    = 16MiB
+banks    = 8
+ucd      = on
+flow     = yes
 EOF
 "$LLCTRACE" batch "$OUT/grid.ini" -o "$OUT/results.db" || exit 1
 "$LLCTRACE" report "$OUT/results.db" -o "$OUT/report.html" -q || exit 1
@@ -263,4 +282,10 @@ echo "== policies from fewest misses to most at 8 MiB, tier by tier (where the t
 "$LLCTRACE" sql "$OUT/results.db" "SELECT replace(trace, '$OUT/', '') AS trace, group_concat(policy, ' < ') AS ranking
 	FROM (SELECT r.trace, r.policy, r.misses FROM run_misses r JOIN configs c ON c.run_id = r.id
 	WHERE r.llc_bytes = 8388608 AND c.latest ORDER BY r.trace, r.misses, r.policy) GROUP BY trace ORDER BY trace"
+echo "== pass to pass at 8 MiB: reads of another kernel's output, and the share that hit (flow_trace)"
+"$LLCTRACE" sql "$OUT/results.db" "SELECT replace(t.trace, '$OUT/', '') AS trace, t.from_stream || '>' || t.to_stream AS flow,
+	max(t.reads) AS reads, group_concat(t.policy || ' ' || round(100 * t.hit_rate, 1), ', ') AS hit_pct
+	FROM (SELECT * FROM flow_trace WHERE llc_bytes = 8388608 AND latest AND config = '8MiB:16:64'
+	AND policy IN ('belady', 'drrip', 'gspc', 'gspztc-tse', 'lru') ORDER BY policy) t
+	GROUP BY t.trace, flow HAVING max(t.reads) >= 1000 ORDER BY t.trace, max(t.reads) DESC"
 echo "games: traces, results.db and report.html in $OUT"
