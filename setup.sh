@@ -4,12 +4,15 @@
 #
 #   ./setup.sh build   install and build (build/llctrace)
 #   ./setup.sh demo    install, build, and run the main job end to end on a default input
+#   ./setup.sh full    install everything README.md's "Using it" lines need (RenderDoc and its
+#                      Python module, numpy and pandas, Slurm, the validation layers, sqlite3,
+#                      Chromium), and build
 #   ./setup.sh test    install, build, and run every test: normal build (warnings are errors),
 #                      AddressSanitizer+UndefinedBehaviorSanitizer build, and the fuzzers briefly
 set -euo pipefail
 cd "$(dirname "$0")"
 what=${1:-build}
-case "$what" in build|demo|test) ;; *) echo "usage: ./setup.sh [build|demo|test]" >&2; exit 2 ;; esac
+case "$what" in build|demo|full|test) ;; *) echo "usage: ./setup.sh [build|demo|full|test]" >&2; exit 2 ;; esac
 
 # Packages. Build and demo: compiler and build, the trace store's and the report's libraries
 # (LZ4, SQLite, zlib), Vulkan (loader, headers and vk.xml, lavapipe, vkcube, glslang, SPIR-V
@@ -24,6 +27,10 @@ PKGS="build-essential cmake pkg-config python3 liblz4-dev libsqlite3-dev zlib1g-
       libinih-dev libvulkan-dev mesa-vulkan-drivers vulkan-tools glslang-tools spirv-tools
       spirv-headers librenderdoc-dev
       xvfb libxcb1-dev"
+if [ "$what" = full ]; then
+	PKGS="$PKGS sqlite3 vulkan-validationlayers librenderdoc python3-renderdoc python3-numpy
+	      python3-pandas slurm-wlm chromium mesa-utils"
+fi
 if [ "$what" = test ]; then
 	PKGS="$PKGS sqlite3 libzstd-dev clang libclang-rt-14-dev vulkan-validationlayers vkd3d-demos
 	      mesa-utils gfxreconstruct chromium slurm-wlm strace wine64 gcc-mingw-w64-x86-64

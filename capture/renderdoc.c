@@ -41,7 +41,7 @@ void rdc_open(struct capture_device *c, const char *path_template)
 	if (!get || !get(eRENDERDOC_API_Version_1_6_0, (void **)&api) || !api) {
 		api = NULL;
 		cap_log("--renderdoc: RenderDoc's layer is not in this program "
-			"(ENABLE_VULKAN_RENDERDOC_CAPTURE=1, librenderdoc); no .rdc");
+			"(ENABLE_VULKAN_RENDERDOC_CAPTURE=1; apt-get install librenderdoc); no .rdc");
 		cap_status_failed("RenderDoc's layer is not in the program: no .rdc was written");
 		return;
 	}

@@ -51,6 +51,8 @@ struct batch_grid {
 /* Reads and expands a grid file; the message names the file and line on failure. */
 int batch_grid_load(const char *path, struct batch_grid *g, char *err, size_t err_size);
 void batch_grid_free(struct batch_grid *g);
+/* The grid file's keys, in the order BATCH.md lists them (for completion), NULL-ended. */
+const char *batch_grid_key(size_t i);
 /* Runs in the grid (cells x policies). */
 size_t batch_grid_runs(const struct batch_grid *g);
 /* Marks the runs already in the results database `db_path` (if it exists). */

@@ -78,6 +78,11 @@ static const struct {
     [K_FLOW] = {"flow", 0, 0},
 };
 
+const char *batch_grid_key(size_t i)
+{
+	return i < N_KEYS ? KEYS[i].name : NULL;
+}
+
 struct list {
 	char **v;
 	size_t n;

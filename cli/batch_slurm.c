@@ -174,7 +174,8 @@ int batch_slurm(struct batch_grid *g, const struct batch_plan *p,
 			p->n_jobs, script, o->no_wait ? "" : "; waiting for them");
 	int rc = run_capture(o->no_wait ? argv_nowait : argv_wait, idbuf, sizeof(idbuf));
 	if (rc < 0) {
-		cli_error("cannot run sbatch: %s (is Slurm installed? --dry-run prints the script)",
+		cli_error("cannot run sbatch: %s (Slurm's client: apt-get install slurm-client, or "
+			  "./setup.sh full; --dry-run prints the script)",
 			  strerror(errno));
 		return EXIT_FAIL;
 	}

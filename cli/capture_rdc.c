@@ -32,7 +32,8 @@ void cli_rdc_template(const char *trace, char *tmpl, size_t size)
 	snprintf(tmpl, size, "%s.renderdoc-%ld", s, (long)getpid());
 }
 
-/* scripts/rdc_events.py: LLCT_SHARE_DIR, or share/ beside this program (the build tree). */
+/* scripts/rdc_events.py: LLCT_SHARE_DIR, or share/ beside this program (the build tree), or
+ * PREFIX/share/llctrace beside PREFIX/bin (installed). */
 static int script_path(char *buf, size_t size)
 {
 	const char *env = getenv("LLCT_SHARE_DIR");
@@ -50,6 +51,9 @@ static int script_path(char *buf, size_t size)
 		return 0;
 	*slash = '\0';
 	snprintf(buf, size, "%s/share/rdc_events.py", exe);
+	if (access(buf, R_OK) == 0)
+		return 1;
+	snprintf(buf, size, "%s/../share/llctrace/rdc_events.py", exe);
 	return access(buf, R_OK) == 0;
 }
 
@@ -77,8 +81,9 @@ int cli_rdc_finish(const char *trace, const char *tmpl, int quiet)
 		closedir(d);
 	if (!found[0]) {
 		cli_error(
-		    "RenderDoc wrote no capture (is librenderdoc installed, and did the program "
-		    "reach the range's last frame and wait after it?)");
+		    "RenderDoc wrote no capture (it needs librenderdoc: apt-get install "
+		    "librenderdoc, or ./setup.sh full; and did the program reach the range's last "
+		    "frame and wait after it?)");
 		return EXIT_FAIL;
 	}
 	stem(trace, s, sizeof(s));
@@ -140,9 +145,14 @@ int cli_rdc_finish(const char *trace, const char *tmpl, int quiet)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		cli_error("'%s' written, but its event IDs could not be read (python3-renderdoc "
-			  "installed?)",
-			  rdc);
+		if (strstr(buf, "No module named 'renderdoc'"))
+			cli_error("'%s' written, but its event IDs could not be read: RenderDoc's "
+				  "Python module is missing (apt-get install python3-renderdoc, or "
+				  "./setup.sh full)",
+				  rdc);
+		else
+			cli_error("'%s' written, but its event IDs could not be read: %s", rdc,
+				  out[0] ? out : "rdc_events.py failed");
 		return EXIT_FAIL;
 	}
 	if (!quiet)

@@ -14,33 +14,49 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The folder holding the layer's manifest: LLCT_LAYER_DIR, or `layer` beside this program
- * (the build tree's layout). */
+/* The folder holding the layer's manifest: LLCT_LAYER_DIR; else `layer` beside this program
+ * (the build tree's layout: a build-tree run prefers its own layer); else the installed layout,
+ * PREFIX/share/vulkan/explicit_layer.d beside PREFIX/bin (cmake --install, the Debian package);
+ * else a folder the Vulkan loader searches by itself that holds the manifest ($XDG_DATA_DIRS,
+ * /usr/local/share, /usr/share, /etc). */
 static int layer_dir(char *buf, size_t size)
 {
+	static const char *const MANIFEST = "VkLayer_llctrace_capture.json";
 	const char *env = getenv("LLCT_LAYER_DIR");
-	char exe[PATH_MAX], probe[PATH_MAX + 64];
-	if (size < sizeof(exe) + 8)
-		return 0;
+	char exe[PATH_MAX], probe[PATH_MAX + 96];
 	struct stat sb;
 	if (env && *env) {
 		snprintf(buf, size, "%s", env);
 		return 1;
 	}
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return 0;
-	exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
-	if (!slash)
-		return 0;
-	*slash = '\0';
-	snprintf(probe, sizeof(probe), "%s/layer/VkLayer_llctrace_capture.json", exe);
-	if (stat(probe, &sb) != 0)
-		return 0;
-	memcpy(buf, exe, strlen(exe));
-	memcpy(buf + strlen(exe), "/layer", 7);
-	return 1;
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			static const char *const rel[] = {"/layer",
+							  "/../share/vulkan/explicit_layer.d"};
+			for (size_t i = 0; i < 2; i++) {
+				snprintf(probe, sizeof(probe), "%s%s/%s", exe, rel[i], MANIFEST);
+				if (stat(probe, &sb) == 0 &&
+				    (size_t)snprintf(buf, size, "%s%s", exe, rel[i]) < size)
+					return 1;
+			}
+		}
+	}
+	const char *xdg = getenv("XDG_DATA_DIRS");
+	char dirs[4096];
+	snprintf(dirs, sizeof(dirs), "%s:/usr/local/share:/usr/share:/etc",
+		 xdg && *xdg ? xdg : "");
+	for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d;
+	     d = strtok_r(NULL, ":", &save)) {
+		snprintf(probe, sizeof(probe), "%s/vulkan/explicit_layer.d/%s", d, MANIFEST);
+		if (stat(probe, &sb) == 0 &&
+		    (size_t)snprintf(buf, size, "%s/vulkan/explicit_layer.d", d) < size)
+			return 1;
+	}
+	return 0;
 }
 
 static void prepend_env(const char *name, const char *value, char sep)
@@ -299,8 +315,9 @@ int cmd_capture(int argc, char **argv)
 	if (cli_check_output("capture", path, CLI_FILE_TRACE, force))
 		return EXIT_FAIL;
 	if (!layer_dir(dir, sizeof(dir))) {
-		cli_error("cannot find the capture layer (VkLayer_llctrace_capture.json beside "
-			  "llctrace in layer/, or set LLCT_LAYER_DIR)");
+		cli_error("cannot find the capture layer (VkLayer_llctrace_capture.json in layer/ "
+			  "beside llctrace, in share/vulkan/explicit_layer.d of its prefix or of "
+			  "$XDG_DATA_DIRS, /usr/local/share, /usr/share; or set LLCT_LAYER_DIR)");
 		return EXIT_FAIL;
 	}
 	/* the layer writes beside the target; the trace is renamed into place once the program

@@ -334,6 +334,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0)
 		return cmd_version(1, argv);
+	if (strcmp(name, "__complete") == 0) /* bash completion's words */
+		return cmd_complete(argc - 1, argv + 1);
 	if (name[0] == '-') {
 		cli_error("unknown option '%s' (see 'llctrace --help')", name);
 		return EXIT_USAGE;

@@ -22,10 +22,26 @@ import json
 import os
 import sqlite3
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError as e:  # say which package, and how to get it
+    raise ImportError("llctrace's Python package needs numpy: apt-get install python3-numpy "
+                      "(Debian), or pip install numpy") from e
+
+from ._version import __version__
 
 __all__ = ["open", "results", "Trace", "Results", "TraceError", "ResultsError",
-           "STREAMS", "RECORD_DTYPE", "library_path"]
+           "STREAMS", "RECORD_DTYPE", "library_path", "__version__"]
+
+
+def _pandas():
+    """pandas, or an error that names the package and how to get it."""
+    try:
+        import pandas
+    except ImportError as e:
+        raise ImportError("this needs pandas: apt-get install python3-pandas (Debian), or pip "
+                          "install pandas") from e
+    return pandas
 
 # The stream numbers records carry, in order (include/llct/llct.h).
 STREAMS = ("VTX", "HIZ", "Z", "STC", "RT", "TEX", "DISP", "CS", "OTHER")
@@ -47,12 +63,20 @@ class ResultsError(Exception):
 
 
 def library_path():
-    """Where libllctrace.so is: $LLCT_LIB, else the build tree beside this package, else the
-    system's library path."""
+    """Where libllctrace.so is: $LLCT_LIB; else, for a package installed by cmake --install or
+    the Debian package, the library installed with it; else the build tree beside this package
+    (a source checkout); else the system's library path."""
     env = os.environ.get("LLCT_LIB")
     if env:
         return env
     here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        from . import _installed  # written by cmake --install only
+        p = os.path.normpath(os.path.join(here, _installed.LIBRARY))
+        if os.path.exists(p):
+            return p
+    except ImportError:
+        pass
     for build in ("build", "build-rel", "build-asan"):
         p = os.path.join(here, "..", "..", build, "libllctrace.so")
         if os.path.exists(p):
@@ -60,8 +84,8 @@ def library_path():
     found = ctypes.util.find_library("llctrace")
     if found:
         return found
-    raise OSError("libllctrace.so not found: build llctrace (./setup.sh build), or set "
-                  "LLCT_LIB to the library's path")
+    raise OSError("libllctrace.so not found: build llctrace (./setup.sh build), install it "
+                  "(cmake --install, or the Debian package), or set LLCT_LIB to its path")
 
 
 _lib = None
@@ -180,7 +204,7 @@ class Trace(_Closing):
     def kernels(self):
         """The kernels table (draws, dispatches, copies, ...) as a pandas DataFrame, with the
         RenderDoc event ID (capture --renderdoc) as its own column rdc_eid."""
-        import pandas as pd
+        pd = _pandas()
         names, rows = self._sql("SELECT id, frame, kind, name, params FROM kernels ORDER BY id")
         df = pd.DataFrame(rows, columns=names)
         df["rdc_eid"] = [json.loads(p).get("rdc_eid") if p else None for p in df["params"]]
@@ -189,7 +213,7 @@ class Trace(_Closing):
     def sites(self):
         """The sites table (trace format 2: the shader instructions tier 3 instrumented, which
         records name in their site column) as a pandas DataFrame; empty for a trace without."""
-        import pandas as pd
+        pd = _pandas()
         cols = ["id", "pipeline", "stage", "word", "op", "set", "binding", "size"]
         if not self._sql("SELECT name FROM sqlite_schema WHERE name = 'sites'")[1]:
             return pd.DataFrame([], columns=cols)
@@ -199,7 +223,7 @@ class Trace(_Closing):
 
     def resources(self):
         """The resources table (buffers and images, where they lie) as a pandas DataFrame."""
-        import pandas as pd
+        pd = _pandas()
         names, rows = self._sql("SELECT * FROM resources ORDER BY id")
         return pd.DataFrame(rows, columns=names)
 
@@ -237,7 +261,7 @@ class Results(_Closing):
 
     def query(self, sql, params=()):
         """Any SQL over the tables and views of docs/RESULTS.md, as a pandas DataFrame."""
-        import pandas as pd
+        pd = _pandas()
         return pd.read_sql_query(sql, self._db, params=params)
 
     def table(self, name):
