@@ -32,6 +32,7 @@ RUNS=("clear_store all app_clear_store 3"
       "geometry all app_geometry 2"
       "features all app_features 2"
       "threads all app_threads 3"
+      "deferred all app_deferred 3"
       "ahead 6-9 app_ahead 10")
 
 mode=run

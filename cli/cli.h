@@ -118,6 +118,7 @@ int cmd_sql(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 /* llctrace __complete WHAT (cmd_complete.c): words for bash completion; not in --help. */
 int cmd_complete(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* replay_table.c: the summary tables of `replay`, read from the views for runs first ..
  * first + n - 1. Non-zero (with a message) when the database cannot be read. */

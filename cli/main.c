@@ -83,6 +83,17 @@ const struct cli_command cli_commands[] = {
      "Exit status: the program's failure is reported (1); the trace keeps every frame\n"
      "completed before a crash. A trace with no frame is an error (1) that says why.\n"
      "Ended by a signal: 128 + its number, the frames written before kept.\n"},
+    {"compare", cmd_compare, "set any run or policy against another on the same trace and configuration",
+     "usage: llctrace compare [--frames] [--csv] RESULTS.db A B\n"
+     "\n"
+     "A against B on every trace and configuration both were replayed on: misses, B's\n"
+     "misses, miss_saving = 1 - misses / B's (positive: A misses less), and the same for\n"
+     "read misses, over the trace or frame by frame. A and B are run ids or policy names\n"
+     "(a name stands for that policy's latest run of each trace and configuration). The\n"
+     "rows come from the views run_comparisons and frame_comparisons (docs/RESULTS.md):\n"
+     "  llctrace sql RESULTS.db \"SELECT * FROM run_comparisons WHERE ...\" gives the same.\n"
+     "      --frames   frame by frame\n"
+     "      --csv      CSV instead of a table\n"},
     {"dump", cmd_dump, "print the records of a trace (aligned text or CSV)",
      "usage: llctrace dump [--csv] [--frames RANGE] TRACE.llct\n"
      "\n"
@@ -230,7 +241,8 @@ const struct cli_command cli_commands[] = {
      "rt_tex_reuse, rt_tex_totals, configs, miss_curves, tenant_totals, corun_stp,\n"
      "contention_breakdown, contention_wbd, epoch_reuse, z_tex_reuse, z_tex_totals,\n"
      "dram_traffic, dram_totals, kernel_totals, top_kernels_by_misses,\n"
-     "kernel_savings_vs_drrip, flow_kernels, flow_passes, flow_totals, flow_trace\n"
+     "kernel_savings_vs_drrip, flow_kernels, flow_passes, flow_totals, flow_trace,\n"
+     "run_comparisons, frame_comparisons (llctrace compare)\n"
      "(docs/RESULTS.md).\n"
      "  --csv    CSV instead of a table\n"
      "  --write  allow statements that change the database\n"},

@@ -431,4 +431,31 @@ const char llct_results_schema_v9[] =
     "CREATE VIEW flow_trace AS SELECT run_id, trace, policy, llc_bytes, config, latest,"
     " from_stream, to_stream, count(*) AS frames, sum(reads) AS reads, sum(hits) AS hits,"
     " round(1.0 * sum(hits) / sum(reads), 4) AS hit_rate FROM flow_totals"
-    " GROUP BY run_id, from_stream, to_stream;";
+    " GROUP BY run_id, from_stream, to_stream;"
+    /* any run against any other of the same trace (path, id and capture time) and
+     * configuration: over the trace and frame by frame, with the DRRIP views' columns
+     * (llctrace compare reads them); frame_misses gains its run's trace, policy and size */
+    "DROP VIEW IF EXISTS frame_misses;"
+    "CREATE VIEW frame_misses AS SELECT s.run_id, s.frame, sum(s.reads + s.writes) AS accesses,"
+    " sum(s.reads + s.writes - s.read_hits - s.write_hits) AS misses,"
+    " sum(s.reads - s.read_hits) AS read_misses, r.trace, r.policy, r.llc_bytes"
+    " FROM stream_stats s JOIN runs r ON r.id = s.run_id GROUP BY s.run_id, s.frame;"
+    "CREATE VIEW run_comparisons AS SELECT a.id AS run_id, o.id AS other_run_id, ca.trace,"
+    " ca.config, a.policy, o.policy AS other_policy, ca.latest, co.latest AS other_latest,"
+    " a.misses, o.misses AS other_misses,"
+    " CASE WHEN o.misses > 0 THEN 1.0 - 1.0 * a.misses / o.misses END AS miss_saving,"
+    " a.read_misses, o.read_misses AS other_read_misses,"
+    " CASE WHEN o.read_misses > 0 THEN 1.0 - 1.0 * a.read_misses / o.read_misses END"
+    " AS read_miss_saving FROM run_misses a JOIN configs ca ON ca.run_id = a.id"
+    " JOIN configs co ON co.trace = ca.trace AND co.trace_id IS ca.trace_id"
+    " AND co.trace_created IS ca.trace_created AND co.config = ca.config AND co.run_id <> a.id"
+    " JOIN run_misses o ON o.id = co.run_id;"
+    "CREATE VIEW frame_comparisons AS SELECT p.run_id, p.other_run_id, p.trace, p.config,"
+    " p.policy, p.other_policy, p.latest, p.other_latest, a.frame, a.misses,"
+    " o.misses AS other_misses,"
+    " CASE WHEN o.misses > 0 THEN 1.0 - 1.0 * a.misses / o.misses END AS miss_saving,"
+    " a.read_misses, o.read_misses AS other_read_misses,"
+    " CASE WHEN o.read_misses > 0 THEN 1.0 - 1.0 * a.read_misses / o.read_misses END"
+    " AS read_miss_saving FROM run_comparisons p"
+    " JOIN frame_misses a ON a.run_id = p.run_id"
+    " JOIN frame_misses o ON o.run_id = p.other_run_id AND o.frame = a.frame;";

@@ -101,7 +101,7 @@ expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --sample-sets 1/4 --conf
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/s.db" --simultaneous; expect_err "give --sample-sets too"
 # a version 3 file (no standard errors, 99% each) is upgraded in place: its rows say 99%
 cp "$T/s.db" "$T/v3.db"
-sqlite3 "$T/v3.db" "DROP VIEW flow_trace; DROP VIEW flow_totals; DROP VIEW flow_passes; DROP VIEW flow_kernels; DROP TABLE kernel_flow; DROP VIEW kernel_savings_vs_drrip; DROP VIEW top_kernels_by_misses; DROP VIEW kernel_totals; DROP TABLE kernel_stats; DROP TABLE trace_kernels; DROP VIEW dram_totals; DROP VIEW dram_traffic; ALTER TABLE stream_stats DROP COLUMN bypass_writes; ALTER TABLE stream_stats DROP COLUMN sector_fills; ALTER TABLE stream_stats DROP COLUMN writeback_sectors; DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DELETE FROM estimates WHERE run_id = 2; ALTER TABLE estimates DROP COLUMN std_error; ALTER TABLE estimates DROP COLUMN dof; ALTER TABLE estimates DROP COLUMN level; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; PRAGMA user_version = 3"
+sqlite3 "$T/v3.db" "DROP VIEW frame_comparisons; DROP VIEW run_comparisons; DROP VIEW flow_trace; DROP VIEW flow_totals; DROP VIEW flow_passes; DROP VIEW flow_kernels; DROP TABLE kernel_flow; DROP VIEW kernel_savings_vs_drrip; DROP VIEW top_kernels_by_misses; DROP VIEW kernel_totals; DROP TABLE kernel_stats; DROP TABLE trace_kernels; DROP VIEW dram_totals; DROP VIEW dram_traffic; ALTER TABLE stream_stats DROP COLUMN bypass_writes; ALTER TABLE stream_stats DROP COLUMN sector_fills; ALTER TABLE stream_stats DROP COLUMN writeback_sectors; DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DELETE FROM estimates WHERE run_id = 2; ALTER TABLE estimates DROP COLUMN std_error; ALTER TABLE estimates DROP COLUMN dof; ALTER TABLE estimates DROP COLUMN level; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; PRAGMA user_version = 3"
 expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -o "$T/v3.db" --llc 1MiB:16:64 --policy lru --sample-sets 1/4 --confidence 95% -q
 expect_rc 0 "$LLCTRACE" sql --csv "$T/v3.db" "SELECT (SELECT user_version FROM pragma_user_version), replace(group_concat(DISTINCT run_id || '/' || level || '/' || (std_error IS NOT NULL)), ',', ' ') FROM (SELECT * FROM estimates WHERE half_width IS NOT NULL ORDER BY run_id)"
 expect_out '^9,1/0.99/0 3/0.95/1$'
@@ -147,5 +147,20 @@ expect_rc 1 "$LLCTRACE" sql "$T/r.db" "DELETE FROM runs"; expect_err "readonly"
 sqlite3 "$T/r.db" "PRAGMA user_version = 99"
 expect_rc 1 "$LLCTRACE" sql "$T/r.db" "SELECT 1"; expect_err "newer than this llctrace"
 expect_rc 1 "$LLCTRACE" replay "$T/a.llct" -o "$T/r.db" -q; expect_err "upgrade llctrace"
+
+# compare: any two runs or policies on the same trace and configuration, over the trace and per
+# frame; its numbers are the views' and agree with the DRRIP view where B is DRRIP
+expect_rc 0 "$LLCTRACE" replay "$T/a.llct" -p lru,drrip,gspc --llc 1MiB -o "$T/cmp.db" -q
+expect_rc 0 "$LLCTRACE" compare --csv "$T/cmp.db" gspc drrip
+got=$(tail -n +2 "$T/out" | cut -d, -f3-7)
+want=$("$LLCTRACE" sql --csv "$T/cmp.db" "SELECT policy, 'drrip', misses, drrip_misses, round(miss_saving, 4) FROM miss_savings_vs_drrip WHERE policy = 'gspc'" | tail -1)
+[ -n "$got" ] && [ "$got" = "$want" ] && ok || bad "compare gspc drrip '$got', miss_savings_vs_drrip '$want'"
+expect_rc 0 "$LLCTRACE" compare --frames --csv "$T/cmp.db" lru 3
+[ "$(tail -n +2 "$T/out" | wc -l)" = 2 ] && ok || bad "compare --frames: $(cat "$T/out")"
+# the frames' misses add up to the run's
+[ "$(tail -n +2 "$T/out" | awk -F, '{ s += $6 } END { print s }')" = "$("$LLCTRACE" sql --csv "$T/cmp.db" "SELECT misses FROM run_misses WHERE policy = 'lru'" | tail -1)" ] && ok || bad "compare's frames do not add up"
+expect_rc 1 "$LLCTRACE" compare "$T/cmp.db" gspc belady; expect_err "no run of gspc on the same trace and configuration"
+expect_rc 2 "$LLCTRACE" compare "$T/cmp.db" gspc; expect_err "two runs or policies"
+expect_rc 2 "$LLCTRACE" compare "$T/cmp.db" "x'y" lru; expect_err "neither a run id nor a policy name"
 
 finish "cli replay"
