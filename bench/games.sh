@@ -181,6 +181,11 @@ for game in $GAMES; do
 		frames=$(awk '/^frames/ { print $2 }' <<<"$info")
 		recs=$(awk '/^records/ { print $2 }' <<<"$info")
 		bpr=$(awk '/^compressed/ { print $4 }' <<<"$info")
+		# what the device wrote for the layer (tier 3's shader records, tier 2's transform-
+		# feedback vertices) and the layer's expansion per LLC record and per raw record
+		raw=$(awk '$2 == "capture.raw.shader_records" { r = $3 } $2 == "capture.raw.xfb_vertices" { v = $3 } END { print r + v }' <<<"$info")
+		nsrec=$(awk -v e="$exp_ms" -v r="$recs" -v f="$frames" 'BEGIN { if (e != "-" && r > 0 && f > 0) printf "%.0f", e * 1e6 * f / r; else printf "-" }')
+		nsraw=$(awk -v e="$exp_ms" -v r="$raw" -v f="$frames" 'BEGIN { if (e != "-" && r > 0 && f > 0) printf "%.1f", e * 1e6 * f / r; else printf "-" }')
 		# the trace packed afterwards (LZ4 high compression, off the capture's clock): the
 		# same records in fewer bytes; pack's line says how many a record (it has decoded
 		# every chunk it wrote, so no second info is needed)
@@ -198,8 +203,10 @@ for game in $GAMES; do
 		disp=$(q "SELECT count(*) FROM kernels WHERE kind = 'dispatch'")
 		# a draw's row gives its command buffer's losses: the most a frame, summed
 		lost=$(q "SELECT coalesce(sum(l), 0) FROM (SELECT max(json_extract(params, '$.lost')) AS l FROM kernels GROUP BY frame)")
-		printf '%-14s %4s %6s %10s %8s %8s %9s %9s %7s %8s %8s %13s %13s %6s %s\n' "$game" "t$t" "${frames:--}" \
-			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((recs / frames)) || echo -)" "${bpr:--}" "${pbpr:--}" \
+		printf '%-14s %4s %6s %10s %11s %7s %7s %8s %8s %9s %9s %7s %8s %8s %13s %13s %6s %s\n' "$game" "t$t" "${frames:--}" \
+			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((recs / frames)) || echo -)" \
+			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((raw / frames)) || echo -)" "$nsrec" "$nsraw" \
+			"${bpr:--}" "${pbpr:--}" \
 			"$plain" "$cap" "$([ "$plain" != - ] && [ "$cap" != - ] && awk -v a="$cap" -v b="$plain" 'BEGIN { printf "%.1fx", a / b }' || echo -)" \
 			"$wait_ms" "$exp_ms" "${exact:-0}/${draws:-0}" "$([ "$t" = 3 ] && echo "${instr:-0}/$((${draws:-0} + ${disp:-0}))" || echo -)" \
 			"${lost:-0}" "$([ "$rc" = 0 ] && echo ok || echo "exit $rc")" >>"$SUMMARY.new"
@@ -232,7 +239,7 @@ done
 [ -s "$OUT/validation.txt" ] && cat "$OUT/validation.txt"
 
 {
-	printf '%-14s %4s %6s %10s %8s %8s %9s %9s %7s %8s %8s %13s %13s %6s %s\n' game tier frames rec/frame B/rec packed \
+	printf '%-14s %4s %6s %10s %11s %7s %7s %8s %8s %9s %9s %7s %8s %8s %13s %13s %6s %s\n' game tier frames rec/frame raw/frame ns/rec ns/raw B/rec packed \
 		"plain ms" "capt ms" ratio "wait ms" "exp ms" "exact/draws" "instr/kern" lost status
 	cat "$SUMMARY.new"
 } >"$SUMMARY"

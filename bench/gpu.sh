@@ -163,7 +163,7 @@ grep -q "^buffer_device_address yes" "$out/probe.txt" || could_not+=("tier 3 rec
 grep -q "^fragment_stores yes" "$out/probe.txt" || could_not+=("tier 3 fragment records (fragmentStoresAndAtomics)")
 [ -f "$REF" ] || could_not+=("comparison with lavapipe ($REF missing)")
 echo "== captures (each program plain, then at tiers 1, 2, 3; seconds are whole runs, start included)"
-printf '%-13s %4s %8s %8s %6s %10s %9s %9s %8s  %s\n' run tier plain captured ratio records expanding waiting instr lavapipe
+printf '%-13s %4s %8s %8s %6s %10s %10s %9s %9s %8s  %s\n' run tier plain captured ratio records raw expanding waiting instr lavapipe
 fails=0
 for r in "${RUNS[@]}"; do
 	set -- $r
@@ -181,6 +181,7 @@ for r in "${RUNS[@]}"; do
 		took=$(secs "$t0" "$(now)")
 		info=$("$LLCT" info --kernels "$out/$name-t$tier.llct")
 		recs=$(awk '/^records/{print $2; exit}' <<<"$info")
+		raw=$(awk '$2 == "capture.raw.shader_records" { r = $3 } $2 == "capture.raw.xfb_vertices" { v = $3 } END { print r + v }' <<<"$info")
 		expd=$(awk '$2 == "capture.seconds.expanding" {print $3}' <<<"$info")
 		wait=$(awk '$2 == "capture.seconds.waiting_for_counts" {print $3}' <<<"$info")
 		instr="-"
@@ -204,9 +205,9 @@ for r in "${RUNS[@]}"; do
 		if ! cmp -s "$out/$name.plain" "$out/$name-t$tier.out"; then
 			same="$same; OUTPUT CHANGED"; fails=$((fails + 1))
 		fi
-		printf '%-13s %4s %8s %8s %6s %10s %9s %9s %8s  %s\n' "$name" "$tier" "$plain" "$took" \
+		printf '%-13s %4s %8s %8s %6s %10s %10s %9s %9s %8s  %s\n' "$name" "$tier" "$plain" "$took" \
 			"$(awk -v a="$took" -v b="$plain" 'BEGIN { printf "%.1fx", a / (b > 0 ? b : 1e-9) }')" \
-			"$recs" "${expd:--}" "${wait:--}" "$instr" "$same"
+			"$recs" "$raw" "${expd:--}" "${wait:--}" "$instr" "$same"
 	done
 done
 # a frame's time apart from start-up: (a 40-frame run - a 10-frame run) / 30 captured (every

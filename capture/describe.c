@@ -341,6 +341,10 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	if (r.fell_back)
 		snprintf(pos_state, sizeof(pos_state),
 			 "xfb, but out of memory rasterizing: tier 1's rectangle");
+	if (c->in_frame) { /* what the device wrote for it, read back (capture.raw.*) */
+		c->out.raw_records += recorded ? ir.records : 0;
+		c->out.raw_vertices += d.pos ? d.n_vertices : 0;
+	}
 	if (recorded) {
 		uint32_t width = c->walk.pass.x1;
 		for (uint32_t a = 0; a < c->walk.pass.n; a++)
@@ -417,6 +421,8 @@ void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 			 : p && p->tw.twin && b && b->no_twins ? NO_TWINS
 			 : p && p->tw.twin ? "recorded before the layer could record its accesses"
 					   : "no pipeline");
+	if (recorded && c->in_frame)
+		c->out.raw_records += ir.records;
 	snprintf(params, sizeof(params), "{\"groups\":[%u,%u,%u],\"pipeline\":%llu%s}",
 		 m->u.dispatch.x, m->u.dispatch.y, m->u.dispatch.z,
 		 (unsigned long long)(p ? p->id : 0), how);

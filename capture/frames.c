@@ -89,6 +89,10 @@ void capture_note_costs(struct capture_device *c)
 	llct_writer_set(c->out.w, "capture.seconds.waiting_for_counts", v);
 	snprintf(v, sizeof(v), "%.3f", c->out.t_expand);
 	llct_writer_set(c->out.w, "capture.seconds.expanding", v);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)c->out.raw_records);
+	llct_writer_set(c->out.w, "capture.raw.shader_records", v);
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)c->out.raw_vertices);
+	llct_writer_set(c->out.w, "capture.raw.xfb_vertices", v);
 	/* how many frames the layer saw, and by which boundary: what a user picking --frames
 	   needs when the range was never reached (llctrace capture says so) */
 	char seen[96];

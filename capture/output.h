@@ -35,6 +35,10 @@ struct output_state {
 	 * records (expand_submission, rasterizing included); noted in the trace
 	 * (capture.seconds.*) and LLCT_CAPTURE_TIMES */
 	double t_wait, t_expand;
+	/* what the device wrote for the layer to read back (under the lock), noted beside the
+	 * time account (capture.raw.*): tier 3's shader records of the captured kernels, and tier
+	 * 2's transform-feedback vertices of the captured draws */
+	uint64_t raw_records, raw_vertices;
 	int boundary_label;             /* a debug label starts each frame (the walk meets them) */
 	char boundary_name[64];         /* its name */
 	char label[64];                 /* the debug label the kernels being written are under */
