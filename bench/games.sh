@@ -284,11 +284,11 @@ echo "== read hit rate at 8 MiB, RT->TEX and Z->TEX consumed, misses saved again
 	round(100 * (SELECT consumed_fraction FROM z_tex_totals WHERE run_id = r.id), 1) AS z_tex_pct,
 	round(100 * (SELECT miss_saving FROM miss_savings_vs_drrip WHERE run_id = r.id), 1) AS vs_drrip_pct
 	FROM runs r JOIN configs c ON c.run_id = r.id JOIN stream_stats s ON s.run_id = r.id
-	WHERE r.llc_bytes = 8388608 AND c.latest GROUP BY r.id ORDER BY r.trace, r.policy"
+	WHERE r.llc_bytes = 8388608 AND c.config = '8MiB:16:64' AND c.latest GROUP BY r.id ORDER BY r.trace, r.policy"
 echo "== policies from fewest misses to most at 8 MiB, tier by tier (where the tiers disagree)"
 "$LLCTRACE" sql "$OUT/results.db" "SELECT replace(trace, '$OUT/', '') AS trace, group_concat(policy, ' < ') AS ranking
 	FROM (SELECT r.trace, r.policy, r.misses FROM run_misses r JOIN configs c ON c.run_id = r.id
-	WHERE r.llc_bytes = 8388608 AND c.latest ORDER BY r.trace, r.misses, r.policy) GROUP BY trace ORDER BY trace"
+	WHERE r.llc_bytes = 8388608 AND c.config = '8MiB:16:64' AND c.latest ORDER BY r.trace, r.misses, r.policy) GROUP BY trace ORDER BY trace"
 echo "== pass to pass at 8 MiB: reads of another kernel's output, and the share that hit (flow_trace)"
 "$LLCTRACE" sql "$OUT/results.db" "SELECT replace(t.trace, '$OUT/', '') AS trace, t.from_stream || '>' || t.to_stream AS flow,
 	max(t.reads) AS reads, group_concat(t.policy || ' ' || round(100 * t.hit_rate, 1), ', ') AS hit_pct
