@@ -3,16 +3,20 @@
  * one read counted against (frame, producer, consumer, from stream, to stream), and a hit when
  * the model hit. Which lines were written by whom comes from the trace alone, so the reads are
  * the same under every policy; only the hits are the policy's (docs/REPLAY.md, "Pass-to-pass
- * reuse"). Two open-addressing tables: lines (the last writer) and rows (the counts). */
+ * reuse"). The last writers are kept in pages of lines, the rows in an open-addressing table. */
 #include "engine.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-struct line_slot {
-	uint64_t key;    /* line + 1; 0: empty */
-	uint32_t kernel; /* the last write's kernel and stream */
-	uint8_t stream;
+/* The last writer of each line, in pages of 4,096 lines (a trace's resources lie in runs of
+ * pages): kernel + 1 (0: never written) and stream of each line; pages found through an
+ * open-addressing directory, the last one used kept aside. */
+#define PAGE_LINES 4096u
+struct page {
+	uint64_t key; /* page number + 1; 0: empty directory slot */
+	uint32_t kernel[PAGE_LINES];
+	uint8_t stream[PAGE_LINES];
 };
 
 struct row_slot {
@@ -21,10 +25,12 @@ struct row_slot {
 };
 
 struct llct_flow {
-	struct line_slot *lines;
-	size_t lines_cap, lines_n;
+	struct page **dir; /* directory of pages (NULL: empty) */
+	size_t dir_cap, dir_n;
+	struct page *last; /* the page the last access used */
 	struct row_slot *rows;
 	size_t rows_cap, rows_n;
+	struct llct_flow_row *last_row; /* the row the last counted read went to */
 	int failed; /* out of memory once: counting stops, the replay fails */
 };
 
@@ -42,11 +48,11 @@ struct llct_flow *llct_flow_create(void)
 	struct llct_flow *f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
-	f->lines_cap = 1 << 12;
+	f->dir_cap = 1 << 8;
 	f->rows_cap = 1 << 8;
-	f->lines = calloc(f->lines_cap, sizeof(*f->lines));
+	f->dir = calloc(f->dir_cap, sizeof(*f->dir));
 	f->rows = calloc(f->rows_cap, sizeof(*f->rows));
-	if (!f->lines || !f->rows) {
+	if (!f->dir || !f->rows) {
 		llct_flow_free(f);
 		return NULL;
 	}
@@ -57,37 +63,65 @@ void llct_flow_free(struct llct_flow *f)
 {
 	if (!f)
 		return;
-	free(f->lines);
+	if (f->dir)
+		for (size_t i = 0; i < f->dir_cap; i++)
+			free(f->dir[i]);
+	free(f->dir);
 	free(f->rows);
 	free(f);
 }
 
 size_t llct_flow_bytes(const struct llct_flow *f)
 {
-	return f ? f->lines_cap * sizeof(*f->lines) + f->rows_cap * sizeof(*f->rows) : 0;
+	return f ? f->dir_cap * sizeof(*f->dir) + f->dir_n * sizeof(struct page) +
+		       f->rows_cap * sizeof(*f->rows)
+		 : 0;
 }
 
-static struct line_slot *line_find(struct line_slot *t, size_t cap, uint64_t key)
+static struct page **dir_find(struct page **dir, size_t cap, uint64_t key)
 {
 	size_t s = (size_t)mix(key) & (cap - 1);
-	while (t[s].key && t[s].key != key)
+	while (dir[s] && dir[s]->key != key)
 		s = (s + 1) & (cap - 1);
-	return &t[s];
+	return &dir[s];
 }
 
-static int lines_grow(struct llct_flow *f)
+static int dir_grow(struct llct_flow *f)
 {
-	size_t cap = 2 * f->lines_cap;
-	struct line_slot *t = calloc(cap, sizeof(*t));
-	if (!t)
+	size_t cap = 2 * f->dir_cap;
+	struct page **d = calloc(cap, sizeof(*d));
+	if (!d)
 		return -1;
-	for (size_t i = 0; i < f->lines_cap; i++)
-		if (f->lines[i].key)
-			*line_find(t, cap, f->lines[i].key) = f->lines[i];
-	free(f->lines);
-	f->lines = t;
-	f->lines_cap = cap;
+	for (size_t i = 0; i < f->dir_cap; i++)
+		if (f->dir[i])
+			*dir_find(d, cap, f->dir[i]->key) = f->dir[i];
+	free(f->dir);
+	f->dir = d;
+	f->dir_cap = cap;
 	return 0;
+}
+
+/* The page of `line`, made if `make` and new; NULL if there is none (or memory ran out). */
+static struct page *page_of(struct llct_flow *f, uint64_t line, int make)
+{
+	uint64_t key = (line / PAGE_LINES) + 1;
+	if (f->last && f->last->key == key)
+		return f->last;
+	struct page **slot = dir_find(f->dir, f->dir_cap, key);
+	if (!*slot) {
+		if (!make)
+			return NULL;
+		if (2 * (f->dir_n + 1) > f->dir_cap) {
+			if (dir_grow(f))
+				return NULL;
+			slot = dir_find(f->dir, f->dir_cap, key);
+		}
+		if (!(*slot = calloc(1, sizeof(struct page))))
+			return NULL;
+		(*slot)->key = key;
+		f->dir_n++;
+	}
+	return f->last = *slot;
 }
 
 static uint64_t row_hash(uint32_t frame, uint32_t producer, uint32_t consumer, unsigned from,
@@ -124,6 +158,7 @@ static int rows_grow(struct llct_flow *f)
 	free(f->rows);
 	f->rows = t;
 	f->rows_cap = cap;
+	f->last_row = NULL; /* it pointed into the old table */
 	return 0;
 }
 
@@ -137,40 +172,44 @@ void llct_flow_access(struct llct_flow *f, uint32_t frame, uint32_t kernel, uint
 {
 	if (f->failed)
 		return;
+	uint32_t at = (uint32_t)(line % PAGE_LINES);
 	if (write) { /* the line's last writer, whatever the stream */
-		if (2 * (f->lines_n + 1) > f->lines_cap && lines_grow(f)) {
+		struct page *pg = page_of(f, line, 1);
+		if (!pg) {
 			f->failed = 1;
 			return;
 		}
-		struct line_slot *s = line_find(f->lines, f->lines_cap, line + 1);
-		f->lines_n += !s->key;
-		s->key = line + 1;
-		s->kernel = kernel;
-		s->stream = (uint8_t)stream;
+		pg->kernel[at] = kernel + 1;
+		pg->stream[at] = (uint8_t)stream;
 		return;
 	}
 	if (!llct_flow_is_consumer(stream))
 		return;
-	const struct line_slot *s = line_find(f->lines, f->lines_cap, line + 1);
-	if (!s->key || s->kernel == kernel) /* never written, or the consumer's own output */
-		return;
-	if (2 * (f->rows_n + 1) > f->rows_cap && rows_grow(f)) {
-		f->failed = 1;
-		return;
-	}
+	const struct page *pg = page_of(f, line, 0);
+	if (!pg || !pg->kernel[at] || pg->kernel[at] - 1 == kernel)
+		return; /* never written, or the consumer's own output */
 	struct llct_flow_row k = {.frame = frame,
-				  .producer = s->kernel,
+				  .producer = pg->kernel[at] - 1,
 				  .consumer = kernel,
-				  .from_stream = s->stream,
+				  .from_stream = pg->stream[at],
 				  .to_stream = (uint8_t)stream};
-	struct row_slot *r = row_find(f->rows, f->rows_cap, &k);
-	if (!r->used) {
-		r->used = 1;
-		r->r = k;
-		f->rows_n++;
+	struct llct_flow_row *r = f->last_row;
+	if (!r || r->frame != k.frame || r->producer != k.producer || r->consumer != k.consumer ||
+	    r->from_stream != k.from_stream || r->to_stream != k.to_stream) {
+		if (2 * (f->rows_n + 1) > f->rows_cap && rows_grow(f)) {
+			f->failed = 1;
+			return;
+		}
+		struct row_slot *rs = row_find(f->rows, f->rows_cap, &k);
+		if (!rs->used) {
+			rs->used = 1;
+			rs->r = k;
+			f->rows_n++;
+		}
+		r = f->last_row = &rs->r;
 	}
-	r->r.reads++;
-	r->r.hits += hit != 0;
+	r->reads++;
+	r->hits += hit != 0;
 }
 
 static int by_key(const void *a, const void *b)

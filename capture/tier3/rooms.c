@@ -4,7 +4,7 @@
  * up takes them. A program that rotates many command buffers (Zink on lavapipe keeps dozens in
  * flight) so reuses a few rooms instead of giving each command buffer its own: each new room was
  * up to hundreds of MB of fresh pages that the device faulted in and the kernel zeroed as the
- * instrumented shaders wrote them, every frame (docs/PERFORMANCE.md, "Tier 3's rooms handed
+ * instrumented shaders wrote them, every frame (docs/journal/performance.md, "Tier 3's rooms handed
  * on"). */
 #include "instr.h"
 
