@@ -11,7 +11,9 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 enum key {
 	K_TRACES,
@@ -663,7 +665,8 @@ int batch_grid_load(const char *path, struct batch_grid *g, char *err, size_t er
 	ini_max_line = 1 << 20;
 	int rc = ini_parse(path, handler, &p), st = LLCT_OK;
 	if (rc < 0)
-		st = gerr(err, err_size, "'%s': cannot read the grid", path);
+		st = gerr(err, err_size, "'%s': cannot read the grid: %s", path,
+			  access(path, R_OK) != 0 ? strerror(errno) : "cannot open it");
 	else if (rc > 0)
 		st = gerr(err, err_size, "'%s':%d: %s", path, rc,
 			  p.why[0] ? p.why : "not a key = value line");

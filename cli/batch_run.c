@@ -388,9 +388,10 @@ int batch_run(struct batch_grid *g, const struct batch_plan *p, const struct bat
 			if (!o->quiet && !gp.line.enabled)
 				fprintf(stderr,
 					"batch: job %zu/%zu: %s, %zu configuration%s x %zu "
-					"policies in %.2fs\n",
+					"polic%s in %.2fs\n",
 					k, n_mine, c->traces[0], jb->n_cells,
-					jb->n_cells == 1 ? "" : "s", job.n_pol, cli_now() - tj);
+					jb->n_cells == 1 ? "" : "s", job.n_pol,
+					job.n_pol == 1 ? "y" : "ies", cli_now() - tj);
 		} else {
 			char what[600];
 			describe(g, c, what, sizeof(what));
@@ -398,9 +399,10 @@ int batch_run(struct batch_grid *g, const struct batch_plan *p, const struct bat
 			jobs_failed++;
 			if (gp.line.enabled && gp.line.shown)
 				fputc('\n', stderr);
-			cli_error("batch: failed: %s%s (%zu configuration%s x %zu policies): %s",
+			cli_error("batch: failed: %s%s (%zu configuration%s x %zu polic%s): %s",
 				  what, jb->n_cells > 1 ? " and its sweep" : "", jb->n_cells,
-				  jb->n_cells == 1 ? "" : "s", job.n_pol, err);
+				  jb->n_cells == 1 ? "" : "s", job.n_pol, job.n_pol == 1 ? "y" : "ies",
+				  err);
 			rc = EXIT_FAIL;
 		}
 		replay_job_release(&job);
@@ -416,9 +418,10 @@ int batch_run(struct batch_grid *g, const struct batch_plan *p, const struct bat
 	if (!o->quiet || rc != EXIT_OK)
 		fprintf(
 		    stderr,
-		    "batch: %zu runs made, %zu failed (%zu job%s), in %.2fs (%.1f runs/s); results "
+		    "batch: %zu run%s made, %zu failed (%zu job%s), in %.2fs (%.1f runs/s); results "
 		    "in '%s'\n",
-		    runs_done, runs_failed, jobs_failed, jobs_failed == 1 ? "" : "s", el,
+		    runs_done, runs_done == 1 ? "" : "s", runs_failed, jobs_failed,
+		    jobs_failed == 1 ? "" : "s", el,
 		    el > 0 ? (double)runs_done / el : 0.0, o->out);
 	(void)runs_total;
 	free(work);

@@ -26,7 +26,13 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "llctrace CMD: MESSAGE" and a pointer to help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Handles the getopt result '?' / ':' and --help uniformly. Returns -1 to continue. */
+/* getopt_long, but a value given as its own word that is itself an option ("-p -o r.db") is
+ * reported as left out (':'), not taken; cli_getopt_common says which option lacks it. */
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
 int cli_getopt_common(const char *cmd, int c, char **argv);
+/* From now on SIGINT, SIGTERM and SIGHUP print this message (printf-style, formatted now) and
+ * end the process with 128 + the signal: for commands whose output is whole or absent. */
+void cli_on_interrupt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A list option's value (optarg) with what the shell split off after a trailing comma
  * ("-p drrip, gspc"): the next arguments are taken while the value ends with a comma, unless
  * one is an option or names a file. Call right after getopt returned the option. */

@@ -55,7 +55,7 @@ int cmd_batch(int argc, char **argv)
 	char err[1024], self[PATH_MAX];
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, ":o:qh", opts)) != -1) {
 		switch (c) {
 		case 'o':
 			ro.out = so.out = optarg;
@@ -155,6 +155,10 @@ int cmd_batch(int argc, char **argv)
 		cli_error("%s", err);
 		goto out;
 	}
+	if (ro.out && !slurm && !list) /* each job's runs are committed when the job ends */
+		cli_on_interrupt("llctrace batch: interrupted; the jobs finished so far are in '%s' "
+				 "(the same command again does the rest)",
+				 ro.out);
 	if (list) {
 		for (size_t i = 0; i < g.n_cells; i++)
 			for (size_t m = 0; m < g.cells[i].n_pol; m++)
@@ -174,9 +178,10 @@ int cmd_batch(int argc, char **argv)
 				done += g.cells[i].done[m];
 		fprintf(
 		    stderr,
-		    "batch: '%s': %zu runs (%zu configurations x their policies); %zu already in "
-		    "'%s'; %zu jobs to run\n",
-		    g.path, runs, g.n_cells, done, ro.out, p.n_jobs);
+		    "batch: '%s': %zu run%s (%zu configuration%s x their policies); %zu already in "
+		    "'%s'; %zu job%s to run\n",
+		    g.path, runs, runs == 1 ? "" : "s", g.n_cells, g.n_cells == 1 ? "" : "s", done,
+		    ro.out, p.n_jobs, p.n_jobs == 1 ? "" : "s");
 	}
 	if (slurm) {
 		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -208,7 +213,7 @@ int cmd_merge(int argc, char **argv)
 	char err[1024];
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, ":o:qh", opts)) != -1) {
 		if (c == 'o')
 			out = optarg;
 		else if (c == 'q')

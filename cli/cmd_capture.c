@@ -214,7 +214,7 @@ int cmd_capture(int argc, char **argv)
 	opterr = 0;
 	optind = 1;
 	/* '+': stop at the program's name, so its own options stay its own */
-	while ((c = getopt_long(argc, argv, "+:o:f:b:s:t:xqh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "+:o:f:b:s:t:xqh", opts)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;

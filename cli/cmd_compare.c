@@ -39,7 +39,7 @@ int cmd_compare(int argc, char **argv)
 	int c, frames = 0, csv = 0;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, ":h", opts)) != -1) {
 		if (c == 'f')
 			frames = 1;
 		else if (c == 'c')

@@ -19,7 +19,7 @@ static int open_args(const char *cmd, int argc, char **argv, int *csv, struct ll
 	int c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, csv ? ":f:h" : ":f:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, csv ? ":f:h" : ":f:h", opts)) != -1) {
 		if (c == 'c' && csv) {
 			*csv = 1;
 		} else if (c == 'k' && kernels) {

@@ -20,7 +20,7 @@ int cmd_import(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":c:o:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, ":c:o:qh", opts)) != -1) {
 		switch (c) {
 		case 'c':
 			in_path = optarg;
@@ -42,7 +42,10 @@ int cmd_import(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		return cli_usage_error("import", "unexpected argument '%s'", argv[optind]);
+		return cli_usage_error("import", "unexpected argument '%s'%s", argv[optind],
+				       in_path ? ""
+					       : " (the CSV file goes after --csv: llctrace import "
+						 "--csv IN.csv -o OUT.llct)");
 	if (!in_path)
 		return cli_usage_error("import", "needs --csv IN.csv");
 	if (!out_path)
@@ -51,6 +54,14 @@ int cmd_import(int argc, char **argv)
 		return EXIT_FAIL;
 	(void)quiet;
 
+	enum cli_file_kind kind = strcmp(in_path, "-") == 0 ? CLI_FILE_OTHER : cli_file_kind(in_path);
+	if (kind == CLI_FILE_TRACE || kind == CLI_FILE_RESULTS || kind == CLI_FILE_SQLITE ||
+	    kind == CLI_FILE_REPORT || kind == CLI_FILE_DIR) {
+		cli_error("'%s' is %s, not CSV records (llctrace dump --csv TRACE > IN.csv writes "
+			  "them)",
+			  in_path, cli_file_kind_name(kind));
+		return EXIT_FAIL;
+	}
 	FILE *in = strcmp(in_path, "-") == 0 ? stdin : fopen(in_path, "r");
 	if (!in) {
 		cli_error("'%s': cannot open: %s", in_path, strerror(errno));

@@ -29,7 +29,7 @@ int cmd_pack(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":l:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, ":l:qh", opts)) != -1) {
 		switch (c) {
 		case 'l':
 			if (!cli_parse_uint(optarg, LLCT_CHUNK_LEVEL_MAX, &level))

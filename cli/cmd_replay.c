@@ -222,7 +222,7 @@ int cmd_replay(int argc, char **argv)
 	replay_job_init(a);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":p:o:l:f:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, ":p:o:l:f:qh", opts)) != -1) {
 		switch (c) {
 		case 'p':
 			policy_arg =
@@ -454,6 +454,10 @@ int cmd_replay(int argc, char **argv)
 		llct_reader_close(r);
 	}
 	struct llct_results *db;
+	/* a replay writes its runs in one transaction at the end: interrupted, it left none */
+	cli_on_interrupt("llctrace replay: interrupted; nothing of this replay was written "
+			 "('%s' keeps the runs it had)",
+			 out_path);
 	if (llct_results_open(out_path, &db, err, sizeof(err))) {
 		cli_error("%s", err);
 		goto out;

@@ -70,7 +70,7 @@ int cmd_report(int argc, char **argv)
 	uint64_t v;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, ":o:qh", opts)) != -1) {
 		switch (c) {
 		case 'o':
 			out_arg = optarg;

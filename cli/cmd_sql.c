@@ -50,7 +50,7 @@ int cmd_sql(int argc, char **argv)
 	int c, csv = 0, writable = 0, rc = EXIT_FAIL;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, ":h", opts)) != -1) {
 		if (c == 'c')
 			csv = 1;
 		else if (c == 'w')
@@ -213,7 +213,10 @@ int cmd_sql(int argc, char **argv)
 			free(numeric);
 		}
 		if (step != SQLITE_DONE) {
-			cli_error("'%s': %s", path, sqlite3_errmsg(db));
+			cli_error("'%s': %s%s", path, sqlite3_errmsg(db),
+				  !writable && sqlite3_errcode(db) == SQLITE_READONLY
+				      ? " (it is opened read-only: give --write to change it)"
+				      : "");
 			goto out;
 		}
 		sqlite3_finalize(st);

@@ -83,12 +83,16 @@ int cmd_synth(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:n:W:H:s:qh", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, ":o:n:W:H:s:qh", opts)) != -1) {
 		uint32_t *field = NULL;
+		/* the option's own word, not its value's ("--width 640": '--width') */
+		const char *word = optarg && optind >= 2 && optarg == argv[optind - 1]
+				       ? argv[optind - 2]
+				       : argv[optind - 1];
 		if ((c == 'W' || c == 'H' || (c >= O_OBJECTS && c <= O_PARTICLES)))
-			graphics_opt = argv[optind - 1];
+			graphics_opt = word;
 		if (c > O_KERNEL)
-			kernel_opt = argv[optind - 1];
+			kernel_opt = word;
 		switch (c) {
 		case 'o':
 			out = optarg;

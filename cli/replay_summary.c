@@ -13,8 +13,8 @@ int replay_print_summary(struct llct_results *db, const struct replay_job *a, co
 	if (a->corun) {
 		if (cli_print_corun_table(llct_results_handle(db), a->first_id, (int64_t)a->n_pol))
 			rc = 1;
-		fprintf(stderr, "co-ran %zu traces x %zu policies in %.2fs; results in '%s'\n",
-			a->n_traces, a->n_pol, a->wall_s, out_path);
+		fprintf(stderr, "co-ran %zu traces x %zu polic%s in %.2fs; results in '%s'\n",
+			a->n_traces, a->n_pol, a->n_pol == 1 ? "y" : "ies", a->wall_s, out_path);
 		return rc;
 	}
 	for (size_t k = 0; k < (a->n_sweep ? a->n_sweep : 1); k++) {
@@ -43,8 +43,9 @@ int replay_print_summary(struct llct_results *db, const struct replay_job *a, co
 				"smaller N) for tighter estimates\n");
 	}
 	fprintf(stderr,
-		"replayed %llu records x %zu policies%s%.0zu%s%s in %.2fs; results in '%s'\n",
-		(unsigned long long)a->records, a->n_pol, a->n_sweep ? " x " : "", a->n_sweep,
+		"replayed %llu records x %zu polic%s%s%.0zu%s%s in %.2fs; results in '%s'\n",
+		(unsigned long long)a->records, a->n_pol, a->n_pol == 1 ? "y" : "ies",
+		a->n_sweep ? " x " : "", a->n_sweep,
 		a->n_sweep ? " LLC sizes" : "",
 		a->one_pass ? " in one pass (LRU stack distances)" : "", a->wall_s, out_path);
 	return rc;

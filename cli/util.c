@@ -1,5 +1,8 @@
 /* util.c - messages, option errors, progress lines and number parsing for the subcommands. */
 #include "cli.h"
+
+#include <ctype.h>
+#include <signal.h>
 #include "llct/trace.h"
 
 #include <errno.h>
@@ -30,10 +33,66 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* The message cli_on_interrupt's handler writes (async-signal-safe: write, then _exit). */
+static char interrupt_msg[1200];
+static size_t interrupt_len;
+
+static void on_interrupt(int sig)
+{
+	ssize_t w = write(2, interrupt_msg, interrupt_len);
+	(void)w;
+	_exit(128 + sig);
+}
+
+void cli_on_interrupt(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(interrupt_msg, sizeof(interrupt_msg) - 1, fmt, ap);
+	va_end(ap);
+	interrupt_len = n < 0 ? 0 : (size_t)n < sizeof(interrupt_msg) - 1 ? (size_t)n : sizeof(interrupt_msg) - 2;
+	interrupt_msg[interrupt_len++] = '\n';
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* The option whose value was left out (cli_getopt): "-p" in "replay t.llct -p -o r.db". */
+static char missing_opt[64], missing_next[64];
+
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+	int idx = -1;
+	missing_opt[0] = '\0';
+	int c = getopt_long(argc, argv, shortopts, longopts, &idx);
+	if (c == -1 || c == '?' || c == ':' || !optarg)
+		return c;
+	/* A value given as its own word that is itself an option ("-p -o r.db", "--llc
+	 * --ucd"): the value was left out, and getopt took the next option for it. Negative
+	 * numbers pass, and so do options whose values are other programs' options. */
+	int own_word = optind >= 2 && argv[optind - 1] == optarg;
+	int looks = optarg[0] == '-' && (isalpha((unsigned char)optarg[1]) ||
+					 (optarg[1] == '-' && isalpha((unsigned char)optarg[2])));
+	int passes = idx >= 0 && longopts[idx].name && strstr(longopts[idx].name, "-arg");
+	if (own_word && looks && !passes) {
+		snprintf(missing_opt, sizeof(missing_opt), "%s", argv[optind - 2]);
+		snprintf(missing_next, sizeof(missing_next), "%s", optarg);
+		return ':';
+	}
+	return c;
+}
+
 int cli_getopt_common(const char *cmd, int c, char **argv)
 {
 	if (c == 'h')
 		return cli_help(cmd);
+	if (c == ':' && missing_opt[0])
+		return cli_usage_error(cmd, "option '%s' needs a value ('%s' is an option)",
+				       missing_opt, missing_next);
 	if (c == '?' || c == ':') {
 		const char *bad = argv[optind - 1];
 		char near[64];
