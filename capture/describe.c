@@ -318,7 +318,12 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	/* tier 3: the fragment twin's records give the sampled images' traffic */
 	struct instr_result ir;
 	int recorded = c->frag_instr && !c->tier->draw_peek(cb, m->u.draw.rec, p, &ir); /* tier 3 */
-	if (recorded) { /* sampled images, and buffers when every stage records, from records */
+	/* a multi-draw's later sub-draws: their accesses are in the first's records, so their
+	   sampled images (and buffers) are not modelled again */
+	int in_first = c->frag_instr && m->u.draw.sub && c->walk.multi_recorded && p &&
+		       p->tw.twin;
+	if (recorded || in_first) { /* sampled images, and buffers when every stage records,
+				       from records */
 		size_t k = 0;
 		for (size_t i = 0; i < c->walk.n_uses; i++) {
 			const struct llct_use *u = &c->walk.uses[i];
@@ -391,10 +396,15 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 		    fr + at, sizeof(fr) - at, "%s",
 		    p && p->tw.nothing
 			? ",\"accesses\":\"none\",\"why\":\"its shaders make no access to record\""
-		    : p && p->tw.twin && m->u.draw.sub
+		    : m->u.draw.sub && c->walk.multi_recorded
 			? ",\"accesses\":\"instrumented\",\"with\":\"its multi-draw's first "
 			  "sub-draw, whose row holds the records of every sub-draw\""
+		    : m->u.draw.sub
+			? ",\"accesses\":\"model\",\"why\":\"its multi-draw's first sub-draw "
+			  "made no records\""
 			: ",\"accesses\":\"model\",\"why\":\"no records were made for it\"");
+	if (!m->u.draw.sub) /* a single draw, or a multi-draw's first */
+		c->walk.multi_recorded = recorded;
 	att_ids(c, ids, sizeof(ids));
 	snprintf(
 	    params, sizeof(params),

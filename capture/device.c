@@ -73,6 +73,10 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	c->sub.boundary_submit = set.boundary == BOUNDARY_SUBMIT;
 	c->sub.boundary_auto = set.boundary == BOUNDARY_AUTO;
 	c->out.boundary_label = set.boundary == BOUNDARY_LABEL;
+	c->out.frames_by = c->out.boundary_label    ? "debug-utils labels"
+			   : c->sub.boundary_submit ? "queue submissions"
+			   : !c->sub.boundary_auto  ? "presents"
+						    : "queue submissions: no swapchain was made";
 	if (c->out.boundary_label) {
 		c->frame = c->rec_frame =
 		    UINT32_MAX; /* nothing before the first label is a frame */

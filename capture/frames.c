@@ -98,11 +98,7 @@ void capture_note_costs(struct capture_device *c)
 	char seen[96];
 	uint32_t n = c->frame == UINT32_MAX ? 0 : c->frame;
 	snprintf(seen, sizeof(seen), "%u (%s)", n,
-		 c->out.boundary_label ? "debug-utils labels"
-		 : c->sub.boundary_submit ? "queue submissions"
-		 : !c->sub.boundary_auto  ? "presents"
-		 : c->sub.presenting      ? "submissions, then presents once a swapchain was made"
-					  : "queue submissions: no swapchain was made");
+		 c->out.frames_by ? c->out.frames_by : "queue submissions");
 	llct_writer_set(c->out.w, "capture.frames_seen", seen);
 }
 

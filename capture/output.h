@@ -39,6 +39,9 @@ struct output_state {
 	 * time account (capture.raw.*): tier 3's shader records of the captured kernels, and tier
 	 * 2's transform-feedback vertices of the captured draws */
 	uint64_t raw_records, raw_vertices;
+	/* how frames are counted, for capture.frames_seen: set where the boundary is chosen
+	   (device.c) and where a swapchain makes the auto boundary move to presents */
+	const char *frames_by;
 	int boundary_label;             /* a debug label starts each frame (the walk meets them) */
 	char boundary_name[64];         /* its name */
 	char label[64];                 /* the debug label the kernels being written are under */

@@ -244,6 +244,15 @@ struct draw_query draw_query_begin(VkCommandBuffer cb)
 	return dq;
 }
 
+struct draw_query draw_twin_begin(VkCommandBuffer cb)
+{
+	struct capture_device *c = cap_of(cb, NULL);
+	struct draw_query dq = {VK_NULL_HANDLE, 0, 0, 0};
+	if (c && c->tier->draw_begin)
+		c->tier->draw_begin(cb, &dq);
+	return dq;
+}
+
 void draw_query_end(VkCommandBuffer cb, struct draw_query dq)
 {
 	struct capture_device *c = dq.rec ? cap_of(cb, NULL) : NULL; /* a tier's draw */

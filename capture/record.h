@@ -285,6 +285,10 @@ struct draw_query {
 	uint64_t orig; /* tier 3: the program's pipeline, bound back after */
 };
 struct draw_query draw_query_begin(VkCommandBuffer cb);
+/* The same for a draw the driver cannot count apart (a multi-draw of several sub-draws): no
+ * count query, only the tier's own work (tier 3 binds the fragment twin, so the sub-draws'
+ * accesses are recorded, on the first sub-draw's record). */
+struct draw_query draw_twin_begin(VkCommandBuffer cb);
 void draw_query_end(VkCommandBuffer cb, struct draw_query dq);
 /* Whether a submission's draws are measured: counts are on and it may hold captured work. */
 int measure_submit(const struct capture_device *c);

@@ -246,7 +246,9 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexed(VkCommandBuffer cb, uint32_t count
 }
 
 /* Multi-draws: one shadow for all (each sub-draw gets its part when their sizes are known);
- * one count query for one sub-draw (as Zink issues them), none for several. */
+ * one count query for one sub-draw (as Zink issues them), none for several; tier 3's twin for
+ * all of them, their records on the first sub-draw's (wined3d's two quads through Zink were
+ * left to the model before: no twin was bound for a multi-draw of several). */
 VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n,
 					       const VkMultiDrawInfoEXT *info, uint32_t instances,
 					       uint32_t first_instance, uint32_t stride)
@@ -261,8 +263,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n,
 	uint32_t *sub = calloc(n ? n : 1, sizeof(*sub));
 	if (sub)
 		draw_shadow(cb, &call, sub);
-	if (n == 1)
-		dq = draw_query_begin(cb);
+	dq = n == 1 ? draw_query_begin(cb) : draw_twin_begin(cb);
 	dd(cb)->CmdDrawMultiEXT(cb, n, info, instances, first_instance, stride);
 	draw_query_end(cb, dq);
 	for (uint32_t i = 0; i < n; i++) {
@@ -297,8 +298,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32
 	uint32_t *sub = calloc(n ? n : 1, sizeof(*sub));
 	if (sub)
 		draw_shadow(cb, &call, sub);
-	if (n == 1)
-		dq = draw_query_begin(cb);
+	dq = n == 1 ? draw_query_begin(cb) : draw_twin_begin(cb);
 	dd(cb)->CmdDrawMultiIndexedEXT(cb, n, info, instances, first_instance, stride,
 				       vertex_offset);
 	draw_query_end(cb, dq);
@@ -332,8 +332,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buf,
 	struct draw_query dq = {0};
 	uint32_t sub[1];
 	draw_shadow(cb, &call, sub);
-	if (n == 1)
-		dq = draw_query_begin(cb);
+	dq = n == 1 ? draw_query_begin(cb) : draw_twin_begin(cb);
 	dd(cb)->CmdDrawIndirect(cb, buf, off, n, stride);
 	draw_query_end(cb, dq);
 	for (uint32_t i = 0; i < n; i++)
@@ -354,8 +353,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuff
 	struct draw_query dq = {0};
 	uint32_t sub[1];
 	draw_shadow(cb, &call, sub);
-	if (n == 1)
-		dq = draw_query_begin(cb);
+	dq = n == 1 ? draw_query_begin(cb) : draw_twin_begin(cb);
 	dd(cb)->CmdDrawIndexedIndirect(cb, buf, off, n, stride);
 	draw_query_end(cb, dq);
 	for (uint32_t i = 0; i < n; i++)

@@ -346,6 +346,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateSwapchainKHR(VkDevice device,
 	    !c->sub.presenting) { /* auto: presents end frames from now on */
 		char v[80];
 		c->sub.presenting = 1;
+		c->out.frames_by = "submissions, then presents once a swapchain was made";
 		snprintf(v, sizeof(v), "present (submissions before frame %u)",
 			 c->rec_frame == UINT32_MAX ? 0 : c->rec_frame);
 		pthread_mutex_lock(&c->out.wmu);

@@ -458,4 +458,17 @@ const char llct_results_schema_v9[] =
     " CASE WHEN o.read_misses > 0 THEN 1.0 - 1.0 * a.read_misses / o.read_misses END"
     " AS read_miss_saving FROM run_comparisons p"
     " JOIN frame_misses a ON a.run_id = p.run_id"
-    " JOIN frame_misses o ON o.run_id = p.other_run_id AND o.frame = a.frame;";
+    " JOIN frame_misses o ON o.run_id = p.other_run_id AND o.frame = a.frame;"
+    /* miss_curves gains `curve`: the runs that make one curve. Runs of one shape (all but the
+     * size) at several sizes, as before; and a one-pass LRU replay (--mrc), whose sizes differ
+     * in their ways, is one curve by its set count and line ("lru --mrc 8192 sets:64"); and
+     * `sets`, `ways` to order and label it */
+    "DROP VIEW IF EXISTS miss_curves;"
+    "CREATE VIEW miss_curves AS SELECT c.run_id, c.trace, c.policy, c.shape, c.llc_bytes,"
+    " m.accesses, m.misses, CASE WHEN m.accesses > 0 THEN 1.0 * m.misses / m.accesses END"
+    " AS miss_rate, c.latest, CASE WHEN json_extract(r.params, '$.one_pass') IS NOT NULL"
+    " THEN 'lru --mrc ' || r.sets || ' sets:' || r.line ELSE c.policy || ' ' || c.shape END"
+    " AS curve, r.sets, r.ways FROM configs c JOIN runs r ON r.id = c.run_id"
+    " JOIN (SELECT run_id, sum(reads + writes) AS accesses,"
+    " sum(reads + writes - read_hits - write_hits) AS misses"
+    " FROM stream_stats GROUP BY run_id) m ON m.run_id = c.run_id;";

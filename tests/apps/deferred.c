@@ -10,7 +10,9 @@
  *   4. that target is copied to a host-visible buffer.
  * So the light pass reads each G-buffer texel once and the blur reads every texel the light
  * pass wrote. Prints a checksum of the read-back pixels.
- *   deferred [FRAMES]   (default 2) */
+ *   deferred [FRAMES [multi]]   (default 2; multi: the light pass is one vkCmdDrawMultiEXT of
+ *   two sub-draws of the same triangle, VK_EXT_multi_draw, as Zink draws glMultiDrawArrays:
+ *   each G-buffer texel is fetched twice) */
 #include "vkapp.h"
 
 #include "blur.frag.h"
@@ -116,7 +118,18 @@ static VkFramebuffer framebuffer(VkRenderPass rp, const VkImageView *views, uint
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 2;
-	app_open("deferred", 0, NULL, NULL);
+	int multi = argc > 2 && !strcmp(argv[2], "multi");
+	VkPhysicalDeviceMultiDrawFeaturesEXT mdf = {
+	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT, NULL, VK_TRUE};
+	app_open("deferred", 0, multi ? VK_EXT_MULTI_DRAW_EXTENSION_NAME : NULL,
+		 multi ? &mdf : NULL);
+	PFN_vkCmdDrawMultiEXT draw_multi =
+	    multi ? (PFN_vkCmdDrawMultiEXT)vkGetDeviceProcAddr(dev, "vkCmdDrawMultiEXT") : NULL;
+	if (multi && !draw_multi) {
+		fprintf(stderr, "deferred: no vkCmdDrawMultiEXT\n");
+		return 1;
+	}
+	const VkMultiDrawInfoEXT twice[2] = {{0, 3}, {0, 3}};
 	VkDeviceMemory mem[6], m_rb;
 	VkImage img[6]; /* albedo, normal, material, depth; lit; out */
 	VkImageView view[6];
@@ -190,7 +203,10 @@ int main(int argc, char **argv)
 		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipe_l);
 		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, lay_l, 0, 1, &set_l, 0,
 					NULL);
-		vkCmdDraw(cb, 3, 1, 0, 0);
+		if (multi)
+			draw_multi(cb, 2, twice, 1, 0, sizeof(twice[0]));
+		else
+			vkCmdDraw(cb, 3, 1, 0, 0);
 		vkCmdEndRenderPass(cb);
 		rbi.renderPass = rp_b, rbi.framebuffer = fb_b, rbi.clearValueCount = 0;
 		rbi.pClearValues = NULL;

@@ -101,11 +101,11 @@ EOF
 expect_rc 1 "$LLCTRACE" batch grid2.ini -o f.db
 expect_err "failed: [grid two] $T/bad.llct 131072:16:64"
 expect_err "not an llctrace trace"
-expect_err "1 runs made, 1 failed"
+expect_err "1 run made, 1 failed"
 cp t2.llct bad.llct
 expect_rc 0 "$LLCTRACE" batch grid2.ini -o f.db
 expect_err "1 already in 'f.db'"
-expect_err "batch: 1 runs made, 0 failed"
+expect_err "batch: 1 run made, 0 failed"
 
 # grid errors: file and line
 printf '[grid a]\ntraces = t1.llct\nsizes = 1MiB\nwayz = 4\n' >e1.ini
@@ -171,9 +171,9 @@ expect_rc 0 "$LLCTRACE" merge s0.db s1.db -o m.db
 expect_err "merge: 0 runs added to 'm.db'"
 [ "$(sqlite3 m.db "SELECT count(*) FROM runs")" = 136 ] && [ "$(cmp_runs ref.db m.db)" = 0 ] && [ "$(cmp_runs m.db r.db)" = 0 ] && ok || bad "merged shards differ"
 [ "$(sqlite3 m.db "PRAGMA integrity_check")" = ok ] && ok || bad "merged file integrity"
-cp s0.db new.db && sqlite3 new.db "PRAGMA user_version = 9"
+cp s0.db new.db && sqlite3 new.db "PRAGMA user_version = 10"
 expect_rc 1 "$LLCTRACE" merge new.db s1.db -o m2.db
-expect_err "'new.db': results schema version 9"
+expect_err "'new.db': results schema version 10"
 expect_err "'s1.db': $n1 runs added"
 expect_rc 1 "$LLCTRACE" merge t1.llct -o m2.db; expect_err "'t1.llct' is an llctrace trace, not a results database"
 expect_rc 1 "$LLCTRACE" merge m.db -o m.db; expect_err "being merged into"

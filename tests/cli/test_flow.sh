@@ -74,6 +74,22 @@ want=$(q f.db "SELECT sum(reads) || ' ' || sum(hits) FROM flow_kernels WHERE pol
 expect_rc 0 "$LLCTRACE" replay d.llct -p drrip -o n.db -q
 [ "$(q n.db "SELECT count(*) FROM kernel_flow")" = "0;" ] && ok || bad "flow rows without --flow"
 
+# a multi-draw (vkCmdDrawMultiEXT, as Zink draws glMultiDrawArrays): the light pass as two
+# sub-draws of the same triangle. The twin is bound for the whole multi-draw (it was not, for
+# several sub-draws, and their reads were left to the model): the first sub-draw's row holds the
+# records of both, twice the single draw's, the second's says where they are; output unchanged
+out=$("$LLCTRACE" capture -q -t 3 -o dm.llct -- "$APP" 1 multi 2>err)
+[ "$out" = "$("$APP" 1 multi)" ] && ok || bad "multi-draw output '$out': $(tail -2 err)"
+single=$(sqlite3 -batch -noheader d.llct "SELECT json_extract(params, '\$.records') FROM kernels WHERE kind = 'draw' AND frame = 0 ORDER BY id LIMIT 1 OFFSET 1")
+got=$(sqlite3 -batch -noheader dm.llct "SELECT json_extract(params, '\$.accesses') || ' ' || coalesce(json_extract(params, '\$.records'), '-') || ' ' || (json_extract(params, '\$.with') IS NOT NULL) FROM kernels WHERE kind = 'draw' ORDER BY id" | tr '\n' ';')
+case "$got" in "none - 0;instrumented "*" 0;instrumented - 1;instrumented 196608 0;") ok ;; *) bad "multi-draw rows: $got" ;; esac
+first=$(cut -d' ' -f2 <<<"${got#*;}")
+[ "$first" -gt "$single" ] && ok || bad "the multi-draw's first row holds $first records, a single draw $single: the second sub-draw's are missing"
+# the second sub-draw's reads are its first's: none of its own (the model is not added again),
+# and the light pass reads more than the single draw's
+tex() { "$LLCTRACE" dump --csv "$1" | awk -F, -v k="$2" 'NR > 1 && $3 == "TEX" && $6 == k { n++ } END { print n + 0 }'; }
+[ "$(tex dm.llct 4)" = 0 ] && [ "$(tex dm.llct 3)" -gt "$(tex d.llct 3)" ] && ok || bad "multi-draw TEX reads: first $(tex dm.llct 3), second $(tex dm.llct 4), single $(tex d.llct 3)"
+
 # batch: flow = yes gives the same rows as replay --flow, and a rerun makes nothing new
 printf '[grid f]\ntraces = %s\npolicies = gspc\nsizes = 8MiB\nflow = yes\n' "$T/d.llct" >g.ini
 expect_rc 0 "$LLCTRACE" batch g.ini -o b.db -q

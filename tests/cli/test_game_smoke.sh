@@ -47,7 +47,7 @@ q() { sqlite3 -batch -noheader "$tr" "$1"; }
 	&& ok || bad "draws not exact or not instrumented: $(q "SELECT params FROM kernels WHERE kind = 'draw' AND coalesce(json_extract(params, '$.accesses'), '') <> 'instrumented' LIMIT 2")"
 [ "$(q "SELECT coalesce(max(json_extract(params, '$.lost')), 0) FROM kernels")" = 0 ] && ok || bad "records lost"
 # frame times measured: the plain one and the captured one are numbers
-[[ "$(awk '{ print $7 " " $8 }' <<<"$row")" =~ ^[0-9]+\ [0-9]+$ ]] && ok || bad "frame times not measured: '$row'"
+[[ "$(awk '{ print $10 " " $11 }' <<<"$row")" =~ ^[0-9]+\ [0-9]+$ ]] && ok || bad "frame times not measured: '$row'"
 # the trace was packed after capture: smaller a record than captured, and says so
 [ "$(awk '{ print ($6 > 0 && $6 < $5) }' <<<"$row")" = 1 ] && ok || bad "not packed smaller: '$row'"
 [ "$(q "SELECT value FROM settings WHERE key = 'pack.level'")" = 9 ] && ok || bad "pack.level"

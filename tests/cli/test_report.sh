@@ -72,7 +72,7 @@ expect_err "opened it with true"
 
 # an older file is read through an upgraded temporary copy, itself untouched
 cp r.db v2.db
-sqlite3 v2.db "DROP VIEW kernel_savings_vs_drrip; DROP VIEW top_kernels_by_misses; DROP VIEW kernel_totals; DROP TABLE kernel_stats; DROP TABLE trace_kernels; DROP VIEW dram_totals; DROP VIEW dram_traffic; ALTER TABLE stream_stats DROP COLUMN bypass_writes; ALTER TABLE stream_stats DROP COLUMN sector_fills; ALTER TABLE stream_stats DROP COLUMN writeback_sectors; DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DROP INDEX runs_uid; ALTER TABLE runs DROP COLUMN uid; DROP TABLE colors; DROP TABLE estimates; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW frame_misses; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; CREATE VIEW miss_savings_vs_drrip AS SELECT id AS run_id FROM runs; PRAGMA user_version = 2"
+sqlite3 v2.db "DROP VIEW frame_comparisons; DROP VIEW run_comparisons; DROP VIEW flow_trace; DROP VIEW flow_totals; DROP VIEW flow_passes; DROP VIEW flow_kernels; DROP TABLE kernel_flow; DROP VIEW kernel_savings_vs_drrip; DROP VIEW top_kernels_by_misses; DROP VIEW kernel_totals; DROP TABLE kernel_stats; DROP TABLE trace_kernels; DROP VIEW dram_totals; DROP VIEW dram_traffic; ALTER TABLE stream_stats DROP COLUMN bypass_writes; ALTER TABLE stream_stats DROP COLUMN sector_fills; ALTER TABLE stream_stats DROP COLUMN writeback_sectors; DROP VIEW z_tex_reuse; DROP VIEW z_tex_totals; ALTER TABLE rt_tex DROP COLUMN z_produced; ALTER TABLE rt_tex DROP COLUMN z_consumed; DROP INDEX runs_uid; ALTER TABLE runs DROP COLUMN uid; DROP TABLE colors; DROP TABLE estimates; DROP VIEW configs; DROP VIEW miss_curves; DROP VIEW frame_miss_savings_vs_drrip; DROP VIEW frame_misses; DROP VIEW miss_savings_vs_drrip; DROP VIEW drrip_baselines; DROP VIEW epoch_reuse; DROP INDEX runs_trace_id; ALTER TABLE runs DROP COLUMN trace_id; CREATE VIEW miss_savings_vs_drrip AS SELECT id AS run_id FROM runs; PRAGMA user_version = 2"
 sum=$(md5sum <v2.db)
 mkdir tmp
 TMPDIR=$T/tmp expect_rc 0 "$LLCTRACE" report v2.db -o v2.html -q
@@ -83,8 +83,8 @@ grep -q 'schema_version' v2.html && [ -s v2.html ] && ok || bad "v2 page"
 # errors: a message naming the file, exit 1 (2 for usage), no page left behind
 expect_rc 1 "$LLCTRACE" report nothere.db; expect_err "'nothere.db': cannot read"
 expect_rc 1 "$LLCTRACE" report a.llct -o x.html; expect_err "'a.llct' is an llctrace trace, not a results database"
-cp r.db new.db && sqlite3 new.db "PRAGMA user_version = 9"
-expect_rc 1 "$LLCTRACE" report new.db -o x.html; expect_err "'new.db': results schema version 9"
+cp r.db new.db && sqlite3 new.db "PRAGMA user_version = 10"
+expect_rc 1 "$LLCTRACE" report new.db -o x.html; expect_err "'new.db': results schema version 10"
 expect_rc 1 "$LLCTRACE" report r.db -o nodir/x.html; expect_err "'nodir/x.html': cannot write"
 [ ! -e x.html ] && [ -z "$(ls | grep tmp-)" ] && ok || bad "a failed report left files: $(ls)"
 expect_rc 2 "$LLCTRACE" report r.db --bogus; expect_err "unknown option"
