@@ -60,6 +60,7 @@ if [ "$mode" = bundle ]; then
 	locate "${2:-}"
 	mkdir -p "$dir/apps" "$dir/layer" "$dir/lib" "$dir/loader" || exit 1
 	cp "$LLCT" "$PROBE" "$0" "$dir/" && cp "$(dirname "$LLCT")"/layer/* "$dir/layer/" || exit 1
+	cp "$here/gpu_ab.sh" "$dir/ab.sh" 2>/dev/null # the read-back memory A/B, beside it
 	[ -f "$REF" ] && cp "$REF" "$dir/"
 	for r in "${RUNS[@]}"; do set -- $r; cp "$APPS/$3" "$dir/apps/"; done
 	# libraries the program and the layer link that a machine without Debian's may lack

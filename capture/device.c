@@ -101,7 +101,8 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		    (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)) {
 			c->t2->xfb_mem_types |= 1u << i;
 			if ((c->tr.mem_flags[i] & VK_MEMORY_PROPERTY_HOST_CACHED_BIT) &&
-			    !(c->tr.mem_flags[i] & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT))
+			    !(c->tr.mem_flags[i] & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
+			    !getenv("LLCT_CAPTURE_READBACK_ANY")) /* for measuring the difference */
 				c->t2->xfb_mem_fast |= 1u << i;
 		}
 	}
