@@ -175,6 +175,29 @@ struct costs {
 	char seen[128]; /* capture.frames_seen: "N (how they were counted)", or "" */
 };
 
+/* Tier 3's draws and dispatches that were not instrumented, and why most of them were not. */
+struct not_instr {
+	uint64_t kernels, left;
+	int lead; /* some because their command buffers were recorded before the twin lead */
+};
+
+static int count_instr(uint64_t id, uint32_t frame, const char *kind, const char *name,
+		       const char *params, void *ud)
+{
+	struct not_instr *t = ud;
+	(void)id, (void)frame, (void)name;
+	if (!kind || (strcmp(kind, "draw") && strcmp(kind, "dispatch")))
+		return 0;
+	t->kernels++;
+	if (params && (strstr(params, "\"accesses\":\"model\"") ||
+		       strstr(params, "\"accesses\":\"footprint\""))) {
+		t->left++;
+		t->lead |= strstr(params, "LLCT_CAPTURE_TWIN_LEAD") != NULL ||
+			   strstr(params, "recorded before the layer") != NULL;
+	}
+	return 0;
+}
+
 static int get_costs(const char *table, const char *key, const char *value, void *ud)
 {
 	struct costs *c = ud;
@@ -452,6 +475,9 @@ int cmd_capture(int argc, char **argv)
 	llct_reader_compressed_bytes(r, &bytes);
 	struct costs cost = {-1, -1, ""};
 	llct_reader_foreach_meta(r, get_costs, &cost);
+	struct not_instr ni = {0, 0, 0};
+	if (!strcmp(tier, "3"))
+		llct_reader_foreach_kernel(r, count_instr, &ni);
 	llct_reader_close(r);
 	int kept_old = n == 0 && access(path, F_OK) == 0;
 	if (kept_old) {
@@ -461,6 +487,14 @@ int cmd_capture(int argc, char **argv)
 			  strerror(errno), tmp);
 		return EXIT_FAIL;
 	}
+	if (ni.left) /* asked for tier 3, and not everything got it: say so, and the fix */
+		fprintf(stderr,
+			"llctrace capture: tier 3: %llu of %llu draws and dispatches were not "
+			"instrumented (their kernels rows say why: llctrace info --kernels)%s\n",
+			(unsigned long long)ni.left, (unsigned long long)ni.kernels,
+			ni.lead ? "; most were recorded before the twin lead: a program that records "
+				  "its command buffers once needs --twin-lead all"
+				: "");
 	if (n == 0 && rc == EXIT_OK) {
 		/* an empty trace is almost always a wrong boundary or range, not what was wanted:
 		   say how many frames the layer saw and how it counted them */

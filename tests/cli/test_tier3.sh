@@ -136,10 +136,13 @@ disp() { q "$1" "SELECT frame || ' ' || json_extract(params, '\$.accesses') || '
 [ "$(tl "$T/l.llct")" = "1 1" ] && ok || bad "lead 1: $(tl "$T/l.llct")"
 "$LLCTRACE" capture -q -t 3 -f 5 --twin-lead all -o "$T/l.llct" -- "$GATHER" 10 >/dev/null 2>&1
 [ "$(tl "$T/l.llct")" = "all 5" ] && ok || bad "lead all: $(tl "$T/l.llct")"
-"$LLCTRACE" capture -q -t 3 -f 5 -o "$T/l.llct" -- "$GATHER" 6 once >/dev/null 2>&1
+"$LLCTRACE" capture -q -t 3 -f 5 -o "$T/l.llct" -- "$GATHER" 6 once >/dev/null 2>"$T/once.err"
 [ "$(disp "$T/l.llct")" = "5 footprint its command buffer was recorded more frames before the range than LLCT_CAPTURE_TWIN_LEAD allows a twin" ] && ok || bad "recorded once, lead 4: $(disp "$T/l.llct")"
-"$LLCTRACE" capture -q -t 3 -f 5 --twin-lead all -o "$T/l.llct" -- "$GATHER" 6 once >/dev/null 2>&1
+# ... and the capture says so at its end, with the count and the fix
+grep -q "tier 3: 1 of 1 draws and dispatches were not instrumented .*--twin-lead all" "$T/once.err" && ok || bad "no word of the missing tier 3: $(cat "$T/once.err")"
+"$LLCTRACE" capture -q -t 3 -f 5 --twin-lead all -o "$T/l.llct" -- "$GATHER" 6 once >/dev/null 2>"$T/once.err"
 [ "$(disp "$T/l.llct")" = "5 instrumented 20480" ] && ok || bad "recorded once, lead all: $(disp "$T/l.llct")"
+grep -q "not instrumented" "$T/once.err" && bad "a full tier 3 said it was not: $(cat "$T/once.err")" || ok
 expect_rc 2 "$LLCTRACE" capture -t 3 --twin-lead soon -o "$T/x.llct" -- "$GATHER" 1
 expect_err "bad --twin-lead 'soon' (a number of frames or 'all')"
 
