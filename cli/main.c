@@ -181,7 +181,7 @@ const struct cli_command cli_commands[] = {
      "      --sector BYTES     sectored lines: per-sector valid and dirty bits; a miss\n"
      "                         fetches its sector only (e.g. 32 with 128-byte lines)\n"
      "  -f, --frames RANGE     frames to replay, e.g. 2-5,9 [all]; the cache stays warm;\n"
-     "                         frames the trace does not hold are an error\n"
+     "                         frames the trace does not hold are an error (1)\n"
      "      --per-kernel       also count by frame, kernel (draw, dispatch, copy...) and\n"
      "                         stream into kernel_stats, with the trace's kernels (and\n"
      "                         their RenderDoc event IDs) in trace_kernels; the models\n"

@@ -176,7 +176,8 @@ static void colors_text(const struct llct_partition *p, size_t t, char *buf, siz
 }
 
 /* One name per trace in the results: its absolute path and its id, from every command, each
- * trace checked to hold the frames asked for (EXIT_USAGE, the message in err); and, unless the
+ * trace checked to hold the frames asked for (EXIT_FAIL, the message in err: a trace that lacks
+ * them is a problem with an input, as dump and info say); and, unless the
  * caller brought its own (batch), the cell key of each configuration. */
 static int identify(struct replay_job *j, char *err, size_t err_size)
 {
@@ -194,7 +195,7 @@ static int identify(struct replay_job *j, char *err, size_t err_size)
 								 fi, nf, err, err_size);
 		llct_reader_close(r);
 		if (bad)
-			return EXIT_USAGE;
+			return EXIT_FAIL;
 		free(j->canon[t]);
 		if (!(j->canon[t] = strdup(realpath(j->traces[t], abs) ? abs : j->traces[t]))) {
 			snprintf(err, err_size, "out of memory");

@@ -85,8 +85,8 @@ expect_rc 0 "$LLCTRACE" replay cube.llct -p nru -o old.db -q # appending upgrade
 sqlite3 old.db "PRAGMA user_version; SELECT count(*) FROM runs WHERE trace = '$T/cube.llct' AND trace_id = '$id' AND json_extract(params, '$.batch_cell') LIKE 'trace=$id|%'" | tr "\n" " " | grep -qx "9 4 " && ok || bad "upgrade in place: $(sqlite3 old.db 'SELECT trace, trace_id, json_extract(params, "$.batch_cell") FROM runs')"
 
 # 4. frames outside the trace: an error naming what the trace holds, in every command
-expect_rc 2 "$LLCTRACE" replay cube.llct -f 5-9 -o res.db -q; expect_err "frames 5-9 are not in the trace, which holds frames 0-2"
-expect_rc 2 "$LLCTRACE" replay cube.llct -f 2-3 -o res.db -q; expect_err "frames 2-3 are not all in the trace"
+expect_rc 1 "$LLCTRACE" replay cube.llct -f 5-9 -o res.db -q; expect_err "frames 5-9 are not in the trace, which holds frames 0-2"
+expect_rc 1 "$LLCTRACE" replay cube.llct -f 2-3 -o res.db -q; expect_err "frames 2-3 are not all in the trace"
 expect_rc 1 "$LLCTRACE" dump -f 7 cube.llct; expect_err "frame 7 is not in the trace, which holds frames 0-2"
 expect_rc 1 "$LLCTRACE" info --frames 4- cube.llct; expect_err "frames 4- are not in the trace"
 printf '[grid g]\ntraces = cube.llct\npolicies = lru\nframes = 5-9\n' >gf.ini
