@@ -105,6 +105,16 @@ static int mrc_sizes(struct llc_list *mrc, const struct llc_list *sizes, struct 
 				policy_arg);
 		return 1;
 	}
+	if (a->per_kernel || a->flow || a->partition || a->bypass || a->colors || a->contention ||
+	    a->sample_sets > 1) { /* what the stacks do not count: a usage error, as --policy's */
+		cli_usage_error("replay",
+				"--mrc counts LRU's misses at every size in one pass: not with %s",
+				a->per_kernel ? "--per-kernel" : a->flow ? "--flow"
+				: a->partition ? "--partition" : a->bypass ? "--bypass"
+				: a->colors ? "--colors" : a->contention ? "--contention-by"
+				: "--sample-sets");
+		return 1;
+	}
 	if (sizes->n > 1) {
 		cli_usage_error("replay",
 				"--mrc gives the sizes; --llc gives at most one geometry "

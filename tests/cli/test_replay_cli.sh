@@ -61,6 +61,8 @@ expect_out '^1,lru stack distances$'; expect_out '^4,lru stack distances$'; expe
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/m3.db" --mrc 100KiB; expect_err "not 1 to 64 ways of 8192 sets of 64 bytes"; expect_err "multiples of 512KiB up to 32MiB"
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/m3.db" --mrc 1MiB -p drrip; expect_err "replays LRU"
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/m3.db" --mrc 1MiB --llc 1MiB,2MiB; expect_err "at most one geometry"
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/m3.db" --mrc 1MiB --per-kernel; expect_err "not with --per-kernel"
+expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/m3.db" --flow --mrc 1MiB; expect_err "not with --flow"
 # the table's numbers equal the database's
 tex_table=$("$LLCTRACE" replay "$T/a.llct" -o "$T/r2.db" --llc 256KiB:16:64 --policy lru 2>/dev/null | awk '$1 == "lru" { print $7 }')
 tex_sql=$("$LLCTRACE" sql --csv "$T/r2.db" "SELECT printf('%.1f%%', 100.0 * read_hit_rate) FROM stream_totals WHERE stream = 'TEX'" | tail -1)
