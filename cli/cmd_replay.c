@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void progress(void *ud, uint64_t done, uint64_t total)
 {
@@ -88,6 +89,37 @@ static int resolve_llc(struct llc_list *l, struct replay_job *a, char *err, size
 		a->sweep = l->c;
 		a->n_sweep = l->n;
 	}
+	return 0;
+}
+
+/* The models' state, worked out before any is made: said when it is big (over 1 GiB), and
+ * refused, naming the figure, when it is more than the machine's memory can hold (a co-run also
+ * replays each tenant alone: one more model a tenant). Non-zero when refused. */
+static int model_memory(const struct replay_job *a)
+{
+	uint64_t total = 0;
+	size_t n_cfg = a->n_sweep ? a->n_sweep : 1;
+	for (size_t k = 0; k < n_cfg; k++)
+		for (size_t m = 0; m < a->n_pol; m++)
+			total += llct_cache_state_estimate(a->n_sweep ? &a->sweep[k] : &a->cache,
+							   a->pol[m]) *
+				 (a->corun ? 1 + a->n_traces : 1);
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+	uint64_t have = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+	char need[32], mem[32];
+	snprintf(need, sizeof(need), "%.1f GiB", (double)total / (1 << 30));
+	snprintf(mem, sizeof(mem), "%.1f GiB", (double)have / (1 << 30));
+	if (have && total > have) {
+		cli_error("the models would hold %s of state (%zu polic%s x %zu size%s), more than "
+			  "this machine's %s of memory: replay fewer policies or sizes at once, or a "
+			  "smaller --llc",
+			  need, a->n_pol, a->n_pol == 1 ? "y" : "ies", n_cfg, n_cfg == 1 ? "" : "s",
+			  mem);
+		return 1;
+	}
+	if (total > (1ull << 30))
+		fprintf(stderr, "llctrace replay: the models hold %s of state (the machine has %s)\n",
+			need, mem);
 	return 0;
 }
 
@@ -436,6 +468,10 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	if (resolve_llc(mrc.n ? &mrc : &sizes, a, err, sizeof(err)))
 		goto out;
+	if (!mrc.n && model_memory(a)) { /* said: more than this machine has */
+		rc = EXIT_FAIL;
+		goto out;
+	}
 	if (simultaneous) /* every estimate of the command's runs, together */
 		a->family = REPLAY_ESTIMATES_PER_RUN * (uint32_t)a->n_pol *
 			    (uint32_t)(sizes.n ? sizes.n : 1);

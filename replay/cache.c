@@ -172,6 +172,21 @@ void *llct_big_alloc(size_t bytes)
 	return p;
 }
 
+uint64_t llct_cache_state_estimate(const struct llct_cache_config *cfg,
+				   const struct llct_policy_ops *policy)
+{
+	if (llct_cache_config_check(cfg, NULL, 0))
+		return 0;
+	struct llct_cache_geom g = {.sets = llct_cache_sets(cfg),
+				    .ways = cfg->ways,
+				    .banks = cfg->banks,
+				    .sample_period = cfg->sample_period};
+	uint64_t lines = (uint64_t)g.sets * g.ways, stride = (g.ways + 15) & ~15u;
+	uint64_t blk = (5 * stride + 16 + 63) & ~63u; /* as llct_cache_create lays them out */
+	uint64_t bytes = (uint64_t)g.sets * blk + lines * sizeof(uint64_t) + policy->state_size(&g);
+	return bytes + (cfg->sector ? 2 * lines * sizeof(uint64_t) : 0);
+}
+
 int llct_cache_create(const struct llct_cache_config *cfg, const struct llct_policy_ops *policy,
 		      struct llct_cache **out)
 {

@@ -178,6 +178,10 @@ void llct_dynpart_release(struct llct_dynpart *d);
 
 struct llct_cache;
 
+/* The bytes a model of `policy` on `config` will hold (tags, metadata, policy state), worked
+ * out without making it; 0 for a configuration that does not pass llct_cache_config_check. */
+uint64_t llct_cache_state_estimate(const struct llct_cache_config *config,
+				   const struct llct_policy_ops *policy);
 /* Creates a model of `policy` on `config` (which must pass llct_cache_config_check). */
 int llct_cache_create(const struct llct_cache_config *config, const struct llct_policy_ops *policy,
 		      struct llct_cache **out);
