@@ -64,7 +64,7 @@ expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/m3.db" --mrc 1MiB --llc 1MiB,2
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/m3.db" --mrc 1MiB --per-kernel; expect_err "not with --per-kernel"
 expect_rc 2 "$LLCTRACE" replay "$T/a.llct" -o "$T/m3.db" --flow --mrc 1MiB; expect_err "not with --flow"
 # a model bigger than the machine is refused before it is made, naming its size
-expect_rc 1 "$LLCTRACE" replay "$T/a.llct" -o "$T/m3.db" -p lru --llc 64TiB; expect_err "of state (1 policy x 1 size), more than this machine's"
+expect_rc 1 "$LLCTRACE" replay "$T/a.llct" -o "$T/m3.db" -p lru --llc 2TiB:64:64; expect_err "of state (1 policy x 1 size), more than this machine's"
 # the table's numbers equal the database's
 tex_table=$("$LLCTRACE" replay "$T/a.llct" -o "$T/r2.db" --llc 256KiB:16:64 --policy lru 2>/dev/null | awk '$1 == "lru" { print $7 }')
 tex_sql=$("$LLCTRACE" sql --csv "$T/r2.db" "SELECT printf('%.1f%%', 100.0 * read_hit_rate) FROM stream_totals WHERE stream = 'TEX'" | tail -1)
