@@ -121,8 +121,7 @@ struct cmd {
 			uint32_t geom;  /* 1 + its record in the command buffer's geometry (tier 2:
 					   where its shadow draw wrote its positions), 0: none */
 			uint32_t rec;   /* tier 3: 1 + its draw number (fragment records), 0 */
-			uint32_t sub;   /* a multi-draw's sub-draw number (0: its first, or a
-					   single draw): the sub-draws share the first's records */
+			uint32_t sub;   /* a multi-draw's sub-draw number (0: first or single) */
 		} draw;
 		struct {
 			uint32_t x, y, z;
@@ -285,9 +284,7 @@ struct draw_query {
 	uint64_t orig; /* tier 3: the program's pipeline, bound back after */
 };
 struct draw_query draw_query_begin(VkCommandBuffer cb);
-/* The same for a draw the driver cannot count apart (a multi-draw of several sub-draws): no
- * count query, only the tier's own work (tier 3 binds the fragment twin, so the sub-draws'
- * accesses are recorded, on the first sub-draw's record). */
+/* For a multi-draw of several sub-draws: no count query, only the tier's twin (tier 3). */
 struct draw_query draw_twin_begin(VkCommandBuffer cb);
 void draw_query_end(VkCommandBuffer cb, struct draw_query dq);
 /* Whether a submission's draws are measured: counts are on and it may hold captured work. */
