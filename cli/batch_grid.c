@@ -478,12 +478,12 @@ enum dim {
 
 static int expand(struct batch_grid *g, struct section *s, size_t si, char *err, size_t err_size)
 {
-	static const char *all[] = {"all"}, *corun_pol[] = {replay_corun_policies},
-			  *none[] = {"none"}, *off[] = {"off"}, *mod[] = {"mod"}, *n4[] = {"4"},
+	static const char *all[] = {"all"}, *corun_pol[] = {NULL}, *none[] = {"none"}, *off[] = {"off"}, *mod[] = {"mod"}, *n4[] = {"4"},
 			  *allocate[] = {"allocate"}, *n64[] = {"64"}, *n16[] = {"16"},
 			  *hit[] = {"120"}, *miss[] = {"480"}, *page[] = {"4KiB"},
 			  *dflt[] = {"default"}, *s8[] = {"8MiB"}, *tenant[] = {"tenant"},
 			  *stream[] = {"stream"}, *c99[] = {"99%"}, *no[] = {"no"};
+	corun_pol[0] = replay_corun_policies();
 	struct list *tr = &s->k[K_TRACES];
 	if (!tr->n)
 		return gerr(err, err_size, "'%s': [%s] has no traces", g->path, s->name);

@@ -458,7 +458,7 @@ int cmd_replay(int argc, char **argv)
 	if (!part_by_set)
 		a->part_by = a->corun ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
 	if (replay_parse_policies(policy_arg ? policy_arg
-				  : a->corun ? replay_corun_policies
+				  : a->corun ? replay_corun_policies()
 					     : "all",
 				  a->pol, &a->n_pol, err, sizeof(err))) {
 		cli_usage_error("replay", "%s", err);

@@ -9,8 +9,20 @@
 #include <strings.h>
 #include <time.h>
 
-const char replay_corun_policies[] =
-    "lru,plru,nru,srrip,brrip,drrip,ship,hawkeye,mockingjay,gspztc,gspztc-tse,gspc";
+const char *replay_corun_policies(void)
+{
+	/* every policy of the registry that needs no future (Belady's do): a co-run interleaves
+	   tenants as they come, and a policy added by docs/POLICIES.md's steps is in at once */
+	static char list[1024];
+	if (!list[0]) {
+		size_t at = 0;
+		for (const struct llct_policy_ops *const *p = llct_policies; *p; p++)
+			if (!(*p)->needs_next_use && at < sizeof(list))
+				at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s",
+						       at ? "," : "", (*p)->name);
+	}
+	return list;
+}
 
 int replay_parse_write_policy(const char *s, enum llct_write_policy *out)
 {

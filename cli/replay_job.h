@@ -94,7 +94,8 @@ int replay_parse_policies(const char *list, const struct llct_policy_ops **out, 
 			  char *err, size_t err_size);
 /* The policies a co-run replays when none are named: every one that does not need the future
  * (a co-run's interleaving has none). */
-extern const char replay_corun_policies[];
+/* The policies "all" means in a co-run: the registry's, less those that need the future. */
+const char *replay_corun_policies(void);
 /* Parses an owner kind, "tenant", "sm", "kernel" or "stream" (llct_owner_by_name's); 1 on
  * success. */
 int replay_parse_owner_by(const char *s, enum llct_owner_by *out);

@@ -1,5 +1,6 @@
 /* util.c - messages, option errors, progress lines and number parsing for the subcommands. */
 #include "cli.h"
+#include "llct/policy.h"
 
 #include <ctype.h>
 #include <signal.h>
@@ -110,12 +111,39 @@ int cli_getopt_common(const char *cmd, int c, char **argv)
 	return -1;
 }
 
+/* The registry's policy names, wrapped under the help's option column (so a policy added by
+ * docs/POLICIES.md's steps is listed at once). */
+static void print_policies(FILE *f)
+{
+	const int indent = 25, width = 84;
+	int col = 0;
+	for (const struct llct_policy_ops *const *p = llct_policies; *p; p++) {
+		int len = (int)strlen((*p)->name) + (p[1] ? 1 : 0);
+		if (!col || col + 1 + len > width) {
+			if (col)
+				fputc('\n', f);
+			col = fprintf(f, "%*s%s%s", indent, "", (*p)->name, p[1] ? "," : "");
+		} else {
+			col += fprintf(f, " %s%s", (*p)->name, p[1] ? "," : "");
+		}
+	}
+	if (col)
+		fputc('\n', f);
+}
+
 int cli_help(const char *name)
 {
 	const struct cli_command *c = cli_find(name);
 	if (!c)
 		return EXIT_USAGE;
-	fputs(c->usage, stdout);
+	const char *at = strstr(c->usage, "@POLICIES@");
+	if (!at) {
+		fputs(c->usage, stdout);
+		return EXIT_OK;
+	}
+	fwrite(c->usage, 1, (size_t)(at - c->usage), stdout);
+	print_policies(stdout);
+	fputs(at + strlen("@POLICIES@"), stdout);
 	return EXIT_OK;
 }
 
