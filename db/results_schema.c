@@ -29,6 +29,21 @@
 	"'$.miss_latency')"                                                                        \
 	" || ' mlp=' || json_extract(params, '$.mlp') ELSE '' END AS rest FROM runs)"
 #define CONFIG_LABEL CONFIG_LABEL_HEAD CONFIG_LABEL_TAIL
+/* Version 9's tail: a co-run's latencies and MLP only where they are not the defaults (120/480
+ * cycles, 8 for every tenant), as docs/RESULTS.md says of every option. */
+#define CONFIG_LABEL_TAIL_V9                                                                       \
+	" || CASE WHEN frames <> 'all' THEN ' frames=' || frames ELSE '' END"                      \
+	" || coalesce(' partition=' || json_extract(params, '$.partition'), '')"                   \
+	" || coalesce(' bypass=' || json_extract(params, '$.bypass'), '')"                         \
+	" || coalesce(' colors=' || json_extract(params, '$.colors'), '')"                         \
+	" || coalesce(' sample-sets=' || json_extract(params, '$.sample_sets'), '')"               \
+	" || CASE WHEN json_extract(params, '$.corun') AND (json_extract(params, '$.hit_latency')"  \
+	" <> 120 OR json_extract(params, '$.miss_latency') <> 480) THEN ' latency='"              \
+	" || json_extract(params, '$.hit_latency') || '/' || json_extract(params,"                 \
+	" '$.miss_latency') ELSE '' END"                                                           \
+	" || CASE WHEN json_extract(params, '$.corun') AND EXISTS (SELECT 1 FROM"                  \
+	" json_each(json_extract(params, '$.mlp')) WHERE value <> 8) THEN ' mlp='"                 \
+	" || json_extract(params, '$.mlp') ELSE '' END AS rest FROM runs)"
 /* Version 7's: the write policy where it is not the default, and the sector size. */
 #define CONFIG_LABEL_V7                                                                            \
 	CONFIG_LABEL_HEAD                                                                          \
@@ -459,6 +474,16 @@ const char llct_results_schema_v9[] =
     " AS read_miss_saving FROM run_comparisons p"
     " JOIN frame_misses a ON a.run_id = p.run_id"
     " JOIN frame_misses o ON o.run_id = p.other_run_id AND o.frame = a.frame;"
+    /* configs: a co-run's timing named only where it is not the default */
+    "DROP VIEW IF EXISTS configs;"
+    "CREATE VIEW configs AS WITH c AS (SELECT id, trace, trace_id, trace_created, policy,"
+    " llc_bytes," CONFIG_LABEL_HEAD
+    " || CASE json_extract(params, '$.write_policy') WHEN 'write-back no-write-allocate'"
+    " THEN ' write=no-allocate' WHEN 'write-evict' THEN ' write=evict' ELSE '' END"
+    " || coalesce(' sector=' || json_extract(params, '$.sector'), '')" CONFIG_LABEL_TAIL_V9
+    " SELECT id AS run_id, trace, trace_id, trace_created, policy,"
+    " llc_bytes, size || rest AS config, '*' || rest AS shape, id = max(id) OVER (PARTITION BY"
+    " trace, trace_id, trace_created, policy, size || rest) AS latest FROM c;"
     /* miss_curves gains `curve`: the runs that make one curve. Runs of one shape (all but the
      * size) at several sizes, as before; and a one-pass LRU replay (--mrc), whose sizes differ
      * in their ways, is one curve by its set count and line ("lru --mrc 8192 sets:64"); and

@@ -81,4 +81,10 @@ echo nonsense >"$T/bad.llct"
 expect_rc 1 "$LLCTRACE" replay --corun "$T/vma.llct" "$T/bad.llct" -o "$T/x.db"; expect_err "bad.llct': not an llctrace trace"
 [ ! -e "$T/x.db" ] && ok || bad "a refused co-run created a results file"
 
+# a co-run's configuration label names its timing only where it is not the default
+expect_rc 0 "$LLCTRACE" replay --corun "$T/vma.llct" "$T/agg1.llct" -p lru -o "$T/lab.db" -q
+expect_rc 0 "$LLCTRACE" replay --corun "$T/vma.llct" "$T/agg1.llct" -p lru --mlp 8,1 --hit-latency 100 -o "$T/lab.db" -q
+got=$(sqlite3 -batch -noheader "$T/lab.db" "SELECT group_concat(config, ';') FROM (SELECT DISTINCT config FROM configs ORDER BY config)")
+[ "$got" = "8MiB:16:64;8MiB:16:64 latency=100.0/480.0 mlp=[8,1]" ] && ok || bad "co-run labels: $got"
+
 finish "cli corun"
