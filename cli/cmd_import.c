@@ -83,6 +83,11 @@ int cmd_import(int argc, char **argv)
 	uint64_t n = llct_writer_records(w), bytes = llct_writer_bytes(w);
 	if (in != stdin)
 		fclose(in);
+	if (!st && !n) { /* a header alone: a trace of no frame would replay as "all 0.0%" */
+		snprintf(err, sizeof(err), "'%s' holds no record (a header line alone?): nothing "
+			 "was imported", in_path);
+		st = LLCT_ERR_FORMAT;
+	}
 	if (cli_finish_trace(w, tmp, out_path, st, err, sizeof(err)))
 		return EXIT_FAIL;
 	if (!quiet)

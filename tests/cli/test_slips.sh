@@ -49,7 +49,20 @@ expect_rc 1 "$LLCTRACE" capture -o notes.txt -- true; expect_err "'notes.txt' is
 expect_rc 0 "$LLCTRACE" import --csv in.csv -o forced2.txt -q # a new name: fine
 cp notes.txt forced3.txt
 expect_rc 0 "$LLCTRACE" import --csv in.csv -o forced3.txt --force -q
+# a CSV of a header alone is no trace; a trace given as CSV, and a CSV given without --csv, say so
+printf "frame,addr,stream,op,sm,kernel,tenant,site\n" >head.csv
+expect_rc 1 "$LLCTRACE" import --csv head.csv -o head.llct -q; expect_err "holds no record"
+[ ! -e head.llct ] && ok || bad "a header-only CSV made a trace"
+expect_rc 1 "$LLCTRACE" import --csv forced3.txt -o x.llct -q; expect_err "is an llctrace trace, not CSV records"
+expect_rc 2 "$LLCTRACE" import in.csv -o x.llct -q; expect_err "the CSV file goes after --csv"
 "$LLCTRACE" info forced3.txt >/dev/null 2>&1 && ok || bad "import --force did not write a trace"
+# an option whose value was left out is named, not given the next option as its value
+expect_rc 2 "$LLCTRACE" replay cube.llct -p -o x.db; expect_err "option '-p' needs a value ('-o' is an option)"
+expect_rc 2 "$LLCTRACE" replay cube.llct -p lru --llc --ucd -o x.db; expect_err "option '--llc' needs a value"
+# a grid that cannot be read says why; sql on a read-only file points at --write
+expect_rc 1 "$LLCTRACE" batch nosuch.ini -o x.db; expect_err "cannot read the grid: No such file or directory"
+expect_rc 1 "$LLCTRACE" sql res.db "DELETE FROM runs"; expect_err "give --write to change it"
+[ "$(runs res.db)" = 2 ] && ok || bad "a refused DELETE changed the file"
 cp cube.llct old.llct
 printf 'frame,addr,stream,op,sm,kernel,tenant\n0,0x1000,TEX,R,0,1,0\n1,zz,TEX,R,0,1,0\n' >badline.csv
 expect_rc 1 "$LLCTRACE" import --csv badline.csv -o old.llct; expect_err "line 3"
