@@ -286,9 +286,12 @@ echo "== read hit rate at 8 MiB, RT->TEX and Z->TEX consumed, misses saved again
 	FROM runs r JOIN configs c ON c.run_id = r.id JOIN stream_stats s ON s.run_id = r.id
 	WHERE r.llc_bytes = 8388608 AND c.config = '8MiB:16:64' AND c.latest GROUP BY r.id ORDER BY r.trace, r.policy"
 echo "== policies from fewest misses to most at 8 MiB, tier by tier (where the tiers disagree)"
-"$LLCTRACE" sql "$OUT/results.db" "SELECT replace(trace, '$OUT/', '') AS trace, group_concat(policy, ' < ') AS ranking
-	FROM (SELECT r.trace, r.policy, r.misses FROM run_misses r JOIN configs c ON c.run_id = r.id
-	WHERE r.llc_bytes = 8388608 AND c.config = '8MiB:16:64' AND c.latest ORDER BY r.trace, r.misses, r.policy) GROUP BY trace ORDER BY trace"
+# (policies with the same misses are one step: "a = b")
+"$LLCTRACE" sql "$OUT/results.db" "SELECT replace(trace, '$OUT/', '') AS trace, group_concat(tied, ' < ') AS ranking
+	FROM (SELECT trace, misses, group_concat(policy, ' = ') AS tied FROM (SELECT r.trace, r.policy, r.misses
+	FROM run_misses r JOIN configs c ON c.run_id = r.id WHERE r.llc_bytes = 8388608 AND c.config = '8MiB:16:64'
+	AND c.latest ORDER BY r.trace, r.misses, r.policy) GROUP BY trace, misses ORDER BY trace, misses)
+	GROUP BY trace ORDER BY trace"
 echo "== pass to pass at 8 MiB: reads of another kernel's output, and the share that hit (flow_trace)"
 "$LLCTRACE" sql "$OUT/results.db" "SELECT replace(t.trace, '$OUT/', '') AS trace, t.from_stream || '>' || t.to_stream AS flow,
 	max(t.reads) AS reads, group_concat(t.policy || ' ' || round(100 * t.hit_rate, 1), ', ') AS hit_pct

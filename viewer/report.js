@@ -237,7 +237,11 @@ async function drawChart(box, spec, name) {
 	const target = el('div', { class: 'chart' });
 	box.append(target);
 	const opts = { renderer: 'svg', actions: { export: true, source: false, compiled: false, editor: false } };
-	const res = await vegaEmbed(target, { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', ...spec }, opts);
+	// 20 colours (every policy its own: 14 shared a palette of 10) and the legend above the
+	// plot, where a wide chart cannot push it off a 1280-pixel screen
+	const config = { range: { category: { scheme: 'tableau20' } },
+		legend: { orient: 'top', direction: 'horizontal', columns: 8, labelLimit: 160 } };
+	const res = await vegaEmbed(target, { $schema: 'https://vega.github.io/schema/vega-lite/v6.json', config, ...spec }, opts);
 	state.views.push(res.view);
 	box.append(el('div', { class: 'chart-tools' },
 		el('button', { onclick: async () => download(await res.view.toImageURL('svg'), name + '.svg') }, 'SVG'),
