@@ -476,8 +476,41 @@ enum dim {
 	N_DIMS
 };
 
+/* The line of a section's header ("[grid a]") in the grid file, for messages; 0 if not found. */
+static int section_line(const char *path, const char *name)
+{
+	FILE *f = fopen(path, "r");
+	char buf[1024], want[300];
+	int n = 0, found = 0;
+	if (!f)
+		return 0;
+	snprintf(want, sizeof(want), "[%s]", name);
+	while (!found && fgets(buf, sizeof(buf), f)) {
+		n++;
+		char *p = buf;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		found = !strncmp(p, want, strlen(want));
+	}
+	fclose(f);
+	return found ? n : 0;
+}
+
+/* "'PATH':LINE: [SECTION]" for a section's messages (":LINE" where the header is found). */
+static const char *where(const struct batch_grid *g, const struct section *s, char *buf,
+			 size_t size)
+{
+	int line = section_line(g->path, s->name);
+	if (line)
+		snprintf(buf, size, "'%s':%d: [%s]", g->path, line, s->name);
+	else
+		snprintf(buf, size, "'%s': [%s]", g->path, s->name);
+	return buf;
+}
+
 static int expand(struct batch_grid *g, struct section *s, size_t si, char *err, size_t err_size)
 {
+	char at[PATH_MAX + 320];
 	static const char *all[] = {"all"}, *corun_pol[] = {NULL}, *none[] = {"none"}, *off[] = {"off"}, *mod[] = {"mod"}, *n4[] = {"4"},
 			  *allocate[] = {"allocate"}, *n64[] = {"64"}, *n16[] = {"16"},
 			  *hit[] = {"120"}, *miss[] = {"480"}, *page[] = {"4KiB"},
@@ -486,13 +519,17 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 	corun_pol[0] = replay_corun_policies();
 	struct list *tr = &s->k[K_TRACES];
 	if (!tr->n)
-		return gerr(err, err_size, "'%s': [%s] has no traces", g->path, s->name);
+		return gerr(err, err_size, "%s has no traces", where(g, s, at, sizeof(at)));
 	if (s->corun && (tr->n < 2 || tr->n > LLCT_MAX_CLASSES))
-		return gerr(err, err_size, "'%s': [%s] a co-run takes 2 to %d traces, not %zu",
-			    g->path, s->name, LLCT_MAX_CLASSES, tr->n);
-	if ((s->k[K_WAYS].n || s->k[K_LINES].n) && !s->k[K_SIZES].n)
-		return gerr(err, err_size, "'%s': [%s] ways and lines go with sizes", g->path,
-			    s->name);
+		return gerr(err, err_size, "%s a co-run takes 2 to %d traces, not %zu",
+			    where(g, s, at, sizeof(at)), LLCT_MAX_CLASSES, tr->n);
+	/* ways and lines alone take the default size (8MiB); with llc, which gives its own ways
+	   and line, they need sizes of their own */
+	if ((s->k[K_WAYS].n || s->k[K_LINES].n) && !s->k[K_SIZES].n && s->k[K_LLC].n)
+		return gerr(err, err_size,
+			    "%s ways and lines go with sizes, not with llc (whose values give "
+			    "their own ways and line)",
+			    where(g, s, at, sizeof(at)));
 	struct batch_cell base;
 	memset(&base, 0, sizeof(base));
 	base.section = si;
@@ -509,8 +546,8 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 				dup |= base.pol[q] == pol[j];
 			if (s->corun && pol[j]->needs_next_use)
 				return gerr(err, err_size,
-					    "'%s': [%s] %s cannot co-run (it needs the future)",
-					    g->path, s->name, pol[j]->name);
+					    "%s %s cannot co-run (it needs the future)",
+					    where(g, s, at, sizeof(at)), pol[j]->name);
 			if (!dup && base.n_pol < REPLAY_MAX_POLICIES)
 				base.pol[base.n_pol++] = pol[j];
 		}
@@ -597,11 +634,14 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 		c.per_kernel = !strcmp(AT(D_PERK), "yes");
 		c.flow = !strcmp(AT(D_FLOW), "yes");
 		size_t gi = idx[D_GEO];
+		const char *geo_text; /* as written: for a hint when it is wrong */
 		if (gi < s->k[K_LLC].n) {
+			geo_text = s->k[K_LLC].v[gi];
 			cli_parse_llc(s->k[K_LLC].v[gi], &c.cache.size, &c.cache.ways,
 				      &c.cache.line);
 		} else {
 			gi -= s->k[K_LLC].n; /* lines, then ways, then sizes vary fastest */
+			geo_text = sz.v[gi % sz.n];
 			cli_parse_size(sz.v[gi % sz.n], &c.cache.size);
 			cli_parse_uint(wy.v[gi / sz.n % wy.n], 1u << 30, &v);
 			c.cache.ways = (uint32_t)v;
@@ -620,16 +660,18 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 #undef AT
 		char why_[300];
 		if (llct_cache_config_check(&c.cache, why_, sizeof(why_))) {
-			st = gerr(err, err_size, "'%s': [%s] LLC %llu:%u:%u: %s", g->path, s->name,
+			char hint[160];
+			cli_llc_hint(geo_text, hint, sizeof(hint));
+			st = gerr(err, err_size, "%s LLC %llu:%u:%u: %s%s", where(g, s, at, sizeof(at)),
 				  (unsigned long long)c.cache.size, c.cache.ways, c.cache.line,
-				  why_);
+				  why_, hint);
 			break;
 		}
 		if (!dup && g->n_cells >= BATCH_MAX_CELLS) { /* a typo's cross product, likely */
 			st = gerr(err, err_size,
-				  "'%s': [%s] makes more than %u configurations a trace can run; "
+				  "%s makes more than %u configurations a trace can run; "
 				  "split the grid",
-				  g->path, s->name, BATCH_MAX_CELLS);
+				  where(g, s, at, sizeof(at)), BATCH_MAX_CELLS);
 			break;
 		}
 		if (!dup && (!cell_key(g, &c, s->corun ? cptr : &cptr[u]) || !add_cell(g, &c))) {

@@ -113,7 +113,16 @@ expect_rc 1 "$LLCTRACE" batch e1.ini -o x.db; expect_err "'e1.ini':4: unknown ke
 printf '[grid a]\ntraces = nothere*.llct\n' >e2.ini
 expect_rc 1 "$LLCTRACE" batch e2.ini -o x.db; expect_err "'e2.ini':2: 'nothere*.llct' matches no file"
 printf '[grid a]\ntraces = t1.llct\nllc = 8MiB:12:64\n' >e3.ini
-expect_rc 1 "$LLCTRACE" batch e3.ini -o x.db; expect_err "multiple of ways"
+expect_rc 1 "$LLCTRACE" batch e3.ini -o x.db; expect_err "multiple of ways"; expect_err "'e3.ini':1: [grid a]"
+# a decimal size that cannot be a cache is refused with the binary size it likely meant
+printf '\n[grid d]\ntraces = t1.llct\nllc = 8MB:16:64\n' >e9.ini
+expect_rc 1 "$LLCTRACE" batch e9.ini -o x.db; expect_err "'e9.ini':2: [grid d] LLC 8000000:16:64"; expect_err "did you mean '8MiB'"
+# ways alone take the default size (8MiB) and line (64); with llc they are refused
+printf '[grid w]\ntraces = t1.llct\npolicies = lru\nways = 8, 32\n' >w1.ini
+"$LLCTRACE" batch w1.ini -o w1.db --list >w1.out 2>&1 || bad "ways alone: $(cat w1.out)"
+grep -c "8388608:8:64\|8388608:32:64" w1.out | grep -qx 2 && ok || bad "ways alone: $(cat w1.out)"
+printf '[grid w]\ntraces = t1.llct\nllc = 1MiB\nways = 8\n' >w2.ini
+expect_rc 1 "$LLCTRACE" batch w2.ini -o x.db; expect_err "go with sizes, not with llc"
 printf '[corun m]\ntraces = vma.llct, agg1.llct\npolicies = belady\n' >e4.ini
 expect_rc 1 "$LLCTRACE" batch e4.ini -o x.db; expect_err "belady cannot co-run"
 printf '[grid a]\ntraces = t1.llct\nucd = maybe\n' >e5.ini
