@@ -380,16 +380,30 @@ static struct list get(struct section *s, enum key k, const char **def)
 }
 
 /* The trace's id (llct_reader_id), or its path when it cannot be read (its jobs then fail
- * with the reader's message). */
-static void trace_id(const char *path, char *out, size_t size)
+ * with the reader's message). Each of the section's frame ranges is checked against the
+ * frames the trace holds, as replay checks --frames: non-zero with the reason in err. */
+static int trace_id(const char *path, const struct list *frames, char *out, size_t size,
+		    char *err, size_t err_size)
 {
 	struct llct_reader *r;
-	char err[256];
+	char why[256];
+	int st = LLCT_OK;
 	snprintf(out, size, "%s", path);
-	if (llct_reader_open(path, &r, err, sizeof(err)) == LLCT_OK) {
-		snprintf(out, size, "%s", llct_reader_id(r));
-		llct_reader_close(r);
+	if (llct_reader_open(path, &r, why, sizeof(why)) != LLCT_OK)
+		return LLCT_OK;
+	snprintf(out, size, "%s", llct_reader_id(r));
+	const struct llct_frame_info *fi;
+	size_t nf;
+	llct_reader_frames(r, &fi, &nf);
+	for (size_t i = 0; !st && i < frames->n; i++) {
+		struct llct_frame_range fr;
+		if (!strcmp(frames->v[i], "all") || llct_frame_range_parse(frames->v[i], &fr))
+			continue; /* a bad range was refused with its line when read */
+		st = llct_frame_range_check(&fr, frames->v[i], path, fi, nf, err, err_size);
+		llct_frame_range_release(&fr);
 	}
+	llct_reader_close(r);
+	return st;
 }
 
 static int add_cell(struct batch_grid *g, const struct batch_cell *c)
@@ -591,11 +605,19 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 		free(cptr);
 		return gerr(err, err_size, "out of memory");
 	}
-	for (size_t t = 0; t < tr->n; t++) {
-		trace_id(tr->v[t], created[t], sizeof(created[t]));
+	int st = LLCT_OK;
+	for (size_t t = 0; !st && t < tr->n; t++) {
+		char why[512];
+		if (trace_id(tr->v[t], &dims[D_FRAMES], created[t], sizeof(created[t]), why,
+			     sizeof(why)))
+			st = gerr(err, err_size, "%s frames: %s", where(g, s, at, sizeof(at)), why);
 		cptr[t] = created[t];
 	}
-	int st = LLCT_OK;
+	if (st) {
+		free(created);
+		free(cptr);
+		return st;
+	}
 	for (;;) {
 		struct batch_cell c = base;
 		uint64_t v;

@@ -121,6 +121,10 @@ expect_rc 1 "$LLCTRACE" batch e9.ini -o x.db; expect_err "'e9.ini':2: [grid d] L
 printf '[grid w]\ntraces = t1.llct\npolicies = lru\nways = 8, 32\n' >w1.ini
 "$LLCTRACE" batch w1.ini -o w1.db --list >w1.out 2>&1 || bad "ways alone: $(cat w1.out)"
 grep -c "8388608:8:64\|8388608:32:64" w1.out | grep -qx 2 && ok || bad "ways alone: $(cat w1.out)"
+# frames outside a trace are refused when the grid is planned, as replay refuses them
+printf '[grid f]\ntraces = t1.llct\npolicies = lru\nframes = 0\n         900-909\n' >f1.ini
+expect_rc 1 "$LLCTRACE" batch f1.ini -o f1.db; expect_err "'f1.ini':1: [grid f] frames: "; expect_err "frames 900-909 are not in the trace"
+[ ! -e f1.db ] && ok || bad "a refused grid made f1.db"
 printf '[grid w]\ntraces = t1.llct\nllc = 1MiB\nways = 8\n' >w2.ini
 expect_rc 1 "$LLCTRACE" batch w2.ini -o x.db; expect_err "go with sizes, not with llc"
 printf '[corun m]\ntraces = vma.llct, agg1.llct\npolicies = belady\n' >e4.ini
@@ -128,9 +132,9 @@ expect_rc 1 "$LLCTRACE" batch e4.ini -o x.db; expect_err "belady cannot co-run"
 printf '[grid a]\ntraces = t1.llct\nucd = maybe\n' >e5.ini
 expect_rc 1 "$LLCTRACE" batch e5.ini -o x.db; expect_err "'e5.ini':3: ucd is on or off"
 expect_rc 1 "$LLCTRACE" batch nothere.ini -o x.db; expect_err "'nothere.ini'"
-# a cross product past 100,000 cells (here 400 sizes x 300 frame ranges) is refused, not planned
-{ printf '[grid big]\ntraces = t1.llct\nsizes = '; seq -s ', ' -f '%gKiB' 16 16 6400
-  printf 'frames = 0\n'; for k in $(seq 299); do printf '         0-%d\n' "$k"; done; } >e6.ini
+# a cross product past 100,000 cells (here 400 sizes x 300 confidence levels) is refused, not planned
+{ printf '[grid big]\ntraces = t1.llct\nsample_sets = 1/4\nsizes = '; seq -s ', ' -f '%gKiB' 16 16 6400
+  printf 'confidence = '; seq -s ', ' -f '0.9%03g' 0 299; } >e6.ini
 expect_rc 1 "$LLCTRACE" batch e6.ini -o x.db; expect_err "[grid big] makes more than 100000 configurations"
 printf '[grid s]\ntraces = t1.llct\nsample_sets = 1/4\nsimultaneous = maybe\n' >e7.ini
 expect_rc 1 "$LLCTRACE" batch e7.ini -o x.db; expect_err "'e7.ini':4: simultaneous is yes or no, not 'maybe'"
