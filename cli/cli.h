@@ -129,7 +129,9 @@ int cmd_compare(int argc, char **argv);
 /* replay_table.c: the summary tables of `replay`, read from the views for runs first ..
  * first + n - 1. Non-zero (with a message) when the database cannot be read. */
 struct sqlite3;
-int cli_print_replay_table(struct sqlite3 *db, int64_t first, int64_t n, int ucd);
+int cli_print_replay_table(struct sqlite3 *db, int64_t first, int64_t n);
+/* The note under replay's tables (printed once, after the last). */
+void cli_print_replay_footnote(int ucd);
 int cli_print_corun_table(struct sqlite3 *db, int64_t first, int64_t n);
 
 #endif

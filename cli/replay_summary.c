@@ -21,9 +21,10 @@ int replay_print_summary(struct llct_results *db, const struct replay_job *a, co
 		if (a->n_sweep)
 			printf("%sLLC %s\n", k ? "\n" : "", llc_text + k * llc_stride);
 		if (cli_print_replay_table(llct_results_handle(db), a->cfg_first[k],
-					   (int64_t)a->n_pol, a->cache.ucd))
+					   (int64_t)a->n_pol))
 			rc = 1;
 	}
+	cli_print_replay_footnote(a->cache.ucd);
 	if (a->sample_sets > 1) {
 		uint32_t sets = llct_cache_sets(&a->cache);
 		double conf = a->confidence > 0 ? a->confidence : 0.99;

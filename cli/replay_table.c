@@ -29,7 +29,15 @@ static int one_real(sqlite3_stmt *st, int64_t id, double *v)
 	return have;
 }
 
-int cli_print_replay_table(sqlite3 *db, int64_t first, int64_t n, int ucd)
+void cli_print_replay_footnote(int ucd)
+{
+	printf("(RT->TEX: RT-written lines consumed by a TEX hit; Z->TEX: lines Z touched last "
+	       "that a TEX hit then read; vs DRRIP: misses saved against the latest DRRIP run "
+	       "without UCD%s)\n",
+	       ucd ? "; UCD on: DISP bypasses and never hits" : "");
+}
+
+int cli_print_replay_table(sqlite3 *db, int64_t first, int64_t n)
 {
 	sqlite3_stmt *pol = NULL, *str = NULL, *all = NULL, *rt = NULL, *zt = NULL, *drrip = NULL;
 	int rc = 1;
@@ -88,10 +96,6 @@ int cli_print_replay_table(sqlite3 *db, int64_t first, int64_t n, int ucd)
 			printf(" %8s", "-");
 		printf("\n");
 	}
-	printf("(RT->TEX: RT-written lines consumed by a TEX hit; Z->TEX: lines Z touched last "
-	       "that a TEX hit then read; vs DRRIP: misses saved against the latest DRRIP run "
-	       "without UCD%s)\n",
-	       ucd ? "; UCD on: DISP bypasses and never hits" : "");
 	rc = 0;
 out:
 	sqlite3_finalize(pol);

@@ -110,6 +110,8 @@ expect_rc 0 "$LLCTRACE" replay cube.llct -f 1- -p lru -o fr.db -q # inside: fine
 # 5. several --llc sizes, repeated or listed, in one pass; a size alone takes 16 ways, 64 B lines
 expect_rc 0 "$LLCTRACE" replay cube.llct -p lru,drrip --llc 256KiB --llc 512KiB,1MiB -o llc.db
 expect_out "^LLC 256KiB$"; expect_out "^LLC 1MiB$"; expect_err "x 3 LLC sizes"
+[ "$(grep -c '^(RT->TEX: ' "$T/out")" = 1 ] && ok || bad "the footnote once under 3 tables: $(cat "$T/out")"
+tail -1 "$T/out" | grep -q '^(RT->TEX: ' && ok || bad "the footnote last"
 "$LLCTRACE" sql --csv llc.db "SELECT group_concat(llc_bytes || ':' || ways || ':' || line, ' ') FROM (SELECT DISTINCT llc_bytes, ways, line FROM runs ORDER BY llc_bytes)" | tail -1 | grep -qx "262144:16:64 524288:16:64 1048576:16:64" && ok || bad "sizes: $("$LLCTRACE" sql llc.db 'SELECT llc_bytes, ways, line FROM runs')"
 [ "$(runs llc.db)" = 6 ] && ok || bad "3 sizes x 2 policies"
 "$LLCTRACE" sql --csv llc.db "SELECT count(*) FROM miss_curves WHERE policy = 'lru'" | tail -1 | grep -qx 3 && ok || bad "a miss curve of 3 points"
