@@ -94,8 +94,8 @@ static uint64_t tree(struct capture_device *c, struct cbuf *b, int what, uint64_
 		last = b->pending_seq;
 	for (size_t i = 0; b->executes && depth < 2 && i < b->n; i++)
 		if (b->cmds[i].op == C_EXECUTE) {
-			uint64_t l =
-			    tree(c, hget(&c->tr.cbufs, b->cmds[i].u.exec.cb), what, seq, depth + 1);
+			uint64_t l = tree(c, capture_hmap_get(&c->tr.cbufs, b->cmds[i].u.exec.cb),
+					  what, seq, depth + 1);
 			last = l > last ? l : last;
 		}
 	return last;
@@ -168,7 +168,7 @@ int async_queue_cbs(struct capture_device *c, const VkCommandBuffer *cbs, size_t
 	uint64_t seq = j->seq; /* j is the thread's from here */
 	*seq_out = seq;
 	for (size_t i = 0; i < n; i++) /* waiting: not to be re-recorded before expanded */
-		tree(c, hget(&c->tr.cbufs, H(cbs[i])), TREE_MARK, seq, 0);
+		tree(c, capture_hmap_get(&c->tr.cbufs, H(cbs[i])), TREE_MARK, seq, 0);
 	/* a program that never waits would queue without end: at 64 behind, it waits for 32 */
 	if (seq > c->as.done_seq + 64)
 		wait_seq(c, seq - 32);
@@ -226,19 +226,19 @@ void async_settle_submitted(struct capture_device *c)
 	sync_idle(c);
 }
 
-uint64_t sync_begin(struct capture_device *c)
+uint64_t capture_sync_begin(struct capture_device *c)
 {
 	c->as.sync_busy++;
 	return c->as.sync_next++;
 }
 
-void sync_turn(struct capture_device *c, uint64_t turn)
+void capture_sync_turn(struct capture_device *c, uint64_t turn)
 {
 	while (c->as.sync_served != turn)
 		pthread_cond_wait(&c->as.done, &c->lock);
 }
 
-void sync_end(struct capture_device *c)
+void capture_sync_end(struct capture_device *c)
 {
 	c->as.sync_served++;
 	c->as.sync_busy--;
@@ -386,7 +386,8 @@ static void *async_main(void *arg)
 		} else {
 			c->as.expand(c, (uint32_t)j->n, j->cbs);
 			for (size_t i = 0; i < j->n; i++)
-				tree(c, hget(&c->tr.cbufs, H(j->cbs[i])), TREE_CLEAR, j->seq, 0);
+				tree(c, capture_hmap_get(&c->tr.cbufs, H(j->cbs[i])), TREE_CLEAR,
+				     j->seq, 0);
 		}
 		c->as.head = j->next; /* gates look at the jobs not yet done */
 		if (!c->as.head)

@@ -48,9 +48,10 @@ struct async_state {
 	uint64_t next_seq, done_seq; /* jobs queued; the last one worked through */
 	int in_draw;                 /* the thread has let go of the lock for a draw */
 	/* Submissions expanded by the submitting thread (no expansion thread, or tier 3): each
-	 * takes a turn (sync_begin) before it lets go of the lock to send its work down and wait
-	 * for its counts, and expands in its turn's order (sync_turn); while any is between the two
-	 * (sync_busy), what would change what it reads waits, as for a queued job. */
+	 * takes a turn (capture_sync_begin) before it lets go of the lock to send its work down and
+	 * wait for its counts, and expands in its turn's order (capture_sync_turn); while any is
+	 * between the two (sync_busy), what would change what it reads waits, as for a queued job.
+	 */
 	uint64_t sync_next, sync_served;
 	int sync_busy;
 	/* what working through a job does, given at creation (the submission code's, above this
@@ -88,12 +89,12 @@ void async_settle(struct capture_device *c);
 /* A submission expanded by its own thread (with the lock): its turn, taken before it lets go
  * of the lock to send its work down; the wait for that turn (after the work and its counts,
  * letting go of the lock meanwhile); the turn's end, after its expansion. */
-uint64_t sync_begin(struct capture_device *c);
+uint64_t capture_sync_begin(struct capture_device *c);
 /* Before a submission touches its command buffers' shadows (tier 3 resets their records):
  * no other submission is between its turn's taking and end (with the lock). */
 void async_settle_submitted(struct capture_device *c);
-void sync_turn(struct capture_device *c, uint64_t turn);
-void sync_end(struct capture_device *c);
+void capture_sync_turn(struct capture_device *c, uint64_t turn);
+void capture_sync_end(struct capture_device *c);
 /* Waits until command buffer b is no longer waiting to be expanded (nor any submission
  * between its turn's taking and end). */
 void async_wait_cbuf(struct capture_device *c, const struct cbuf *b);

@@ -16,7 +16,7 @@ cap_GetBufferDeviceAddress(VkDevice device, const VkBufferDeviceAddressInfo *inf
 	if (!c || !info)
 		return a;
 	pthread_mutex_lock(&c->lock);
-	struct buf *b = hget(&c->tr.bufs, H(info->buffer));
+	struct buf *b = capture_hmap_get(&c->tr.bufs, H(info->buffer));
 	if (b)
 		b->dev_addr = a;
 	pthread_mutex_unlock(&c->lock);

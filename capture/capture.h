@@ -76,7 +76,7 @@ struct capture_device {
 		if (!c_)                                                                           \
 			break;                                                                     \
 		pthread_mutex_lock(&c_->lock);                                                     \
-		struct cmd *m = c_->failed ? NULL : record(c_, cb, OP);                            \
+		struct cmd *m = c_->failed ? NULL : capture_record(c_, cb, OP);                    \
 		if (m) {                                                                           \
 			FILL;                                                                      \
 		}                                                                                  \

@@ -6,12 +6,12 @@
 #include <string.h>
 
 /* The shadow of a command buffer, created on first use; NULL when out of memory. */
-struct cbuf *cbuf_of(struct capture_device *c, VkCommandBuffer cb)
+struct cbuf *capture_cbuf_of(struct capture_device *c, VkCommandBuffer cb)
 {
-	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
+	struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cb));
 	if (!b) {
 		b = calloc(1, sizeof(*b));
-		if (!b || hput(&c->tr.cbufs, H(cb), b)) {
+		if (!b || capture_hmap_put(&c->tr.cbufs, H(cb), b)) {
 			free(b);
 			cap_fail(c, "out of memory recording commands");
 			return NULL;
@@ -20,9 +20,9 @@ struct cbuf *cbuf_of(struct capture_device *c, VkCommandBuffer cb)
 	return b;
 }
 
-struct cmd *record(struct capture_device *c, VkCommandBuffer cb, enum cmd_op op)
+struct cmd *capture_record(struct capture_device *c, VkCommandBuffer cb, enum cmd_op op)
 {
-	struct cbuf *b = cbuf_of(c, cb);
+	struct cbuf *b = capture_cbuf_of(c, cb);
 	if (!b)
 		return NULL;
 	if (b->n == b->cap) {
@@ -54,7 +54,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateCommandBuffers(VkDevice device,
 		return r;
 	pthread_mutex_lock(&c->lock);
 	for (uint32_t i = 0; i < info->commandBufferCount; i++) {
-		struct cbuf *b = cbuf_of(c, out[i]);
+		struct cbuf *b = capture_cbuf_of(c, out[i]);
 		if (b) {
 			b->primary = info->level == VK_COMMAND_BUFFER_LEVEL_PRIMARY;
 			b->cmd_pool = H(info->commandPool);
@@ -76,12 +76,12 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 	if (!c || r != VK_SUCCESS)
 		return r;
 	pthread_mutex_lock(&c->lock);
-	struct cbuf *b = cbuf_of(c, cb);
+	struct cbuf *b = capture_cbuf_of(c, cb);
 	async_wait_cbuf(c, b); /* queued for expansion: that first */
 	if (b) {
 		b->n = 0;
 		b->copies = b->executes = 0;
-		drop_pushed(c, b);
+		capture_drop_pushed(c, b);
 		b->app_stats = b->app_occl = b->app_prims = b->app_xfb = b->multiview = 0;
 		b->rec_pipe = b->rec_cpipe = 0;
 		b->n_crec_used = 0; /* record buffers are reused from the first */
@@ -99,24 +99,24 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 	}
 	pthread_mutex_unlock(&c->lock);
 	if (b)
-		lpools_begin(c, d, cb, b,
-			     !!(info->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT));
+		capture_lpools_begin(
+		    c, d, cb, b, !!(info->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT));
 	return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandBuffer(VkCommandBuffer cb,
 						      VkCommandBufferResetFlags flags)
 {
-	VkResult r = dd(cb)->ResetCommandBuffer(cb, flags);
+	VkResult r = capture_dispatch(cb)->ResetCommandBuffer(cb, flags);
 	struct capture_device *c = cap_of(cb, NULL);
 	if (c) {
 		pthread_mutex_lock(&c->lock);
-		struct cbuf *b = hget(&c->tr.cbufs, H(cb));
+		struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cb));
 		async_wait_cbuf(c, b);
 		if (b) {
 			b->n = 0;
 			b->copies = b->executes = 0;
-			drop_pushed(c, b);
+			capture_drop_pushed(c, b);
 		}
 		pthread_mutex_unlock(&c->lock);
 	}
@@ -141,9 +141,9 @@ static struct cbuf **take_pool_cbufs(struct capture_device *c, uint64_t pool, si
 			keys[k++] = c->tr.cbufs.key[i];
 	}
 	for (size_t i = 0; i < k; i++) {
-		struct cbuf *b = hdel(&c->tr.cbufs, keys[i]);
+		struct cbuf *b = capture_hmap_del(&c->tr.cbufs, keys[i]);
 		if (b) {
-			drop_pushed(c, b);
+			capture_drop_pushed(c, b);
 			out[(*n)++] = b;
 		}
 	}
@@ -167,8 +167,8 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyCommandPool(VkDevice device, VkCommandPool
 		pthread_mutex_unlock(&c->lock);
 	}
 	for (size_t i = 0; i < n; i++) { /* unlinked: the query pools go without the lock */
-		free_cbuf_pool(c, d, bs[i]);
-		free_cbuf(bs[i]);
+		capture_free_cbuf_pool(c, d, bs[i]);
+		capture_free_cbuf(bs[i]);
 	}
 	free(bs);
 	d->d.DestroyCommandPool(device, pool, alloc);
@@ -190,7 +190,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandPool(VkDevice device, VkCommandPo
 		if (b && b->cmd_pool == H(pool)) {
 			b->n = 0;
 			b->copies = b->executes = 0;
-			drop_pushed(c, b);
+			capture_drop_pushed(c, b);
 		}
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -204,27 +204,27 @@ VKAPI_ATTR void VKAPI_CALL cap_FreeCommandBuffers(VkDevice device, VkCommandPool
 	struct capture_device *c = cap_of(device, &d);
 	for (uint32_t i = 0; c && i < n; i++) {
 		pthread_mutex_lock(&c->lock);
-		async_wait_cbuf(c, hget(&c->tr.cbufs, H(cbs[i])));
-		struct cbuf *b = hdel(&c->tr.cbufs, H(cbs[i]));
+		async_wait_cbuf(c, capture_hmap_get(&c->tr.cbufs, H(cbs[i])));
+		struct cbuf *b = capture_hmap_del(&c->tr.cbufs, H(cbs[i]));
 		if (b)
-			drop_pushed(c, b);
+			capture_drop_pushed(c, b);
 		pthread_mutex_unlock(&c->lock);
 		if (b) { /* unlinked: the query pool can go without the lock */
-			free_cbuf_pool(c, d, b);
-			free_cbuf(b);
+			capture_free_cbuf_pool(c, d, b);
+			capture_free_cbuf(b);
 		}
 	}
 	d->d.FreeCommandBuffers(device, pool, n, cbs);
 }
 
-void free_cbuf_pool(const struct capture_device *c, struct layer_device *d, struct cbuf *b)
+void capture_free_cbuf_pool(const struct capture_device *c, struct layer_device *d, struct cbuf *b)
 {
-	lpools_free(d, b);
+	capture_lpools_free(d, b);
 	if (c->tier->recording_freed)
 		c->tier->recording_freed(d, b);
 }
 
-void free_cbuf(void *p)
+void capture_free_cbuf(void *p)
 {
 	struct cbuf *b = p;
 	free(b->cmds);
@@ -235,12 +235,12 @@ void free_cbuf(void *p)
 }
 
 /* A new recording (or none): the sets the last one pushed go. */
-void drop_pushed(struct capture_device *c, struct cbuf *b)
+void capture_drop_pushed(struct capture_device *c, struct cbuf *b)
 {
 	for (size_t i = 0; i < b->n_pushed; i++) {
-		struct dset *s = hdel(&c->ps.sets, b->pushed[i]);
+		struct dset *s = capture_hmap_del(&c->ps.sets, b->pushed[i]);
 		if (s)
-			free_dset(s);
+			capture_free_dset(s);
 	}
 	b->n_pushed = 0;
 	memset(b->push_last, 0, sizeof(b->push_last));

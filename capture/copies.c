@@ -10,22 +10,22 @@ static void buffer_range(struct capture_device *c, uint64_t handle, uint64_t off
 			 int stream, int op)
 {
 	uint64_t addr, len;
-	if (buffer_bytes(&c->tr, handle, off, size, &addr, &len))
+	if (capture_buffer_bytes(&c->tr, handle, off, size, &addr, &len))
 		llct_fp_range(c->out.fp, addr, len, stream, op, 0);
 }
 
 static void image_region(struct capture_device *c, uint64_t handle, uint32_t mip, uint32_t layer,
 			 VkOffset3D o, VkExtent3D e, int op, int as_other)
 {
-	struct img *im = hget(&c->tr.imgs, handle);
+	struct img *im = capture_hmap_get(&c->tr.imgs, handle);
 	if (!im || !im->bound)
 		return;
 	uint32_t x0 = o.x > 0 ? (uint32_t)o.x : 0, y0 = o.y > 0 ? (uint32_t)o.y : 0;
 	llct_fp_rect(c->out.fp, &im->s, mip, layer, x0, y0, x0 + e.width, y0 + e.height,
-		     as_other ? LLCT_STREAM_OTHER : image_stream(im), op, 0);
+		     as_other ? LLCT_STREAM_OTHER : capture_image_stream(im), op, 0);
 }
 
-void do_copy(struct capture_device *c, const struct cmd *m)
+void capture_do_copy(struct capture_device *c, const struct cmd *m)
 {
 	static const char *const kinds[] = {"copy", "copy",    "copy", "copy",
 					    "blit", "resolve", "clear"};
@@ -35,17 +35,18 @@ void do_copy(struct capture_device *c, const struct cmd *m)
 		      m->u.copy.kind == K_BLIT || m->u.copy.kind == K_RESOLVE;
 	int dst_img = m->u.copy.kind == K_BUF_IMG || m->u.copy.kind == K_IMG_IMG ||
 		      m->u.copy.kind == K_BLIT || m->u.copy.kind == K_RESOLVE;
-	struct img *si = src_img ? hget(&c->tr.imgs, m->u.copy.src) : NULL;
-	struct img *di = dst_img ? hget(&c->tr.imgs, m->u.copy.dst) : NULL;
-	struct buf *sb =
-	    src_img || m->u.copy.kind == K_FILL ? NULL : hget(&c->tr.bufs, m->u.copy.src);
-	struct buf *db = dst_img ? NULL : hget(&c->tr.bufs, m->u.copy.dst);
+	struct img *si = src_img ? capture_hmap_get(&c->tr.imgs, m->u.copy.src) : NULL;
+	struct img *di = dst_img ? capture_hmap_get(&c->tr.imgs, m->u.copy.dst) : NULL;
+	struct buf *sb = src_img || m->u.copy.kind == K_FILL
+			     ? NULL
+			     : capture_hmap_get(&c->tr.bufs, m->u.copy.src);
+	struct buf *db = dst_img ? NULL : capture_hmap_get(&c->tr.bufs, m->u.copy.dst);
 	uint64_t sid = si ? si->id : sb ? sb->id : 0, did = di ? di->id : db ? db->id : 0;
 	char params[100], src[40] = "";
 	if (sid)
 		snprintf(src, sizeof(src), "\"src\":%llu,", (unsigned long long)sid);
 	snprintf(params, sizeof(params), "{%s\"dst\":%llu}", src, (unsigned long long)did);
-	new_kernel(c, kind, params);
+	capture_new_kernel(c, kind, params);
 	for (uint32_t i = 0; di && i < di->n_zb; i++) /* tier 2: what a copy writes is not known */
 		llct_zbuf_forget(di->zb[i].z);
 	switch (m->u.copy.kind) {
@@ -56,7 +57,7 @@ void do_copy(struct capture_device *c, const struct cmd *m)
 			     LLCT_STREAM_OTHER, LLCT_OP_WRITE);
 		break;
 	case K_BUF_IMG: {
-		struct img *im = hget(&c->tr.imgs, m->u.copy.dst);
+		struct img *im = capture_hmap_get(&c->tr.imgs, m->u.copy.dst);
 		uint64_t bytes =
 		    im ? llct_surface_region_bytes(&im->s, m->u.copy.ext.width,
 						   m->u.copy.ext.height, m->u.copy.ext.depth)
@@ -68,7 +69,7 @@ void do_copy(struct capture_device *c, const struct cmd *m)
 		break;
 	}
 	case K_IMG_BUF: {
-		struct img *im = hget(&c->tr.imgs, m->u.copy.src);
+		struct img *im = capture_hmap_get(&c->tr.imgs, m->u.copy.src);
 		uint64_t bytes =
 		    im ? llct_surface_region_bytes(&im->s, m->u.copy.ext.width,
 						   m->u.copy.ext.height, m->u.copy.ext.depth)
@@ -96,18 +97,18 @@ void do_copy(struct capture_device *c, const struct cmd *m)
 
 /* vkCmdClearColorImage / vkCmdClearDepthStencilImage: every mip and layer written (and a depth
  * image's HiZ, which a clear sets). */
-void do_clear_image(struct capture_device *c, const struct cmd *m)
+void capture_do_clear_image(struct capture_device *c, const struct cmd *m)
 {
-	struct img *im = hget(&c->tr.imgs, m->u.clear.image);
+	struct img *im = capture_hmap_get(&c->tr.imgs, m->u.clear.image);
 	char params[60];
 	snprintf(params, sizeof(params), "{\"dst\":%llu}", (unsigned long long)(im ? im->id : 0));
-	new_kernel(c, "clear", params);
+	capture_new_kernel(c, "clear", params);
 	for (uint32_t mip = 0; im && im->bound && mip < im->s.mips; mip++)
 		for (uint32_t l = 0; l < im->s.layers; l++) {
 			uint32_t w, h;
 			llct_surface_mip_extent(&im->s, mip, &w, &h);
-			llct_fp_rect(c->out.fp, &im->s, mip, l, 0, 0, w, h, image_stream(im),
-				     LLCT_OP_WRITE, 0);
+			llct_fp_rect(c->out.fp, &im->s, mip, l, 0, 0, w, h,
+				     capture_image_stream(im), LLCT_OP_WRITE, 0);
 			llct_hiz_rect(c->out.fp, &im->hiz, mip, l, 0, 0, w, h, LLCT_OP_WRITE, 0);
 		}
 	for (uint32_t i = 0; im && m->u.clear.ds && i < im->n_zb; i++) /* tier 2's buffers */

@@ -10,26 +10,26 @@
 #include <string.h>
 #include <time.h>
 
-const char *getenv_ud(const char *name, void *ud)
+const char *capture_getenv_ud(const char *name, void *ud)
 {
 	(void)ud;
 	return getenv(name);
 }
 
-int getenv_on(const char *name)
+int capture_getenv_on(const char *name)
 {
 	const char *v = getenv(name);
 	return v && *v && strcmp(v, "0");
 }
 
-double mono_s(void)
+double capture_mono_s(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int log_enabled(void)
+int capture_log_enabled(void)
 {
 	const char *v = getenv("LLCT_CAPTURE_LOG");
 	return v && *v && strcmp(v, "0");
@@ -69,7 +69,7 @@ void cap_fail(struct capture_device *c, const char *what)
 	   abandoned where frames end (frame_end) or at the device's end, by the output */
 }
 
-struct llct_device_dispatch *dd(const void *h)
+struct llct_device_dispatch *capture_dispatch(const void *h)
 {
 	return &layer_device_of(h)->d;
 }

@@ -22,20 +22,20 @@ struct hmap {
 };
 
 /* The value of key k, or NULL. */
-void *hget(const struct hmap *m, uint64_t k);
+void *capture_hmap_get(const struct hmap *m, uint64_t k);
 /* Inserts k (or replaces its value); 0, or -1 when out of memory. */
-int hput(struct hmap *m, uint64_t k, void *v);
+int capture_hmap_put(struct hmap *m, uint64_t k, void *v);
 /* Removes k and returns its value (the caller frees it), or NULL. */
-void *hdel(struct hmap *m, uint64_t k);
+void *capture_hmap_del(struct hmap *m, uint64_t k);
 /* Frees every value with fn (free() when NULL) and the map's arrays. */
-void hfree_all(struct hmap *m, void (*fn)(void *));
+void capture_hmap_free_all(struct hmap *m, void (*fn)(void *));
 
 #define H(x) ((uint64_t)(uintptr_t)(x))
 
 /* ---- core.c: settings, logging, failure ---- */
 
 /* An environment switch that is set and not "0". */
-int getenv_on(const char *name);
+int capture_getenv_on(const char *name);
 /* This thread is in a call of RenderDoc's (whose own calls pass through the layer); set
  * around those calls by renderdoc.c. */
 int rdc_inside(void);
@@ -48,9 +48,9 @@ int rdc_frame_ended(struct capture_device *c, uint32_t frame);
 /* Appends a failure for `llctrace capture` to read (LLCT_CAPTURE_STATUS). */
 void cap_status_failed(const char *what);
 /* getenv in the shape capture_settings_read takes. */
-const char *getenv_ud(const char *name, void *ud);
-double mono_s(void);
-int log_enabled(void);
+const char *capture_getenv_ud(const char *name, void *ud);
+double capture_mono_s(void);
+int capture_log_enabled(void);
 void cap_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An internal failure: say so once and stop capturing on this device. */
 void cap_fail(struct capture_device *c, const char *what);
@@ -58,6 +58,6 @@ void cap_fail(struct capture_device *c, const char *what);
  * record in *dev when dev is not NULL. */
 struct capture_device *cap_of(const void *handle, struct layer_device **dev);
 /* The device dispatch table of a dispatchable handle. */
-struct llct_device_dispatch *dd(const void *h);
+struct llct_device_dispatch *capture_dispatch(const void *h);
 
 #endif

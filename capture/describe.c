@@ -33,7 +33,7 @@ static void range_use(struct capture_device *c, int binding, uint64_t handle, ui
 {
 	uint64_t addr, len;
 	struct llct_use *u;
-	if (!buffer_bytes(&c->tr, handle, off, size, &addr, &len) || !(u = new_use(c)))
+	if (!capture_buffer_bytes(&c->tr, handle, off, size, &addr, &len) || !(u = new_use(c)))
 		return;
 	*u = (struct llct_use){.kind = LLCT_USE_RANGE,
 			       .binding = binding,
@@ -95,7 +95,7 @@ static uint32_t binding_of(const struct dset *ds, uint32_t k)
 static void bound_uses(struct capture_device *c, const struct pipe *p, int compute)
 {
 	for (int s = 0; s < 8; s++) {
-		struct dset *ds = hget(&c->ps.sets, c->walk.cur_set[compute][s]);
+		struct dset *ds = capture_hmap_get(&c->ps.sets, c->walk.cur_set[compute][s]);
 		for (uint32_t k = 0; ds && k < ds->n; k++) {
 			const struct slot *sl = &ds->slot[k];
 			int kind = binding_kind(sl->type);
@@ -106,17 +106,18 @@ static void bound_uses(struct capture_device *c, const struct pipe *p, int compu
 			if (kind == LLCT_BIND_SAMPLED_IMAGE || kind == LLCT_BIND_STORAGE_IMAGE ||
 			    kind == LLCT_BIND_INPUT_ATTACHMENT) {
 				uint32_t mip, layer;
-				struct img *im = view_image(&c->tr, sl->handle, &mip, &layer);
+				struct img *im =
+				    capture_view_image(&c->tr, sl->handle, &mip, &layer);
 				struct llct_use *u = im ? new_use(c) : NULL;
 				if (u)
-					*u = (struct llct_use){.kind = LLCT_USE_IMAGE,
-							       .binding = kind,
-							       .s = im->s,
-							       .mip = mip,
-							       .layer = layer,
-							       .layers =
-								   view_layers(&c->tr, sl->handle),
-							       .slot = -1};
+					*u = (struct llct_use){
+					    .kind = LLCT_USE_IMAGE,
+					    .binding = kind,
+					    .s = im->s,
+					    .mip = mip,
+					    .layer = layer,
+					    .layers = capture_view_layers(&c->tr, sl->handle),
+					    .slot = -1};
 				uint32_t bn = binding_of(ds, k);
 				for (uint32_t j = 0; u && p && !compute && j < p->fs.n_tex; j++)
 					if (p->fs.tex[j].set == (uint32_t)s &&
@@ -235,15 +236,15 @@ static void draw_state(struct capture_device *c, const struct pipe *p, struct ll
 }
 
 /* The vertex and index ranges of a draw: an indexed draw's index range, and the vertices it
- * uses, from the index values (index_data) when the layer can know them, else from the
+ * uses, from the index values (capture_index_data) when the layer can know them, else from the
  * vertex offset and count; an indirect draw (count 0: unknown) the whole bound buffers. */
 static void vertex_uses(struct capture_device *c, const struct pipe *p, const struct cmd *m)
 {
 	uint64_t vfirst = m->u.draw.indexed ? m->u.draw.vertex_offset : m->u.draw.first;
 	uint64_t vcount = m->u.draw.count;
-	struct buf *ibuf = m->u.draw.indexed ? hget(&c->tr.bufs, c->walk.ib) : NULL;
+	struct buf *ibuf = m->u.draw.indexed ? capture_hmap_get(&c->tr.bufs, c->walk.ib) : NULL;
 	if (ibuf && m->u.draw.count && c->walk.ib_size) {
-		const uint8_t *p8 = index_data(
+		const uint8_t *p8 = capture_index_data(
 		    c, ibuf, c->walk.ib_off + (uint64_t)m->u.draw.first * c->walk.ib_size,
 		    (uint64_t)m->u.draw.count * c->walk.ib_size);
 		uint64_t lo_i = UINT64_MAX, hi_i = 0;
@@ -282,9 +283,9 @@ static void vertex_uses(struct capture_device *c, const struct pipe *p, const st
 	"its command buffer was recorded more frames before the range than "                       \
 	"LLCT_CAPTURE_TWIN_LEAD allows a twin"
 
-void do_draw(struct capture_device *c, const struct cmd *m)
+void capture_do_draw(struct capture_device *c, const struct cmd *m)
 {
-	struct pipe *p = hget(&c->ps.pipes, c->walk.cur_pipe[0]);
+	struct pipe *p = capture_hmap_get(&c->ps.pipes, c->walk.cur_pipe[0]);
 	struct llct_draw d = {.samples_passed = UINT64_MAX};
 	struct llct_draw_result r;
 	struct cbuf *cb = c->walk.cb;
@@ -339,7 +340,7 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 	}
 	d.uses = c->walk.uses;
 	d.n_uses = (uint32_t)c->walk.n_uses;
-	uint32_t id = kernel_begin(c);
+	uint32_t id = capture_kernel_begin(c);
 	async_draw_begin(c); /* on the expansion thread, the program may record meanwhile */
 	c->tier->draw(c, &c->walk.pass, &d, &r);
 	async_draw_end(c);
@@ -405,18 +406,18 @@ void do_draw(struct capture_device *c, const struct cmd *m)
 			: ",\"accesses\":\"model\",\"why\":\"no records were made for it\"");
 	if (!m->u.draw.sub) /* a single draw, or a multi-draw's first */
 		c->walk.multi_recorded = recorded;
-	att_ids(c, ids, sizeof(ids));
+	capture_att_ids(c, ids, sizeof(ids));
 	snprintf(
 	    params, sizeof(params),
 	    "{\"indexed\":%s,\"count\":%u,\"instances\":%u,\"first\":%u,\"pipeline\":%llu%s%s}",
 	    m->u.draw.indexed ? "true" : "false", m->u.draw.count, m->u.draw.instances,
 	    m->u.draw.first, (unsigned long long)(p ? p->id : 0), fr, ids);
-	kernel_row(c, id, "draw", params);
+	capture_kernel_row(c, id, "draw", params);
 }
 
-void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
+void capture_do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 {
-	struct pipe *p = hget(&c->ps.pipes, c->walk.cur_pipe[1]);
+	struct pipe *p = capture_hmap_get(&c->ps.pipes, c->walk.cur_pipe[1]);
 	char params[400], how[240] = "";
 	struct instr_result ir;
 	/* tier 3: what the instrumented twin recorded, in place of the buffers' footprint */
@@ -436,7 +437,7 @@ void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 	snprintf(params, sizeof(params), "{\"groups\":[%u,%u,%u],\"pipeline\":%llu%s}",
 		 m->u.dispatch.x, m->u.dispatch.y, m->u.dispatch.z,
 		 (unsigned long long)(p ? p->id : 0), how);
-	new_kernel(c, "dispatch", params);
+	capture_new_kernel(c, "dispatch", params);
 	c->walk.n_uses = 0;
 	bound_uses(c, p, 1);
 	if (recorded) { /* the buffers' and images' traffic is the records' (sampled images'

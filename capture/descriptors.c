@@ -19,7 +19,7 @@ cap_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreate
 	struct dlayout *l = calloc(1, sizeof(*l));
 	if (l)
 		l->b = calloc(info->bindingCount + 1, sizeof(*l->b));
-	if (!l || !l->b || hput(&c->ps.layouts, H(*out), l)) {
+	if (!l || !l->b || capture_hmap_put(&c->ps.layouts, H(*out), l)) {
 		if (l)
 			free(l->b);
 		free(l);
@@ -64,7 +64,7 @@ static struct dset *new_dset(const struct dlayout *l)
 	s->binding = calloc(s->n_bindings + 1, sizeof(*s->binding));
 	s->count = calloc(s->n_bindings + 1, sizeof(*s->count));
 	if (!s->slot || !s->first || !s->binding || !s->count) {
-		free_dset(s);
+		capture_free_dset(s);
 		return NULL;
 	}
 	for (uint32_t b = 0, at = 0; l && b < l->n; b++) {
@@ -89,14 +89,15 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateDescriptorSets(VkDevice device,
 		return r;
 	pthread_mutex_lock(&c->lock);
 	for (uint32_t i = 0; i < info->descriptorSetCount && !c->failed; i++) {
-		struct dset *s = new_dset(hget(&c->ps.layouts, H(info->pSetLayouts[i])));
+		struct dset *s =
+		    new_dset(capture_hmap_get(&c->ps.layouts, H(info->pSetLayouts[i])));
 		/* a handle the driver gives again: its set went with a pool reset */
-		free_dset(hdel(&c->ps.sets, H(out[i])));
+		capture_free_dset(capture_hmap_del(&c->ps.sets, H(out[i])));
 		if (s)
 			s->pool = H(info->descriptorPool);
-		if (!s || hput(&c->ps.sets, H(out[i]), s)) {
+		if (!s || capture_hmap_put(&c->ps.sets, H(out[i]), s)) {
 			if (s)
-				free_dset(s);
+				capture_free_dset(s);
 			cap_fail(c, "out of memory tracking descriptor sets");
 			break;
 		}
@@ -131,7 +132,7 @@ static void put_descriptor(struct capture_device *c, struct dset *s, uint32_t bi
 			   uint32_t element, VkDescriptorType t, const VkDescriptorImageInfo *ii,
 			   const VkDescriptorBufferInfo *bi, const VkBufferView *tv)
 {
-	struct slot *sl = find_slot(s, binding, element);
+	struct slot *sl = capture_find_slot(s, binding, element);
 	struct bview *v;
 	if (!sl)
 		return;
@@ -144,7 +145,7 @@ static void put_descriptor(struct capture_device *c, struct dset *s, uint32_t bi
 		sl->offset = bi->offset;
 		sl->range = bi->range;
 	} else if (tv && is_texel_descriptor(t)) {
-		v = hget(&c->tr.bviews, H(*tv));
+		v = capture_hmap_get(&c->tr.bviews, H(*tv));
 		sl->handle = v ? v->buffer : 0;
 		sl->offset = v ? v->offset : 0;
 		sl->range = v ? v->range : 0;
@@ -191,14 +192,16 @@ VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSets(VkDevice device, uint32_t n_
 		return;
 	pthread_mutex_lock(&c->lock);
 	for (uint32_t i = 0; i < n_writes; i++)
-		apply_write(c, hget(&c->ps.sets, H(writes[i].dstSet)), &writes[i]);
+		apply_write(c, capture_hmap_get(&c->ps.sets, H(writes[i].dstSet)), &writes[i]);
 	for (uint32_t i = 0; i < n_copies; i++) {
 		const VkCopyDescriptorSet *cp = &copies[i];
-		struct dset *src = hget(&c->ps.sets, H(cp->srcSet)),
-			    *dst = hget(&c->ps.sets, H(cp->dstSet));
+		struct dset *src = capture_hmap_get(&c->ps.sets, H(cp->srcSet)),
+			    *dst = capture_hmap_get(&c->ps.sets, H(cp->dstSet));
 		for (uint32_t k = 0; src && dst && k < cp->descriptorCount; k++) {
-			struct slot *a = find_slot(src, cp->srcBinding, cp->srcArrayElement + k);
-			struct slot *b = find_slot(dst, cp->dstBinding, cp->dstArrayElement + k);
+			struct slot *a =
+			    capture_find_slot(src, cp->srcBinding, cp->srcArrayElement + k);
+			struct slot *b =
+			    capture_find_slot(dst, cp->dstBinding, cp->dstArrayElement + k);
 			if (a && b)
 				*b = *a;
 		}
@@ -228,11 +231,12 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreatePipelineLayout(VkDevice device,
 	else if (ext)
 		c->tier->layout_gone(c, ext);
 	for (uint32_t i = 0; l && i < info->setLayoutCount && i < 8 && !bad; i++, l->n++)
-		bad = copy_dlayout(&l->set[i], hget(&c->ps.layouts, H(info->pSetLayouts[i])));
-	if (bad || hput(&c->ps.playouts, H(*out), l)) {
+		bad = copy_dlayout(&l->set[i],
+				   capture_hmap_get(&c->ps.layouts, H(info->pSetLayouts[i])));
+	if (bad || capture_hmap_put(&c->ps.playouts, H(*out), l)) {
 		if (l && l->ext)
 			c->tier->layout_gone(c, l->ext);
-		free_playout(l);
+		capture_free_playout(l);
 		cap_fail(c, "out of memory tracking pipeline layouts");
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -247,10 +251,10 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyPipelineLayout(VkDevice device, VkPipeline
 	if (c) {
 		pthread_mutex_lock(&c->lock);
 		async_settle(c); /* nothing queued or being expanded still reads it */
-		struct playout *l = hdel(&c->ps.playouts, H(layout));
+		struct playout *l = capture_hmap_del(&c->ps.playouts, H(layout));
 		if (l && l->ext)
 			c->tier->layout_gone(c, l->ext);
-		free_playout(l);
+		capture_free_playout(l);
 		pthread_mutex_unlock(&c->lock);
 	}
 	d->d.DestroyPipelineLayout(device, layout, alloc);
@@ -269,9 +273,9 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateDescriptorUpdateTemplate(
 	struct dtempl *t = calloc(1, sizeof(*t));
 	if (t)
 		t->e = calloc(info->descriptorUpdateEntryCount + 1, sizeof(*t->e));
-	if (!t || !t->e || hput(&c->ps.templs, H(*out), t)) {
+	if (!t || !t->e || capture_hmap_put(&c->ps.templs, H(*out), t)) {
 		if (t)
-			free_templ(t);
+			capture_free_templ(t);
 		cap_fail(c, "out of memory tracking descriptor update templates");
 	} else {
 		t->n = info->descriptorUpdateEntryCount;
@@ -292,9 +296,9 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyDescriptorUpdateTemplate(VkDevice device,
 	if (c) {
 		pthread_mutex_lock(&c->lock);
 		async_settle(c); /* nothing queued or being expanded still reads it */
-		struct dtempl *tp = hdel(&c->ps.templs, H(t));
+		struct dtempl *tp = capture_hmap_del(&c->ps.templs, H(t));
 		if (tp)
-			free_templ(tp);
+			capture_free_templ(tp);
 		pthread_mutex_unlock(&c->lock);
 	}
 	d->d.DestroyDescriptorUpdateTemplate(device, t, alloc);
@@ -310,7 +314,8 @@ VKAPI_ATTR void VKAPI_CALL cap_UpdateDescriptorSetWithTemplate(VkDevice device, 
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	apply_template(c, hget(&c->ps.sets, H(set)), hget(&c->ps.templs, H(t)), data);
+	apply_template(c, capture_hmap_get(&c->ps.sets, H(set)),
+		       capture_hmap_get(&c->ps.templs, H(t)), data);
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -321,7 +326,7 @@ static void drop_pool_sets(struct capture_device *c, uint64_t pool)
 	for (size_t i = 0; i < c->ps.sets.cap; i++) {
 		struct dset *s = c->ps.sets.val[i];
 		if (s && s->pool == pool && c->ps.sets.key[i] != UINT64_MAX)
-			free_dset(hdel(&c->ps.sets, c->ps.sets.key[i]));
+			capture_free_dset(capture_hmap_del(&c->ps.sets, c->ps.sets.key[i]));
 	}
 }
 
@@ -365,9 +370,9 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_FreeDescriptorSets(VkDevice device, VkDescrip
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
 	for (uint32_t i = 0; i < n; i++) {
-		struct dset *s = hdel(&c->ps.sets, H(sets[i]));
+		struct dset *s = capture_hmap_del(&c->ps.sets, H(sets[i]));
 		if (s)
-			free_dset(s);
+			capture_free_dset(s);
 	}
 	pthread_mutex_unlock(&c->lock);
 	return r;
@@ -386,8 +391,8 @@ static void push_set(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipelineLa
 		return;
 	int compute = point == VK_PIPELINE_BIND_POINT_COMPUTE;
 	pthread_mutex_lock(&c->lock);
-	struct playout *pl = hget(&c->ps.playouts, H(layout));
-	struct cbuf *cbuf = c->failed ? NULL : cbuf_of(c, cb);
+	struct playout *pl = capture_hmap_get(&c->ps.playouts, H(layout));
+	struct cbuf *cbuf = c->failed ? NULL : capture_cbuf_of(c, cb);
 	struct dset *s = cbuf ? new_dset(pl && set < pl->n ? &pl->set[set] : NULL) : NULL;
 	uint64_t key = 0xfff0000000000000ull | ++c->ps.next_push;
 	if (s && cbuf->n_pushed == cbuf->cap_pushed) {
@@ -398,24 +403,25 @@ static void push_set(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipelineLa
 			cbuf->cap_pushed = cap;
 		}
 	}
-	if (cbuf && (!s || cbuf->n_pushed == cbuf->cap_pushed || hput(&c->ps.sets, key, s))) {
+	if (cbuf &&
+	    (!s || cbuf->n_pushed == cbuf->cap_pushed || capture_hmap_put(&c->ps.sets, key, s))) {
 		if (s)
-			free_dset(s);
+			capture_free_dset(s);
 		s = NULL;
 		cap_fail(c, "out of memory tracking push descriptors");
 	}
 	if (s) {
 		cbuf->pushed[cbuf->n_pushed++] = key;
-		struct dset *prev = hget(&c->ps.sets, cbuf->push_last[compute][set]);
+		struct dset *prev = capture_hmap_get(&c->ps.sets, cbuf->push_last[compute][set]);
 		for (uint32_t i = 0; prev && i < s->n_bindings; i++)
 			for (uint32_t k = 0; k < s->count[i]; k++) {
-				struct slot *from = find_slot(prev, s->binding[i], k);
+				struct slot *from = capture_find_slot(prev, s->binding[i], k);
 				if (from)
 					s->slot[s->first[i] + k] = *from;
 			}
 		cbuf->push_last[compute][set] = key;
 		fill(s, a, b);
-		struct cmd *m = record(c, cb, C_BIND_SET);
+		struct cmd *m = capture_record(c, cb, C_BIND_SET);
 		if (m) {
 			m->u.set.compute = compute;
 			m->u.set.index = set;
@@ -445,7 +451,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdPushDescriptorSetKHR(VkCommandBuffer cb,
 						       uint32_t n,
 						       const VkWriteDescriptorSet *writes)
 {
-	dd(cb)->CmdPushDescriptorSetKHR(cb, point, layout, set, n, writes);
+	capture_dispatch(cb)->CmdPushDescriptorSetKHR(cb, point, layout, set, n, writes);
 	struct writes w = {cap_of(cb, NULL), n, writes};
 	push_set(cb, point, layout, set, fill_writes, &w, NULL);
 }
@@ -459,7 +465,7 @@ struct templ_ref {
 static void fill_template_ref(struct dset *s, const void *a, const void *b)
 {
 	const struct templ_ref *r = a;
-	apply_template(r->c, s, hget(&r->c->ps.templs, r->t), b);
+	apply_template(r->c, s, capture_hmap_get(&r->c->ps.templs, r->t), b);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb,
@@ -467,13 +473,13 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuff
 								   VkPipelineLayout layout,
 								   uint32_t set, const void *data)
 {
-	dd(cb)->CmdPushDescriptorSetWithTemplateKHR(cb, t, layout, set, data);
+	capture_dispatch(cb)->CmdPushDescriptorSetWithTemplateKHR(cb, t, layout, set, data);
 	struct capture_device *c = cap_of(cb, NULL);
 	struct templ_ref r = {c, H(t)};
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	struct dtempl *tp = hget(&c->ps.templs, H(t));
+	struct dtempl *tp = capture_hmap_get(&c->ps.templs, H(t));
 	VkPipelineBindPoint point = tp ? tp->point : VK_PIPELINE_BIND_POINT_GRAPHICS;
 	pthread_mutex_unlock(&c->lock);
 	push_set(cb, point, layout, set, fill_template_ref, &r, data);

@@ -23,7 +23,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	(void)info;
 	struct capture_settings set;
 	char why[400];
-	if (capture_settings_read(&set, getenv_ud, NULL, why, sizeof(why))) {
+	if (capture_settings_read(&set, capture_getenv_ud, NULL, why, sizeof(why))) {
 		cap_log("%s; capture is off", why);
 		cap_status_failed(why);
 		return;
@@ -66,7 +66,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	c->out.bounded = set.bounded;
 	c->out.last_frame = set.last_frame;
 	c->out.exit_after = set.exit_after;
-	c->out.t_start = mono_s();
+	c->out.t_start = capture_mono_s();
 	if (set.times[0] && !(c->out.times = fopen(set.times, "a")))
 		cap_log("cannot open LLCT_CAPTURE_TIMES '%s': %s; frames go untimed", set.times,
 			strerror(errno));
@@ -206,7 +206,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 				       .driver = driver};
 	char err[700] = "out of memory for the footprint model"; /* or the writer's error */
 	if (llct_writer_open(c->out.path, &ci, &c->out.w, err, sizeof(err)) ||
-	    model_create(c, &fc)) {
+	    capture_model_create(c, &fc)) {
 		cap_log("%s; capture is off", err);
 		cap_status_failed(err);
 		llct_writer_close(c->out.w);
@@ -269,11 +269,11 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	   .rdc starts at the frame the program is in) expand as submissions come; tier 3 on the
 	   thread too since 2026-11-27 (its twins' records are read from their command buffers'
 	   rooms, which a resubmission, re-recording or freeing waits for, as any queued job's) */
-	async_init(c, !set.sync && !c->out.boundary_label && !c->out.rdc, expand_submission,
-		   frame_end, note_at_exit);
+	async_init(c, !set.sync && !c->out.boundary_label && !c->out.rdc, capture_expand_submission,
+		   capture_frame_end, note_at_exit);
 	llct_writer_set(c->out.w, "capture.expansion",
 			c->as.on ? "on its own thread (LLCT_CAPTURE_ASYNC)" : "at submission");
-	if (log_enabled())
+	if (capture_log_enabled())
 		cap_log("capturing '%s' to '%s'", props.deviceName, c->out.path);
 	d->cap = c;
 }
@@ -310,10 +310,11 @@ void capture_device_destroyed(struct layer_device *d)
 		if (st && !c->failed)
 			cap_log("'%s': cannot finish the trace: %s", c->out.path,
 				llct_strerror(st));
-		else if (log_enabled())
+		else if (capture_log_enabled())
 			cap_log("wrote '%s'", c->out.path);
 	}
-	if (log_enabled()) { /* what the program left to the device's end (tests read this) */
+	if (capture_log_enabled()) { /* what the program left to the device's end (tests read this)
+				      */
 		size_t live = 0, sets = 0;
 		for (size_t i = 0; i < c->tr.cbufs.cap; i++)
 			live += c->tr.cbufs.val[i] != NULL;
@@ -327,19 +328,19 @@ void capture_device_destroyed(struct layer_device *d)
 	free(c->walk.uses);
 	for (size_t i = 0; i < c->tr.cbufs.cap; i++)
 		if (c->tr.cbufs.val[i])
-			free_cbuf_pool(c, d, c->tr.cbufs.val[i]);
+			capture_free_cbuf_pool(c, d, c->tr.cbufs.val[i]);
 	for (int i = 0; i < c->rs.n_fences; i++)
 		d->d.DestroyFence(d->handle, c->rs.fences[i], NULL);
-	hfree_all(&c->rs.qpools, keep);
-	hfree_all(&c->out.site_ids, keep);
-	hfree_all(&c->tr.mems, NULL);
-	hfree_all(&c->tr.bufs, free_buf);
-	hfree_all(&c->tr.imgs, free_img);
-	hfree_all(&c->tr.views, NULL);
-	hfree_all(&c->tr.bviews, NULL);
-	hfree_all(&c->tr.samplers, NULL);
-	hfree_all(&c->tr.rpasses, NULL);
-	hfree_all(&c->tr.fbufs, NULL);
+	capture_hmap_free_all(&c->rs.qpools, keep);
+	capture_hmap_free_all(&c->out.site_ids, keep);
+	capture_hmap_free_all(&c->tr.mems, NULL);
+	capture_hmap_free_all(&c->tr.bufs, capture_free_buf);
+	capture_hmap_free_all(&c->tr.imgs, capture_free_img);
+	capture_hmap_free_all(&c->tr.views, NULL);
+	capture_hmap_free_all(&c->tr.bviews, NULL);
+	capture_hmap_free_all(&c->tr.samplers, NULL);
+	capture_hmap_free_all(&c->tr.rpasses, NULL);
+	capture_hmap_free_all(&c->tr.fbufs, NULL);
 	for (size_t i = 0; i < c->ps.pipes.cap; i++) { /* shadows of pipelines left to the end */
 		struct pipe *p = c->ps.pipes.val[i];
 		if (p && p->pr.shadow)
@@ -349,20 +350,20 @@ void capture_device_destroyed(struct layer_device *d)
 		if (p)
 			free(p->tw.sites);
 	}
-	hfree_all(&c->ps.pipes, NULL);
-	hfree_all(&c->ps.layouts, free_layout);
+	capture_hmap_free_all(&c->ps.pipes, NULL);
+	capture_hmap_free_all(&c->ps.layouts, capture_free_layout);
 	for (size_t i = 0; i < c->ps.playouts.cap; i++) { /* tier 3's twin layouts */
 		struct playout *l = c->ps.playouts.val[i];
 		if (l && l->ext)
 			d->d.DestroyPipelineLayout(d->handle, l->ext, NULL);
 	}
-	hfree_all(&c->ps.playouts, free_playout);
+	capture_hmap_free_all(&c->ps.playouts, capture_free_playout);
 	instr_device_end(c);
-	hfree_all(&c->ps.templs, free_templ);
-	hfree_all(&c->ps.sets, free_dset);
-	hfree_all(&c->tr.cbufs, free_cbuf);
-	hfree_all(&c->tr.swaps, free);
-	hfree_all(&c->ps.shaders, free_shader);
+	capture_hmap_free_all(&c->ps.templs, capture_free_templ);
+	capture_hmap_free_all(&c->ps.sets, capture_free_dset);
+	capture_hmap_free_all(&c->tr.cbufs, capture_free_cbuf);
+	capture_hmap_free_all(&c->tr.swaps, free);
+	capture_hmap_free_all(&c->ps.shaders, capture_free_shader);
 	llct_frame_range_release(&c->out.frames);
 	if (c->out.times)
 		fclose(c->out.times);

@@ -23,7 +23,7 @@ static int store_op(VkAttachmentStoreOp op)
 							: LLCT_STORE_NONE;
 }
 
-void att_ids(const struct capture_device *c, char *buf, size_t size)
+void capture_att_ids(const struct capture_device *c, char *buf, size_t size)
 {
 	size_t at = (size_t)snprintf(buf, size, ",\"attachments\":[");
 	int first = 1;
@@ -162,7 +162,7 @@ static void begin_pass(struct capture_device *c, uint32_t n, const uint64_t *vie
 	p->y1 = p->y0 + area.extent.height;
 	for (uint32_t i = 0; att && i < n && i < MAX_ATT; i++) {
 		uint32_t mip, layer;
-		struct img *im = view_image(&c->tr, views[i], &mip, &layer);
+		struct img *im = capture_view_image(&c->tr, views[i], &mip, &layer);
 		if (!im)
 			continue;
 		struct llct_attachment *a = &p->att[p->n++];
@@ -194,10 +194,10 @@ static void begin_pass(struct capture_device *c, uint32_t n, const uint64_t *vie
 	}
 	if (loads || clears) { /* a depth clear writes its HiZ (a fast clear): a kernel too */
 		char params[400], ids[300];
-		att_ids(c, ids, sizeof(ids));
+		capture_att_ids(c, ids, sizeof(ids));
 		snprintf(params, sizeof(params), "{\"what\":\"render pass %s ops\"%s}",
 			 loads ? "load" : "clear", ids);
-		new_kernel(c, loads ? "load" : "clear", params);
+		capture_new_kernel(c, loads ? "load" : "clear", params);
 	}
 	c->tier->begin_pass(c, p);
 }
@@ -209,9 +209,9 @@ static void end_pass(struct capture_device *c)
 	c->walk.rp_active = 0;
 	if (llct_pass_stores(&c->walk.pass)) {
 		char params[400], ids[300];
-		att_ids(c, ids, sizeof(ids));
+		capture_att_ids(c, ids, sizeof(ids));
 		snprintf(params, sizeof(params), "{\"what\":\"render pass store ops\"%s}", ids);
-		new_kernel(c, "store", params);
+		capture_new_kernel(c, "store", params);
 	}
 	c->tier->end_pass(c, &c->walk.pass);
 }
@@ -221,9 +221,9 @@ static void end_pass(struct capture_device *c)
 static void clear_attachments(struct capture_device *c, const struct cmd *m)
 {
 	char params[400], ids[300];
-	att_ids(c, ids, sizeof(ids));
+	capture_att_ids(c, ids, sizeof(ids));
 	snprintf(params, sizeof(params), "{\"what\":\"clear attachments\"%s}", ids);
-	new_kernel(c, "clear", params);
+	capture_new_kernel(c, "clear", params);
 	VkRect2D r = m->u.catt.rect;
 	uint32_t x0 = r.offset.x > 0 ? (uint32_t)r.offset.x : 0;
 	uint32_t y0 = r.offset.y > 0 ? (uint32_t)r.offset.y : 0;
@@ -237,7 +237,7 @@ static void clear_attachments(struct capture_device *c, const struct cmd *m)
 	}
 }
 
-void expand(struct capture_device *c, struct cbuf *b, int depth)
+void capture_expand(struct capture_device *c, struct cbuf *b, int depth)
 {
 	struct cbuf *outer = c->walk.cb;
 	c->walk.cb = b;
@@ -259,7 +259,7 @@ void expand(struct capture_device *c, struct cbuf *b, int depth)
 	for (size_t i = 0; b && i < b->n && !c->failed; i++) {
 		const struct cmd *m = &b->cmds[i];
 		if (m->op == C_COPY)
-			index_copy(c, m); /* captured frame or not */
+			capture_index_copy(c, m); /* captured frame or not */
 		if (!c->in_frame &&
 		    (m->op == C_BEGIN_RP || m->op == C_BEGIN_RENDERING || m->op == C_END_RP ||
 		     m->op == C_DRAW || m->op == C_DISPATCH || m->op == C_COPY ||
@@ -267,8 +267,8 @@ void expand(struct capture_device *c, struct cbuf *b, int depth)
 			continue; /* work of a frame that is not captured */
 		switch (m->op) {
 		case C_BEGIN_RP: {
-			struct rpass *rp = hget(&c->tr.rpasses, m->u.rp.rp);
-			struct fbuf *fb = hget(&c->tr.fbufs, m->u.rp.fb);
+			struct rpass *rp = capture_hmap_get(&c->tr.rpasses, m->u.rp.rp);
+			struct fbuf *fb = capture_hmap_get(&c->tr.fbufs, m->u.rp.fb);
 			uint32_t n = rp && fb ? (rp->n < fb->n ? rp->n : fb->n) : 0;
 			uint64_t views[MAX_ATT];
 			for (uint32_t a = 0; a < n; a++) /* an imageless framebuffer's views come
@@ -316,29 +316,31 @@ void expand(struct capture_device *c, struct cbuf *b, int depth)
 			c->walk.scissor = m->u.scissor;
 			break;
 		case C_DRAW:
-			do_draw(c, m);
+			capture_do_draw(c, m);
 			break;
 		case C_DISPATCH:
-			do_dispatch(c, b, m);
+			capture_do_dispatch(c, b, m);
 			break;
 		case C_COPY:
-			do_copy(c, m);
+			capture_do_copy(c, m);
 			break;
 		case C_CLEAR_IMAGE:
-			do_clear_image(c, m);
+			capture_do_clear_image(c, m);
 			break;
 		case C_CLEAR_ATT:
 			clear_attachments(c, m);
 			break;
 		case C_EXECUTE:
 			if (depth < 2)
-				expand(c, hget(&c->tr.cbufs, m->u.exec.cb), depth + 1);
+				capture_expand(c, capture_hmap_get(&c->tr.cbufs, m->u.exec.cb),
+					       depth + 1);
 			break;
 		case C_LABEL_BEGIN:
 			if (c->out.boundary_label && !strcmp(m->u.label, c->out.boundary_name)) {
 				/* a new frame starts here, in the middle of the submission */
-				frame_boundary(c);
-				frame_open(c); /* if not chosen, records and kernels are dropped */
+				capture_frame_boundary(c);
+				capture_frame_open(
+				    c); /* if not chosen, records and kernels are dropped */
 			}
 			snprintf(c->out.label, sizeof(c->out.label), "%s", m->u.label);
 			break;

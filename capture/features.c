@@ -22,7 +22,7 @@ int capture_tier_wanted(void)
 {
 	struct capture_settings set;
 	char why[400];
-	if (capture_settings_read(&set, getenv_ud, NULL, why, sizeof(why)))
+	if (capture_settings_read(&set, capture_getenv_ud, NULL, why, sizeof(why)))
 		return 0;
 	capture_settings_release(&set);
 	return set.disabled ? 0 : set.tier;
@@ -33,7 +33,7 @@ static int by_address_wanted(void)
 {
 	struct capture_settings set;
 	char why[400];
-	if (capture_settings_read(&set, getenv_ud, NULL, why, sizeof(why)))
+	if (capture_settings_read(&set, capture_getenv_ud, NULL, why, sizeof(why)))
 		return 0;
 	capture_settings_release(&set);
 	return !set.no_bda;

@@ -33,8 +33,8 @@ static int emit_records(void *ud, const struct llct_record *r, size_t n)
 }
 
 /* Room in the chunk being filled, while a frame is captured: the model writes there and
- * commits at its next drain (kernel_begin, frame_end) or when the room is full; meanwhile
- * only the model's thread adds records. Else NULL, and the records go to emit_records. */
+ * commits at its next drain (capture_kernel_begin, capture_frame_end) or when the room is full;
+ * meanwhile only the model's thread adds records. Else NULL, and the records go to emit_records. */
 static struct llct_record *reserve_records(void *ud, size_t *room)
 {
 	struct capture_device *c = ud;
@@ -60,7 +60,7 @@ static int commit_records(void *ud, size_t n)
 
 /* The device's footprint model (c->out.fp): its records go to the trace, written in place in the
  * writer's chunk while a frame is captured. */
-int model_create(struct capture_device *c, const struct llct_fp_config *fc)
+int capture_model_create(struct capture_device *c, const struct llct_fp_config *fc)
 {
 	if (llct_fp_create(fc, emit_records, c, &c->out.fp))
 		return -1;
@@ -68,12 +68,12 @@ int model_create(struct capture_device *c, const struct llct_fp_config *fc)
 	return 0;
 }
 
-int frame_selected(const struct capture_device *c)
+int capture_frame_selected(const struct capture_device *c)
 {
 	return c->out.all_frames || llct_frame_range_contains(&c->out.frames, c->frame);
 }
 
-int rec_frame_selected(const struct capture_device *c)
+int capture_rec_frame_selected(const struct capture_device *c)
 {
 	return c->out.all_frames || llct_frame_range_contains(&c->out.frames, c->rec_frame);
 }
@@ -126,9 +126,9 @@ int capture_reachable(const struct capture_device *c, uint32_t ahead)
 }
 
 /* Makes sure a writer frame is open for the current frame if it is selected. */
-int frame_open(struct capture_device *c)
+int capture_frame_open(struct capture_device *c)
 {
-	if (c->failed || !c->out.w || c->frame == UINT32_MAX || !frame_selected(c))
+	if (c->failed || !c->out.w || c->frame == UINT32_MAX || !capture_frame_selected(c))
 		return 0;
 	if (!c->in_frame) {
 		if (llct_writer_begin_frame(c->out.w, c->frame)) {
@@ -144,7 +144,7 @@ int frame_open(struct capture_device *c)
  * bounded range how many frames are left and about how long they take at this pace. */
 static void log_progress(struct capture_device *c)
 {
-	double now = mono_s(), el = now - c->out.t_start;
+	double now = capture_mono_s(), el = now - c->out.t_start;
 	char left[64] = "";
 	if (c->out.captured > 1 && now - c->out.t_log < 1.0)
 		return;
@@ -158,16 +158,16 @@ static void log_progress(struct capture_device *c)
 		el > 0 ? (double)c->out.records / el : 0.0, left);
 }
 
-void frame_boundary(struct capture_device *c)
+void capture_frame_boundary(struct capture_device *c)
 {
 	c->rec_frame++; /* UINT32_MAX + 1: the first label starts frame 0 */
 	if (c->as.on && !async_queue_boundary(c))
 		return;
 	async_quiesce(c); /* out of memory: the frame's expansions first */
-	frame_end(c);
+	capture_frame_end(c);
 }
 
-void frame_end(struct capture_device *c)
+void capture_frame_end(struct capture_device *c)
 {
 	if (c->in_frame && c->failed) { /* a frame a failure cut short: none of it is kept */
 		pthread_mutex_lock(&c->out.wmu);
@@ -180,14 +180,15 @@ void frame_end(struct capture_device *c)
 			cap_fail(c, llct_writer_error(c->out.w));
 		else {
 			c->out.captured++;
-			if (log_enabled())
+			if (capture_log_enabled())
 				log_progress(c);
 		}
 	}
 	if (c->out.times) { /* the frame, when it ended (seconds since capture began), captured; the
 			   seconds the layer has waited for counts and expanded so far */
-		fprintf(c->out.times, "%u %.6f %d %.6f %.6f\n", c->frame, mono_s() - c->out.t_start,
-			c->frame != UINT32_MAX && frame_selected(c), c->out.t_wait,
+		fprintf(c->out.times, "%u %.6f %d %.6f %.6f\n", c->frame,
+			capture_mono_s() - c->out.t_start,
+			c->frame != UINT32_MAX && capture_frame_selected(c), c->out.t_wait,
 			c->out.t_expand);
 		fflush(c->out.times);
 	}
@@ -202,7 +203,7 @@ void frame_end(struct capture_device *c)
 		capture_note_costs(c);
 		int st = llct_writer_close(c->out.w);
 		c->out.w = NULL;
-		if (log_enabled() || st)
+		if (capture_log_enabled() || st)
 			cap_log("last frame captured, '%s' %s; ending the program", c->out.path,
 				st ? "could not be finished" : "written");
 		if (!rdc_exits || st)
@@ -210,7 +211,7 @@ void frame_end(struct capture_device *c)
 	}
 }
 
-uint32_t kernel_begin(struct capture_device *c)
+uint32_t capture_kernel_begin(struct capture_device *c)
 {
 	uint32_t id = c->out.kernel++;
 	llct_fp_drain(c->out.fp); /* the records before it are the kernel before's */
@@ -219,7 +220,7 @@ uint32_t kernel_begin(struct capture_device *c)
 	return id;
 }
 
-void kernel_row(struct capture_device *c, uint32_t id, const char *kind, const char *params)
+void capture_kernel_row(struct capture_device *c, uint32_t id, const char *kind, const char *params)
 {
 	if (!c->in_frame || c->failed) /* a frame that is not captured */
 		return;
@@ -232,15 +233,15 @@ void kernel_row(struct capture_device *c, uint32_t id, const char *kind, const c
 		cap_fail(c, llct_writer_error(c->out.w));
 }
 
-uint32_t new_kernel(struct capture_device *c, const char *kind, const char *params)
+uint32_t capture_new_kernel(struct capture_device *c, const char *kind, const char *params)
 {
-	uint32_t id = kernel_begin(c);
-	kernel_row(c, id, kind, params);
+	uint32_t id = capture_kernel_begin(c);
+	capture_kernel_row(c, id, kind, params);
 	return id;
 }
 
-uint32_t trace_sites(struct capture_device *c, uint64_t pipeline, int compute,
-		     const struct llct_spirv_site *sites, size_t n, size_t n_frag)
+uint32_t capture_trace_sites(struct capture_device *c, uint64_t pipeline, int compute,
+			     const struct llct_spirv_site *sites, size_t n, size_t n_frag)
 {
 	static const char *const ops[] = {"load",       "store",       "atomic",
 					  "sample",     "fetch",       "gather",
@@ -248,9 +249,10 @@ uint32_t trace_sites(struct capture_device *c, uint64_t pipeline, int compute,
 	if (c->failed || !c->out.w || !n)
 		return 0;
 	pthread_mutex_lock(&c->out.wmu);
-	uint32_t first = (uint32_t)(uintptr_t)hget(&c->out.site_ids, pipeline + 1);
+	uint32_t first = (uint32_t)(uintptr_t)capture_hmap_get(&c->out.site_ids, pipeline + 1);
 	if (!first && c->out.next_site <= UINT32_MAX - n &&
-	    !hput(&c->out.site_ids, pipeline + 1, (void *)(uintptr_t)(c->out.next_site + 1))) {
+	    !capture_hmap_put(&c->out.site_ids, pipeline + 1,
+			      (void *)(uintptr_t)(c->out.next_site + 1))) {
 		first = c->out.next_site + 1;
 		c->out.next_site += (uint32_t)n;
 		for (size_t s = 0; s < n; s++) {
@@ -278,8 +280,8 @@ uint32_t trace_sites(struct capture_device *c, uint64_t pipeline, int compute,
 	return first;
 }
 
-void add_resource(struct capture_device *c, uint64_t id, const char *kind, uint64_t addr,
-		  uint64_t size, const char *params)
+void capture_add_resource(struct capture_device *c, uint64_t id, const char *kind, uint64_t addr,
+			  uint64_t size, const char *params)
 {
 	if (c->failed || !c->out.w)
 		return;
@@ -292,14 +294,14 @@ void add_resource(struct capture_device *c, uint64_t id, const char *kind, uint6
 		cap_fail(c, llct_writer_error(c->out.w));
 }
 
-uint64_t alloc_addr(struct capture_device *c, uint64_t size)
+uint64_t capture_alloc_addr(struct capture_device *c, uint64_t size)
 {
 	uint64_t a = c->out.next_addr;
 	c->out.next_addr += (size + 0xffff) & ~(uint64_t)0xffff;
 	return a;
 }
 
-uint64_t alloc_meta_addr(struct capture_device *c, uint64_t size)
+uint64_t capture_alloc_meta_addr(struct capture_device *c, uint64_t size)
 {
 	uint64_t a = c->out.next_meta_addr;
 	c->out.next_meta_addr += (size + 0xffff) & ~(uint64_t)0xffff;

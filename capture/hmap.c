@@ -13,7 +13,7 @@ static uint64_t hkey(uint64_t k)
 	return k ^ (k >> 33);
 }
 
-void *hget(const struct hmap *m, uint64_t k)
+void *capture_hmap_get(const struct hmap *m, uint64_t k)
 {
 	if (!m->cap || !k)
 		return NULL;
@@ -25,7 +25,7 @@ void *hget(const struct hmap *m, uint64_t k)
 	}
 }
 
-int hput(struct hmap *m, uint64_t k, void *v);
+int capture_hmap_put(struct hmap *m, uint64_t k, void *v);
 
 /* A new table when the used and deleted slots fill half of it: twice as big when the keys
  * alone would fill a quarter, else as big (the deleted slots go), so a map whose objects come
@@ -43,7 +43,7 @@ static int hgrow(struct hmap *m)
 	}
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->key[i] && m->key[i] != UINT64_MAX)
-			hput(&n, m->key[i], m->val[i]);
+			capture_hmap_put(&n, m->key[i], m->val[i]);
 	free(m->key);
 	free(m->val);
 	*m = n;
@@ -51,9 +51,9 @@ static int hgrow(struct hmap *m)
 }
 
 /* Inserts k, or replaces its value when k is there (past any tombstones: stopping at the
- * first one would leave an older entry for k further down the chain, which a later hget would
- * find once the newer one is deleted). n counts used slots and tombstones. */
-int hput(struct hmap *m, uint64_t k, void *v)
+ * first one would leave an older entry for k further down the chain, which a later capture_hmap_get
+ * would find once the newer one is deleted). n counts used slots and tombstones. */
+int capture_hmap_put(struct hmap *m, uint64_t k, void *v)
 {
 	if ((m->n + 1) * 2 > m->cap && hgrow(m))
 		return -1;
@@ -77,7 +77,7 @@ int hput(struct hmap *m, uint64_t k, void *v)
 }
 
 /* Removes k and returns its value (the caller frees it). Tombstones keep probe chains. */
-void *hdel(struct hmap *m, uint64_t k)
+void *capture_hmap_del(struct hmap *m, uint64_t k)
 {
 	if (!m->cap || !k)
 		return NULL;
@@ -94,7 +94,7 @@ void *hdel(struct hmap *m, uint64_t k)
 	}
 }
 
-void hfree_all(struct hmap *m, void (*fn)(void *))
+void capture_hmap_free_all(struct hmap *m, void (*fn)(void *))
 {
 	for (size_t i = 0; i < m->cap; i++)
 		if (m->key[i] && m->key[i] != UINT64_MAX)

@@ -22,7 +22,7 @@ static int shadow_holds(const struct buf *b, uint64_t off, uint64_t bytes)
 static void read_back(struct capture_device *c, struct buf *b)
 {
 	struct layer_device *d = c->dev;
-	struct mem *m = hget(&c->tr.mems, b->mem);
+	struct mem *m = capture_hmap_get(&c->tr.mems, b->mem);
 	if (b->read_back || !m || m->app_maps || m->map || m->layer_maps ||
 	    !(m->flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) || b->mem_off >= m->size)
 		return;
@@ -63,12 +63,13 @@ static void read_back(struct capture_device *c, struct buf *b)
 }
 
 /* The index values [off, off + bytes) of index buffer b as a draw will see them, or NULL:
- * from a copy out of mapped memory expanded before it (index_copy), from the program's
+ * from a copy out of mapped memory expanded before it (capture_index_copy), from the program's
  * mapping (at submit its contents are final), from the bytes kept when the program unmapped
  * it, or read back by the layer. */
-const uint8_t *index_data(struct capture_device *c, struct buf *b, uint64_t off, uint64_t bytes)
+const uint8_t *capture_index_data(struct capture_device *c, struct buf *b, uint64_t off,
+				  uint64_t bytes)
 {
-	struct mem *m = hget(&c->tr.mems, b->mem);
+	struct mem *m = capture_hmap_get(&c->tr.mems, b->mem);
 	uint64_t at = b->mem_off + off;
 	if (b->shadow_copied && shadow_holds(b, off, bytes))
 		return b->shadow + off;
@@ -84,18 +85,18 @@ const uint8_t *index_data(struct capture_device *c, struct buf *b, uint64_t off,
  * is mapped (persistently mapped staging memory, as engines, vkd3d and Zink keep it) or an
  * index buffer with known bytes, the destination's bytes are known from it; otherwise they
  * are not known here, and a later draw reads them back if it can. */
-void index_copy(struct capture_device *c, const struct cmd *m)
+void capture_index_copy(struct capture_device *c, const struct cmd *m)
 {
 	int kind = m->u.copy.kind;
 	struct buf *dst = kind == K_BUF_BUF || kind == K_IMG_BUF || kind == K_FILL
-			      ? hget(&c->tr.bufs, m->u.copy.dst)
+			      ? capture_hmap_get(&c->tr.bufs, m->u.copy.dst)
 			      : NULL;
 	if (!dst || !(dst->usage & VK_BUFFER_USAGE_INDEX_BUFFER_BIT))
 		return;
 	dst->read_back = 0; /* its bytes change: a later draw may read them back again */
-	struct buf *src = kind == K_BUF_BUF ? hget(&c->tr.bufs, m->u.copy.src) : NULL;
+	struct buf *src = kind == K_BUF_BUF ? capture_hmap_get(&c->tr.bufs, m->u.copy.src) : NULL;
 	uint64_t so = m->u.copy.src_off, o = m->u.copy.dst_off, n = m->u.copy.bytes;
-	struct mem *sm = src ? hget(&c->tr.mems, src->mem) : NULL;
+	struct mem *sm = src ? capture_hmap_get(&c->tr.mems, src->mem) : NULL;
 	const uint8_t *from = NULL;
 	int from_shadow = 0;
 	if (sm && sm->map && src->mem_off + so >= sm->map_off &&
@@ -126,14 +127,15 @@ void index_copy(struct capture_device *c, const struct cmd *m)
 }
 
 /* Follows the index copies of a command buffer submitted outside the captured frames. */
-void follow_index_copies(struct capture_device *c, const struct cbuf *b, int depth)
+void capture_follow_index_copies(struct capture_device *c, const struct cbuf *b, int depth)
 {
 	for (size_t i = 0; b && (b->copies || b->executes) && i < b->n; i++) {
 		const struct cmd *m = &b->cmds[i];
 		if (m->op == C_COPY)
-			index_copy(c, m);
+			capture_index_copy(c, m);
 		else if (m->op == C_EXECUTE && depth < 2)
-			follow_index_copies(c, hget(&c->tr.cbufs, m->u.exec.cb), depth + 1);
+			capture_follow_index_copies(c, capture_hmap_get(&c->tr.cbufs, m->u.exec.cb),
+						    depth + 1);
 	}
 }
 

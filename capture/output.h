@@ -31,8 +31,8 @@ struct output_state {
 	double t_start, t_log; /* progress: when capture began, when it last said so */
 	FILE *times;           /* LLCT_CAPTURE_TIMES: each frame's end, for timing a program */
 	/* where the layer's time goes (under the lock): seconds spent waiting for captured
-	 * submissions and reading their counts (read_fragments), and expanding submissions into
-	 * records (expand_submission, rasterizing included); noted in the trace
+	 * submissions and reading their counts (capture_read_fragments), and expanding submissions
+	 * into records (capture_expand_submission, rasterizing included); noted in the trace
 	 * (capture.seconds.*) and LLCT_CAPTURE_TIMES */
 	double t_wait, t_expand;
 	/* what the device wrote for the layer to read back (under the lock), noted beside the
@@ -51,12 +51,12 @@ struct output_state {
 
 /* ---- frames.c: frame selection and the trace writer ---- */
 
-int frame_selected(const struct capture_device *c);
-int rec_frame_selected(const struct capture_device *c); /* of rec_frame */
+int capture_frame_selected(const struct capture_device *c);
+int capture_rec_frame_selected(const struct capture_device *c); /* of rec_frame */
 /* The end of the frame being expanded: its last records and the writer's frame. */
-void frame_end(struct capture_device *c);
+void capture_frame_end(struct capture_device *c);
 /* submit.c: a submission's command buffers, expanded in order (with the lock). */
-void expand_submission(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs);
+void capture_expand_submission(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs);
 /* Whether a command buffer recorded now can still run in a frame to capture: never once a
  * bounded range is over; with `ahead` (not UINT32_MAX), only when a frame to capture is at
  * most that many frames away (tier 3's twins: programs record a frame's work during it or a
@@ -67,29 +67,31 @@ void capture_note_twins(struct capture_device *c);
 /* Notes where the layer's time went (t_wait, t_expand) in the trace's settings. */
 void capture_note_costs(struct capture_device *c);
 /* Makes sure a writer frame is open for the current frame if it is selected; 1 if open. */
-int frame_open(struct capture_device *c);
-/* A frame ends where the program is: rec_frame moves on, and frame_end is queued behind the
+int capture_frame_open(struct capture_device *c);
+/* A frame ends where the program is: rec_frame moves on, and capture_frame_end is queued behind the
  * frame's expansions (async.c), or, without, happens now. */
-void frame_boundary(struct capture_device *c);
+void capture_frame_boundary(struct capture_device *c);
 /* Starts a kernel: the records that follow carry its id (returned). */
-uint32_t kernel_begin(struct capture_device *c);
+uint32_t capture_kernel_begin(struct capture_device *c);
 /* Writes kernel id's row (when the frame is captured): its kind, the current debug label,
  * its parameters as JSON. */
-void kernel_row(struct capture_device *c, uint32_t id, const char *kind, const char *params);
-/* kernel_begin and kernel_row at once, for kernels whose parameters are known up front. */
-uint32_t new_kernel(struct capture_device *c, const char *kind, const char *params);
+void capture_kernel_row(struct capture_device *c, uint32_t id, const char *kind,
+			const char *params);
+/* capture_kernel_begin and capture_kernel_row at once, for kernels whose parameters are known up
+ * front. */
+uint32_t capture_new_kernel(struct capture_device *c, const char *kind, const char *params);
 /* The trace's number of the first of the n sites of pipeline p (instrumented: stage of each
  * from its index, below n_frag the fragment shader's, the rest the vertex shader's, or compute),
  * numbering them and writing their `sites` rows at the pipeline's first use; 0 on failure. */
 struct llct_spirv_site;
-uint32_t trace_sites(struct capture_device *c, uint64_t pipeline, int compute,
-		     const struct llct_spirv_site *sites, size_t n, size_t n_frag);
-void add_resource(struct capture_device *c, uint64_t id, const char *kind, uint64_t addr,
-		  uint64_t size, const char *params);
+uint32_t capture_trace_sites(struct capture_device *c, uint64_t pipeline, int compute,
+			     const struct llct_spirv_site *sites, size_t n, size_t n_frag);
+void capture_add_resource(struct capture_device *c, uint64_t id, const char *kind, uint64_t addr,
+			  uint64_t size, const char *params);
 /* Addresses for size bytes of program memory (64 KiB aligned), or of GPU metadata the
  * program never sees (HiZ; a region of its own, so it moves no program address). */
-uint64_t alloc_addr(struct capture_device *c, uint64_t size);
-uint64_t alloc_meta_addr(struct capture_device *c, uint64_t size);
-int model_create(struct capture_device *c, const struct llct_fp_config *fc);
+uint64_t capture_alloc_addr(struct capture_device *c, uint64_t size);
+uint64_t capture_alloc_meta_addr(struct capture_device *c, uint64_t size);
+int capture_model_create(struct capture_device *c, const struct llct_fp_config *fc);
 
 #endif

@@ -18,7 +18,7 @@ static void set_role(struct rpass *rp, uint32_t a, int role, int slot)
 #define TRACK_RPASS(c, handle, info)                                                               \
 	do {                                                                                       \
 		struct rpass *rp = calloc(1, sizeof(*rp));                                         \
-		if (!rp || hput(&(c)->tr.rpasses, H(handle), rp)) {                                \
+		if (!rp || capture_hmap_put(&(c)->tr.rpasses, H(handle), rp)) {                    \
 			free(rp);                                                                  \
 			cap_fail((c), "out of memory tracking render passes");                     \
 			break;                                                                     \
@@ -59,7 +59,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateRenderPass(VkDevice device,
 		return r;
 	pthread_mutex_lock(&c->lock);
 	TRACK_RPASS(c, *out, info);
-	struct rpass *rp = hget(&c->tr.rpasses, H(*out));
+	struct rpass *rp = capture_hmap_get(&c->tr.rpasses, H(*out));
 	for (const VkBaseInStructure *x = info->pNext; rp && x; x = x->pNext)
 		if (x->sType == VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO)
 			for (uint32_t k = 0;
@@ -83,7 +83,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateRenderPass2(VkDevice device,
 		return r;
 	pthread_mutex_lock(&c->lock);
 	TRACK_RPASS(c, *out, info);
-	struct rpass *rp = hget(&c->tr.rpasses, H(*out));
+	struct rpass *rp = capture_hmap_get(&c->tr.rpasses, H(*out));
 	for (uint32_t k = 0; rp && k < info->subpassCount; k++)
 		rp->multiview |= info->pSubpasses[k].viewMask != 0;
 	pthread_mutex_unlock(&c->lock);
@@ -102,7 +102,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateFramebuffer(VkDevice device,
 		return r;
 	pthread_mutex_lock(&c->lock);
 	struct fbuf *fb = calloc(1, sizeof(*fb));
-	if (!fb || hput(&c->tr.fbufs, H(*out), fb)) {
+	if (!fb || capture_hmap_put(&c->tr.fbufs, H(*out), fb)) {
 		free(fb);
 		cap_fail(c, "out of memory tracking framebuffers");
 	} else {

@@ -29,15 +29,15 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateShaderModule(VkDevice device,
 			memcpy(sh->code, info->pCode, sh->n_words * 4);
 	}
 	pthread_mutex_lock(&c->lock);
-	if (!sh || !sh->code || hput(&c->ps.shaders, H(*out), sh)) {
-		free_shader(sh);
+	if (!sh || !sh->code || capture_hmap_put(&c->ps.shaders, H(*out), sh)) {
+		capture_free_shader(sh);
 		cap_fail(c, "out of memory tracking shaders");
 	}
 	pthread_mutex_unlock(&c->lock);
 	return r;
 }
 
-void free_shader(void *p)
+void capture_free_shader(void *p)
 {
 	struct shader *sh = p;
 	if (sh)
@@ -55,7 +55,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyShaderModule(VkDevice device, VkShaderModu
 		return;
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
-	free_shader(hdel(&c->ps.shaders, H(m)));
+	capture_free_shader(capture_hmap_del(&c->ps.shaders, H(m)));
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -68,7 +68,7 @@ static void stages(struct capture_device *c, const VkPipelineShaderStageCreateIn
 		const uint32_t *code;
 		size_t words;
 		struct llct_spirv_info info;
-		int known = !stage_code(&c->ps, &st[i], &code, &words) &&
+		int known = !capture_stage_code(&c->ps, &st[i], &code, &words) &&
 			    !llct_spirv_info(code, words, st[i].pName, &info);
 		uint64_t used[8];
 		if (known)
@@ -297,7 +297,7 @@ static uint32_t link(struct capture_device *c, struct pipe *p,
 			continue;
 		const VkPipelineLibraryCreateInfoKHR *lib = (const void *)x;
 		for (uint32_t k = 0; k < lib->libraryCount; k++) {
-			struct pipe *q = hget(&c->ps.pipes, H(lib->pLibraries[k]));
+			struct pipe *q = capture_hmap_get(&c->ps.pipes, H(lib->pLibraries[k]));
 			if (!q)
 				continue;
 			p->dyn |= q->dyn;
@@ -335,7 +335,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateGraphicsPipelines(
 	for (uint32_t i = 0; i < n; i++) {
 		const VkGraphicsPipelineCreateInfo *g = &infos[i];
 		struct pipe *p = calloc(1, sizeof(*p));
-		if (!p || hput(&c->ps.pipes, H(out[i]), p)) {
+		if (!p || capture_hmap_put(&c->ps.pipes, H(out[i]), p)) {
 			free(p);
 			cap_fail(c, "out of memory tracking pipelines");
 			break;
@@ -371,7 +371,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateComputePipelines(VkDevice device, VkPip
 	pthread_mutex_lock(&c->lock);
 	for (uint32_t i = 0; i < n; i++) {
 		struct pipe *p = calloc(1, sizeof(*p));
-		if (!p || hput(&c->ps.pipes, H(out[i]), p)) {
+		if (!p || capture_hmap_put(&c->ps.pipes, H(out[i]), p)) {
 			free(p);
 			cap_fail(c, "out of memory tracking pipelines");
 			break;
@@ -396,7 +396,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyPipeline(VkDevice device, VkPipeline pipel
 		return;
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
-	struct pipe *p = hdel(&c->ps.pipes, H(pipeline));
+	struct pipe *p = capture_hmap_del(&c->ps.pipes, H(pipeline));
 	VkPipeline shadow = p ? p->pr.shadow : VK_NULL_HANDLE;
 	VkPipeline twin = p ? p->tw.twin : VK_NULL_HANDLE;
 	if (p)

@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 
-struct slot *find_slot(struct dset *s, uint32_t binding, uint32_t element)
+struct slot *capture_find_slot(struct dset *s, uint32_t binding, uint32_t element)
 {
 	for (uint32_t b = 0; b < s->n_bindings; b++)
 		if (s->binding[b] == binding)
@@ -13,10 +13,10 @@ struct slot *find_slot(struct dset *s, uint32_t binding, uint32_t element)
 	return NULL;
 }
 
-int stage_code(const struct pipes_state *ps, const VkPipelineShaderStageCreateInfo *st,
-	       const uint32_t **code, size_t *n)
+int capture_stage_code(const struct pipes_state *ps, const VkPipelineShaderStageCreateInfo *st,
+		       const uint32_t **code, size_t *n)
 {
-	struct shader *sh = st->module ? hget(&ps->shaders, H(st->module)) : NULL;
+	struct shader *sh = st->module ? capture_hmap_get(&ps->shaders, H(st->module)) : NULL;
 	if (sh) {
 		*code = sh->code;
 		*n = sh->n_words;
@@ -34,7 +34,7 @@ int stage_code(const struct pipes_state *ps, const VkPipelineShaderStageCreateIn
 
 /* ---- freeing the tracked records ---- */
 
-void free_dset(void *p)
+void capture_free_dset(void *p)
 {
 	struct dset *s = p;
 	if (!s)
@@ -46,14 +46,14 @@ void free_dset(void *p)
 	free(s);
 }
 
-void free_layout(void *p)
+void capture_free_layout(void *p)
 {
 	struct dlayout *l = p;
 	free(l->b);
 	free(l);
 }
 
-void free_playout(void *p)
+void capture_free_playout(void *p)
 {
 	struct playout *l = p;
 	for (uint32_t i = 0; l && i < l->n; i++)
@@ -61,7 +61,7 @@ void free_playout(void *p)
 	free(l);
 }
 
-void free_templ(void *p)
+void capture_free_templ(void *p)
 {
 	struct dtempl *t = p;
 	free(t->e);

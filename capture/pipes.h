@@ -169,20 +169,20 @@ struct pipes_state {
 
 /* ---- descriptors.c ---- */
 
-struct slot *find_slot(struct dset *s, uint32_t binding, uint32_t element);
+struct slot *capture_find_slot(struct dset *s, uint32_t binding, uint32_t element);
 
 /* ---- pipelines.c, shadow.c ---- */
 
 /* The SPIR-V of a pipeline stage (its module's, or inline in its pNext): 0, or -1 when not
  * known. With the lock held (the words belong to the module record). */
-int stage_code(const struct pipes_state *ps, const VkPipelineShaderStageCreateInfo *st,
-	       const uint32_t **code, size_t *n);
+int capture_stage_code(const struct pipes_state *ps, const VkPipelineShaderStageCreateInfo *st,
+		       const uint32_t **code, size_t *n);
 
 /* Free a tracked descriptor set, set layout, pipeline layout or update template (pipes.c;
- * hfree_all's shape). */
-void free_dset(void *p);
-void free_layout(void *p);
-void free_playout(void *p);
-void free_templ(void *p);
+ * capture_hmap_free_all's shape). */
+void capture_free_dset(void *p);
+void capture_free_layout(void *p);
+void capture_free_playout(void *p);
+void capture_free_templ(void *p);
 
 #endif

@@ -18,7 +18,8 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateQueryPool(VkDevice device,
 	VkResult r = d->d.CreateQueryPool(device, info, alloc, out);
 	if (r == VK_SUCCESS && c) { /* the map holds its type + 1 */
 		pthread_mutex_lock(&c->lock);
-		if (hput(&c->rs.qpools, H(*out), (void *)(uintptr_t)(info->queryType + 1)))
+		if (capture_hmap_put(&c->rs.qpools, H(*out),
+				     (void *)(uintptr_t)(info->queryType + 1)))
 			cap_fail(c, "out of memory tracking query pools");
 		pthread_mutex_unlock(&c->lock);
 	}
@@ -33,7 +34,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyQueryPool(VkDevice device, VkQueryPool poo
 	if (c) {
 		pthread_mutex_lock(&c->lock);
 		async_settle(c); /* nothing queued or being expanded still reads it */
-		hdel(&c->rs.qpools, H(pool));
+		capture_hmap_del(&c->rs.qpools, H(pool));
 		pthread_mutex_unlock(&c->lock);
 	}
 	d->d.DestroyQueryPool(device, pool, alloc);
@@ -46,8 +47,8 @@ static void app_query(VkCommandBuffer cb, VkQueryPool pool, int delta)
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	uintptr_t t = (uintptr_t)hget(&c->rs.qpools, H(pool));
-	struct cbuf *b = t ? cbuf_of(c, cb) : NULL;
+	uintptr_t t = (uintptr_t)capture_hmap_get(&c->rs.qpools, H(pool));
+	struct cbuf *b = t ? capture_cbuf_of(c, cb) : NULL;
 	if (b && t - 1 == VK_QUERY_TYPE_PIPELINE_STATISTICS)
 		b->app_stats += delta;
 	else if (b && t - 1 == VK_QUERY_TYPE_OCCLUSION)
@@ -61,13 +62,13 @@ static void app_query(VkCommandBuffer cb, VkQueryPool pool, int delta)
 VKAPI_ATTR void VKAPI_CALL cap_CmdBeginQuery(VkCommandBuffer cb, VkQueryPool pool, uint32_t query,
 					     VkQueryControlFlags flags)
 {
-	dd(cb)->CmdBeginQuery(cb, pool, query, flags);
+	capture_dispatch(cb)->CmdBeginQuery(cb, pool, query, flags);
 	app_query(cb, pool, 1);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdEndQuery(VkCommandBuffer cb, VkQueryPool pool, uint32_t query)
 {
-	dd(cb)->CmdEndQuery(cb, pool, query);
+	capture_dispatch(cb)->CmdEndQuery(cb, pool, query);
 	app_query(cb, pool, -1);
 }
 
@@ -75,14 +76,14 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBeginQueryIndexedEXT(VkCommandBuffer cb, VkQue
 						       uint32_t query, VkQueryControlFlags flags,
 						       uint32_t index)
 {
-	dd(cb)->CmdBeginQueryIndexedEXT(cb, pool, query, flags, index);
+	capture_dispatch(cb)->CmdBeginQueryIndexedEXT(cb, pool, query, flags, index);
 	app_query(cb, pool, 1);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdEndQueryIndexedEXT(VkCommandBuffer cb, VkQueryPool pool,
 						     uint32_t query, uint32_t index)
 {
-	dd(cb)->CmdEndQueryIndexedEXT(cb, pool, query, index);
+	capture_dispatch(cb)->CmdEndQueryIndexedEXT(cb, pool, query, index);
 	app_query(cb, pool, -1);
 }
 
@@ -93,7 +94,7 @@ static void app_xfb(VkCommandBuffer cb, int delta)
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock);
-	struct cbuf *b = cbuf_of(c, cb);
+	struct cbuf *b = capture_cbuf_of(c, cb);
 	if (b)
 		b->app_xfb += delta;
 	pthread_mutex_unlock(&c->lock);
@@ -103,7 +104,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBeginTransformFeedbackEXT(VkCommandBuffer cb, 
 							    uint32_t n, const VkBuffer *bufs,
 							    const VkDeviceSize *offs)
 {
-	dd(cb)->CmdBeginTransformFeedbackEXT(cb, first, n, bufs, offs);
+	capture_dispatch(cb)->CmdBeginTransformFeedbackEXT(cb, first, n, bufs, offs);
 	app_xfb(cb, 1);
 }
 
@@ -111,7 +112,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdEndTransformFeedbackEXT(VkCommandBuffer cb, ui
 							  uint32_t n, const VkBuffer *bufs,
 							  const VkDeviceSize *offs)
 {
-	dd(cb)->CmdEndTransformFeedbackEXT(cb, first, n, bufs, offs);
+	capture_dispatch(cb)->CmdEndTransformFeedbackEXT(cb, first, n, bufs, offs);
 	app_xfb(cb, -1);
 }
 
@@ -122,7 +123,7 @@ static struct lpool *which_pool(struct cbuf *b, int which)
 	return which ? &b->xfbq : &b->cnt;
 }
 
-void lpools_free(struct layer_device *d, struct cbuf *b)
+void capture_lpools_free(struct layer_device *d, struct cbuf *b)
 {
 	for (int w = 0; w < 2; w++) {
 		struct lpool *p = which_pool(b, w);
@@ -136,8 +137,8 @@ void lpools_free(struct layer_device *d, struct cbuf *b)
 	}
 }
 
-void lpools_begin(struct capture_device *c, struct layer_device *d, VkCommandBuffer cb,
-		  struct cbuf *b, int simultaneous)
+void capture_lpools_begin(struct capture_device *c, struct layer_device *d, VkCommandBuffer cb,
+			  struct cbuf *b, int simultaneous)
 {
 	static const uint32_t words[2] = {1, 2}; /* result words a query */
 	for (int w = 0; w < 2; w++) {
@@ -200,7 +201,7 @@ void lpools_begin(struct capture_device *c, struct layer_device *d, VkCommandBuf
 	}
 }
 
-uint32_t lpool_take(struct capture_device *c, struct cbuf *b, int which, VkQueryPool *pool)
+uint32_t capture_lpool_take(struct capture_device *c, struct cbuf *b, int which, VkQueryPool *pool)
 {
 	uint32_t q = 0;
 	pthread_mutex_lock(&c->lock);
@@ -214,14 +215,14 @@ uint32_t lpool_take(struct capture_device *c, struct cbuf *b, int which, VkQuery
 	return q;
 }
 
-struct draw_query draw_query_begin(VkCommandBuffer cb)
+struct draw_query capture_draw_query_begin(VkCommandBuffer cb)
 {
 	struct capture_device *c = cap_of(cb, NULL);
 	struct draw_query dq = {VK_NULL_HANDLE, 0, 0, 0};
 	if (!c)
 		return dq;
 	pthread_mutex_lock(&c->lock);
-	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
+	struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cb));
 	struct lpool *p = b ? &b->cnt : NULL;
 	if (p) {
 		int nests =
@@ -235,16 +236,16 @@ struct draw_query draw_query_begin(VkCommandBuffer cb)
 	}
 	pthread_mutex_unlock(&c->lock);
 	if (dq.q)
-		dd(cb)->CmdBeginQuery(cb, dq.pool, dq.q - 1,
-				      c->rs.count_query == VK_QUERY_TYPE_OCCLUSION
-					  ? VK_QUERY_CONTROL_PRECISE_BIT
-					  : 0);
+		capture_dispatch(cb)->CmdBeginQuery(cb, dq.pool, dq.q - 1,
+						    c->rs.count_query == VK_QUERY_TYPE_OCCLUSION
+							? VK_QUERY_CONTROL_PRECISE_BIT
+							: 0);
 	if (c->tier->draw_begin) /* tier 3: the fragment twin draws it */
 		c->tier->draw_begin(cb, &dq);
 	return dq;
 }
 
-struct draw_query draw_twin_begin(VkCommandBuffer cb)
+struct draw_query capture_draw_twin_begin(VkCommandBuffer cb)
 {
 	struct capture_device *c = cap_of(cb, NULL);
 	struct draw_query dq = {VK_NULL_HANDLE, 0, 0, 0};
@@ -253,27 +254,29 @@ struct draw_query draw_twin_begin(VkCommandBuffer cb)
 	return dq;
 }
 
-void draw_query_end(VkCommandBuffer cb, struct draw_query dq)
+void capture_draw_query_end(VkCommandBuffer cb, struct draw_query dq)
 {
 	struct capture_device *c = dq.rec ? cap_of(cb, NULL) : NULL; /* a tier's draw */
 	if (c && c->tier->draw_end)
 		c->tier->draw_end(cb, &dq);
 	if (dq.q)
-		dd(cb)->CmdEndQuery(cb, dq.pool, dq.q - 1);
+		capture_dispatch(cb)->CmdEndQuery(cb, dq.pool, dq.q - 1);
 }
 
-int measure_submit(const struct capture_device *c)
+int capture_measure_submit(const struct capture_device *c)
 {
 	return ((c->rs.stats && !c->rs.stats_off) || c->xfb) && !c->failed &&
-	       (c->out.boundary_label || (c->rec_frame != UINT32_MAX && rec_frame_selected(c)));
+	       (c->out.boundary_label ||
+		(c->rec_frame != UINT32_MAX && capture_rec_frame_selected(c)));
 }
 
-struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, size_t n, size_t *nb)
+struct cbuf **capture_measured(struct capture_device *c, const VkCommandBuffer *cbs, size_t n,
+			       size_t *nb)
 {
 	struct cbuf **bs = malloc((n ? n : 1) * sizeof(*bs));
 	*nb = 0;
 	for (size_t i = 0; bs && i < n; i++) {
-		struct cbuf *b = hget(&c->tr.cbufs, H(cbs[i]));
+		struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cbs[i]));
 		if (b && ((b->cnt.used && b->cnt.pool) || (b->xfbq.used && b->xfbq.pool) ||
 			  b->geom || b->executes || b->n_crec_used || b->n_draws)) {
 			if (c->tier->submitting)
@@ -290,19 +293,19 @@ struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, siz
  * layer's signals after all earlier work on the queue) and reads the results of the collected
  * command buffers' queries. No lock is held: the caller has kept those command buffers from
  * being re-recorded before they are expanded (the expansion thread's job, queued first, or a
- * submission's turn at expanding, sync_begin), and the fence is this wait's own (taken from the
- * device's free ones or made). The queue is the program's for the length of its vkQueueSubmit,
+ * submission's turn at expanding, capture_sync_begin), and the fence is this wait's own (taken from
+ * the device's free ones or made). The queue is the program's for the length of its vkQueueSubmit,
  * which this runs inside. The wait is bounded, and after a timeout counts and positions stop
  * for the device (draws fall back to tier 1's rectangles). */
-void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q, struct cbuf **bs,
-		    size_t n)
+void capture_read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
+			    struct cbuf **bs, size_t n)
 {
 	VkDevice dev = d->handle;
 	VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
 	VkFence fence = VK_NULL_HANDLE;
 	if (!n)
 		return;
-	double t0 = mono_s();
+	double t0 = capture_mono_s();
 	pthread_mutex_lock(&c->lock);
 	if (c->rs.n_fences)
 		fence = c->rs.fences[--c->rs.n_fences];
@@ -319,7 +322,7 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 		pthread_mutex_lock(&c->lock);
 		c->rs.stats_off = 1;
 		c->xfb = 0;
-		c->out.t_wait += mono_s() - t0;
+		c->out.t_wait += capture_mono_s() - t0;
 		pthread_mutex_unlock(&c->lock);
 		cap_log("%s; per-draw counts and positions stop (draws keep tier 1's rectangles)",
 			why);
@@ -338,7 +341,7 @@ void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
 	pthread_mutex_lock(&c->lock);
 	for (size_t i = 0; i < n; i++) /* the fence came after them: they have run */
 		bs[i]->finished = 1;
-	c->out.t_wait += mono_s() - t0;
+	c->out.t_wait += capture_mono_s() - t0;
 	if (c->rs.n_fences < (int)(sizeof(c->rs.fences) / sizeof(c->rs.fences[0]))) {
 		c->rs.fences[c->rs.n_fences++] = fence;
 		fence = VK_NULL_HANDLE;

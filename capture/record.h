@@ -249,32 +249,32 @@ struct record_state {
 
 /* ---- resources.c, pipelines.c, cmdbuf.c: freeing tracked objects ---- */
 
-void free_buf(void *p);
-void free_img(void *p);
-void free_shader(void *p);
-void free_cbuf(void *p);
+void capture_free_buf(void *p);
+void capture_free_img(void *p);
+void capture_free_shader(void *p);
+void capture_free_cbuf(void *p);
 /* Destroys a command buffer's query pools and transform-feedback buffers (calls down: without
  * the lock, or at device end). */
-void free_cbuf_pool(const struct capture_device *c, struct layer_device *d, struct cbuf *b);
+void capture_free_cbuf_pool(const struct capture_device *c, struct layer_device *d, struct cbuf *b);
 /* A new recording (or none): the sets the last one pushed go. */
-void drop_pushed(struct capture_device *c, struct cbuf *b);
+void capture_drop_pushed(struct capture_device *c, struct cbuf *b);
 
 /* ---- cmdbuf.c: shadow command lists ---- */
 
 /* The shadow of a command buffer, created on first use; NULL when out of memory. */
-struct cbuf *cbuf_of(struct capture_device *c, VkCommandBuffer cb);
+struct cbuf *capture_cbuf_of(struct capture_device *c, VkCommandBuffer cb);
 /* A new command at the end of cb's shadow list, zeroed but for its op; NULL on failure. */
-struct cmd *record(struct capture_device *c, VkCommandBuffer cb, enum cmd_op op);
+struct cmd *capture_record(struct capture_device *c, VkCommandBuffer cb, enum cmd_op op);
 
 /* ---- queries.c: the layer's queries ---- */
 
 /* The layer's pools for a new recording of b (created, grown, reset in cb); calls down, so
  * without the lock. simultaneous: the recording may run twice at once, it gets none. */
-void lpools_begin(struct capture_device *c, struct layer_device *d, VkCommandBuffer cb,
-		  struct cbuf *b, int simultaneous);
-void lpools_free(struct layer_device *d, struct cbuf *b);
+void capture_lpools_begin(struct capture_device *c, struct layer_device *d, VkCommandBuffer cb,
+			  struct cbuf *b, int simultaneous);
+void capture_lpools_free(struct layer_device *d, struct cbuf *b);
 /* Takes a query of b's pool `which` (0 counts, 1 stream): 1 + its index and *pool, or 0. */
-uint32_t lpool_take(struct capture_device *c, struct cbuf *b, int which, VkQueryPool *pool);
+uint32_t capture_lpool_take(struct capture_device *c, struct cbuf *b, int which, VkQueryPool *pool);
 
 /* The layer's query around one draw: begun before the draw goes down, ended after. */
 struct draw_query {
@@ -283,17 +283,18 @@ struct draw_query {
 	uint32_t rec;  /* tier 3: 1 + the draw's number (its fragment twin records), 0: none */
 	uint64_t orig; /* tier 3: the program's pipeline, bound back after */
 };
-struct draw_query draw_query_begin(VkCommandBuffer cb);
+struct draw_query capture_draw_query_begin(VkCommandBuffer cb);
 /* For a multi-draw of several sub-draws: no count query, only the tier's twin (tier 3). */
-struct draw_query draw_twin_begin(VkCommandBuffer cb);
-void draw_query_end(VkCommandBuffer cb, struct draw_query dq);
+struct draw_query capture_draw_twin_begin(VkCommandBuffer cb);
+void capture_draw_query_end(VkCommandBuffer cb, struct draw_query dq);
 /* Whether a submission's draws are measured: counts are on and it may hold captured work. */
-int measure_submit(const struct capture_device *c);
+int capture_measure_submit(const struct capture_device *c);
 /* The shadows of the submitted command buffers that hold the layer's queries (malloc'd). */
-struct cbuf **measured(struct capture_device *c, const VkCommandBuffer *cbs, size_t n, size_t *nb);
+struct cbuf **capture_measured(struct capture_device *c, const VkCommandBuffer *cbs, size_t n,
+			       size_t *nb);
 /* Waits for the queue and reads the collected command buffers' counts (queries.c), without
  * the lock (the caller has kept the command buffers: async's job, or a sync turn). */
-void read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q, struct cbuf **bs,
-		    size_t n);
+void capture_read_fragments(struct capture_device *c, struct layer_device *d, VkQueue q,
+			    struct cbuf **bs, size_t n);
 
 #endif

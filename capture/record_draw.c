@@ -26,8 +26,8 @@ static void begin_rp(struct capture_device *c, VkCommandBuffer cb, struct cmd *m
 		m->u.rp.clear_depth[i] = info->pClearValues[i].depthStencil.depth;
 		m->u.rp.clear_stencil[i] = info->pClearValues[i].depthStencil.stencil;
 	}
-	struct rpass *rp = hget(&c->tr.rpasses, H(info->renderPass));
-	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
+	struct rpass *rp = capture_hmap_get(&c->tr.rpasses, H(info->renderPass));
+	struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cb));
 	if (b) {
 		b->multiview = rp && rp->multiview;
 		b->rec_in_pass = 1;
@@ -37,7 +37,7 @@ static void begin_rp(struct capture_device *c, VkCommandBuffer cb, struct cmd *m
 /* A render pass instance ends (with the lock held). */
 static void end_rp(struct capture_device *c, VkCommandBuffer cb)
 {
-	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
+	struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cb));
 	if (b)
 		b->rec_in_pass = 0;
 }
@@ -46,7 +46,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRenderPass(VkCommandBuffer cb,
 						  const VkRenderPassBeginInfo *info,
 						  VkSubpassContents contents)
 {
-	dd(cb)->CmdBeginRenderPass(cb, info, contents);
+	capture_dispatch(cb)->CmdBeginRenderPass(cb, info, contents);
 	RECORD(cb, C_BEGIN_RP, { begin_rp(c_, cb, m, info); });
 }
 
@@ -54,19 +54,19 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRenderPass2(VkCommandBuffer cb,
 						   const VkRenderPassBeginInfo *info,
 						   const VkSubpassBeginInfo *sub)
 {
-	dd(cb)->CmdBeginRenderPass2(cb, info, sub);
+	capture_dispatch(cb)->CmdBeginRenderPass2(cb, info, sub);
 	RECORD(cb, C_BEGIN_RP, { begin_rp(c_, cb, m, info); });
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdEndRenderPass(VkCommandBuffer cb)
 {
-	dd(cb)->CmdEndRenderPass(cb);
+	capture_dispatch(cb)->CmdEndRenderPass(cb);
 	RECORD(cb, C_END_RP, { end_rp(c_, cb); });
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdEndRenderPass2(VkCommandBuffer cb, const VkSubpassEndInfo *info)
 {
-	dd(cb)->CmdEndRenderPass2(cb, info);
+	capture_dispatch(cb)->CmdEndRenderPass2(cb, info);
 	RECORD(cb, C_END_RP, { end_rp(c_, cb); });
 }
 
@@ -88,10 +88,10 @@ static void dyn_att(struct cmd *m, const VkRenderingAttachmentInfo *a, int stenc
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRendering(VkCommandBuffer cb, const VkRenderingInfo *info)
 {
-	dd(cb)->CmdBeginRendering(cb, info);
+	capture_dispatch(cb)->CmdBeginRendering(cb, info);
 	RECORD(cb, C_BEGIN_RENDERING, {
 		m->u.dr.area = info->renderArea;
-		struct cbuf *b_ = hget(&c_->tr.cbufs, H(cb));
+		struct cbuf *b_ = capture_hmap_get(&c_->tr.cbufs, H(cb));
 		if (b_) {
 			b_->multiview = info->viewMask != 0;
 			b_->rec_in_pass = 1;
@@ -115,18 +115,18 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRendering(VkCommandBuffer cb, const VkRen
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdEndRendering(VkCommandBuffer cb)
 {
-	dd(cb)->CmdEndRendering(cb);
+	capture_dispatch(cb)->CmdEndRendering(cb);
 	RECORD(cb, C_END_RP, { end_rp(c_, cb); });
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint point,
 					       VkPipeline p)
 {
-	dd(cb)->CmdBindPipeline(cb, point, p);
+	capture_dispatch(cb)->CmdBindPipeline(cb, point, p);
 	RECORD(cb, C_BIND_PIPELINE, {
 		m->u.bind.compute = point == VK_PIPELINE_BIND_POINT_COMPUTE;
 		m->u.bind.pipe = H(p);
-		struct cbuf *b_ = hget(&c_->tr.cbufs, H(cb));
+		struct cbuf *b_ = capture_hmap_get(&c_->tr.cbufs, H(cb));
 		if (b_ && point == VK_PIPELINE_BIND_POINT_GRAPHICS)
 			b_->rec_pipe = H(p); /* what a shadow draw swaps out and back */
 		else if (b_ && point == VK_PIPELINE_BIND_POINT_COMPUTE)
@@ -139,7 +139,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipel
 						     uint32_t n, const VkDescriptorSet *sets,
 						     uint32_t n_dyn, const uint32_t *dyn)
 {
-	dd(cb)->CmdBindDescriptorSets(cb, point, layout, first, n, sets, n_dyn, dyn);
+	capture_dispatch(cb)->CmdBindDescriptorSets(cb, point, layout, first, n, sets, n_dyn, dyn);
 	for (uint32_t i = 0; i < n; i++)
 		RECORD(cb, C_BIND_SET, {
 			m->u.set.compute = point == VK_PIPELINE_BIND_POINT_COMPUTE;
@@ -151,7 +151,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipel
 VKAPI_ATTR void VKAPI_CALL cap_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t n,
 						    const VkBuffer *bufs, const VkDeviceSize *offs)
 {
-	dd(cb)->CmdBindVertexBuffers(cb, first, n, bufs, offs);
+	capture_dispatch(cb)->CmdBindVertexBuffers(cb, first, n, bufs, offs);
 	for (uint32_t i = 0; i < n; i++)
 		RECORD(cb, C_BIND_VB, {
 			m->u.vb.binding = first + i;
@@ -163,7 +163,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t
 VKAPI_ATTR void VKAPI_CALL cap_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buf,
 						  VkDeviceSize off, VkIndexType type)
 {
-	dd(cb)->CmdBindIndexBuffer(cb, buf, off, type);
+	capture_dispatch(cb)->CmdBindIndexBuffer(cb, buf, off, type);
 	RECORD(cb, C_BIND_IB, {
 		m->u.ib.buf = H(buf);
 		m->u.ib.offset = off;
@@ -191,9 +191,9 @@ static void draw_shadow(VkCommandBuffer cb, const struct draw_call *call, uint32
 #define SHADOW_AND_DRAW(cb, call, DOWN, dq)                                                        \
 	do {                                                                                       \
 		draw_shadow(cb, call, sub);                                                        \
-		dq = draw_query_begin(cb);                                                         \
+		dq = capture_draw_query_begin(cb);                                                 \
 		DOWN;                                                                              \
-		draw_query_end(cb, dq);                                                            \
+		capture_draw_query_end(cb, dq);                                                    \
 	} while (0)
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdDraw(VkCommandBuffer cb, uint32_t count, uint32_t instances,
@@ -206,7 +206,8 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDraw(VkCommandBuffer cb, uint32_t count, uint3
 				 .first_instance = first_instance};
 	struct draw_query dq;
 	uint32_t sub[1];
-	SHADOW_AND_DRAW(cb, &call, dd(cb)->CmdDraw(cb, count, instances, first, first_instance),
+	SHADOW_AND_DRAW(cb, &call,
+			capture_dispatch(cb)->CmdDraw(cb, count, instances, first, first_instance),
 			dq);
 	RECORD(cb, C_DRAW, {
 		m->u.draw.query = dq.q;
@@ -230,9 +231,10 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexed(VkCommandBuffer cb, uint32_t count
 				 .vertex_offset = vertex_offset};
 	struct draw_query dq;
 	uint32_t sub[1];
-	SHADOW_AND_DRAW(
-	    cb, &call,
-	    dd(cb)->CmdDrawIndexed(cb, count, instances, first, vertex_offset, first_instance), dq);
+	SHADOW_AND_DRAW(cb, &call,
+			capture_dispatch(cb)->CmdDrawIndexed(cb, count, instances, first,
+							     vertex_offset, first_instance),
+			dq);
 	RECORD(cb, C_DRAW, {
 		m->u.draw.query = dq.q;
 		m->u.draw.rec = dq.rec;
@@ -263,9 +265,9 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n,
 	uint32_t *sub = calloc(n ? n : 1, sizeof(*sub));
 	if (sub)
 		draw_shadow(cb, &call, sub);
-	dq = n == 1 ? draw_query_begin(cb) : draw_twin_begin(cb);
-	dd(cb)->CmdDrawMultiEXT(cb, n, info, instances, first_instance, stride);
-	draw_query_end(cb, dq);
+	dq = n == 1 ? capture_draw_query_begin(cb) : capture_draw_twin_begin(cb);
+	capture_dispatch(cb)->CmdDrawMultiEXT(cb, n, info, instances, first_instance, stride);
+	capture_draw_query_end(cb, dq);
 	for (uint32_t i = 0; i < n; i++) {
 		const VkMultiDrawInfoEXT *d =
 		    (const void *)((const char *)info + (size_t)i * stride);
@@ -298,10 +300,10 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32
 	uint32_t *sub = calloc(n ? n : 1, sizeof(*sub));
 	if (sub)
 		draw_shadow(cb, &call, sub);
-	dq = n == 1 ? draw_query_begin(cb) : draw_twin_begin(cb);
-	dd(cb)->CmdDrawMultiIndexedEXT(cb, n, info, instances, first_instance, stride,
-				       vertex_offset);
-	draw_query_end(cb, dq);
+	dq = n == 1 ? capture_draw_query_begin(cb) : capture_draw_twin_begin(cb);
+	capture_dispatch(cb)->CmdDrawMultiIndexedEXT(cb, n, info, instances, first_instance, stride,
+						     vertex_offset);
+	capture_draw_query_end(cb, dq);
 	for (uint32_t i = 0; i < n; i++) {
 		const VkMultiDrawIndexedInfoEXT *d =
 		    (const void *)((const char *)info + (size_t)i * stride);
@@ -332,9 +334,9 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buf,
 	struct draw_query dq = {0};
 	uint32_t sub[1];
 	draw_shadow(cb, &call, sub);
-	dq = n == 1 ? draw_query_begin(cb) : draw_twin_begin(cb);
-	dd(cb)->CmdDrawIndirect(cb, buf, off, n, stride);
-	draw_query_end(cb, dq);
+	dq = n == 1 ? capture_draw_query_begin(cb) : capture_draw_twin_begin(cb);
+	capture_dispatch(cb)->CmdDrawIndirect(cb, buf, off, n, stride);
+	capture_draw_query_end(cb, dq);
 	for (uint32_t i = 0; i < n; i++)
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
@@ -353,9 +355,9 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuff
 	struct draw_query dq = {0};
 	uint32_t sub[1];
 	draw_shadow(cb, &call, sub);
-	dq = n == 1 ? draw_query_begin(cb) : draw_twin_begin(cb);
-	dd(cb)->CmdDrawIndexedIndirect(cb, buf, off, n, stride);
-	draw_query_end(cb, dq);
+	dq = n == 1 ? capture_draw_query_begin(cb) : capture_draw_twin_begin(cb);
+	capture_dispatch(cb)->CmdDrawIndexedIndirect(cb, buf, off, n, stride);
+	capture_draw_query_end(cb, dq);
 	for (uint32_t i = 0; i < n; i++)
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
@@ -383,9 +385,10 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndirectCount(VkCommandBuffer cb, VkBuffer
 				 .stride = stride};
 	struct draw_query dq;
 	uint32_t sub[1];
-	SHADOW_AND_DRAW(
-	    cb, &call,
-	    dd(cb)->CmdDrawIndirectCount(cb, buf, off, count_buf, count_off, max, stride), dq);
+	SHADOW_AND_DRAW(cb, &call,
+			capture_dispatch(cb)->CmdDrawIndirectCount(cb, buf, off, count_buf,
+								   count_off, max, stride),
+			dq);
 	RECORD(cb, C_DRAW, {
 		m->u.draw.query = dq.q;
 		m->u.draw.rec = dq.rec;
@@ -408,10 +411,10 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexedIndirectCount(VkCommandBuffer cb, V
 				 .stride = stride};
 	struct draw_query dq;
 	uint32_t sub[1];
-	SHADOW_AND_DRAW(
-	    cb, &call,
-	    dd(cb)->CmdDrawIndexedIndirectCount(cb, buf, off, count_buf, count_off, max, stride),
-	    dq);
+	SHADOW_AND_DRAW(cb, &call,
+			capture_dispatch(cb)->CmdDrawIndexedIndirectCount(cb, buf, off, count_buf,
+									  count_off, max, stride),
+			dq);
 	RECORD(cb, C_DRAW, {
 		m->u.draw.query = dq.q;
 		m->u.draw.rec = dq.rec;
@@ -426,7 +429,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBindVertexBuffers2(VkCommandBuffer cb, uint32_
 						     const VkDeviceSize *sizes,
 						     const VkDeviceSize *strides)
 {
-	dd(cb)->CmdBindVertexBuffers2(cb, first, n, bufs, offs, sizes, strides);
+	capture_dispatch(cb)->CmdBindVertexBuffers2(cb, first, n, bufs, offs, sizes, strides);
 	for (uint32_t i = 0; i < n; i++) {
 		RECORD(cb, C_BIND_VB, {
 			m->u.vb.binding = first + i;

@@ -8,7 +8,7 @@
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetViewport(VkCommandBuffer cb, uint32_t first, uint32_t n,
 					      const VkViewport *vps)
 {
-	dd(cb)->CmdSetViewport(cb, first, n, vps);
+	capture_dispatch(cb)->CmdSetViewport(cb, first, n, vps);
 	if (first == 0 && n)
 		RECORD(cb, C_VIEWPORT, { m->u.viewport = vps[0]; });
 }
@@ -16,7 +16,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdSetViewport(VkCommandBuffer cb, uint32_t first
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetScissor(VkCommandBuffer cb, uint32_t first, uint32_t n,
 					     const VkRect2D *rs)
 {
-	dd(cb)->CmdSetScissor(cb, first, n, rs);
+	capture_dispatch(cb)->CmdSetScissor(cb, first, n, rs);
 	if (first == 0 && n)
 		RECORD(cb, C_SCISSOR, { m->u.scissor = rs[0]; });
 }
@@ -26,7 +26,8 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdSetVertexInputEXT(
     VkCommandBuffer cb, uint32_t n_bindings, const VkVertexInputBindingDescription2EXT *bindings,
     uint32_t n_attributes, const VkVertexInputAttributeDescription2EXT *attributes)
 {
-	dd(cb)->CmdSetVertexInputEXT(cb, n_bindings, bindings, n_attributes, attributes);
+	capture_dispatch(cb)->CmdSetVertexInputEXT(cb, n_bindings, bindings, n_attributes,
+						   attributes);
 	for (uint32_t i = 0; i < n_bindings; i++)
 		RECORD(cb, C_VB_STRIDE, {
 			m->u.stride.binding = bindings[i].binding;
@@ -37,7 +38,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdSetVertexInputEXT(
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetViewportWithCount(VkCommandBuffer cb, uint32_t n,
 						       const VkViewport *vps)
 {
-	dd(cb)->CmdSetViewportWithCount(cb, n, vps);
+	capture_dispatch(cb)->CmdSetViewportWithCount(cb, n, vps);
 	if (n)
 		RECORD(cb, C_VIEWPORT, { m->u.viewport = vps[0]; });
 }
@@ -45,7 +46,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdSetViewportWithCount(VkCommandBuffer cb, uint3
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetScissorWithCount(VkCommandBuffer cb, uint32_t n,
 						      const VkRect2D *rs)
 {
-	dd(cb)->CmdSetScissorWithCount(cb, n, rs);
+	capture_dispatch(cb)->CmdSetScissorWithCount(cb, n, rs);
 	if (n)
 		RECORD(cb, C_SCISSOR, { m->u.scissor = rs[0]; });
 }
@@ -69,7 +70,7 @@ static void dyn(VkCommandBuffer cb, enum dyn_kind kind, uint32_t att, uint32_t u
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetColorBlendEnableEXT(VkCommandBuffer cb, uint32_t first,
 							 uint32_t n, const VkBool32 *on)
 {
-	dd(cb)->CmdSetColorBlendEnableEXT(cb, first, n, on);
+	capture_dispatch(cb)->CmdSetColorBlendEnableEXT(cb, first, n, on);
 	for (uint32_t i = 0; i < n; i++)
 		dyn(cb, D_BLEND, first + i, on[i] != VK_FALSE, 0, 0, 0, NULL);
 }
@@ -78,7 +79,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdSetColorWriteMaskEXT(VkCommandBuffer cb, uint3
 						       uint32_t n,
 						       const VkColorComponentFlags *masks)
 {
-	dd(cb)->CmdSetColorWriteMaskEXT(cb, first, n, masks);
+	capture_dispatch(cb)->CmdSetColorWriteMaskEXT(cb, first, n, masks);
 	for (uint32_t i = 0; i < n; i++)
 		dyn(cb, D_WRITE_MASK, first + i, masks[i] != 0, 0, 0, 0, NULL);
 }
@@ -86,38 +87,38 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdSetColorWriteMaskEXT(VkCommandBuffer cb, uint3
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetColorWriteEnableEXT(VkCommandBuffer cb, uint32_t n,
 							 const VkBool32 *on)
 {
-	dd(cb)->CmdSetColorWriteEnableEXT(cb, n, on);
+	capture_dispatch(cb)->CmdSetColorWriteEnableEXT(cb, n, on);
 	for (uint32_t i = 0; i < n; i++)
 		dyn(cb, D_WRITE_ENABLE, i, on[i] != VK_FALSE, 0, 0, 0, NULL);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthTestEnable(VkCommandBuffer cb, VkBool32 on)
 {
-	dd(cb)->CmdSetDepthTestEnable(cb, on);
+	capture_dispatch(cb)->CmdSetDepthTestEnable(cb, on);
 	dyn(cb, D_DEPTH_TEST, 0, on != VK_FALSE, 0, 0, 0, NULL);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthWriteEnable(VkCommandBuffer cb, VkBool32 on)
 {
-	dd(cb)->CmdSetDepthWriteEnable(cb, on);
+	capture_dispatch(cb)->CmdSetDepthWriteEnable(cb, on);
 	dyn(cb, D_DEPTH_WRITE, 0, on != VK_FALSE, 0, 0, 0, NULL);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetStencilTestEnable(VkCommandBuffer cb, VkBool32 on)
 {
-	dd(cb)->CmdSetStencilTestEnable(cb, on);
+	capture_dispatch(cb)->CmdSetStencilTestEnable(cb, on);
 	dyn(cb, D_STENCIL_TEST, 0, on != VK_FALSE, 0, 0, 0, NULL);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetPrimitiveTopology(VkCommandBuffer cb, VkPrimitiveTopology t)
 {
-	dd(cb)->CmdSetPrimitiveTopology(cb, t);
+	capture_dispatch(cb)->CmdSetPrimitiveTopology(cb, t);
 	dyn(cb, D_TOPOLOGY, 0, (uint32_t)t, 0, 0, 0, NULL);
 	struct capture_device *c = cap_of(cb, NULL);
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock); /* the shadow draws size their buffers by it */
-	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
+	struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cb));
 	if (b)
 		b->rec_topology = t;
 	pthread_mutex_unlock(&c->lock);
@@ -125,19 +126,19 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdSetPrimitiveTopology(VkCommandBuffer cb, VkPri
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetCullMode(VkCommandBuffer cb, VkCullModeFlags mode)
 {
-	dd(cb)->CmdSetCullMode(cb, mode);
+	capture_dispatch(cb)->CmdSetCullMode(cb, mode);
 	dyn(cb, D_CULL, 0, mode, 0, 0, 0, NULL);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetFrontFace(VkCommandBuffer cb, VkFrontFace face)
 {
-	dd(cb)->CmdSetFrontFace(cb, face);
+	capture_dispatch(cb)->CmdSetFrontFace(cb, face);
 	dyn(cb, D_FRONT_FACE, 0, (uint32_t)face, 0, 0, 0, NULL);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthCompareOp(VkCommandBuffer cb, VkCompareOp op)
 {
-	dd(cb)->CmdSetDepthCompareOp(cb, op);
+	capture_dispatch(cb)->CmdSetDepthCompareOp(cb, op);
 	dyn(cb, D_DEPTH_COMPARE, 0, (uint32_t)op, 0, 0, 0, NULL);
 }
 
@@ -145,7 +146,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdSetStencilOp(VkCommandBuffer cb, VkStencilFace
 					       VkStencilOp fail, VkStencilOp pass,
 					       VkStencilOp depth_fail, VkCompareOp compare)
 {
-	dd(cb)->CmdSetStencilOp(cb, faces, fail, pass, depth_fail, compare);
+	capture_dispatch(cb)->CmdSetStencilOp(cb, faces, fail, pass, depth_fail, compare);
 	dyn(cb, D_STENCIL_OP, (uint32_t)compare, faces, (uint32_t)fail, (uint32_t)pass,
 	    (uint32_t)depth_fail, NULL);
 }
@@ -153,21 +154,21 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdSetStencilOp(VkCommandBuffer cb, VkStencilFace
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetStencilCompareMask(VkCommandBuffer cb,
 							VkStencilFaceFlags faces, uint32_t mask)
 {
-	dd(cb)->CmdSetStencilCompareMask(cb, faces, mask);
+	capture_dispatch(cb)->CmdSetStencilCompareMask(cb, faces, mask);
 	dyn(cb, D_STENCIL_CMASK, 0, faces, mask, 0, 0, NULL);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetStencilWriteMask(VkCommandBuffer cb, VkStencilFaceFlags faces,
 						      uint32_t mask)
 {
-	dd(cb)->CmdSetStencilWriteMask(cb, faces, mask);
+	capture_dispatch(cb)->CmdSetStencilWriteMask(cb, faces, mask);
 	dyn(cb, D_STENCIL_WMASK, 0, faces, mask, 0, 0, NULL);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetStencilReference(VkCommandBuffer cb, VkStencilFaceFlags faces,
 						      uint32_t ref)
 {
-	dd(cb)->CmdSetStencilReference(cb, faces, ref);
+	capture_dispatch(cb)->CmdSetStencilReference(cb, faces, ref);
 	dyn(cb, D_STENCIL_REF, 0, faces, ref, 0, 0, NULL);
 }
 
@@ -175,32 +176,32 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthBias(VkCommandBuffer cb, float constan
 					       float slope)
 {
 	float f[3] = {constant, clamp, slope};
-	dd(cb)->CmdSetDepthBias(cb, constant, clamp, slope);
+	capture_dispatch(cb)->CmdSetDepthBias(cb, constant, clamp, slope);
 	dyn(cb, D_DEPTH_BIAS, 0, 0, 0, 0, 0, f);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthBiasEnable(VkCommandBuffer cb, VkBool32 on)
 {
-	dd(cb)->CmdSetDepthBiasEnable(cb, on);
+	capture_dispatch(cb)->CmdSetDepthBiasEnable(cb, on);
 	dyn(cb, D_DEPTH_BIAS_ENABLE, 0, on != VK_FALSE, 0, 0, 0, NULL);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetLineWidth(VkCommandBuffer cb, float width)
 {
 	float f[3] = {width, 0, 0};
-	dd(cb)->CmdSetLineWidth(cb, width);
+	capture_dispatch(cb)->CmdSetLineWidth(cb, width);
 	dyn(cb, D_LINE_WIDTH, 0, 0, 0, 0, 0, f);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetRasterizerDiscardEnable(VkCommandBuffer cb, VkBool32 on)
 {
-	dd(cb)->CmdSetRasterizerDiscardEnable(cb, on);
+	capture_dispatch(cb)->CmdSetRasterizerDiscardEnable(cb, on);
 	dyn(cb, D_RAST_DISCARD, 0, on != VK_FALSE, 0, 0, 0, NULL);
 	struct capture_device *c = cap_of(cb, NULL);
 	if (!c)
 		return;
 	pthread_mutex_lock(&c->lock); /* the shadow draws set it back to this */
-	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
+	struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cb));
 	if (b)
 		b->rec_discard = on != VK_FALSE;
 	pthread_mutex_unlock(&c->lock);
@@ -208,31 +209,31 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdSetRasterizerDiscardEnable(VkCommandBuffer cb,
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetPolygonModeEXT(VkCommandBuffer cb, VkPolygonMode mode)
 {
-	dd(cb)->CmdSetPolygonModeEXT(cb, mode);
+	capture_dispatch(cb)->CmdSetPolygonModeEXT(cb, mode);
 	dyn(cb, D_POLYGON_MODE, 0, (uint32_t)mode, 0, 0, 0, NULL);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetRasterizationSamplesEXT(VkCommandBuffer cb,
 							     VkSampleCountFlagBits samples)
 {
-	dd(cb)->CmdSetRasterizationSamplesEXT(cb, samples);
+	capture_dispatch(cb)->CmdSetRasterizationSamplesEXT(cb, samples);
 	dyn(cb, D_SAMPLES, 0, (uint32_t)samples, 0, 0, 0, NULL);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthClampEnableEXT(VkCommandBuffer cb, VkBool32 on)
 {
-	dd(cb)->CmdSetDepthClampEnableEXT(cb, on);
+	capture_dispatch(cb)->CmdSetDepthClampEnableEXT(cb, on);
 	dyn(cb, D_DEPTH_CLAMP, 0, on != VK_FALSE, 0, 0, 0, NULL);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthClipEnableEXT(VkCommandBuffer cb, VkBool32 on)
 {
-	dd(cb)->CmdSetDepthClipEnableEXT(cb, on);
+	capture_dispatch(cb)->CmdSetDepthClipEnableEXT(cb, on);
 	dyn(cb, D_DEPTH_CLIP, 0, on != VK_FALSE, 0, 0, 0, NULL);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdSetDepthClipNegativeOneToOneEXT(VkCommandBuffer cb, VkBool32 on)
 {
-	dd(cb)->CmdSetDepthClipNegativeOneToOneEXT(cb, on);
+	capture_dispatch(cb)->CmdSetDepthClipNegativeOneToOneEXT(cb, on);
 	dyn(cb, D_CLIP_NEG, 0, on != VK_FALSE, 0, 0, 0, NULL);
 }

@@ -26,7 +26,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint3
 {
 	struct instr_call ic;
 	dispatch_begin(cb, (uint64_t)x * y * z, &ic);
-	dd(cb)->CmdDispatch(cb, x, y, z);
+	capture_dispatch(cb)->CmdDispatch(cb, x, y, z);
 	dispatch_end(cb, &ic);
 	RECORD(cb, C_DISPATCH, {
 		m->u.dispatch.x = x;
@@ -41,7 +41,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, 
 {
 	struct instr_call ic;
 	dispatch_begin(cb, (uint64_t)x * y * z, &ic);
-	dd(cb)->CmdDispatchBase(cb, bx, by, bz, x, y, z);
+	capture_dispatch(cb)->CmdDispatchBase(cb, bx, by, bz, x, y, z);
 	dispatch_end(cb, &ic);
 	RECORD(cb, C_DISPATCH, {
 		m->u.dispatch.x = x;
@@ -58,7 +58,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer 
 {
 	struct instr_call ic;
 	dispatch_begin(cb, 0, &ic);
-	dd(cb)->CmdDispatchIndirect(cb, buf, off);
+	capture_dispatch(cb)->CmdDispatchIndirect(cb, buf, off);
 	dispatch_end(cb, &ic);
 	RECORD(cb, C_DISPATCH, { m->u.dispatch.rec = ic.rec; });
 }
@@ -78,14 +78,14 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer 
 VKAPI_ATTR void VKAPI_CALL cap_CmdCopyBuffer(VkCommandBuffer cb, VkBuffer src, VkBuffer dst,
 					     uint32_t n, const VkBufferCopy *regions)
 {
-	dd(cb)->CmdCopyBuffer(cb, src, dst, n, regions);
+	capture_dispatch(cb)->CmdCopyBuffer(cb, src, dst, n, regions);
 	for (uint32_t i = 0; i < n; i++)
 		REC_COPY_BUFFER(cb, src, dst, regions[i]);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdCopyBuffer2(VkCommandBuffer cb, const VkCopyBufferInfo2 *info)
 {
-	dd(cb)->CmdCopyBuffer2(cb, info);
+	capture_dispatch(cb)->CmdCopyBuffer2(cb, info);
 	for (uint32_t i = 0; i < info->regionCount; i++)
 		REC_COPY_BUFFER(cb, info->srcBuffer, info->dstBuffer, info->pRegions[i]);
 }
@@ -106,7 +106,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdCopyBufferToImage(VkCommandBuffer cb, VkBuffer
 						    VkImageLayout layout, uint32_t n,
 						    const VkBufferImageCopy *regions)
 {
-	dd(cb)->CmdCopyBufferToImage(cb, src, dst, layout, n, regions);
+	capture_dispatch(cb)->CmdCopyBufferToImage(cb, src, dst, layout, n, regions);
 	for (uint32_t i = 0; i < n; i++)
 		REC_COPY_BUFFER_TO_IMAGE(cb, src, dst, regions[i]);
 }
@@ -114,7 +114,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdCopyBufferToImage(VkCommandBuffer cb, VkBuffer
 VKAPI_ATTR void VKAPI_CALL cap_CmdCopyBufferToImage2(VkCommandBuffer cb,
 						     const VkCopyBufferToImageInfo2 *info)
 {
-	dd(cb)->CmdCopyBufferToImage2(cb, info);
+	capture_dispatch(cb)->CmdCopyBufferToImage2(cb, info);
 	for (uint32_t i = 0; i < info->regionCount; i++)
 		REC_COPY_BUFFER_TO_IMAGE(cb, info->srcBuffer, info->dstImage, info->pRegions[i]);
 }
@@ -135,7 +135,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdCopyImageToBuffer(VkCommandBuffer cb, VkImage 
 						    VkImageLayout layout, VkBuffer dst, uint32_t n,
 						    const VkBufferImageCopy *regions)
 {
-	dd(cb)->CmdCopyImageToBuffer(cb, src, layout, dst, n, regions);
+	capture_dispatch(cb)->CmdCopyImageToBuffer(cb, src, layout, dst, n, regions);
 	for (uint32_t i = 0; i < n; i++)
 		REC_COPY_IMAGE_TO_BUFFER(cb, src, dst, regions[i]);
 }
@@ -143,7 +143,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdCopyImageToBuffer(VkCommandBuffer cb, VkImage 
 VKAPI_ATTR void VKAPI_CALL cap_CmdCopyImageToBuffer2(VkCommandBuffer cb,
 						     const VkCopyImageToBufferInfo2 *info)
 {
-	dd(cb)->CmdCopyImageToBuffer2(cb, info);
+	capture_dispatch(cb)->CmdCopyImageToBuffer2(cb, info);
 	for (uint32_t i = 0; i < info->regionCount; i++)
 		REC_COPY_IMAGE_TO_BUFFER(cb, info->srcImage, info->dstBuffer, info->pRegions[i]);
 }
@@ -167,14 +167,14 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdCopyImage(VkCommandBuffer cb, VkImage src, VkI
 					    VkImage dst, VkImageLayout dl, uint32_t n,
 					    const VkImageCopy *regions)
 {
-	dd(cb)->CmdCopyImage(cb, src, sl, dst, dl, n, regions);
+	capture_dispatch(cb)->CmdCopyImage(cb, src, sl, dst, dl, n, regions);
 	for (uint32_t i = 0; i < n; i++)
 		REC_COPY_IMAGE(cb, src, dst, regions[i]);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdCopyImage2(VkCommandBuffer cb, const VkCopyImageInfo2 *info)
 {
-	dd(cb)->CmdCopyImage2(cb, info);
+	capture_dispatch(cb)->CmdCopyImage2(cb, info);
 	for (uint32_t i = 0; i < info->regionCount; i++)
 		REC_COPY_IMAGE(cb, info->srcImage, info->dstImage, info->pRegions[i]);
 }
@@ -210,14 +210,14 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBlitImage(VkCommandBuffer cb, VkImage src, VkI
 					    VkImage dst, VkImageLayout dl, uint32_t n,
 					    const VkImageBlit *regions, VkFilter filter)
 {
-	dd(cb)->CmdBlitImage(cb, src, sl, dst, dl, n, regions, filter);
+	capture_dispatch(cb)->CmdBlitImage(cb, src, sl, dst, dl, n, regions, filter);
 	for (uint32_t i = 0; i < n; i++)
 		REC_BLIT_IMAGE(cb, src, dst, regions[i]);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdBlitImage2(VkCommandBuffer cb, const VkBlitImageInfo2 *info)
 {
-	dd(cb)->CmdBlitImage2(cb, info);
+	capture_dispatch(cb)->CmdBlitImage2(cb, info);
 	for (uint32_t i = 0; i < info->regionCount; i++)
 		REC_BLIT_IMAGE(cb, info->srcImage, info->dstImage, info->pRegions[i]);
 }
@@ -239,14 +239,14 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdResolveImage(VkCommandBuffer cb, VkImage src, 
 					       VkImage dst, VkImageLayout dl, uint32_t n,
 					       const VkImageResolve *regions)
 {
-	dd(cb)->CmdResolveImage(cb, src, sl, dst, dl, n, regions);
+	capture_dispatch(cb)->CmdResolveImage(cb, src, sl, dst, dl, n, regions);
 	for (uint32_t i = 0; i < n; i++)
 		REC_RESOLVE_IMAGE(cb, src, dst, regions[i]);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdResolveImage2(VkCommandBuffer cb, const VkResolveImageInfo2 *info)
 {
-	dd(cb)->CmdResolveImage2(cb, info);
+	capture_dispatch(cb)->CmdResolveImage2(cb, info);
 	for (uint32_t i = 0; i < info->regionCount; i++)
 		REC_RESOLVE_IMAGE(cb, info->srcImage, info->dstImage, info->pRegions[i]);
 }
@@ -254,7 +254,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdResolveImage2(VkCommandBuffer cb, const VkReso
 VKAPI_ATTR void VKAPI_CALL cap_CmdFillBuffer(VkCommandBuffer cb, VkBuffer dst, VkDeviceSize off,
 					     VkDeviceSize size, uint32_t data)
 {
-	dd(cb)->CmdFillBuffer(cb, dst, off, size, data);
+	capture_dispatch(cb)->CmdFillBuffer(cb, dst, off, size, data);
 	RECORD(cb, C_COPY, {
 		m->u.copy.kind = K_FILL;
 		m->u.copy.dst = H(dst);
@@ -266,7 +266,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdFillBuffer(VkCommandBuffer cb, VkBuffer dst, V
 VKAPI_ATTR void VKAPI_CALL cap_CmdUpdateBuffer(VkCommandBuffer cb, VkBuffer dst, VkDeviceSize off,
 					       VkDeviceSize size, const void *data)
 {
-	dd(cb)->CmdUpdateBuffer(cb, dst, off, size, data);
+	capture_dispatch(cb)->CmdUpdateBuffer(cb, dst, off, size, data);
 	RECORD(cb, C_COPY, {
 		m->u.copy.kind = K_FILL;
 		m->u.copy.dst = H(dst);
@@ -280,7 +280,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdClearColorImage(VkCommandBuffer cb, VkImage im
 						  const VkClearColorValue *color, uint32_t n,
 						  const VkImageSubresourceRange *ranges)
 {
-	dd(cb)->CmdClearColorImage(cb, image, layout, color, n, ranges);
+	capture_dispatch(cb)->CmdClearColorImage(cb, image, layout, color, n, ranges);
 	RECORD(cb, C_CLEAR_IMAGE, { m->u.clear.image = H(image); });
 }
 
@@ -290,7 +290,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdClearDepthStencilImage(VkCommandBuffer cb, VkI
 							 uint32_t n,
 							 const VkImageSubresourceRange *ranges)
 {
-	dd(cb)->CmdClearDepthStencilImage(cb, image, layout, value, n, ranges);
+	capture_dispatch(cb)->CmdClearDepthStencilImage(cb, image, layout, value, n, ranges);
 	RECORD(cb, C_CLEAR_IMAGE, {
 		m->u.clear.image = H(image);
 		m->u.clear.ds = 1;
@@ -305,7 +305,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdClearAttachments(VkCommandBuffer cb, uint32_t 
 						   const VkClearAttachment *atts, uint32_t n_rects,
 						   const VkClearRect *rects)
 {
-	dd(cb)->CmdClearAttachments(cb, n, atts, n_rects, rects);
+	capture_dispatch(cb)->CmdClearAttachments(cb, n, atts, n_rects, rects);
 	RECORD(cb, C_CLEAR_ATT, {
 		for (uint32_t i = 0; i < n; i++) {
 			m->u.catt.color_mask |= (atts[i].aspectMask & VK_IMAGE_ASPECT_COLOR_BIT)
@@ -326,7 +326,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdClearAttachments(VkCommandBuffer cb, uint32_t 
 VKAPI_ATTR void VKAPI_CALL cap_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n,
 						  const VkCommandBuffer *cbs)
 {
-	dd(cb)->CmdExecuteCommands(cb, n, cbs);
+	capture_dispatch(cb)->CmdExecuteCommands(cb, n, cbs);
 	for (uint32_t i = 0; i < n; i++)
 		RECORD(cb, C_EXECUTE, { m->u.exec.cb = H(cbs[i]); });
 }
@@ -334,7 +334,7 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n
 VKAPI_ATTR void VKAPI_CALL cap_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 							  const VkDebugUtilsLabelEXT *label)
 {
-	dd(cb)->CmdBeginDebugUtilsLabelEXT(cb, label);
+	capture_dispatch(cb)->CmdBeginDebugUtilsLabelEXT(cb, label);
 	RECORD(cb, C_LABEL_BEGIN, {
 		snprintf(m->u.label, sizeof(m->u.label), "%s",
 			 label && label->pLabelName ? label->pLabelName : "");
@@ -343,6 +343,6 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBeginDebugUtilsLabelEXT(VkCommandBuffer cb,
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdEndDebugUtilsLabelEXT(VkCommandBuffer cb)
 {
-	dd(cb)->CmdEndDebugUtilsLabelEXT(cb);
+	capture_dispatch(cb)->CmdEndDebugUtilsLabelEXT(cb);
 	RECORD(cb, C_LABEL_END, {});
 }

@@ -95,7 +95,7 @@ void rdc_safe_point(const void *handle)
 	}
 	pthread_mutex_unlock(&c->lock);
 	rdc_call_inside(1);
-	if (log_enabled())
+	if (capture_log_enabled())
 		cap_log("RenderDoc %s capturing in frame %u", what == RDC_START ? "starts" : "ends",
 			frame);
 	if (what == RDC_START) {
@@ -105,7 +105,7 @@ void rdc_safe_point(const void *handle)
 	} else if (what == RDC_END) {
 		if (!api->EndFrameCapture(NULL, NULL))
 			cap_status_failed("RenderDoc did not write its capture");
-		else if (log_enabled())
+		else if (capture_log_enabled())
 			cap_log("RenderDoc wrote its capture");
 	}
 	rdc_call_inside(0);

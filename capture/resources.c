@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void free_buf(void *p)
+void capture_free_buf(void *p)
 {
 	struct buf *b = p;
 	if (b)
@@ -29,12 +29,12 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateMemory(VkDevice device, const VkMemor
 		return r;
 	pthread_mutex_lock(&c->lock);
 	struct mem *m = calloc(1, sizeof(*m));
-	if (!m || hput(&c->tr.mems, H(*out), m)) {
+	if (!m || capture_hmap_put(&c->tr.mems, H(*out), m)) {
 		free(m);
 		cap_fail(c, "out of memory tracking memory");
 	} else {
 		m->size = info->allocationSize;
-		m->base = alloc_addr(c, m->size);
+		m->base = capture_alloc_addr(c, m->size);
 		if (info->memoryTypeIndex < VK_MAX_MEMORY_TYPES)
 			m->flags = c->tr.mem_flags[info->memoryTypeIndex];
 	}
@@ -52,7 +52,7 @@ VKAPI_ATTR void VKAPI_CALL cap_FreeMemory(VkDevice device, VkDeviceMemory mem,
 		return;
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
-	free(hdel(&c->tr.mems, H(mem)));
+	free(capture_hmap_del(&c->tr.mems, H(mem)));
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -65,7 +65,8 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_MapMemory(VkDevice device, VkDeviceMemory mem
 	struct mem *m;
 	if (c) { /* from here on the layer leaves this memory alone (see read_back) */
 		pthread_mutex_lock(&c->lock);
-		while ((m = hget(&c->tr.mems, H(memory))) && m->layer_maps) /* read_back's */
+		while ((m = capture_hmap_get(&c->tr.mems, H(memory))) &&
+		       m->layer_maps) /* read_back's */
 			pthread_cond_wait(&c->as.done, &c->lock);
 		if (m)
 			m->app_maps = 1;
@@ -75,7 +76,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_MapMemory(VkDevice device, VkDeviceMemory mem
 	if (!c)
 		return r;
 	pthread_mutex_lock(&c->lock);
-	if ((m = hget(&c->tr.mems, H(memory)))) {
+	if ((m = capture_hmap_get(&c->tr.mems, H(memory)))) {
 		m->app_maps = r == VK_SUCCESS;
 		m->map = r == VK_SUCCESS ? *data : NULL;
 		m->map_off = offset;
@@ -87,7 +88,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_MapMemory(VkDevice device, VkDeviceMemory mem
 
 /* Before its memory is unmapped, an index buffer keeps a copy of the index values the
  * mapping shows (up to 16 MiB), so draws can still find the vertices they use. */
-void shadow_index_data(struct buf *b, uint64_t memory, const struct mem *m)
+void capture_shadow_index_data(struct buf *b, uint64_t memory, const struct mem *m)
 {
 	if (b->mem != memory || !(b->usage & VK_BUFFER_USAGE_INDEX_BUFFER_BIT) ||
 	    b->mem_off < m->map_off || b->mem_off >= m->map_off + m->map_size)
@@ -113,10 +114,10 @@ VKAPI_ATTR void VKAPI_CALL cap_UnmapMemory(VkDevice device, VkDeviceMemory memor
 	if (c) {
 		pthread_mutex_lock(&c->lock);
 		async_settle(c); /* nothing queued or being expanded still reads it */
-		struct mem *m = hget(&c->tr.mems, H(memory));
+		struct mem *m = capture_hmap_get(&c->tr.mems, H(memory));
 		for (size_t i = 0; m && m->map && i < c->tr.bufs.cap; i++)
 			if (c->tr.bufs.val[i])
-				shadow_index_data(c->tr.bufs.val[i], H(memory), m);
+				capture_shadow_index_data(c->tr.bufs.val[i], H(memory), m);
 		if (m) {
 			m->map = NULL;
 			m->app_maps = 0;
@@ -136,7 +137,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateBuffer(VkDevice device, const VkBufferC
 		return r;
 	pthread_mutex_lock(&c->lock);
 	struct buf *b = calloc(1, sizeof(*b));
-	if (!b || hput(&c->tr.bufs, H(*out), b)) {
+	if (!b || capture_hmap_put(&c->tr.bufs, H(*out), b)) {
 		free(b);
 		cap_fail(c, "out of memory tracking buffers");
 	} else {
@@ -158,15 +159,15 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyBuffer(VkDevice device, VkBuffer buffer,
 		return;
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
-	free_buf(hdel(&c->tr.bufs, H(buffer)));
+	capture_free_buf(capture_hmap_del(&c->tr.bufs, H(buffer)));
 	pthread_mutex_unlock(&c->lock);
 }
 
 static void bind_buffer(struct capture_device *c, VkBuffer buffer, VkDeviceMemory memory,
 			VkDeviceSize offset)
 {
-	struct buf *b = hget(&c->tr.bufs, H(buffer));
-	struct mem *m = hget(&c->tr.mems, H(memory));
+	struct buf *b = capture_hmap_get(&c->tr.bufs, H(buffer));
+	struct mem *m = capture_hmap_get(&c->tr.mems, H(memory));
 	if (!b || !m)
 		return;
 	b->addr = m->base + offset;
@@ -174,7 +175,7 @@ static void bind_buffer(struct capture_device *c, VkBuffer buffer, VkDeviceMemor
 	b->mem_off = offset;
 	char params[128];
 	snprintf(params, sizeof(params), "{\"usage\":%u}", (unsigned)b->usage);
-	add_resource(c, b->id, "buffer", b->addr, b->size, params);
+	capture_add_resource(c, b->id, "buffer", b->addr, b->size, params);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL cap_BindBufferMemory(VkDevice device, VkBuffer buffer,
@@ -220,7 +221,7 @@ static struct img *new_image(struct capture_device *c, uint64_t handle,
 			     const VkImageCreateInfo *info, int swapchain)
 {
 	struct img *im = calloc(1, sizeof(*im));
-	if (!im || hput(&c->tr.imgs, handle, im)) {
+	if (!im || capture_hmap_put(&c->tr.imgs, handle, im)) {
 		free(im);
 		cap_fail(c, "out of memory tracking images");
 		return NULL;
@@ -273,28 +274,28 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyImage(VkDevice device, VkImage image,
 		return;
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
-	free_img(hdel(&c->tr.imgs, H(image)));
+	capture_free_img(capture_hmap_del(&c->tr.imgs, H(image)));
 	pthread_mutex_unlock(&c->lock);
 }
 
 static void bind_image(struct capture_device *c, VkImage image, VkDeviceMemory memory,
 		       VkDeviceSize offset)
 {
-	struct img *im = hget(&c->tr.imgs, H(image));
-	struct mem *m = hget(&c->tr.mems, H(memory));
+	struct img *im = capture_hmap_get(&c->tr.imgs, H(image));
+	struct mem *m = capture_hmap_get(&c->tr.mems, H(memory));
 	if (!im || !m)
 		return;
 	im->s.base = m->base + offset;
 	im->bound = 1;
 	char params[300];
 	image_params(im, params, sizeof(params));
-	add_resource(c, im->id, "image", im->s.base, llct_surface_size(&im->s, 64), params);
+	capture_add_resource(c, im->id, "image", im->s.base, llct_surface_size(&im->s, 64), params);
 	if (im->depth) { /* its HiZ buffer: device memory of its own */
 		llct_hiz_surface(&im->s, 0, &im->hiz);
 		uint64_t size = llct_surface_size(&im->hiz, 64);
-		im->hiz.base = alloc_meta_addr(c, size);
+		im->hiz.base = capture_alloc_meta_addr(c, size);
 		snprintf(params, sizeof(params), "{\"of\":%llu}", (unsigned long long)im->id);
-		add_resource(c, c->out.next_id++, "hiz", im->hiz.base, size, params);
+		capture_add_resource(c, c->out.next_id++, "hiz", im->hiz.base, size, params);
 	}
 }
 
@@ -354,7 +355,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateSwapchainKHR(VkDevice device,
 		pthread_mutex_unlock(&c->out.wmu);
 	}
 	struct swap *sw = calloc(1, sizeof(*sw));
-	if (!sw || hput(&c->tr.swaps, H(*out), sw)) {
+	if (!sw || capture_hmap_put(&c->tr.swaps, H(*out), sw)) {
 		free(sw);
 		cap_fail(c, "out of memory tracking swapchains");
 	} else {
@@ -381,19 +382,19 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_GetSwapchainImagesKHR(VkDevice device, VkSwap
 	if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || !c || !images)
 		return r;
 	pthread_mutex_lock(&c->lock);
-	struct swap *sw = hget(&c->tr.swaps, H(swapchain));
+	struct swap *sw = capture_hmap_get(&c->tr.swaps, H(swapchain));
 	for (uint32_t i = 0; sw && i < *count; i++) {
-		if (hget(&c->tr.imgs, H(images[i])))
+		if (capture_hmap_get(&c->tr.imgs, H(images[i])))
 			continue;
 		struct img *im = new_image(c, H(images[i]), &sw->info, 1);
 		if (!im)
 			break;
-		im->s.base = alloc_addr(c, llct_surface_size(&im->s, 64));
+		im->s.base = capture_alloc_addr(c, llct_surface_size(&im->s, 64));
 		im->bound = 1;
 		char params[300];
 		image_params(im, params, sizeof(params));
-		add_resource(c, im->id, "swapchain-image", im->s.base,
-			     llct_surface_size(&im->s, 64), params);
+		capture_add_resource(c, im->id, "swapchain-image", im->s.base,
+				     llct_surface_size(&im->s, 64), params);
 	}
 	pthread_mutex_unlock(&c->lock);
 	return r;
@@ -411,7 +412,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateImageView(VkDevice device,
 		return r;
 	pthread_mutex_lock(&c->lock);
 	struct view *v = calloc(1, sizeof(*v));
-	if (!v || hput(&c->tr.views, H(*out), v)) {
+	if (!v || capture_hmap_put(&c->tr.views, H(*out), v)) {
 		free(v);
 		cap_fail(c, "out of memory tracking views");
 	} else {
@@ -434,7 +435,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyImageView(VkDevice device, VkImageView vie
 		return;
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
-	free(hdel(&c->tr.views, H(view)));
+	free(capture_hmap_del(&c->tr.views, H(view)));
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -450,7 +451,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateBufferView(VkDevice device,
 		return r;
 	pthread_mutex_lock(&c->lock);
 	struct bview *v = calloc(1, sizeof(*v));
-	if (!v || hput(&c->tr.bviews, H(*out), v)) {
+	if (!v || capture_hmap_put(&c->tr.bviews, H(*out), v)) {
 		free(v);
 		cap_fail(c, "out of memory tracking views");
 	} else {
@@ -472,11 +473,11 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyBufferView(VkDevice device, VkBufferView v
 		return;
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
-	free(hdel(&c->tr.bviews, H(view)));
+	free(capture_hmap_del(&c->tr.bviews, H(view)));
 	pthread_mutex_unlock(&c->lock);
 }
 
-void free_img(void *p)
+void capture_free_img(void *p)
 {
 	struct img *im = p;
 	for (uint32_t i = 0; im && i < im->n_zb; i++)

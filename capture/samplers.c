@@ -15,7 +15,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateSampler(VkDevice device, const VkSample
 		return r;
 	pthread_mutex_lock(&c->lock);
 	struct smp *s = calloc(1, sizeof(*s));
-	if (!s || hput(&c->tr.samplers, H(*out), s)) {
+	if (!s || capture_hmap_put(&c->tr.samplers, H(*out), s)) {
 		free(s); /* not fatal: its samples are taken as bilinear */
 	} else {
 		s->filt =
@@ -38,6 +38,6 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroySampler(VkDevice device, VkSampler sampler
 		return;
 	pthread_mutex_lock(&c->lock);
 	async_settle(c); /* nothing queued or being expanded still reads it */
-	free(hdel(&c->tr.samplers, H(sampler)));
+	free(capture_hmap_del(&c->tr.samplers, H(sampler)));
 	pthread_mutex_unlock(&c->lock);
 }

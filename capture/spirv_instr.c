@@ -273,13 +273,13 @@ int llct_spirv_instrument_ex(const uint32_t *w, size_t n, uint32_t set, uint32_t
 	p.vertex = n_entries && all_vertex;
 	p.graphics = p.fragment || p.vertex;
 	p.rec_words = p.graphics ? 5 : 3;
-	if (p.vertex && si_vertex_setup(&p)) {
+	if (p.vertex && capture_spv_vertex_setup(&p)) {
 		free(p.ids);
 		free(p.mdec);
 		r->why = "the vertex shader's VertexIndex is not a 32-bit integer";
 		return -1;
 	}
-	if (p.fragment && si_fragment_setup(&p)) {
+	if (p.fragment && capture_spv_fragment_setup(&p)) {
 		free(p.ids);
 		free(p.mdec);
 		r->why = "the fragment shader's FragCoord is not a vec4 of 32-bit floats";
@@ -345,37 +345,37 @@ int llct_spirv_instrument_ex(const uint32_t *w, size_t n, uint32_t set, uint32_t
 		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
 		p.at = (uint32_t)i; /* the sites made here are this instruction's */
 		if (op == SpvOpLoad && len >= 4)
-			si_buffer_record(&p, w[i + 3], w[i + 1], LLCT_SPIRV_LOAD);
+			capture_spv_buffer_record(&p, w[i + 3], w[i + 1], LLCT_SPIRV_LOAD);
 		else if (op == SpvOpStore && len >= 3)
-			si_buffer_record(&p, w[i + 1],
-					 w[i + 2] < p.bound ? p.ids[w[i + 2]].type : p.bound,
-					 LLCT_SPIRV_STORE);
+			capture_spv_buffer_record(
+			    &p, w[i + 1], w[i + 2] < p.bound ? p.ids[w[i + 2]].type : p.bound,
+			    LLCT_SPIRV_STORE);
 		else if (op == SpvOpAtomicStore && len >= 5)
-			si_buffer_record(&p, w[i + 1],
-					 w[i + 4] < p.bound ? p.ids[w[i + 4]].type : p.bound,
-					 LLCT_SPIRV_ATOMIC);
+			capture_spv_buffer_record(
+			    &p, w[i + 1], w[i + 4] < p.bound ? p.ids[w[i + 4]].type : p.bound,
+			    LLCT_SPIRV_ATOMIC);
 		else if (is_atomic(op) && len >= 4)
-			si_buffer_record(&p, w[i + 3], w[i + 1], LLCT_SPIRV_ATOMIC);
+			capture_spv_buffer_record(&p, w[i + 3], w[i + 1], LLCT_SPIRV_ATOMIC);
 		else if ((op == SpvOpCopyMemory || op == SpvOpCopyMemorySized ||
 			  op == SpvOpPtrAccessChain) &&
 			 len >= 3) {
 			const struct chain *c;
-			if (!si_buffer_pointer(&p, w[i + 1], &c) ||
-			    !si_buffer_pointer(&p, w[i + 2], &c) ||
-			    (len >= 4 && !si_buffer_pointer(&p, w[i + 3], &c)))
+			if (!capture_spv_buffer_pointer(&p, w[i + 1], &c) ||
+			    !capture_spv_buffer_pointer(&p, w[i + 2], &c) ||
+			    (len >= 4 && !capture_spv_buffer_pointer(&p, w[i + 3], &c)))
 				p.skipped++;
 		} else if ((op == SpvOpImageRead || op == SpvOpImageWrite ||
 			    op == SpvOpImageTexelPointer) &&
 			   (p.compute || p.fragment)) {
-			si_storage_image(&p, i);
+			capture_spv_storage_image(&p, i);
 		} else if (p.vertex && op == SpvOpImageRead) {
 			p.skipped++; /* a vertex shader's storage image reads: not recorded */
 		} else if (p.fragment || p.compute || p.vertex) {
-			si_image(&p, i);
+			capture_spv_image(&p, i);
 		}
-		si_emit(&p, w + i, len);
+		capture_spv_emit(&p, w + i, len);
 		if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 4)
-			si_access_chain(&p, i);
+			capture_spv_access_chain(&p, i);
 	}
 	if (p.oom) {
 		free(p.ids), free(p.mdec), free(p.chains), free(p.out), free(p.sites),

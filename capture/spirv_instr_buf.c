@@ -86,7 +86,7 @@ static int block_kind(const struct pass *p, uint32_t pt)
 	return -1;
 }
 
-int si_buffer_pointer(const struct pass *p, uint32_t id, const struct chain **c)
+int capture_spv_buffer_pointer(const struct pass *p, uint32_t id, const struct chain **c)
 {
 	if (id >= p->bound)
 		return -1;
@@ -111,7 +111,7 @@ int si_buffer_pointer(const struct pass *p, uint32_t id, const struct chain **c)
 }
 
 /* An index as a uint id (spirv_instr_int.h): a bitcast for a signed one; 0 when not 32-bit. */
-uint32_t si_as_uint(struct pass *p, uint32_t idx)
+uint32_t capture_spv_as_uint(struct pass *p, uint32_t idx)
 {
 	uint32_t t = idx < p->bound ? p->ids[idx].type : p->bound;
 	if (t >= p->bound || p->ids[t].op != SpvOpTypeInt || p->ids[t].count != 32)
@@ -119,18 +119,18 @@ uint32_t si_as_uint(struct pass *p, uint32_t idx)
 	if (!(p->ids[t].flags & 8))
 		return idx;
 	uint32_t r = p->next++;
-	si_emit4(p, SpvOpBitcast, p->t_uint, r, idx);
+	capture_spv_emit4(p, SpvOpBitcast, p->t_uint, r, idx);
 	return r;
 }
 
 /* An access chain at word i (after it has been copied out): track it when its base is a buffer
  * pointer, emitting the code of its byte offset. */
-void si_access_chain(struct pass *p, size_t i)
+void capture_spv_access_chain(struct pass *p, size_t i)
 {
 	const uint32_t *w = p->w + i;
 	uint32_t len = w[0] >> 16, res = w[2], base = w[3];
 	const struct chain *bc;
-	int kind = res < p->bound ? si_buffer_pointer(p, base, &bc) : -1;
+	int kind = res < p->bound ? capture_spv_buffer_pointer(p, base, &bc) : -1;
 	if (kind < 0)
 		return;
 	struct chain c = {bc ? bc->var : base, 0, 0, bc ? bc->mstride : 0, bc ? bc->elem : 0,
@@ -144,7 +144,8 @@ void si_access_chain(struct pass *p, size_t i)
 			goto skip;
 		if (!const_value(p, w[4], &v))
 			c.elem = v;
-		else if (!(p->compute || p->graphics) || !(c.elem_id = si_as_uint(p, w[4])))
+		else if (!(p->compute || p->graphics) ||
+			 !(c.elem_id = capture_spv_as_uint(p, w[4])))
 			goto skip; /* at run time: the record carries it */
 		t = p->ids[t].type, k = 5;
 	}
@@ -178,14 +179,14 @@ void si_access_chain(struct pass *p, size_t i)
 			konst_off += v * stride;
 			continue;
 		}
-		uint32_t u = si_as_uint(p, idx);
+		uint32_t u = capture_spv_as_uint(p, idx);
 		if (!u)
 			goto skip;
 		uint32_t m = p->next++;
-		si_emit5(p, SpvOpIMul, p->t_uint, m, u, si_konst(p, stride));
+		capture_spv_emit5(p, SpvOpIMul, p->t_uint, m, u, capture_spv_konst(p, stride));
 		if (acc) {
 			uint32_t a = p->next++;
-			si_emit5(p, SpvOpIAdd, p->t_uint, a, acc, m);
+			capture_spv_emit5(p, SpvOpIAdd, p->t_uint, a, acc, m);
 			acc = a;
 		} else {
 			acc = m;
@@ -193,10 +194,10 @@ void si_access_chain(struct pass *p, size_t i)
 	}
 	if (acc && konst_off) {
 		uint32_t a = p->next++;
-		si_emit5(p, SpvOpIAdd, p->t_uint, a, acc, si_konst(p, konst_off));
+		capture_spv_emit5(p, SpvOpIAdd, p->t_uint, a, acc, capture_spv_konst(p, konst_off));
 		acc = a;
 	}
-	c.off = acc ? acc : si_konst(p, konst_off);
+	c.off = acc ? acc : capture_spv_konst(p, konst_off);
 	c.type = t;
 	struct chain *nc = realloc(p->chains, (p->n_chains + 1) * sizeof(*nc));
 	if (!nc) {
@@ -214,20 +215,20 @@ skip:
 /* A load, store or atomic through pointer ptr of a value of type vt: the record, emitted before
  * it: (site, offset, workgroup) in compute, (site, offset, 0, 0, pixel) in fragment shaders,
  * (site, offset, 0) elsewhere. */
-uint32_t si_workgroup(struct pass *p)
+uint32_t capture_spv_workgroup(struct pass *p)
 {
 	if (!p->compute)
-		return si_konst(p, 0);
+		return capture_spv_konst(p, 0);
 	uint32_t v = p->next++, x = p->next++, y = p->next++, z = p->next++, y1 = p->next++,
 		 z1 = p->next++, s1 = p->next++, wg = p->next++;
-	si_emit4(p, SpvOpLoad, p->t_v3uint, v, p->v_wg);
-	si_emit5(p, SpvOpCompositeExtract, p->t_uint, x, v, 0);
-	si_emit5(p, SpvOpCompositeExtract, p->t_uint, y, v, 1);
-	si_emit5(p, SpvOpCompositeExtract, p->t_uint, z, v, 2);
-	si_emit5(p, SpvOpIMul, p->t_uint, y1, y, si_konst(p, 65536));
-	si_emit5(p, SpvOpIMul, p->t_uint, z1, z, si_konst(p, 16777216));
-	si_emit5(p, SpvOpIAdd, p->t_uint, s1, x, y1);
-	si_emit5(p, SpvOpIAdd, p->t_uint, wg, s1, z1);
+	capture_spv_emit4(p, SpvOpLoad, p->t_v3uint, v, p->v_wg);
+	capture_spv_emit5(p, SpvOpCompositeExtract, p->t_uint, x, v, 0);
+	capture_spv_emit5(p, SpvOpCompositeExtract, p->t_uint, y, v, 1);
+	capture_spv_emit5(p, SpvOpCompositeExtract, p->t_uint, z, v, 2);
+	capture_spv_emit5(p, SpvOpIMul, p->t_uint, y1, y, capture_spv_konst(p, 65536));
+	capture_spv_emit5(p, SpvOpIMul, p->t_uint, z1, z, capture_spv_konst(p, 16777216));
+	capture_spv_emit5(p, SpvOpIAdd, p->t_uint, s1, x, y1);
+	capture_spv_emit5(p, SpvOpIAdd, p->t_uint, wg, s1, z1);
 	return wg;
 }
 
@@ -249,7 +250,7 @@ static void bda_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
 		p->skipped++;
 		return;
 	}
-	uint32_t site = si_site(p, 0, kind, size_of(p, vt, 0, 0), 0);
+	uint32_t site = capture_spv_site(p, 0, kind, size_of(p, vt, 0, 0), 0);
 	if (!site)
 		return;
 	struct llct_spirv_site *sd = &p->sites[p->n_sites - 1];
@@ -258,47 +259,53 @@ static void bda_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
 	if (!p->t_v2u)
 		p->t_v2u = p->next++, p->new_v2u = 1;
 	uint32_t a = p->next++, lo = p->next++, hi = p->next++;
-	si_emit4(p, SpvOpBitcast, p->t_v2u, a, ptr);
-	si_emit5(p, SpvOpCompositeExtract, p->t_uint, lo, a, 0);
-	si_emit5(p, SpvOpCompositeExtract, p->t_uint, hi, a, 1);
-	uint32_t zero = si_konst(p, 0);
+	capture_spv_emit4(p, SpvOpBitcast, p->t_v2u, a, ptr);
+	capture_spv_emit5(p, SpvOpCompositeExtract, p->t_uint, lo, a, 0);
+	capture_spv_emit5(p, SpvOpCompositeExtract, p->t_uint, hi, a, 1);
+	uint32_t zero = capture_spv_konst(p, 0);
 	if (p->graphics) {
-		uint32_t vals[5] = {si_site_word(p, site), lo, hi, zero, si_pixel(p)};
-		si_record(p, vals);
+		uint32_t vals[5] = {capture_spv_site_word(p, site), lo, hi, zero,
+				    capture_spv_pixel(p)};
+		capture_spv_record(p, vals);
 	} else {
-		uint32_t vals[6] = {
-		    si_konst(p, LLCT_SPIRV_PREFIX_SITE), lo, hi, site, zero, si_workgroup(p)};
-		si_record_n(p, vals, 6);
+		uint32_t vals[6] = {capture_spv_konst(p, LLCT_SPIRV_PREFIX_SITE),
+				    lo,
+				    hi,
+				    site,
+				    zero,
+				    capture_spv_workgroup(p)};
+		capture_spv_record_n(p, vals, 6);
 	}
 }
 
-void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
+void capture_spv_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind)
 {
 	const struct chain *c;
 	if (physical(p, ptr)) {
 		bda_record(p, ptr, vt, kind);
 		return;
 	}
-	if (si_buffer_pointer(p, ptr, &c))
+	if (capture_spv_buffer_pointer(p, ptr, &c))
 		return;
-	uint32_t var = c ? c->var : ptr, off = c ? c->off : si_konst(p, 0);
+	uint32_t var = c ? c->var : ptr, off = c ? c->off : capture_spv_konst(p, 0);
 	/* an element computed at run time rides in the record */
-	uint32_t site = si_site(p, var, kind, size_of(p, vt, c ? c->mstride : 0, 0),
-				!c           ? 0
-				: c->elem_id ? LLCT_SPIRV_ELEMENT_IN_RECORD
-					     : c->elem);
+	uint32_t site = capture_spv_site(p, var, kind, size_of(p, vt, c ? c->mstride : 0, 0),
+					 !c           ? 0
+					 : c->elem_id ? LLCT_SPIRV_ELEMENT_IN_RECORD
+						      : c->elem);
 	if (!site)
 		return;
 	if (c && c->elem_id && p->compute) /* in the site word: site + 4096 x element */
-		site = si_site_plus(p, site, c->elem_id);
-	uint32_t zero = si_konst(p, 0), wg = si_workgroup(p);
+		site = capture_spv_site_plus(p, site, c->elem_id);
+	uint32_t zero = capture_spv_konst(p, 0), wg = capture_spv_workgroup(p);
 	if (p->graphics) {
 		/* draws: the element in the third word (buffer records leave it free) */
-		uint32_t vals[5] = {si_site_word(p, site), off, c && c->elem_id ? c->elem_id : zero,
-				    zero, si_pixel(p)};
-		si_record(p, vals);
+		uint32_t vals[5] = {capture_spv_site_word(p, site), off,
+				    c && c->elem_id ? c->elem_id : zero, zero,
+				    capture_spv_pixel(p)};
+		capture_spv_record(p, vals);
 	} else {
 		uint32_t vals[3] = {site, off, wg};
-		si_record(p, vals);
+		capture_spv_record(p, vals);
 	}
 }

@@ -18,23 +18,23 @@
 
 #include <spirv/unified1/spirv.h>
 
-uint32_t si_pixel(struct pass *p)
+uint32_t capture_spv_pixel(struct pass *p)
 {
 	if (p->vertex) { /* the vertex index, as a uint */
 		uint32_t v = p->next++, u = p->next++;
-		si_emit4(p, SpvOpLoad, p->t_int, v, p->v_vi);
-		si_emit4(p, SpvOpBitcast, p->t_uint, u, v);
+		capture_spv_emit4(p, SpvOpLoad, p->t_int, v, p->v_vi);
+		capture_spv_emit4(p, SpvOpBitcast, p->t_uint, u, v);
 		return u;
 	}
 	uint32_t v = p->next++, x = p->next++, y = p->next++, xu = p->next++, yu = p->next++,
 		 y1 = p->next++, r = p->next++;
-	si_emit4(p, SpvOpLoad, p->t_v4f, v, p->v_fc);
-	si_emit5(p, SpvOpCompositeExtract, p->t_float, x, v, 0);
-	si_emit5(p, SpvOpCompositeExtract, p->t_float, y, v, 1);
-	si_emit4(p, SpvOpConvertFToU, p->t_uint, xu, x);
-	si_emit4(p, SpvOpConvertFToU, p->t_uint, yu, y);
-	si_emit5(p, SpvOpIMul, p->t_uint, y1, yu, si_konst(p, 65536));
-	si_emit5(p, SpvOpIAdd, p->t_uint, r, xu, y1);
+	capture_spv_emit4(p, SpvOpLoad, p->t_v4f, v, p->v_fc);
+	capture_spv_emit5(p, SpvOpCompositeExtract, p->t_float, x, v, 0);
+	capture_spv_emit5(p, SpvOpCompositeExtract, p->t_float, y, v, 1);
+	capture_spv_emit4(p, SpvOpConvertFToU, p->t_uint, xu, x);
+	capture_spv_emit4(p, SpvOpConvertFToU, p->t_uint, yu, y);
+	capture_spv_emit5(p, SpvOpIMul, p->t_uint, y1, yu, capture_spv_konst(p, 65536));
+	capture_spv_emit5(p, SpvOpIAdd, p->t_uint, r, xu, y1);
 	return r;
 }
 
@@ -58,8 +58,9 @@ static uint32_t image_var(struct pass *p, uint32_t id, uint32_t *elem, uint32_t 
 		if (!k)
 			return 0;             /* more than one index */
 		if (k->op != SpvOpConstant) { /* computed at run time: its value rides along */
-			uint32_t v =
-			    elem_id && (p->graphics || p->compute) ? si_as_uint(p, w[4]) : 0;
+			uint32_t v = elem_id && (p->graphics || p->compute)
+					 ? capture_spv_as_uint(p, w[4])
+					 : 0;
 			if (!v)
 				return 0;
 			*elem = LLCT_SPIRV_ELEMENT_IN_RECORD, *elem_id = v;
@@ -82,12 +83,12 @@ static uint32_t component(struct pass *p, uint32_t v, uint32_t t, uint32_t k)
 	uint32_t st = t, e = v;
 	if (t < p->bound && p->ids[t].op == SpvOpTypeVector) {
 		if (k >= p->ids[t].count)
-			return si_konst(p, 0);
+			return capture_spv_konst(p, 0);
 		st = p->ids[t].type;
 		e = p->next++;
-		si_emit5(p, SpvOpCompositeExtract, st, e, v, k);
+		capture_spv_emit5(p, SpvOpCompositeExtract, st, e, v, k);
 	} else if (k) {
-		return si_konst(p, 0);
+		return capture_spv_konst(p, 0);
 	}
 	if (st >= p->bound || p->ids[st].count != 32 ||
 	    (p->ids[st].op != SpvOpTypeFloat && p->ids[st].op != SpvOpTypeInt))
@@ -95,7 +96,7 @@ static uint32_t component(struct pass *p, uint32_t v, uint32_t t, uint32_t k)
 	if (st == p->t_uint)
 		return e;
 	uint32_t u = p->next++;
-	si_emit4(p, SpvOpBitcast, p->t_uint, u, e);
+	capture_spv_emit4(p, SpvOpBitcast, p->t_uint, u, e);
 	return u;
 }
 
@@ -118,7 +119,7 @@ static uint32_t fcomp(struct pass *p, uint32_t v, uint32_t n, uint32_t k)
 	if (n <= 1)
 		return v;
 	uint32_t e = p->next++;
-	si_emit5(p, SpvOpCompositeExtract, p->t_float, e, v, k);
+	capture_spv_emit5(p, SpvOpCompositeExtract, p->t_float, e, v, k);
 	return e;
 }
 
@@ -146,8 +147,8 @@ static uint32_t grad_rho2(struct pass *p, const uint32_t *w, uint32_t mask_at, u
 		szt = p->t_v3uint;
 	}
 	uint32_t img = p->next++, sz = p->next++;
-	si_emit4(p, SpvOpImage, it, img, si);
-	si_emit5(p, SpvOpImageQuerySizeLod, szt, sz, img, si_konst(p, 0));
+	capture_spv_emit4(p, SpvOpImage, it, img, si);
+	capture_spv_emit5(p, SpvOpImageQuerySizeLod, szt, sz, img, capture_spv_konst(p, 0));
 	uint32_t s = sz; /* the size without its layer count */
 	if (sz_n != n) {
 		s = p->next++;
@@ -155,24 +156,24 @@ static uint32_t grad_rho2(struct pass *p, const uint32_t *w, uint32_t mask_at, u
 			if (!p->t_v2u)
 				p->t_v2u = p->next++, p->new_v2u = 1;
 			uint32_t sh[7] = {7u << 16 | SpvOpVectorShuffle, p->t_v2u, s, sz, sz, 0, 1};
-			si_emit(p, sh, 7);
+			capture_spv_emit(p, sh, 7);
 		} else {
-			si_emit5(p, SpvOpCompositeExtract, p->t_uint, s, sz, 0);
+			capture_spv_emit5(p, SpvOpCompositeExtract, p->t_uint, s, sz, 0);
 		}
 	}
 	uint32_t ft = n == 2 ? p->t_v2f : p->t_float, sf = p->next++, gx = p->next++,
 		 gy = p->next++, a = p->next++, b = p->next++, gt = p->next++, m = p->next++,
 		 r = p->next++;
-	si_emit4(p, SpvOpConvertUToF, ft, sf, s);
-	si_emit5(p, SpvOpFMul, ft, gx, dx, sf);
-	si_emit5(p, SpvOpFMul, ft, gy, dy, sf);
+	capture_spv_emit4(p, SpvOpConvertUToF, ft, sf, s);
+	capture_spv_emit5(p, SpvOpFMul, ft, gx, dx, sf);
+	capture_spv_emit5(p, SpvOpFMul, ft, gy, dy, sf);
 	uint32_t sq = n == 2 ? SpvOpDot : SpvOpFMul;
-	si_emit5(p, sq, p->t_float, a, gx, gx);
-	si_emit5(p, sq, p->t_float, b, gy, gy);
-	si_emit5(p, SpvOpFOrdGreaterThan, p->t_bool, gt, a, b);
+	capture_spv_emit5(p, sq, p->t_float, a, gx, gx);
+	capture_spv_emit5(p, sq, p->t_float, b, gy, gy);
+	capture_spv_emit5(p, SpvOpFOrdGreaterThan, p->t_bool, gt, a, b);
 	uint32_t sel[6] = {6u << 16 | SpvOpSelect, p->t_float, m, gt, a, b};
-	si_emit(p, sel, 6);
-	si_emit4(p, SpvOpBitcast, p->t_uint, r, m);
+	capture_spv_emit(p, sel, 6);
+	capture_spv_emit4(p, SpvOpBitcast, p->t_uint, r, m);
 	return r;
 }
 
@@ -246,26 +247,32 @@ static void image_compute(struct pass *p, const uint32_t *w)
 	uint32_t u = (dim == SpvDim1D || dim == SpvDim2D) && !arrayed ? component(p, coord, ct, 0)
 								      : 0,
 		 v = u && dim == SpvDim2D ? component(p, coord, ct, 1)
-		     : u                  ? si_konst(p, 0)
+		     : u                  ? capture_spv_konst(p, 0)
 					  : 0,
-		 lod = l ? component(p, l, p->ids[l < p->bound ? l : 0].type, 0) : si_konst(p, 0);
+		 lod = l ? component(p, l, p->ids[l < p->bound ? l : 0].type, 0)
+			 : capture_spv_konst(p, 0);
 	if (!u || !v || !lod) {
 		p->tex_skipped++;
 		return;
 	}
-	uint32_t site = si_site(p, var, kind, 0, elem);
+	uint32_t site = capture_spv_site(p, var, kind, 0, elem);
 	if (!site)
 		return;
 	struct llct_spirv_site *sd = &p->sites[p->n_sites - 1];
 	sd->dim = (uint8_t)(dim == SpvDim2D ? 2 : 1);
 	sd->prefix = 1;
 	if (elem_id) /* the element, as buffers' records carry it: site + 4096 x element */
-		site = si_site_plus(p, site, elem_id);
-	uint32_t vals[6] = {si_konst(p, LLCT_SPIRV_PREFIX_SITE), u, v, site, lod, si_workgroup(p)};
-	si_record_n(p, vals, 6);
+		site = capture_spv_site_plus(p, site, elem_id);
+	uint32_t vals[6] = {capture_spv_konst(p, LLCT_SPIRV_PREFIX_SITE),
+			    u,
+			    v,
+			    site,
+			    lod,
+			    capture_spv_workgroup(p)};
+	capture_spv_record_n(p, vals, 6);
 }
 
-void si_image(struct pass *p, size_t i)
+void capture_spv_image(struct pass *p, size_t i)
 {
 	const uint32_t *w = p->w + i;
 	if (p->compute) {
@@ -321,30 +328,31 @@ void si_image(struct pass *p, size_t i)
 	uint32_t c = coord; /* what OpImageQueryLod takes: the first n, divided by q */
 	if (proj) {
 		uint32_t q = fcomp(p, coord, cn, n), x = p->next++;
-		si_emit5(p, SpvOpFDiv, p->t_float, x, fcomp(p, coord, cn, 0), q);
+		capture_spv_emit5(p, SpvOpFDiv, p->t_float, x, fcomp(p, coord, cn, 0), q);
 		c = x;
 		if (n == 2) {
 			uint32_t y = p->next++;
-			si_emit5(p, SpvOpFDiv, p->t_float, y, fcomp(p, coord, cn, 1), q);
+			capture_spv_emit5(p, SpvOpFDiv, p->t_float, y, fcomp(p, coord, cn, 1), q);
 			c = p->next++;
 			uint32_t cc[5] = {5u << 16 | SpvOpCompositeConstruct, p->t_v2f, c, x, y};
-			si_emit(p, cc, 5);
+			capture_spv_emit(p, cc, 5);
 		}
 		ct = n == 2 ? p->t_v2f : p->t_float, cn = n;
 	}
-	uint32_t u = component(p, c, ct, 0), v = n >= 2 ? component(p, c, ct, 1) : si_konst(p, 0);
+	uint32_t u = component(p, c, ct, 0),
+		 v = n >= 2 ? component(p, c, ct, 1) : capture_spv_konst(p, 0);
 	/* the prefix's coordinate: a cube's z, or the layer (after u, or after u and v) */
 	uint32_t third = n == 3    ? component(p, c, ct, 2) /* a cube's z, a volume's w */
 			 : arrayed ? component(p, coord, ct, n)
-				   : si_konst(p, 0);
+				   : capture_spv_konst(p, 0);
 	/* a cube array's layer: the prefix's fourth word */
 	uint32_t fourth =
-	    dim == SpvDimCube && arrayed ? component(p, coord, ct, 3) : si_konst(p, 0);
+	    dim == SpvDimCube && arrayed ? component(p, coord, ct, 3) : capture_spv_konst(p, 0);
 	if (!u || !v || !third || !fourth) {
 		p->skipped++;
 		return;
 	}
-	uint32_t lod = si_konst(p, 0), l;
+	uint32_t lod = capture_spv_konst(p, 0), l;
 	if (grad) {
 		lod = grad_rho2(p, w, mask_at, len, si, it, n, arrayed);
 	} else if (kind == LLCT_SPIRV_FETCH) {
@@ -363,34 +371,34 @@ void si_image(struct pass *p, size_t i)
 			if (n == 2) {
 				uint32_t sh[7] = {
 				    7u << 16 | SpvOpVectorShuffle, p->t_v2f, x, c, c, 0, 1};
-				si_emit(p, sh, 7);
+				capture_spv_emit(p, sh, 7);
 			} else if (n == 1) {
-				si_emit5(p, SpvOpCompositeExtract, p->t_float, x, c, 0);
+				capture_spv_emit5(p, SpvOpCompositeExtract, p->t_float, x, c, 0);
 			} else { /* a cube array's direction: its first 3 of 4 */
 				if (!p->t_v3f)
 					p->t_v3f = p->next++, p->new_v3f = 1;
 				uint32_t sh[8] = {
 				    8u << 16 | SpvOpVectorShuffle, p->t_v3f, x, c, c, 0, 1, 2};
-				si_emit(p, sh, 8);
+				capture_spv_emit(p, sh, 8);
 			}
 			c = x;
 		}
-		si_emit5(p, SpvOpImageQueryLod, p->t_v2f, q, si, c);
-		si_emit5(p, SpvOpCompositeExtract, p->t_float, f, q, 0);
+		capture_spv_emit5(p, SpvOpImageQueryLod, p->t_v2f, q, si, c);
+		capture_spv_emit5(p, SpvOpCompositeExtract, p->t_float, f, q, 0);
 		uint32_t bias = image_operand(w, mask_at, len, SpvImageOperandsBiasMask);
 		if (bias) {
 			uint32_t b = p->next++;
-			si_emit5(p, SpvOpFAdd, p->t_float, b, f, bias);
+			capture_spv_emit5(p, SpvOpFAdd, p->t_float, b, f, bias);
 			f = b;
 		}
 		lod = p->next++;
-		si_emit4(p, SpvOpBitcast, p->t_uint, lod, f);
+		capture_spv_emit4(p, SpvOpBitcast, p->t_uint, lod, f);
 	}
 	if (!lod) {
 		p->skipped++;
 		return;
 	}
-	uint32_t site = si_site(p, var, kind, 0, elem);
+	uint32_t site = capture_spv_site(p, var, kind, 0, elem);
 	if (!site)
 		return;
 	struct llct_spirv_site *sd = &p->sites[p->n_sites - 1];
@@ -398,22 +406,26 @@ void si_image(struct pass *p, size_t i)
 	sd->arrayed = !!arrayed;
 	sd->prefix = arrayed || n == 3 || elem_id;
 	sd->grad = !!grad;
-	uint32_t word = si_site_word(p, site), pixel = si_pixel(p);
+	uint32_t word = capture_spv_site_word(p, site), pixel = capture_spv_pixel(p);
 	if (!sd->prefix) {
 		uint32_t vals[5] = {word, u, v, lod, pixel};
-		si_record(p, vals);
+		capture_spv_record(p, vals);
 		return;
 	}
 	/* the prefix's site word: the record's, its site replaced by LLCT_SPIRV_PREFIX_SITE */
 	uint32_t pw = p->next++;
-	si_emit5(p, SpvOpIAdd, p->t_uint, pw, word,
-		 si_konst(p, LLCT_SPIRV_PREFIX_SITE - (p->site_base + (uint32_t)p->n_sites - 1)));
-	uint32_t vals[10] = {
-	    pw, elem_id ? elem_id : si_konst(p, 0), third, fourth, pixel, word, u, v, lod, pixel};
-	si_record_n(p, vals, 10);
+	capture_spv_emit5(p, SpvOpIAdd, p->t_uint, pw, word,
+			  capture_spv_konst(p, LLCT_SPIRV_PREFIX_SITE -
+						   (p->site_base + (uint32_t)p->n_sites - 1)));
+	uint32_t vals[10] = {pw,    elem_id ? elem_id : capture_spv_konst(p, 0),
+			     third, fourth,
+			     pixel, word,
+			     u,     v,
+			     lod,   pixel};
+	capture_spv_record_n(p, vals, 10);
 }
 
-int si_fragment_setup(struct pass *p)
+int capture_spv_fragment_setup(struct pass *p)
 {
 	for (size_t i = 5; i < p->n; i += p->w[i] >> 16) {
 		const uint32_t *w = p->w + i;
@@ -441,7 +453,7 @@ int si_fragment_setup(struct pass *p)
 	return 0;
 }
 
-int si_vertex_setup(struct pass *p)
+int capture_spv_vertex_setup(struct pass *p)
 {
 	for (size_t i = 5; i < p->n; i += p->w[i] >> 16) {
 		const uint32_t *w = p->w + i;
@@ -466,7 +478,7 @@ int si_vertex_setup(struct pass *p)
 	return 0;
 }
 
-void si_storage_image(struct pass *p, size_t i)
+void capture_spv_storage_image(struct pass *p, size_t i)
 {
 	const uint32_t *w = p->w + i;
 	uint32_t op = w[0] & 0xffff, len = w[0] >> 16, img, coord, kind;
@@ -499,36 +511,36 @@ void si_storage_image(struct pass *p, size_t i)
 	}
 	uint32_t ct = coord < p->bound ? p->ids[coord].type : p->bound;
 	uint32_t x = component(p, coord, ct, 0), y = component(p, coord, ct, 1),
-		 z = third ? component(p, coord, ct, 2) : si_konst(p, 0);
+		 z = third ? component(p, coord, ct, 2) : capture_spv_konst(p, 0);
 	if (!x || !y || !z) {
 		p->skipped++;
 		return;
 	}
-	uint32_t site = si_site(p, var, kind, 0, elem);
+	uint32_t site = capture_spv_site(p, var, kind, 0, elem);
 	if (!site)
 		return;
 	struct llct_spirv_site *sd = &p->sites[p->n_sites - 1];
 	sd->dim = dim == SpvDim3D ? LLCT_SPIRV_DIM_3D : LLCT_SPIRV_DIM_2D;
 	sd->arrayed = !!arrayed;
 	if (p->graphics) { /* (site, x, y, layer or slice, pixel) */
-		uint32_t vals[5] = {si_site_word(p, site), x, y, z, si_pixel(p)};
-		si_record(p, vals);
+		uint32_t vals[5] = {capture_spv_site_word(p, site), x, y, z, capture_spv_pixel(p)};
+		capture_spv_record(p, vals);
 		return;
 	}
 	uint32_t y16 = p->next++, xy = p->next++;
-	si_emit5(p, SpvOpShiftLeftLogical, p->t_uint, y16, y, si_konst(p, 16));
-	si_emit5(p, SpvOpBitwiseOr, p->t_uint, xy, x, y16);
+	capture_spv_emit5(p, SpvOpShiftLeftLogical, p->t_uint, y16, y, capture_spv_konst(p, 16));
+	capture_spv_emit5(p, SpvOpBitwiseOr, p->t_uint, xy, x, y16);
 	if (third) { /* compute: (LLCT_SPIRV_PREFIX_SITE, layer or slice, 0) first */
 		sd->prefix = 1;
-		uint32_t vals[6] = {si_konst(p, LLCT_SPIRV_PREFIX_SITE),
+		uint32_t vals[6] = {capture_spv_konst(p, LLCT_SPIRV_PREFIX_SITE),
 				    z,
-				    si_konst(p, 0),
+				    capture_spv_konst(p, 0),
 				    site,
 				    xy,
-				    si_workgroup(p)};
-		si_record_n(p, vals, 6);
+				    capture_spv_workgroup(p)};
+		capture_spv_record_n(p, vals, 6);
 		return;
 	}
-	uint32_t vals[3] = {site, xy, si_workgroup(p)};
-	si_record(p, vals);
+	uint32_t vals[3] = {site, xy, capture_spv_workgroup(p)};
+	capture_spv_record(p, vals);
 }

@@ -75,45 +75,46 @@ struct pass {
 	uint32_t at;      /* the word offset of the instruction being rewritten */
 };
 
-void si_emit(struct pass *p, const uint32_t *words, size_t n);
-void si_emit3(struct pass *p, uint32_t op, uint32_t a, uint32_t b);
-void si_emit4(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c);
-void si_emit5(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d);
+void capture_spv_emit(struct pass *p, const uint32_t *words, size_t n);
+void capture_spv_emit3(struct pass *p, uint32_t op, uint32_t a, uint32_t b);
+void capture_spv_emit4(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c);
+void capture_spv_emit5(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d);
 /* The id of uint constant v (declared with the new types). */
-uint32_t si_konst(struct pass *p, uint32_t v);
+uint32_t capture_spv_konst(struct pass *p, uint32_t v);
 /* A new site of variable var (its set and binding; element: which of an array of
  * descriptors): the id of its number as a constant, or 0 (out of memory). */
-uint32_t si_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t size, uint32_t element);
+uint32_t capture_spv_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t size,
+			  uint32_t element);
 /* site + 4096 x (the value of id x): a record's first word with a draw or an element in it. */
-uint32_t si_site_plus(struct pass *p, uint32_t site, uint32_t x);
+uint32_t capture_spv_site_plus(struct pass *p, uint32_t site, uint32_t x);
 /* The record's first word: the site, and in fragment shaders + 4096 x the draw (binding 1). */
-uint32_t si_site_word(struct pass *p, uint32_t site);
+uint32_t capture_spv_site_word(struct pass *p, uint32_t site);
 /* Appends a record of p->rec_words words, the values of the ids in vals, before the
  * instruction being copied. */
-void si_record(struct pass *p, const uint32_t *vals);
+void capture_spv_record(struct pass *p, const uint32_t *vals);
 /* The same for n words (a prefix and its record: 2 x p->rec_words, taken at once). */
-void si_record_n(struct pass *p, const uint32_t *vals, uint32_t n);
+void capture_spv_record_n(struct pass *p, const uint32_t *vals, uint32_t n);
 /* Index id as a 32-bit uint id (converted if signed or of another width), or 0. */
-uint32_t si_as_uint(struct pass *p, uint32_t idx);
+uint32_t capture_spv_as_uint(struct pass *p, uint32_t idx);
 /* spirv_instr_buf.c: whether pointer id leads to a buffer variable (0 and *c: its tracked
  * chain, NULL for the variable itself); an access chain at word i, tracked with its offset
  * code emitted; a load, store or atomic of a value of type vt through ptr, recorded. */
-int si_buffer_pointer(const struct pass *p, uint32_t id, const struct chain **c);
-void si_access_chain(struct pass *p, size_t i);
-void si_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind);
+int capture_spv_buffer_pointer(const struct pass *p, uint32_t id, const struct chain **c);
+void capture_spv_access_chain(struct pass *p, size_t i);
+void capture_spv_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_t kind);
 /* compute: the workgroup, x + 65536 y + 16777216 z, as a uint id (elsewhere the constant 0) */
-uint32_t si_workgroup(struct pass *p);
+uint32_t capture_spv_workgroup(struct pass *p);
 /* compute and fragment: a storage image read, write or atomic (texel pointer) at word i */
-void si_storage_image(struct pass *p, size_t i);
+void capture_spv_storage_image(struct pass *p, size_t i);
 /* fragment (spirv_instr_img.c): finds or plans FragCoord and the float types the records
  * need; -1 when the module's FragCoord is not what it should be */
-int si_fragment_setup(struct pass *p);
+int capture_spv_fragment_setup(struct pass *p);
 /* fragment: the pixel, x + 65536 y, as a uint id; vertex: the vertex index */
-uint32_t si_pixel(struct pass *p);
+uint32_t capture_spv_pixel(struct pass *p);
 /* vertex: finds or plans VertexIndex and its int type; -1 when it is not a 32-bit int */
-int si_vertex_setup(struct pass *p);
+int capture_spv_vertex_setup(struct pass *p);
 /* fragment and compute: an image sample, fetch or gather at word i: its record, or counted as
  * skipped (compute: tex_skipped) */
-void si_image(struct pass *p, size_t i);
+void capture_spv_image(struct pass *p, size_t i);
 
 #endif

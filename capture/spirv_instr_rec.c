@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void si_emit(struct pass *p, const uint32_t *words, size_t n)
+void capture_spv_emit(struct pass *p, const uint32_t *words, size_t n)
 {
 	if (p->n_out + n > p->cap_out) {
 		size_t cap = p->cap_out ? 2 * p->cap_out : 1024;
@@ -25,25 +25,25 @@ void si_emit(struct pass *p, const uint32_t *words, size_t n)
 	p->n_out += n;
 }
 
-void si_emit3(struct pass *p, uint32_t op, uint32_t a, uint32_t b)
+void capture_spv_emit3(struct pass *p, uint32_t op, uint32_t a, uint32_t b)
 {
 	uint32_t i[3] = {3u << 16 | op, a, b};
-	si_emit(p, i, 3);
+	capture_spv_emit(p, i, 3);
 }
 
-void si_emit4(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c)
+void capture_spv_emit4(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c)
 {
 	uint32_t i[4] = {4u << 16 | op, a, b, c};
-	si_emit(p, i, 4);
+	capture_spv_emit(p, i, 4);
 }
 
-void si_emit5(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+void capture_spv_emit5(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
 	uint32_t i[5] = {5u << 16 | op, a, b, c, d};
-	si_emit(p, i, 5);
+	capture_spv_emit(p, i, 5);
 }
 
-uint32_t si_konst(struct pass *p, uint32_t v)
+uint32_t capture_spv_konst(struct pass *p, uint32_t v)
 {
 	for (size_t i = p->n_consts; i-- > 0;) /* the latest first: the ones the code just used */
 		if (p->consts[i][0] == v)
@@ -62,7 +62,8 @@ uint32_t si_konst(struct pass *p, uint32_t v)
 	return p->consts[p->n_consts++][1];
 }
 
-uint32_t si_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t size, uint32_t element)
+uint32_t capture_spv_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t size,
+			  uint32_t element)
 {
 	if (p->n_sites == p->cap_sites) {
 		size_t cap = p->cap_sites ? 2 * p->cap_sites : 64;
@@ -81,33 +82,33 @@ uint32_t si_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t size, uin
 	s->element = element;
 	s->dim = s->arrayed = s->prefix = s->grad = s->bda = 0;
 	s->word = p->at;
-	return si_konst(p, p->site_base + (uint32_t)p->n_sites++);
+	return capture_spv_konst(p, p->site_base + (uint32_t)p->n_sites++);
 }
 
-uint32_t si_site_plus(struct pass *p, uint32_t site, uint32_t x)
+uint32_t capture_spv_site_plus(struct pass *p, uint32_t site, uint32_t x)
 {
 	uint32_t m = p->next++, r = p->next++;
-	si_emit5(p, SpvOpIMul, p->t_uint, m, x, si_konst(p, 4096));
-	si_emit5(p, SpvOpIAdd, p->t_uint, r, m, site);
+	capture_spv_emit5(p, SpvOpIMul, p->t_uint, m, x, capture_spv_konst(p, 4096));
+	capture_spv_emit5(p, SpvOpIAdd, p->t_uint, r, m, site);
 	return r;
 }
 
-uint32_t si_site_word(struct pass *p, uint32_t site)
+uint32_t capture_spv_site_word(struct pass *p, uint32_t site)
 {
 	if (!p->graphics)
 		return site;
 	uint32_t pa = p->next++, d = p->next++;
-	si_emit5(p, SpvOpAccessChain, p->t_puint, pa, p->v_id, si_konst(p, 0));
-	si_emit4(p, SpvOpLoad, p->t_uint, d, pa);
-	return si_site_plus(p, site, d);
+	capture_spv_emit5(p, SpvOpAccessChain, p->t_puint, pa, p->v_id, capture_spv_konst(p, 0));
+	capture_spv_emit4(p, SpvOpLoad, p->t_uint, d, pa);
+	return capture_spv_site_plus(p, site, d);
 }
 
-void si_record(struct pass *p, const uint32_t *vals)
+void capture_spv_record(struct pass *p, const uint32_t *vals)
 {
-	si_record_n(p, vals, p->rec_words);
+	capture_spv_record_n(p, vals, p->rec_words);
 }
 
-void si_record_n(struct pass *p, const uint32_t *vals, uint32_t n)
+void capture_spv_record_n(struct pass *p, const uint32_t *vals, uint32_t n)
 {
 	uint32_t pc = p->next++, i = p->next++, pk = p->next++, k = p->next++, ok = p->next++,
 		 j = p->next++, il = p->next++;
@@ -117,45 +118,47 @@ void si_record_n(struct pass *p, const uint32_t *vals, uint32_t n)
 	if (p->by_addr) {
 		uint32_t pa = p->next++, a = p->next++;
 		base = p->next++, pw = p->t_ppuint;
-		si_emit5(p, SpvOpAccessChain, p->t_psbv2, pa, p->v_rec, si_konst(p, 0));
-		si_emit4(p, SpvOpLoad, p->t_v2u, a, pa);
-		si_emit4(p, SpvOpBitcast, p->t_pprec, base, a);
+		capture_spv_emit5(p, SpvOpAccessChain, p->t_psbv2, pa, p->v_rec,
+				  capture_spv_konst(p, 0));
+		capture_spv_emit4(p, SpvOpLoad, p->t_v2u, a, pa);
+		capture_spv_emit4(p, SpvOpBitcast, p->t_pprec, base, a);
 	}
-	si_emit5(p, SpvOpAccessChain, pw, pc, base, si_konst(p, 0));
+	capture_spv_emit5(p, SpvOpAccessChain, pw, pc, base, capture_spv_konst(p, 0));
 	uint32_t add[7] = {7u << 16 | SpvOpAtomicIAdd,
 			   p->t_uint,
 			   i,
 			   pc,
-			   si_konst(p, SpvScopeDevice),
-			   si_konst(p, 0),
-			   si_konst(p, n)};
-	si_emit(p, add, 7);
-	si_emit5(p, SpvOpAccessChain, pw, pk, base, si_konst(p, 1));
+			   capture_spv_konst(p, SpvScopeDevice),
+			   capture_spv_konst(p, 0),
+			   capture_spv_konst(p, n)};
+	capture_spv_emit(p, add, 7);
+	capture_spv_emit5(p, SpvOpAccessChain, pw, pk, base, capture_spv_konst(p, 1));
 	if (p->by_addr) { /* a PhysicalStorageBuffer access says its alignment */
 		uint32_t ld[6] = {6u << 16 | SpvOpLoad,       p->t_uint, k, pk,
 				  SpvMemoryAccessAlignedMask, 4};
-		si_emit(p, ld, 6);
+		capture_spv_emit(p, ld, 6);
 	} else {
-		si_emit4(p, SpvOpLoad, p->t_uint, k, pk);
+		capture_spv_emit4(p, SpvOpLoad, p->t_uint, k, pk);
 	}
-	si_emit5(p, SpvOpIAdd, p->t_uint, il, i, si_konst(p, n - 1));
-	si_emit5(p, SpvOpULessThan, p->t_bool, ok, il, k); /* every word fits below cap */
+	capture_spv_emit5(p, SpvOpIAdd, p->t_uint, il, i, capture_spv_konst(p, n - 1));
+	capture_spv_emit5(p, SpvOpULessThan, p->t_bool, ok, il, k); /* every word fits below cap */
 	uint32_t sel[6] = {6u << 16 | SpvOpSelect, p->t_uint, j, ok, i, k};
-	si_emit(p, sel, 6);
+	capture_spv_emit(p, sel, 6);
 	for (uint32_t q = 0; q < n; q++) {
 		uint32_t at = j, d = p->next++;
 		if (q) {
 			at = p->next++;
-			si_emit5(p, SpvOpIAdd, p->t_uint, at, j, si_konst(p, q));
+			capture_spv_emit5(p, SpvOpIAdd, p->t_uint, at, j, capture_spv_konst(p, q));
 		}
-		uint32_t ac[6] = {6u << 16 | SpvOpAccessChain, pw, d, base, si_konst(p, 2), at};
-		si_emit(p, ac, 6);
+		uint32_t ac[6] = {6u << 16 | SpvOpAccessChain, pw, d, base,
+				  capture_spv_konst(p, 2),     at};
+		capture_spv_emit(p, ac, 6);
 		if (p->by_addr) {
 			uint32_t st[5] = {5u << 16 | SpvOpStore, d, vals[q],
 					  SpvMemoryAccessAlignedMask, 4};
-			si_emit(p, st, 5);
+			capture_spv_emit(p, st, 5);
 		} else {
-			si_emit3(p, SpvOpStore, d, vals[q]);
+			capture_spv_emit3(p, SpvOpStore, d, vals[q]);
 		}
 	}
 }

@@ -5,28 +5,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-void expand_submission(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs)
+void capture_expand_submission(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs)
 {
-	if (c->tier3 && c->frame != UINT32_MAX && !frame_selected(c))
+	if (c->tier3 && c->frame != UINT32_MAX && !capture_frame_selected(c))
 		for (uint32_t i = 0; i < n; i++) { /* twins run for nothing: counted */
-			const struct cbuf *b = hget(&c->tr.cbufs, H(cbs[i]));
+			const struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cbs[i]));
 			c->twins_outside += b && (b->n_crec_used || (b->n_draws && b->n_frec));
 		}
 	/* Outside chosen frames only labels (for the label boundary), bound state and copies
 	 * into index buffers are followed; with the other boundaries only those copies. */
-	if (!frame_open(c) && !c->out.boundary_label) {
+	if (!capture_frame_open(c) && !c->out.boundary_label) {
 		for (uint32_t i = 0; i < n; i++)
-			follow_index_copies(c, hget(&c->tr.cbufs, H(cbs[i])), 0);
+			capture_follow_index_copies(c, capture_hmap_get(&c->tr.cbufs, H(cbs[i])),
+						    0);
 		return;
 	}
-	double t0 = mono_s();
+	double t0 = capture_mono_s();
 	for (uint32_t i = 0; i < n; i++) {
-		struct cbuf *b = hget(&c->tr.cbufs, H(cbs[i]));
-		expand(c, b, 0);
+		struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cbs[i]));
+		capture_expand(c, b, 0);
 		if (b && c->tier->executed)
 			c->tier->executed(c, b);
 	}
-	c->out.t_expand += mono_s() - t0;
+	c->out.t_expand += capture_mono_s() - t0;
 }
 
 /* One vkQueueSubmit or vkQueueSubmit2 call, to send down as it came. */
@@ -61,7 +62,7 @@ static void lead_settle(struct layer_device *d, struct capture_device *c, VkQueu
 	pthread_mutex_lock(&c->lock);
 	c->frec_scanned = 0;
 	for (size_t i = 0; c->tier->executed && i < n; i++) {
-		struct cbuf *b = hget(&c->tr.cbufs, H(cbs[i]));
+		struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cbs[i]));
 		if (b) {
 			b->finished = 1;
 			c->tier->executed(c, b);
@@ -87,19 +88,19 @@ static VkResult submit(struct layer_device *d, struct capture_device *c, const s
 	pthread_mutex_lock(&c->lock);
 	async_settle_submitted(c); /* a submission still between its turn's taking and end */
 	for (size_t i = 0; c->as.started && i < n; i++) /* their last run's results first */
-		async_wait_submitted(c, hget(&c->tr.cbufs, H(cbs[i])));
+		async_wait_submitted(c, capture_hmap_get(&c->tr.cbufs, H(cbs[i])));
 	for (size_t i = 0; c->tier->submitting && i < n;
 	     i++) { /* tier 3: each run records afresh */
-		struct cbuf *b = hget(&c->tr.cbufs, H(cbs[i]));
+		struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cbs[i]));
 		if (b && (b->n_crec_used || b->n_draws))
 			c->tier->submitting(c, b, 0);
 	}
-	struct cbuf **bs = measure_submit(c) ? measured(c, cbs, n, &nb) : NULL;
+	struct cbuf **bs = capture_measure_submit(c) ? capture_measured(c, cbs, n, &nb) : NULL;
 	/* on the expansion thread (async.c): queued before it goes down, ready once its counts
 	   are read, which happens without the lock */
 	queued = c->as.on && !async_queue_cbs(c, cbs, n, s->fence, s->n, s->v1, s->v2, !nb, &seq);
 	if (nb && !queued) { /* expanded here, after the counts: a turn keeps its command buffers */
-		my_turn = sync_begin(c);
+		my_turn = capture_sync_begin(c);
 		turn = 1;
 	}
 	if (nb) {
@@ -107,29 +108,29 @@ static VkResult submit(struct layer_device *d, struct capture_device *c, const s
 		r = submit_down(d, s);
 		down = 1;
 		if (r == VK_SUCCESS)
-			read_fragments(c, d, s->q, bs, nb);
+			capture_read_fragments(c, d, s->q, bs, nb);
 		pthread_mutex_lock(&c->lock);
 		if (queued)
 			async_ready(c, seq);
 		else
-			sync_turn(c, my_turn);
+			capture_sync_turn(c, my_turn);
 	}
 	if (!queued) { /* here, after what the thread has queued, in a turn: the expansion may let
 			  go of the lock (index.c's read-back) */
 		if (!turn) {
-			my_turn = sync_begin(c);
+			my_turn = capture_sync_begin(c);
 			turn = 1;
-			sync_turn(c, my_turn);
+			capture_sync_turn(c, my_turn);
 		}
 		async_quiesce(c);
-		expand_submission(c, (uint32_t)n, cbs);
+		capture_expand_submission(c, (uint32_t)n, cbs);
 	}
 	if (c->sub.boundary_submit || (c->sub.boundary_auto && !c->sub.presenting))
-		frame_boundary(c);
+		capture_frame_boundary(c);
 	if (turn)
-		sync_end(c);
+		capture_sync_end(c);
 	/* tier 3 in the frames before the range (the twin lead): read below */
-	int lead = c->frag_instr && !c->out.all_frames && !rec_frame_selected(c) &&
+	int lead = c->frag_instr && !c->out.all_frames && !capture_rec_frame_selected(c) &&
 		   capture_reachable(c, c->twin_lead);
 	pthread_mutex_unlock(&c->lock);
 	free(bs);
@@ -194,7 +195,7 @@ static void queue_label(VkQueue q, const VkDebugUtilsLabelEXT *label)
 	    strcmp(label->pLabelName, c->out.boundary_name))
 		return;
 	pthread_mutex_lock(&c->lock);
-	frame_boundary(c);
+	capture_frame_boundary(c);
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -202,14 +203,14 @@ VKAPI_ATTR void VKAPI_CALL cap_QueueBeginDebugUtilsLabelEXT(VkQueue q,
 							    const VkDebugUtilsLabelEXT *label)
 {
 	queue_label(q, label);
-	dd(q)->QueueBeginDebugUtilsLabelEXT(q, label);
+	capture_dispatch(q)->QueueBeginDebugUtilsLabelEXT(q, label);
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_QueueInsertDebugUtilsLabelEXT(VkQueue q,
 							     const VkDebugUtilsLabelEXT *label)
 {
 	queue_label(q, label);
-	dd(q)->QueueInsertDebugUtilsLabelEXT(q, label);
+	capture_dispatch(q)->QueueInsertDebugUtilsLabelEXT(q, label);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL cap_QueuePresentKHR(VkQueue q, const VkPresentInfoKHR *info)
@@ -220,7 +221,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_QueuePresentKHR(VkQueue q, const VkPresentInf
 	if (c && !c->sub.boundary_submit && !c->out.boundary_label &&
 	    (!c->sub.boundary_auto || c->sub.presenting)) {
 		pthread_mutex_lock(&c->lock);
-		frame_boundary(c);
+		capture_frame_boundary(c);
 		pthread_mutex_unlock(&c->lock);
 	}
 	return r;

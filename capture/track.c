@@ -3,17 +3,17 @@
  * track sub-module and are called with the device lock held. */
 #include "track.h"
 
-int image_stream(const struct img *im)
+int capture_image_stream(const struct img *im)
 {
 	return llct_image_write_stream(im->swapchain, im->depth, im->stencil,
 				       !!(im->usage & VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT),
 				       !!(im->usage & VK_IMAGE_USAGE_SAMPLED_BIT));
 }
 
-struct img *view_image(const struct track *t, uint64_t view, uint32_t *mip, uint32_t *layer)
+struct img *capture_view_image(const struct track *t, uint64_t view, uint32_t *mip, uint32_t *layer)
 {
-	struct view *v = hget(&t->views, view);
-	struct img *im = v ? hget(&t->imgs, v->image) : NULL;
+	struct view *v = capture_hmap_get(&t->views, view);
+	struct img *im = v ? capture_hmap_get(&t->imgs, v->image) : NULL;
 	if (!im || !im->bound)
 		return NULL;
 	*mip = v->mip;
@@ -21,20 +21,20 @@ struct img *view_image(const struct track *t, uint64_t view, uint32_t *mip, uint
 	return im;
 }
 
-uint32_t view_layers(const struct track *t, uint64_t view)
+uint32_t capture_view_layers(const struct track *t, uint64_t view)
 {
-	struct view *v = hget(&t->views, view);
-	struct img *im = v ? hget(&t->imgs, v->image) : NULL;
+	struct view *v = capture_hmap_get(&t->views, view);
+	struct img *im = v ? capture_hmap_get(&t->imgs, v->image) : NULL;
 	if (!im || v->layer >= im->s.layers)
 		return 1;
 	uint32_t left = im->s.layers - v->layer;
 	return v->layers && v->layers < left ? v->layers : left;
 }
 
-int buffer_bytes(const struct track *t, uint64_t handle, uint64_t off, uint64_t size,
-		 uint64_t *addr, uint64_t *len)
+int capture_buffer_bytes(const struct track *t, uint64_t handle, uint64_t off, uint64_t size,
+			 uint64_t *addr, uint64_t *len)
 {
-	struct buf *b = hget(&t->bufs, handle);
+	struct buf *b = capture_hmap_get(&t->bufs, handle);
 	if (!b || !b->addr || off >= b->size || !size)
 		return 0;
 	if (size == VK_WHOLE_SIZE || off + size > b->size)
@@ -44,14 +44,14 @@ int buffer_bytes(const struct track *t, uint64_t handle, uint64_t off, uint64_t 
 	return 1;
 }
 
-uint8_t sampler_filter(const struct track *t, uint64_t sampler)
+uint8_t capture_sampler_filter(const struct track *t, uint64_t sampler)
 {
-	const struct smp *s = sampler ? hget(&t->samplers, sampler) : NULL;
+	const struct smp *s = sampler ? capture_hmap_get(&t->samplers, sampler) : NULL;
 	return s ? s->filt : SMP_MIN_LINEAR | SMP_MAG_LINEAR;
 }
 
-int bda_bytes(const struct track *t, struct bda_cache *k, uint64_t dev, uint32_t size,
-	      uint64_t *addr)
+int capture_bda_bytes(const struct track *t, struct bda_cache *k, uint64_t dev, uint32_t size,
+		      uint64_t *addr)
 {
 	if (!(dev >= k->lo && dev + size <= k->hi)) { /* not the buffer of the last one */
 		k->lo = k->hi = 0;

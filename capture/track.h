@@ -106,24 +106,25 @@ struct track {
 /* ---- track.c: lookups ---- */
 
 /* The stream of an image's traffic when a copy, blit, resolve or clear writes it. */
-int image_stream(const struct img *im);
+int capture_image_stream(const struct img *im);
 /* The image a view shows (bound ones only) and its mip and layer, or NULL. */
-struct img *view_image(const struct track *t, uint64_t view, uint32_t *mip, uint32_t *layer);
+struct img *capture_view_image(const struct track *t, uint64_t view, uint32_t *mip,
+			       uint32_t *layer);
 /* The layers a view shows (at least 1; an arrayed or cube view more). */
-uint32_t view_layers(const struct track *t, uint64_t view);
+uint32_t capture_view_layers(const struct track *t, uint64_t view);
 /* Buffer handle's bytes [off, off + size) clamped to the buffer (size VK_WHOLE_SIZE: to its
  * end) as an address range; 0 when the buffer is unknown, unbound or the range empty. */
-int buffer_bytes(const struct track *t, uint64_t handle, uint64_t off, uint64_t size,
-		 uint64_t *addr, uint64_t *len);
+int capture_buffer_bytes(const struct track *t, uint64_t handle, uint64_t off, uint64_t size,
+			 uint64_t *addr, uint64_t *len);
 
 /* A sampler's SMP_* filtering (unknown: linear, nearest between levels). */
-uint8_t sampler_filter(const struct track *t, uint64_t sampler);
+uint8_t capture_sampler_filter(const struct track *t, uint64_t sampler);
 /* The trace address of [dev, dev + size) of a buffer whose device address the program
  * asked for: 1 and *addr, or 0 (with the lock; k caches the last buffer found, zeroed first). */
 struct bda_cache {
 	uint64_t lo, hi, base;
 };
-int bda_bytes(const struct track *t, struct bda_cache *k, uint64_t dev, uint32_t size,
-	      uint64_t *addr);
+int capture_bda_bytes(const struct track *t, struct bda_cache *k, uint64_t dev, uint32_t size,
+		      uint64_t *addr);
 
 #endif

@@ -7,7 +7,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_WaitForFences(VkDevice device, uint32_t n, co
 						 VkBool32 all, uint64_t timeout)
 {
 	rdc_safe_point(device);
-	VkResult r = dd(device)->WaitForFences(device, n, fences, all, timeout);
+	VkResult r = capture_dispatch(device)->WaitForFences(device, n, fences, all, timeout);
 	struct capture_device *c = cap_of(device, NULL);
 	if (c && r == VK_SUCCESS && !timeout && async_fences_queued(c, n, fences))
 		return VK_TIMEOUT; /* only looking: not yet */
@@ -19,7 +19,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_WaitForFences(VkDevice device, uint32_t n, co
 VKAPI_ATTR VkResult VKAPI_CALL cap_GetFenceStatus(VkDevice device, VkFence fence)
 {
 	rdc_safe_point(device);
-	VkResult r = dd(device)->GetFenceStatus(device, fence);
+	VkResult r = capture_dispatch(device)->GetFenceStatus(device, fence);
 	struct capture_device *c = cap_of(device, NULL);
 	if (c && r == VK_SUCCESS && async_fences_queued(c, 1, &fence))
 		return VK_NOT_READY; /* signalled once its expansion is done */
@@ -29,7 +29,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_GetFenceStatus(VkDevice device, VkFence fence
 VKAPI_ATTR VkResult VKAPI_CALL cap_WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo *info,
 						  uint64_t timeout)
 {
-	VkResult r = dd(device)->WaitSemaphores(device, info, timeout);
+	VkResult r = capture_dispatch(device)->WaitSemaphores(device, info, timeout);
 	struct capture_device *c = cap_of(device, NULL);
 	if (!c || r != VK_SUCCESS || !info)
 		return r;
@@ -44,7 +44,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_WaitSemaphores(VkDevice device, const VkSemap
 VKAPI_ATTR VkResult VKAPI_CALL cap_GetSemaphoreCounterValue(VkDevice device, VkSemaphore sem,
 							    uint64_t *value)
 {
-	VkResult r = dd(device)->GetSemaphoreCounterValue(device, sem, value);
+	VkResult r = capture_dispatch(device)->GetSemaphoreCounterValue(device, sem, value);
 	struct capture_device *c = cap_of(device, NULL);
 	if (c && r == VK_SUCCESS && value)
 		async_clamp_counter(c, sem, value); /* what is done, expansions included */
@@ -54,7 +54,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_GetSemaphoreCounterValue(VkDevice device, VkS
 VKAPI_ATTR VkResult VKAPI_CALL cap_QueueWaitIdle(VkQueue queue)
 {
 	rdc_safe_point(queue);
-	VkResult r = dd(queue)->QueueWaitIdle(queue);
+	VkResult r = capture_dispatch(queue)->QueueWaitIdle(queue);
 	struct capture_device *c = cap_of(queue, NULL);
 	if (c)
 		async_gate_all(c);
@@ -64,7 +64,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_QueueWaitIdle(VkQueue queue)
 VKAPI_ATTR VkResult VKAPI_CALL cap_DeviceWaitIdle(VkDevice device)
 {
 	rdc_safe_point(device);
-	VkResult r = dd(device)->DeviceWaitIdle(device);
+	VkResult r = capture_dispatch(device)->DeviceWaitIdle(device);
 	struct capture_device *c = cap_of(device, NULL);
 	if (c)
 		async_gate_all(c);
@@ -76,11 +76,12 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_AcquireNextImageKHR(VkDevice device, VkSwapch
 						       VkFence fence, uint32_t *index)
 {
 	rdc_safe_point(device);
-	return dd(device)->AcquireNextImageKHR(device, swapchain, timeout, semaphore, fence, index);
+	return capture_dispatch(device)->AcquireNextImageKHR(device, swapchain, timeout, semaphore,
+							     fence, index);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL cap_ResetFences(VkDevice device, uint32_t n, const VkFence *fences)
 {
 	rdc_safe_point(device);
-	return dd(device)->ResetFences(device, n, fences);
+	return capture_dispatch(device)->ResetFences(device, n, fences);
 }

@@ -29,13 +29,14 @@ struct walk {
 /* ---- index.c: index values a draw uses ---- */
 
 /* The bytes [off, off + bytes) of index buffer b as a draw will see them, or NULL. */
-const uint8_t *index_data(struct capture_device *c, struct buf *b, uint64_t off, uint64_t bytes);
+const uint8_t *capture_index_data(struct capture_device *c, struct buf *b, uint64_t off,
+				  uint64_t bytes);
 /* Follows a buffer copy into an index buffer (any submission, captured or not). */
-void index_copy(struct capture_device *c, const struct cmd *m);
+void capture_index_copy(struct capture_device *c, const struct cmd *m);
 /* Follows the index copies of a command buffer submitted outside the captured frames. */
-void follow_index_copies(struct capture_device *c, const struct cbuf *b, int depth);
+void capture_follow_index_copies(struct capture_device *c, const struct cbuf *b, int depth);
 /* Keeps a copy of the index values a mapping shows before it goes (vkUnmapMemory). */
-void shadow_index_data(struct buf *b, uint64_t memory, const struct mem *m);
+void capture_shadow_index_data(struct buf *b, uint64_t memory, const struct mem *m);
 
 /* ---- record_draw.c: draw commands as recorded (tier 2's shadow issues them again) ---- */
 
@@ -62,21 +63,21 @@ struct draw_call {
 };
 /* ---- describe.c: draws and dispatches as the stream models see them ---- */
 
-void do_draw(struct capture_device *c, const struct cmd *m);
-void do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m);
+void capture_do_draw(struct capture_device *c, const struct cmd *m);
+void capture_do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m);
 
 /* ---- copies.c: copies, blits, resolves, fills, image clears ---- */
 
-void do_copy(struct capture_device *c, const struct cmd *m);
-void do_clear_image(struct capture_device *c, const struct cmd *m);
+void capture_do_copy(struct capture_device *c, const struct cmd *m);
+void capture_do_clear_image(struct capture_device *c, const struct cmd *m);
 
 /* ---- expand.c: commands into records, in submission order ---- */
 
 /* ,"attachments":[ids]: the `resources` rows of the current pass's color and depth
  * attachments, into buf. */
-void att_ids(const struct capture_device *c, char *buf, size_t size);
+void capture_att_ids(const struct capture_device *c, char *buf, size_t size);
 
 /* Expands a command buffer's shadow list (depth: secondaries executed from it). */
-void expand(struct capture_device *c, struct cbuf *b, int depth);
+void capture_expand(struct capture_device *c, struct cbuf *b, int depth);
 
 #endif

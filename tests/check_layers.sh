@@ -5,7 +5,8 @@
 # layer's object files, also its calls: from the symbols each object defines and uses (nm), no
 # loop of calls between sub-modules, and a tier's functions called only by a tier above it and
 # device.c (everything else goes through the tier_ops table in tier.h); and from the sources,
-# that a file touches only the states of its sub-module and those below. Fails naming each file
+# that a file touches only the states of its sub-module and those below; and that every symbol
+# the objects define is prefixed (capture_, a sub-module's prefix, llct_). Fails naming each file
 # that breaks a rule and what it should not see or call.
 #
 # usage: check_layers.sh SOURCE_DIR GENERATED_DIR [LAYER_OBJECT...]
@@ -144,6 +145,19 @@ if [ $# -gt 0 ]; then
 			'$2 ~ /^[TDBRC]$/ {print $3, m, f >>D} $1 == "U" {print $2, m, f >>U}'
 	done
 	[ -s "$T/defs" ] || bad "no symbols in the objects given ($*): nothing checked"
+	# every external symbol prefixed, so a grep tells the layer's functions from libc's and
+	# Vulkan's: llct_ (shared with the library), capture_ (the layer's own), cap_ (the generated
+	# intercepts), vk (the loader's entry points), a sub-module's own (async_, instr_ for tier
+	# 3's instrumentation, tier2_, rdc_ for RenderDoc, layer_ for the dispatch tables), and the
+	# SPIR-V headers' one utility function, instantiated once in spirv_instr.c
+	while read -r sym _ f; do
+		case "$sym" in
+		llct_* | capture_* | cap_* | vk* | async_* | instr_* | tier2_* | tier3_* | rdc_* | layer_*) ;;
+		SpvHasResultAndType) ;;
+		*) bad "capture/$f.c defines '$sym' without a prefix: name it capture_$sym (or its sub-module's prefix)" ;;
+		esac
+	done <"$T/defs"
+	echo "check_layers: $(wc -l <"$T/defs") external symbols checked for a prefix"
 	# caller-module callee-module caller-file callee-file symbol, across sub-modules
 	awk 'NR == FNR {mod[$1] = $2; file[$1] = $3; next}
 	     ($1 in mod) && mod[$1] != $2 {print $2, mod[$1], $3, file[$1], $1}' \

@@ -93,14 +93,15 @@ static uint64_t written(VkPrimitiveTopology t, uint64_t count)
 /* A new transform-feedback buffer of at least `verts` vertices, filled with the sentinel
  * (all bits set: a NaN no shader writes as x, y, z and w at once); calls down the chain, so
  * without the lock. 0, or -1. */
-int host_buffer(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
-		VkBuffer *buf, VkDeviceMemory *mem, void **map)
+int capture_host_buffer(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
+			VkBuffer *buf, VkDeviceMemory *mem, void **map)
 {
-	return host_buffer_ex(c, size, usage, 0, buf, mem, map);
+	return capture_host_buffer_ex(c, size, usage, 0, buf, mem, map);
 }
 
-int host_buffer_ex(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
-		   VkMemoryAllocateFlags alloc, VkBuffer *buf, VkDeviceMemory *mem, void **map)
+int capture_host_buffer_ex(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
+			   VkMemoryAllocateFlags alloc, VkBuffer *buf, VkDeviceMemory *mem,
+			   void **map)
 {
 	struct layer_device *d = c->dev;
 	VkDevice dev = d->handle;
@@ -142,9 +143,9 @@ static int new_chunk(struct capture_device *c, struct layer_device *d, uint32_t 
 	(void)d;
 	memset(out, 0, sizeof(*out));
 	verts = verts > CHUNK_VERTS ? verts : CHUNK_VERTS;
-	if (host_buffer(c, (VkDeviceSize)verts * VTX_BYTES,
-			VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, &out->buf, &out->mem,
-			&map))
+	if (capture_host_buffer(c, (VkDeviceSize)verts * VTX_BYTES,
+				VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT, &out->buf,
+				&out->mem, &map))
 		return -1;
 	memset(map, 0xff, (size_t)verts * VTX_BYTES);
 	out->map = map;
@@ -152,7 +153,7 @@ static int new_chunk(struct capture_device *c, struct layer_device *d, uint32_t 
 	return 0;
 }
 
-void geom_free(struct layer_device *d, struct cbuf *b)
+void capture_geom_free(struct layer_device *d, struct cbuf *b)
 {
 	struct geom *g = b->geom;
 	if (!g)
@@ -167,7 +168,7 @@ void geom_free(struct layer_device *d, struct cbuf *b)
 	b->geom = NULL;
 }
 
-void geom_begin(struct cbuf *b)
+void capture_geom_begin(struct cbuf *b)
 {
 	struct geom *g = b->geom;
 	if (!g)
@@ -282,7 +283,7 @@ static uint64_t expected(const struct draw_call *a, VkPrimitiveTopology t, uint3
 	return total;
 }
 
-uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *sub_geom)
+uint32_t capture_geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *sub_geom)
 {
 	struct layer_device *d;
 	struct capture_device *c = cap_of(cb, &d);
@@ -294,8 +295,8 @@ uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *su
 	pthread_mutex_lock(&c->lock);
 	struct cbuf *b = c->failed || !capture_reachable(c, UINT32_MAX) /* the range is over */
 			     ? NULL
-			     : hget(&c->tr.cbufs, H(cb));
-	struct pipe *p = b ? hget(&c->ps.pipes, b->rec_pipe) : NULL;
+			     : capture_hmap_get(&c->tr.cbufs, H(cb));
+	struct pipe *p = b ? capture_hmap_get(&c->ps.pipes, b->rec_pipe) : NULL;
 	VkPipeline shadow = p ? p->pr.shadow : VK_NULL_HANDLE,
 		   real = (VkPipeline)(uintptr_t)(b ? b->rec_pipe : 0);
 	int ok = shadow && b->rec_in_pass && !b->multiview && !b->app_xfb && !b->app_prims &&
@@ -329,7 +330,7 @@ uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *a, uint32_t *su
 	   multi-draw's first sub-draw would have read its siblings' primitives as its own */
 	VkQueryPool xq = VK_NULL_HANDLE;
 	if (primary && !known)
-		q = lpool_take(c, b, 1, &xq);
+		q = capture_lpool_take(c, b, 1, &xq);
 	/* the records of where it goes: one a sub-draw when each one's size is known */
 	pthread_mutex_lock(&c->lock);
 	struct geom *g = b->geom;
@@ -388,8 +389,8 @@ static int sentinel(const float *v)
 	return (w[0] & w[1] & w[2] & w[3]) == UINT32_MAX;
 }
 
-int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const float **pos,
-		   uint32_t *n, uint32_t *stride, char *state, size_t state_size)
+int capture_geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const float **pos,
+			   uint32_t *n, uint32_t *stride, char *state, size_t state_size)
 {
 	struct geom *g = b ? b->geom : NULL;
 	*pos = NULL;
@@ -434,7 +435,7 @@ int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const 
 	return 0;
 }
 
-void geom_consumed(struct cbuf *b, uint32_t gi, uint32_t n)
+void capture_geom_consumed(struct cbuf *b, uint32_t gi, uint32_t n)
 {
 	struct geom *g = b ? b->geom : NULL;
 	if (!gi || !g || gi > g->n_draws)

@@ -19,7 +19,7 @@
 static void done(struct capture_device *c, VkPipeline real, VkPipeline shadow, const char *why)
 {
 	pthread_mutex_lock(&c->lock);
-	struct pipe *p = hget(&c->ps.pipes, H(real));
+	struct pipe *p = capture_hmap_get(&c->ps.pipes, H(real));
 	if (p) {
 		p->pr.shadow = shadow;
 		p->pr.no_shadow = shadow ? NULL : why;
@@ -30,8 +30,8 @@ static void done(struct capture_device *c, VkPipeline real, VkPipeline shadow, c
 		c->dev->d.DestroyPipeline(c->dev->handle, shadow, NULL);
 }
 
-void shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineCache cache,
-		   const VkGraphicsPipelineCreateInfo *g, VkPipeline real)
+void capture_shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineCache cache,
+			   const VkGraphicsPipelineCreateInfo *g, VkPipeline real)
 {
 	if (!c->xfb)
 		return;
@@ -49,12 +49,12 @@ void shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineC
 	if (n_libs > MAX_LIBS)
 		return done(c, real, VK_NULL_HANDLE, "too many pipeline libraries");
 	pthread_mutex_lock(&c->lock);
-	struct pipe *p = hget(&c->ps.pipes, H(real));
+	struct pipe *p = capture_hmap_get(&c->ps.pipes, H(real));
 	if (p)
 		parts = p->parts;
 	int dyn_discard = p && (p->dyn & DY_RAST_DISCARD);
 	for (uint32_t k = 0; k < n_libs; k++) {
-		struct pipe *q = hget(&c->ps.pipes, H(lib_orig[k]));
+		struct pipe *q = capture_hmap_get(&c->ps.pipes, H(lib_orig[k]));
 		lib_copy[k] = lib_orig[k];
 		if (q && (q->parts & PART_PR)) {
 			if (q->pr.shadow)
@@ -99,7 +99,7 @@ void shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineC
 		pthread_mutex_lock(&c->lock);
 		for (uint32_t i = 0; i < g->stageCount; i++)
 			if (st[i].stage == VK_SHADER_STAGE_FRAGMENT_BIT &&
-			    !stage_code(&c->ps, &st[i], &code, &words))
+			    !capture_stage_code(&c->ps, &st[i], &code, &words))
 				n_tex = llct_spirv_tex_inputs(code, words, tex, 8);
 		for (int k = 0; k < n_tex; k++) {
 			int slot = 0;
@@ -108,7 +108,7 @@ void shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineC
 			if (tex[k].direct && slot == n_locs && n_locs < 2)
 				locs[n_locs++] = tex[k].location;
 		}
-		int found = !stage_code(&c->ps, &st[last], &code, &words);
+		int found = !capture_stage_code(&c->ps, &st[last], &code, &words);
 		if (found)
 			found = !llct_spirv_xfb(code, words, st[last].pName, locs, n_locs,
 						&captured, &xfb, &n_xfb, &why);
@@ -162,7 +162,7 @@ void shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineC
 		d->d.DestroyShaderModule(dev, module, NULL);
 	if (r == VK_SUCCESS && last >= 0) { /* its vertices' layout and the inputs in them */
 		pthread_mutex_lock(&c->lock);
-		struct pipe *q = hget(&c->ps.pipes, H(real));
+		struct pipe *q = capture_hmap_get(&c->ps.pipes, H(real));
 		for (int k = 0; q && k < n_tex && q->fs.n_tex < 4; k++) {
 			int slot = 0;
 			while (slot < n_locs && locs[slot] != tex[k].location)

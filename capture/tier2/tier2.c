@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-struct llct_zbuf *img_zbuf(struct img *im, uint32_t mip, uint32_t layer)
+struct llct_zbuf *capture_img_zbuf(struct img *im, uint32_t mip, uint32_t layer)
 {
 	for (uint32_t i = 0; i < im->n_zb; i++)
 		if (im->zb[i].mip == mip && im->zb[i].layer == layer)
@@ -94,7 +94,7 @@ void tier2_clear(struct capture_device *c, const struct llct_pass *p, uint32_t i
 static void recording_begun(struct capture_device *c, struct cbuf *b)
 {
 	(void)c;
-	geom_begin(b);
+	capture_geom_begin(b);
 }
 
 const struct tier_ops llct_tier2 = {
@@ -104,11 +104,11 @@ const struct tier_ops llct_tier2 = {
     .end_pass = tier2_end_pass,
     .draw = tier2_draw,
     .clear = tier2_clear,
-    .zbuf = img_zbuf,
-    .positions = geom_positions,
-    .consumed = geom_consumed,
-    .graphics_pipeline = shadow_create,
+    .zbuf = capture_img_zbuf,
+    .positions = capture_geom_positions,
+    .consumed = capture_geom_consumed,
+    .graphics_pipeline = capture_shadow_create,
     .recording_begun = recording_begun,
-    .recording_freed = geom_free,
-    .draw_shadow = geom_shadow,
+    .recording_freed = capture_geom_free,
+    .draw_shadow = capture_geom_shadow,
 };

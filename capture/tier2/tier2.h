@@ -23,38 +23,39 @@ struct tier2_state {
 /* ---- shadow.c ---- */
 
 /* Tier 2: the shadow of a pipeline just created (without the lock; calls down). */
-void shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineCache cache,
-		   const VkGraphicsPipelineCreateInfo *g, VkPipeline real);
+void capture_shadow_create(struct capture_device *c, struct layer_device *d, VkPipelineCache cache,
+			   const VkGraphicsPipelineCreateInfo *g, VkPipeline real);
 
 /* ---- geometry.c ---- */
 
 /* Before a draw goes down: its shadow draw, when the bound pipeline has one and the recording
  * allows it. sub_geom[i] gets sub-draw i's geometry record (1 + index, 0: none; one per
  * sub-draw of a multi-draw, as many as call->n). Returns sub_geom[0]. */
-uint32_t geom_shadow(VkCommandBuffer cb, const struct draw_call *call, uint32_t *sub_geom);
+uint32_t capture_geom_shadow(VkCommandBuffer cb, const struct draw_call *call, uint32_t *sub_geom);
 /* A host-visible, coherent, mapped buffer of size bytes (calls down: without the lock): 0, or
  * -1 with nothing left made. */
-int host_buffer(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
-		VkBuffer *buf, VkDeviceMemory *mem, void **map);
+int capture_host_buffer(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
+			VkBuffer *buf, VkDeviceMemory *mem, void **map);
 /* The same, its memory allocated with flags alloc (VkMemoryAllocateFlagsInfo; 0: none). */
-int host_buffer_ex(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
-		   VkMemoryAllocateFlags alloc, VkBuffer *buf, VkDeviceMemory *mem, void **map);
+int capture_host_buffer_ex(struct capture_device *c, VkDeviceSize size, VkBufferUsageFlags usage,
+			   VkMemoryAllocateFlags alloc, VkBuffer *buf, VkDeviceMemory *mem,
+			   void **map);
 /* A new recording: b's buffers are reused from their start. */
-void geom_begin(struct cbuf *b);
+void capture_geom_begin(struct cbuf *b);
 /* Frees b's buffers (calls down: without the lock, or at device end). */
-void geom_free(struct layer_device *d, struct cbuf *b);
+void capture_geom_free(struct layer_device *d, struct cbuf *b);
 /* The positions draw record gi wrote in its last execution (the submission completed): 0 with
  * *pos, *n vertices of *stride floats each (x, y, z, w, then captured inputs); -1 when there
  * are none to use. state gets "xfb" or why not. */
-int geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const float **pos,
-		   uint32_t *n, uint32_t *stride, char *state, size_t state_size);
+int capture_geom_positions(struct capture_device *c, struct cbuf *b, uint32_t gi, const float **pos,
+			   uint32_t *n, uint32_t *stride, char *state, size_t state_size);
 /* The expansion is done with record gi's n vertices: their room gets the sentinel again. */
-void geom_consumed(struct cbuf *b, uint32_t gi, uint32_t n);
+void capture_geom_consumed(struct cbuf *b, uint32_t gi, uint32_t n);
 
 /* ---- tier2.c ---- */
 
 /* The emulated depth/stencil of an image's view (created on first use), or NULL. */
-struct llct_zbuf *img_zbuf(struct img *im, uint32_t mip, uint32_t layer);
+struct llct_zbuf *capture_img_zbuf(struct img *im, uint32_t mip, uint32_t layer);
 /* Tier 2's passes, draws and clears (its tier_ops', which tier 3's table shares). */
 void tier2_begin_pass(struct capture_device *c, const struct llct_pass *p);
 void tier2_end_pass(struct capture_device *c, const struct llct_pass *p);

@@ -61,7 +61,7 @@ void instr_device_end(struct capture_device *c)
 	c->t3->old_layouts = NULL;
 	c->t3->n_old_layouts = 0;
 	instr_buffer_free(c->dev, &c->t3->ids);
-	rooms_free(c);
+	capture_rooms_free(c);
 	if (c->t3->rec_dsl)
 		d->d.DestroyDescriptorSetLayout(d->handle, c->t3->rec_dsl, NULL);
 	c->t3->rec_dsl = VK_NULL_HANDLE;
@@ -124,11 +124,11 @@ void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
 	if (!c->tier3)
 		return;
 	pthread_mutex_lock(&c->lock);
-	struct playout *l = hget(&c->ps.playouts, H(info->layout));
+	struct playout *l = capture_hmap_get(&c->ps.playouts, H(info->layout));
 	const uint32_t *code;
 	if (!l || !l->ext)
 		why = "its pipeline layout has no set left for the layer's";
-	else if (stage_code(&c->ps, &info->stage, &code, &n))
+	else if (capture_stage_code(&c->ps, &info->stage, &code, &n))
 		why = "its shader's SPIR-V is not known";
 	else if ((words = malloc(n * 4)))
 		memcpy(words, code, n * 4), ext = l->ext, set = l->ext_set;
@@ -165,7 +165,7 @@ void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
 	}
 	free(words);
 	pthread_mutex_lock(&c->lock);
-	struct pipe *p = hget(&c->ps.pipes, H(real));
+	struct pipe *p = capture_hmap_get(&c->ps.pipes, H(real));
 	if (p && twin) {
 		p->tw.twin = twin;
 		p->tw.layout = ext;
@@ -202,11 +202,11 @@ int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct 
 	int by_addr = with_set && c->t3->by_address;
 	VkDeviceSize at = 4 * ((VkDeviceSize)words + 12), align = c->t3->id_align;
 	at = (at + align - 1) / align * align;
-	if (host_buffer_ex(c, by_addr ? at + 16 : 4 * ((VkDeviceSize)words + 12),
-			   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-			       (by_addr ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0),
-			   by_addr ? VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT : 0, &r->buf, &r->mem,
-			   &map))
+	if (capture_host_buffer_ex(c, by_addr ? at + 16 : 4 * ((VkDeviceSize)words + 12),
+				   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+				       (by_addr ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0),
+				   by_addr ? VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT : 0, &r->buf,
+				   &r->mem, &map))
 		return -1;
 	r->map = map;
 	r->cap = words;
@@ -325,8 +325,8 @@ uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_
 	if (!c || !c->tier3 || !c->rs.instrument)
 		return 0;
 	pthread_mutex_lock(&c->lock);
-	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
-	struct pipe *p = b ? hget(&c->ps.pipes, b->rec_cpipe) : NULL;
+	struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cb));
+	struct pipe *p = b ? capture_hmap_get(&c->ps.pipes, b->rec_cpipe) : NULL;
 	if (p && p->tw.twin && !capture_reachable(c, c->twin_lead)) /* far from the range */
 		b->no_twins = 1, p = NULL;
 	VkPipeline twin = p ? p->tw.twin : VK_NULL_HANDLE;
@@ -365,7 +365,8 @@ uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_
 void instr_dispatch_end(VkCommandBuffer cb, const struct instr_call *ic)
 {
 	if (ic->rec)
-		dd(cb)->CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, (VkPipeline)ic->orig);
+		capture_dispatch(cb)->CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE,
+						      (VkPipeline)ic->orig);
 }
 
 void instr_submitting(struct capture_device *c, struct cbuf *b, int depth)
@@ -377,7 +378,7 @@ void instr_submitting(struct capture_device *c, struct cbuf *b, int depth)
 	b->gen++; /* the draws' records sorted again */
 	for (size_t i = 0; b->executes && depth < 2 && i < b->n; i++) /* and its secondaries */
 		if (b->cmds[i].op == C_EXECUTE) {
-			struct cbuf *s = hget(&c->tr.cbufs, b->cmds[i].u.exec.cb);
+			struct cbuf *s = capture_hmap_get(&c->tr.cbufs, b->cmds[i].u.exec.cb);
 			if (s)
 				instr_submitting(c, s, depth + 1);
 		}
@@ -398,12 +399,13 @@ static void site_base(struct capture_device *c, const struct llct_spirv_site *st
 {
 	memset(b, 0, sizeof(*b));
 	b->looked = 1, b->elem = elem;
-	struct dset *ds = st->set < 8 ? hget(&c->ps.sets, c->walk.cur_set[1][st->set]) : NULL;
-	struct slot *sl = ds ? find_slot(ds, st->binding, elem) : NULL;
+	struct dset *ds =
+	    st->set < 8 ? capture_hmap_get(&c->ps.sets, c->walk.cur_set[1][st->set]) : NULL;
+	struct slot *sl = ds ? capture_find_slot(ds, st->binding, elem) : NULL;
 	uint64_t addr, len;
 	if (sl && llct_spirv_site_image(st->kind)) {
 		uint32_t mip, layer;
-		struct img *im = view_image(&c->tr, sl->handle, &mip, &layer);
+		struct img *im = capture_view_image(&c->tr, sl->handle, &mip, &layer);
 		if (im) {
 			b->im = im, b->mip = mip, b->layer = layer, b->at_layer = UINT32_MAX;
 			b->ok = 1, b->stream = LLCT_STREAM_CS;
@@ -411,7 +413,7 @@ static void site_base(struct capture_device *c, const struct llct_spirv_site *st
 		(void)L;
 		return;
 	}
-	if (!sl || !buffer_bytes(&c->tr, sl->handle, sl->offset, sl->range, &addr, &len))
+	if (!sl || !capture_buffer_bytes(&c->tr, sl->handle, sl->offset, sl->range, &addr, &len))
 		return;
 	b->addr = addr, b->size = len, b->ok = 1;
 	b->stream = sl->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER ||
@@ -462,7 +464,7 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 	const uint32_t *pre = NULL; /* a prefix: a sample's (u, v), a device address's (lo, hi) */
 	struct bda_cache bk = {0};
 	/* the trace's numbers of the sites: records name the instruction that made them */
-	uint32_t site0 = trace_sites(c, p->id, 1, p->tw.sites, p->tw.n_sites, 0);
+	uint32_t site0 = capture_trace_sites(c, p->id, 1, p->tw.sites, p->tw.n_sites, 0);
 	for (uint32_t i = 0; i < kept; i++) {
 		const uint32_t *rec = r->map + 2 + 3 * (size_t)i, *x = pre;
 		uint32_t site = rec[0] & 4095, elem = rec[0] >> 12, off = rec[1];
@@ -483,9 +485,11 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 			}
 			if (tex_site != site || tex.elem != el) {
 				struct dset *ds =
-				    st->set < 8 ? hget(&c->ps.sets, c->walk.cur_set[1][st->set])
-						: NULL;
-				struct slot *sl = ds ? find_slot(ds, st->binding, el) : NULL;
+				    st->set < 8
+					? capture_hmap_get(&c->ps.sets, c->walk.cur_set[1][st->set])
+					: NULL;
+				struct slot *sl =
+				    ds ? capture_find_slot(ds, st->binding, el) : NULL;
 				memset(&tex, 0, sizeof(tex));
 				tex.elem = el, tex_site = site;
 				if (sl)
@@ -503,7 +507,8 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 			const struct llct_spirv_site *st = &p->tw.sites[site];
 			uint32_t size = st->size ? st->size : 4, sm = rec[2] % n_sms;
 			uint64_t a;
-			if (!x || !bda_bytes(&c->tr, &bk, x[1] | (uint64_t)x[2] << 32, size, &a)) {
+			if (!x || !capture_bda_bytes(&c->tr, &bk, x[1] | (uint64_t)x[2] << 32, size,
+						     &a)) {
 				res->unplaced++;
 				continue;
 			}

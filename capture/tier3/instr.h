@@ -42,14 +42,14 @@ void instr_buffer_free(struct layer_device *d, struct crec *r);
 uint32_t instr_draw_wanted(const struct cbuf *b);
 int instr_draw_lost(const struct cbuf *b);
 /* rooms.c: b's draw-record rooms (and sort index) handed on to the next recording that sets
- * rooms up, once its one execution is expanded (with the lock); rooms_take fills b's room j
- * from them if one holds `least` words (with the lock; 1 if it did); rooms_free frees what is
- * left at device end. */
-void rooms_give_back(struct capture_device *c, struct cbuf *b);
-int rooms_take(struct capture_device *c, struct cbuf *b, uint32_t j, uint32_t least);
-void rooms_free(struct capture_device *c);
+ * rooms up, once its one execution is expanded (with the lock); capture_rooms_take fills b's room j
+ * from them if one holds `least` words (with the lock; 1 if it did); capture_rooms_free frees what
+ * is left at device end. */
+void capture_rooms_give_back(struct capture_device *c, struct cbuf *b);
+int capture_rooms_take(struct capture_device *c, struct cbuf *b, uint32_t j, uint32_t least);
+void capture_rooms_free(struct capture_device *c);
 /* settings.capture.tier3_rooms: draw-record rooms made, and taken as handed on. */
-void rooms_note(struct capture_device *c, struct llct_writer *w);
+void capture_rooms_note(struct capture_device *c, struct llct_writer *w);
 
 /* The layer's set layout (at device creation): 0, or -1. */
 int instr_device_init(struct capture_device *c);
@@ -76,7 +76,8 @@ void instr_free(struct layer_device *d, struct cbuf *b);
 /* instr_draw.c: a graphics pipeline's fragment twin (calls down: without the lock). */
 void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 		    const VkGraphicsPipelineCreateInfo *g, VkPipeline real);
-/* Around the program's draw (draw_query_begin/end): the twin and the draw's number bound. */
+/* Around the program's draw (capture_draw_query_begin/end): the twin and the draw's number bound.
+ */
 void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq);
 void instr_draw_end(VkCommandBuffer cb, const struct draw_query *dq);
 /* A draw's records (rec: its number + 1) after the submission: 0 with counts, or -1. */

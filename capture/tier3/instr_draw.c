@@ -32,7 +32,7 @@ static uint32_t *stage_words(struct capture_device *c, const VkGraphicsPipelineC
 {
 	const uint32_t *code;
 	uint32_t *w = NULL;
-	if (stage_code(&c->ps, &g->pStages[k], &code, n))
+	if (capture_stage_code(&c->ps, &g->pStages[k], &code, n))
 		*why = "a shader's SPIR-V is not known";
 	else if (!(w = malloc(*n * 4)))
 		*why = "out of memory";
@@ -48,7 +48,7 @@ static int memory_free(struct capture_device *c, const VkGraphicsPipelineCreateI
 	const uint32_t *code;
 	size_t n;
 	uint64_t used[8];
-	if (stage_code(&c->ps, &g->pStages[k], &code, &n))
+	if (capture_stage_code(&c->ps, &g->pStages[k], &code, &n))
 		return 0;
 	llct_spirv_bindings(code, n, used);
 	for (int s = 0; s < 8; s++)
@@ -100,7 +100,7 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 			why =
 			    "its tessellation or geometry stage reads or writes memory, and is not "
 			    "instrumented";
-	struct playout *l = hget(&c->ps.playouts, H(g->layout));
+	struct playout *l = capture_hmap_get(&c->ps.playouts, H(g->layout));
 	if (!why && (!l || !l->ext))
 		why = "its pipeline layout has no set left for the layer's";
 	else if (!why)
@@ -128,7 +128,7 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 	if (!why && !n_sites) { /* nothing to record: the draw needs no twin */
 		free(words[0]), free(words[1]);
 		pthread_mutex_lock(&c->lock);
-		struct pipe *p = hget(&c->ps.pipes, H(real));
+		struct pipe *p = capture_hmap_get(&c->ps.pipes, H(real));
 		if (p)
 			p->tw.nothing = 1;
 		pthread_mutex_unlock(&c->lock);
@@ -181,7 +181,7 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 	}
 	free(words[0]), free(words[1]);
 	pthread_mutex_lock(&c->lock);
-	struct pipe *p = hget(&c->ps.pipes, H(real));
+	struct pipe *p = capture_hmap_get(&c->ps.pipes, H(real));
 	if (p && twin) {
 		p->tw.twin = twin;
 		p->tw.layout = ext;
@@ -214,8 +214,8 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 	if (!c || !c->frag_instr || !c->rs.instrument)
 		return;
 	pthread_mutex_lock(&c->lock);
-	struct cbuf *b = hget(&c->tr.cbufs, H(cb));
-	struct pipe *p = b ? hget(&c->ps.pipes, b->rec_pipe) : NULL;
+	struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cb));
+	struct pipe *p = b ? capture_hmap_get(&c->ps.pipes, b->rec_pipe) : NULL;
 	if (p && p->tw.twin && !capture_reachable(c, c->twin_lead)) /* far from the range */
 		b->no_twins = 1, p = NULL;
 	VkPipeline twin = p && p->tw.words == 5 ? p->tw.twin : VK_NULL_HANDLE;
@@ -264,8 +264,8 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 			/* the room it had, or one a finished command buffer gave back, or a new
 			   one */
 			pthread_mutex_lock(&c->lock);
-			int have =
-			    b->frec[made].buf != VK_NULL_HANDLE || rooms_take(c, b, made, least);
+			int have = b->frec[made].buf != VK_NULL_HANDLE ||
+				   capture_rooms_take(c, b, made, least);
 			pthread_mutex_unlock(&c->lock);
 			if (have)
 				continue;
@@ -303,7 +303,8 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 void instr_draw_end(VkCommandBuffer cb, const struct draw_query *dq)
 {
 	if (dq->rec)
-		dd(cb)->CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, (VkPipeline)dq->orig);
+		capture_dispatch(cb)->CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS,
+						      (VkPipeline)dq->orig);
 }
 
 uint32_t instr_draw_wanted(const struct cbuf *b)
@@ -431,13 +432,15 @@ static void draw_site(struct capture_device *c, const struct pipe *p, size_t s, 
 	const struct llct_spirv_site *st = &p->tw.sites[s];
 	memset(a, 0, sizeof(*a));
 	a->looked = 1, a->elem = elem;
-	struct dset *ds = st->set < 8 ? hget(&c->ps.sets, c->walk.cur_set[0][st->set]) : NULL;
-	struct slot *sl = ds ? find_slot(ds, st->binding, elem) : NULL;
+	struct dset *ds =
+	    st->set < 8 ? capture_hmap_get(&c->ps.sets, c->walk.cur_set[0][st->set]) : NULL;
+	struct slot *sl = ds ? capture_find_slot(ds, st->binding, elem) : NULL;
 	if (!sl)
 		return;
 	if (st->kind >= LLCT_SPIRV_SAMPLE) {
 		instr_view_at(c, sl, a);
-	} else if (buffer_bytes(&c->tr, sl->handle, sl->offset, sl->range, &a->addr, &a->size)) {
+	} else if (capture_buffer_bytes(&c->tr, sl->handle, sl->offset, sl->range, &a->addr,
+					&a->size)) {
 		a->ok = 1;
 		a->stream = s >= p->tw.n_frag_sites &&
 				    (sl->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
@@ -449,8 +452,8 @@ static void draw_site(struct capture_device *c, const struct pipe *p, size_t s, 
 
 void instr_view_at(struct capture_device *c, const struct slot *sl, struct site_at *a)
 {
-	a->filt = sampler_filter(&c->tr, sl->sampler);
-	a->im = view_image(&c->tr, sl->handle, &a->mip, &a->layer);
+	a->filt = capture_sampler_filter(&c->tr, sl->sampler);
+	a->im = capture_view_image(&c->tr, sl->handle, &a->mip, &a->layer);
 	if (a->im) {
 		uint32_t mips = a->im->s.mips ? a->im->s.mips : 1;
 		a->levels = mips > a->mip ? mips - a->mip : 1;
@@ -592,7 +595,8 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 	const uint32_t *pre = NULL; /* the prefix just read (spirv.h) */
 	struct bda_cache bk = {0};
 	/* the trace's numbers of the sites: records name the instruction that made them */
-	uint32_t site0 = trace_sites(c, p->id, 0, p->tw.sites, p->tw.n_sites, p->tw.n_frag_sites);
+	uint32_t site0 =
+	    capture_trace_sites(c, p->id, 0, p->tw.sites, p->tw.n_sites, p->tw.n_frag_sites);
 	/* On the expansion thread the records are expanded without the device lock, as a draw is
 	   rasterized (the program may record meanwhile): what they read is the command buffer's
 	   own (kept), the sites' images and buffers (their destruction waits for the queue) and
@@ -638,7 +642,8 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			    site >= p->tw.n_frag_sites ? LLCT_STREAM_VTX : LLCT_STREAM_OTHER;
 			uint64_t ad;
 			async_draw_end(c);
-			int found = bda_bytes(&c->tr, &bk, r[1] | (uint64_t)r[2] << 32, size, &ad);
+			int found =
+			    capture_bda_bytes(&c->tr, &bk, r[1] | (uint64_t)r[2] << 32, size, &ad);
 			async_draw_begin(c);
 			if (!found) {
 				res->unplaced++;

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void rooms_give_back(struct capture_device *c, struct cbuf *b)
+void capture_rooms_give_back(struct capture_device *c, struct cbuf *b)
 {
 	struct tier3_state *s = c->t3;
 	if (!b->one_time || !b->finished || !b->n_frec) /* the device may still write them */
@@ -50,7 +50,7 @@ void rooms_give_back(struct capture_device *c, struct cbuf *b)
 	}
 }
 
-int rooms_take(struct capture_device *c, struct cbuf *b, uint32_t j, uint32_t least)
+int capture_rooms_take(struct capture_device *c, struct cbuf *b, uint32_t j, uint32_t least)
 {
 	struct tier3_state *s = c->t3;
 	uint32_t best = s->n_pool;
@@ -73,7 +73,7 @@ int rooms_take(struct capture_device *c, struct cbuf *b, uint32_t j, uint32_t le
 	return 1;
 }
 
-void rooms_note(struct capture_device *c, struct llct_writer *w)
+void capture_rooms_note(struct capture_device *c, struct llct_writer *w)
 {
 	char v[64];
 	snprintf(v, sizeof(v), "%llu made, %llu handed on", (unsigned long long)c->t3->rooms_made,
@@ -81,7 +81,7 @@ void rooms_note(struct capture_device *c, struct llct_writer *w)
 	llct_writer_set(w, "capture.tier3_rooms", v);
 }
 
-void rooms_free(struct capture_device *c)
+void capture_rooms_free(struct capture_device *c)
 {
 	struct tier3_state *s = c->t3;
 	for (uint32_t i = 0; i < s->n_pool; i++)

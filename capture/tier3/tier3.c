@@ -9,7 +9,7 @@ static void graphics_pipeline(struct capture_device *c, struct layer_device *d,
 			      VkPipelineCache cache, const VkGraphicsPipelineCreateInfo *g,
 			      VkPipeline real)
 {
-	shadow_create(c, d, cache, g, real);
+	capture_shadow_create(c, d, cache, g, real);
 	if (c->frag_instr)
 		instr_graphics(c, cache, g, real);
 }
@@ -40,12 +40,12 @@ static void recording_begun(struct capture_device *c, struct cbuf *b)
 	if (b->primary && c->t3->frec_hint > b->frec_need && b->frec[0].map)
 		b->frec_need = c->t3->frec_hint;
 	b->n_frec = 0; /* the rooms are set up again at the first draw */
-	geom_begin(b);
+	capture_geom_begin(b);
 }
 
 static void recording_freed(struct layer_device *d, struct cbuf *b)
 {
-	geom_free(d, b);
+	capture_geom_free(d, b);
 	instr_free(d, b);
 }
 
@@ -57,9 +57,9 @@ const struct tier_ops llct_tier3 = {
     .end_pass = tier2_end_pass,
     .draw = tier2_draw,
     .clear = tier2_clear,
-    .zbuf = img_zbuf,
-    .positions = geom_positions,
-    .consumed = geom_consumed,
+    .zbuf = capture_img_zbuf,
+    .positions = capture_geom_positions,
+    .consumed = capture_geom_consumed,
     .draw_peek = instr_draw_peek,
     .draw_records = instr_draw_records,
     .dispatch_peek = instr_records_peek,
@@ -70,12 +70,12 @@ const struct tier_ops llct_tier3 = {
     .layout_gone = instr_layout_gone,
     .recording_begun = recording_begun,
     .recording_freed = recording_freed,
-    .draw_shadow = geom_shadow,
+    .draw_shadow = capture_geom_shadow,
     .draw_begin = instr_draw_begin,
     .draw_end = instr_draw_end,
     .dispatch_begin = instr_dispatch_begin,
     .dispatch_end = instr_dispatch_end,
     .submitting = instr_submitting,
-    .executed = rooms_give_back,
-    .note = rooms_note,
+    .executed = capture_rooms_give_back,
+    .note = capture_rooms_note,
 };

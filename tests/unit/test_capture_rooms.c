@@ -55,15 +55,15 @@ int main(void)
 	memset(&b, 0, sizeof(b));
 	b.frec[0] = room(5000, 2500), b.frec[1] = room(8000, 1500), b.n_frec = 2;
 	b.one_time = 1, b.finished = 0;
-	rooms_give_back(&c, &b); /* still running on the device: kept */
+	capture_rooms_give_back(&c, &b); /* still running on the device: kept */
 	CHECK_EQ(t3.n_pool, 0);
 	CHECK_EQ(b.n_frec, 2);
 	b.one_time = 0, b.finished = 1;
-	rooms_give_back(&c, &b); /* may be submitted again: kept */
+	capture_rooms_give_back(&c, &b); /* may be submitted again: kept */
 	CHECK_EQ(t3.n_pool, 0);
 	b.one_time = 1;
 	b.fidx = malloc(100 * sizeof(uint32_t)), b.fidx_cap = 100;
-	rooms_give_back(&c, &b);
+	capture_rooms_give_back(&c, &b);
 	CHECK_EQ(t3.n_pool, 2);
 	CHECK(b.n_frec == 0 && !b.frec[0].buf && !b.frec[1].buf);
 	CHECK_EQ(t3.frec_hint, 800 + 200); /* what they wanted, and a quarter */
@@ -72,16 +72,16 @@ int main(void)
 	/* the next recording: the smallest room that holds what it asks, reset for its records */
 	memset(&n, 0, sizeof(n));
 	n.gen = 7;
-	CHECK_EQ(rooms_take(&c, &n, 0, 6000), 1);
+	CHECK_EQ(capture_rooms_take(&c, &n, 0, 6000), 1);
 	CHECK_EQ(n.frec[0].cap, 8000);
 	CHECK(n.frec[0].map[0] == 0 && n.frec[0].map[1] == 8000);
 	CHECK(n.fidx && n.fidx_cap == 100 && n.fidx_gen != n.gen + 1 && n.fidx_gen != n.gen);
-	CHECK_EQ(rooms_take(&c, &n, 1, 6000), 0); /* the 5000 one does not hold it */
-	CHECK_EQ(rooms_take(&c, &n, 1, 4000), 1);
+	CHECK_EQ(capture_rooms_take(&c, &n, 1, 6000), 0); /* the 5000 one does not hold it */
+	CHECK_EQ(capture_rooms_take(&c, &n, 1, 4000), 1);
 	CHECK_EQ(n.frec[1].cap, 5000);
 	CHECK_EQ(t3.n_pool, 0);
 	CHECK_EQ(t3.rooms_reused, 2);
-	CHECK_EQ(rooms_take(&c, &n, 2, 1), 0); /* none left */
+	CHECK_EQ(capture_rooms_take(&c, &n, 2, 1), 0); /* none left */
 
 	/* a full pool keeps the largest: the smallest pooled room goes back to the giver */
 	for (uint32_t i = 0; i < FREC_ROOMS; i++)
@@ -89,7 +89,7 @@ int main(void)
 	memset(&b, 0, sizeof(b));
 	b.one_time = b.finished = 1;
 	b.frec[0] = room(9999, 5), b.frec[1] = room(10, 5), b.n_frec = 2;
-	rooms_give_back(&c, &b);
+	capture_rooms_give_back(&c, &b);
 	CHECK_EQ(t3.n_pool, FREC_ROOMS);
 	CHECK_EQ(b.frec[0].cap, 1000); /* swapped for the 9999 */
 	CHECK_EQ(b.frec[1].cap, 10);   /* smaller than all: kept */
@@ -100,7 +100,7 @@ int main(void)
 
 	/* the device's end frees every pooled room */
 	freed = 0;
-	rooms_free(&c);
+	capture_rooms_free(&c);
 	CHECK_EQ(freed, FREC_ROOMS);
 	CHECK_EQ(t3.n_pool, 0);
 	free(n.fidx);

@@ -41,7 +41,7 @@ static void free_none(void *p)
 static struct cbuf *new_cbuf(struct capture_device *c, char name)
 {
 	struct cbuf *b = calloc(1, sizeof(*b));
-	hput(&c->tr.cbufs, (uint64_t)name, b);
+	capture_hmap_put(&c->tr.cbufs, (uint64_t)name, b);
 	return b;
 }
 
@@ -55,7 +55,7 @@ static void init_device(struct capture_device *c, int async)
 static void end_device(struct capture_device *c)
 {
 	async_stop(c);
-	hfree_all(&c->tr.cbufs, NULL);
+	capture_hmap_free_all(&c->tr.cbufs, NULL);
 	pthread_mutex_destroy(&c->lock);
 }
 
@@ -81,11 +81,13 @@ static void test_order(void)
 	usleep(20000);
 	CHECK_EQ(__atomic_load_n(&n_expanded, __ATOMIC_SEQ_CST), 0); /* A is not ready: nothing */
 	pthread_mutex_lock(&c.lock);
-	CHECK(hget(&c.tr.cbufs, 'A') && ((struct cbuf *)hget(&c.tr.cbufs, 'A'))->pending_seq == sa);
+	CHECK(capture_hmap_get(&c.tr.cbufs, 'A') &&
+	      ((struct cbuf *)capture_hmap_get(&c.tr.cbufs, 'A'))->pending_seq == sa);
 	async_ready(&c, sa);
 	async_quiesce(&c);
 	CHECK(strcmp(expanded, "AB|C") == 0);
-	CHECK(((struct cbuf *)hget(&c.tr.cbufs, 'A'))->pending_seq == 0); /* no longer waiting */
+	CHECK(((struct cbuf *)capture_hmap_get(&c.tr.cbufs, 'A'))->pending_seq ==
+	      0); /* no longer waiting */
 	CHECK(sa < sb && sb < sc);
 	pthread_mutex_unlock(&c.lock);
 	end_device(&c);
@@ -107,7 +109,7 @@ static void *gate_thread(void *p)
 		async_gate_fences(g->c, 1, &g->fence);
 	} else {
 		pthread_mutex_lock(&g->c->lock);
-		async_wait_cbuf(g->c, hget(&g->c->tr.cbufs, 'A'));
+		async_wait_cbuf(g->c, capture_hmap_get(&g->c->tr.cbufs, 'A'));
 		pthread_mutex_unlock(&g->c->lock);
 	}
 	g->seen = __atomic_load_n(&n_expanded, __ATOMIC_SEQ_CST);
@@ -160,11 +162,11 @@ static void *turn_thread(void *p)
 		async_settle(t->c);
 		log_frame_end(t->c); /* logged as '|' once nothing is expanding */
 	} else {
-		uint64_t turn = sync_begin(t->c);
-		sync_turn(t->c, turn);
+		uint64_t turn = capture_sync_begin(t->c);
+		capture_sync_turn(t->c, turn);
 		VkCommandBuffer cb = (VkCommandBuffer)(uintptr_t)t->name;
 		log_expansion(t->c, 1, &cb);
-		sync_end(t->c);
+		capture_sync_end(t->c);
 	}
 	pthread_mutex_unlock(&t->c->lock);
 	return NULL;
@@ -176,7 +178,8 @@ static void test_turns(void)
 	init_device(&c, 0);
 	expanded[0] = 0;
 	pthread_mutex_lock(&c.lock);
-	uint64_t first = sync_begin(&c); /* 'P' takes the first turn and lets go of the lock */
+	uint64_t first =
+	    capture_sync_begin(&c); /* 'P' takes the first turn and lets go of the lock */
 	pthread_mutex_unlock(&c.lock);
 	struct turn_arg q = {&c, 'Q', 0}, s = {&c, 0, 1};
 	pthread_t tq, ts;
@@ -186,10 +189,10 @@ static void test_turns(void)
 	usleep(20000);
 	pthread_mutex_lock(&c.lock);
 	CHECK(expanded[0] == 0); /* Q waits for P's turn; the settle for both */
-	sync_turn(&c, first);
+	capture_sync_turn(&c, first);
 	VkCommandBuffer p = (VkCommandBuffer)(uintptr_t)'P';
 	log_expansion(&c, 1, &p);
-	sync_end(&c);
+	capture_sync_end(&c);
 	pthread_mutex_unlock(&c.lock);
 	pthread_join(tq, NULL);
 	pthread_join(ts, NULL);
@@ -211,54 +214,54 @@ static void test_index_copies(void)
 	struct mem *ms = calloc(1, sizeof(*ms)), *md = calloc(1, sizeof(*md));
 	ms->size = md->size = 1 << 20;
 	ms->map = (const uint8_t *)staging, ms->map_off = 0, ms->map_size = sizeof(staging);
-	hput(&c.tr.mems, 1, ms);
-	hput(&c.tr.mems, 2, md); /* device-local: not mapped, not host-visible */
+	capture_hmap_put(&c.tr.mems, 1, ms);
+	capture_hmap_put(&c.tr.mems, 2, md); /* device-local: not mapped, not host-visible */
 	struct buf *src = calloc(1, sizeof(*src)), *ib = calloc(1, sizeof(*ib)),
 		   *ib2 = calloc(1, sizeof(*ib2)), *dl = calloc(1, sizeof(*dl));
 	src->size = sizeof(staging), src->mem = 1;
 	ib->size = ib2->size = 4096, ib->mem = ib2->mem = 2;
 	ib->usage = ib2->usage = VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
 	dl->size = 4096, dl->mem = 2;
-	hput(&c.tr.bufs, 10, src);
-	hput(&c.tr.bufs, 11, ib);
-	hput(&c.tr.bufs, 12, ib2);
-	hput(&c.tr.bufs, 13, dl);
+	capture_hmap_put(&c.tr.bufs, 10, src);
+	capture_hmap_put(&c.tr.bufs, 11, ib);
+	capture_hmap_put(&c.tr.bufs, 12, ib2);
+	capture_hmap_put(&c.tr.bufs, 13, dl);
 	struct cmd m = {.op = C_COPY};
 	m.u.copy.kind = K_BUF_BUF;
 	/* staging[0..16) to ib at 256 */
 	m.u.copy.src = 10, m.u.copy.dst = 11, m.u.copy.src_off = 0, m.u.copy.dst_off = 256;
 	m.u.copy.bytes = 32;
-	index_copy(&c, &m);
-	const uint16_t *got = (const uint16_t *)index_data(&c, ib, 256, 32);
+	capture_index_copy(&c, &m);
+	const uint16_t *got = (const uint16_t *)capture_index_data(&c, ib, 256, 32);
 	CHECK(got && got[0] == 1000 && got[15] == 1015);
-	CHECK(index_data(&c, ib, 200, 32) == NULL); /* bytes never written: not known */
+	CHECK(capture_index_data(&c, ib, 200, 32) == NULL); /* bytes never written: not known */
 	/* staging[16..32) right after: the ranges join */
 	m.u.copy.src_off = 32, m.u.copy.dst_off = 288;
-	index_copy(&c, &m);
-	got = (const uint16_t *)index_data(&c, ib, 256, 64);
+	capture_index_copy(&c, &m);
+	got = (const uint16_t *)capture_index_data(&c, ib, 256, 64);
 	CHECK(got && got[16] == 1016 && got[31] == 1031);
 	/* ib to ib2, then inside ib2 (overlapping: as memmove) */
 	m.u.copy.src = 11, m.u.copy.dst = 12, m.u.copy.src_off = 256, m.u.copy.dst_off = 0;
 	m.u.copy.bytes = 64;
-	index_copy(&c, &m);
+	capture_index_copy(&c, &m);
 	m.u.copy.src = 12, m.u.copy.src_off = 0, m.u.copy.dst_off = 8;
 	m.u.copy.bytes = 16;
-	index_copy(&c, &m);
-	got = (const uint16_t *)index_data(&c, ib2, 0, 64);
+	capture_index_copy(&c, &m);
+	got = (const uint16_t *)capture_index_data(&c, ib2, 0, 64);
 	CHECK(got && got[0] == 1000 && got[4] == 1000 && got[11] == 1007 && got[12] == 1012);
 	/* from a buffer whose bytes the layer does not know: ib2's are unknown again */
 	m.u.copy.src = 13, m.u.copy.src_off = 0, m.u.copy.dst_off = 0, m.u.copy.bytes = 16;
-	index_copy(&c, &m);
-	CHECK(index_data(&c, ib2, 0, 16) == NULL);
+	capture_index_copy(&c, &m);
+	CHECK(capture_index_data(&c, ib2, 0, 16) == NULL);
 	/* a copy into a buffer that is not an index buffer is not followed */
 	m.u.copy.src = 10, m.u.copy.dst = 13, m.u.copy.src_off = 0, m.u.copy.dst_off = 0;
-	index_copy(&c, &m);
+	capture_index_copy(&c, &m);
 	CHECK(dl->shadow == NULL);
 	for (size_t i = 0; i < c.tr.bufs.cap; i++)
 		if (c.tr.bufs.val[i])
 			free(((struct buf *)c.tr.bufs.val[i])->shadow);
-	hfree_all(&c.tr.bufs, NULL);
-	hfree_all(&c.tr.mems, NULL);
+	capture_hmap_free_all(&c.tr.bufs, NULL);
+	capture_hmap_free_all(&c.tr.mems, NULL);
 	pthread_mutex_destroy(&c.lock);
 }
 
@@ -280,33 +283,34 @@ static void test_hmap(void)
 			void *v = (void *)(uintptr_t)(op + 1);
 			live += !ref[k];
 			ref[k] = v;
-			bad += hput(&m, k * 0x9e3779b97f4a7c15ull, v) != 0;
+			bad += capture_hmap_put(&m, k * 0x9e3779b97f4a7c15ull, v) != 0;
 		} else { /* delete */
-			void *got = hdel(&m, k * 0x9e3779b97f4a7c15ull);
+			void *got = capture_hmap_del(&m, k * 0x9e3779b97f4a7c15ull);
 			bad += got != ref[k];
 			live -= !!ref[k];
 			ref[k] = NULL;
 		}
 		uint64_t q = 1 + (x >> 40) % KEYS;
-		bad += hget(&m, q * 0x9e3779b97f4a7c15ull) != ref[q];
+		bad += capture_hmap_get(&m, q * 0x9e3779b97f4a7c15ull) != ref[q];
 	}
 	for (uint64_t k = 1; k <= KEYS; k++)
-		bad += hget(&m, k * 0x9e3779b97f4a7c15ull) != ref[k];
+		bad += capture_hmap_get(&m, k * 0x9e3779b97f4a7c15ull) != ref[k];
 	CHECK_EQ(bad, 0);
 	CHECK_EQ(m.live, live);
-	hfree_all(&m, free_none);
+	capture_hmap_free_all(&m, free_none);
 
 	/* churn: a hundred live objects, a million made and destroyed */
 	for (uint64_t k = 1; k <= 100; k++)
-		hput(&m, k, (void *)(uintptr_t)k);
+		capture_hmap_put(&m, k, (void *)(uintptr_t)k);
 	for (uint64_t k = 101; k < 1000101; k++) {
-		hput(&m, k, (void *)(uintptr_t)k);
-		hdel(&m, k - 100);
+		capture_hmap_put(&m, k, (void *)(uintptr_t)k);
+		capture_hmap_del(&m, k - 100);
 	}
 	CHECK_EQ(m.live, 100);
 	CHECK(m.cap <= 1024); /* before: grew to a slot per object ever made (2 Mi slots) */
-	CHECK(hget(&m, 1000100) == (void *)(uintptr_t)1000100 && !hget(&m, 1000000));
-	hfree_all(&m, free_none);
+	CHECK(capture_hmap_get(&m, 1000100) == (void *)(uintptr_t)1000100 &&
+	      !capture_hmap_get(&m, 1000000));
+	capture_hmap_free_all(&m, free_none);
 }
 
 int main(void)

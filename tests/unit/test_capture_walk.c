@@ -96,7 +96,7 @@ static struct img *add_image(struct capture_device *c, uint64_t handle, uint64_t
 				      .tiled = 1};
 	im->depth = depth;
 	im->bound = 1;
-	hput(&c->tr.imgs, handle, im);
+	capture_hmap_put(&c->tr.imgs, handle, im);
 	return im;
 }
 
@@ -105,7 +105,7 @@ static void add_view(struct capture_device *c, uint64_t handle, uint64_t image)
 	struct view *v = calloc(1, sizeof(*v));
 	v->image = image;
 	v->layers = 1;
-	hput(&c->tr.views, handle, v);
+	capture_hmap_put(&c->tr.views, handle, v);
 }
 
 static void add_pipe(struct capture_device *c, uint64_t handle, uint64_t id)
@@ -121,7 +121,7 @@ static void add_pipe(struct capture_device *c, uint64_t handle, uint64_t id)
 	p->fs.has_fs = 1;
 	p->fs.samples = 1;
 	memset(p->used, 0xff, sizeof(p->used));
-	hput(&c->ps.pipes, handle, p);
+	capture_hmap_put(&c->ps.pipes, handle, p);
 }
 
 static struct cmd *add(struct cbuf *b, enum cmd_op op)
@@ -180,7 +180,7 @@ int main(void)
 	CHECK(llct_writer_open(path, &info, &c.out.w, err, sizeof(err)) == 0);
 	struct llct_fp_config fc;
 	llct_fp_config_default(&fc);
-	CHECK(model_create(&c, &fc) == 0);
+	CHECK(capture_model_create(&c, &fc) == 0);
 	c.out.all_frames = 1;
 
 	/* a color target and a depth buffer, their views; pipelines A (id 7) and B (id 9) */
@@ -193,7 +193,7 @@ int main(void)
 
 	/* the secondary: draws 2 with nothing bound (none inherited), binds B, draws 6 */
 	struct cbuf *s = calloc(1, sizeof(*s));
-	hput(&c.tr.cbufs, 0x5, s);
+	capture_hmap_put(&c.tr.cbufs, 0x5, s);
 	draw(s, 2, 1);
 	struct cmd *m = add(s, C_BIND_PIPELINE);
 	m->u.bind.pipe = 0xb;
@@ -204,7 +204,7 @@ int main(void)
 	   running the secondary, binding A and setting the viewport again (the primary's state
 	   is undefined after it) and drawing; a draw after the pass */
 	struct cbuf *p = calloc(1, sizeof(*p));
-	hput(&c.tr.cbufs, 0x1, p);
+	capture_hmap_put(&c.tr.cbufs, 0x1, p);
 	m = add(p, C_LABEL_BEGIN);
 	snprintf(m->u.label, sizeof(m->u.label), "gbuffer");
 	m = add(p, C_BEGIN_RENDERING);
@@ -246,8 +246,8 @@ int main(void)
 
 	/* frame 0 is captured: the walk's order and what it hands the tier */
 	c.frame = 0;
-	CHECK(frame_open(&c) == 1);
-	expand(&c, p, 0);
+	CHECK(capture_frame_open(&c) == 1);
+	capture_expand(&c, p, 0);
 	CHECK_STR(tlog,
 		  "B(2,64x32,Cclear/store,Zload/dc) D(vp48) C(0,16x8) D(vp0) D(vp0) D(vp40) E "
 		  "D(vp40) ");
@@ -261,7 +261,7 @@ int main(void)
 	tlog[0] = '\0';
 	uint32_t kernels = c.out.kernel;
 	c.frame = 1;
-	expand(&c, p, 0);
+	capture_expand(&c, p, 0);
 	CHECK_STR(tlog, "");
 	CHECK(c.out.kernel == kernels);
 	CHECK(llct_writer_close(c.out.w) == 0);
@@ -288,10 +288,10 @@ int main(void)
 	for (size_t i = 0; i < c.tr.cbufs.cap; i++) /* what was built by hand */
 		if (c.tr.cbufs.val[i])
 			free(((struct cbuf *)c.tr.cbufs.val[i])->cmds);
-	hfree_all(&c.tr.cbufs, NULL);
-	hfree_all(&c.tr.imgs, NULL);
-	hfree_all(&c.tr.views, NULL);
-	hfree_all(&c.ps.pipes, NULL);
+	capture_hmap_free_all(&c.tr.cbufs, NULL);
+	capture_hmap_free_all(&c.tr.imgs, NULL);
+	capture_hmap_free_all(&c.tr.views, NULL);
+	capture_hmap_free_all(&c.ps.pipes, NULL);
 	free(c.walk.uses);
 	unlink(path);
 	return check_done("test_capture_walk");

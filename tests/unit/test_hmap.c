@@ -1,7 +1,7 @@
 /* test_hmap.c - the capture layer's handle map (capture/hmap.c) without a device: random
  * inserts, replacements, deletions and lookups against a plain array, over keys that collide in
  * the table (the same low bits), so probe chains run through tombstones and the table grows
- * while they are there; and hfree_all frees every value once. */
+ * while they are there; and capture_hmap_free_all frees every value once. */
 #include "../../capture/core.h"
 #include "check.h"
 
@@ -32,16 +32,16 @@ int main(void)
 		case 1: { /* insert or replace */
 			int *v = malloc(sizeof(*v));
 			*v = step;
-			void *old = hget(&m, k);
+			void *old = capture_hmap_get(&m, k);
 			CHECK(old == ref[i]);
-			CHECK_EQ(hput(&m, k, v), 0);
+			CHECK_EQ(capture_hmap_put(&m, k, v), 0);
 			free(old); /* replaced: the map keeps the new value only */
 			live += !ref[i];
 			ref[i] = v;
 			break;
 		}
 		case 2: { /* delete */
-			void *v = hdel(&m, k);
+			void *v = capture_hmap_del(&m, k);
 			CHECK(v == ref[i]);
 			live -= !!v;
 			free(v);
@@ -49,19 +49,19 @@ int main(void)
 			break;
 		}
 		default:
-			CHECK(hget(&m, k) == ref[i]);
+			CHECK(capture_hmap_get(&m, k) == ref[i]);
 		}
 	}
 	for (unsigned i = 0; i < N_KEYS; i++) { /* every key, at the end */
 		uint64_t k = (i % 2 ? (uint64_t)(i + 1) << 40 : (uint64_t)i + 1);
-		CHECK(hget(&m, k) == ref[i]);
+		CHECK(capture_hmap_get(&m, k) == ref[i]);
 	}
-	CHECK(hget(&m, 0) == NULL);  /* 0 is no handle */
+	CHECK(capture_hmap_get(&m, 0) == NULL); /* 0 is no handle */
 	CHECK(m.n <= m.cap / 2 + 1); /* slots and tombstones at most half the table */
-	hfree_all(&m, count_free);
+	capture_hmap_free_all(&m, count_free);
 	CHECK_EQ(freed, live);
 	CHECK(m.cap == 0 && m.key == NULL);
-	CHECK(hget(&m, 5) == NULL);
-	CHECK(hdel(&m, 5) == NULL);
+	CHECK(capture_hmap_get(&m, 5) == NULL);
+	CHECK(capture_hmap_del(&m, 5) == NULL);
 	return check_done("test_hmap");
 }
