@@ -366,35 +366,37 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 	}
 	if (d.pos)
 		c->tier->consumed(cb, m->u.draw.geom, d.n_vertices);
-	char params[900], ids[300], fr[300] = "";
-	size_t at = 0;
+	struct capture_jtext t;
+	capture_jtext_init(&t);
+	capture_jtext_add(
+	    &t, "{\"indexed\":%s,\"count\":%u,\"instances\":%u,\"first\":%u,\"pipeline\":%llu",
+	    m->u.draw.indexed ? "true" : "false", m->u.draw.count, m->u.draw.instances,
+	    m->u.draw.first, (unsigned long long)(p ? p->id : 0));
 	if (measured != UINT64_MAX)
-		at += (size_t)snprintf(fr + at, sizeof(fr) - at, ",\"%s\":%llu",
-				       c->rs.count_query == VK_QUERY_TYPE_OCCLUSION ? "occlusion"
-										    : "fragments",
-				       (unsigned long long)measured);
-	if (c->tier->tier >= 2 && at < sizeof(fr))
-		at += (size_t)snprintf(fr + at, sizeof(fr) - at,
-				       ",\"positions\":\"%s\",\"primitives\":%u,\"covered\":%llu,"
-				       "\"samples\":%llu,\"tex\":\"%s\"%s",
-				       pos_state, r.primitives, (unsigned long long)r.covered,
-				       (unsigned long long)r.passed,
-				       !r.tex_interpolated ? (r.tex_screen ? "screen" : "none")
-				       : r.tex_screen      ? "mixed"
-							   : "interpolated",
-				       d.st.discards ? ",\"discards\":true" : "");
-	if (recorded && at < sizeof(fr)) /* the TEX came from the records */
-		at += (size_t)snprintf(fr + at, sizeof(fr) - at,
-				       ",\"accesses\":\"instrumented\",\"records\":%u,\"lost\":%u",
-				       ir.records, ir.lost);
-	else if (c->frag_instr && p && (p->tw.why || (p->tw.twin && cb && cb->no_twins)) &&
-		 at < sizeof(fr))
-		at += (size_t)snprintf(fr + at, sizeof(fr) - at,
-				       ",\"accesses\":\"model\",\"why\":\"%s\"",
-				       p->tw.why ? p->tw.why : NO_TWINS);
-	else if (c->frag_instr && at < sizeof(fr)) /* tier 3: every draw row says what it got */
-		at += (size_t)snprintf(
-		    fr + at, sizeof(fr) - at, "%s",
+		capture_jtext_add(&t, ",\"%s\":%llu",
+				  c->rs.count_query == VK_QUERY_TYPE_OCCLUSION ? "occlusion"
+									       : "fragments",
+				  (unsigned long long)measured);
+	if (c->tier->tier >= 2) {
+		capture_jtext_add(&t, ",\"positions\":");
+		capture_jtext_str(&t, pos_state);
+		capture_jtext_add(
+		    &t, ",\"primitives\":%u,\"covered\":%llu,\"samples\":%llu,\"tex\":\"%s\"%s",
+		    r.primitives, (unsigned long long)r.covered, (unsigned long long)r.passed,
+		    !r.tex_interpolated ? (r.tex_screen ? "screen" : "none")
+		    : r.tex_screen      ? "mixed"
+					: "interpolated",
+		    d.st.discards ? ",\"discards\":true" : "");
+	}
+	if (recorded) /* the TEX came from the records */
+		capture_jtext_add(&t, ",\"accesses\":\"instrumented\",\"records\":%u,\"lost\":%u",
+				  ir.records, ir.lost);
+	else if (c->frag_instr && p && (p->tw.why || (p->tw.twin && cb && cb->no_twins))) {
+		capture_jtext_add(&t, ",\"accesses\":\"model\",\"why\":");
+		capture_jtext_str(&t, p->tw.why ? p->tw.why : NO_TWINS);
+	} else if (c->frag_instr) /* tier 3: every draw row says what it got */
+		capture_jtext_add(
+		    &t, "%s",
 		    p && p->tw.nothing
 			? ",\"accesses\":\"none\",\"why\":\"its shaders make no access to record\""
 		    : m->u.draw.sub && c->walk.multi_recorded
@@ -406,38 +408,38 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 			: ",\"accesses\":\"model\",\"why\":\"no records were made for it\"");
 	if (!m->u.draw.sub) /* a single draw, or a multi-draw's first */
 		c->walk.multi_recorded = recorded;
-	capture_att_ids(c, ids, sizeof(ids));
-	snprintf(
-	    params, sizeof(params),
-	    "{\"indexed\":%s,\"count\":%u,\"instances\":%u,\"first\":%u,\"pipeline\":%llu%s%s}",
-	    m->u.draw.indexed ? "true" : "false", m->u.draw.count, m->u.draw.instances,
-	    m->u.draw.first, (unsigned long long)(p ? p->id : 0), fr, ids);
-	capture_kernel_row(c, id, "draw", params);
+	capture_att_ids(c, &t);
+	capture_jtext_add(&t, "}");
+	capture_kernel_row(c, id, "draw", capture_jtext_get(&t));
+	capture_jtext_free(&t);
 }
 
 void capture_do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)
 {
 	struct pipe *p = capture_hmap_get(&c->ps.pipes, c->walk.cur_pipe[1]);
-	char params[400], how[240] = "";
+	struct capture_jtext t;
 	struct instr_result ir;
 	/* tier 3: what the instrumented twin recorded, in place of the buffers' footprint */
 	int recorded = c->tier->dispatch_peek && !c->tier->dispatch_peek(b, m, p, &ir);
+	capture_jtext_init(&t);
+	capture_jtext_add(&t, "{\"groups\":[%u,%u,%u],\"pipeline\":%llu", m->u.dispatch.x,
+			  m->u.dispatch.y, m->u.dispatch.z, (unsigned long long)(p ? p->id : 0));
 	if (recorded)
-		snprintf(how, sizeof(how),
-			 ",\"accesses\":\"instrumented\",\"records\":%u,\"lost\":%u", ir.records,
-			 ir.lost);
-	else if (c->tier3)
-		snprintf(how, sizeof(how), ",\"accesses\":\"footprint\",\"why\":\"%s\"",
-			 p && p->tw.why                        ? p->tw.why
-			 : p && p->tw.twin && b && b->no_twins ? NO_TWINS
-			 : p && p->tw.twin ? "recorded before the layer could record its accesses"
-					   : "no pipeline");
+		capture_jtext_add(&t, ",\"accesses\":\"instrumented\",\"records\":%u,\"lost\":%u",
+				  ir.records, ir.lost);
+	else if (c->tier3) {
+		capture_jtext_add(&t, ",\"accesses\":\"footprint\",\"why\":");
+		capture_jtext_str(&t, p && p->tw.why                        ? p->tw.why
+				      : p && p->tw.twin && b && b->no_twins ? NO_TWINS
+				      : p && p->tw.twin
+					  ? "recorded before the layer could record its accesses"
+					  : "no pipeline");
+	}
+	capture_jtext_add(&t, "}");
 	if (recorded && c->in_frame)
 		c->out.raw_records += ir.records;
-	snprintf(params, sizeof(params), "{\"groups\":[%u,%u,%u],\"pipeline\":%llu%s}",
-		 m->u.dispatch.x, m->u.dispatch.y, m->u.dispatch.z,
-		 (unsigned long long)(p ? p->id : 0), how);
-	capture_new_kernel(c, "dispatch", params);
+	capture_new_kernel(c, "dispatch", capture_jtext_get(&t));
+	capture_jtext_free(&t);
 	c->walk.n_uses = 0;
 	bound_uses(c, p, 1);
 	if (recorded) { /* the buffers' and images' traffic is the records' (sampled images'

@@ -23,20 +23,31 @@ static int store_op(VkAttachmentStoreOp op)
 							: LLCT_STORE_NONE;
 }
 
-void capture_att_ids(const struct capture_device *c, char *buf, size_t size)
+void capture_att_ids(const struct capture_device *c, struct capture_jtext *t)
 {
-	size_t at = (size_t)snprintf(buf, size, ",\"attachments\":[");
+	capture_jtext_add(t, ",\"attachments\":[");
 	int first = 1;
-	for (uint32_t i = 0; i < c->walk.pass.n && at < size; i++) {
+	for (uint32_t i = 0; i < c->walk.pass.n; i++) {
 		const struct llct_attachment *a = &c->walk.pass.att[i];
 		if (a->role != LLCT_ROLE_COLOR && a->role != LLCT_ROLE_DEPTH)
 			continue;
-		at += (size_t)snprintf(buf + at, size - at, "%s%llu", first ? "" : ",",
-				       (unsigned long long)a->id);
+		capture_jtext_add(t, "%s%llu", first ? "" : ",", (unsigned long long)a->id);
 		first = 0;
 	}
-	if (at < size)
-		snprintf(buf + at, size - at, "]");
+	capture_jtext_add(t, "]");
+}
+
+/* A kernel row {"what":WHAT,"attachments":[...]} for the pass's ops. */
+static void pass_kernel(struct capture_device *c, const char *kind, const char *what)
+{
+	struct capture_jtext t;
+	capture_jtext_init(&t);
+	capture_jtext_add(&t, "{\"what\":");
+	capture_jtext_str(&t, what);
+	capture_att_ids(c, &t);
+	capture_jtext_add(&t, "}");
+	capture_new_kernel(c, kind, capture_jtext_get(&t));
+	capture_jtext_free(&t);
 }
 
 /* One state of a stencil face or both. */
@@ -193,11 +204,8 @@ static void begin_pass(struct capture_device *c, uint32_t n, const uint64_t *vie
 		clears |= p->att[i].load == LLCT_LOAD_CLEAR && p->att[i].hiz.bpp;
 	}
 	if (loads || clears) { /* a depth clear writes its HiZ (a fast clear): a kernel too */
-		char params[400], ids[300];
-		capture_att_ids(c, ids, sizeof(ids));
-		snprintf(params, sizeof(params), "{\"what\":\"render pass %s ops\"%s}",
-			 loads ? "load" : "clear", ids);
-		capture_new_kernel(c, loads ? "load" : "clear", params);
+		pass_kernel(c, loads ? "load" : "clear",
+			    loads ? "render pass load ops" : "render pass clear ops");
 	}
 	c->tier->begin_pass(c, p);
 }
@@ -208,10 +216,7 @@ static void end_pass(struct capture_device *c)
 		return;
 	c->walk.rp_active = 0;
 	if (llct_pass_stores(&c->walk.pass)) {
-		char params[400], ids[300];
-		capture_att_ids(c, ids, sizeof(ids));
-		snprintf(params, sizeof(params), "{\"what\":\"render pass store ops\"%s}", ids);
-		capture_new_kernel(c, "store", params);
+		pass_kernel(c, "store", "render pass store ops");
 	}
 	c->tier->end_pass(c, &c->walk.pass);
 }
@@ -220,10 +225,7 @@ static void end_pass(struct capture_device *c)
  * depth/stencil one. */
 static void clear_attachments(struct capture_device *c, const struct cmd *m)
 {
-	char params[400], ids[300];
-	capture_att_ids(c, ids, sizeof(ids));
-	snprintf(params, sizeof(params), "{\"what\":\"clear attachments\"%s}", ids);
-	capture_new_kernel(c, "clear", params);
+	pass_kernel(c, "clear", "clear attachments");
 	VkRect2D r = m->u.catt.rect;
 	uint32_t x0 = r.offset.x > 0 ? (uint32_t)r.offset.x : 0;
 	uint32_t y0 = r.offset.y > 0 ? (uint32_t)r.offset.y : 0;

@@ -4,6 +4,7 @@
 #ifndef LLCT_CAPTURE_WALK_H
 #define LLCT_CAPTURE_WALK_H
 
+#include "jtext.h"
 #include "llct/draw.h"
 #include "llct/footprint.h"
 #include "output.h"
@@ -75,7 +76,7 @@ void capture_do_clear_image(struct capture_device *c, const struct cmd *m);
 
 /* ,"attachments":[ids]: the `resources` rows of the current pass's color and depth
  * attachments, into buf. */
-void capture_att_ids(const struct capture_device *c, char *buf, size_t size);
+void capture_att_ids(const struct capture_device *c, struct capture_jtext *t);
 
 /* Expands a command buffer's shadow list (depth: secondaries executed from it). */
 void capture_expand(struct capture_device *c, struct cbuf *b, int depth);

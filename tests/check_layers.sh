@@ -23,7 +23,7 @@ cd "$SRC/capture" || exit 1
 # the one before it (capture.h: the device record over all of them)
 rank() {
 	case "$1" in
-	layer.h | settings.h | tier.h | async.h | spirv.h | spirv_instr_int.h) echo 0 ;;
+	layer.h | settings.h | tier.h | async.h | spirv.h | spirv_instr_int.h | jtext.h) echo 0 ;;
 	core.h) echo 1 ;; track.h) echo 2 ;; pipes.h) echo 3 ;; record.h) echo 4 ;;
 	output.h) echo 5 ;; walk.h) echo 6 ;; submit.h) echo 7 ;; capture.h) echo 8 ;;
 	tier2/tier2.h) echo 9 ;; tier3/instr.h) echo 10 ;; # the tiers' own, above the device record
@@ -36,7 +36,7 @@ rank() {
 # which sets the tiers up, sees everything
 file_rank() {
 	case "$1" in
-	layer.c | loader.c | settings.c | spirv*.c) echo 0 ;;
+	layer.c | loader.c | settings.c | spirv*.c | jtext.c) echo 0 ;;
 	hmap.c) echo 1 ;;
 	track.c) echo 2 ;;
 	pipes.c) echo 3 ;;
@@ -103,7 +103,7 @@ module_rank() {
 # a source file's sub-module for calls, lowest first; a call loop inside one is allowed
 call_module() {
 	case "$1" in
-	loader | settings | hmap | spirv* | llct_formats | llct_dispatch) echo base ;;
+	loader | settings | hmap | jtext | spirv* | llct_formats | llct_dispatch) echo base ;;
 	core) echo core ;;               # handle -> device, logging, failure
 	track | pipes) echo state ;;     # the tracked objects' lookups
 	async) echo async ;;             # the expansion queue, turns, gates
