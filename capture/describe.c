@@ -318,7 +318,8 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 	vertex_uses(c, p, m);
 	/* tier 3: the fragment twin's records give the sampled images' traffic */
 	struct instr_result ir;
-	int recorded = c->frag_instr && !c->tier->draw_peek(cb, m->u.draw.rec, p, &ir); /* tier 3 */
+	int recorded = c->frag_instr && c->tier->draw_peek &&
+		       !c->tier->draw_peek(cb, m->u.draw.rec, p, &ir); /* tier 3 */
 	/* a multi-draw's later sub-draws: their accesses are in the first's records, so their
 	   sampled images (and buffers) are not modelled again */
 	int in_first = c->frag_instr && m->u.draw.sub && c->walk.multi_recorded && p &&
