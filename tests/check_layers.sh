@@ -154,6 +154,7 @@ if [ $# -gt 0 ]; then
 		case "$sym" in
 		llct_* | capture_* | cap_* | vk* | async_* | instr_* | tier2_* | tier3_* | rdc_* | layer_*) ;;
 		SpvHasResultAndType) ;;
+		__*) ;; # the compiler's own (AddressSanitizer's __odr_asan.*)
 		*) bad "capture/$f.c defines '$sym' without a prefix: name it capture_$sym (or its sub-module's prefix)" ;;
 		esac
 	done <"$T/defs"
