@@ -7,15 +7,20 @@
 #include <string.h>
 #include <vulkan/vulkan.h>
 
-static const char *yes(VkBool32 b) { return b ? "yes" : "no"; }
+static const char *yes(VkBool32 b)
+{
+	return b ? "yes" : "no";
+}
 
 static void stages(char *out, size_t n, VkShaderStageFlags s)
 {
-	static const struct { VkShaderStageFlags bit; const char *name; } t[] = {
-	    {VK_SHADER_STAGE_VERTEX_BIT, "vertex"},
-	    {VK_SHADER_STAGE_GEOMETRY_BIT, "geometry"},
-	    {VK_SHADER_STAGE_FRAGMENT_BIT, "fragment"},
-	    {VK_SHADER_STAGE_COMPUTE_BIT, "compute"}};
+	static const struct {
+		VkShaderStageFlags bit;
+		const char *name;
+	} t[] = {{VK_SHADER_STAGE_VERTEX_BIT, "vertex"},
+		 {VK_SHADER_STAGE_GEOMETRY_BIT, "geometry"},
+		 {VK_SHADER_STAGE_FRAGMENT_BIT, "fragment"},
+		 {VK_SHADER_STAGE_COMPUTE_BIT, "compute"}};
 	out[0] = 0;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (s & t[i].bit)
@@ -25,13 +30,15 @@ static void stages(char *out, size_t n, VkShaderStageFlags s)
 
 static void ops(char *out, size_t n, VkSubgroupFeatureFlags s)
 {
-	static const struct { VkSubgroupFeatureFlags bit; const char *name; } t[] = {
-	    {VK_SUBGROUP_FEATURE_BASIC_BIT, "basic"},
-	    {VK_SUBGROUP_FEATURE_VOTE_BIT, "vote"},
-	    {VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, "arithmetic"},
-	    {VK_SUBGROUP_FEATURE_BALLOT_BIT, "ballot"},
-	    {VK_SUBGROUP_FEATURE_SHUFFLE_BIT, "shuffle"},
-	    {VK_SUBGROUP_FEATURE_QUAD_BIT, "quad"}};
+	static const struct {
+		VkSubgroupFeatureFlags bit;
+		const char *name;
+	} t[] = {{VK_SUBGROUP_FEATURE_BASIC_BIT, "basic"},
+		 {VK_SUBGROUP_FEATURE_VOTE_BIT, "vote"},
+		 {VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, "arithmetic"},
+		 {VK_SUBGROUP_FEATURE_BALLOT_BIT, "ballot"},
+		 {VK_SUBGROUP_FEATURE_SHUFFLE_BIT, "shuffle"},
+		 {VK_SUBGROUP_FEATURE_QUAD_BIT, "quad"}};
 	out[0] = 0;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (s & t[i].bit)
@@ -76,7 +83,8 @@ int main(void)
 		    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
 		VkPhysicalDeviceSubgroupProperties sg = {
 		    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, &drv};
-		VkPhysicalDeviceProperties2 p2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sg};
+		VkPhysicalDeviceProperties2 p2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+						  &sg};
 		vkGetPhysicalDeviceProperties2(pds[i], &p2);
 		VkPhysicalDeviceTransformFeedbackFeaturesEXT xfb = {
 		    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT};

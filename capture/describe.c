@@ -322,8 +322,7 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 		       !c->tier->draw_peek(cb, m->u.draw.rec, p, &ir); /* tier 3 */
 	/* a multi-draw's later sub-draws: their accesses are in the first's records, so their
 	   sampled images (and buffers) are not modelled again */
-	int in_first = c->frag_instr && m->u.draw.sub && c->walk.multi_recorded && p &&
-		       p->tw.twin;
+	int in_first = c->frag_instr && m->u.draw.sub && c->walk.multi_recorded && p && p->tw.twin;
 	if (recorded || in_first) { /* sampled images, and buffers when every stage records,
 				       from records */
 		size_t k = 0;

@@ -40,8 +40,9 @@ void rdc_open(struct capture_device *c, const char *path_template)
 	pRENDERDOC_GetAPI get = h ? (pRENDERDOC_GetAPI)dlsym(h, "RENDERDOC_GetAPI") : NULL;
 	if (!get || !get(eRENDERDOC_API_Version_1_6_0, (void **)&api) || !api) {
 		api = NULL;
-		cap_log("--renderdoc: RenderDoc's layer is not in this program "
-			"(ENABLE_VULKAN_RENDERDOC_CAPTURE=1; apt-get install librenderdoc); no .rdc");
+		cap_log(
+		    "--renderdoc: RenderDoc's layer is not in this program "
+		    "(ENABLE_VULKAN_RENDERDOC_CAPTURE=1; apt-get install librenderdoc); no .rdc");
 		cap_status_failed("RenderDoc's layer is not in the program: no .rdc was written");
 		return;
 	}

@@ -22,7 +22,7 @@ struct walk {
 	struct llct_pass pass; /* the render pass instance being expanded */
 	struct llct_use *uses; /* a draw's or dispatch's resources, reused */
 	size_t n_uses, cap_uses;
-	struct cbuf *cb; /* the command buffer whose draws are being expanded */
+	struct cbuf *cb;    /* the command buffer whose draws are being expanded */
 	int multi_recorded; /* tier 3: the last multi-draw's first sub-draw had records (its
 			       later sub-draws' rows say what it got) */
 };

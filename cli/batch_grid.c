@@ -5,13 +5,13 @@
 #include "batch.h"
 #include "cli.h"
 
+#include <errno.h>
 #include <glob.h>
 #include <ini.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
-#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -382,8 +382,8 @@ static struct list get(struct section *s, enum key k, const char **def)
 /* The trace's id (llct_reader_id), or its path when it cannot be read (its jobs then fail
  * with the reader's message). Each of the section's frame ranges is checked against the
  * frames the trace holds, as replay checks --frames: non-zero with the reason in err. */
-static int trace_id(const char *path, const struct list *frames, char *out, size_t size,
-		    char *err, size_t err_size)
+static int trace_id(const char *path, const struct list *frames, char *out, size_t size, char *err,
+		    size_t err_size)
 {
 	struct llct_reader *r;
 	char why[256];
@@ -525,7 +525,8 @@ static const char *where(const struct batch_grid *g, const struct section *s, ch
 static int expand(struct batch_grid *g, struct section *s, size_t si, char *err, size_t err_size)
 {
 	char at[PATH_MAX + 320];
-	static const char *all[] = {"all"}, *corun_pol[] = {NULL}, *none[] = {"none"}, *off[] = {"off"}, *mod[] = {"mod"}, *n4[] = {"4"},
+	static const char *all[] = {"all"}, *corun_pol[] = {NULL}, *none[] = {"none"},
+			  *off[] = {"off"}, *mod[] = {"mod"}, *n4[] = {"4"},
 			  *allocate[] = {"allocate"}, *n64[] = {"64"}, *n16[] = {"16"},
 			  *hit[] = {"120"}, *miss[] = {"480"}, *page[] = {"4KiB"},
 			  *dflt[] = {"default"}, *s8[] = {"8MiB"}, *tenant[] = {"tenant"},
@@ -684,9 +685,9 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 		if (llct_cache_config_check(&c.cache, why_, sizeof(why_))) {
 			char hint[160];
 			cli_llc_hint(geo_text, hint, sizeof(hint));
-			st = gerr(err, err_size, "%s LLC %llu:%u:%u: %s%s", where(g, s, at, sizeof(at)),
-				  (unsigned long long)c.cache.size, c.cache.ways, c.cache.line,
-				  why_, hint);
+			st = gerr(err, err_size, "%s LLC %llu:%u:%u: %s%s",
+				  where(g, s, at, sizeof(at)), (unsigned long long)c.cache.size,
+				  c.cache.ways, c.cache.line, why_, hint);
 			break;
 		}
 		if (!dup && g->n_cells >= BATCH_MAX_CELLS) { /* a typo's cross product, likely */

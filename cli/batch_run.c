@@ -89,8 +89,8 @@ static int same_sweep(const struct batch_cell *a, const struct batch_cell *b)
 	    a->cache.ucd != b->cache.ucd || a->contention != b->contention ||
 	    a->sample_sets != b->sample_sets || a->confidence != b->confidence ||
 	    a->simultaneous != b->simultaneous || a->per_kernel != b->per_kernel ||
-	    a->flow != b->flow ||
-	    (a->contention && a->contention_by != b->contention_by) || a->n_pol != b->n_pol)
+	    a->flow != b->flow || (a->contention && a->contention_by != b->contention_by) ||
+	    a->n_pol != b->n_pol)
 		return 0;
 	for (size_t m = 0; m < a->n_pol; m++)
 		if (a->pol[m] != b->pol[m] || a->done[m] != b->done[m])
@@ -401,8 +401,8 @@ int batch_run(struct batch_grid *g, const struct batch_plan *p, const struct bat
 				fputc('\n', stderr);
 			cli_error("batch: failed: %s%s (%zu configuration%s x %zu polic%s): %s",
 				  what, jb->n_cells > 1 ? " and its sweep" : "", jb->n_cells,
-				  jb->n_cells == 1 ? "" : "s", job.n_pol, job.n_pol == 1 ? "y" : "ies",
-				  err);
+				  jb->n_cells == 1 ? "" : "s", job.n_pol,
+				  job.n_pol == 1 ? "y" : "ies", err);
 			rc = EXIT_FAIL;
 		}
 		replay_job_release(&job);
@@ -416,13 +416,13 @@ int batch_run(struct batch_grid *g, const struct batch_plan *p, const struct bat
 	}
 	double el = cli_now() - t0;
 	if (!o->quiet || rc != EXIT_OK)
-		fprintf(
-		    stderr,
-		    "batch: %zu run%s made, %zu failed (%zu job%s), in %.2fs (%.1f runs/s); results "
-		    "in '%s'\n",
-		    runs_done, runs_done == 1 ? "" : "s", runs_failed, jobs_failed,
-		    jobs_failed == 1 ? "" : "s", el,
-		    el > 0 ? (double)runs_done / el : 0.0, o->out);
+		fprintf(stderr,
+			"batch: %zu run%s made, %zu failed (%zu job%s), in %.2fs (%.1f runs/s); "
+			"results "
+			"in '%s'\n",
+			runs_done, runs_done == 1 ? "" : "s", runs_failed, jobs_failed,
+			jobs_failed == 1 ? "" : "s", el, el > 0 ? (double)runs_done / el : 0.0,
+			o->out);
 	(void)runs_total;
 	free(work);
 	return rc;

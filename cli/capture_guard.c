@@ -36,15 +36,17 @@ int cli_capture_guard(pid_t group, double kill_after)
 		for (int i = 0; i < 3 && null >= 0; i++)
 			dup2(null, i);
 		struct rlimit rl;
-		int top = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536 ? (int)rl.rlim_cur
-										  : 65536;
+		int top = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 65536
+			      ? (int)rl.rlim_cur
+			      : 65536;
 		for (int i = 3; i < top; i++)
 			if (i != fd[0])
 				close(i);
 		char b;
 		while (read(fd[0], &b, 1) < 0 && errno == EINTR)
 			;
-		if (kill(-group, 0) != 0) /* the program's group ended with llctrace: nothing to do */
+		if (kill(-group, 0) !=
+		    0) /* the program's group ended with llctrace: nothing to do */
 			_exit(0);
 		kill(-group, SIGTERM);
 		for (double t = 0; t < kill_after; t += 0.1) {

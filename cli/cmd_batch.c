@@ -156,9 +156,10 @@ int cmd_batch(int argc, char **argv)
 		goto out;
 	}
 	if (ro.out && !slurm && !list) /* each job's runs are committed when the job ends */
-		cli_on_interrupt("llctrace batch: interrupted; the jobs finished so far are in '%s' "
-				 "(the same command again does the rest)",
-				 ro.out);
+		cli_on_interrupt(
+		    "llctrace batch: interrupted; the jobs finished so far are in '%s' "
+		    "(the same command again does the rest)",
+		    ro.out);
 	if (list) {
 		for (size_t i = 0; i < g.n_cells; i++)
 			for (size_t m = 0; m < g.cells[i].n_pol; m++)

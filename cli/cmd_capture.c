@@ -47,8 +47,7 @@ static int layer_dir(char *buf, size_t size)
 	}
 	const char *xdg = getenv("XDG_DATA_DIRS");
 	char dirs[4096];
-	snprintf(dirs, sizeof(dirs), "%s:/usr/local/share:/usr/share:/etc",
-		 xdg && *xdg ? xdg : "");
+	snprintf(dirs, sizeof(dirs), "%s:/usr/local/share:/usr/share:/etc", xdg && *xdg ? xdg : "");
 	for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d;
 	     d = strtok_r(NULL, ":", &save)) {
 		snprintf(probe, sizeof(probe), "%s/vulkan/explicit_layer.d/%s", d, MANIFEST);
@@ -409,8 +408,9 @@ int cmd_capture(int argc, char **argv)
 	/* however llctrace ends from here on (a SIGKILL from `timeout -k` included), the program's
 	   group does not outlive it */
 	if (cli_capture_guard(pid, kill_after) < 0 && !quiet)
-		fprintf(stderr, "llctrace: cannot start the guard that ends '%s' if llctrace is "
-				"killed: %s\n",
+		fprintf(stderr,
+			"llctrace: cannot start the guard that ends '%s' if llctrace is "
+			"killed: %s\n",
 			argv[optind], strerror(errno));
 	if (got_signal) /* came between fork and here */
 		kill(-pid, got_signal);
@@ -492,9 +492,10 @@ int cmd_capture(int argc, char **argv)
 			"llctrace capture: tier 3: %llu of %llu draws and dispatches were not "
 			"instrumented (their kernels rows say why: llctrace info --kernels)%s\n",
 			(unsigned long long)ni.left, (unsigned long long)ni.kernels,
-			ni.lead ? "; most were recorded before the twin lead: a program that records "
-				  "its command buffers once needs --twin-lead all"
-				: "");
+			ni.lead
+			    ? "; most were recorded before the twin lead: a program that records "
+			      "its command buffers once needs --twin-lead all"
+			    : "");
 	if (n == 0 && rc == EXIT_OK) {
 		/* an empty trace is almost always a wrong boundary or range, not what was wanted:
 		   say how many frames the layer saw and how it counted them */
@@ -503,8 +504,9 @@ int cmd_capture(int argc, char **argv)
 		int seen = atoi(cost.seen);
 		how = how ? how + 1 : "";
 		if (seen > 0)
-			snprintf(saw, sizeof(saw), " (the layer saw %d frames, 0-%d, counted at %.*s)",
-				 seen, seen - 1, (int)strcspn(how, ")"), how);
+			snprintf(saw, sizeof(saw),
+				 " (the layer saw %d frames, 0-%d, counted at %.*s)", seen,
+				 seen - 1, (int)strcspn(how, ")"), how);
 		else if (cost.seen[0])
 			snprintf(saw, sizeof(saw), " (the layer saw no frame end)");
 		cli_error(kept_old ? "no frame was captured ('%s' is left as it was): %s%s"

@@ -85,7 +85,8 @@ int cmd_compare(int argc, char **argv)
 	snprintf(count, sizeof(count), "SELECT count(*) FROM (%s)", sql);
 	sqlite3_stmt *st = NULL;
 	long long rows = -1;
-	if (sqlite3_prepare_v2(h, count, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+	if (sqlite3_prepare_v2(h, count, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
 		rows = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	llct_results_close_read(h, tmp);

@@ -54,7 +54,8 @@ int cmd_import(int argc, char **argv)
 		return EXIT_FAIL;
 	(void)quiet;
 
-	enum cli_file_kind kind = strcmp(in_path, "-") == 0 ? CLI_FILE_OTHER : cli_file_kind(in_path);
+	enum cli_file_kind kind =
+	    strcmp(in_path, "-") == 0 ? CLI_FILE_OTHER : cli_file_kind(in_path);
 	if (kind == CLI_FILE_TRACE || kind == CLI_FILE_RESULTS || kind == CLI_FILE_SQLITE ||
 	    kind == CLI_FILE_REPORT || kind == CLI_FILE_DIR) {
 		cli_error("'%s' is %s, not CSV records (llctrace dump --csv TRACE > IN.csv writes "
@@ -84,8 +85,10 @@ int cmd_import(int argc, char **argv)
 	if (in != stdin)
 		fclose(in);
 	if (!st && !n) { /* a header alone: a trace of no frame would replay as "all 0.0%" */
-		snprintf(err, sizeof(err), "'%s' holds no record (a header line alone?): nothing "
-			 "was imported", in_path);
+		snprintf(err, sizeof(err),
+			 "'%s' holds no record (a header line alone?): nothing "
+			 "was imported",
+			 in_path);
 		st = LLCT_ERR_FORMAT;
 	}
 	if (cli_finish_trace(w, tmp, out_path, st, err, sizeof(err)))

@@ -110,16 +110,17 @@ static int model_memory(const struct replay_job *a)
 	snprintf(need, sizeof(need), "%.1f GiB", (double)total / (1 << 30));
 	snprintf(mem, sizeof(mem), "%.1f GiB", (double)have / (1 << 30));
 	if (have && total > have) {
-		cli_error("the models would hold %s of state (%zu polic%s x %zu size%s), more than "
-			  "this machine's %s of memory: replay fewer policies or sizes at once, or a "
-			  "smaller --llc",
-			  need, a->n_pol, a->n_pol == 1 ? "y" : "ies", n_cfg, n_cfg == 1 ? "" : "s",
-			  mem);
+		cli_error(
+		    "the models would hold %s of state (%zu polic%s x %zu size%s), more than "
+		    "this machine's %s of memory: replay fewer policies or sizes at once, or a "
+		    "smaller --llc",
+		    need, a->n_pol, a->n_pol == 1 ? "y" : "ies", n_cfg, n_cfg == 1 ? "" : "s", mem);
 		return 1;
 	}
 	if (total > (1ull << 30))
-		fprintf(stderr, "llctrace replay: the models hold %s of state (the machine has %s)\n",
-			need, mem);
+		fprintf(stderr,
+			"llctrace replay: the models hold %s of state (the machine has %s)\n", need,
+			mem);
 	return 0;
 }
 
@@ -141,10 +142,13 @@ static int mrc_sizes(struct llc_list *mrc, const struct llc_list *sizes, struct 
 	    a->sample_sets > 1) { /* what the stacks do not count: a usage error, as --policy's */
 		cli_usage_error("replay",
 				"--mrc counts LRU's misses at every size in one pass: not with %s",
-				a->per_kernel ? "--per-kernel" : a->flow ? "--flow"
-				: a->partition ? "--partition" : a->bypass ? "--bypass"
-				: a->colors ? "--colors" : a->contention ? "--contention-by"
-				: "--sample-sets");
+				a->per_kernel   ? "--per-kernel"
+				: a->flow       ? "--flow"
+				: a->partition  ? "--partition"
+				: a->bypass     ? "--bypass"
+				: a->colors     ? "--colors"
+				: a->contention ? "--contention-by"
+						: "--sample-sets");
 		return 1;
 	}
 	if (sizes->n > 1) {

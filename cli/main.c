@@ -83,7 +83,8 @@ const struct cli_command cli_commands[] = {
      "Exit status: the program's failure is reported (1); the trace keeps every frame\n"
      "completed before a crash. A trace with no frame is an error (1) that says why.\n"
      "Ended by a signal: 128 + its number, the frames written before kept.\n"},
-    {"compare", cmd_compare, "set any run or policy against another on the same trace and configuration",
+    {"compare", cmd_compare,
+     "set any run or policy against another on the same trace and configuration",
      "usage: llctrace compare [--frames] [--csv] RESULTS.db A B\n"
      "\n"
      "A against B on every trace and configuration both were replayed on: misses, B's\n"

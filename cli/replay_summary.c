@@ -46,8 +46,7 @@ int replay_print_summary(struct llct_results *db, const struct replay_job *a, co
 	fprintf(stderr,
 		"replayed %llu records x %zu polic%s%s%.0zu%s%s in %.2fs; results in '%s'\n",
 		(unsigned long long)a->records, a->n_pol, a->n_pol == 1 ? "y" : "ies",
-		a->n_sweep ? " x " : "", a->n_sweep,
-		a->n_sweep ? " LLC sizes" : "",
+		a->n_sweep ? " x " : "", a->n_sweep, a->n_sweep ? " LLC sizes" : "",
 		a->one_pass ? " in one pass (LRU stack distances)" : "", a->wall_s, out_path);
 	return rc;
 }

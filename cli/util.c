@@ -2,9 +2,9 @@
 #include "cli.h"
 #include "llct/policy.h"
 
+#include "llct/trace.h"
 #include <ctype.h>
 #include <signal.h>
-#include "llct/trace.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -51,7 +51,9 @@ void cli_on_interrupt(const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vsnprintf(interrupt_msg, sizeof(interrupt_msg) - 1, fmt, ap);
 	va_end(ap);
-	interrupt_len = n < 0 ? 0 : (size_t)n < sizeof(interrupt_msg) - 1 ? (size_t)n : sizeof(interrupt_msg) - 2;
+	interrupt_len = n < 0                                   ? 0
+			: (size_t)n < sizeof(interrupt_msg) - 1 ? (size_t)n
+								: sizeof(interrupt_msg) - 2;
 	interrupt_msg[interrupt_len++] = '\n';
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -262,10 +264,20 @@ int cli_parse_size(const char *s, uint64_t *out)
 	static const struct {
 		const char *suffix;
 		uint64_t mult;
-	} units[] = {{"", 1},        {"B", 1},         {"K", 1024},       {"KiB", 1024},
-		     {"KB", 1000},   {"M", 1 << 20},   {"MiB", 1 << 20},  {"MB", 1000000},
-		     {"G", 1 << 30}, {"GiB", 1 << 30}, {"GB", 1000000000},
-		     {"T", 1ull << 40}, {"TiB", 1ull << 40}, {"TB", 1000000000000ull}};
+	} units[] = {{"", 1},
+		     {"B", 1},
+		     {"K", 1024},
+		     {"KiB", 1024},
+		     {"KB", 1000},
+		     {"M", 1 << 20},
+		     {"MiB", 1 << 20},
+		     {"MB", 1000000},
+		     {"G", 1 << 30},
+		     {"GiB", 1 << 30},
+		     {"GB", 1000000000},
+		     {"T", 1ull << 40},
+		     {"TiB", 1ull << 40},
+		     {"TB", 1000000000000ull}};
 	char *end;
 	if (!s || *s < '0' || *s > '9')
 		return 0;

@@ -49,11 +49,10 @@ sqlite3 *llct_results_handle(struct llct_results *r)
 /* Runs the schema texts of versions from+1 .. LLCT_RESULTS_SCHEMA_VERSION. */
 static int create_versions(sqlite3 *db, int64_t from)
 {
-	const char *const v[] = {llct_results_schema_v1, llct_results_schema_v2,
-				 llct_results_schema_v3, llct_results_schema_v4,
-				 llct_results_schema_v5, llct_results_schema_v6,
-				 llct_results_schema_v7, llct_results_schema_v8,
-				 llct_results_schema_v9};
+	const char *const v[] = {
+	    llct_results_schema_v1, llct_results_schema_v2, llct_results_schema_v3,
+	    llct_results_schema_v4, llct_results_schema_v5, llct_results_schema_v6,
+	    llct_results_schema_v7, llct_results_schema_v8, llct_results_schema_v9};
 	_Static_assert(sizeof(v) / sizeof(v[0]) == LLCT_RESULTS_SCHEMA_VERSION,
 		       "one schema text per version");
 	for (int64_t k = from; k < LLCT_RESULTS_SCHEMA_VERSION; k++) {

@@ -61,10 +61,11 @@ int llct_results_add_flow(struct llct_results *r, int64_t run_id, const struct l
 	int st = LLCT_OK;
 	if (!n)
 		return LLCT_OK;
-	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO kernel_flow(run_id, frame, producer, consumer, from_stream,"
-			       " to_stream, reads, hits) VALUES(?,?,?,?,?,?,?,?)",
-			       -1, &s, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(
+		db,
+		"INSERT INTO kernel_flow(run_id, frame, producer, consumer, from_stream,"
+		" to_stream, reads, hits) VALUES(?,?,?,?,?,?,?,?)",
+		-1, &s, NULL) != SQLITE_OK)
 		return llct_results_fail(r, "cannot prepare the kernel_flow rows");
 	for (size_t i = 0; i < n && !st; i++) {
 		sqlite3_bind_int64(s, 1, run_id);

@@ -37,8 +37,8 @@
 	" || coalesce(' bypass=' || json_extract(params, '$.bypass'), '')"                         \
 	" || coalesce(' colors=' || json_extract(params, '$.colors'), '')"                         \
 	" || coalesce(' sample-sets=' || json_extract(params, '$.sample_sets'), '')"               \
-	" || CASE WHEN json_extract(params, '$.corun') AND (json_extract(params, '$.hit_latency')"  \
-	" <> 120 OR json_extract(params, '$.miss_latency') <> 480) THEN ' latency='"              \
+	" || CASE WHEN json_extract(params, '$.corun') AND (json_extract(params, '$.hit_latency')" \
+	" <> 120 OR json_extract(params, '$.miss_latency') <> 480) THEN ' latency='"               \
 	" || json_extract(params, '$.hit_latency') || '/' || json_extract(params,"                 \
 	" '$.miss_latency') ELSE '' END"                                                           \
 	" || CASE WHEN json_extract(params, '$.corun') AND EXISTS (SELECT 1 FROM"                  \
@@ -410,7 +410,7 @@ const char llct_results_schema_v8[] =
  * them, and the store writes what the draws left in the render caches); a dispatch's pipeline
  * ("dispatch p11"); or its kind. */
 #define PASS_OF(t)                                                                                 \
-	" coalesce(" t ".name, 'pass ' || json_extract(" t ".params, '$.attachments'),"              \
+	" coalesce(" t ".name, 'pass ' || json_extract(" t ".params, '$.attachments'),"            \
 	" " t ".kind || ' p' || json_extract(" t ".params, '$.pipeline'), " t ".kind, '?')"
 
 /* Version 9: pass-to-pass reuse (replay --flow, and --per-kernel). kernel_flow holds, per run and
@@ -426,74 +426,107 @@ const char llct_results_schema_v9[] =
     " hits INTEGER NOT NULL,"
     " PRIMARY KEY(run_id, frame, consumer, producer, from_stream, to_stream)) WITHOUT ROWID;"
     "CREATE VIEW flow_kernels AS SELECT f.run_id, c.trace, c.policy, c.llc_bytes, c.config,"
-    " c.latest, f.frame, f.producer, p.kind AS producer_kind, p.name AS producer_name,"
-    PASS_OF("p") " AS producer_pass, f.consumer, k.kind AS consumer_kind,"
-    " k.name AS consumer_name," PASS_OF("k") " AS consumer_pass, f.from_stream, f.to_stream,"
-    " f.reads, f.hits, round(1.0 * f.hits / f.reads, 4) AS hit_rate"
-    " FROM kernel_flow f JOIN configs c ON c.run_id = f.run_id JOIN runs r ON r.id = f.run_id"
-    " LEFT JOIN trace_kernels p ON p.trace_id = r.trace_id AND p.kernel = f.producer"
-    " LEFT JOIN trace_kernels k ON k.trace_id = r.trace_id AND k.kernel = f.consumer;"
-    "CREATE VIEW flow_passes AS SELECT run_id, trace, policy, llc_bytes, config, latest, frame,"
-    " producer_pass, consumer_pass, from_stream, to_stream, count(DISTINCT producer) AS producers,"
-    " count(DISTINCT consumer) AS consumers, sum(reads) AS reads, sum(hits) AS hits,"
-    " round(1.0 * sum(hits) / sum(reads), 4) AS hit_rate FROM flow_kernels"
-    " GROUP BY run_id, frame, producer_pass, consumer_pass, from_stream, to_stream;"
-    "CREATE VIEW flow_totals AS SELECT f.run_id, c.trace, c.policy, c.llc_bytes, c.config,"
-    " c.latest, f.frame, f.from_stream, f.to_stream, sum(f.reads) AS reads, sum(f.hits) AS hits,"
-    " round(1.0 * sum(f.hits) / sum(f.reads), 4) AS hit_rate"
-    " FROM kernel_flow f JOIN configs c ON c.run_id = f.run_id"
-    " GROUP BY f.run_id, f.frame, f.from_stream, f.to_stream;"
-    "CREATE VIEW flow_trace AS SELECT run_id, trace, policy, llc_bytes, config, latest,"
-    " from_stream, to_stream, count(*) AS frames, sum(reads) AS reads, sum(hits) AS hits,"
-    " round(1.0 * sum(hits) / sum(reads), 4) AS hit_rate FROM flow_totals"
-    " GROUP BY run_id, from_stream, to_stream;"
-    /* any run against any other of the same trace (path, id and capture time) and
-     * configuration: over the trace and frame by frame, with the DRRIP views' columns
-     * (llctrace compare reads them); frame_misses gains its run's trace, policy and size */
-    "DROP VIEW IF EXISTS frame_misses;"
-    "CREATE VIEW frame_misses AS SELECT s.run_id, s.frame, sum(s.reads + s.writes) AS accesses,"
-    " sum(s.reads + s.writes - s.read_hits - s.write_hits) AS misses,"
-    " sum(s.reads - s.read_hits) AS read_misses, r.trace, r.policy, r.llc_bytes"
-    " FROM stream_stats s JOIN runs r ON r.id = s.run_id GROUP BY s.run_id, s.frame;"
-    "CREATE VIEW run_comparisons AS SELECT a.id AS run_id, o.id AS other_run_id, ca.trace,"
-    " ca.config, a.policy, o.policy AS other_policy, ca.latest, co.latest AS other_latest,"
-    " a.misses, o.misses AS other_misses,"
-    " CASE WHEN o.misses > 0 THEN 1.0 - 1.0 * a.misses / o.misses END AS miss_saving,"
-    " a.read_misses, o.read_misses AS other_read_misses,"
-    " CASE WHEN o.read_misses > 0 THEN 1.0 - 1.0 * a.read_misses / o.read_misses END"
-    " AS read_miss_saving FROM run_misses a JOIN configs ca ON ca.run_id = a.id"
-    " JOIN configs co ON co.trace = ca.trace AND co.trace_id IS ca.trace_id"
-    " AND co.trace_created IS ca.trace_created AND co.config = ca.config AND co.run_id <> a.id"
-    " JOIN run_misses o ON o.id = co.run_id;"
-    "CREATE VIEW frame_comparisons AS SELECT p.run_id, p.other_run_id, p.trace, p.config,"
-    " p.policy, p.other_policy, p.latest, p.other_latest, a.frame, a.misses,"
-    " o.misses AS other_misses,"
-    " CASE WHEN o.misses > 0 THEN 1.0 - 1.0 * a.misses / o.misses END AS miss_saving,"
-    " a.read_misses, o.read_misses AS other_read_misses,"
-    " CASE WHEN o.read_misses > 0 THEN 1.0 - 1.0 * a.read_misses / o.read_misses END"
-    " AS read_miss_saving FROM run_comparisons p"
-    " JOIN frame_misses a ON a.run_id = p.run_id"
-    " JOIN frame_misses o ON o.run_id = p.other_run_id AND o.frame = a.frame;"
-    /* configs: a co-run's timing named only where it is not the default */
-    "DROP VIEW IF EXISTS configs;"
-    "CREATE VIEW configs AS WITH c AS (SELECT id, trace, trace_id, trace_created, policy,"
-    " llc_bytes," CONFIG_LABEL_HEAD
-    " || CASE json_extract(params, '$.write_policy') WHEN 'write-back no-write-allocate'"
-    " THEN ' write=no-allocate' WHEN 'write-evict' THEN ' write=evict' ELSE '' END"
-    " || coalesce(' sector=' || json_extract(params, '$.sector'), '')" CONFIG_LABEL_TAIL_V9
-    " SELECT id AS run_id, trace, trace_id, trace_created, policy,"
-    " llc_bytes, size || rest AS config, '*' || rest AS shape, id = max(id) OVER (PARTITION BY"
-    " trace, trace_id, trace_created, policy, size || rest) AS latest FROM c;"
-    /* miss_curves gains `curve`: the runs that make one curve. Runs of one shape (all but the
-     * size) at several sizes, as before; and a one-pass LRU replay (--mrc), whose sizes differ
-     * in their ways, is one curve by its set count and line ("lru --mrc 8192 sets:64"); and
-     * `sets`, `ways` to order and label it */
-    "DROP VIEW IF EXISTS miss_curves;"
-    "CREATE VIEW miss_curves AS SELECT c.run_id, c.trace, c.policy, c.shape, c.llc_bytes,"
-    " m.accesses, m.misses, CASE WHEN m.accesses > 0 THEN 1.0 * m.misses / m.accesses END"
-    " AS miss_rate, c.latest, CASE WHEN json_extract(r.params, '$.one_pass') IS NOT NULL"
-    " THEN 'lru --mrc ' || r.sets || ' sets:' || r.line ELSE c.policy || ' ' || c.shape END"
-    " AS curve, r.sets, r.ways FROM configs c JOIN runs r ON r.id = c.run_id"
-    " JOIN (SELECT run_id, sum(reads + writes) AS accesses,"
-    " sum(reads + writes - read_hits - write_hits) AS misses"
-    " FROM stream_stats GROUP BY run_id) m ON m.run_id = c.run_id;";
+    " c.latest, f.frame, f.producer, p.kind AS producer_kind, p.name AS producer_name," PASS_OF(
+	"p") " AS producer_pass, f.consumer, k.kind AS consumer_kind,"
+	     " k.name AS consumer_name," PASS_OF(
+		 "k") " AS consumer_pass, f.from_stream, f.to_stream,"
+		      " f.reads, f.hits, round(1.0 * f.hits / f.reads, 4) AS hit_rate"
+		      " FROM kernel_flow f JOIN configs c ON c.run_id = f.run_id JOIN runs r ON "
+		      "r.id = f.run_id"
+		      " LEFT JOIN trace_kernels p ON p.trace_id = r.trace_id AND p.kernel = "
+		      "f.producer"
+		      " LEFT JOIN trace_kernels k ON k.trace_id = r.trace_id AND k.kernel = "
+		      "f.consumer;"
+		      "CREATE VIEW flow_passes AS SELECT run_id, trace, policy, llc_bytes, config, "
+		      "latest, frame,"
+		      " producer_pass, consumer_pass, from_stream, to_stream, count(DISTINCT "
+		      "producer) AS producers,"
+		      " count(DISTINCT consumer) AS consumers, sum(reads) AS reads, sum(hits) AS "
+		      "hits,"
+		      " round(1.0 * sum(hits) / sum(reads), 4) AS hit_rate FROM flow_kernels"
+		      " GROUP BY run_id, frame, producer_pass, consumer_pass, from_stream, "
+		      "to_stream;"
+		      "CREATE VIEW flow_totals AS SELECT f.run_id, c.trace, c.policy, c.llc_bytes, "
+		      "c.config,"
+		      " c.latest, f.frame, f.from_stream, f.to_stream, sum(f.reads) AS reads, "
+		      "sum(f.hits) AS hits,"
+		      " round(1.0 * sum(f.hits) / sum(f.reads), 4) AS hit_rate"
+		      " FROM kernel_flow f JOIN configs c ON c.run_id = f.run_id"
+		      " GROUP BY f.run_id, f.frame, f.from_stream, f.to_stream;"
+		      "CREATE VIEW flow_trace AS SELECT run_id, trace, policy, llc_bytes, config, "
+		      "latest,"
+		      " from_stream, to_stream, count(*) AS frames, sum(reads) AS reads, sum(hits) "
+		      "AS hits,"
+		      " round(1.0 * sum(hits) / sum(reads), 4) AS hit_rate FROM flow_totals"
+		      " GROUP BY run_id, from_stream, to_stream;"
+		      /* any run against any other of the same trace (path, id and capture time) and
+		       * configuration: over the trace and frame by frame, with the DRRIP views'
+		       * columns (llctrace compare reads them); frame_misses gains its run's trace,
+		       * policy and size */
+		      "DROP VIEW IF EXISTS frame_misses;"
+		      "CREATE VIEW frame_misses AS SELECT s.run_id, s.frame, sum(s.reads + "
+		      "s.writes) AS accesses,"
+		      " sum(s.reads + s.writes - s.read_hits - s.write_hits) AS misses,"
+		      " sum(s.reads - s.read_hits) AS read_misses, r.trace, r.policy, r.llc_bytes"
+		      " FROM stream_stats s JOIN runs r ON r.id = s.run_id GROUP BY s.run_id, "
+		      "s.frame;"
+		      "CREATE VIEW run_comparisons AS SELECT a.id AS run_id, o.id AS other_run_id, "
+		      "ca.trace,"
+		      " ca.config, a.policy, o.policy AS other_policy, ca.latest, co.latest AS "
+		      "other_latest,"
+		      " a.misses, o.misses AS other_misses,"
+		      " CASE WHEN o.misses > 0 THEN 1.0 - 1.0 * a.misses / o.misses END AS "
+		      "miss_saving,"
+		      " a.read_misses, o.read_misses AS other_read_misses,"
+		      " CASE WHEN o.read_misses > 0 THEN 1.0 - 1.0 * a.read_misses / o.read_misses "
+		      "END"
+		      " AS read_miss_saving FROM run_misses a JOIN configs ca ON ca.run_id = a.id"
+		      " JOIN configs co ON co.trace = ca.trace AND co.trace_id IS ca.trace_id"
+		      " AND co.trace_created IS ca.trace_created AND co.config = ca.config AND "
+		      "co.run_id <> a.id"
+		      " JOIN run_misses o ON o.id = co.run_id;"
+		      "CREATE VIEW frame_comparisons AS SELECT p.run_id, p.other_run_id, p.trace, "
+		      "p.config,"
+		      " p.policy, p.other_policy, p.latest, p.other_latest, a.frame, a.misses,"
+		      " o.misses AS other_misses,"
+		      " CASE WHEN o.misses > 0 THEN 1.0 - 1.0 * a.misses / o.misses END AS "
+		      "miss_saving,"
+		      " a.read_misses, o.read_misses AS other_read_misses,"
+		      " CASE WHEN o.read_misses > 0 THEN 1.0 - 1.0 * a.read_misses / o.read_misses "
+		      "END"
+		      " AS read_miss_saving FROM run_comparisons p"
+		      " JOIN frame_misses a ON a.run_id = p.run_id"
+		      " JOIN frame_misses o ON o.run_id = p.other_run_id AND o.frame = a.frame;"
+		      /* configs: a co-run's timing named only where it is not the default */
+		      "DROP VIEW IF EXISTS configs;"
+		      "CREATE VIEW configs AS WITH c AS (SELECT id, trace, trace_id, "
+		      "trace_created, policy,"
+		      " llc_bytes," CONFIG_LABEL_HEAD
+		      " || CASE json_extract(params, '$.write_policy') WHEN 'write-back "
+		      "no-write-allocate'"
+		      " THEN ' write=no-allocate' WHEN 'write-evict' THEN ' write=evict' ELSE '' "
+		      "END"
+		      " || coalesce(' sector=' || json_extract(params, '$.sector'), "
+		      "'')" CONFIG_LABEL_TAIL_V9
+		      " SELECT id AS run_id, trace, trace_id, trace_created, policy,"
+		      " llc_bytes, size || rest AS config, '*' || rest AS shape, id = max(id) OVER "
+		      "(PARTITION BY"
+		      " trace, trace_id, trace_created, policy, size || rest) AS latest FROM c;"
+		      /* miss_curves gains `curve`: the runs that make one curve. Runs of one shape
+		       * (all but the size) at several sizes, as before; and a one-pass LRU replay
+		       * (--mrc), whose sizes differ in their ways, is one curve by its set count
+		       * and line ("lru --mrc 8192 sets:64"); and `sets`, `ways` to order and label
+		       * it */
+		      "DROP VIEW IF EXISTS miss_curves;"
+		      "CREATE VIEW miss_curves AS SELECT c.run_id, c.trace, c.policy, c.shape, "
+		      "c.llc_bytes,"
+		      " m.accesses, m.misses, CASE WHEN m.accesses > 0 THEN 1.0 * m.misses / "
+		      "m.accesses END"
+		      " AS miss_rate, c.latest, CASE WHEN json_extract(r.params, '$.one_pass') IS "
+		      "NOT NULL"
+		      " THEN 'lru --mrc ' || r.sets || ' sets:' || r.line ELSE c.policy || ' ' || "
+		      "c.shape END"
+		      " AS curve, r.sets, r.ways FROM configs c JOIN runs r ON r.id = c.run_id"
+		      " JOIN (SELECT run_id, sum(reads + writes) AS accesses,"
+		      " sum(reads + writes - read_hits - write_hits) AS misses"
+		      " FROM stream_stats GROUP BY run_id) m ON m.run_id = c.run_id;";

@@ -564,13 +564,14 @@ uint64_t llct_cache_access_batch(struct llct_cache *c, const struct llct_batch *
 	for (uint32_t i = 0; i < b->n; i++) {
 		int bypass = c->cfg.ucd && b->stream[i] == LLCT_STREAM_DISP;
 		uint32_t kernel = b->kernel ? b->kernel[i] : 0;
-		int hit = access_one(c, hist, b->addr[i], b->stream[i], b->op[i],
-				     next_use && !bypass ? next_use[k] : LLCT_NEVER,
-				     b->sm ? b->sm[i] : 0, kernel, b->tenant ? b->tenant[i] : 0,
-				     b->site ? b->site[i] : 0);
+		int hit =
+		    access_one(c, hist, b->addr[i], b->stream[i], b->op[i],
+			       next_use && !bypass ? next_use[k] : LLCT_NEVER, b->sm ? b->sm[i] : 0,
+			       kernel, b->tenant ? b->tenant[i] : 0, b->site ? b->site[i] : 0);
 		if (c->fl)
-			llct_flow_access(c->fl, c->L.fs->frame, kernel, b->addr[i] >> c->L.line_shift,
-					 b->stream[i], b->op[i] != 0, hit);
+			llct_flow_access(c->fl, c->L.fs->frame, kernel,
+					 b->addr[i] >> c->L.line_shift, b->stream[i], b->op[i] != 0,
+					 hit);
 		k += !bypass;
 	}
 	return llct_event_flush(c->L.fs, hist);

@@ -31,7 +31,7 @@ struct llct_flow {
 	struct row_slot *rows;
 	size_t rows_cap, rows_n;
 	struct llct_flow_row *last_row; /* the row the last counted read went to */
-	int failed; /* out of memory once: counting stops, the replay fails */
+	int failed;                     /* out of memory once: counting stops, the replay fails */
 };
 
 static uint64_t mix(uint64_t h)
@@ -133,15 +133,14 @@ static uint64_t row_hash(uint32_t frame, uint32_t producer, uint32_t consumer, u
 
 static struct row_slot *row_find(struct row_slot *t, size_t cap, const struct llct_flow_row *k)
 {
-	size_t s = (size_t)row_hash(k->frame, k->producer, k->consumer, k->from_stream,
-				    k->to_stream) &
-		   (cap - 1);
+	size_t s =
+	    (size_t)row_hash(k->frame, k->producer, k->consumer, k->from_stream, k->to_stream) &
+	    (cap - 1);
 	for (;; s = (s + 1) & (cap - 1)) {
 		struct llct_flow_row *r = &t[s].r;
-		if (!t[s].used ||
-		    (r->frame == k->frame && r->producer == k->producer &&
-		     r->consumer == k->consumer && r->from_stream == k->from_stream &&
-		     r->to_stream == k->to_stream))
+		if (!t[s].used || (r->frame == k->frame && r->producer == k->producer &&
+				   r->consumer == k->consumer && r->from_stream == k->from_stream &&
+				   r->to_stream == k->to_stream))
 			return &t[s];
 	}
 }

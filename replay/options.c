@@ -35,10 +35,11 @@ int llct_replay_check_options(const struct llct_replay_options *o, char *err, si
 		}
 		if (!why && o->n_policies > 64)
 			why = "at most 64 sizes";
-		if (!why && (o->part || o->dyn_plan || o->contention || o->per_kernel ||
-			     o->flow || o->sample_sets > 1))
-			why = "no partitions, bypass, colors, contention, per-kernel or pass-to-pass "
-			      "counts or set sampling";
+		if (!why && (o->part || o->dyn_plan || o->contention || o->per_kernel || o->flow ||
+			     o->sample_sets > 1))
+			why =
+			    "no partitions, bypass, colors, contention, per-kernel or pass-to-pass "
+			    "counts or set sampling";
 		if (why) {
 			snprintf(err, err_size, "one-pass miss curves need %s", why);
 			return LLCT_ERR_INVALID;

@@ -403,8 +403,8 @@ int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
 			llct_cache_set_kernel_signatures(e.models[m].cache, sigs.ids, sigs.sigs,
 							 sigs.n);
 	}
-	int no_ids = !o->part && !o->dyn_plan && !o->contention && !o->per_kernel && !o->flow &&
-		     !uses_sig;
+	int no_ids =
+	    !o->part && !o->dyn_plan && !o->contention && !o->per_kernel && !o->flow && !uses_sig;
 	for (int k = 0; k < 2; k++)
 		for (int i = 0; i < WINDOW; i++) {
 			if (llct_batch_alloc(&win[k].b[i]))

@@ -30,7 +30,8 @@
 static VkRenderPass pass(uint32_t n_color, int depth)
 {
 	VkAttachmentDescription att[5];
-	VkAttachmentReference ref[4], dref = {n_color, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+	VkAttachmentReference ref[4],
+	    dref = {n_color, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
 	for (uint32_t i = 0; i < n_color + (depth != 0); i++) {
 		int d = i == n_color;
 		att[i] = (VkAttachmentDescription){0,
@@ -43,10 +44,11 @@ static VkRenderPass pass(uint32_t n_color, int depth)
 						   VK_IMAGE_LAYOUT_UNDEFINED,
 						   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
 		if (!d)
-			ref[i] = (VkAttachmentReference){i, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+			ref[i] =
+			    (VkAttachmentReference){i, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
 	}
-	VkSubpassDescription sub = {0,    VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, n_color, ref,
-				    NULL, depth ? &dref : NULL};
+	VkSubpassDescription sub = {
+	    0, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, NULL, n_color, ref, NULL, depth ? &dref : NULL};
 	/* what the pass wrote is read by the fragment shaders of the passes after it */
 	VkSubpassDependency dep = {0,
 				   VK_SUBPASS_EXTERNAL,
@@ -219,7 +221,8 @@ int main(int argc, char **argv)
 		rbi.pClearValues = clear;
 		VkBufferImageCopy bic = {
 		    0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {W, H, 1}};
-		vkCmdCopyImageToBuffer(cb, img[5], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb, 1, &bic);
+		vkCmdCopyImageToBuffer(cb, img[5], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb, 1,
+				       &bic);
 		CHECK(vkEndCommandBuffer(cb));
 		app_submit_wait(cb, fence);
 		sum = app_checksum(sum, m_rb, W * H);

@@ -27,8 +27,8 @@ static struct llct_cache *small_cache(const char *policy, struct llct_frame_stat
 
 static int acc(struct llct_cache *c, uint32_t kernel, uint64_t line, int stream, int op)
 {
-	struct llct_record r = {.addr = line * 64 + 8, .kernel = kernel, .stream = (uint8_t)stream,
-				.op = (uint8_t)op};
+	struct llct_record r = {
+	    .addr = line * 64 + 8, .kernel = kernel, .stream = (uint8_t)stream, .op = (uint8_t)op};
 	return llct_cache_access_rec(c, &r, LLCT_NEVER);
 }
 
@@ -48,22 +48,22 @@ static void test_hand_worked(void)
 	struct llct_frame_stats f0 = {.frame = 0}, f1 = {.frame = 1};
 	struct llct_cache *c = small_cache("lru", &f0);
 	/* set 0 (lines 0, 4, 8, 12, 16), LRU, two ways */
-	acc(c, 1, 0, LLCT_STREAM_RT, W);                  /* {0} */
-	acc(c, 1, 4, LLCT_STREAM_RT, W);                  /* {0,4} */
-	CHECK_EQ(acc(c, 2, 0, LLCT_STREAM_TEX, R), 1);    /* RT->TEX (1,2): a hit; {4,0} */
-	acc(c, 1, 8, LLCT_STREAM_Z, W);                   /* evicts 4: {0,8} */
-	CHECK_EQ(acc(c, 2, 4, LLCT_STREAM_TEX, R), 0);    /* RT->TEX (1,2): a miss; evicts 0 */
-	CHECK_EQ(acc(c, 2, 8, LLCT_STREAM_TEX, R), 1);    /* Z->TEX (1,2): a hit; {4,8} */
-	CHECK_EQ(acc(c, 2, 12, LLCT_STREAM_TEX, R), 0);   /* never written: no row; evicts 4 */
-	acc(c, 3, 16, LLCT_STREAM_CS, W);                 /* evicts 8: {12,16} */
-	CHECK_EQ(acc(c, 3, 16, LLCT_STREAM_CS, R), 1);    /* its own output: no row */
-	CHECK_EQ(acc(c, 4, 16, LLCT_STREAM_CS, R), 1);    /* CS->CS (3,4): a hit */
-	CHECK_EQ(acc(c, 4, 0, LLCT_STREAM_RT, R), 0);     /* an RT read consumes nothing; evicts 12 */
+	acc(c, 1, 0, LLCT_STREAM_RT, W);                /* {0} */
+	acc(c, 1, 4, LLCT_STREAM_RT, W);                /* {0,4} */
+	CHECK_EQ(acc(c, 2, 0, LLCT_STREAM_TEX, R), 1);  /* RT->TEX (1,2): a hit; {4,0} */
+	acc(c, 1, 8, LLCT_STREAM_Z, W);                 /* evicts 4: {0,8} */
+	CHECK_EQ(acc(c, 2, 4, LLCT_STREAM_TEX, R), 0);  /* RT->TEX (1,2): a miss; evicts 0 */
+	CHECK_EQ(acc(c, 2, 8, LLCT_STREAM_TEX, R), 1);  /* Z->TEX (1,2): a hit; {4,8} */
+	CHECK_EQ(acc(c, 2, 12, LLCT_STREAM_TEX, R), 0); /* never written: no row; evicts 4 */
+	acc(c, 3, 16, LLCT_STREAM_CS, W);               /* evicts 8: {12,16} */
+	CHECK_EQ(acc(c, 3, 16, LLCT_STREAM_CS, R), 1);  /* its own output: no row */
+	CHECK_EQ(acc(c, 4, 16, LLCT_STREAM_CS, R), 1);  /* CS->CS (3,4): a hit */
+	CHECK_EQ(acc(c, 4, 0, LLCT_STREAM_RT, R), 0);   /* an RT read consumes nothing; evicts 12 */
 	llct_cache_set_frame(c, &f1);
-	CHECK_EQ(acc(c, 5, 8, LLCT_STREAM_TEX, R), 0);    /* frame 1, Z->TEX (1,5) from frame 0 */
-	acc(c, 6, 8, LLCT_STREAM_OTHER, W);               /* a copy takes line 8 over */
-	CHECK_EQ(acc(c, 7, 8, LLCT_STREAM_TEX, R), 1);    /* OTHER->TEX (6,7) */
-	CHECK_EQ(acc(c, 7, 8, LLCT_STREAM_VTX, R), 1);    /* VTX reads are not consumers */
+	CHECK_EQ(acc(c, 5, 8, LLCT_STREAM_TEX, R), 0); /* frame 1, Z->TEX (1,5) from frame 0 */
+	acc(c, 6, 8, LLCT_STREAM_OTHER, W);            /* a copy takes line 8 over */
+	CHECK_EQ(acc(c, 7, 8, LLCT_STREAM_TEX, R), 1); /* OTHER->TEX (6,7) */
+	CHECK_EQ(acc(c, 7, 8, LLCT_STREAM_VTX, R), 1); /* VTX reads are not consumers */
 	struct llct_flow_row *r;
 	size_t n;
 	CHECK_EQ(llct_cache_flow(c, &r, &n), LLCT_OK);
@@ -167,11 +167,13 @@ static void test_random(unsigned seed)
 					bad_h += got_h[a][b][s] != ref_hits[a][b][s];
 					total += got_r[a][b][s];
 					hits += got_h[a][b][s];
-					size_t k = ((size_t)a * NK + (size_t)b) * LLCT_N_STREAMS + (size_t)s;
+					size_t k = ((size_t)a * NK + (size_t)b) * LLCT_N_STREAMS +
+						   (size_t)s;
 					if (!p)
 						reads0[k] = got_r[a][b][s];
 					else
-						bad_r += reads0[k] != got_r[a][b][s]; /* the same reads */
+						bad_r += reads0[k] !=
+							 got_r[a][b][s]; /* the same reads */
 				}
 		CHECK_EQ(bad_r, 0);
 		CHECK_EQ(bad_h, 0);

@@ -57,7 +57,7 @@ int main(void)
 		CHECK(capture_hmap_get(&m, k) == ref[i]);
 	}
 	CHECK(capture_hmap_get(&m, 0) == NULL); /* 0 is no handle */
-	CHECK(m.n <= m.cap / 2 + 1); /* slots and tombstones at most half the table */
+	CHECK(m.n <= m.cap / 2 + 1);            /* slots and tombstones at most half the table */
 	capture_hmap_free_all(&m, count_free);
 	CHECK_EQ(freed, live);
 	CHECK(m.cap == 0 && m.key == NULL);
