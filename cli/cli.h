@@ -33,6 +33,8 @@ int cli_getopt_common(const char *cmd, int c, char **argv);
 /* From now on SIGINT, SIGTERM and SIGHUP print this message (printf-style, formatted now) and
  * end the process with 128 + the signal: for commands whose output is whole or absent. */
 void cli_on_interrupt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* SIGINT, SIGTERM and SIGHUP to fn (SIG_DFL to restore). */
+void cli_catch_signals(void (*fn)(int));
 /* A list option's value (optarg) with what the shell split off after a trailing comma
  * ("-p drrip, gspc"): the next arguments are taken while the value ends with a comma, unless
  * one is an option or names a file. Call right after getopt returned the option. */

@@ -85,17 +85,6 @@ static void on_signal(int sig)
 		kill(-child_group, sig);
 }
 
-static void catch_signals(void (*fn)(int))
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = fn;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 /* Waits for the program; once a signal came, waits at most kill_after seconds for its whole
  * process group to end, then kills the group. Returns the program's wait status. */
 static int wait_program(pid_t pid, const char *name, double kill_after)
@@ -386,7 +375,7 @@ int cmd_capture(int argc, char **argv)
 	}
 
 	double t0 = cli_now();
-	catch_signals(on_signal);
+	cli_catch_signals(on_signal);
 	/* the program's orphaned processes come to us, so that once a signal came we see them
 	 * end (and are not fooled by zombies nobody reaps) */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -398,7 +387,7 @@ int cmd_capture(int argc, char **argv)
 	if (pid == 0) {
 		/* a process group of its own: a signal to llctrace reaches all of the program */
 		setpgid(0, 0);
-		catch_signals(SIG_DFL);
+		cli_catch_signals(SIG_DFL);
 		execvp(argv[optind], argv + optind);
 		fprintf(stderr, "llctrace: cannot run '%s': %s\n", argv[optind], strerror(errno));
 		_exit(127);

@@ -55,9 +55,14 @@ void cli_on_interrupt(const char *fmt, ...)
 			: (size_t)n < sizeof(interrupt_msg) - 1 ? (size_t)n
 								: sizeof(interrupt_msg) - 2;
 	interrupt_msg[interrupt_len++] = '\n';
+	cli_catch_signals(on_interrupt);
+}
+
+void cli_catch_signals(void (*fn)(int))
+{
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_interrupt;
+	sa.sa_handler = fn;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
