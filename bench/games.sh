@@ -197,19 +197,22 @@ for game in $GAMES; do
 		q() { sqlite3 "$OUT/$game-t$t.llct" "$1" 2>/dev/null; }
 		draws=$(q "SELECT count(*) FROM kernels WHERE kind = 'draw'")
 		exact=$(q "SELECT count(*) FROM kernels WHERE kind = 'draw' AND json_extract(params, '$.positions') = 'xfb'")
-		# only what rows state: instrumented, or nothing to instrument (a depth-only pass);
-		# a row with no status, or one left to the model, is not counted
-		instr=$(q "SELECT count(*) FROM kernels WHERE kind IN ('draw', 'dispatch') AND json_extract(params, '$.accesses') IN ('instrumented', 'none')")
+		# only what rows state: instrumented with records of its own, or nothing to instrument
+		# (a depth-only pass); a row with no status, or one left to the model, is not counted;
+		# a multi-draw's later sub-draws, whose records are on their first sub-draw's row
+		# ("with"), are counted apart ("in first")
+		instr=$(q "SELECT count(*) FROM kernels WHERE kind IN ('draw', 'dispatch') AND json_extract(params, '$.accesses') IN ('instrumented', 'none') AND json_extract(params, '$.with') IS NULL")
+		infirst=$(q "SELECT count(*) FROM kernels WHERE kind = 'draw' AND json_extract(params, '$.accesses') = 'instrumented' AND json_extract(params, '$.with') IS NOT NULL")
 		disp=$(q "SELECT count(*) FROM kernels WHERE kind = 'dispatch'")
 		# a draw's row gives its command buffer's losses: the most a frame, summed
 		lost=$(q "SELECT coalesce(sum(l), 0) FROM (SELECT max(json_extract(params, '$.lost')) AS l FROM kernels GROUP BY frame)")
-		printf '%-14s %4s %6s %10s %11s %7s %7s %8s %8s %9s %9s %7s %8s %8s %13s %13s %6s %s\n' "$game" "t$t" "${frames:--}" \
+		printf '%-14s %4s %6s %10s %11s %7s %7s %8s %8s %9s %9s %7s %8s %8s %13s %13s %8s %6s %s\n' "$game" "t$t" "${frames:--}" \
 			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((recs / frames)) || echo -)" \
 			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((raw / frames)) || echo -)" "$nsrec" "$nsraw" \
 			"${bpr:--}" "${pbpr:--}" \
 			"$plain" "$cap" "$([ "$plain" != - ] && [ "$cap" != - ] && awk -v a="$cap" -v b="$plain" 'BEGIN { printf "%.1fx", a / b }' || echo -)" \
 			"$wait_ms" "$exp_ms" "${exact:-0}/${draws:-0}" "$([ "$t" = 3 ] && echo "${instr:-0}/$((${draws:-0} + ${disp:-0}))" || echo -)" \
-			"${lost:-0}" "$([ "$rc" = 0 ] && echo ok || echo "exit $rc")" >>"$SUMMARY.new"
+			"$([ "$t" = 3 ] && echo "${infirst:-0}" || echo -)" "${lost:-0}" "$([ "$rc" = 0 ] && echo ok || echo "exit $rc")" >>"$SUMMARY.new"
 	done
 	if [ "$VALIDATE" = 1 ]; then
 		# the game alone under validation, for as long as the plain run took to pass the
@@ -239,8 +242,8 @@ done
 [ -s "$OUT/validation.txt" ] && cat "$OUT/validation.txt"
 
 {
-	printf '%-14s %4s %6s %10s %11s %7s %7s %8s %8s %9s %9s %7s %8s %8s %13s %13s %6s %s\n' game tier frames rec/frame raw/frame ns/rec ns/raw B/rec packed \
-		"plain ms" "capt ms" ratio "wait ms" "exp ms" "exact/draws" "instr/kern" lost status
+	printf '%-14s %4s %6s %10s %11s %7s %7s %8s %8s %9s %9s %7s %8s %8s %13s %13s %8s %6s %s\n' game tier frames rec/frame raw/frame ns/rec ns/raw B/rec packed \
+		"plain ms" "capt ms" ratio "wait ms" "exp ms" "exact/draws" "instr/kern" "in first" lost status
 	cat "$SUMMARY.new"
 } >"$SUMMARY"
 rm -f "$SUMMARY.new"

@@ -49,7 +49,12 @@ q() { sqlite3 -batch -noheader "$tr" "$1"; }
 # frame times measured: the plain one and the captured one are numbers
 [[ "$(awk '{ print $10 " " $11 }' <<<"$row")" =~ ^[0-9]+\ [0-9]+$ ]] && ok || bad "frame times not measured: '$row'"
 # the trace was packed after capture: smaller a record than captured, and says so
-[ "$(awk '{ print ($6 > 0 && $6 < $5) }' <<<"$row")" = 1 ] && ok || bad "not packed smaller: '$row'"
+[ "$(awk '{ print ($9 > 0 && $9 < $8) }' <<<"$row")" = 1 ] && ok || bad "not packed smaller: '$row'"
+# every draw and dispatch counted once: instrumented (or none) with its own records, or in its
+# multi-draw's first sub-draw ("in first"), against the trace's own rows
+n_kern=$(q "SELECT count(*) FROM kernels WHERE kind IN ('draw', 'dispatch')")
+[ "$(awk '{ split($16, a, "/"); print a[1] + $17 "/" a[2] }' <<<"$row")" = "$n_kern/$n_kern" ] \
+	&& ok || bad "instr/kern and in first against $n_kern kernels: '$row'"
 [ "$(q "SELECT value FROM settings WHERE key = 'pack.level'")" = 9 ] && ok || bad "pack.level"
 expect_rc 0 "$LLCTRACE" info "$tr"
 expect_out '^TEX +[1-9]'
