@@ -320,9 +320,11 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 	struct instr_result ir;
 	int recorded = c->frag_instr && c->tier->draw_peek &&
 		       !c->tier->draw_peek(cb, m->u.draw.rec, p, &ir); /* tier 3 */
-	/* a multi-draw's later sub-draws: their accesses are in the first's records, so their
-	   sampled images (and buffers) are not modelled again */
-	int in_first = c->frag_instr && m->u.draw.sub && c->walk.multi_recorded && p && p->tw.twin;
+	/* a multi-draw's later sub-draws that went down with it (not split: no records of their
+	   own): their accesses are in the first's records, so their sampled images (and
+	   buffers) are not modelled again */
+	int later = m->u.draw.sub && !m->u.draw.rec;
+	int in_first = c->frag_instr && later && c->walk.multi_recorded && p && p->tw.twin;
 	if (recorded || in_first) { /* sampled images, and buffers when every stage records,
 				       from records */
 		size_t k = 0;
@@ -399,13 +401,12 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 		    &t, "%s",
 		    p && p->tw.nothing
 			? ",\"accesses\":\"none\",\"why\":\"its shaders make no access to record\""
-		    : m->u.draw.sub && c->walk.multi_recorded
+		    : later && c->walk.multi_recorded
 			? ",\"accesses\":\"instrumented\",\"with\":\"its multi-draw's first "
 			  "sub-draw, whose row holds the records of every sub-draw\""
-		    : m->u.draw.sub
-			? ",\"accesses\":\"model\",\"why\":\"its multi-draw's first sub-draw "
-			  "made no records\""
-			: ",\"accesses\":\"model\",\"why\":\"no records were made for it\"");
+		    : later ? ",\"accesses\":\"model\",\"why\":\"its multi-draw's first sub-draw "
+			      "made no records\""
+			    : ",\"accesses\":\"model\",\"why\":\"no records were made for it\"");
 	if (!m->u.draw.sub) /* a single draw, or a multi-draw's first */
 		c->walk.multi_recorded = recorded;
 	capture_att_ids(c, &t);

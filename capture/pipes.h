@@ -109,6 +109,8 @@ struct pipe {
 				    images keep their footprint (and their records are not used) */
 		int nothing;     /* draws: its shaders make no access the layer records, so it
 				    needs no twin (its rows say "accesses":"none") */
+		int draw_index;  /* draws: a stage reads DrawIndex, so a multi-draw's sub-draws
+				    cannot go down one at a time (instr_draw_split) */
 	} tw;
 	struct {                /* fragment output */
 		uint32_t blend; /* color attachments (by slot) with blending on */

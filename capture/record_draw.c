@@ -247,10 +247,19 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawIndexed(VkCommandBuffer cb, uint32_t count
 	});
 }
 
-/* Multi-draws: one shadow for all (each sub-draw gets its part when their sizes are known);
- * one count query for one sub-draw (as Zink issues them), none for several; tier 3's twin for
- * all of them, their records on the first sub-draw's (wined3d's two quads through Zink were
- * left to the model before: no twin was bound for a multi-draw of several). */
+/* Whether a multi-draw of n goes down one sub-draw at a time (the tier's choice). */
+static int split_multi(VkCommandBuffer cb, uint32_t n)
+{
+	struct capture_device *c = n > 1 ? cap_of(cb, NULL) : NULL;
+	return c && c->tier->draw_split && c->tier->draw_split(cb);
+}
+
+/* Multi-draws: one shadow for all (each sub-draw gets its part when their sizes are known).
+ * Where the tier splits it (tier 3 with the twin bound, no stage reading DrawIndex), each
+ * sub-draw goes down as a multi-draw of one inside its own count query and twin, so each has
+ * its own records and fragment count. Otherwise one count query for one sub-draw (as Zink
+ * issues them), none for several, and tier 3's twin for all of them, their records on the
+ * first sub-draw's. */
 VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n,
 					       const VkMultiDrawInfoEXT *info, uint32_t instances,
 					       uint32_t first_instance, uint32_t stride)
@@ -265,15 +274,26 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t n,
 	uint32_t *sub = calloc(n ? n : 1, sizeof(*sub));
 	if (sub)
 		draw_shadow(cb, &call, sub);
-	dq = n == 1 ? capture_draw_query_begin(cb) : capture_draw_twin_begin(cb);
-	capture_dispatch(cb)->CmdDrawMultiEXT(cb, n, info, instances, first_instance, stride);
-	capture_draw_query_end(cb, dq);
+	int split = split_multi(cb, n);
+	if (!split) {
+		dq = n == 1 ? capture_draw_query_begin(cb) : capture_draw_twin_begin(cb);
+		capture_dispatch(cb)->CmdDrawMultiEXT(cb, n, info, instances, first_instance,
+						      stride);
+		capture_draw_query_end(cb, dq);
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		const VkMultiDrawInfoEXT *d =
 		    (const void *)((const char *)info + (size_t)i * stride);
+		if (split) {
+			dq = capture_draw_query_begin(cb);
+			capture_dispatch(cb)->CmdDrawMultiEXT(cb, 1, d, instances, first_instance,
+							      stride);
+			capture_draw_query_end(cb, dq);
+		}
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
-			m->u.draw.rec = i ? 0 : dq.rec; /* a multi-draw's records: its first */
+			/* a multi-draw's records: each its own (split), or its first's */
+			m->u.draw.rec = i && !split ? 0 : dq.rec;
 			m->u.draw.sub = i;
 			m->u.draw.geom = sub ? sub[i] : 0;
 			m->u.draw.count = d->vertexCount;
@@ -300,16 +320,26 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32
 	uint32_t *sub = calloc(n ? n : 1, sizeof(*sub));
 	if (sub)
 		draw_shadow(cb, &call, sub);
-	dq = n == 1 ? capture_draw_query_begin(cb) : capture_draw_twin_begin(cb);
-	capture_dispatch(cb)->CmdDrawMultiIndexedEXT(cb, n, info, instances, first_instance, stride,
-						     vertex_offset);
-	capture_draw_query_end(cb, dq);
+	int split = split_multi(cb, n);
+	if (!split) {
+		dq = n == 1 ? capture_draw_query_begin(cb) : capture_draw_twin_begin(cb);
+		capture_dispatch(cb)->CmdDrawMultiIndexedEXT(cb, n, info, instances, first_instance,
+							     stride, vertex_offset);
+		capture_draw_query_end(cb, dq);
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		const VkMultiDrawIndexedInfoEXT *d =
 		    (const void *)((const char *)info + (size_t)i * stride);
+		if (split) {
+			dq = capture_draw_query_begin(cb);
+			capture_dispatch(cb)->CmdDrawMultiIndexedEXT(
+			    cb, 1, d, instances, first_instance, stride, vertex_offset);
+			capture_draw_query_end(cb, dq);
+		}
 		RECORD(cb, C_DRAW, {
 			m->u.draw.query = dq.q;
-			m->u.draw.rec = i ? 0 : dq.rec; /* a multi-draw's records: its first */
+			/* a multi-draw's records: each its own (split), or its first's */
+			m->u.draw.rec = i && !split ? 0 : dq.rec;
 			m->u.draw.sub = i;
 			m->u.draw.geom = sub ? sub[i] : 0;
 			m->u.draw.indexed = 1;

@@ -37,6 +37,26 @@ static int spirv_id_words(uint32_t op, uint32_t *first)
 	}
 }
 
+int llct_spirv_has_builtin(const uint32_t *w, size_t n_words, uint32_t builtin)
+{
+	if (n_words < 5 || w[0] != SpvMagicNumber)
+		return 1;
+	for (size_t i = 5; i < n_words;) {
+		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
+		if (!len || i + len > n_words)
+			return 1;
+		if ((op == SpvOpDecorate && len >= 4 && w[i + 2] == SpvDecorationBuiltIn &&
+		     w[i + 3] == builtin) ||
+		    (op == SpvOpMemberDecorate && len >= 5 && w[i + 3] == SpvDecorationBuiltIn &&
+		     w[i + 4] == builtin))
+			return 1;
+		if (op == SpvOpFunction) /* decorations come before any function */
+			return 0;
+		i += len;
+	}
+	return 0;
+}
+
 /* Static use (see spirv.h): GLSL compilers keep declared resources no code reads. Functions
  * the entry point never calls count too, and a memory-operand literal that happens to equal a
  * variable's id makes it count: both err towards counting. */

@@ -14,6 +14,10 @@
  * never crashing. */
 void llct_spirv_bindings(const uint32_t *words, size_t n_words, uint64_t used[8]);
 
+/* Whether the module declares the built-in `builtin` (a SpvBuiltIn: a variable or a block
+ * member decorated with it); a module that cannot be read counts as declaring it. */
+int llct_spirv_has_builtin(const uint32_t *words, size_t n_words, uint32_t builtin);
+
 /* What capture tier 2 needs to know of one entry point of a module (spirv_xfb.c). */
 struct llct_spirv_info {
 	int model;       /* its SpvExecutionModel */

@@ -95,6 +95,10 @@ struct tier_ops {
 	/* Around the program's draw, inside the layer's count query dq. */
 	void (*draw_begin)(VkCommandBuffer cb, struct draw_query *dq);
 	void (*draw_end)(VkCommandBuffer cb, const struct draw_query *dq);
+	/* Whether a multi-draw of several sub-draws about to be recorded into cb goes down one
+	 * sub-draw at a time, each inside its own draw_begin/draw_end (tier 3: each its own
+	 * records); NULL: never. */
+	int (*draw_split)(VkCommandBuffer cb);
 	/* Around the program's dispatch (groups: its size, 0 unknown): *ic zeroed by the caller
 	 * where the tier has no hook. */
 	uint32_t (*dispatch_begin)(VkCommandBuffer cb, uint64_t groups, struct instr_call *ic);

@@ -80,6 +80,10 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
  */
 void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq);
 void instr_draw_end(VkCommandBuffer cb, const struct draw_query *dq);
+/* Whether the multi-draw about to be recorded into cb goes down one sub-draw at a time, each
+ * with its own draw number (its own records) and count query: its pipeline's twin is bound for
+ * it and no stage reads DrawIndex. */
+int instr_draw_split(VkCommandBuffer cb);
 /* A draw's records (rec: its number + 1) after the submission: 0 with counts, or -1. */
 int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct instr_result *res);
 /* The draw's records as TEX (and OTHER) line accesses by the pixels' SMs (width: the target's,

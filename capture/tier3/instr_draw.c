@@ -100,6 +100,16 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 			why =
 			    "its tessellation or geometry stage reads or writes memory, and is not "
 			    "instrumented";
+	/* a stage that reads DrawIndex (gl_DrawID) would see 0 in every sub-draw of a multi-draw
+	   sent down one at a time */
+	int draw_index = 0;
+	for (uint32_t i = 0; !why && i < g->stageCount && i < MAX_STAGES; i++) {
+		const uint32_t *code;
+		size_t cn;
+		if (capture_stage_code(&c->ps, &g->pStages[i], &code, &cn) ||
+		    llct_spirv_has_builtin(code, cn, 4426 /* BuiltIn DrawIndex */))
+			draw_index = 1;
+	}
 	struct playout *l = capture_hmap_get(&c->ps.playouts, H(g->layout));
 	if (!why && (!l || !l->ext))
 		why = "its pipeline layout has no set left for the layer's";
@@ -193,6 +203,7 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 		   replace the buffers' model too */
 		p->tw.all_stages = st_of[1] < 0 || c->t3->vert_instr;
 		p->tw.words = 5;
+		p->tw.draw_index = draw_index;
 		sites = NULL;
 		twin = VK_NULL_HANDLE;
 	} else if (p) {
@@ -298,6 +309,20 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 	d->d.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, set, 1, &s, 1,
 				   &off);
 	dq->rec = k + 1;
+}
+
+int instr_draw_split(VkCommandBuffer cb)
+{
+	struct capture_device *c = cap_of(cb, NULL);
+	if (!c || !c->frag_instr || !c->rs.instrument)
+		return 0;
+	pthread_mutex_lock(&c->lock);
+	struct cbuf *b = capture_hmap_get(&c->tr.cbufs, H(cb));
+	struct pipe *p = b ? capture_hmap_get(&c->ps.pipes, b->rec_pipe) : NULL;
+	int split = p && p->tw.twin && p->tw.words == 5 && !p->tw.draw_index &&
+		    b->n_draws < INSTR_MAX_DRAWS && capture_reachable(c, c->twin_lead);
+	pthread_mutex_unlock(&c->lock);
+	return split;
 }
 
 void instr_draw_end(VkCommandBuffer cb, const struct draw_query *dq)

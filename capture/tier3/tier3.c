@@ -73,6 +73,7 @@ const struct tier_ops llct_tier3 = {
     .draw_shadow = capture_geom_shadow,
     .draw_begin = instr_draw_begin,
     .draw_end = instr_draw_end,
+    .draw_split = instr_draw_split,
     .dispatch_begin = instr_dispatch_begin,
     .dispatch_end = instr_dispatch_end,
     .submitting = instr_submitting,

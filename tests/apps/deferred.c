@@ -10,12 +10,15 @@
  *   4. that target is copied to a host-visible buffer.
  * So the light pass reads each G-buffer texel once and the blur reads every texel the light
  * pass wrote. Prints a checksum of the read-back pixels.
- *   deferred [FRAMES [multi]]   (default 2; multi: the light pass is one vkCmdDrawMultiEXT of
- *   two sub-draws of the same triangle, VK_EXT_multi_draw, as Zink draws glMultiDrawArrays:
- *   each G-buffer texel is fetched twice) */
+ *   deferred [FRAMES [multi|multi-drawid]]   (default 2; multi: the light pass is one
+ *   vkCmdDrawMultiEXT of two sub-draws of the same triangle, VK_EXT_multi_draw, as Zink draws
+ *   glMultiDrawArrays: each G-buffer texel is fetched twice; multi-drawid: the same, its vertex
+ *   shader reading gl_DrawID, which keeps a capture layer from sending the sub-draws down one
+ *   at a time) */
 #include "vkapp.h"
 
 #include "blur.frag.h"
+#include "drawid.vert.h"
 #include "fullscreen.vert.h"
 #include "gbuf.frag.h"
 #include "light.frag.h"
@@ -120,9 +123,13 @@ static VkFramebuffer framebuffer(VkRenderPass rp, const VkImageView *views, uint
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 2;
-	int multi = argc > 2 && !strcmp(argv[2], "multi");
+	int drawid = argc > 2 && !strcmp(argv[2], "multi-drawid");
+	int multi = drawid || (argc > 2 && !strcmp(argv[2], "multi"));
+	VkPhysicalDeviceShaderDrawParametersFeatures dpf = {
+	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES, NULL, VK_TRUE};
 	VkPhysicalDeviceMultiDrawFeaturesEXT mdf = {
-	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT, NULL, VK_TRUE};
+	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_FEATURES_EXT, drawid ? &dpf : NULL,
+	    VK_TRUE};
 	app_open("deferred", 0, multi ? VK_EXT_MULTI_DRAW_EXTENSION_NAME : NULL,
 		 multi ? &mdf : NULL);
 	PFN_vkCmdDrawMultiEXT draw_multi =
@@ -166,7 +173,8 @@ int main(int argc, char **argv)
 			     .depth = 1};
 	struct app_pipe l = {.rp = rp_l,
 			     .layout = lay_l,
-			     .vs = vs,
+			     .vs =
+				 drawid ? app_shader(spv_drawid_vert, sizeof(spv_drawid_vert)) : vs,
 			     .fs = app_shader(spv_light_frag, sizeof(spv_light_frag)),
 			     .width = W,
 			     .height = H,
@@ -174,6 +182,7 @@ int main(int argc, char **argv)
 	struct app_pipe b = l;
 	b.rp = rp_b;
 	b.layout = lay_b;
+	b.vs = vs;
 	b.fs = app_shader(spv_blur_frag, sizeof(spv_blur_frag));
 	VkPipeline pipe_g = app_pipeline(&g), pipe_l = app_pipeline(&l), pipe_b = app_pipeline(&b);
 

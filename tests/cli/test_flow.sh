@@ -75,20 +75,30 @@ expect_rc 0 "$LLCTRACE" replay d.llct -p drrip -o n.db -q
 [ "$(q n.db "SELECT count(*) FROM kernel_flow")" = "0;" ] && ok || bad "flow rows without --flow"
 
 # a multi-draw (vkCmdDrawMultiEXT, as Zink draws glMultiDrawArrays): the light pass as two
-# sub-draws of the same triangle. The twin is bound for the whole multi-draw (it was not, for
-# several sub-draws, and their reads were left to the model): the first sub-draw's row holds the
-# records of both, twice the single draw's, the second's says where they are; output unchanged
+# sub-draws of the same triangle. The layer sends them down one at a time, each with the twin
+# bound and its own draw number: each row holds its own records, as many as the single draw's,
+# and its own fragment count; output unchanged
 out=$("$LLCTRACE" capture -q -t 3 -o dm.llct -- "$APP" 1 multi 2>err)
 [ "$out" = "$("$APP" 1 multi)" ] && ok || bad "multi-draw output '$out': $(tail -2 err)"
 single=$(sqlite3 -batch -noheader d.llct "SELECT json_extract(params, '\$.records') FROM kernels WHERE kind = 'draw' AND frame = 0 ORDER BY id LIMIT 1 OFFSET 1")
-got=$(sqlite3 -batch -noheader dm.llct "SELECT json_extract(params, '\$.accesses') || ' ' || coalesce(json_extract(params, '\$.records'), '-') || ' ' || (json_extract(params, '\$.with') IS NOT NULL) FROM kernels WHERE kind = 'draw' ORDER BY id" | tr '\n' ';')
-case "$got" in "none - 0;instrumented "*" 0;instrumented - 1;instrumented 196608 0;") ok ;; *) bad "multi-draw rows: $got" ;; esac
-first=$(cut -d' ' -f2 <<<"${got#*;}")
-[ "$first" -gt "$single" ] && ok || bad "the multi-draw's first row holds $first records, a single draw $single: the second sub-draw's are missing"
-# the second sub-draw's reads are its first's: none of its own (the model is not added again),
-# and the light pass reads more than the single draw's
+rows() { sqlite3 -batch -noheader "$1" "SELECT json_extract(params, '\$.accesses') || ' ' || coalesce(json_extract(params, '\$.records'), '-') || ' ' || (json_extract(params, '\$.with') IS NOT NULL) || ' ' || coalesce(json_extract(params, '\$.occlusion'), '-') FROM kernels WHERE kind = 'draw' ORDER BY id" | tr '\n' ';'; }
+got=$(rows dm.llct)
+case "$got" in "none - 0 65536;instrumented $single 0 65536;instrumented $single 0 65536;instrumented 196608 0 65536;") ok ;; *) bad "multi-draw rows (single draw: $single records): $got" ;; esac
+# each sub-draw reads the G-buffer: the first as the single draw does (within 1%: the order in
+# which lavapipe's threads append records moves a few per-SM cache hits), the second again
 tex() { "$LLCTRACE" dump --csv "$1" | awk -F, -v k="$2" 'NR > 1 && $3 == "TEX" && $6 == k { n++ } END { print n + 0 }'; }
-[ "$(tex dm.llct 4)" = 0 ] && [ "$(tex dm.llct 3)" -gt "$(tex d.llct 3)" ] && ok || bad "multi-draw TEX reads: first $(tex dm.llct 3), second $(tex dm.llct 4), single $(tex d.llct 3)"
+near() { [ $(( ($1 - $2) * ($1 - $2) * 10000 )) -le $(( $2 * $2 )) ]; }
+near "$(tex dm.llct 3)" "$(tex d.llct 3)" && [ "$(tex dm.llct 4)" -gt 0 ] && ok || bad "multi-draw TEX reads: first $(tex dm.llct 3), second $(tex dm.llct 4), single $(tex d.llct 3)"
+# a vertex shader that reads gl_DrawID (DrawIndex) would see 0 in a sub-draw sent alone: that
+# multi-draw goes down whole, the twin bound for both, the first row holding the records of
+# both (twice the single draw's), the second saying where they are
+out=$("$LLCTRACE" capture -q -t 3 -o di.llct -- "$APP" 1 multi-drawid 2>err)
+[ "$out" = "$("$APP" 1 multi-drawid)" ] && ok || bad "multi-drawid output '$out': $(tail -2 err)"
+got=$(rows di.llct)
+case "$got" in "none - 0 65536;instrumented "*" 0 -;instrumented - 1 -;instrumented 196608 0 65536;") ok ;; *) bad "multi-drawid rows (single draw: $single records): $got" ;; esac
+first=$(cut -d' ' -f2 <<<"${got#*;}")
+[ "$first" -gt "$single" ] && ok || bad "the multi-drawid's first row holds $first records, a single draw $single: the second sub-draw's are missing"
+[ "$(tex di.llct 4)" = 0 ] && [ "$(tex di.llct 3)" -gt "$(tex d.llct 3)" ] && ok || bad "multi-drawid TEX reads: first $(tex di.llct 3), second $(tex di.llct 4), single $(tex d.llct 3)"
 
 # batch: flow = yes gives the same rows as replay --flow, and a rerun makes nothing new
 printf '[grid f]\ntraces = %s\npolicies = gspc\nsizes = 8MiB\nflow = yes\n' "$T/d.llct" >g.ini

@@ -24,6 +24,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	llct_spirv_bindings(w, n, b);
 	if (memcmp(a, b, sizeof(a)))
 		abort();
+	if (llct_spirv_has_builtin(w, n, 4426) != llct_spirv_has_builtin(w, n, 4426))
+		abort();
 	struct llct_spirv_info info;
 	llct_spirv_info(w, n, NULL, &info);
 	uint32_t *x = NULL, *y = NULL;

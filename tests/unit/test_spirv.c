@@ -15,6 +15,7 @@
 #include "discard.frag.h"
 #include "double.comp.h"
 #include "double_texel.comp.h"
+#include "drawid.vert.h"
 #include "fullscreen.vert.h"
 #include "hlsl_pos.vert.h"
 #include "sample.frag.h"
@@ -231,6 +232,12 @@ int main(void)
 	CHECK(nothing_but(used, 0, 0)); /* declares set 0 binding 0, never reads it */
 	bindings(spv_fullscreen_vert, N(spv_fullscreen_vert), used);
 	CHECK(nothing_but(used, 0, 0)); /* declares nothing */
+	/* DrawIndex (4426): declared by the shader that reads gl_DrawID only; VertexIndex (42)
+	   by both; a module that cannot be read counts as declaring it */
+	CHECK(llct_spirv_has_builtin(spv_drawid_vert, N(spv_drawid_vert), 4426));
+	CHECK(!llct_spirv_has_builtin(spv_fullscreen_vert, N(spv_fullscreen_vert), 4426));
+	CHECK(llct_spirv_has_builtin(spv_fullscreen_vert, N(spv_fullscreen_vert), 42));
+	CHECK(llct_spirv_has_builtin(spv_fullscreen_vert, 3, 4426));
 
 	/* a module made by hand: the loaded variable counts, the one whose id is only a
 	 * literal does not */
