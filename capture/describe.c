@@ -374,6 +374,8 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 	    &t, "{\"indexed\":%s,\"count\":%u,\"instances\":%u,\"first\":%u,\"pipeline\":%llu",
 	    m->u.draw.indexed ? "true" : "false", m->u.draw.count, m->u.draw.instances,
 	    m->u.draw.first, (unsigned long long)(p ? p->id : 0));
+	if (m->u.draw.sub) /* a later sub-draw of a multi-draw: its index in it */
+		capture_jtext_add(&t, ",\"sub\":%u", m->u.draw.sub);
 	if (measured != UINT64_MAX)
 		capture_jtext_add(&t, ",\"%s\":%llu",
 				  c->rs.count_query == VK_QUERY_TYPE_OCCLUSION ? "occlusion"

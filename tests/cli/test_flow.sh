@@ -88,6 +88,8 @@ case "$got" in "none - 0 65536;instrumented $single 0 65536;instrumented $single
 # which lavapipe's threads append records moves a few per-SM cache hits), the second again
 tex() { "$LLCTRACE" dump --csv "$1" | awk -F, -v k="$2" 'NR > 1 && $3 == "TEX" && $6 == k { n++ } END { print n + 0 }'; }
 near() { [ $(( ($1 - $2) * ($1 - $2) * 10000 )) -le $(( $2 * $2 )) ]; }
+# the second sub-draw's row gives its index in the multi-draw; the first's and single draws' none
+[ "$(sqlite3 -batch -noheader dm.llct "SELECT group_concat(coalesce(json_extract(params, '\$.sub'), '-')) FROM kernels WHERE kind = 'draw'")" = "-,-,1,-" ] && ok || bad "multi-draw sub indices: $(sqlite3 dm.llct "SELECT id, json_extract(params, '\$.sub') FROM kernels WHERE kind = 'draw'")"
 near "$(tex dm.llct 3)" "$(tex d.llct 3)" && [ "$(tex dm.llct 4)" -gt 0 ] && ok || bad "multi-draw TEX reads: first $(tex dm.llct 3), second $(tex dm.llct 4), single $(tex d.llct 3)"
 # a vertex shader that reads gl_DrawID (DrawIndex) would see 0 in a sub-draw sent alone: that
 # multi-draw goes down whole, the twin bound for both, the first row holding the records of
