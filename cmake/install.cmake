@@ -15,7 +15,7 @@ if(LLCT_CAPTURE)
   set(LLCT_MANIFEST_DIR ${CMAKE_INSTALL_DATADIR}/vulkan/explicit_layer.d)
   file(RELATIVE_PATH LAYER_PATH /${LLCT_MANIFEST_DIR}
        /${CMAKE_INSTALL_LIBDIR}/libVkLayer_llctrace_capture.so)
-  configure_file(capture/VkLayer_llctrace_capture.json.in
+  configure_file(capture/13-device/VkLayer_llctrace_capture.json.in
                  ${CMAKE_BINARY_DIR}/install/VkLayer_llctrace_capture.json @ONLY)
   install(FILES ${CMAKE_BINARY_DIR}/install/VkLayer_llctrace_capture.json
           DESTINATION ${LLCT_MANIFEST_DIR})

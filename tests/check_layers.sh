@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# check_layers.sh - capture/'s sub-modules stay in layers: every header in capture/ under 300
-# lines; each sub-module header sees only those below it (compiled alone, the compiler's list
-# of what it includes); each source file sees no header above its own sub-module. Given the
-# layer's object files, also its calls: from the symbols each object defines and uses (nm), no
-# loop of calls between sub-modules, and a tier's functions called only by a tier above it and
-# device.c (everything else goes through the tier_ops table in tier.h); and from the sources,
-# that a file touches only the states of its sub-module and those below; and that every symbol
+# check_layers.sh - capture/'s sub-modules stay in layers. Each sub-module is a folder NN-NAME of
+# capture/, numbered in the order they sit over each other, and the order is taken from those
+# numbers: 01-base (the loader's plumbing, settings, the SPIR-V passes) up to 13-device (set-up,
+# which wires the rest together). Checked: no file outside those folders; every header under 300
+# lines; each header and source file includes (compiled alone: the compiler's list of what it
+# includes, directly or not) only headers of its own sub-module and those below it; a file
+# touches only the states of its sub-module and those below (c->tr, c->out, ...); and, given the
+# layer's object files, its calls: from the symbols each object defines and uses (nm), every call
+# across sub-modules goes down, a tier's functions are called only by a tier above it and the
+# device sub-module (everything else goes through the tier_ops table in tier.h), and every symbol
 # the objects define is prefixed (capture_, a sub-module's prefix, llct_). Fails naming each file
-# that breaks a rule and what it should not see or call.
+# that breaks a rule and what it should not see or call. Each header also compiles on its own.
 #
 # usage: check_layers.sh SOURCE_DIR GENERATED_DIR [LAYER_OBJECT...]
 set -u
@@ -16,113 +19,94 @@ GEN=${2:?}
 shift 2
 # ctest hands the objects ($<TARGET_OBJECTS:...>) as one ';'-separated argument
 IFS=';' read -r -a objs <<<"$(printf '%s;' "$@")"
-set -- "${objs[@]}"
+set --
+for o in "${objs[@]}"; do [ -n "$o" ] && set -- "$@" "$o"; done
 CC=${CC:-cc}
 cd "$SRC/capture" || exit 1
-# the order, lowest first: leaf helpers that see no sub-module, then the sub-modules, each over
-# the one before it (capture.h: the device record over all of them)
-rank() {
+fails=0 checks=0
+bad() { fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+# the sub-modules, lowest first: the numbered folders
+MODS=()
+for d in [0-9][0-9]-*/; do [ -d "$d" ] && MODS+=("${d%/}"); done
+[ ${#MODS[@]} -gt 1 ] || { echo "FAIL: no numbered sub-module folders (NN-NAME) in capture/" >&2; exit 1; }
+# a sub-module's rank (its folder's number) by its name ("tier3"); "" when there is none
+module_rank() {
+	local m
+	for m in "${MODS[@]}"; do
+		[ "${m#*-}" = "$1" ] && { echo $((10#${m%%-*})); return; }
+	done
+	echo ""
+}
+# a file's sub-module from its path ("10-tier3/instr.h": tier3); the generated dispatch,
+# intercept and format tables (llct_*) are the base's
+file_module() {
 	case "$1" in
-	layer.h | settings.h | tier.h | async.h | spirv.h | spirv_instr_int.h | jtext.h) echo 0 ;;
-	core.h) echo 1 ;; track.h) echo 2 ;; pipes.h) echo 3 ;; record.h) echo 4 ;;
-	output.h) echo 5 ;; walk.h) echo 6 ;; submit.h) echo 7 ;; capture.h) echo 8 ;;
-	tier2/tier2.h) echo 9 ;; tier3/instr.h) echo 10 ;; # the tiers' own, above the device record
+	llct_* | */llct_*) echo base ;;
+	[0-9][0-9]-*/*) local d=${1%%/*}; echo "${d#*-}" ;;
 	*) echo "" ;;
 	esac
 }
-# a source file's sub-module: the loader and the SPIR-V passes see only the leaf helpers, the
-# handle map only core.h, track.c's and pipes.c's lookups only their headers; the rest work on
-# the device record; a tier's files see its header and those of the tiers below, and device.c,
-# which sets the tiers up, sees everything
-file_rank() {
-	case "$1" in
-	layer.c | loader.c | settings.c | spirv*.c | jtext.c) echo 0 ;;
-	hmap.c) echo 1 ;;
-	track.c) echo 2 ;;
-	pipes.c) echo 3 ;;
-	tier2/*) echo 9 ;;
-	tier3/* | device.c) echo 10 ;;
-	*) echo 8 ;;
-	esac
+rank() {
+	local m
+	m=$(file_module "$1")
+	[ -n "$m" ] && module_rank "$m"
 }
-fails=0 checks=0
-bad() { fails=$((fails + 1)); echo "FAIL: $*" >&2; }
-# the capture/ headers a file includes, directly or not, as the compiler finds them
+# the capture/ headers a file includes, directly or not, as the compiler finds them (every
+# sub-module's folder is on the include path, as the build has it)
+INCS=()
+for m in "${MODS[@]}"; do INCS+=("-I$m"); done
 deps() {
 	local p
-	"$CC" -MM -MG -I. -I"$SRC/include" -I"$GEN" -x c "$1" 2>/dev/null | tr ' \\' '\n\n' |
+	"$CC" -MM -MG "${INCS[@]}" -I"$SRC/include" -I"$GEN" -x c "$1" 2>/dev/null | tr ' \\' '\n\n' |
 		grep -E '\.h$' | while read -r p; do
-		realpath -m --relative-to=. "$p"
-	done | grep -E '^([a-z0-9_]+/)?[a-z0-9_]+\.h$' | sort -u
+		case "$p" in
+		"$GEN"/*) basename "$p" ;;
+		*) realpath -m --relative-to=. "$p" ;;
+		esac
+	done | grep -E '^(([0-9][0-9]-[a-z0-9]+/)?[a-z0-9_]+|llct_[a-z_]+)\.h$' | sort -u
 }
-for h in *.h */*.h; do
+for f in *; do
+	case "$f" in
+	[0-9][0-9]-*) [ -d "$f" ] && continue ;;
+	esac
+	bad "capture/$f is not in a sub-module's folder (NN-NAME): move it into the one it belongs to"
+done
+for h in */*.h; do
 	checks=$((checks + 1))
 	n=$(wc -l <"$h")
 	[ "$n" -le 300 ] || bad "capture/$h is $n lines (at most 300: split it by what uses it)"
+	# it compiles on its own: what it needs, it includes
+	echo "#include \"${h#*/}\"" | "$CC" -fsyntax-only "${INCS[@]}" -I"$SRC/include" -I"$GEN" \
+		-x c - 2>/dev/null || bad "capture/$h does not compile on its own: include what it needs"
 	r=$(rank "$h")
-	[ -n "$r" ] || { bad "capture/$h has no place in check_layers.sh's order: give it one"; continue; }
 	for d in $(deps "$h"); do
 		[ "$d" = "$h" ] && continue
 		dr=$(rank "$d")
-		# below it; the leaf helpers may use each other
-		if [ -z "$dr" ] || { [ "$dr" -ge "$r" ] && [ "$r$dr" != 00 ]; }; then
-			bad "capture/$h (layer $r) includes $d (layer ${dr:-?}): a header sees only those below it"
-		fi
+		[ -n "$dr" ] && [ "$dr" -le "$r" ] ||
+			bad "capture/$h ($(file_module "$h")) includes $d ($(file_module "$d")): a header sees its own sub-module and those below it"
 	done
 done
-for f in *.c */*.c; do
+for f in */*.c; do
 	checks=$((checks + 1))
-	r=$(file_rank "$f")
+	r=$(rank "$f")
 	for d in $(deps "$f"); do
 		dr=$(rank "$d")
 		[ -n "$dr" ] && [ "$dr" -le "$r" ] ||
-			bad "capture/$f (layer $r) includes $d (layer ${dr:-?}): above its own sub-module"
+			bad "capture/$f ($(file_module "$f")) includes $d ($(file_module "$d")): above its own sub-module"
 	done
 done
 
 # ---- state: a file touches the device record's sub-module states (c->tr, c->out, ...) of its
 # own sub-module and those below it only ----
-# the sub-module whose header declares each state the device record embeds
+# the sub-module whose header declares each state the device record points to
 state_module() {
 	case "$1" in
 	tr | ps) echo state ;; as) echo async ;; out) echo output ;; rs) echo record ;;
 	walk) echo expansion ;; t2) echo tier2 ;; t3) echo tier3 ;; sub) echo submission ;;
 	esac
 }
-# the order of the sub-modules, lowest first (the order calls go down; checked below)
-module_rank() {
-	local i=0 m
-	for m in base core state async output record expansion tier1 tier2 tier3 submission \
-		tracking device; do
-		[ "$m" = "$1" ] && { echo $i; return; }
-		i=$((i + 1))
-	done
-	echo 99
-}
-# ---- calls, from the objects ----
-# a source file's sub-module for calls, lowest first; a call loop inside one is allowed
-call_module() {
-	case "$1" in
-	loader | settings | hmap | jtext | spirv* | llct_formats | llct_dispatch) echo base ;;
-	core) echo core ;;               # handle -> device, logging, failure
-	track | pipes) echo state ;;     # the tracked objects' lookups
-	async) echo async ;;             # the expansion queue, turns, gates
-	frames | renderdoc) echo output ;; # frames, kernels, sites, resources into the trace
-	cmdbuf | record_* | queries) echo record ;;
-	expand | describe | copies | index) echo expansion ;;
-	tier1) echo tier1 ;;
-	tier2 | geometry | shadow) echo tier2 ;;
-	tier3 | instr | instr_draw | rooms) echo tier3 ;;
-	submit | waits) echo submission ;;
-	resources | pipelines | descriptors | passes | samplers | bda) echo tracking ;;
-	device | features | layer | llct_intercepts) echo device ;; # wires it all together
-	*) echo "" ;;
-	esac
-}
-for f in *.c */*.c; do
-	b=$(basename "$f" .c)
-	m=$(call_module "$b")
-	[ -n "$m" ] || continue
+for f in */*.c; do
+	m=$(file_module "$f")
 	r=$(module_rank "$m")
 	for st in $(grep -oE '\bc_?->(tr|ps|as|out|rs|walk|t2|t3|sub)\b' "$f" | sed 's/.*->//' | sort -u); do
 		o=$(state_module "$st")
@@ -130,6 +114,19 @@ for f in *.c */*.c; do
 			bad "capture/$f ($m) touches c->$st, the state of $o above it"
 	done
 done
+
+# ---- calls, from the objects ----
+# an object's sub-module: its source's folder (found by the file's name); of the generated
+# tables, the intercept table (which calls every cap_* intercept) is the device's, the dispatch
+# and format tables the base's
+call_module() {
+	local f
+	case "$1" in llct_intercepts) echo device; return ;; llct_*) echo base; return ;; esac
+	for f in */"$1".c; do
+		[ -e "$f" ] && { file_module "$f"; return; }
+	done
+	echo ""
+}
 if [ $# -gt 0 ]; then
 	T=$(mktemp -d)
 	trap 'rm -rf "$T"' EXIT
@@ -140,7 +137,7 @@ if [ $# -gt 0 ]; then
 		f=$(basename "$o" .o)
 		f=${f%.c}
 		m=$(call_module "$f")
-		[ -n "$m" ] || { bad "capture/$f.c has no sub-module in check_layers.sh's call_module: give it one"; continue; }
+		[ -n "$m" ] || { bad "capture/$f.c is in no sub-module's folder"; continue; }
 		nm "$o" | awk -v m="$m" -v f="$f" -v D="$T/defs" -v U="$T/uses" \
 			'$2 ~ /^[TDBRC]$/ {print $3, m, f >>D} $1 == "U" {print $2, m, f >>U}'
 	done

@@ -1,9 +1,10 @@
-/* test_capture_rooms.c - tier 3's draw-record rooms handed on (capture/tier3/rooms.c) without a
+/* test_capture_rooms.c - tier 3's draw-record rooms handed on (capture/10-tier3/rooms.c) without a
  * device: only a one-time command buffer whose execution the device has finished gives its
  * rooms back, the next recording takes the smallest that holds what it asks, a full pool keeps
  * the largest, and the sort index goes along. */
+#include "capture_block.h"
 #include "check.h"
-#include "tier3/instr.h"
+#include "instr.h"
 
 #include <string.h>
 
@@ -45,10 +46,11 @@ static struct crec room(uint32_t cap, uint32_t used)
 int main(void)
 {
 	struct tier3_state t3;
+	struct capture_block k_;
 	struct capture_device c;
 	struct cbuf b, n;
 	memset(&t3, 0, sizeof(t3));
-	memset(&c, 0, sizeof(c));
+	c = *capture_block_init(&k_);
 	c.t3 = &t3;
 
 	/* two rooms, the draws having written 500 and 300 records */

@@ -1,11 +1,11 @@
 /* test_capture_state.c - the capture layer's own state without a device: the expansion queue
- * and its gates (capture/async.c: jobs expanded in submission order whatever order their counts
- * come in, frame ends behind them, fence waits and re-recording held until the expansion they
- * cover is over, a submission's turn when it expands itself) and the index bytes a draw sees
- * (capture/index.c: copies from mapped memory and between index buffers, followed in
- * submission order), and the handle map they all use (capture/hmap.c). The expansion itself
+ * and its gates (capture/04-async/async.c: jobs expanded in submission order whatever order their
+ * counts come in, frame ends behind them, fence waits and re-recording held until the expansion
+ * they cover is over, a submission's turn when it expands itself) and the index bytes a draw sees
+ * (capture/07-expansion/index.c: copies from mapped memory and between index buffers, followed in
+ * submission order), and the handle map they all use (capture/02-core/hmap.c). The expansion itself
  * is the two functions below, which log what the queue hands them. */
-#include "../../capture/capture.h"
+#include "capture_block.h"
 #include "check.h"
 
 #include <string.h>
@@ -41,21 +41,21 @@ static void free_none(void *p)
 static struct cbuf *new_cbuf(struct capture_device *c, char name)
 {
 	struct cbuf *b = calloc(1, sizeof(*b));
-	capture_hmap_put(&c->tr.cbufs, (uint64_t)name, b);
+	capture_hmap_put(&c->tr->cbufs, (uint64_t)name, b);
 	return b;
 }
 
-static void init_device(struct capture_device *c, int async)
+static void init_device(struct capture_device *c, struct capture_block *k, int async)
 {
-	memset(c, 0, sizeof(*c));
+	*c = *capture_block_init(k);
 	pthread_mutex_init(&c->lock, NULL);
-	async_init(c, async, log_expansion, log_frame_end, NULL);
+	async_init(c, async, log_expansion, log_frame_end, NULL, capture_cbuf_pending);
 }
 
 static void end_device(struct capture_device *c)
 {
 	async_stop(c);
-	capture_hmap_free_all(&c->tr.cbufs, NULL);
+	capture_hmap_free_all(&c->tr->cbufs, NULL);
 	pthread_mutex_destroy(&c->lock);
 }
 
@@ -63,8 +63,9 @@ static void end_device(struct capture_device *c)
  * frame end waits behind the jobs before it; nothing expands before it is ready. */
 static void test_order(void)
 {
+	struct capture_block k_;
 	struct capture_device c;
-	init_device(&c, 1);
+	init_device(&c, &k_, 1);
 	new_cbuf(&c, 'A'), new_cbuf(&c, 'B'), new_cbuf(&c, 'C');
 	VkCommandBuffer a = (VkCommandBuffer)(uintptr_t)'A', b = (VkCommandBuffer)(uintptr_t)'B',
 			cc = (VkCommandBuffer)(uintptr_t)'C';
@@ -81,12 +82,12 @@ static void test_order(void)
 	usleep(20000);
 	CHECK_EQ(__atomic_load_n(&n_expanded, __ATOMIC_SEQ_CST), 0); /* A is not ready: nothing */
 	pthread_mutex_lock(&c.lock);
-	CHECK(capture_hmap_get(&c.tr.cbufs, 'A') &&
-	      ((struct cbuf *)capture_hmap_get(&c.tr.cbufs, 'A'))->pending_seq == sa);
+	CHECK(capture_hmap_get(&c.tr->cbufs, 'A') &&
+	      ((struct cbuf *)capture_hmap_get(&c.tr->cbufs, 'A'))->pending_seq == sa);
 	async_ready(&c, sa);
 	async_quiesce(&c);
 	CHECK(strcmp(expanded, "AB|C") == 0);
-	CHECK(((struct cbuf *)capture_hmap_get(&c.tr.cbufs, 'A'))->pending_seq ==
+	CHECK(((struct cbuf *)capture_hmap_get(&c.tr->cbufs, 'A'))->pending_seq ==
 	      0); /* no longer waiting */
 	CHECK(sa < sb && sb < sc);
 	pthread_mutex_unlock(&c.lock);
@@ -98,7 +99,7 @@ static void test_order(void)
 struct gate_arg {
 	struct capture_device *c;
 	VkFence fence;
-	int what; /* 0: the fence's gate, 1: async_wait_cbuf of A */
+	int what; /* 0: the fence's gate, 1: async_wait_seq of A's mark */
 	int seen; /* expansions done when it returned */
 };
 
@@ -109,7 +110,10 @@ static void *gate_thread(void *p)
 		async_gate_fences(g->c, 1, &g->fence);
 	} else {
 		pthread_mutex_lock(&g->c->lock);
-		async_wait_cbuf(g->c, capture_hmap_get(&g->c->tr.cbufs, 'A'));
+		{
+			struct cbuf *a = capture_hmap_get(&g->c->tr->cbufs, 'A');
+			async_wait_seq(g->c, a ? a->pending_seq : 0);
+		}
 		pthread_mutex_unlock(&g->c->lock);
 	}
 	g->seen = __atomic_load_n(&n_expanded, __ATOMIC_SEQ_CST);
@@ -119,8 +123,9 @@ static void *gate_thread(void *p)
 static void test_gates(void)
 {
 	for (int what = 0; what < 2; what++) {
+		struct capture_block k_;
 		struct capture_device c;
-		init_device(&c, 1);
+		init_device(&c, &k_, 1);
 		new_cbuf(&c, 'A');
 		VkCommandBuffer a = (VkCommandBuffer)(uintptr_t)'A';
 		VkFence f = (VkFence)(uintptr_t)0x77;
@@ -174,8 +179,9 @@ static void *turn_thread(void *p)
 
 static void test_turns(void)
 {
+	struct capture_block k_;
 	struct capture_device c;
-	init_device(&c, 0);
+	init_device(&c, &k_, 0);
 	expanded[0] = 0;
 	pthread_mutex_lock(&c.lock);
 	uint64_t first =
@@ -205,8 +211,8 @@ static void test_turns(void)
  * unknown again; ranges that touch join. */
 static void test_index_copies(void)
 {
-	struct capture_device c;
-	memset(&c, 0, sizeof(c));
+	struct capture_block k_;
+	struct capture_device c = *capture_block_init(&k_);
 	pthread_mutex_init(&c.lock, NULL);
 	uint16_t staging[64];
 	for (int i = 0; i < 64; i++)
@@ -214,18 +220,18 @@ static void test_index_copies(void)
 	struct mem *ms = calloc(1, sizeof(*ms)), *md = calloc(1, sizeof(*md));
 	ms->size = md->size = 1 << 20;
 	ms->map = (const uint8_t *)staging, ms->map_off = 0, ms->map_size = sizeof(staging);
-	capture_hmap_put(&c.tr.mems, 1, ms);
-	capture_hmap_put(&c.tr.mems, 2, md); /* device-local: not mapped, not host-visible */
+	capture_hmap_put(&c.tr->mems, 1, ms);
+	capture_hmap_put(&c.tr->mems, 2, md); /* device-local: not mapped, not host-visible */
 	struct buf *src = calloc(1, sizeof(*src)), *ib = calloc(1, sizeof(*ib)),
 		   *ib2 = calloc(1, sizeof(*ib2)), *dl = calloc(1, sizeof(*dl));
 	src->size = sizeof(staging), src->mem = 1;
 	ib->size = ib2->size = 4096, ib->mem = ib2->mem = 2;
 	ib->usage = ib2->usage = VK_BUFFER_USAGE_INDEX_BUFFER_BIT;
 	dl->size = 4096, dl->mem = 2;
-	capture_hmap_put(&c.tr.bufs, 10, src);
-	capture_hmap_put(&c.tr.bufs, 11, ib);
-	capture_hmap_put(&c.tr.bufs, 12, ib2);
-	capture_hmap_put(&c.tr.bufs, 13, dl);
+	capture_hmap_put(&c.tr->bufs, 10, src);
+	capture_hmap_put(&c.tr->bufs, 11, ib);
+	capture_hmap_put(&c.tr->bufs, 12, ib2);
+	capture_hmap_put(&c.tr->bufs, 13, dl);
 	struct cmd m = {.op = C_COPY};
 	m.u.copy.kind = K_BUF_BUF;
 	/* staging[0..16) to ib at 256 */
@@ -257,11 +263,11 @@ static void test_index_copies(void)
 	m.u.copy.src = 10, m.u.copy.dst = 13, m.u.copy.src_off = 0, m.u.copy.dst_off = 0;
 	capture_index_copy(&c, &m);
 	CHECK(dl->shadow == NULL);
-	for (size_t i = 0; i < c.tr.bufs.cap; i++)
-		if (c.tr.bufs.val[i])
-			free(((struct buf *)c.tr.bufs.val[i])->shadow);
-	capture_hmap_free_all(&c.tr.bufs, NULL);
-	capture_hmap_free_all(&c.tr.mems, NULL);
+	for (size_t i = 0; i < c.tr->bufs.cap; i++)
+		if (c.tr->bufs.val[i])
+			free(((struct buf *)c.tr->bufs.val[i])->shadow);
+	capture_hmap_free_all(&c.tr->bufs, NULL);
+	capture_hmap_free_all(&c.tr->mems, NULL);
 	pthread_mutex_destroy(&c.lock);
 }
 

@@ -1,13 +1,16 @@
 /* test_capture_walk.c - the expansion's walk through shadow command lists without a device
- * (capture/expand.c, describe.c): a primary and a secondary command buffer built by hand, over
- * tracked images and pipelines built by hand, walked into a real trace by a tier that logs
- * what the walk hands it (and passes it on to tier 1 for records). Checks the order of passes,
+ * (capture/07-expansion/expand.c, describe.c): a primary and a secondary command buffer built by
+ * hand, over tracked images and pipelines built by hand, walked into a real trace by a tier that
+ * logs what the walk hands it (and passes it on to tier 1 for records). Checks the order of passes,
  * draws and clears the tier sees, what each carries (attachments and their ops, the area, the
  * viewport set by a command), the kernels written (kinds, labels, counts, pipelines), that a
  * secondary inherits no bound state from the primary that runs it, and that work outside a
  * captured frame is walked past. */
-#include "../../capture/capture.h"
+#include "capture_block.h"
 #include "check.h"
+#include "layer.h"
+#include "settings.h"
+#include "tier.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,7 +99,7 @@ static struct img *add_image(struct capture_device *c, uint64_t handle, uint64_t
 				      .tiled = 1};
 	im->depth = depth;
 	im->bound = 1;
-	capture_hmap_put(&c->tr.imgs, handle, im);
+	capture_hmap_put(&c->tr->imgs, handle, im);
 	return im;
 }
 
@@ -105,7 +108,7 @@ static void add_view(struct capture_device *c, uint64_t handle, uint64_t image)
 	struct view *v = calloc(1, sizeof(*v));
 	v->image = image;
 	v->layers = 1;
-	capture_hmap_put(&c->tr.views, handle, v);
+	capture_hmap_put(&c->tr->views, handle, v);
 }
 
 static void add_pipe(struct capture_device *c, uint64_t handle, uint64_t id)
@@ -121,7 +124,7 @@ static void add_pipe(struct capture_device *c, uint64_t handle, uint64_t id)
 	p->fs.has_fs = 1;
 	p->fs.samples = 1;
 	memset(p->used, 0xff, sizeof(p->used));
-	capture_hmap_put(&c->ps.pipes, handle, p);
+	capture_hmap_put(&c->ps->pipes, handle, p);
 }
 
 static struct cmd *add(struct cbuf *b, enum cmd_op op)
@@ -169,19 +172,19 @@ int main(void)
 	CHECK(fd >= 0);
 	close(fd);
 
-	struct capture_device c;
-	memset(&c, 0, sizeof(c));
+	struct capture_block k_;
+	struct capture_device c = *capture_block_init(&k_);
 	pthread_mutex_init(&c.lock, NULL);
-	pthread_mutex_init(&c.out.wmu, NULL);
+	pthread_mutex_init(&c.out->wmu, NULL);
 	c.tier = &log_tier;
-	c.rs.count_query = VK_QUERY_TYPE_OCCLUSION;
+	c.rs->count_query = VK_QUERY_TYPE_OCCLUSION;
 	struct llct_capture_info info = {.source = "test", .tier = 1, .application = "walk"};
 	char err[256];
-	CHECK(llct_writer_open(path, &info, &c.out.w, err, sizeof(err)) == 0);
+	CHECK(llct_writer_open(path, &info, &c.out->w, err, sizeof(err)) == 0);
 	struct llct_fp_config fc;
 	llct_fp_config_default(&fc);
 	CHECK(capture_model_create(&c, &fc) == 0);
-	c.out.all_frames = 1;
+	c.out->all_frames = 1;
 
 	/* a color target and a depth buffer, their views; pipelines A (id 7) and B (id 9) */
 	add_image(&c, 0x100, 1, 0, 1u << 20);
@@ -193,7 +196,7 @@ int main(void)
 
 	/* the secondary: draws 2 with nothing bound (none inherited), binds B, draws 6 */
 	struct cbuf *s = calloc(1, sizeof(*s));
-	capture_hmap_put(&c.tr.cbufs, 0x5, s);
+	capture_hmap_put(&c.tr->cbufs, 0x5, s);
 	draw(s, 2, 1);
 	struct cmd *m = add(s, C_BIND_PIPELINE);
 	m->u.bind.pipe = 0xb;
@@ -204,7 +207,7 @@ int main(void)
 	   running the secondary, binding A and setting the viewport again (the primary's state
 	   is undefined after it) and drawing; a draw after the pass */
 	struct cbuf *p = calloc(1, sizeof(*p));
-	capture_hmap_put(&c.tr.cbufs, 0x1, p);
+	capture_hmap_put(&c.tr->cbufs, 0x1, p);
 	m = add(p, C_LABEL_BEGIN);
 	snprintf(m->u.label, sizeof(m->u.label), "gbuffer");
 	m = add(p, C_BEGIN_RENDERING);
@@ -251,21 +254,21 @@ int main(void)
 	CHECK_STR(tlog,
 		  "B(2,64x32,Cclear/store,Zload/dc) D(vp48) C(0,16x8) D(vp0) D(vp0) D(vp40) E "
 		  "D(vp40) ");
-	CHECK(c.out.label[0] == '\0'); /* the label ended */
-	CHECK(c.walk.rp_active == 0);  /* the pass ended */
-	llct_fp_drain(c.out.fp);
-	CHECK(llct_writer_end_frame(c.out.w) == 0);
+	CHECK(c.out->label[0] == '\0'); /* the label ended */
+	CHECK(c.walk->rp_active == 0);  /* the pass ended */
+	llct_fp_drain(c.out->fp);
+	CHECK(llct_writer_end_frame(c.out->w) == 0);
 	c.in_frame = 0;
 
 	/* frame 1 is not captured: passes, draws and clears are walked past */
 	tlog[0] = '\0';
-	uint32_t kernels = c.out.kernel;
+	uint32_t kernels = c.out->kernel;
 	c.frame = 1;
 	capture_expand(&c, p, 0);
 	CHECK_STR(tlog, "");
-	CHECK(c.out.kernel == kernels);
-	CHECK(llct_writer_close(c.out.w) == 0);
-	c.out.w = NULL;
+	CHECK(c.out->kernel == kernels);
+	CHECK(llct_writer_close(c.out->w) == 0);
+	c.out->w = NULL;
 
 	/* the kernels written: the load ops, each draw with its count and pipeline (0: none
 	   bound), the clear, the store ops, under the label while it lasted */
@@ -284,15 +287,15 @@ int main(void)
 	CHECK(n_frames == 1 && fr[0].n_records > 0); /* tier 1's records of it */
 	llct_reader_close(r);
 
-	llct_fp_destroy(c.out.fp);
-	for (size_t i = 0; i < c.tr.cbufs.cap; i++) /* what was built by hand */
-		if (c.tr.cbufs.val[i])
-			free(((struct cbuf *)c.tr.cbufs.val[i])->cmds);
-	capture_hmap_free_all(&c.tr.cbufs, NULL);
-	capture_hmap_free_all(&c.tr.imgs, NULL);
-	capture_hmap_free_all(&c.tr.views, NULL);
-	capture_hmap_free_all(&c.ps.pipes, NULL);
-	free(c.walk.uses);
+	llct_fp_destroy(c.out->fp);
+	for (size_t i = 0; i < c.tr->cbufs.cap; i++) /* what was built by hand */
+		if (c.tr->cbufs.val[i])
+			free(((struct cbuf *)c.tr->cbufs.val[i])->cmds);
+	capture_hmap_free_all(&c.tr->cbufs, NULL);
+	capture_hmap_free_all(&c.tr->imgs, NULL);
+	capture_hmap_free_all(&c.tr->views, NULL);
+	capture_hmap_free_all(&c.ps->pipes, NULL);
+	free(c.walk->uses);
 	unlink(path);
 	return check_done("test_capture_walk");
 }

@@ -1,8 +1,8 @@
-/* test_hmap.c - the capture layer's handle map (capture/hmap.c) without a device: random
+/* test_hmap.c - the capture layer's handle map (capture/02-core/hmap.c) without a device: random
  * inserts, replacements, deletions and lookups against a plain array, over keys that collide in
  * the table (the same low bits), so probe chains run through tombstones and the table grows
  * while they are there; and capture_hmap_free_all frees every value once. */
-#include "../../capture/core.h"
+#include "../../capture/02-core/core.h"
 #include "check.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
-/* test_jtext.c - capture's JSON text buffer (capture/jtext.c): text past the stack buffer is
- * kept whole, against the same text built with one snprintf; strings are escaped; the result
+/* test_jtext.c - capture's JSON text buffer (capture/01-base/jtext.c): text past the stack buffer
+ * is kept whole, against the same text built with one snprintf; strings are escaped; the result
  * parses as JSON (SQLite's json_valid) however long it grows. */
-#include "../../capture/jtext.h"
+#include "../../capture/01-base/jtext.h"
 #include "check.h"
 
 #include <sqlite3.h>

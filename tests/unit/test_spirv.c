@@ -1,8 +1,8 @@
-/* test_spirv.c - the capture layer's SPIR-V reader (capture/spirv.c) on the test programs'
+/* test_spirv.c - the capture layer's SPIR-V reader (capture/01-base/spirv.c) on the test programs'
  * shaders, compiled by glslangValidator at build time, and on modules broken by hand: used
  * bindings found, declared-but-unused ones left out, literals not taken for ids, and anything
  * malformed read as "count more", never a crash; and tier 2's transform-feedback copies
- * (capture/spirv_xfb.c) of vertex, geometry, tessellation and HLSL-compiled stages, each
+ * (capture/01-base/spirv_xfb.c) of vertex, geometry, tessellation and HLSL-compiled stages, each
  * checked by SPIRV-Tools' validator (spvValidateBinary, Vulkan 1.1 rules). */
 #include "check.h"
 #include "spirv.h"

@@ -1,13 +1,13 @@
-/* test_spirv_instr.c - capture tier 3's buffer instrumentation pass (capture/spirv_instr.c):
- * every instrumented test shader passes SPIRV-Tools' validator, and a compute shader with a
- * dependent signed index, a padded struct array, a uniform member, a computed store and an
- * atomic, run for real on the Vulkan device (lavapipe), records exactly the accesses worked out
- * by hand from its std430/std140 layouts, computes the same output as the original, and
- * counts what does not fit in the record buffer instead of writing past it. Later runs do the
- * same for a fragment shader's samples, a vertex shader's uniform reads, a storage image and an
- * array of buffers indexed at run time. (Over 800 lines: each run builds, in full, the Vulkan
- * objects its shader needs, beside the hand-worked records it checks; split apart, the set-up
- * would sit away from what it sets up.) */
+/* test_spirv_instr.c - capture tier 3's buffer instrumentation pass
+ * (capture/01-base/spirv_instr.c): every instrumented test shader passes SPIRV-Tools' validator,
+ * and a compute shader with a dependent signed index, a padded struct array, a uniform member, a
+ * computed store and an atomic, run for real on the Vulkan device (lavapipe), records exactly the
+ * accesses worked out by hand from its std430/std140 layouts, computes the same output as the
+ * original, and counts what does not fit in the record buffer instead of writing past it. Later
+ * runs do the same for a fragment shader's samples, a vertex shader's uniform reads, a storage
+ * image and an array of buffers indexed at run time. (Over 800 lines: each run builds, in full, the
+ * Vulkan objects its shader needs, beside the hand-worked records it checks; split apart, the
+ * set-up would sit away from what it sets up.) */
 #include "spirv.h"
 #include "vk_check.h"
 

@@ -1,10 +1,10 @@
-/* test_spirv_instr_img.c - tier 3's samples that take a prefix record (capture/spirv_instr_img.c):
- * samplers.frag, instrumented, passes SPIRV-Tools' validator and, drawn for real on the Vulkan
- * device (lavapipe), records for every pixel a sample through an array of textures indexed by a
- * specialization constant (known only when the pipeline is made) with the element it used, an
- * arrayed sample with its layer, a cube sample with its whole direction, each after its prefix and
- * with the same draw and pixel, and a projective sample with its coordinates divided by q -- the
- * values worked out from the pixel's centre. */
+/* test_spirv_instr_img.c - tier 3's samples that take a prefix record
+ * (capture/01-base/spirv_instr_img.c): samplers.frag, instrumented, passes SPIRV-Tools' validator
+ * and, drawn for real on the Vulkan device (lavapipe), records for every pixel a sample through an
+ * array of textures indexed by a specialization constant (known only when the pipeline is made)
+ * with the element it used, an arrayed sample with its layer, a cube sample with its whole
+ * direction, each after its prefix and with the same draw and pixel, and a projective sample with
+ * its coordinates divided by q -- the values worked out from the pixel's centre. */
 #include "spirv.h"
 #include "vk_check.h"
 

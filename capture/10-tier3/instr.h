@@ -1,0 +1,126 @@
+/* instr.h - private to capture/10-tier3/: capture tier 3's own functions (instr.c for compute,
+ * instr_draw.c for draws, tier3.c its table), over tier 2's (tier2.h: tier 3 is tier 2
+ * with instrumented twins); seen by tier 3's files and device.c alone, the rest of the layer
+ * reaching the tier through its tier_ops table (tier.h). */
+#ifndef LLCT_CAPTURE_INSTR_H
+#define LLCT_CAPTURE_INSTR_H
+
+#include "tier2.h"
+
+/* Tier 3's own state (the device record's t3, made by device.c for tier 3). */
+struct tier3_state {
+	uint32_t max_records;          /* room a dispatch, in records (0: sized by the dispatch) */
+	uint32_t frec_max;             /* the most words a command buffer's draw records get */
+	uint32_t frec_hint;            /* the most records a command buffer's draws last wanted (+ a
+					  quarter): every draw record buffer made at least this big */
+	VkDescriptorSetLayout rec_dsl; /* the layer's set (records; the draw number) */
+	struct crec ids;               /* slot k holds k (the draw numbers) */
+	uint32_t id_align;             /* bytes between slots (minStorageBufferOffsetAlignment) */
+	int vert_instr;                /* vertex shaders are instrumented too */
+	VkPipelineLayout *old_layouts; /* twin layouts of destroyed layouts */
+	size_t n_old_layouts;
+	int by_address; /* record buffers reached by their device address (bufferDeviceAddress is
+			   on): binding 0 is their address, so a room may pass the storage-buffer
+			   range; else binding 0 is the room itself */
+	/* rooms (rooms.c) one-time command buffers gave back, for the next recordings, and the
+	   largest sort index given back */
+	struct crec pool[FREC_ROOMS];
+	uint32_t n_pool;
+	uint32_t *fidx_spare;
+	size_t fidx_spare_cap;
+	uint64_t rooms_made, rooms_reused; /* draw-record rooms allocated, and taken from pool */
+};
+
+struct llct_spirv_site;
+#define INSTR_MAX_DRAWS 16384 /* instrumented draws a command buffer recording */
+/* A host-visible buffer of `words` words (+ spill), with a set when with_set: 0, or -1.
+ * Calls down: without the lock. */
+int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct crec *r);
+void instr_buffer_free(struct layer_device *d, struct crec *r);
+/* Tier 3's draw records of b's last execution: how many its draws wanted (every room's), and
+ * whether some found no room. */
+uint32_t instr_draw_wanted(const struct cbuf *b);
+int instr_draw_lost(const struct cbuf *b);
+/* rooms.c: b's draw-record rooms (and sort index) handed on to the next recording that sets
+ * rooms up, once its one execution is expanded (with the lock); capture_rooms_take fills b's room j
+ * from them if one holds `least` words (with the lock; 1 if it did); capture_rooms_free frees what
+ * is left at device end. */
+void capture_rooms_give_back(struct capture_device *c, struct cbuf *b);
+int capture_rooms_take(struct capture_device *c, struct cbuf *b, uint32_t j, uint32_t least);
+void capture_rooms_free(struct capture_device *c);
+/* settings.capture.tier3_rooms: draw-record rooms made, and taken as handed on. */
+void capture_rooms_note(struct capture_device *c, struct llct_writer *w);
+
+/* The layer's set layout (at device creation): 0, or -1. */
+int instr_device_init(struct capture_device *c);
+/* Destroys what is left (at device end, after the command buffers). */
+void instr_device_end(struct capture_device *c);
+/* A twin of a layout with the layer's set after the program's (calls down, no lock), or
+ * VK_NULL_HANDLE when there is no set left. */
+VkPipelineLayout instr_layout(struct capture_device *c, const VkPipelineLayoutCreateInfo *info,
+			      uint32_t *set);
+/* A twin layout whose program layout is destroyed (with the lock). */
+void instr_layout_gone(struct capture_device *c, VkPipelineLayout ext);
+/* Makes a compute pipeline's instrumented twin (calls down: without the lock). */
+void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
+		    const VkComputePipelineCreateInfo *info, VkPipeline real);
+/* Before a dispatch goes down (groups: its size, 0 unknown): binds the twin and a record
+ * buffer when the bound pipeline has one; instr_dispatch_end binds the program's back. */
+uint32_t instr_dispatch_begin(VkCommandBuffer cb, uint64_t groups, struct instr_call *ic);
+void instr_dispatch_end(VkCommandBuffer cb, const struct instr_call *ic);
+/* A captured submission of b is about to go down (with the lock): its record buffers, and
+ * those of the secondaries it executes, start empty. */
+void instr_submitting(struct capture_device *c, struct cbuf *b, int depth);
+/* Frees b's record buffers (calls down: without the lock, or at device end). */
+void instr_free(struct layer_device *d, struct cbuf *b);
+/* instr_draw.c: a graphics pipeline's fragment twin (calls down: without the lock). */
+void instr_graphics(struct capture_device *c, VkPipelineCache cache,
+		    const VkGraphicsPipelineCreateInfo *g, VkPipeline real);
+/* Around the program's draw (capture_draw_query_begin/end): the twin and the draw's number bound.
+ */
+void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq);
+void instr_draw_end(VkCommandBuffer cb, const struct draw_query *dq);
+/* Whether the multi-draw about to be recorded into cb goes down one sub-draw at a time, each
+ * with its own draw number (its own records) and count query: its pipeline's twin is bound for
+ * it and no stage reads DrawIndex. */
+int instr_draw_split(VkCommandBuffer cb);
+/* A draw's records (rec: its number + 1) after the submission: 0 with counts, or -1. */
+int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct instr_result *res);
+/* The draw's records as TEX (and OTHER) line accesses by the pixels' SMs (width: the target's,
+ * for the SM of a pixel). */
+int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
+		       uint32_t width, struct instr_result *res);
+/* Where a site's accesses go, for element elem of its binding: a view (sampled or storage
+ * image) or a buffer's range. */
+struct site_at {
+	struct img *im;
+	uint32_t mip, layer, levels, ok, looked, elem;
+	struct llct_surface_map m; /* of level `level`, layer `at_layer` */
+	uint32_t level, at_layer;
+	uint64_t addr, size; /* buffers */
+	int stream;          /* buffers: uniform OTHER; storage VTX (vertex), OTHER */
+	uint8_t filt;        /* sampled images: the sampler's SMP_* filtering */
+};
+/* a's image, mip and layer from the sampled image view of slot sl, and its sampler's filtering
+ * (a->ok when the view is known) */
+void instr_view_at(struct capture_device *c, const struct slot *sl, struct site_at *a);
+/* A sample's, fetch's or gather's texels as TEX line accesses (instr_draw.c): the one or 2 x 2
+ * texels the sampler's filter reads, on the nearest level or the two a linear mip filter
+ * blends. */
+void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, struct site_at *a,
+		  uint32_t L, uint32_t u_bits, uint32_t v_bits, uint32_t lod_bits,
+		  const uint32_t *third, uint32_t sm, uint64_t *prev);
+/* The line of a storage image texel (x, y) of view (mip, layer) of im: an arrayed view's layer
+ * layer + third, a 3D image's slice third; *m is mapped for *at_layer (UINT32_MAX: not yet). */
+uint64_t instr_storage_line(const struct img *im, const struct llct_spirv_site *st, uint32_t L,
+			    uint32_t mip, uint32_t layer, struct llct_surface_map *m,
+			    uint32_t *at_layer, uint32_t x, uint32_t y, uint32_t third);
+/* A dispatch's record count and losses (the submission completed): 0, or -1 when it has no
+ * records. */
+int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct pipe *p,
+		       struct instr_result *res);
+/* The expansion of a dispatch: its records as line accesses; -1 when it has none. */
+int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
+		  const struct pipe *p, struct instr_result *res);
+
+#endif

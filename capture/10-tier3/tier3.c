@@ -1,0 +1,82 @@
+/* tier3.c - capture tier 3's table: tier 2's passes, draws and shadow geometry, with the
+ * instrumented twins of draws' fragment (and vertex) shaders (instr_draw.c) and of compute
+ * shaders (instr.c), whose records the expansion reads in place of the models' guesses. */
+#include "instr.h"
+
+/* A graphics pipeline: tier 2's shadow, and the fragment twin where fragment shaders are
+ * instrumented. */
+static void graphics_pipeline(struct capture_device *c, struct layer_device *d,
+			      VkPipelineCache cache, const VkGraphicsPipelineCreateInfo *g,
+			      VkPipeline real)
+{
+	capture_shadow_create(c, d, cache, g, real);
+	if (c->frag_instr)
+		instr_graphics(c, cache, g, real);
+}
+
+/* A new recording of b: its draws' rooms sized from what its last execution (and, once a
+ * frame, every command buffer's) wanted, then set up again at its first draw; tier 2's
+ * geometry reused from the start. */
+static void recording_begun(struct capture_device *c, struct cbuf *b)
+{
+	if (instr_draw_lost(b)) { /* its last execution's draws wanted more room */
+		uint32_t total = instr_draw_wanted(b);
+		b->frec_need = total + total / 4 > b->frec_need ? total + total / 4 : b->frec_need;
+	}
+	if (c->frag_instr && c->frec_scanned != c->frame + 1) {
+		/* what every command buffer's draws last wanted room for: looked at once a frame,
+		   not at every begin */
+		c->frec_scanned = c->frame + 1;
+		for (size_t i = 0; i < c->tr->cbufs.cap; i++) {
+			const struct cbuf *o = c->tr->cbufs.val[i];
+			uint32_t t = o ? instr_draw_wanted(o) : 0;
+			if (t + t / 4 > c->t3->frec_hint)
+				c->t3->frec_hint = t + t / 4;
+		}
+	}
+	/* programs (Zink) rotate several primary command buffers: one that ran out of room sizes
+	   the others' next recordings too, so a range's first frames fit (secondaries, often many
+	   and small, size themselves) */
+	if (b->primary && c->t3->frec_hint > b->frec_need && b->frec[0].map)
+		b->frec_need = c->t3->frec_hint;
+	b->n_frec = 0; /* the rooms are set up again at the first draw */
+	capture_geom_begin(b);
+}
+
+static void recording_freed(struct layer_device *d, struct cbuf *b)
+{
+	capture_geom_free(d, b);
+	instr_free(d, b);
+}
+
+const struct tier_ops llct_tier3 = {
+    .tier = 3,
+    .setting = "3 (tier 2, and the texture samples, fetches and buffer accesses of draws' and "
+	       "dispatches' shaders, recorded by instrumented SPIR-V)",
+    .begin_pass = tier2_begin_pass,
+    .end_pass = tier2_end_pass,
+    .draw = tier2_draw,
+    .clear = tier2_clear,
+    .zbuf = capture_img_zbuf,
+    .positions = capture_geom_positions,
+    .consumed = capture_geom_consumed,
+    .draw_peek = instr_draw_peek,
+    .draw_records = instr_draw_records,
+    .dispatch_peek = instr_records_peek,
+    .dispatch_records = instr_records,
+    .graphics_pipeline = graphics_pipeline,
+    .compute_pipeline = instr_pipeline,
+    .layout_created = instr_layout,
+    .layout_gone = instr_layout_gone,
+    .recording_begun = recording_begun,
+    .recording_freed = recording_freed,
+    .draw_shadow = capture_geom_shadow,
+    .draw_begin = instr_draw_begin,
+    .draw_end = instr_draw_end,
+    .draw_split = instr_draw_split,
+    .dispatch_begin = instr_dispatch_begin,
+    .dispatch_end = instr_dispatch_end,
+    .submitting = instr_submitting,
+    .executed = capture_rooms_give_back,
+    .note = capture_rooms_note,
+};
