@@ -10,11 +10,15 @@
 /* Exit statuses of every subcommand. */
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
+struct cli_opts;
+
 struct cli_command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary; /* one line for `llctrace --help` */
-	const char *usage;   /* full help text for `llctrace help NAME` and `NAME --help` */
+	const char *usage;   /* full help text for `llctrace help NAME` and `NAME --help`; its
+				option lines (@OPTIONS@) come from opts */
+	const struct cli_opts *opts; /* the command's option table (opts.h) */
 };
 
 /* The sorted table of subcommands, terminated by a zero entry. */
@@ -121,6 +125,7 @@ int cmd_info(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+extern const struct cli_opts replay_opts;
 int cmd_report(int argc, char **argv);
 int cmd_sql(int argc, char **argv);
 int cmd_synth(int argc, char **argv);

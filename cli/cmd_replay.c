@@ -1,7 +1,10 @@
 /* cmd_replay.c - `llctrace replay`: parses the options into a replay job (replay_job.c), runs
  * it, and prints the summary read back from the results database's views. */
 #include "cli.h"
+#include "opts.h"
 #include "replay_job.h"
+
+#include <stddef.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -195,325 +198,308 @@ static int mrc_sizes(struct llc_list *mrc, const struct llc_list *sizes, struct 
 	return 0;
 }
 
-int cmd_replay(int argc, char **argv)
-{
-	enum {
-		O_BANKS = 256,
-		O_SAMPLE,
-		O_HASH,
-		O_UCD,
-		O_THREADS,
-		O_CORUN,
-		O_HIT,
-		O_MISS,
-		O_MLP,
-		O_CONT,
-		O_PART,
-		O_PART_BY,
-		O_BYPASS,
-		O_COLORS,
-		O_PAGE,
-		O_SAMPLE_SETS,
-		O_CONFIDENCE,
-		O_SIMULTANEOUS,
-		O_PER_KERNEL,
-		O_FLOW,
-		O_WRITE,
-		O_SECTOR,
-		O_MRC
-	};
-	static const struct option opts[] = {
-	    {"policy", required_argument, NULL, 'p'},
-	    {"output", required_argument, NULL, 'o'},
-	    {"llc", required_argument, NULL, 'l'},
-	    {"banks", required_argument, NULL, O_BANKS},
-	    {"sample-period", required_argument, NULL, O_SAMPLE},
-	    {"hash", required_argument, NULL, O_HASH},
-	    {"ucd", no_argument, NULL, O_UCD},
-	    {"frames", required_argument, NULL, 'f'},
-	    {"threads", required_argument, NULL, O_THREADS},
-	    {"corun", no_argument, NULL, O_CORUN},
-	    {"hit-latency", required_argument, NULL, O_HIT},
-	    {"miss-latency", required_argument, NULL, O_MISS},
-	    {"mlp", required_argument, NULL, O_MLP},
-	    {"contention-by", required_argument, NULL, O_CONT},
-	    {"partition", required_argument, NULL, O_PART},
-	    {"partition-by", required_argument, NULL, O_PART_BY},
-	    {"bypass", required_argument, NULL, O_BYPASS},
-	    {"colors", required_argument, NULL, O_COLORS},
-	    {"page-size", required_argument, NULL, O_PAGE},
-	    {"sample-sets", required_argument, NULL, O_SAMPLE_SETS},
-	    {"confidence", required_argument, NULL, O_CONFIDENCE},
-	    {"simultaneous", no_argument, NULL, O_SIMULTANEOUS},
-	    {"per-kernel", no_argument, NULL, O_PER_KERNEL},
-	    {"flow", no_argument, NULL, O_FLOW},
-	    {"write-policy", required_argument, NULL, O_WRITE},
-	    {"sector", required_argument, NULL, O_SECTOR},
-	    {"mrc", required_argument, NULL, O_MRC},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0}};
-	struct replay_job *a = calloc(1, sizeof(*a));
-	const char *policy_arg = NULL, *out_path = NULL;
-	char err[700], policy_buf[1024], llc_buf[1024];
-	struct llc_list sizes = {.n = 0}, mrc = {.n = 0};
-	int quiet = 0, part_by_set = 0, simultaneous = 0;
-	uint64_t v;
-	int c, rc = EXIT_USAGE;
+/* What replay's options set: the job, and what is worked out from them after. */
+struct replay_args {
+	struct replay_job job;
+	int argc;
+	char **argv;
+	const char *policy_arg, *out_path;
+	char policy_buf[1024], llc_buf[1024];
+	struct llc_list sizes, mrc;
+	int quiet, part_by_set, simultaneous;
+};
 
-	if (!a) {
-		cli_error("out of memory");
-		return EXIT_FAIL;
-	}
-	replay_job_init(a);
-	opterr = 0;
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, ":p:o:l:f:qh", opts)) != -1) {
-		switch (c) {
-		case 'p':
-			policy_arg =
-			    cli_list_arg(optarg, argc, argv, policy_buf, sizeof(policy_buf));
-			break;
-		case 'o':
-			out_path = optarg;
-			break;
-		case 'l': /* repeated, or a list: one run per size */
-			if (add_llc(&sizes,
-				    cli_list_arg(optarg, argc, argv, llc_buf, sizeof(llc_buf)),
-				    "--llc"))
-				goto out;
-			break;
-		case O_MRC:
-			if (add_llc(&mrc,
-				    cli_list_arg(optarg, argc, argv, llc_buf, sizeof(llc_buf)),
-				    "--mrc"))
-				goto out;
-			break;
-		case O_BANKS:
-			if (!cli_parse_uint(optarg, 1u << 20, &v) || !v) {
-				cli_usage_error("replay", "bad --banks '%s'", optarg);
-				goto out;
-			}
-			a->cache.banks = (uint32_t)v;
-			break;
-		case O_SAMPLE:
-			if (!cli_parse_uint(optarg, 1u << 30, &v) || !v) {
-				cli_usage_error("replay", "bad --sample-period '%s'", optarg);
-				goto out;
-			}
-			a->cache.sample_period = (uint32_t)v;
-			break;
-		case O_HASH:
-			if (strcmp(optarg, "mod") == 0)
-				a->cache.hash = LLCT_HASH_MOD;
-			else if (strcmp(optarg, "xor") == 0)
-				a->cache.hash = LLCT_HASH_XOR;
-			else {
-				cli_usage_error("replay", "bad --hash '%s' (mod or xor)", optarg);
-				goto out;
-			}
-			break;
-		case O_UCD:
-			a->cache.ucd = 1;
-			break;
-		case 'f':
-			a->frames = optarg;
-			break;
-		case O_THREADS:
-			if (!cli_parse_uint(optarg, 1024, &v)) {
-				cli_usage_error("replay", "bad --threads '%s'", optarg);
-				goto out;
-			}
-			a->threads = (unsigned)v;
-			break;
-		case O_CORUN:
-			a->corun = 1;
-			break;
-		case O_HIT:
-		case O_MISS:
-			if (!parse_latency(optarg, c == O_HIT ? &a->hit_lat : &a->miss_lat)) {
-				cli_usage_error("replay", "bad latency '%s' (cycles)", optarg);
-				goto out;
-			}
-			break;
-		case O_MLP:
-			a->mlp_text = optarg;
-			if (!replay_parse_mlp(optarg, a->mlp)) {
-				cli_usage_error("replay",
-						"bad --mlp '%s' (N, or N0,N1,... per tenant)",
-						optarg);
-				goto out;
-			}
-			break;
-		case O_CONT: {
-			if (!replay_parse_owner_by(optarg, &a->contention_by)) {
-				cli_usage_error("replay",
-						"bad --contention-by '%s' (tenant, sm, kernel "
-						"or stream)",
-						optarg);
-				goto out;
-			}
-			a->contention = 1;
-			break;
-		}
-		case O_PART:
-			a->partition = optarg;
-			break;
-		case O_PART_BY:
-			if (strcmp(optarg, "tenant") && strcmp(optarg, "stream")) {
-				cli_usage_error(
-				    "replay", "bad --partition-by '%s' (tenant or stream)", optarg);
-				goto out;
-			}
-			a->part_by =
-			    strcmp(optarg, "stream") ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
-			part_by_set = 1;
-			break;
-		case O_BYPASS:
-			a->bypass = optarg;
-			break;
-		case O_COLORS:
-			a->colors = optarg;
-			break;
-		case O_PAGE:
-			if (!cli_parse_size(optarg, &v) || v > UINT32_MAX) {
-				cli_usage_error("replay", "bad --page-size '%s'", optarg);
-				goto out;
-			}
-			a->page_size = (uint32_t)v;
-			break;
-		case O_SAMPLE_SETS: {
-			const char *x = strncmp(optarg, "1/", 2) ? optarg : optarg + 2;
-			if (!cli_parse_uint(x, 1u << 20, &v) || v < 2) {
-				cli_usage_error("replay", "bad --sample-sets '%s' (1/N, N >= 2)",
-						optarg);
-				goto out;
-			}
-			a->sample_sets = (uint32_t)v;
-			break;
-		}
-		case O_CONFIDENCE:
-			if (!cli_parse_level(optarg, &a->confidence)) {
-				cli_usage_error("replay",
-						"bad --confidence '%s' (a level from 50%% to "
-						"99.9999%%, as 99%% or 0.99)",
-						optarg);
-				goto out;
-			}
-			break;
-		case O_SIMULTANEOUS:
-			simultaneous = 1;
-			break;
-		case O_PER_KERNEL:
-			a->per_kernel = 1;
-			break;
-		case O_FLOW:
-			a->flow = 1;
-			break;
-		case O_SECTOR:
-			if (!cli_parse_size(optarg, &v) || !v || v > 4096) {
-				cli_usage_error("replay", "bad --sector '%s' (bytes, e.g. 32)",
-						optarg);
-				goto out;
-			}
-			a->cache.sector = (uint32_t)v;
-			break;
-		case O_WRITE:
-			if (!replay_parse_write_policy(optarg, &a->cache.write_policy)) {
-				cli_usage_error("replay",
-						"bad --write-policy '%s' (allocate, no-allocate or "
-						"evict)",
-						optarg);
-				goto out;
-			}
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		default: {
-			int r = cli_getopt_common("replay", c, argv);
-			if (r >= 0) {
-				rc = r;
-				goto out;
-			}
-		}
-		}
-	}
+#define JOB(f) offsetof(struct replay_args, job.f)
+#define ARG(f) offsetof(struct replay_args, f)
+
+static int set_policy(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	(void)o;
+	struct replay_args *x = ctx; /* a list the shell may have split after a comma */
+	x->policy_arg = cli_list_arg(arg, x->argc, x->argv, x->policy_buf, sizeof(x->policy_buf));
+	return 0;
+}
+
+static int set_llc(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct replay_args *x = ctx; /* repeated, or a list: one run per size */
+	struct llc_list *l = o->letter == 'l' ? &x->sizes : &x->mrc;
+	const char *v = cli_list_arg(arg, x->argc, x->argv, x->llc_buf, sizeof(x->llc_buf));
+	return add_llc(l, v, o->letter == 'l' ? "--llc" : "--mrc") ? EXIT_USAGE : 0;
+}
+
+static int set_hash(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct replay_args *x = ctx;
+	if (strcmp(arg, "mod") == 0)
+		x->job.cache.hash = LLCT_HASH_MOD;
+	else if (strcmp(arg, "xor") == 0)
+		x->job.cache.hash = LLCT_HASH_XOR;
+	else
+		return cli_opt_bad(o, arg, "mod or xor");
+	return 0;
+}
+
+static int set_write(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct replay_args *x = ctx;
+	return replay_parse_write_policy(arg, &x->job.cache.write_policy)
+		   ? 0
+		   : cli_opt_bad(o, arg, "allocate, no-allocate or evict");
+}
+
+static int set_sector(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct replay_args *x = ctx;
+	uint64_t v;
+	if (!cli_parse_size(arg, &v) || !v || v > 4096)
+		return cli_opt_bad(o, arg, "bytes, e.g. 32");
+	x->job.cache.sector = (uint32_t)v;
+	return 0;
+}
+
+static int set_latency(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct replay_args *x = ctx;
+	if (!parse_latency(arg,
+			   strcmp(o->name, "hit-latency") ? &x->job.miss_lat : &x->job.hit_lat))
+		return cli_usage_error("replay", "bad latency '%s' (cycles)", arg);
+	return 0;
+}
+
+static int set_mlp(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct replay_args *x = ctx;
+	x->job.mlp_text = arg;
+	return replay_parse_mlp(arg, x->job.mlp)
+		   ? 0
+		   : cli_opt_bad(o, arg, "N, or N0,N1,... per tenant");
+}
+
+static int set_contention(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct replay_args *x = ctx;
+	if (!replay_parse_owner_by(arg, &x->job.contention_by))
+		return cli_opt_bad(o, arg, "tenant, sm, kernel or stream");
+	x->job.contention = 1;
+	return 0;
+}
+
+static int set_part_by(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct replay_args *x = ctx;
+	if (strcmp(arg, "tenant") && strcmp(arg, "stream"))
+		return cli_opt_bad(o, arg, "tenant or stream");
+	x->job.part_by = strcmp(arg, "stream") ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
+	x->part_by_set = 1;
+	return 0;
+}
+
+static int set_page(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct replay_args *x = ctx;
+	uint64_t v;
+	if (!cli_parse_size(arg, &v) || v > UINT32_MAX)
+		return cli_opt_bad(o, arg, NULL);
+	x->job.page_size = (uint32_t)v;
+	return 0;
+}
+
+static int set_sample_sets(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct replay_args *x = ctx;
+	const char *n = strncmp(arg, "1/", 2) ? arg : arg + 2;
+	uint64_t v;
+	if (!cli_parse_uint(n, 1u << 20, &v) || v < 2)
+		return cli_opt_bad(o, arg, "1/N, N >= 2");
+	x->job.sample_sets = (uint32_t)v;
+	return 0;
+}
+
+static int set_confidence(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct replay_args *x = ctx;
+	return cli_parse_level(arg, &x->job.confidence)
+		   ? 0
+		   : cli_opt_bad(o, arg, "a level from 50% to 99.9999%, as 99% or 0.99");
+}
+
+static const struct cli_opt replay_opt_list[] = {
+    {"policy", 'p', "LIST",
+     "names, any case, comma-separated; 'all' adds every one\n"
+     "[all; in a co-run all but those that need the future]:\n"
+     "@POLICIES@\n"
+     "(docs/REPLAY.md gives their rules)",
+     set_policy},
+    {"output", 'o', "FILE",
+     "results database to append to (never replaced: a file of\n"
+     "another kind is refused)",
+     cli_opt_str, ARG(out_path)},
+    {"llc", 'l', "SIZE[:W[:L]]",
+     "size, ways [16], line size [64]; [8MiB:16:64]. Repeat it,\n"
+     "or give a list (2MiB,4MiB,8MiB), for one run per size from\n"
+     "one pass (same line size; not with co-runs, partitions,\n"
+     "bypass or colors). K, M, G and KiB, MiB, GiB are binary;\n"
+     "KB, MB, GB decimal (8MB = 8,000,000 bytes)",
+     set_llc},
+    {"mrc", 0, "SIZES",
+     "LRU at every size in one pass (stack distances), each\n"
+     "run equal to LRU's own at that size: a size alone keeps\n"
+     "the sets and line of --llc and takes the ways it needs\n"
+     "(1 to 64), SIZE:W:L is taken as it is (docs/REPLAY.md)",
+     set_llc},
+    {"banks", 0, "N", "LLC banks (GSPC counters are per bank) [4]", cli_opt_u32, JOB(cache.banks),
+     1, 1u << 20},
+    {"sample-period", 0, "N", "GSPC family: sets s with s % N == 0 sample [64]", cli_opt_u32,
+     JOB(cache.sample_period), 1, 1u << 30},
+    {"hash", 0, "mod|xor", "set index: line mod sets, or XOR-folded line bits [mod]", set_hash},
+    {"ucd", 0, NULL, "uncached displayable color: DISP bypasses the LLC", cli_opt_flag,
+     JOB(cache.ucd)},
+    {"write-policy", 0, "W",
+     "allocate (write-back, write-allocate), no-allocate (a\n"
+     "write miss goes to memory) or evict (every write goes to\n"
+     "memory and evicts the line it touches) [allocate]",
+     set_write},
+    {"sector", 0, "BYTES",
+     "sectored lines: per-sector valid and dirty bits; a miss\n"
+     "fetches its sector only (e.g. 32 with 128-byte lines)",
+     set_sector},
+    {"frames", 'f', "RANGE",
+     "frames to replay, e.g. 2-5,9 [all]; the cache stays warm;\n"
+     "frames the trace does not hold are an error (1)",
+     cli_opt_str, JOB(frames)},
+    {"per-kernel", 0, NULL,
+     "also count by frame, kernel (draw, dispatch, copy...) and\n"
+     "stream into kernel_stats, with the trace's kernels (and\n"
+     "their RenderDoc event IDs) in trace_kernels; the models\n"
+     "take the general path (docs/RESULTS.md); implies --flow",
+     cli_opt_flag, JOB(per_kernel)},
+    {"flow", 0, NULL,
+     "also count pass-to-pass reuse into kernel_flow: the reads\n"
+     "by each kernel, as TEX or CS, of lines another kernel wrote\n"
+     "last (as RT, DISP, Z, CS...) and how many hit (views\n"
+     "flow_kernels, flow_passes, flow_totals, flow_trace)",
+     cli_opt_flag, JOB(flow)},
+    {NULL, 0, NULL, "\nCo-running, contention, partitioning (docs/REPLAY.md):"},
+    {"corun", 0, NULL,
+     "replay several traces together as tenants 0, 1, ...; also\n"
+     "each alone; results in the tenants table",
+     cli_opt_flag, JOB(corun)},
+    {"hit-latency", 0, "N", "cycles [120]; --miss-latency N: cycles [480]", set_latency},
+    {"miss-latency", 0, "N", NULL, set_latency},
+    {"mlp", 0, "N|N0,N1,...", "memory-level parallelism per tenant [8]", set_mlp},
+    {"contention-by", 0, "K",
+     "GDC/PLOB owners: tenant, sm, kernel or stream [tenant in a\n"
+     "co-run, off otherwise]",
+     set_contention},
+    {"partition", 0, "ways:S", "S: even, static, dynamic[:N], 0=4,1=12 or TEX=8,RT=4", cli_opt_str,
+     JOB(partition)},
+    {"partition-by", 0, "C", "classes: tenant or stream [tenant in a co-run, else stream]",
+     set_part_by},
+    {"colors", 0, "S", "page coloring by tenant: even or 0=0-63,1=64-127", cli_opt_str,
+     JOB(colors)},
+    {"page-size", 0, "SIZE", "page size for coloring [4KiB]", set_page},
+    {"bypass", 0, "R,...", "R: stream=NAME or tenant=N", cli_opt_str, JOB(bypass)},
+    {"threads", 0, "N",
+     "worker threads [one per core]; more threads than\n"
+     "policies split the sets of LRU, NRU, SRRIP, PLRU,\n"
+     "Belady and --mrc's stacks over them (the same numbers;\n"
+     "without --threads one core is left to decoding)",
+     cli_opt_uint, JOB(threads), 0, 1024},
+    {"sample-sets", 0, "1/N",
+     "replay 1 in N sets (and each policy's leader/sample sets)\n"
+     "and estimate the rest, with intervals in the\n"
+     "estimates table (docs/REPLAY.md); not with co-runs,\n"
+     "partitions, bypass, colors or contention",
+     set_sample_sets},
+    {"confidence", 0, "L", "the intervals' level: 95%, 99.9% or 0.999 [99%]", set_confidence},
+    {"simultaneous", 0, NULL,
+     "the level holds for all the command's estimates together\n"
+     "(each interval wider: Bonferroni over 40 a run)",
+     cli_opt_flag, ARG(simultaneous)},
+    {"quiet", 'q', NULL, "no progress line or table", cli_opt_flag, ARG(quiet)},
+    {NULL}};
+
+const struct cli_opts replay_opts = {"replay", 25, 0, replay_opt_list};
+
+/* What the options leave to work out: the traces and results file given, the defaults that
+ * depend on the mode, the policies, sizes and memory. -1 to go on, else the exit status. */
+static int replay_settle(struct replay_args *x, int argc, char **argv)
+{
+	struct replay_job *a = &x->job;
+	char err[700];
 	a->traces = (const char *const *)argv + optind;
 	a->n_traces = (size_t)(argc - optind);
-	if (a->n_traces == 0) {
-		cli_usage_error("replay", "needs a trace file");
-		goto out;
-	}
-	if (a->n_traces > 1 && !a->corun) {
-		cli_usage_error("replay", "several traces need --corun");
-		goto out;
-	}
-	if (!out_path) {
-		cli_usage_error("replay", "needs -o RESULTS.db");
-		goto out;
-	}
+	if (a->n_traces == 0)
+		return cli_usage_error("replay", "needs a trace file");
+	if (a->n_traces > 1 && !a->corun)
+		return cli_usage_error("replay", "several traces need --corun");
+	if (!x->out_path)
+		return cli_usage_error("replay", "needs -o RESULTS.db");
 	/* Defaults that depend on the mode: co-runs track contention between tenants and
 	 * partition by tenant; a single trace partitions by stream. */
 	if (a->corun && !a->contention) {
 		a->contention = 1;
 		a->contention_by = LLCT_OWNER_TENANT;
 	}
-	if (!part_by_set)
+	if (!x->part_by_set)
 		a->part_by = a->corun ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
-	if (replay_parse_policies(policy_arg ? policy_arg
-				  : a->corun ? replay_corun_policies()
-					     : "all",
-				  a->pol, &a->n_pol, err, sizeof(err))) {
-		cli_usage_error("replay", "%s", err);
-		goto out;
-	}
-	if (mrc.n && mrc_sizes(&mrc, &sizes, a, policy_arg))
-		goto out;
-	if (resolve_llc(mrc.n ? &mrc : &sizes, a, err, sizeof(err)))
-		goto out;
-	if (!mrc.n && model_memory(a)) { /* said: more than this machine has */
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	if (simultaneous) /* every estimate of the command's runs, together */
+	if (replay_parse_policies(x->policy_arg ? x->policy_arg
+				  : a->corun    ? replay_corun_policies()
+						: "all",
+				  a->pol, &a->n_pol, err, sizeof(err)))
+		return cli_usage_error("replay", "%s", err);
+	if (x->mrc.n && mrc_sizes(&x->mrc, &x->sizes, a, x->policy_arg))
+		return EXIT_USAGE;
+	if (resolve_llc(x->mrc.n ? &x->mrc : &x->sizes, a, err, sizeof(err)))
+		return EXIT_USAGE;
+	if (!x->mrc.n && model_memory(a)) /* said: more than this machine has */
+		return EXIT_FAIL;
+	if (x->simultaneous) /* every estimate of the command's runs, together */
 		a->family = REPLAY_ESTIMATES_PER_RUN * (uint32_t)a->n_pol *
-			    (uint32_t)(sizes.n ? sizes.n : 1);
+			    (uint32_t)(x->sizes.n ? x->sizes.n : 1);
 	for (size_t i = 0; i < a->n_traces; i++)
-		if (cli_check_input("replay", a->traces[i], CLI_FILE_TRACE)) {
-			rc = EXIT_FAIL;
-			goto out;
-		}
-	if ((rc = replay_job_prepare(a, err, sizeof(err))) != EXIT_OK) {
+		if (cli_check_input("replay", a->traces[i], CLI_FILE_TRACE))
+			return EXIT_FAIL;
+	int rc = replay_job_prepare(a, err, sizeof(err));
+	if (rc != EXIT_OK) {
 		if (rc == EXIT_USAGE)
 			cli_usage_error("replay", "%s", err);
 		else
 			cli_error("%s", err);
-		goto out;
+		return rc;
 	}
-	rc = EXIT_FAIL;
 	/* Check the traces and the results file before a long replay. */
-	if (cli_check_output("replay", out_path, CLI_FILE_RESULTS, 0))
-		goto out;
+	if (cli_check_output("replay", x->out_path, CLI_FILE_RESULTS, 0))
+		return EXIT_FAIL;
 	for (size_t i = 0; i < a->n_traces; i++) {
 		struct llct_reader *r;
 		if (llct_reader_open(a->traces[i], &r, err, sizeof(err))) {
 			cli_error("%s", err);
-			goto out;
+			return EXIT_FAIL;
 		}
 		llct_reader_close(r);
 	}
+	return -1;
+}
+
+/* Runs the settled job into the results database and prints the summary. */
+static int replay_run(struct replay_args *x)
+{
+	struct replay_job *a = &x->job;
+	char err[700];
 	struct llct_results *db;
+	int rc = EXIT_FAIL;
 	/* a replay writes its runs in one transaction at the end: interrupted, it left none */
 	cli_on_interrupt("llctrace replay: interrupted; nothing of this replay was written "
 			 "('%s' keeps the runs it had)",
-			 out_path);
-	if (llct_results_open(out_path, &db, err, sizeof(err))) {
+			 x->out_path);
+	if (llct_results_open(x->out_path, &db, err, sizeof(err))) {
 		cli_error("%s", err);
-		goto out;
+		return EXIT_FAIL;
 	}
 	struct cli_progress prog;
-	cli_progress_init(&prog, "records", 0, quiet);
+	cli_progress_init(&prog, "records", 0, x->quiet);
 	a->progress = progress;
 	a->progress_ud = &prog;
 	if (replay_job_run(a, db, err, sizeof(err)) != EXIT_OK) {
@@ -521,17 +507,33 @@ int cmd_replay(int argc, char **argv)
 	} else {
 		cli_progress_done(&prog, a->records);
 		rc = EXIT_OK;
-		if (!quiet &&
-		    replay_print_summary(db, a, (const char *)(mrc.n ? mrc.text : sizes.text),
-					 sizeof(sizes.text[0]), out_path))
+		const struct llc_list *l = x->mrc.n ? &x->mrc : &x->sizes;
+		if (!x->quiet && replay_print_summary(db, a, (const char *)l->text,
+						      sizeof(l->text[0]), x->out_path))
 			rc = EXIT_FAIL;
 	}
 	if (llct_results_close(db) && rc == EXIT_OK) {
-		cli_error("'%s': cannot close the results database", out_path);
+		cli_error("'%s': cannot close the results database", x->out_path);
 		rc = EXIT_FAIL;
 	}
-out:
-	replay_job_release(a);
-	free(a);
+	return rc;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	struct replay_args *x = calloc(1, sizeof(*x));
+	if (!x) {
+		cli_error("out of memory");
+		return EXIT_FAIL;
+	}
+	replay_job_init(&x->job);
+	x->argc = argc, x->argv = argv;
+	int rc = cli_opts_parse(&replay_opts, argc, argv, x);
+	if (rc < 0)
+		rc = replay_settle(x, argc, argv);
+	if (rc < 0)
+		rc = replay_run(x);
+	replay_job_release(&x->job);
+	free(x);
 	return rc;
 }

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "llct/llct.h"
 #include "llct/results.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -207,8 +208,11 @@ int cli_nearest_option(const char *cmd, const char *bad, char *out, size_t size)
 		return 0;
 	char word[64];
 	snprintf(word, sizeof(word), "%.*s", (int)strcspn(w, "="), w);
-	/* every --name the command's help mentions */
-	for (const char *p = strstr(c->usage, "--"); p && n < 128; p = strstr(p + 2, "--")) {
+	/* every option of the command's table, or every --name its help mentions */
+	if (c->opts)
+		n = cli_opts_names(c->opts, names, 128);
+	for (const char *p = c->opts ? NULL : strstr(c->usage, "--"); p && n < 128;
+	     p = strstr(p + 2, "--")) {
 		size_t k = 0;
 		const char *q = p + 2;
 		while (k + 1 < sizeof(store[n]) &&

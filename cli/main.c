@@ -1,6 +1,7 @@
 /* main.c - the llctrace program: global options and dispatch through one sorted command table. */
 #include "cli.h"
 #include "llct/llct.h"
+#include "opts.h"
 
 #include <string.h>
 
@@ -31,7 +32,8 @@ const struct cli_command cli_commands[] = {
      "      --sbatch-arg ARG   one more #SBATCH line\n"
      "      --dry-run          print the job script; submit nothing\n"
      "      --no-wait          submit, print the job id and the merge command, return\n"
-     "A task runs: llctrace batch GRID --task K --of N --skip-done RESULTS.db -o SHARD\n"},
+     "A task runs: llctrace batch GRID --task K --of N --skip-done RESULTS.db -o SHARD\n",
+     NULL},
     {"capture", cmd_capture, "run a Vulkan program under the capture layer",
      "usage: llctrace capture [options] -- PROGRAM [ARGS...]\n"
      "\n"
@@ -82,7 +84,8 @@ const struct cli_command cli_commands[] = {
      "  -q, --quiet                no progress\n"
      "Exit status: the program's failure is reported (1); the trace keeps every frame\n"
      "completed before a crash. A trace with no frame is an error (1) that says why.\n"
-     "Ended by a signal: 128 + its number, the frames written before kept.\n"},
+     "Ended by a signal: 128 + its number, the frames written before kept.\n",
+     NULL},
     {"compare", cmd_compare,
      "set any run or policy against another on the same trace and configuration",
      "usage: llctrace compare [--frames] [--csv] RESULTS.db A B\n"
@@ -94,7 +97,8 @@ const struct cli_command cli_commands[] = {
      "rows come from the views run_comparisons and frame_comparisons (docs/RESULTS.md):\n"
      "  llctrace sql RESULTS.db \"SELECT * FROM run_comparisons WHERE ...\" gives the same.\n"
      "      --frames   frame by frame\n"
-     "      --csv      CSV instead of a table\n"},
+     "      --csv      CSV instead of a table\n",
+     NULL},
     {"dump", cmd_dump, "print the records of a trace (aligned text or CSV)",
      "usage: llctrace dump [--csv] [--frames RANGE] TRACE.llct\n"
      "\n"
@@ -103,8 +107,10 @@ const struct cli_command cli_commands[] = {
      "                  (and ,site where the trace names instruction sites: tier 3)\n"
      "                  (the form 'llctrace import --csv' reads back)\n"
      "  --frames RANGE  frames to print, e.g. 5-7,20 or 3- (default: all)\n"
-     "  -h, --help      this help\n"},
-    {"help", cmd_help, "show help for llctrace or one command", "usage: llctrace help [COMMAND]\n"},
+     "  -h, --help      this help\n",
+     NULL},
+    {"help", cmd_help, "show help for llctrace or one command", "usage: llctrace help [COMMAND]\n",
+     NULL},
     {"import", cmd_import, "make a trace from CSV records",
      "usage: llctrace import --csv IN.csv -o OUT.llct [--quiet]\n"
      "\n"
@@ -118,7 +124,8 @@ const struct cli_command cli_commands[] = {
      "      --force        replace OUT even if it is not a trace (never a results\n"
      "                     database)\n"
      "  -q, --quiet        no progress line\n"
-     "  -h, --help         this help\n"},
+     "  -h, --help         this help\n",
+     NULL},
     {"info", cmd_info, "summarize a trace: frames, records, streams, size, metadata",
      "usage: llctrace info [--frames RANGE] [--kernels] TRACE.llct\n"
      "\n"
@@ -127,7 +134,8 @@ const struct cli_command cli_commands[] = {
      "so it also checks the whole file.\n"
      "  --frames RANGE  frames to count (and list)\n"
      "  --kernels       also list every kernel (draw, dispatch, copy, clear, ...) with its\n"
-     "                  frame, RenderDoc event ID (capture --renderdoc) and parameters\n"},
+     "                  frame, RenderDoc event ID (capture --renderdoc) and parameters\n",
+     NULL},
     {"merge", cmd_merge, "add the runs of results shards to a results database",
      "usage: llctrace merge SHARD.db... -o RESULTS.db\n"
      "\n"
@@ -136,7 +144,8 @@ const struct cli_command cli_commands[] = {
      "newer schema, or a file that is not a results database, is refused (exit 1) and the\n"
      "other shards are still merged.\n"
      "  -o, --output FILE  results database to add to (created if needed)\n"
-     "  -q, --quiet        no per-shard lines\n"},
+     "  -q, --quiet        no per-shard lines\n",
+     NULL},
     {"pack", cmd_pack, "encode a finished trace's chunks again, smaller (LZ4 high compression)",
      "usage: llctrace pack [--level N] [--quiet] TRACE.llct...\n"
      "\n"
@@ -149,72 +158,16 @@ const struct cli_command cli_commands[] = {
      "finished trace, not one a capture is still writing.\n"
      "  -l, --level N   0 (LZ4's fast level, as captured) to 12 (smallest, slowest) [9]\n"
      "  -q, --quiet     no progress or summary line\n"
-     "Exit status 1 if any trace could not be packed (the others still are).\n"},
+     "Exit status 1 if any trace could not be packed (the others still are).\n",
+     NULL},
     {"replay", cmd_replay, "replay a trace through LLC policies into a results database",
      "usage: llctrace replay TRACE.llct [MORE.llct... --corun] -o RESULTS.db [options]\n"
      "\n"
      "Replays the trace through one LLC model per policy (decoding it once, models spread\n"
      "over all cores) and appends one run per policy to RESULTS.db (created if needed).\n"
      "Prints the read hit rate per stream and policy; query the rest with 'llctrace sql'.\n"
-     "  -p, --policy LIST      names, any case, comma-separated; 'all' adds every one\n"
-     "                         [all; in a co-run all but those that need the future]:\n"
-     "@POLICIES@"
-     "                         (docs/REPLAY.md gives their rules)\n"
-     "  -o, --output FILE      results database to append to (never replaced: a file of\n"
-     "                         another kind is refused)\n"
-     "  -l, --llc SIZE[:W[:L]] size, ways [16], line size [64]; [8MiB:16:64]. Repeat it,\n"
-     "                         or give a list (2MiB,4MiB,8MiB), for one run per size from\n"
-     "                         one pass (same line size; not with co-runs, partitions,\n"
-     "                         bypass or colors). K, M, G and KiB, MiB, GiB are binary;\n"
-     "                         KB, MB, GB decimal (8MB = 8,000,000 bytes)\n"
-     "      --mrc SIZES        LRU at every size in one pass (stack distances), each\n"
-     "                         run equal to LRU's own at that size: a size alone keeps\n"
-     "                         the sets and line of --llc and takes the ways it needs\n"
-     "                         (1 to 64), SIZE:W:L is taken as it is (docs/REPLAY.md)\n"
-     "      --banks N          LLC banks (GSPC counters are per bank) [4]\n"
-     "      --sample-period N  GSPC family: sets s with s % N == 0 sample [64]\n"
-     "      --hash mod|xor     set index: line mod sets, or XOR-folded line bits [mod]\n"
-     "      --ucd              uncached displayable color: DISP bypasses the LLC\n"
-     "      --write-policy W   allocate (write-back, write-allocate), no-allocate (a\n"
-     "                         write miss goes to memory) or evict (every write goes to\n"
-     "                         memory and evicts the line it touches) [allocate]\n"
-     "      --sector BYTES     sectored lines: per-sector valid and dirty bits; a miss\n"
-     "                         fetches its sector only (e.g. 32 with 128-byte lines)\n"
-     "  -f, --frames RANGE     frames to replay, e.g. 2-5,9 [all]; the cache stays warm;\n"
-     "                         frames the trace does not hold are an error (1)\n"
-     "      --per-kernel       also count by frame, kernel (draw, dispatch, copy...) and\n"
-     "                         stream into kernel_stats, with the trace's kernels (and\n"
-     "                         their RenderDoc event IDs) in trace_kernels; the models\n"
-     "                         take the general path (docs/RESULTS.md); implies --flow\n"
-     "      --flow             also count pass-to-pass reuse into kernel_flow: the reads\n"
-     "                         by each kernel, as TEX or CS, of lines another kernel wrote\n"
-     "                         last (as RT, DISP, Z, CS...) and how many hit (views\n"
-     "                         flow_kernels, flow_passes, flow_totals, flow_trace)\n"
-     "\n"
-     "Co-running, contention, partitioning (docs/REPLAY.md):\n"
-     "      --corun            replay several traces together as tenants 0, 1, ...; also\n"
-     "                         each alone; results in the tenants table\n"
-     "      --hit-latency N    cycles [120]; --miss-latency N: cycles [480]\n"
-     "      --mlp N|N0,N1,...  memory-level parallelism per tenant [8]\n"
-     "      --contention-by K  GDC/PLOB owners: tenant, sm, kernel or stream [tenant in a\n"
-     "                         co-run, off otherwise]\n"
-     "      --partition ways:S S: even, static, dynamic[:N], 0=4,1=12 or TEX=8,RT=4\n"
-     "      --partition-by C   classes: tenant or stream [tenant in a co-run, else stream]\n"
-     "      --colors S         page coloring by tenant: even or 0=0-63,1=64-127\n"
-     "      --page-size SIZE   page size for coloring [4KiB]\n"
-     "      --bypass R,...     R: stream=NAME or tenant=N\n"
-     "      --threads N        worker threads [one per core]; more threads than\n"
-     "                         policies split the sets of LRU, NRU, SRRIP, PLRU,\n"
-     "                         Belady and --mrc's stacks over them (the same numbers;\n"
-     "                         without --threads one core is left to decoding)\n"
-     "      --sample-sets 1/N  replay 1 in N sets (and each policy's leader/sample sets)\n"
-     "                         and estimate the rest, with intervals in the\n"
-     "                         estimates table (docs/REPLAY.md); not with co-runs,\n"
-     "                         partitions, bypass, colors or contention\n"
-     "      --confidence L     the intervals' level: 95%, 99.9% or 0.999 [99%]\n"
-     "      --simultaneous     the level holds for all the command's estimates together\n"
-     "                         (each interval wider: Bonferroni over 40 a run)\n"
-     "  -q, --quiet            no progress line or table\n"},
+     "@OPTIONS@",
+     &replay_opts},
     {"report", cmd_report, "write the report page (HTML, plots) of a results database",
      "usage: llctrace report RESULTS.db [-o REPORT.html] [--open]\n"
      "\n"
@@ -231,7 +184,8 @@ const struct cli_command cli_commands[] = {
      "                          sensible-browser); exit 1 if none starts\n"
      "      --max-frame-rows N  per-frame rows embedded at most, newest runs first\n"
      "                          [100000]; totals are always there\n"
-     "  -q, --quiet             only the line saying where the page is\n"},
+     "  -q, --quiet             only the line saying where the page is\n",
+     NULL},
     {"sql", cmd_sql, "run SQL on a results database (or a trace) and print a table",
      "usage: llctrace sql [--csv] [--write] DB \"SQL\"\n"
      "\n"
@@ -245,7 +199,8 @@ const struct cli_command cli_commands[] = {
      "run_comparisons, frame_comparisons (llctrace compare)\n"
      "(docs/RESULTS.md).\n"
      "  --csv    CSV instead of a table\n"
-     "  --write  allow statements that change the database\n"},
+     "  --write  allow statements that change the database\n",
+     NULL},
     {"synth", cmd_synth, "write a synthetic trace: deferred-renderer frames or a compute kernel",
      "usage: llctrace synth -o OUT.llct [--count N] [--width W --height H] [--seed S] ...\n"
      "\n"
@@ -285,10 +240,11 @@ const struct cli_command cli_commands[] = {
      "      --llc S:W:L       the LLC the footprint refers to [8MiB:16:64]\n"
      "      --iterations N    passes over the data per frame [4]\n"
      "      --base ADDR       first byte of the kernel's buffers [64GiB]\n"
-     "      --sms N           SMs, workgroups round robin [16]\n"},
+     "      --sms N           SMs, workgroups round robin [16]\n",
+     NULL},
     {"version", cmd_version, "print the tool and trace format versions",
-     "usage: llctrace version\n"},
-    {NULL, NULL, NULL, NULL},
+     "usage: llctrace version\n", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 const struct cli_command *cli_find(const char *name)

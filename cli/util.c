@@ -1,6 +1,7 @@
 /* util.c - messages, option errors, progress lines and number parsing for the subcommands. */
 #include "cli.h"
 #include "llct/policy.h"
+#include "opts.h"
 
 #include "llct/trace.h"
 #include <ctype.h>
@@ -143,14 +144,32 @@ int cli_help(const char *name)
 	const struct cli_command *c = cli_find(name);
 	if (!c)
 		return EXIT_USAGE;
-	const char *at = strstr(c->usage, "@POLICIES@");
-	if (!at) {
-		fputs(c->usage, stdout);
-		return EXIT_OK;
+	/* the usage with its option lines from the table, then the policy list put in */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return EXIT_FAIL;
+	const char *at = c->opts ? strstr(c->usage, "@OPTIONS@") : NULL;
+	if (at) {
+		fwrite(c->usage, 1, (size_t)(at - c->usage), m);
+		cli_opts_help(c->opts, m);
+		fputs(at + strlen("@OPTIONS@"), m);
+	} else {
+		fputs(c->usage, m);
 	}
-	fwrite(c->usage, 1, (size_t)(at - c->usage), stdout);
-	print_policies(stdout);
-	fputs(at + strlen("@POLICIES@"), stdout);
+	if (fclose(m))
+		return EXIT_FAIL;
+	const char *p = strstr(text, "@POLICIES@");
+	if (!p) {
+		fputs(text, stdout);
+	} else {
+		fwrite(text, 1, (size_t)(p - text), stdout);
+		print_policies(stdout);
+		p += strlen("@POLICIES@");
+		fputs(*p == '\n' ? p + 1 : p, stdout);
+	}
+	free(text);
 	return EXIT_OK;
 }
 
