@@ -119,6 +119,7 @@ int cli_nearest_option(const char *cmd, const char *bad, char *out, size_t size)
 
 int cmd_batch(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
+extern const struct cli_opts capture_opts;
 int cmd_dump(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_info(int argc, char **argv);

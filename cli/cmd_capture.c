@@ -2,11 +2,13 @@
  * the VK_LAYER_LLCTRACE_capture layer and says where the trace went and what is in it. */
 #include "cli.h"
 #include "llct/trace.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -199,112 +201,137 @@ static int get_costs(const char *table, const char *key, const char *value, void
 	return 0;
 }
 
-int cmd_capture(int argc, char **argv)
-{
-	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-					     {"frames", required_argument, NULL, 'f'},
-					     {"frame-boundary", required_argument, NULL, 'b'},
-					     {"sms", required_argument, NULL, 's'},
-					     {"tier", required_argument, NULL, 't'},
-					     {"exit-after", no_argument, NULL, 'x'},
-					     {"renderdoc", no_argument, NULL, 'R'},
-					     {"twin-lead", required_argument, NULL, 'L'},
-					     {"force", no_argument, NULL, 'F'},
-					     {"kill-after", required_argument, NULL, 'K'},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
-	const char *out = NULL, *frames = NULL, *boundary = "auto";
-	int force = 0;
-	double kill_after = 10;
-	char dir[PATH_MAX + 16], path[PATH_MAX + 64], err[700], sms_text[24] = "", tier[4] = "";
-	uint64_t v;
-	int c, quiet = 0, exit_after = 0, renderdoc = 0;
-	char rdc_tmpl[PATH_MAX + 64], lead[24] = "";
+/* What capture's options set, and what the run works out from them. */
+struct capture_args {
+	const char *out, *frames, *boundary, *label;
+	int force, quiet, exit_after, renderdoc;
+	uint32_t sms;
+	double kill_after;
+	char tier[4], lead[24];
+	char path[PATH_MAX + 64], tmp[PATH_MAX + 96], rdc_tmpl[PATH_MAX + 64];
+	char status_path[64];
+	int sfd;
+};
 
-	opterr = 0;
-	optind = 1;
-	/* '+': stop at the program's name, so its own options stay its own */
-	while ((c = cli_getopt(argc, argv, "+:o:f:b:s:t:xqh", opts)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'f':
-			frames = optarg;
-			break;
-		case 'b':
-			boundary = optarg;
-			break;
-		case 's':
-			if (!cli_parse_uint(optarg, 65535, &v) || !v)
-				return cli_usage_error("capture", "bad --sms '%s'", optarg);
-			snprintf(sms_text, sizeof(sms_text), "%llu", (unsigned long long)v);
-			break;
-		case 't':
-			if (strcmp(optarg, "1") && strcmp(optarg, "2") && strcmp(optarg, "3"))
-				return cli_usage_error("capture", "bad --tier '%s' (1, 2 or 3)",
-						       optarg);
-			snprintf(tier, sizeof(tier), "%s", optarg);
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'R':
-			renderdoc = 1;
-			break;
-		case 'L':
-			if (strcmp(optarg, "all") && !cli_parse_uint(optarg, 1000000, &v))
-				return cli_usage_error(
-				    "capture", "bad --twin-lead '%s' (a number of frames or 'all')",
-				    optarg);
-			snprintf(lead, sizeof(lead), "%s", optarg);
-			break;
-		case 'x':
-			exit_after = 1;
-			break;
-		case 'F':
-			force = 1;
-			break;
-		case 'K': {
-			char *end;
-			kill_after = strtod(optarg, &end);
-			if (end == optarg || *end || !(kill_after >= 0 && kill_after <= 86400))
-				return cli_usage_error(
-				    "capture", "bad --kill-after '%s' (seconds, 0 to 86400)",
-				    optarg);
-			break;
-		}
-		default: {
-			int r = cli_getopt_common("capture", c, argv);
-			if (r >= 0)
-				return r;
-		}
-		}
-	}
+#define CA(f) offsetof(struct capture_args, f)
+
+static int set_tier(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct capture_args *x = ctx;
+	if (strcmp(arg, "1") && strcmp(arg, "2") && strcmp(arg, "3"))
+		return cli_opt_bad(o, arg, "1, 2 or 3");
+	snprintf(x->tier, sizeof(x->tier), "%s", arg);
+	return 0;
+}
+
+static int set_lead(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct capture_args *x = ctx;
+	uint64_t v;
+	if (strcmp(arg, "all") && !cli_parse_uint(arg, 1000000, &v))
+		return cli_opt_bad(o, arg, "a number of frames or 'all'");
+	snprintf(x->lead, sizeof(x->lead), "%s", arg);
+	return 0;
+}
+
+static int set_kill_after(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct capture_args *x = ctx;
+	char *end;
+	x->kill_after = strtod(arg, &end);
+	if (end == arg || *end || !(x->kill_after >= 0 && x->kill_after <= 86400))
+		return cli_opt_bad(o, arg, "seconds, 0 to 86400");
+	return 0;
+}
+
+static const struct cli_opt capture_opt_list[] = {
+    {"output", 'o', "FILE",
+     "trace to write [llctrace-PID.llct]; written under a\n"
+     "temporary name and renamed at the end; an existing\n"
+     "trace is replaced, any other file only with --force\n"
+     "(a results database never)",
+     cli_opt_str, CA(out)},
+    {"force", 0, NULL, "replace FILE even if it is not a trace", cli_opt_flag, CA(force)},
+    {"frames", 'f', "RANGE", "frames to capture, e.g. 5-7,20 [all]", cli_opt_str, CA(frames)},
+    {"frame-boundary", 'b', "B",
+     "auto (presents once the program has made a\n"
+     "swapchain, every queue submission until then and in\n"
+     "programs that never make one: headless, Zink on Xvfb),\n"
+     "present (vkQueuePresentKHR), submit (every\n"
+     "vkQueueSubmit) or label:NAME (a debug-utils label NAME\n"
+     "on a queue or in a command buffer starts each frame)\n"
+     "[auto]",
+     cli_opt_str, CA(boundary)},
+    {"sms", 's', "N", "shader cores to spread work over [16]", cli_opt_u32, CA(sms), 1, 65535},
+    {"tier", 't', "N",
+     "1: footprint (where each draw lands is a guess);\n"
+     "2: exact geometry (the driver's own positions of\n"
+     "every primitive, rasterized by llctrace with depth,\n"
+     "stencil and HiZ emulated; tier 1 where the device\n"
+     "lacks transform feedback) [2];\n"
+     "3: tier 2, and compute, vertex and fragment shaders\n"
+     "instrumented: each buffer, storage image and texture\n"
+     "access they make is recorded (docs/CAPTURE.md)",
+     set_tier},
+    {"twin-lead", 0, "N|all",
+     "tier 3: command buffers recorded at most N frames\n"
+     "before a frame to capture run the instrumented\n"
+     "twins; the rest run the program's own pipelines\n"
+     "at full speed (a program that records once and\n"
+     "resubmits needs 'all': every recording until the\n"
+     "range ends) [4]",
+     set_lead},
+    {"renderdoc", 0, NULL,
+     "also capture the same frames with RenderDoc (librenderdoc,\n"
+     "python3-renderdoc) as TRACE.rdc beside the trace, and\n"
+     "give each draw, dispatch, copy, clear, resolve and\n"
+     "render pass load/store row its RenderDoc event ID\n"
+     "(params.rdc_eid; llctrace info --kernels lists them);\n"
+     "needs -f with a first frame after 0 and a last frame",
+     cli_opt_flag, CA(renderdoc)},
+    {"exit-after", 'x', NULL,
+     "end the program once the last frame of the range is\n"
+     "written (for programs that run until closed)",
+     cli_opt_flag, CA(exit_after)},
+    {"kill-after", 0, "SECONDS",
+     "once llctrace is sent SIGINT, SIGTERM or SIGHUP (which\n"
+     "it passes on to the program's process group), wait\n"
+     "this long for the program to end, then kill its\n"
+     "whole process group [10]",
+     set_kill_after},
+    {"quiet", 'q', NULL, "no progress", cli_opt_flag, CA(quiet)},
+    {NULL}};
+
+/* '+' (in_order): options stop at the program's name, so its own options stay its own */
+const struct cli_opts capture_opts = {"capture", 29, 1, capture_opt_list};
+
+/* The options' values checked together (the boundary, the range and what needs it), and the
+ * trace's path: -1 to go on, else the exit status. */
+static int capture_check(struct capture_args *x, int argc)
+{
 	if (optind >= argc)
 		return cli_usage_error("capture", "needs a program to run (after --)");
-	const char *label = NULL;
-	if (!strncmp(boundary, "label:", 6) && boundary[6]) {
-		label = boundary + 6;
-		boundary = "label";
-	} else if (strcmp(boundary, "auto") && strcmp(boundary, "present") &&
-		   strcmp(boundary, "submit") && strcmp(boundary, "label")) {
+	if (!strncmp(x->boundary, "label:", 6) && x->boundary[6]) {
+		x->label = x->boundary + 6;
+		x->boundary = "label";
+	} else if (strcmp(x->boundary, "auto") && strcmp(x->boundary, "present") &&
+		   strcmp(x->boundary, "submit") && strcmp(x->boundary, "label")) {
 		return cli_usage_error(
 		    "capture", "bad --frame-boundary '%s' (auto, present, submit or label:NAME)",
-		    boundary);
+		    x->boundary);
 	}
+	const char *frames = x->frames;
 	if (frames) {
 		struct llct_frame_range fr;
 		if (llct_frame_range_parse(frames, &fr))
 			return cli_usage_error("capture", "bad frame range '%s'", frames);
 		llct_frame_range_release(&fr);
 	}
-	if (exit_after && (!frames || strchr(frames, '-') == frames + strlen(frames) - 1 ||
-			   (strlen(frames) && frames[strlen(frames) - 1] == '-')))
+	if (x->exit_after && (!frames || strchr(frames, '-') == frames + strlen(frames) - 1 ||
+			      (strlen(frames) && frames[strlen(frames) - 1] == '-')))
 		return cli_usage_error("capture", "--exit-after needs a frame range with a last "
 						  "frame (e.g. -f 5-9)");
-	if (renderdoc) { /* RenderDoc starts at a frame boundary and must know where to end */
+	if (x->renderdoc) { /* RenderDoc starts at a frame boundary and must know where to end */
 		struct llct_frame_range fr;
 		int parsed = frames && !llct_frame_range_parse(frames, &fr), ok = parsed;
 		uint32_t first = UINT32_MAX;
@@ -319,12 +346,20 @@ int cmd_capture(int argc, char **argv)
 					       "--renderdoc needs --frames with a first "
 					       "frame after 0 and a last frame (e.g. -f 5-9)");
 	}
-	if (out)
-		snprintf(path, sizeof(path), "%s", out);
+	if (x->out)
+		snprintf(x->path, sizeof(x->path), "%s", x->out);
 	else
-		snprintf(path, sizeof(path), "llctrace-%ld.llct", (long)getpid());
-	if (cli_check_output("capture", path, CLI_FILE_TRACE, force))
+		snprintf(x->path, sizeof(x->path), "llctrace-%ld.llct", (long)getpid());
+	if (cli_check_output("capture", x->path, CLI_FILE_TRACE, x->force))
 		return EXIT_FAIL;
+	return -1;
+}
+
+/* The environment the program runs in: the layer found and loaded, its settings, a file where
+ * it says it failed. -1 to go on, else the exit status. */
+static int capture_env(struct capture_args *x)
+{
+	char dir[PATH_MAX + 16];
 	if (!layer_dir(dir, sizeof(dir))) {
 		cli_error("cannot find the capture layer (VkLayer_llctrace_capture.json in layer/ "
 			  "beside llctrace, in share/vulkan/explicit_layer.d of its prefix or of "
@@ -333,126 +368,171 @@ int cmd_capture(int argc, char **argv)
 	}
 	/* the layer writes beside the target; the trace is renamed into place once the program
 	 * is gone, so a capture that writes nothing leaves an older file whole */
-	char tmp[PATH_MAX + 96];
-	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", path, (long)getpid());
-	unlink(tmp);
+	snprintf(x->tmp, sizeof(x->tmp), "%s.tmp-%ld", x->path, (long)getpid());
+	unlink(x->tmp);
 
 	/* VK_ADD_LAYER_PATH adds the layer's folder to the loader's search; VK_LAYER_PATH would
 	 * replace the search, hiding every layer installed on the system, so one asked for beside
 	 * llctrace (VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation) was silently not loaded */
 	prepend_env("VK_ADD_LAYER_PATH", dir, ':');
 	prepend_env("VK_INSTANCE_LAYERS", "VK_LAYER_LLCTRACE_capture", ':');
-	setenv("LLCT_CAPTURE_OUTPUT", tmp, 1);
-	setenv("LLCT_CAPTURE_FRAMES", frames ? frames : "all", 1);
-	setenv("LLCT_CAPTURE_BOUNDARY", boundary, 1);
-	if (label)
-		setenv("LLCT_CAPTURE_LABEL", label, 1);
-	if (sms_text[0])
-		setenv("LLCT_CAPTURE_SMS", sms_text, 1);
-	if (tier[0])
-		setenv("LLCT_CAPTURE_TIER", tier, 1);
-	if (exit_after)
-		setenv("LLCT_CAPTURE_EXIT_AFTER", "1", 1);
-	if (lead[0])
-		setenv("LLCT_CAPTURE_TWIN_LEAD", lead, 1);
-	if (renderdoc) { /* RenderDoc's layer, above ours, asked by ours to capture the range */
-		cli_rdc_template(path, rdc_tmpl, sizeof(rdc_tmpl));
-		setenv("ENABLE_VULKAN_RENDERDOC_CAPTURE", "1", 1);
-		setenv("LLCT_CAPTURE_RENDERDOC", rdc_tmpl, 1);
+	setenv("LLCT_CAPTURE_OUTPUT", x->tmp, 1);
+	setenv("LLCT_CAPTURE_FRAMES", x->frames ? x->frames : "all", 1);
+	setenv("LLCT_CAPTURE_BOUNDARY", x->boundary, 1);
+	if (x->label)
+		setenv("LLCT_CAPTURE_LABEL", x->label, 1);
+	if (x->sms) {
+		char sms[24];
+		snprintf(sms, sizeof(sms), "%u", x->sms);
+		setenv("LLCT_CAPTURE_SMS", sms, 1);
 	}
-	if (!quiet)
+	if (x->tier[0])
+		setenv("LLCT_CAPTURE_TIER", x->tier, 1);
+	if (x->exit_after)
+		setenv("LLCT_CAPTURE_EXIT_AFTER", "1", 1);
+	if (x->lead[0])
+		setenv("LLCT_CAPTURE_TWIN_LEAD", x->lead, 1);
+	if (x->renderdoc) { /* RenderDoc's layer, above ours, asked by ours to capture the range */
+		cli_rdc_template(x->path, x->rdc_tmpl, sizeof(x->rdc_tmpl));
+		setenv("ENABLE_VULKAN_RENDERDOC_CAPTURE", "1", 1);
+		setenv("LLCT_CAPTURE_RENDERDOC", x->rdc_tmpl, 1);
+	}
+	if (!x->quiet)
 		setenv("LLCT_CAPTURE_LOG", "1", 0);
 	/* where the layer says it failed (a full disk, out of memory): read when the program ends
 	 */
-	char status_path[64];
 	const char *tmpdir = getenv("TMPDIR");
-	snprintf(status_path, sizeof(status_path), "%s/llct-capture-XXXXXX",
+	snprintf(x->status_path, sizeof(x->status_path), "%s/llct-capture-XXXXXX",
 		 tmpdir && *tmpdir && strlen(tmpdir) < 40 ? tmpdir : "/tmp");
-	int sfd = mkstemp(status_path);
-	if (sfd >= 0) {
-		close(sfd);
-		setenv("LLCT_CAPTURE_STATUS", status_path, 1);
+	x->sfd = mkstemp(x->status_path);
+	if (x->sfd >= 0) {
+		close(x->sfd);
+		setenv("LLCT_CAPTURE_STATUS", x->status_path, 1);
 	}
+	return -1;
+}
 
-	double t0 = cli_now();
+/* Runs the program in a process group of its own until it ends; its ending as an exit status
+ * (-1 when it could not start, said). */
+static int capture_run(struct capture_args *x, char **prog)
+{
 	cli_catch_signals(on_signal);
 	/* the program's orphaned processes come to us, so that once a signal came we see them
 	 * end (and are not fooled by zombies nobody reaps) */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	pid_t pid = fork();
 	if (pid < 0) {
-		cli_error("cannot start '%s': %s", argv[optind], strerror(errno));
-		return EXIT_FAIL;
+		cli_error("cannot start '%s': %s", prog[0], strerror(errno));
+		return -1;
 	}
 	if (pid == 0) {
 		/* a process group of its own: a signal to llctrace reaches all of the program */
 		setpgid(0, 0);
 		cli_catch_signals(SIG_DFL);
-		execvp(argv[optind], argv + optind);
-		fprintf(stderr, "llctrace: cannot run '%s': %s\n", argv[optind], strerror(errno));
+		execvp(prog[0], prog);
+		fprintf(stderr, "llctrace: cannot run '%s': %s\n", prog[0], strerror(errno));
 		_exit(127);
 	}
 	setpgid(pid, pid);
 	child_group = pid;
 	/* however llctrace ends from here on (a SIGKILL from `timeout -k` included), the program's
 	   group does not outlive it */
-	if (cli_capture_guard(pid, kill_after) < 0 && !quiet)
+	if (cli_capture_guard(pid, x->kill_after) < 0 && !x->quiet)
 		fprintf(stderr,
 			"llctrace: cannot start the guard that ends '%s' if llctrace is "
 			"killed: %s\n",
-			argv[optind], strerror(errno));
+			prog[0], strerror(errno));
 	if (got_signal) /* came between fork and here */
 		kill(-pid, got_signal);
-	int status = wait_program(pid, argv[optind], kill_after);
-	int rc = EXIT_OK;
-	if (got_signal) {
-		rc = 128 + got_signal;
-	} else if (WIFSIGNALED(status)) {
+	int status = wait_program(pid, prog[0], x->kill_after);
+	if (got_signal)
+		return 128 + got_signal;
+	if (WIFSIGNALED(status)) {
 		cli_error("'%s' was killed by signal %d; the trace keeps every frame completed "
 			  "before",
-			  argv[optind], WTERMSIG(status));
-		rc = EXIT_FAIL;
-	} else if (WEXITSTATUS(status)) {
-		cli_error("'%s' exited with status %d", argv[optind], WEXITSTATUS(status));
-		rc = EXIT_FAIL;
+			  prog[0], WTERMSIG(status));
+		return EXIT_FAIL;
 	}
-	char failed[1024] = "", named[1024 + PATH_MAX];
-	if (sfd >= 0) {
-		FILE *f = fopen(status_path, "r");
-		if (f) {
-			if (!fgets(failed, sizeof(failed), f))
-				failed[0] = '\0';
-			failed[strcspn(failed, "\n")] = '\0';
-			/* the layer wrote to the temporary name: say the trace's own */
-			char *at = strstr(failed, tmp);
-			if (at) {
-				snprintf(named, sizeof(named), "%.*s%s%s", (int)(at - failed),
-					 failed, path, at + strlen(tmp));
-				named[sizeof(failed) - 1] = '\0';
-				memcpy(failed, named, strlen(named) + 1);
-			}
-			fclose(f);
+	if (WEXITSTATUS(status)) {
+		cli_error("'%s' exited with status %d", prog[0], WEXITSTATUS(status));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/* What the layer said failed, if anything, naming the trace rather than its temporary file. */
+static void capture_failure(struct capture_args *x, char *failed, size_t size)
+{
+	char named[1024 + PATH_MAX];
+	failed[0] = '\0';
+	if (x->sfd < 0)
+		return;
+	FILE *f = fopen(x->status_path, "r");
+	if (f) {
+		if (!fgets(failed, (int)size, f))
+			failed[0] = '\0';
+		failed[strcspn(failed, "\n")] = '\0';
+		/* the layer wrote to the temporary name: say the trace's own */
+		char *at = strstr(failed, x->tmp);
+		if (at) {
+			snprintf(named, sizeof(named), "%.*s%s%s", (int)(at - failed), failed,
+				 x->path, at + strlen(x->tmp));
+			named[size - 1] = '\0';
+			memcpy(failed, named, strlen(named) + 1);
 		}
-		unlink(status_path);
+		fclose(f);
 	}
-	settle_journal(tmp);
+	unlink(x->status_path);
+}
+
+/* An empty trace is almost always a wrong boundary or range, not what was wanted: says how many
+ * frames the layer saw and how it counted them. */
+static void capture_said_empty(const struct capture_args *x, const struct costs *cost, int kept_old)
+{
+	char saw[200] = "";
+	const char *how = strchr(cost->seen, '(');
+	int seen = atoi(cost->seen);
+	how = how ? how + 1 : "";
+	if (seen > 0)
+		snprintf(saw, sizeof(saw), " (the layer saw %d frames, 0-%d, counted at %.*s)",
+			 seen, seen - 1, (int)strcspn(how, ")"), how);
+	else if (cost->seen[0])
+		snprintf(saw, sizeof(saw), " (the layer saw no frame end)");
+	cli_error(kept_old ? "no frame was captured ('%s' is left as it was): %s%s"
+			   : "'%s' holds no frame: %s%s",
+		  x->path,
+		  !strcmp(x->boundary, "present")
+		      ? "the program never presented through Vulkan (offscreen programs, "
+			"Zink on Xvfb); try --frame-boundary auto, or check --frames"
+		      : "no frame boundary fell in --frames; check --frames and "
+			"--frame-boundary",
+		  saw);
+}
+
+/* After the program: the trace read back and renamed into place (or the older one kept), and
+ * what it holds said. Returns the exit status, from rc (the program's). */
+static int capture_finish(struct capture_args *x, int rc, double t0)
+{
+	char failed[1024], err[700];
+	capture_failure(x, failed, sizeof(failed));
+	settle_journal(x->tmp);
 	struct llct_reader *r;
-	if (llct_reader_open(tmp, &r, err, sizeof(err))) {
-		int none = access(tmp, F_OK) != 0;
-		unlink(tmp);
+	if (llct_reader_open(x->tmp, &r, err, sizeof(err))) {
+		int none = access(x->tmp, F_OK) != 0;
+		unlink(x->tmp);
 		if (failed[0])
 			cli_error("capture failed: %s; no trace was written", failed);
 		else if (none)
 			cli_error("no trace was written to '%s'; did the program use Vulkan?",
-				  path);
+				  x->path);
 		else
 			cli_error("no trace was written to '%s' (%s); did the program use Vulkan?",
-				  path, err);
+				  x->path, err);
 		return got_signal ? 128 + got_signal : EXIT_FAIL;
 	}
 	if (failed[0]) {
 		cli_error("capture failed: %s; '%s' keeps every frame completed before", failed,
-			  path);
+			  x->path);
 		rc = EXIT_FAIL;
 	}
 	const struct llct_frame_info *fi;
@@ -465,15 +545,15 @@ int cmd_capture(int argc, char **argv)
 	struct costs cost = {-1, -1, ""};
 	llct_reader_foreach_meta(r, get_costs, &cost);
 	struct not_instr ni = {0, 0, 0};
-	if (!strcmp(tier, "3"))
+	if (!strcmp(x->tier, "3"))
 		llct_reader_foreach_kernel(r, count_instr, &ni);
 	llct_reader_close(r);
-	int kept_old = n == 0 && access(path, F_OK) == 0;
+	int kept_old = n == 0 && access(x->path, F_OK) == 0;
 	if (kept_old) {
-		unlink(tmp); /* nothing captured: the older trace stays */
-	} else if (rename(tmp, path) != 0) {
-		cli_error("'%s': cannot rename the trace into place: %s (it is in '%s')", path,
-			  strerror(errno), tmp);
+		unlink(x->tmp); /* nothing captured: the older trace stays */
+	} else if (rename(x->tmp, x->path) != 0) {
+		cli_error("'%s': cannot rename the trace into place: %s (it is in '%s')", x->path,
+			  strerror(errno), x->tmp);
 		return EXIT_FAIL;
 	}
 	if (ni.left) /* asked for tier 3, and not everything got it: say so, and the fix */
@@ -486,36 +566,16 @@ int cmd_capture(int argc, char **argv)
 			      "its command buffers once needs --twin-lead all"
 			    : "");
 	if (n == 0 && rc == EXIT_OK) {
-		/* an empty trace is almost always a wrong boundary or range, not what was wanted:
-		   say how many frames the layer saw and how it counted them */
-		char saw[200] = "";
-		const char *how = strchr(cost.seen, '(');
-		int seen = atoi(cost.seen);
-		how = how ? how + 1 : "";
-		if (seen > 0)
-			snprintf(saw, sizeof(saw),
-				 " (the layer saw %d frames, 0-%d, counted at %.*s)", seen,
-				 seen - 1, (int)strcspn(how, ")"), how);
-		else if (cost.seen[0])
-			snprintf(saw, sizeof(saw), " (the layer saw no frame end)");
-		cli_error(kept_old ? "no frame was captured ('%s' is left as it was): %s%s"
-				   : "'%s' holds no frame: %s%s",
-			  path,
-			  !strcmp(boundary, "present")
-			      ? "the program never presented through Vulkan (offscreen programs, "
-				"Zink on Xvfb); try --frame-boundary auto, or check --frames"
-			      : "no frame boundary fell in --frames; check --frames and "
-				"--frame-boundary",
-			  saw);
+		capture_said_empty(x, &cost, kept_old);
 		rc = EXIT_FAIL;
 	}
-	if (renderdoc && n && cli_rdc_finish(path, rdc_tmpl, quiet))
+	if (x->renderdoc && n && cli_rdc_finish(x->path, x->rdc_tmpl, x->quiet))
 		rc = EXIT_FAIL;
-	if (!quiet) {
+	if (!x->quiet) {
 		fprintf(stderr,
 			"captured %zu frames, %llu records (%.3f bytes/record) in %.1fs: '%s'\n", n,
 			(unsigned long long)records,
-			records ? (double)bytes / (double)records : 0.0, cli_now() - t0, path);
+			records ? (double)bytes / (double)records : 0.0, cli_now() - t0, x->path);
 		if (cost.wait >= 0 && cost.expand >= 0)
 			fprintf(stderr,
 				"the layer's time: %.1fs waiting for the device's counts, %.1fs "
@@ -523,4 +583,21 @@ int cmd_capture(int argc, char **argv)
 				cost.wait, cost.expand);
 	}
 	return rc;
+}
+
+int cmd_capture(int argc, char **argv)
+{
+	struct capture_args x = {.boundary = "auto", .kill_after = 10, .sfd = -1};
+	int rc = cli_opts_parse(&capture_opts, argc, argv, &x);
+	if (rc < 0)
+		rc = capture_check(&x, argc);
+	if (rc < 0)
+		rc = capture_env(&x);
+	if (rc >= 0)
+		return rc;
+	double t0 = cli_now();
+	rc = capture_run(&x, argv + optind);
+	if (rc < 0)
+		return EXIT_FAIL;
+	return capture_finish(&x, rc, t0);
 }
