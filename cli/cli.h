@@ -130,6 +130,7 @@ extern const struct cli_opts replay_opts;
 int cmd_report(int argc, char **argv);
 int cmd_sql(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
+extern const struct cli_opts synth_opts;
 /* llctrace __complete WHAT (cmd_complete.c): words for bash completion; not in --help. */
 int cmd_complete(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

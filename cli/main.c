@@ -170,38 +170,8 @@ const struct cli_command cli_commands[] = {
      "particles, post passes, present blit and\n"
      "blended UI on the displayable image. docs/SYNTH.md describes the model. Defaults in "
      "brackets.\n"
-     "  -o, --output FILE     trace to write; an existing trace is replaced, any other\n"
-     "                        file only with --force\n"
-     "      --force           replace OUT even if it is not a trace (never a results\n"
-     "                        database)\n"
-     "  -n, --count N         frames to write [1]; the camera moves between frames\n"
-     "                        (--frames N, its old name, still works for now)\n"
-     "  -W, --width W         render width in pixels [1280]\n"
-     "  -H, --height H        render height in pixels [720]\n"
-     "  -s, --seed S          seed of the scene [1]\n"
-     "      --objects N       opaque objects [160]\n"
-     "      --materials N     material textures [24]\n"
-     "      --texture-size N  material texture edge, power of two [1024]\n"
-     "      --shadow-size N   shadow map edge [1024]\n"
-     "      --gbuffers N      G-buffer targets 1..4 [3]\n"
-     "      --post N          post passes including tone mapping [3]\n"
-     "      --ui N            blended UI quads [12]\n"
-     "      --particles N     blended particle quads on the HDR target [40]\n"
-     "      --sms N           shader cores [16]\n"
-     "      --tile N          screen tile edge for SM mapping [16]\n"
-     "      --motion N        camera motion, pixels per frame [4]\n"
-     "  -q, --quiet           no progress or summary\n"
-     "\n"
-     "Compute kernels (stream CS) of the GDC and FGPU papers, one dispatch per iteration:\n"
-     "      --kernel NAME     vma dadd ladd va mm mt mmt agg1 agg2 (docs/SYNTH.md)\n"
-     "      --footprint F     bytes touched as a fraction of the LLC [the kernel's own]\n"
-     "      --set-coverage F  fraction of LLC sets touched [1; agg2: 1/256]\n"
-     "      --pattern P       seq or random visit order [seq]\n"
-     "      --llc S:W:L       the LLC the footprint refers to [8MiB:16:64]\n"
-     "      --iterations N    passes over the data per frame [4]\n"
-     "      --base ADDR       first byte of the kernel's buffers [64GiB]\n"
-     "      --sms N           SMs, workgroups round robin [16]\n",
-     NULL},
+     "@OPTIONS@",
+     &synth_opts},
     {"version", cmd_version, "print the tool and trace format versions",
      "usage: llctrace version\n", NULL},
     {NULL, NULL, NULL, NULL, NULL},
