@@ -118,12 +118,14 @@ const char *cli_nearest(const char *word, const char *const *names, size_t n);
 int cli_nearest_option(const char *cmd, const char *bad, char *out, size_t size);
 
 int cmd_batch(int argc, char **argv);
+extern const struct cli_opts batch_opts;
 int cmd_capture(int argc, char **argv);
 extern const struct cli_opts capture_opts;
 int cmd_dump(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+extern const struct cli_opts merge_opts;
 int cmd_pack(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 extern const struct cli_opts replay_opts;

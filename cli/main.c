@@ -19,21 +19,9 @@ const struct cli_command cli_commands[] = {
      "Here: each trace is decoded once for all its configurations of one line size and\n"
      "UCD setting, on all cores, with one progress line; a failed job is reported and the\n"
      "others go on (exit 1 at the end).\n"
-     "  -o, --output FILE      results database to add to (never replaced: a file of\n"
-     "                         another kind is refused)\n"
-     "      --threads N        worker threads [one per core]; as replay's, splitting\n"
-     "                         sets when a job has more threads than models\n"
-     "      --list             print every run with 'done' or 'todo' and stop\n"
-     "  -q, --quiet            no progress or summary\n"
-     "Slurm (a job array; each task writes a shard; they are merged into RESULTS.db):\n"
-     "      --slurm            submit with sbatch, wait, merge\n"
-     "      --tasks N          tasks [one per trace]\n"
-     "      --partition P, --time T, --mem M, --account A, --cpus-per-task N\n"
-     "      --sbatch-arg ARG   one more #SBATCH line\n"
-     "      --dry-run          print the job script; submit nothing\n"
-     "      --no-wait          submit, print the job id and the merge command, return\n"
+     "@OPTIONS@"
      "A task runs: llctrace batch GRID --task K --of N --skip-done RESULTS.db -o SHARD\n",
-     NULL},
+     &batch_opts},
     {"capture", cmd_capture, "run a Vulkan program under the capture layer",
      "usage: llctrace capture [options] -- PROGRAM [ARGS...]\n"
      "\n"
@@ -103,9 +91,8 @@ const struct cli_command cli_commands[] = {
      "rows, one transaction per shard; merging a shard twice adds nothing. A shard of a\n"
      "newer schema, or a file that is not a results database, is refused (exit 1) and the\n"
      "other shards are still merged.\n"
-     "  -o, --output FILE  results database to add to (created if needed)\n"
-     "  -q, --quiet        no per-shard lines\n",
-     NULL},
+     "@OPTIONS@",
+     &merge_opts},
     {"pack", cmd_pack, "encode a finished trace's chunks again, smaller (LZ4 high compression)",
      "usage: llctrace pack [--level N] [--quiet] TRACE.llct...\n"
      "\n"
