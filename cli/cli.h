@@ -122,20 +122,27 @@ extern const struct cli_opts batch_opts;
 int cmd_capture(int argc, char **argv);
 extern const struct cli_opts capture_opts;
 int cmd_dump(int argc, char **argv);
+extern const struct cli_opts dump_opts;
 int cmd_import(int argc, char **argv);
+extern const struct cli_opts import_opts;
 int cmd_info(int argc, char **argv);
+extern const struct cli_opts info_opts;
 int cmd_merge(int argc, char **argv);
 extern const struct cli_opts merge_opts;
 int cmd_pack(int argc, char **argv);
+extern const struct cli_opts pack_opts;
 int cmd_replay(int argc, char **argv);
 extern const struct cli_opts replay_opts;
 int cmd_report(int argc, char **argv);
+extern const struct cli_opts report_opts;
 int cmd_sql(int argc, char **argv);
+extern const struct cli_opts sql_opts;
 int cmd_synth(int argc, char **argv);
 extern const struct cli_opts synth_opts;
 /* llctrace __complete WHAT (cmd_complete.c): words for bash completion; not in --help. */
 int cmd_complete(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+extern const struct cli_opts compare_opts;
 
 /* replay_table.c: the summary tables of `replay`, read from the views for runs first ..
  * first + n - 1. Non-zero (with a message) when the database cannot be read. */

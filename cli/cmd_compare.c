@@ -4,7 +4,10 @@
  * and B are run ids or policy names (a name means that policy's latest runs); the rows are read
  * from the views run_comparisons and frame_comparisons and printed as `llctrace sql` prints. */
 #include "cli.h"
+#include "opts.h"
+
 #include "llct/results.h"
+#include <stddef.h>
 
 #include <ctype.h>
 #include <getopt.h>
@@ -30,25 +33,25 @@ static int side(const char *a, const char *pfx, char *out, size_t size)
 		   : -1;
 }
 
+/* What compare's options set. */
+struct compare_args {
+	int frames, csv;
+};
+
+static const struct cli_opt compare_opt_list[] = {
+    {"frames", 0, NULL, "frame by frame", cli_opt_flag, offsetof(struct compare_args, frames)},
+    {"csv", 0, NULL, "CSV instead of a table", cli_opt_flag, offsetof(struct compare_args, csv)},
+    {NULL}};
+
+const struct cli_opts compare_opts = {"compare", 17, 0, compare_opt_list};
+
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option opts[] = {{"frames", no_argument, NULL, 'f'},
-					     {"csv", no_argument, NULL, 'c'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
-	int c, frames = 0, csv = 0;
-	opterr = 0;
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, ":h", opts)) != -1) {
-		if (c == 'f')
-			frames = 1;
-		else if (c == 'c')
-			csv = 1;
-		else {
-			int r = cli_getopt_common("compare", c, argv);
-			return r >= 0 ? r : EXIT_USAGE;
-		}
-	}
+	struct compare_args x = {0};
+	int rc = cli_opts_parse(&compare_opts, argc, argv, &x);
+	if (rc >= 0)
+		return rc;
+	int frames = x.frames, csv = x.csv;
 	if (argc - optind != 3)
 		return cli_usage_error("compare", "needs a results database and two runs or "
 						  "policies (e.g. compare results.db gspc drrip)");

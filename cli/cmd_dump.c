@@ -1,40 +1,52 @@
 /* cmd_dump.c - `llctrace dump`: prints a trace's records as aligned text or as CSV. */
 #include "cli.h"
 #include "llct/csv.h"
+#include "opts.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Opens TRACE with an optional frame range; shared by dump and info. */
-static int open_args(const char *cmd, int argc, char **argv, int *csv, struct llct_reader **r,
-		     struct llct_frame_range *range, int *has_range, int *kernels)
+/* What dump's and info's options set. */
+struct read_args {
+	const char *frames;
+	int csv, kernels;
+};
+
+#define RA(f) offsetof(struct read_args, f)
+
+static const struct cli_opt dump_opt_list[] = {
+    {"csv", 0, NULL,
+     "CSV with the header frame,addr,stream,op,sm,kernel,tenant\n"
+     "(and ,site where the trace names instruction sites: tier 3)\n"
+     "(the form 'llctrace import --csv' reads back)",
+     cli_opt_flag, RA(csv)},
+    {"frames", 'f', "RANGE", "frames to print, e.g. 5-7,20 or 3- (default: all)", cli_opt_str,
+     RA(frames)},
+    {NULL}};
+
+const struct cli_opts dump_opts = {"dump", 22, 0, dump_opt_list};
+
+static const struct cli_opt info_opt_list[] = {
+    {"frames", 'f', "RANGE", "frames to count (and list)", cli_opt_str, RA(frames)},
+    {"kernels", 0, NULL,
+     "also list every kernel (draw, dispatch, copy, clear, ...) with its\n"
+     "frame, RenderDoc event ID (capture --renderdoc) and parameters",
+     cli_opt_flag, RA(kernels)},
+    {NULL}};
+
+const struct cli_opts info_opts = {"info", 22, 0, info_opt_list};
+
+/* Parses dump's or info's options (t) and opens TRACE with its optional frame range. */
+static int open_args(const struct cli_opts *t, int argc, char **argv, struct read_args *x,
+		     struct llct_reader **r, struct llct_frame_range *range, int *has_range)
 {
-	static const struct option opts[] = {{"csv", no_argument, NULL, 'c'},
-					     {"kernels", no_argument, NULL, 'k'},
-					     {"frames", required_argument, NULL, 'f'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
-	const char *frames = NULL;
+	const char *cmd = t->cmd;
 	char err[600] = "";
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, csv ? ":f:h" : ":f:h", opts)) != -1) {
-		if (c == 'c' && csv) {
-			*csv = 1;
-		} else if (c == 'k' && kernels) {
-			*kernels = 1;
-		} else if (c == 'f') {
-			frames = optarg;
-		} else {
-			if (c == 'c')
-				return cli_usage_error(cmd, "unknown option '--csv'");
-			if (c == 'k')
-				return cli_usage_error(cmd, "unknown option '--kernels'");
-			int x = cli_getopt_common(cmd, c, argv);
-			return x >= 0 ? x : EXIT_USAGE;
-		}
-	}
+	int rc = cli_opts_parse(t, argc, argv, x);
+	if (rc >= 0)
+		return rc;
+	const char *frames = x->frames;
 	if (optind >= argc)
 		return cli_usage_error(cmd, "needs a trace file");
 	if (optind + 1 < argc)
@@ -73,10 +85,12 @@ int cmd_dump(int argc, char **argv)
 	struct llct_cursor *cur;
 	struct llct_frame_range range;
 	struct llct_batch b;
-	int csv = 0, has_range, got, rc = EXIT_OK;
-	int x = open_args("dump", argc, argv, &csv, &r, &range, &has_range, NULL);
+	struct read_args a = {0};
+	int has_range, got, rc = EXIT_OK;
+	int x = open_args(&dump_opts, argc, argv, &a, &r, &range, &has_range);
 	if (x >= 0)
 		return x;
+	int csv = a.csv;
 	if (llct_cursor_open(r, has_range ? &range : NULL, &cur)) {
 		cli_error("%s", llct_reader_error(r));
 		rc = EXIT_FAIL;
@@ -167,10 +181,12 @@ int cmd_info(int argc, char **argv)
 	size_t n_frames;
 	uint64_t bytes = 0, n_kernels = 0, n_res = 0, n_sites = 0, total = 0, sel_frames = 0;
 	uint64_t sited = 0; /* records that name their instruction site */
-	int has_range, got, rc = EXIT_OK, kernels = 0;
-	int x = open_args("info", argc, argv, NULL, &r, &range, &has_range, &kernels);
+	struct read_args a = {0};
+	int has_range, got, rc = EXIT_OK;
+	int x = open_args(&info_opts, argc, argv, &a, &r, &range, &has_range);
 	if (x >= 0)
 		return x;
+	int kernels = a.kernels;
 	memset(&sc, 0, sizeof(sc));
 	llct_reader_frames(r, &frames, &n_frames);
 	if (llct_reader_compressed_bytes(r, &bytes) ||

@@ -2,45 +2,47 @@
  */
 #include "cli.h"
 #include "llct/csv.h"
+#include "opts.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* What import's options set. */
+struct import_args {
+	const char *in_path, *out_path;
+	int quiet, force;
+};
+
+#define IA(f) offsetof(struct import_args, f)
+
+static const struct cli_opt import_opt_list[] = {
+    {"csv", 'c', "IN.csv", "the CSV records to read ('-': standard input)", cli_opt_str,
+     IA(in_path)},
+    {"output", 'o', "FILE",
+     "trace to write; an existing trace is replaced, any other file\n"
+     "only with --force",
+     cli_opt_str, IA(out_path)},
+    {"force", 0, NULL,
+     "replace OUT even if it is not a trace (never a results\n"
+     "database)",
+     cli_opt_flag, IA(force)},
+    {"quiet", 'q', NULL, "no progress line", cli_opt_flag, IA(quiet)},
+    {NULL}};
+
+const struct cli_opts import_opts = {"import", 21, 0, import_opt_list};
+
 int cmd_import(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"csv", required_argument, NULL, 'c'}, {"output", required_argument, NULL, 'o'},
-	    {"force", no_argument, NULL, 'F'},     {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0}};
-	const char *in_path = NULL, *out_path = NULL;
-	int c, quiet = 0, force = 0;
+	struct import_args x = {0};
 	char err[600], tmp[4096];
-
-	opterr = 0;
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, ":c:o:qh", opts)) != -1) {
-		switch (c) {
-		case 'c':
-			in_path = optarg;
-			break;
-		case 'o':
-			out_path = optarg;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'F':
-			force = 1;
-			break;
-		default: {
-			int r = cli_getopt_common("import", c, argv);
-			if (r >= 0)
-				return r;
-		}
-		}
-	}
+	int rc = cli_opts_parse(&import_opts, argc, argv, &x);
+	if (rc >= 0)
+		return rc;
+	const char *in_path = x.in_path, *out_path = x.out_path;
+	int quiet = x.quiet, force = x.force;
 	if (optind < argc)
 		return cli_usage_error("import", "unexpected argument '%s'%s", argv[optind],
 				       in_path ? ""

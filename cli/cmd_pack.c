@@ -1,7 +1,10 @@
 /* cmd_pack.c - `llctrace pack [-l LEVEL] TRACE...`: a finished trace's chunks encoded again at a
  * higher LZ4 level, in place, smaller on disk with the same records. */
 #include "cli.h"
+#include "opts.h"
+
 #include "llct/trace.h"
+#include <stddef.h>
 
 #include <stdlib.h>
 
@@ -18,34 +21,40 @@ static double per_record(uint64_t bytes, uint64_t records)
 	return records ? (double)bytes / (double)records : 0.0;
 }
 
+/* What pack's options set. */
+struct pack_args {
+	uint64_t level;
+	int quiet;
+};
+
+static int set_level(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	(void)o;
+	struct pack_args *x = ctx;
+	if (!cli_parse_uint(arg, LLCT_CHUNK_LEVEL_MAX, &x->level))
+		return cli_usage_error("pack", "--level '%s' is not 0..%d", arg,
+				       LLCT_CHUNK_LEVEL_MAX);
+	return 0;
+}
+
+static const struct cli_opt pack_opt_list[] = {
+    {"level", 'l', "N", "0 (LZ4's fast level, as captured) to 12 (smallest, slowest) [9]",
+     set_level},
+    {"quiet", 'q', NULL, "no progress or summary line", cli_opt_flag,
+     offsetof(struct pack_args, quiet)},
+    {NULL}};
+
+const struct cli_opts pack_opts = {"pack", 18, 0, pack_opt_list};
+
 int cmd_pack(int argc, char **argv)
 {
-	static const struct option opts[] = {{"level", required_argument, NULL, 'l'},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
-	uint64_t level = 9;
-	int c, quiet = 0, failed = 0;
-
-	opterr = 0;
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, ":l:qh", opts)) != -1) {
-		switch (c) {
-		case 'l':
-			if (!cli_parse_uint(optarg, LLCT_CHUNK_LEVEL_MAX, &level))
-				return cli_usage_error("pack", "--level '%s' is not 0..%d", optarg,
-						       LLCT_CHUNK_LEVEL_MAX);
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		default: {
-			int r = cli_getopt_common("pack", c, argv);
-			if (r >= 0)
-				return r;
-		}
-		}
-	}
+	struct pack_args x = {.level = 9};
+	int failed = 0;
+	int rc = cli_opts_parse(&pack_opts, argc, argv, &x);
+	if (rc >= 0)
+		return rc;
+	uint64_t level = x.level;
+	int quiet = x.quiet;
 	if (optind == argc)
 		return cli_usage_error("pack", "needs a trace");
 	for (int i = optind; i < argc; i++) {

@@ -1,7 +1,10 @@
 /* cmd_report.c - `llctrace report RESULTS.db [-o report.html] [--open]`: writes the report page
  * (viewer/) of a results database and says where it is. */
 #include "cli.h"
+#include "opts.h"
+
 #include "llct/report.h"
+#include <stddef.h>
 
 #include <spawn.h>
 #include <stdlib.h>
@@ -52,50 +55,56 @@ static int open_page(const char *path)
 	return -1;
 }
 
+/* What report's options set. */
+struct report_args {
+	struct llct_report_options o;
+	const char *out_arg;
+	int quiet, want_open, force;
+};
+
+#define RPA(f) offsetof(struct report_args, f)
+
+static int set_max_rows(void *ctx, const struct cli_opt *o, const char *arg)
+{
+	struct report_args *x = ctx;
+	uint64_t v;
+	if (!cli_parse_uint(arg, UINT64_C(1) << 40, &v) || !v)
+		return cli_opt_bad(o, arg, NULL);
+	x->o.max_frame_rows = v;
+	return 0;
+}
+
+static const struct cli_opt report_opt_list[] = {
+    {"output", 'o', "FILE",
+     "page to write [RESULTS.html next to RESULTS.db]; an\n"
+     "existing report page is replaced, any other file only\n"
+     "with --force (a trace or results database never)",
+     cli_opt_str, RPA(out_arg)},
+    {"force", 0, NULL, "replace FILE even if it is not a report page", cli_opt_flag, RPA(force)},
+    {"open", 0, NULL,
+     "open it in a browser ($BROWSER, xdg-open or\n"
+     "sensible-browser); exit 1 if none starts",
+     cli_opt_flag, RPA(want_open)},
+    {"max-frame-rows", 0, "N",
+     "per-frame rows embedded at most, newest runs first\n"
+     "[100000]; totals are always there",
+     set_max_rows},
+    {"quiet", 'q', NULL, "only the line saying where the page is", cli_opt_flag, RPA(quiet)},
+    {NULL}};
+
+const struct cli_opts report_opts = {"report", 26, 0, report_opt_list};
+
 int cmd_report(int argc, char **argv)
 {
-	enum { O_OPEN = 256, O_MAXROWS, O_FORCE };
-	static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-					     {"open", no_argument, NULL, O_OPEN},
-					     {"force", no_argument, NULL, O_FORCE},
-					     {"max-frame-rows", required_argument, NULL, O_MAXROWS},
-					     {"quiet", no_argument, NULL, 'q'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
-	struct llct_report_options o = {0};
+	struct report_args x = {0};
 	struct llct_report_stats s;
-	const char *out_arg = NULL;
 	char err[1024], *out = NULL;
-	int c, quiet = 0, want_open = 0, force = 0;
-	uint64_t v;
-	opterr = 0;
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, ":o:qh", opts)) != -1) {
-		switch (c) {
-		case 'o':
-			out_arg = optarg;
-			break;
-		case O_OPEN:
-			want_open = 1;
-			break;
-		case O_FORCE:
-			force = 1;
-			break;
-		case O_MAXROWS:
-			if (!cli_parse_uint(optarg, UINT64_C(1) << 40, &v) || !v)
-				return cli_usage_error("report", "bad --max-frame-rows '%s'",
-						       optarg);
-			o.max_frame_rows = v;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		default: {
-			int r = cli_getopt_common("report", c, argv);
-			return r >= 0 ? r : EXIT_USAGE;
-		}
-		}
-	}
+	int rc = cli_opts_parse(&report_opts, argc, argv, &x);
+	if (rc >= 0)
+		return rc;
+	struct llct_report_options o = x.o;
+	const char *out_arg = x.out_arg;
+	int quiet = x.quiet, want_open = x.want_open, force = x.force;
 	if (argc - optind != 1)
 		return cli_usage_error("report", argc - optind ? "takes one results database"
 							       : "needs a results database");

@@ -3,8 +3,10 @@
 #include "cli.h"
 #include "llct/results.h"
 #include "llct/trace.h"
+#include "opts.h"
 
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,25 +43,27 @@ static void cell_text(sqlite3_stmt *st, int i, char *buf, size_t size)
 	}
 }
 
+/* What sql's options set. */
+struct sql_args {
+	int csv, writable;
+};
+
+static const struct cli_opt sql_opt_list[] = {
+    {"csv", 0, NULL, "CSV instead of a table", cli_opt_flag, offsetof(struct sql_args, csv)},
+    {"write", 0, NULL, "allow statements that change the database", cli_opt_flag,
+     offsetof(struct sql_args, writable)},
+    {NULL}};
+
+const struct cli_opts sql_opts = {"sql", 17, 0, sql_opt_list};
+
 int cmd_sql(int argc, char **argv)
 {
-	static const struct option opts[] = {{"csv", no_argument, NULL, 'c'},
-					     {"write", no_argument, NULL, 'w'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
-	int c, csv = 0, writable = 0, rc = EXIT_FAIL;
-	opterr = 0;
-	optind = 1;
-	while ((c = cli_getopt(argc, argv, ":h", opts)) != -1) {
-		if (c == 'c')
-			csv = 1;
-		else if (c == 'w')
-			writable = 1;
-		else {
-			int r = cli_getopt_common("sql", c, argv);
-			return r >= 0 ? r : EXIT_USAGE;
-		}
-	}
+	struct sql_args x = {0};
+	int rc = cli_opts_parse(&sql_opts, argc, argv, &x);
+	if (rc >= 0)
+		return rc;
+	int csv = x.csv, writable = x.writable;
+	rc = EXIT_FAIL;
 	if (argc - optind != 2)
 		return cli_usage_error("sql", "needs a database and one SQL text");
 	const char *path = argv[optind], *sql = argv[optind + 1];

@@ -44,19 +44,14 @@ const struct cli_command cli_commands[] = {
      "(a name stands for that policy's latest run of each trace and configuration). The\n"
      "rows come from the views run_comparisons and frame_comparisons (docs/RESULTS.md):\n"
      "  llctrace sql RESULTS.db \"SELECT * FROM run_comparisons WHERE ...\" gives the same.\n"
-     "      --frames   frame by frame\n"
-     "      --csv      CSV instead of a table\n",
-     NULL},
+     "@OPTIONS@",
+     &compare_opts},
     {"dump", cmd_dump, "print the records of a trace (aligned text or CSV)",
      "usage: llctrace dump [--csv] [--frames RANGE] TRACE.llct\n"
      "\n"
      "Prints every record of the chosen frames in order.\n"
-     "  --csv           CSV with the header frame,addr,stream,op,sm,kernel,tenant\n"
-     "                  (and ,site where the trace names instruction sites: tier 3)\n"
-     "                  (the form 'llctrace import --csv' reads back)\n"
-     "  --frames RANGE  frames to print, e.g. 5-7,20 or 3- (default: all)\n"
-     "  -h, --help      this help\n",
-     NULL},
+     "@OPTIONS@",
+     &dump_opts},
     {"help", cmd_help, "show help for llctrace or one command", "usage: llctrace help [COMMAND]\n",
      NULL},
     {"import", cmd_import, "make a trace from CSV records",
@@ -67,23 +62,16 @@ const struct cli_command cli_commands[] = {
      "decimal; stream VTX HIZ Z STC RT TEX DISP CS OTHER; op R or W), frames in\n"
      "non-decreasing order, and writes a trace. IN.csv may be '-' for standard input.\n"
      "On a bad line it names the line, exits 1, and leaves no OUT.llct behind.\n"
-     "  -o, --output FILE  trace to write; an existing trace is replaced, any other file\n"
-     "                     only with --force\n"
-     "      --force        replace OUT even if it is not a trace (never a results\n"
-     "                     database)\n"
-     "  -q, --quiet        no progress line\n"
-     "  -h, --help         this help\n",
-     NULL},
+     "@OPTIONS@",
+     &import_opts},
     {"info", cmd_info, "summarize a trace: frames, records, streams, size, metadata",
      "usage: llctrace info [--frames RANGE] [--kernels] TRACE.llct\n"
      "\n"
      "Prints the capture metadata and settings, frames, records, per-stream reads and\n"
      "writes, kernels, resources and compressed bytes per record. Decodes every chunk,\n"
      "so it also checks the whole file.\n"
-     "  --frames RANGE  frames to count (and list)\n"
-     "  --kernels       also list every kernel (draw, dispatch, copy, clear, ...) with its\n"
-     "                  frame, RenderDoc event ID (capture --renderdoc) and parameters\n",
-     NULL},
+     "@OPTIONS@",
+     &info_opts},
     {"merge", cmd_merge, "add the runs of results shards to a results database",
      "usage: llctrace merge SHARD.db... -o RESULTS.db\n"
      "\n"
@@ -103,10 +91,9 @@ const struct cli_command cli_commands[] = {
      "(run pack again to finish). Then settings.pack.level is stored and the freed\n"
      "space given back, which needs free disk space as large as the trace. Pack only a\n"
      "finished trace, not one a capture is still writing.\n"
-     "  -l, --level N   0 (LZ4's fast level, as captured) to 12 (smallest, slowest) [9]\n"
-     "  -q, --quiet     no progress or summary line\n"
+     "@OPTIONS@"
      "Exit status 1 if any trace could not be packed (the others still are).\n",
-     NULL},
+     &pack_opts},
     {"replay", cmd_replay, "replay a trace through LLC policies into a results database",
      "usage: llctrace replay TRACE.llct [MORE.llct... --corun] -o RESULTS.db [options]\n"
      "\n"
@@ -123,16 +110,8 @@ const struct cli_command cli_commands[] = {
      "misses saved against DRRIP, RT-to-TEX reuse, epochs, miss curves over LLC size,\n"
      "co-run tenants, contention and partitions, each beside the query that gives its\n"
      "numbers (docs/REPORT.md). The results file is only read.\n"
-     "  -o, --output FILE       page to write [RESULTS.html next to RESULTS.db]; an\n"
-     "                          existing report page is replaced, any other file only\n"
-     "                          with --force (a trace or results database never)\n"
-     "      --force             replace FILE even if it is not a report page\n"
-     "      --open              open it in a browser ($BROWSER, xdg-open or\n"
-     "                          sensible-browser); exit 1 if none starts\n"
-     "      --max-frame-rows N  per-frame rows embedded at most, newest runs first\n"
-     "                          [100000]; totals are always there\n"
-     "  -q, --quiet             only the line saying where the page is\n",
-     NULL},
+     "@OPTIONS@",
+     &report_opts},
     {"sql", cmd_sql, "run SQL on a results database (or a trace) and print a table",
      "usage: llctrace sql [--csv] [--write] DB \"SQL\"\n"
      "\n"
@@ -145,9 +124,8 @@ const struct cli_command cli_commands[] = {
      "kernel_savings_vs_drrip, flow_kernels, flow_passes, flow_totals, flow_trace,\n"
      "run_comparisons, frame_comparisons (llctrace compare)\n"
      "(docs/RESULTS.md).\n"
-     "  --csv    CSV instead of a table\n"
-     "  --write  allow statements that change the database\n",
-     NULL},
+     "@OPTIONS@",
+     &sql_opts},
     {"synth", cmd_synth, "write a synthetic trace: deferred-renderer frames or a compute kernel",
      "usage: llctrace synth -o OUT.llct [--count N] [--width W --height H] [--seed S] ...\n"
      "\n"

@@ -1,5 +1,5 @@
-# llctrace.bash - bash completion for llctrace: commands, each command's options (read from its
-# own help), policy names (from `llctrace __complete`, the program's own registry), and file
+# llctrace.bash - bash completion for llctrace: commands, each command's options (from
+# `llctrace __complete options CMD`, its option table), policy names (from `llctrace __complete`, the program's own registry), and file
 # names where a file is wanted. (`llctrace __complete grid-keys` lists a grid file's keys, for
 # an editor.) Installed as
 # share/bash-completion/completions/llctrace; or: source scripts/llctrace.bash
@@ -28,7 +28,7 @@ _llctrace() {
 		return
 	fi
 	if [[ "$cur" == -* ]]; then
-		words=$("$prog" help "$cmd" 2>/dev/null | grep -o -- '--\?-[a-zA-Z][a-zA-Z0-9-]*' | sort -u)
+		words=$("$prog" __complete options "$cmd" 2>/dev/null)
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 		return
 	fi

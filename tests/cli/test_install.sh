@@ -53,11 +53,12 @@ for c in $(clean llctrace __complete commands); do
 	[ "$c" = help ] || grep -q "^\.SS $c\$" "$P/share/man/man1/llctrace.1" || bad "the manual page lacks $c"
 done
 grep -q -- '--flow' "$P/share/man/man1/llctrace.1" && ok || bad "the manual page lacks replay's --flow"
-# bash completion: commands, options from a command's help, policy names from the registry
+# bash completion: commands, options from a command's option table, policy names from the registry
 comp() { bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _llctrace; echo "${COMPREPLY[*]}"' _ \
 	"$P/share/bash-completion/completions/llctrace" "$@"; }
 [ "$(PATH="$P/bin:$PATH" comp llctrace re)" = "replay report" ] && ok || bad "completing 're': $(PATH="$P/bin:$PATH" comp llctrace re)"
 [ "$(PATH="$P/bin:$PATH" comp llctrace replay --fl)" = --flow ] && ok || bad "completing 'replay --fl': $(PATH="$P/bin:$PATH" comp llctrace replay --fl)"
+[ "$(PATH="$P/bin:$PATH" comp llctrace import -)" = "-c --csv -o --output --force -q --quiet --help" ] && ok || bad "completing 'import -': $(PATH="$P/bin:$PATH" comp llctrace import -)"
 [ "$(PATH="$P/bin:$PATH" comp llctrace replay -p lru,gspz)" = "lru,gspztc lru,gspztc-tse" ] && ok || bad "completing '-p lru,gspz': $(PATH="$P/bin:$PATH" comp llctrace replay -p lru,gspz)"
 
 # pip install ./python (into a virtual environment; Debian's own setuptools, no download)

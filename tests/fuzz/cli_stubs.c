@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-const struct cli_command cli_commands[] = {{NULL, NULL, NULL, NULL}};
+const struct cli_command cli_commands[] = {{NULL, NULL, NULL, NULL, NULL}};
 
 const struct cli_command *cli_find(const char *name)
 {
