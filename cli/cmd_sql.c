@@ -43,6 +43,94 @@ static void cell_text(sqlite3_stmt *st, int i, char *buf, size_t size)
 	}
 }
 
+/* Steps st to its end printing its rows as CSV with a header; the last step's result. */
+static int print_csv(sqlite3_stmt *st)
+{
+	int n = sqlite3_column_count(st), step;
+	char buf[512];
+	for (int i = 0; i < n; i++) {
+		if (i)
+			putchar(',');
+		csv_cell(sqlite3_column_name(st, i));
+	}
+	if (n)
+		putchar('\n');
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int i = 0; i < n; i++) {
+			if (i)
+				putchar(',');
+			cell_text(st, i, buf, sizeof(buf));
+			csv_cell(buf);
+		}
+		putchar('\n');
+	}
+	return step;
+}
+
+/* Steps st to its end printing its rows as an aligned table (the rows buffered to size the
+ * columns; numbers right-aligned); the last step's result, or -1 when out of memory. */
+static int print_table(sqlite3_stmt *st)
+{
+	int n = sqlite3_column_count(st), step;
+	char buf[512];
+	size_t rows = 0, cap = 64;
+	char **cells = malloc(cap * (size_t)(n ? n : 1) * sizeof(*cells));
+	int *width = calloc((size_t)(n ? n : 1), sizeof(*width));
+	int *numeric = calloc((size_t)(n ? n : 1), sizeof(*numeric));
+	if (!cells || !width || !numeric) {
+		free(cells);
+		free(width);
+		free(numeric);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		width[i] = (int)strlen(sqlite3_column_name(st, i));
+		numeric[i] = 1;
+	}
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		if (rows == cap) {
+			cap *= 2;
+			char **p = realloc(cells, cap * (size_t)n * sizeof(*cells));
+			if (!p)
+				break;
+			cells = p;
+		}
+		for (int i = 0; i < n; i++) {
+			int ty = sqlite3_column_type(st, i);
+			cell_text(st, i, buf, sizeof(buf));
+			if (ty == SQLITE_TEXT || ty == SQLITE_BLOB)
+				numeric[i] = 0;
+			cells[rows * (size_t)n + (size_t)i] = strdup(buf);
+			if ((int)strlen(buf) > width[i])
+				width[i] = (int)strlen(buf);
+		}
+		rows++;
+	}
+	for (int i = 0; i < n; i++)
+		printf("%s%-*s", i ? "  " : "", width[i], sqlite3_column_name(st, i));
+	if (n)
+		putchar('\n');
+	for (int i = 0; i < n; i++)
+		printf("%s%.*s", i ? "  " : "", width[i],
+		       "----------------------------------------------------------------"
+		       "----------------------------------------------------------------");
+	if (n)
+		putchar('\n');
+	for (size_t r = 0; r < rows; r++) {
+		for (int i = 0; i < n; i++) {
+			char *c = cells[r * (size_t)n + (size_t)i];
+			printf(numeric[i] ? "%s%*s" : "%s%-*s", i ? "  " : "", width[i],
+			       c ? c : "");
+			free(c);
+		}
+		putchar('\n');
+	}
+	free(cells);
+	free(width);
+	free(numeric);
+	return step;
+}
+
 /* What sql's options set. */
 struct sql_args {
 	int csv, writable;
@@ -135,86 +223,10 @@ int cmd_sql(int argc, char **argv)
 		}
 		if (!st) /* whitespace or comment */
 			break;
-		int n = sqlite3_column_count(st), step;
-		char buf[512];
-		if (csv) {
-			for (int i = 0; i < n; i++) {
-				if (i)
-					putchar(',');
-				csv_cell(sqlite3_column_name(st, i));
-			}
-			if (n)
-				putchar('\n');
-			while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-				for (int i = 0; i < n; i++) {
-					if (i)
-						putchar(',');
-					cell_text(st, i, buf, sizeof(buf));
-					csv_cell(buf);
-				}
-				putchar('\n');
-			}
-		} else {
-			/* Buffer the rows to align the columns; numbers right-aligned. */
-			size_t rows = 0, cap = 64;
-			char **cells = malloc(cap * (size_t)(n ? n : 1) * sizeof(*cells));
-			int *width = calloc((size_t)(n ? n : 1), sizeof(*width));
-			int *numeric = calloc((size_t)(n ? n : 1), sizeof(*numeric));
-			if (!cells || !width || !numeric) {
-				free(cells);
-				free(width);
-				free(numeric);
-				cli_error("out of memory");
-				goto out;
-			}
-			for (int i = 0; i < n; i++) {
-				width[i] = (int)strlen(sqlite3_column_name(st, i));
-				numeric[i] = 1;
-			}
-			while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-				if (rows == cap) {
-					cap *= 2;
-					char **p = realloc(cells, cap * (size_t)n * sizeof(*cells));
-					if (!p)
-						break;
-					cells = p;
-				}
-				for (int i = 0; i < n; i++) {
-					int ty = sqlite3_column_type(st, i);
-					cell_text(st, i, buf, sizeof(buf));
-					if (ty == SQLITE_TEXT || ty == SQLITE_BLOB)
-						numeric[i] = 0;
-					cells[rows * (size_t)n + (size_t)i] = strdup(buf);
-					if ((int)strlen(buf) > width[i])
-						width[i] = (int)strlen(buf);
-				}
-				rows++;
-			}
-			for (int i = 0; i < n; i++)
-				printf("%s%-*s", i ? "  " : "", width[i],
-				       sqlite3_column_name(st, i));
-			if (n)
-				putchar('\n');
-			for (int i = 0; i < n; i++)
-				printf("%s%.*s", i ? "  " : "", width[i],
-				       "-----------------------------------------------------------"
-				       "-----"
-				       "-----------------------------------------------------------"
-				       "-----");
-			if (n)
-				putchar('\n');
-			for (size_t r = 0; r < rows; r++) {
-				for (int i = 0; i < n; i++) {
-					char *s = cells[r * (size_t)n + (size_t)i];
-					printf(numeric[i] ? "%s%*s" : "%s%-*s", i ? "  " : "",
-					       width[i], s ? s : "");
-					free(s);
-				}
-				putchar('\n');
-			}
-			free(cells);
-			free(width);
-			free(numeric);
+		int step = csv ? print_csv(st) : print_table(st);
+		if (step < 0) {
+			cli_error("out of memory");
+			goto out;
 		}
 		if (step != SQLITE_DONE) {
 			cli_error("'%s': %s%s", path, sqlite3_errmsg(db),
