@@ -52,21 +52,10 @@ static struct capture_device *device_record_new(void)
 	return &k->c;
 }
 
-void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *info,
-			    const struct device_prep *prep)
+/* The device record, its tiers' states and what the settings say of the output: the trace's
+ * path, the frames and what ends them. NULL when out of memory (said). */
+static struct capture_device *device_new(struct layer_device *d, struct capture_settings *set)
 {
-	(void)info;
-	struct capture_settings set;
-	char why[400];
-	if (capture_settings_read(&set, capture_getenv_ud, NULL, why, sizeof(why))) {
-		cap_log("%s; capture is off", why);
-		cap_status_failed(why);
-		return;
-	}
-	if (set.disabled) {
-		capture_settings_release(&set);
-		return;
-	}
 	struct capture_device *c = device_record_new();
 	if (c) { /* the tiers' own state: theirs to use, made here with the record */
 		c->t2 = calloc(1, sizeof(*c->t2));
@@ -81,8 +70,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	if (!c) {
 		cap_log("out of memory; capture is off");
 		cap_status_failed("out of memory");
-		capture_settings_release(&set);
-		return;
+		return NULL;
 	}
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_mutex_init(&c->out->wmu, NULL);
@@ -91,23 +79,22 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	c->out->next_addr = (uint64_t)1 << 32;
 	c->out->next_meta_addr = (uint64_t)1 << 44; /* HiZ buffers: apart from program memory */
 	c->out->next_id = 1;
-	if (set.output[0])
-		memcpy(c->out->path, set.output, sizeof(set.output));
+	if (set->output[0])
+		memcpy(c->out->path, set->output, sizeof(set->output));
 	else
 		snprintf(c->out->path, sizeof(c->out->path), "llctrace-%ld.llct", (long)getpid());
-	const char *fr = set.frames_text;
-	c->out->all_frames = set.all_frames;
-	c->out->frames = set.frames; /* the range is the device's now */
-	c->out->bounded = set.bounded;
-	c->out->last_frame = set.last_frame;
-	c->out->exit_after = set.exit_after;
+	c->out->all_frames = set->all_frames;
+	c->out->frames = set->frames; /* the range is the device's now */
+	c->out->bounded = set->bounded;
+	c->out->last_frame = set->last_frame;
+	c->out->exit_after = set->exit_after;
 	c->out->t_start = capture_mono_s();
-	if (set.times[0] && !(c->out->times = fopen(set.times, "a")))
-		cap_log("cannot open LLCT_CAPTURE_TIMES '%s': %s; frames go untimed", set.times,
+	if (set->times[0] && !(c->out->times = fopen(set->times, "a")))
+		cap_log("cannot open LLCT_CAPTURE_TIMES '%s': %s; frames go untimed", set->times,
 			strerror(errno));
-	c->sub->boundary_submit = set.boundary == BOUNDARY_SUBMIT;
-	c->sub->boundary_auto = set.boundary == BOUNDARY_AUTO;
-	c->out->boundary_label = set.boundary == BOUNDARY_LABEL;
+	c->sub->boundary_submit = set->boundary == BOUNDARY_SUBMIT;
+	c->sub->boundary_auto = set->boundary == BOUNDARY_AUTO;
+	c->out->boundary_label = set->boundary == BOUNDARY_LABEL;
 	c->out->frames_by = c->out->boundary_label    ? "debug-utils labels"
 			    : c->sub->boundary_submit ? "queue submissions"
 			    : !c->sub->boundary_auto  ? "presents"
@@ -115,16 +102,21 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	if (c->out->boundary_label) {
 		c->frame = c->rec_frame =
 		    UINT32_MAX; /* nothing before the first label is a frame */
-		memcpy(c->out->boundary_name, set.label, sizeof(set.label));
+		memcpy(c->out->boundary_name, set->label, sizeof(set->label));
 	}
-	struct llct_fp_config fc;
-	llct_fp_config_default(&fc);
-	if (set.sms)
-		fc.n_sms = set.sms;
-	VkPhysicalDeviceProperties props;
-	memset(&props, 0, sizeof(props));
-	if (d->inst && d->inst->d.GetPhysicalDeviceProperties)
-		d->inst->d.GetPhysicalDeviceProperties(d->phys, &props);
+	c->twin_lead = set->twin_lead;
+	c->t2->xfb_guess = set->xfb_guess;
+	c->t3->max_records = set->records;
+	c->t3->frec_max = 5 * set->draw_room;
+	if (set->dump_depth[0])
+		memcpy(c->t2->dump_depth, set->dump_depth, sizeof(set->dump_depth));
+	return c;
+}
+
+/* The memory types the layer reads back from (transform feedback, tier 3's rooms): host-visible
+ * and coherent, and of those the host-cached ones that are not device-local. */
+static void readback_types(struct capture_device *c, struct layer_device *d)
+{
 	VkPhysicalDeviceMemoryProperties mp;
 	memset(&mp, 0, sizeof(mp));
 	if (d->inst && d->inst->d.GetPhysicalDeviceMemoryProperties)
@@ -141,23 +133,28 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 				c->t2->xfb_mem_fast |= 1u << i;
 		}
 	}
-	/* the tier: 2 when the device took transform feedback (and there is memory to read its
-	   buffers from), else 1, saying why */
+}
+
+/* The tier: 2 when the device took transform feedback (and there is memory to read its buffers
+ * from), 3 when asked and its descriptor set layout could be made, else 1; NULL, or why it is
+ * lower than asked (noted in the trace). */
+static const char *choose_tier(struct capture_device *c, struct layer_device *d,
+			       const struct device_prep *prep, const struct capture_settings *set,
+			       const VkPhysicalDeviceProperties *props, struct llct_fp_config *fc)
+{
 	const char *tier_note = NULL;
-	int wanted = set.tier;
-	c->max_sets = props.limits.maxBoundDescriptorSets;
-	c->n_sms = fc.n_sms;
+	int wanted = set->tier;
 	if (wanted >= 2 && prep->xfb && c->t2->xfb_mem_types &&
 	    (c->t2->raster = llct_raster_create())) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		llct_raster_set_threads(c->t2->raster, set.raster_threads ? set.raster_threads
-						       : cpus > 8         ? 8
-						       : cpus > 1         ? (unsigned)cpus
-									  : 1);
+		llct_raster_set_threads(c->t2->raster, set->raster_threads ? set->raster_threads
+						       : cpus > 8          ? 8
+						       : cpus > 1          ? (unsigned)cpus
+									   : 1);
 		c->tier = &llct_tier2;
 		c->xfb = 1;
 		c->rs->instrument = 1;
-		c->t3->id_align = (uint32_t)props.limits.minStorageBufferOffsetAlignment;
+		c->t3->id_align = (uint32_t)props->limits.minStorageBufferOffsetAlignment;
 		c->t3->id_align = c->t3->id_align < 16 ? 16 : c->t3->id_align;
 		if (wanted == 3 && !instr_device_init(c)) {
 			/* compute's buffer accesses per invocation, through a cache per SM as an
@@ -167,8 +164,8 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 			c->frag_instr = prep->frag; /* fragment shaders too (their stores) */
 			c->t3->vert_instr = prep->frag && prep->vstores; /* and vertex shaders */
 			c->t3->by_address = d->bda; /* records by device address */
-			fc.rc_lines[LLCT_STREAM_CS] = 16384 / fc.line;
-			fc.rc_lines[LLCT_STREAM_OTHER] = 8192 / fc.line;
+			fc->rc_lines[LLCT_STREAM_CS] = 16384 / fc->line;
+			fc->rc_lines[LLCT_STREAM_OTHER] = 8192 / fc->line;
 		} else if (wanted == 3) {
 			tier_note =
 			    "tier 3 could not make its descriptor set layout; tier 2 instead";
@@ -182,15 +179,18 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 				  "rasterize; tier 1 instead";
 		cap_log("%s", tier_note);
 	}
-	c->t2->xfb_guess = set.xfb_guess;
-	c->t3->max_records = set.records;
-	c->t3->frec_max = 5 * set.draw_room;
-	/* a room reached by its device address is bounded by the most one allocation may be;
-	   one bound whole as a storage buffer (a device without bufferDeviceAddress, or
-	   LLCT_CAPTURE_RECORDS_BY_ADDRESS=0) by default by the device's maxStorageBufferRange
-	   (lavapipe's is 128 MiB: 6.7 M records), a command buffer's draws spreading over more
-	   rooms; a room asked for past it is made, and said */
-	uint64_t range_words = props.limits.maxStorageBufferRange / 4 / 5 * 5;
+	return tier_note;
+}
+
+/* The most a tier-3 room may hold: by its device address, the most one allocation may be; bound
+ * whole as a storage buffer (a device without bufferDeviceAddress, or
+ * LLCT_CAPTURE_RECORDS_BY_ADDRESS=0), by default the device's maxStorageBufferRange (lavapipe's
+ * is 128 MiB: 6.7 M records), a command buffer's draws spreading over more rooms; a room asked
+ * for past it is made, and said. */
+static void room_limits(struct capture_device *c, struct layer_device *d,
+			const struct capture_settings *set, const VkPhysicalDeviceProperties *props)
+{
+	uint64_t range_words = props->limits.maxStorageBufferRange / 4 / 5 * 5;
 	if (c->t3->by_address) {
 		VkPhysicalDeviceMaintenance3Properties m3 = {
 		    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES};
@@ -209,7 +209,7 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		if ((uint64_t)c->t3->frec_max > alloc_words)
 			c->t3->frec_max = (uint32_t)alloc_words;
 	} else if ((uint64_t)c->t3->frec_max > range_words) {
-		if (!set.draw_room_set)
+		if (!set->draw_room_set)
 			c->t3->frec_max = (uint32_t)range_words;
 		else
 			cap_log(
@@ -218,16 +218,19 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 			    "will say so (VUID-VkWriteDescriptorSet-descriptorType-00333); "
 			    "lavapipe "
 			    "accepts it",
-			    set.draw_room, props.limits.maxStorageBufferRange,
+			    set->draw_room, props->limits.maxStorageBufferRange,
 			    (unsigned long long)(range_words / 5));
 	}
-	c->twin_lead = set.twin_lead;
-	if (set.dump_depth[0])
-		memcpy(c->t2->dump_depth, set.dump_depth, sizeof(set.dump_depth));
+}
+
+/* Opens the trace and the footprint model; 0, or -1 with capture off (said). */
+static int open_writer(struct capture_device *c, const VkPhysicalDeviceProperties *props,
+		       const struct llct_fp_config *fc)
+{
 	char driver[64], app[300] = "";
-	snprintf(driver, sizeof(driver), "driver version 0x%x, API %u.%u.%u", props.driverVersion,
-		 VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion),
-		 VK_API_VERSION_PATCH(props.apiVersion));
+	snprintf(driver, sizeof(driver), "driver version 0x%x, API %u.%u.%u", props->driverVersion,
+		 VK_API_VERSION_MAJOR(props->apiVersion), VK_API_VERSION_MINOR(props->apiVersion),
+		 VK_API_VERSION_PATCH(props->apiVersion));
 	FILE *cmdline = fopen("/proc/self/cmdline", "r");
 	if (cmdline) {
 		size_t n = fread(app, 1, sizeof(app) - 1, cmdline);
@@ -237,11 +240,11 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 	struct llct_capture_info ci = {.source = "capture",
 				       .tier = (uint32_t)c->tier->tier,
 				       .application = app,
-				       .device = props.deviceName,
+				       .device = props->deviceName,
 				       .driver = driver};
 	char err[700] = "out of memory for the footprint model"; /* or the writer's error */
 	if (llct_writer_open(c->out->path, &ci, &c->out->w, err, sizeof(err)) ||
-	    capture_model_create(c, &fc)) {
+	    capture_model_create(c, fc)) {
 		cap_log("%s; capture is off", err);
 		cap_status_failed(err);
 		llct_writer_close(c->out->w);
@@ -251,8 +254,17 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 		free(c->t2);
 		free(c->t3);
 		free(c);
-		return;
+		return -1;
 	}
+	return 0;
+}
+
+/* How the trace is made, into its settings: the tier, the frames and what ends them, the SMs
+ * and render caches, the counts the device gives. */
+static void note_settings(struct capture_device *c, struct layer_device *d,
+			  const struct capture_settings *set, const struct llct_fp_config *fc,
+			  const char *tier_note)
+{
 	char v[64];
 	llct_writer_set(c->out->w, "capture.tier", c->tier->setting);
 	if (c->tier3) {
@@ -267,11 +279,11 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 			snprintf(lead, sizeof(lead), "%u", c->twin_lead);
 		llct_writer_set(c->out->w, "capture.twin_lead", lead);
 	}
-	if (set.renderdoc[0])
-		rdc_open(c, set.renderdoc);
+	if (set->renderdoc[0])
+		rdc_open(c, set->renderdoc);
 	if (tier_note)
 		llct_writer_set(c->out->w, "capture.tier_note", tier_note);
-	llct_writer_set(c->out->w, "capture.frames", fr);
+	llct_writer_set(c->out->w, "capture.frames", set->frames_text);
 	llct_writer_set(c->out->w, "capture.boundary",
 			c->sub->boundary_submit  ? "submit"
 			: c->out->boundary_label ? "label"
@@ -279,18 +291,18 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 						 : "present");
 	if (c->out->boundary_label)
 		llct_writer_set(c->out->w, "capture.boundary_label", c->out->boundary_name);
-	snprintf(v, sizeof(v), "%u", fc.n_sms);
+	snprintf(v, sizeof(v), "%u", fc->n_sms);
 	llct_writer_set(c->out->w, "capture.sms", v);
-	snprintf(v, sizeof(v), "%u", fc.tile);
+	snprintf(v, sizeof(v), "%u", fc->tile);
 	llct_writer_set(c->out->w, "capture.tile", v);
 	for (int s = 0; s < LLCT_N_STREAMS; s++) {
 		char key[64];
 		snprintf(key, sizeof(key), "capture.render_cache_bytes.%s", llct_stream_name(s));
-		snprintf(v, sizeof(v), "%u", fc.rc_lines[s] * fc.line);
+		snprintf(v, sizeof(v), "%u", fc->rc_lines[s] * fc->line);
 		llct_writer_set(c->out->w, key, v);
 	}
 	int have = d->occl_query || d->stats_query;
-	c->rs->stats = have && !set.no_fragment_counts;
+	c->rs->stats = have && !set->no_fragment_counts;
 	c->rs->count_query =
 	    d->occl_query ? VK_QUERY_TYPE_OCCLUSION : VK_QUERY_TYPE_PIPELINE_STATISTICS;
 	llct_writer_set(c->out->w, "capture.fragment_counts",
@@ -300,6 +312,44 @@ void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *in
 			: d->occl_query
 			    ? "precise occlusion queries (samples that passed)"
 			    : "pipeline-statistics queries (fragment shader invocations)");
+}
+
+void capture_device_created(struct layer_device *d, const VkDeviceCreateInfo *info,
+			    const struct device_prep *prep)
+{
+	(void)info;
+	struct capture_settings set;
+	char why[400];
+	if (capture_settings_read(&set, capture_getenv_ud, NULL, why, sizeof(why))) {
+		cap_log("%s; capture is off", why);
+		cap_status_failed(why);
+		return;
+	}
+	if (set.disabled) {
+		capture_settings_release(&set);
+		return;
+	}
+	struct capture_device *c = device_new(d, &set);
+	if (!c) {
+		capture_settings_release(&set);
+		return;
+	}
+	struct llct_fp_config fc;
+	llct_fp_config_default(&fc);
+	if (set.sms)
+		fc.n_sms = set.sms;
+	VkPhysicalDeviceProperties props;
+	memset(&props, 0, sizeof(props));
+	if (d->inst && d->inst->d.GetPhysicalDeviceProperties)
+		d->inst->d.GetPhysicalDeviceProperties(d->phys, &props);
+	readback_types(c, d);
+	c->max_sets = props.limits.maxBoundDescriptorSets;
+	c->n_sms = fc.n_sms;
+	const char *tier_note = choose_tier(c, d, prep, &set, &props, &fc);
+	room_limits(c, d, &set, &props);
+	if (open_writer(c, &props, &fc))
+		return;
+	note_settings(c, d, &set, &fc, tier_note);
 	/* label boundaries (which may sit inside command buffers) and the RenderDoc link (its
 	   .rdc starts at the frame the program is in) expand as submissions come; tier 3 on the
 	   thread too since 2026-11-27 (its twins' records are read from their command buffers'
