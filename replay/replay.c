@@ -343,261 +343,332 @@ static int decode_round(struct engine *e, struct feeder *fd, struct window *nx, 
 	return got;
 }
 
-int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
-		    struct llct_replay_result **results, double *wall_s, char *err, size_t err_size)
-{
+/* One replay's state, from its setting up to its freeing. */
+struct run {
+	struct llct_reader *r;
+	const struct llct_replay_options *o;
 	const struct llct_frame_info *all;
-	size_t n_all, n_sel = 0;
-	uint64_t total = 0, done = 0;
-	uint32_t *next_use = NULL;
-	int need_next = 0, st = LLCT_OK, got;
+	size_t n_all, n_sel;
+	uint64_t total;
+	size_t *sel_of;      /* index in all -> index in the frames selected */
+	uint32_t *sel_frame; /* the frames selected */
+	uint32_t *next_use;  /* Belady's next uses (the whole trace's), or NULL */
+	struct llct_replay_result *res;
 	struct engine e;
-	struct window *win = NULL;
+	struct window *win; /* two: one replayed while the next is decoded */
 	struct feeder fd;
-	struct llct_cursor *cur = NULL;
-	pthread_t *threads = NULL;
-	struct worker_arg *args = NULL;
-	unsigned started = 0;
-	int dec_failed = 0;
-	const char *dec_why = "";
-	struct llct_sigtab sigs = {0};
+	struct llct_cursor *cur;
+	pthread_t *threads;
+	struct worker_arg *args;
+	unsigned started;
+	int inline_mode; /* no worker started: everything on this thread */
+	int dec_failed;
+	const char *dec_why;
+	struct llct_sigtab sigs;
 	char store_why[512];
-	double t0 = llct_now_s();
+};
 
-	*results = NULL;
-	memset(&e, 0, sizeof(e));
-	memset(&fd, 0, sizeof(fd));
-	if ((st = llct_replay_check_options(o, err, err_size)))
-		return st;
-	llct_reader_frames(r, &all, &n_all);
-	size_t *sel_of = calloc(n_all + 1, sizeof(*sel_of)); /* index in all -> index in sel */
-	uint32_t *sel_frame = calloc(n_all + 1, sizeof(*sel_frame));
-	struct llct_replay_result *res = calloc(o->n_policies, sizeof(*res));
-	e.models = calloc(o->n_policies, sizeof(*e.models));
-	if (!sel_of || !sel_frame || !res || !e.models)
-		goto nomem;
-	for (size_t i = 0; i < n_all; i++) {
-		if (o->frames && !llct_frame_range_contains(o->frames, all[i].frame))
+/* Takes the frames selected and their records' count. */
+static int select_frames(struct run *R)
+{
+	const struct llct_replay_options *o = R->o;
+	llct_reader_frames(R->r, &R->all, &R->n_all);
+	R->sel_of = calloc(R->n_all + 1, sizeof(*R->sel_of));
+	R->sel_frame = calloc(R->n_all + 1, sizeof(*R->sel_frame));
+	R->res = calloc(o->n_policies, sizeof(*R->res));
+	R->e.models = calloc(o->n_policies, sizeof(*R->e.models));
+	if (!R->sel_of || !R->sel_frame || !R->res || !R->e.models)
+		return LLCT_ERR_NOMEM;
+	for (size_t i = 0; i < R->n_all; i++) {
+		if (o->frames && !llct_frame_range_contains(o->frames, R->all[i].frame))
 			continue;
-		sel_of[i] = n_sel;
-		sel_frame[n_sel++] = all[i].frame;
-		total += all[i].n_records;
+		R->sel_of[i] = R->n_sel;
+		R->sel_frame[R->n_sel++] = R->all[i].frame;
+		R->total += R->all[i].n_records;
 	}
-	if ((st = llct_engine_make_models(&e, o, res, sel_frame, n_sel, &need_next))) {
-		if (st == LLCT_ERR_NOMEM)
-			goto nomem;
-		goto fail_msg;
-	}
-	win = calloc(2, sizeof(*win));
-	if (!win)
-		goto nomem;
+	return LLCT_OK;
+}
+
+/* The models, the windows their records come in, sampling, Belady's next uses and the cursor.
+ * LLCT_OK, or an error with *said set when err already says it. */
+static int run_setup(struct run *R, char *err, size_t err_size, int *said)
+{
+	const struct llct_replay_options *o = R->o;
+	struct engine *e = &R->e;
+	int need_next = 0, st;
+	*said = 0;
+	if ((st = select_frames(R)))
+		return st;
+	if ((st = llct_engine_make_models(e, o, R->res, R->sel_frame, R->n_sel, &need_next)))
+		return st;
+	if (!(R->win = calloc(2, sizeof(*R->win))))
+		return LLCT_ERR_NOMEM;
 	/* Plain models read no SM, kernel or tenant (no policy does): only contention tracking
 	 * and partitioning, dynamic or by tenant, need them decoded. */
 	int uses_sig = 0;
 	for (size_t m = 0; m < o->n_policies; m++)
 		uses_sig |= o->policies[m]->uses_sig;
 	if (uses_sig) { /* signatures from the trace's kernels, shared by the models */
-		if (llct_signatures_read(r, &sigs))
-			goto nomem;
-		for (size_t m = 0; m < e.n_models; m++)
-			llct_cache_set_kernel_signatures(e.models[m].cache, sigs.ids, sigs.sigs,
-							 sigs.n);
+		if (llct_signatures_read(R->r, &R->sigs))
+			return LLCT_ERR_NOMEM;
+		for (size_t m = 0; m < e->n_models; m++)
+			llct_cache_set_kernel_signatures(e->models[m].cache, R->sigs.ids,
+							 R->sigs.sigs, R->sigs.n);
 	}
 	int no_ids =
 	    !o->part && !o->dyn_plan && !o->contention && !o->per_kernel && !o->flow && !uses_sig;
 	for (int k = 0; k < 2; k++)
 		for (int i = 0; i < WINDOW; i++) {
-			if (llct_batch_alloc(&win[k].b[i]))
-				goto nomem;
-			win[k].b[i].flags = no_ids ? LLCT_BATCH_NO_IDS : 0;
+			if (llct_batch_alloc(&R->win[k].b[i]))
+				return LLCT_ERR_NOMEM;
+			R->win[k].b[i].flags = no_ids ? LLCT_BATCH_NO_IDS : 0;
 		}
-	e.ucd = o->cache.ucd;
-	if (o->sample_sets > 1 &&
-	    (st = llct_engine_setup_sampling(&e, o, n_sel, total, win, &fd.exact, err, err_size))) {
-		if (st == LLCT_ERR_NOMEM)
-			goto nomem;
-		goto fail;
+	e->ucd = o->cache.ucd;
+	*said = 1; /* from here on the steps say what failed */
+	if (o->sample_sets > 1 && (st = llct_engine_setup_sampling(e, o, R->n_sel, R->total, R->win,
+								   &R->fd.exact, err, err_size))) {
+		*said = st != LLCT_ERR_NOMEM;
+		return st;
 	}
-	if (need_next && !e.n_sp &&
-	    (st = llct_next_use_pass(r, o, total, win, &next_use, err, err_size)))
-		goto fail;
-	for (size_t m = 0; m < e.n_models; m++)
-		if (o->policies[m]->needs_next_use && !e.models[m].deferred &&
-		    !(e.models[m].next64 = malloc(LLCT_CHUNK_MAX * sizeof(uint64_t))))
-			goto nomem;
-	if ((st = llct_cursor_open(r, o->frames, &cur))) {
-		snprintf(err, err_size, "%s", llct_reader_error(r));
-		goto fail;
+	if (need_next && !e->n_sp &&
+	    (st = llct_next_use_pass(R->r, o, R->total, R->win, &R->next_use, err, err_size)))
+		return st;
+	*said = 0;
+	for (size_t m = 0; m < e->n_models; m++)
+		if (o->policies[m]->needs_next_use && !e->models[m].deferred &&
+		    !(e->models[m].next64 = malloc(LLCT_CHUNK_MAX * sizeof(uint64_t))))
+			return LLCT_ERR_NOMEM;
+	if ((st = llct_cursor_open(R->r, o->frames, &R->cur))) {
+		snprintf(err, err_size, "%s", llct_reader_error(R->r));
+		*said = 1;
+		return st;
 	}
+	R->fd.cur = R->cur;
+	R->fd.all = R->all;
+	R->fd.n_all = R->n_all;
+	R->fd.sel_of = R->sel_of;
+	R->fd.next_use = R->next_use;
+	R->fd.ucd = o->cache.ucd;
+	e->reader = R->r;
+	return LLCT_OK;
+}
 
+/* The worker threads, started behind a gate; if fewer start than asked, the models are spread
+ * over those that did, or replayed on this thread if none did. */
+static int start_workers(struct run *R)
+{
+	struct engine *e = &R->e;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	e.n_threads = o->threads ? o->threads : (unsigned)(cores > 0 ? cores : 1);
+	e->n_threads = R->o->threads ? R->o->threads : (unsigned)(cores > 0 ? cores : 1);
 	/* more threads than models: split the models that may be split over them */
-	if ((st = llct_engine_setup_shards(&e, o, &e.n_threads, n_sel, win)))
-		goto nomem;
-	threads = calloc(e.n_threads, sizeof(*threads));
-	args = calloc(e.n_threads, sizeof(*args));
-	if (!threads || !args)
-		goto nomem;
-	/* Start the workers behind a gate; if fewer start than asked, the models are spread
-	 * over those that did, or replayed on this thread if none did. */
-	pthread_mutex_init(&e.gate, NULL);
-	pthread_mutex_lock(&e.gate);
-	unsigned want = e.n_threads;
-	for (; started < want; started++) {
-		args[started] = (struct worker_arg){&e, started};
-		if (pthread_create(&threads[started], NULL, worker, &args[started]))
+	if (llct_engine_setup_shards(e, R->o, &e->n_threads, R->n_sel, R->win))
+		return LLCT_ERR_NOMEM;
+	R->threads = calloc(e->n_threads, sizeof(*R->threads));
+	R->args = calloc(e->n_threads, sizeof(*R->args));
+	if (!R->threads || !R->args)
+		return LLCT_ERR_NOMEM;
+	pthread_mutex_init(&e->gate, NULL);
+	pthread_mutex_lock(&e->gate);
+	unsigned want = e->n_threads;
+	for (; R->started < want; R->started++) {
+		R->args[R->started] = (struct worker_arg){e, R->started};
+		if (pthread_create(&R->threads[R->started], NULL, worker, &R->args[R->started]))
 			break;
 	}
-	int inline_mode = started == 0;
-	e.n_threads = inline_mode ? 1 : started;
-	if (!inline_mode) {
-		pthread_barrier_init(&e.start, NULL, started + 1);
-		pthread_barrier_init(&e.done, NULL, started + 1);
+	R->inline_mode = R->started == 0;
+	e->n_threads = R->inline_mode ? 1 : R->started;
+	if (!R->inline_mode) {
+		pthread_barrier_init(&e->start, NULL, R->started + 1);
+		pthread_barrier_init(&e->done, NULL, R->started + 1);
 	}
-	pthread_mutex_unlock(&e.gate);
+	pthread_mutex_unlock(&e->gate);
+	return LLCT_OK;
+}
 
-	fd.cur = cur;
-	fd.all = all;
-	fd.n_all = n_all;
-	fd.sel_of = sel_of;
-	fd.next_use = next_use;
-	fd.ucd = o->cache.ucd;
-	e.reader = r;
-	int cur_win = 0;
-	if (inline_mode) {
-		got = fill_window(&fd, &win[0], &e);
+/* The windows of records through the models, each decoded while the one before is replayed;
+ * the last decode's result (negative: failed). */
+static int replay_windows(struct run *R)
+{
+	struct engine *e = &R->e;
+	const struct llct_replay_options *o = R->o;
+	uint64_t done = 0;
+	int cur_win = 0, got;
+	if (R->inline_mode) {
+		got = fill_window(&R->fd, &R->win[0], e);
 	} else { /* every thread decodes the first window */
-		e.decode_only = 1;
-		got = decode_round(&e, &fd, &win[0], 1, &dec_why, &dec_failed);
-		e.decode_only = 0;
+		e->decode_only = 1;
+		got = decode_round(e, &R->fd, &R->win[0], 1, &R->dec_why, &R->dec_failed);
+		e->decode_only = 0;
 	}
-	while (win[cur_win].n > 0) {
-		struct window *w = &win[cur_win];
-		e.win = w;
+	while (R->win[cur_win].n > 0) {
+		struct window *w = &R->win[cur_win];
+		e->win = w;
 		int more = got > 0;
-		atomic_store(&e.next_model, 0);
-		if (inline_mode) {
-			run_models(&e, 0);
-			win[1 - cur_win].n = 0;
+		atomic_store(&e->next_model, 0);
+		if (R->inline_mode) {
+			run_models(e, 0);
+			R->win[1 - cur_win].n = 0;
 			if (more)
-				got = fill_window(&fd, &win[1 - cur_win], &e);
+				got = fill_window(&R->fd, &R->win[1 - cur_win], e);
 		} else {
 			/* read the next window while the workers replay this one; every thread
 			 * decodes it once free */
-			got = decode_round(&e, &fd, &win[1 - cur_win], more, &dec_why, &dec_failed);
+			got = decode_round(e, &R->fd, &R->win[1 - cur_win], more, &R->dec_why,
+					   &R->dec_failed);
 		}
-		if (got >= 0 && e.stores) {
-			int sst =
-			    store_failure(&e, llct_reader_path(r), store_why, sizeof(store_why));
+		if (got >= 0 && e->stores) {
+			int sst = store_failure(e, llct_reader_path(R->r), R->store_why,
+						sizeof(R->store_why));
 			if (sst) {
 				got = sst;
-				dec_failed = 1;
-				dec_why = store_why;
+				R->dec_failed = 1;
+				R->dec_why = R->store_why;
 			}
 		}
 		done += w->records;
 		if (o->progress)
-			o->progress(o->progress_ud, done, total);
+			o->progress(o->progress_ud, done, R->total);
 		if (got < 0)
 			break;
 		cur_win = 1 - cur_win;
 	}
-	if (got >= 0 && e.stores) { /* the deferred models' turn */
-		while ((1u << e.store_shift) < o->cache.line)
-			e.store_shift++;
-		e.win = NULL;
-		e.dec = NULL;
-		atomic_store(&e.next_model, 0);
-		if (inline_mode) {
-			run_models(&e, 0);
-		} else {
-			pthread_barrier_wait(&e.start);
-			run_models(&e, 0);
-			pthread_barrier_wait(&e.done);
-		}
-		if (atomic_load(&e.store_failed)) {
-			got = LLCT_ERR_NOMEM;
-			dec_failed = 1;
-			snprintf(
-			    store_why, sizeof(store_why),
-			    "'%s': out of memory finding the next uses of the sampled accesses",
-			    llct_reader_path(r));
-			dec_why = store_why;
-		}
-	}
-	e.quit = 1;
-	if (!inline_mode) {
-		pthread_barrier_wait(&e.start);
-		for (unsigned t = 0; t < started; t++)
-			pthread_join(threads[t], NULL);
-		pthread_barrier_destroy(&e.start);
-		pthread_barrier_destroy(&e.done);
-	}
-	pthread_mutex_destroy(&e.gate);
-	if (got < 0) {
-		st = got;
-		snprintf(err, err_size, "%s", dec_failed ? dec_why : llct_reader_error(r));
-		goto fail;
-	}
-	*wall_s = llct_now_s() - t0;
-	llct_shards_add_up(&e);
-	llct_mrc_hand_over(&e);
-	if (llct_engine_hand_over(&e, o, res, n_sel, (const uint64_t(*)[32])fd.exact))
-		goto nomem;
-	*results = res;
-	res = NULL;
-	goto out;
+	return got;
+}
 
-nomem:
-	st = LLCT_ERR_NOMEM;
-fail_msg:
-	if (st == LLCT_ERR_NOMEM)
-		snprintf(err, err_size, "'%s': out of memory", llct_reader_path(r));
-	else
-		snprintf(err, err_size, "'%s': cannot set up the replay: %s", llct_reader_path(r),
-			 llct_strerror(st));
-fail:
-	llct_replay_results_free(res, o->n_policies);
-out:
-	llct_cursor_close(cur);
-	llct_shards_free(&e, win);
-	for (size_t m = 0; e.models && m < e.n_models; m++) {
-		llct_cache_destroy(e.models[m].cache);
-		llct_mrc_free(e.models[m].mrc);
-		free(e.models[m].next64);
-		free(e.models[m].strata);
-		free(e.models[m].scratch);
-		if (e.models[m].dyn)
-			llct_dynpart_release(e.models[m].dyn);
-		free(e.models[m].dyn);
+/* The deferred (sampled) models' turn, after every window; the result as replay_windows's. */
+static int replay_deferred(struct run *R)
+{
+	struct engine *e = &R->e;
+	while ((1u << e->store_shift) < R->o->cache.line)
+		e->store_shift++;
+	e->win = NULL;
+	e->dec = NULL;
+	atomic_store(&e->next_model, 0);
+	if (R->inline_mode) {
+		run_models(e, 0);
+	} else {
+		pthread_barrier_wait(&e->start);
+		run_models(e, 0);
+		pthread_barrier_wait(&e->done);
 	}
-	free(e.models);
-	free(threads);
-	free(args);
+	if (!atomic_load(&e->store_failed))
+		return 0;
+	R->dec_failed = 1;
+	snprintf(R->store_why, sizeof(R->store_why),
+		 "'%s': out of memory finding the next uses of the sampled accesses",
+		 llct_reader_path(R->r));
+	R->dec_why = R->store_why;
+	return LLCT_ERR_NOMEM;
+}
+
+static void stop_workers(struct run *R)
+{
+	struct engine *e = &R->e;
+	e->quit = 1;
+	if (!R->inline_mode) {
+		pthread_barrier_wait(&e->start);
+		for (unsigned t = 0; t < R->started; t++)
+			pthread_join(R->threads[t], NULL);
+		pthread_barrier_destroy(&e->start);
+		pthread_barrier_destroy(&e->done);
+	}
+	pthread_mutex_destroy(&e->gate);
+}
+
+static void run_free(struct run *R)
+{
+	struct engine *e = &R->e;
+	struct window *win = R->win;
+	llct_replay_results_free(R->res, R->o->n_policies);
+	llct_cursor_close(R->cur);
+	llct_shards_free(e, win);
+	for (size_t m = 0; e->models && m < e->n_models; m++) {
+		llct_cache_destroy(e->models[m].cache);
+		llct_mrc_free(e->models[m].mrc);
+		free(e->models[m].next64);
+		free(e->models[m].strata);
+		free(e->models[m].scratch);
+		if (e->models[m].dyn)
+			llct_dynpart_release(e->models[m].dyn);
+		free(e->models[m].dyn);
+	}
+	free(e->models);
+	free(R->threads);
+	free(R->args);
 	for (int k = 0; win && k < 2; k++)
 		for (int i = 0; i < WINDOW; i++) {
 			llct_batch_free(&win[k].b[i]);
 			llct_raw_chunk_free(&win[k].raw[i]);
-			for (size_t c = 0; win[k].lists[i] && c < e.n_sp * e.sel.n_var; c++)
+			for (size_t c = 0; win[k].lists[i] && c < e->n_sp * e->sel.n_var; c++)
 				free(win[k].lists[i][c].e);
 			free(win[k].lists[i]);
 		}
-	for (size_t l = 0; e.stores && l < e.n_sp * e.sel.n_var; l++) {
-		if (e.stores[l])
-			llct_sample_store_release(e.stores[l]);
-		free(e.stores[l]);
+	for (size_t l = 0; e->stores && l < e->n_sp * e->sel.n_var; l++) {
+		if (e->stores[l])
+			llct_sample_store_release(e->stores[l]);
+		free(e->stores[l]);
 	}
-	free(e.stores);
-	llct_sample_sel_release(&e.sel);
-	for (size_t c = 0; c < e.n_sp; c++)
-		llct_sample_plan_release(&e.sp[c]);
-	free(e.sp);
+	free(e->stores);
+	llct_sample_sel_release(&e->sel);
+	for (size_t c = 0; c < e->n_sp; c++)
+		llct_sample_plan_release(&e->sp[c]);
+	free(e->sp);
 	free(win);
-	free(next_use);
-	free(sel_of);
-	free(sel_frame);
-	free(fd.exact);
-	llct_signatures_free(&sigs);
+	free(R->next_use);
+	free(R->sel_of);
+	free(R->sel_frame);
+	free(R->fd.exact);
+	llct_signatures_free(&R->sigs);
+}
+
+int llct_replay_run(struct llct_reader *r, const struct llct_replay_options *o,
+		    struct llct_replay_result **results, double *wall_s, char *err, size_t err_size)
+{
+	double t0 = llct_now_s();
+	*results = NULL;
+	int st = llct_replay_check_options(o, err, err_size);
+	if (st)
+		return st;
+	struct run *R = calloc(1, sizeof(*R));
+	if (!R) {
+		snprintf(err, err_size, "'%s': out of memory", llct_reader_path(r));
+		return LLCT_ERR_NOMEM;
+	}
+	R->r = r, R->o = o, R->dec_why = "";
+	int said = 0;
+	st = run_setup(R, err, err_size, &said);
+	if (!st)
+		st = start_workers(R);
+	if (!st) {
+		int got = replay_windows(R);
+		if (got >= 0 && R->e.stores)
+			got = replay_deferred(R);
+		stop_workers(R);
+		if (got < 0) {
+			st = got;
+			snprintf(err, err_size, "%s",
+				 R->dec_failed ? R->dec_why : llct_reader_error(r));
+			said = 1;
+		}
+	}
+	if (!st) {
+		*wall_s = llct_now_s() - t0;
+		llct_shards_add_up(&R->e);
+		llct_mrc_hand_over(&R->e);
+		if (llct_engine_hand_over(&R->e, o, R->res, R->n_sel,
+					  (const uint64_t(*)[32])R->fd.exact))
+			st = LLCT_ERR_NOMEM;
+		else
+			*results = R->res, R->res = NULL;
+	}
+	if (st && !said) {
+		if (st == LLCT_ERR_NOMEM)
+			snprintf(err, err_size, "'%s': out of memory", llct_reader_path(r));
+		else
+			snprintf(err, err_size, "'%s': cannot set up the replay: %s",
+				 llct_reader_path(r), llct_strerror(st));
+	}
+	run_free(R);
+	free(R);
 	return st;
 }
