@@ -272,6 +272,42 @@ static void image_compute(struct pass *p, const uint32_t *w)
 	capture_spv_record_n(p, vals, 6);
 }
 
+/* The level an implicit-level sample at coordinate c (cn components, n of them the
+ * coordinates proper) of sampled image si uses: OpImageQueryLod's, plus the Bias operand of the
+ * sample w; as uint bits. */
+static uint32_t implicit_level(struct pass *p, const uint32_t *w, uint32_t mask_at, uint32_t si,
+			       uint32_t c, uint32_t cn, uint32_t n)
+{
+	uint32_t q = p->next++, f = p->next++;
+	if (cn != n) { /* the coordinate without its array layer */
+		uint32_t x = p->next++;
+		if (n == 2) {
+			uint32_t sh[7] = {7u << 16 | SpvOpVectorShuffle, p->t_v2f, x, c, c, 0, 1};
+			capture_spv_emit(p, sh, 7);
+		} else if (n == 1) {
+			capture_spv_emit5(p, SpvOpCompositeExtract, p->t_float, x, c, 0);
+		} else { /* a cube array's direction: its first 3 of 4 */
+			if (!p->t_v3f)
+				p->t_v3f = p->next++, p->new_v3f = 1;
+			uint32_t sh[8] = {
+			    8u << 16 | SpvOpVectorShuffle, p->t_v3f, x, c, c, 0, 1, 2};
+			capture_spv_emit(p, sh, 8);
+		}
+		c = x;
+	}
+	capture_spv_emit5(p, SpvOpImageQueryLod, p->t_v2f, q, si, c);
+	capture_spv_emit5(p, SpvOpCompositeExtract, p->t_float, f, q, 0);
+	uint32_t bias = image_operand(w, mask_at, w[0] >> 16, SpvImageOperandsBiasMask);
+	if (bias) {
+		uint32_t b = p->next++;
+		capture_spv_emit5(p, SpvOpFAdd, p->t_float, b, f, bias);
+		f = b;
+	}
+	uint32_t lod = p->next++;
+	capture_spv_emit4(p, SpvOpBitcast, p->t_uint, lod, f);
+	return lod;
+}
+
 void capture_spv_image(struct pass *p, size_t i)
 {
 	const uint32_t *w = p->w + i;
@@ -365,34 +401,7 @@ void capture_spv_image(struct pass *p, size_t i)
 		p->skipped++;
 		return;
 	} else if (kind == LLCT_SPIRV_SAMPLE) { /* implicit: the level the hardware picks */
-		uint32_t q = p->next++, f = p->next++;
-		if (cn != n) { /* the coordinate without its array layer */
-			uint32_t x = p->next++;
-			if (n == 2) {
-				uint32_t sh[7] = {
-				    7u << 16 | SpvOpVectorShuffle, p->t_v2f, x, c, c, 0, 1};
-				capture_spv_emit(p, sh, 7);
-			} else if (n == 1) {
-				capture_spv_emit5(p, SpvOpCompositeExtract, p->t_float, x, c, 0);
-			} else { /* a cube array's direction: its first 3 of 4 */
-				if (!p->t_v3f)
-					p->t_v3f = p->next++, p->new_v3f = 1;
-				uint32_t sh[8] = {
-				    8u << 16 | SpvOpVectorShuffle, p->t_v3f, x, c, c, 0, 1, 2};
-				capture_spv_emit(p, sh, 8);
-			}
-			c = x;
-		}
-		capture_spv_emit5(p, SpvOpImageQueryLod, p->t_v2f, q, si, c);
-		capture_spv_emit5(p, SpvOpCompositeExtract, p->t_float, f, q, 0);
-		uint32_t bias = image_operand(w, mask_at, len, SpvImageOperandsBiasMask);
-		if (bias) {
-			uint32_t b = p->next++;
-			capture_spv_emit5(p, SpvOpFAdd, p->t_float, b, f, bias);
-			f = b;
-		}
-		lod = p->next++;
-		capture_spv_emit4(p, SpvOpBitcast, p->t_uint, lod, f);
+		lod = implicit_level(p, w, mask_at, si, c, cn, n);
 	}
 	if (!lod) {
 		p->skipped++;

@@ -61,6 +61,20 @@ static int memory_free(struct capture_device *c, const VkGraphicsPipelineCreateI
 	return 1;
 }
 
+/* Whether a stage of g reads DrawIndex (gl_DrawID), which would be 0 in every sub-draw of a
+ * multi-draw sent down one at a time (a stage whose code is not known counts as reading it). */
+static int reads_draw_index(struct capture_device *c, const VkGraphicsPipelineCreateInfo *g)
+{
+	for (uint32_t i = 0; i < g->stageCount && i < MAX_STAGES; i++) {
+		const uint32_t *code;
+		size_t cn;
+		if (capture_stage_code(c->ps, &g->pStages[i], &code, &cn) ||
+		    llct_spirv_has_builtin(code, cn, 4426 /* BuiltIn DrawIndex */))
+			return 1;
+	}
+	return 0;
+}
+
 void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 		    const VkGraphicsPipelineCreateInfo *g, VkPipeline real)
 {
@@ -100,16 +114,7 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 			why =
 			    "its tessellation or geometry stage reads or writes memory, and is not "
 			    "instrumented";
-	/* a stage that reads DrawIndex (gl_DrawID) would see 0 in every sub-draw of a multi-draw
-	   sent down one at a time */
-	int draw_index = 0;
-	for (uint32_t i = 0; !why && i < g->stageCount && i < MAX_STAGES; i++) {
-		const uint32_t *code;
-		size_t cn;
-		if (capture_stage_code(c->ps, &g->pStages[i], &code, &cn) ||
-		    llct_spirv_has_builtin(code, cn, 4426 /* BuiltIn DrawIndex */))
-			draw_index = 1;
-	}
+	int draw_index = !why && reads_draw_index(c, g);
 	struct playout *l = capture_hmap_get(&c->ps->playouts, H(g->layout));
 	if (!why && (!l || !l->ext))
 		why = "its pipeline layout has no set left for the layer's";
