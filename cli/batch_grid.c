@@ -522,6 +522,76 @@ static const char *where(const struct batch_grid *g, const struct section *s, ch
 	return buf;
 }
 
+/* The cell at idx of a section's dimensions (dims; geo: its sizes, ways and lines), from base
+ * (its policies); *dup when it is the same run as an earlier cell (a replay of every set is one
+ * cell whatever the confidence and simultaneous lists). Returns its LLC as written, for a hint
+ * when it is wrong. */
+static const char *cell_at(const struct section *s, const struct list *dims, const size_t *idx,
+			   const struct list geo[3], const struct batch_cell *base,
+			   struct batch_cell *cell, int *dup)
+{
+	const struct list *tr = &s->k[K_TRACES], *sz = &geo[0], *wy = &geo[1], *ln = &geo[2];
+	struct batch_cell c = *base;
+	uint64_t v;
+	const char *x;
+	size_t u = idx[D_UNIT];
+	c.traces = s->corun ? tr->v : &tr->v[u];
+	c.n_traces = s->corun ? tr->n : 1;
+#define AT(d) (dims[d].v[idx[d]])
+	c.frames = strcmp(AT(D_FRAMES), "all") ? AT(D_FRAMES) : NULL;
+	c.partition = strcmp(AT(D_PART), "none") ? AT(D_PART) : NULL;
+	c.part_by = strcmp(AT(D_PART_BY), "stream") ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
+	c.part_by_set = 1;
+	c.bypass = strcmp(AT(D_BYPASS), "none") ? AT(D_BYPASS) : NULL;
+	c.colors = strcmp(AT(D_COLORS), "none") ? AT(D_COLORS) : NULL;
+	x = AT(D_CONT);
+	c.contention = replay_parse_owner_by(x, &c.contention_by);
+	c.hit_lat = strtod(AT(D_HIT), NULL);
+	c.miss_lat = strtod(AT(D_MISS), NULL);
+	c.mlp = strcmp(AT(D_MLP), "default") ? AT(D_MLP) : NULL;
+	cli_parse_size(AT(D_PAGE), &v);
+	c.page_size = (uint32_t)v;
+	x = AT(D_SETS);
+	c.sample_sets = 0;
+	if (strcmp(x, "all") && cli_parse_uint(strncmp(x, "1/", 2) ? x : x + 2, 1u << 20, &v))
+		c.sample_sets = (uint32_t)v;
+	cli_parse_level(AT(D_CONF), &c.confidence);
+	c.simultaneous = !strcmp(AT(D_SIMUL), "yes");
+	*dup = !c.sample_sets && (idx[D_CONF] || idx[D_SIMUL]);
+	if (!c.sample_sets)
+		c.confidence = 0.99, c.simultaneous = 0;
+	c.cache = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
+	c.cache.ucd = !strcmp(AT(D_UCD), "on");
+	c.per_kernel = !strcmp(AT(D_PERK), "yes");
+	c.flow = !strcmp(AT(D_FLOW), "yes");
+	size_t gi = idx[D_GEO];
+	const char *geo_text;
+	if (gi < s->k[K_LLC].n) {
+		geo_text = s->k[K_LLC].v[gi];
+		cli_parse_llc(s->k[K_LLC].v[gi], &c.cache.size, &c.cache.ways, &c.cache.line);
+	} else {
+		gi -= s->k[K_LLC].n; /* lines, then ways, then sizes vary fastest */
+		geo_text = sz->v[gi % sz->n];
+		cli_parse_size(sz->v[gi % sz->n], &c.cache.size);
+		cli_parse_uint(wy->v[gi / sz->n % wy->n], 1u << 30, &v);
+		c.cache.ways = (uint32_t)v;
+		cli_parse_uint(ln->v[gi / sz->n / wy->n], 1u << 30, &v);
+		c.cache.line = (uint32_t)v;
+	}
+	c.cache.hash = strcmp(AT(D_HASH), "xor") ? LLCT_HASH_MOD : LLCT_HASH_XOR;
+	replay_parse_write_policy(AT(D_WRITE), &c.cache.write_policy);
+	c.cache.sector = 0;
+	if (strcmp(AT(D_SECTOR), "none") && cli_parse_size(AT(D_SECTOR), &v))
+		c.cache.sector = (uint32_t)v;
+	cli_parse_uint(AT(D_BANKS), 1u << 30, &v);
+	c.cache.banks = (uint32_t)v;
+	cli_parse_uint(AT(D_SAMPLE), 1u << 30, &v);
+	c.cache.sample_period = (uint32_t)v;
+#undef AT
+	*cell = c;
+	return geo_text;
+}
+
 static int expand(struct batch_grid *g, struct section *s, size_t si, char *err, size_t err_size)
 {
 	char at[PATH_MAX + 320];
@@ -568,8 +638,8 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 		}
 	}
 	/* geometries: the llc entries, then sizes x ways x lines */
-	struct list sz = get(s, K_SIZES, s8), wy = get(s, K_WAYS, n16), ln = get(s, K_LINES, n64);
-	size_t n_cross = s->k[K_SIZES].n || !s->k[K_LLC].n ? sz.n * wy.n * ln.n : 0;
+	struct list geo[3] = {get(s, K_SIZES, s8), get(s, K_WAYS, n16), get(s, K_LINES, n64)};
+	size_t n_cross = s->k[K_SIZES].n || !s->k[K_LLC].n ? geo[0].n * geo[1].n * geo[2].n : 0;
 	size_t n_geo = s->k[K_LLC].n + n_cross;
 	struct list dims[N_DIMS] = {
 	    [D_FRAMES] = get(s, K_FRAMES, all),
@@ -620,67 +690,10 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 		return st;
 	}
 	for (;;) {
-		struct batch_cell c = base;
-		uint64_t v;
-		const char *x;
+		struct batch_cell c;
+		int dup;
 		size_t u = idx[D_UNIT];
-		c.traces = s->corun ? tr->v : &tr->v[u];
-		c.n_traces = s->corun ? tr->n : 1;
-#define AT(d) (dims[d].v[idx[d]])
-		c.frames = strcmp(AT(D_FRAMES), "all") ? AT(D_FRAMES) : NULL;
-		c.partition = strcmp(AT(D_PART), "none") ? AT(D_PART) : NULL;
-		c.part_by = strcmp(AT(D_PART_BY), "stream") ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
-		c.part_by_set = 1;
-		c.bypass = strcmp(AT(D_BYPASS), "none") ? AT(D_BYPASS) : NULL;
-		c.colors = strcmp(AT(D_COLORS), "none") ? AT(D_COLORS) : NULL;
-		x = AT(D_CONT);
-		c.contention = replay_parse_owner_by(x, &c.contention_by);
-		c.hit_lat = strtod(AT(D_HIT), NULL);
-		c.miss_lat = strtod(AT(D_MISS), NULL);
-		c.mlp = strcmp(AT(D_MLP), "default") ? AT(D_MLP) : NULL;
-		cli_parse_size(AT(D_PAGE), &v);
-		c.page_size = (uint32_t)v;
-		x = AT(D_SETS);
-		c.sample_sets = 0;
-		if (strcmp(x, "all") &&
-		    cli_parse_uint(strncmp(x, "1/", 2) ? x : x + 2, 1u << 20, &v))
-			c.sample_sets = (uint32_t)v;
-		cli_parse_level(AT(D_CONF), &c.confidence);
-		c.simultaneous = !strcmp(AT(D_SIMUL), "yes");
-		/* a level is a sampled run's: a replay of every set is one cell whatever the
-		   section's confidence and simultaneous lists (else it would run once for each) */
-		int dup = !c.sample_sets && (idx[D_CONF] || idx[D_SIMUL]);
-		if (!c.sample_sets)
-			c.confidence = 0.99, c.simultaneous = 0;
-		c.cache = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
-		c.cache.ucd = !strcmp(AT(D_UCD), "on");
-		c.per_kernel = !strcmp(AT(D_PERK), "yes");
-		c.flow = !strcmp(AT(D_FLOW), "yes");
-		size_t gi = idx[D_GEO];
-		const char *geo_text; /* as written: for a hint when it is wrong */
-		if (gi < s->k[K_LLC].n) {
-			geo_text = s->k[K_LLC].v[gi];
-			cli_parse_llc(s->k[K_LLC].v[gi], &c.cache.size, &c.cache.ways,
-				      &c.cache.line);
-		} else {
-			gi -= s->k[K_LLC].n; /* lines, then ways, then sizes vary fastest */
-			geo_text = sz.v[gi % sz.n];
-			cli_parse_size(sz.v[gi % sz.n], &c.cache.size);
-			cli_parse_uint(wy.v[gi / sz.n % wy.n], 1u << 30, &v);
-			c.cache.ways = (uint32_t)v;
-			cli_parse_uint(ln.v[gi / sz.n / wy.n], 1u << 30, &v);
-			c.cache.line = (uint32_t)v;
-		}
-		c.cache.hash = strcmp(AT(D_HASH), "xor") ? LLCT_HASH_MOD : LLCT_HASH_XOR;
-		replay_parse_write_policy(AT(D_WRITE), &c.cache.write_policy);
-		c.cache.sector = 0;
-		if (strcmp(AT(D_SECTOR), "none") && cli_parse_size(AT(D_SECTOR), &v))
-			c.cache.sector = (uint32_t)v;
-		cli_parse_uint(AT(D_BANKS), 1u << 30, &v);
-		c.cache.banks = (uint32_t)v;
-		cli_parse_uint(AT(D_SAMPLE), 1u << 30, &v);
-		c.cache.sample_period = (uint32_t)v;
-#undef AT
+		const char *geo_text = cell_at(s, dims, idx, geo, &base, &c, &dup);
 		char why_[300];
 		if (llct_cache_config_check(&c.cache, why_, sizeof(why_))) {
 			char hint[160];
