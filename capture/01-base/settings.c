@@ -3,6 +3,8 @@
  * something else. */
 #include "settings.h"
 
+#include <stddef.h>
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +43,29 @@ static int text(const char *(*get)(const char *, void *), void *ud, const char *
 	snprintf(dst, size, "%s", v ? v : "");
 	return 0;
 }
+
+/* The settings that are a number within bounds (uint32_t fields of struct capture_settings). */
+struct number_setting {
+	const char *name;
+	uint64_t lo, hi;
+	size_t field;
+	const char *what; /* "is not ..." */
+};
+
+static const struct number_setting numbers[] = {
+    {"LLCT_CAPTURE_SMS", 1, 65535, offsetof(struct capture_settings, sms), "a number 1..65535"},
+    {"LLCT_CAPTURE_TIER", 1, 3, offsetof(struct capture_settings, tier), "1, 2 or 3"},
+    {"LLCT_CAPTURE_XFB_GUESS", 1, UINT32_MAX, offsetof(struct capture_settings, xfb_guess),
+     "a number of primitives"},
+    {"LLCT_CAPTURE_RECORDS", 1, 16u << 20, offsetof(struct capture_settings, records),
+     "a number of records (1 to 16777216)"},
+    /* 20 bytes a record in one buffer: 100 Mi records stay under the 2 GiB that lavapipe
+       allocates at most */
+    {"LLCT_CAPTURE_DRAW_ROOM", 1u << 20, 100u << 20, offsetof(struct capture_settings, draw_room),
+     "a number of records (1048576 to 104857600)"},
+    {"LLCT_CAPTURE_RASTER_THREADS", 1, 16, offsetof(struct capture_settings, raster_threads),
+     "a number of threads (1 to 16)"},
+};
 
 int capture_settings_read(struct capture_settings *s, const char *(*get)(const char *, void *),
 			  void *ud, char *why, size_t why_size)
@@ -100,72 +125,19 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 		return -1;
 	}
 	snprintf(s->label, sizeof(s->label), "%s", v && *v ? v : "frame");
-	if ((v = get("LLCT_CAPTURE_SMS", ud)) && *v) {
-		if (!number(v, 1, 65535, &x)) {
-			snprintf(why, why_size,
-				 "LLCT_CAPTURE_SMS='%.200s' is not a number 1..65535", v);
-			capture_settings_release(s);
-			return -1;
-		}
-		s->sms = (uint32_t)x;
-	}
-	if ((v = get("LLCT_CAPTURE_TIER", ud)) && *v) {
-		if (!number(v, 1, 3, &x)) {
-			snprintf(why, why_size, "LLCT_CAPTURE_TIER='%.200s' is not 1, 2 or 3", v);
-			capture_settings_release(s);
-			return -1;
-		}
-		s->tier = (int)x;
-	}
-	if ((v = get("LLCT_CAPTURE_XFB_GUESS", ud)) && *v) {
-		if (!number(v, 1, UINT32_MAX, &x)) {
-			snprintf(why, why_size,
-				 "LLCT_CAPTURE_XFB_GUESS='%.200s' is not a number of primitives",
-				 v);
-			capture_settings_release(s);
-			return -1;
-		}
-		s->xfb_guess = (uint32_t)x;
-	}
-	if ((v = get("LLCT_CAPTURE_RECORDS", ud)) && *v) {
-		if (!number(v, 1, 16u << 20, &x)) {
-			snprintf(why, why_size,
-				 "LLCT_CAPTURE_RECORDS='%.200s' is not a number of records (1 to "
-				 "16777216)",
-				 v);
-			capture_settings_release(s);
-			return -1;
-		}
-		s->records = (uint32_t)x;
-	}
 	s->draw_room = 32u << 20;
-	if ((v = get("LLCT_CAPTURE_DRAW_ROOM", ud)) && *v) {
-		/* 20 bytes a record in one buffer: 100 Mi records stay under the 2 GiB that
-		   lavapipe allocates at most */
-		if (!number(v, 1u << 20, 100u << 20, &x)) {
-			snprintf(
-			    why, why_size,
-			    "LLCT_CAPTURE_DRAW_ROOM='%.200s' is not a number of records (1048576 "
-			    "to 104857600)",
-			    v);
+	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++) {
+		const struct number_setting *n = &numbers[i];
+		if (!(v = get(n->name, ud)) || !*v)
+			continue;
+		if (!number(v, n->lo, n->hi, &x)) {
+			snprintf(why, why_size, "%s='%.200s' is not %s", n->name, v, n->what);
 			capture_settings_release(s);
 			return -1;
 		}
-		s->draw_room = (uint32_t)x;
-		s->draw_room_set = 1;
+		*(uint32_t *)((char *)s + n->field) = (uint32_t)x;
 	}
-	if ((v = get("LLCT_CAPTURE_RASTER_THREADS", ud)) && *v) {
-		if (!number(v, 1, 16, &x)) {
-			snprintf(
-			    why, why_size,
-			    "LLCT_CAPTURE_RASTER_THREADS='%.200s' is not a number of threads (1 "
-			    "to 16)",
-			    v);
-			capture_settings_release(s);
-			return -1;
-		}
-		s->raster_threads = (uint32_t)x;
-	}
+	s->draw_room_set = (v = get("LLCT_CAPTURE_DRAW_ROOM", ud)) && *v;
 	s->twin_lead = 4;
 	if ((v = get("LLCT_CAPTURE_TWIN_LEAD", ud)) && *v) {
 		if (!strcmp(v, "all")) {

@@ -21,7 +21,7 @@ struct capture_settings {
 	enum { BOUNDARY_AUTO, BOUNDARY_PRESENT, BOUNDARY_SUBMIT, BOUNDARY_LABEL } boundary;
 	char label[64];     /* LLCT_CAPTURE_LABEL [frame] */
 	uint32_t sms;       /* LLCT_CAPTURE_SMS [0: the default] */
-	int tier;           /* LLCT_CAPTURE_TIER [2] */
+	uint32_t tier;      /* LLCT_CAPTURE_TIER [2] */
 	uint32_t xfb_guess; /* LLCT_CAPTURE_XFB_GUESS [65536] */
 	uint32_t records;   /* LLCT_CAPTURE_RECORDS: tier 3's room a dispatch [0: sized] */
 	uint32_t draw_room; /* LLCT_CAPTURE_DRAW_ROOM: the most records a command buffer's draws
