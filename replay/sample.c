@@ -402,20 +402,11 @@ static double spread(const double *rg, size_t stride, unsigned used, double leve
 	return dof ? llct_t_quantile(level, dof) * se : 0;
 }
 
-int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
-			 const struct llct_frame_stats *strata, size_t nf,
-			 const uint64_t (*exact)[32], double level, struct llct_frame_stats *out,
-			 struct llct_estimate **est, size_t *n_est)
+/* Each frame's counters estimated from the strata (frame f of stratum 0, the sets replayed for
+ * certain, then of each of the G groups): K + w F, K the certain sets', F the groups' sum. */
+static void scale_frames(const struct llct_frame_stats *strata, size_t nf, unsigned G, double w,
+			 struct llct_frame_stats *out)
 {
-	unsigned pi = p->n_pred, G = p->groups;
-	for (unsigned i = 0; i < p->n_pred; i++)
-		if (pred_bit == 1u << i)
-			pi = i;
-	uint64_t samp = 0;
-	for (unsigned g = 0; g < G; g++)
-		samp += p->samp[pi][g];
-	double w = samp ? (double)p->pop[pi] / (double)samp : 0;
-	/* per frame: K + w F, every counter */
 	for (size_t f = 0; f < nf; f++) {
 		const struct llct_frame_stats *K = &strata[f];
 		struct llct_frame_stats *o = &out[f];
@@ -461,6 +452,22 @@ int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
 			o->z_hits[e] = scale(K->z_hits[e], F.z_hits[e], w);
 		}
 	}
+}
+
+int llct_sample_estimate(const struct llct_sample_cfg *p, unsigned pred_bit,
+			 const struct llct_frame_stats *strata, size_t nf,
+			 const uint64_t (*exact)[32], double level, struct llct_frame_stats *out,
+			 struct llct_estimate **est, size_t *n_est)
+{
+	unsigned pi = p->n_pred, G = p->groups;
+	for (unsigned i = 0; i < p->n_pred; i++)
+		if (pred_bit == 1u << i)
+			pi = i;
+	uint64_t samp = 0;
+	for (unsigned g = 0; g < G; g++)
+		samp += p->samp[pi][g];
+	double w = samp ? (double)p->pop[pi] / (double)samp : 0;
+	scale_frames(strata, nf, G, w, out); /* per frame: K + w F, every counter */
 	/* estimates over the run with the groups' spread. A stream whose exact traffic (every
 	 * set's) lies outside its estimated traffic's interval is not carried by the sampled
 	 * sets (its traffic sits on a few hot lines they missed): its estimates get no interval,
