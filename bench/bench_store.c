@@ -47,6 +47,8 @@ struct chunk {
 	size_t size;
 };
 
+/* Long because it is the benchmark's script: each step (encode, write, read, decode, the
+ * figures printed) in the order it runs, over the same buffers. */
 int main(int argc, char **argv)
 {
 	size_t want = argc > 1 ? strtoull(argv[1], NULL, 10) : 20000000;

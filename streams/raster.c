@@ -173,7 +173,9 @@ static inline uint32_t nibbles(uint64_t x)
 }
 
 /* Visits the blocks of set-up triangle t within pixels pb (of this lane's tiles, with lanes;
- * prim << 32 keys its tiles for their merge). */
+ * prim << 32 keys its tiles for their merge). Long because it is the rasterizer's inner loop:
+ * the edge functions, the tile walk and the block masks share their running values, which the
+ * compiler keeps in registers across the loop nest (docs/PERFORMANCE.md has its cost). */
 static void tri_tiles(struct ctx *c, const struct tri *t, const int64_t pb[4], uint64_t prim)
 {
 	int64_t px0 = pb[0], py0 = pb[1], px1 = pb[2], py1 = pb[3];

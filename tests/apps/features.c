@@ -29,6 +29,9 @@
 #define W 128
 #define H 128
 
+/* Long because a test program's main is its scenario: one Vulkan call after another in the
+ * order they run, the objects each makes used by the next; split, they would travel through a
+ * dozen parameters for no reader's gain. */
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 2;

@@ -270,6 +270,9 @@ static void color(VkCommandBuffer cb, float r, float g, float b)
 	vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(c), c);
 }
 
+/* Long because a test program's main is its scenario: one Vulkan call after another in the
+ * order they run, the objects each makes used by the next; split, they would travel through a
+ * dozen parameters for no reader's gain. */
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 2;

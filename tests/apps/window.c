@@ -16,6 +16,9 @@
 #define H 256
 #define MAX_IMAGES 8
 
+/* Long because a test program's main is its scenario: one Vulkan call after another in the
+ * order they run, the objects each makes used by the next; split, they would travel through a
+ * dozen parameters for no reader's gain. */
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 3;

@@ -147,7 +147,10 @@ static void ref_epoch(struct ref *r, struct rline *x, int stream, int hit)
 	}
 }
 
-/* One access; returns 1 on a hit. */
+/* One access; returns 1 on a hit. Long because it is the reference: every policy's rules side
+ * by side in one switch, as docs/REPLAY.md states them, so a reader checks each against the
+ * paper in one place (the point of an independent reference is that it shares no code with the
+ * policies). */
 static int ref_access(struct ref *r, uint64_t line, int stream, int op, uint64_t next,
 		      uint32_t kernel)
 {

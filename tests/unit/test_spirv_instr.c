@@ -298,7 +298,8 @@ static void runs(uint32_t cap)
 
 /* sample.frag (texture(tex, uv)) instrumented, drawn over a 64 x 64 target by one full-screen
  * triangle whose uv is the pixel center over 64, sampling a 256 x 256 texture with 9 mips: one
- * record a pixel, at its pixel, with that uv, at level log2(256 / 64) = 2. */
+ * record a pixel, at its pixel, with that uv, at level log2(256 / 64) = 2. Long because it is
+ * one run on the device: the objects made, the draw, the read-back and every check on it. */
 static void fragment_runs(void)
 {
 	enum { W = 64, TEX = 256, MIPS = 9 };

@@ -86,6 +86,9 @@ static void validates(const struct llct_spirv_instr *ins)
 	CHECK(ok);
 }
 
+/* The samplers shader instrumented and run on the device over a target, its records checked
+ * sample by sample against the coordinates and levels the draw gives. Long because it is one
+ * run on the device: the objects made, the draw, the read-back and every check on it. */
 static void fragment_runs(void)
 {
 	static uint32_t words[sizeof(spv_samplers_frag) / 4];
