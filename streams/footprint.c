@@ -374,3 +374,16 @@ uint32_t llct_fp_pixel_sm(const struct llct_fp *fp, uint32_t x, uint32_t y, uint
 	uint32_t T = fp->c.tile, tiles_x = (width + T - 1) / T;
 	return (y / T * tiles_x + x / T) % fp->c.n_sms;
 }
+
+void llct_fp_sm_map_init(const struct llct_fp *fp, uint32_t width, struct llct_fp_sm_map *m)
+{
+	uint32_t T = fp->c.tile, n = fp->c.n_sms;
+	m->tile = T;
+	m->tiles_x = (width + T - 1) / T;
+	m->n_sms = n;
+	m->mask = n && !(n & (n - 1)) ? n - 1 : 0;
+	m->shift = -1;
+	for (int b = 0; b < 32 && T && !(T & (T - 1)); b++)
+		if (T == 1u << b)
+			m->shift = b;
+}

@@ -622,6 +622,8 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		if (p->tw.sites[s].element != LLCT_SPIRV_ELEMENT_IN_RECORD)
 			draw_site(c, p, s, p->tw.sites[s].element, &sa[s]);
 	uint64_t prev = UINT64_MAX;
+	struct llct_fp_sm_map smap; /* a pixel's SM */
+	llct_fp_sm_map_init(c->out->fp, width ? width : 1, &smap);
 	const uint32_t *pre = NULL; /* the prefix just read (spirv.h) */
 	struct bda_cache bk = {0};
 	/* the trace's numbers of the sites: records name the instruction that made them */
@@ -664,7 +666,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		}
 		uint32_t sm = site >= p->tw.n_frag_sites /* a vertex: 32 a warp, round robin */
 				  ? (r[4] / 32) % (c->n_sms ? c->n_sms : 1)
-				  : llct_fp_pixel_sm(c->out->fp, px, py, width ? width : 1);
+				  : llct_fp_sm_map_get(&smap, px, py);
 		if (site < p->tw.n_sites && p->tw.sites[site].bda) { /* a device address */
 			const struct llct_spirv_site *st = &p->tw.sites[site];
 			uint32_t size = st->size ? st->size : 4;

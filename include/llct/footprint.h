@@ -41,6 +41,19 @@ void llct_fp_touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, u
 /* The SM that works on pixel (x, y) of a target `width` pixels wide: its screen tile's, round
  * robin. */
 uint32_t llct_fp_pixel_sm(const struct llct_fp *fp, uint32_t x, uint32_t y, uint32_t width);
+/* llct_fp_pixel_sm for many pixels of one target: its divisions worked out once (shifts and a
+ * mask where the tile edge and the SM count are powers of two), the same SM for every pixel. */
+struct llct_fp_sm_map {
+	uint32_t tile, tiles_x, n_sms, mask; /* mask: n_sms - 1 when a power of two, else 0 */
+	int shift;                           /* log2(tile) when a power of two, else -1 */
+};
+void llct_fp_sm_map_init(const struct llct_fp *fp, uint32_t width, struct llct_fp_sm_map *m);
+static inline uint32_t llct_fp_sm_map_get(const struct llct_fp_sm_map *m, uint32_t x, uint32_t y)
+{
+	uint32_t t = m->shift >= 0 ? (y >> m->shift) * m->tiles_x + (x >> m->shift)
+				   : y / m->tile * m->tiles_x + x / m->tile;
+	return m->mask ? t & m->mask : t % m->n_sms;
+}
 /* The screen tile edge and the SM count llct_fp_pixel_sm works with. */
 void llct_fp_sm_grid(const struct llct_fp *fp, uint32_t *tile, uint32_t *n_sms);
 /* Touches bytes [addr, addr+size) in order, 32 lines per SM in turn. */

@@ -654,8 +654,35 @@ static void test_cube_faces(void)
 	}
 }
 
+/* The SM map gives llct_fp_pixel_sm's SM for every pixel, with tile edges and SM counts that
+ * are powers of two (shifts and masks) and ones that are not (divisions). */
+static void test_sm_map(void)
+{
+	static const uint32_t tiles[] = {16, 13, 1, 64}, sms[] = {16, 12, 1, 7, 64};
+	for (size_t ti = 0; ti < sizeof(tiles) / sizeof(tiles[0]); ti++)
+		for (size_t si = 0; si < sizeof(sms) / sizeof(sms[0]); si++) {
+			struct llct_fp_config c;
+			struct llct_fp *fp;
+			llct_fp_config_default(&c);
+			c.tile = tiles[ti], c.n_sms = sms[si];
+			CHECK_EQ(llct_fp_create(&c, collect, NULL, &fp), LLCT_OK);
+			for (uint32_t width = 1; width < 2000; width += 333) {
+				struct llct_fp_sm_map m;
+				llct_fp_sm_map_init(fp, width, &m);
+				int bad = 0;
+				for (uint32_t y = 0; y < 300; y += 7)
+					for (uint32_t x = 0; x < width; x += 5)
+						bad += llct_fp_sm_map_get(&m, x, y) !=
+						       llct_fp_pixel_sm(fp, x, y, width);
+				CHECK_EQ(bad, 0);
+			}
+			llct_fp_destroy(fp);
+		}
+}
+
 int main(void)
 {
+	test_sm_map();
 	test_surfaces();
 	test_cube_faces();
 	test_texel_lines();
