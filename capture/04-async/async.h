@@ -126,4 +126,15 @@ void async_stop(struct capture_device *c);
 void async_draw_begin(struct capture_device *c);
 void async_draw_end(struct capture_device *c);
 
+/* An object the program destroyed, forgotten: once nothing queued or being expanded still reads
+ * it (async_settle), its record leaves map MAP (a struct hmap, core.h) and goes to FREE; with
+ * the lock taken here. */
+#define ASYNC_FORGET(c, MAP, handle, FREE)                                                         \
+	do {                                                                                       \
+		pthread_mutex_lock(&(c)->lock);                                                    \
+		async_settle(c);                                                                   \
+		FREE(capture_hmap_del(&(MAP), H(handle)));                                         \
+		pthread_mutex_unlock(&(c)->lock);                                                  \
+	} while (0)
+
 #endif

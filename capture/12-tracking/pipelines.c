@@ -64,10 +64,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyShaderModule(VkDevice device, VkShaderModu
 	d->d.DestroyShaderModule(device, m, alloc);
 	if (!c)
 		return;
-	pthread_mutex_lock(&c->lock);
-	async_settle(c); /* nothing queued or being expanded still reads it */
-	capture_free_shader(capture_hmap_del(&c->ps->shaders, H(m)));
-	pthread_mutex_unlock(&c->lock);
+	ASYNC_FORGET(c, c->ps->shaders, m, capture_free_shader);
 }
 
 /* What the stages tell: the bindings they use (unknown modules use everything), a fragment

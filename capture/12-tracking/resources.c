@@ -61,10 +61,7 @@ VKAPI_ATTR void VKAPI_CALL cap_FreeMemory(VkDevice device, VkDeviceMemory mem,
 	d->d.FreeMemory(device, mem, alloc);
 	if (!c)
 		return;
-	pthread_mutex_lock(&c->lock);
-	async_settle(c); /* nothing queued or being expanded still reads it */
-	free(capture_hmap_del(&c->tr->mems, H(mem)));
-	pthread_mutex_unlock(&c->lock);
+	ASYNC_FORGET(c, c->tr->mems, mem, free);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL cap_MapMemory(VkDevice device, VkDeviceMemory memory,
@@ -168,10 +165,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyBuffer(VkDevice device, VkBuffer buffer,
 	d->d.DestroyBuffer(device, buffer, alloc);
 	if (!c)
 		return;
-	pthread_mutex_lock(&c->lock);
-	async_settle(c); /* nothing queued or being expanded still reads it */
-	capture_free_buf(capture_hmap_del(&c->tr->bufs, H(buffer)));
-	pthread_mutex_unlock(&c->lock);
+	ASYNC_FORGET(c, c->tr->bufs, buffer, capture_free_buf);
 }
 
 static void bind_buffer(struct capture_device *c, VkBuffer buffer, VkDeviceMemory memory,
@@ -283,10 +277,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyImage(VkDevice device, VkImage image,
 	d->d.DestroyImage(device, image, alloc);
 	if (!c)
 		return;
-	pthread_mutex_lock(&c->lock);
-	async_settle(c); /* nothing queued or being expanded still reads it */
-	capture_free_img(capture_hmap_del(&c->tr->imgs, H(image)));
-	pthread_mutex_unlock(&c->lock);
+	ASYNC_FORGET(c, c->tr->imgs, image, capture_free_img);
 }
 
 static void bind_image(struct capture_device *c, VkImage image, VkDeviceMemory memory,
@@ -444,10 +435,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyImageView(VkDevice device, VkImageView vie
 	d->d.DestroyImageView(device, view, alloc);
 	if (!c)
 		return;
-	pthread_mutex_lock(&c->lock);
-	async_settle(c); /* nothing queued or being expanded still reads it */
-	free(capture_hmap_del(&c->tr->views, H(view)));
-	pthread_mutex_unlock(&c->lock);
+	ASYNC_FORGET(c, c->tr->views, view, free);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL cap_CreateBufferView(VkDevice device,
@@ -482,10 +470,7 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroyBufferView(VkDevice device, VkBufferView v
 	d->d.DestroyBufferView(device, view, alloc);
 	if (!c)
 		return;
-	pthread_mutex_lock(&c->lock);
-	async_settle(c); /* nothing queued or being expanded still reads it */
-	free(capture_hmap_del(&c->tr->bviews, H(view)));
-	pthread_mutex_unlock(&c->lock);
+	ASYNC_FORGET(c, c->tr->bviews, view, free);
 }
 
 void capture_free_img(void *p)

@@ -47,8 +47,5 @@ VKAPI_ATTR void VKAPI_CALL cap_DestroySampler(VkDevice device, VkSampler sampler
 	d->d.DestroySampler(device, sampler, alloc);
 	if (!c)
 		return;
-	pthread_mutex_lock(&c->lock);
-	async_settle(c); /* nothing queued or being expanded still reads it */
-	free(capture_hmap_del(&c->tr->samplers, H(sampler)));
-	pthread_mutex_unlock(&c->lock);
+	ASYNC_FORGET(c, c->tr->samplers, sampler, free);
 }
