@@ -65,6 +65,8 @@ static const struct number_setting numbers[] = {
      "a number of records (1048576 to 104857600)"},
     {"LLCT_CAPTURE_RASTER_THREADS", 1, 16, offsetof(struct capture_settings, raster_threads),
      "a number of threads (1 to 16)"},
+    {"LLCT_CAPTURE_EXPAND_THREADS", 1, 16, offsetof(struct capture_settings, expand_threads),
+     "a number of threads (1 to 16)"},
 };
 
 int capture_settings_read(struct capture_settings *s, const char *(*get)(const char *, void *),

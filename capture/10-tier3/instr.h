@@ -1,7 +1,7 @@
 /* instr.h - private to capture/10-tier3/: capture tier 3's own functions (instr.c for compute,
- * instr_draw.c for draws, tier3.c its table), over tier 2's (tier2.h: tier 3 is tier 2
- * with instrumented twins); seen by tier 3's files and device.c alone, the rest of the layer
- * reaching the tier through its tier_ops table (tier.h). */
+ * instr_draw.c for draws, instr_expand.c their records' expansion, tier3.c its table), over tier
+ * 2's (tier2.h: tier 3 is tier 2 with instrumented twins); seen by tier 3's files and device.c
+ * alone, the rest of the layer reaching the tier through its tier_ops table (tier.h). */
 #ifndef LLCT_CAPTURE_INSTR_H
 #define LLCT_CAPTURE_INSTR_H
 
@@ -29,6 +29,7 @@ struct tier3_state {
 	uint32_t *fidx_spare;
 	size_t fidx_spare_cap;
 	uint64_t rooms_made, rooms_reused; /* draw-record rooms allocated, and taken from pool */
+	unsigned expand_threads; /* a big draw's records worked out on this many threads */
 };
 
 struct llct_spirv_site;
@@ -87,7 +88,7 @@ int instr_draw_split(VkCommandBuffer cb);
 /* A draw's records (rec: its number + 1) after the submission: 0 with counts, or -1. */
 int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct instr_result *res);
 /* The draw's records as TEX (and OTHER) line accesses by the pixels' SMs (width: the target's,
- * for the SM of a pixel). */
+ * for the SM of a pixel), worked out on up to expand_threads threads (instr_expand.c). */
 int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
 		       uint32_t width, struct instr_result *res);
 /* Where a site's accesses go, for element elem of its binding: a view (sampled or storage
@@ -104,7 +105,10 @@ struct site_at {
 /* a's image, mip and layer from the sampled image view of slot sl, and its sampler's filtering
  * (a->ok when the view is known) */
 void instr_view_at(struct capture_device *c, const struct slot *sl, struct site_at *a);
-/* A sample's, fetch's or gather's texels as TEX line accesses (instr_draw.c): the one or 2 x 2
+/* Where site s's accesses go for element elem (instr_draw.c): its view or buffer range. */
+void instr_draw_site(struct capture_device *c, const struct pipe *p, size_t s, uint32_t elem,
+		     struct site_at *a);
+/* A sample's, fetch's or gather's texels as TEX line accesses (instr_expand.c): the one or 2 x 2
  * texels the sampler's filter reads, on the nearest level or the two a linear mip filter
  * blends. */
 void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, struct site_at *a,

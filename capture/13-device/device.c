@@ -108,6 +108,11 @@ static struct capture_device *device_new(struct layer_device *d, struct capture_
 	c->t2->xfb_guess = set->xfb_guess;
 	c->t3->max_records = set->records;
 	c->t3->frec_max = 5 * set->draw_room;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	c->t3->expand_threads = set->expand_threads ? set->expand_threads
+				: cpus > 17         ? 16
+				: cpus > 2          ? (unsigned)cpus - 1
+						    : 1;
 	if (set->dump_depth[0])
 		memcpy(c->t2->dump_depth, set->dump_depth, sizeof(set->dump_depth));
 	return c;
@@ -278,6 +283,8 @@ static void note_settings(struct capture_device *c, struct layer_device *d,
 		if (c->twin_lead != UINT32_MAX)
 			snprintf(lead, sizeof(lead), "%u", c->twin_lead);
 		llct_writer_set(c->out->w, "capture.twin_lead", lead);
+		snprintf(v, sizeof(v), "%u", c->t3->expand_threads);
+		llct_writer_set(c->out->w, "capture.expand_threads", v);
 	}
 	if (set->renderdoc[0])
 		rdc_open(c, set->renderdoc);

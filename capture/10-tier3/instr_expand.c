@@ -1,0 +1,476 @@
+/* instr_expand.c - capture tier 3's expansion of a draw's records (and the texels of any
+ * sample record, which compute dispatches use too): each record's line accesses ("touches")
+ * are worked out apart from the footprint model, on several threads for a big draw
+ * (LLCT_CAPTURE_EXPAND_THREADS), then handed to the model in the records' order on the
+ * expansion's own thread, so the trace is the same, byte for byte, for any number of threads.
+ * A record's touches depend only on the record, the draw's sites and the views and buffers
+ * bound to them; a draw whose sites need the device lock to be looked up record by record (an
+ * array of images indexed at run time, a device address) is expanded on one thread. */
+#include "instr.h"
+#include "spirv.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The layer a sample's prefix names, from the view's first: an array layer (a fetch's as given,
+ * a sample's rounded to nearest even, as Vulkan does), or the face of a cube direction
+ * (u, v, z), whose face coordinates then replace *u, *v (Vulkan's cube map face selection),
+ * plus 6 x a cube array's cube (fourth, rounded to nearest even). */
+static uint32_t sample_layer(const struct llct_spirv_site *st, uint32_t third, uint32_t fourth,
+			     float *u, float *v)
+{
+	float f;
+	memcpy(&f, &third, 4);
+	if (st->dim != LLCT_SPIRV_DIM_CUBE) {
+		if (!st->arrayed)
+			return 0;
+		if (st->kind == LLCT_SPIRV_FETCH)
+			return (int32_t)third < 0 ? 0 : third;
+		f = isfinite(f) ? nearbyintf(f) : 0;
+		return f <= 0 ? 0 : f >= 65535.0f ? 65535 : (uint32_t)f;
+	}
+	uint32_t face = llct_cube_face(*u, *v, isfinite(f) ? f : 0, u, v), cube = 0;
+	if (st->arrayed) { /* a cube array: 6 layers a cube, the cube rounded to nearest even */
+		memcpy(&f, &fourth, 4);
+		f = isfinite(f) ? nearbyintf(f) : 0;
+		cube = f <= 0 ? 0 : f >= 10000.0f ? 10000 : (uint32_t)f;
+	}
+	return 6 * cube + face;
+}
+
+static uint32_t fbits(float f)
+{
+	uint32_t b;
+	memcpy(&b, &f, 4);
+	return b;
+}
+
+/* A sample's (fetch's, gather's) texels of a's image as lines (at most 16, in lines): the level
+ * nearest the one recorded (lod bits: a float level, rho^2 for a gradient sample, an integer
+ * for a fetch), the layer or cube face *third names (NULL: none), and the bilinear 2 x 2 texels
+ * around (u, v) (a fetch: its texel), on one level or the two a linear mip filter blends. */
+static uint32_t texel_lines(const struct llct_spirv_site *st, struct site_at *a, uint32_t L,
+			    uint32_t u_bits, uint32_t v_bits, uint32_t lod_bits,
+			    const uint32_t *third, uint64_t *lines)
+{
+	float lod = 0;
+	int32_t lv, lv2 = -1; /* lv2: the second level a linear mip filter blends in */
+	int fetch = st->kind == LLCT_SPIRV_FETCH, mode = LLCT_TEXELS_FETCH;
+	if (fetch) {
+		lv = (int32_t)lod_bits;
+	} else {
+		memcpy(&lod, &lod_bits, 4);
+		if (st->grad) /* rho^2 (spirv.h) */
+			lod = lod > 0 ? 0.5f * log2f(lod) : 0;
+		lod = isfinite(lod) ? lod : 0;
+		/* the sampler: magnification at a level up to 0, minification beyond; nearest
+		   level, or the two around lod with a linear mip filter (gathers: bilinear) */
+		int lin = st->kind == LLCT_SPIRV_GATHER ||
+			  (a->filt & (lod > 0 ? SMP_MIN_LINEAR : SMP_MAG_LINEAR));
+		mode = lin ? LLCT_TEXELS_LINEAR : LLCT_TEXELS_NEAREST;
+		if ((a->filt & SMP_MIP_LINEAR) && lod > 0 && st->kind != LLCT_SPIRV_GATHER) {
+			lv = (int32_t)floorf(lod);
+			lv2 = lod > (float)lv ? lv + 1 : -1;
+		} else {
+			lv = (int32_t)floorf(lod + 0.5f);
+		}
+	}
+	int32_t top = (int32_t)a->levels - 1;
+	lv = lv < 0 ? 0 : lv > top ? top : lv;
+	lv2 = lv2 > top ? -1 : lv2;
+	float u, v;
+	memcpy(&u, &u_bits, 4), memcpy(&v, &v_bits, 4);
+	int vol = st->dim == LLCT_SPIRV_DIM_3D && third;
+	uint32_t layer =
+	    a->layer + (third && !vol ? sample_layer(st, third[0], third[1], &u, &v) : 0);
+	uint32_t layers = a->im->s.layers ? a->im->s.layers : 1;
+	layer = layer < layers ? layer : layers - 1;
+	uint32_t n = 0;
+	for (int32_t l = lv; l >= 0; l = l == lv ? lv2 : -1) {
+		uint32_t level = a->mip + (uint32_t)l;
+		if (level != a->level || layer != a->at_layer) {
+			llct_surface_map(&a->im->s, L, level, layer, &a->m);
+			a->level = level, a->at_layer = layer;
+		}
+		n += llct_texel_lines(&a->m, mode, fetch ? u_bits : fbits(u),
+				      fetch ? v_bits : fbits(v),
+				      vol ? a->im->slices >> (level < 31 ? level : 31) : 1,
+				      vol ? *third : 0, lines + n);
+	}
+	return n;
+}
+
+void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, struct site_at *a,
+		  uint32_t L, uint32_t u_bits, uint32_t v_bits, uint32_t lod_bits,
+		  const uint32_t *third, uint32_t sm, uint64_t *prev)
+{
+	uint64_t lines[16];
+	uint32_t nl = texel_lines(st, a, L, u_bits, v_bits, lod_bits, third, lines);
+	for (uint32_t q = 0; q < nl; q++) {
+		uint64_t key = lines[q] ^ (uint64_t)sm << 58;
+		if (key == *prev) /* the line just touched by this SM: a hit anyway */
+			continue;
+		*prev = key;
+		llct_fp_touch(c->out->fp, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
+	}
+}
+
+/* ---- a draw's records ---- */
+
+/* One access of the footprint model a record makes: handed to the model in the records' order.
+ * tex: a texel's line, skipped when it is the line the same SM touched just before. */
+struct touch {
+	uint64_t line;
+	uint32_t sm, site;
+	uint8_t stream, op, tex;
+};
+
+/* A lane's touches of its window of records, and its own copy of the sites' state (each lane
+ * on cache lines of its own: their counts change every record, on different threads). */
+struct __attribute__((aligned(128))) lane {
+	struct site_at *sa;
+	struct touch *t;
+	size_t n, cap;
+	int oom;
+	uint32_t unplaced;
+	struct bda_cache bk;
+	/* its window: the records (and the prefix before each, or NULL) */
+	const uint32_t **rec, **pre;
+	size_t n_rec;
+};
+
+/* What every lane reads of the draw. */
+struct draw_x {
+	struct capture_device *c;
+	const struct pipe *p;
+	uint32_t L, site0;
+	struct llct_fp_sm_map smap;
+	int serial; /* a site is looked up record by record under the lock: one lane */
+};
+
+static void put(struct lane *ln, uint64_t line, int stream, int op, uint32_t sm, uint32_t site,
+		int tex)
+{
+	if (ln->n == ln->cap) {
+		size_t cap = ln->cap ? 2 * ln->cap : 4096;
+		struct touch *t = realloc(ln->t, cap * sizeof(*t));
+		if (!t) {
+			ln->oom = 1;
+			return;
+		}
+		ln->t = t, ln->cap = cap;
+	}
+	ln->t[ln->n++] = (struct touch){line, sm, site, (uint8_t)stream, (uint8_t)op, (uint8_t)tex};
+}
+
+/* Lines first..last of a buffer access, read and/or written as the site's kind says. */
+static void put_lines(struct lane *ln, const struct llct_spirv_site *st, uint64_t first,
+		      uint64_t last, uint32_t L, int stream, uint32_t sm, uint32_t site)
+{
+	for (uint64_t l = first; l <= last; l++) {
+		if (llct_spirv_site_reads(st->kind))
+			put(ln, l * L, stream, LLCT_OP_READ, sm, site, 0);
+		if (llct_spirv_site_writes(st->kind))
+			put(ln, l * L, stream, LLCT_OP_WRITE, sm, site, 0);
+	}
+}
+
+/* Record r's touches (x: the prefix record before it, or NULL). */
+static void record_touches(const struct draw_x *d, struct lane *ln, const uint32_t *r,
+			   const uint32_t *x)
+{
+	const struct pipe *p = d->p;
+	struct capture_device *c = d->c;
+	uint32_t L = d->L, site = r[0] & 4095, px = r[4] & 0xffff, py = r[4] >> 16;
+	uint32_t tsite = d->site0 && site < p->tw.n_sites ? d->site0 + site : 0;
+	if (site < p->tw.n_sites && p->tw.sites[site].prefix && !x) {
+		ln->unplaced++;
+		return;
+	}
+	/* an element given at run time: a buffer record's third word, a sample's prefix */
+	uint32_t el = site < p->tw.n_sites && p->tw.sites[site].prefix ? x[1] : r[2];
+	if (site < p->tw.n_sites && p->tw.sites[site].element == LLCT_SPIRV_ELEMENT_IN_RECORD &&
+	    (!ln->sa[site].looked || ln->sa[site].elem != el)) {
+		async_draw_end(c); /* serial: looked up under the lock */
+		instr_draw_site(c, p, site, el, &ln->sa[site]); /* a buffer or image of a heap */
+		async_draw_begin(c);
+	}
+	uint32_t sm = site >= p->tw.n_frag_sites /* a vertex: 32 a warp, round robin */
+			  ? (r[4] / 32) % (c->n_sms ? c->n_sms : 1)
+			  : llct_fp_sm_map_get(&d->smap, px, py);
+	if (site < p->tw.n_sites && p->tw.sites[site].bda) { /* a device address */
+		const struct llct_spirv_site *st = &p->tw.sites[site];
+		uint32_t size = st->size ? st->size : 4;
+		int stream = site >= p->tw.n_frag_sites ? LLCT_STREAM_VTX : LLCT_STREAM_OTHER;
+		uint64_t ad;
+		async_draw_end(c); /* serial */
+		int found =
+		    capture_bda_bytes(c->tr, &ln->bk, r[1] | (uint64_t)r[2] << 32, size, &ad);
+		async_draw_begin(c);
+		if (!found)
+			ln->unplaced++;
+		else
+			put_lines(ln, st, ad / L, (ad + size - 1) / L, L, stream, sm, tsite);
+		return;
+	}
+	if (site >= p->tw.n_sites || !ln->sa[site].ok) {
+		ln->unplaced++;
+		return;
+	}
+	const struct llct_spirv_site *st = &p->tw.sites[site];
+	struct site_at *a = &ln->sa[site];
+	if (llct_spirv_site_image(st->kind)) { /* a storage image texel, stream OTHER */
+		if (a->level == UINT32_MAX)
+			a->level = a->mip, a->at_layer = UINT32_MAX;
+		uint64_t l = instr_storage_line(a->im, st, L, a->mip, a->layer, &a->m, &a->at_layer,
+						r[1], r[2], r[3]);
+		if (llct_spirv_site_reads(st->kind))
+			put(ln, l, LLCT_STREAM_OTHER, LLCT_OP_READ, sm, tsite, 0);
+		if (llct_spirv_site_writes(st->kind))
+			put(ln, l, LLCT_STREAM_OTHER, LLCT_OP_WRITE, sm, tsite, 0);
+		return;
+	}
+	if (st->kind < LLCT_SPIRV_SAMPLE) { /* a buffer */
+		uint32_t size = st->size ? st->size : 4;
+		if ((uint64_t)r[1] + size > a->size) {
+			ln->unplaced++;
+			return;
+		}
+		put_lines(ln, st, (a->addr + r[1]) / L, (a->addr + r[1] + size - 1) / L, L,
+			  a->stream, sm, tsite);
+		return;
+	}
+	uint64_t lines[16];
+	uint32_t nl = texel_lines(st, a, L, r[1], r[2], r[3], x ? &x[2] : NULL, lines);
+	for (uint32_t q = 0; q < nl; q++)
+		put(ln, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, tsite, 1);
+}
+
+static void lane_run(const struct draw_x *d, struct lane *ln)
+{
+	ln->n = 0;
+	for (size_t i = 0; i < ln->n_rec; i++)
+		record_touches(d, ln, ln->rec[i], ln->pre[i]);
+}
+
+/* The lane's touches to the model, in order (prev: the last texel line and SM touched). */
+static void lane_apply(struct capture_device *c, const struct lane *ln, uint64_t *prev,
+		       uint32_t *site)
+{
+	struct llct_fp *fp = c->out->fp;
+	for (size_t i = 0; i < ln->n; i++) {
+		const struct touch *t = &ln->t[i];
+		if (t->site != *site)
+			llct_fp_set_site(fp, *site = t->site);
+		if (t->tex) {
+			uint64_t key = t->line ^ (uint64_t)t->sm << 58;
+			if (key == *prev) /* the line just touched by this SM: a hit anyway */
+				continue;
+			*prev = key;
+		}
+		llct_fp_touch(fp, t->line, t->stream, t->op, t->sm, 1);
+	}
+}
+
+/* The lanes working beside the expansion's thread: each round, lane k > 0 runs its window on a
+ * thread of its own while the expansion's thread runs lane 0's. */
+struct crew {
+	const struct draw_x *d;
+	struct lane *lanes;
+	unsigned n; /* lanes, the expansion thread's included */
+	pthread_mutex_t mu;
+	pthread_cond_t go, done;
+	unsigned round, finished;
+	int quit;
+	pthread_t *th;
+	struct crew_arg {
+		struct crew *w;
+		unsigned k;
+	} * args;
+};
+
+static void *crew_main(void *arg)
+{
+	struct crew_arg *a = arg;
+	struct crew *w = a->w;
+	unsigned seen = 0;
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (w->round == seen && !w->quit)
+			pthread_cond_wait(&w->go, &w->mu);
+		if (w->quit)
+			break;
+		seen = w->round;
+		pthread_mutex_unlock(&w->mu);
+		lane_run(w->d, &w->lanes[a->k]);
+		pthread_mutex_lock(&w->mu);
+		w->finished++;
+		pthread_cond_signal(&w->done);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+/* Up to n - 1 threads for lanes 1..n-1; the lanes there are (1: this thread alone). */
+static unsigned crew_start(struct crew *w, const struct draw_x *d, struct lane *lanes, unsigned n)
+{
+	memset(w, 0, sizeof(*w));
+	w->d = d, w->lanes = lanes, w->n = 1;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->go, NULL);
+	pthread_cond_init(&w->done, NULL);
+	if (n < 2 || !(w->th = calloc(n - 1, sizeof(*w->th))) ||
+	    !(w->args = calloc(n - 1, sizeof(*w->args))))
+		return w->n;
+	for (unsigned k = 1; k < n; k++) {
+		w->args[k - 1] = (struct crew_arg){w, k};
+		if (pthread_create(&w->th[k - 1], NULL, crew_main, &w->args[k - 1]))
+			break;
+		w->n = k + 1;
+	}
+	return w->n;
+}
+
+/* One round: every lane runs its window, this thread lane 0's. */
+static void crew_round(struct crew *w)
+{
+	pthread_mutex_lock(&w->mu);
+	w->finished = 0;
+	w->round++;
+	pthread_cond_broadcast(&w->go);
+	pthread_mutex_unlock(&w->mu);
+	lane_run(w->d, &w->lanes[0]);
+	pthread_mutex_lock(&w->mu);
+	while (w->finished < w->n - 1)
+		pthread_cond_wait(&w->done, &w->mu);
+	pthread_mutex_unlock(&w->mu);
+}
+
+static void crew_stop(struct crew *w)
+{
+	pthread_mutex_lock(&w->mu);
+	w->quit = 1;
+	pthread_cond_broadcast(&w->go);
+	pthread_mutex_unlock(&w->mu);
+	for (unsigned k = 1; k < w->n; k++)
+		pthread_join(w->th[k - 1], NULL);
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->go);
+	pthread_cond_destroy(&w->done);
+	free(w->th), free(w->args);
+}
+
+/* The draw's records in order, run by run (rooms' runs), skipping none. */
+struct rec_cursor {
+	const uint32_t *runs, *map;
+	uint32_t q, q_end, i, end;
+};
+
+static const uint32_t *next_record(struct rec_cursor *rc)
+{
+	while (rc->i == rc->end) {
+		if (rc->q == rc->q_end)
+			return NULL;
+		rc->i = rc->runs[2 * (size_t)rc->q],
+		rc->end = rc->i + rc->runs[2 * (size_t)rc->q + 1];
+		rc->q++;
+	}
+	return rc->map + 2 + 5 * (size_t)rc->i++;
+}
+
+#define WINDOW 32768 /* records a lane takes a round */
+
+/* Fills lane ln's window with the next records that are not prefixes (each with the prefix just
+ * before it, if any; a prefix whose record is in the next window is carried in *pre); 0 when
+ * none were left. */
+static size_t fill_window(struct rec_cursor *rc, struct lane *ln, const uint32_t **pre)
+{
+	ln->n_rec = 0;
+	const uint32_t *r;
+	while (ln->n_rec < WINDOW && (r = next_record(rc))) {
+		if ((r[0] & 4095) == LLCT_SPIRV_PREFIX_SITE) {
+			*pre = r;
+			continue;
+		}
+		ln->rec[ln->n_rec] = r, ln->pre[ln->n_rec] = *pre;
+		ln->n_rec++;
+		*pre = NULL;
+	}
+	return ln->n_rec;
+}
+
+int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
+		       uint32_t width, struct instr_result *res)
+{
+	if (instr_draw_peek(b, rec, p, res))
+		return -1;
+	const uint32_t *off = b->fidx, *runs = b->fidx + 2 * ((size_t)b->n_draws + 2) - 1;
+	struct rec_cursor rc = {runs, b->frec[(rec - 1) % b->n_frec].map, off[rec - 1], off[rec], 0,
+				0};
+	struct draw_x d = {.c = c, .p = p, .L = llct_fp_line_size(c->out->fp)};
+	llct_fp_sm_map_init(c->out->fp, width ? width : 1, &d.smap);
+	/* the trace's numbers of the sites: records name the instruction that made them */
+	d.site0 = capture_trace_sites(c, p->id, 0, p->tw.sites, p->tw.n_sites, p->tw.n_frag_sites);
+	for (size_t s = 0; s < p->tw.n_sites; s++)
+		d.serial |=
+		    p->tw.sites[s].element == LLCT_SPIRV_ELEMENT_IN_RECORD || p->tw.sites[s].bda;
+	/* lanes: one, or as many as the setting allows for a draw of several windows */
+	unsigned n = d.serial || res->records <= WINDOW ? 1 : c->t3->expand_threads;
+	n = n < 1 ? 1 : n > 16 ? 16 : n;
+	struct lane lanes[16];
+	memset(lanes, 0, sizeof(lanes));
+	int oom = 0;
+	for (unsigned k = 0; k < n && !oom; k++) {
+		struct lane *ln = &lanes[k];
+		ln->sa = calloc(p->tw.n_sites ? p->tw.n_sites : 1, sizeof(*ln->sa));
+		ln->rec = malloc(WINDOW * sizeof(*ln->rec));
+		ln->pre = malloc(WINDOW * sizeof(*ln->pre));
+		oom = !ln->sa || !ln->rec || !ln->pre;
+	}
+	/* each site's view (sampled images) or buffer: looked up once, each lane its own copy (an
+	   element given at run time: again when it changes, serially) */
+	for (size_t s = 0; !oom && s < p->tw.n_sites; s++)
+		if (p->tw.sites[s].element != LLCT_SPIRV_ELEMENT_IN_RECORD) {
+			instr_draw_site(c, p, s, p->tw.sites[s].element, &lanes[0].sa[s]);
+			for (unsigned k = 1; k < n; k++)
+				lanes[k].sa[s] = lanes[0].sa[s];
+		}
+	uint64_t prev = UINT64_MAX;
+	uint32_t site = UINT32_MAX;
+	const uint32_t *pre = NULL; /* a prefix whose record comes in the next window */
+	/* On the expansion thread the records are expanded without the device lock, as a draw is
+	   rasterized (the program may record meanwhile): what they read is the command buffer's
+	   own (kept), the sites' images and buffers (their destruction waits for the queue) and
+	   the footprint model (the thread's); the lock is taken back only to look objects up. */
+	async_draw_begin(c);
+	struct crew w;
+	int crewed = !oom;
+	if (crewed)
+		n = crew_start(&w, &d, lanes, n);
+	while (!oom) {
+		unsigned used = 0;
+		for (unsigned k = 0; k < n; k++)
+			used += fill_window(&rc, &lanes[k], &pre) > 0;
+		if (!used)
+			break;
+		if (n > 1)
+			crew_round(&w);
+		else
+			lane_run(&d, &lanes[0]);
+		for (unsigned k = 0; k < n; k++) {
+			oom |= lanes[k].oom;
+			lane_apply(c, &lanes[k], &prev, &site);
+		}
+	}
+	if (crewed)
+		crew_stop(&w);
+	async_draw_end(c);
+	llct_fp_set_site(c->out->fp, 0);
+	for (unsigned k = 0; k < 16; k++) {
+		res->unplaced += lanes[k].unplaced;
+		free(lanes[k].sa), free(lanes[k].t), free(lanes[k].rec), free(lanes[k].pre);
+	}
+	return oom ? -1 : 0;
+}
