@@ -15,18 +15,10 @@ struct batch_cell {
 	size_t section; /* index of its grid section */
 	char **traces;  /* absolute paths (owned by the grid) */
 	size_t n_traces;
-	int corun;
 	struct llct_cache_config cache;
-	const char *frames, *partition, *bypass, *colors, *mlp; /* NULL: none / all */
-	enum llct_class_by part_by;
-	int part_by_set, contention;
-	enum llct_owner_by contention_by;
-	uint32_t page_size, sample_sets;
-	double confidence; /* the estimates' intervals' level ... */
-	int simultaneous;  /* ... for all of the grid's that say so together (batch_grid.family) */
-	int per_kernel;    /* per_kernel = yes: kernel_stats rows too */
-	int flow;          /* flow = yes: kernel_flow rows too */
-	double hit_lat, miss_lat;
+	struct replay_knobs k; /* simultaneous: with all of the grid's that say so together
+				  (batch_grid.family) */
+	int part_by_set;
 	const struct llct_policy_ops *pol[REPLAY_MAX_POLICIES];
 	size_t n_pol;
 	char *key;

@@ -425,27 +425,7 @@ static int add_cell(struct batch_grid *g, const struct batch_cell *c)
 static int cell_key(struct batch_grid *g, struct batch_cell *c, char **ids)
 {
 	struct replay_cell k = {
-	    .ids = (const char *const *)ids,
-	    .n_ids = c->n_traces,
-	    .cache = &c->cache,
-	    .frames = c->frames,
-	    .partition = c->partition,
-	    .bypass = c->bypass,
-	    .colors = c->colors,
-	    .mlp = c->mlp,
-	    .part_by = c->part_by,
-	    .contention = c->contention,
-	    .contention_by = c->contention_by,
-	    .page_size = c->page_size,
-	    .sample_sets = c->sample_sets,
-	    .corun = c->corun,
-	    .simultaneous = c->simultaneous,
-	    .per_kernel = c->per_kernel,
-	    .flow = c->flow,
-	    .hit_lat = c->hit_lat,
-	    .miss_lat = c->miss_lat,
-	    .confidence = c->confidence,
-	};
+	    .ids = (const char *const *)ids, .n_ids = c->n_traces, .cache = &c->cache, .k = c->k};
 	char *key = replay_cell_key(&k);
 	c->key = key ? keep(g, key) : NULL;
 	free(key);
@@ -538,32 +518,32 @@ static const char *cell_at(const struct section *s, const struct list *dims, con
 	c.traces = s->corun ? tr->v : &tr->v[u];
 	c.n_traces = s->corun ? tr->n : 1;
 #define AT(d) (dims[d].v[idx[d]])
-	c.frames = strcmp(AT(D_FRAMES), "all") ? AT(D_FRAMES) : NULL;
-	c.partition = strcmp(AT(D_PART), "none") ? AT(D_PART) : NULL;
-	c.part_by = strcmp(AT(D_PART_BY), "stream") ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
+	c.k.frames = strcmp(AT(D_FRAMES), "all") ? AT(D_FRAMES) : NULL;
+	c.k.partition = strcmp(AT(D_PART), "none") ? AT(D_PART) : NULL;
+	c.k.part_by = strcmp(AT(D_PART_BY), "stream") ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
 	c.part_by_set = 1;
-	c.bypass = strcmp(AT(D_BYPASS), "none") ? AT(D_BYPASS) : NULL;
-	c.colors = strcmp(AT(D_COLORS), "none") ? AT(D_COLORS) : NULL;
+	c.k.bypass = strcmp(AT(D_BYPASS), "none") ? AT(D_BYPASS) : NULL;
+	c.k.colors = strcmp(AT(D_COLORS), "none") ? AT(D_COLORS) : NULL;
 	x = AT(D_CONT);
-	c.contention = replay_parse_owner_by(x, &c.contention_by);
-	c.hit_lat = strtod(AT(D_HIT), NULL);
-	c.miss_lat = strtod(AT(D_MISS), NULL);
-	c.mlp = strcmp(AT(D_MLP), "default") ? AT(D_MLP) : NULL;
+	c.k.contention = replay_parse_owner_by(x, &c.k.contention_by);
+	c.k.hit_lat = strtod(AT(D_HIT), NULL);
+	c.k.miss_lat = strtod(AT(D_MISS), NULL);
+	c.k.mlp = strcmp(AT(D_MLP), "default") ? AT(D_MLP) : NULL;
 	cli_parse_size(AT(D_PAGE), &v);
-	c.page_size = (uint32_t)v;
+	c.k.page_size = (uint32_t)v;
 	x = AT(D_SETS);
-	c.sample_sets = 0;
+	c.k.sample_sets = 0;
 	if (strcmp(x, "all") && cli_parse_uint(strncmp(x, "1/", 2) ? x : x + 2, 1u << 20, &v))
-		c.sample_sets = (uint32_t)v;
-	cli_parse_level(AT(D_CONF), &c.confidence);
-	c.simultaneous = !strcmp(AT(D_SIMUL), "yes");
-	*dup = !c.sample_sets && (idx[D_CONF] || idx[D_SIMUL]);
-	if (!c.sample_sets)
-		c.confidence = 0.99, c.simultaneous = 0;
+		c.k.sample_sets = (uint32_t)v;
+	cli_parse_level(AT(D_CONF), &c.k.confidence);
+	c.k.simultaneous = !strcmp(AT(D_SIMUL), "yes");
+	*dup = !c.k.sample_sets && (idx[D_CONF] || idx[D_SIMUL]);
+	if (!c.k.sample_sets)
+		c.k.confidence = 0.99, c.k.simultaneous = 0;
 	c.cache = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
 	c.cache.ucd = !strcmp(AT(D_UCD), "on");
-	c.per_kernel = !strcmp(AT(D_PERK), "yes");
-	c.flow = !strcmp(AT(D_FLOW), "yes");
+	c.k.per_kernel = !strcmp(AT(D_PERK), "yes");
+	c.k.flow = !strcmp(AT(D_FLOW), "yes");
 	size_t gi = idx[D_GEO];
 	const char *geo_text;
 	if (gi < s->k[K_LLC].n) {
@@ -618,7 +598,7 @@ static int expand(struct batch_grid *g, struct section *s, size_t si, char *err,
 	struct batch_cell base;
 	memset(&base, 0, sizeof(base));
 	base.section = si;
-	base.corun = s->corun;
+	base.k.corun = s->corun;
 	struct list pl = get(s, K_POLICIES, s->corun ? corun_pol : all);
 	for (size_t i = 0; i < pl.n; i++) { /* the union of the entries, in order */
 		const struct llct_policy_ops *pol[REPLAY_MAX_POLICIES];
@@ -762,7 +742,7 @@ int batch_grid_load(const char *path, struct batch_grid *g, char *err, size_t er
 	}
 	/* simultaneous intervals: every estimate of the grid's sampled runs that say so */
 	for (size_t i = 0; i < g->n_cells && !st; i++)
-		if (g->cells[i].sample_sets && g->cells[i].simultaneous)
+		if (g->cells[i].k.sample_sets && g->cells[i].k.simultaneous)
 			g->family += REPLAY_ESTIMATES_PER_RUN * g->cells[i].n_pol;
 	/* the cells point into the lists: the grid keeps them */
 	for (size_t i = 0; i < p.n; i++)

@@ -81,16 +81,16 @@ int batch_mark_done(struct batch_grid *g, const char *db_path, char *err, size_t
  * the same policies left to run. */
 static int same_sweep(const struct batch_cell *a, const struct batch_cell *b)
 {
-	if (a->corun || b->corun || a->partition || b->partition || a->bypass || b->bypass ||
-	    a->colors || b->colors)
+	if (a->k.corun || b->k.corun || a->k.partition || b->k.partition || a->k.bypass ||
+	    b->k.bypass || a->k.colors || b->k.colors)
 		return 0;
-	if (strcmp(a->traces[0], b->traces[0]) || (a->frames == NULL) != (b->frames == NULL) ||
-	    (a->frames && strcmp(a->frames, b->frames)) || a->cache.line != b->cache.line ||
-	    a->cache.ucd != b->cache.ucd || a->contention != b->contention ||
-	    a->sample_sets != b->sample_sets || a->confidence != b->confidence ||
-	    a->simultaneous != b->simultaneous || a->per_kernel != b->per_kernel ||
-	    a->flow != b->flow || (a->contention && a->contention_by != b->contention_by) ||
-	    a->n_pol != b->n_pol)
+	if (strcmp(a->traces[0], b->traces[0]) || (a->k.frames == NULL) != (b->k.frames == NULL) ||
+	    (a->k.frames && strcmp(a->k.frames, b->k.frames)) || a->cache.line != b->cache.line ||
+	    a->cache.ucd != b->cache.ucd || a->k.contention != b->k.contention ||
+	    a->k.sample_sets != b->k.sample_sets || a->k.confidence != b->k.confidence ||
+	    a->k.simultaneous != b->k.simultaneous || a->k.per_kernel != b->k.per_kernel ||
+	    a->k.flow != b->k.flow ||
+	    (a->k.contention && a->k.contention_by != b->k.contention_by) || a->n_pol != b->n_pol)
 		return 0;
 	for (size_t m = 0; m < a->n_pol; m++)
 		if (a->pol[m] != b->pol[m] || a->done[m] != b->done[m])
@@ -121,8 +121,8 @@ static int by_sweep(const void *x, const void *y, void *arg)
 	const struct batch_cell *cells = arg;
 	size_t i = *(const size_t *)x, j = *(const size_t *)y;
 	const struct batch_cell *a = &cells[i], *b = &cells[j];
-	int sa = !(a->corun || a->partition || a->bypass || a->colors),
-	    sb = !(b->corun || b->partition || b->bypass || b->colors), c;
+	int sa = !(a->k.corun || a->k.partition || a->k.bypass || a->k.colors),
+	    sb = !(b->k.corun || b->k.partition || b->k.bypass || b->k.colors), c;
 #define CMP(f)                                                                                     \
 	if ((a->f) != (b->f))                                                                      \
 		return (a->f) < (b->f) ? -1 : 1;
@@ -131,20 +131,20 @@ static int by_sweep(const void *x, const void *y, void *arg)
 	if (sa) {
 		if ((c = strcmp(a->traces[0], b->traces[0])))
 			return c;
-		if ((a->frames == NULL) != (b->frames == NULL))
-			return a->frames ? 1 : -1;
-		if (a->frames && (c = strcmp(a->frames, b->frames)))
+		if ((a->k.frames == NULL) != (b->k.frames == NULL))
+			return a->k.frames ? 1 : -1;
+		if (a->k.frames && (c = strcmp(a->k.frames, b->k.frames)))
 			return c;
 		CMP(cache.line)
 		CMP(cache.ucd)
-		CMP(contention)
-		CMP(sample_sets)
-		CMP(confidence)
-		CMP(simultaneous)
-		CMP(per_kernel)
-		CMP(flow)
-		if (a->contention)
-			CMP(contention_by)
+		CMP(k.contention)
+		CMP(k.sample_sets)
+		CMP(k.confidence)
+		CMP(k.simultaneous)
+		CMP(k.per_kernel)
+		CMP(k.flow)
+		if (a->k.contention)
+			CMP(k.contention_by)
 		CMP(n_pol)
 		for (size_t m = 0; m < a->n_pol; m++) {
 			if (a->pol[m] != b->pol[m])
@@ -239,7 +239,7 @@ static uint64_t job_records(const struct batch_cell *c)
 		char err[256];
 		const struct llct_frame_info *fi;
 		size_t nf;
-		int has = c->frames && !llct_frame_range_parse(c->frames, &fr);
+		int has = c->k.frames && !llct_frame_range_parse(c->k.frames, &fr);
 		if (llct_reader_open(c->traces[t], &r, err, sizeof(err)))
 			continue;
 		llct_reader_frames(r, &fi, &nf);
@@ -277,9 +277,10 @@ static void describe(const struct batch_grid *g, const struct batch_cell *c, cha
 		snprintf(buf + at, size - at, " %llu:%u:%u%s%s%s%s%s%s%s",
 			 (unsigned long long)c->cache.size, c->cache.ways, c->cache.line,
 			 c->cache.hash == LLCT_HASH_XOR ? " hash=xor" : "",
-			 c->cache.ucd ? " ucd" : "", c->frames ? " frames=" : "",
-			 c->frames ? c->frames : "", c->partition ? " partition=" : "",
-			 c->partition ? c->partition : "", c->bypass || c->colors ? " ..." : "");
+			 c->cache.ucd ? " ucd" : "", c->k.frames ? " frames=" : "",
+			 c->k.frames ? c->k.frames : "", c->k.partition ? " partition=" : "",
+			 c->k.partition ? c->k.partition : "",
+			 c->k.bypass || c->k.colors ? " ..." : "");
 }
 
 int batch_run(struct batch_grid *g, const struct batch_plan *p, const struct batch_run_options *o)
@@ -340,7 +341,11 @@ int batch_run(struct batch_grid *g, const struct batch_plan *p, const struct bat
 		}
 		job.traces = (const char *const *)c->traces;
 		job.n_traces = c->n_traces;
-		job.corun = c->corun;
+		job.k = c->k;
+		/* a level is a sampled run's: an unsampled one takes none */
+		if (!c->k.sample_sets)
+			job.k.confidence = 0, job.k.simultaneous = 0;
+		job.family = c->k.sample_sets && c->k.simultaneous ? (uint32_t)g->family : 0;
 		job.cache = c->cache;
 		for (size_t m = 0; m < c->n_pol; m++)
 			if (!c->done[m])
@@ -349,30 +354,13 @@ int batch_run(struct batch_grid *g, const struct batch_plan *p, const struct bat
 			sweep[i] = g->cells[jb->cells[i]].cache;
 			keys[i] = g->cells[jb->cells[i]].key;
 		}
-		int plain = !c->corun && !c->partition && !c->bypass && !c->colors;
+		int plain = !c->k.corun && !c->k.partition && !c->k.bypass && !c->k.colors;
 		job.sweep = plain ? sweep : NULL;
 		job.n_sweep = plain ? jb->n_cells : 0;
 		job.batch_cells = keys;
-		job.frames = c->frames;
-		job.partition = c->partition;
-		job.bypass = c->bypass;
-		job.colors = c->colors;
-		job.contention = c->contention;
-		job.contention_by = c->contention_by;
-		job.part_by = c->part_by;
-		job.page_size = c->page_size;
-		job.hit_lat = c->hit_lat;
-		job.miss_lat = c->miss_lat;
-		if (c->mlp)
-			replay_parse_mlp(c->mlp, job.mlp);
+		if (c->k.mlp)
+			replay_parse_mlp(c->k.mlp, job.mlp);
 		job.threads = o->threads;
-		job.per_kernel = c->per_kernel;
-		job.flow = c->flow;
-		job.sample_sets = c->sample_sets;
-		if (c->sample_sets) {
-			job.confidence = c->confidence;
-			job.family = c->simultaneous ? (uint32_t)g->family : 0;
-		}
 		gp.models = job.n_pol * (plain ? jb->n_cells : 1);
 		gp.job_total = gp.models ? work[j] / gp.models : 0;
 		job.progress = job_progress;

@@ -106,7 +106,7 @@ static int model_memory(const struct replay_job *a)
 		for (size_t m = 0; m < a->n_pol; m++)
 			total += llct_cache_state_estimate(a->n_sweep ? &a->sweep[k] : &a->cache,
 							   a->pol[m]) *
-				 (a->corun ? 1 + a->n_traces : 1);
+				 (a->k.corun ? 1 + a->n_traces : 1);
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
 	uint64_t have = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
 	char need[32], mem[32];
@@ -141,17 +141,18 @@ static int mrc_sizes(struct llc_list *mrc, const struct llc_list *sizes, struct 
 				policy_arg);
 		return 1;
 	}
-	if (a->per_kernel || a->flow || a->partition || a->bypass || a->colors || a->contention ||
-	    a->sample_sets > 1) { /* what the stacks do not count: a usage error, as --policy's */
+	if (a->k.per_kernel || a->k.flow || a->k.partition || a->k.bypass || a->k.colors ||
+	    a->k.contention ||
+	    a->k.sample_sets > 1) { /* what the stacks do not count: a usage error, as --policy's */
 		cli_usage_error("replay",
 				"--mrc counts LRU's misses at every size in one pass: not with %s",
-				a->per_kernel   ? "--per-kernel"
-				: a->flow       ? "--flow"
-				: a->partition  ? "--partition"
-				: a->bypass     ? "--bypass"
-				: a->colors     ? "--colors"
-				: a->contention ? "--contention-by"
-						: "--sample-sets");
+				a->k.per_kernel   ? "--per-kernel"
+				: a->k.flow       ? "--flow"
+				: a->k.partition  ? "--partition"
+				: a->k.bypass     ? "--bypass"
+				: a->k.colors     ? "--colors"
+				: a->k.contention ? "--contention-by"
+						  : "--sample-sets");
 		return 1;
 	}
 	if (sizes->n > 1) {
@@ -161,7 +162,7 @@ static int mrc_sizes(struct llc_list *mrc, const struct llc_list *sizes, struct 
 				sizes->n);
 		return 1;
 	}
-	if (a->corun) {
+	if (a->k.corun) {
 		cli_usage_error("replay", "--mrc replays one trace, not a co-run");
 		return 1;
 	}
@@ -262,7 +263,7 @@ static int set_latency(void *ctx, const struct cli_opt *o, const char *arg)
 {
 	struct replay_args *x = ctx;
 	if (!parse_latency(arg,
-			   strcmp(o->name, "hit-latency") ? &x->job.miss_lat : &x->job.hit_lat))
+			   strcmp(o->name, "hit-latency") ? &x->job.k.miss_lat : &x->job.k.hit_lat))
 		return cli_usage_error("replay", "bad latency '%s' (cycles)", arg);
 	return 0;
 }
@@ -270,7 +271,7 @@ static int set_latency(void *ctx, const struct cli_opt *o, const char *arg)
 static int set_mlp(void *ctx, const struct cli_opt *o, const char *arg)
 {
 	struct replay_args *x = ctx;
-	x->job.mlp_text = arg;
+	x->job.k.mlp = arg;
 	return replay_parse_mlp(arg, x->job.mlp)
 		   ? 0
 		   : cli_opt_bad(o, arg, "N, or N0,N1,... per tenant");
@@ -279,9 +280,9 @@ static int set_mlp(void *ctx, const struct cli_opt *o, const char *arg)
 static int set_contention(void *ctx, const struct cli_opt *o, const char *arg)
 {
 	struct replay_args *x = ctx;
-	if (!replay_parse_owner_by(arg, &x->job.contention_by))
+	if (!replay_parse_owner_by(arg, &x->job.k.contention_by))
 		return cli_opt_bad(o, arg, "tenant, sm, kernel or stream");
-	x->job.contention = 1;
+	x->job.k.contention = 1;
 	return 0;
 }
 
@@ -290,7 +291,7 @@ static int set_part_by(void *ctx, const struct cli_opt *o, const char *arg)
 	struct replay_args *x = ctx;
 	if (strcmp(arg, "tenant") && strcmp(arg, "stream"))
 		return cli_opt_bad(o, arg, "tenant or stream");
-	x->job.part_by = strcmp(arg, "stream") ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
+	x->job.k.part_by = strcmp(arg, "stream") ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
 	x->part_by_set = 1;
 	return 0;
 }
@@ -301,7 +302,7 @@ static int set_page(void *ctx, const struct cli_opt *o, const char *arg)
 	uint64_t v;
 	if (!cli_parse_size(arg, &v) || v > UINT32_MAX)
 		return cli_opt_bad(o, arg, NULL);
-	x->job.page_size = (uint32_t)v;
+	x->job.k.page_size = (uint32_t)v;
 	return 0;
 }
 
@@ -312,14 +313,14 @@ static int set_sample_sets(void *ctx, const struct cli_opt *o, const char *arg)
 	uint64_t v;
 	if (!cli_parse_uint(n, 1u << 20, &v) || v < 2)
 		return cli_opt_bad(o, arg, "1/N, N >= 2");
-	x->job.sample_sets = (uint32_t)v;
+	x->job.k.sample_sets = (uint32_t)v;
 	return 0;
 }
 
 static int set_confidence(void *ctx, const struct cli_opt *o, const char *arg)
 {
 	struct replay_args *x = ctx;
-	return cli_parse_level(arg, &x->job.confidence)
+	return cli_parse_level(arg, &x->job.k.confidence)
 		   ? 0
 		   : cli_opt_bad(o, arg, "a level from 50% to 99.9999%, as 99% or 0.99");
 }
@@ -367,24 +368,24 @@ static const struct cli_opt replay_opt_list[] = {
     {"frames", 'f', "RANGE",
      "frames to replay, e.g. 2-5,9 [all]; the cache stays warm;\n"
      "frames the trace does not hold are an error (1)",
-     cli_opt_str, JOB(frames)},
+     cli_opt_str, JOB(k.frames)},
     {"per-kernel", 0, NULL,
      "also count by frame, kernel (draw, dispatch, copy...) and\n"
      "stream into kernel_stats, with the trace's kernels (and\n"
      "their RenderDoc event IDs) in trace_kernels; the models\n"
      "take the general path (docs/RESULTS.md); implies --flow",
-     cli_opt_flag, JOB(per_kernel)},
+     cli_opt_flag, JOB(k.per_kernel)},
     {"flow", 0, NULL,
      "also count pass-to-pass reuse into kernel_flow: the reads\n"
      "by each kernel, as TEX or CS, of lines another kernel wrote\n"
      "last (as RT, DISP, Z, CS...) and how many hit (views\n"
      "flow_kernels, flow_passes, flow_totals, flow_trace)",
-     cli_opt_flag, JOB(flow)},
+     cli_opt_flag, JOB(k.flow)},
     {NULL, 0, NULL, "\nCo-running, contention, partitioning (docs/REPLAY.md):"},
     {"corun", 0, NULL,
      "replay several traces together as tenants 0, 1, ...; also\n"
      "each alone; results in the tenants table",
-     cli_opt_flag, JOB(corun)},
+     cli_opt_flag, JOB(k.corun)},
     {"hit-latency", 0, "N", "cycles [120]; --miss-latency N: cycles [480]", set_latency},
     {"miss-latency", 0, "N", NULL, set_latency},
     {"mlp", 0, "N|N0,N1,...", "memory-level parallelism per tenant [8]", set_mlp},
@@ -393,13 +394,13 @@ static const struct cli_opt replay_opt_list[] = {
      "co-run, off otherwise]",
      set_contention},
     {"partition", 0, "ways:S", "S: even, static, dynamic[:N], 0=4,1=12 or TEX=8,RT=4", cli_opt_str,
-     JOB(partition)},
+     JOB(k.partition)},
     {"partition-by", 0, "C", "classes: tenant or stream [tenant in a co-run, else stream]",
      set_part_by},
     {"colors", 0, "S", "page coloring by tenant: even or 0=0-63,1=64-127", cli_opt_str,
-     JOB(colors)},
+     JOB(k.colors)},
     {"page-size", 0, "SIZE", "page size for coloring [4KiB]", set_page},
-    {"bypass", 0, "R,...", "R: stream=NAME or tenant=N", cli_opt_str, JOB(bypass)},
+    {"bypass", 0, "R,...", "R: stream=NAME or tenant=N", cli_opt_str, JOB(k.bypass)},
     {"threads", 0, "N",
      "worker threads [one per core]; more threads than\n"
      "policies split the sets of LRU, NRU, SRRIP, PLRU,\n"
@@ -432,20 +433,20 @@ static int replay_settle(struct replay_args *x, int argc, char **argv)
 	a->n_traces = (size_t)(argc - optind);
 	if (a->n_traces == 0)
 		return cli_usage_error("replay", "needs a trace file");
-	if (a->n_traces > 1 && !a->corun)
+	if (a->n_traces > 1 && !a->k.corun)
 		return cli_usage_error("replay", "several traces need --corun");
 	if (!x->out_path)
 		return cli_usage_error("replay", "needs -o RESULTS.db");
 	/* Defaults that depend on the mode: co-runs track contention between tenants and
 	 * partition by tenant; a single trace partitions by stream. */
-	if (a->corun && !a->contention) {
-		a->contention = 1;
-		a->contention_by = LLCT_OWNER_TENANT;
+	if (a->k.corun && !a->k.contention) {
+		a->k.contention = 1;
+		a->k.contention_by = LLCT_OWNER_TENANT;
 	}
 	if (!x->part_by_set)
-		a->part_by = a->corun ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
+		a->k.part_by = a->k.corun ? LLCT_CLASS_TENANT : LLCT_CLASS_STREAM;
 	if (replay_parse_policies(x->policy_arg ? x->policy_arg
-				  : a->corun    ? replay_corun_policies()
+				  : a->k.corun  ? replay_corun_policies()
 						: "all",
 				  a->pol, &a->n_pol, err, sizeof(err)))
 		return cli_usage_error("replay", "%s", err);

@@ -49,9 +49,9 @@ void replay_job_init(struct replay_job *j)
 {
 	memset(j, 0, sizeof(*j));
 	j->cache = (struct llct_cache_config)LLCT_CACHE_CONFIG_INIT;
-	j->hit_lat = LLCT_DEFAULT_HIT_LATENCY;
-	j->miss_lat = LLCT_DEFAULT_MISS_LATENCY;
-	j->page_size = 4096;
+	j->k.hit_lat = LLCT_DEFAULT_HIT_LATENCY;
+	j->k.miss_lat = LLCT_DEFAULT_MISS_LATENCY;
+	j->k.page_size = 4096;
 	j->first_id = -1;
 }
 
@@ -124,26 +124,28 @@ char *replay_cell_key(const struct replay_cell *c)
 	    "|mlp=%s",
 	    (unsigned long long)c->cache->size, c->cache->ways, c->cache->line,
 	    c->cache->hash == LLCT_HASH_XOR ? "xor" : "mod", c->cache->banks,
-	    c->cache->sample_period, c->cache->ucd, c->frames ? c->frames : "all",
-	    c->partition ? c->partition : "none",
-	    c->part_by == LLCT_CLASS_STREAM ? "stream" : "tenant", c->bypass ? c->bypass : "none",
-	    c->contention ? llct_owner_by_name(c->contention_by) : "none",
-	    c->colors ? c->colors : "none", c->colors ? c->page_size : 0, c->corun ? c->hit_lat : 0,
-	    c->corun ? c->miss_lat : 0, c->mlp ? c->mlp : "default");
-	if (c->sample_sets && at < sizeof(key))
+	    c->cache->sample_period, c->cache->ucd, c->k.frames ? c->k.frames : "all",
+	    c->k.partition ? c->k.partition : "none",
+	    c->k.part_by == LLCT_CLASS_STREAM ? "stream" : "tenant",
+	    c->k.bypass ? c->k.bypass : "none",
+	    c->k.contention ? llct_owner_by_name(c->k.contention_by) : "none",
+	    c->k.colors ? c->k.colors : "none", c->k.colors ? c->k.page_size : 0,
+	    c->k.corun ? c->k.hit_lat : 0, c->k.corun ? c->k.miss_lat : 0,
+	    c->k.mlp ? c->k.mlp : "default");
+	if (c->k.sample_sets && at < sizeof(key))
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "|sample_sets=1/%u",
-				       c->sample_sets);
-	if (c->sample_sets && (c->confidence != 0.99 || c->simultaneous) && at < sizeof(key))
+				       c->k.sample_sets);
+	if (c->k.sample_sets && (c->k.confidence != 0.99 || c->k.simultaneous) && at < sizeof(key))
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "|confidence=%.10g%s",
-				       c->confidence, c->simultaneous ? "|simultaneous" : "");
+				       c->k.confidence, c->k.simultaneous ? "|simultaneous" : "");
 	if (c->cache->write_policy && at < sizeof(key)) /* only when not the default, as below */
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "|write=%s",
 				       llct_write_policy_name(c->cache->write_policy));
 	if (c->cache->sector && at < sizeof(key))
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "|sector=%u", c->cache->sector);
-	if (c->per_kernel && at < sizeof(key)) /* only when set: older keys stay as they were */
+	if (c->k.per_kernel && at < sizeof(key)) /* only when set: older keys stay as they were */
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "|per_kernel");
-	else if (c->flow && at < sizeof(key)) /* --per-kernel counts the flow too */
+	else if (c->k.flow && at < sizeof(key)) /* --per-kernel counts the flow too */
 		at += (size_t)snprintf(key + at, sizeof(key) - at, "|flow");
 	return at < sizeof(key) ? strdup(key) : NULL;
 }
@@ -203,8 +205,9 @@ static int identify(struct replay_job *j, char *err, size_t err_size)
 		const struct llct_frame_info *fi;
 		size_t nf;
 		llct_reader_frames(r, &fi, &nf);
-		int bad = j->has_range && llct_frame_range_check(&j->range, j->frames, j->traces[t],
-								 fi, nf, err, err_size);
+		int bad =
+		    j->has_range && llct_frame_range_check(&j->range, j->k.frames, j->traces[t], fi,
+							   nf, err, err_size);
 		llct_reader_close(r);
 		if (bad)
 			return EXIT_FAIL;
@@ -227,28 +230,13 @@ static int identify(struct replay_job *j, char *err, size_t err_size)
 	}
 	j->n_own_cells = n_cfg;
 	for (size_t c = 0; c < n_cfg; c++) {
-		struct replay_cell k = {
-		    .ids = j->id_ptr,
-		    .n_ids = j->n_traces,
-		    .cache = j->n_sweep ? &j->sweep[c] : &j->cache,
-		    .frames = j->frames,
-		    .partition = j->partition,
-		    .bypass = j->bypass,
-		    .colors = j->colors,
-		    .mlp = j->mlp_text,
-		    .part_by = j->part_by,
-		    .contention = j->contention,
-		    .contention_by = j->contention_by,
-		    .page_size = j->page_size,
-		    .sample_sets = j->sample_sets > 1 ? j->sample_sets : 0,
-		    .corun = j->corun,
-		    .simultaneous = j->family != 0,
-		    .per_kernel = j->per_kernel,
-		    .flow = j->flow,
-		    .hit_lat = j->hit_lat,
-		    .miss_lat = j->miss_lat,
-		    .confidence = j->confidence > 0 ? j->confidence : 0.99,
-		};
+		struct replay_cell k = {.ids = j->id_ptr,
+					.n_ids = j->n_traces,
+					.cache = j->n_sweep ? &j->sweep[c] : &j->cache,
+					.k = j->k};
+		k.k.sample_sets = j->k.sample_sets > 1 ? j->k.sample_sets : 0;
+		k.k.simultaneous = j->family != 0;
+		k.k.confidence = j->k.confidence > 0 ? j->k.confidence : 0.99;
 		if (!(j->own_cells[c] = replay_cell_key(&k))) {
 			snprintf(err, err_size, "out of memory");
 			return EXIT_FAIL;
@@ -268,7 +256,7 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
 		snprintf(err, err_size, "at most %d traces co-run", LLCT_MAX_CLASSES);
 		return EXIT_USAGE;
 	}
-	if (j->corun)
+	if (j->k.corun)
 		for (size_t m = 0; m < j->n_pol; m++)
 			if (j->pol[m]->needs_next_use) {
 				snprintf(err, err_size,
@@ -282,7 +270,7 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
 	for (size_t c = 0; c < j->n_sweep; c++)
 		if (llct_cache_config_check(&j->sweep[c], err, err_size))
 			return EXIT_USAGE;
-	if (j->n_sweep && (j->corun || j->partition || j->bypass || j->colors)) {
+	if (j->n_sweep && (j->k.corun || j->k.partition || j->k.bypass || j->k.colors)) {
 		snprintf(err, err_size,
 			 "several LLC sizes in one pass replay plain configurations only: not "
 			 "with --corun, --partition, --bypass or --colors (replay each size on "
@@ -297,29 +285,29 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
 				 j->sweep[0].line, j->sweep[c].line);
 			return EXIT_USAGE;
 		}
-	if (j->sample_sets > 1 &&
-	    (j->corun || j->partition || j->bypass || j->colors || j->contention)) {
+	if (j->k.sample_sets > 1 &&
+	    (j->k.corun || j->k.partition || j->k.bypass || j->k.colors || j->k.contention)) {
 		snprintf(err, err_size,
 			 "--sample-sets does not combine with co-runs, partitions, bypass, colors "
 			 "or contention tracking");
 		return EXIT_USAGE;
 	}
-	if ((j->per_kernel || j->flow) && (j->corun || j->sample_sets > 1)) {
+	if ((j->k.per_kernel || j->k.flow) && (j->k.corun || j->k.sample_sets > 1)) {
 		snprintf(err, err_size,
 			 "%s counts a single trace's replay of every set: not with "
 			 "--corun or --sample-sets",
-			 j->per_kernel ? "--per-kernel" : "--flow");
+			 j->k.per_kernel ? "--per-kernel" : "--flow");
 		return EXIT_USAGE;
 	}
-	if (j->sample_sets <= 1 && (j->confidence > 0 || j->family)) {
+	if (j->k.sample_sets <= 1 && (j->k.confidence > 0 || j->family)) {
 		snprintf(err, err_size,
 			 "--confidence and --simultaneous set the intervals of --sample-sets' "
 			 "estimates: give --sample-sets too");
 		return EXIT_USAGE;
 	}
-	if (j->frames) {
-		if (llct_frame_range_parse(j->frames, &j->range)) {
-			snprintf(err, err_size, "bad frame range '%s'", j->frames);
+	if (j->k.frames) {
+		if (llct_frame_range_parse(j->k.frames, &j->range)) {
+			snprintf(err, err_size, "bad frame range '%s'", j->k.frames);
 			return EXIT_USAGE;
 		}
 		j->has_range = 1;
@@ -328,26 +316,26 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
 	int st = identify(j, err, err_size);
 	if (st != EXIT_OK)
 		return st;
-	if (j->bypass) {
-		if (llct_partition_parse_bypass(j->bypass, &j->part, err, err_size))
+	if (j->k.bypass) {
+		if (llct_partition_parse_bypass(j->k.bypass, &j->part, err, err_size))
 			return EXIT_USAGE;
 		j->has_part = 1;
 	}
-	if (j->colors) {
-		if (llct_partition_parse_colors(j->colors,
-						llct_cache_colors(&j->cache, j->page_size),
+	if (j->k.colors) {
+		if (llct_partition_parse_colors(j->k.colors,
+						llct_cache_colors(&j->cache, j->k.page_size),
 						(uint32_t)j->n_traces, &j->part, err, err_size))
 			return EXIT_USAGE;
-		j->part.page_size = j->page_size;
+		j->part.page_size = j->k.page_size;
 		j->has_part = 1;
 		for (size_t t = 0; t < j->n_traces; t++) {
 			colors_text(&j->part, t, j->color_text[t], sizeof(j->color_text[t]));
 			j->color_ptr[t] = j->color_text[t];
 		}
 	}
-	if (j->partition) {
+	if (j->k.partition) {
 		char why[400];
-		if (llct_partition_parse_ways(j->partition, j->part_by, &j->plan, why,
+		if (llct_partition_parse_ways(j->k.partition, j->k.part_by, &j->plan, why,
 					      sizeof(why))) {
 			snprintf(err, err_size, "bad --partition: %s", why);
 			return EXIT_USAGE;
@@ -364,8 +352,9 @@ int replay_job_prepare(struct replay_job *j, char *err, size_t err_size)
 			}
 		}
 		if (llct_partition_resolve(&j->plan, &j->cache, j->traces, j->n_traces,
-					   j->has_range ? &j->range : NULL, j->hit_lat, j->miss_lat,
-					   j->mlp, &j->part, j->counts, j->active, err, err_size))
+					   j->has_range ? &j->range : NULL, j->k.hit_lat,
+					   j->k.miss_lat, j->mlp, &j->part, j->counts, j->active,
+					   err, err_size))
 			return EXIT_FAIL;
 		j->has_part = 1;
 	}
@@ -385,7 +374,7 @@ static void fill_desc(const struct replay_job *j, const struct llct_cache_config
 	d->n_traces = j->n_traces;
 	d->trace_created = created;
 	d->started_at = started;
-	d->frames = j->frames;
+	d->frames = j->k.frames;
 	d->llc_bytes = c->size;
 	d->ways = c->ways;
 	d->line = c->line;
@@ -400,26 +389,26 @@ static void fill_desc(const struct replay_job *j, const struct llct_cache_config
 	d->n_policies = j->n_pol;
 	d->threads = j->threads;
 	d->command_wall_s = j->wall_s;
-	d->corun = j->corun;
-	d->hit_latency = j->hit_lat;
-	d->miss_latency = j->miss_lat;
+	d->corun = j->k.corun;
+	d->hit_latency = j->k.hit_lat;
+	d->miss_latency = j->k.miss_lat;
 	d->mlp = j->mlp_used;
-	d->contention_by = j->contention ? llct_owner_by_name(j->contention_by) : NULL;
-	d->partition = j->partition;
-	d->partition_by = j->part_by == LLCT_CLASS_STREAM ? "stream" : "tenant";
+	d->contention_by = j->k.contention ? llct_owner_by_name(j->k.contention_by) : NULL;
+	d->partition = j->k.partition;
+	d->partition_by = j->k.part_by == LLCT_CLASS_STREAM ? "stream" : "tenant";
 	d->partition_dynamic = j->plan.alloc == LLCT_WAYS_DYNAMIC;
 	d->part_ways = j->counts;
 	d->part_masks = j->part.ways_mask;
 	d->part_active = j->active;
 	d->part_classes = LLCT_MAX_CLASSES;
-	d->bypass = j->bypass;
-	d->colors = j->colors;
-	d->page_size = j->page_size;
-	d->tenant_colors = j->colors ? j->color_ptr : NULL;
+	d->bypass = j->k.bypass;
+	d->colors = j->k.colors;
+	d->page_size = j->k.page_size;
+	d->tenant_colors = j->k.colors ? j->color_ptr : NULL;
 	d->tenant_n_colors = j->part.n_colors;
 	d->batch_cell = cell;
-	d->sample_sets = j->sample_sets;
-	d->confidence = j->confidence;
+	d->sample_sets = j->k.sample_sets;
+	d->confidence = j->k.confidence;
 	d->family = j->family;
 }
 
@@ -465,15 +454,15 @@ static int run_single(struct replay_job *j, struct llct_results *db, const char 
 	o.part = j->has_part ? &j->part : NULL;
 	o.dyn_plan = j->plan.alloc == LLCT_WAYS_DYNAMIC ? &j->plan : NULL;
 	o.start_counts = j->counts;
-	o.contention = j->contention;
-	o.contention_by = j->contention_by;
-	o.sample_sets = j->sample_sets;
-	o.per_kernel = j->per_kernel;
-	o.flow = j->per_kernel || j->flow;
+	o.contention = j->k.contention;
+	o.contention_by = j->k.contention_by;
+	o.sample_sets = j->k.sample_sets;
+	o.per_kernel = j->k.per_kernel;
+	o.flow = j->k.per_kernel || j->k.flow;
 	o.one_pass = j->one_pass;
 	/* Bonferroni: each of the family's estimates at 1 - (1 - level) / family, so that all of
 	 * them hold together at least at the level */
-	double conf = j->confidence > 0 ? j->confidence : 0.99;
+	double conf = j->k.confidence > 0 ? j->k.confidence : 0.99;
 	o.sample_level = j->family ? 1 - (1 - conf) / j->family : conf;
 	o.progress = j->progress;
 	o.progress_ud = j->progress_ud;
@@ -500,7 +489,8 @@ static int run_single(struct replay_job *j, struct llct_results *db, const char 
 		if (j->cfg_first)
 			j->cfg_first[c] = j->first_id;
 	}
-	if ((j->per_kernel || j->flow) && llct_results_add_trace_kernels(db, r, j->trace_id[0])) {
+	if ((j->k.per_kernel || j->k.flow) &&
+	    llct_results_add_trace_kernels(db, r, j->trace_id[0])) {
 		snprintf(err, err_size, "%s", llct_results_error(db));
 		goto out;
 	}
@@ -526,14 +516,14 @@ static int run_corun(struct replay_job *j, struct llct_results *db, const char *
 	o.frames = j->has_range ? &j->range : NULL;
 	o.policies = j->pol;
 	o.n_policies = j->n_pol;
-	o.hit_latency = j->hit_lat;
-	o.miss_latency = j->miss_lat;
+	o.hit_latency = j->k.hit_lat;
+	o.miss_latency = j->k.miss_lat;
 	memcpy(o.mlp, j->mlp, sizeof(o.mlp));
 	o.part = j->has_part ? &j->part : NULL;
 	o.dyn_plan = j->plan.alloc == LLCT_WAYS_DYNAMIC ? &j->plan : NULL;
 	o.start_counts = j->counts;
-	o.contention = j->contention;
-	o.contention_by = j->contention_by;
+	o.contention = j->k.contention;
+	o.contention_by = j->k.contention_by;
 	o.threads = j->threads;
 	o.progress = j->progress;
 	o.progress_ud = j->progress_ud;
@@ -557,8 +547,8 @@ int replay_job_run(struct replay_job *j, struct llct_results *db, char *err, siz
 	struct tm tm;
 	gmtime_r(&t, &tm);
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return j->corun ? run_corun(j, db, started, err, err_size)
-			: run_single(j, db, started, err, err_size);
+	return j->k.corun ? run_corun(j, db, started, err, err_size)
+			  : run_single(j, db, started, err, err_size);
 }
 
 void replay_job_release(struct replay_job *j)

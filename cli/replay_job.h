@@ -12,11 +12,30 @@
  * counts a family of runs as this many estimates each. */
 #define REPLAY_ESTIMATES_PER_RUN (4 * (LLCT_N_STREAMS + 1))
 
+/* What makes a replay's runs what they are beside its traces, policies and cache geometry: the
+ * settings a `replay` command line and a batch grid's cell both give (one struct, copied
+ * whole from a cell into a job and from a job into its runs' key). */
+struct replay_knobs {
+	int corun;
+	const char *frames, *partition, *bypass, *colors, *mlp; /* as given; NULL: all / none /
+								   the default */
+	enum llct_class_by part_by;
+	int contention;
+	enum llct_owner_by contention_by;
+	uint32_t page_size;
+	double hit_lat, miss_lat; /* co-runs */
+	int per_kernel;           /* kernel_stats rows too (and kernel_flow's) */
+	int flow;                 /* kernel_flow rows too */
+	uint32_t sample_sets;     /* set sampling 1/N: N; 0 (or 1): every set */
+	double confidence;        /* the estimates' intervals' level (0: 0.99) ... */
+	int simultaneous;         /* ... for all of a family's estimates together */
+};
+
 struct replay_job {
 	/* what to replay */
 	const char *const *traces; /* one, or a co-run's tenants */
 	size_t n_traces;
-	int corun;
+	struct replay_knobs k;
 	struct llct_cache_config cache; /* the configuration ... */
 	/* ... or several, replayed from one decode (same line size and UCD; no partition,
 	 * bypass or colors); NULL: `cache` alone */
@@ -24,20 +43,10 @@ struct replay_job {
 	size_t n_sweep;
 	const struct llct_policy_ops *pol[REPLAY_MAX_POLICIES];
 	size_t n_pol;
-	const char *frames, *partition, *bypass, *colors; /* as given, or NULL */
-	const char *mlp_text;                             /* --mlp as given, or NULL */
-	int contention;
-	enum llct_owner_by contention_by;
-	enum llct_class_by part_by;
-	uint32_t page_size;
-	double hit_lat, miss_lat, mlp[LLCT_MAX_CLASSES]; /* co-runs; mlp 0: the default */
+	double mlp[LLCT_MAX_CLASSES]; /* k.mlp parsed, per tenant; 0: the default */
 	unsigned threads;
-	int per_kernel;       /* --per-kernel: kernel_stats rows too (and kernel_flow's) */
-	int flow;             /* --flow: kernel_flow rows too */
-	int one_pass;         /* --mrc: LRU at every size through one stack a set count */
-	uint32_t sample_sets; /* --sample-sets 1/N: N; 0: every set */
-	double confidence;    /* the estimates' intervals' level (0: 0.99) ... */
-	uint32_t family;      /* ... each alone (0), or these many estimates together */
+	int one_pass;    /* --mrc: LRU at every size through one stack a set count */
+	uint32_t family; /* the estimates counted together (k.simultaneous), or 0: each alone */
 	/* per configuration: the cell it makes (replay_cell_key); NULL: replay_job_prepare
 	 * makes them */
 	const char *const *batch_cells;
@@ -76,13 +85,7 @@ struct replay_cell {
 	const char *const *ids; /* the traces' ids, in tenant order */
 	size_t n_ids;
 	const struct llct_cache_config *cache;
-	const char *frames, *partition, *bypass, *colors, *mlp; /* as given; NULL: none/all */
-	enum llct_class_by part_by;
-	int contention;
-	enum llct_owner_by contention_by;
-	uint32_t page_size, sample_sets;
-	int corun, simultaneous, per_kernel, flow;
-	double hit_lat, miss_lat, confidence;
+	struct replay_knobs k;
 };
 /* The key, malloc'ed (NULL when out of memory). */
 char *replay_cell_key(const struct replay_cell *c);

@@ -10,7 +10,7 @@ int replay_print_summary(struct llct_results *db, const struct replay_job *a, co
 			 size_t llc_stride, const char *out_path)
 {
 	int rc = 0;
-	if (a->corun) {
+	if (a->k.corun) {
 		if (cli_print_corun_table(llct_results_handle(db), a->first_id, (int64_t)a->n_pol))
 			rc = 1;
 		fprintf(stderr, "co-ran %zu traces x %zu polic%s in %.2fs; results in '%s'\n",
@@ -25,9 +25,9 @@ int replay_print_summary(struct llct_results *db, const struct replay_job *a, co
 			rc = 1;
 	}
 	cli_print_replay_footnote(a->cache.ucd);
-	if (a->sample_sets > 1) {
+	if (a->k.sample_sets > 1) {
 		uint32_t sets = llct_cache_sets(&a->cache);
-		double conf = a->confidence > 0 ? a->confidence : 0.99;
+		double conf = a->k.confidence > 0 ? a->k.confidence : 0.99;
 		char how[96];
 		if (a->family)
 			snprintf(how, sizeof(how), "%.4g%% for all %u estimates together",
@@ -36,8 +36,8 @@ int replay_print_summary(struct llct_results *db, const struct replay_job *a, co
 			snprintf(how, sizeof(how), "%.4g%% each", 100 * conf);
 		printf("(estimates from 1 in %u sets, ~%u of %u; their intervals, %s: "
 		       "SELECT * FROM estimates)\n",
-		       a->sample_sets, sets / a->sample_sets, sets, how);
-		if (sets / a->sample_sets < 256)
+		       a->k.sample_sets, sets / a->k.sample_sets, sets, how);
+		if (sets / a->k.sample_sets < 256)
 			fprintf(stderr,
 				"note: fewer than 256 sets sampled: traffic that sits on a few "
 				"sets (HiZ, small buffers) may be missed; sample more sets (a "
