@@ -1,6 +1,6 @@
 /* belady.c - Belady's OPT/MIN: evict the line reused furthest in the future; the bypass
  * variant does not fill a line reused later than every resident line. */
-#include "../replay/lines.h"
+#include "../replay/policy_kit.h"
 #include "all.h"
 
 struct belady {

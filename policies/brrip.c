@@ -1,5 +1,5 @@
 /* brrip.c - bimodal RRIP: fill at 3 except every 32nd fill at 2; hit to 0. */
-#include "../replay/lines.h"
+#include "../replay/policy_kit.h"
 #include "all.h"
 #include "rrip.h"
 

@@ -1,5 +1,5 @@
 /* drrip.c - dynamic RRIP: set dueling between SRRIP and BRRIP leaders with a 10-bit PSEL. */
-#include "../replay/lines.h"
+#include "../replay/policy_kit.h"
 #include "all.h"
 #include "rrip.h"
 

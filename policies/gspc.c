@@ -8,7 +8,7 @@
  * by side in one row (one prefetch), and each variant's hooks and batch loop are compiled
  * with the variant as a constant.
  */
-#include "../replay/lines.h"
+#include "../replay/policy_kit.h"
 #include "all.h"
 #include "llct/llct.h"
 #include "rrip.h"

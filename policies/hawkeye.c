@@ -20,7 +20,7 @@
  *   (the lowest of equals), and its line's last signature loses 1 (a friendly line evicted:
  *   the prediction was wrong).
  * A line keeps the signature of its last access. */
-#include "../replay/lines.h"
+#include "../replay/policy_kit.h"
 #include "all.h"
 #include "sampled.h"
 

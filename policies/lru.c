@@ -11,7 +11,7 @@
  * Above 16 ways the order is a doubly linked list of way numbers, in one record of
  * 2 + 2 x ways bytes (head, tail, prev[ways], next[ways]), so a touch and a victim choice are
  * a few byte moves whatever the associativity. */
-#include "../replay/lines.h"
+#include "../replay/policy_kit.h"
 #include "all.h"
 
 #include <string.h>

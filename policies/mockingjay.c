@@ -21,7 +21,7 @@
  *   whose predicted ETR exceeds it is not filled (bypass); writes always fill.
  * - After the access, the set's clock moves on; every 8th access of a set takes 1 from every
  *   valid line's ETR there (at least -127; each a demotion). */
-#include "../replay/lines.h"
+#include "../replay/policy_kit.h"
 #include "all.h"
 #include "sampled.h"
 

@@ -1,5 +1,5 @@
 /* nru.c - not recently used, one bit a line (docs/REPLAY.md gives the rule). */
-#include "../replay/lines.h"
+#include "../replay/policy_kit.h"
 #include "all.h"
 
 #ifdef __SSE2__

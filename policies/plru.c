@@ -10,7 +10,7 @@
  * access may fill (way partitioning, or past the associativity) is taken the other way.
  * PLRU reports no demotions but the engine's eviction (GDC: the tree orders no line
  * strictly below another). */
-#include "../replay/lines.h"
+#include "../replay/policy_kit.h"
 #include "all.h"
 
 static size_t plru_state_size(const struct llct_cache_geom *g)

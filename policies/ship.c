@@ -14,7 +14,7 @@
  *   victim never reused takes 1 from SHCT[its fill signature].
  * Writes are accesses like reads (a GPU's writes are stores, not CPU write-backs, so SHiP++'s
  * write-back rule has no counterpart). */
-#include "../replay/lines.h"
+#include "../replay/policy_kit.h"
 #include "all.h"
 #include "rrip.h"
 #include "sampled.h"

@@ -1,5 +1,5 @@
 /* srrip.c - static RRIP, 2 bits: fill at 2, hit to 0, evict a 3 after aging. */
-#include "../replay/lines.h"
+#include "../replay/policy_kit.h"
 #include "all.h"
 #include "rrip.h"
 

@@ -1,15 +1,12 @@
-/* lines.h - private to the engine and the built-in policies: the LLC model's line arrays and
- * its per-access lookup-and-update step, as inline code shared by the replay engine
- * (replay/cache.c) and by each built-in policy's specialized batch loop, so the rules of tags,
- * counters and trackers are written once. Not part of the public surface: a policy is written
- * against llct/policy.h alone (docs/POLICIES.md); one that wants the inlined loop includes this
- * file from its place in policies/, as the built-in ones do.
+/* lines.h - private to the engine: the LLC model's line arrays and its per-access
+ * lookup-and-update step, as inline code shared by the replay engine (replay/cache.c) and by
+ * each built-in policy's specialized batch loop, so the rules of tags, counters and trackers are
+ * written once. Not part of the public surface: a policy is written against llct/policy.h alone
+ * (docs/POLICIES.md); the built-in ones reach the inlined loop through replay/policy_kit.h
+ * (LLCT_DEFINE_BATCH), which includes this file.
  *
- * A policy file ends with LLCT_DEFINE_BATCH(name_batch, on_hit, victim, on_fill, prefetch,
- * needs_next) and points its ops' `batch` at it: the loop below is then compiled with the policy's
- * own hooks, which the compiler inlines (no indirect call, no struct handed over in memory). The
- * engine uses `batch` only for plain models (no partitioning, bypass rules, page coloring,
- * contention tracking or dynamic partitioning); everything else goes through
+ * The engine uses a policy's `batch` only for plain models (no partitioning, bypass rules, page
+ * coloring, contention tracking or dynamic partitioning); everything else goes through
  * llct_lines_step() one access at a time with the hooks called through the ops table.
  */
 #ifndef LLCT_LINES_H
@@ -636,38 +633,5 @@ LLCT_INLINE void llct_lines_sampled(struct llct_lines *L, void *ps, llct_hit_fn 
 		hist[h] = 0;
 	}
 }
-
-/* Defines `static uint64_t fn(void *state, struct llct_lines *L, const struct llct_batch *b,
- * const uint64_t *next_use)`: the batch loop with this policy's hooks, compiled four times:
- * with and without UCD, each for 16 ways with the geometry as constants (5-10% faster) and
- * for any geometry (each holding the block loop twice, for a narrow and a wide cache); and
- * `fn_sampled`, the set-sampled share of a batch (llct_lines_sampled). */
-#define LLCT_DEFINE_BATCH(fn, on_hit, victim, on_fill, prefetch, needs_next)                       \
-	static uint64_t fn(void *state, struct llct_lines *L, const struct llct_batch *b,          \
-			   const uint64_t *next_use)                                               \
-	{                                                                                          \
-		int w16 = L->ways == 16 && L->fp_stride == 16 && L->blk_size == 128;               \
-		if (L->ucd)                                                                        \
-			return w16 ? llct_lines_batch(L, state, on_hit, victim, on_fill, prefetch, \
-						      needs_next, 1, 1, b, next_use)               \
-				   : llct_lines_batch(L, state, on_hit, victim, on_fill, prefetch, \
-						      needs_next, 0, 1, b, next_use);              \
-		return w16 ? llct_lines_batch(L, state, on_hit, victim, on_fill, prefetch,         \
-					      needs_next, 1, 0, b, next_use)                       \
-			   : llct_lines_batch(L, state, on_hit, victim, on_fill, prefetch,         \
-					      needs_next, 0, 0, b, next_use);                      \
-	}                                                                                          \
-	static void fn##_sampled(void *state, struct llct_lines *L,                                \
-				 const struct llct_sample_entry *e, uint32_t n, uint64_t addr_or,  \
-				 const uint64_t *next_use, struct llct_frame_stats *const *fs,     \
-				 uint32_t *scratch)                                                \
-	{                                                                                          \
-		if (L->ways == 16 && L->fp_stride == 16 && L->blk_size == 128)                     \
-			llct_lines_sampled(L, state, on_hit, victim, on_fill, prefetch,            \
-					   needs_next, 1, e, n, addr_or, next_use, fs, scratch);   \
-		else                                                                               \
-			llct_lines_sampled(L, state, on_hit, victim, on_fill, prefetch,            \
-					   needs_next, 0, e, n, addr_or, next_use, fs, scratch);   \
-	}
 
 #endif
