@@ -3,6 +3,7 @@
  * records of how the trace was made; the one file that sees every sub-module and wires them
  * together (the expansion thread's jobs, the tier's table). */
 #include "async.h"
+#include "block.h"
 #include "core.h"
 #include "instr.h" /* the one file past the tier table: the tiers set up and torn down */
 #include "layer.h"
@@ -29,27 +30,11 @@
 
 static void note_at_exit(struct capture_device *c);
 
-/* The device record and its sub-modules' states, made (zeroed) and freed as one block: the
- * record is its first member, so free(c) frees it all. */
-struct device_block {
-	struct capture_device c;
-	struct track tr;
-	struct pipes_state ps;
-	struct async_state as;
-	struct output_state out;
-	struct record_state rs;
-	struct walk walk;
-	struct submit_state sub;
-};
-
+/* The device record and its states, made as one zeroed block (block.h): free(c) frees it all. */
 static struct capture_device *device_record_new(void)
 {
-	struct device_block *k = calloc(1, sizeof(*k));
-	if (!k)
-		return NULL;
-	k->c.tr = &k->tr, k->c.ps = &k->ps, k->c.as = &k->as, k->c.out = &k->out;
-	k->c.rs = &k->rs, k->c.walk = &k->walk, k->c.sub = &k->sub;
-	return &k->c;
+	struct capture_block *k = malloc(sizeof(*k));
+	return k ? capture_block_init(k) : NULL;
 }
 
 /* The device record, its tiers' states and what the settings say of the output: the trace's

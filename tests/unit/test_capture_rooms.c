@@ -2,7 +2,7 @@
  * device: only a one-time command buffer whose execution the device has finished gives its
  * rooms back, the next recording takes the smallest that holds what it asks, a full pool keeps
  * the largest, and the sort index goes along. */
-#include "capture_block.h"
+#include "block.h"
 #include "check.h"
 #include "instr.h"
 

@@ -5,7 +5,7 @@
  * (capture/07-expansion/index.c: copies from mapped memory and between index buffers, followed in
  * submission order), and the handle map they all use (capture/02-core/hmap.c). The expansion itself
  * is the two functions below, which log what the queue hands them. */
-#include "capture_block.h"
+#include "block.h"
 #include "check.h"
 
 #include <string.h>

@@ -6,7 +6,7 @@
  * viewport set by a command), the kernels written (kinds, labels, counts, pipelines), that a
  * secondary inherits no bound state from the primary that runs it, and that work outside a
  * captured frame is walked past. */
-#include "capture_block.h"
+#include "block.h"
 #include "check.h"
 #include "layer.h"
 #include "settings.h"

@@ -1,7 +1,8 @@
-/* capture_block.h - a capture device record with its sub-modules' states, zeroed and wired
- * together as the layer's device.c makes them, for capture's unit tests. */
-#ifndef LLCT_TESTS_CAPTURE_BLOCK_H
-#define LLCT_TESTS_CAPTURE_BLOCK_H
+/* block.h - private to capture/: the device record and its sub-modules' states as one block,
+ * zeroed and wired together: device.c makes each device's so (one allocation, freed with the
+ * record, its first member), and capture's unit tests make theirs on the stack. */
+#ifndef LLCT_CAPTURE_BLOCK_H
+#define LLCT_CAPTURE_BLOCK_H
 
 #include "async.h"
 #include "core.h"
