@@ -58,9 +58,6 @@ struct capture_device {
 	int frag_instr;         /* tier 3 instruments fragment (and vertex) shaders */
 	uint32_t twin_lead;     /* tier 3: twins only in recordings this close to a frame to
 				   capture (LLCT_CAPTURE_TWIN_LEAD; UINT32_MAX: any) */
-	uint64_t twins_outside; /* tier 3: submissions outside the frames captured that ran twins */
-	uint32_t frec_scanned;  /* tier 3: frame + 1 in which the command buffers were last looked
-				   at for room (submit.c starts it again) */
 };
 
 /* ---- hmap.c: a small open-addressing map from 64-bit handles to records ---- */

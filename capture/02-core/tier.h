@@ -113,6 +113,12 @@ struct tier_ops {
 	 * frame's), with the lock: what b held for it alone may be handed on once the device has
 	 * finished it (b->finished). */
 	void (*executed)(struct capture_device *c, struct cbuf *b);
+	/* A command buffer of a submission outside the frames captured, as it is expanded (with
+	 * the lock): tier 3 counts the twins that ran for nothing. */
+	void (*outside)(struct capture_device *c, const struct cbuf *b);
+	/* The twin lead's submission has been seen to run (with the lock): what its command
+	 * buffers wanted is known again. */
+	void (*lead_done)(struct capture_device *c);
 };
 
 extern const struct tier_ops llct_tier1, llct_tier2, llct_tier3;

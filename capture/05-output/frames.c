@@ -110,15 +110,6 @@ void capture_note_costs(struct capture_device *c)
 	llct_writer_set(c->out->w, "capture.frames_seen", seen);
 }
 
-void capture_note_twins(struct capture_device *c)
-{
-	if (!c->out->w || !c->tier3)
-		return;
-	char v[24];
-	snprintf(v, sizeof(v), "%llu", (unsigned long long)c->twins_outside);
-	llct_writer_set(c->out->w, "capture.twin_submissions_outside", v);
-}
-
 int capture_reachable(const struct capture_device *c, uint32_t ahead)
 {
 	uint32_t f = c->rec_frame == UINT32_MAX ? 0 : c->rec_frame; /* before the first: 0 */
@@ -207,7 +198,6 @@ void capture_frame_end(struct capture_device *c)
 	if (c->out->exit_after && c->frame > c->out->last_frame && c->out->w) {
 		/* --exit-after: the range is done; finish the trace and end the program (once
 		   RenderDoc has written its capture, when it is capturing too) */
-		capture_note_twins(c);
 		capture_note_costs(c);
 		int st = llct_writer_close(c->out->w);
 		c->out->w = NULL;

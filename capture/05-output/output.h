@@ -64,8 +64,6 @@ void capture_expand_submission(struct capture_device *c, uint32_t n, const VkCom
  * most that many frames away (tier 3's twins: programs record a frame's work during it or a
  * frame or two before). Call with the lock held. */
 int capture_reachable(const struct capture_device *c, uint32_t ahead);
-/* Writes capture.twin_submissions_outside into the trace (at its end). */
-void capture_note_twins(struct capture_device *c);
 /* Notes where the layer's time went (t_wait, t_expand) in the trace's settings. */
 void capture_note_costs(struct capture_device *c);
 /* Makes sure a writer frame is open for the current frame if it is selected; 1 if open. */

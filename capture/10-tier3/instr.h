@@ -30,6 +30,9 @@ struct tier3_state {
 	size_t fidx_spare_cap;
 	uint64_t rooms_made, rooms_reused; /* draw-record rooms allocated, and taken from pool */
 	unsigned expand_threads; /* a big draw's records worked out on this many threads */
+	uint64_t twins_outside;  /* submissions outside the frames captured that ran twins */
+	uint32_t frec_scanned;   /* frame + 1 in which the command buffers were last looked at for
+				    room (a settled twin lead starts it again) */
 };
 
 struct llct_spirv_site;

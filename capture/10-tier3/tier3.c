@@ -23,10 +23,10 @@ static void recording_begun(struct capture_device *c, struct cbuf *b)
 		uint32_t total = instr_draw_wanted(b);
 		b->frec_need = total + total / 4 > b->frec_need ? total + total / 4 : b->frec_need;
 	}
-	if (c->frag_instr && c->frec_scanned != c->frame + 1) {
+	if (c->frag_instr && c->t3->frec_scanned != c->frame + 1) {
 		/* what every command buffer's draws last wanted room for: looked at once a frame,
 		   not at every begin */
-		c->frec_scanned = c->frame + 1;
+		c->t3->frec_scanned = c->frame + 1;
 		for (size_t i = 0; i < c->tr->cbufs.cap; i++) {
 			const struct cbuf *o = c->tr->cbufs.val[i];
 			uint32_t t = o ? instr_draw_wanted(o) : 0;
@@ -47,6 +47,28 @@ static void recording_freed(struct layer_device *d, struct cbuf *b)
 {
 	capture_geom_free(d, b);
 	instr_free(d, b);
+}
+
+/* A command buffer of a submission outside the frames captured: twins that ran for nothing. */
+static void outside(struct capture_device *c, const struct cbuf *b)
+{
+	c->t3->twins_outside += b->n_crec_used || (b->n_draws && b->n_frec);
+}
+
+/* The twin lead's submission ran: the next recording looks at every command buffer's wants. */
+static void lead_done(struct capture_device *c)
+{
+	c->t3->frec_scanned = 0;
+}
+
+/* The trace's tier-3 account: the rooms made and handed on, and the submissions outside the
+ * frames captured that ran twins (capture.twin_submissions_outside). */
+static void note(struct capture_device *c, struct llct_writer *w)
+{
+	capture_rooms_note(c, w);
+	char v[24];
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)c->t3->twins_outside);
+	llct_writer_set(w, "capture.twin_submissions_outside", v);
 }
 
 const struct tier_ops llct_tier3 = {
@@ -78,5 +100,7 @@ const struct tier_ops llct_tier3 = {
     .dispatch_end = instr_dispatch_end,
     .submitting = instr_submitting,
     .executed = capture_rooms_give_back,
-    .note = capture_rooms_note,
+    .outside = outside,
+    .lead_done = lead_done,
+    .note = note,
 };

@@ -18,10 +18,11 @@
 
 void capture_expand_submission(struct capture_device *c, uint32_t n, const VkCommandBuffer *cbs)
 {
-	if (c->tier3 && c->frame != UINT32_MAX && !capture_frame_selected(c))
-		for (uint32_t i = 0; i < n; i++) { /* twins run for nothing: counted */
+	if (c->tier->outside && c->frame != UINT32_MAX && !capture_frame_selected(c))
+		for (uint32_t i = 0; i < n; i++) {
 			const struct cbuf *b = capture_hmap_get(&c->tr->cbufs, H(cbs[i]));
-			c->twins_outside += b && (b->n_crec_used || (b->n_draws && b->n_frec));
+			if (b)
+				c->tier->outside(c, b);
 		}
 	/* Outside chosen frames only labels (for the label boundary), bound state and copies
 	 * into index buffers are followed; with the other boundaries only those copies. */
@@ -71,7 +72,8 @@ static void lead_settle(struct layer_device *d, struct capture_device *c, VkQueu
 	if (d->d.QueueWaitIdle(q) != VK_SUCCESS)
 		return;
 	pthread_mutex_lock(&c->lock);
-	c->frec_scanned = 0;
+	if (c->tier->lead_done)
+		c->tier->lead_done(c);
 	for (size_t i = 0; c->tier->executed && i < n; i++) {
 		struct cbuf *b = capture_hmap_get(&c->tr->cbufs, H(cbs[i]));
 		if (b) {

@@ -363,7 +363,6 @@ static void note_at_exit(struct capture_device *c)
 {
 	if (c->in_frame || !c->out->w)
 		return;
-	capture_note_twins(c);
 	capture_note_costs(c);
 }
 
@@ -381,7 +380,6 @@ void capture_device_destroyed(struct layer_device *d)
 	d->cap = NULL;
 	if (c->in_frame && c->out->w) /* a frame in flight at the end is not complete */
 		llct_writer_abort_frame(c->out->w);
-	capture_note_twins(c); /* what the twins cost outside the range */
 	capture_note_costs(c);
 	if (c->out->w) {
 		int st = llct_writer_close(c->out->w);
