@@ -186,6 +186,9 @@ for game in $GAMES; do
 		raw=$(awk '$2 == "capture.raw.shader_records" { r = $3 } $2 == "capture.raw.xfb_vertices" { v = $3 } END { print r + v }' <<<"$info")
 		nsrec=$(awk -v e="$exp_ms" -v r="$recs" -v f="$frames" 'BEGIN { if (e != "-" && r > 0 && f > 0) printf "%.0f", e * 1e6 * f / r; else printf "-" }')
 		nsraw=$(awk -v e="$exp_ms" -v r="$raw" -v f="$frames" 'BEGIN { if (e != "-" && r > 0 && f > 0) printf "%.1f", e * 1e6 * f / r; else printf "-" }')
+		# and per draw (the layer's expansion of a frame over the frame's draws, in µs)
+		ndraws=$(sqlite3 "$OUT/$game-t$t.llct" "SELECT count(*) FROM kernels WHERE kind = 'draw'" 2>/dev/null)
+		usdraw=$(awk -v e="$exp_ms" -v d="${ndraws:-0}" -v f="$frames" 'BEGIN { if (e != "-" && d > 0 && f > 0) printf "%.1f", e * 1e3 * f / d; else printf "-" }')
 		# the trace packed afterwards (LZ4 high compression, off the capture's clock): the
 		# same records in fewer bytes; pack's line says how many a record (it has decoded
 		# every chunk it wrote, so no second info is needed)
@@ -206,9 +209,9 @@ for game in $GAMES; do
 		disp=$(q "SELECT count(*) FROM kernels WHERE kind = 'dispatch'")
 		# a draw's row gives its command buffer's losses: the most a frame, summed
 		lost=$(q "SELECT coalesce(sum(l), 0) FROM (SELECT max(json_extract(params, '$.lost')) AS l FROM kernels GROUP BY frame)")
-		printf '%-14s %4s %6s %10s %11s %7s %7s %8s %8s %9s %9s %7s %8s %8s %13s %13s %8s %6s %s\n' "$game" "t$t" "${frames:--}" \
+		printf '%-14s %4s %6s %10s %11s %7s %7s %7s %8s %8s %9s %9s %7s %8s %8s %13s %13s %8s %6s %s\n' "$game" "t$t" "${frames:--}" \
 			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((recs / frames)) || echo -)" \
-			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((raw / frames)) || echo -)" "$nsrec" "$nsraw" \
+			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((raw / frames)) || echo -)" "$nsrec" "$nsraw" "$usdraw" \
 			"${bpr:--}" "${pbpr:--}" \
 			"$plain" "$cap" "$([ "$plain" != - ] && [ "$cap" != - ] && awk -v a="$cap" -v b="$plain" 'BEGIN { printf "%.1fx", a / b }' || echo -)" \
 			"$wait_ms" "$exp_ms" "${exact:-0}/${draws:-0}" "$([ "$t" = 3 ] && echo "${instr:-0}/$((${draws:-0} + ${disp:-0}))" || echo -)" \
@@ -242,7 +245,7 @@ done
 [ -s "$OUT/validation.txt" ] && cat "$OUT/validation.txt"
 
 {
-	printf '%-14s %4s %6s %10s %11s %7s %7s %8s %8s %9s %9s %7s %8s %8s %13s %13s %8s %6s %s\n' game tier frames rec/frame raw/frame ns/rec ns/raw B/rec packed \
+	printf '%-14s %4s %6s %10s %11s %7s %7s %7s %8s %8s %9s %9s %7s %8s %8s %13s %13s %8s %6s %s\n' game tier frames rec/frame raw/frame ns/rec ns/raw us/draw B/rec packed \
 		"plain ms" "capt ms" ratio "wait ms" "exp ms" "exact/draws" "instr/kern" "in first" lost status
 	cat "$SUMMARY.new"
 } >"$SUMMARY"

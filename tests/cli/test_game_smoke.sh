@@ -47,13 +47,15 @@ q() { sqlite3 -batch -noheader "$tr" "$1"; }
 	&& ok || bad "draws not exact or not instrumented: $(q "SELECT params FROM kernels WHERE kind = 'draw' AND coalesce(json_extract(params, '$.accesses'), '') <> 'instrumented' LIMIT 2")"
 [ "$(q "SELECT coalesce(max(json_extract(params, '$.lost')), 0) FROM kernels")" = 0 ] && ok || bad "records lost"
 # frame times measured: the plain one and the captured one are numbers
-[[ "$(awk '{ print $10 " " $11 }' <<<"$row")" =~ ^[0-9]+\ [0-9]+$ ]] && ok || bad "frame times not measured: '$row'"
+[[ "$(awk '{ print $11 " " $12 }' <<<"$row")" =~ ^[0-9]+\ [0-9]+$ ]] && ok || bad "frame times not measured: '$row'"
+# the layer's time a draw (us/draw): a number
+[[ "$(awk '{ print $8 }' <<<"$row")" =~ ^[0-9]+\.[0-9]$ ]] && ok || bad "us/draw not measured: '$row'"
 # the trace was packed after capture: smaller a record than captured, and says so
-[ "$(awk '{ print ($9 > 0 && $9 < $8) }' <<<"$row")" = 1 ] && ok || bad "not packed smaller: '$row'"
+[ "$(awk '{ print ($10 > 0 && $10 < $9) }' <<<"$row")" = 1 ] && ok || bad "not packed smaller: '$row'"
 # every draw and dispatch counted once: instrumented (or none) with its own records, or in its
 # multi-draw's first sub-draw ("in first"), against the trace's own rows
 n_kern=$(q "SELECT count(*) FROM kernels WHERE kind IN ('draw', 'dispatch')")
-[ "$(awk '{ split($16, a, "/"); print a[1] + $17 "/" a[2] }' <<<"$row")" = "$n_kern/$n_kern" ] \
+[ "$(awk '{ split($17, a, "/"); print a[1] + $18 "/" a[2] }' <<<"$row")" = "$n_kern/$n_kern" ] \
 	&& ok || bad "instr/kern and in first against $n_kern kernels: '$row'"
 [ "$(q "SELECT value FROM settings WHERE key = 'pack.level'")" = 9 ] && ok || bad "pack.level"
 expect_rc 0 "$LLCTRACE" info "$tr"
