@@ -314,5 +314,8 @@ done
 [ -s "$T/e1.llct" ] && cmp -s <("$LLCTRACE" dump --csv "$T/e1.llct") <("$LLCTRACE" dump --csv "$T/e3.llct") &&
 	[ "$(q "$T/e1.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" = "$(q "$T/e3.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" ] && ok ||
 	bad "tier 3 scene: the trace differs with the records worked out on 3 threads"
+# a thread count out of range is refused, naming the setting and what it takes
+LLCT_CAPTURE_EXPAND_THREADS=0 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/e0.llct" -- "$SCENE" 1 >/dev/null 2>"$T/e0.err"
+grep -q "LLCT_CAPTURE_EXPAND_THREADS='0' is not a number of threads (1 to 16)" "$T/e0.err" && [ ! -e "$T/e0.llct" ] && ok || bad "0 expand threads: $(cat "$T/e0.err")"
 
 finish test_tier3
