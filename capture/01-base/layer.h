@@ -31,6 +31,8 @@ struct layer_device {
 	int occl_query;             /* occlusionQueryPrecise is enabled (likewise) */
 	int xfb;                    /* transform feedback is enabled (tier 2's shadow draws) */
 	int bda; /* bufferDeviceAddress is enabled (tier 3's records by device address) */
+	int sg;  /* LLCT_SPIRV_SUBGROUP_* flags: stages where tier 3's records take one atomic a
+		    subgroup (the device's subgroup ballot and arithmetic operations there) */
 };
 
 /* The device record of any dispatchable device-level handle (device, queue, command
@@ -67,6 +69,7 @@ struct device_prep {
 						fragmentStoresAndAtomics,
 						vertexPipelineStoresAndAtomics */
 	int bda; /* bufferDeviceAddress turned on: tier 3's records by device address */
+	int sg;  /* LLCT_SPIRV_SUBGROUP_* flags: where records take one atomic a subgroup */
 };
 void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 			    const VkDeviceCreateInfo *info, struct device_prep *p);

@@ -84,6 +84,11 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 	s->sync = v && !on(v); /* on unless "0" */
 	v = get("LLCT_CAPTURE_RECORDS_BY_ADDRESS", ud);
 	s->no_bda = v && !on(v); /* on unless "0" */
+	s->coalesce_stats = on(get("LLCT_CAPTURE_COALESCE_STATS", ud));
+	v = get("LLCT_CAPTURE_COALESCE", ud);
+	s->no_coalesce = v && !on(v); /* on unless "0" */
+	v = get("LLCT_CAPTURE_SUBGROUP_RESERVE", ud);
+	s->no_sg = v && !on(v); /* on unless "0" */
 	if (text(get, ud, "LLCT_CAPTURE_OUTPUT", s->output, sizeof(s->output), why, why_size))
 		return -1;
 	v = get("LLCT_CAPTURE_FRAMES", ud);

@@ -40,6 +40,12 @@ struct capture_settings {
 	int sync;                /* LLCT_CAPTURE_ASYNC=0: expand on the submitting thread */
 	int no_bda; /* LLCT_CAPTURE_RECORDS_BY_ADDRESS=0: tier 3's record buffers bound as storage
 		       buffers, not reached by their device address */
+	int coalesce_stats; /* LLCT_CAPTURE_COALESCE_STATS=1: tier 3 counts what coalescing a
+			       subgroup's sample records by their lines would drop */
+	int no_coalesce;    /* LLCT_CAPTURE_COALESCE=0: every buffer access of tier 3's shaders is
+			       recorded, none coalesced with the lane before's */
+	int no_sg;          /* LLCT_CAPTURE_SUBGROUP_RESERVE=0: every recording invocation takes its
+			       records' room with an atomic of its own, not one a subgroup */
 	int log;    /* LLCT_CAPTURE_LOG */
 	char renderdoc[1024]; /* LLCT_CAPTURE_RENDERDOC: .rdc path template, or "" */
 	char times[1024];     /* LLCT_CAPTURE_TIMES: a file each frame's end time is added to */

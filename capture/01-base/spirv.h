@@ -90,6 +90,9 @@ struct llct_spirv_site {
 			  (LLCT_SPIRV_PREFIX_SITE, address low, high) then (site, 0, workgroup) */
 	uint8_t grad;  /* a gradient sample: the level word holds rho^2 (float), the larger squared
 			  length of the two gradients in texels: the level is log2(rho^2) / 2 */
+	uint8_t coalesce; /* a fragment sample that sends no record where the lane before it
+			     read the same lines (LLCT_SPIRV_COALESCE): it reads how the view
+			     lays out its lines from the draw's slot, word 1 + its site */
 	uint32_t word; /* the instruction's word offset in the module given (its site in the
 			  trace's `sites` table) */
 };
@@ -136,12 +139,26 @@ struct llct_spirv_instr {
 /* 0 and *r (free with llct_spirv_instr_free), or -1 with r->why. */
 int llct_spirv_instrument(const uint32_t *words, size_t n_words, uint32_t set, uint32_t site_base,
 			  struct llct_spirv_instr *r);
-/* The same, the record buffer reached by its device address when by_address: binding 0 then
- * holds that address (a uvec2, low word first) and the records go through a
+/* The same, the record buffer reached by its device address with LLCT_SPIRV_BY_ADDRESS: binding 0
+ * then holds that address (a uvec2, low word first) and the records go through a
  * PhysicalStorageBuffer pointer (SPV_KHR_physical_storage_buffer; the device needs
  * bufferDeviceAddress), so a record buffer may pass the device's maxStorageBufferRange. */
+#define LLCT_SPIRV_BY_ADDRESS 1 /* flags of llct_spirv_instrument_ex */
+/* Fragment (compute) modules take the room for a subgroup's records with one atomic
+ * (spirv_instr_sg.c; the module becomes SPIR-V 1.3 at least): the device runs subgroup
+ * ballot and arithmetic operations in that stage. */
+#define LLCT_SPIRV_SUBGROUP_FRAGMENT 2
+#define LLCT_SPIRV_SUBGROUP_COMPUTE 4
+/* With the subgroup reservation, a buffer access's record is not sent where the lane before
+ * it in the subgroup records the same bytes (fragments: in the same SM tile, whose log2 + 1 is
+ * flags >> 8 & 63; 0: fragments do not coalesce); the device runs ShuffleUp there too. */
+#define LLCT_SPIRV_COALESCE 8
+/* Coalescing samples read the draw's slot (binding 1): its number, then a word for each of
+ * the first LLCT_SPIRV_SLOT_SITES sites saying how the view there lays out its lines. */
+#define LLCT_SPIRV_SLOT_SITES 15
+#define LLCT_SPIRV_TILE_SHIFT(s) ((int)((s) + 1) << 8)
 int llct_spirv_instrument_ex(const uint32_t *words, size_t n_words, uint32_t set,
-			     uint32_t site_base, int by_address, struct llct_spirv_instr *r);
+			     uint32_t site_base, int flags, struct llct_spirv_instr *r);
 void llct_spirv_instr_free(struct llct_spirv_instr *r);
 
 #endif

@@ -229,6 +229,7 @@ struct layout {
 static void pass_free(struct pass *p)
 {
 	free(p->ids), free(p->mdec), free(p->chains), free(p->out), free(p->consts);
+	capture_spv_sg_free(p);
 }
 
 /* What the module declares that the records use (its entry points' stage, the built-ins and
@@ -315,6 +316,7 @@ static const char *plan_ids(struct pass *p)
 	}
 	if (p->graphics)
 		p->t_rid = p->next++, p->t_prid = p->next++, p->v_id = p->next++;
+	capture_spv_sg_plan(p);
 	return NULL;
 }
 
@@ -389,7 +391,7 @@ static void rewrite_functions(struct pass *p, size_t first_fn)
 		} else if (p->fragment || p->compute || p->vertex) {
 			capture_spv_image(p, i);
 		}
-		capture_spv_emit(p, w + i, len);
+		capture_spv_sg_copy(p, i);
 		if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && len >= 4)
 			capture_spv_access_chain(p, i);
 	}
@@ -404,6 +406,12 @@ static uint32_t emit_capabilities(const struct pass *p, const struct layout *l, 
 		k += put2(o + k, SpvOpCapability, SpvCapabilityImageQuery);
 	if (p->by_addr && !p->has_psb_cap)
 		k += put2(o + k, SpvOpCapability, SpvCapabilityPhysicalStorageBufferAddresses);
+	static const uint32_t sg_caps[4] = {
+	    SpvCapabilityGroupNonUniform, SpvCapabilityGroupNonUniformBallot,
+	    SpvCapabilityGroupNonUniformArithmetic, SpvCapabilityGroupNonUniformShuffleRelative};
+	for (int c = 0; c < 4; c++)
+		if (p->sg && !p->has_sg_cap[c] && (c < 3 || p->coalesce))
+			k += put2(o + k, SpvOpCapability, sg_caps[c]);
 	if (p->version < 0x10300 && !l->has_sb_ext) {
 		static const char name[] = "SPV_KHR_storage_buffer_storage_class";
 		k += put_extension(o + k, name, sizeof(name));
@@ -438,9 +446,25 @@ static uint32_t emit_annotations(const struct pass *p, uint32_t set, uint32_t *o
 	if (p->new_vi)
 		k += put4(o + k, SpvOpDecorate, p->v_vi, SpvDecorationBuiltIn,
 			  SpvBuiltInVertexIndex);
+	if (p->new_help)
+		k += put4(o + k, SpvOpDecorate, p->v_help, SpvDecorationBuiltIn,
+			  SpvBuiltInHelperInvocation);
+	if (p->new_help && p->version >= 0x10600) /* 1.6: HelperInvocation is Volatile */
+		k += put3(o + k, SpvOpDecorate, p->v_help, SpvDecorationVolatile);
+	if (p->new_sgid)
+		k += put4(o + k, SpvOpDecorate, p->v_sgid, SpvDecorationBuiltIn,
+			  SpvBuiltInSubgroupLocalInvocationId);
+	if (p->new_sgid && p->fragment) /* a fragment's integer input */
+		k += put3(o + k, SpvOpDecorate, p->v_sgid, SpvDecorationFlat);
+	for (size_t i = 0; i < p->n_nocontract; i++)
+		k += put3(o + k, SpvOpDecorate, p->nocontract[i], SpvDecorationNoContraction);
 	if (p->graphics) { /* binding 1: the draw */
 		k += put3(o + k, SpvOpDecorate, p->t_rid, SpvDecorationBlock);
 		k += put5(o + k, SpvOpMemberDecorate, p->t_rid, 0, SpvDecorationOffset, 0);
+		if (p->t_slots) { /* and the slot's words for the sites' views */
+			k += put5(o + k, SpvOpMemberDecorate, p->t_rid, 1, SpvDecorationOffset, 4);
+			k += put4(o + k, SpvOpDecorate, p->t_slots, SpvDecorationArrayStride, 4);
+		}
 		k += put4(o + k, SpvOpDecorate, p->v_id, SpvDecorationDescriptorSet, set);
 		k += put4(o + k, SpvOpDecorate, p->v_id, SpvDecorationBinding, 1);
 	}
@@ -452,7 +476,8 @@ static uint32_t emit_annotations(const struct pass *p, uint32_t set, uint32_t *o
 static uint32_t emit_entry(const struct pass *p, const uint32_t *e, uint32_t *o)
 {
 	uint32_t len = e[0] >> 16, k = 0, v14 = p->version >= 0x10400;
-	uint32_t extra = v14 * (1 + !!p->graphics) + !!p->new_wg + !!p->new_fc + !!p->new_vi;
+	uint32_t extra = v14 * (1 + !!p->graphics) + !!p->new_wg + !!p->new_fc + !!p->new_vi +
+			 !!p->new_help + !!p->new_sgid;
 	o[k++] = (len + extra) << 16 | SpvOpEntryPoint;
 	memcpy(o + k, e + 1, (len - 1) * 4);
 	k += len - 1;
@@ -466,6 +491,10 @@ static uint32_t emit_entry(const struct pass *p, const uint32_t *e, uint32_t *o)
 		o[k++] = p->v_wg;
 	if (p->new_fc)
 		o[k++] = p->v_fc;
+	if (p->new_help)
+		o[k++] = p->v_help;
+	if (p->new_sgid)
+		o[k++] = p->v_sgid;
 	return k;
 }
 
@@ -498,8 +527,8 @@ static uint32_t emit_preamble(const struct pass *p, const struct layout *l, uint
 						  SpvExecutionModeEarlyFragmentTests);
 		if (i == l->at_annot_end)
 			k += emit_annotations(p, set, o + k);
-		if (op == SpvOpEntryPoint &&
-		    (p->version >= 0x10400 || p->new_wg || p->new_fc || p->new_vi)) {
+		if (op == SpvOpEntryPoint && (p->version >= 0x10400 || p->new_wg || p->new_fc ||
+					      p->new_vi || p->new_help || p->new_sgid)) {
 			k += emit_entry(p, w + i, o + k);
 			continue;
 		}
@@ -539,6 +568,12 @@ static uint32_t emit_types(const struct pass *p, uint32_t *o)
 		k += put4(o + k, SpvOpTypeVector, p->t_v3uint, p->t_uint, 3);
 	if (p->new_wg)
 		k += input_var(o + k, p->t_pv3, p->t_v3uint, p->v_wg);
+	if (p->new_v4u)
+		k += put4(o + k, SpvOpTypeVector, p->t_v4u, p->t_uint, 4);
+	if (p->new_help)
+		k += input_var(o + k, p->t_phelp, p->t_bool, p->v_help);
+	if (p->new_sgid)
+		k += input_var(o + k, p->t_psgid, p->t_uint, p->v_sgid);
 	/* the record buffer: {uint cursor; uint cap; uint data[]} */
 	k += put3(o + k, SpvOpTypeRuntimeArray, p->t_rarr, p->t_uint);
 	k += put5(o + k, SpvOpTypeStruct, p->t_rec, p->t_uint, p->t_uint, p->t_rarr);
@@ -557,8 +592,14 @@ static uint32_t emit_types(const struct pass *p, uint32_t *o)
 	}
 	k += put4(o + k, SpvOpVariable, p->by_addr ? p->t_paddr : p->t_prec, p->v_rec,
 		  SpvStorageClassStorageBuffer);
-	if (p->graphics) { /* binding 1: {uint draw} */
+	if (p->graphics && p->t_slots) { /* binding 1: {uint draw; uint sites[15]} */
+		k += put4(o + k, SpvOpConstant, p->t_uint, p->c_slots, LLCT_SPIRV_SLOT_SITES);
+		k += put4(o + k, SpvOpTypeArray, p->t_slots, p->t_uint, p->c_slots);
+		k += put4(o + k, SpvOpTypeStruct, p->t_rid, p->t_uint, p->t_slots);
+	} else if (p->graphics) { /* binding 1: {uint draw} */
 		k += put3(o + k, SpvOpTypeStruct, p->t_rid, p->t_uint);
+	}
+	if (p->graphics) {
 		k += put4(o + k, SpvOpTypePointer, p->t_prid, SpvStorageClassStorageBuffer,
 			  p->t_rid);
 		k += put4(o + k, SpvOpVariable, p->t_prid, p->v_id, SpvStorageClassStorageBuffer);
@@ -569,7 +610,7 @@ static uint32_t emit_types(const struct pass *p, uint32_t *o)
 }
 
 int llct_spirv_instrument_ex(const uint32_t *w, size_t n, uint32_t set, uint32_t site_base,
-			     int by_address, struct llct_spirv_instr *r)
+			     int flags, struct llct_spirv_instr *r)
 {
 	memset(r, 0, sizeof(*r));
 	if (n < 5 || w[0] != SpvMagicNumber || w[3] > (n + 16) * 4) {
@@ -589,7 +630,7 @@ int llct_spirv_instrument_ex(const uint32_t *w, size_t n, uint32_t set, uint32_t
 			 .bound = w[3],
 			 .next = w[3],
 			 .site_base = site_base,
-			 .by_addr = by_address,
+			 .by_addr = !!(flags & LLCT_SPIRV_BY_ADDRESS),
 			 .version = w[1]};
 	struct layout l = {0};
 	p.ids = calloc(p.bound + 1, sizeof(*p.ids));
@@ -603,16 +644,25 @@ int llct_spirv_instrument_ex(const uint32_t *w, size_t n, uint32_t set, uint32_t
 	if (!p.t_uint)
 		p.t_uint = p.new_uint = p.next++;
 	scan_declarations(&p, &l);
+	p.sg = !!(flags & (p.fragment  ? LLCT_SPIRV_SUBGROUP_FRAGMENT
+			   : p.compute ? LLCT_SPIRV_SUBGROUP_COMPUTE
+				       : 0));
+	p.coalesce = p.sg && (flags & LLCT_SPIRV_COALESCE);
+	p.tile_shift = (int)((uint32_t)flags >> 8 & 63) - 1;
 	if ((r->why = plan_ids(&p)) || (r->why = find_parts(&p, &l))) {
 		pass_free(&p);
 		return -1;
 	}
 	rewrite_functions(&p, l.first_fn);
+	capture_spv_sg_finish(&p);
 	/* assemble: header, capabilities + ours, [extensions], ..., entry points (+ our variables),
 	   annotations + ours, types + ours, the rewritten functions; room for all of it */
 	size_t total = n + 12 + 3 * (size_t)l.n_entries + 34 + 4 + 3 + 5 + 16 + 4 * p.n_consts +
 		       12 + 2 + 3 * (size_t)l.n_entries + 4 + 3 + 4 + 4 + 8 + 16 + 11 +
-		       2 * (size_t)l.n_entries + 4 + 4 + 8 + 4 + 4 + p.n_out + (p.by_addr ? 48 : 0);
+		       2 * (size_t)l.n_entries + 4 + 4 + 8 + 4 + 4 + p.n_out +
+		       (p.by_addr ? 48 : 0) +
+		       (p.sg ? 6 + 4 + 7 + 8 + 12 + 2 * (size_t)l.n_entries : 0) +
+		       3 * p.n_nocontract + (p.t_slots ? 4 + 4 + 1 + 5 + 4 : 0);
 	uint32_t *o = p.oom ? NULL : malloc(total * sizeof(*o));
 	if (!o) {
 		free(p.sites);
@@ -624,6 +674,8 @@ int llct_spirv_instrument_ex(const uint32_t *w, size_t n, uint32_t set, uint32_t
 	k += emit_types(&p, o + k);
 	memcpy(o + k, p.out, p.n_out * 4), k += (uint32_t)p.n_out;
 	o[3] = p.next;
+	if (p.sg && o[1] < 0x10300) /* the subgroup operations are SPIR-V 1.3's */
+		o[1] = 0x10300;
 	r->words = o;
 	r->n_words = k;
 	r->sites = p.sites;

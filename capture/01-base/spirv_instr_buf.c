@@ -303,9 +303,12 @@ void capture_spv_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_
 		uint32_t vals[5] = {capture_spv_site_word(p, site), off,
 				    c && c->elem_id ? c->elem_id : zero, zero,
 				    capture_spv_pixel(p)};
-		capture_spv_record(p, vals);
+		/* the same bytes read by the lane before, in the same SM tile: one record
+		   (the site word is the subgroup's: one draw, one instruction) */
+		uint32_t cmp[2] = {off, vals[2]};
+		capture_spv_record_co(p, vals, cmp, vals[2] == zero ? 1 : 2, vals[4]);
 	} else {
-		uint32_t vals[3] = {site, off, wg};
-		capture_spv_record(p, vals);
+		uint32_t vals[3] = {site, off, wg}; /* a subgroup is in one workgroup */
+		capture_spv_record_co(p, vals, vals, 2, 0);
 	}
 }

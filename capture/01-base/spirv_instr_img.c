@@ -417,8 +417,17 @@ void capture_spv_image(struct pass *p, size_t i)
 	sd->grad = !!grad;
 	uint32_t word = capture_spv_site_word(p, site), pixel = capture_spv_pixel(p);
 	if (!sd->prefix) {
-		uint32_t vals[5] = {word, u, v, lod, pixel};
-		capture_spv_record(p, vals);
+		uint32_t vals[5] = {word, u, v, lod, pixel}, key[3], ok = 0;
+		if (dim == SpvDim2D && !grad && !elem_id)
+			ok = capture_spv_sample_key(p, (uint32_t)p->n_sites - 1,
+						    kind == LLCT_SPIRV_FETCH, si, it, u, v, lod,
+						    key);
+		if (ok) { /* coalesced with the lane before where it reads the same lines */
+			sd->coalesce = 1;
+			capture_spv_record_sample(p, vals, key, ok, pixel);
+		} else {
+			capture_spv_record(p, vals);
+		}
 		return;
 	}
 	/* the prefix's site word: the record's, its site replaced by LLCT_SPIRV_PREFIX_SITE */

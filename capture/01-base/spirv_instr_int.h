@@ -73,6 +73,31 @@ struct pass {
 	uint32_t skipped, tex_skipped;
 	uint32_t version; /* the module's SPIR-V version word */
 	uint32_t at;      /* the word offset of the instruction being rewritten */
+	/* subgroup reservation (spirv_instr_sg.c): one atomic takes room for a subgroup's records;
+	 * uvec4 (ballots), HelperInvocation (helpers write nothing), and the block being copied */
+	int sg, new_v4u, new_help, has_sg_cap[4];
+	uint32_t t_v4u, v_help, t_phelp;
+	/* coalescing (LLCT_SPIRV_COALESCE): a buffer record whose words equal the previous lane's
+	 * (and whose pixel is in the same SM tile) is not sent; SubgroupLocalInvocationId, the
+	 * SM tile's log2 (fragments; -1: not known, no coalescing there), and the words the
+	 * record being emitted compares (co_n of co_vals; its pixel, or 0) */
+	int coalesce, new_sgid, tile_shift;
+	uint32_t v_sgid, t_psgid;
+	uint32_t t_slots, c_slots; /* binding 1's uint[LLCT_SPIRV_SLOT_SITES], its length */
+	const uint32_t *co_vals;
+	uint32_t co_n, co_pixel, co_ok; /* co_ok: a bool id, this lane's record may be coalesced */
+	uint32_t *nocontract; /* ids decorated NoContraction (the sample key's products) */
+	size_t n_nocontract, cap_nocontract;
+	uint32_t cur_label, blk_label; /* its label now (after splits), and its own */
+	int no_split;                  /* it holds a loop's merge: records take a lane's atomic */
+	struct sg_image {              /* its OpSampledImages, made again after a split */
+		uint32_t type, orig, image, sampler, now;
+	} * simg;
+	size_t n_simg, cap_simg;
+	uint32_t (*relabel)[2]; /* (a split block's label, its last part's) for the OpPhis */
+	size_t n_relabel, cap_relabel;
+	size_t *phis; /* the module's OpPhis in out (word offsets) */
+	size_t n_phis, cap_phis;
 };
 
 void capture_spv_emit(struct pass *p, const uint32_t *words, size_t n);
@@ -94,6 +119,31 @@ uint32_t capture_spv_site_word(struct pass *p, uint32_t site);
 void capture_spv_record(struct pass *p, const uint32_t *vals);
 /* The same for n words (a prefix and its record: 2 x p->rec_words, taken at once). */
 void capture_spv_record_n(struct pass *p, const uint32_t *vals, uint32_t n);
+/* spirv_instr_sg.c: whether the subgroup reservation is on for this module (the flag asked for
+ * it, the stage has no demote); at a function body's instruction i: copies it, keeping the
+ * blocks' bookkeeping (labels, sampled images renamed after a split, the module's OpPhis);
+ * the word index a lane's n words take, reserved with one atomic for the subgroup (pc: the
+ * cursor's pointer; *keep: a bool id, false where a coalesced lane writes nothing, or 0), or 0
+ * where the block may not be split; after
+ * the functions, the OpPhis' parents renamed to the split blocks' last parts. */
+int capture_spv_sg_plan(struct pass *p);
+void capture_spv_sg_copy(struct pass *p, size_t i);
+uint32_t capture_spv_sg_reserve(struct pass *p, uint32_t pc, uint32_t n, uint32_t *keep);
+/* A buffer access's record, coalesced where the module coalesces (the n words of vals
+ * compared with the previous lane's; pixel: its tile too, or 0). */
+void capture_spv_record_co(struct pass *p, const uint32_t *vals, const uint32_t *cmp, uint32_t n,
+			   uint32_t pixel);
+/* spirv_instr_co.c: a 2D sample's, gather's or fetch's coalescing key (site: its index, below
+ * LLCT_SPIRV_SLOT_SITES;
+ * si, it: the sampled image and its image type; u, v, lod: the record's words) into key[3],
+ * and the bool id that says the lane may be coalesced; 0 where the module does not coalesce.
+ * Its record then goes through capture_spv_record_co with co_ok set. */
+uint32_t capture_spv_sample_key(struct pass *p, uint32_t site, int fetch, uint32_t si, uint32_t it,
+				uint32_t u, uint32_t v, uint32_t lod, uint32_t key[3]);
+void capture_spv_record_sample(struct pass *p, const uint32_t *vals, const uint32_t *key,
+			       uint32_t ok, uint32_t pixel);
+void capture_spv_sg_finish(struct pass *p);
+void capture_spv_sg_free(struct pass *p);
 /* Index id as a 32-bit uint id (converted if signed or of another width), or 0. */
 uint32_t capture_spv_as_uint(struct pass *p, uint32_t idx);
 /* spirv_instr_buf.c: whether pointer id leads to a buffer variable (0 and *c: its tracked

@@ -1,7 +1,8 @@
 /* spirv_instr_rec.c - capture tier 3's instrumentation pass, its output: the words it adds
  * (emitted before the instruction being copied), the uint constants they use, the sites, and
  * the code that appends a record to the record buffer (bound, or reached by its device
- * address), which the buffer and image passes call. */
+ * address; its room taken by the lane's own atomic or, spirv_instr_sg.c, the subgroup's),
+ * which the buffer and image passes call. */
 #include "spirv_instr_int.h"
 
 #include <spirv/unified1/spirv.h>
@@ -80,7 +81,7 @@ uint32_t capture_spv_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t 
 	s->kind = kind;
 	s->size = size;
 	s->element = element;
-	s->dim = s->arrayed = s->prefix = s->grad = s->bda = 0;
+	s->dim = s->arrayed = s->prefix = s->grad = s->bda = s->coalesce = 0;
 	s->word = p->at;
 	return capture_spv_konst(p, p->site_base + (uint32_t)p->n_sites++);
 }
@@ -124,14 +125,20 @@ void capture_spv_record_n(struct pass *p, const uint32_t *vals, uint32_t n)
 		capture_spv_emit4(p, SpvOpBitcast, p->t_pprec, base, a);
 	}
 	capture_spv_emit5(p, SpvOpAccessChain, pw, pc, base, capture_spv_konst(p, 0));
-	uint32_t add[7] = {7u << 16 | SpvOpAtomicIAdd,
-			   p->t_uint,
-			   i,
-			   pc,
-			   capture_spv_konst(p, SpvScopeDevice),
-			   capture_spv_konst(p, 0),
-			   capture_spv_konst(p, n)};
-	capture_spv_emit(p, add, 7);
+	uint32_t keep = 0,
+		 sgi = capture_spv_sg_reserve(p, pc, n, &keep); /* one atomic a subgroup */
+	if (sgi) {
+		i = sgi;
+	} else {
+		uint32_t add[7] = {7u << 16 | SpvOpAtomicIAdd,
+				   p->t_uint,
+				   i,
+				   pc,
+				   capture_spv_konst(p, SpvScopeDevice),
+				   capture_spv_konst(p, 0),
+				   capture_spv_konst(p, n)};
+		capture_spv_emit(p, add, 7);
+	}
 	capture_spv_emit5(p, SpvOpAccessChain, pw, pk, base, capture_spv_konst(p, 1));
 	if (p->by_addr) { /* a PhysicalStorageBuffer access says its alignment */
 		uint32_t ld[6] = {6u << 16 | SpvOpLoad,       p->t_uint, k, pk,
@@ -142,6 +149,11 @@ void capture_spv_record_n(struct pass *p, const uint32_t *vals, uint32_t n)
 	}
 	capture_spv_emit5(p, SpvOpIAdd, p->t_uint, il, i, capture_spv_konst(p, n - 1));
 	capture_spv_emit5(p, SpvOpULessThan, p->t_bool, ok, il, k); /* every word fits below cap */
+	if (keep) { /* a coalesced lane writes its words where overflow goes, never read */
+		uint32_t ok2 = p->next++;
+		capture_spv_emit5(p, SpvOpLogicalAnd, p->t_bool, ok2, ok, keep);
+		ok = ok2;
+	}
 	uint32_t sel[6] = {6u << 16 | SpvOpSelect, p->t_uint, j, ok, i, k};
 	capture_spv_emit(p, sel, 6);
 	for (uint32_t q = 0; q < n; q++) {
@@ -161,4 +173,13 @@ void capture_spv_record_n(struct pass *p, const uint32_t *vals, uint32_t n)
 			capture_spv_emit3(p, SpvOpStore, d, vals[q]);
 		}
 	}
+}
+
+void capture_spv_record_co(struct pass *p, const uint32_t *vals, const uint32_t *cmp, uint32_t n,
+			   uint32_t pixel)
+{
+	if (p->coalesce && (!pixel || p->tile_shift >= 0))
+		p->co_vals = cmp, p->co_n = n, p->co_pixel = pixel;
+	capture_spv_record(p, vals);
+	p->co_vals = NULL, p->co_n = 0, p->co_pixel = 0;
 }

@@ -31,6 +31,17 @@ uint32_t capture_view_layers(const struct track *t, uint64_t view)
 	return v->layers && v->layers < left ? v->layers : left;
 }
 
+uint32_t capture_view_levels(const struct track *t, uint64_t view)
+{
+	struct view *v = capture_hmap_get(&t->views, view);
+	struct img *im = v ? capture_hmap_get(&t->imgs, v->image) : NULL;
+	uint32_t mips = im && im->s.mips ? im->s.mips : 1;
+	if (!im || v->mip >= mips)
+		return 0;
+	uint32_t left = mips - v->mip;
+	return v->levels && v->levels < left ? v->levels : left;
+}
+
 int capture_buffer_bytes(const struct track *t, uint64_t handle, uint64_t off, uint64_t size,
 			 uint64_t *addr, uint64_t *len)
 {

@@ -57,6 +57,7 @@ struct view {
 	uint64_t image;
 	uint32_t mip, layer;
 	uint32_t layers; /* layers it shows (VK_REMAINING_ARRAY_LAYERS as given) */
+	uint32_t levels; /* mip levels it shows (VK_REMAINING_MIP_LEVELS as given) */
 };
 
 /* A texel buffer view: the buffer range it shows. */
@@ -112,6 +113,9 @@ struct img *capture_view_image(const struct track *t, uint64_t view, uint32_t *m
 			       uint32_t *layer);
 /* The layers a view shows (at least 1; an arrayed or cube view more). */
 uint32_t capture_view_layers(const struct track *t, uint64_t view);
+/* The mip levels a view shows (its image's from its first to the last, or fewer), 0 if it is
+ * not known. */
+uint32_t capture_view_levels(const struct track *t, uint64_t view);
 /* Buffer handle's bytes [off, off + size) clamped to the buffer (size VK_WHOLE_SIZE: to its
  * end) as an address range; 0 when the buffer is unknown, unbound or the range empty. */
 int capture_buffer_bytes(const struct track *t, uint64_t handle, uint64_t off, uint64_t size,

@@ -105,6 +105,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 		capture_drop_pushed(c, b);
 		b->app_stats = b->app_occl = b->app_prims = b->app_xfb = b->multiview = 0;
 		b->rec_pipe = b->rec_cpipe = 0;
+		memset(b->rec_sets, 0, sizeof(b->rec_sets));
 		b->n_crec_used = 0; /* record buffers are reused from the first */
 		b->n_draws = 0;
 		b->no_twins = 0;

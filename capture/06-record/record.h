@@ -30,6 +30,7 @@ struct crec {
 	VkDeviceMemory mem;
 	uint32_t *map;
 	uint32_t cap;
+	VkDeviceSize info; /* a draw room: where its draws' slots start (binding 1), else 0 */
 	VkDescriptorPool pool;
 	VkDescriptorSet set;
 };
@@ -49,6 +50,8 @@ struct cbuf {
 	int copies, executes;     /* this recording has copies, executes secondaries */
 	/* what recording has reached (tier 2's shadow draws depend on it) */
 	uint64_t rec_pipe; /* the graphics pipeline bound */
+	uint64_t rec_sets[8]; /* the graphics descriptor sets bound (tier 3's coalescing looks at
+				 the views of a draw's samples when it is recorded) */
 	int rec_in_pass;   /* inside a render pass instance */
 	int rec_discard;   /* rasterizer discard, as vkCmdSetRasterizerDiscardEnable set it */
 	VkPrimitiveTopology rec_topology; /* as vkCmdSetPrimitiveTopology set it */

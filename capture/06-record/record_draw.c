@@ -154,6 +154,9 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipel
 			m->u.set.compute = point == VK_PIPELINE_BIND_POINT_COMPUTE;
 			m->u.set.index = first + i;
 			m->u.set.set = H(sets[i]);
+			struct cbuf *b_ = capture_hmap_get(&c_->tr->cbufs, H(cb));
+			if (b_ && point == VK_PIPELINE_BIND_POINT_GRAPHICS && first + i < 8)
+				b_->rec_sets[first + i] = H(sets[i]);
 		});
 }
 

@@ -135,7 +135,7 @@ void instr_pipeline(struct capture_device *c, VkPipelineCache cache,
 	else
 		why = "out of memory";
 	pthread_mutex_unlock(&c->lock);
-	if (!why && llct_spirv_instrument_ex(words, n, set, 0, c->t3->by_address, &ins))
+	if (!why && llct_spirv_instrument_ex(words, n, set, 0, instr_spirv_flags(c), &ins))
 		why = ins.why;
 	else if (!why && ins.skipped)
 		why = "the instrumentation cannot follow some of its buffer accesses";
@@ -202,7 +202,11 @@ int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct 
 	int by_addr = with_set && c->t3->by_address;
 	VkDeviceSize at = 4 * ((VkDeviceSize)words + 12), align = c->t3->id_align;
 	at = (at + align - 1) / align * align;
-	if (capture_host_buffer_ex(c, by_addr ? at + 16 : 4 * ((VkDeviceSize)words + 12),
+	VkDeviceSize end = by_addr ? at + 16 : 4 * ((VkDeviceSize)words + 12), info = 0;
+	VkDeviceSize slot = instr_slot_bytes(c->t3->id_align);
+	if (with_set == 2) /* a draw room: its draws' slots after the records */
+		info = (end + align - 1) / align * align, end = info + slot * INSTR_MAX_DRAWS;
+	if (capture_host_buffer_ex(c, end,
 				   VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
 				       (by_addr ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0),
 				   by_addr ? VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT : 0, &r->buf,
@@ -210,6 +214,12 @@ int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct 
 		return -1;
 	r->map = map;
 	r->cap = words;
+	r->info = info;
+	for (uint32_t k = 0; info && k < INSTR_MAX_DRAWS; k++) { /* slot k: draw k, no views */
+		uint32_t *s = (uint32_t *)((char *)map + info + k * slot);
+		s[0] = k;
+		memset(s + 1, 0, 4 * INSTR_SLOT_SITES);
+	}
 	if (!with_set)
 		return 0;
 	if (by_addr) {
@@ -232,8 +242,9 @@ int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct 
 	if (d->d.AllocateDescriptorSets(dev, &si, &r->set) != VK_SUCCESS)
 		goto fail;
 	/* binding 0 the records, binding 1 the draw numbers (one slot, at a dynamic offset) */
-	VkDescriptorBufferInfo dbi[2] = {{r->buf, by_addr ? at : 0, by_addr ? 8 : VK_WHOLE_SIZE},
-					 {c->t3->ids.buf, 0, 16}};
+	VkDescriptorBufferInfo dbi[2] = {
+	    {r->buf, by_addr ? at : 0, by_addr ? 8 : 4 * ((VkDeviceSize)words + 12)},
+	    {info ? r->buf : c->t3->ids.buf, info, info ? slot : 16}};
 	VkWriteDescriptorSet wr[2] = {{.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
 				       .dstSet = r->set,
 				       .descriptorCount = 1,

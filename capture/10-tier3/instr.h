@@ -5,6 +5,7 @@
 #ifndef LLCT_CAPTURE_INSTR_H
 #define LLCT_CAPTURE_INSTR_H
 
+#include "spirv.h"
 #include "tier2.h"
 
 /* Tier 3's own state (the device record's t3, made by device.c for tier 3). */
@@ -22,6 +23,10 @@ struct tier3_state {
 	int by_address; /* record buffers reached by their device address (bufferDeviceAddress is
 			   on): binding 0 is their address, so a room may pass the storage-buffer
 			   range; else binding 0 is the room itself */
+	int sg;         /* LLCT_SPIRV_SUBGROUP_* stages: a subgroup's records take one atomic, and
+			   LLCT_SPIRV_COALESCE: buffer records coalesced */
+	int tile_shift; /* log2 of the SM tile (fragments' coalescing), or -1 */
+	uint32_t line;  /* the footprint model's line size */
 	/* rooms (rooms.c) one-time command buffers gave back, for the next recordings, and the
 	   largest sort index given back */
 	struct crec pool[FREC_ROOMS];
@@ -31,14 +36,30 @@ struct tier3_state {
 	uint64_t rooms_made, rooms_reused; /* draw-record rooms allocated, and taken from pool */
 	unsigned expand_threads; /* a big draw's records worked out on this many threads */
 	uint64_t twins_outside;  /* submissions outside the frames captured that ran twins */
+	/* LLCT_CAPTURE_COALESCE_STATS: what a subgroup coalescer would drop (instr_coalesce.h):
+	 * sample and buffer records ([0], [1]), those of 8- and 32-lane groups whose lines another
+	 * one in it touched, and the LLC records those made all the same (their touches that
+	 * missed the SM's cache) */
+	int co_stats;
+	uint64_t co_records[2], co_drop[2][2], co_llc[2];
 	uint32_t frec_scanned;   /* frame + 1 in which the command buffers were last looked at for
 				    room (a settled twin lead starts it again) */
 };
 
 struct llct_spirv_site;
 #define INSTR_MAX_DRAWS 16384 /* instrumented draws a command buffer recording */
-/* A host-visible buffer of `words` words (+ spill), with a set when with_set: 0, or -1.
- * Calls down: without the lock. */
+/* A draw's slot in its room (binding 1 at a dynamic offset): its number, then a word for each
+ * of its first INSTR_SLOT_SITES sites telling a coalescing sample how the view bound there
+ * lays out its lines (instr_coalesce_site), written when the draw is recorded. */
+#define INSTR_SLOT_SITES LLCT_SPIRV_SLOT_SITES
+static inline uint32_t instr_slot_bytes(uint32_t id_align)
+{
+	uint32_t want = 4 * (1 + INSTR_SLOT_SITES);
+	return (want + id_align - 1) / id_align * id_align;
+}
+/* A host-visible buffer of `words` words (+ spill), with a set when with_set: 0, or -1; with_set
+ * 2 (a draw room): binding 1 its own slots, INSTR_MAX_DRAWS of them after the words, else the
+ * shared draw numbers. Calls down: without the lock. */
 int instr_buffer(struct capture_device *c, uint32_t words, int with_set, struct crec *r);
 void instr_buffer_free(struct layer_device *d, struct crec *r);
 /* Tier 3's draw records of b's last execution: how many its draws wanted (every room's), and
@@ -129,5 +150,19 @@ int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct p
 /* The expansion of a dispatch: its records as line accesses; -1 when it has none. */
 int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 		  const struct pipe *p, struct instr_result *res);
+
+/* instr_slots.c: draw slot's words for its coalescing samples (the views bound to p's sites in
+ * b as it is recorded); with the lock. */
+void instr_slot_fill(struct capture_device *c, const struct cbuf *b, const struct pipe *p,
+		     uint32_t *slot);
+
+/* The instrumentation's flags for this device (llct_spirv_instrument_ex). */
+static inline int instr_spirv_flags(const struct capture_device *c)
+{
+	int f = (c->t3->by_address ? LLCT_SPIRV_BY_ADDRESS : 0) | c->t3->sg;
+	if ((f & LLCT_SPIRV_COALESCE) && c->t3->tile_shift >= 0)
+		f |= LLCT_SPIRV_TILE_SHIFT(c->t3->tile_shift);
+	return f;
+}
 
 #endif

@@ -129,7 +129,7 @@ void instr_graphics(struct capture_device *c, VkPipelineCache cache,
 		if (!words[k])
 			continue;
 		if (llct_spirv_instrument_ex(words[k], n[k], set, k ? (uint32_t)ins[0].n_sites : 0,
-					     c->t3->by_address, &ins[k]))
+					     instr_spirv_flags(c), &ins[k]))
 			why = ins[k].why;
 		else if (ins[k].skipped)
 			why = k ? "the instrumentation cannot follow some of its vertex shader's "
@@ -286,7 +286,7 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 			if (have)
 				continue;
 			struct crec r;
-			if (instr_buffer(c, words, 1, &r))
+			if (instr_buffer(c, words, 2, &r))
 				break;
 			r.map[0] = 0, r.map[1] = r.cap;
 			pthread_mutex_lock(&c->lock);
@@ -306,10 +306,14 @@ void instr_draw_begin(VkCommandBuffer cb, struct draw_query *dq)
 	}
 	pthread_mutex_lock(&c->lock);
 	b->n_draws++;
-	VkDescriptorSet s = b->frec[k % b->n_frec].set;
+	struct crec *room = &b->frec[k % b->n_frec];
+	VkDescriptorSet s = room->set;
 	dq->orig = b->rec_pipe;
+	uint32_t slot = instr_slot_bytes(c->t3->id_align), off = k * slot;
+	struct pipe *bound = capture_hmap_get(&c->ps->pipes, b->rec_pipe);
+	if (room->info && bound) /* the draw's views, for its samples' coalescing */
+		instr_slot_fill(c, b, bound, (uint32_t *)((char *)room->map + room->info + off));
 	pthread_mutex_unlock(&c->lock);
-	uint32_t off = k * c->t3->id_align;
 	d->d.CmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, twin);
 	d->d.CmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, set, 1, &s, 1,
 				   &off);

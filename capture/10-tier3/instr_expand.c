@@ -7,6 +7,7 @@
  * bound to them; a draw whose sites need the device lock to be looked up record by record (an
  * array of images indexed at run time, a device address) is expanded on one thread. */
 #include "instr.h"
+#include "instr_coalesce.h"
 #include "spirv.h"
 
 #include <math.h>
@@ -125,6 +126,7 @@ struct touch {
 	uint64_t line;
 	uint32_t sm, site;
 	uint8_t stream, op, tex;
+	uint8_t co; /* LLCT_CAPTURE_COALESCE_STATS: the groups that would drop its record */
 };
 
 /* A lane's touches of its window of records, and its own copy of the sites' state (each lane
@@ -136,6 +138,8 @@ struct __attribute__((aligned(128))) lane {
 	int oom;
 	uint32_t unplaced;
 	struct bda_cache bk;
+	struct co_ring *co; /* LLCT_CAPTURE_COALESCE_STATS: the records before (else NULL) */
+	uint64_t co_records[2], co_drop[2][2]; /* [samples, buffer accesses][8, 32 lanes] */
 	/* its window: the records (and the prefix before each, or NULL) */
 	const uint32_t **rec, **pre;
 	size_t n_rec;
@@ -151,7 +155,7 @@ struct draw_x {
 };
 
 static void put(struct lane *ln, uint64_t line, int stream, int op, uint32_t sm, uint32_t site,
-		int tex)
+		int tex, unsigned co)
 {
 	if (ln->n == ln->cap) {
 		size_t cap = ln->cap ? 2 * ln->cap : 4096;
@@ -162,19 +166,35 @@ static void put(struct lane *ln, uint64_t line, int stream, int op, uint32_t sm,
 		}
 		ln->t = t, ln->cap = cap;
 	}
-	ln->t[ln->n++] = (struct touch){line, sm, site, (uint8_t)stream, (uint8_t)op, (uint8_t)tex};
+	ln->t[ln->n++] =
+	    (struct touch){line, sm, site, (uint8_t)stream, (uint8_t)op, (uint8_t)tex, (uint8_t)co};
 }
 
-/* Lines first..last of a buffer access, read and/or written as the site's kind says. */
+/* Lines first..last of a buffer access, read and/or written as the site's kind says (co: the
+ * groups a coalescer would drop its record in). */
 static void put_lines(struct lane *ln, const struct llct_spirv_site *st, uint64_t first,
-		      uint64_t last, uint32_t L, int stream, uint32_t sm, uint32_t site)
+		      uint64_t last, uint32_t L, int stream, uint32_t sm, uint32_t site,
+		      unsigned co)
 {
 	for (uint64_t l = first; l <= last; l++) {
 		if (llct_spirv_site_reads(st->kind))
-			put(ln, l * L, stream, LLCT_OP_READ, sm, site, 0);
+			put(ln, l * L, stream, LLCT_OP_READ, sm, site, 0, co);
 		if (llct_spirv_site_writes(st->kind))
-			put(ln, l * L, stream, LLCT_OP_WRITE, sm, site, 0);
+			put(ln, l * L, stream, LLCT_OP_WRITE, sm, site, 0, co);
 	}
+}
+
+/* LLCT_CAPTURE_COALESCE_STATS: the groups that would drop record r (first word w0) touching
+ * lines[0..nl), counted in the lane. */
+static unsigned co_count(struct lane *ln, uint32_t w0, uint32_t sm, const uint64_t *lines,
+			 uint32_t nl, int sample)
+{
+	if (!ln->co)
+		return 0;
+	unsigned co = co_look(ln->co, w0, sm, lines, nl);
+	ln->co_records[!sample]++;
+	ln->co_drop[!sample][0] += co & 1, ln->co_drop[!sample][1] += co >> 1;
+	return co;
 }
 
 /* Record r's touches (x: the prefix record before it, or NULL). */
@@ -212,7 +232,7 @@ static void record_touches(const struct draw_x *d, struct lane *ln, const uint32
 		if (!found)
 			ln->unplaced++;
 		else
-			put_lines(ln, st, ad / L, (ad + size - 1) / L, L, stream, sm, tsite);
+			put_lines(ln, st, ad / L, (ad + size - 1) / L, L, stream, sm, tsite, 0);
 		return;
 	}
 	if (site >= p->tw.n_sites || !ln->sa[site].ok) {
@@ -227,9 +247,9 @@ static void record_touches(const struct draw_x *d, struct lane *ln, const uint32
 		uint64_t l = instr_storage_line(a->im, st, L, a->mip, a->layer, &a->m, &a->at_layer,
 						r[1], r[2], r[3]);
 		if (llct_spirv_site_reads(st->kind))
-			put(ln, l, LLCT_STREAM_OTHER, LLCT_OP_READ, sm, tsite, 0);
+			put(ln, l, LLCT_STREAM_OTHER, LLCT_OP_READ, sm, tsite, 0, 0);
 		if (llct_spirv_site_writes(st->kind))
-			put(ln, l, LLCT_STREAM_OTHER, LLCT_OP_WRITE, sm, tsite, 0);
+			put(ln, l, LLCT_STREAM_OTHER, LLCT_OP_WRITE, sm, tsite, 0, 0);
 		return;
 	}
 	if (st->kind < LLCT_SPIRV_SAMPLE) { /* a buffer */
@@ -238,26 +258,37 @@ static void record_touches(const struct draw_x *d, struct lane *ln, const uint32
 			ln->unplaced++;
 			return;
 		}
-		put_lines(ln, st, (a->addr + r[1]) / L, (a->addr + r[1] + size - 1) / L, L,
-			  a->stream, sm, tsite);
+		uint64_t first = (a->addr + r[1]) / L, last = (a->addr + r[1] + size - 1) / L;
+		unsigned co = 0;
+		if (ln->co && last - first < 16) {
+			uint64_t lines[16];
+			for (uint64_t l = first; l <= last; l++)
+				lines[l - first] = l;
+			co = co_count(ln, r[0], sm, lines, (uint32_t)(last - first + 1), 0);
+		}
+		put_lines(ln, st, first, last, L, a->stream, sm, tsite, co);
 		return;
 	}
 	uint64_t lines[16];
 	uint32_t nl = texel_lines(st, a, L, r[1], r[2], r[3], x ? &x[2] : NULL, lines);
+	unsigned co = co_count(ln, r[0], sm, lines, nl, 1);
 	for (uint32_t q = 0; q < nl; q++)
-		put(ln, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, tsite, 1);
+		put(ln, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, tsite, 1, co);
 }
 
 static void lane_run(const struct draw_x *d, struct lane *ln)
 {
 	ln->n = 0;
+	if (ln->co)
+		ln->co->n = 0; /* a window's records alone: the same for any number of threads */
 	for (size_t i = 0; i < ln->n_rec; i++)
 		record_touches(d, ln, ln->rec[i], ln->pre[i]);
 }
 
-/* The lane's touches to the model, in order (prev: the last texel line and SM touched). */
+/* The lane's touches to the model, in order (prev: the last texel line and SM touched; llc:
+ * the LLC records made by touches of records a coalescer would drop, for 8 and 32 lanes). */
 static void lane_apply(struct capture_device *c, const struct lane *ln, uint64_t *prev,
-		       uint32_t *site)
+		       uint32_t *site, uint64_t llc[2])
 {
 	struct llct_fp *fp = c->out->fp;
 	for (size_t i = 0; i < ln->n; i++) {
@@ -270,7 +301,10 @@ static void lane_apply(struct capture_device *c, const struct lane *ln, uint64_t
 				continue;
 			*prev = key;
 		}
+		uint64_t hits = t->co ? llct_fp_filtered(fp) : 0;
 		llct_fp_touch(fp, t->line, t->stream, t->op, t->sm, 1);
+		if (t->co && llct_fp_filtered(fp) == hits) /* it missed: an LLC record */
+			llc[0] += t->co & 1, llc[1] += t->co >> 1;
 	}
 }
 
@@ -427,7 +461,8 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		ln->sa = calloc(p->tw.n_sites ? p->tw.n_sites : 1, sizeof(*ln->sa));
 		ln->rec = malloc(WINDOW * sizeof(*ln->rec));
 		ln->pre = malloc(WINDOW * sizeof(*ln->pre));
-		oom = !ln->sa || !ln->rec || !ln->pre;
+		ln->co = c->t3->co_stats ? malloc(sizeof(*ln->co)) : NULL;
+		oom = !ln->sa || !ln->rec || !ln->pre || (c->t3->co_stats && !ln->co);
 	}
 	/* each site's view (sampled images) or buffer: looked up once, each lane its own copy (an
 	   element given at run time: again when it changes, serially) */
@@ -437,7 +472,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			for (unsigned k = 1; k < n; k++)
 				lanes[k].sa[s] = lanes[0].sa[s];
 		}
-	uint64_t prev = UINT64_MAX;
+	uint64_t prev = UINT64_MAX, llc[2] = {0, 0};
 	uint32_t site = UINT32_MAX;
 	const uint32_t *pre = NULL; /* a prefix whose record comes in the next window */
 	/* On the expansion thread the records are expanded without the device lock, as a draw is
@@ -461,7 +496,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			lane_run(&d, &lanes[0]);
 		for (unsigned k = 0; k < n; k++) {
 			oom |= lanes[k].oom;
-			lane_apply(c, &lanes[k], &prev, &site);
+			lane_apply(c, &lanes[k], &prev, &site, llc);
 		}
 	}
 	if (crewed)
@@ -470,7 +505,14 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 	llct_fp_set_site(c->out->fp, 0);
 	for (unsigned k = 0; k < 16; k++) {
 		res->unplaced += lanes[k].unplaced;
+		for (int s = 0; s < 2; s++) {
+			c->t3->co_records[s] += lanes[k].co_records[s];
+			c->t3->co_drop[s][0] += lanes[k].co_drop[s][0];
+			c->t3->co_drop[s][1] += lanes[k].co_drop[s][1];
+		}
 		free(lanes[k].sa), free(lanes[k].t), free(lanes[k].rec), free(lanes[k].pre);
+		free(lanes[k].co);
 	}
+	c->t3->co_llc[0] += llc[0], c->t3->co_llc[1] += llc[1];
 	return oom ? -1 : 0;
 }

@@ -422,6 +422,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_CreateImageView(VkDevice device,
 		v->mip = info->subresourceRange.baseMipLevel;
 		v->layer = info->subresourceRange.baseArrayLayer;
 		v->layers = info->subresourceRange.layerCount;
+		v->levels = info->subresourceRange.levelCount;
 	}
 	pthread_mutex_unlock(&c->lock);
 	return r;

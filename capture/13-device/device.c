@@ -92,6 +92,7 @@ static struct capture_device *device_new(struct layer_device *d, struct capture_
 	c->twin_lead = set->twin_lead;
 	c->t2->xfb_guess = set->xfb_guess;
 	c->t3->max_records = set->records;
+	c->t3->co_stats = set->coalesce_stats;
 	c->t3->frec_max = 5 * set->draw_room;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	c->t3->expand_threads = set->expand_threads ? set->expand_threads
@@ -154,6 +155,14 @@ static const char *choose_tier(struct capture_device *c, struct layer_device *d,
 			c->frag_instr = prep->frag; /* fragment shaders too (their stores) */
 			c->t3->vert_instr = prep->frag && prep->vstores; /* and vertex shaders */
 			c->t3->by_address = d->bda; /* records by device address */
+			c->t3->sg = d->sg;          /* one atomic a subgroup's records */
+			/* coalescing fragments' records needs the SM tile as a shift */
+			uint32_t T = fc->tile ? fc->tile : 16;
+			c->t3->tile_shift = -1;
+			c->t3->line = fc->line;
+			for (int b = 0; b < 16; b++)
+				if (T == 1u << b)
+					c->t3->tile_shift = b;
 			fc->rc_lines[LLCT_STREAM_CS] = 16384 / fc->line;
 			fc->rc_lines[LLCT_STREAM_OTHER] = 8192 / fc->line;
 		} else if (wanted == 3) {
@@ -195,7 +204,11 @@ static void room_limits(struct capture_device *c, struct layer_device *d,
 			props2(d->phys, &p2);
 			alloc = m3.maxMemoryAllocationSize ? m3.maxMemoryAllocationSize : alloc;
 		}
-		uint64_t alloc_words = (alloc - 4096) / 4 / 5 * 5;
+		/* less the draws' slots after the records */
+		uint64_t slots = (uint64_t)instr_slot_bytes(c->t3->id_align) * INSTR_MAX_DRAWS +
+				 2 * c->t3->id_align;
+		uint64_t alloc_words =
+		    alloc > 4096 + slots ? (alloc - 4096 - slots) / 4 / 5 * 5 : 5;
 		if ((uint64_t)c->t3->frec_max > alloc_words)
 			c->t3->frec_max = (uint32_t)alloc_words;
 	} else if ((uint64_t)c->t3->frec_max > range_words) {
@@ -270,6 +283,24 @@ static void note_settings(struct capture_device *c, struct layer_device *d,
 		llct_writer_set(c->out->w, "capture.twin_lead", lead);
 		snprintf(v, sizeof(v), "%u", c->t3->expand_threads);
 		llct_writer_set(c->out->w, "capture.expand_threads", v);
+		int sg = c->t3->sg,
+		    both = LLCT_SPIRV_SUBGROUP_FRAGMENT | LLCT_SPIRV_SUBGROUP_COMPUTE;
+		llct_writer_set(c->out->w, "capture.subgroup_reserve",
+				(sg & both) == both
+				    ? "fragment and compute: one atomic a subgroup's records"
+				: sg & LLCT_SPIRV_SUBGROUP_FRAGMENT
+				    ? "fragment: one atomic a subgroup's records"
+				: sg & both ? "compute: one atomic a subgroup's records"
+					    : "off: one atomic a recording invocation");
+		llct_writer_set(
+		    c->out->w, "capture.coalesce",
+		    !(sg & LLCT_SPIRV_COALESCE) ? "off: every buffer access recorded"
+		    : c->t3->tile_shift >= 0
+			? "buffer accesses and texture reads: a lane whose record the lane "
+			  "before it in its subgroup stands for (the same bytes; a 2D texture's "
+			  "same lines; fragments: in the same SM tile) sends none"
+			: "buffer accesses of compute shaders only (the SM tile is not a power "
+			  "of two)");
 	}
 	if (set->renderdoc[0])
 		rdc_open(c, set->renderdoc);

@@ -16,6 +16,7 @@
 #include "pipes.h"
 #include "record.h"
 #include "settings.h"
+#include "spirv.h"
 #include "submit.h"
 #include "tier.h"
 #include "tier2.h"
@@ -41,15 +42,45 @@ int capture_tier_wanted(void)
 	return set.disabled ? 0 : set.tier;
 }
 
-/* Whether tier 3's records may go by device address (LLCT_CAPTURE_RECORDS_BY_ADDRESS). */
-static int by_address_wanted(void)
+/* Whether tier 3's records may go by device address (LLCT_CAPTURE_RECORDS_BY_ADDRESS), and
+ * take one atomic a subgroup (LLCT_CAPTURE_SUBGROUP_RESERVE). */
+static int by_address_wanted(int *sg)
 {
 	struct capture_settings set;
 	char why[400];
+	*sg = 0;
 	if (capture_settings_read(&set, capture_getenv_ud, NULL, why, sizeof(why)))
 		return 0;
 	capture_settings_release(&set);
+	*sg = set.no_sg ? 0 : set.no_coalesce ? 1 : 3; /* 2: coalescing too */
 	return !set.no_bda;
+}
+
+/* The stages where the device runs the subgroup ballot and arithmetic operations tier 3's
+ * reservation uses (a 1.1 device and instance): LLCT_SPIRV_SUBGROUP_* flags. */
+static int subgroup_stages(struct layer_instance *inst, VkPhysicalDevice phys, int coalesce)
+{
+	PFN_vkGetPhysicalDeviceProperties2 props2 = inst->d.GetPhysicalDeviceProperties2
+							? inst->d.GetPhysicalDeviceProperties2
+							: inst->d.GetPhysicalDeviceProperties2KHR;
+	if (!props2)
+		return 0;
+	VkPhysicalDeviceSubgroupProperties s = {
+	    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+	VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+					  .pNext = &s};
+	props2(phys, &p2);
+	VkSubgroupFeatureFlags need = VK_SUBGROUP_FEATURE_BASIC_BIT |
+				      VK_SUBGROUP_FEATURE_BALLOT_BIT |
+				      VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+	if ((s.supportedOperations & need) != need)
+		return 0;
+	/* coalescing: ShuffleUp (shuffle relative) in both stages */
+	int co = coalesce && (s.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT);
+	return (s.supportedStages & VK_SHADER_STAGE_FRAGMENT_BIT ? LLCT_SPIRV_SUBGROUP_FRAGMENT
+								 : 0) |
+	       (s.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT ? LLCT_SPIRV_SUBGROUP_COMPUTE : 0) |
+	       (co ? LLCT_SPIRV_COALESCE : 0);
 }
 
 static int has_extension(struct layer_instance *inst, VkPhysicalDevice phys, const char *name)
@@ -113,8 +144,10 @@ void capture_prepare_device(struct layer_instance *inst, VkPhysicalDevice phys,
 	   of it (the two may not both be on) */
 	int old = inst->api_version < VK_API_VERSION_1_1 || dp.apiVersion < VK_API_VERSION_1_1;
 	int v12 = inst->api_version >= VK_API_VERSION_1_2 && dp.apiVersion >= VK_API_VERSION_1_2;
-	int bda_ext = 0;
-	if (tier >= 3 && features2 && !old && by_address_wanted() &&
+	int bda_ext = 0, sg_wanted = 0, bda_wanted = by_address_wanted(&sg_wanted);
+	if (tier >= 3 && !old && sg_wanted)
+		p->sg = subgroup_stages(inst, phys, sg_wanted > 1);
+	if (tier >= 3 && features2 && !old && bda_wanted &&
 	    !named_ext(info, VK_EXT_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME) &&
 	    (v12 || named_ext(info, BDA_EXT) || (bda_ext = has_extension(inst, phys, BDA_EXT)))) {
 		VkPhysicalDeviceBufferDeviceAddressFeatures b = {

@@ -120,6 +120,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL layer_CreateDevice(VkPhysicalDevice phys,
 	dev->occl_query = prep.occl;
 	dev->xfb = prep.xfb;
 	dev->bda = prep.bda;
+	dev->sg = prep.sg;
 	llct_device_dispatch_init(&dev->d, *out, gdpa);
 	/* An app on an older API may only have the extension form of a core command. */
 	llct_device_dispatch_fallbacks(&dev->d);

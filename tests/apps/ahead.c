@@ -14,7 +14,10 @@
  * a storage buffer within lavapipe's 128 MiB maxStorageBufferRange, as Minetest's and 0 A.D.'s
  * biggest draws are; tier 3 reaches its rooms by device address so that one can hold them).
  *
- * usage: ahead [FRAMES [DRAWS [wide]]] (default 12, 1) */
+ * With "nearest", the texture is sampled with nearest filtering (one texel a sample: where a
+ * pixel's texel and its bilinear pair fall in different lines, tier 3's coalescing must tell).
+ *
+ * usage: ahead [FRAMES [DRAWS [wide|nearest]]] (default 12, 1) */
 #include "vkapp.h"
 
 #include "fullscreen.vert.h"
@@ -30,6 +33,8 @@ int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 12, draws = argc > 2 ? atoi(argv[2]) : 1;
 	int wide = argc > 3 && !strcmp(argv[3], "wide");
+	if (argc > 3 && !strcmp(argv[3], "nearest"))
+		app_filter = VK_FILTER_NEAREST;
 	app_open("ahead", 0, NULL, NULL);
 	VkDeviceMemory m_out, m_rb;
 	/* the texture's upload, waited for (a submission, and so a frame, of its own) */

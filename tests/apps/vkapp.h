@@ -357,12 +357,15 @@ static inline VkImageView app_texture(uint32_t size)
 	return app_view(tex, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
 }
 
-/* A set with one combined image sampler (linear, repeat) of `view` for the fragment stage, and a
- * pipeline layout of that set alone. */
+/* The filter app_sampled_set's sampler takes (a program may pick nearest before calling it). */
+static VkFilter app_filter = VK_FILTER_LINEAR;
+
+/* A set with one combined image sampler (app_filter, repeat) of `view` for the fragment stage,
+ * and a pipeline layout of that set alone. */
 static inline VkDescriptorSet app_sampled_set(VkImageView view, VkPipelineLayout *layout)
 {
 	VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-	sci.magFilter = sci.minFilter = VK_FILTER_LINEAR;
+	sci.magFilter = sci.minFilter = app_filter;
 	sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
 	VkSampler sampler;
 	CHECK(vkCreateSampler(dev, &sci, NULL, &sampler));

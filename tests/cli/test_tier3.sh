@@ -16,6 +16,10 @@ xvfb=""
 trap '[ -n "$xvfb" ] && kill $xvfb 2>/dev/null; rm -rf "$T"' EXIT
 export XDG_RUNTIME_DIR=$T
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+# the record counts and rooms' losses below are the raw records' (one a sample or access, as
+# the programs' sizes give them): coalescing off here; test_coalesce.sh checks it changes no LLC
+# record
+export LLCT_CAPTURE_COALESCE=0
 . "$(dirname "$0")/lib.sh"
 q() { sqlite3 -batch -noheader "$1" "$2"; }
 if ! "$GATHER" 1 >/dev/null 2>"$T/apperr"; then

@@ -3,7 +3,8 @@
  * give an answer without a crash or a read past the input, the same answer twice; a rewrite,
  * when there is one, is the input with words inserted (never fewer) and is itself refused a
  * second rewrite; an instrumented copy of a module SPIRV-Tools' validator accepts is accepted
- * too (the seeds are the test programs' shaders, so mutations stay near valid modules). */
+ * too, with and without the subgroup reservation and coalescing (the seeds are the test programs'
+ * shaders, so mutations stay near valid modules). */
 #include "spirv.h"
 
 #include <spirv-tools/libspirv.h>
@@ -42,19 +43,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(x);
 	free(y);
-	struct llct_spirv_instr ins;
-	if (llct_spirv_instrument(w, n, 7, 0, &ins) == 0) {
-		static spv_context ctx;
-		if (!ctx)
-			ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
-		if (ins.n_words < n)
+	/* each lane's atomic, a subgroup's one, and coalesced (an SM tile of 16 pixels) */
+	static const int flags[3] = {0, LLCT_SPIRV_SUBGROUP_FRAGMENT | LLCT_SPIRV_SUBGROUP_COMPUTE,
+				     LLCT_SPIRV_SUBGROUP_FRAGMENT | LLCT_SPIRV_SUBGROUP_COMPUTE |
+					 LLCT_SPIRV_COALESCE | LLCT_SPIRV_TILE_SHIFT(4)};
+	for (int f = 0; f < 3; f++) {
+		struct llct_spirv_instr ins;
+		if (llct_spirv_instrument_ex(w, n, 7, 0, flags[f], &ins) == 0) {
+			static spv_context ctx;
+			if (!ctx)
+				ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
+			if (ins.n_words < n)
+				abort();
+			if (spvValidateBinary(ctx, w, n, NULL) == SPV_SUCCESS &&
+			    spvValidateBinary(ctx, ins.words, ins.n_words, NULL) != SPV_SUCCESS)
+				abort(); /* a valid module made invalid */
+			llct_spirv_instr_free(&ins);
+		} else if (!ins.why) {
 			abort();
-		if (spvValidateBinary(ctx, w, n, NULL) == SPV_SUCCESS &&
-		    spvValidateBinary(ctx, ins.words, ins.n_words, NULL) != SPV_SUCCESS)
-			abort(); /* a valid module made invalid */
-		llct_spirv_instr_free(&ins);
-	} else if (!ins.why) {
-		abort();
+		}
 	}
 	free(w);
 	return 0;

@@ -29,6 +29,18 @@ static int check_count;
 		}                                                                                  \
 	} while (0)
 
+/* A check that says why it failed (printf-style). */
+#define CHECK_MSG(cond, ...)                                                                       \
+	do {                                                                                       \
+		check_count++;                                                                     \
+		if (!(cond)) {                                                                     \
+			check_failures++;                                                          \
+			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
+	} while (0)
+
 /* Prints the tally and returns the process exit status. */
 static inline int check_done(const char *name)
 {

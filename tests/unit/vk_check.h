@@ -1,5 +1,5 @@
 /* vk_check.h - for the unit tests that run Vulkan programs (with tests/apps/vkapp.h): VK(x)
- * ends the test on a failed Vulkan call; check.h's CHECK and CHECK_MSG, a check that says why;
+ * ends the test on a failed Vulkan call; check.h's CHECK and CHECK_MSG;
  * a color target with its render pass and framebuffer; the record buffer instrumented shaders
  * append to, descriptor sets from one pool, a command buffer run once, and the barrier that
  * makes fresh images readable by shaders. */
@@ -17,16 +17,6 @@
 	} while (0)
 #undef CHECK
 #include "check.h"
-#define CHECK_MSG(cond, ...)                                                                       \
-	do {                                                                                       \
-		check_count++;                                                                     \
-		if (!(cond)) {                                                                     \
-			check_failures++;                                                          \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
 
 /* A w x w RGBA8 color target, a render pass that clears it, and its framebuffer. */
 struct target {
