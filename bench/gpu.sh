@@ -235,6 +235,23 @@ if a=$(timed 10) && b=$(timed 310); then # a GPU's frame is well under a millise
 	done
 else echo "ahead: the plain runs failed"; fails=$((fails + 1)); fi
 
+# tier 3's records sent one a sample against coalesced in the subgroup (LLCT_CAPTURE_COALESCE):
+# the raw records the device wrote, its wait and the LLC records per stream (the same within
+# 5%: the order the device's threads append records moves per-SM cache hits)
+echo "== fewer records (ahead, frames 10-11 of 12, tier 3: coalescing off, on)"
+printf '%-9s %10s %9s %9s %9s  %s\n' coalesce raw seconds waiting expanding "LLC counts"
+for co in 0 1; do
+	t0=$(now)
+	if LLCT_CAPTURE_COALESCE=$co capture "co$co" 3 10-11 app_ahead 12 >"$out/co$co.counts"; then
+		took=$(secs "$t0" "$(now)")
+		same="-"
+		[ "$co" = 1 ] && { read -r nd big < <(compare 0.05 "$out/co0.counts" "$out/co1.counts"); [ "$nd" = 0 ] && same="same within 5%+4 (largest $big)" || { same="DIFFERS ($nd rows, largest $big)"; fails=$((fails + 1)); }; }
+		printf '%-9s %10s %9s %9s %9s  %s\n' "$co" "$(setting "$out/co$co-t3.llct" capture.raw.shader_records)" "$took" \
+			"$(setting "$out/co$co-t3.llct" capture.seconds.waiting_for_counts)" "$(setting "$out/co$co-t3.llct" capture.seconds.expanding)" "$same"
+	else echo "coalesce $co: the capture failed"; fails=$((fails + 1)); fi
+done
+grep -q "^coalesce yes" "$out/probe.txt" || could_not+=("tier 3 coalescing (subgroup ballot, arithmetic and shuffle)")
+
 for f in "$out"/*-t*.counts; do
 	ref=${f%.counts}.ref
 	[ -f "$ref" ] && [ "$(compare 0.05 "$ref" "$f" | cut -d' ' -f1)" != 0 ] && { echo "-- $(basename "${f%.counts}"): lavapipe (<) against this device (>), first rows"; diff "$ref" "$f" | grep '^[<>]' | head -8; }

@@ -38,6 +38,7 @@ static void ops(char *out, size_t n, VkSubgroupFeatureFlags s)
 		 {VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, "arithmetic"},
 		 {VK_SUBGROUP_FEATURE_BALLOT_BIT, "ballot"},
 		 {VK_SUBGROUP_FEATURE_SHUFFLE_BIT, "shuffle"},
+		 {VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT, "shuffle_relative"},
 		 {VK_SUBGROUP_FEATURE_QUAD_BIT, "quad"}};
 	out[0] = 0;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -120,6 +121,16 @@ int main(void)
 		printf("subgroup_size %u\n", sg.subgroupSize);
 		printf("subgroup_stages %s\n", st);
 		printf("subgroup_ops %s\n", op);
+		/* tier 3: one atomic a subgroup's records (basic, ballot, arithmetic) and
+		   coalescing (shuffle too), in the stages that have them */
+		VkSubgroupFeatureFlags need = VK_SUBGROUP_FEATURE_BASIC_BIT |
+					      VK_SUBGROUP_FEATURE_BALLOT_BIT |
+					      VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+		int res = (sg.supportedOperations & need) == need,
+		    co = res && (sg.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT);
+		printf("subgroup_reserve %s (tier 3's one atomic a subgroup; stages: %s)\n",
+		       res ? "yes" : "no", st);
+		printf("coalesce %s (tier 3's coalesced records)\n", co ? "yes" : "no");
 		printf("max_storage_buffer_range %u\n", p->limits.maxStorageBufferRange);
 		printf("timestamp_period_ns %g\n", (double)p->limits.timestampPeriod);
 		/* where the layer's read-back buffers can live: it takes host-visible, coherent

@@ -91,8 +91,9 @@ struct llct_spirv_site {
 	uint8_t grad;  /* a gradient sample: the level word holds rho^2 (float), the larger squared
 			  length of the two gradients in texels: the level is log2(rho^2) / 2 */
 	uint8_t coalesce; /* a fragment sample that sends no record where the lane before it
-			     read the same lines (LLCT_SPIRV_COALESCE): it reads how the view
-			     lays out its lines from the draw's slot, word 1 + its site */
+			     read the same lines (LLCT_SPIRV_COALESCE): the word of the draw's
+			     slot it reads how the view lays out its lines from (1, 2, ...), else
+			     0 */
 	uint32_t word; /* the instruction's word offset in the module given (its site in the
 			  trace's `sites` table) */
 };
@@ -151,11 +152,11 @@ int llct_spirv_instrument(const uint32_t *words, size_t n_words, uint32_t set, u
 #define LLCT_SPIRV_SUBGROUP_COMPUTE 4
 /* With the subgroup reservation, a buffer access's record is not sent where the lane before
  * it in the subgroup records the same bytes (fragments: in the same SM tile, whose log2 + 1 is
- * flags >> 8 & 63; 0: fragments do not coalesce); the device runs ShuffleUp there too. */
+ * flags >> 8 & 63; 0: fragments do not coalesce); the device runs Shuffle there too. */
 #define LLCT_SPIRV_COALESCE 8
-/* Coalescing samples read the draw's slot (binding 1): its number, then a word for each of
- * the first LLCT_SPIRV_SLOT_SITES sites saying how the view there lays out its lines. */
-#define LLCT_SPIRV_SLOT_SITES 15
+/* Coalescing samples read the draw's slot (binding 1): its number, then a word for each of up
+ * to LLCT_SPIRV_SLOT_SITES coalescing samples saying how the view there lays out its lines. */
+#define LLCT_SPIRV_SLOT_SITES 31
 #define LLCT_SPIRV_TILE_SHIFT(s) ((int)((s) + 1) << 8)
 int llct_spirv_instrument_ex(const uint32_t *words, size_t n_words, uint32_t set,
 			     uint32_t site_base, int flags, struct llct_spirv_instr *r);

@@ -408,7 +408,7 @@ static uint32_t emit_capabilities(const struct pass *p, const struct layout *l, 
 		k += put2(o + k, SpvOpCapability, SpvCapabilityPhysicalStorageBufferAddresses);
 	static const uint32_t sg_caps[4] = {
 	    SpvCapabilityGroupNonUniform, SpvCapabilityGroupNonUniformBallot,
-	    SpvCapabilityGroupNonUniformArithmetic, SpvCapabilityGroupNonUniformShuffleRelative};
+	    SpvCapabilityGroupNonUniformArithmetic, SpvCapabilityGroupNonUniformShuffle};
 	for (int c = 0; c < 4; c++)
 		if (p->sg && !p->has_sg_cap[c] && (c < 3 || p->coalesce))
 			k += put2(o + k, SpvOpCapability, sg_caps[c]);
@@ -451,11 +451,11 @@ static uint32_t emit_annotations(const struct pass *p, uint32_t set, uint32_t *o
 			  SpvBuiltInHelperInvocation);
 	if (p->new_help && p->version >= 0x10600) /* 1.6: HelperInvocation is Volatile */
 		k += put3(o + k, SpvOpDecorate, p->v_help, SpvDecorationVolatile);
-	if (p->new_sgid)
-		k += put4(o + k, SpvOpDecorate, p->v_sgid, SpvDecorationBuiltIn,
-			  SpvBuiltInSubgroupLocalInvocationId);
-	if (p->new_sgid && p->fragment) /* a fragment's integer input */
-		k += put3(o + k, SpvOpDecorate, p->v_sgid, SpvDecorationFlat);
+	if (p->new_lt)
+		k += put4(o + k, SpvOpDecorate, p->v_lt, SpvDecorationBuiltIn,
+			  SpvBuiltInSubgroupLtMask);
+	if (p->new_lt && p->fragment) /* a fragment's integer input */
+		k += put3(o + k, SpvOpDecorate, p->v_lt, SpvDecorationFlat);
 	for (size_t i = 0; i < p->n_nocontract; i++)
 		k += put3(o + k, SpvOpDecorate, p->nocontract[i], SpvDecorationNoContraction);
 	if (p->graphics) { /* binding 1: the draw */
@@ -477,7 +477,7 @@ static uint32_t emit_entry(const struct pass *p, const uint32_t *e, uint32_t *o)
 {
 	uint32_t len = e[0] >> 16, k = 0, v14 = p->version >= 0x10400;
 	uint32_t extra = v14 * (1 + !!p->graphics) + !!p->new_wg + !!p->new_fc + !!p->new_vi +
-			 !!p->new_help + !!p->new_sgid;
+			 !!p->new_help + !!p->new_lt;
 	o[k++] = (len + extra) << 16 | SpvOpEntryPoint;
 	memcpy(o + k, e + 1, (len - 1) * 4);
 	k += len - 1;
@@ -493,8 +493,8 @@ static uint32_t emit_entry(const struct pass *p, const uint32_t *e, uint32_t *o)
 		o[k++] = p->v_fc;
 	if (p->new_help)
 		o[k++] = p->v_help;
-	if (p->new_sgid)
-		o[k++] = p->v_sgid;
+	if (p->new_lt)
+		o[k++] = p->v_lt;
 	return k;
 }
 
@@ -528,7 +528,7 @@ static uint32_t emit_preamble(const struct pass *p, const struct layout *l, uint
 		if (i == l->at_annot_end)
 			k += emit_annotations(p, set, o + k);
 		if (op == SpvOpEntryPoint && (p->version >= 0x10400 || p->new_wg || p->new_fc ||
-					      p->new_vi || p->new_help || p->new_sgid)) {
+					      p->new_vi || p->new_help || p->new_lt)) {
 			k += emit_entry(p, w + i, o + k);
 			continue;
 		}
@@ -572,8 +572,8 @@ static uint32_t emit_types(const struct pass *p, uint32_t *o)
 		k += put4(o + k, SpvOpTypeVector, p->t_v4u, p->t_uint, 4);
 	if (p->new_help)
 		k += input_var(o + k, p->t_phelp, p->t_bool, p->v_help);
-	if (p->new_sgid)
-		k += input_var(o + k, p->t_psgid, p->t_uint, p->v_sgid);
+	if (p->new_lt)
+		k += input_var(o + k, p->t_plt, p->t_v4u, p->v_lt);
 	/* the record buffer: {uint cursor; uint cap; uint data[]} */
 	k += put3(o + k, SpvOpTypeRuntimeArray, p->t_rarr, p->t_uint);
 	k += put5(o + k, SpvOpTypeStruct, p->t_rec, p->t_uint, p->t_uint, p->t_rarr);

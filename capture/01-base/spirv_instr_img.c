@@ -419,11 +419,10 @@ void capture_spv_image(struct pass *p, size_t i)
 	if (!sd->prefix) {
 		uint32_t vals[5] = {word, u, v, lod, pixel}, key[3], ok = 0;
 		if (dim == SpvDim2D && !grad && !elem_id)
-			ok = capture_spv_sample_key(p, (uint32_t)p->n_sites - 1,
-						    kind == LLCT_SPIRV_FETCH, si, it, u, v, lod,
-						    key);
+			ok = capture_spv_sample_key(p, p->n_co, kind == LLCT_SPIRV_FETCH, si, it, u,
+						    v, lod, key);
 		if (ok) { /* coalesced with the lane before where it reads the same lines */
-			sd->coalesce = 1;
+			sd->coalesce = (uint8_t)++p->n_co;
 			capture_spv_record_sample(p, vals, key, ok, pixel);
 		} else {
 			capture_spv_record(p, vals);

@@ -76,14 +76,16 @@ struct pass {
 	/* subgroup reservation (spirv_instr_sg.c): one atomic takes room for a subgroup's records;
 	 * uvec4 (ballots), HelperInvocation (helpers write nothing), and the block being copied */
 	int sg, new_v4u, new_help, has_sg_cap[4];
+	int demotes; /* the module may demote: helpers are asked with OpIsHelperInvocationEXT */
 	uint32_t t_v4u, v_help, t_phelp;
 	/* coalescing (LLCT_SPIRV_COALESCE): a buffer record whose words equal the previous lane's
-	 * (and whose pixel is in the same SM tile) is not sent; SubgroupLocalInvocationId, the
+	 * (and whose pixel is in the same SM tile) is not sent; SubgroupLtMask, the
 	 * SM tile's log2 (fragments; -1: not known, no coalescing there), and the words the
 	 * record being emitted compares (co_n of co_vals; its pixel, or 0) */
-	int coalesce, new_sgid, tile_shift;
-	uint32_t v_sgid, t_psgid;
+	int coalesce, new_lt, tile_shift;
+	uint32_t v_lt, t_plt;      /* SubgroupLtMask (a uvec4 Input) and its pointer type */
 	uint32_t t_slots, c_slots; /* binding 1's uint[LLCT_SPIRV_SLOT_SITES], its length */
+	uint32_t n_co;             /* coalescing samples so far: the next one's slot word - 1 */
 	const uint32_t *co_vals;
 	uint32_t co_n, co_pixel, co_ok; /* co_ok: a bool id, this lane's record may be coalesced */
 	uint32_t *nocontract; /* ids decorated NoContraction (the sample key's products) */
@@ -133,8 +135,8 @@ uint32_t capture_spv_sg_reserve(struct pass *p, uint32_t pc, uint32_t n, uint32_
  * compared with the previous lane's; pixel: its tile too, or 0). */
 void capture_spv_record_co(struct pass *p, const uint32_t *vals, const uint32_t *cmp, uint32_t n,
 			   uint32_t pixel);
-/* spirv_instr_co.c: a 2D sample's, gather's or fetch's coalescing key (site: its index, below
- * LLCT_SPIRV_SLOT_SITES;
+/* spirv_instr_co.c: a 2D sample's, gather's or fetch's coalescing key (site: its word in the
+ * draw's slot less 1, below LLCT_SPIRV_SLOT_SITES;
  * si, it: the sampled image and its image type; u, v, lod: the record's words) into key[3],
  * and the bool id that says the lane may be coalesced; 0 where the module does not coalesce.
  * Its record then goes through capture_spv_record_co with co_ok set. */

@@ -14,8 +14,8 @@
  * that the new one uses is made again there (a sampled image must be used in the block that
  * makes it). A block holding a loop's merge instruction (a loop header, which must stay the
  * block its back edge names) is not split: its records take a lane's atomic each, as before.
- * Modules that demote invocations to helpers keep the lanes' atomics (a demoted lane's
- * HelperInvocation may change under it). */
+ * In modules that may demote invocations to helpers (discard as Zink compiles it) a lane asks
+ * OpIsHelperInvocationEXT, which sees a demotion, instead of reading HelperInvocation. */
 #include "spirv_instr_int.h"
 
 #include <spirv/unified1/spirv.h>
@@ -31,17 +31,12 @@ int capture_spv_sg_plan(struct pass *p)
 	}
 	for (size_t i = 5; i < p->n; i += w[i] >> 16) {
 		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
-		if (op == SpvOpDemoteToHelperInvocation ||
-		    (op == SpvOpCapability && len >= 2 &&
-		     w[i + 1] == SpvCapabilityDemoteToHelperInvocation)) {
-			p->sg = 0;
-			return 0;
-		}
 		if (op == SpvOpCapability && len >= 2) {
+			p->demotes |= w[i + 1] == SpvCapabilityDemoteToHelperInvocation;
 			p->has_sg_cap[0] |= w[i + 1] == SpvCapabilityGroupNonUniform;
 			p->has_sg_cap[1] |= w[i + 1] == SpvCapabilityGroupNonUniformBallot;
 			p->has_sg_cap[2] |= w[i + 1] == SpvCapabilityGroupNonUniformArithmetic;
-			p->has_sg_cap[3] |= w[i + 1] == SpvCapabilityGroupNonUniformShuffleRelative;
+			p->has_sg_cap[3] |= w[i + 1] == SpvCapabilityGroupNonUniformShuffle;
 		} else if (op == SpvOpTypeVector && len >= 4 && w[i + 2] == p->t_uint &&
 			   w[i + 3] == 4 && !p->t_v4u) {
 			p->t_v4u = w[i + 1];
@@ -50,17 +45,17 @@ int capture_spv_sg_plan(struct pass *p)
 			   p->ids[w[i + 1]].op == SpvOpVariable) {
 			p->v_help = w[i + 1];
 		} else if (op == SpvOpDecorate && len >= 4 && w[i + 2] == SpvDecorationBuiltIn &&
-			   w[i + 3] == SpvBuiltInSubgroupLocalInvocationId && w[i + 1] < p->bound &&
+			   w[i + 3] == SpvBuiltInSubgroupLtMask && w[i + 1] < p->bound &&
 			   p->ids[w[i + 1]].op == SpvOpVariable) {
-			p->v_sgid = w[i + 1];
+			p->v_lt = w[i + 1];
 		}
 	}
 	if (!p->t_v4u)
 		p->new_v4u = 1, p->t_v4u = p->next++;
-	if (p->fragment && !p->v_help)
+	if (p->fragment && !p->v_help && !p->demotes)
 		p->new_help = 1, p->v_help = p->next++, p->t_phelp = p->next++;
-	if (p->coalesce && !p->v_sgid)
-		p->new_sgid = 1, p->v_sgid = p->next++, p->t_psgid = p->next++;
+	if (p->coalesce && !p->v_lt)
+		p->new_lt = 1, p->v_lt = p->next++, p->t_plt = p->next++;
 	if (p->coalesce && p->fragment && p->tile_shift >= 0) /* binding 1's slot words */
 		p->t_slots = p->next++, p->c_slots = p->next++;
 	if (p->coalesce && p->fragment && !p->t_int) { /* the sample key's levels */
@@ -172,34 +167,32 @@ static void emit6(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t 
 	capture_spv_emit(p, i, 6);
 }
 
-/* Whether this lane's record may go unsent (coalesced): the lane before it in the subgroup
- * records (live) the same compared words, in the same SM tile. */
+/* Whether this lane's record may go unsent (coalesced): the nearest lane below it in the
+ * subgroup that records (live: its record comes just before this one's) records the same
+ * compared words, in the same SM tile, and (samples) both lanes' keys stand for their lines. */
 static uint32_t coalesced(struct pass *p, uint32_t live, uint32_t sc)
 {
-	uint32_t z = capture_spv_konst(p, 0), one = capture_spv_konst(p, 1);
-	uint32_t me = p->next++, bl = p->next++, first = p->next++, m1 = p->next++, idx = p->next++,
-		 pb = p->next++, nf = p->next++, prev = p->next++;
-	if (p->co_ok) { /* a sample: only lanes whose key stands for their lines */
-		uint32_t both = p->next++;
-		capture_spv_emit5(p, SpvOpLogicalAnd, p->t_bool, both, live, p->co_ok);
-		live = both;
-	}
-	capture_spv_emit4(p, SpvOpLoad, p->t_uint, me, p->v_sgid);
+	uint32_t z = capture_spv_konst(p, 0);
+	uint32_t lt = p->next++, bl = p->next++, below = p->next++, nb = p->next++, has = p->next++,
+		 pid = p->next++;
+	capture_spv_emit4(p, SpvOpLoad, p->t_v4u, lt, p->v_lt);
 	capture_spv_emit5(p, SpvOpGroupNonUniformBallot, p->t_v4u, bl, sc, live);
-	capture_spv_emit5(p, SpvOpIEqual, p->t_bool, first, me, z);
-	capture_spv_emit5(p, SpvOpISub, p->t_uint, m1, me, one);
-	uint32_t sel[6] = {6u << 16 | SpvOpSelect, p->t_uint, idx, first, z, m1};
-	capture_spv_emit(p, sel, 6);
-	emit6(p, SpvOpGroupNonUniformBallotBitExtract, p->t_bool, pb, sc, bl, idx);
-	capture_spv_emit4(p, SpvOpLogicalNot, p->t_bool, nf, first);
-	capture_spv_emit5(p, SpvOpLogicalAnd, p->t_bool, prev, nf, pb);
-	uint32_t same = prev;
-	if (p->co_ok) {
-		uint32_t a = p->next++;
+	capture_spv_emit5(p, SpvOpBitwiseAnd, p->t_v4u, below, bl, lt);
+	emit6(p, SpvOpGroupNonUniformBallotBitCount, p->t_uint, nb, sc, SpvGroupOperationReduce,
+	      below);
+	capture_spv_emit5(p, SpvOpUGreaterThan, p->t_bool, has, nb, z);
+	capture_spv_emit5(p, SpvOpGroupNonUniformBallotFindMSB, p->t_uint, pid, sc, below);
+	uint32_t same = has;
+	uint32_t words[5] = {0, 0, 0, 0, 0}, nw = 0;
+	if (p->co_ok) { /* a sample: this lane's key and the other's stand for their lines */
+		uint32_t a = p->next++, ok = p->next++;
 		capture_spv_emit5(p, SpvOpLogicalAnd, p->t_bool, a, same, p->co_ok);
-		same = a;
+		uint32_t s6[6] = {6u << 16 | SpvOpSelect,  p->t_uint, ok, p->co_ok,
+				  capture_spv_konst(p, 1), z};
+		capture_spv_emit(p, s6, 6);
+		same = a, words[nw++] = ok; /* the other's must be 1 too: compared below */
 	}
-	uint32_t words[4] = {0, 0, 0, 0}, nw = 0;
+
 	for (uint32_t q = 0; q < p->co_n && q < 3; q++)
 		words[nw++] = p->co_vals[q];
 	if (p->co_pixel) { /* the pixel's tile: x >> s | (y >> s) << 16 */
@@ -218,7 +211,7 @@ static uint32_t coalesced(struct pass *p, uint32_t live, uint32_t sc)
 	}
 	for (uint32_t q = 0; q < nw; q++) {
 		uint32_t pv = p->next++, eq = p->next++, a = p->next++;
-		emit6(p, SpvOpGroupNonUniformShuffleUp, p->t_uint, pv, sc, words[q], one);
+		emit6(p, SpvOpGroupNonUniformShuffle, p->t_uint, pv, sc, words[q], pid);
 		capture_spv_emit5(p, SpvOpIEqual, p->t_bool, eq, pv, words[q]);
 		capture_spv_emit5(p, SpvOpLogicalAnd, p->t_bool, a, same, eq);
 		same = a;
@@ -236,7 +229,12 @@ uint32_t capture_spv_sg_reserve(struct pass *p, uint32_t pc, uint32_t n, uint32_
 		 first = p->next++, lead = p->next++, tot = p->next++, a = p->next++, m = p->next++,
 		 got = p->next++, phi = p->next++, base = p->next++, off = p->next++,
 		 at = p->next++;
-	if (p->v_help) { /* the lanes that record: not helpers */
+	if (p->fragment && p->demotes) { /* the lanes that record: not helpers, even demoted */
+		uint32_t h = p->next++;
+		uint32_t is[3] = {3u << 16 | SpvOpIsHelperInvocationEXT, p->t_bool, h};
+		capture_spv_emit(p, is, 3);
+		capture_spv_emit4(p, SpvOpLogicalNot, p->t_bool, live, h);
+	} else if (p->v_help) { /* the lanes that record: not helpers */
 		uint32_t h = p->next++;
 		capture_spv_emit4(p, SpvOpLoad, p->t_bool, h, p->v_help);
 		capture_spv_emit4(p, SpvOpLogicalNot, p->t_bool, live, h);

@@ -49,8 +49,8 @@ struct tier3_state {
 struct llct_spirv_site;
 #define INSTR_MAX_DRAWS 16384 /* instrumented draws a command buffer recording */
 /* A draw's slot in its room (binding 1 at a dynamic offset): its number, then a word for each
- * of its first INSTR_SLOT_SITES sites telling a coalescing sample how the view bound there
- * lays out its lines (instr_coalesce_site), written when the draw is recorded. */
+ * of up to INSTR_SLOT_SITES coalescing samples telling it how the view bound there lays out
+ * its lines (instr_slots.c), written when the draw is recorded. */
 #define INSTR_SLOT_SITES LLCT_SPIRV_SLOT_SITES
 static inline uint32_t instr_slot_bytes(uint32_t id_align)
 {

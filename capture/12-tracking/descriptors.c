@@ -420,6 +420,8 @@ static void push_set(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipelineLa
 			capture_free_dset(s);
 		s = NULL;
 		cap_fail(c, "out of memory tracking push descriptors");
+		if (!compute)
+			cbuf->rec_sets[set] = 0;
 	}
 	if (s) {
 		cbuf->pushed[cbuf->n_pushed++] = key;
@@ -431,6 +433,8 @@ static void push_set(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipelineLa
 					s->slot[s->first[i] + k] = *from;
 			}
 		cbuf->push_last[compute][set] = key;
+		if (!compute) /* what tier 3's coalescing looks up as the draw is recorded */
+			cbuf->rec_sets[set] = key;
 		fill(s, a, b);
 		struct cmd *m = capture_record(c, cb, C_BIND_SET);
 		if (m) {

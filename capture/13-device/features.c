@@ -75,8 +75,8 @@ static int subgroup_stages(struct layer_instance *inst, VkPhysicalDevice phys, i
 				      VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
 	if ((s.supportedOperations & need) != need)
 		return 0;
-	/* coalescing: ShuffleUp (shuffle relative) in both stages */
-	int co = coalesce && (s.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT);
+	/* coalescing: shuffles too */
+	int co = coalesce && (s.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_BIT);
 	return (s.supportedStages & VK_SHADER_STAGE_FRAGMENT_BIT ? LLCT_SPIRV_SUBGROUP_FRAGMENT
 								 : 0) |
 	       (s.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT ? LLCT_SPIRV_SUBGROUP_COMPUTE : 0) |

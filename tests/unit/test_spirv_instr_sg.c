@@ -3,7 +3,8 @@
  * instrumented with a subgroup's records taking one atomic, with coalescing, and by device
  * address, passes SPIRV-Tools' validator as SPIR-V 1.3 at least, with the same sites as without;
  * each record takes its room through one subgroup reservation except the one in a loop header
- * (sg_flow.frag optimized), which keeps a lane's atomic; coalescing reads the draw's slot and
+ * (sg_flow.frag optimized), which keeps a lane's atomic; a module that demotes lanes
+ * (sg_demote.frag) asks OpIsHelperInvocationEXT; coalescing reads the draw's slot and
  * marks the sites it coalesces (samples, fetches, explicit levels; not gradients). That the
  * records themselves are the same, access for access after the SM's caches, is checked on the
  * device by tests/cli/test_coalesce.sh. */
@@ -31,6 +32,7 @@
 #include "sample6.frag.h"
 #include "sample_heap.frag.h"
 #include "samplers.frag.h"
+#include "sg_demote.frag.h"
 #include "sg_flow.frag.h"
 #include "sg_flow_os.frag.h"
 #include "shadow.frag.h"
@@ -52,8 +54,8 @@ static int valid(const uint32_t *w, size_t n, spv_target_env env, const char *wh
 	return r == SPV_SUCCESS;
 }
 
-/* Instructions op in a module (the subgroup's reservations: OpGroupNonUniformBallotBitCount
- * Reduce, one each). */
+/* Instructions op in a module (the subgroup's reservations: OpGroupNonUniformIAdd Reduce, one
+ * each). */
 static unsigned count(const uint32_t *w, size_t n, uint32_t op, int reduce)
 {
 	unsigned k = 0;
@@ -88,6 +90,7 @@ static const struct mod {
     M("sample6.frag", spv_sample6_frag),
     M("sample_heap.frag", spv_sample_heap_frag),
     M("samplers.frag", spv_samplers_frag),
+    M("sg_demote.frag", spv_sg_demote_frag),
     M("sg_flow.frag", spv_sg_flow_frag),
     M("sg_flow.frag (-Os)", spv_sg_flow_os_frag),
     M("shadow.frag", spv_shadow_frag),
@@ -123,8 +126,7 @@ static void validates(void)
 				  "%s: %zu sites, %u skipped (plain %zu, %u)", what, r.n_sites,
 				  r.skipped, plain.n_sites, plain.skipped);
 			/* one reservation a record, the atomics the same in number */
-			unsigned res =
-			    count(r.words, r.n_words, SpvOpGroupNonUniformBallotBitCount, 1);
+			unsigned res = count(r.words, r.n_words, SpvOpGroupNonUniformIAdd, 1);
 			unsigned at = count(r.words, r.n_words, SpvOpAtomicIAdd, 0);
 			unsigned in_header = mods[m].w == spv_sg_flow_os_frag;
 			CHECK_MSG(at == atomics && res + in_header + own == atomics,
@@ -145,9 +147,11 @@ static void coalesced_sites(void)
 	for (size_t s = 0; s < r.n_sites; s++) {
 		const struct llct_spirv_site *st = &r.sites[s];
 		if (st->kind >= LLCT_SPIRV_SAMPLE && st->kind <= LLCT_SPIRV_GATHER)
-			samples++, co += st->coalesce;
+			samples++, co += !!st->coalesce;
 		fetch_co += st->kind == LLCT_SPIRV_FETCH && st->coalesce;
-		CHECK_MSG(!st->coalesce || s < LLCT_SPIRV_SLOT_SITES, "site %zu coalesces", s);
+		CHECK_MSG(!st->coalesce || st->coalesce == co,
+			  "site %zu reads slot word %u, want %u", s, st->coalesce,
+			  co); /* in order: 1, 2, ... */
 		CHECK_MSG(!st->coalesce || (!st->grad && !st->prefix), "site %zu coalesces", s);
 	}
 	/* two samples, the fetch and the explicit level: all four */
@@ -167,6 +171,16 @@ static void coalesced_sites(void)
 	for (size_t s = 0; s < t.n_sites; s++)
 		CHECK_MSG(!t.sites[s].coalesce, "site %zu coalesces without a tile", s);
 	llct_spirv_instr_free(&t);
+	llct_spirv_instr_free(&r);
+	/* a module that demotes: helpers asked after the demotion, no HelperInvocation added */
+	CHECK(llct_spirv_instrument_ex(spv_sg_demote_frag, N(spv_sg_demote_frag), 5, 0, CO, &r) ==
+	      0);
+	CHECK(count(r.words, r.n_words, SpvOpIsHelperInvocationEXT, 0) >= 2);
+	for (size_t i = 5; i < r.n_words; i += r.words[i] >> 16)
+		CHECK_MSG((r.words[i] & 0xffff) != SpvOpDecorate ||
+			      r.words[i + 2] != SpvDecorationBuiltIn ||
+			      r.words[i + 3] != SpvBuiltInHelperInvocation,
+			  "HelperInvocation declared in a module that demotes");
 	llct_spirv_instr_free(&r);
 }
 
