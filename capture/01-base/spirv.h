@@ -150,9 +150,11 @@ int llct_spirv_instrument(const uint32_t *words, size_t n_words, uint32_t set, u
  * ballot and arithmetic operations in that stage. */
 #define LLCT_SPIRV_SUBGROUP_FRAGMENT 2
 #define LLCT_SPIRV_SUBGROUP_COMPUTE 4
+#define LLCT_SPIRV_SUBGROUP_VERTEX 16 /* vertex modules too (GPUs; not lavapipe) */
 /* With the subgroup reservation, a buffer access's record is not sent where the lane before
  * it in the subgroup records the same bytes (fragments: in the same SM tile, whose log2 + 1 is
- * flags >> 8 & 63; 0: fragments do not coalesce); the device runs Shuffle there too. */
+ * flags >> 8 & 63; 0: fragments do not coalesce; vertices: in the same 32-vertex warp); the
+ * device runs Shuffle there too. */
 #define LLCT_SPIRV_COALESCE 8
 /* Coalescing samples read the draw's slot (binding 1): its number, then a word for each of up
  * to LLCT_SPIRV_SLOT_SITES coalescing samples saying how the view there lays out its lines. */

@@ -646,6 +646,7 @@ int llct_spirv_instrument_ex(const uint32_t *w, size_t n, uint32_t set, uint32_t
 	scan_declarations(&p, &l);
 	p.sg = !!(flags & (p.fragment  ? LLCT_SPIRV_SUBGROUP_FRAGMENT
 			   : p.compute ? LLCT_SPIRV_SUBGROUP_COMPUTE
+			   : p.vertex  ? LLCT_SPIRV_SUBGROUP_VERTEX
 				       : 0));
 	p.coalesce = p.sg && (flags & LLCT_SPIRV_COALESCE);
 	p.tile_shift = (int)((uint32_t)flags >> 8 & 63) - 1;

@@ -178,7 +178,7 @@ void capture_spv_record_n(struct pass *p, const uint32_t *vals, uint32_t n)
 void capture_spv_record_co(struct pass *p, const uint32_t *vals, const uint32_t *cmp, uint32_t n,
 			   uint32_t pixel)
 {
-	if (p->coalesce && (!pixel || p->tile_shift >= 0))
+	if (p->coalesce && (!pixel || p->vertex || p->tile_shift >= 0))
 		p->co_vals = cmp, p->co_n = n, p->co_pixel = pixel;
 	capture_spv_record(p, vals);
 	p->co_vals = NULL, p->co_n = 0, p->co_pixel = 0;

@@ -25,7 +25,7 @@
 int capture_spv_sg_plan(struct pass *p)
 {
 	const uint32_t *w = p->w;
-	if (!p->sg || !(p->fragment || p->compute)) {
+	if (!p->sg || !(p->fragment || p->compute || p->vertex)) {
 		p->sg = 0;
 		return 0;
 	}
@@ -195,7 +195,12 @@ static uint32_t coalesced(struct pass *p, uint32_t live, uint32_t sc)
 
 	for (uint32_t q = 0; q < p->co_n && q < 3; q++)
 		words[nw++] = p->co_vals[q];
-	if (p->co_pixel) { /* the pixel's tile: x >> s | (y >> s) << 16 */
+	if (p->co_pixel && p->vertex) { /* the vertex's warp of 32, which picks its SM */
+		uint32_t t = p->next++;
+		capture_spv_emit5(p, SpvOpShiftRightLogical, p->t_uint, t, p->co_pixel,
+				  capture_spv_konst(p, 5));
+		words[nw++] = t;
+	} else if (p->co_pixel) { /* the pixel's tile: x >> s | (y >> s) << 16 */
 		uint32_t s = capture_spv_konst(p, (uint32_t)p->tile_shift);
 		uint32_t x = p->next++, tx = p->next++, ty = p->next++, ty16 = p->next++,
 			 t = p->next++;

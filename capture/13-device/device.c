@@ -283,15 +283,22 @@ static void note_settings(struct capture_device *c, struct layer_device *d,
 		llct_writer_set(c->out->w, "capture.twin_lead", lead);
 		snprintf(v, sizeof(v), "%u", c->t3->expand_threads);
 		llct_writer_set(c->out->w, "capture.expand_threads", v);
-		int sg = c->t3->sg,
-		    both = LLCT_SPIRV_SUBGROUP_FRAGMENT | LLCT_SPIRV_SUBGROUP_COMPUTE;
+		int sg = c->t3->sg;
+		char stages[96] = "";
+		static const struct {
+			int bit;
+			const char *name;
+		} st[3] = {{LLCT_SPIRV_SUBGROUP_VERTEX, "vertex"},
+			   {LLCT_SPIRV_SUBGROUP_FRAGMENT, "fragment"},
+			   {LLCT_SPIRV_SUBGROUP_COMPUTE, "compute"}};
+		for (int k = 0; k < 3; k++)
+			if (sg & st[k].bit)
+				snprintf(stages + strlen(stages), sizeof(stages) - strlen(stages),
+					 "%s%s", stages[0] ? ", " : "", st[k].name);
+		char reserve[160];
+		snprintf(reserve, sizeof(reserve), "%s: one atomic a subgroup's records", stages);
 		llct_writer_set(c->out->w, "capture.subgroup_reserve",
-				(sg & both) == both
-				    ? "fragment and compute: one atomic a subgroup's records"
-				: sg & LLCT_SPIRV_SUBGROUP_FRAGMENT
-				    ? "fragment: one atomic a subgroup's records"
-				: sg & both ? "compute: one atomic a subgroup's records"
-					    : "off: one atomic a recording invocation");
+				stages[0] ? reserve : "off: one atomic a recording invocation");
 		llct_writer_set(
 		    c->out->w, "capture.coalesce",
 		    !(sg & LLCT_SPIRV_COALESCE) ? "off: every buffer access recorded"

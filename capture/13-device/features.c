@@ -80,6 +80,7 @@ static int subgroup_stages(struct layer_instance *inst, VkPhysicalDevice phys, i
 	return (s.supportedStages & VK_SHADER_STAGE_FRAGMENT_BIT ? LLCT_SPIRV_SUBGROUP_FRAGMENT
 								 : 0) |
 	       (s.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT ? LLCT_SPIRV_SUBGROUP_COMPUTE : 0) |
+	       (s.supportedStages & VK_SHADER_STAGE_VERTEX_BIT ? LLCT_SPIRV_SUBGROUP_VERTEX : 0) |
 	       (co ? LLCT_SPIRV_COALESCE : 0);
 }
 

@@ -1,5 +1,6 @@
 /* test_spirv_instr_sg.c - tier 3's subgroup reservation and coalescing
- * (capture/01-base/spirv_instr_sg.c, spirv_instr_co.c): every fragment and compute test shader,
+ * (capture/01-base/spirv_instr_sg.c, spirv_instr_co.c): every fragment, compute and vertex test
+ * shader,
  * instrumented with a subgroup's records taking one atomic, with coalescing, and by device
  * address, passes SPIRV-Tools' validator as SPIR-V 1.3 at least, with the same sites as without;
  * each record takes its room through one subgroup reservation except the one in a loop header
@@ -21,6 +22,8 @@
 #include "depth.frag.h"
 #include "discard.frag.h"
 #include "double.comp.h"
+#include "drawid.vert.h"
+#include "fullscreen.vert.h"
 #include "gbuf.frag.h"
 #include "image.comp.h"
 #include "image_sampled.comp.h"
@@ -36,10 +39,14 @@
 #include "sg_flow.frag.h"
 #include "sg_flow_os.frag.h"
 #include "shadow.frag.h"
+#include "tex.vert.h"
 #include "texcalc.frag.h"
+#include "ubo.vert.h"
+#include "ubo_arr.vert.h"
+#include "ubo_novi.vert.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
-#define SG (LLCT_SPIRV_SUBGROUP_FRAGMENT | LLCT_SPIRV_SUBGROUP_COMPUTE)
+#define SG (LLCT_SPIRV_SUBGROUP_FRAGMENT | LLCT_SPIRV_SUBGROUP_COMPUTE | LLCT_SPIRV_SUBGROUP_VERTEX)
 #define CO (SG | LLCT_SPIRV_COALESCE | LLCT_SPIRV_TILE_SHIFT(4))
 
 static int valid(const uint32_t *w, size_t n, spv_target_env env, const char *what)
@@ -95,6 +102,12 @@ static const struct mod {
     M("sg_flow.frag (-Os)", spv_sg_flow_os_frag),
     M("shadow.frag", spv_shadow_frag),
     M("texcalc.frag", spv_texcalc_frag),
+    M("drawid.vert", spv_drawid_vert),
+    M("fullscreen.vert", spv_fullscreen_vert),
+    M("tex.vert", spv_tex_vert),
+    M("ubo.vert", spv_ubo_vert),
+    M("ubo_arr.vert", spv_ubo_arr_vert),
+    M("ubo_novi.vert", spv_ubo_novi_vert),
 #undef M
 };
 
