@@ -37,13 +37,13 @@ struct tier3_state {
 	unsigned expand_threads; /* a big draw's records worked out on this many threads */
 	uint64_t twins_outside;  /* submissions outside the frames captured that ran twins */
 	/* LLCT_CAPTURE_COALESCE_STATS: what a subgroup coalescer would drop (instr_coalesce.h):
-	 * sample and buffer records ([0], [1]), those of 8- and 32-lane groups whose lines another
-	 * one in it touched, and the LLC records those made all the same (their touches that
-	 * missed the SM's cache) */
+	 * sample, buffer and vertex buffer records (CO_*), those of 8- and 32-lane groups whose
+	 * lines another one in it touched, and the LLC records those made all the same (their
+	 * touches that missed the SM's cache) */
 	int co_stats;
-	uint64_t co_records[2], co_drop[2][2], co_llc[2];
-	uint32_t frec_scanned;   /* frame + 1 in which the command buffers were last looked at for
-				    room (a settled twin lead starts it again) */
+	uint64_t co_records[3], co_drop[3][2], co_llc[2];
+	uint32_t frec_scanned; /* frame + 1 in which the command buffers were last looked at for
+				  room (a settled twin lead starts it again) */
 };
 
 struct llct_spirv_site;

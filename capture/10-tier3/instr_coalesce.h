@@ -15,6 +15,11 @@
 
 #define CO_LANES 32 /* the widest group counted (GPUs' 32-lane subgroups) */
 
+/* What the counts are kept by: samples (fetches, gathers), buffer accesses of fragment and
+ * compute shaders, and those of vertex shaders (which lavapipe cannot coalesce: it runs no
+ * subgroup operation in the vertex stage). */
+enum { CO_SAMPLE, CO_BUFFER, CO_VERTEX };
+
 struct co_ring {
 	struct co_entry {
 		uint32_t w0, sm, nl; /* the record's first word (site and draw), its SM, lines */

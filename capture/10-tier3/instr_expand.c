@@ -139,7 +139,7 @@ struct __attribute__((aligned(128))) lane {
 	uint32_t unplaced;
 	struct bda_cache bk;
 	struct co_ring *co; /* LLCT_CAPTURE_COALESCE_STATS: the records before (else NULL) */
-	uint64_t co_records[2], co_drop[2][2]; /* [samples, buffer accesses][8, 32 lanes] */
+	uint64_t co_records[3], co_drop[3][2]; /* [instr_coalesce.h's CO_*][8, 32 lanes] */
 	/* its window: the records (and the prefix before each, or NULL) */
 	const uint32_t **rec, **pre;
 	size_t n_rec;
@@ -185,15 +185,15 @@ static void put_lines(struct lane *ln, const struct llct_spirv_site *st, uint64_
 }
 
 /* LLCT_CAPTURE_COALESCE_STATS: the groups that would drop record r (first word w0) touching
- * lines[0..nl), counted in the lane. */
+ * lines[0..nl), counted in the lane by kind (CO_SAMPLE, CO_BUFFER, CO_VERTEX). */
 static unsigned co_count(struct lane *ln, uint32_t w0, uint32_t sm, const uint64_t *lines,
-			 uint32_t nl, int sample)
+			 uint32_t nl, int kind)
 {
 	if (!ln->co)
 		return 0;
 	unsigned co = co_look(ln->co, w0, sm, lines, nl);
-	ln->co_records[!sample]++;
-	ln->co_drop[!sample][0] += co & 1, ln->co_drop[!sample][1] += co >> 1;
+	ln->co_records[kind]++;
+	ln->co_drop[kind][0] += co & 1, ln->co_drop[kind][1] += co >> 1;
 	return co;
 }
 
@@ -264,14 +264,15 @@ static void record_touches(const struct draw_x *d, struct lane *ln, const uint32
 			uint64_t lines[16];
 			for (uint64_t l = first; l <= last; l++)
 				lines[l - first] = l;
-			co = co_count(ln, r[0], sm, lines, (uint32_t)(last - first + 1), 0);
+			co = co_count(ln, r[0], sm, lines, (uint32_t)(last - first + 1),
+				      site >= p->tw.n_frag_sites ? CO_VERTEX : CO_BUFFER);
 		}
 		put_lines(ln, st, first, last, L, a->stream, sm, tsite, co);
 		return;
 	}
 	uint64_t lines[16];
 	uint32_t nl = texel_lines(st, a, L, r[1], r[2], r[3], x ? &x[2] : NULL, lines);
-	unsigned co = co_count(ln, r[0], sm, lines, nl, 1);
+	unsigned co = co_count(ln, r[0], sm, lines, nl, CO_SAMPLE);
 	for (uint32_t q = 0; q < nl; q++)
 		put(ln, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, tsite, 1, co);
 }
@@ -505,7 +506,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 	llct_fp_set_site(c->out->fp, 0);
 	for (unsigned k = 0; k < 16; k++) {
 		res->unplaced += lanes[k].unplaced;
-		for (int s = 0; s < 2; s++) {
+		for (int s = 0; s < 3; s++) {
 			c->t3->co_records[s] += lanes[k].co_records[s];
 			c->t3->co_drop[s][0] += lanes[k].co_drop[s][0];
 			c->t3->co_drop[s][1] += lanes[k].co_drop[s][1];

@@ -71,17 +71,24 @@ static void note(struct capture_device *c, struct llct_writer *w)
 	llct_writer_set(w, "capture.twin_submissions_outside", v);
 	if (!c->t3->co_stats)
 		return;
-	static const char *const keys[8] = {
-	    "capture.raw.coalesce.sample_records",    "capture.raw.coalesce.sample_dropped_8",
-	    "capture.raw.coalesce.sample_dropped_32", "capture.raw.coalesce.buffer_records",
-	    "capture.raw.coalesce.buffer_dropped_8",  "capture.raw.coalesce.buffer_dropped_32",
-	    "capture.raw.coalesce.llc_of_dropped_8",  "capture.raw.coalesce.llc_of_dropped_32"};
+	static const char *const kinds[3] = {"sample", "buffer", "vertex"};
 	const struct tier3_state *t = c->t3;
-	uint64_t vals[8] = {t->co_records[0], t->co_drop[0][0], t->co_drop[0][1], t->co_records[1],
-			    t->co_drop[1][0], t->co_drop[1][1], t->co_llc[0],     t->co_llc[1]};
-	for (int k = 0; k < 8; k++) {
-		snprintf(v, sizeof(v), "%llu", (unsigned long long)vals[k]);
-		llct_writer_set(w, keys[k], v);
+	char key[64];
+	for (int k = 0; k < 3; k++) {
+		snprintf(key, sizeof(key), "capture.raw.coalesce.%s_records", kinds[k]);
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)t->co_records[k]);
+		llct_writer_set(w, key, v);
+		for (int g = 0; g < 2; g++) {
+			snprintf(key, sizeof(key), "capture.raw.coalesce.%s_dropped_%d", kinds[k],
+				 g ? 32 : 8);
+			snprintf(v, sizeof(v), "%llu", (unsigned long long)t->co_drop[k][g]);
+			llct_writer_set(w, key, v);
+		}
+	}
+	for (int g = 0; g < 2; g++) {
+		snprintf(key, sizeof(key), "capture.raw.coalesce.llc_of_dropped_%d", g ? 32 : 8);
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)t->co_llc[g]);
+		llct_writer_set(w, key, v);
 	}
 }
 
