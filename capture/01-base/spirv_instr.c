@@ -16,6 +16,10 @@
  * (A draw's sample of an arrayed or cube image, or through an array of images indexed at run
  * time, is two records reserved at once: a prefix, then the record; see spirv.h. So is every
  * compute sample: (4095, u, v), then (site + 4096 x element, level, workgroup).)
+ * Binding 1 of the set is the draw's slot (graphics): {uint draw; uint sites[31]}, the second
+ * member only where samples coalesce (spirv_instr_co.c). Room for a record is taken with an
+ * atomic on the cursor by each lane, or once for a subgroup's records (spirv_instr_sg.c), which
+ * can also leave out a lane's record its neighbour stands for (coalescing).
  * A record whose words do not fit goes to data[cap ..], a slot the layer never reads, so
  * nothing branches and nothing is lost silently: cursor > cap says how many were. What the pass
  * cannot follow is counted in r->skipped and not recorded. The upstream SPIRV-Tools
