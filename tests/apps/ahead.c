@@ -17,7 +17,10 @@
  * With "nearest", the texture is sampled with nearest filtering (one texel a sample: where a
  * pixel's texel and its bilinear pair fall in different lines, tier 3's coalescing must tell).
  *
- * usage: ahead [FRAMES [DRAWS [wide|nearest]]] (default 12, 1) */
+ * With "mips", a 4096x4096 texture of 13 levels (each its own pattern) is minified onto the
+ * target (about 3.2 texels a pixel: levels 1 and 2, blended) with a linear mip filter.
+ *
+ * usage: ahead [FRAMES [DRAWS [wide|nearest|mips]]] (default 12, 1) */
 #include "vkapp.h"
 
 #include "fullscreen.vert.h"
@@ -35,10 +38,13 @@ int main(int argc, char **argv)
 	int wide = argc > 3 && !strcmp(argv[3], "wide");
 	if (argc > 3 && !strcmp(argv[3], "nearest"))
 		app_filter = VK_FILTER_NEAREST;
+	int mips = argc > 3 && !strcmp(argv[3], "mips");
+	if (mips) /* a 4096x4096 texture of 13 levels over the target: minified, trilinear */
+		app_tex_levels = 13;
 	app_open("ahead", 0, NULL, NULL);
 	VkDeviceMemory m_out, m_rb;
 	/* the texture's upload, waited for (a submission, and so a frame, of its own) */
-	VkImageView tex_view = app_texture(TEX);
+	VkImageView tex_view = app_texture(mips ? 4096 : TEX);
 	VkImage out = app_image(
 	    VK_FORMAT_R8G8B8A8_UNORM, W, H, VK_SAMPLE_COUNT_1_BIT,
 	    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, &m_out);

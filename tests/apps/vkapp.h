@@ -91,6 +91,10 @@ static inline VkDeviceMemory app_memory(VkMemoryRequirements req, VkMemoryProper
 
 #define APP_HOST (VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
 
+/* Mip levels app_image makes and app_view shows (a program sets it around a call for a
+ * mipmapped texture: app_texture's with app_tex_levels). */
+static uint32_t app_levels = 1;
+
 /* A 2D optimal-tiling image with its own memory, bound. */
 static inline VkImage app_image(VkFormat fmt, uint32_t w, uint32_t h, VkSampleCountFlagBits samples,
 				VkImageUsageFlags usage, VkDeviceMemory *mem)
@@ -101,7 +105,7 @@ static inline VkImage app_image(VkFormat fmt, uint32_t w, uint32_t h, VkSampleCo
 	ci.imageType = VK_IMAGE_TYPE_2D;
 	ci.format = fmt;
 	ci.extent = (VkExtent3D){w, h, 1};
-	ci.mipLevels = 1;
+	ci.mipLevels = app_levels;
 	ci.arrayLayers = 1;
 	ci.samples = samples;
 	ci.tiling = VK_IMAGE_TILING_OPTIMAL;
@@ -120,7 +124,7 @@ static inline VkImageView app_view(VkImage img, VkFormat fmt, VkImageAspectFlags
 	ci.image = img;
 	ci.viewType = VK_IMAGE_VIEW_TYPE_2D;
 	ci.format = fmt;
-	ci.subresourceRange = (VkImageSubresourceRange){aspect, 0, 1, 0, 1};
+	ci.subresourceRange = (VkImageSubresourceRange){aspect, 0, app_levels, 0, 1};
 	CHECK(vkCreateImageView(dev, &ci, NULL, &v));
 	return v;
 }
@@ -309,19 +313,24 @@ static inline VkPipeline app_pipeline(const struct app_pipe *o)
 	return p;
 }
 
-/* An RGBA8 texture of size x size texels of a fixed pattern, uploaded by a submission of its own
- * and waited for; its view. */
+/* Mip levels app_texture gives its texture (each level its own pattern, uploaded; 1: none) and
+ * app_sampled_set's sampler then blends (a linear mip filter). */
+static uint32_t app_tex_levels = 1;
+
+/* An RGBA8 texture of size x size texels of a fixed pattern (app_tex_levels levels), uploaded by
+ * a submission of its own and waited for; its view. */
 static inline VkImageView app_texture(uint32_t size)
 {
 	VkDeviceMemory m_tex, m_up;
+	app_levels = app_tex_levels;
 	VkImage tex =
 	    app_image(VK_FORMAT_R8G8B8A8_UNORM, size, size, VK_SAMPLE_COUNT_1_BIT,
 		      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, &m_tex);
 	VkBuffer up =
-	    app_buffer(size * size * 4, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, APP_HOST, &m_up);
+	    app_buffer(size * size * 4 * 2, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, APP_HOST, &m_up);
 	uint32_t *texels;
 	CHECK(vkMapMemory(dev, m_up, 0, VK_WHOLE_SIZE, 0, (void **)&texels));
-	for (uint32_t i = 0; i < size * size; i++)
+	for (uint32_t i = 0; i < size * size * 2; i++) /* every level's, one after another */
 		texels[i] = 0xff000000u | (i * 2654435761u >> 8);
 	vkUnmapMemory(dev, m_up);
 	VkCommandPool pool = app_command_pool();
@@ -329,7 +338,7 @@ static inline VkImageView app_texture(uint32_t size)
 	VkFence fence = app_fence();
 	VkCommandBufferBeginInfo bi = {VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO, NULL,
 				       VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-	VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+	VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, app_tex_levels, 0, 1};
 	VkImageMemoryBarrier ib = {VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
 				   NULL,
 				   0,
@@ -343,9 +352,14 @@ static inline VkImageView app_texture(uint32_t size)
 	CHECK(vkBeginCommandBuffer(cb, &bi));
 	vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
 			     0, 0, NULL, 0, NULL, 1, &ib);
-	VkBufferImageCopy bic = {
-	    0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {size, size, 1}};
-	vkCmdCopyBufferToImage(cb, up, tex, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &bic);
+	VkDeviceSize at = 0;
+	for (uint32_t l = 0; l < app_tex_levels; l++) {
+		uint32_t e = size >> l ? size >> l : 1;
+		VkBufferImageCopy bic = {
+		    at, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1}, {0, 0, 0}, {e, e, 1}};
+		vkCmdCopyBufferToImage(cb, up, tex, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &bic);
+		at += (VkDeviceSize)e * e * 4;
+	}
 	ib.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
 	ib.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
 	ib.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
@@ -354,7 +368,9 @@ static inline VkImageView app_texture(uint32_t size)
 			     VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, NULL, 0, NULL, 1, &ib);
 	CHECK(vkEndCommandBuffer(cb));
 	app_submit_wait(cb, fence);
-	return app_view(tex, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+	VkImageView v = app_view(tex, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
+	app_levels = 1;
+	return v;
 }
 
 /* The filter app_sampled_set's sampler takes (a program may pick nearest before calling it). */
@@ -366,6 +382,8 @@ static inline VkDescriptorSet app_sampled_set(VkImageView view, VkPipelineLayout
 {
 	VkSamplerCreateInfo sci = {VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
 	sci.magFilter = sci.minFilter = app_filter;
+	if (app_tex_levels > 1) /* trilinear: the two levels around the sample's */
+		sci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR, sci.maxLod = VK_LOD_CLAMP_NONE;
 	sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT;
 	VkSampler sampler;
 	CHECK(vkCreateSampler(dev, &sci, NULL, &sampler));

@@ -5,7 +5,8 @@
 # with a subgroup's records taking one atomic and without (LLCT_CAPTURE_SUBGROUP_RESERVE=0), and
 # with coalescing and without (LLCT_CAPTURE_COALESCE=0); coalescing cuts the raw records the
 # device writes by what a subgroup of 8 lanes shares (the deferred program's light pass fetches
-# its own G-buffer texel: 4x; the magnified texture: 7x); LLCT_CAPTURE_COALESCE_STATS counts,
+# its own G-buffer texel: 4x; the magnified texture: 7x; a minified one, trilinear: some);
+# LLCT_CAPTURE_COALESCE_STATS counts,
 # from the uncoalesced records, what a coalescer could drop and the LLC records those would have
 # made (0 on these programs).
 set -u
@@ -57,9 +58,9 @@ fewer() {
 # each program: lanes' atomics; the subgroup's atomic; coalesced (the default)
 FR=""
 for prog in "def:$DEFERRED 2" "gat:$GATHER 2" "scene:$SCENE 3" "ahead:$AHEAD 12" \
-	"near:$AHEAD 12 1 nearest"; do
+	"near:$AHEAD 12 1 nearest" "mips:$AHEAD 12 1 mips"; do
 	name=${prog%%:*} args=${prog#*:}
-	case $name in ahead | near) FR=10-11 ;; *) FR="" ;; esac # frames whose rooms lost nothing
+	case $name in ahead | near | mips) FR=10-11 ;; *) FR="" ;; esac # rooms that lost nothing
 	# shellcheck disable=SC2086
 	run "$name-lane" LLCT_CAPTURE_SUBGROUP_RESERVE=0 -- $args
 	# shellcheck disable=SC2086
@@ -77,6 +78,10 @@ grep -q "^buffer accesses and texture reads" <(q "$T/def-co.llct" "SELECT value 
 fewer def-sg def-co 4 "deferred (texelFetch of each pixel's own G-buffer texel)"
 fewer ahead-sg ahead-co 7 "ahead (a 64x64 texture over 1280x1024)"
 fewer near-sg near-co 7 "ahead, nearest filtering"
+# minified onto the target, two levels blended: the key's level choice and both levels' lines
+# (a key of one level's lines alone makes these traces differ)
+fewer mips-sg mips-co 1 "ahead, a mipmapped texture minified"
+[ "$(raw "$T/mips-co.llct")" -lt "$(raw "$T/mips-sg.llct")" ] && ok || bad "mips: no sample coalesced"
 fewer gat-sg gat-co 1 "gather"
 # the gather's uniform read: one record where a subgroup's lanes read the same word
 [ "$(raw "$T/gat-co.llct")" -lt "$(raw "$T/gat-sg.llct")" ] && ok || bad "gather: no buffer record coalesced"
