@@ -46,7 +46,7 @@ struct capture_settings {
 			       recorded, none coalesced with the lane before's */
 	int no_sg;          /* LLCT_CAPTURE_SUBGROUP_RESERVE=0: every recording invocation takes its
 			       records' room with an atomic of its own, not one a subgroup */
-	int log;    /* LLCT_CAPTURE_LOG */
+	int log;            /* LLCT_CAPTURE_LOG */
 	char renderdoc[1024]; /* LLCT_CAPTURE_RENDERDOC: .rdc path template, or "" */
 	char times[1024];     /* LLCT_CAPTURE_TIMES: a file each frame's end time is added to */
 };

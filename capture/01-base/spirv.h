@@ -85,17 +85,17 @@ struct llct_spirv_site {
 	/* samples, fetches and gathers: the image's dimension (LLCT_SPIRV_DIM_*), whether it
 	   is arrayed, and whether each record comes after a prefix record (below) */
 	uint8_t dim, arrayed, prefix;
-	uint8_t bda;   /* a load, store or atomic through a buffer device address (set and binding
-			  UINT32_MAX): draws (site, address low, high, 0, pixel); compute
-			  (LLCT_SPIRV_PREFIX_SITE, address low, high) then (site, 0, workgroup) */
-	uint8_t grad;  /* a gradient sample: the level word holds rho^2 (float), the larger squared
-			  length of the two gradients in texels: the level is log2(rho^2) / 2 */
+	uint8_t bda;  /* a load, store or atomic through a buffer device address (set and binding
+			 UINT32_MAX): draws (site, address low, high, 0, pixel); compute
+			 (LLCT_SPIRV_PREFIX_SITE, address low, high) then (site, 0, workgroup) */
+	uint8_t grad; /* a gradient sample: the level word holds rho^2 (float), the larger squared
+			 length of the two gradients in texels: the level is log2(rho^2) / 2 */
 	uint8_t coalesce; /* a fragment sample that sends no record where the lane before it
 			     read the same lines (LLCT_SPIRV_COALESCE): the word of the draw's
 			     slot it reads how the view lays out its lines from (1, 2, ...), else
 			     0 */
-	uint32_t word; /* the instruction's word offset in the module given (its site in the
-			  trace's `sites` table) */
+	uint32_t word;    /* the instruction's word offset in the module given (its site in the
+			     trace's `sites` table) */
 };
 #define LLCT_SPIRV_ELEMENT_IN_RECORD 0xffffffffu
 enum {

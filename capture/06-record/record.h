@@ -49,11 +49,11 @@ struct cbuf {
 	uint64_t push_last[2][8]; /* the last set pushed per bind point and set number */
 	int copies, executes;     /* this recording has copies, executes secondaries */
 	/* what recording has reached (tier 2's shadow draws depend on it) */
-	uint64_t rec_pipe; /* the graphics pipeline bound */
+	uint64_t rec_pipe;    /* the graphics pipeline bound */
 	uint64_t rec_sets[8]; /* the graphics descriptor sets bound (tier 3's coalescing looks at
 				 the views of a draw's samples when it is recorded) */
-	int rec_in_pass;   /* inside a render pass instance */
-	int rec_discard;   /* rasterizer discard, as vkCmdSetRasterizerDiscardEnable set it */
+	int rec_in_pass;      /* inside a render pass instance */
+	int rec_discard;      /* rasterizer discard, as vkCmdSetRasterizerDiscardEnable set it */
 	VkPrimitiveTopology rec_topology; /* as vkCmdSetPrimitiveTopology set it */
 	int app_xfb, app_prims;           /* the program's transform feedback, its primitive or
 					     transform-feedback queries are active: no shadow draws */
