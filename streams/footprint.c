@@ -363,6 +363,20 @@ void llct_fp_touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, u
 	touch(fp, line_addr, stream, op, sm % fp->c.n_sms, cached);
 }
 
+int llct_fp_neighbours_apart(const struct llct_fp_config *c, int stream)
+{
+	uint64_t n = stream >= 0 && stream < LLCT_N_STREAMS ? c->rc_lines[stream] : 0;
+	if (!n)
+		return 1;
+	/* footprint_int.h's entry: (key * M >> 7) mod n. The next line's key adds M, so >> 7
+	   adds M >> 7 or one more (a carry), less 2^57 where the product wraps past 2^64. */
+	const uint64_t M = 0x9e3779b1u, d = M >> 7, wrap = (UINT64_C(1) << 57) % n;
+	for (uint64_t k = 0; k < 2; k++)
+		if ((d + k) % n == 0 || ((d + k) % n + n - wrap) % n == 0)
+			return 0;
+	return 1;
+}
+
 void llct_fp_sm_grid(const struct llct_fp *fp, uint32_t *tile, uint32_t *n_sms)
 {
 	*tile = fp->c.tile;

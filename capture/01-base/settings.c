@@ -87,6 +87,8 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 	s->coalesce_stats = on(get("LLCT_CAPTURE_COALESCE_STATS", ud));
 	v = get("LLCT_CAPTURE_COALESCE", ud);
 	s->no_coalesce = v && !on(v); /* on unless "0" */
+	v = get("LLCT_CAPTURE_RUNS", ud);
+	s->no_runs = v && !on(v); /* on unless "0" */
 	v = get("LLCT_CAPTURE_SUBGROUP_RESERVE", ud);
 	s->no_sg = v && !on(v); /* on unless "0" */
 	if (text(get, ud, "LLCT_CAPTURE_OUTPUT", s->output, sizeof(s->output), why, why_size))

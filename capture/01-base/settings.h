@@ -44,6 +44,8 @@ struct capture_settings {
 			       subgroup's sample records by their lines would drop */
 	int no_coalesce;    /* LLCT_CAPTURE_COALESCE=0: every buffer access of tier 3's shaders is
 			       recorded, none coalesced with the lane before's */
+	int no_runs;        /* LLCT_CAPTURE_RUNS=0: a draw's run of constant-offset loads of one
+			       buffer sends a record for each load, not one for the run */
 	int no_sg;          /* LLCT_CAPTURE_SUBGROUP_RESERVE=0: every recording invocation takes its
 			       records' room with an atomic of its own, not one a subgroup */
 	int log;            /* LLCT_CAPTURE_LOG */

@@ -96,6 +96,14 @@ struct llct_spirv_site {
 			     0 */
 	uint32_t word;    /* the instruction's word offset in the module given (its site in the
 			     trace's `sites` table) */
+	/* runs (LLCT_SPIRV_RUN_WINDOW): a draw's loads of one buffer at constant offsets, one
+	   after the other in a block with nothing recorded between, send one record, the first's
+	   (the run's lead): run is how many sites after the lead it stands for (lead + 1 ..
+	   lead + run, each with follows set: none of their own records is ever sent), off each
+	   one's constant byte offset */
+	uint16_t run;
+	uint8_t follows;
+	uint32_t off;
 };
 #define LLCT_SPIRV_ELEMENT_IN_RECORD 0xffffffffu
 enum {
@@ -160,6 +168,11 @@ int llct_spirv_instrument(const uint32_t *words, size_t n_words, uint32_t set, u
  * to LLCT_SPIRV_SLOT_SITES coalescing samples saying how the view there lays out its lines. */
 #define LLCT_SPIRV_SLOT_SITES 31
 #define LLCT_SPIRV_TILE_SHIFT(s) ((int)((s) + 1) << 8)
+/* Vertex and fragment modules send one record for a run of loads of one buffer (the same
+ * descriptor) at constant offsets, all within 2^s bytes, one after the other in a block with
+ * no other record, call or demote between them (struct llct_spirv_site's run): each lane that
+ * runs the first runs them all. flags >> 16 & 63 is s + 1 (0: no runs). */
+#define LLCT_SPIRV_RUN_WINDOW(s) ((int)((s) + 1) << 16)
 int llct_spirv_instrument_ex(const uint32_t *words, size_t n_words, uint32_t set,
 			     uint32_t site_base, int flags, struct llct_spirv_instr *r);
 void llct_spirv_instr_free(struct llct_spirv_instr *r);

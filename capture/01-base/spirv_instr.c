@@ -366,6 +366,7 @@ static void rewrite_functions(struct pass *p, size_t first_fn)
 	for (size_t i = first_fn; i < p->n && !p->oom; i += w[i] >> 16) {
 		uint32_t op = w[i] & 0xffff, len = w[i] >> 16;
 		p->at = (uint32_t)i; /* the sites made here are this instruction's */
+		capture_spv_run_barrier(p, op);
 		if (op == SpvOpLoad && len >= 4)
 			capture_spv_buffer_record(p, w[i + 3], w[i + 1], LLCT_SPIRV_LOAD);
 		else if (op == SpvOpStore && len >= 3)
@@ -654,6 +655,8 @@ int llct_spirv_instrument_ex(const uint32_t *w, size_t n, uint32_t set, uint32_t
 				       : 0));
 	p.coalesce = p.sg && (flags & LLCT_SPIRV_COALESCE);
 	p.tile_shift = (int)((uint32_t)flags >> 8 & 63) - 1;
+	uint32_t rw = (uint32_t)flags >> 16 & 63; /* runs: draws' modules */
+	p.run_window = p.graphics && rw && rw <= 16 ? 1u << (rw - 1) : 0;
 	if ((r->why = plan_ids(&p)) || (r->why = find_parts(&p, &l))) {
 		pass_free(&p);
 		return -1;

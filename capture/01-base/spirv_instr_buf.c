@@ -133,11 +133,13 @@ void capture_spv_access_chain(struct pass *p, size_t i)
 	int kind = res < p->bound ? capture_spv_buffer_pointer(p, base, &bc) : -1;
 	if (kind < 0)
 		return;
-	struct chain c = {bc ? bc->var : base, 0, 0, bc ? bc->mstride : 0, bc ? bc->elem : 0,
-			  bc ? bc->elem_id : 0};
+	struct chain c = {bc ? bc->var : base,  0, 0, bc ? bc->mstride : 0, bc ? bc->elem : 0,
+			  bc ? bc->elem_id : 0, 0, 0};
 	uint32_t t = bc ? bc->type : p->ids[p->ids[base].type].type, konst_off = 0, acc = 0;
 	uint32_t k = 4, v;
-	if (bc)
+	if (bc && bc->konst) /* a chain on a constant one: its offset folds in */
+		konst_off = bc->koff;
+	else if (bc)
 		acc = bc->off;
 	if (kind == 1) { /* the descriptor: an index into the array of them */
 		if (len < 5)
@@ -198,6 +200,7 @@ void capture_spv_access_chain(struct pass *p, size_t i)
 		acc = a;
 	}
 	c.off = acc ? acc : capture_spv_konst(p, konst_off);
+	c.konst = !acc, c.koff = konst_off;
 	c.type = t;
 	struct chain *nc = realloc(p->chains, (p->n_chains + 1) * sizeof(*nc));
 	if (!nc) {
@@ -288,13 +291,16 @@ void capture_spv_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_
 	if (capture_spv_buffer_pointer(p, ptr, &c))
 		return;
 	uint32_t var = c ? c->var : ptr, off = c ? c->off : capture_spv_konst(p, 0);
+	uint32_t size = size_of(p, vt, c ? c->mstride : 0, 0);
 	/* an element computed at run time rides in the record */
-	uint32_t site = capture_spv_site(p, var, kind, size_of(p, vt, c ? c->mstride : 0, 0),
+	uint32_t site = capture_spv_site(p, var, kind, size,
 					 !c           ? 0
 					 : c->elem_id ? LLCT_SPIRV_ELEMENT_IN_RECORD
 						      : c->elem);
 	if (!site)
 		return;
+	if (kind == LLCT_SPIRV_LOAD && capture_spv_run_join(p, c, var, size))
+		return;                    /* the run's lead's record stands for it */
 	if (c && c->elem_id && p->compute) /* in the site word: site + 4096 x element */
 		site = capture_spv_site_plus(p, site, c->elem_id);
 	uint32_t zero = capture_spv_konst(p, 0), wg = capture_spv_workgroup(p);
@@ -307,6 +313,8 @@ void capture_spv_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_
 		   (the site word is the subgroup's: one draw, one instruction) */
 		uint32_t cmp[2] = {off, vals[2]};
 		capture_spv_record_co(p, vals, cmp, vals[2] == zero ? 1 : 2, vals[4]);
+		if (kind == LLCT_SPIRV_LOAD)
+			capture_spv_run_open(p, c, var, size);
 	} else {
 		uint32_t vals[3] = {site, off, wg}; /* a subgroup is in one workgroup */
 		capture_spv_record_co(p, vals, vals, 2, 0);

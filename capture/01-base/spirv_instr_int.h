@@ -30,6 +30,8 @@ struct chain {
 	uint32_t mstride; /* MatrixStride of the member it went through last, 0 */
 	uint32_t elem;    /* the descriptor in an array of them (0 for a single one) */
 	uint32_t elem_id; /* compute: the id of a descriptor index computed at run time, 0 */
+	uint32_t koff;    /* the byte offset's value when it is a constant (konst set) */
+	int konst;
 };
 
 struct pass {
@@ -100,6 +102,9 @@ struct pass {
 	size_t n_relabel, cap_relabel;
 	size_t *phis; /* the module's OpPhis in out (word offsets) */
 	size_t n_phis, cap_phis;
+	/* runs (spirv_instr_run.c): the window in bytes (0: none), and the open run: its lead's
+	 * index in sites + 1 (0: none), its buffer variable and descriptor, its bytes [lo, hi) */
+	uint32_t run_window, run_lead, run_var, run_elem, run_lo, run_hi;
 };
 
 void capture_spv_emit(struct pass *p, const uint32_t *words, size_t n);
@@ -145,6 +150,13 @@ uint32_t capture_spv_sample_key(struct pass *p, uint32_t site, int fetch, uint32
 void capture_spv_record_sample(struct pass *p, const uint32_t *vals, const uint32_t *key,
 			       uint32_t ok, uint32_t pixel);
 void capture_spv_sg_finish(struct pass *p);
+/* spirv_instr_run.c: whether the load being rewritten (through chain c of variable var, size
+ * bytes, its site just made: the last) joins the open run, which then stands for it (1: send no
+ * record); capture_spv_run_open makes that site a run's lead after its record; an instruction
+ * after which no run goes on (a block's label, a call, a demote) ends it. */
+int capture_spv_run_join(struct pass *p, const struct chain *c, uint32_t var, uint32_t size);
+void capture_spv_run_open(struct pass *p, const struct chain *c, uint32_t var, uint32_t size);
+void capture_spv_run_barrier(struct pass *p, uint32_t op);
 void capture_spv_sg_free(struct pass *p);
 /* Index id as a 32-bit uint id (converted if signed or of another width), or 0. */
 uint32_t capture_spv_as_uint(struct pass *p, uint32_t idx);

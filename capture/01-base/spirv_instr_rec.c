@@ -81,7 +81,9 @@ uint32_t capture_spv_site(struct pass *p, uint32_t var, uint32_t kind, uint32_t 
 	s->kind = kind;
 	s->size = size;
 	s->element = element;
-	s->dim = s->arrayed = s->prefix = s->grad = s->bda = s->coalesce = 0;
+	s->dim = s->arrayed = s->prefix = s->grad = s->bda = s->coalesce = s->follows = 0;
+	s->run = 0;
+	s->off = 0;
 	s->word = p->at;
 	return capture_spv_konst(p, p->site_base + (uint32_t)p->n_sites++);
 }
@@ -111,6 +113,7 @@ void capture_spv_record(struct pass *p, const uint32_t *vals)
 
 void capture_spv_record_n(struct pass *p, const uint32_t *vals, uint32_t n)
 {
+	p->run_lead = 0; /* a record between: the run (spirv_instr_run.c) ends */
 	uint32_t pc = p->next++, i = p->next++, pk = p->next++, k = p->next++, ok = p->next++,
 		 j = p->next++, il = p->next++;
 	/* the record buffer: the variable itself, or (by_addr) a pointer made of the address it

@@ -126,8 +126,11 @@ struct touch {
 	uint64_t line;
 	uint32_t sm, site;
 	uint8_t stream, op, tex;
-	uint8_t co; /* LLCT_CAPTURE_COALESCE_STATS: the groups that would drop its record */
+	uint8_t co; /* LLCT_CAPTURE_COALESCE_STATS: the groups that would drop its record (bits 0
+		       and 1); CO_RUN2: a touch of a run whose lines are two */
 };
+
+#define CO_RUN2 4u
 
 /* A lane's touches of its window of records, and its own copy of the sites' state (each lane
  * on cache lines of its own: their counts change every record, on different threads). */
@@ -140,6 +143,7 @@ struct __attribute__((aligned(128))) lane {
 	struct bda_cache bk;
 	struct co_ring *co; /* LLCT_CAPTURE_COALESCE_STATS: the records before (else NULL) */
 	uint64_t co_records[3], co_drop[3][2]; /* [instr_coalesce.h's CO_*][8, 32 lanes] */
+	uint64_t run_records, run_accesses, run_two; /* runs: records, accesses, two lines */
 	/* its window: the records (and the prefix before each, or NULL) */
 	const uint32_t **rec, **pre;
 	size_t n_rec;
@@ -195,6 +199,46 @@ static unsigned co_count(struct lane *ln, uint32_t w0, uint32_t sm, const uint64
 	ln->co_records[kind]++;
 	ln->co_drop[kind][0] += co & 1, ln->co_drop[kind][1] += co >> 1;
 	return co;
+}
+
+/* A run's record (spirv.h): the lead's bytes at off, then each following site's at its own
+ * constant offset, in the program's order; a run whose lines are two (a lane's loads cross a
+ * line) is counted, and its touches marked (CO_RUN2), as the one whose LLC records may come in
+ * another order between SMs than load by load (docs/CAPTURE.md, "Runs"). */
+static void run_touches(const struct draw_x *d, struct lane *ln, uint32_t site, uint32_t off,
+			uint32_t sm, unsigned co)
+{
+	const struct pipe *p = d->p;
+	uint32_t L = d->L, n = 1 + p->tw.sites[site].run;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (uint32_t j = 0; j < n && site + j < p->tw.n_sites; j++) {
+		const struct llct_spirv_site *st = &p->tw.sites[site + j];
+		const struct site_at *a = &ln->sa[site + j];
+		uint32_t size = st->size ? st->size : 4, at = j ? st->off : off;
+		if (!a->ok || (uint64_t)at + size > a->size)
+			continue; /* counted below */
+		uint64_t first = (a->addr + at) / L, last = (a->addr + at + size - 1) / L;
+		lo = first < lo ? first : lo, hi = last > hi ? last : hi;
+	}
+	unsigned two = hi > lo ? CO_RUN2 : 0;
+	ln->run_records++;
+	ln->run_two += !!two;
+	for (uint32_t j = 0; j < n; j++) {
+		if (site + j >= p->tw.n_sites || !ln->sa[site + j].ok) {
+			ln->unplaced++;
+			continue;
+		}
+		const struct llct_spirv_site *st = &p->tw.sites[site + j];
+		const struct site_at *a = &ln->sa[site + j];
+		uint32_t size = st->size ? st->size : 4, at = j ? st->off : off;
+		if ((uint64_t)at + size > a->size) {
+			ln->unplaced++;
+			continue;
+		}
+		ln->run_accesses++;
+		put_lines(ln, st, (a->addr + at) / L, (a->addr + at + size - 1) / L, L, a->stream,
+			  sm, d->site0 ? d->site0 + site + j : 0, (j ? 0 : co) | two);
+	}
 }
 
 /* Record r's touches (x: the prefix record before it, or NULL). */
@@ -267,7 +311,11 @@ static void record_touches(const struct draw_x *d, struct lane *ln, const uint32
 			co = co_count(ln, r[0], sm, lines, (uint32_t)(last - first + 1),
 				      site >= p->tw.n_frag_sites ? CO_VERTEX : CO_BUFFER);
 		}
-		put_lines(ln, st, first, last, L, a->stream, sm, tsite, co);
+		if (!st->run) {
+			put_lines(ln, st, first, last, L, a->stream, sm, tsite, co);
+			return;
+		}
+		run_touches(d, ln, site, r[1], sm, co);
 		return;
 	}
 	uint64_t lines[16];
@@ -287,9 +335,10 @@ static void lane_run(const struct draw_x *d, struct lane *ln)
 }
 
 /* The lane's touches to the model, in order (prev: the last texel line and SM touched; llc:
- * the LLC records made by touches of records a coalescer would drop, for 8 and 32 lanes). */
+ * the LLC records made by touches of records a coalescer would drop, for 8 and 32 lanes, and
+ * by two-line runs' touches). */
 static void lane_apply(struct capture_device *c, const struct lane *ln, uint64_t *prev,
-		       uint32_t *site, uint64_t llc[2])
+		       uint32_t *site, uint64_t llc[3])
 {
 	struct llct_fp *fp = c->out->fp;
 	for (size_t i = 0; i < ln->n; i++) {
@@ -305,7 +354,7 @@ static void lane_apply(struct capture_device *c, const struct lane *ln, uint64_t
 		uint64_t hits = t->co ? llct_fp_filtered(fp) : 0;
 		llct_fp_touch(fp, t->line, t->stream, t->op, t->sm, 1);
 		if (t->co && llct_fp_filtered(fp) == hits) /* it missed: an LLC record */
-			llc[0] += t->co & 1, llc[1] += t->co >> 1;
+			llc[0] += t->co & 1, llc[1] += t->co >> 1 & 1, llc[2] += t->co >> 2 & 1;
 	}
 }
 
@@ -473,7 +522,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			for (unsigned k = 1; k < n; k++)
 				lanes[k].sa[s] = lanes[0].sa[s];
 		}
-	uint64_t prev = UINT64_MAX, llc[2] = {0, 0};
+	uint64_t prev = UINT64_MAX, llc[3] = {0, 0, 0};
 	uint32_t site = UINT32_MAX;
 	const uint32_t *pre = NULL; /* a prefix whose record comes in the next window */
 	/* On the expansion thread the records are expanded without the device lock, as a draw is
@@ -513,7 +562,10 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		}
 		free(lanes[k].sa), free(lanes[k].t), free(lanes[k].rec), free(lanes[k].pre);
 		free(lanes[k].co);
+		c->t3->run_records += lanes[k].run_records;
+		c->t3->run_accesses += lanes[k].run_accesses;
+		c->t3->run_two += lanes[k].run_two;
 	}
-	c->t3->co_llc[0] += llc[0], c->t3->co_llc[1] += llc[1];
+	c->t3->co_llc[0] += llc[0], c->t3->co_llc[1] += llc[1], c->t3->run_two_llc += llc[2];
 	return oom ? -1 : 0;
 }

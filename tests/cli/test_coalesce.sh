@@ -8,13 +8,16 @@
 # its own G-buffer texel: 4x; the magnified texture: 7x; a minified one, trilinear: some);
 # LLCT_CAPTURE_COALESCE_STATS counts,
 # from the uncoalesced records, what a coalescer could drop and the LLC records those would have
-# made (0 on these programs).
+# made (0 on these programs). Runs (LLCT_CAPTURE_RUNS): the program whose shaders read their
+# uniforms a component at a time, as Zink's do, gives the same trace with one record a run of
+# constant-offset loads and with one a load, its vertices in order and scrambled.
 set -u
-LLCTRACE=${1:?usage: test_coalesce.sh llctrace app_deferred app_ahead app_gather app_scene}
+LLCTRACE=${1:?usage: test_coalesce.sh llctrace app_deferred app_ahead app_gather app_scene app_words}
 DEFERRED=${2:?}
 AHEAD=${3:?}
 GATHER=${4:?}
 SCENE=${5:?}
+WORDS=${6:?}
 T=$(mktemp -d /tmp/llct-coalesce-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 export XDG_RUNTIME_DIR=$T
@@ -58,7 +61,7 @@ fewer() {
 # each program: lanes' atomics; the subgroup's atomic; coalesced (the default)
 FR=""
 for prog in "def:$DEFERRED 2" "gat:$GATHER 2" "scene:$SCENE 3" "ahead:$AHEAD 12" \
-	"near:$AHEAD 12 1 nearest" "mips:$AHEAD 12 1 mips"; do
+	"near:$AHEAD 12 1 nearest" "mips:$AHEAD 12 1 mips" "words:$WORDS 2"; do
 	name=${prog%%:*} args=${prog#*:}
 	case $name in ahead | near | mips) FR=10-11 ;; *) FR="" ;; esac # rooms that lost nothing
 	# shellcheck disable=SC2086
@@ -85,6 +88,24 @@ fewer mips-sg mips-co 1 "ahead, a mipmapped texture minified"
 fewer gat-sg gat-co 1 "gather"
 # the gather's uniform read: one record where a subgroup's lanes read the same word
 [ "$(raw "$T/gat-co.llct")" -lt "$(raw "$T/gat-sg.llct")" ] && ok || bad "gather: no buffer record coalesced"
+
+# runs: one record for a run of loads at constant offsets (a matrix's 16, across two lines; a
+# colour's 4), the LLC trace the same, vertices in order and scrambled across warps
+st() { q "$1" "SELECT value FROM settings WHERE key = 'capture.$2'"; }
+for m in "" shuffled; do
+	run "words-norun$m" LLCT_CAPTURE_RUNS=0 -- "$WORDS" 2 $m
+	run "words-run$m" -- "$WORDS" 2 $m
+	same "words-norun$m" "words-run$m" "words $m: runs"
+	fewer "words-norun$m" "words-run$m" 4 "words $m: a record a run"
+	# every load a run stood for: the records without runs, less those with, plus the runs'
+	[ $(($(raw "$T/words-norun$m.llct") - $(raw "$T/words-run$m.llct") + $(st "$T/words-run$m.llct" raw.runs.records))) = "$(st "$T/words-run$m.llct" raw.runs.accesses)" ] && ok ||
+		bad "words $m: runs stood for $(st "$T/words-run$m.llct" raw.runs.accesses) accesses"
+	# the matrix's run (each vertex, each frame) is the one across two lines
+	[ "$(st "$T/words-run$m.llct" raw.runs.two_line_records)" = 12288 ] && ok ||
+		bad "words $m: two-line runs $(st "$T/words-run$m.llct" raw.runs.two_line_records), want 12288"
+done
+grep -q "^vertex and fragment shaders: a run" <(st "$T/words-run.llct" runs) && ok || bad "capture.runs: $(st "$T/words-run.llct" runs)"
+grep -q "^off" <(st "$T/words-norun.llct" runs) && ok || bad "capture.runs off: $(st "$T/words-norun.llct" runs)"
 
 # what a coalescer could drop, counted from the records when none are coalesced
 FR=""

@@ -43,11 +43,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(x);
 	free(y);
-	/* each lane's atomic, a subgroup's one, and coalesced (an SM tile of 16 pixels) */
+	/* each lane's atomic, a subgroup's one, and coalesced (an SM tile of 16 pixels) with runs
+	   of a 64-byte line */
 	static const int flags[3] = {0, LLCT_SPIRV_SUBGROUP_FRAGMENT | LLCT_SPIRV_SUBGROUP_COMPUTE,
 				     LLCT_SPIRV_SUBGROUP_FRAGMENT | LLCT_SPIRV_SUBGROUP_COMPUTE |
 					 LLCT_SPIRV_SUBGROUP_VERTEX | LLCT_SPIRV_COALESCE |
-					 LLCT_SPIRV_TILE_SHIFT(4)};
+					 LLCT_SPIRV_TILE_SHIFT(4) | LLCT_SPIRV_RUN_WINDOW(6)};
 	for (int f = 0; f < 3; f++) {
 		struct llct_spirv_instr ins;
 		if (llct_spirv_instrument_ex(w, n, 7, 0, flags[f], &ins) == 0) {
