@@ -6,6 +6,9 @@ GAME_NOROOT=1      # it refuses to run as root: games.sh runs it as nobody then
 GAME_RES=1280x720
 GAME_START=150    # 0-74 menu and loading (~25 draws); the match from ~100, ~1,000 draws a frame
 GAME_FRAMES=3
+# a tier-3 frame's submission runs longer than the layer's default 20 s wait on lavapipe's two
+# cores (the layer would take the device for hung and stop counts and positions)
+GAME_ENV="LLCT_CAPTURE_WAIT_SECONDS=${LLCT_CAPTURE_WAIT_SECONDS:-120}"
 game_setup() { # W H
 	mkdir -p "$HOME/.config/0ad/config"
 	cat >"$HOME/.config/0ad/config/local.cfg" <<CFG

@@ -67,6 +67,8 @@ static const struct number_setting numbers[] = {
      "a number of threads (1 to 16)"},
     {"LLCT_CAPTURE_EXPAND_THREADS", 1, 16, offsetof(struct capture_settings, expand_threads),
      "a number of threads (1 to 16)"},
+    {"LLCT_CAPTURE_WAIT_SECONDS", 1, 3600, offsetof(struct capture_settings, wait_seconds),
+     "a number of seconds (1 to 3600)"},
 };
 
 int capture_settings_read(struct capture_settings *s, const char *(*get)(const char *, void *),
@@ -77,6 +79,7 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 	memset(s, 0, sizeof(*s));
 	s->tier = 2;
 	s->xfb_guess = 65536;
+	s->wait_seconds = 20;
 	s->disabled = on(get("LLCT_CAPTURE_DISABLE", ud));
 	s->log = on(get("LLCT_CAPTURE_LOG", ud));
 	s->no_fragment_counts = on(get("LLCT_CAPTURE_NO_FRAGMENT_COUNTS", ud));

@@ -27,6 +27,9 @@ struct capture_settings {
 	uint32_t draw_room; /* LLCT_CAPTURE_DRAW_ROOM: the most records a command buffer's draws
 			       get at tier 3 [32 Mi] */
 	int draw_room_set;  /* given, not the default */
+	uint32_t wait_seconds; /* LLCT_CAPTURE_WAIT_SECONDS: how long the layer waits for a
+				  captured submission to finish before it takes the device for hung
+				  and stops per-draw counts and positions [20] */
 	uint32_t twin_lead; /* LLCT_CAPTURE_TWIN_LEAD: tier 3's twins go into recordings at
 			       most this many frames before a frame to capture [4];
 			       UINT32_MAX ("all"): every recording until the range ends */
@@ -43,7 +46,7 @@ struct capture_settings {
 	int coalesce_stats; /* LLCT_CAPTURE_COALESCE_STATS=1: tier 3 counts what coalescing a
 			       subgroup's sample records by their lines would drop */
 	int no_coalesce;    /* LLCT_CAPTURE_COALESCE=0: every buffer access of tier 3's shaders is
-			       recorded, none coalesced with the lane before's */
+			       recorded, none coalesced with a lane before's */
 	int no_runs;        /* LLCT_CAPTURE_RUNS=0: a draw's run of constant-offset loads of one
 			       buffer sends a record for each load, not one for the run */
 	int no_sg;          /* LLCT_CAPTURE_SUBGROUP_RESERVE=0: every recording invocation takes its

@@ -90,7 +90,7 @@ struct llct_spirv_site {
 			 (LLCT_SPIRV_PREFIX_SITE, address low, high) then (site, 0, workgroup) */
 	uint8_t grad; /* a gradient sample: the level word holds rho^2 (float), the larger squared
 			 length of the two gradients in texels: the level is log2(rho^2) / 2 */
-	uint8_t coalesce; /* a fragment sample that sends no record where the lane before it
+	uint8_t coalesce; /* a fragment sample that sends no record where a lane before it
 			     read the same lines (LLCT_SPIRV_COALESCE): the word of the draw's
 			     slot it reads how the view lays out its lines from (1, 2, ...), else
 			     0 */
@@ -159,10 +159,10 @@ int llct_spirv_instrument(const uint32_t *words, size_t n_words, uint32_t set, u
 #define LLCT_SPIRV_SUBGROUP_FRAGMENT 2
 #define LLCT_SPIRV_SUBGROUP_COMPUTE 4
 #define LLCT_SPIRV_SUBGROUP_VERTEX 16 /* vertex modules too (GPUs; not lavapipe) */
-/* With the subgroup reservation, a buffer access's record is not sent where the lane before
- * it in the subgroup records the same bytes (fragments: in the same SM tile, whose log2 + 1 is
- * flags >> 8 & 63; 0: fragments do not coalesce; vertices: in the same 32-vertex warp); the
- * device runs Shuffle there too. */
+/* With the subgroup reservation, a buffer access's record is not sent where one of the three
+ * nearest recording lanes below it in the subgroup records the same bytes (fragments: in the same
+ * SM tile, whose log2 + 1 is flags >> 8 & 63; 0: fragments do not coalesce; vertices: in the same
+ * 32-vertex warp); the device runs Shuffle there too. */
 #define LLCT_SPIRV_COALESCE 8
 /* Coalescing samples read the draw's slot (binding 1): its number, then a word for each of up
  * to LLCT_SPIRV_SLOT_SITES coalescing samples saying how the view there lays out its lines. */

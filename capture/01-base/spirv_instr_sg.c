@@ -167,32 +167,49 @@ static void emit6(struct pass *p, uint32_t op, uint32_t a, uint32_t b, uint32_t 
 	capture_spv_emit(p, i, 6);
 }
 
-/* Whether this lane's record may go unsent (coalesced): the nearest lane below it in the
- * subgroup that records (live: its record comes just before this one's) records the same
- * compared words, in the same SM tile, and (samples) both lanes' keys stand for their lines. */
+/* The lanes below this one that record whose record is compared with this one's: the nearest
+ * CO_CANDIDATES of them, which in a quad-ordered subgroup (lanes 0-3 a 2 x 2 quad, 4-7 the next
+ * to its right) include the pixels to the left and above. */
+#define CO_CANDIDATES 3
+
+/* Whether candidate lane pid (has: there is one) records the same compared words as this lane,
+ * in the same SM tile (words: this lane's nw of them). */
+static uint32_t same_as(struct pass *p, uint32_t sc, uint32_t has, uint32_t pid,
+			const uint32_t *words, uint32_t nw)
+{
+	uint32_t same = has;
+	for (uint32_t q = 0; q < nw; q++) {
+		uint32_t pv = p->next++, eq = p->next++, a = p->next++;
+		emit6(p, SpvOpGroupNonUniformShuffle, p->t_uint, pv, sc, words[q], pid);
+		capture_spv_emit5(p, SpvOpIEqual, p->t_bool, eq, pv, words[q]);
+		capture_spv_emit5(p, SpvOpLogicalAnd, p->t_bool, a, same, eq);
+		same = a;
+	}
+	return same;
+}
+
+/* Whether this lane's record may go unsent (coalesced): one of the nearest lanes below it in
+ * the subgroup that record (live: their records come before this one's, in lane order) records
+ * the same compared words, in the same SM tile, and (samples) both lanes' keys stand for their
+ * lines. A record is then the same lines as one before it in its subgroup on the same SM: they
+ * hit in the SM's cache unless a record between evicted one (counted by the stats). */
 static uint32_t coalesced(struct pass *p, uint32_t live, uint32_t sc)
 {
 	uint32_t z = capture_spv_konst(p, 0);
-	uint32_t lt = p->next++, bl = p->next++, below = p->next++, nb = p->next++, has = p->next++,
-		 pid = p->next++;
+	uint32_t lt = p->next++, bl = p->next++, below = p->next++, nb = p->next++;
 	capture_spv_emit4(p, SpvOpLoad, p->t_v4u, lt, p->v_lt);
 	capture_spv_emit5(p, SpvOpGroupNonUniformBallot, p->t_v4u, bl, sc, live);
 	capture_spv_emit5(p, SpvOpBitwiseAnd, p->t_v4u, below, bl, lt);
 	emit6(p, SpvOpGroupNonUniformBallotBitCount, p->t_uint, nb, sc, SpvGroupOperationReduce,
 	      below);
-	capture_spv_emit5(p, SpvOpUGreaterThan, p->t_bool, has, nb, z);
-	capture_spv_emit5(p, SpvOpGroupNonUniformBallotFindMSB, p->t_uint, pid, sc, below);
-	uint32_t same = has;
-	uint32_t words[5] = {0, 0, 0, 0, 0}, nw = 0;
+	uint32_t words[5] = {0, 0, 0, 0, 0}, nw = 0, gate = 0;
 	if (p->co_ok) { /* a sample: this lane's key and the other's stand for their lines */
-		uint32_t a = p->next++, ok = p->next++;
-		capture_spv_emit5(p, SpvOpLogicalAnd, p->t_bool, a, same, p->co_ok);
+		uint32_t ok = p->next++;
 		uint32_t s6[6] = {6u << 16 | SpvOpSelect,  p->t_uint, ok, p->co_ok,
 				  capture_spv_konst(p, 1), z};
 		capture_spv_emit(p, s6, 6);
-		same = a, words[nw++] = ok; /* the other's must be 1 too: compared below */
+		gate = p->co_ok, words[nw++] = ok; /* the other's must be 1 too: compared */
 	}
-
 	for (uint32_t q = 0; q < p->co_n && q < 3; q++)
 		words[nw++] = p->co_vals[q];
 	if (p->co_pixel && p->vertex) { /* the vertex's warp of 32, which picks its SM */
@@ -214,14 +231,38 @@ static uint32_t coalesced(struct pass *p, uint32_t live, uint32_t sc)
 		capture_spv_emit5(p, SpvOpBitwiseOr, p->t_uint, t, tx, ty16);
 		words[nw++] = t;
 	}
-	for (uint32_t q = 0; q < nw; q++) {
-		uint32_t pv = p->next++, eq = p->next++, a = p->next++;
-		emit6(p, SpvOpGroupNonUniformShuffle, p->t_uint, pv, sc, words[q], pid);
-		capture_spv_emit5(p, SpvOpIEqual, p->t_bool, eq, pv, words[q]);
-		capture_spv_emit5(p, SpvOpLogicalAnd, p->t_bool, a, same, eq);
-		same = a;
+	/* the candidates: the highest lane of `cand`, then of the lanes below it (its own
+	   SubgroupLtMask, shuffled from it) */
+	uint32_t any = 0, cand = below;
+	for (uint32_t k = 0; k < CO_CANDIDATES; k++) {
+		uint32_t has = p->next++, msb = p->next++, pid = p->next++;
+		capture_spv_emit5(p, SpvOpUGreaterThan, p->t_bool, has, nb,
+				  capture_spv_konst(p, k));
+		capture_spv_emit5(p, SpvOpGroupNonUniformBallotFindMSB, p->t_uint, msb, sc, cand);
+		/* none (FindMSB of no lane is undefined): lane 0, a lane there is, compared in vain
+		 */
+		emit6(p, SpvOpSelect, p->t_uint, pid, has, msb, z);
+		uint32_t same = same_as(p, sc, has, pid, words, nw);
+		if (any) {
+			uint32_t o = p->next++;
+			capture_spv_emit5(p, SpvOpLogicalOr, p->t_bool, o, any, same);
+			any = o;
+		} else {
+			any = same;
+		}
+		if (k + 1 < CO_CANDIDATES) {
+			uint32_t its = p->next++, nc = p->next++;
+			emit6(p, SpvOpGroupNonUniformShuffle, p->t_v4u, its, sc, lt, pid);
+			capture_spv_emit5(p, SpvOpBitwiseAnd, p->t_v4u, nc, cand, its);
+			cand = nc;
+		}
 	}
-	return same;
+	if (gate) {
+		uint32_t a = p->next++;
+		capture_spv_emit5(p, SpvOpLogicalAnd, p->t_bool, a, any, gate);
+		any = a;
+	}
+	return any;
 }
 
 uint32_t capture_spv_sg_reserve(struct pass *p, uint32_t pc, uint32_t n, uint32_t *keep)
@@ -246,8 +287,8 @@ uint32_t capture_spv_sg_reserve(struct pass *p, uint32_t pc, uint32_t n, uint32_
 	} else {
 		capture_spv_emit5(p, SpvOpIEqual, p->t_bool, live, z, z);
 	}
-	if (p->co_n) { /* coalesced: the lanes that record are those the lane before does not
-			  stand for */
+	if (p->co_n) { /* coalesced: the lanes that record are those no lane before
+			  stands for */
 		uint32_t drop = coalesced(p, live, sc), nd = p->next++, k = p->next++;
 		capture_spv_emit4(p, SpvOpLogicalNot, p->t_bool, nd, drop);
 		capture_spv_emit5(p, SpvOpLogicalAnd, p->t_bool, k, live, nd);

@@ -58,6 +58,8 @@ struct capture_device {
 	int frag_instr;     /* tier 3 instruments fragment (and vertex) shaders */
 	uint32_t twin_lead; /* tier 3: twins only in recordings this close to a frame to
 			       capture (LLCT_CAPTURE_TWIN_LEAD; UINT32_MAX: any) */
+	uint32_t wait_seconds; /* a captured submission's wait for its counts, at most
+				  (LLCT_CAPTURE_WAIT_SECONDS) */
 };
 
 /* ---- hmap.c: a small open-addressing map from 64-bit handles to records ---- */

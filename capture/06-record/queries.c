@@ -320,11 +320,17 @@ void capture_read_fragments(struct capture_device *c, struct layer_device *d, Vk
 		fence = c->rs->fences[--c->rs->n_fences];
 	pthread_mutex_unlock(&c->lock);
 	const char *why = NULL;
+	char late[96];
+	uint32_t secs = c->wait_seconds ? c->wait_seconds : 20;
 	if ((!fence && d->d.CreateFence(dev, &fi, NULL, &fence) != VK_SUCCESS) ||
 	    d->d.QueueSubmit(q, 0, NULL, fence) != VK_SUCCESS)
 		why = "cannot wait for a submission";
-	else if (d->d.WaitForFences(dev, 1, &fence, VK_TRUE, 20000000000ull) != VK_SUCCESS)
-		why = "a submission did not finish within 20 s";
+	else if (d->d.WaitForFences(dev, 1, &fence, VK_TRUE, (uint64_t)secs * 1000000000u) !=
+		 VK_SUCCESS)
+		snprintf(late, sizeof(late),
+			 "a submission did not finish within %u s (LLCT_CAPTURE_WAIT_SECONDS)",
+			 secs),
+		    why = late;
 	if (why) {
 		if (fence) /* signalled late or never: not used again */
 			d->d.DestroyFence(dev, fence, NULL);

@@ -211,18 +211,7 @@ static void run_touches(const struct draw_x *d, struct lane *ln, uint32_t site, 
 	const struct pipe *p = d->p;
 	uint32_t L = d->L, n = 1 + p->tw.sites[site].run;
 	uint64_t lo = UINT64_MAX, hi = 0;
-	for (uint32_t j = 0; j < n && site + j < p->tw.n_sites; j++) {
-		const struct llct_spirv_site *st = &p->tw.sites[site + j];
-		const struct site_at *a = &ln->sa[site + j];
-		uint32_t size = st->size ? st->size : 4, at = j ? st->off : off;
-		if (!a->ok || (uint64_t)at + size > a->size)
-			continue; /* counted below */
-		uint64_t first = (a->addr + at) / L, last = (a->addr + at + size - 1) / L;
-		lo = first < lo ? first : lo, hi = last > hi ? last : hi;
-	}
-	unsigned two = hi > lo ? CO_RUN2 : 0;
-	ln->run_records++;
-	ln->run_two += !!two;
+	size_t n0 = ln->n;
 	for (uint32_t j = 0; j < n; j++) {
 		if (site + j >= p->tw.n_sites || !ln->sa[site + j].ok) {
 			ln->unplaced++;
@@ -235,9 +224,17 @@ static void run_touches(const struct draw_x *d, struct lane *ln, uint32_t site, 
 			ln->unplaced++;
 			continue;
 		}
+		uint64_t first = (a->addr + at) / L, last = (a->addr + at + size - 1) / L;
+		lo = first < lo ? first : lo, hi = last > hi ? last : hi;
 		ln->run_accesses++;
-		put_lines(ln, st, (a->addr + at) / L, (a->addr + at + size - 1) / L, L, a->stream,
-			  sm, d->site0 ? d->site0 + site + j : 0, (j ? 0 : co) | two);
+		put_lines(ln, st, first, last, L, a->stream, sm, d->site0 ? d->site0 + site + j : 0,
+			  j ? 0 : co);
+	}
+	ln->run_records++;
+	if (hi > lo) { /* two lines: its touches marked */
+		ln->run_two++;
+		for (size_t i = n0; i < ln->n; i++)
+			ln->t[i].co |= CO_RUN2;
 	}
 }
 

@@ -90,6 +90,7 @@ static struct capture_device *device_new(struct layer_device *d, struct capture_
 		memcpy(c->out->boundary_name, set->label, sizeof(set->label));
 	}
 	c->twin_lead = set->twin_lead;
+	c->wait_seconds = set->wait_seconds;
 	c->t2->xfb_guess = set->xfb_guess;
 	c->t3->max_records = set->records;
 	c->t3->co_stats = set->coalesce_stats;
@@ -316,9 +317,10 @@ static void note_settings(struct capture_device *c, struct layer_device *d,
 		    c->out->w, "capture.coalesce",
 		    !(sg & LLCT_SPIRV_COALESCE) ? "off: every buffer access recorded"
 		    : c->t3->tile_shift >= 0
-			? "buffer accesses and texture reads: a lane whose record the lane "
-			  "before it in its subgroup stands for (the same bytes; a 2D texture's "
-			  "same lines; fragments: in the same SM tile) sends none"
+			? "buffer accesses and texture reads: a lane whose record one of the "
+			  "three recording lanes before it in its subgroup stands for (the same "
+			  "bytes; a 2D texture's same lines; fragments: in the same SM tile) "
+			  "sends none"
 			: "buffer accesses of compute shaders only (the SM tile is not a power "
 			  "of two)");
 	}
