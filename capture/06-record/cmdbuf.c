@@ -110,7 +110,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 		b->n_draws = 0;
 		b->no_twins = 0;
 		b->one_time = !!(info->flags & VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT);
-		b->finished = 0;
+		b->finished = b->late = 0;
 		b->rec_discard = 0;
 		b->rec_topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
 		/* a secondary continuing a render pass is recorded inside it */

@@ -291,7 +291,7 @@ struct cbuf **capture_measured(struct capture_device *c, const VkCommandBuffer *
 			if (c->tier->submitting)
 				c->tier->submitting(c, b, 0);
 			b->cnt.res_ok = b->xfbq.res_ok = 0; /* stale until read again */
-			b->finished = 0;
+			b->finished = b->late = 0;
 			bs[(*nb)++] = b;
 		}
 	}
@@ -336,7 +336,10 @@ void capture_read_fragments(struct capture_device *c, struct layer_device *d, Vk
 			d->d.DestroyFence(dev, fence, NULL);
 		pthread_mutex_lock(&c->lock);
 		c->rs->stats_off = 1;
+		c->rs->timed_out |= why == late;
 		c->xfb = 0;
+		for (size_t i = 0; i < n; i++)
+			bs[i]->late = 1;
 		c->out->t_wait += capture_mono_s() - t0;
 		pthread_mutex_unlock(&c->lock);
 		cap_log("%s; per-draw counts and positions stop (draws keep tier 1's rectangles)",

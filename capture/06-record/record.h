@@ -73,6 +73,8 @@ struct cbuf {
 				   alone needs may go once that is expanded */
 	int finished;           /* its submission since it was begun has finished on the device
 				   (read_fragments, or a twin lead's wait, waited for it) */
+	int late;               /* that submission outlasted the layer's wait (read_fragments):
+				   what the device writes for it is not read */
 	uint32_t frec_need;     /* records the last execution wanted room for (all rooms) */
 	uint32_t *fidx;         /* the records by draw: runs' offsets, counts, runs */
 	size_t fidx_cap;        /* its room in entries, kept from one execution to the next */
@@ -86,6 +88,8 @@ struct record_state {
 	/* per-draw counts: the kind of query (VK_QUERY_TYPE_OCCLUSION, precise, or
 	 * ..._PIPELINE_STATISTICS for fragment shader invocations) and whether they are in use */
 	int stats, stats_off;
+	int timed_out; /* a captured submission outlasted LLCT_CAPTURE_WAIT_SECONDS: counts and
+			  positions stopped for the device (stats_off, xfb off) */
 	VkQueryType count_query;
 	int instrument; /* recordings now get shadow draws (captured frames may run them) */
 	/* the layer's fences for waiting on captured submissions' counts (free ones, under the

@@ -312,9 +312,13 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 			       ? measured
 			       : measured * d.st.samples;
 	/* tier 2: the positions the shadow draw wrote */
-	char pos_state[80] = "";
+	char pos_state[112] = "";
 	if (c->tier->positions) {
-		if (!p || !p->pr.shadow)
+		if ((cb && cb->late) || (c->rs->timed_out && !c->xfb))
+			snprintf(pos_state, sizeof(pos_state),
+				 "none: %s did not finish within LLCT_CAPTURE_WAIT_SECONDS",
+				 cb && cb->late ? "its submission" : "an earlier submission");
+		else if (!p || !p->pr.shadow)
 			snprintf(pos_state, sizeof(pos_state), "none: %s",
 				 !p                ? "unknown pipeline"
 				 : p->pr.no_shadow ? p->pr.no_shadow
@@ -329,7 +333,7 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 	vertex_uses(c, p, m);
 	/* tier 3: the fragment twin's records give the sampled images' traffic */
 	struct instr_result ir;
-	int recorded = c->frag_instr && c->tier->draw_peek &&
+	int recorded = c->frag_instr && c->tier->draw_peek && !c->rs->timed_out &&
 		       !c->tier->draw_peek(cb, m->u.draw.rec, p, &ir); /* tier 3 */
 	/* a multi-draw's later sub-draws that went down with it (not split: no records of their
 	   own): their accesses are in the first's records, so their sampled images (and
@@ -409,6 +413,11 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 	else if (c->frag_instr && p && (p->tw.why || (p->tw.twin && cb && cb->no_twins))) {
 		capture_jtext_add(&t, ",\"accesses\":\"model\",\"why\":");
 		capture_jtext_str(&t, p->tw.why ? p->tw.why : NO_TWINS);
+	} else if (c->frag_instr && c->rs->timed_out) { /* the device may still write them */
+		capture_jtext_add(&t,
+				  ",\"accesses\":\"model\",\"why\":\"%s submission did not "
+				  "finish within LLCT_CAPTURE_WAIT_SECONDS: records are not read\"",
+				  cb && cb->late ? "its" : "an earlier");
 	} else if (c->frag_instr) /* tier 3: every draw row says what it got */
 		capture_jtext_add(
 		    &t, "%s",
@@ -434,7 +443,8 @@ void capture_do_dispatch(struct capture_device *c, struct cbuf *b, const struct 
 	struct capture_jtext t;
 	struct instr_result ir;
 	/* tier 3: what the instrumented twin recorded, in place of the buffers' footprint */
-	int recorded = c->tier->dispatch_peek && !c->tier->dispatch_peek(b, m, p, &ir);
+	int recorded =
+	    c->tier->dispatch_peek && !c->rs->timed_out && !c->tier->dispatch_peek(b, m, p, &ir);
 	capture_jtext_init(&t);
 	capture_jtext_add(&t, "{\"groups\":[%u,%u,%u],\"pipeline\":%llu", m->u.dispatch.x,
 			  m->u.dispatch.y, m->u.dispatch.z, (unsigned long long)(p ? p->id : 0));
@@ -443,10 +453,15 @@ void capture_do_dispatch(struct capture_device *c, struct cbuf *b, const struct 
 				  ir.records, ir.lost);
 	else if (c->tier3) {
 		capture_jtext_add(&t, ",\"accesses\":\"footprint\",\"why\":");
-		capture_jtext_str(&t, p && p->tw.why                        ? p->tw.why
-				      : p && p->tw.twin && b && b->no_twins ? NO_TWINS
-				      : p && p->tw.twin
-					  ? "recorded before the layer could record its accesses"
+		capture_jtext_str(
+		    &t, c->rs->timed_out && b && b->late
+			    ? "its submission did not finish within "
+			      "LLCT_CAPTURE_WAIT_SECONDS: records are not read"
+			: c->rs->timed_out ? "an earlier submission did not finish within "
+					     "LLCT_CAPTURE_WAIT_SECONDS: records are not read"
+			: p && p->tw.why   ? p->tw.why
+			: p && p->tw.twin && b && b->no_twins ? NO_TWINS
+			: p && p->tw.twin ? "recorded before the layer could record its accesses"
 					  : "no pipeline");
 	}
 	capture_jtext_add(&t, "}");

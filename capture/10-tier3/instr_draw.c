@@ -451,7 +451,7 @@ fail:
 int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct instr_result *res)
 {
 	memset(res, 0, sizeof(*res));
-	if (!rec || !b || !b->n_frec || !p || p->tw.words != 5 || rec > b->n_draws ||
+	if (!rec || !b || !b->n_frec || !p || p->tw.words != 5 || rec > b->n_draws || b->late ||
 	    sort_records(b))
 		return -1;
 	res->records = b->fidx[b->n_draws + 2 + rec - 1]; /* a prefix is part of its record */

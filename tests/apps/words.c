@@ -10,8 +10,15 @@
  * scrambled order (quad q's vertices 6q..6q+5 at position (37 q) mod 1024): vertices of one
  * shading batch then lie in different 32-vertex warps, and so on different SMs.
  *
- * usage: words [FRAMES [shuffled]] (default 2) */
+ * With "late", frame 0's submission waits on a timeline semaphore that another thread of the
+ * program signals 3 s later (Vulkan 1.2): a submission that finishes later than the capture
+ * layer may wait (LLCT_CAPTURE_WAIT_SECONDS) without the device being hung.
+ *
+ * usage: words [FRAMES [shuffled|late]] (default 2) */
 #include "vkapp.h"
+
+#include <pthread.h>
+#include <unistd.h>
 
 #include "words.frag.h"
 #include "words.vert.h"
@@ -19,11 +26,36 @@
 #define W 256
 #define QUADS 1024
 
+static VkSemaphore timeline;
+
+static void *signal_later(void *arg)
+{
+	(void)arg;
+	sleep(3);
+	VkSemaphoreSignalInfo ssi = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, NULL, timeline, 1};
+	CHECK(vkSignalSemaphore(dev, &ssi));
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 2;
 	int shuffled = argc > 2 && !strcmp(argv[2], "shuffled");
-	app_open("words", 0, NULL, NULL);
+	int late = argc > 2 && !strcmp(argv[2], "late");
+	VkPhysicalDeviceTimelineSemaphoreFeatures tsf = {
+	    VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES, NULL, VK_TRUE};
+	if (late)
+		app_api_version = VK_API_VERSION_1_2;
+	app_open("words", 0, NULL, late ? &tsf : NULL);
+	pthread_t signaller;
+	if (late) {
+		VkSemaphoreTypeCreateInfo tci = {VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO, NULL,
+						 VK_SEMAPHORE_TYPE_TIMELINE, 0};
+		VkSemaphoreCreateInfo sci = {VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &tci};
+		CHECK(vkCreateSemaphore(dev, &sci, NULL, &timeline));
+		if (pthread_create(&signaller, NULL, signal_later, NULL))
+			return 1;
+	}
 	VkDeviceMemory m_out, m_rb, m_u, m_ix;
 	VkImage out = app_image(
 	    VK_FORMAT_R8G8B8A8_UNORM, W, W, VK_SAMPLE_COUNT_1_BIT,
@@ -118,8 +150,22 @@ int main(int argc, char **argv)
 		    0, 0, 0, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {W, W, 1}};
 		vkCmdCopyImageToBuffer(cb, out, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, rb, 1, &rbc);
 		CHECK(vkEndCommandBuffer(cb));
-		app_submit_wait(cb, fence);
+		if (late && f == 0) { /* waits for the other thread's signal */
+			uint64_t one = 1;
+			VkTimelineSemaphoreSubmitInfo tsi = {
+			    VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO, NULL, 1, &one};
+			VkPipelineStageFlags stage = VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT;
+			VkSubmitInfo si = {
+			    VK_STRUCTURE_TYPE_SUBMIT_INFO, &tsi, 1, &timeline, &stage, 1, &cb};
+			CHECK(vkQueueSubmit(queue, 1, &si, fence));
+			CHECK(vkWaitForFences(dev, 1, &fence, VK_TRUE, UINT64_MAX));
+			CHECK(vkResetFences(dev, 1, &fence));
+		} else {
+			app_submit_wait(cb, fence);
+		}
 	}
+	if (late)
+		pthread_join(signaller, NULL);
 	printf("checksum %016llx\n", (unsigned long long)app_checksum(0, m_rb, W * W));
 	vkDeviceWaitIdle(dev);
 	return 0;
