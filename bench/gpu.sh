@@ -33,7 +33,8 @@ RUNS=("clear_store all app_clear_store 3"
       "features all app_features 2"
       "threads all app_threads 3"
       "deferred all app_deferred 3"
-      "ahead 6-9 app_ahead 10")
+      "ahead 6-9 app_ahead 10"
+      "words all app_words 2")
 
 mode=run
 case "${1:-}" in
@@ -252,6 +253,22 @@ for co in 0 1; do
 	else echo "coalesce $co: the capture failed"; fails=$((fails + 1)); fi
 done
 grep -q "^coalesce yes" "$out/probe.txt" || could_not+=("tier 3 coalescing (subgroup ballot, arithmetic and shuffle)")
+# runs (LLCT_CAPTURE_RUNS): a record a load against one a run of constant-offset loads, on the
+# program that reads its uniforms a component at a time as Zink's shaders do (vertex shaders
+# too where the device runs subgroup operations there)
+echo "== runs (words, 2 frames, tier 3: runs off, on)"
+printf '%-9s %10s %9s %9s %9s  %s\n' runs raw seconds waiting expanding "LLC counts"
+for ru in 0 1; do
+	t0=$(now)
+	if LLCT_CAPTURE_RUNS=$ru capture "ru$ru" 3 all app_words 2 >"$out/ru$ru.named"; then
+		sed 's/^ru[01] /ru /' "$out/ru$ru.named" >"$out/ru$ru.counts"
+		took=$(secs "$t0" "$(now)")
+		same="-"
+		[ "$ru" = 1 ] && { read -r nd big < <(compare 0.05 "$out/ru0.counts" "$out/ru1.counts"); [ "$nd" = 0 ] && same="same within 5%+4 (largest $big)" || { same="DIFFERS ($nd rows, largest $big)"; fails=$((fails + 1)); }; }
+		printf '%-9s %10s %9s %9s %9s  %s\n' "$ru" "$(setting "$out/ru$ru-t3.llct" capture.raw.shader_records)" "$took" \
+			"$(setting "$out/ru$ru-t3.llct" capture.seconds.waiting_for_counts)" "$(setting "$out/ru$ru-t3.llct" capture.seconds.expanding)" "$same"
+	else echo "runs $ru: the capture failed"; fails=$((fails + 1)); fi
+done
 
 for f in "$out"/*-t*.counts; do
 	ref=${f%.counts}.ref
