@@ -680,8 +680,40 @@ static void test_sm_map(void)
 		}
 }
 
+/* llct_fp_neighbours_apart against the model itself: where it says two adjacent lines never
+ * share an entry of an SM's cache, touching a line, its neighbour and the line again hits the
+ * third time for every line tried; where it says they may (4 entries: 20,737,780 is a multiple
+ * of 4), some line misses so. */
+static void test_neighbours(void)
+{
+	static const uint32_t sizes[] = {0, 4, 8, 64, 128, 512, 1000, 96};
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		struct llct_fp_config c;
+		struct llct_fp *fp;
+		llct_fp_config_default(&c);
+		c.rc_lines[LLCT_STREAM_VTX] = sizes[k];
+		int apart = llct_fp_neighbours_apart(&c, LLCT_STREAM_VTX), missed = 0;
+		CHECK_EQ(llct_fp_create(&c, collect, NULL, &fp), LLCT_OK);
+		for (uint64_t key = 1; key < 200000; key += 37) {
+			uint64_t a = key * 64 + ((uint64_t)k << 40), hits;
+			llct_fp_touch(fp, a, LLCT_STREAM_VTX, LLCT_OP_READ, 3, 1);
+			llct_fp_touch(fp, a + 64, LLCT_STREAM_VTX, LLCT_OP_READ, 3, 1);
+			hits = llct_fp_filtered(fp);
+			llct_fp_touch(fp, a, LLCT_STREAM_VTX, LLCT_OP_READ, 3, 1);
+			missed += sizes[k] && llct_fp_filtered(fp) == hits;
+			llct_fp_drain(fp);
+			n_recs = 0;
+		}
+		CHECK_MSG(apart ? missed == 0 : missed > 0, "%u entries: apart %d, %d lines missed",
+			  sizes[k], apart, missed);
+		CHECK_EQ(apart, sizes[k] != 4);
+		llct_fp_destroy(fp);
+	}
+}
+
 int main(void)
 {
+	test_neighbours();
 	test_sm_map();
 	test_surfaces();
 	test_cube_faces();
