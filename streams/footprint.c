@@ -363,17 +363,21 @@ void llct_fp_touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, u
 	touch(fp, line_addr, stream, op, sm % fp->c.n_sms, cached);
 }
 
-int llct_fp_neighbours_apart(const struct llct_fp_config *c, int stream)
+int llct_fp_lines_apart(const struct llct_fp_config *c, int stream, uint32_t k)
 {
 	uint64_t n = stream >= 0 && stream < LLCT_N_STREAMS ? c->rc_lines[stream] : 0;
 	if (!n)
 		return 1;
-	/* footprint_int.h's entry: (key * M >> 7) mod n. The next line's key adds M, so >> 7
-	   adds M >> 7 or one more (a carry), less 2^57 where the product wraps past 2^64. */
-	const uint64_t M = 0x9e3779b1u, d = M >> 7, wrap = (UINT64_C(1) << 57) % n;
-	for (uint64_t k = 0; k < 2; k++)
-		if ((d + k) % n == 0 || ((d + k) % n + n - wrap) % n == 0)
-			return 0;
+	/* footprint_int.h's entry: (key * M >> 7) mod n. A line j further adds j M to the key's
+	   product, so >> 7 adds j M >> 7 or one more (a carry), less 2^57 where the product
+	   wraps past 2^64: none of those may be a multiple of n. */
+	const uint64_t M = 0x9e3779b1u, wrap = (UINT64_C(1) << 57) % n;
+	for (uint64_t j = 1; j < k; j++)
+		for (uint64_t carry = 0; carry < 2; carry++) {
+			uint64_t d = ((j * M) >> 7) + carry;
+			if (d % n == 0 || (d % n + n - wrap) % n == 0)
+				return 0;
+		}
 	return 1;
 }
 

@@ -42,11 +42,11 @@ struct tier3_state {
 	 * touches that missed the SM's cache) */
 	int co_stats;
 	uint64_t co_records[3], co_drop[3][2], co_llc[2];
-	/* runs (spirv.h's LLCT_SPIRV_RUN_WINDOW): on (log2 of the window + 1: the line), and what
-	 * the expansion counted: run records, the accesses they stood for, those of two lines and
-	 * the LLC records those made (capture.raw.runs.*) */
+	/* runs (spirv.h's LLCT_SPIRV_RUN_WINDOW): on (log2 of the window + 1: up to four lines),
+	 * and what the expansion counted: run records, the accesses they stood for, those of more
+	 * than one line and the LLC records those made (capture.raw.runs.*) */
 	int runs;
-	uint64_t run_records, run_accesses, run_two, run_two_llc;
+	uint64_t run_records, run_accesses, run_multi, run_multi_llc;
 	uint32_t frec_scanned; /* frame + 1 in which the command buffers were last looked at for
 				  room (a settled twin lead starts it again) */
 };

@@ -127,10 +127,10 @@ struct touch {
 	uint32_t sm, site;
 	uint8_t stream, op, tex;
 	uint8_t co; /* LLCT_CAPTURE_COALESCE_STATS: the groups that would drop its record (bits 0
-		       and 1); CO_RUN2: a touch of a run whose lines are two */
+		       and 1); CO_RUNS: a touch of a run of more than one line */
 };
 
-#define CO_RUN2 4u
+#define CO_RUNS 4u
 
 /* A lane's touches of its window of records, and its own copy of the sites' state (each lane
  * on cache lines of its own: their counts change every record, on different threads). */
@@ -143,7 +143,7 @@ struct __attribute__((aligned(128))) lane {
 	struct bda_cache bk;
 	struct co_ring *co; /* LLCT_CAPTURE_COALESCE_STATS: the records before (else NULL) */
 	uint64_t co_records[3], co_drop[3][2]; /* [instr_coalesce.h's CO_*][8, 32 lanes] */
-	uint64_t run_records, run_accesses, run_two; /* runs: records, accesses, two lines */
+	uint64_t run_records, run_accesses, run_multi; /* runs: records, accesses, lines > 1 */
 	/* its window: the records (and the prefix before each, or NULL) */
 	const uint32_t **rec, **pre;
 	size_t n_rec;
@@ -202,9 +202,9 @@ static unsigned co_count(struct lane *ln, uint32_t w0, uint32_t sm, const uint64
 }
 
 /* A run's record (spirv.h): the lead's bytes at off, then each following site's at its own
- * constant offset, in the program's order; a run whose lines are two (a lane's loads cross a
- * line) is counted, and its touches marked (CO_RUN2), as the one whose LLC records may come in
- * another order between SMs than load by load (docs/CAPTURE.md, "Runs"). */
+ * constant offset, in the program's order; a run of more than one line is counted, and its
+ * touches marked (CO_RUNS), as the one whose LLC records may come in another order between SMs
+ * than load by load (docs/CAPTURE.md, "Runs"). */
 static void run_touches(const struct draw_x *d, struct lane *ln, uint32_t site, uint32_t off,
 			uint32_t sm, unsigned co)
 {
@@ -231,10 +231,10 @@ static void run_touches(const struct draw_x *d, struct lane *ln, uint32_t site, 
 			  j ? 0 : co);
 	}
 	ln->run_records++;
-	if (hi > lo) { /* two lines: its touches marked */
-		ln->run_two++;
+	if (hi > lo) { /* more than one line: its touches marked */
+		ln->run_multi++;
 		for (size_t i = n0; i < ln->n; i++)
-			ln->t[i].co |= CO_RUN2;
+			ln->t[i].co |= CO_RUNS;
 	}
 }
 
@@ -333,7 +333,7 @@ static void lane_run(const struct draw_x *d, struct lane *ln)
 
 /* The lane's touches to the model, in order (prev: the last texel line and SM touched; llc:
  * the LLC records made by touches of records a coalescer would drop, for 8 and 32 lanes, and
- * by two-line runs' touches). */
+ * by the touches of runs of more than one line). */
 static void lane_apply(struct capture_device *c, const struct lane *ln, uint64_t *prev,
 		       uint32_t *site, uint64_t llc[3])
 {
@@ -561,8 +561,8 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		free(lanes[k].co);
 		c->t3->run_records += lanes[k].run_records;
 		c->t3->run_accesses += lanes[k].run_accesses;
-		c->t3->run_two += lanes[k].run_two;
+		c->t3->run_multi += lanes[k].run_multi;
 	}
-	c->t3->co_llc[0] += llc[0], c->t3->co_llc[1] += llc[1], c->t3->run_two_llc += llc[2];
+	c->t3->co_llc[0] += llc[0], c->t3->co_llc[1] += llc[1], c->t3->run_multi_llc += llc[2];
 	return oom ? -1 : 0;
 }

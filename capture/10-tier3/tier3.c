@@ -69,12 +69,12 @@ static void note(struct capture_device *c, struct llct_writer *w)
 	char v[24];
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)c->t3->twins_outside);
 	llct_writer_set(w, "capture.twin_submissions_outside", v);
-	/* runs: the records their leads sent, the loads those stood for, and those of two lines
-	   with the LLC records their touches made (the ones whose order between SMs may move) */
-	static const char *const rk[4] = {"records", "accesses", "two_line_records",
-					  "llc_of_two_line"};
-	const uint64_t rv[4] = {c->t3->run_records, c->t3->run_accesses, c->t3->run_two,
-				c->t3->run_two_llc};
+	/* runs: the records their leads sent, the loads those stood for, and those of more than
+	   one line with the LLC records their touches made (whose order between SMs may move) */
+	static const char *const rk[4] = {"records", "accesses", "multi_line_records",
+					  "llc_of_multi_line"};
+	const uint64_t rv[4] = {c->t3->run_records, c->t3->run_accesses, c->t3->run_multi,
+				c->t3->run_multi_llc};
 	for (int k = 0; k < 4 && c->t3->runs; k++) {
 		char rkey[64];
 		snprintf(rkey, sizeof(rkey), "capture.raw.runs.%s", rk[k]);

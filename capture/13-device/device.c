@@ -166,14 +166,15 @@ static const char *choose_tier(struct capture_device *c, struct layer_device *d,
 					c->t3->tile_shift = b;
 			fc->rc_lines[LLCT_STREAM_CS] = 16384 / fc->line;
 			fc->rc_lines[LLCT_STREAM_OTHER] = 8192 / fc->line;
-			/* runs of loads within a line's bytes (a power of two), where the two
-			   lines such a run may touch never evict each other in an SM's cache */
+			/* runs of loads within 4, 2 or 1 lines' bytes (a power of two), the
+			   widest whose lines (one more) never evict each other in an SM's cache */
 			c->t3->runs = 0;
 			for (int b = 4; b < 16 && !set->no_runs; b++)
-				if (fc->line == 1u << b &&
-				    llct_fp_neighbours_apart(fc, LLCT_STREAM_OTHER) &&
-				    llct_fp_neighbours_apart(fc, LLCT_STREAM_VTX))
-					c->t3->runs = b + 1;
+				for (int w = 2; w >= 0 && fc->line == 1u << b && !c->t3->runs; w--)
+					if (b + w < 16 &&
+					    llct_fp_lines_apart(fc, LLCT_STREAM_OTHER, (1u << w) + 1) &&
+					    llct_fp_lines_apart(fc, LLCT_STREAM_VTX, (1u << w) + 1))
+						c->t3->runs = b + w + 1;
 		} else if (wanted == 3) {
 			tier_note =
 			    "tier 3 could not make its descriptor set layout; tier 2 instead";
@@ -310,7 +311,7 @@ static void note_settings(struct capture_device *c, struct layer_device *d,
 				stages[0] ? reserve : "off: one atomic a recording invocation");
 		llct_writer_set(c->out->w, "capture.runs",
 				c->t3->runs ? "vertex and fragment shaders: a run of loads of one "
-					      "buffer at constant offsets within a line's bytes, "
+					      "buffer at constant offsets within four lines' bytes, "
 					      "one after the other in a block, sends one record"
 					    : "off: every load recorded");
 		llct_writer_set(

@@ -54,10 +54,10 @@ static inline uint32_t llct_fp_sm_map_get(const struct llct_fp_sm_map *m, uint32
 				   : y / m->tile * m->tiles_x + x / m->tile;
 	return m->mask ? t & m->mask : t % m->n_sms;
 }
-/* Whether two adjacent lines always sit in different entries of an SM's render cache for the
- * stream under config c (or it has none): then touching both, in any order and as often,
+/* Whether any k consecutive lines always sit in different entries of an SM's render cache for
+ * the stream under config c (or it has none): then touching them, in any order and as often,
  * leaves the same lines there and misses each once at most. */
-int llct_fp_neighbours_apart(const struct llct_fp_config *c, int stream);
+int llct_fp_lines_apart(const struct llct_fp_config *c, int stream, uint32_t k);
 /* The screen tile edge and the SM count llct_fp_pixel_sm works with. */
 void llct_fp_sm_grid(const struct llct_fp *fp, uint32_t *tile, uint32_t *n_sms);
 /* Touches bytes [addr, addr+size) in order, 32 lines per SM in turn. */

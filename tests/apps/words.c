@@ -1,7 +1,8 @@
 /* words.c - a headless Vulkan program whose shaders read their uniforms a component at a time
  * at constant offsets, as Zink's translations of OpenGL programs do (tier 3's runs: one record a
  * run of such loads). Each frame draws a 32 x 32 grid of quads (6,144 vertices; words.vert: a
- * matrix of 16 loads across two lines, a scale, a word in a branch) into a 256 x 256 target
+ * matrix of 16 loads across two lines, a scale and a factor: one run across four lines; a word
+ * in a branch) into a 256 x 256 target
  * (words.frag: four loads of a colour, two more in a branch), then copies the target out. The
  * uniform buffer is bound at offset 0 of its own memory, so the matrix's 64 bytes (16..79) lie
  * across the first two 64-byte lines. Prints a checksum of the last frame's target.
@@ -64,7 +65,7 @@ int main(int argc, char **argv)
 	VkImageView out_view = app_view(out, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_ASPECT_COLOR_BIT);
 
 	/* the uniforms: v[0].x the grid's scale, v[1..4] an identity matrix, v[5].y a tint,
-	   v[10] the colour, v[11].xy a scale of it */
+	   v[10] the colour, v[11].xy a scale of it, v[12].x the position's factor */
 	VkBuffer ub = app_buffer(256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, APP_HOST, &m_u);
 	float *u;
 	CHECK(vkMapMemory(dev, m_u, 0, 256, 0, (void **)&u));
@@ -75,6 +76,7 @@ int main(int argc, char **argv)
 	u[21] = 0.5f;
 	u[40] = 0.2f, u[41] = 0.6f, u[42] = 0.9f, u[43] = 1.0f;
 	u[44] = 0.5f, u[45] = 0.25f;
+	u[48] = 1.0f; /* v[12].x: the position's factor */
 	vkUnmapMemory(dev, m_u);
 	VkBuffer ix = app_buffer(QUADS * 6 * 4, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, APP_HOST, &m_ix);
 	uint32_t *idx;

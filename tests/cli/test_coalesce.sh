@@ -89,8 +89,8 @@ fewer gat-sg gat-co 1 "gather"
 # the gather's uniform read: one record where a subgroup's lanes read the same word
 [ "$(raw "$T/gat-co.llct")" -lt "$(raw "$T/gat-sg.llct")" ] && ok || bad "gather: no buffer record coalesced"
 
-# runs: one record for a run of loads at constant offsets (a matrix's 16, across two lines; a
-# colour's 4), the LLC trace the same, vertices in order and scrambled across warps
+# runs: one record for a run of loads at constant offsets (a scale and a matrix's 16, across two
+# lines; a colour's 4), the LLC trace the same, vertices in order and scrambled across warps
 st() { q "$1" "SELECT value FROM settings WHERE key = 'capture.$2'"; }
 for m in "" shuffled; do
 	run "words-norun$m" LLCT_CAPTURE_RUNS=0 -- "$WORDS" 2 $m
@@ -101,8 +101,8 @@ for m in "" shuffled; do
 	[ $(($(raw "$T/words-norun$m.llct") - $(raw "$T/words-run$m.llct") + $(st "$T/words-run$m.llct" raw.runs.records))) = "$(st "$T/words-run$m.llct" raw.runs.accesses)" ] && ok ||
 		bad "words $m: runs stood for $(st "$T/words-run$m.llct" raw.runs.accesses) accesses"
 	# the matrix's run (each vertex, each frame) is the one across two lines
-	[ "$(st "$T/words-run$m.llct" raw.runs.two_line_records)" = 12288 ] && ok ||
-		bad "words $m: two-line runs $(st "$T/words-run$m.llct" raw.runs.two_line_records), want 12288"
+	[ "$(st "$T/words-run$m.llct" raw.runs.multi_line_records)" = 12288 ] && ok ||
+		bad "words $m: runs of two lines $(st "$T/words-run$m.llct" raw.runs.multi_line_records), want 12288"
 done
 grep -q "^vertex and fragment shaders: a run" <(st "$T/words-run.llct" runs) && ok || bad "capture.runs: $(st "$T/words-run.llct" runs)"
 grep -q "^off" <(st "$T/words-norun.llct" runs) && ok || bad "capture.runs off: $(st "$T/words-norun.llct" runs)"

@@ -76,24 +76,34 @@ static void words(void)
 	char got[256];
 	struct llct_spirv_instr r, plain;
 	/* the vertex shader: the matrix (bytes 16..79, 16 loads), then the scale (byte 0: past
-	   the matrix's window, a run of its own), then the tint in a branch (another block) */
+	   the matrix's 64-byte window, a run of its own), the factor (byte 192: another), then
+	   the tint in a branch (another block) */
 	CHECK(llct_spirv_instrument_ex(spv_words_vert, N(spv_words_vert), 5, 0, 0, &plain) == 0);
 	CHECK(llct_spirv_instrument_ex(spv_words_vert, N(spv_words_vert), 5, 0, RUN64, &r) == 0);
 	CHECK_EQ(r.n_sites, plain.n_sites);
-	CHECK_EQ(r.n_sites, 18);
+	CHECK_EQ(r.n_sites, 19);
 	runs_of(&r, 64, got, sizeof(got));
-	CHECK_MSG(!strcmp(got, "0@16+15 16@0+0 17@84+0"), "words.vert runs: %s", got);
+	CHECK_MSG(!strcmp(got, "0@16+15 16@0+0 17@192+0 18@84+0"), "words.vert runs: %s", got);
 	for (uint32_t j = 0; j < 16; j++)
 		CHECK_MSG(r.sites[j].off == 16 + 4 * j, "matrix load %u at %u", j, r.sites[j].off);
-	CHECK_EQ(atomics(&r), 3);
-	CHECK_EQ(atomics(&plain), 18);
+	CHECK_EQ(atomics(&r), 4);
+	CHECK_EQ(atomics(&plain), 19);
 	CHECK(valid(r.words, r.n_words, "words.vert runs"));
 	llct_spirv_instr_free(&r);
 	/* a 32-byte window: the matrix in two runs of eight */
 	CHECK(llct_spirv_instrument_ex(spv_words_vert, N(spv_words_vert), 5, 0,
 				       LLCT_SPIRV_RUN_WINDOW(5), &r) == 0);
 	runs_of(&r, 32, got, sizeof(got));
-	CHECK_MSG(!strcmp(got, "0@16+7 8@48+7 16@0+0 17@84+0"), "words.vert, 32 bytes: %s", got);
+	CHECK_MSG(!strcmp(got, "0@16+7 8@48+7 16@0+0 17@192+0 18@84+0"), "words.vert, 32 bytes: %s",
+		  got);
+	llct_spirv_instr_free(&r);
+	/* four lines' bytes (the layer's window with 64-byte lines): the matrix, the scale and
+	   the factor in one run, bytes 0..195 */
+	CHECK(llct_spirv_instrument_ex(spv_words_vert, N(spv_words_vert), 5, 0,
+				       LLCT_SPIRV_RUN_WINDOW(8), &r) == 0);
+	runs_of(&r, 256, got, sizeof(got));
+	CHECK_MSG(!strcmp(got, "0@16+17 18@84+0"), "words.vert, 256 bytes: %s", got);
+	CHECK_EQ(atomics(&r), 2);
 	llct_spirv_instr_free(&r);
 	llct_spirv_instr_free(&plain);
 	/* the fragment shader: the colour (4 loads), the scale in a branch (2 loads, a run of
@@ -115,8 +125,9 @@ static void words(void)
 			CHECK(llct_spirv_instrument_ex(w, n, 5, 0, flags[f], &r) == 0);
 			CHECK_MSG(valid(r.words, r.n_words, what), "%s: invalid", what);
 			runs_of(&r, 64, got, sizeof(got));
-			CHECK_MSG(!strcmp(got, m ? "0@160+3 4@176+1" : "0@16+15 16@0+0 17@84+0"),
-				  "%s: runs %s", what, got);
+			CHECK_MSG(
+			    !strcmp(got, m ? "0@160+3 4@176+1" : "0@16+15 16@0+0 17@192+0 18@84+0"),
+			    "%s: runs %s", what, got);
 			llct_spirv_instr_free(&r);
 		}
 }

@@ -680,40 +680,48 @@ static void test_sm_map(void)
 		}
 }
 
-/* llct_fp_neighbours_apart against the model itself: where it says two adjacent lines never
- * share an entry of an SM's cache, touching a line, its neighbour and the line again hits the
- * third time for every line tried; where it says they may (4 entries: 20,737,780 is a multiple
- * of 4), some line misses so. */
-static void test_neighbours(void)
+/* llct_fp_lines_apart against the model itself: where it says k consecutive lines never share
+ * an entry of an SM's cache, touching them and then them again hits every time on the second
+ * pass, for every first line tried; where it says they may, some line misses so. 4 entries:
+ * a line and the next (20,737,780 apart in the hash, a multiple of 4) may share one; 128 (the
+ * default): five lines apart, as the layer's runs of four lines' bytes need. */
+static void test_lines_apart(void)
 {
-	static const uint32_t sizes[] = {0, 4, 8, 64, 128, 512, 1000, 96};
-	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+	static const struct {
+		uint32_t n, k;
+		int apart;
+	} cases[] = {{0, 5, 1},   {4, 2, 0},   {8, 2, 1},   {8, 5, 1},  {64, 5, 1},
+		     {128, 5, 1}, {128, 9, 1}, {512, 5, 1}, {96, 3, 1}, {1000, 5, 1}};
+	for (size_t q = 0; q < sizeof(cases) / sizeof(cases[0]); q++) {
 		struct llct_fp_config c;
 		struct llct_fp *fp;
 		llct_fp_config_default(&c);
-		c.rc_lines[LLCT_STREAM_VTX] = sizes[k];
-		int apart = llct_fp_neighbours_apart(&c, LLCT_STREAM_VTX), missed = 0;
+		c.rc_lines[LLCT_STREAM_VTX] = cases[q].n;
+		int apart = llct_fp_lines_apart(&c, LLCT_STREAM_VTX, cases[q].k), missed = 0;
 		CHECK_EQ(llct_fp_create(&c, collect, NULL, &fp), LLCT_OK);
-		for (uint64_t key = 1; key < 200000; key += 37) {
-			uint64_t a = key * 64 + ((uint64_t)k << 40), hits;
-			llct_fp_touch(fp, a, LLCT_STREAM_VTX, LLCT_OP_READ, 3, 1);
-			llct_fp_touch(fp, a + 64, LLCT_STREAM_VTX, LLCT_OP_READ, 3, 1);
+		for (uint64_t key = 1; key < 100000; key += 37) {
+			uint64_t a = key * 64 + ((uint64_t)q << 40), hits;
+			for (uint32_t j = 0; j < cases[q].k; j++)
+				llct_fp_touch(fp, a + 64 * j, LLCT_STREAM_VTX, LLCT_OP_READ, 3, 1);
 			hits = llct_fp_filtered(fp);
-			llct_fp_touch(fp, a, LLCT_STREAM_VTX, LLCT_OP_READ, 3, 1);
-			missed += sizes[k] && llct_fp_filtered(fp) == hits;
+			for (uint32_t j = 0; j < cases[q].k; j++)
+				llct_fp_touch(fp, a + 64 * j, LLCT_STREAM_VTX, LLCT_OP_READ, 3, 1);
+			missed += cases[q].n && llct_fp_filtered(fp) != hits + cases[q].k;
 			llct_fp_drain(fp);
 			n_recs = 0;
 		}
-		CHECK_MSG(apart ? missed == 0 : missed > 0, "%u entries: apart %d, %d lines missed",
-			  sizes[k], apart, missed);
-		CHECK_EQ(apart, sizes[k] != 4);
+		CHECK_MSG(apart ? missed == 0 : missed > 0,
+			  "%u entries, %u lines: apart %d, %d first lines missed", cases[q].n,
+			  cases[q].k, apart, missed);
+		CHECK_MSG(apart == cases[q].apart, "%u entries, %u lines: apart %d", cases[q].n,
+			  cases[q].k, apart);
 		llct_fp_destroy(fp);
 	}
 }
 
 int main(void)
 {
-	test_neighbours();
+	test_lines_apart();
 	test_sm_map();
 	test_surfaces();
 	test_cube_faces();
