@@ -8,6 +8,7 @@
  * tests/cli/test_coalesce.sh. */
 #include "check.h"
 #include "spirv.h"
+#include "spv_valid.h"
 
 #include <spirv-tools/libspirv.h>
 #include <spirv/unified1/spirv.h>
@@ -22,18 +23,6 @@
 #define SG (LLCT_SPIRV_SUBGROUP_FRAGMENT | LLCT_SPIRV_SUBGROUP_COMPUTE | LLCT_SPIRV_SUBGROUP_VERTEX)
 #define CO (SG | LLCT_SPIRV_COALESCE | LLCT_SPIRV_TILE_SHIFT(4))
 #define RUN64 LLCT_SPIRV_RUN_WINDOW(6)
-
-static int valid(const uint32_t *w, size_t n, const char *what)
-{
-	spv_diagnostic diag = NULL;
-	spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_2);
-	spv_result_t r = spvValidateBinary(ctx, w, n, &diag);
-	if (r != SPV_SUCCESS && diag)
-		fprintf(stderr, "%s: spvValidate: %s\n", what, diag->error);
-	spvDiagnosticDestroy(diag);
-	spvContextDestroy(ctx);
-	return r == SPV_SUCCESS;
-}
 
 static unsigned atomics(const struct llct_spirv_instr *r)
 {
@@ -88,7 +77,7 @@ static void words(void)
 		CHECK_MSG(r.sites[j].off == 16 + 4 * j, "matrix load %u at %u", j, r.sites[j].off);
 	CHECK_EQ(atomics(&r), 4);
 	CHECK_EQ(atomics(&plain), 19);
-	CHECK(valid(r.words, r.n_words, "words.vert runs"));
+	CHECK(spv_valid(r.words, r.n_words, SPV_ENV_VULKAN_1_2, "words.vert runs"));
 	llct_spirv_instr_free(&r);
 	/* a 32-byte window: the matrix in two runs of eight */
 	CHECK(llct_spirv_instrument_ex(spv_words_vert, N(spv_words_vert), 5, 0,
@@ -123,7 +112,8 @@ static void words(void)
 			snprintf(what, sizeof(what), "words.%s, flags %#x", m ? "frag" : "vert",
 				 flags[f]);
 			CHECK(llct_spirv_instrument_ex(w, n, 5, 0, flags[f], &r) == 0);
-			CHECK_MSG(valid(r.words, r.n_words, what), "%s: invalid", what);
+			CHECK_MSG(spv_valid(r.words, r.n_words, SPV_ENV_VULKAN_1_2, what),
+				  "%s: invalid", what);
 			runs_of(&r, 64, got, sizeof(got));
 			CHECK_MSG(
 			    !strcmp(got, m ? "0@160+3 4@176+1" : "0@16+15 16@0+0 17@192+0 18@84+0"),
@@ -143,7 +133,7 @@ static void none(void)
 	llct_spirv_instr_free(&r);
 	CHECK(llct_spirv_instrument_ex(spv_sg_flow_frag, N(spv_sg_flow_frag), 5, 0, CO | RUN64,
 				       &r) == 0);
-	CHECK(valid(r.words, r.n_words, "sg_flow.frag runs"));
+	CHECK(spv_valid(r.words, r.n_words, SPV_ENV_VULKAN_1_2, "sg_flow.frag runs"));
 	llct_spirv_instr_free(&r);
 }
 

@@ -11,6 +11,7 @@
  * device by tests/cli/test_coalesce.sh. */
 #include "check.h"
 #include "spirv.h"
+#include "spv_valid.h"
 
 #include <spirv-tools/libspirv.h>
 #include <spirv/unified1/spirv.h>
@@ -48,18 +49,6 @@
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define SG (LLCT_SPIRV_SUBGROUP_FRAGMENT | LLCT_SPIRV_SUBGROUP_COMPUTE | LLCT_SPIRV_SUBGROUP_VERTEX)
 #define CO (SG | LLCT_SPIRV_COALESCE | LLCT_SPIRV_TILE_SHIFT(4))
-
-static int valid(const uint32_t *w, size_t n, spv_target_env env, const char *what)
-{
-	spv_diagnostic diag = NULL;
-	spv_context ctx = spvContextCreate(env);
-	spv_result_t r = spvValidateBinary(ctx, w, n, &diag);
-	if (r != SPV_SUCCESS && diag)
-		fprintf(stderr, "%s: spvValidate: %s\n", what, diag->error);
-	spvDiagnosticDestroy(diag);
-	spvContextDestroy(ctx);
-	return r == SPV_SUCCESS;
-}
 
 /* Instructions op in a module (the subgroup's reservations: OpGroupNonUniformIAdd Reduce, one
  * each). */
@@ -132,7 +121,7 @@ static void validates(void)
 				CHECK_MSG(0, "%s: %s", what, r.why);
 				continue;
 			}
-			CHECK_MSG(valid(r.words, r.n_words, SPV_ENV_VULKAN_1_2, what),
+			CHECK_MSG(spv_valid(r.words, r.n_words, SPV_ENV_VULKAN_1_2, what),
 				  "%s: instrumented module invalid", what);
 			CHECK_MSG(r.words[1] >= 0x10300, "%s: SPIR-V %#x", what, r.words[1]);
 			CHECK_MSG(r.n_sites == plain.n_sites && r.skipped == plain.skipped,
