@@ -332,9 +332,15 @@ void capture_read_fragments(struct capture_device *c, struct layer_device *d, Vk
 			 secs),
 		    why = late;
 	if (why) {
-		if (fence) /* signalled late or never: not used again */
+		if (fence && why != late) /* the submission failed: nothing will signal it */
 			d->d.DestroyFence(dev, fence, NULL);
 		pthread_mutex_lock(&c->lock);
+		/* still pending (it may be signalled late, or never): a fence may not be destroyed
+		   before its submission completes, so it waits for the device's end (a few kept;
+		   beyond them one is left, as a hung device leaves it anyway) */
+		if (fence && why == late &&
+		    c->rs->n_late < (int)(sizeof(c->rs->late) / sizeof(c->rs->late[0])))
+			c->rs->late[c->rs->n_late++] = fence;
 		c->rs->stats_off = 1;
 		c->rs->timed_out |= why == late;
 		c->xfb = 0;

@@ -96,6 +96,8 @@ struct record_state {
 	 * lock: each wait takes its own, so none is held across it) */
 	VkFence fences[8];
 	int n_fences;
+	VkFence late[4]; /* fences of waits that timed out: destroyed at the device's end */
+	int n_late;
 };
 
 /* ---- resources.c, pipelines.c, cmdbuf.c: freeing tracked objects ---- */

@@ -461,6 +461,8 @@ void capture_device_destroyed(struct layer_device *d)
 			capture_free_cbuf_pool(c, d, c->tr->cbufs.val[i]);
 	for (int i = 0; i < c->rs->n_fences; i++)
 		d->d.DestroyFence(d->handle, c->rs->fences[i], NULL);
+	for (int i = 0; i < c->rs->n_late; i++) /* the program waited for the device by now */
+		d->d.DestroyFence(d->handle, c->rs->late[i], NULL);
 	capture_hmap_free_all(&c->rs->qpools, keep);
 	capture_hmap_free_all(&c->out->site_ids, keep);
 	capture_hmap_free_all(&c->tr->mems, NULL);
