@@ -172,7 +172,8 @@ static const char *choose_tier(struct capture_device *c, struct layer_device *d,
 			for (int b = 4; b < 16 && !set->no_runs; b++)
 				for (int w = 2; w >= 0 && fc->line == 1u << b && !c->t3->runs; w--)
 					if (b + w < 16 &&
-					    llct_fp_lines_apart(fc, LLCT_STREAM_OTHER, (1u << w) + 1) &&
+					    llct_fp_lines_apart(fc, LLCT_STREAM_OTHER,
+								(1u << w) + 1) &&
 					    llct_fp_lines_apart(fc, LLCT_STREAM_VTX, (1u << w) + 1))
 						c->t3->runs = b + w + 1;
 		} else if (wanted == 3) {
@@ -309,11 +310,20 @@ static void note_settings(struct capture_device *c, struct layer_device *d,
 		snprintf(reserve, sizeof(reserve), "%s: one atomic a subgroup's records", stages);
 		llct_writer_set(c->out->w, "capture.subgroup_reserve",
 				stages[0] ? reserve : "off: one atomic a recording invocation");
-		llct_writer_set(c->out->w, "capture.runs",
-				c->t3->runs ? "vertex and fragment shaders: a run of loads of one "
-					      "buffer at constant offsets within four lines' bytes, "
-					      "one after the other in a block, sends one record"
-					    : "off: every load recorded");
+		char runs[200];
+		if (c->t3->runs)
+			snprintf(
+			    runs, sizeof(runs),
+			    "vertex and fragment shaders: a run of loads of one buffer at "
+			    "constant offsets within %u bytes, one after the other in a block, "
+			    "sends one record",
+			    1u << (c->t3->runs - 1));
+		else
+			snprintf(runs, sizeof(runs), "off: every load recorded (%s)",
+				 set->no_runs ? "LLCT_CAPTURE_RUNS=0"
+					      : "the line size is not a power of two, or two lines "
+						"next to each other share an SM cache's entry");
+		llct_writer_set(c->out->w, "capture.runs", runs);
 		llct_writer_set(
 		    c->out->w, "capture.coalesce",
 		    !(sg & LLCT_SPIRV_COALESCE) ? "off: every buffer access recorded"
