@@ -96,7 +96,7 @@ struct llct_spirv_site {
 			     0 */
 	uint32_t word;    /* the instruction's word offset in the module given (its site in the
 			     trace's `sites` table) */
-	/* runs (LLCT_SPIRV_RUN_WINDOW): a draw's loads of one buffer at constant offsets, one
+	/* runs (LLCT_SPIRV_RUN_WINDOW): a shader's loads of one buffer at constant offsets, one
 	   after the other in a block with nothing recorded between, send one record, the first's
 	   (the run's lead): run is how many sites after the lead it stands for (lead + 1 ..
 	   lead + run, each with follows set: none of their own records is ever sent), off each
@@ -168,7 +168,7 @@ int llct_spirv_instrument(const uint32_t *words, size_t n_words, uint32_t set, u
  * to LLCT_SPIRV_SLOT_SITES coalescing samples saying how the view there lays out its lines. */
 #define LLCT_SPIRV_SLOT_SITES 31
 #define LLCT_SPIRV_TILE_SHIFT(s) ((int)((s) + 1) << 8)
-/* Vertex and fragment modules send one record for a run of loads of one buffer (the same
+/* Vertex, fragment and compute modules send one record for a run of loads of one buffer (the same
  * descriptor) at constant offsets, all within 2^s bytes, one after the other in a block with
  * no other record, call or demote between them (struct llct_spirv_site's run): each lane that
  * runs the first runs them all. flags >> 16 & 63 is s + 1 (0: no runs). */

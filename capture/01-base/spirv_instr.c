@@ -656,7 +656,7 @@ int llct_spirv_instrument_ex(const uint32_t *w, size_t n, uint32_t set, uint32_t
 	p.coalesce = p.sg && (flags & LLCT_SPIRV_COALESCE);
 	p.tile_shift = (int)((uint32_t)flags >> 8 & 63) - 1;
 	uint32_t rw = (uint32_t)flags >> 16 & 63; /* runs: draws' modules */
-	p.run_window = p.graphics && rw && rw <= 16 ? 1u << (rw - 1) : 0;
+	p.run_window = (p.graphics || p.compute) && rw && rw <= 16 ? 1u << (rw - 1) : 0;
 	if ((r->why = plan_ids(&p)) || (r->why = find_parts(&p, &l))) {
 		pass_free(&p);
 		return -1;

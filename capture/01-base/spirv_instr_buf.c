@@ -318,5 +318,7 @@ void capture_spv_buffer_record(struct pass *p, uint32_t ptr, uint32_t vt, uint8_
 	} else {
 		uint32_t vals[3] = {site, off, wg}; /* a subgroup is in one workgroup */
 		capture_spv_record_co(p, vals, vals, 2, 0);
+		if (kind == LLCT_SPIRV_LOAD)
+			capture_spv_run_open(p, c, var, size);
 	}
 }

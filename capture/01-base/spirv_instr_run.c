@@ -1,4 +1,4 @@
-/* spirv_instr_run.c - runs, in tier 3's instrumentation pass: a draw's shader that loads one
+/* spirv_instr_run.c - runs, in tier 3's instrumentation pass: a shader that loads one
  * buffer at constant offsets, load after load in a block (Zink reads a GL program's uniforms a
  * component at a time: a matrix is 16 loads), sends one record for the run, its first load's;
  * the others become sites that follow it (struct llct_spirv_site's run and follows) and the

@@ -433,6 +433,27 @@ static void site_base(struct capture_device *c, const struct llct_spirv_site *st
 			: LLCT_STREAM_CS;
 }
 
+/* A dispatch's buffer access: lines first..last of b read and/or written by SM sm, skipped
+ * where it is the one line the access before touched the same way (a SIMD group's lanes mostly
+ * repeat their neighbour's line: a hit anyway). */
+static void buffer_touches(struct capture_device *c, const struct llct_spirv_site *st,
+			   const struct base *b, uint64_t first, uint64_t last, uint32_t sm,
+			   uint64_t *prev_line, uint32_t *prev_key)
+{
+	uint32_t L = llct_fp_line_size(c->out->fp);
+	uint32_t key = sm << 8 | (uint32_t)b->stream << 4 | st->kind;
+	if (first == last && first == *prev_line && key == *prev_key)
+		return;
+	*prev_line = first == last ? first : UINT64_MAX;
+	*prev_key = key;
+	for (uint64_t l = first; l <= last; l++) {
+		if (llct_spirv_site_reads(st->kind))
+			llct_fp_touch(c->out->fp, l * L, b->stream, LLCT_OP_READ, sm, 1);
+		if (llct_spirv_site_writes(st->kind))
+			llct_fp_touch(c->out->fp, l * L, b->stream, LLCT_OP_WRITE, sm, 1);
+	}
+}
+
 int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct pipe *p,
 		       struct instr_result *res)
 {
@@ -558,18 +579,27 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 			last = (base[site].addr + off + size - 1) / L;
 		}
 		uint32_t sm = rec[2] % n_sms;
-		uint32_t key = sm << 8 | (uint32_t)base[site].stream << 4 | st->kind;
-		if (first == last && first == prev_line && key == prev_key)
+		buffer_touches(c, st, &base[site], first, last, sm, &prev_line, &prev_key);
+		if (!st->run)
 			continue;
-		prev_line = first == last ? first : UINT64_MAX;
-		prev_key = key;
-		for (uint64_t l = first; l <= last; l++) {
-			if (llct_spirv_site_reads(st->kind))
-				llct_fp_touch(c->out->fp, l * L, base[site].stream, LLCT_OP_READ,
-					      sm, 1);
-			if (llct_spirv_site_writes(st->kind))
-				llct_fp_touch(c->out->fp, l * L, base[site].stream, LLCT_OP_WRITE,
-					      sm, 1);
+		/* a run's record (spirv.h): each following load's bytes at its constant offset,
+		   in the program's order, with its own site (a subgroup is in one workgroup, so on
+		   one SM: lane by lane is load by load there) */
+		c->t3->run_records++, c->t3->run_accesses++; /* the lead's access, then the rest */
+		for (uint32_t j = 1; j <= st->run; j++) {
+			uint32_t fs = site + j;
+			const struct llct_spirv_site *ft =
+			    fs < p->tw.n_sites ? &p->tw.sites[fs] : NULL;
+			uint32_t fsize = ft && ft->size ? ft->size : 4;
+			if (!ft || !base[fs].ok || (uint64_t)ft->off + fsize > base[fs].size) {
+				res->unplaced++;
+				continue;
+			}
+			c->t3->run_accesses++;
+			llct_fp_set_site(c->out->fp, site0 ? site0 + fs : 0);
+			buffer_touches(c, ft, &base[fs], (base[fs].addr + ft->off) / L,
+				       (base[fs].addr + ft->off + fsize - 1) / L, sm, &prev_line,
+				       &prev_key);
 		}
 	}
 	llct_fp_set_site(c->out->fp, 0);

@@ -174,7 +174,9 @@ static const char *choose_tier(struct capture_device *c, struct layer_device *d,
 					if (b + w < 16 &&
 					    llct_fp_lines_apart(fc, LLCT_STREAM_OTHER,
 								(1u << w) + 1) &&
-					    llct_fp_lines_apart(fc, LLCT_STREAM_VTX, (1u << w) + 1))
+					    llct_fp_lines_apart(fc, LLCT_STREAM_VTX,
+								(1u << w) + 1) &&
+					    llct_fp_lines_apart(fc, LLCT_STREAM_CS, (1u << w) + 1))
 						c->t3->runs = b + w + 1;
 		} else if (wanted == 3) {
 			tier_note =
@@ -314,7 +316,7 @@ static void note_settings(struct capture_device *c, struct layer_device *d,
 		if (c->t3->runs)
 			snprintf(
 			    runs, sizeof(runs),
-			    "vertex and fragment shaders: a run of loads of one buffer at "
+			    "vertex, fragment and compute shaders: a run of loads of one buffer at "
 			    "constant offsets within %u bytes, one after the other in a block, "
 			    "sends one record",
 			    1u << (c->t3->runs - 1));

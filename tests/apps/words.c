@@ -3,7 +3,9 @@
  * run of such loads). Each frame draws a 32 x 32 grid of quads (6,144 vertices; words.vert: a
  * matrix of 16 loads across two lines, a scale and a factor: one run across four lines; a word
  * in a branch) into a 256 x 256 target
- * (words.frag: four loads of a colour, two more in a branch), then copies the target out. The
+ * (words.frag: four loads of a colour, two more in a branch), then copies the target out; before
+ * the pass a dispatch of 4,096 invocations (words.comp: a matrix and a scale, one run of 17
+ * loads across two lines) writes a word each to a storage buffer. The
  * uniform buffer is bound at offset 0 of its own memory, so the matrix's 64 bytes (16..79) lie
  * across the first two 64-byte lines. Prints a checksum of the last frame's target.
  *
@@ -21,11 +23,13 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include "words.comp.h"
 #include "words.frag.h"
 #include "words.vert.h"
 
 #define W 256
 #define QUADS 1024
+#define INVOCATIONS 4096
 
 static VkSemaphore timeline;
 
@@ -36,6 +40,42 @@ static void *signal_later(void *arg)
 	VkSemaphoreSignalInfo ssi = {VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, NULL, timeline, 1};
 	CHECK(vkSignalSemaphore(dev, &ssi));
 	return NULL;
+}
+
+/* The set every stage reads: binding 0 the uniform buffer ub (256 bytes), binding 1 the compute
+ * shader's output cs_out; and a pipeline layout of it alone. */
+static VkDescriptorSet words_set(VkBuffer ub, VkBuffer cs_out, VkPipelineLayout *layout)
+{
+	VkDescriptorSetLayoutBinding bind[2] = {
+	    {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1,
+	     VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT |
+		 VK_SHADER_STAGE_COMPUTE_BIT,
+	     NULL},
+	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+	VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+					       NULL, 0, 2, bind};
+	VkDescriptorSetLayout dsl;
+	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &dsl));
+	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+	VkDescriptorPoolCreateInfo pci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 2, ps};
+	VkDescriptorPool dpool;
+	CHECK(vkCreateDescriptorPool(dev, &pci, NULL, &dpool));
+	VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
+					   dpool, 1, &dsl};
+	VkDescriptorSet set;
+	CHECK(vkAllocateDescriptorSets(dev, &dai, &set));
+	VkDescriptorBufferInfo dbi[2] = {{ub, 0, 256}, {cs_out, 0, INVOCATIONS * 4}};
+	VkWriteDescriptorSet wds[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, set, 0, 0, 1,
+					VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, NULL, &dbi[0]},
+				       {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, set, 1, 0, 1,
+					VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &dbi[1]}};
+	vkUpdateDescriptorSets(dev, 2, wds, 0, NULL);
+	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0,
+					   1, &dsl};
+	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, layout));
+	return set;
 }
 
 int main(int argc, char **argv)
@@ -86,30 +126,11 @@ int main(int argc, char **argv)
 			idx[6 * ((37 * q) % QUADS) + k] = 6 * q + k;
 	vkUnmapMemory(dev, m_ix);
 
-	VkDescriptorSetLayoutBinding bind = {
-	    0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1,
-	    VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
-	VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-					       NULL, 0, 1, &bind};
-	VkDescriptorSetLayout dsl;
-	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &dsl));
-	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1};
-	VkDescriptorPoolCreateInfo pci = {
-	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 1, &ps};
-	VkDescriptorPool dpool;
-	CHECK(vkCreateDescriptorPool(dev, &pci, NULL, &dpool));
-	VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
-					   dpool, 1, &dsl};
-	VkDescriptorSet set;
-	CHECK(vkAllocateDescriptorSets(dev, &dai, &set));
-	VkDescriptorBufferInfo dbi = {ub, 0, 256};
-	VkWriteDescriptorSet wds = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, set, 0, 0, 1,
-				    VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,      NULL, &dbi};
-	vkUpdateDescriptorSets(dev, 1, &wds, 0, NULL);
-	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0,
-					   1, &dsl};
+	VkDeviceMemory m_cs;
+	VkBuffer cs_out =
+	    app_buffer(INVOCATIONS * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, APP_HOST, &m_cs);
 	VkPipelineLayout layout;
-	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, &layout));
+	VkDescriptorSet set = words_set(ub, cs_out, &layout);
 
 	VkRenderPass rp = app_color_pass();
 	VkFramebufferCreateInfo fci = {
@@ -121,6 +142,18 @@ int main(int argc, char **argv)
 	po.vs = app_shader(spv_words_vert, sizeof(spv_words_vert));
 	po.fs = app_shader(spv_words_frag, sizeof(spv_words_frag));
 	VkPipeline pipe = app_pipeline(&po);
+	VkComputePipelineCreateInfo cpi = {VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+					   NULL,
+					   0,
+					   {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+					    NULL, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+					    app_shader(spv_words_comp, sizeof(spv_words_comp)),
+					    "main", NULL},
+					   layout,
+					   VK_NULL_HANDLE,
+					   -1};
+	VkPipeline cpipe;
+	CHECK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpi, NULL, &cpipe));
 
 	VkCommandPool pool = app_command_pool();
 	VkCommandBuffer cb = app_command_buffer(pool, VK_COMMAND_BUFFER_LEVEL_PRIMARY);
@@ -130,6 +163,10 @@ int main(int argc, char **argv)
 					       VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
 		CHECK(vkResetCommandBuffer(cb, 0));
 		CHECK(vkBeginCommandBuffer(cb, &bi));
+		vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, cpipe);
+		vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0,
+					NULL);
+		vkCmdDispatch(cb, INVOCATIONS / 64, 1, 1);
 		VkRenderPassBeginInfo rbi = {VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
 					     NULL,
 					     rp,
@@ -168,7 +205,8 @@ int main(int argc, char **argv)
 	}
 	if (late)
 		pthread_join(signaller, NULL);
-	printf("checksum %016llx\n", (unsigned long long)app_checksum(0, m_rb, W * W));
+	printf("checksum %016llx\n",
+	       (unsigned long long)app_checksum(app_checksum(0, m_cs, INVOCATIONS), m_rb, W * W));
 	vkDeviceWaitIdle(dev);
 	return 0;
 }

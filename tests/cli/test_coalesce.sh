@@ -104,7 +104,7 @@ for m in "" shuffled; do
 	[ "$(st "$T/words-run$m.llct" raw.runs.multi_line_records)" = 12288 ] && ok ||
 		bad "words $m: runs of two lines $(st "$T/words-run$m.llct" raw.runs.multi_line_records), want 12288"
 done
-grep -q "^vertex and fragment shaders: a run" <(st "$T/words-run.llct" runs) && ok || bad "capture.runs: $(st "$T/words-run.llct" runs)"
+grep -q "^vertex, fragment and compute shaders: a run" <(st "$T/words-run.llct" runs) && ok || bad "capture.runs: $(st "$T/words-run.llct" runs)"
 grep -q "^off" <(st "$T/words-norun.llct" runs) && ok || bad "capture.runs off: $(st "$T/words-norun.llct" runs)"
 
 # what a coalescer could drop, counted from the records when none are coalesced

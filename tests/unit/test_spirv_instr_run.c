@@ -2,7 +2,8 @@
  * reads its uniforms a component at a time (words.vert, words.frag, as Zink compiles them) the
  * constant-offset loads of one buffer one after the other in a block become one record, the
  * first's, whose site stands for the ones after it (run, follows, off); a load in another block,
- * or past the window's bytes, starts a run of its own; compute modules have none; the modules
+ * or past the window's bytes, starts a run of its own; compute modules have them too
+ * (words.comp) where their loads allow (instr.comp's do not); the modules
  * stay valid with each lane's atomic, a subgroup's, coalesced and by device address. That the
  * LLC records are the same with and without runs is checked on the device by
  * tests/cli/test_coalesce.sh. */
@@ -16,6 +17,7 @@
 
 #include "instr.comp.h"
 #include "sg_flow.frag.h"
+#include "words.comp.h"
 #include "words.frag.h"
 #include "words.vert.h"
 
@@ -122,10 +124,23 @@ static void words(void)
 		}
 }
 
-/* No runs where a module has none to make: compute, and loads indexed at run time. */
-static void none(void)
+/* Compute modules: words.comp's matrix and scale in one run, its store a record of its own;
+ * instr.comp's loads (a dynamic index, a single uniform word) make no run. */
+static void compute(void)
 {
+	char got[128];
 	struct llct_spirv_instr r;
+	CHECK(llct_spirv_instrument_ex(spv_words_comp, N(spv_words_comp), 5, 0,
+				       LLCT_SPIRV_RUN_WINDOW(8), &r) == 0);
+	runs_of(&r, 256, got, sizeof(got));
+	CHECK_MSG(!strcmp(got, "0@16+16 17@0+0"), "words.comp runs: %s", got);
+	CHECK_EQ(atomics(&r), 2);
+	CHECK(spv_valid(r.words, r.n_words, SPV_ENV_VULKAN_1_2, "words.comp runs"));
+	llct_spirv_instr_free(&r);
+	CHECK(llct_spirv_instrument_ex(spv_words_comp, N(spv_words_comp), 5, 0,
+				       CO | LLCT_SPIRV_RUN_WINDOW(8), &r) == 0);
+	CHECK(spv_valid(r.words, r.n_words, SPV_ENV_VULKAN_1_2, "words.comp runs, coalesced"));
+	llct_spirv_instr_free(&r);
 	CHECK(llct_spirv_instrument_ex(spv_instr_comp, N(spv_instr_comp), 5, 0, RUN64, &r) == 0);
 	for (size_t s = 0; s < r.n_sites; s++)
 		CHECK_MSG(!r.sites[s].run && !r.sites[s].follows, "instr.comp site %zu in a run",
@@ -140,6 +155,6 @@ static void none(void)
 int main(void)
 {
 	words();
-	none();
+	compute();
 	return check_done("test_spirv_instr_run");
 }
