@@ -19,20 +19,20 @@ struct capture_settings {
 	uint32_t last_frame;            /* ... this one */
 	int exit_after;                 /* LLCT_CAPTURE_EXIT_AFTER, with a bounded range */
 	enum { BOUNDARY_AUTO, BOUNDARY_PRESENT, BOUNDARY_SUBMIT, BOUNDARY_LABEL } boundary;
-	char label[64];     /* LLCT_CAPTURE_LABEL [frame] */
-	uint32_t sms;       /* LLCT_CAPTURE_SMS [0: the default] */
-	uint32_t tier;      /* LLCT_CAPTURE_TIER [2] */
-	uint32_t xfb_guess; /* LLCT_CAPTURE_XFB_GUESS [65536] */
-	uint32_t records;   /* LLCT_CAPTURE_RECORDS: tier 3's room a dispatch [0: sized] */
-	uint32_t draw_room; /* LLCT_CAPTURE_DRAW_ROOM: the most records a command buffer's draws
-			       get at tier 3 [32 Mi] */
-	int draw_room_set;  /* given, not the default */
+	char label[64];        /* LLCT_CAPTURE_LABEL [frame] */
+	uint32_t sms;          /* LLCT_CAPTURE_SMS [0: the default] */
+	uint32_t tier;         /* LLCT_CAPTURE_TIER [2] */
+	uint32_t xfb_guess;    /* LLCT_CAPTURE_XFB_GUESS [65536] */
+	uint32_t records;      /* LLCT_CAPTURE_RECORDS: tier 3's room a dispatch [0: sized] */
+	uint32_t draw_room;    /* LLCT_CAPTURE_DRAW_ROOM: the most records a command buffer's draws
+				  get at tier 3 [32 Mi] */
+	int draw_room_set;     /* given, not the default */
 	uint32_t wait_seconds; /* LLCT_CAPTURE_WAIT_SECONDS: how long the layer waits for a
 				  captured submission to finish before it takes the device for hung
 				  and stops per-draw counts and positions [20] */
-	uint32_t twin_lead; /* LLCT_CAPTURE_TWIN_LEAD: tier 3's twins go into recordings at
-			       most this many frames before a frame to capture [4];
-			       UINT32_MAX ("all"): every recording until the range ends */
+	uint32_t twin_lead;    /* LLCT_CAPTURE_TWIN_LEAD: tier 3's twins go into recordings at
+				  most this many frames before a frame to capture [4];
+				  UINT32_MAX ("all"): every recording until the range ends */
 	uint32_t raster_threads; /* LLCT_CAPTURE_RASTER_THREADS: tiers 2 and 3 rasterize big
 				    draws on this many threads [0: the CPUs online, at most 8] */
 	uint32_t expand_threads; /* LLCT_CAPTURE_EXPAND_THREADS: tier 3 works out a big draw's

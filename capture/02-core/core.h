@@ -53,11 +53,11 @@ struct capture_device {
 	uint32_t rec_frame; /* the frame recordings are in (`frame` may lag: async.c) */
 	uint32_t max_sets, n_sms;
 	/* what the rest of the layer reads of the tier's settings */
-	int xfb;            /* tier 2: transform feedback is on: shadow pipelines and draws */
-	int tier3;          /* tier 3: compute pipelines get instrumented twins */
-	int frag_instr;     /* tier 3 instruments fragment (and vertex) shaders */
-	uint32_t twin_lead; /* tier 3: twins only in recordings this close to a frame to
-			       capture (LLCT_CAPTURE_TWIN_LEAD; UINT32_MAX: any) */
+	int xfb;               /* tier 2: transform feedback is on: shadow pipelines and draws */
+	int tier3;             /* tier 3: compute pipelines get instrumented twins */
+	int frag_instr;        /* tier 3 instruments fragment (and vertex) shaders */
+	uint32_t twin_lead;    /* tier 3: twins only in recordings this close to a frame to
+				  capture (LLCT_CAPTURE_TWIN_LEAD; UINT32_MAX: any) */
 	uint32_t wait_seconds; /* a captured submission's wait for its counts, at most
 				  (LLCT_CAPTURE_WAIT_SECONDS) */
 };

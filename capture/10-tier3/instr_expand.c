@@ -142,7 +142,7 @@ struct __attribute__((aligned(128))) lane {
 	uint32_t unplaced;
 	struct bda_cache bk;
 	struct co_ring *co; /* LLCT_CAPTURE_COALESCE_STATS: the records before (else NULL) */
-	uint64_t co_records[3], co_drop[3][2]; /* [instr_coalesce.h's CO_*][8, 32 lanes] */
+	uint64_t co_records[3], co_drop[3][2];         /* [instr_coalesce.h's CO_*][8, 32 lanes] */
 	uint64_t run_records, run_accesses, run_multi; /* runs: records, accesses, lines > 1 */
 	/* its window: the records (and the prefix before each, or NULL) */
 	const uint32_t **rec, **pre;
