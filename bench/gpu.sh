@@ -236,39 +236,32 @@ if a=$(timed 10) && b=$(timed 310); then # a GPU's frame is well under a millise
 	done
 else echo "ahead: the plain runs failed"; fails=$((fails + 1)); fi
 
-# tier 3's records sent one a sample against coalesced in the subgroup (LLCT_CAPTURE_COALESCE):
-# the raw records the device wrote, its wait and the LLC records per stream (the same within
-# 5%: the order the device's threads append records moves per-SM cache hits)
+# offon SETTING TAG FRAMES PROGRAM ARGS...: tier 3 with SETTING=0, then =1: the raw records the
+# device wrote, its wait, the expansion and the LLC records per stream (the same within 5%: the
+# order the device's threads append records moves per-SM cache hits)
+offon() {
+	local var=$1 tag=$2 frames=$3; shift 3
+	printf '%-9s %10s %9s %9s %9s  %s\n' "$tag" raw seconds waiting expanding "LLC counts"
+	for v in 0 1; do
+		local t0 took same="-" n=$tag$v; t0=$(now)
+		if (export "$var=$v"; capture "$n" 3 "$frames" "$@") >"$out/$n.named"; then
+			sed "s/^$n /$tag /" "$out/$n.named" >"$out/$n.counts" # only the numbers compared
+			took=$(secs "$t0" "$(now)")
+			[ "$v" = 1 ] && { read -r nd big < <(compare 0.05 "$out/${tag}0.counts" "$out/${tag}1.counts"); [ "$nd" = 0 ] && same="same within 5%+4 (largest $big)" || { same="DIFFERS ($nd rows, largest $big)"; fails=$((fails + 1)); }; }
+			printf '%-9s %10s %9s %9s %9s  %s\n' "$v" "$(setting "$out/$n-t3.llct" capture.raw.shader_records)" "$took" \
+				"$(setting "$out/$n-t3.llct" capture.seconds.waiting_for_counts)" "$(setting "$out/$n-t3.llct" capture.seconds.expanding)" "$same"
+		else echo "$tag $v: the capture failed"; fails=$((fails + 1)); fi
+	done
+}
+# tier 3's records sent one a sample against coalesced in the subgroup (LLCT_CAPTURE_COALESCE)
 echo "== fewer records (ahead, frames 10-11 of 12, tier 3: coalescing off, on)"
-printf '%-9s %10s %9s %9s %9s  %s\n' coalesce raw seconds waiting expanding "LLC counts"
-for co in 0 1; do
-	t0=$(now)
-	if LLCT_CAPTURE_COALESCE=$co capture "co$co" 3 10-11 app_ahead 12 >"$out/co$co.named"; then
-		sed 's/^co[01] /co /' "$out/co$co.named" >"$out/co$co.counts" # only the numbers compared
-		took=$(secs "$t0" "$(now)")
-		same="-"
-		[ "$co" = 1 ] && { read -r nd big < <(compare 0.05 "$out/co0.counts" "$out/co1.counts"); [ "$nd" = 0 ] && same="same within 5%+4 (largest $big)" || { same="DIFFERS ($nd rows, largest $big)"; fails=$((fails + 1)); }; }
-		printf '%-9s %10s %9s %9s %9s  %s\n' "$co" "$(setting "$out/co$co-t3.llct" capture.raw.shader_records)" "$took" \
-			"$(setting "$out/co$co-t3.llct" capture.seconds.waiting_for_counts)" "$(setting "$out/co$co-t3.llct" capture.seconds.expanding)" "$same"
-	else echo "coalesce $co: the capture failed"; fails=$((fails + 1)); fi
-done
+offon LLCT_CAPTURE_COALESCE coalesce 10-11 app_ahead 12
 grep -q "^coalesce yes" "$out/probe.txt" || could_not+=("tier 3 coalescing (subgroup ballot, arithmetic and shuffle)")
 # runs (LLCT_CAPTURE_RUNS): a record a load against one a run of constant-offset loads, on the
 # program that reads its uniforms a component at a time as Zink's shaders do (vertex shaders
 # too where the device runs subgroup operations there)
 echo "== runs (words, 2 frames, tier 3: runs off, on)"
-printf '%-9s %10s %9s %9s %9s  %s\n' runs raw seconds waiting expanding "LLC counts"
-for ru in 0 1; do
-	t0=$(now)
-	if LLCT_CAPTURE_RUNS=$ru capture "ru$ru" 3 all app_words 2 >"$out/ru$ru.named"; then
-		sed 's/^ru[01] /ru /' "$out/ru$ru.named" >"$out/ru$ru.counts"
-		took=$(secs "$t0" "$(now)")
-		same="-"
-		[ "$ru" = 1 ] && { read -r nd big < <(compare 0.05 "$out/ru0.counts" "$out/ru1.counts"); [ "$nd" = 0 ] && same="same within 5%+4 (largest $big)" || { same="DIFFERS ($nd rows, largest $big)"; fails=$((fails + 1)); }; }
-		printf '%-9s %10s %9s %9s %9s  %s\n' "$ru" "$(setting "$out/ru$ru-t3.llct" capture.raw.shader_records)" "$took" \
-			"$(setting "$out/ru$ru-t3.llct" capture.seconds.waiting_for_counts)" "$(setting "$out/ru$ru-t3.llct" capture.seconds.expanding)" "$same"
-	else echo "runs $ru: the capture failed"; fails=$((fails + 1)); fi
-done
+offon LLCT_CAPTURE_RUNS runs all app_words 2
 
 for f in "$out"/*-t*.counts; do
 	ref=${f%.counts}.ref
