@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 	float *u;
 	CHECK(vkMapMemory(dev, m_u, 0, 256, 0, (void **)&u));
 	memset(u, 0, 256);
-	u[0] = 0.9f;
+	u[0] = 1.0f; /* the grid covers the whole target: every pixel written, every frame */
 	for (int i = 0; i < 4; i++)
 		u[4 + 4 * i + i] = 1.0f;
 	u[21] = 0.5f;
