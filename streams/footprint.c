@@ -363,6 +363,39 @@ void llct_fp_touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, u
 	touch(fp, line_addr, stream, op, sm % fp->c.n_sms, cached);
 }
 
+void llct_fp_batch_init(struct llct_fp_batch *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->prev = UINT64_MAX;
+	b->site = UINT32_MAX;
+}
+
+void llct_fp_touch_batch(struct llct_fp *fp, const struct llct_fp_access *a, size_t n,
+			 struct llct_fp_batch *b)
+{
+	uint64_t prev = b->prev;
+	uint32_t site = b->site, n_sms = fp->c.n_sms;
+	for (size_t i = 0; i < n; i++) {
+		const struct llct_fp_access *t = &a[i];
+		if (t->site != site)
+			fp->site = site = t->site;
+		uint32_t sm = t->sm < n_sms ? t->sm : t->sm % n_sms;
+		if (t->same_skip) {
+			uint64_t key = t->line ^ (uint64_t)sm << 58;
+			if (key == prev)
+				continue;
+			prev = key;
+		}
+		uint64_t hits = fp->filtered;
+		llct_fp_touch_rc(fp, t->line, t->stream, t->op, sm);
+		if (t->tag && fp->filtered == hits) /* it missed: an LLC record */
+			for (uint32_t k = 0; k < 8; k++)
+				b->tag_misses[k] += t->tag >> k & 1;
+	}
+	b->prev = prev;
+	b->site = site;
+}
+
 int llct_fp_lines_apart(const struct llct_fp_config *c, int stream, uint32_t k)
 {
 	uint64_t n = stream >= 0 && stream < LLCT_N_STREAMS ? c->rc_lines[stream] : 0;

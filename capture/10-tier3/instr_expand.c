@@ -120,23 +120,17 @@ void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, st
 
 /* ---- a draw's records ---- */
 
-/* One access of the footprint model a record makes: handed to the model in the records' order.
- * tex: a texel's line, skipped when it is the line the same SM touched just before. */
-struct touch {
-	uint64_t line;
-	uint32_t sm, site;
-	uint8_t stream, op, tex;
-	uint8_t co; /* LLCT_CAPTURE_COALESCE_STATS: the groups that would drop its record (bits 0
-		       and 1); CO_RUNS: a touch of a run of more than one line */
-};
-
+/* A record's accesses of the footprint model ("touches", struct llct_fp_access) are handed to
+ * the model in the records' order. same_skip: a texel's line, skipped when it is the line the
+ * same SM touched just before; tag: LLCT_CAPTURE_COALESCE_STATS' groups that would drop its
+ * record (bits 0 and 1), CO_RUNS: a touch of a run of more than one line. */
 #define CO_RUNS 4u
 
 /* A lane's touches of its window of records, and its own copy of the sites' state (each lane
  * on cache lines of its own: their counts change every record, on different threads). */
 struct __attribute__((aligned(128))) lane {
 	struct site_at *sa;
-	struct touch *t;
+	struct llct_fp_access *t;
 	size_t n, cap;
 	int oom;
 	uint32_t unplaced;
@@ -163,15 +157,15 @@ static void put(struct lane *ln, uint64_t line, int stream, int op, uint32_t sm,
 {
 	if (ln->n == ln->cap) {
 		size_t cap = ln->cap ? 2 * ln->cap : 4096;
-		struct touch *t = realloc(ln->t, cap * sizeof(*t));
+		struct llct_fp_access *t = realloc(ln->t, cap * sizeof(*t));
 		if (!t) {
 			ln->oom = 1;
 			return;
 		}
 		ln->t = t, ln->cap = cap;
 	}
-	ln->t[ln->n++] =
-	    (struct touch){line, sm, site, (uint8_t)stream, (uint8_t)op, (uint8_t)tex, (uint8_t)co};
+	ln->t[ln->n++] = (struct llct_fp_access){
+	    line, sm, site, (uint8_t)stream, (uint8_t)op, (uint8_t)tex, (uint8_t)co};
 }
 
 /* Lines first..last of a buffer access, read and/or written as the site's kind says (co: the
@@ -234,7 +228,7 @@ static void run_touches(const struct draw_x *d, struct lane *ln, uint32_t site, 
 	if (hi > lo) { /* more than one line: its touches marked */
 		ln->run_multi++;
 		for (size_t i = n0; i < ln->n; i++)
-			ln->t[i].co |= CO_RUNS;
+			ln->t[i].tag |= CO_RUNS;
 	}
 }
 
@@ -331,28 +325,12 @@ static void lane_run(const struct draw_x *d, struct lane *ln)
 		record_touches(d, ln, ln->rec[i], ln->pre[i]);
 }
 
-/* The lane's touches to the model, in order (prev: the last texel line and SM touched; llc:
- * the LLC records made by touches of records a coalescer would drop, for 8 and 32 lanes, and
- * by the touches of runs of more than one line). */
-static void lane_apply(struct capture_device *c, const struct lane *ln, uint64_t *prev,
-		       uint32_t *site, uint64_t llc[3])
+/* The lane's touches to the model, in order (b: what one window carries to the next, and the
+ * LLC records made by touches of records a coalescer would drop, for 8 and 32 lanes, and by the
+ * touches of runs of more than one line, by tag bit). */
+static void lane_apply(struct capture_device *c, const struct lane *ln, struct llct_fp_batch *b)
 {
-	struct llct_fp *fp = c->out->fp;
-	for (size_t i = 0; i < ln->n; i++) {
-		const struct touch *t = &ln->t[i];
-		if (t->site != *site)
-			llct_fp_set_site(fp, *site = t->site);
-		if (t->tex) {
-			uint64_t key = t->line ^ (uint64_t)t->sm << 58;
-			if (key == *prev) /* the line just touched by this SM: a hit anyway */
-				continue;
-			*prev = key;
-		}
-		uint64_t hits = t->co ? llct_fp_filtered(fp) : 0;
-		llct_fp_touch(fp, t->line, t->stream, t->op, t->sm, 1);
-		if (t->co && llct_fp_filtered(fp) == hits) /* it missed: an LLC record */
-			llc[0] += t->co & 1, llc[1] += t->co >> 1 & 1, llc[2] += t->co >> 2 & 1;
-	}
+	llct_fp_touch_batch(c->out->fp, ln->t, ln->n, b);
 }
 
 /* The lanes working beside the expansion's thread: each round, lane k > 0 runs its window on a
@@ -519,8 +497,8 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			for (unsigned k = 1; k < n; k++)
 				lanes[k].sa[s] = lanes[0].sa[s];
 		}
-	uint64_t prev = UINT64_MAX, llc[3] = {0, 0, 0};
-	uint32_t site = UINT32_MAX;
+	struct llct_fp_batch fb;
+	llct_fp_batch_init(&fb);
 	const uint32_t *pre = NULL; /* a prefix whose record comes in the next window */
 	/* On the expansion thread the records are expanded without the device lock, as a draw is
 	   rasterized (the program may record meanwhile): what they read is the command buffer's
@@ -543,7 +521,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			lane_run(&d, &lanes[0]);
 		for (unsigned k = 0; k < n; k++) {
 			oom |= lanes[k].oom;
-			lane_apply(c, &lanes[k], &prev, &site, llc);
+			lane_apply(c, &lanes[k], &fb);
 		}
 	}
 	if (crewed)
@@ -563,6 +541,8 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		c->t3->run_accesses += lanes[k].run_accesses;
 		c->t3->run_multi += lanes[k].run_multi;
 	}
-	c->t3->co_llc[0] += llc[0], c->t3->co_llc[1] += llc[1], c->t3->run_multi_llc += llc[2];
+	c->t3->co_llc[0] += fb.tag_misses[0];
+	c->t3->co_llc[1] += fb.tag_misses[1];
+	c->t3->run_multi_llc += fb.tag_misses[2];
 	return oom ? -1 : 0;
 }

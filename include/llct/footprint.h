@@ -38,6 +38,29 @@ void llct_fp_rect(struct llct_fp *fp, const struct llct_surface *s, uint32_t mip
  * cached. */
 void llct_fp_touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint32_t sm,
 		   int cached);
+/* One cached access of a batch (llct_fp_touch_batch): SM sm's access to the line at line, its
+ * record carrying site; same_skip: skipped when it is the line the same SM's access just before
+ * in the batches touched (a texel's line: a hit anyway); tag: bits under which its misses are
+ * counted. */
+struct llct_fp_access {
+	uint64_t line;
+	uint32_t sm, site;
+	uint8_t stream, op, same_skip, tag;
+};
+/* What a run of batches carries from one to the next: the last same_skip access's line and SM
+ * (UINT64_MAX: none), the site the records carry (UINT32_MAX: not set yet), and per tag bit k
+ * the accesses with bit k that missed (made an LLC record). */
+struct llct_fp_batch {
+	uint64_t prev;
+	uint32_t site;
+	uint64_t tag_misses[8];
+};
+void llct_fp_batch_init(struct llct_fp_batch *b);
+/* Accesses a[0..n) in order, each through its SM's render cache for its stream: the records,
+ * the counts and the render caches as llct_fp_set_site and llct_fp_touch (cached) of each give,
+ * with the render cache's lookup inline (the expansion's serial step at tier 3). */
+void llct_fp_touch_batch(struct llct_fp *fp, const struct llct_fp_access *a, size_t n,
+			 struct llct_fp_batch *b);
 /* The SM that works on pixel (x, y) of a target `width` pixels wide: its screen tile's, round
  * robin. */
 uint32_t llct_fp_pixel_sm(const struct llct_fp *fp, uint32_t x, uint32_t y, uint32_t width);

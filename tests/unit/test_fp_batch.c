@@ -1,0 +1,143 @@
+/* test_fp_batch.c - llct_fp_touch_batch (tier 3's serial step) against the footprint model's
+ * one-access calls: on random accesses cut into random batches, under the default render caches
+ * and under odd ones (96 entries, 48-byte lines, a stream with none), the same records field
+ * for field in the same order, the same hits and the same misses counted per tag bit. */
+#include "check.h"
+#include "llct/footprint.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct rvec {
+	struct llct_record *v;
+	size_t n, cap;
+};
+
+static int collect(void *ud, const struct llct_record *r, size_t n)
+{
+	struct rvec *o = ud;
+	if (o->n + n > o->cap) {
+		o->cap = (o->n + n) * 2;
+		o->v = realloc(o->v, o->cap * sizeof(*o->v));
+		if (!o->v)
+			abort();
+	}
+	memcpy(o->v + o->n, r, n * sizeof(*r));
+	o->n += n;
+	return 0;
+}
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* n random accesses of lines from a pool small enough to hit (some SMs, sites, streams). */
+static void accesses(struct llct_fp_access *a, size_t n, uint32_t line, uint32_t n_sms)
+{
+	static const uint8_t streams[] = {LLCT_STREAM_TEX, LLCT_STREAM_VTX, LLCT_STREAM_OTHER,
+					  LLCT_STREAM_CS, LLCT_STREAM_Z};
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = next();
+		a[i].line = (r % 600) * line;
+		a[i].sm = (uint32_t)(r >> 12) % (n_sms + 2); /* a few past the SMs: wrapped */
+		a[i].site = (uint32_t)(r >> 20) % 5;
+		a[i].stream = streams[(r >> 24) % sizeof(streams)];
+		a[i].op = (r >> 28) % 3 == 0 ? LLCT_OP_WRITE : LLCT_OP_READ;
+		a[i].same_skip = (r >> 30) & 1;
+		a[i].tag = (uint8_t)((r >> 32) % 8);
+		if (i && (r >> 40) % 4 == 0) /* the same line again, often the same SM */
+			a[i].line = a[i - 1].line, a[i].sm = (r >> 42) & 1 ? a[i - 1].sm : a[i].sm;
+	}
+}
+
+/* The same accesses one call each, as tier 3 made them before the batch. */
+static void reference(struct llct_fp *fp, const struct llct_fp_access *a, size_t n,
+		      uint64_t misses[8])
+{
+	uint64_t prev = UINT64_MAX;
+	uint32_t site = UINT32_MAX, n_sms = 0, tile = 0;
+	llct_fp_sm_grid(fp, &tile, &n_sms);
+	for (size_t i = 0; i < n; i++) {
+		if (a[i].site != site)
+			llct_fp_set_site(fp, site = a[i].site);
+		if (a[i].same_skip) {
+			uint64_t key = a[i].line ^ (uint64_t)(a[i].sm % n_sms) << 58;
+			if (key == prev)
+				continue;
+			prev = key;
+		}
+		uint64_t hits = llct_fp_filtered(fp);
+		llct_fp_touch(fp, a[i].line, a[i].stream, a[i].op, a[i].sm, 1);
+		if (llct_fp_filtered(fp) == hits)
+			for (int k = 0; k < 8; k++)
+				misses[k] += a[i].tag >> k & 1;
+	}
+}
+
+static void compare(const char *what, const struct llct_fp_config *c)
+{
+	enum { N = 200000 };
+	struct llct_fp_access *a = malloc(N * sizeof(*a));
+	CHECK(a != NULL);
+	if (!a)
+		return;
+	accesses(a, N, c->line, c->n_sms);
+	struct rvec ra = {0}, rb = {0};
+	struct llct_fp *fa, *fb;
+	CHECK_EQ(llct_fp_create(c, collect, &ra, &fa), LLCT_OK);
+	CHECK_EQ(llct_fp_create(c, collect, &rb, &fb), LLCT_OK);
+	llct_fp_set_kernel(fa, 7);
+	llct_fp_set_kernel(fb, 7);
+	uint64_t misses[8] = {0};
+	reference(fa, a, N, misses);
+	struct llct_fp_batch b;
+	llct_fp_batch_init(&b);
+	for (size_t at = 0; at < N;) { /* batches of 0 to 999 accesses */
+		size_t k = next() % 1000;
+		k = k < N - at ? k : N - at;
+		llct_fp_touch_batch(fb, a + at, k, &b);
+		at += k;
+	}
+	llct_fp_flush(fa);
+	llct_fp_flush(fb);
+	llct_fp_drain(fa);
+	llct_fp_drain(fb);
+	CHECK_MSG(ra.n == rb.n, "%s: %zu records one by one, %zu batched", what, ra.n, rb.n);
+	size_t differ = ra.n;
+	for (size_t i = 0; i < ra.n && i < rb.n && differ == ra.n; i++)
+		if (memcmp(&ra.v[i], &rb.v[i], sizeof(ra.v[i])))
+			differ = i;
+	CHECK_MSG(differ == ra.n, "%s: record %zu differs", what, differ);
+	CHECK_MSG(llct_fp_filtered(fa) == llct_fp_filtered(fb), "%s: hits %llu and %llu", what,
+		  (unsigned long long)llct_fp_filtered(fa),
+		  (unsigned long long)llct_fp_filtered(fb));
+	CHECK_MSG(ra.n > N / 10 && llct_fp_filtered(fa) > N / 10, "%s: %zu records, %llu hits",
+		  what, ra.n, (unsigned long long)llct_fp_filtered(fa));
+	for (int k = 0; k < 8; k++)
+		CHECK_MSG(misses[k] == b.tag_misses[k] && (k > 2 || misses[k] > 0),
+			  "%s: tag bit %d: %llu misses one by one, %llu batched", what, k,
+			  (unsigned long long)misses[k], (unsigned long long)b.tag_misses[k]);
+	llct_fp_destroy(fa);
+	llct_fp_destroy(fb);
+	free(ra.v);
+	free(rb.v);
+	free(a);
+}
+
+int main(void)
+{
+	struct llct_fp_config c;
+	llct_fp_config_default(&c);
+	compare("default caches", &c);
+	c.line = 48; /* not a power of two: divisions */
+	c.n_sms = 5;
+	c.rc_lines[LLCT_STREAM_TEX] = 96;
+	c.rc_lines[LLCT_STREAM_VTX] = 0; /* no cache: every access a record */
+	compare("odd caches", &c);
+	return check_done("fp_batch");
+}
