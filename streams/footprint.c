@@ -17,6 +17,8 @@ static struct llct_fp *fp_alloc(void)
 	return fp;
 }
 
+static void lines_kept(struct llct_fp *fp);
+
 /* The records in buf go to the sink (room it lent) or to emit; buf is empty after. */
 static void hand_on(struct llct_fp *fp)
 {
@@ -90,6 +92,7 @@ int llct_fp_create(const struct llct_fp_config *c, llct_synth_emit_fn emit, void
 			return LLCT_ERR_NOMEM;
 		}
 	}
+	lines_kept(fp);
 	*out = fp;
 	return LLCT_OK;
 }
@@ -121,6 +124,7 @@ void llct_fp_lane_begin(struct llct_fp *lane, const struct llct_fp *fp)
 	lane->c = fp->c;
 	lane->line_shift = fp->line_shift;
 	memcpy(lane->rc, fp->rc, sizeof(lane->rc));
+	memcpy(lane->kept, fp->kept, sizeof(lane->kept));
 	lane->kernel = fp->kernel;
 	lane->site = fp->site;
 	lane->filtered = lane->emitted = 0;
@@ -361,6 +365,23 @@ void llct_fp_touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, u
 		   int cached)
 {
 	touch(fp, line_addr, stream, op, sm % fp->c.n_sms, cached);
+}
+
+/* llct_fp_lines_kept of each stream, from the model's caches. */
+static void lines_kept(struct llct_fp *fp)
+{
+	for (int s = 0; s < LLCT_N_STREAMS; s++) {
+		uint32_t k = 0;
+		if (fp->rc[s] && fp->c.rc_lines[s])
+			for (k = 1; k < 8 && llct_fp_lines_apart(&fp->c, s, k + 1);)
+				k++;
+		fp->kept[s] = k;
+	}
+}
+
+uint32_t llct_fp_lines_kept(const struct llct_fp *fp, int stream)
+{
+	return stream >= 0 && stream < LLCT_N_STREAMS ? fp->kept[stream] : 0;
 }
 
 void llct_fp_batch_init(struct llct_fp_batch *b)

@@ -24,6 +24,7 @@ struct llct_fp {
 	void *ud;
 	rc_line *rc[LLCT_N_STREAMS]; /* per stream: n_sms x rc_lines, direct mapped */
 	uint32_t line_shift;         /* log2 of the line size, or 64 when not a power of two */
+	uint32_t kept[LLCT_N_STREAMS]; /* llct_fp_lines_kept's, worked out when made */
 	struct llct_record *buf;     /* own, or room the sink lent */
 	size_t n, cap;               /* records in buf, and its room: full when n == cap */
 	struct llct_record own[BUF];

@@ -126,6 +126,15 @@ void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, st
  * record (bits 0 and 1), CO_RUNS: a touch of a run of more than one line. */
 #define CO_RUNS 4u
 
+/* A run's touches remembered (run_touches): for a lead site at offset off, in a draw whose sites
+ * are looked up once, the touches and counts are the same whatever the record but for the SM and
+ * the lead's coalescing tag, so the next record of the run at the same offset copies them. */
+struct run_memo {
+	uint32_t off, valid, multi;
+	uint32_t unplaced, accesses; /* what the run adds to the lane's counts */
+	size_t at, n, n_lead; /* its touches: mt[at .. at + n), the lead's the first n_lead */
+};
+
 /* A lane's touches of its window of records, and its own copy of the sites' state (each lane
  * on cache lines of its own: their counts change every record, on different threads). */
 struct __attribute__((aligned(128))) lane {
@@ -138,6 +147,9 @@ struct __attribute__((aligned(128))) lane {
 	struct co_ring *co; /* LLCT_CAPTURE_COALESCE_STATS: the records before (else NULL) */
 	uint64_t co_records[3], co_drop[3][2];         /* [instr_coalesce.h's CO_*][8, 32 lanes] */
 	uint64_t run_records, run_accesses, run_multi; /* runs: records, accesses, lines > 1 */
+	struct run_memo *memo;     /* by lead site: its last run's touches (not for serial draws) */
+	struct llct_fp_access *mt; /* the memos' touches */
+	size_t mt_n, mt_cap;
 	/* its window: the records (and the prefix before each, or NULL) */
 	const uint32_t **rec, **pre;
 	size_t n_rec;
@@ -148,6 +160,8 @@ struct draw_x {
 	struct capture_device *c;
 	const struct pipe *p;
 	uint32_t L, site0;
+	uint32_t line_shift;           /* log2(L), or 64 when L is not a power of two */
+	uint32_t kept[LLCT_N_STREAMS]; /* llct_fp_lines_kept of each stream */
 	struct llct_fp_sm_map smap;
 	int serial; /* a site is looked up record by record under the lock: one lane */
 };
@@ -168,6 +182,23 @@ static void put(struct lane *ln, uint64_t line, int stream, int op, uint32_t sm,
 	    line, sm, site, (uint8_t)stream, (uint8_t)op, (uint8_t)tex, (uint8_t)co};
 }
 
+/* Room for k more touches: 0, or -1 (ln->oom) when there is none. */
+static int reserve(struct lane *ln, size_t k)
+{
+	size_t cap = ln->cap ? ln->cap : 4096;
+	while (cap < ln->n + k)
+		cap *= 2;
+	if (cap == ln->cap)
+		return 0;
+	struct llct_fp_access *t = realloc(ln->t, cap * sizeof(*t));
+	if (!t) {
+		ln->oom = 1;
+		return -1;
+	}
+	ln->t = t, ln->cap = cap;
+	return 0;
+}
+
 /* Lines first..last of a buffer access, read and/or written as the site's kind says (co: the
  * groups a coalescer would drop its record in). */
 static void put_lines(struct lane *ln, const struct llct_spirv_site *st, uint64_t first,
@@ -180,6 +211,12 @@ static void put_lines(struct lane *ln, const struct llct_spirv_site *st, uint64_
 		if (llct_spirv_site_writes(st->kind))
 			put(ln, l * L, stream, LLCT_OP_WRITE, sm, site, 0, co);
 	}
+}
+
+/* The line holding byte address a. */
+static inline uint64_t line_of(const struct draw_x *d, uint64_t a)
+{
+	return d->line_shift < 64 ? a >> d->line_shift : a / d->L;
 }
 
 /* LLCT_CAPTURE_COALESCE_STATS: the groups that would drop record r (first word w0) touching
@@ -198,14 +235,24 @@ static unsigned co_count(struct lane *ln, uint32_t w0, uint32_t sm, const uint64
 /* A run's record (spirv.h): the lead's bytes at off, then each following site's at its own
  * constant offset, in the program's order; a run of more than one line is counted, and its
  * touches marked (CO_RUNS), as the one whose LLC records may come in another order between SMs
- * than load by load (docs/CAPTURE.md, "Runs"). */
-static void run_touches(const struct draw_x *d, struct lane *ln, uint32_t site, uint32_t off,
-			uint32_t sm, unsigned co)
+ * than load by load (docs/CAPTURE.md, "Runs"). A run's loads are one SM's, of one stream: while
+ * its lines span no more than the render cache keeps apart (d->kept), a line it touched before
+ * stays in its entry, so reading it again (or writing it again once written) is a hit that
+ * changes nothing -- the touch is left out, and the trace is the same. */
+static size_t run_expand(const struct draw_x *d, struct lane *ln, uint32_t site, uint32_t off,
+			 uint32_t sm, unsigned co)
 {
 	const struct pipe *p = d->p;
-	uint32_t L = d->L, n = 1 + p->tw.sites[site].run;
+	size_t n_lead = 0;
+	uint32_t n = 1 + p->tw.sites[site].run;
 	uint64_t lo = UINT64_MAX, hi = 0;
 	size_t n0 = ln->n;
+	struct {
+		uint64_t line;
+		int written;
+	} seen[8];
+	uint32_t n_seen = 0, kept = UINT32_MAX; /* kept: the first load's stream's, once known */
+	int stream0 = -1;
 	for (uint32_t j = 0; j < n; j++) {
 		if (site + j >= p->tw.n_sites || !ln->sa[site + j].ok) {
 			ln->unplaced++;
@@ -218,11 +265,40 @@ static void run_touches(const struct draw_x *d, struct lane *ln, uint32_t site, 
 			ln->unplaced++;
 			continue;
 		}
-		uint64_t first = (a->addr + at) / L, last = (a->addr + at + size - 1) / L;
+		uint64_t first = line_of(d, a->addr + at),
+			 last = line_of(d, a->addr + at + size - 1);
 		lo = first < lo ? first : lo, hi = last > hi ? last : hi;
 		ln->run_accesses++;
-		put_lines(ln, st, first, last, L, a->stream, sm, d->site0 ? d->site0 + site + j : 0,
-			  j ? 0 : co);
+		if (kept == UINT32_MAX) {
+			stream0 = a->stream;
+			kept =
+			    a->stream >= 0 && a->stream < LLCT_N_STREAMS ? d->kept[a->stream] : 0;
+		}
+		if (hi - lo >= kept || a->stream != stream0)
+			kept = 0; /* wider than the cache keeps apart: every touch from here on */
+		uint32_t tsite = d->site0 ? d->site0 + site + j : 0;
+		int rd = llct_spirv_site_reads(st->kind), wr = llct_spirv_site_writes(st->kind);
+		for (uint64_t l = first; l <= last; l++) {
+			uint32_t q = 0;
+			while (q < n_seen && seen[q].line != l)
+				q++;
+			if (!kept || q == n_seen) {
+				if (rd)
+					put(ln, l * d->L, a->stream, LLCT_OP_READ, sm, tsite, 0,
+					    j ? 0 : co);
+				if (wr)
+					put(ln, l * d->L, a->stream, LLCT_OP_WRITE, sm, tsite, 0,
+					    j ? 0 : co);
+				if (kept && n_seen < 8)
+					seen[n_seen].line = l, seen[n_seen++].written = wr;
+			} else if (wr && !seen[q].written) { /* read before: the write dirties it */
+				put(ln, l * d->L, a->stream, LLCT_OP_WRITE, sm, tsite, 0,
+				    j ? 0 : co);
+				seen[q].written = 1;
+			}
+		}
+		if (!j)
+			n_lead = ln->n - n0;
 	}
 	ln->run_records++;
 	if (hi > lo) { /* more than one line: its touches marked */
@@ -230,6 +306,55 @@ static void run_touches(const struct draw_x *d, struct lane *ln, uint32_t site, 
 		for (size_t i = n0; i < ln->n; i++)
 			ln->t[i].tag |= CO_RUNS;
 	}
+	return n_lead;
+}
+
+/* run_expand, or the touches remembered of the run's last record at the same offset. */
+static void run_touches(const struct draw_x *d, struct lane *ln, uint32_t site, uint32_t off,
+			uint32_t sm, unsigned co)
+{
+	struct run_memo *m = ln->memo ? &ln->memo[site] : NULL;
+	if (m && m->valid && m->off == off) {
+		if (ln->n + m->n > ln->cap && reserve(ln, m->n))
+			return;
+		for (size_t i = 0; i < m->n; i++) {
+			struct llct_fp_access t = ln->mt[m->at + i];
+			t.sm = sm;
+			t.tag |= i < m->n_lead ? (uint8_t)co : 0;
+			ln->t[ln->n++] = t;
+		}
+		ln->unplaced += m->unplaced, ln->run_accesses += m->accesses;
+		ln->run_records++, ln->run_multi += m->multi;
+		return;
+	}
+	size_t n0 = ln->n;
+	uint32_t unplaced = ln->unplaced, accesses = (uint32_t)ln->run_accesses;
+	uint64_t multi = ln->run_multi;
+	size_t n_lead = run_expand(d, ln, site, off, sm, co);
+	if (!m || ln->oom)
+		return;
+	size_t n = ln->n - n0;
+	if (ln->mt_n + n > ln->mt_cap) { /* room for it (the draw's memos only grow) */
+		size_t cap = ln->mt_cap ? 2 * ln->mt_cap : 256;
+		cap = cap < ln->mt_n + n ? ln->mt_n + n : cap;
+		struct llct_fp_access *mt = realloc(ln->mt, cap * sizeof(*mt));
+		if (!mt)
+			return; /* not remembered: the next record expands it again */
+		ln->mt = mt, ln->mt_cap = cap;
+	}
+	*m = (struct run_memo){off,
+			       1,
+			       (uint32_t)(ln->run_multi - multi),
+			       ln->unplaced - unplaced,
+			       (uint32_t)ln->run_accesses - accesses,
+			       ln->mt_n,
+			       n,
+			       n_lead};
+	for (size_t i = 0; i < n; i++) {
+		ln->mt[ln->mt_n + i] = ln->t[n0 + i];
+		ln->mt[ln->mt_n + i].tag &= CO_RUNS; /* the lead's coalescing tag is the record's */
+	}
+	ln->mt_n += n;
 }
 
 /* Record r's touches (x: the prefix record before it, or NULL). */
@@ -293,7 +418,8 @@ static void record_touches(const struct draw_x *d, struct lane *ln, const uint32
 			ln->unplaced++;
 			return;
 		}
-		uint64_t first = (a->addr + r[1]) / L, last = (a->addr + r[1] + size - 1) / L;
+		uint64_t first = line_of(d, a->addr + r[1]),
+			 last = line_of(d, a->addr + r[1] + size - 1);
 		unsigned co = 0;
 		if (ln->co && last - first < 16) {
 			uint64_t lines[16];
@@ -468,7 +594,11 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 	const uint32_t *off = b->fidx, *runs = b->fidx + 2 * ((size_t)b->n_draws + 2) - 1;
 	struct rec_cursor rc = {runs, b->frec[(rec - 1) % b->n_frec].map, off[rec - 1], off[rec], 0,
 				0};
-	struct draw_x d = {.c = c, .p = p, .L = llct_fp_line_size(c->out->fp)};
+	struct draw_x d = {.c = c, .p = p, .L = llct_fp_line_size(c->out->fp), .line_shift = 64};
+	for (uint32_t k = 0; k < 32; k++)
+		d.line_shift = d.L == 1u << k ? k : d.line_shift;
+	for (int s = 0; s < LLCT_N_STREAMS; s++)
+		d.kept[s] = llct_fp_lines_kept(c->out->fp, s);
 	llct_fp_sm_map_init(c->out->fp, width ? width : 1, &d.smap);
 	/* the trace's numbers of the sites: records name the instruction that made them */
 	d.site0 = capture_trace_sites(c, p->id, 0, p->tw.sites, p->tw.n_sites, p->tw.n_frag_sites);
@@ -487,7 +617,10 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 		ln->rec = malloc(WINDOW * sizeof(*ln->rec));
 		ln->pre = malloc(WINDOW * sizeof(*ln->pre));
 		ln->co = c->t3->co_stats ? malloc(sizeof(*ln->co)) : NULL;
-		oom = !ln->sa || !ln->rec || !ln->pre || (c->t3->co_stats && !ln->co);
+		ln->memo =
+		    d.serial ? NULL : calloc(p->tw.n_sites ? p->tw.n_sites : 1, sizeof(*ln->memo));
+		oom = !ln->sa || !ln->rec || !ln->pre || (c->t3->co_stats && !ln->co) ||
+		      (!d.serial && !ln->memo);
 	}
 	/* each site's view (sampled images) or buffer: looked up once, each lane its own copy (an
 	   element given at run time: again when it changes, serially) */
@@ -536,6 +669,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			c->t3->co_drop[s][1] += lanes[k].co_drop[s][1];
 		}
 		free(lanes[k].sa), free(lanes[k].t), free(lanes[k].rec), free(lanes[k].pre);
+		free(lanes[k].memo), free(lanes[k].mt);
 		free(lanes[k].co);
 		c->t3->run_records += lanes[k].run_records;
 		c->t3->run_accesses += lanes[k].run_accesses;

@@ -38,6 +38,10 @@ void llct_fp_rect(struct llct_fp *fp, const struct llct_surface *s, uint32_t mip
  * cached. */
 void llct_fp_touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint32_t sm,
 		   int cached);
+/* The most consecutive lines (1 to 8) that always sit in different entries of an SM's render
+ * cache for the stream in this model (llct_fp_lines_apart), 0 when the stream has none: a line
+ * touched again among touches of at most that many consecutive lines of one SM hits. */
+uint32_t llct_fp_lines_kept(const struct llct_fp *fp, int stream);
 /* One cached access of a batch (llct_fp_touch_batch): SM sm's access to the line at line, its
  * record carrying site; same_skip: skipped when it is the line the same SM's access just before
  * in the batches touched (a texel's line: a hit anyway); tag: bits under which its misses are

@@ -1,7 +1,8 @@
 /* test_fp_batch.c - llct_fp_touch_batch (tier 3's serial step) against the footprint model's
  * one-access calls: on random accesses cut into random batches, under the default render caches
  * and under odd ones (96 entries, 48-byte lines, a stream with none), the same records field
- * for field in the same order, the same hits and the same misses counted per tag bit. */
+ * for field in the same order, the same hits and the same misses counted per tag bit; and
+ * llct_fp_lines_kept against llct_fp_lines_apart. */
 #include "check.h"
 #include "llct/footprint.h"
 
@@ -129,9 +130,30 @@ static void compare(const char *what, const struct llct_fp_config *c)
 	free(a);
 }
 
+/* llct_fp_lines_kept: the widest span (to 8) llct_fp_lines_apart allows, 0 without a cache. */
+static void test_kept(void)
+{
+	struct llct_fp_config c;
+	struct llct_fp *fp;
+	struct rvec r = {0};
+	llct_fp_config_default(&c);
+	c.rc_lines[LLCT_STREAM_VTX] = 4; /* a line and the next may share an entry */
+	c.rc_lines[LLCT_STREAM_OTHER] = 8;
+	CHECK_EQ(llct_fp_create(&c, collect, &r, &fp), LLCT_OK);
+	CHECK_EQ(llct_fp_lines_kept(fp, LLCT_STREAM_VTX), 1);
+	CHECK_EQ(llct_fp_lines_kept(fp, LLCT_STREAM_CS), 0);
+	CHECK_EQ(llct_fp_lines_kept(fp, LLCT_STREAM_TEX), 8); /* 512 entries */
+	CHECK_EQ(llct_fp_lines_kept(fp, LLCT_N_STREAMS), 0);
+	for (uint32_t k = 1; k <= 8; k++)
+		CHECK_EQ(llct_fp_lines_apart(&c, LLCT_STREAM_OTHER, k),
+			 k <= llct_fp_lines_kept(fp, LLCT_STREAM_OTHER));
+	llct_fp_destroy(fp);
+}
+
 int main(void)
 {
 	struct llct_fp_config c;
+	test_kept();
 	llct_fp_config_default(&c);
 	compare("default caches", &c);
 	c.line = 48; /* not a power of two: divisions */
