@@ -127,6 +127,9 @@ struct site_at {
 	uint32_t mip, layer, levels, ok, looked, elem;
 	struct llct_surface_map m; /* of level `level`, layer `at_layer` */
 	uint32_t level, at_layer;
+	struct llct_surface_map m2; /* samples: the level mapped before (a linear mip filter
+				       reads two in turn), of level2, layer at_layer2 */
+	uint32_t level2, at_layer2;
 	uint64_t addr, size; /* buffers */
 	int stream;          /* buffers: uniform OTHER; storage VTX (vertex), OTHER */
 	uint8_t filt;        /* sampled images: the sampler's SMP_* filtering */

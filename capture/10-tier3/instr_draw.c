@@ -491,7 +491,7 @@ void instr_view_at(struct capture_device *c, const struct slot *sl, struct site_
 	if (a->im) {
 		uint32_t mips = a->im->s.mips ? a->im->s.mips : 1;
 		a->levels = mips > a->mip ? mips - a->mip : 1;
-		a->level = UINT32_MAX;
+		a->level = a->level2 = UINT32_MAX;
 		a->ok = 1;
 	}
 }

@@ -91,8 +91,14 @@ static uint32_t texel_lines(const struct llct_spirv_site *st, struct site_at *a,
 	uint32_t n = 0;
 	for (int32_t l = lv; l >= 0; l = l == lv ? lv2 : -1) {
 		uint32_t level = a->mip + (uint32_t)l;
-		if (level != a->level || layer != a->at_layer) {
-			llct_surface_map(&a->im->s, L, level, layer, &a->m);
+		if (level != a->level || layer != a->at_layer) { /* the other mapped, or a new */
+			struct llct_surface_map m = a->m;
+			uint32_t ml = a->level, ma = a->at_layer;
+			if (level == a->level2 && layer == a->at_layer2)
+				a->m = a->m2;
+			else
+				llct_surface_map(&a->im->s, L, level, layer, &a->m);
+			a->m2 = m, a->level2 = ml, a->at_layer2 = ma;
 			a->level = level, a->at_layer = layer;
 		}
 		n += llct_texel_lines(&a->m, mode, fetch ? u_bits : fbits(u),
