@@ -41,6 +41,13 @@ static uint32_t sample_layer(const struct llct_spirv_site *st, uint32_t third, u
 	return 6 * cube + face;
 }
 
+/* floor(f) for |f| <= 2^30, without a call. */
+static inline int32_t ifloorf(float f)
+{
+	int32_t i = (int32_t)f;
+	return i - ((float)i > f);
+}
+
 static uint32_t fbits(float f)
 {
 	uint32_t b;
@@ -71,11 +78,14 @@ static uint32_t texel_lines(const struct llct_spirv_site *st, struct site_at *a,
 		int lin = st->kind == LLCT_SPIRV_GATHER ||
 			  (a->filt & (lod > 0 ? SMP_MIN_LINEAR : SMP_MAG_LINEAR));
 		mode = lin ? LLCT_TEXELS_LINEAR : LLCT_TEXELS_NEAREST;
+		/* within +-1024 the levels below are the same (clamped to the view's after), and
+		   floor is a conversion and a compare (floorf is a call on the x86-64 baseline) */
+		lod = lod < -1024.0f ? -1024.0f : lod > 1024.0f ? 1024.0f : lod;
 		if ((a->filt & SMP_MIP_LINEAR) && lod > 0 && st->kind != LLCT_SPIRV_GATHER) {
-			lv = (int32_t)floorf(lod);
+			lv = ifloorf(lod);
 			lv2 = lod > (float)lv ? lv + 1 : -1;
 		} else {
-			lv = (int32_t)floorf(lod + 0.5f);
+			lv = ifloorf(lod + 0.5f);
 		}
 	}
 	int32_t top = (int32_t)a->levels - 1;
