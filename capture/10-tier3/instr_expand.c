@@ -463,8 +463,11 @@ static void lane_run(const struct draw_x *d, struct lane *ln)
 	ln->n = 0;
 	if (ln->co)
 		ln->co->n = 0; /* a window's records alone: the same for any number of threads */
-	for (size_t i = 0; i < ln->n_rec; i++)
+	for (size_t i = 0; i < ln->n_rec; i++) {
+		if (i + 16 < ln->n_rec) /* the device wrote them: not in this core's cache yet */
+			__builtin_prefetch(ln->rec[i + 16]);
 		record_touches(d, ln, ln->rec[i], ln->pre[i]);
+	}
 }
 
 /* The lane's touches to the model, in order (b: what one window carries to the next, and the
