@@ -5,28 +5,10 @@
  * llct_fp_lines_kept against llct_fp_lines_apart. */
 #include "check.h"
 #include "llct/footprint.h"
+#include "rvec.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct rvec {
-	struct llct_record *v;
-	size_t n, cap;
-};
-
-static int collect(void *ud, const struct llct_record *r, size_t n)
-{
-	struct rvec *o = ud;
-	if (o->n + n > o->cap) {
-		o->cap = (o->n + n) * 2;
-		o->v = realloc(o->v, o->cap * sizeof(*o->v));
-		if (!o->v)
-			abort();
-	}
-	memcpy(o->v + o->n, r, n * sizeof(*r));
-	o->n += n;
-	return 0;
-}
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t next(void)
@@ -90,8 +72,8 @@ static void compare(const char *what, const struct llct_fp_config *c)
 	accesses(a, N, c->line, c->n_sms);
 	struct rvec ra = {0}, rb = {0};
 	struct llct_fp *fa, *fb;
-	CHECK_EQ(llct_fp_create(c, collect, &ra, &fa), LLCT_OK);
-	CHECK_EQ(llct_fp_create(c, collect, &rb, &fb), LLCT_OK);
+	CHECK_EQ(llct_fp_create(c, rvec_collect, &ra, &fa), LLCT_OK);
+	CHECK_EQ(llct_fp_create(c, rvec_collect, &rb, &fb), LLCT_OK);
 	llct_fp_set_kernel(fa, 7);
 	llct_fp_set_kernel(fb, 7);
 	uint64_t misses[8] = {0};
@@ -139,7 +121,7 @@ static void test_kept(void)
 	llct_fp_config_default(&c);
 	c.rc_lines[LLCT_STREAM_VTX] = 4; /* a line and the next may share an entry */
 	c.rc_lines[LLCT_STREAM_OTHER] = 8;
-	CHECK_EQ(llct_fp_create(&c, collect, &r, &fp), LLCT_OK);
+	CHECK_EQ(llct_fp_create(&c, rvec_collect, &r, &fp), LLCT_OK);
 	CHECK_EQ(llct_fp_lines_kept(fp, LLCT_STREAM_VTX), 1);
 	CHECK_EQ(llct_fp_lines_kept(fp, LLCT_STREAM_CS), 0);
 	CHECK_EQ(llct_fp_lines_kept(fp, LLCT_STREAM_TEX), 8); /* 512 entries */

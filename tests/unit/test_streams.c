@@ -3,6 +3,7 @@
  * LOD, a draw's coverage rectangle and its attachment traffic. */
 #include "check.h"
 #include "llct/draw.h"
+#include "rvec.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -445,26 +446,6 @@ static void test_map_line(void)
 	}
 }
 
-/* Records into a growing array (ud). */
-struct rvec {
-	struct llct_record *v;
-	size_t n, cap;
-};
-
-static int collect_vec(void *ud, const struct llct_record *r, size_t n)
-{
-	struct rvec *o = ud;
-	if (o->n + n > o->cap) {
-		o->cap = (o->n + n) * 2;
-		o->v = realloc(o->v, o->cap * sizeof(*o->v));
-		if (!o->v)
-			abort();
-	}
-	memcpy(o->v + o->n, r, n * sizeof(*r));
-	o->n += n;
-	return 0;
-}
-
 /* A rectangle not through the render caches goes out a row of lines at a time: the same
  * records, in the same order, as touching each line by itself in the order llct_fp_rect
  * documents (screen tile by tile, SM by tile; within a tile, the lines row by row), for
@@ -489,8 +470,8 @@ static void test_rect_direct(void)
 			s.mips = 2, s.layers = 2;
 			struct rvec got = {0}, want = {0};
 			struct llct_fp *a, *b;
-			CHECK_EQ(llct_fp_create(&c, collect_vec, &got, &a), LLCT_OK);
-			CHECK_EQ(llct_fp_create(&c, collect_vec, &want, &b), LLCT_OK);
+			CHECK_EQ(llct_fp_create(&c, rvec_collect, &got, &a), LLCT_OK);
+			CHECK_EQ(llct_fp_create(&c, rvec_collect, &want, &b), LLCT_OK);
 			llct_fp_set_kernel(a, 7);
 			llct_fp_set_kernel(b, 7);
 			llct_fp_rect(a, &s, 1, 1, rc[k][0], rc[k][1], rc[k][2], rc[k][3],
@@ -559,14 +540,14 @@ static struct llct_record *lend(void *ud, size_t *room)
 static int take_back(void *ud, size_t n)
 {
 	struct lender *l = ud;
-	collect_vec(&l->out, l->room, n);
+	rvec_collect(&l->out, l->room, n);
 	return l->stop_after && l->out.n >= (size_t)l->stop_after;
 }
 
 static int lender_emit(void *ud, const struct llct_record *r, size_t n)
 {
 	struct lender *l = ud;
-	return collect_vec(&l->out, r, n) || (l->stop_after && l->out.n >= (size_t)l->stop_after);
+	return rvec_collect(&l->out, r, n) || (l->stop_after && l->out.n >= (size_t)l->stop_after);
 }
 
 /* The work both models below do: cached and uncached rectangles, touches, records put. */
