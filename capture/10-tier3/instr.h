@@ -49,6 +49,7 @@ struct tier3_state {
 	uint64_t run_records, run_accesses, run_multi, run_multi_llc;
 	uint32_t frec_scanned; /* frame + 1 in which the command buffers were last looked at for
 				  room (a settled twin lead starts it again) */
+	struct instr_lane_keep *lane_keep; /* instr_expand.c's, kept from draw to draw */
 };
 
 struct llct_spirv_site;
@@ -118,6 +119,8 @@ int instr_draw_split(VkCommandBuffer cb);
 int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct instr_result *res);
 /* The draw's records as TEX (and OTHER) line accesses by the pixels' SMs (width: the target's,
  * for the SM of a pixel), worked out on up to expand_threads threads (instr_expand.c). */
+/* Frees what the draws' expansion kept from one draw to the next (instr_expand.c). */
+void instr_expand_free(struct capture_device *c);
 int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
 		       uint32_t width, struct instr_result *res);
 /* Where a site's accesses go, for element elem of its binding: a view (sampled or storage

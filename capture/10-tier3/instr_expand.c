@@ -586,6 +586,24 @@ static const uint32_t *next_record(struct rec_cursor *rc)
 
 #define WINDOW 32768 /* records a lane takes a round */
 
+/* What each lane keeps from one draw to the next (c->t3->lane_keep, on the expansion's thread
+ * alone): its windows and touches, so a frame's hundreds of small draws do not each allocate,
+ * fault in and free half a megabyte. */
+struct instr_lane_keep {
+	const uint32_t **rec, **pre;
+	struct llct_fp_access *t, *mt;
+	size_t cap, mt_cap;
+};
+
+void instr_expand_free(struct capture_device *c)
+{
+	struct instr_lane_keep *k = c->t3->lane_keep;
+	for (unsigned i = 0; k && i < 16; i++)
+		free(k[i].rec), free(k[i].pre), free(k[i].t), free(k[i].mt);
+	free(k);
+	c->t3->lane_keep = NULL;
+}
+
 /* Fills lane ln's window with the next records that are not prefixes (each with the prefix just
  * before it, if any; a prefix whose record is in the next window is carried in *pre); 0 when
  * none were left. */
@@ -630,11 +648,20 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 	struct lane lanes[16];
 	memset(lanes, 0, sizeof(lanes));
 	int oom = 0;
+	if (!c->t3->lane_keep)
+		c->t3->lane_keep = calloc(16, sizeof(*c->t3->lane_keep));
+	struct instr_lane_keep *keep = c->t3->lane_keep; /* NULL: out of memory, nothing kept */
 	for (unsigned k = 0; k < n && !oom; k++) {
 		struct lane *ln = &lanes[k];
 		ln->sa = calloc(p->tw.n_sites ? p->tw.n_sites : 1, sizeof(*ln->sa));
-		ln->rec = malloc(WINDOW * sizeof(*ln->rec));
-		ln->pre = malloc(WINDOW * sizeof(*ln->pre));
+		struct instr_lane_keep *kp = keep ? &keep[k] : NULL;
+		if (kp) { /* the buffers the lane had at the last draw */
+			ln->rec = kp->rec, ln->pre = kp->pre, ln->t = kp->t, ln->mt = kp->mt;
+			ln->cap = kp->cap, ln->mt_cap = kp->mt_cap;
+			memset(kp, 0, sizeof(*kp));
+		}
+		ln->rec = ln->rec ? ln->rec : malloc(WINDOW * sizeof(*ln->rec));
+		ln->pre = ln->pre ? ln->pre : malloc(WINDOW * sizeof(*ln->pre));
 		ln->co = c->t3->co_stats ? malloc(sizeof(*ln->co)) : NULL;
 		ln->memo =
 		    d.serial ? NULL : calloc(p->tw.n_sites ? p->tw.n_sites : 1, sizeof(*ln->memo));
@@ -687,8 +714,14 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			c->t3->co_drop[s][0] += lanes[k].co_drop[s][0];
 			c->t3->co_drop[s][1] += lanes[k].co_drop[s][1];
 		}
-		free(lanes[k].sa), free(lanes[k].t), free(lanes[k].rec), free(lanes[k].pre);
-		free(lanes[k].memo), free(lanes[k].mt);
+		free(lanes[k].sa), free(lanes[k].memo);
+		if (keep && (lanes[k].rec || lanes[k].pre || lanes[k].t || lanes[k].mt))
+			/* kept for the next draw (a lane this draw did not use keeps its own) */
+			keep[k] =
+			    (struct instr_lane_keep){lanes[k].rec, lanes[k].pre, lanes[k].t,
+						     lanes[k].mt,  lanes[k].cap, lanes[k].mt_cap};
+		else if (!keep)
+			free(lanes[k].t), free(lanes[k].rec), free(lanes[k].pre), free(lanes[k].mt);
 		free(lanes[k].co);
 		c->t3->run_records += lanes[k].run_records;
 		c->t3->run_accesses += lanes[k].run_accesses;
