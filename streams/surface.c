@@ -173,6 +173,24 @@ uint32_t llct_texel_lines(const struct llct_surface_map *m, int mode, uint32_t x
 		y0 = ty <= 0 ? 0 : ty >= (float)sh ? sh - 1 : (uint32_t)ty;
 	}
 	uint32_t nl = 0;
+	if (slices == 1 && n == 2) { /* a 2D bilinear read (most of them): the taps' columns and
+					rows of lines, the loop's lines in its order */
+		uint32_t xa = x0 < m->w ? x0 : m->w - 1, xb = x0 + 1 < m->w ? x0 + 1 : m->w - 1;
+		uint32_t ya = y0 < m->h ? y0 : m->h - 1, yb = y0 + 1 < m->h ? y0 + 1 : m->h - 1;
+		uint32_t c0 = m->tws < 32 ? xa >> m->tws : xa / m->tw;
+		uint32_t c1 = m->tws < 32 ? xb >> m->tws : xb / m->tw;
+		uint32_t r0 = m->ths < 32 ? ya >> m->ths : ya / m->th;
+		uint32_t r1 = m->ths < 32 ? yb >> m->ths : yb / m->th;
+		lines[nl++] = llct_surface_map_line_at(m, c0, r0);
+		if (c1 != c0)
+			lines[nl++] = llct_surface_map_line_at(m, c1, r0);
+		if (r1 != r0) {
+			lines[nl++] = llct_surface_map_line_at(m, c0, r1);
+			if (c1 != c0)
+				lines[nl++] = llct_surface_map_line_at(m, c1, r1);
+		}
+		return nl;
+	}
 	for (uint32_t z = z0; z <= z1; z++)
 		for (uint32_t dy = 0; dy < n; dy++)
 			for (uint32_t dx = 0; dx < n; dx++) {

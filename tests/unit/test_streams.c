@@ -418,6 +418,56 @@ static void test_texel_lines(void)
 	CHECK(same_lines(&s, got, n, n2, 1));
 }
 
+/* Bilinear reads of a 2D level at random points, against its four texels' lines worked out
+ * from scratch (llct_surface_line, clamped to the level, the lines in tap order, each once):
+ * texels whose line holds a power-of-two rectangle and ones whose does not (12 and 6 bytes,
+ * linear: 5 and 10 texels a line), odd extents, mip 1, points past the edges. */
+static void test_texel_lines_random(void)
+{
+	static const struct {
+		uint32_t w, h, bpp;
+		int tiled;
+	} f[] = {{64, 64, 4, 1}, {37, 23, 4, 1}, {50, 9, 12, 0}, {33, 17, 6, 0}, {5, 3, 16, 1}};
+	uint64_t rng = 12345;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		for (uint32_t mip = 0; mip < 2; mip++) {
+			struct llct_surface s = surf(0x20000, f[i].w, f[i].h, f[i].bpp);
+			s.tiled = f[i].tiled, s.mips = 2;
+			struct llct_surface_map m;
+			llct_surface_map(&s, 64, mip, 0, &m);
+			for (int k = 0; k < 2000; k++) {
+				rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+				float u = (float)(rng >> 40) / (float)(1 << 24) * 1.2f - 0.1f;
+				float v =
+				    (float)(rng >> 16 & 0xffffff) / (float)(1 << 24) * 1.2f - 0.1f;
+				uint64_t got[8], want[8];
+				uint32_t n = llct_texel_lines(&m, LLCT_TEXELS_LINEAR, bits(u),
+							      bits(v), 1, 0, got),
+					 nw = 0;
+				float tx = u * (float)m.w - 0.5f, ty = v * (float)m.h - 0.5f;
+				uint32_t x0 = tx <= 0            ? 0
+					      : tx >= (float)m.w ? m.w - 1
+								 : (uint32_t)tx;
+				uint32_t y0 = ty <= 0            ? 0
+					      : ty >= (float)m.h ? m.h - 1
+								 : (uint32_t)ty;
+				for (uint32_t t = 0; t < 4; t++) {
+					uint32_t x = x0 + (t & 1), y = y0 + (t >> 1);
+					x = x < m.w ? x : m.w - 1, y = y < m.h ? y : m.h - 1;
+					uint64_t l = llct_surface_line(&s, 64, mip, 0, x, y);
+					int seen = 0;
+					for (uint32_t q = 0; q < nw; q++)
+						seen |= want[q] == l;
+					if (!seen)
+						want[nw++] = l;
+				}
+				CHECK_MSG(n == nw && !memcmp(got, want, n * sizeof(got[0])),
+					  "surface %zu mip %u: (%g, %g) gives %u lines, want %u", i,
+					  mip, (double)u, (double)v, n, nw);
+			}
+		}
+}
+
 /* A mapped mip/layer gives the line llct_surface_line works out from scratch, for every texel
  * and past the edges (clamped): texel sizes whose line holds a power-of-two rectangle (4 and 16
  * bytes, BC 4x4 blocks) and ones that do not (12-byte RGB32F: 5 texels a 64-byte line; 6-byte
@@ -707,6 +757,7 @@ int main(void)
 	test_surfaces();
 	test_cube_faces();
 	test_texel_lines();
+	test_texel_lines_random();
 	test_map_line();
 	test_rect_direct();
 	test_sink();
