@@ -22,11 +22,11 @@ struct llct_fp {
 	llct_fp_reserve_fn reserve; /* the sink's, or NULL */
 	llct_fp_commit_fn commit;
 	void *ud;
-	rc_line *rc[LLCT_N_STREAMS]; /* per stream: n_sms x rc_lines, direct mapped */
-	uint32_t line_shift;         /* log2 of the line size, or 64 when not a power of two */
+	rc_line *rc[LLCT_N_STREAMS];   /* per stream: n_sms x rc_lines, direct mapped */
+	uint32_t line_shift;           /* log2 of the line size, or 64 when not a power of two */
 	uint32_t kept[LLCT_N_STREAMS]; /* llct_fp_lines_kept's, worked out when made */
-	struct llct_record *buf;     /* own, or room the sink lent */
-	size_t n, cap;               /* records in buf, and its room: full when n == cap */
+	struct llct_record *buf;       /* own, or room the sink lent */
+	size_t n, cap;                 /* records in buf, and its room: full when n == cap */
 	struct llct_record own[BUF];
 	uint32_t kernel;
 	uint32_t site; /* the instruction site the records carry (llct_fp_set_site) */
