@@ -85,19 +85,7 @@ static VkDescriptorSet samplers(const VkImageView *views, uint32_t n, VkPipeline
 	CHECK(vkCreateSampler(dev, &sci, NULL, &sampler));
 	VkDescriptorSetLayoutBinding bind = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, n,
 					     VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
-	VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-					       NULL, 0, 1, &bind};
-	VkDescriptorSetLayout dsl;
-	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &dsl));
-	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, n};
-	VkDescriptorPoolCreateInfo pci = {
-	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 1, &ps};
-	VkDescriptorPool pool;
-	CHECK(vkCreateDescriptorPool(dev, &pci, NULL, &pool));
-	VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
-					   pool, 1, &dsl};
-	VkDescriptorSet set;
-	CHECK(vkAllocateDescriptorSets(dev, &dai, &set));
+	VkDescriptorSet set = app_set(&bind, 1, layout);
 	VkDescriptorImageInfo dii[4];
 	for (uint32_t i = 0; i < n; i++)
 		dii[i] = (VkDescriptorImageInfo){sampler, views[i],
@@ -105,9 +93,6 @@ static VkDescriptorSet samplers(const VkImageView *views, uint32_t n, VkPipeline
 	VkWriteDescriptorSet wds = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,    NULL, set, 0, 0, n,
 				    VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, dii};
 	vkUpdateDescriptorSets(dev, 1, &wds, 0, NULL);
-	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0,
-					   1, &dsl};
-	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, layout));
 	return set;
 }
 

@@ -376,6 +376,32 @@ static inline VkImageView app_texture(uint32_t size)
 /* The filter app_sampled_set's sampler takes (a program may pick nearest before calling it). */
 static VkFilter app_filter = VK_FILTER_LINEAR;
 
+/* A descriptor set of the n (at most 8) bindings b, from a pool of its own sized from them, and
+ * a pipeline layout of that set alone. */
+static inline VkDescriptorSet app_set(const VkDescriptorSetLayoutBinding *b, uint32_t n,
+				      VkPipelineLayout *layout)
+{
+	VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+					       NULL, 0, n, b};
+	VkDescriptorSetLayout dsl;
+	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &dsl));
+	VkDescriptorPoolSize ps[8];
+	for (uint32_t i = 0; i < n && i < 8; i++)
+		ps[i] = (VkDescriptorPoolSize){b[i].descriptorType, b[i].descriptorCount};
+	VkDescriptorPoolCreateInfo pci = {
+	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, n < 8 ? n : 8, ps};
+	VkDescriptorPool dpool;
+	CHECK(vkCreateDescriptorPool(dev, &pci, NULL, &dpool));
+	VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
+					   dpool, 1, &dsl};
+	VkDescriptorSet set;
+	CHECK(vkAllocateDescriptorSets(dev, &dai, &set));
+	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0,
+					   1, &dsl};
+	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, layout));
+	return set;
+}
+
 /* A set with one combined image sampler (app_filter, repeat) of `view` for the fragment stage,
  * and a pipeline layout of that set alone. */
 static inline VkDescriptorSet app_sampled_set(VkImageView view, VkPipelineLayout *layout)
@@ -389,26 +415,11 @@ static inline VkDescriptorSet app_sampled_set(VkImageView view, VkPipelineLayout
 	CHECK(vkCreateSampler(dev, &sci, NULL, &sampler));
 	VkDescriptorSetLayoutBinding bind = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
 					     VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
-	VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-					       NULL, 0, 1, &bind};
-	VkDescriptorSetLayout dsl;
-	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &dsl));
-	VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
-	VkDescriptorPoolCreateInfo pci = {
-	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 1, &ps};
-	VkDescriptorPool dpool;
-	CHECK(vkCreateDescriptorPool(dev, &pci, NULL, &dpool));
-	VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
-					   dpool, 1, &dsl};
-	VkDescriptorSet set;
-	CHECK(vkAllocateDescriptorSets(dev, &dai, &set));
+	VkDescriptorSet set = app_set(&bind, 1, layout);
 	VkDescriptorImageInfo dii = {sampler, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
 	VkWriteDescriptorSet wds = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,    NULL, set, 0, 0, 1,
 				    VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, &dii};
 	vkUpdateDescriptorSets(dev, 1, &wds, 0, NULL);
-	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0,
-					   1, &dsl};
-	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, layout));
 	return set;
 }
 

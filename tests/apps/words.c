@@ -52,29 +52,13 @@ static VkDescriptorSet words_set(VkBuffer ub, VkBuffer cs_out, VkPipelineLayout 
 		 VK_SHADER_STAGE_COMPUTE_BIT,
 	     NULL},
 	    {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
-	VkDescriptorSetLayoutCreateInfo lci = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-					       NULL, 0, 2, bind};
-	VkDescriptorSetLayout dsl;
-	CHECK(vkCreateDescriptorSetLayout(dev, &lci, NULL, &dsl));
-	VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-				      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
-	VkDescriptorPoolCreateInfo pci = {
-	    VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 2, ps};
-	VkDescriptorPool dpool;
-	CHECK(vkCreateDescriptorPool(dev, &pci, NULL, &dpool));
-	VkDescriptorSetAllocateInfo dai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL,
-					   dpool, 1, &dsl};
-	VkDescriptorSet set;
-	CHECK(vkAllocateDescriptorSets(dev, &dai, &set));
+	VkDescriptorSet set = app_set(bind, 2, layout);
 	VkDescriptorBufferInfo dbi[2] = {{ub, 0, 256}, {cs_out, 0, INVOCATIONS * 4}};
 	VkWriteDescriptorSet wds[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, set, 0, 0, 1,
 					VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, NULL, &dbi[0]},
 				       {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, set, 1, 0, 1,
 					VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &dbi[1]}};
 	vkUpdateDescriptorSets(dev, 2, wds, 0, NULL);
-	VkPipelineLayoutCreateInfo plci = {VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO, NULL, 0,
-					   1, &dsl};
-	CHECK(vkCreatePipelineLayout(dev, &plci, NULL, layout));
 	return set;
 }
 
