@@ -177,6 +177,8 @@ for game in $GAMES; do
 		# of a captured frame, the layer's waits for the device's counts and its expansion
 		wait_ms=$(layer_ms "$log-t$t.times" "$((start - 1))" "$last" 4)
 		exp_ms=$(layer_ms "$log-t$t.times" "$((start - 1))" "$last" 5)
+		# and the expansion's CPU time (its thread's and tier 3's expansion threads')
+		cpu_ms=$(layer_ms "$log-t$t.times" "$((start - 1))" "$last" 6)
 		info=$("$LLCTRACE" info "$OUT/$game-t$t.llct" 2>/dev/null)
 		frames=$(awk '/^frames/ { print $2 }' <<<"$info")
 		recs=$(awk '/^records/ { print $2 }' <<<"$info")
@@ -185,6 +187,7 @@ for game in $GAMES; do
 		# feedback vertices) and the layer's expansion per LLC record and per raw record
 		raw=$(awk '$2 == "capture.raw.shader_records" { r = $3 } $2 == "capture.raw.xfb_vertices" { v = $3 } END { print r + v }' <<<"$info")
 		nsrec=$(awk -v e="$exp_ms" -v r="$recs" -v f="$frames" 'BEGIN { if (e != "-" && r > 0 && f > 0) printf "%.0f", e * 1e6 * f / r; else printf "-" }')
+		cpurec=$(awk -v e="$cpu_ms" -v r="$recs" -v f="$frames" 'BEGIN { if (e != "-" && r > 0 && f > 0) printf "%.0f", e * 1e6 * f / r; else printf "-" }')
 		nsraw=$(awk -v e="$exp_ms" -v r="$raw" -v f="$frames" 'BEGIN { if (e != "-" && r > 0 && f > 0) printf "%.1f", e * 1e6 * f / r; else printf "-" }')
 		# and per draw (the layer's expansion of a frame over the frame's draws, in µs)
 		ndraws=$(sqlite3 "$OUT/$game-t$t.llct" "SELECT count(*) FROM kernels WHERE kind = 'draw'" 2>/dev/null)
@@ -209,9 +212,9 @@ for game in $GAMES; do
 		disp=$(q "SELECT count(*) FROM kernels WHERE kind = 'dispatch'")
 		# a draw's row gives its command buffer's losses: the most a frame, summed
 		lost=$(q "SELECT coalesce(sum(l), 0) FROM (SELECT max(json_extract(params, '$.lost')) AS l FROM kernels GROUP BY frame)")
-		printf '%-14s %4s %6s %10s %11s %7s %7s %7s %8s %8s %9s %9s %7s %8s %8s %13s %13s %8s %6s %s\n' "$game" "t$t" "${frames:--}" \
+		printf '%-14s %4s %6s %10s %11s %7s %7s %7s %7s %8s %8s %9s %9s %7s %8s %8s %13s %13s %8s %6s %s\n' "$game" "t$t" "${frames:--}" \
 			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((recs / frames)) || echo -)" \
-			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((raw / frames)) || echo -)" "$nsrec" "$nsraw" "$usdraw" \
+			"$([ -n "$frames" ] && [ "$frames" -gt 0 ] && echo $((raw / frames)) || echo -)" "$nsrec" "$cpurec" "$nsraw" "$usdraw" \
 			"${bpr:--}" "${pbpr:--}" \
 			"$plain" "$cap" "$([ "$plain" != - ] && [ "$cap" != - ] && awk -v a="$cap" -v b="$plain" 'BEGIN { printf "%.1fx", a / b }' || echo -)" \
 			"$wait_ms" "$exp_ms" "${exact:-0}/${draws:-0}" "$([ "$t" = 3 ] && echo "${instr:-0}/$((${draws:-0} + ${disp:-0}))" || echo -)" \
@@ -245,7 +248,7 @@ done
 [ -s "$OUT/validation.txt" ] && cat "$OUT/validation.txt"
 
 {
-	printf '%-14s %4s %6s %10s %11s %7s %7s %7s %8s %8s %9s %9s %7s %8s %8s %13s %13s %8s %6s %s\n' game tier frames rec/frame raw/frame ns/rec ns/raw us/draw B/rec packed \
+	printf '%-14s %4s %6s %10s %11s %7s %7s %7s %7s %8s %8s %9s %9s %7s %8s %8s %13s %13s %8s %6s %s\n' game tier frames rec/frame raw/frame ns/rec cpu/rec ns/raw us/draw B/rec packed \
 		"plain ms" "capt ms" ratio "wait ms" "exp ms" "exact/draws" "instr/kern" "in first" lost status
 	cat "$SUMMARY.new"
 } >"$SUMMARY"

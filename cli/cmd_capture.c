@@ -161,7 +161,7 @@ static void settle_journal(const char *tmp)
 
 /* The layer's own account of where its time went (capture.seconds.*). */
 struct costs {
-	double wait, expand;
+	double wait, expand, expand_cpu; /* expand_cpu: -1 when the trace has none */
 	char seen[128]; /* capture.frames_seen: "N (how they were counted)", or "" */
 };
 
@@ -196,6 +196,9 @@ static int get_costs(const char *table, const char *key, const char *value, void
 		c->wait = atof(value);
 	else if (!strcmp(table, "settings") && value && !strcmp(key, "capture.seconds.expanding"))
 		c->expand = atof(value);
+	else if (!strcmp(table, "settings") && value &&
+		 !strcmp(key, "capture.seconds.expanding_cpu"))
+		c->expand_cpu = atof(value);
 	else if (!strcmp(table, "settings") && value && !strcmp(key, "capture.frames_seen"))
 		snprintf(c->seen, sizeof(c->seen), "%s", value);
 	return 0;
@@ -542,7 +545,7 @@ static int capture_finish(struct capture_args *x, int rc, double t0)
 	for (size_t i = 0; i < n; i++)
 		records += fi[i].n_records;
 	llct_reader_compressed_bytes(r, &bytes);
-	struct costs cost = {-1, -1, ""};
+	struct costs cost = {-1, -1, -1, ""};
 	llct_reader_foreach_meta(r, get_costs, &cost);
 	struct not_instr ni = {0, 0, 0};
 	if (!strcmp(x->tier, "3"))
@@ -576,11 +579,14 @@ static int capture_finish(struct capture_args *x, int rc, double t0)
 			"captured %zu frames, %llu records (%.3f bytes/record) in %.1fs: '%s'\n", n,
 			(unsigned long long)records,
 			records ? (double)bytes / (double)records : 0.0, cli_now() - t0, x->path);
+		char cpu[48] = "";
+		if (cost.expand_cpu >= 0)
+			snprintf(cpu, sizeof(cpu), " (%.1fs of CPU)", cost.expand_cpu);
 		if (cost.wait >= 0 && cost.expand >= 0)
 			fprintf(stderr,
 				"the layer's time: %.1fs waiting for the device's counts, %.1fs "
-				"expanding commands into records\n",
-				cost.wait, cost.expand);
+				"expanding commands into records%s\n",
+				cost.wait, cost.expand, cpu);
 	}
 	return rc;
 }

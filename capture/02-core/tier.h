@@ -60,9 +60,14 @@ struct tier_ops {
 			 uint32_t *n, uint32_t *stride, char *state, size_t state_size);
 	void (*consumed)(struct cbuf *b, uint32_t gi, uint32_t n);
 	/* A draw's records (rec: its number + 1) after the submission: 0 with counts, or -1;
-	 * draw_records expands them (width: the target's, for the SM of a pixel). */
+	 * draw_records expands them (width: the target's, for the SM of a pixel), and
+	 * draw_records_begin, where a tier has it, starts that before the draw is rasterized (with
+	 * the lock; res: the peek's), to be finished by draw_records after. */
 	int (*draw_peek)(struct cbuf *b, uint32_t rec, const struct pipe *p,
 			 struct instr_result *res);
+	void (*draw_records_begin)(struct capture_device *c, struct cbuf *b, uint32_t rec,
+				   const struct pipe *p, uint32_t width,
+				   const struct instr_result *res);
 	int (*draw_records)(struct capture_device *c, struct cbuf *b, uint32_t rec,
 			    const struct pipe *p, uint32_t width, struct instr_result *res);
 	/* A dispatch's record count and losses (0, or -1 when it has none), and its expansion. */

@@ -97,6 +97,8 @@ void capture_note_costs(struct capture_device *c)
 	llct_writer_set(c->out->w, "capture.seconds.waiting_for_counts", v);
 	snprintf(v, sizeof(v), "%.3f", c->out->t_expand);
 	llct_writer_set(c->out->w, "capture.seconds.expanding", v);
+	snprintf(v, sizeof(v), "%.3f", c->out->t_expand_cpu);
+	llct_writer_set(c->out->w, "capture.seconds.expanding_cpu", v);
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)c->out->raw_records);
 	llct_writer_set(c->out->w, "capture.raw.shader_records", v);
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)c->out->raw_vertices);
@@ -184,11 +186,12 @@ void capture_frame_end(struct capture_device *c)
 		}
 	}
 	if (c->out->times) { /* the frame, when it ended (seconds since capture began), captured;
-			   the seconds the layer has waited for counts and expanded so far */
-		fprintf(c->out->times, "%u %.6f %d %.6f %.6f\n", c->frame,
+			   the seconds the layer has waited for counts and expanded so far, and the
+			   expansion's CPU seconds */
+		fprintf(c->out->times, "%u %.6f %d %.6f %.6f %.6f\n", c->frame,
 			capture_mono_s() - c->out->t_start,
 			c->frame != UINT32_MAX && capture_frame_selected(c), c->out->t_wait,
-			c->out->t_expand);
+			c->out->t_expand, c->out->t_expand_cpu);
 		fflush(c->out->times);
 	}
 	c->in_frame = 0;

@@ -35,8 +35,10 @@ struct output_state {
 	/* where the layer's time goes (under the lock): seconds spent waiting for captured
 	 * submissions and reading their counts (capture_read_fragments), and expanding submissions
 	 * into records (capture_expand_submission, rasterizing included); noted in the trace
-	 * (capture.seconds.*) and LLCT_CAPTURE_TIMES */
-	double t_wait, t_expand;
+	 * (capture.seconds.*) and LLCT_CAPTURE_TIMES; t_expand_cpu: the CPU seconds of that
+	 * expansion, the expansion thread's and tier 3's expansion threads' (not the rasterizer's
+	 * own threads, which split only primitives bigger than a tile row) */
+	double t_wait, t_expand, t_expand_cpu;
 	/* what the device wrote for the layer to read back (under the lock), noted beside the
 	 * time account (capture.raw.*): tier 3's shader records of the captured kernels, and tier
 	 * 2's transform-feedback vertices of the captured draws */

@@ -294,6 +294,18 @@ static void vertex_uses(struct capture_device *c, const struct pipe *p, const st
 	"its command buffer was recorded more frames before the range than "                       \
 	"LLCT_CAPTURE_TWIN_LEAD allows a twin"
 
+/* The width of a pass's first color or depth target (its SMs' tiles), else its area's. */
+static uint32_t target_width(const struct llct_pass *pass)
+{
+	for (uint32_t a = 0; a < pass->n; a++)
+		if (pass->att[a].role == LLCT_ROLE_COLOR || pass->att[a].role == LLCT_ROLE_DEPTH) {
+			uint32_t w, h;
+			llct_surface_mip_extent(&pass->att[a].s, pass->att[a].mip, &w, &h);
+			return w;
+		}
+	return pass->x1;
+}
+
 void capture_do_draw(struct capture_device *c, const struct cmd *m)
 {
 	struct pipe *p = capture_hmap_get(&c->ps->pipes, c->walk->cur_pipe[0]);
@@ -358,6 +370,9 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 	d.uses = c->walk->uses;
 	d.n_uses = (uint32_t)c->walk->n_uses;
 	uint32_t id = capture_kernel_begin(c);
+	uint32_t width = recorded ? target_width(&c->walk->pass) : 0;
+	if (recorded && c->tier->draw_records_begin) /* its records worked out as it rasterizes */
+		c->tier->draw_records_begin(c, cb, m->u.draw.rec, p, width, &ir);
 	async_draw_begin(c); /* on the expansion thread, the program may record meanwhile */
 	c->tier->draw(c, &c->walk->pass, &d, &r);
 	async_draw_end(c);
@@ -368,19 +383,8 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 		c->out->raw_records += recorded ? ir.records : 0;
 		c->out->raw_vertices += d.pos ? d.n_vertices : 0;
 	}
-	if (recorded) {
-		uint32_t width = c->walk->pass.x1;
-		for (uint32_t a = 0; a < c->walk->pass.n; a++)
-			if (c->walk->pass.att[a].role == LLCT_ROLE_COLOR ||
-			    c->walk->pass.att[a].role == LLCT_ROLE_DEPTH) {
-				uint32_t w, h;
-				llct_surface_mip_extent(&c->walk->pass.att[a].s,
-							c->walk->pass.att[a].mip, &w, &h);
-				width = w;
-				break;
-			}
+	if (recorded)
 		c->tier->draw_records(c, cb, m->u.draw.rec, p, width, &ir);
-	}
 	if (d.pos)
 		c->tier->consumed(cb, m->u.draw.geom, d.n_vertices);
 	struct capture_jtext t;

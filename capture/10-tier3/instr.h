@@ -1,7 +1,8 @@
 /* instr.h - private to capture/10-tier3/: capture tier 3's own functions (instr.c for compute,
- * instr_draw.c for draws, instr_expand.c their records' expansion, tier3.c its table), over tier
- * 2's (tier2.h: tier 3 is tier 2 with instrumented twins); seen by tier 3's files and device.c
- * alone, the rest of the layer reaching the tier through its tier_ops table (tier.h). */
+ * instr_draw.c for draws, instr_expand.c their records' expansion on instr_crew.c's threads,
+ * tier3.c its table), over tier 2's (tier2.h: tier 3 is tier 2 with instrumented twins); seen by
+ * tier 3's files and device.c alone, the rest of the layer reaching the tier through its
+ * tier_ops table (tier.h). */
 #ifndef LLCT_CAPTURE_INSTR_H
 #define LLCT_CAPTURE_INSTR_H
 
@@ -49,7 +50,10 @@ struct tier3_state {
 	uint64_t run_records, run_accesses, run_multi, run_multi_llc;
 	uint32_t frec_scanned; /* frame + 1 in which the command buffers were last looked at for
 				  room (a settled twin lead starts it again) */
-	struct instr_lane_keep *lane_keep; /* instr_expand.c's, kept from draw to draw */
+	struct instr_draw_job
+	    *job;                /* instr_expand.c's: a draw's expansion, kept from draw to draw */
+	struct instr_crew *crew; /* its threads (instr_crew.h; NULL: one thread) */
+	double lanes_cpu; /* CPU seconds working out draws' records' touches, on any thread */
 };
 
 struct llct_spirv_site;
@@ -117,10 +121,16 @@ void instr_draw_end(VkCommandBuffer cb, const struct draw_query *dq);
 int instr_draw_split(VkCommandBuffer cb);
 /* A draw's records (rec: its number + 1) after the submission: 0 with counts, or -1. */
 int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct instr_result *res);
-/* The draw's records as TEX (and OTHER) line accesses by the pixels' SMs (width: the target's,
- * for the SM of a pixel), worked out on up to expand_threads threads (instr_expand.c). */
-/* Frees what the draws' expansion kept from one draw to the next (instr_expand.c). */
+/* Frees what the draws' expansion kept from one draw to the next, and ends its threads
+ * (instr_expand.c). */
 void instr_expand_free(struct capture_device *c);
+/* Before the draw is rasterized (with the lock; res: its peek): its sites looked up and its
+ * first records handed to the expansion's other threads, when it has some (instr_expand.c). */
+void instr_draw_records_begin(struct capture_device *c, struct cbuf *b, uint32_t rec,
+			      const struct pipe *p, uint32_t width, const struct instr_result *res);
+/* The draw's records as TEX (and OTHER) line accesses by the pixels' SMs (width: the target's,
+ * for the SM of a pixel), worked out on up to expand_threads threads (instr_expand.c) and
+ * handed to the footprint model in the records' order. */
 int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
 		       uint32_t width, struct instr_result *res);
 /* Where a site's accesses go, for element elem of its binding: a view (sampled or storage

@@ -1,17 +1,18 @@
 /* instr_expand.c - capture tier 3's expansion of a draw's records (and the texels of any
  * sample record, which compute dispatches use too): each record's line accesses ("touches")
- * are worked out apart from the footprint model, on several threads for a big draw
- * (LLCT_CAPTURE_EXPAND_THREADS), then handed to the model in the records' order on the
- * expansion's own thread, so the trace is the same, byte for byte, for any number of threads.
+ * are worked out apart from the footprint model, on the crew's threads (instr_crew.c,
+ * LLCT_CAPTURE_EXPAND_THREADS: a big draw's windows side by side, a small draw's beside its
+ * rasterizing), then handed to the model in the records' order on the expansion's own thread,
+ * so the trace is the same, byte for byte, for any number of threads.
  * A record's touches depend only on the record, the draw's sites and the views and buffers
  * bound to them; a draw whose sites need the device lock to be looked up record by record (an
  * array of images indexed at run time, a device address) is expanded on one thread. */
 #include "instr.h"
 #include "instr_coalesce.h"
+#include "instr_crew.h"
 #include "spirv.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,6 +170,7 @@ struct __attribute__((aligned(128))) lane {
 	/* its window: the records (and the prefix before each, or NULL) */
 	const uint32_t **rec, **pre;
 	size_t n_rec;
+	double cpu; /* CPU seconds its windows took */
 };
 
 /* What every lane reads of the draw. */
@@ -460,6 +462,7 @@ static void record_touches(const struct draw_x *d, struct lane *ln, const uint32
 
 static void lane_run(const struct draw_x *d, struct lane *ln)
 {
+	double t0 = capture_thread_cpu_s();
 	ln->n = 0;
 	if (ln->co)
 		ln->co->n = 0; /* a window's records alone: the same for any number of threads */
@@ -468,6 +471,7 @@ static void lane_run(const struct draw_x *d, struct lane *ln)
 			__builtin_prefetch(ln->rec[i + 16]);
 		record_touches(d, ln, ln->rec[i], ln->pre[i]);
 	}
+	ln->cpu += capture_thread_cpu_s() - t0;
 }
 
 /* The lane's touches to the model, in order (b: what one window carries to the next, and the
@@ -476,94 +480,6 @@ static void lane_run(const struct draw_x *d, struct lane *ln)
 static void lane_apply(struct capture_device *c, const struct lane *ln, struct llct_fp_batch *b)
 {
 	llct_fp_touch_batch(c->out->fp, ln->t, ln->n, b);
-}
-
-/* The lanes working beside the expansion's thread: each round, lane k > 0 runs its window on a
- * thread of its own while the expansion's thread runs lane 0's. */
-struct crew {
-	const struct draw_x *d;
-	struct lane *lanes;
-	unsigned n; /* lanes, the expansion thread's included */
-	pthread_mutex_t mu;
-	pthread_cond_t go, done;
-	unsigned round, finished;
-	int quit;
-	pthread_t *th;
-	struct crew_arg {
-		struct crew *w;
-		unsigned k;
-	} * args;
-};
-
-static void *crew_main(void *arg)
-{
-	struct crew_arg *a = arg;
-	struct crew *w = a->w;
-	unsigned seen = 0;
-	pthread_mutex_lock(&w->mu);
-	for (;;) {
-		while (w->round == seen && !w->quit)
-			pthread_cond_wait(&w->go, &w->mu);
-		if (w->quit)
-			break;
-		seen = w->round;
-		pthread_mutex_unlock(&w->mu);
-		lane_run(w->d, &w->lanes[a->k]);
-		pthread_mutex_lock(&w->mu);
-		w->finished++;
-		pthread_cond_signal(&w->done);
-	}
-	pthread_mutex_unlock(&w->mu);
-	return NULL;
-}
-
-/* Up to n - 1 threads for lanes 1..n-1; the lanes there are (1: this thread alone). */
-static unsigned crew_start(struct crew *w, const struct draw_x *d, struct lane *lanes, unsigned n)
-{
-	memset(w, 0, sizeof(*w));
-	w->d = d, w->lanes = lanes, w->n = 1;
-	pthread_mutex_init(&w->mu, NULL);
-	pthread_cond_init(&w->go, NULL);
-	pthread_cond_init(&w->done, NULL);
-	if (n < 2 || !(w->th = calloc(n - 1, sizeof(*w->th))) ||
-	    !(w->args = calloc(n - 1, sizeof(*w->args))))
-		return w->n;
-	for (unsigned k = 1; k < n; k++) {
-		w->args[k - 1] = (struct crew_arg){w, k};
-		if (pthread_create(&w->th[k - 1], NULL, crew_main, &w->args[k - 1]))
-			break;
-		w->n = k + 1;
-	}
-	return w->n;
-}
-
-/* One round: every lane runs its window, this thread lane 0's. */
-static void crew_round(struct crew *w)
-{
-	pthread_mutex_lock(&w->mu);
-	w->finished = 0;
-	w->round++;
-	pthread_cond_broadcast(&w->go);
-	pthread_mutex_unlock(&w->mu);
-	lane_run(w->d, &w->lanes[0]);
-	pthread_mutex_lock(&w->mu);
-	while (w->finished < w->n - 1)
-		pthread_cond_wait(&w->done, &w->mu);
-	pthread_mutex_unlock(&w->mu);
-}
-
-static void crew_stop(struct crew *w)
-{
-	pthread_mutex_lock(&w->mu);
-	w->quit = 1;
-	pthread_cond_broadcast(&w->go);
-	pthread_mutex_unlock(&w->mu);
-	for (unsigned k = 1; k < w->n; k++)
-		pthread_join(w->th[k - 1], NULL);
-	pthread_mutex_destroy(&w->mu);
-	pthread_cond_destroy(&w->go);
-	pthread_cond_destroy(&w->done);
-	free(w->th), free(w->args);
 }
 
 /* The draw's records in order, run by run (rooms' runs), skipping none. */
@@ -586,22 +502,85 @@ static const uint32_t *next_record(struct rec_cursor *rc)
 
 #define WINDOW 32768 /* records a lane takes a round */
 
-/* What each lane keeps from one draw to the next (c->t3->lane_keep, on the expansion's thread
- * alone): its windows and touches, so a frame's hundreds of small draws do not each allocate,
- * fault in and free half a megabyte. */
-struct instr_lane_keep {
-	const uint32_t **rec, **pre;
-	struct llct_fp_access *t, *mt;
-	size_t cap, mt_cap;
+/* A draw's expansion (c->t3->job, the expansion thread's): set up, and its first round handed
+ * to the crew, before the draw is rasterized (instr_draw_records_begin: the lanes work out the
+ * records' touches while this thread rasterizes), then finished and handed to the model in the
+ * records' order after (instr_draw_records). The lanes keep their windows and touch arrays from
+ * one draw to the next, so a frame's hundreds of small draws do not each allocate, fault in and
+ * free half a megabyte. */
+struct instr_draw_job {
+	struct lane lanes[16];
+	const struct cbuf *b;
+	uint32_t rec; /* the draw set up (its number + 1; 0: none) */
+	struct draw_x d;
+	unsigned n; /* lanes this draw */
+	struct rec_cursor rc;
+	const uint32_t *pre; /* a prefix whose record comes in the next window */
+	int oom;
+	unsigned posted; /* lanes of a round in the crew's hands, not yet handed to the model */
 };
+
+static void lane_job(void *ctx, unsigned k)
+{
+	struct instr_draw_job *j = ctx;
+	lane_run(&j->d, &j->lanes[k]);
+}
+
+/* The job, and the crew when the setting gives more than one thread (NULL: out of memory). */
+static struct instr_draw_job *job_of(struct capture_device *c)
+{
+	if (!c->t3->job) {
+		c->t3->job = aligned_alloc(128, sizeof(struct instr_draw_job));
+		if (c->t3->job)
+			memset(c->t3->job, 0, sizeof(struct instr_draw_job));
+	}
+	if (!c->t3->crew && c->t3->expand_threads > 1)
+		c->t3->crew = instr_crew_start(c->t3->expand_threads);
+	return c->t3->job;
+}
+
+/* The draw's own allocations of its lanes freed, their counts added to the device's and res's
+ * (NULL: left out), and the job left with none set up; a round still in the crew's hands is
+ * waited for first. */
+static void job_end(struct capture_device *c, struct instr_draw_job *j, struct instr_result *res)
+{
+	if (j->posted)
+		instr_crew_finish(c->t3->crew);
+	for (unsigned k = 0; k < j->n; k++) {
+		struct lane *ln = &j->lanes[k];
+		if (res)
+			res->unplaced += ln->unplaced;
+		for (int s = 0; s < 3; s++) {
+			c->t3->co_records[s] += ln->co_records[s];
+			c->t3->co_drop[s][0] += ln->co_drop[s][0];
+			c->t3->co_drop[s][1] += ln->co_drop[s][1];
+		}
+		c->t3->run_records += ln->run_records;
+		c->t3->run_accesses += ln->run_accesses;
+		c->t3->run_multi += ln->run_multi;
+		c->t3->lanes_cpu += ln->cpu;
+		free(ln->sa), free(ln->memo), free(ln->co);
+		/* what the next draw keeps: the buffers; the rest starts from zero */
+		struct lane keep = *ln;
+		memset(ln, 0, sizeof(*ln));
+		ln->rec = keep.rec, ln->pre = keep.pre, ln->t = keep.t, ln->mt = keep.mt;
+		ln->cap = keep.cap, ln->mt_cap = keep.mt_cap;
+	}
+	j->n = 0, j->rec = 0, j->b = NULL, j->posted = 0, j->oom = 0, j->pre = NULL;
+}
 
 void instr_expand_free(struct capture_device *c)
 {
-	struct instr_lane_keep *k = c->t3->lane_keep;
-	for (unsigned i = 0; k && i < 16; i++)
-		free(k[i].rec), free(k[i].pre), free(k[i].t), free(k[i].mt);
-	free(k);
-	c->t3->lane_keep = NULL;
+	struct instr_draw_job *j = c->t3->job;
+	if (j)
+		job_end(c, j, NULL);
+	instr_crew_stop(c->t3->crew);
+	c->t3->crew = NULL;
+	for (unsigned k = 0; j && k < 16; k++)
+		free(j->lanes[k].rec), free(j->lanes[k].pre), free(j->lanes[k].t),
+		    free(j->lanes[k].mt);
+	free(j);
+	c->t3->job = NULL;
 }
 
 /* Fills lane ln's window with the next records that are not prefixes (each with the prefix just
@@ -623,110 +602,118 @@ static size_t fill_window(struct rec_cursor *rc, struct lane *ln, const uint32_t
 	return ln->n_rec;
 }
 
+/* The next round's windows, in the records' order: the lanes given records (0: none left). */
+static unsigned fill_round(struct instr_draw_job *j)
+{
+	unsigned used = 0;
+	while (used < j->n && fill_window(&j->rc, &j->lanes[used], &j->pre))
+		used++;
+	return used;
+}
+
+/* Sets j up for draw rec of b (records: its count): its lanes, and their sites looked up by
+ * the walk's bound sets (with the lock) -- 0, or -1 out of memory (j->oom). */
+static int job_setup(struct capture_device *c, struct instr_draw_job *j, struct cbuf *b,
+		     uint32_t rec, const struct pipe *p, uint32_t width, uint32_t records)
+{
+	job_end(c, j, NULL); /* none is left set up but by a draw not finished: dropped */
+	const uint32_t *off = b->fidx, *runs = b->fidx + 2 * ((size_t)b->n_draws + 2) - 1;
+	j->b = b, j->rec = rec;
+	j->rc = (struct rec_cursor){
+	    runs, b->frec[(rec - 1) % b->n_frec].map, off[rec - 1], off[rec], 0, 0};
+	struct draw_x *d = &j->d;
+	*d = (struct draw_x){.c = c, .p = p, .L = llct_fp_line_size(c->out->fp), .line_shift = 64};
+	for (uint32_t k = 0; k < 32; k++)
+		d->line_shift = d->L == 1u << k ? k : d->line_shift;
+	for (int s = 0; s < LLCT_N_STREAMS; s++)
+		d->kept[s] = llct_fp_lines_kept(c->out->fp, s);
+	llct_fp_sm_map_init(c->out->fp, width ? width : 1, &d->smap);
+	/* the trace's numbers of the sites: records name the instruction that made them */
+	d->site0 = capture_trace_sites(c, p->id, 0, p->tw.sites, p->tw.n_sites, p->tw.n_frag_sites);
+	for (size_t s = 0; s < p->tw.n_sites; s++)
+		d->serial |=
+		    p->tw.sites[s].element == LLCT_SPIRV_ELEMENT_IN_RECORD || p->tw.sites[s].bda;
+	/* lanes: one, or as many as the setting allows for a draw of several windows */
+	unsigned n = d->serial || records <= WINDOW ? 1 : c->t3->expand_threads;
+	j->n = n < 1 ? 1 : n > 16 ? 16 : n;
+	size_t n_sites = p->tw.n_sites ? p->tw.n_sites : 1;
+	for (unsigned k = 0; k < j->n && !j->oom; k++) {
+		struct lane *ln = &j->lanes[k];
+		ln->sa = calloc(n_sites, sizeof(*ln->sa));
+		ln->rec = ln->rec ? ln->rec : malloc(WINDOW * sizeof(*ln->rec));
+		ln->pre = ln->pre ? ln->pre : malloc(WINDOW * sizeof(*ln->pre));
+		ln->co = c->t3->co_stats ? malloc(sizeof(*ln->co)) : NULL;
+		ln->memo = d->serial ? NULL : calloc(n_sites, sizeof(*ln->memo));
+		j->oom = !ln->sa || !ln->rec || !ln->pre || (c->t3->co_stats && !ln->co) ||
+			 (!d->serial && !ln->memo);
+	}
+	/* each site's view (sampled images) or buffer: looked up once, each lane its own copy (an
+	   element given at run time: again when it changes, serially) */
+	for (size_t s = 0; !j->oom && s < p->tw.n_sites; s++)
+		if (p->tw.sites[s].element != LLCT_SPIRV_ELEMENT_IN_RECORD) {
+			instr_draw_site(c, p, s, p->tw.sites[s].element, &j->lanes[0].sa[s]);
+			for (unsigned k = 1; k < j->n; k++)
+				j->lanes[k].sa[s] = j->lanes[0].sa[s];
+		}
+	return j->oom ? -1 : 0;
+}
+
+void instr_draw_records_begin(struct capture_device *c, struct cbuf *b, uint32_t rec,
+			      const struct pipe *p, uint32_t width, const struct instr_result *res)
+{
+	struct instr_draw_job *j = job_of(c);
+	if (!j || !instr_crew_workers(c->t3->crew) ||
+	    job_setup(c, j, b, rec, p, width, res->records) || j->d.serial)
+		return; /* serial: its lanes may take the lock, which the rasterizing thread holds
+			 */
+	unsigned used = fill_round(j);
+	if (used)
+		instr_crew_post(c->t3->crew, lane_job, j, used);
+	j->posted = used;
+}
+
 int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
 		       uint32_t width, struct instr_result *res)
 {
 	if (instr_draw_peek(b, rec, p, res))
 		return -1;
-	const uint32_t *off = b->fidx, *runs = b->fidx + 2 * ((size_t)b->n_draws + 2) - 1;
-	struct rec_cursor rc = {runs, b->frec[(rec - 1) % b->n_frec].map, off[rec - 1], off[rec], 0,
-				0};
-	struct draw_x d = {.c = c, .p = p, .L = llct_fp_line_size(c->out->fp), .line_shift = 64};
-	for (uint32_t k = 0; k < 32; k++)
-		d.line_shift = d.L == 1u << k ? k : d.line_shift;
-	for (int s = 0; s < LLCT_N_STREAMS; s++)
-		d.kept[s] = llct_fp_lines_kept(c->out->fp, s);
-	llct_fp_sm_map_init(c->out->fp, width ? width : 1, &d.smap);
-	/* the trace's numbers of the sites: records name the instruction that made them */
-	d.site0 = capture_trace_sites(c, p->id, 0, p->tw.sites, p->tw.n_sites, p->tw.n_frag_sites);
-	for (size_t s = 0; s < p->tw.n_sites; s++)
-		d.serial |=
-		    p->tw.sites[s].element == LLCT_SPIRV_ELEMENT_IN_RECORD || p->tw.sites[s].bda;
-	/* lanes: one, or as many as the setting allows for a draw of several windows */
-	unsigned n = d.serial || res->records <= WINDOW ? 1 : c->t3->expand_threads;
-	n = n < 1 ? 1 : n > 16 ? 16 : n;
-	struct lane lanes[16];
-	memset(lanes, 0, sizeof(lanes));
-	int oom = 0;
-	if (!c->t3->lane_keep)
-		c->t3->lane_keep = calloc(16, sizeof(*c->t3->lane_keep));
-	struct instr_lane_keep *keep = c->t3->lane_keep; /* NULL: out of memory, nothing kept */
-	for (unsigned k = 0; k < n && !oom; k++) {
-		struct lane *ln = &lanes[k];
-		ln->sa = calloc(p->tw.n_sites ? p->tw.n_sites : 1, sizeof(*ln->sa));
-		struct instr_lane_keep *kp = keep ? &keep[k] : NULL;
-		if (kp) { /* the buffers the lane had at the last draw */
-			ln->rec = kp->rec, ln->pre = kp->pre, ln->t = kp->t, ln->mt = kp->mt;
-			ln->cap = kp->cap, ln->mt_cap = kp->mt_cap;
-			memset(kp, 0, sizeof(*kp));
-		}
-		ln->rec = ln->rec ? ln->rec : malloc(WINDOW * sizeof(*ln->rec));
-		ln->pre = ln->pre ? ln->pre : malloc(WINDOW * sizeof(*ln->pre));
-		ln->co = c->t3->co_stats ? malloc(sizeof(*ln->co)) : NULL;
-		ln->memo =
-		    d.serial ? NULL : calloc(p->tw.n_sites ? p->tw.n_sites : 1, sizeof(*ln->memo));
-		oom = !ln->sa || !ln->rec || !ln->pre || (c->t3->co_stats && !ln->co) ||
-		      (!d.serial && !ln->memo);
+	struct instr_draw_job *j = job_of(c);
+	if (!j)
+		return -1;
+	if ((j->b != b || j->rec != rec || j->d.p != p) &&
+	    job_setup(c, j, b, rec, p, width, res->records)) {
+		job_end(c, j, res);
+		return -1;
 	}
-	/* each site's view (sampled images) or buffer: looked up once, each lane its own copy (an
-	   element given at run time: again when it changes, serially) */
-	for (size_t s = 0; !oom && s < p->tw.n_sites; s++)
-		if (p->tw.sites[s].element != LLCT_SPIRV_ELEMENT_IN_RECORD) {
-			instr_draw_site(c, p, s, p->tw.sites[s].element, &lanes[0].sa[s]);
-			for (unsigned k = 1; k < n; k++)
-				lanes[k].sa[s] = lanes[0].sa[s];
-		}
 	struct llct_fp_batch fb;
 	llct_fp_batch_init(&fb);
-	const uint32_t *pre = NULL; /* a prefix whose record comes in the next window */
 	/* On the expansion thread the records are expanded without the device lock, as a draw is
 	   rasterized (the program may record meanwhile): what they read is the command buffer's
 	   own (kept), the sites' images and buffers (their destruction waits for the queue) and
 	   the footprint model (the thread's); the lock is taken back only to look objects up. */
 	async_draw_begin(c);
-	struct crew w;
-	int crewed = !oom;
-	if (crewed)
-		n = crew_start(&w, &d, lanes, n);
+	int oom = j->oom;
 	while (!oom) {
-		unsigned used = 0;
-		for (unsigned k = 0; k < n; k++)
-			used += fill_window(&rc, &lanes[k], &pre) > 0;
+		unsigned used = j->posted; /* a round begun before the draw was rasterized */
+		if (!used && (used = fill_round(j)) && c->t3->crew && used > 1 && !j->d.serial)
+			instr_crew_post(c->t3->crew, lane_job, j, used), j->posted = used;
 		if (!used)
 			break;
-		if (n > 1)
-			crew_round(&w);
+		if (j->posted)
+			instr_crew_finish(c->t3->crew);
 		else
-			lane_run(&d, &lanes[0]);
-		for (unsigned k = 0; k < n; k++) {
-			oom |= lanes[k].oom;
-			lane_apply(c, &lanes[k], &fb);
+			for (unsigned k = 0; k < used; k++)
+				lane_run(&j->d, &j->lanes[k]);
+		j->posted = 0;
+		for (unsigned k = 0; k < used; k++) {
+			oom |= j->lanes[k].oom;
+			lane_apply(c, &j->lanes[k], &fb);
 		}
 	}
-	if (crewed)
-		crew_stop(&w);
 	async_draw_end(c);
 	llct_fp_set_site(c->out->fp, 0);
-	for (unsigned k = 0; k < 16; k++) {
-		res->unplaced += lanes[k].unplaced;
-		for (int s = 0; s < 3; s++) {
-			c->t3->co_records[s] += lanes[k].co_records[s];
-			c->t3->co_drop[s][0] += lanes[k].co_drop[s][0];
-			c->t3->co_drop[s][1] += lanes[k].co_drop[s][1];
-		}
-		free(lanes[k].sa), free(lanes[k].memo);
-		if (keep && (lanes[k].rec || lanes[k].pre || lanes[k].t || lanes[k].mt))
-			/* kept for the next draw (a lane this draw did not use keeps its own) */
-			keep[k] =
-			    (struct instr_lane_keep){lanes[k].rec, lanes[k].pre, lanes[k].t,
-						     lanes[k].mt,  lanes[k].cap, lanes[k].mt_cap};
-		else if (!keep)
-			free(lanes[k].t), free(lanes[k].rec), free(lanes[k].pre), free(lanes[k].mt);
-		free(lanes[k].co);
-		c->t3->run_records += lanes[k].run_records;
-		c->t3->run_accesses += lanes[k].run_accesses;
-		c->t3->run_multi += lanes[k].run_multi;
-	}
+	job_end(c, j, res);
+	c->out->t_expand_cpu += instr_crew_take_cpu(c->t3->crew); /* its threads' part */
 	c->t3->co_llc[0] += fb.tag_misses[0];
 	c->t3->co_llc[1] += fb.tag_misses[1];
 	c->t3->run_multi_llc += fb.tag_misses[2];

@@ -61,14 +61,20 @@ static void lead_done(struct capture_device *c)
 	c->t3->frec_scanned = 0;
 }
 
-/* The trace's tier-3 account: the rooms made and handed on, and the submissions outside the
- * frames captured that ran twins (capture.twin_submissions_outside). */
+/* The trace's tier-3 account: the rooms made and handed on, the submissions outside the
+ * frames captured that ran twins (capture.twin_submissions_outside), and the CPU time of the
+ * records' touches. */
 static void note(struct capture_device *c, struct llct_writer *w)
 {
 	capture_rooms_note(c, w);
 	char v[24];
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)c->t3->twins_outside);
 	llct_writer_set(w, "capture.twin_submissions_outside", v);
+	/* the part of capture.seconds.expanding_cpu that works out draws' records' touches, which
+	   runs on several threads (the rest is one thread's: walking, rasterizing, handing the
+	   touches to the model in order) */
+	snprintf(v, sizeof(v), "%.3f", c->t3->lanes_cpu);
+	llct_writer_set(w, "capture.seconds.tier3_lanes_cpu", v);
 	/* runs: the records their leads sent, the loads those stood for, and those of more than
 	   one line with the LLC records their touches made (whose order between SMs may move) */
 	static const char *const rk[4] = {"records", "accesses", "multi_line_records",
@@ -116,6 +122,7 @@ const struct tier_ops llct_tier3 = {
     .positions = capture_geom_positions,
     .consumed = capture_geom_consumed,
     .draw_peek = instr_draw_peek,
+    .draw_records_begin = instr_draw_records_begin,
     .draw_records = instr_draw_records,
     .dispatch_peek = instr_records_peek,
     .dispatch_records = instr_records,

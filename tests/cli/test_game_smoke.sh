@@ -29,8 +29,9 @@ if [ ! -x /usr/games/neverball ]; then
 	echo "test_game_smoke: $((checks - fails)) passed, $fails failed, 1 skipped"
 	[ "$fails" -eq 0 ]; exit
 fi
-# the suite itself, as a user runs it (its shader cache stays in $T: a cold start, as on CI)
-LLCTRACE=$LLCTRACE bash "$SRC/bench/games.sh" --tier 3 --res 640x480 --frames 2 --timeout 240 \
+# the suite itself, as a user runs it (its shader cache stays in $T: a cold start, as on CI),
+# the expansion on one thread (so its CPU time is within its wall time)
+LLCT_CAPTURE_EXPAND_THREADS=1 LLCTRACE=$LLCTRACE bash "$SRC/bench/games.sh" --tier 3 --res 640x480 --frames 2 --timeout 240 \
 	--no-replay -o "$T/suite" neverball >"$T/suite.txt" 2>&1
 rc=$?
 [ "$rc" = 0 ] && ok || bad "games.sh exited $rc: $(tail -5 "$T/suite.txt")"
@@ -47,15 +48,17 @@ q() { sqlite3 -batch -noheader "$tr" "$1"; }
 	&& ok || bad "draws not exact or not instrumented: $(q "SELECT params FROM kernels WHERE kind = 'draw' AND coalesce(json_extract(params, '$.accesses'), '') <> 'instrumented' LIMIT 2")"
 [ "$(q "SELECT coalesce(max(json_extract(params, '$.lost')), 0) FROM kernels")" = 0 ] && ok || bad "records lost"
 # frame times measured: the plain one and the captured one are numbers
-[[ "$(awk '{ print $11 " " $12 }' <<<"$row")" =~ ^[0-9]+\ [0-9]+$ ]] && ok || bad "frame times not measured: '$row'"
-# the layer's time a draw (us/draw): a number
-[[ "$(awk '{ print $8 }' <<<"$row")" =~ ^[0-9]+\.[0-9]$ ]] && ok || bad "us/draw not measured: '$row'"
+[[ "$(awk '{ print $12 " " $13 }' <<<"$row")" =~ ^[0-9]+\ [0-9]+$ ]] && ok || bad "frame times not measured: '$row'"
+# the layer's time a draw (us/draw): a number; its CPU time an LLC record (cpu/rec): a number
+# above zero and, with one expansion thread, no more than its wall time (ns/rec)
+[[ "$(awk '{ print $9 }' <<<"$row")" =~ ^[0-9]+\.[0-9]$ ]] && ok || bad "us/draw not measured: '$row'"
+[ "$(awk '{ print ($7 ~ /^[0-9]+$/ && $7 > 0 && $7 <= $6 + 1) }' <<<"$row")" = 1 ] && ok || bad "cpu/rec not measured: '$row'"
 # the trace was packed after capture: smaller a record than captured, and says so
-[ "$(awk '{ print ($10 > 0 && $10 < $9) }' <<<"$row")" = 1 ] && ok || bad "not packed smaller: '$row'"
+[ "$(awk '{ print ($11 > 0 && $11 < $10) }' <<<"$row")" = 1 ] && ok || bad "not packed smaller: '$row'"
 # every draw and dispatch counted once: instrumented (or none) with its own records, or in its
 # multi-draw's first sub-draw ("in first"), against the trace's own rows
 n_kern=$(q "SELECT count(*) FROM kernels WHERE kind IN ('draw', 'dispatch')")
-[ "$(awk '{ split($17, a, "/"); print a[1] + $18 "/" a[2] }' <<<"$row")" = "$n_kern/$n_kern" ] \
+[ "$(awk '{ split($18, a, "/"); print a[1] + $19 "/" a[2] }' <<<"$row")" = "$n_kern/$n_kern" ] \
 	&& ok || bad "instr/kern and in first against $n_kern kernels: '$row'"
 [ "$(q "SELECT value FROM settings WHERE key = 'pack.level'")" = 9 ] && ok || bad "pack.level"
 expect_rc 0 "$LLCTRACE" info "$tr"

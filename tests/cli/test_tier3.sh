@@ -249,11 +249,16 @@ rooms=$(q "$T/ahead3.llct" "SELECT value FROM settings WHERE key = 'capture.tier
 # rooms of 2 Mi records, so the draws go round four rooms and none is lost from the lead on
 LLCT_CAPTURE_DRAW_ROOM=2097152 "$LLCTRACE" capture -q -t 3 -x -f 6-8 -o "$T/rooms.llct" -- "$AHEAD" 12 4 >/dev/null 2>"$T/rooms.err" && ok || bad "capture with small rooms: $(cat "$T/rooms.err")"
 [ "$(q "$T/rooms.llct" "SELECT group_concat(frame || ':' || n || ':' || l || ':' || r, ' ') FROM (SELECT frame, count(*) AS n, max(json_extract(params, '\$.lost')) AS l, sum(json_extract(params, '\$.records')) AS r FROM kernels WHERE kind = 'draw' GROUP BY frame ORDER BY frame)")" = "6:4:0:5242880 7:4:0:5242880 8:4:0:5242880" ] && ok || bad "draws over several rooms lost records: $(q "$T/rooms.llct" "SELECT frame, json_extract(params, '\$.lost'), json_extract(params, '\$.records') FROM kernels WHERE kind = 'draw'" | tr '\n' ' ')"
-# LLCT_CAPTURE_TIMES: a line for each frame's end, FRAME SECONDS CAPTURED, in frame order with
-# times that never go back, the range's frames (and only they) flagged; a file that cannot be
+# LLCT_CAPTURE_TIMES: a line for each frame's end, FRAME SECONDS CAPTURED WAIT EXPAND CPU, in
+# frame order with times and totals that never go back, the range's frames (and only they)
+# flagged, the expansion's CPU seconds growing in the captured frames; a file that cannot be
 # opened is said and the capture goes on untimed
-LLCT_CAPTURE_TIMES=$T/times "$LLCTRACE" capture -q -t 3 -x -f 6-8 -o "$T/timed.llct" -- "$AHEAD" 12 >/dev/null 2>&1
-[ "$(awk 'BEGIN { ok = 1 } $1 != NR - 1 || $2 < t || $3 != ($1 >= 6 && $1 <= 8) { ok = 0 } { t = $2 } END { print ok, NR }' "$T/times")" = "1 9" ] && ok || bad "times file: $(tr '\n' ';' <"$T/times")"
+LLCT_CAPTURE_EXPAND_THREADS=2 LLCT_CAPTURE_TIMES=$T/times "$LLCTRACE" capture -q -t 3 -x -f 6-8 -o "$T/timed.llct" -- "$AHEAD" 12 >/dev/null 2>&1
+[ "$(awk 'BEGIN { ok = 1 } NF != 6 || $1 != NR - 1 || $2 < t || $3 != ($1 >= 6 && $1 <= 8) || $5 < e || $6 < u { ok = 0 } { t = $2; e = $5; u = $6 } END { print ok, NR, (u > 0) }' "$T/times")" = "1 9 1" ] && ok || bad "times file: $(tr '\n' ';' <"$T/times")"
+# the trace's account: the records' touches' CPU time is part of the expansion's
+cpu=$(q "$T/timed.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.expanding_cpu'")
+lanes=$(q "$T/timed.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.tier3_lanes_cpu'")
+awk -v c="$cpu" -v l="$lanes" 'BEGIN { exit !(c > 0 && l > 0 && l <= c + 0.002) }' && ok || bad "CPU account: expanding_cpu '$cpu', tier3_lanes_cpu '$lanes'"
 LLCT_CAPTURE_TIMES=$T/no/such/dir/times "$LLCTRACE" capture -q -t 3 -x -f 6-8 -o "$T/untimed.llct" -- "$AHEAD" 12 >/dev/null 2>"$T/err"
 grep -q "cannot open LLCT_CAPTURE_TIMES '$T/no/such/dir/times': No such file or directory; frames go untimed" "$T/err" && ok || bad "unopenable times file: $(head -c 300 "$T/err")"
 [ "$(q "$T/untimed.llct" "SELECT count(*) FROM frames")" = 3 ] && ok || bad "untimed capture lost its frames"

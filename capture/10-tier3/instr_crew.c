@@ -1,0 +1,131 @@
+/* instr_crew.c - the expansion's threads (instr_crew.h): made once, at the first draw that
+ * wants them, and kept to device end, so a frame's hundreds of draws each post a round instead
+ * of starting and joining threads. Jobs are taken one at a time under the mutex: a round holds
+ * at most a few dozen, each thousands of records' work. */
+#include "instr_crew.h"
+
+#include "llct/llct.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+struct instr_crew {
+	pthread_mutex_t mu;
+	pthread_cond_t go, done;
+	instr_job_fn fn;
+	void *ctx;
+	unsigned n, next, ended; /* the round's jobs: posted, taken, ended */
+	int quit;
+	double worker_cpu; /* CPU seconds the workers' jobs took, since last taken */
+	unsigned n_th;     /* workers started */
+	pthread_t th[];
+};
+
+/* This thread's CPU seconds. */
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Takes and runs the round's jobs while any are left (with w->mu held, released around each);
+ * a worker's CPU time counted. */
+static void take_jobs(struct instr_crew *w, int worker)
+{
+	while (w->next < w->n) {
+		unsigned k = w->next++;
+		instr_job_fn fn = w->fn;
+		void *ctx = w->ctx;
+		pthread_mutex_unlock(&w->mu);
+		double t0 = worker ? thread_cpu_s() : 0;
+		fn(ctx, k);
+		double t = worker ? thread_cpu_s() - t0 : 0;
+		pthread_mutex_lock(&w->mu);
+		w->worker_cpu += t;
+		if (++w->ended == w->n)
+			pthread_cond_signal(&w->done);
+	}
+}
+
+static void *worker(void *arg)
+{
+	LLCT_THREAD_NAME("llct-lanes");
+	struct instr_crew *w = arg;
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (!w->quit && w->next >= w->n)
+			pthread_cond_wait(&w->go, &w->mu);
+		if (w->quit)
+			break;
+		take_jobs(w, 1);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+struct instr_crew *instr_crew_start(unsigned threads)
+{
+	unsigned want = threads > 1 ? threads - 1 : 0;
+	struct instr_crew *w = calloc(1, sizeof(*w) + want * sizeof(pthread_t));
+	if (!w)
+		return NULL;
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->go, NULL);
+	pthread_cond_init(&w->done, NULL);
+	while (w->n_th < want && !pthread_create(&w->th[w->n_th], NULL, worker, w))
+		w->n_th++;
+	return w;
+}
+
+unsigned instr_crew_workers(const struct instr_crew *w)
+{
+	return w ? w->n_th : 0;
+}
+
+void instr_crew_post(struct instr_crew *w, instr_job_fn fn, void *ctx, unsigned n)
+{
+	pthread_mutex_lock(&w->mu);
+	w->fn = fn, w->ctx = ctx;
+	w->n = n, w->next = 0, w->ended = 0;
+	if (w->n_th)
+		pthread_cond_broadcast(&w->go);
+	pthread_mutex_unlock(&w->mu);
+}
+
+void instr_crew_finish(struct instr_crew *w)
+{
+	pthread_mutex_lock(&w->mu);
+	take_jobs(w, 0);
+	while (w->ended < w->n)
+		pthread_cond_wait(&w->done, &w->mu);
+	pthread_mutex_unlock(&w->mu);
+}
+
+double instr_crew_take_cpu(struct instr_crew *w)
+{
+	if (!w)
+		return 0;
+	pthread_mutex_lock(&w->mu);
+	double t = w->worker_cpu;
+	w->worker_cpu = 0;
+	pthread_mutex_unlock(&w->mu);
+	return t;
+}
+
+void instr_crew_stop(struct instr_crew *w)
+{
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->quit = 1;
+	pthread_cond_broadcast(&w->go);
+	pthread_mutex_unlock(&w->mu);
+	for (unsigned k = 0; k < w->n_th; k++)
+		pthread_join(w->th[k], NULL);
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->go);
+	pthread_cond_destroy(&w->done);
+	free(w);
+}

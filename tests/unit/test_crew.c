@@ -1,0 +1,72 @@
+/* test_crew.c - capture tier 3's expansion threads (capture/10-tier3/instr_crew.c): every job of
+ * every round runs once, a round's finish returns only when each has ended, whether the poster
+ * joins at once or works meanwhile, for 1 to 5 threads. */
+#include "instr_crew.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define MAX_JOBS 40
+
+struct round {
+	atomic_uint runs[MAX_JOBS];
+	atomic_uint ended;
+};
+
+static void job(void *ctx, unsigned k)
+{
+	struct round *r = ctx;
+	atomic_fetch_add(&r->runs[k], 1);
+	struct timespec ts = {0, (long)(k % 4) * 20000}; /* some jobs end late */
+	nanosleep(&ts, NULL);
+	atomic_fetch_add(&r->ended, 1);
+}
+
+int main(void)
+{
+	int bad = 0;
+	unsigned seed = 7;
+	for (unsigned threads = 1; threads <= 5; threads++) {
+		struct instr_crew *w = instr_crew_start(threads);
+		if (!w || instr_crew_workers(w) != threads - 1) {
+			fprintf(stderr, "crew of %u threads: %u workers\n", threads,
+				instr_crew_workers(w));
+			return 1;
+		}
+		for (int round = 0; round < 150; round++) {
+			static struct round r;
+			seed = seed * 1103515245u + 12345u;
+			unsigned n = (seed >> 16) % (MAX_JOBS + 1);
+			for (unsigned k = 0; k < MAX_JOBS; k++)
+				atomic_store(&r.runs[k], 0);
+			atomic_store(&r.ended, 0);
+			instr_crew_post(w, job, &r, n);
+			if (round % 2) { /* the poster works meanwhile, as the rasterizer does */
+				struct timespec ts = {0, 50000};
+				nanosleep(&ts, NULL);
+			}
+			instr_crew_finish(w);
+			if (atomic_load(&r.ended) != n) {
+				fprintf(stderr,
+					"%u threads, round %d: finish returned with %u of %u "
+					"jobs ended\n",
+					threads, round, atomic_load(&r.ended), n);
+				bad = 1;
+			}
+			for (unsigned k = 0; k < MAX_JOBS; k++)
+				if (atomic_load(&r.runs[k]) != (k < n)) {
+					fprintf(stderr,
+						"%u threads, round %d: job %u of %u ran %u times\n",
+						threads, round, k, n, atomic_load(&r.runs[k]));
+					bad = 1;
+				}
+		}
+		instr_crew_stop(w);
+	}
+	instr_crew_stop(NULL);
+	if (!bad)
+		printf("crew: 5 thread counts x 150 rounds, every job once, every finish waited\n");
+	return bad;
+}
