@@ -170,7 +170,8 @@ struct __attribute__((aligned(128))) lane {
 	/* its window: the records (and the prefix before each, or NULL) */
 	const uint32_t **rec, **pre;
 	size_t n_rec;
-	double cpu; /* CPU seconds its windows took */
+	double secs; /* seconds its windows took (a monotonic clock: a thread's CPU clock is a
+			system call, a few microseconds a draw) */
 };
 
 /* What every lane reads of the draw. */
@@ -462,7 +463,6 @@ static void record_touches(const struct draw_x *d, struct lane *ln, const uint32
 
 static void lane_run(const struct draw_x *d, struct lane *ln)
 {
-	double t0 = capture_thread_cpu_s();
 	ln->n = 0;
 	if (ln->co)
 		ln->co->n = 0; /* a window's records alone: the same for any number of threads */
@@ -471,7 +471,6 @@ static void lane_run(const struct draw_x *d, struct lane *ln)
 			__builtin_prefetch(ln->rec[i + 16]);
 		record_touches(d, ln, ln->rec[i], ln->pre[i]);
 	}
-	ln->cpu += capture_thread_cpu_s() - t0;
 }
 
 /* The lane's touches to the model, in order (b: what one window carries to the next, and the
@@ -517,13 +516,38 @@ struct instr_draw_job {
 	struct rec_cursor rc;
 	const uint32_t *pre; /* a prefix whose record comes in the next window */
 	int oom;
-	unsigned posted; /* lanes of a round in the crew's hands, not yet handed to the model */
+	int direct, walked; /* a draw of one window: its lane walks the cursor itself (once) */
+	unsigned posted;    /* lanes of a round in the crew's hands, not yet handed to the model */
 };
 
+/* A draw of one window's records, walked by its lane straight from the cursor (no window of
+ * pointers filled first: a pass over the records less), prefixes as fill_window pairs them. */
+static void lane_walk(const struct draw_x *d, struct lane *ln, struct rec_cursor *rc)
+{
+	ln->n = 0;
+	if (ln->co)
+		ln->co->n = 0;
+	const uint32_t *r, *pre = NULL;
+	while ((r = next_record(rc))) {
+		if ((r[0] & 4095) == LLCT_SPIRV_PREFIX_SITE) {
+			pre = r;
+			continue;
+		}
+		record_touches(d, ln, r, pre);
+		pre = NULL;
+	}
+}
+
+/* Lane k's work of the round, on whichever thread takes it. */
 static void lane_job(void *ctx, unsigned k)
 {
 	struct instr_draw_job *j = ctx;
-	lane_run(&j->d, &j->lanes[k]);
+	double t0 = capture_mono_s();
+	if (j->direct)
+		lane_walk(&j->d, &j->lanes[0], &j->rc);
+	else
+		lane_run(&j->d, &j->lanes[k]);
+	j->lanes[k].secs += capture_mono_s() - t0;
 }
 
 /* The job, and the crew when the setting gives more than one thread (NULL: out of memory). */
@@ -558,7 +582,7 @@ static void job_end(struct capture_device *c, struct instr_draw_job *j, struct i
 		c->t3->run_records += ln->run_records;
 		c->t3->run_accesses += ln->run_accesses;
 		c->t3->run_multi += ln->run_multi;
-		c->t3->lanes_cpu += ln->cpu;
+		c->t3->lanes_s += ln->secs;
 		free(ln->sa), free(ln->memo), free(ln->co);
 		/* what the next draw keeps: the buffers; the rest starts from zero */
 		struct lane keep = *ln;
@@ -567,6 +591,7 @@ static void job_end(struct capture_device *c, struct instr_draw_job *j, struct i
 		ln->cap = keep.cap, ln->mt_cap = keep.mt_cap;
 	}
 	j->n = 0, j->rec = 0, j->b = NULL, j->posted = 0, j->oom = 0, j->pre = NULL;
+	j->direct = j->walked = 0;
 }
 
 void instr_expand_free(struct capture_device *c)
@@ -605,6 +630,11 @@ static size_t fill_window(struct rec_cursor *rc, struct lane *ln, const uint32_t
 /* The next round's windows, in the records' order: the lanes given records (0: none left). */
 static unsigned fill_round(struct instr_draw_job *j)
 {
+	if (j->direct) { /* one round of one lane, which walks the records itself */
+		unsigned first = !j->walked;
+		j->walked = 1;
+		return first;
+	}
 	unsigned used = 0;
 	while (used < j->n && fill_window(&j->rc, &j->lanes[used], &j->pre))
 		used++;
@@ -636,6 +666,7 @@ static int job_setup(struct capture_device *c, struct instr_draw_job *j, struct 
 	/* lanes: one, or as many as the setting allows for a draw of several windows */
 	unsigned n = d->serial || records <= WINDOW ? 1 : c->t3->expand_threads;
 	j->n = n < 1 ? 1 : n > 16 ? 16 : n;
+	j->direct = records <= WINDOW, j->walked = 0;
 	size_t n_sites = p->tw.n_sites ? p->tw.n_sites : 1;
 	for (unsigned k = 0; k < j->n && !j->oom; k++) {
 		struct lane *ln = &j->lanes[k];
@@ -664,8 +695,7 @@ void instr_draw_records_begin(struct capture_device *c, struct cbuf *b, uint32_t
 	struct instr_draw_job *j = job_of(c);
 	if (!j || !instr_crew_workers(c->t3->crew) ||
 	    job_setup(c, j, b, rec, p, width, res->records) || j->d.serial)
-		return; /* serial: its lanes may take the lock, which the rasterizing thread holds
-			 */
+		return; /* serial: its lane may take the lock, which the rasterizing thread holds */
 	unsigned used = fill_round(j);
 	if (used)
 		instr_crew_post(c->t3->crew, lane_job, j, used);
@@ -703,7 +733,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			instr_crew_finish(c->t3->crew);
 		else
 			for (unsigned k = 0; k < used; k++)
-				lane_run(&j->d, &j->lanes[k]);
+				lane_job(j, k);
 		j->posted = 0;
 		for (unsigned k = 0; k < used; k++) {
 			oom |= j->lanes[k].oom;
