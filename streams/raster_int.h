@@ -226,6 +226,19 @@ struct raster_depth {
 void raster_depth_block(struct raster_depth *q);
 void raster_depth_block_scalar(struct raster_depth *q);
 
+/* raster_ds.c: a covered block's depth and stencil tests and updates (verdict: HiZ's, +1 all
+ * pass, -1 none, 0 test each sample): returns the passing samples; *passm the pixels with one
+ * passing, *zr, *zw the pixels whose depth was read and written, *sw those whose stencil
+ * changed; *changed |= 1 when a stored depth changed, 2 when its tile's bounds moved.
+ * raster_ds_block: cov the pixels' sample masks, or NULL for one sample a pixel (covm);
+ * raster_ds_single: one sample a pixel, by masks (the same results, bit for bit). */
+uint32_t raster_ds_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
+			 const uint8_t *cov, uint32_t covm, int verdict, uint32_t *passm,
+			 uint32_t *zr, uint32_t *zw, uint32_t *sw, int *changed);
+uint32_t raster_ds_single(struct ctx *c, const struct tri *t, int32_t bx, int32_t by, uint32_t covm,
+			  int verdict, uint32_t *passm, uint32_t *zr, uint32_t *zw, uint32_t *sw,
+			  int *changed);
+
 /* raster_shade.c: HiZ's verdict for a tile (+1 every depth in [lo,hi] passes against every
  * stored one in [tlo,thi], -1 none does, 0 read them); a block's depth range; one covered
  * block's tests, updates and traffic (cov: its sample masks, or NULL with one sample a pixel;

@@ -30,69 +30,7 @@ int raster_hiz_verdict(int op, float lo, float hi, float tlo, float thi)
 	}
 }
 
-static int stencil_pass(const struct llct_stencil_face *f, uint32_t s)
-{
-	uint32_t r = f->reference & f->compare_mask, v = s & f->compare_mask;
-	switch (f->compare) {
-	case LLCT_CMP_NEVER:
-		return 0;
-	case LLCT_CMP_LESS:
-		return r < v;
-	case LLCT_CMP_EQUAL:
-		return r == v;
-	case LLCT_CMP_LESS_OR_EQUAL:
-		return r <= v;
-	case LLCT_CMP_GREATER:
-		return r > v;
-	case LLCT_CMP_NOT_EQUAL:
-		return r != v;
-	case LLCT_CMP_GREATER_OR_EQUAL:
-		return r >= v;
-	default:
-		return 1;
-	}
-}
-
-static uint8_t stencil_op(const struct llct_stencil_face *f, int op, uint8_t s)
-{
-	uint32_t v;
-	switch (op) {
-	case LLCT_STENCIL_ZERO:
-		v = 0;
-		break;
-	case LLCT_STENCIL_REPLACE:
-		v = f->reference;
-		break;
-	case LLCT_STENCIL_INCR_CLAMP:
-		v = s < 255 ? s + 1u : 255u;
-		break;
-	case LLCT_STENCIL_DECR_CLAMP:
-		v = s > 0 ? s - 1u : 0u;
-		break;
-	case LLCT_STENCIL_INVERT:
-		v = ~(uint32_t)s;
-		break;
-	case LLCT_STENCIL_INCR_WRAP:
-		v = s + 1u;
-		break;
-	case LLCT_STENCIL_DECR_WRAP:
-		v = s - 1u;
-		break;
-	default:
-		return s;
-	}
-	return (uint8_t)((s & ~f->write_mask) | (v & f->write_mask));
-}
-
 /* ---- traffic ---- */
-
-/* A bit a pixel of a block (bit y * BLK + x): set where its sample mask is not 0. */
-static inline uint32_t block_mask(const uint8_t m[BLK * BLK])
-{
-	uint64_t w[2];
-	memcpy(w, m, sizeof(w));
-	return row_bits(w[0]) | row_bits(w[1]) << 8;
-}
 
 /* The lines of target t holding the pixels of block (bx, by) whose bit in mask is set (bit
  * y * BLK + x). */
@@ -378,7 +316,6 @@ static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int
 int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
 		       const uint8_t cov[BLK * BLK], uint32_t covm, int verdict, uint32_t sm)
 {
-	const struct llct_draw_state *st = c->st;
 	struct llct_zbuf *z = c->z;
 	uint32_t ncov = 0, npass = 0, passm = covm;
 	int changed = 0;
@@ -388,78 +325,18 @@ int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t b
 		npass = depth_single(c, t, bx, by, covm, verdict, &passm, &zr, &zw, &changed);
 		block_lines_rw(c, &c->depth, bx, by, zr, c->dwrite ? zw : 0, LLCT_STREAM_Z, sm);
 	} else if (z && (c->dtest || c->stest)) {
-		uint8_t pass[BLK * BLK], zw[BLK * BLK] = {0}, sw[BLK * BLK] = {0},
-						  zr[BLK * BLK] = {0}, one[BLK * BLK];
-		if (!cov) { /* one sample a pixel: its mask from the pixel's bit */
-			for (int i = 0; i < BLK * BLK; i++)
-				one[i] = (uint8_t)(covm >> i & 1);
-			cov = one;
-		}
-		memcpy(pass, cov, sizeof(pass));
-		for (int i = 0; i < BLK * BLK; i++) {
-			if (!cov[i])
-				continue;
-			uint32_t px = (uint32_t)bx + (uint32_t)(i % BLK),
-				 py = (uint32_t)by + (uint32_t)(i / BLK);
-			size_t at = llct_zbuf_at(z, px, py);
-			uint8_t ok = 0;
-			for (uint32_t s = 0; s < c->ns; s++) {
-				if (!(cov[i] >> s & 1))
-					continue;
-				float d = tri_depth(c, t, px + c->so[s][0] / (double)SUB,
-						    py + c->so[s][1] / (double)SUB);
-				int dp = !c->dtest || verdict > 0 ||
-					 (verdict == 0 &&
-					  depth_pass(st->depth_compare, d, z->depth[at + s]));
-				if (c->stest && z->stencil) {
-					const struct llct_stencil_face *f =
-					    t->front ? &st->front : &st->back;
-					uint8_t old = z->stencil[at + s];
-					int sp = stencil_pass(f, old);
-					uint8_t nv = stencil_op(f,
-								!sp   ? f->fail
-								: !dp ? f->depth_fail
-								      : f->pass,
-								old);
-					if (nv != old) {
-						z->stencil[at + s] = nv;
-						sw[i] = 1;
-					}
-					dp = dp && sp;
-				}
-				if (c->dtest && verdict == 0)
-					zr[i] = 1;
-				if (!dp)
-					continue;
-				ok |= (uint8_t)(1u << s);
-				if (c->dwrite) {
-					zw[i] = 1; /* the line is written, if with the same value */
-					float o = z->depth[at + s];
-					c->zw_n++; /* samples this primitive wrote in the tile */
-					c->zw_lo = d < c->zw_lo ? d : c->zw_lo;
-					c->zw_hi = d > c->zw_hi ? d : c->zw_hi;
-					if (o != d) { /* the tile's bounds widen to hold it */
-						size_t ti =
-						    (size_t)(py / LLCT_HIZ_TILE) * z->tiles_x +
-						    px / LLCT_HIZ_TILE;
-						z->depth[at + s] = d;
-						changed |= 1 | llct_zbuf_widen(z, ti, d) << 1;
-					}
-				}
-			}
-			pass[i] = ok;
-		}
-		npass = block_bits(pass);
-		passm = block_mask(pass);
-		block_lines(c, &c->depth, bx, by, block_mask(zr), LLCT_STREAM_Z, LLCT_OP_READ, sm);
+		uint32_t zr, zw, sw;
+		npass = !cov && c->ns == 1 ? raster_ds_single(c, t, bx, by, covm, verdict, &passm,
+							      &zr, &zw, &sw, &changed)
+					   : raster_ds_block(c, t, bx, by, cov, covm, verdict,
+							     &passm, &zr, &zw, &sw, &changed);
+		block_lines(c, &c->depth, bx, by, zr, LLCT_STREAM_Z, LLCT_OP_READ, sm);
 		if (c->stest)
 			block_lines(c, &c->depth, bx, by, covm, LLCT_STREAM_STC, LLCT_OP_READ, sm);
 		if (c->dwrite)
-			block_lines(c, &c->depth, bx, by, block_mask(zw), LLCT_STREAM_Z,
-				    LLCT_OP_WRITE, sm);
+			block_lines(c, &c->depth, bx, by, zw, LLCT_STREAM_Z, LLCT_OP_WRITE, sm);
 		if (c->stest)
-			block_lines(c, &c->depth, bx, by, block_mask(sw), LLCT_STREAM_STC,
-				    LLCT_OP_WRITE, sm);
+			block_lines(c, &c->depth, bx, by, sw, LLCT_STREAM_STC, LLCT_OP_WRITE, sm);
 	} else {
 		npass = ncov;
 		if (c->depth.a && c->dtest) /* no emulated buffer: every covered sample passes */
