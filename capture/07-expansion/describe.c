@@ -411,10 +411,13 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 					: "interpolated",
 		    d.st.discards ? ",\"discards\":true" : "");
 	}
-	if (recorded) /* the TEX came from the records */
+	if (recorded) { /* the TEX came from the records; those that named nothing the layer
+			   knows (or past a buffer's range) are said */
 		capture_jtext_add(&t, ",\"accesses\":\"instrumented\",\"records\":%u,\"lost\":%u",
 				  ir.records, ir.lost);
-	else if (c->frag_instr && p && (p->tw.why || (p->tw.twin && cb && cb->no_twins))) {
+		if (ir.unplaced)
+			capture_jtext_add(&t, ",\"unplaced\":%u", ir.unplaced);
+	} else if (c->frag_instr && p && (p->tw.why || (p->tw.twin && cb && cb->no_twins))) {
 		capture_jtext_add(&t, ",\"accesses\":\"model\",\"why\":");
 		capture_jtext_str(&t, p->tw.why ? p->tw.why : NO_TWINS);
 	} else if (c->frag_instr && c->rs->timed_out) { /* the device may still write them */

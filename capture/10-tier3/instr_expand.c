@@ -152,6 +152,24 @@ struct run_memo {
 	size_t at, n, n_lead; /* its touches: mt[at .. at + n), the lead's the first n_lead */
 };
 
+/* The draw's records in order, run by run (rooms' runs), skipping none. */
+struct rec_cursor {
+	const uint32_t *runs, *map;
+	uint32_t q, q_end, i, end;
+};
+
+static const uint32_t *next_record(struct rec_cursor *rc)
+{
+	while (rc->i == rc->end) {
+		if (rc->q == rc->q_end)
+			return NULL;
+		rc->i = rc->runs[2 * (size_t)rc->q],
+		rc->end = rc->i + rc->runs[2 * (size_t)rc->q + 1];
+		rc->q++;
+	}
+	return rc->map + 2 + 5 * (size_t)rc->i++;
+}
+
 /* A lane's touches of its window of records, and its own copy of the sites' state (each lane
  * on cache lines of its own: their counts change every record, on different threads). */
 struct __attribute__((aligned(128))) lane {
@@ -167,9 +185,11 @@ struct __attribute__((aligned(128))) lane {
 	struct run_memo *memo;     /* by lead site: its last run's touches (not for serial draws) */
 	struct llct_fp_access *mt; /* the memos' touches */
 	size_t mt_n, mt_cap;
-	/* its window: the records (and the prefix before each, or NULL) */
-	const uint32_t **rec, **pre;
-	size_t n_rec;
+	/* its window: n_rec records (prefixes counted) from rc on, and the record before them
+	   (NULL: none), which is a sample's prefix when the first needs one */
+	struct rec_cursor rc;
+	uint32_t n_rec;
+	const uint32_t *before;
 	double secs; /* seconds its windows took (a monotonic clock: a thread's CPU clock is a
 			system call, a few microseconds a draw) */
 };
@@ -461,18 +481,6 @@ static void record_touches(const struct draw_x *d, struct lane *ln, const uint32
 		put(ln, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, tsite, 1, co);
 }
 
-static void lane_run(const struct draw_x *d, struct lane *ln)
-{
-	ln->n = 0;
-	if (ln->co)
-		ln->co->n = 0; /* a window's records alone: the same for any number of threads */
-	for (size_t i = 0; i < ln->n_rec; i++) {
-		if (i + 16 < ln->n_rec) /* the device wrote them: not in this core's cache yet */
-			__builtin_prefetch(ln->rec[i + 16]);
-		record_touches(d, ln, ln->rec[i], ln->pre[i]);
-	}
-}
-
 /* The lane's touches to the model, in order (b: what one window carries to the next, and the
  * LLC records made by touches of records a coalescer would drop, for 8 and 32 lanes, and by the
  * touches of runs of more than one line, by tag bit). */
@@ -481,32 +489,15 @@ static void lane_apply(struct capture_device *c, const struct lane *ln, struct l
 	llct_fp_touch_batch(c->out->fp, ln->t, ln->n, b);
 }
 
-/* The draw's records in order, run by run (rooms' runs), skipping none. */
-struct rec_cursor {
-	const uint32_t *runs, *map;
-	uint32_t q, q_end, i, end;
-};
-
-static const uint32_t *next_record(struct rec_cursor *rc)
-{
-	while (rc->i == rc->end) {
-		if (rc->q == rc->q_end)
-			return NULL;
-		rc->i = rc->runs[2 * (size_t)rc->q],
-		rc->end = rc->i + rc->runs[2 * (size_t)rc->q + 1];
-		rc->q++;
-	}
-	return rc->map + 2 + 5 * (size_t)rc->i++;
-}
-
-#define WINDOW 32768 /* records a lane takes a round */
+#define WINDOW 32768 /* records a lane takes a round (prefixes counted) */
 
 /* A draw's expansion (c->t3->job, the expansion thread's): set up, and its first round handed
  * to the crew, before the draw is rasterized (instr_draw_records_begin: the lanes work out the
  * records' touches while this thread rasterizes), then finished and handed to the model in the
- * records' order after (instr_draw_records). The lanes keep their windows and touch arrays from
- * one draw to the next, so a frame's hundreds of small draws do not each allocate, fault in and
- * free half a megabyte. */
+ * records' order after (instr_draw_records). A window is WINDOW records from where the last
+ * ended, found by the runs' lengths alone, so the records are read once, by the lanes. The lanes
+ * keep their touch arrays from one draw to the next, so a frame's hundreds of small draws do
+ * not each allocate and fault them in. */
 struct instr_draw_job {
 	struct lane lanes[16];
 	const struct cbuf *b;
@@ -514,21 +505,24 @@ struct instr_draw_job {
 	struct draw_x d;
 	unsigned n; /* lanes this draw */
 	struct rec_cursor rc;
-	const uint32_t *pre; /* a prefix whose record comes in the next window */
+	const uint32_t *last; /* the record before the next window (NULL: none yet) */
 	int oom;
-	int direct, walked; /* a draw of one window: its lane walks the cursor itself (once) */
-	unsigned posted;    /* lanes of a round in the crew's hands, not yet handed to the model */
+	unsigned posted; /* lanes of a round in the crew's hands, not yet handed to the model */
 };
 
-/* A draw of one window's records, walked by its lane straight from the cursor (no window of
- * pointers filled first: a pass over the records less), prefixes as fill_window pairs them. */
-static void lane_walk(const struct draw_x *d, struct lane *ln, struct rec_cursor *rc)
+/* Lane ln's window, walked straight from the draw's runs (the records read here, on the lane's
+ * thread, and nowhere before): each record with the prefix just before it, if any, as the
+ * device wrote them -- the record before the window too, as a prefix may end the window
+ * before. */
+static void lane_walk(const struct draw_x *d, struct lane *ln)
 {
 	ln->n = 0;
 	if (ln->co)
-		ln->co->n = 0;
-	const uint32_t *r, *pre = NULL;
-	while ((r = next_record(rc))) {
+		ln->co->n = 0; /* a window's records alone: the same for any number of threads */
+	const uint32_t *r, *pre = ln->before && (ln->before[0] & 4095) == LLCT_SPIRV_PREFIX_SITE
+				      ? ln->before
+				      : NULL;
+	for (uint32_t k = 0; k < ln->n_rec && (r = next_record(&ln->rc)); k++) {
 		if ((r[0] & 4095) == LLCT_SPIRV_PREFIX_SITE) {
 			pre = r;
 			continue;
@@ -543,10 +537,7 @@ static void lane_job(void *ctx, unsigned k)
 {
 	struct instr_draw_job *j = ctx;
 	double t0 = capture_mono_s();
-	if (j->direct)
-		lane_walk(&j->d, &j->lanes[0], &j->rc);
-	else
-		lane_run(&j->d, &j->lanes[k]);
+	lane_walk(&j->d, &j->lanes[k]);
 	j->lanes[k].secs += capture_mono_s() - t0;
 }
 
@@ -587,11 +578,10 @@ static void job_end(struct capture_device *c, struct instr_draw_job *j, struct i
 		/* what the next draw keeps: the buffers; the rest starts from zero */
 		struct lane keep = *ln;
 		memset(ln, 0, sizeof(*ln));
-		ln->rec = keep.rec, ln->pre = keep.pre, ln->t = keep.t, ln->mt = keep.mt;
+		ln->t = keep.t, ln->mt = keep.mt;
 		ln->cap = keep.cap, ln->mt_cap = keep.mt_cap;
 	}
-	j->n = 0, j->rec = 0, j->b = NULL, j->posted = 0, j->oom = 0, j->pre = NULL;
-	j->direct = j->walked = 0;
+	j->n = 0, j->rec = 0, j->b = NULL, j->posted = 0, j->oom = 0, j->last = NULL;
 }
 
 void instr_expand_free(struct capture_device *c)
@@ -602,42 +592,44 @@ void instr_expand_free(struct capture_device *c)
 	instr_crew_stop(c->t3->crew);
 	c->t3->crew = NULL;
 	for (unsigned k = 0; j && k < 16; k++)
-		free(j->lanes[k].rec), free(j->lanes[k].pre), free(j->lanes[k].t),
-		    free(j->lanes[k].mt);
+		free(j->lanes[k].t), free(j->lanes[k].mt);
 	free(j);
 	c->t3->job = NULL;
 }
 
-/* Fills lane ln's window with the next records that are not prefixes (each with the prefix just
- * before it, if any; a prefix whose record is in the next window is carried in *pre); 0 when
- * none were left. */
-static size_t fill_window(struct rec_cursor *rc, struct lane *ln, const uint32_t **pre)
+/* Moves rc on by up to n records (prefixes counted) by the runs' lengths alone, without
+ * reading a record: how many it passed (0: none were left); *last, the last one passed. */
+static uint32_t skip_records(struct rec_cursor *rc, uint32_t n, const uint32_t **last)
 {
-	ln->n_rec = 0;
-	const uint32_t *r;
-	while (ln->n_rec < WINDOW && (r = next_record(rc))) {
-		if ((r[0] & 4095) == LLCT_SPIRV_PREFIX_SITE) {
-			*pre = r;
+	uint32_t done = 0;
+	while (done < n) {
+		if (rc->i == rc->end) {
+			if (rc->q == rc->q_end)
+				break;
+			rc->i = rc->runs[2 * (size_t)rc->q],
+			rc->end = rc->i + rc->runs[2 * (size_t)rc->q + 1];
+			rc->q++;
 			continue;
 		}
-		ln->rec[ln->n_rec] = r, ln->pre[ln->n_rec] = *pre;
-		ln->n_rec++;
-		*pre = NULL;
+		uint32_t k = rc->end - rc->i < n - done ? rc->end - rc->i : n - done;
+		rc->i += k, done += k;
+		*last = rc->map + 2 + 5 * (size_t)(rc->i - 1);
 	}
-	return ln->n_rec;
+	return done;
 }
 
-/* The next round's windows, in the records' order: the lanes given records (0: none left). */
+/* The next round's windows, in the records' order, each WINDOW records from where the last
+ * ended: the lanes given records (0: none left). */
 static unsigned fill_round(struct instr_draw_job *j)
 {
-	if (j->direct) { /* one round of one lane, which walks the records itself */
-		unsigned first = !j->walked;
-		j->walked = 1;
-		return first;
-	}
 	unsigned used = 0;
-	while (used < j->n && fill_window(&j->rc, &j->lanes[used], &j->pre))
+	while (used < j->n) {
+		struct lane *ln = &j->lanes[used];
+		ln->rc = j->rc, ln->before = j->last;
+		if (!(ln->n_rec = skip_records(&j->rc, WINDOW, &j->last)))
+			break;
 		used++;
+	}
 	return used;
 }
 
@@ -666,17 +658,13 @@ static int job_setup(struct capture_device *c, struct instr_draw_job *j, struct 
 	/* lanes: one, or as many as the setting allows for a draw of several windows */
 	unsigned n = d->serial || records <= WINDOW ? 1 : c->t3->expand_threads;
 	j->n = n < 1 ? 1 : n > 16 ? 16 : n;
-	j->direct = records <= WINDOW, j->walked = 0;
 	size_t n_sites = p->tw.n_sites ? p->tw.n_sites : 1;
 	for (unsigned k = 0; k < j->n && !j->oom; k++) {
 		struct lane *ln = &j->lanes[k];
 		ln->sa = calloc(n_sites, sizeof(*ln->sa));
-		ln->rec = ln->rec ? ln->rec : malloc(WINDOW * sizeof(*ln->rec));
-		ln->pre = ln->pre ? ln->pre : malloc(WINDOW * sizeof(*ln->pre));
 		ln->co = c->t3->co_stats ? malloc(sizeof(*ln->co)) : NULL;
 		ln->memo = d->serial ? NULL : calloc(n_sites, sizeof(*ln->memo));
-		j->oom = !ln->sa || !ln->rec || !ln->pre || (c->t3->co_stats && !ln->co) ||
-			 (!d->serial && !ln->memo);
+		j->oom = !ln->sa || (c->t3->co_stats && !ln->co) || (!d->serial && !ln->memo);
 	}
 	/* each site's view (sampled images) or buffer: looked up once, each lane its own copy (an
 	   element given at run time: again when it changes, serially) */
