@@ -471,11 +471,9 @@ void capture_do_dispatch(struct capture_device *c, struct cbuf *b, const struct 
 			: p && p->tw.twin ? "recorded before the layer could record its accesses"
 					  : "no pipeline");
 	}
-	capture_jtext_add(&t, "}");
 	if (recorded && c->in_frame)
 		c->out->raw_records += ir.records;
-	capture_new_kernel(c, "dispatch", capture_jtext_get(&t));
-	capture_jtext_free(&t);
+	uint32_t id = capture_kernel_begin(c);
 	c->walk->n_uses = 0;
 	bound_uses(c, p, 1);
 	if (recorded) { /* the buffers' and images' traffic is the records' (sampled images'
@@ -499,4 +497,9 @@ void capture_do_dispatch(struct capture_device *c, struct cbuf *b, const struct 
 		}
 	}
 	llct_dispatch_footprint(c->out->fp, c->walk->uses, (uint32_t)c->walk->n_uses);
+	if (recorded && ir.unplaced) /* records that named nothing the layer knows */
+		capture_jtext_add(&t, ",\"unplaced\":%u", ir.unplaced);
+	capture_jtext_add(&t, "}");
+	capture_kernel_row(c, id, "dispatch", capture_jtext_get(&t));
+	capture_jtext_free(&t);
 }

@@ -1,8 +1,8 @@
 /* instr.h - private to capture/10-tier3/: capture tier 3's own functions (instr.c for compute,
  * instr_draw.c for draws, instr_expand.c their records' expansion on instr_crew.c's threads,
- * tier3.c its table), over tier 2's (tier2.h: tier 3 is tier 2 with instrumented twins); seen by
- * tier 3's files and device.c alone, the rest of the layer reaching the tier through its
- * tier_ops table (tier.h). */
+ * instr_dispatch.c a dispatch's, tier3.c its table), over tier 2's (tier2.h: tier 3 is tier 2 with
+ * instrumented twins); seen by tier 3's files and device.c alone, the rest of the layer reaching
+ * the tier through its tier_ops table (tier.h). */
 #ifndef LLCT_CAPTURE_INSTR_H
 #define LLCT_CAPTURE_INSTR_H
 
@@ -153,6 +153,15 @@ void instr_view_at(struct capture_device *c, const struct slot *sl, struct site_
 /* Where site s's accesses go for element elem (instr_draw.c): its view or buffer range. */
 void instr_draw_site(struct capture_device *c, const struct pipe *p, size_t s, uint32_t elem,
 		     struct site_at *a);
+/* A sample's, fetch's or gather's texel lines (at most 16, in lines) of a's image: the one or
+ * 2 x 2 texels the sampler's filter reads, on the nearest level or the two a linear mip filter
+ * blends (instr_expand.c); third: the layer or cube words of its prefix, or NULL. */
+uint32_t instr_texel_lines(const struct llct_spirv_site *st, struct site_at *a, uint32_t L,
+			   uint32_t u_bits, uint32_t v_bits, uint32_t lod_bits,
+			   const uint32_t *third, uint64_t *lines);
+/* The expansion's threads (instr_crew.h), made at the first call that wants them when the
+ * setting gives more than one; NULL: this thread alone. */
+struct instr_crew *instr_expand_crew(struct capture_device *c);
 /* A sample's, fetch's or gather's texels as TEX line accesses (instr_expand.c): the one or 2 x 2
  * texels the sampler's filter reads, on the nearest level or the two a linear mip filter
  * blends. */
@@ -168,7 +177,8 @@ uint64_t instr_storage_line(const struct img *im, const struct llct_spirv_site *
  * records. */
 int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct pipe *p,
 		       struct instr_result *res);
-/* The expansion of a dispatch: its records as line accesses; -1 when it has none. */
+/* The expansion of a dispatch (instr_dispatch.c): its records as line accesses; -1 when it has
+ * none. */
 int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 		  const struct pipe *p, struct instr_result *res);
 

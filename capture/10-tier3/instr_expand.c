@@ -120,6 +120,13 @@ static uint32_t texel_lines(const struct llct_spirv_site *st, struct site_at *a,
 	return n;
 }
 
+uint32_t instr_texel_lines(const struct llct_spirv_site *st, struct site_at *a, uint32_t L,
+			   uint32_t u_bits, uint32_t v_bits, uint32_t lod_bits,
+			   const uint32_t *third, uint64_t *lines)
+{
+	return texel_lines(st, a, L, u_bits, v_bits, lod_bits, third, lines);
+}
+
 void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, struct site_at *a,
 		  uint32_t L, uint32_t u_bits, uint32_t v_bits, uint32_t lod_bits,
 		  const uint32_t *third, uint32_t sm, uint64_t *prev)
@@ -549,9 +556,15 @@ static struct instr_draw_job *job_of(struct capture_device *c)
 		if (c->t3->job)
 			memset(c->t3->job, 0, sizeof(struct instr_draw_job));
 	}
+	instr_expand_crew(c);
+	return c->t3->job;
+}
+
+struct instr_crew *instr_expand_crew(struct capture_device *c)
+{
 	if (!c->t3->crew && c->t3->expand_threads > 1)
 		c->t3->crew = instr_crew_start(c->t3->expand_threads);
-	return c->t3->job;
+	return c->t3->crew;
 }
 
 /* The draw's own allocations of its lanes freed, their counts added to the device's and res's
