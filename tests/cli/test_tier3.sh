@@ -316,15 +316,17 @@ done
 LLCT_CAPTURE_ASYNC=0 "$LLCTRACE" capture -q -t 3 -f 6-8 -o "$T/z0.llct" -- "$AHEAD" 12 >/dev/null 2>&1
 [ -s "$T/z1.llct" ] && same3 "$T/z1.llct" "$T/z0.llct" && ok || bad "tier 3 ahead: lines or kernels differ with expansion on its own thread"
 
-# a big draw's records worked out on several threads (LLCT_CAPTURE_EXPAND_THREADS) give the
-# trace byte for byte that one thread gives: lavapipe on one thread (LP_NUM_THREADS=0) writes the
-# records in the same order every run, so the traces can be compared whole (the scene's draws
-# make 65,536 records each: two windows of the expansion's)
+# a big draw's and a big dispatch's records worked out on several threads
+# (LLCT_CAPTURE_EXPAND_THREADS) give the trace byte for byte that one thread gives: lavapipe on
+# one thread (LP_NUM_THREADS=0) writes the records in the same order every run, so the traces
+# can be compared whole (the scene's draws make 65,536 records each: two windows of the
+# expansion's; its dispatch 524,288: sixteen)
 for n in 1 3; do
 	LP_NUM_THREADS=0 LLCT_CAPTURE_EXPAND_THREADS=$n "$LLCTRACE" capture -q -t 3 -b submit -o "$T/e$n.llct" -- "$SCENE" 3 >/dev/null 2>&1
 done
 [ "$(q "$T/e3.llct" "SELECT value FROM settings WHERE key = 'capture.expand_threads'")" = 3 ] && ok || bad "capture.expand_threads: $(q "$T/e3.llct" "SELECT value FROM settings WHERE key = 'capture.expand_threads'")"
 [ "$(q "$T/e3.llct" "SELECT max(json_extract(params, '\$.records')) FROM kernels WHERE kind = 'draw'")" -gt 32768 ] && ok || bad "the scene's draws are too small for two windows"
+[ "$(q "$T/e3.llct" "SELECT min(json_extract(params, '\$.records')) FROM kernels WHERE kind = 'dispatch'")" -gt 65536 ] && ok || bad "the scene's dispatches are too small for several windows"
 [ -s "$T/e1.llct" ] && cmp -s <("$LLCTRACE" dump --csv "$T/e1.llct") <("$LLCTRACE" dump --csv "$T/e3.llct") &&
 	[ "$(q "$T/e1.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" = "$(q "$T/e3.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" ] && ok ||
 	bad "tier 3 scene: the trace differs with the records worked out on 3 threads"
