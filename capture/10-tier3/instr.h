@@ -53,7 +53,7 @@ struct tier3_state {
 	struct instr_draw_job
 	    *job;                /* instr_expand.c's: a draw's expansion, kept from draw to draw */
 	struct instr_crew *crew; /* its threads (instr_crew.h; NULL: one thread) */
-	double lanes_s; /* seconds working out draws' records' touches, summed over threads */
+	double lanes_s;          /* seconds working out records' touches, summed over threads */
 };
 
 struct llct_spirv_site;

@@ -70,9 +70,9 @@ static void note(struct capture_device *c, struct llct_writer *w)
 	char v[24];
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)c->t3->twins_outside);
 	llct_writer_set(w, "capture.twin_submissions_outside", v);
-	/* the seconds of the expansion that work out draws' records' touches, which run on
-	   several threads, summed over them (the rest is one thread's: walking, rasterizing,
-	   reading the record rooms, handing the touches to the model in order) */
+	/* the seconds of the expansion that work out draws' and dispatches' records' touches,
+	   which run on several threads, summed over them (the rest is one thread's: walking,
+	   rasterizing, reading the record rooms, handing the touches to the model in order) */
 	snprintf(v, sizeof(v), "%.3f", c->t3->lanes_s);
 	llct_writer_set(w, "capture.seconds.tier3_lanes", v);
 	/* runs: the records their leads sent, the loads those stood for, and those of more than
