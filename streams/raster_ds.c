@@ -69,6 +69,23 @@ static inline uint32_t block_mask(const uint8_t m[BLK * BLK])
 	return row_bits(w[0]) | row_bits(w[1]) << 8;
 }
 
+/* A passing sample's depth d written at z->depth[at] (pixel (px, py)): the bounds of what the
+ * primitive wrote in the tile, and the tile's own widened to hold it where the stored value
+ * changes (*changed |= 1, and 2 when a bound moved). */
+static inline void depth_write(struct ctx *c, struct llct_zbuf *z, size_t at, uint32_t px,
+			       uint32_t py, float d, int *changed)
+{
+	float o = z->depth[at];
+	c->zw_n++; /* samples this primitive wrote in the tile */
+	c->zw_lo = d < c->zw_lo ? d : c->zw_lo;
+	c->zw_hi = d > c->zw_hi ? d : c->zw_hi;
+	if (o != d) {
+		size_t ti = (size_t)(py / LLCT_HIZ_TILE) * z->tiles_x + px / LLCT_HIZ_TILE;
+		z->depth[at] = d;
+		*changed |= 1 | llct_zbuf_widen(z, ti, d) << 1;
+	}
+}
+
 uint32_t raster_ds_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
 			 const uint8_t *cov, uint32_t covm, int verdict, uint32_t *passm,
 			 uint32_t *zr_m, uint32_t *zw_m, uint32_t *sw_m, int *changed)
@@ -121,16 +138,7 @@ uint32_t raster_ds_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t
 			ok |= (uint8_t)(1u << s);
 			if (c->dwrite) {
 				zw[i] = 1; /* the line is written, if with the same value */
-				float o = z->depth[at + s];
-				c->zw_n++; /* samples this primitive wrote in the tile */
-				c->zw_lo = d < c->zw_lo ? d : c->zw_lo;
-				c->zw_hi = d > c->zw_hi ? d : c->zw_hi;
-				if (o != d) { /* the tile's bounds widen to hold it */
-					size_t ti = (size_t)(py / LLCT_HIZ_TILE) * z->tiles_x +
-						    px / LLCT_HIZ_TILE;
-					z->depth[at + s] = d;
-					*changed |= 1 | llct_zbuf_widen(z, ti, d) << 1;
-				}
+				depth_write(c, z, at + s, px, py, d, changed);
 			}
 		}
 		pass[i] = ok;
@@ -183,15 +191,7 @@ uint32_t raster_ds_single(struct ctx *c, const struct tri *t, int32_t bx, int32_
 		if (!read_z)
 			d = tri_depth(c, t, px + ox, py + oy);
 		wm |= bit; /* the line is written, if with the same value */
-		float o = z->depth[at];
-		c->zw_n++; /* samples this primitive wrote in the tile */
-		c->zw_lo = d < c->zw_lo ? d : c->zw_lo;
-		c->zw_hi = d > c->zw_hi ? d : c->zw_hi;
-		if (o != d) { /* the tile's bounds widen to hold it */
-			size_t ti = (size_t)(py / LLCT_HIZ_TILE) * z->tiles_x + px / LLCT_HIZ_TILE;
-			z->depth[at] = d;
-			*changed |= 1 | llct_zbuf_widen(z, ti, d) << 1;
-		}
+		depth_write(c, z, at, px, py, d, changed);
 	}
 	*passm = pm, *zr_m = rm, *zw_m = wm, *sw_m = sm;
 	return n;

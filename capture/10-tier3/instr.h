@@ -159,6 +159,8 @@ void instr_draw_site(struct capture_device *c, const struct pipe *p, size_t s, u
 uint32_t instr_texel_lines(const struct llct_spirv_site *st, struct site_at *a, uint32_t L,
 			   uint32_t u_bits, uint32_t v_bits, uint32_t lod_bits,
 			   const uint32_t *third, uint64_t *lines);
+/* Room in *t (*cap touches) for want: 0, or -1 out of memory (instr_expand.c). */
+int instr_touches_room(struct llct_fp_access **t, size_t *cap, size_t want);
 /* The expansion's threads (instr_crew.h), made at the first call that wants them when the
  * setting gives more than one; NULL: this thread alone. */
 struct instr_crew *instr_expand_crew(struct capture_device *c);

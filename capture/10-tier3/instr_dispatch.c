@@ -243,14 +243,9 @@ struct djob {
 static void dput(struct dlane *ln, uint64_t line_addr, int stream, int op, uint32_t sm,
 		 uint32_t site, int same_skip)
 {
-	if (ln->n == ln->cap) {
-		size_t cap = ln->cap ? 2 * ln->cap : 4096;
-		struct llct_fp_access *t = realloc(ln->t, cap * sizeof(*t));
-		if (!t) {
-			ln->oom = 1;
-			return;
-		}
-		ln->t = t, ln->cap = cap;
+	if (ln->n == ln->cap && instr_touches_room(&ln->t, &ln->cap, ln->n + 1)) {
+		ln->oom = 1;
+		return;
 	}
 	ln->t[ln->n++] = (struct llct_fp_access){
 	    line_addr, sm, site, (uint8_t)stream, (uint8_t)op, (uint8_t)same_skip, 0};

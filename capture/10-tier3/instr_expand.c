@@ -212,17 +212,26 @@ struct draw_x {
 	int serial; /* a site is looked up record by record under the lock: one lane */
 };
 
+int instr_touches_room(struct llct_fp_access **t, size_t *cap, size_t want)
+{
+	size_t c = *cap ? *cap : 4096;
+	while (c < want)
+		c *= 2;
+	if (c == *cap)
+		return 0;
+	struct llct_fp_access *g = realloc(*t, c * sizeof(*g));
+	if (!g)
+		return -1;
+	*t = g, *cap = c;
+	return 0;
+}
+
 static void put(struct lane *ln, uint64_t line, int stream, int op, uint32_t sm, uint32_t site,
 		int tex, unsigned co)
 {
-	if (ln->n == ln->cap) {
-		size_t cap = ln->cap ? 2 * ln->cap : 4096;
-		struct llct_fp_access *t = realloc(ln->t, cap * sizeof(*t));
-		if (!t) {
-			ln->oom = 1;
-			return;
-		}
-		ln->t = t, ln->cap = cap;
+	if (ln->n == ln->cap && instr_touches_room(&ln->t, &ln->cap, ln->n + 1)) {
+		ln->oom = 1;
+		return;
 	}
 	ln->t[ln->n++] = (struct llct_fp_access){
 	    line, sm, site, (uint8_t)stream, (uint8_t)op, (uint8_t)tex, (uint8_t)co};
@@ -231,17 +240,10 @@ static void put(struct lane *ln, uint64_t line, int stream, int op, uint32_t sm,
 /* Room for k more touches: 0, or -1 (ln->oom) when there is none. */
 static int reserve(struct lane *ln, size_t k)
 {
-	size_t cap = ln->cap ? ln->cap : 4096;
-	while (cap < ln->n + k)
-		cap *= 2;
-	if (cap == ln->cap)
-		return 0;
-	struct llct_fp_access *t = realloc(ln->t, cap * sizeof(*t));
-	if (!t) {
+	if (instr_touches_room(&ln->t, &ln->cap, ln->n + k)) {
 		ln->oom = 1;
 		return -1;
 	}
-	ln->t = t, ln->cap = cap;
 	return 0;
 }
 
