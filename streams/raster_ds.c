@@ -69,6 +69,20 @@ static inline uint32_t block_mask(const uint8_t m[BLK * BLK])
 	return row_bits(w[0]) | row_bits(w[1]) << 8;
 }
 
+/* One sample's stencil test and update (dp: its depth test passed): whether the stencil test
+ * passed; *changed, whether the stored value changed. */
+static inline int stencil_step(const struct llct_stencil_face *f, uint8_t *stored, int dp,
+			       int *changed)
+{
+	uint8_t old = *stored;
+	int sp = stencil_pass(f, old);
+	uint8_t nv = stencil_op(f, !sp ? f->fail : !dp ? f->depth_fail : f->pass, old);
+	*changed = nv != old;
+	if (nv != old)
+		*stored = nv;
+	return sp;
+}
+
 /* A passing sample's depth d written at z->depth[at] (pixel (px, py)): the bounds of what the
  * primitive wrote in the tile, and the tile's own widened to hold it where the stored value
  * changes (*changed |= 1, and 2 when a bound moved). */
@@ -118,17 +132,8 @@ uint32_t raster_ds_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t
 			if (c->stest && z->stencil) {
 				const struct llct_stencil_face *f =
 				    t->front ? &st->front : &st->back;
-				uint8_t old = z->stencil[at + s];
-				int sp = stencil_pass(f, old);
-				uint8_t nv = stencil_op(f,
-							!sp   ? f->fail
-							: !dp ? f->depth_fail
-							      : f->pass,
-							old);
-				if (nv != old) {
-					z->stencil[at + s] = nv;
-					sw[i] = 1;
-				}
+				int ch, sp = stencil_step(f, &z->stencil[at + s], dp, &ch);
+				sw[i] |= (uint8_t)ch;
 				dp = dp && sp;
 			}
 			if (c->dtest && verdict == 0)
@@ -170,17 +175,8 @@ uint32_t raster_ds_single(struct ctx *c, const struct tri *t, int32_t bx, int32_
 			rm |= bit;
 		}
 		if (sten) {
-			uint8_t old = z->stencil[at];
-			int sp = stencil_pass(f, old);
-			uint8_t nv = stencil_op(f,
-						!sp   ? f->fail
-						: !dp ? f->depth_fail
-						      : f->pass,
-						old);
-			if (nv != old) {
-				z->stencil[at] = nv;
-				sm |= bit;
-			}
+			int ch, sp = stencil_step(f, &z->stencil[at], dp, &ch);
+			sm |= ch ? bit : 0;
 			dp = dp && sp;
 		}
 		if (!dp)
