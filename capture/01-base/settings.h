@@ -35,9 +35,9 @@ struct capture_settings {
 				  UINT32_MAX ("all"): every recording until the range ends */
 	uint32_t raster_threads; /* LLCT_CAPTURE_RASTER_THREADS: tiers 2 and 3 rasterize big
 				    draws on this many threads [0: the CPUs online, at most 8] */
-	uint32_t expand_threads; /* LLCT_CAPTURE_EXPAND_THREADS: tier 3 works out a big draw's
-				    records' accesses on this many threads [0: the CPUs online but
-				    one] */
+	uint32_t expand_threads; /* LLCT_CAPTURE_EXPAND_THREADS: tier 3 works out draws' and
+				    dispatches' records' accesses on this many threads [0: the
+				    CPUs online but one] */
 	char dump_depth[512];    /* LLCT_CAPTURE_DUMP_DEPTH */
 	int no_fragment_counts;  /* LLCT_CAPTURE_NO_FRAGMENT_COUNTS */
 	int sync;                /* LLCT_CAPTURE_ASYNC=0: expand on the submitting thread */

@@ -35,7 +35,7 @@ struct tier3_state {
 	uint32_t *fidx_spare;
 	size_t fidx_spare_cap;
 	uint64_t rooms_made, rooms_reused; /* draw-record rooms allocated, and taken from pool */
-	unsigned expand_threads; /* a big draw's records worked out on this many threads */
+	unsigned expand_threads; /* records worked out on this many threads (instr_crew.c) */
 	uint64_t twins_outside;  /* submissions outside the frames captured that ran twins */
 	/* LLCT_CAPTURE_COALESCE_STATS: what a subgroup coalescer would drop (instr_coalesce.h):
 	 * sample, buffer and vertex buffer records (CO_*), those of 8- and 32-lane groups whose
