@@ -164,12 +164,6 @@ int instr_touches_room(struct llct_fp_access **t, size_t *cap, size_t want);
 /* The expansion's threads (instr_crew.h), made at the first call that wants them when the
  * setting gives more than one; NULL: this thread alone. */
 struct instr_crew *instr_expand_crew(struct capture_device *c);
-/* A sample's, fetch's or gather's texels as TEX line accesses (instr_expand.c): the one or 2 x 2
- * texels the sampler's filter reads, on the nearest level or the two a linear mip filter
- * blends. */
-void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, struct site_at *a,
-		  uint32_t L, uint32_t u_bits, uint32_t v_bits, uint32_t lod_bits,
-		  const uint32_t *third, uint32_t sm, uint64_t *prev);
 /* The line of a storage image texel (x, y) of view (mip, layer) of im: an arrayed view's layer
  * layer + third, a 3D image's slice third; *m is mapped for *at_layer (UINT32_MAX: not yet). */
 uint64_t instr_storage_line(const struct img *im, const struct llct_spirv_site *st, uint32_t L,

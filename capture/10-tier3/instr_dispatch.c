@@ -5,7 +5,7 @@
  * LLCT_CAPTURE_EXPAND_THREADS), each lane with its own copy of the sites' state, then handed
  * to the model in the records' order, so the trace is the same for any number of threads; a
  * dispatch whose sites are looked up record by record (an element given at run time, a device
- * address) is expanded one record at a time on the expansion's thread. */
+ * address) is expanded by one lane on the expansion's thread, which looks them up. */
 #include "instr.h"
 #include "instr_crew.h"
 #include "spirv.h"
@@ -51,27 +51,6 @@ static void site_base(struct capture_device *c, const struct llct_spirv_site *st
 			: LLCT_STREAM_CS;
 }
 
-/* A dispatch's buffer access: lines first..last of b read and/or written by SM sm, skipped
- * where it is the one line the access before touched the same way (a SIMD group's lanes mostly
- * repeat their neighbour's line: a hit anyway). */
-static void buffer_touches(struct capture_device *c, const struct llct_spirv_site *st,
-			   const struct base *b, uint64_t first, uint64_t last, uint32_t sm,
-			   uint64_t *prev_line, uint32_t *prev_key)
-{
-	uint32_t L = llct_fp_line_size(c->out->fp);
-	uint32_t key = sm << 8 | (uint32_t)b->stream << 4 | st->kind;
-	if (first == last && first == *prev_line && key == *prev_key)
-		return;
-	*prev_line = first == last ? first : UINT64_MAX;
-	*prev_key = key;
-	for (uint64_t l = first; l <= last; l++) {
-		if (llct_spirv_site_reads(st->kind))
-			llct_fp_touch(c->out->fp, l * L, b->stream, LLCT_OP_READ, sm, 1);
-		if (llct_spirv_site_writes(st->kind))
-			llct_fp_touch(c->out->fp, l * L, b->stream, LLCT_OP_WRITE, sm, 1);
-	}
-}
-
 int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct pipe *p,
 		       struct instr_result *res)
 {
@@ -88,134 +67,6 @@ int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct p
 	return 0;
 }
 
-/* The records one at a time on this thread, straight to the model: a dispatch whose sites are
- * looked up record by record (an element given at run time, a device address). base: each
- * site's buffer or storage image, looked up once where the element is fixed. */
-static void records_serial(struct capture_device *c, const struct pipe *p, const struct crec *r,
-			   uint32_t kept, struct base *base, struct instr_result *res)
-{
-	uint32_t L = llct_fp_line_size(c->out->fp), n_sms = c->n_sms ? c->n_sms : 1;
-	/* the access before, to skip its exact repeats: the same line, kind and stream by the
-	   same SM hits the line it just left in that SM's cache, so the model's output is the
-	   same without them (a SIMD group's lanes mostly repeat their neighbour's line) */
-	uint64_t prev_line = UINT64_MAX, prev_tex = UINT64_MAX;
-	uint32_t prev_key = UINT32_MAX;
-	struct site_at tex = {0}; /* the sampled image of the site just expanded */
-	size_t tex_site = SIZE_MAX;
-	const uint32_t *pre = NULL; /* a prefix: a sample's (u, v), a device address's (lo, hi) */
-	struct bda_cache bk = {0};
-	/* the trace's numbers of the sites: records name the instruction that made them */
-	uint32_t site0 = capture_trace_sites(c, p->id, 1, p->tw.sites, p->tw.n_sites, 0);
-	for (uint32_t i = 0; i < kept; i++) {
-		const uint32_t *rec = r->map + 2 + 3 * (size_t)i, *x = pre;
-		uint32_t site = rec[0] & 4095, elem = rec[0] >> 12, off = rec[1];
-		pre = NULL;
-		if (site == LLCT_SPIRV_PREFIX_SITE) {
-			pre = rec;
-			continue;
-		}
-		llct_fp_set_site(c->out->fp, site0 && site < p->tw.n_sites ? site0 + site : 0);
-		if (site < p->tw.n_sites && p->tw.sites[site].kind >= LLCT_SPIRV_SAMPLE &&
-		    !llct_spirv_site_image(p->tw.sites[site].kind)) { /* a sample: TEX */
-			const struct llct_spirv_site *st = &p->tw.sites[site];
-			uint32_t el =
-			    st->element == LLCT_SPIRV_ELEMENT_IN_RECORD ? elem : st->element;
-			if (p->tw.tex_partial || !x) {
-				res->unplaced += !p->tw.tex_partial;
-				continue;
-			}
-			if (tex_site != site || tex.elem != el) {
-				struct dset *ds =
-				    st->set < 8 ? capture_hmap_get(&c->ps->sets,
-								   c->walk->cur_set[1][st->set])
-						: NULL;
-				struct slot *sl =
-				    ds ? capture_find_slot(ds, st->binding, el) : NULL;
-				memset(&tex, 0, sizeof(tex));
-				tex.elem = el, tex_site = site;
-				if (sl)
-					instr_view_at(c, sl, &tex);
-			}
-			if (!tex.ok) {
-				res->unplaced++;
-				continue;
-			}
-			instr_texels(c, st, &tex, L, x[1], x[2], rec[1], NULL, rec[2] % n_sms,
-				     &prev_tex);
-			continue;
-		}
-		if (site < p->tw.n_sites && p->tw.sites[site].bda) { /* a device address: CS */
-			const struct llct_spirv_site *st = &p->tw.sites[site];
-			uint32_t size = st->size ? st->size : 4, sm = rec[2] % n_sms;
-			uint64_t a;
-			if (!x ||
-			    !capture_bda_bytes(c->tr, &bk, x[1] | (uint64_t)x[2] << 32, size, &a)) {
-				res->unplaced++;
-				continue;
-			}
-			for (uint64_t l = a / L; l <= (a + size - 1) / L; l++) {
-				if (llct_spirv_site_reads(st->kind))
-					llct_fp_touch(c->out->fp, l * L, LLCT_STREAM_CS,
-						      LLCT_OP_READ, sm, 1);
-				if (llct_spirv_site_writes(st->kind))
-					llct_fp_touch(c->out->fp, l * L, LLCT_STREAM_CS,
-						      LLCT_OP_WRITE, sm, 1);
-			}
-			continue;
-		}
-		if (site < p->tw.n_sites &&
-		    p->tw.sites[site].element == LLCT_SPIRV_ELEMENT_IN_RECORD &&
-		    (!base[site].looked || base[site].elem != elem))
-			site_base(c, &p->tw.sites[site], elem, L, &base[site]);
-		if (site >= p->tw.n_sites || !base[site].ok) {
-			res->unplaced++;
-			continue;
-		}
-		const struct llct_spirv_site *st = &p->tw.sites[site];
-		uint32_t size = st->size ? st->size : 4;
-		uint64_t first, last;
-		if (llct_spirv_site_image(st->kind)) { /* a texel: x + 65536 y (layer, slice) */
-			struct base *bs = &base[site];
-			first = last = instr_storage_line(bs->im, st, L, bs->mip, bs->layer, &bs->m,
-							  &bs->at_layer, off & 0xffff, off >> 16,
-							  st->prefix && x ? x[1] : 0) /
-				       L;
-		} else if ((uint64_t)off + size > base[site].size) { /* past the range */
-			res->unplaced++;
-			continue;
-		} else {
-			first = (base[site].addr + off) / L;
-			last = (base[site].addr + off + size - 1) / L;
-		}
-		uint32_t sm = rec[2] % n_sms;
-		buffer_touches(c, st, &base[site], first, last, sm, &prev_line, &prev_key);
-		if (!st->run)
-			continue;
-		/* a run's record (spirv.h): each following load's bytes at its constant offset,
-		   in the program's order, with its own site (a subgroup is in one workgroup, so on
-		   one SM: lane by lane is load by load there) */
-		c->t3->run_records++, c->t3->run_accesses++; /* the lead's access, then the rest */
-		for (uint32_t j = 1; j <= st->run; j++) {
-			uint32_t fs = site + j;
-			const struct llct_spirv_site *ft =
-			    fs < p->tw.n_sites ? &p->tw.sites[fs] : NULL;
-			uint32_t fsize = ft && ft->size ? ft->size : 4;
-			if (!ft || !base[fs].ok || (uint64_t)ft->off + fsize > base[fs].size) {
-				res->unplaced++;
-				continue;
-			}
-			c->t3->run_accesses++;
-			llct_fp_set_site(c->out->fp, site0 ? site0 + fs : 0);
-			buffer_touches(c, ft, &base[fs], (base[fs].addr + ft->off) / L,
-				       (base[fs].addr + ft->off + fsize - 1) / L, sm, &prev_line,
-				       &prev_key);
-		}
-	}
-	llct_fp_set_site(c->out->fp, 0);
-}
-
-/* ---- a dispatch's windows on the crew's threads ---- */
-
 #define DWINDOW 32768 /* records (prefixes counted) a lane takes a round */
 
 /* A lane: its window, records [first, end), its own copies of the sites' state (a storage
@@ -224,6 +75,7 @@ static void records_serial(struct capture_device *c, const struct pipe *p, const
 struct dlane {
 	struct base *base;
 	struct site_at *tex;
+	struct bda_cache bk; /* device addresses (a serial dispatch's one lane) */
 	struct llct_fp_access *t;
 	size_t n, cap;
 	int oom;
@@ -232,8 +84,11 @@ struct dlane {
 	double secs;
 };
 
-/* What every lane reads of the dispatch. */
+/* What every lane reads of the dispatch (serial: its sites are looked up record by record, with
+ * the lock, so its one lane runs on the expansion's thread). */
 struct djob {
+	struct capture_device *c;
+	int serial;
 	const struct pipe *p;
 	const uint32_t *map; /* the records, 3 words each from map + 2 */
 	uint32_t L, n_sms, site0;
@@ -251,8 +106,11 @@ static void dput(struct dlane *ln, uint64_t line_addr, int stream, int op, uint3
 	    line_addr, sm, site, (uint8_t)stream, (uint8_t)op, (uint8_t)same_skip, 0};
 }
 
-/* buffer_touches' accesses, as touches (the same exact repeats left out, from the window's
- * start: one more at a window's start is a hit that changes nothing). */
+/* A buffer access's lines first..last of b, read and/or written by SM sm, as touches; left out
+ * where it is the one line the access before touched the same way (a SIMD group's lanes mostly
+ * repeat their neighbour's line: the same line, kind and stream by the same SM hits the line it
+ * just left in that SM's cache, so the model's output is the same without it; the access before
+ * is the window's, so one more at a window's start is such a hit too). */
 static void dbuffer(struct dlane *ln, const struct llct_spirv_site *st, const struct base *b,
 		    uint64_t first, uint64_t last, uint32_t sm, uint32_t L, uint32_t site,
 		    uint64_t *prev_line, uint32_t *prev_key)
@@ -270,9 +128,23 @@ static void dbuffer(struct dlane *ln, const struct llct_spirv_site *st, const st
 	}
 }
 
-/* Lane k's window: records_serial's rules, record by record, as touches (a sample's texels
- * skipped where they repeat the line the SM read just before, as instr_texels does, by the
- * model's batch). */
+/* Where sample site st's element el is: its view and sampler (a->ok when the view is known). */
+static void dispatch_view(struct capture_device *c, const struct llct_spirv_site *st, uint32_t el,
+			  struct site_at *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->looked = 1, a->elem = el;
+	struct dset *ds =
+	    st->set < 8 ? capture_hmap_get(&c->ps->sets, c->walk->cur_set[1][st->set]) : NULL;
+	struct slot *sl = ds ? capture_find_slot(ds, st->binding, el) : NULL;
+	if (sl)
+		instr_view_at(c, sl, a);
+}
+
+/* Lane k's window, record by record, as touches: a sample's texels by the SM of its workgroup
+ * (where they repeat the line the SM read just before, the model's batch skips them), a
+ * buffer's or storage image's lines, a run's loads after its lead's, a device address's lines;
+ * an element given at run time looked up again when it changes (serial dispatches only). */
 static void dlane_walk(void *ctx, unsigned k)
 {
 	struct djob *j = ctx;
@@ -295,9 +167,18 @@ static void dlane_walk(void *ctx, unsigned k)
 		}
 		uint32_t tsite = j->site0 && site < p->tw.n_sites ? j->site0 + site : 0;
 		const struct llct_spirv_site *st = site < p->tw.n_sites ? &p->tw.sites[site] : NULL;
+		uint32_t el = !st                                           ? 0
+			      : st->element == LLCT_SPIRV_ELEMENT_IN_RECORD ? rec[0] >> 12
+									    : st->element;
 		if (st && st->kind >= LLCT_SPIRV_SAMPLE && !llct_spirv_site_image(st->kind)) {
-			if (p->tw.tex_partial || !x || !ln->tex[site].ok) { /* a sample: TEX */
+			if (p->tw.tex_partial || !x) { /* a sample: TEX */
 				ln->unplaced += !p->tw.tex_partial;
+				continue;
+			}
+			if (j->serial && (!ln->tex[site].looked || ln->tex[site].elem != el))
+				dispatch_view(j->c, st, el, &ln->tex[site]);
+			if (!ln->tex[site].ok) {
+				ln->unplaced++;
 				continue;
 			}
 			uint64_t lines[16];
@@ -307,7 +188,27 @@ static void dlane_walk(void *ctx, unsigned k)
 				dput(ln, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, tsite, 1);
 			continue;
 		}
+		if (st && st->bda) { /* a device address (its prefix): CS */
+			uint32_t size = st->size ? st->size : 4;
+			uint64_t a;
+			if (!x || !capture_bda_bytes(j->c->tr, &ln->bk, x[1] | (uint64_t)x[2] << 32,
+						     size, &a)) {
+				ln->unplaced++;
+				continue;
+			}
+			for (uint64_t l = a / L; l <= (a + size - 1) / L; l++) {
+				if (llct_spirv_site_reads(st->kind))
+					dput(ln, l * L, LLCT_STREAM_CS, LLCT_OP_READ, sm, tsite, 0);
+				if (llct_spirv_site_writes(st->kind))
+					dput(ln, l * L, LLCT_STREAM_CS, LLCT_OP_WRITE, sm, tsite,
+					     0);
+			}
+			continue;
+		}
 		struct base *bs = st ? &ln->base[site] : NULL;
+		if (bs && j->serial && st->element == LLCT_SPIRV_ELEMENT_IN_RECORD &&
+		    (!bs->looked || bs->elem != el))
+			site_base(j->c, st, el, L, bs);
 		if (!bs || !bs->ok) {
 			ln->unplaced++;
 			continue;
@@ -349,19 +250,21 @@ static void dlane_walk(void *ctx, unsigned k)
 	ln->secs += capture_mono_s() - t0;
 }
 
-/* records_serial's expansion in windows on the crew's threads (base: every site's, looked up):
- * 0, or -1 out of memory. */
+/* The dispatch's records in windows, on the crew's threads but for a serial dispatch, and their
+ * touches to the model in order (base: the sites' whose element is fixed, looked up): 0, or -1
+ * out of memory. */
 static int records_lanes(struct capture_device *c, const struct pipe *p, const struct crec *r,
-			 uint32_t kept, const struct base *base, struct instr_result *res)
+			 uint32_t kept, const struct base *base, int serial,
+			 struct instr_result *res)
 {
-	struct instr_crew *crew = instr_expand_crew(c);
-	unsigned n = kept > DWINDOW ? c->t3->expand_threads : 1;
+	struct instr_crew *crew = serial ? NULL : instr_expand_crew(c);
+	unsigned n = kept > DWINDOW && !serial ? c->t3->expand_threads : 1;
 	n = n < 1 ? 1 : n > 16 ? 16 : n;
 	size_t n_sites = p->tw.n_sites ? p->tw.n_sites : 1;
 	struct dlane lanes[16];
 	memset(lanes, 0, sizeof(lanes));
-	struct djob j = {p, r->map, llct_fp_line_size(c->out->fp), c->n_sms ? c->n_sms : 1,
-			 0, lanes};
+	struct djob j = {
+	    c, serial, p, r->map, llct_fp_line_size(c->out->fp), c->n_sms ? c->n_sms : 1, 0, lanes};
 	int oom = 0;
 	for (unsigned k = 0; k < n && !oom; k++) {
 		lanes[k].base = malloc(n_sites * sizeof(*lanes[k].base));
@@ -370,18 +273,14 @@ static int records_lanes(struct capture_device *c, const struct pipe *p, const s
 		if (!oom)
 			memcpy(lanes[k].base, base, p->tw.n_sites * sizeof(*base));
 	}
-	/* each sampled site's view, looked up once (the element is fixed), each lane its copy */
+	/* each sampled site's view, looked up once where the element is fixed, each lane its copy
+	 */
 	for (size_t s = 0; !oom && s < p->tw.n_sites; s++) {
 		const struct llct_spirv_site *st = &p->tw.sites[s];
-		if (st->kind < LLCT_SPIRV_SAMPLE || llct_spirv_site_image(st->kind))
+		if (st->kind < LLCT_SPIRV_SAMPLE || llct_spirv_site_image(st->kind) ||
+		    st->element == LLCT_SPIRV_ELEMENT_IN_RECORD)
 			continue;
-		struct dset *ds = st->set < 8
-				      ? capture_hmap_get(&c->ps->sets, c->walk->cur_set[1][st->set])
-				      : NULL;
-		struct slot *sl = ds ? capture_find_slot(ds, st->binding, st->element) : NULL;
-		lanes[0].tex[s].elem = st->element;
-		if (sl)
-			instr_view_at(c, sl, &lanes[0].tex[s]);
+		dispatch_view(c, st, st->element, &lanes[0].tex[s]);
 		for (unsigned k = 1; k < n; k++)
 			lanes[k].tex[s] = lanes[0].tex[s];
 	}
@@ -438,11 +337,7 @@ int instr_records(struct capture_device *c, struct cbuf *b, const struct cmd *m,
 		if (p->tw.sites[s].element != LLCT_SPIRV_ELEMENT_IN_RECORD)
 			site_base(c, &p->tw.sites[s], p->tw.sites[s].element, L, &base[s]);
 	}
-	int rc = 0;
-	if (serial)
-		records_serial(c, p, r, kept, base, res);
-	else
-		rc = records_lanes(c, p, r, kept, base, res);
+	int rc = records_lanes(c, p, r, kept, base, serial, res);
 	free(base);
 	return rc;
 }

@@ -127,21 +127,6 @@ uint32_t instr_texel_lines(const struct llct_spirv_site *st, struct site_at *a, 
 	return texel_lines(st, a, L, u_bits, v_bits, lod_bits, third, lines);
 }
 
-void instr_texels(struct capture_device *c, const struct llct_spirv_site *st, struct site_at *a,
-		  uint32_t L, uint32_t u_bits, uint32_t v_bits, uint32_t lod_bits,
-		  const uint32_t *third, uint32_t sm, uint64_t *prev)
-{
-	uint64_t lines[16];
-	uint32_t nl = texel_lines(st, a, L, u_bits, v_bits, lod_bits, third, lines);
-	for (uint32_t q = 0; q < nl; q++) {
-		uint64_t key = lines[q] ^ (uint64_t)sm << 58;
-		if (key == *prev) /* the line just touched by this SM: a hit anyway */
-			continue;
-		*prev = key;
-		llct_fp_touch(c->out->fp, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, 1);
-	}
-}
-
 /* ---- a draw's records ---- */
 
 /* A record's accesses of the footprint model ("touches", struct llct_fp_access) are handed to
