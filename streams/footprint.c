@@ -186,6 +186,11 @@ static void out(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint
 	fp->emitted++;
 }
 
+void llct_fp_out(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint32_t sm)
+{
+	out(fp, line_addr, stream, op, sm);
+}
+
 /* One access of SM `sm` to a line, through its render cache for the stream if asked. */
 static void touch(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint32_t sm,
 		  int cached)

@@ -40,6 +40,18 @@ struct llct_fp {
 void llct_fp_miss(struct llct_fp *fp, rc_line *e, uint64_t line_addr, int stream, int op,
 		  uint32_t sm);
 
+/* A record of SM sm's access to a line, as the model's buffer takes them (not cached). */
+void llct_fp_out(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint32_t sm);
+
+/* SM sm's entry for the line in a render cache rc of n lines an SM (direct mapped). */
+static inline rc_line *llct_fp_rc_entry(const struct llct_fp *fp, rc_line *rc, uint32_t n,
+					uint64_t line_addr, uint32_t sm)
+{
+	uint64_t key = fp->line_shift < 64 ? line_addr >> fp->line_shift : line_addr / fp->c.line;
+	uint64_t h = key * 0x9e3779b1u >> 7;
+	return &rc[(size_t)sm * n + ((n & (n - 1)) ? h % n : h & (n - 1))];
+}
+
 /* llct_fp_touch for a cached access of an SM already in range (sm < n_sms). */
 static inline void llct_fp_touch_rc(struct llct_fp *fp, uint64_t line_addr, int stream, int op,
 				    uint32_t sm)
@@ -50,9 +62,7 @@ static inline void llct_fp_touch_rc(struct llct_fp *fp, uint64_t line_addr, int 
 		llct_fp_touch(fp, line_addr, stream, op, sm, 1);
 		return;
 	}
-	uint64_t key = fp->line_shift < 64 ? line_addr >> fp->line_shift : line_addr / fp->c.line;
-	uint64_t h = key * 0x9e3779b1u >> 7;
-	rc_line *e = &rc[(size_t)sm * n + ((n & (n - 1)) ? h % n : h & (n - 1))];
+	rc_line *e = llct_fp_rc_entry(fp, rc, n, line_addr, sm);
 	if ((*e & ~(uint64_t)2) == (line_addr | 1)) {
 		fp->filtered++;
 		*e |= (uint64_t)op << 1;
@@ -73,9 +83,7 @@ static inline void llct_fp_touch_rc_rw(struct llct_fp *fp, uint64_t line_addr, i
 		llct_fp_touch(fp, line_addr, stream, LLCT_OP_WRITE, sm, 1);
 		return;
 	}
-	uint64_t key = fp->line_shift < 64 ? line_addr >> fp->line_shift : line_addr / fp->c.line;
-	uint64_t h = key * 0x9e3779b1u >> 7;
-	rc_line *e = &rc[(size_t)sm * n + ((n & (n - 1)) ? h % n : h & (n - 1))];
+	rc_line *e = llct_fp_rc_entry(fp, rc, n, line_addr, sm);
 	if ((*e & ~(uint64_t)2) == (line_addr | 1))
 		fp->filtered++; /* the read hits */
 	else

@@ -1,12 +1,14 @@
-/* test_fp_batch.c - llct_fp_touch_batch (tier 3's serial step) against the footprint model's
- * one-access calls: on random accesses cut into random batches, under the default render caches
- * and under odd ones (96 entries, 48-byte lines, a stream with none), the same records field
- * for field in the same order, the same hits and the same misses counted per tag bit; and
- * llct_fp_lines_kept against llct_fp_lines_apart. */
+/* test_fp_batch.c - llct_fp_touch_batch (tier 3's serial step) and its step split by SM
+ * (llct_fp_split_*: runs of batches, 1 to 9 jobs, some on threads, some runs batched plainly)
+ * against the footprint model's one-access calls: on random accesses cut into random batches,
+ * under the default render caches and under odd ones (96 entries, 48-byte lines, a stream with
+ * none, five SMs), the same records field for field in the same order, the same hits and the
+ * same misses counted per tag bit; and llct_fp_lines_kept against llct_fp_lines_apart. */
 #include "check.h"
 #include "llct/footprint.h"
 #include "rvec.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +64,102 @@ static void reference(struct llct_fp *fp, const struct llct_fp_access *a, size_t
 	}
 }
 
+struct split_job {
+	struct llct_fp *fp;
+	struct llct_fp_split *s;
+	unsigned k;
+};
+
+static void *split_thread(void *arg)
+{
+	struct split_job *j = arg;
+	llct_fp_split_job(j->fp, j->s, j->k);
+	return NULL;
+}
+
+/* Batches a[0..n) cut as `cut` says, in runs of 1 to 8 batches, each grouped and split over 1
+ * to 9 jobs (the jobs in a shuffled order on this thread, or every fourth run on threads of
+ * their own),
+ * or now and then batched plainly: the model's render caches carry from one run to the next. */
+static void split_runs(struct llct_fp *fp, const struct llct_fp_access *a, const size_t *cut,
+		       size_t n_cut, struct llct_fp_batch *b, unsigned *most)
+{
+	static struct llct_fp_split s;
+	static struct llct_fp_group grp[8];
+	const struct llct_fp_group *gp[8];
+	const struct llct_fp_access *ptr[8];
+	size_t len[8], off = 0;
+	uint64_t *out = NULL;
+	size_t out_cap = 0;
+	for (size_t q = 0; q < n_cut;) {
+		size_t m = 1 + next() % 8, total = 0;
+		m = m < n_cut - q ? m : n_cut - q;
+		for (size_t i = 0; i < m; i++) {
+			ptr[i] = a + off, len[i] = cut[q + i];
+			off += len[i], total += len[i];
+		}
+		q += m;
+		if (next() % 5 == 0) { /* a run batched plainly between split ones */
+			for (size_t i = 0; i < m; i++)
+				llct_fp_touch_batch(fp, ptr[i], len[i], b);
+			continue;
+		}
+		if (total > out_cap) {
+			out_cap = total * 2;
+			out = realloc(out, out_cap * sizeof(*out));
+			if (!out)
+				abort();
+		}
+		unsigned g = 1 + (unsigned)(next() % 9), order[9];
+		*most = g > *most ? g : *most;
+		for (size_t i = 0; i < m; i++) {
+			CHECK_EQ(llct_fp_group(fp, ptr[i], len[i], g, &grp[i]), 0);
+			gp[i] = &grp[i];
+		}
+		llct_fp_split_init(&s, ptr, gp, len, m, out, g, b);
+		if (q % 4 == 0) {
+			pthread_t th[9];
+			struct split_job jobs[9];
+			for (unsigned k = 0; k < g; k++) {
+				jobs[k] = (struct split_job){fp, &s, k};
+				CHECK_EQ(pthread_create(&th[k], NULL, split_thread, &jobs[k]), 0);
+			}
+			for (unsigned k = 0; k < g; k++)
+				pthread_join(th[k], NULL);
+		} else {
+			for (unsigned k = 0; k < g; k++)
+				order[k] = k;
+			for (unsigned k = g; k > 1; k--) {
+				unsigned r = (unsigned)(next() % k), t = order[k - 1];
+				order[k - 1] = order[r], order[r] = t;
+			}
+			for (unsigned k = 0; k < g; k++)
+				llct_fp_split_job(fp, &s, order[k]);
+		}
+		llct_fp_split_write(fp, &s, b);
+	}
+	for (size_t i = 0; i < 8; i++)
+		llct_fp_group_free(&grp[i]);
+	free(out);
+}
+
+/* The records of model fb (made as `how` says) those of fa one access a call gave, field for
+ * field in the same order, with the same hits and records counted. */
+static void same_output(const char *what, const char *how, const struct rvec *ra,
+			const struct rvec *rb, const struct llct_fp *fa, const struct llct_fp *fb)
+{
+	CHECK_MSG(ra->n == rb->n, "%s: %zu records one by one, %zu %s", what, ra->n, rb->n, how);
+	size_t differ = ra->n;
+	for (size_t i = 0; i < ra->n && i < rb->n && differ == ra->n; i++)
+		if (memcmp(&ra->v[i], &rb->v[i], sizeof(ra->v[i])))
+			differ = i;
+	CHECK_MSG(differ == ra->n, "%s: %s, record %zu differs", what, how, differ);
+	CHECK_MSG(llct_fp_filtered(fa) == llct_fp_filtered(fb), "%s: hits %llu and %llu %s", what,
+		  (unsigned long long)llct_fp_filtered(fa),
+		  (unsigned long long)llct_fp_filtered(fb), how);
+	CHECK(llct_fp_emitted(fa) == llct_fp_emitted(fb));
+}
+
 static void compare(const char *what, const struct llct_fp_config *c)
 {
 	enum { N = 200000 };
@@ -70,35 +168,46 @@ static void compare(const char *what, const struct llct_fp_config *c)
 	if (!a)
 		return;
 	accesses(a, N, c->line, c->n_sms);
-	struct rvec ra = {0}, rb = {0};
-	struct llct_fp *fa, *fb;
+	struct rvec ra = {0}, rb = {0}, rs = {0};
+	struct llct_fp *fa, *fb, *fs;
 	CHECK_EQ(llct_fp_create(c, rvec_collect, &ra, &fa), LLCT_OK);
 	CHECK_EQ(llct_fp_create(c, rvec_collect, &rb, &fb), LLCT_OK);
+	CHECK_EQ(llct_fp_create(c, rvec_collect, &rs, &fs), LLCT_OK);
 	llct_fp_set_kernel(fa, 7);
 	llct_fp_set_kernel(fb, 7);
+	llct_fp_set_kernel(fs, 7);
 	uint64_t misses[8] = {0};
 	reference(fa, a, N, misses);
-	struct llct_fp_batch b;
+	struct llct_fp_batch b, bs;
 	llct_fp_batch_init(&b);
+	llct_fp_batch_init(&bs);
+	size_t *cut = malloc(N * sizeof(*cut)), n_cut = 0;
+	CHECK(cut != NULL);
+	if (!cut)
+		return;
 	for (size_t at = 0; at < N;) { /* batches of 0 to 999 accesses */
 		size_t k = next() % 1000;
 		k = k < N - at ? k : N - at;
 		llct_fp_touch_batch(fb, a + at, k, &b);
+		cut[n_cut++] = k;
 		at += k;
 	}
+	unsigned most = 0;
+	split_runs(fs, a, cut, n_cut, &bs, &most);
+	CHECK_MSG(most == 9, "%s: runs split over up to %u jobs", what, most);
 	llct_fp_flush(fa);
 	llct_fp_flush(fb);
+	llct_fp_flush(fs);
 	llct_fp_drain(fa);
 	llct_fp_drain(fb);
-	CHECK_MSG(ra.n == rb.n, "%s: %zu records one by one, %zu batched", what, ra.n, rb.n);
-	size_t differ = ra.n;
-	for (size_t i = 0; i < ra.n && i < rb.n && differ == ra.n; i++)
-		if (memcmp(&ra.v[i], &rb.v[i], sizeof(ra.v[i])))
-			differ = i;
-	CHECK_MSG(differ == ra.n, "%s: record %zu differs", what, differ);
-	CHECK_MSG(llct_fp_filtered(fa) == llct_fp_filtered(fb), "%s: hits %llu and %llu", what,
-		  (unsigned long long)llct_fp_filtered(fa),
-		  (unsigned long long)llct_fp_filtered(fb));
+	llct_fp_drain(fs);
+	same_output(what, "split", &ra, &rs, fa, fs);
+	CHECK(bs.prev == b.prev && bs.site == b.site);
+	for (int k = 0; k < 8; k++)
+		CHECK_MSG(bs.tag_misses[k] == b.tag_misses[k], "%s: tag bit %d: %llu, %llu split",
+			  what, k, (unsigned long long)b.tag_misses[k],
+			  (unsigned long long)bs.tag_misses[k]);
+	same_output(what, "batched", &ra, &rb, fa, fb);
 	CHECK_MSG(ra.n > N / 10 && llct_fp_filtered(fa) > N / 10, "%s: %zu records, %llu hits",
 		  what, ra.n, (unsigned long long)llct_fp_filtered(fa));
 	for (int k = 0; k < 8; k++)
@@ -107,8 +216,11 @@ static void compare(const char *what, const struct llct_fp_config *c)
 			  (unsigned long long)misses[k], (unsigned long long)b.tag_misses[k]);
 	llct_fp_destroy(fa);
 	llct_fp_destroy(fb);
+	llct_fp_destroy(fs);
 	free(ra.v);
 	free(rb.v);
+	free(rs.v);
+	free(cut);
 	free(a);
 }
 
