@@ -67,6 +67,8 @@ static const struct number_setting numbers[] = {
      "a number of threads (1 to 16)"},
     {"LLCT_CAPTURE_EXPAND_THREADS", 1, 16, offsetof(struct capture_settings, expand_threads),
      "a number of threads (1 to 16)"},
+    {"LLCT_CAPTURE_SPLIT_MIN", 1, UINT32_MAX, offsetof(struct capture_settings, split_min),
+     "a number of accesses"},
     {"LLCT_CAPTURE_WAIT_SECONDS", 1, 3600, offsetof(struct capture_settings, wait_seconds),
      "a number of seconds (1 to 3600)"},
 };

@@ -38,6 +38,9 @@ struct capture_settings {
 	uint32_t expand_threads; /* LLCT_CAPTURE_EXPAND_THREADS: tier 3 works out draws' and
 				    dispatches' records' accesses on this many threads [0: the
 				    CPUs online but one] */
+	uint32_t split_min;      /* LLCT_CAPTURE_SPLIT_MIN: tier 3 hands a round's accesses to the
+				    render caches split by SM over the expansion's threads from
+				    this many [0: 16384] */
 	char dump_depth[512];    /* LLCT_CAPTURE_DUMP_DEPTH */
 	int no_fragment_counts;  /* LLCT_CAPTURE_NO_FRAGMENT_COUNTS */
 	int sync;                /* LLCT_CAPTURE_ASYNC=0: expand on the submitting thread */

@@ -63,8 +63,8 @@ struct tier_ops {
 	 * draw_records expands them (width: the target's, for the SM of a pixel), and
 	 * draw_records_begin, where a tier has it, starts that before the draw is rasterized (with
 	 * the lock; res: the peek's), to be finished by draw_records after. */
-	int (*draw_peek)(struct cbuf *b, uint32_t rec, const struct pipe *p,
-			 struct instr_result *res);
+	int (*draw_peek)(struct capture_device *c, struct cbuf *b, uint32_t rec,
+			 const struct pipe *p, struct instr_result *res);
 	void (*draw_records_begin)(struct capture_device *c, struct cbuf *b, uint32_t rec,
 				   const struct pipe *p, uint32_t width,
 				   const struct instr_result *res);

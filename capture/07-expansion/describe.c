@@ -346,7 +346,7 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 	/* tier 3: the fragment twin's records give the sampled images' traffic */
 	struct instr_result ir;
 	int recorded = c->frag_instr && c->tier->draw_peek && !c->rs->timed_out &&
-		       !c->tier->draw_peek(cb, m->u.draw.rec, p, &ir); /* tier 3 */
+		       !c->tier->draw_peek(c, cb, m->u.draw.rec, p, &ir); /* tier 3 */
 	/* a multi-draw's later sub-draws that went down with it (not split: no records of their
 	   own): their accesses are in the first's records, so their sampled images (and
 	   buffers) are not modelled again */

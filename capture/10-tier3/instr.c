@@ -62,6 +62,7 @@ void instr_device_end(struct capture_device *c)
 	c->t3->n_old_layouts = 0;
 	instr_buffer_free(c->dev, &c->t3->ids);
 	instr_expand_free(c);
+	instr_model_free(c);
 	capture_rooms_free(c);
 	if (c->t3->rec_dsl)
 		d->d.DestroyDescriptorSetLayout(d->handle, c->t3->rec_dsl, NULL);

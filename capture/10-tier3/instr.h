@@ -54,6 +54,13 @@ struct tier3_state {
 	    *job;                /* instr_expand.c's: a draw's expansion, kept from draw to draw */
 	struct instr_crew *crew; /* its threads (instr_crew.h; NULL: one thread) */
 	double lanes_s;          /* seconds working out records' touches, summed over threads */
+	/* instr_model.c's: the render caches' step split over the crew (its context, the touches'
+	   outcomes and their room) and its seconds, summed over threads */
+	void *split;
+	uint32_t split_min; /* touches of a round from which it is split (LLCT_CAPTURE_SPLIT_MIN) */
+	uint64_t *split_out;
+	size_t split_cap;
+	double split_s;
 };
 
 struct llct_spirv_site;
@@ -120,10 +127,31 @@ void instr_draw_end(VkCommandBuffer cb, const struct draw_query *dq);
  * it and no stage reads DrawIndex. */
 int instr_draw_split(VkCommandBuffer cb);
 /* A draw's records (rec: its number + 1) after the submission: 0 with counts, or -1. */
-int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct instr_result *res);
+int instr_draw_peek(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
+		    struct instr_result *res);
+/* Records of b's room j that found no room. */
+uint32_t instr_room_lost(const struct cbuf *b, uint32_t j);
+/* The records of b's last execution by draw, once an execution (instr_sort.c; c: its crew, or
+ * NULL): b->fidx holds the runs' offsets by draw (n_draws + 2), each draw's records less its
+ * prefixes (n_draws + 1), then the runs (start, length), each draw's in room order. Draw k's
+ * records are in room k % n_frec, in runs (the device writes a draw's records mostly together,
+ * tile by tile: Neverball's 3 M records a room came in some 8,000 runs), so the runs, not the
+ * records, are sorted by draw. 0, or -1 when out of memory. */
+int instr_sort_records(struct capture_device *c, struct cbuf *b);
 /* Frees what the draws' expansion kept from one draw to the next, and ends its threads
  * (instr_expand.c). */
 void instr_expand_free(struct capture_device *c);
+/* Lanes' touches a[q][0..n[q]) of q < n_batches, handed to the footprint model in that order
+ * (llct_fp_touch_batch's records and counts, b carried on): the render caches' step split over
+ * the crew when they are many and every batch is grouped for instr_model_groups (g[q]; NULL:
+ * not) (instr_model.c). */
+void instr_model_touches(struct capture_device *c, const struct llct_fp_access *const *a,
+			 const struct llct_fp_group *const *g, const size_t *n, unsigned n_batches,
+			 struct llct_fp_batch *b);
+/* The groups the lanes group their touches in for the model's split step: the crew's threads
+ * (1: no split). */
+unsigned instr_model_groups(struct capture_device *c);
+void instr_model_free(struct capture_device *c);
 /* Before the draw is rasterized (with the lock; res: its peek): its sites looked up and its
  * first records handed to the expansion's other threads, when it has some (instr_expand.c). */
 void instr_draw_records_begin(struct capture_device *c, struct cbuf *b, uint32_t rec,

@@ -81,6 +81,8 @@ struct dlane {
 	int oom;
 	uint32_t first, end, unplaced;
 	uint64_t run_records, run_accesses;
+	struct llct_fp_group grp; /* its touches grouped for the model's split step */
+	int grouped;              /* grp is this window's */
 	double secs;
 };
 
@@ -93,6 +95,7 @@ struct djob {
 	const uint32_t *map; /* the records, 3 words each from map + 2 */
 	uint32_t L, n_sms, site0;
 	struct dlane *lanes;
+	unsigned groups; /* the model's step split in this many (instr_model.c), or 1 */
 };
 
 static void dput(struct dlane *ln, uint64_t line_addr, int stream, int op, uint32_t sm,
@@ -247,6 +250,8 @@ static void dlane_walk(void *ctx, unsigned k)
 				j->site0 ? j->site0 + fs : 0, &prev_line, &prev_key);
 		}
 	}
+	ln->grouped = j->groups > 1 && !ln->oom &&
+		      !llct_fp_group(j->c->out->fp, ln->t, ln->n, j->groups, &ln->grp);
 	ln->secs += capture_mono_s() - t0;
 }
 
@@ -263,8 +268,14 @@ static int records_lanes(struct capture_device *c, const struct pipe *p, const s
 	size_t n_sites = p->tw.n_sites ? p->tw.n_sites : 1;
 	struct dlane lanes[16];
 	memset(lanes, 0, sizeof(lanes));
-	struct djob j = {
-	    c, serial, p, r->map, llct_fp_line_size(c->out->fp), c->n_sms ? c->n_sms : 1, 0, lanes};
+	struct djob j = {.c = c,
+			 .serial = serial,
+			 .p = p,
+			 .map = r->map,
+			 .L = llct_fp_line_size(c->out->fp),
+			 .n_sms = c->n_sms ? c->n_sms : 1,
+			 .lanes = lanes,
+			 .groups = serial ? 1 : instr_model_groups(c)};
 	int oom = 0;
 	for (unsigned k = 0; k < n && !oom; k++) {
 		lanes[k].base = malloc(n_sites * sizeof(*lanes[k].base));
@@ -300,10 +311,16 @@ static int records_lanes(struct capture_device *c, const struct pipe *p, const s
 			for (unsigned k = 0; k < used; k++)
 				dlane_walk(&j, k);
 		}
-		for (unsigned k = 0; k < used && !oom; k++) {
-			oom |= lanes[k].oom;
-			llct_fp_touch_batch(c->out->fp, lanes[k].t, lanes[k].n, &fb);
+		const struct llct_fp_access *ta[16];
+		const struct llct_fp_group *tg[16];
+		size_t tn[16];
+		unsigned m = 0; /* the lanes up to the first that ran out of memory */
+		for (; m < used && !oom; m++) {
+			oom |= lanes[m].oom;
+			ta[m] = lanes[m].t, tn[m] = lanes[m].n;
+			tg[m] = lanes[m].grouped ? &lanes[m].grp : NULL;
 		}
+		instr_model_touches(c, ta, tg, tn, m, &fb);
 	}
 	llct_fp_set_site(c->out->fp, 0);
 	for (unsigned k = 0; k < 16; k++) {
@@ -312,6 +329,7 @@ static int records_lanes(struct capture_device *c, const struct pipe *p, const s
 		c->t3->run_accesses += lanes[k].run_accesses;
 		c->t3->lanes_s += lanes[k].secs;
 		free(lanes[k].base), free(lanes[k].tex), free(lanes[k].t);
+		llct_fp_group_free(&lanes[k].grp);
 	}
 	c->out->t_expand_cpu += instr_crew_take_cpu(crew);
 	return oom ? -1 : 0;

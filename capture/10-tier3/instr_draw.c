@@ -349,8 +349,7 @@ uint32_t instr_draw_wanted(const struct cbuf *b)
 	return t > UINT32_MAX ? UINT32_MAX : (uint32_t)t;
 }
 
-/* Records of room j that found no room. */
-static uint32_t room_lost(const struct cbuf *b, uint32_t j)
+uint32_t instr_room_lost(const struct cbuf *b, uint32_t j)
 {
 	uint32_t total = b->frec[j].map[0] / 5, cap = b->frec[j].cap / 5;
 	return total > cap ? total - cap : 0;
@@ -359,104 +358,21 @@ static uint32_t room_lost(const struct cbuf *b, uint32_t j)
 int instr_draw_lost(const struct cbuf *b)
 {
 	for (uint32_t j = 0; j < b->n_frec; j++)
-		if (room_lost(b, j))
+		if (instr_room_lost(b, j))
 			return 1;
 	return 0;
 }
 
-/* The records of b's last execution by draw (once an execution): 0, or -1. Draw k's records
- * are in room k % n_frec, in runs (the device writes a draw's records mostly together, tile
- * by tile: Neverball's 3 M records a room came in some 8,000 runs), so one pass over the
- * records finds the runs and each draw's count, and the runs, not the records, are sorted by
- * draw: b->fidx holds the runs' offsets by draw (n_draws + 2), each draw's records less its
- * prefixes (n_draws + 1), then the runs (start, length), each draw's in room order. (A sort
- * of the records themselves took two more passes over them and an index of 4 bytes a
- * record: hundreds of MB on a game.) */
-static int sort_records(struct cbuf *b)
-{
-	if (b->fidx && b->fidx_gen == b->gen)
-		return 0;
-	uint32_t nd = b->n_draws, R = b->n_frec, kept = 0, lost = 0;
-	for (uint32_t j = 0; j < R; j++) {
-		kept += b->frec[j].map[0] / 5 - room_lost(b, j);
-		lost += room_lost(b, j);
-	}
-	/* the runs, in room order: draw (nd: a record of no draw of that room), start, length */
-	size_t n_runs = 0, cap_runs = 1024;
-	uint32_t *runs = malloc(cap_runs * 3 * sizeof(*runs));
-	uint32_t *cnt = calloc((size_t)nd + 1, 2 * sizeof(*cnt)); /* runs, then records, a draw */
-	if (!runs || !cnt)
-		goto fail;
-	for (uint32_t j = 0; j < R; j++) {
-		const uint32_t *map = b->frec[j].map;
-		uint32_t cur = UINT32_MAX;
-		for (uint32_t i = 0, n = map[0] / 5 - room_lost(b, j); i < n; i++) {
-			uint32_t w = map[2 + 5 * (size_t)i], dr = w >> 12;
-			uint32_t d = dr < nd && dr % R == j ? dr : nd;
-			cnt[nd + 1 + d] += (w & 4095) != LLCT_SPIRV_PREFIX_SITE;
-			if (d == cur) {
-				runs[3 * n_runs - 1]++;
-				continue;
-			}
-			if (n_runs == cap_runs) {
-				uint32_t *g = realloc(runs, cap_runs * 2 * 3 * sizeof(*runs));
-				if (!g)
-					goto fail;
-				runs = g, cap_runs *= 2;
-			}
-			runs[3 * n_runs] = d, runs[3 * n_runs + 1] = i, runs[3 * n_runs + 2] = 1;
-			n_runs++;
-			cnt[d]++;
-			cur = d;
-		}
-	}
-	/* kept from one execution to the next (and handed on with the rooms, rooms.c) */
-	size_t need = 2 * ((size_t)nd + 2) + 2 * n_runs;
-	if (need > b->fidx_cap || !b->fidx) {
-		free(b->fidx);
-		b->fidx_cap = 0;
-		if (!(b->fidx = malloc((need + need / 4) * sizeof(uint32_t))))
-			goto fail;
-		b->fidx_cap = need + need / 4;
-	}
-	uint32_t *off = b->fidx, *recs = b->fidx + nd + 2, *sorted = recs + nd + 1;
-	off[0] = 0;
-	for (uint32_t k = 0; k <= nd; k++) {
-		off[k + 1] = off[k] + cnt[k];
-		cnt[k] = off[k]; /* where draw k's next run goes */
-		recs[k] = cnt[nd + 1 + k];
-	}
-	for (size_t q = 0; q < n_runs; q++) {
-		uint32_t at = cnt[runs[3 * q]]++;
-		sorted[2 * (size_t)at] = runs[3 * q + 1];
-		sorted[2 * (size_t)at + 1] = runs[3 * q + 2];
-	}
-	free(runs);
-	free(cnt);
-	b->fidx_gen = b->gen;
-	if (lost) { /* said once an execution, and room for all of them next time */
-		uint32_t total = kept + lost;
-		b->frec_need = total + total / 4;
-		cap_log("a command buffer's draws recorded %u texture and buffer accesses, %u with "
-			"no room (lost; their draws' rows say so); the next recording gets room",
-			total, lost);
-	}
-	return 0;
-fail:
-	free(runs);
-	free(cnt);
-	return -1;
-}
-
-int instr_draw_peek(struct cbuf *b, uint32_t rec, const struct pipe *p, struct instr_result *res)
+int instr_draw_peek(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
+		    struct instr_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	if (!rec || !b || !b->n_frec || !p || p->tw.words != 5 || rec > b->n_draws || b->late ||
-	    sort_records(b))
+	    instr_sort_records(c, b))
 		return -1;
 	res->records = b->fidx[b->n_draws + 2 + rec - 1]; /* a prefix is part of its record */
 	for (uint32_t j = 0; j < b->n_frec; j++)          /* the command buffer's */
-		res->lost += room_lost(b, j);
+		res->lost += instr_room_lost(b, j);
 	return 0;
 }
 

@@ -182,6 +182,8 @@ struct __attribute__((aligned(128))) lane {
 	struct rec_cursor rc;
 	uint32_t n_rec;
 	const uint32_t *before;
+	struct llct_fp_group grp; /* its touches grouped for the model's split step */
+	int grouped;              /* grp is this window's */
 	double secs; /* seconds its windows took (a monotonic clock: a thread's CPU clock is a
 			system call, a few microseconds a draw) */
 };
@@ -194,7 +196,8 @@ struct draw_x {
 	uint32_t line_shift;           /* log2(L), or 64 when L is not a power of two */
 	uint32_t kept[LLCT_N_STREAMS]; /* llct_fp_lines_kept of each stream */
 	struct llct_fp_sm_map smap;
-	int serial; /* a site is looked up record by record under the lock: one lane */
+	int serial;      /* a site is looked up record by record under the lock: one lane */
+	unsigned groups; /* the model's step split in this many (instr_model.c), or 1 */
 };
 
 int instr_touches_room(struct llct_fp_access **t, size_t *cap, size_t want)
@@ -475,14 +478,6 @@ static void record_touches(const struct draw_x *d, struct lane *ln, const uint32
 		put(ln, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, tsite, 1, co);
 }
 
-/* The lane's touches to the model, in order (b: what one window carries to the next, and the
- * LLC records made by touches of records a coalescer would drop, for 8 and 32 lanes, and by the
- * touches of runs of more than one line, by tag bit). */
-static void lane_apply(struct capture_device *c, const struct lane *ln, struct llct_fp_batch *b)
-{
-	llct_fp_touch_batch(c->out->fp, ln->t, ln->n, b);
-}
-
 #define WINDOW 32768 /* records a lane takes a round (prefixes counted) */
 
 /* A draw's expansion (c->t3->job, the expansion thread's): set up, and its first round handed
@@ -530,9 +525,12 @@ static void lane_walk(const struct draw_x *d, struct lane *ln)
 static void lane_job(void *ctx, unsigned k)
 {
 	struct instr_draw_job *j = ctx;
+	struct lane *ln = &j->lanes[k];
 	double t0 = capture_mono_s();
-	lane_walk(&j->d, &j->lanes[k]);
-	j->lanes[k].secs += capture_mono_s() - t0;
+	lane_walk(&j->d, ln);
+	ln->grouped = j->d.groups > 1 && !ln->oom &&
+		      !llct_fp_group(j->d.c->out->fp, ln->t, ln->n, j->d.groups, &ln->grp);
+	ln->secs += capture_mono_s() - t0;
 }
 
 /* The job, and the crew when the setting gives more than one thread (NULL: out of memory). */
@@ -578,7 +576,7 @@ static void job_end(struct capture_device *c, struct instr_draw_job *j, struct i
 		/* what the next draw keeps: the buffers; the rest starts from zero */
 		struct lane keep = *ln;
 		memset(ln, 0, sizeof(*ln));
-		ln->t = keep.t, ln->mt = keep.mt;
+		ln->t = keep.t, ln->mt = keep.mt, ln->grp = keep.grp;
 		ln->cap = keep.cap, ln->mt_cap = keep.mt_cap;
 	}
 	j->n = 0, j->rec = 0, j->b = NULL, j->posted = 0, j->oom = 0, j->last = NULL;
@@ -591,8 +589,10 @@ void instr_expand_free(struct capture_device *c)
 		job_end(c, j, NULL);
 	instr_crew_stop(c->t3->crew);
 	c->t3->crew = NULL;
-	for (unsigned k = 0; j && k < 16; k++)
+	for (unsigned k = 0; j && k < 16; k++) {
 		free(j->lanes[k].t), free(j->lanes[k].mt);
+		llct_fp_group_free(&j->lanes[k].grp);
+	}
 	free(j);
 	c->t3->job = NULL;
 }
@@ -650,11 +650,13 @@ static int job_setup(struct capture_device *c, struct instr_draw_job *j, struct 
 	for (int s = 0; s < LLCT_N_STREAMS; s++)
 		d->kept[s] = llct_fp_lines_kept(c->out->fp, s);
 	llct_fp_sm_map_init(c->out->fp, width ? width : 1, &d->smap);
+	d->groups = 1;
 	/* the trace's numbers of the sites: records name the instruction that made them */
 	d->site0 = capture_trace_sites(c, p->id, 0, p->tw.sites, p->tw.n_sites, p->tw.n_frag_sites);
 	for (size_t s = 0; s < p->tw.n_sites; s++)
 		d->serial |=
 		    p->tw.sites[s].element == LLCT_SPIRV_ELEMENT_IN_RECORD || p->tw.sites[s].bda;
+	d->groups = d->serial ? 1 : instr_model_groups(c);
 	/* lanes: one, or as many as the setting allows for a draw of several windows */
 	unsigned n = d->serial || records <= WINDOW ? 1 : c->t3->expand_threads;
 	j->n = n < 1 ? 1 : n > 16 ? 16 : n;
@@ -693,7 +695,7 @@ void instr_draw_records_begin(struct capture_device *c, struct cbuf *b, uint32_t
 int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, const struct pipe *p,
 		       uint32_t width, struct instr_result *res)
 {
-	if (instr_draw_peek(b, rec, p, res))
+	if (instr_draw_peek(c, b, rec, p, res))
 		return -1;
 	struct instr_draw_job *j = job_of(c);
 	if (!j)
@@ -723,10 +725,18 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 			for (unsigned k = 0; k < used; k++)
 				lane_job(j, k);
 		j->posted = 0;
+		/* the lanes' touches to the model, in order (fb: what one window carries to the
+		   next, and the LLC records made by touches of records a coalescer would drop, for
+		   8 and 32 lanes, and by the touches of runs of more than one line, by tag bit) */
+		const struct llct_fp_access *ta[16];
+		const struct llct_fp_group *tg[16];
+		size_t tn[16];
 		for (unsigned k = 0; k < used; k++) {
 			oom |= j->lanes[k].oom;
-			lane_apply(c, &j->lanes[k], &fb);
+			ta[k] = j->lanes[k].t, tn[k] = j->lanes[k].n;
+			tg[k] = j->lanes[k].grouped ? &j->lanes[k].grp : NULL;
 		}
+		instr_model_touches(c, ta, tg, tn, used, &fb);
 	}
 	async_draw_end(c);
 	llct_fp_set_site(c->out->fp, 0);

@@ -72,9 +72,16 @@ static void note(struct capture_device *c, struct llct_writer *w)
 	llct_writer_set(w, "capture.twin_submissions_outside", v);
 	/* the seconds of the expansion that work out draws' and dispatches' records' touches,
 	   which run on several threads, summed over them (the rest is one thread's: walking,
-	   rasterizing, reading the record rooms, handing the touches to the model in order) */
+	   rasterizing, sorting the record rooms' runs by draw, handing the touches to the model
+	   in order) */
 	snprintf(v, sizeof(v), "%.3f", c->t3->lanes_s);
 	llct_writer_set(w, "capture.seconds.tier3_lanes", v);
+	/* and of the serial steps split over the threads where there are several (instr_model.c:
+	   a round's touches through the render caches by SM; instr_sort.c: the record rooms'
+	   chunks read for their runs), summed over them; the records written in order and the
+	   runs sorted are in the rest */
+	snprintf(v, sizeof(v), "%.3f", c->t3->split_s);
+	llct_writer_set(w, "capture.seconds.tier3_split", v);
 	/* runs: the records their leads sent, the loads those stood for, and those of more than
 	   one line with the LLC records their touches made (whose order between SMs may move) */
 	static const char *const rk[4] = {"records", "accesses", "multi_line_records",

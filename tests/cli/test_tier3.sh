@@ -330,6 +330,16 @@ done
 [ -s "$T/e1.llct" ] && cmp -s <("$LLCTRACE" dump --csv "$T/e1.llct") <("$LLCTRACE" dump --csv "$T/e3.llct") &&
 	[ "$(q "$T/e1.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" = "$(q "$T/e3.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" ] && ok ||
 	bad "tier 3 scene: the trace differs with the records worked out on 3 threads"
+# and with the serial steps split over the 3 threads however small the work
+# (LLCT_CAPTURE_SPLIT_MIN=1: every round's render-cache step split by SM, the record rooms read
+# in chunks of 16 records, whose runs are joined back across the chunks)
+LP_NUM_THREADS=0 LLCT_CAPTURE_EXPAND_THREADS=3 LLCT_CAPTURE_SPLIT_MIN=1 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/es.llct" -- "$SCENE" 3 >/dev/null 2>&1
+[ "$(q "$T/es.llct" "SELECT value > 0 FROM settings WHERE key = 'capture.seconds.tier3_split'")" = 1 ] && ok || bad "no split step timed: $(q "$T/es.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.tier3_split'")"
+[ -s "$T/e1.llct" ] && cmp -s <("$LLCTRACE" dump --csv "$T/e1.llct") <("$LLCTRACE" dump --csv "$T/es.llct") &&
+	[ "$(q "$T/e1.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" = "$(q "$T/es.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" ] && ok ||
+	bad "tier 3 scene: the trace differs with the serial steps split over 3 threads"
+LLCT_CAPTURE_SPLIT_MIN=0 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/s0.llct" -- "$SCENE" 1 >/dev/null 2>"$T/s0.err"
+grep -q "LLCT_CAPTURE_SPLIT_MIN='0' is not a number of accesses" "$T/s0.err" && [ ! -e "$T/s0.llct" ] && ok || bad "split min 0: $(cat "$T/s0.err")"
 # a thread count out of range is refused, naming the setting and what it takes
 LLCT_CAPTURE_EXPAND_THREADS=0 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/e0.llct" -- "$SCENE" 1 >/dev/null 2>"$T/e0.err"
 grep -q "LLCT_CAPTURE_EXPAND_THREADS='0' is not a number of threads (1 to 16)" "$T/e0.err" && [ ! -e "$T/e0.llct" ] && ok || bad "0 expand threads: $(cat "$T/e0.err")"

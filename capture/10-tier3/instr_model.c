@@ -1,0 +1,75 @@
+/* instr_model.c - tier 3's lanes' touches handed to the footprint model in their order: directly
+ * on the expansion's thread, or, for a round of many touches with the crew beside it, the render
+ * caches' step split by SM over the crew's threads (llct_fp_split_*, every SM's caches its own;
+ * the lanes group their touches by SM as they finish) and only the records written here, in the
+ * same order: the trace is the same either way. */
+#include "instr.h"
+#include "instr_crew.h"
+
+#include <stdlib.h>
+
+struct split_ctx {
+	struct llct_fp *fp;
+	struct llct_fp_split s;
+	double secs[64];
+};
+
+static void split_job(void *ctx, unsigned k)
+{
+	struct split_ctx *x = ctx;
+	double t0 = capture_mono_s();
+	llct_fp_split_job(x->fp, &x->s, k);
+	x->secs[k] = capture_mono_s() - t0;
+}
+
+unsigned instr_model_groups(struct capture_device *c)
+{
+	unsigned g = c->t3->crew ? instr_crew_workers(c->t3->crew) + 1 : 1;
+	return g > 64 ? 64 : g;
+}
+
+void instr_model_touches(struct capture_device *c, const struct llct_fp_access *const *a,
+			 const struct llct_fp_group *const *g, const size_t *n, unsigned n_batches,
+			 struct llct_fp_batch *b)
+{
+	struct tier3_state *t = c->t3;
+	struct llct_fp *fp = c->out->fp;
+	unsigned groups = instr_model_groups(c);
+	size_t total = 0;
+	int grouped = groups > 1;
+	for (unsigned q = 0; q < n_batches; q++) {
+		total += n[q];
+		grouped &= g && g[q] && g[q]->groups == groups;
+	}
+	/* below split_min touches (16384 unless set), the crew's round costs more than the step it
+	   shares */
+	int split = grouped && total >= (t->split_min ? t->split_min : 1);
+	if (split && total > t->split_cap) {
+		uint64_t *o = realloc(t->split_out, (total + total / 4) * sizeof(*o));
+		if (o)
+			t->split_out = o, t->split_cap = total + total / 4;
+	}
+	if (split && !t->split)
+		t->split =
+		    aligned_alloc(64, sizeof(struct split_ctx)); /* its parts on lines apart */
+	if (!split || total > t->split_cap || !t->split) {
+		for (unsigned q = 0; q < n_batches; q++) /* the step here, batch by batch */
+			llct_fp_touch_batch(fp, a[q], n[q], b);
+		return;
+	}
+	struct split_ctx *x = t->split;
+	x->fp = fp;
+	llct_fp_split_init(&x->s, a, g, n, n_batches, t->split_out, groups, b);
+	instr_crew_post(t->crew, split_job, x, groups);
+	instr_crew_finish(t->crew);
+	llct_fp_split_write(fp, &x->s, b);
+	for (unsigned k = 0; k < groups; k++)
+		t->split_s += x->secs[k];
+}
+
+void instr_model_free(struct capture_device *c)
+{
+	free(c->t3->split_out);
+	free(c->t3->split);
+	c->t3->split_out = NULL, c->t3->split = NULL, c->t3->split_cap = 0;
+}
