@@ -28,9 +28,7 @@ static void hand_on(struct llct_fp *fp)
 	fp->n = 0;
 }
 
-/* buf is full (or holds no room since a drain): its records are handed on, and room is
- * asked of the sink, else the model's own buffer is used. */
-static void refill(struct llct_fp *fp)
+void llct_fp_refill(struct llct_fp *fp)
 {
 	hand_on(fp);
 	fp->buf = fp->own;
@@ -145,7 +143,7 @@ void llct_fp_put(struct llct_fp *fp, const struct llct_record *r, size_t n)
 {
 	while (n) {
 		if (fp->n == fp->cap)
-			refill(fp);
+			llct_fp_refill(fp);
 		size_t k = fp->cap - fp->n < n ? fp->cap - fp->n : n;
 		memcpy(&fp->buf[fp->n], r, k * sizeof(*r));
 		fp->n += k, r += k, n -= k;
@@ -173,22 +171,7 @@ int llct_fp_drain(struct llct_fp *fp)
 
 static void out(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint32_t sm)
 {
-	if (fp->n == fp->cap)
-		refill(fp);
-	struct llct_record *r = &fp->buf[fp->n++];
-	r->addr = line_addr;
-	r->stream = (uint8_t)stream;
-	r->op = (uint8_t)op;
-	r->sm = (uint16_t)sm;
-	r->kernel = fp->kernel;
-	r->tenant = 0;
-	r->site = fp->site;
-	fp->emitted++;
-}
-
-void llct_fp_out(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint32_t sm)
-{
-	out(fp, line_addr, stream, op, sm);
+	llct_fp_out(fp, line_addr, stream, op, sm);
 }
 
 /* One access of SM `sm` to a line, through its render cache for the stream if asked. */
@@ -230,7 +213,7 @@ static void out_run(struct llct_fp *fp, uint64_t a, uint32_t line, uint32_t k, i
 					.site = fp->site};
 	while (k) {
 		if (fp->n == fp->cap)
-			refill(fp);
+			llct_fp_refill(fp);
 		uint32_t m = fp->cap - fp->n < k ? (uint32_t)(fp->cap - fp->n) : k;
 		struct llct_record *r = &fp->buf[fp->n];
 		for (uint32_t j = 0; j < m; j++, a += line) {

@@ -40,8 +40,26 @@ struct llct_fp {
 void llct_fp_miss(struct llct_fp *fp, rc_line *e, uint64_t line_addr, int stream, int op,
 		  uint32_t sm);
 
+/* buf is full (or holds no room since a drain): its records are handed on, and room is
+ * asked of the sink, else the model's own buffer is used. */
+void llct_fp_refill(struct llct_fp *fp);
+
 /* A record of SM sm's access to a line, as the model's buffer takes them (not cached). */
-void llct_fp_out(struct llct_fp *fp, uint64_t line_addr, int stream, int op, uint32_t sm);
+static inline void llct_fp_out(struct llct_fp *fp, uint64_t line_addr, int stream, int op,
+			       uint32_t sm)
+{
+	if (fp->n == fp->cap)
+		llct_fp_refill(fp);
+	struct llct_record *r = &fp->buf[fp->n++];
+	r->addr = line_addr;
+	r->stream = (uint8_t)stream;
+	r->op = (uint8_t)op;
+	r->sm = (uint16_t)sm;
+	r->kernel = fp->kernel;
+	r->tenant = 0;
+	r->site = fp->site;
+	fp->emitted++;
+}
 
 /* SM sm's entry for the line in a render cache rc of n lines an SM (direct mapped). */
 static inline rc_line *llct_fp_rc_entry(const struct llct_fp *fp, rc_line *rc, uint32_t n,

@@ -34,6 +34,15 @@ int llct_fp_group(const struct llct_fp *fp, const struct llct_fp_access *a, size
 	memset(g->start, 0, sizeof(g->start));
 	if (n >= UINT32_MAX)
 		return -1;
+	uint32_t n_sms = fp->c.n_sms;
+	if (g->tab_sms != n_sms || g->tab_groups != groups) { /* a division an SM, not an access */
+		uint8_t *tab = realloc(g->tab, n_sms);
+		if (!tab)
+			return -1;
+		for (uint32_t sm = 0; sm < n_sms; sm++)
+			tab[sm] = (uint8_t)((uint64_t)sm * groups / n_sms);
+		g->tab = tab, g->tab_sms = n_sms, g->tab_groups = groups;
+	}
 	if (n > g->cap) {
 		uint32_t *idx = realloc(g->idx, n * sizeof(*idx));
 		if (idx)
@@ -43,31 +52,45 @@ int llct_fp_group(const struct llct_fp *fp, const struct llct_fp_access *a, size
 			return -1;
 		g->gb = gb, g->cap = n;
 	}
-	uint32_t cnt[64] = {0}, n_sms = fp->c.n_sms;
+	/* in locals: a store through gb (bytes) could otherwise be any of g's fields. Accesses come
+	   in runs of one SM, so a group's count and cursor are kept in a register along a run. */
+	uint32_t cnt[64] = {0}, first = UINT32_MAX, *idx = g->idx, run = 0;
+	const uint8_t *tab = g->tab;
+	uint8_t *gb = g->gb, cur = 0;
 	uint64_t prev = UINT64_MAX;
 	for (size_t i = 0; i < n; i++) {
 		const struct llct_fp_access *t = &a[i];
 		uint32_t sm = sm_of(fp, t->sm);
 		if (t->same_skip) {
 			uint64_t key = skip_key(t->line, sm);
-			if (g->first != UINT32_MAX && key == prev) {
-				g->gb[i] = SKIPPED;
+			if (first != UINT32_MAX && key == prev) {
+				gb[i] = SKIPPED;
 				continue;
 			}
-			if (g->first == UINT32_MAX)
-				g->first = (uint32_t)i;
+			first = first == UINT32_MAX ? (uint32_t)i : first;
 			prev = key;
 		}
-		uint32_t k = (uint32_t)((uint64_t)sm * groups / n_sms);
-		g->gb[i] = (uint8_t)k;
-		cnt[k]++;
+		uint8_t k = tab[sm];
+		gb[i] = k;
+		if (k != cur)
+			cnt[cur] += run, run = 0, cur = k;
+		run++;
 	}
-	g->last = g->first == UINT32_MAX ? UINT64_MAX : prev;
+	cnt[cur] += run;
+	g->first = first;
+	g->last = first == UINT32_MAX ? UINT64_MAX : prev;
 	for (unsigned k = 0; k < groups; k++)
 		g->start[k + 1] = g->start[k] + cnt[k], cnt[k] = g->start[k];
-	for (size_t i = 0; i < n; i++)
-		if (g->gb[i] != SKIPPED)
-			g->idx[cnt[g->gb[i]]++] = (uint32_t)i;
+	uint32_t at = cnt[0];
+	cur = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint8_t k = gb[i];
+		if (k == SKIPPED)
+			continue;
+		if (k != cur)
+			cnt[cur] = at, at = cnt[k], cur = k;
+		idx[at++] = (uint32_t)i;
+	}
 	return 0;
 }
 
@@ -75,7 +98,8 @@ void llct_fp_group_free(struct llct_fp_group *g)
 {
 	free(g->idx);
 	free(g->gb);
-	g->idx = NULL, g->gb = NULL, g->cap = 0;
+	free(g->tab);
+	g->idx = NULL, g->gb = NULL, g->tab = NULL, g->cap = 0, g->tab_sms = g->tab_groups = 0;
 }
 
 void llct_fp_split_init(struct llct_fp_split *s, const struct llct_fp_access *const *a,

@@ -84,6 +84,8 @@ struct llct_fp_group {
 			       batch may skip it */
 	uint64_t last;      /* the last same_skip access's line ^ SM << 58 (UINT64_MAX: none) */
 	unsigned groups;
+	uint8_t *tab; /* each SM's group, for tab_sms SMs in tab_groups groups */
+	uint32_t tab_sms, tab_groups;
 };
 /* Groups the n accesses at a (groups 1 to 64): 0, or -1 when out of memory. */
 int llct_fp_group(const struct llct_fp *fp, const struct llct_fp_access *a, size_t n,
