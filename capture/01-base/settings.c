@@ -69,6 +69,8 @@ static const struct number_setting numbers[] = {
      "a number of threads (1 to 16)"},
     {"LLCT_CAPTURE_SPLIT_MIN", 1, UINT32_MAX, offsetof(struct capture_settings, split_min),
      "a number of accesses"},
+    {"LLCT_CAPTURE_WINDOW", 16, 16u << 20, offsetof(struct capture_settings, window),
+     "a number of records (16 to 16777216)"},
     {"LLCT_CAPTURE_WAIT_SECONDS", 1, 3600, offsetof(struct capture_settings, wait_seconds),
      "a number of seconds (1 to 3600)"},
 };

@@ -41,6 +41,8 @@ struct capture_settings {
 	uint32_t split_min;      /* LLCT_CAPTURE_SPLIT_MIN: tier 3 hands a round's accesses to the
 				    render caches split by SM over the expansion's threads from
 				    this many [0: 16384] */
+	uint32_t window;         /* LLCT_CAPTURE_WINDOW: records (prefixes counted) a thread of
+				    tier 3's expansion takes at a time [0: 32768] */
 	char dump_depth[512];    /* LLCT_CAPTURE_DUMP_DEPTH */
 	int no_fragment_counts;  /* LLCT_CAPTURE_NO_FRAGMENT_COUNTS */
 	int sync;                /* LLCT_CAPTURE_ASYNC=0: expand on the submitting thread */

@@ -58,6 +58,7 @@ struct tier3_state {
 	   outcomes and their room) and its seconds, summed over threads */
 	void *split;
 	uint32_t split_min; /* touches of a round from which it is split (LLCT_CAPTURE_SPLIT_MIN) */
+	uint32_t window;    /* records a lane takes a round (LLCT_CAPTURE_WINDOW) */
 	uint64_t *split_out;
 	size_t split_cap;
 	double split_s;

@@ -67,8 +67,6 @@ int instr_records_peek(const struct cbuf *b, const struct cmd *m, const struct p
 	return 0;
 }
 
-#define DWINDOW 32768 /* records (prefixes counted) a lane takes a round */
-
 /* A lane: its window, records [first, end), its own copies of the sites' state (a storage
  * image's mapped layer, a sampled image's mapped levels change as it goes), the touches it
  * works out and its counts. */
@@ -263,7 +261,10 @@ static int records_lanes(struct capture_device *c, const struct pipe *p, const s
 			 struct instr_result *res)
 {
 	struct instr_crew *crew = serial ? NULL : instr_expand_crew(c);
-	unsigned n = kept > DWINDOW && !serial ? c->t3->expand_threads : 1;
+	/* records (prefixes counted) a lane takes a round: 32,768 unless LLCT_CAPTURE_WINDOW says
+	 */
+	uint32_t window = c->t3->window ? c->t3->window : 32768;
+	unsigned n = kept > window && !serial ? c->t3->expand_threads : 1;
 	n = n < 1 ? 1 : n > 16 ? 16 : n;
 	size_t n_sites = p->tw.n_sites ? p->tw.n_sites : 1;
 	struct dlane lanes[16];
@@ -301,9 +302,9 @@ static int records_lanes(struct capture_device *c, const struct pipe *p, const s
 	llct_fp_batch_init(&fb);
 	for (uint32_t at = 0; at < kept && !oom;) {
 		unsigned used = 0;
-		for (; used < n && at < kept; used++, at += DWINDOW)
+		for (; used < n && at < kept; used++, at += window)
 			lanes[used].first = at,
-			lanes[used].end = kept - at > DWINDOW ? at + DWINDOW : kept;
+			lanes[used].end = kept - at > window ? at + window : kept;
 		if (crew && used > 1) {
 			instr_crew_post(crew, dlane_walk, &j, used);
 			instr_crew_finish(crew);

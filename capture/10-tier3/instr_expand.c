@@ -478,21 +478,21 @@ static void record_touches(const struct draw_x *d, struct lane *ln, const uint32
 		put(ln, lines[q], LLCT_STREAM_TEX, LLCT_OP_READ, sm, tsite, 1, co);
 }
 
-#define WINDOW 32768 /* records a lane takes a round (prefixes counted) */
-
 /* A draw's expansion (c->t3->job, the expansion thread's): set up, and its first round handed
  * to the crew, before the draw is rasterized (instr_draw_records_begin: the lanes work out the
  * records' touches while this thread rasterizes), then finished and handed to the model in the
- * records' order after (instr_draw_records). A window is WINDOW records from where the last
- * ended, found by the runs' lengths alone, so the records are read once, by the lanes. The lanes
- * keep their touch arrays from one draw to the next, so a frame's hundreds of small draws do
- * not each allocate and fault them in. */
+ * records' order after (instr_draw_records). A window is c->t3->window records (prefixes
+ * counted; 32,768 unless LLCT_CAPTURE_WINDOW says) from where the last ended, found by the runs'
+ * lengths alone, so the records are read once, by the lanes. The lanes keep their touch arrays from
+ * one draw to the next, so a frame's hundreds of small draws do not each allocate and fault them
+ * in. */
 struct instr_draw_job {
 	struct lane lanes[16];
 	const struct cbuf *b;
 	uint32_t rec; /* the draw set up (its number + 1; 0: none) */
 	struct draw_x d;
-	unsigned n; /* lanes this draw */
+	unsigned n;      /* lanes this draw */
+	uint32_t window; /* records a lane takes a round */
 	struct rec_cursor rc;
 	const uint32_t *last; /* the record before the next window (NULL: none yet) */
 	int oom;
@@ -618,7 +618,7 @@ static uint32_t skip_records(struct rec_cursor *rc, uint32_t n, const uint32_t *
 	return done;
 }
 
-/* The next round's windows, in the records' order, each WINDOW records from where the last
+/* The next round's windows, in the records' order, each j->window records from where the last
  * ended: the lanes given records (0: none left). */
 static unsigned fill_round(struct instr_draw_job *j)
 {
@@ -626,7 +626,7 @@ static unsigned fill_round(struct instr_draw_job *j)
 	while (used < j->n) {
 		struct lane *ln = &j->lanes[used];
 		ln->rc = j->rc, ln->before = j->last;
-		if (!(ln->n_rec = skip_records(&j->rc, WINDOW, &j->last)))
+		if (!(ln->n_rec = skip_records(&j->rc, j->window, &j->last)))
 			break;
 		used++;
 	}
@@ -658,7 +658,8 @@ static int job_setup(struct capture_device *c, struct instr_draw_job *j, struct 
 		    p->tw.sites[s].element == LLCT_SPIRV_ELEMENT_IN_RECORD || p->tw.sites[s].bda;
 	d->groups = d->serial ? 1 : instr_model_groups(c);
 	/* lanes: one, or as many as the setting allows for a draw of several windows */
-	unsigned n = d->serial || records <= WINDOW ? 1 : c->t3->expand_threads;
+	j->window = c->t3->window ? c->t3->window : 32768;
+	unsigned n = d->serial || records <= j->window ? 1 : c->t3->expand_threads;
 	j->n = n < 1 ? 1 : n > 16 ? 16 : n;
 	size_t n_sites = p->tw.n_sites ? p->tw.n_sites : 1;
 	for (unsigned k = 0; k < j->n && !j->oom; k++) {

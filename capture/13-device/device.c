@@ -101,6 +101,7 @@ static struct capture_device *device_new(struct layer_device *d, struct capture_
 				: cpus > 2          ? (unsigned)cpus - 1
 						    : 1;
 	c->t3->split_min = set->split_min ? set->split_min : 16384;
+	c->t3->window = set->window ? set->window : 32768;
 	if (set->dump_depth[0])
 		memcpy(c->t2->dump_depth, set->dump_depth, sizeof(set->dump_depth));
 	return c;
