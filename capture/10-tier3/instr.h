@@ -62,6 +62,7 @@ struct tier3_state {
 	uint64_t *split_out;
 	size_t split_cap;
 	double split_s;
+	double jobs_cpu; /* CPU seconds of the crew's jobs, whichever thread ran them */
 };
 
 struct llct_spirv_site;
@@ -149,9 +150,10 @@ void instr_expand_free(struct capture_device *c);
 void instr_model_touches(struct capture_device *c, const struct llct_fp_access *const *a,
 			 const struct llct_fp_group *const *g, const size_t *n, unsigned n_batches,
 			 struct llct_fp_batch *b);
-/* The groups the lanes group their touches in for the model's split step: the crew's threads
- * (1: no split). */
-unsigned instr_model_groups(struct capture_device *c);
+/* The groups the lanes of a draw or dispatch of `records` records group their touches in for
+ * the model's split step: the crew's threads, or 1 (no split) without a crew or for a draw too
+ * small to make a split round. */
+unsigned instr_model_groups(struct capture_device *c, uint64_t records);
 void instr_model_free(struct capture_device *c);
 /* Before the draw is rasterized (with the lock; res: its peek): its sites looked up and its
  * first records handed to the expansion's other threads, when it has some (instr_expand.c). */
@@ -193,6 +195,9 @@ int instr_touches_room(struct llct_fp_access **t, size_t *cap, size_t want);
 /* The expansion's threads (instr_crew.h), made at the first call that wants them when the
  * setting gives more than one; NULL: this thread alone. */
 struct instr_crew *instr_expand_crew(struct capture_device *c);
+/* The crew's CPU time since last taken added to the account: its workers' to the expansion's
+ * (t_expand_cpu), and every job's, whoever ran it, to jobs_cpu. */
+void instr_expand_account(struct capture_device *c);
 /* The line of a storage image texel (x, y) of view (mip, layer) of im: an arrayed view's layer
  * layer + third, a 3D image's slice third; *m is mapped for *at_layer (UINT32_MAX: not yet). */
 uint64_t instr_storage_line(const struct img *im, const struct llct_spirv_site *st, uint32_t L,

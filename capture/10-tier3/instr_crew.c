@@ -18,6 +18,7 @@ struct instr_crew {
 	unsigned n, next, ended; /* the round's jobs: posted, taken, ended */
 	int quit;
 	double worker_cpu; /* CPU seconds the workers' jobs took, since last taken */
+	double caller_cpu; /* and the caller's jobs (instr_crew_finish), likewise */
 	unsigned n_th;     /* workers started */
 	pthread_t th[];
 };
@@ -97,19 +98,25 @@ void instr_crew_post(struct instr_crew *w, instr_job_fn fn, void *ctx, unsigned 
 void instr_crew_finish(struct instr_crew *w)
 {
 	pthread_mutex_lock(&w->mu);
-	take_jobs(w, 0);
+	if (w->next < w->n) { /* two clock reads a round, not a job */
+		double t0 = thread_cpu_s();
+		take_jobs(w, 0);
+		w->caller_cpu += thread_cpu_s() - t0;
+	}
 	while (w->ended < w->n)
 		pthread_cond_wait(&w->done, &w->mu);
 	pthread_mutex_unlock(&w->mu);
 }
 
-double instr_crew_take_cpu(struct instr_crew *w)
+double instr_crew_take_cpu(struct instr_crew *w, double *jobs)
 {
 	if (!w)
 		return 0;
 	pthread_mutex_lock(&w->mu);
 	double t = w->worker_cpu;
-	w->worker_cpu = 0;
+	if (jobs)
+		*jobs += w->worker_cpu + w->caller_cpu;
+	w->worker_cpu = 0, w->caller_cpu = 0;
 	pthread_mutex_unlock(&w->mu);
 	return t;
 }

@@ -18,8 +18,9 @@ void instr_crew_post(struct instr_crew *w, instr_job_fn fn, void *ctx, unsigned 
 /* The caller takes the jobs no worker took yet, then waits for every one to end. */
 void instr_crew_finish(struct instr_crew *w);
 /* The CPU seconds the workers spent on jobs since the last call (the caller's own are in its
- * thread's time); 0 for NULL. */
-double instr_crew_take_cpu(struct instr_crew *w);
+ * thread's time); 0 for NULL. jobs (NULL: not wanted) gets those and the caller's jobs' CPU
+ * seconds (instr_crew_finish's) added: the work the crew shared, whoever did it. */
+double instr_crew_take_cpu(struct instr_crew *w, double *jobs);
 /* Ends the workers (no round in progress) and frees the crew; NULL is nothing. */
 void instr_crew_stop(struct instr_crew *w);
 

@@ -276,7 +276,7 @@ static int records_lanes(struct capture_device *c, const struct pipe *p, const s
 			 .L = llct_fp_line_size(c->out->fp),
 			 .n_sms = c->n_sms ? c->n_sms : 1,
 			 .lanes = lanes,
-			 .groups = serial ? 1 : instr_model_groups(c)};
+			 .groups = serial ? 1 : instr_model_groups(c, kept)};
 	int oom = 0;
 	for (unsigned k = 0; k < n && !oom; k++) {
 		lanes[k].base = malloc(n_sites * sizeof(*lanes[k].base));
@@ -332,7 +332,7 @@ static int records_lanes(struct capture_device *c, const struct pipe *p, const s
 		free(lanes[k].base), free(lanes[k].tex), free(lanes[k].t);
 		llct_fp_group_free(&lanes[k].grp);
 	}
-	c->out->t_expand_cpu += instr_crew_take_cpu(crew);
+	instr_expand_account(c);
 	return oom ? -1 : 0;
 }
 

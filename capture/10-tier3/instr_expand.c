@@ -545,6 +545,11 @@ static struct instr_draw_job *job_of(struct capture_device *c)
 	return c->t3->job;
 }
 
+void instr_expand_account(struct capture_device *c)
+{
+	c->out->t_expand_cpu += instr_crew_take_cpu(c->t3->crew, &c->t3->jobs_cpu);
+}
+
 struct instr_crew *instr_expand_crew(struct capture_device *c)
 {
 	if (!c->t3->crew && c->t3->expand_threads > 1)
@@ -656,7 +661,7 @@ static int job_setup(struct capture_device *c, struct instr_draw_job *j, struct 
 	for (size_t s = 0; s < p->tw.n_sites; s++)
 		d->serial |=
 		    p->tw.sites[s].element == LLCT_SPIRV_ELEMENT_IN_RECORD || p->tw.sites[s].bda;
-	d->groups = d->serial ? 1 : instr_model_groups(c);
+	d->groups = d->serial ? 1 : instr_model_groups(c, records);
 	/* lanes: one, or as many as the setting allows for a draw of several windows */
 	j->window = c->t3->window ? c->t3->window : 32768;
 	unsigned n = d->serial || records <= j->window ? 1 : c->t3->expand_threads;
@@ -742,7 +747,7 @@ int instr_draw_records(struct capture_device *c, struct cbuf *b, uint32_t rec, c
 	async_draw_end(c);
 	llct_fp_set_site(c->out->fp, 0);
 	job_end(c, j, res);
-	c->out->t_expand_cpu += instr_crew_take_cpu(c->t3->crew); /* its threads' part */
+	instr_expand_account(c);
 	c->t3->co_llc[0] += fb.tag_misses[0];
 	c->t3->co_llc[1] += fb.tag_misses[1];
 	c->t3->run_multi_llc += fb.tag_misses[2];

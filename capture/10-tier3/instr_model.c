@@ -22,9 +22,13 @@ static void split_job(void *ctx, unsigned k)
 	x->secs[k] = capture_mono_s() - t0;
 }
 
-unsigned instr_model_groups(struct capture_device *c)
+unsigned instr_model_groups(struct capture_device *c, uint64_t records)
 {
-	unsigned g = c->t3->crew ? instr_crew_workers(c->t3->crew) + 1 : 1;
+	/* a draw or dispatch of fewer records than half split_min is taken to make too few
+	   touches for a split round (a record's texel lines are one or two, mostly): its lanes
+	   do not group them (if one does make enough, its round is stepped here, as ever) */
+	uint64_t least = c->t3->split_min ? c->t3->split_min : 1;
+	unsigned g = c->t3->crew && 2 * records >= least ? instr_crew_workers(c->t3->crew) + 1 : 1;
 	return g > 64 ? 64 : g;
 }
 
@@ -34,7 +38,7 @@ void instr_model_touches(struct capture_device *c, const struct llct_fp_access *
 {
 	struct tier3_state *t = c->t3;
 	struct llct_fp *fp = c->out->fp;
-	unsigned groups = instr_model_groups(c);
+	unsigned groups = instr_model_groups(c, UINT64_MAX);
 	size_t total = 0;
 	int grouped = groups > 1;
 	for (unsigned q = 0; q < n_batches; q++) {

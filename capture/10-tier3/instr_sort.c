@@ -153,7 +153,7 @@ int instr_sort_records(struct capture_device *c, struct cbuf *b)
 	if (crew && n_ch > 1) {
 		instr_crew_post(crew, chunk_job, &x, n_ch);
 		instr_crew_finish(crew);
-		c->out->t_expand_cpu += instr_crew_take_cpu(crew);
+		instr_expand_account(c);
 	} else {
 		for (unsigned k = 0; k < n_ch; k++)
 			chunk_job(&x, k);

@@ -82,6 +82,12 @@ static void note(struct capture_device *c, struct llct_writer *w)
 	   runs sorted are in the rest */
 	snprintf(v, sizeof(v), "%.3f", c->t3->split_s);
 	llct_writer_set(w, "capture.seconds.tier3_split", v);
+	/* the CPU seconds of the work the expansion's threads shared (lanes and split steps run
+	   as the crew's jobs, on whichever thread took them, the expansion's own included; 0 with
+	   one thread), by the threads' CPU clocks: the expansion's CPU less it is the expansion
+	   thread's own work exactly, where the two above count time a thread waited for a core */
+	snprintf(v, sizeof(v), "%.3f", c->t3->jobs_cpu);
+	llct_writer_set(w, "capture.seconds.tier3_shared_cpu", v);
 	/* runs: the records their leads sent, the loads those stood for, and those of more than
 	   one line with the LLC records their touches made (whose order between SMs may move) */
 	static const char *const rk[4] = {"records", "accesses", "multi_line_records",

@@ -1,6 +1,8 @@
 /* test_crew.c - capture tier 3's expansion threads (capture/10-tier3/instr_crew.c): every job of
  * every round runs once, a round's finish returns only when each has ended, whether the poster
- * joins at once or works meanwhile, for 1 to 5 threads. */
+ * joins at once or works meanwhile, for 1 to 5 threads; and the CPU account: a round of jobs
+ * that each spin 2 ms of CPU counts at least 90% of it among the jobs, the workers' share
+ * within that (and none without workers). */
 #include "instr_crew.h"
 
 #include <stdatomic.h>
@@ -14,6 +16,21 @@ struct round {
 	atomic_uint runs[MAX_JOBS];
 	atomic_uint ended;
 };
+
+static double cpu_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* 2 ms of this thread's CPU. */
+static void spin(void *ctx, unsigned k)
+{
+	(void)ctx, (void)k;
+	for (double t0 = cpu_s(); cpu_s() - t0 < 0.002;)
+		;
+}
 
 static void job(void *ctx, unsigned k)
 {
@@ -62,6 +79,17 @@ int main(void)
 						threads, round, k, n, atomic_load(&r.runs[k]));
 					bad = 1;
 				}
+		}
+		double jobs = 0, workers;
+		instr_crew_take_cpu(w, NULL); /* the rounds' above left out */
+		instr_crew_post(w, spin, NULL, 12);
+		instr_crew_finish(w);
+		workers = instr_crew_take_cpu(w, &jobs);
+		if (jobs < 0.9 * 12 * 0.002 || workers > jobs + 1e-9 || (threads == 1 && workers)) {
+			fprintf(stderr,
+				"%u threads: 12 jobs of 2 ms counted %.4f s, %.4f s workers'\n",
+				threads, jobs, workers);
+			bad = 1;
 		}
 		instr_crew_stop(w);
 	}
