@@ -264,6 +264,9 @@ cpu=$(q "$T/timed.llct" "SELECT value FROM settings WHERE key = 'capture.seconds
 wall=$(q "$T/timed.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.expanding'")
 lanes=$(q "$T/timed.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.tier3_lanes'")
 awk -v c="$cpu" -v w="$wall" -v l="$lanes" 'BEGIN { exit !(c > 0 && l > 0 && l <= 2 * w + 0.002) }' && ok || bad "account: expanding '$wall', expanding_cpu '$cpu', tier3_lanes '$lanes'"
+# and the CPU of the work the two threads shared, within the expansion's CPU
+shared=$(q "$T/timed.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.tier3_shared_cpu'")
+awk -v c="$cpu" -v h="$shared" 'BEGIN { exit !(h > 0 && h <= c + 0.002) }' && ok || bad "account: expanding_cpu '$cpu', tier3_shared_cpu '$shared'"
 LLCT_CAPTURE_TIMES=$T/no/such/dir/times "$LLCTRACE" capture -q -t 3 -x -f 6-8 -o "$T/untimed.llct" -- "$AHEAD" 12 >/dev/null 2>"$T/err"
 grep -q "cannot open LLCT_CAPTURE_TIMES '$T/no/such/dir/times': No such file or directory; frames go untimed" "$T/err" && ok || bad "unopenable times file: $(head -c 300 "$T/err")"
 [ "$(q "$T/untimed.llct" "SELECT count(*) FROM frames")" = 3 ] && ok || bad "untimed capture lost its frames"
@@ -330,14 +333,14 @@ done
 [ -s "$T/e1.llct" ] && cmp -s <("$LLCTRACE" dump --csv "$T/e1.llct") <("$LLCTRACE" dump --csv "$T/e3.llct") &&
 	[ "$(q "$T/e1.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" = "$(q "$T/e3.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" ] && ok ||
 	bad "tier 3 scene: the trace differs with the records worked out on 3 threads"
-# and with the serial steps split over the 3 threads however small the work
-# (LLCT_CAPTURE_SPLIT_MIN=1: every round's render-cache step split by SM, the record rooms read
-# in chunks of 16 records, whose runs are joined back across the chunks)
-LP_NUM_THREADS=0 LLCT_CAPTURE_EXPAND_THREADS=3 LLCT_CAPTURE_SPLIT_MIN=1 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/es.llct" -- "$SCENE" 3 >/dev/null 2>&1
+# and with the serial steps split over 4 threads (the fewest the render caches' step is split
+# over) however small the work (LLCT_CAPTURE_SPLIT_MIN=1: every round's render-cache step split
+# by SM, the record rooms read in chunks of 16 records, whose runs are joined back across them)
+LP_NUM_THREADS=0 LLCT_CAPTURE_EXPAND_THREADS=4 LLCT_CAPTURE_SPLIT_MIN=1 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/es.llct" -- "$SCENE" 3 >/dev/null 2>&1
 [ "$(q "$T/es.llct" "SELECT value > 0 FROM settings WHERE key = 'capture.seconds.tier3_split'")" = 1 ] && ok || bad "no split step timed: $(q "$T/es.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.tier3_split'")"
 [ -s "$T/e1.llct" ] && cmp -s <("$LLCTRACE" dump --csv "$T/e1.llct") <("$LLCTRACE" dump --csv "$T/es.llct") &&
 	[ "$(q "$T/e1.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" = "$(q "$T/es.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" ] && ok ||
-	bad "tier 3 scene: the trace differs with the serial steps split over 3 threads"
+	bad "tier 3 scene: the trace differs with the serial steps split over 4 threads"
 # windows of a few records (LLCT_CAPTURE_WINDOW) end on a sample's prefix now and then, whose
 # record is the next window's first: its thread looks one record back, so the trace is the
 # one of the default windows, byte for byte, and no row says records went unplaced (without the
