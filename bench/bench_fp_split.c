@@ -104,11 +104,27 @@ static size_t run(struct llct_fp_access *a, size_t n, uint64_t *out, struct llct
 
 int main(int argc, char **argv)
 {
-	size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 4194304;
+	char *end = NULL;
+	size_t n = argc > 1 ? strtoull(argv[1], &end, 10) : 4194304;
 	unsigned shares[16] = {1, 2, 4, 16}, n_sh = 4;
+	if (argc > 1 && (!n || *end || n > (1ull << 32))) {
+		fprintf(stderr,
+			"bench_fp_split: ACCESSES '%s' is not a number 1..4294967296\n"
+			"usage: bench_fp_split [ACCESSES [SHARES...]]\n",
+			argv[1]);
+		return 2;
+	}
 	if (argc > 2)
-		for (n_sh = 0; n_sh < 16 && (int)n_sh + 2 < argc; n_sh++)
-			shares[n_sh] = (unsigned)atoi(argv[n_sh + 2]);
+		for (n_sh = 0; n_sh < 16 && (int)n_sh + 2 < argc; n_sh++) {
+			long v = strtol(argv[n_sh + 2], &end, 10);
+			if (*end || v < 1 || v > 64) {
+				fprintf(stderr,
+					"bench_fp_split: SHARES '%s' is not a number 1..64\n",
+					argv[n_sh + 2]);
+				return 2;
+			}
+			shares[n_sh] = (unsigned)v;
+		}
 	n = (n + 65535) / 65536 * 65536;
 	struct llct_fp_access *a = malloc(65536 * sizeof(*a));
 	uint64_t *out = malloc(65536 * sizeof(*out));

@@ -15,7 +15,8 @@ v() { q "$1" "SELECT coalesce((SELECT value FROM settings WHERE key = '$2'), 0)"
 printf '%-32s %8s %12s %6s %6s %6s %6s %6s %6s %6s\n' trace threads "LLC records" wall cpu lanes split shared rest "16 th"
 for f in "$@"; do
 	[ -r "$f" ] || { echo "expand_account.sh: cannot read '$f'" >&2; exit 1; }
-	llc=$(q "$f" "SELECT coalesce(sum(n_records), 0) FROM frames") || exit 1
+	llc=$(q "$f" "SELECT coalesce(sum(n_records), 0) FROM frames" 2>&1) ||
+		{ echo "expand_account.sh: '$f' is not a readable llctrace trace ($llc)" >&2; exit 1; }
 	awk -v f="$(basename "$f")" -v th="$(v "$f" capture.expand_threads)" -v n="$llc" \
 		-v e="$(v "$f" capture.seconds.expanding)" -v c="$(v "$f" capture.seconds.expanding_cpu)" \
 		-v l="$(v "$f" capture.seconds.tier3_lanes)" -v s="$(v "$f" capture.seconds.tier3_split)" \

@@ -33,7 +33,8 @@ unsigned instr_model_groups(struct capture_device *c, uint64_t records)
 	   touches for a split round (a record's texel lines are one or two, mostly): its lanes
 	   do not group them (if one does make enough, its round is stepped here, as ever) */
 	uint64_t least = c->t3->split_min ? c->t3->split_min : 1;
-	unsigned g = c->t3->crew && 2 * records >= least ? instr_crew_workers(c->t3->crew) + 1 : 1;
+	unsigned g =
+	    c->t3->crew && records >= (least + 1) / 2 ? instr_crew_workers(c->t3->crew) + 1 : 1;
 	return g < LEAST_SHARES ? 1 : g > 64 ? 64 : g;
 }
 
