@@ -84,7 +84,8 @@ static size_t run(struct llct_fp_access *a, size_t n, uint64_t *out, struct llct
 			if (llct_fp_group(fp, ptr[q], len[q], shares, &grp[q]))
 				return 0;
 		t[0] += now() - t0;
-		llct_fp_split_init(s, ptr, gp, len, ROUND, out, shares, &b);
+		if (llct_fp_split_init(s, ptr, gp, len, ROUND, out, shares, &b))
+			return 0;
 		double most = 0;
 		for (unsigned k = 0; k < shares; k++) {
 			t0 = now();

@@ -102,13 +102,19 @@ void llct_fp_group_free(struct llct_fp_group *g)
 	g->idx = NULL, g->gb = NULL, g->tab = NULL, g->cap = 0, g->tab_sms = g->tab_groups = 0;
 }
 
-void llct_fp_split_init(struct llct_fp_split *s, const struct llct_fp_access *const *a,
-			const struct llct_fp_group *const *g, const size_t *n, size_t n_batches,
-			uint64_t *out, unsigned groups, const struct llct_fp_batch *b)
+int llct_fp_split_init(struct llct_fp_split *s, const struct llct_fp_access *const *a,
+		       const struct llct_fp_group *const *g, const size_t *n, size_t n_batches,
+		       uint64_t *out, unsigned groups, const struct llct_fp_batch *b)
 {
+	if (groups < 1 || groups > 64 || (n_batches && !g))
+		return -1;
+	for (size_t q = 0; q < n_batches; q++) /* a job reads its group's place in each */
+		if (!g[q] || g[q]->groups != groups)
+			return -1;
 	s->a = a, s->g = g, s->n = n, s->n_batches = n_batches, s->out = out;
-	s->groups = groups < 1 ? 1 : groups > 64 ? 64 : groups;
+	s->groups = groups;
 	s->prev = b->prev;
+	return 0;
 }
 
 /* What SM sm's access t makes through its render cache (llct_fp_touch_rc and llct_fp_miss, but

@@ -46,14 +46,11 @@ void instr_model_touches(struct capture_device *c, const struct llct_fp_access *
 	struct llct_fp *fp = c->out->fp;
 	unsigned groups = instr_model_groups(c, UINT64_MAX);
 	size_t total = 0;
-	int grouped = groups > 1;
-	for (unsigned q = 0; q < n_batches; q++) {
+	for (unsigned q = 0; q < n_batches; q++)
 		total += n[q];
-		grouped &= g && g[q] && g[q]->groups == groups;
-	}
 	/* below split_min touches (16384 unless set), the crew's round costs more than the step it
 	   shares */
-	int split = grouped && total >= (t->split_min ? t->split_min : 1);
+	int split = groups > 1 && total >= (t->split_min ? t->split_min : 1);
 	if (split && total > t->split_cap) {
 		uint64_t *o = realloc(t->split_out, (total + total / 4) * sizeof(*o));
 		if (o)
@@ -62,14 +59,14 @@ void instr_model_touches(struct capture_device *c, const struct llct_fp_access *
 	if (split && !t->split)
 		t->split =
 		    aligned_alloc(64, sizeof(struct split_ctx)); /* its parts on lines apart */
-	if (!split || total > t->split_cap || !t->split) {
+	struct split_ctx *x = t->split;
+	if (!split || total > t->split_cap || !x ||
+	    llct_fp_split_init(&x->s, a, g, n, n_batches, t->split_out, groups, b)) {
 		for (unsigned q = 0; q < n_batches; q++) /* the step here, batch by batch */
 			llct_fp_touch_batch(fp, a[q], n[q], b);
 		return;
 	}
-	struct split_ctx *x = t->split;
 	x->fp = fp;
-	llct_fp_split_init(&x->s, a, g, n, n_batches, t->split_out, groups, b);
 	instr_crew_post(t->crew, split_job, x, groups);
 	instr_crew_finish(t->crew);
 	llct_fp_split_write(fp, &x->s, b);

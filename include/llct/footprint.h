@@ -104,10 +104,12 @@ struct llct_fp_split {
 		    tag_misses[8]; /* a job's counts, added by the write */
 	} part[64];
 };
-/* Sets s up for the batches, b as the run begins. */
-void llct_fp_split_init(struct llct_fp_split *s, const struct llct_fp_access *const *a,
-			const struct llct_fp_group *const *g, const size_t *n, size_t n_batches,
-			uint64_t *out, unsigned groups, const struct llct_fp_batch *b);
+/* Sets s up for the batches, b as the run begins: 0, or -1 (and s not to be used) when a batch
+ * is not grouped for `groups` (or its group is NULL, or groups is not 1..64): the batches then
+ * go to llct_fp_touch_batch. */
+int llct_fp_split_init(struct llct_fp_split *s, const struct llct_fp_access *const *a,
+		       const struct llct_fp_group *const *g, const size_t *n, size_t n_batches,
+		       uint64_t *out, unsigned groups, const struct llct_fp_batch *b);
 /* Job k (< s->groups): its group's accesses; the jobs of one run may run at once. */
 void llct_fp_split_job(struct llct_fp *fp, struct llct_fp_split *s, unsigned k);
 /* After every job of the run: the records in order, the counts added, b carried on. */

@@ -116,7 +116,9 @@ static void split_runs(struct llct_fp *fp, const struct llct_fp_access *a, const
 			CHECK_EQ(llct_fp_group(fp, ptr[i], len[i], g, &grp[i]), 0);
 			gp[i] = &grp[i];
 		}
-		llct_fp_split_init(&s, ptr, gp, len, m, out, g, b);
+		/* batches grouped for g are refused for g + 1 shares (a job would miss lines) */
+		CHECK_EQ(llct_fp_split_init(&s, ptr, gp, len, m, out, g + 1, b), -1);
+		CHECK_EQ(llct_fp_split_init(&s, ptr, gp, len, m, out, g, b), 0);
 		if (q % 4 == 0) {
 			pthread_t th[9];
 			struct split_job jobs[9];
