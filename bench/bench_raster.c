@@ -5,7 +5,10 @@
  * frame and a hash of every record, so two builds (or thread counts) can be compared for speed
  * and checked for identical output.
  *
- * usage: bench_raster [FRAMES [THREADS]]   (100, 1)
+ * usage: bench_raster [FRAMES [THREADS [MESH]]]   (100, 1, 0)
+ * MESH: llct_raster_set_mesh's (the sphere's 7,168 triangles go to the threads from 1 to
+ * 7168; 0: only the big-primitive draws do). The CPU seconds the threads took are printed
+ * too (llct_raster_take_cpu: the threads' own, and all the lanes', the caller's included).
  */
 #include "llct/raster.h"
 
@@ -15,11 +18,16 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double now(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
 }
 
 struct sink {
@@ -102,8 +110,9 @@ int main(int argc, char **argv)
 {
 	int frames = argc > 1 ? atoi(argv[1]) : 100;
 	unsigned threads = argc > 2 ? (unsigned)atoi(argv[2]) : 1;
-	if (argc > 3 || frames < 1 || threads < 1) {
-		fprintf(stderr, "usage: bench_raster [FRAMES [THREADS]]\n");
+	int mesh_min = argc > 3 ? atoi(argv[3]) : 0;
+	if (argc > 4 || frames < 1 || threads < 1 || mesh_min < 0) {
+		fprintf(stderr, "usage: bench_raster [FRAMES [THREADS [MESH]]]\n");
 		return 2;
 	}
 	enum { SW = 2048, W = 1280, H = 720 };
@@ -121,6 +130,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	llct_raster_set_threads(r, threads);
+	llct_raster_set_mesh(r, (uint32_t)mesh_min);
 	/* the shadow map pass: depth only */
 	struct llct_pass ps = {.x1 = SW, .y1 = SW, .n = 1};
 	ps.att[0] = (struct llct_attachment){.s = surf(0x10000000, SW, SW),
@@ -152,7 +162,7 @@ int main(int argc, char **argv)
 	const int gi[6] = {0, 2, 1, 0, 3, 2};
 	for (int k = 0; k < 6; k++)
 		memcpy(quad + 4 * k, g[gi[k]], sizeof(g[0]));
-	double t0 = now();
+	double t0 = now(), cpu0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	uint64_t covered = 0;
 	for (int f = 0; f < frames; f++) {
 		struct llct_draw_result res;
@@ -190,10 +200,13 @@ int main(int argc, char **argv)
 		llct_fp_flush(fp);
 		llct_fp_drain(fp);
 	}
-	double s = now() - t0;
-	printf("frames %d threads %u: %.3f ms a frame, %.0f records a frame, %.0f samples covered "
-	       "a frame, %.1f M records/s, hash %016llx\n",
-	       frames, threads, s * 1e3 / frames, (double)sink.n / frames, (double)covered / frames,
+	double s = now() - t0, lanes = 0;
+	double cpu = clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu0 + llct_raster_take_cpu(r, &lanes);
+	printf("frames %d threads %u mesh %d: %.3f ms a frame, %.3f ms of CPU a frame (%.3f on "
+	       "lanes), %.0f records a frame, %.0f samples covered a frame, %.1f M records/s, hash "
+	       "%016llx\n",
+	       frames, threads, mesh_min, s * 1e3 / frames, cpu * 1e3 / frames,
+	       lanes * 1e3 / frames, (double)sink.n / frames, (double)covered / frames,
 	       sink.n / s / 1e6, (unsigned long long)sink.hash);
 	llct_fp_destroy(fp);
 	llct_raster_destroy(r);

@@ -14,6 +14,7 @@
 struct llct_raster {
 	uint64_t draws;           /* drawn so far */
 	unsigned threads;         /* lanes a big draw is split into (1: none) */
+	uint32_t mesh;            /* a draw of this many primitives too (0: none) */
 	struct raster_pool *pool; /* made with the first big draw */
 };
 
@@ -58,17 +59,17 @@ static int tri_pixels(const struct ctx *c, int64_t mx, int64_t my, int64_t Mx, i
 	return p[0] < p[2] && p[1] < p[3];
 }
 
-/* Does any tile of pixels p (tri_pixels'), as tri_tiles visits them, have an SM of this
- * lane's? */
-static int lane_has(const struct ctx *c, const int64_t p[4])
+/* The lanes that own a tile of pixels p (tri_pixels'), as tri_tiles visits them: a bit a
+ * lane. */
+static uint32_t lanes_of(const struct ctx *c, const int64_t p[4])
 {
 	int64_t px0 = p[0], py0 = p[1], px1 = p[2], py1 = p[3];
 	const int64_t T = LLCT_HIZ_TILE; /* tri_tiles' tiles, each of its top-left pixel's SM */
-	for (int64_t y = py0 - py0 % T; y < py1; y += T)
-		for (int64_t x = px0 - px0 % T; x < px1; x += T)
-			if (lane_owns(c, (uint32_t)x, (uint32_t)y))
-				return 1;
-	return 0;
+	uint32_t all = c->lanes >= 32 ? ~0u : (1u << c->lanes) - 1, m = 0;
+	for (int64_t y = py0 - py0 % T; y < py1 && m != all; y += T)
+		for (int64_t x = px0 - px0 % T; x < px1 && m != all; x += T)
+			m |= 1u << lane_of(c, (uint32_t)x, (uint32_t)y);
+	return m;
 }
 
 /* Snaps, orients and sets up a triangle in window space into *tp, and the pixels its samples
@@ -186,7 +187,8 @@ static void tri_tiles(struct ctx *c, const struct tri *t, const int64_t pb[4], u
 	int hiz = c->z && c->dtest && !c->stest && c->depth.a->hiz.bpp;
 	for (int64_t ty = py0 - py0 % T; ty < py1; ty += T)
 		for (int64_t tx = px0 - px0 % T; tx < px1; tx += T) {
-			if (c->lanes > 1) { /* another lane's SM, or this lane's tile begins */
+			if (c->lanes > 1 && !c->sole) { /* another lane's SM, or this lane's tile
+							   begins */
 				if (!lane_owns(c, (uint32_t)tx, (uint32_t)ty))
 					continue;
 				raster_lane_mark(c, prim | (uint64_t)(ty / T) << 16 |
@@ -353,14 +355,20 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 		if (b->n == b->cap) {
 			size_t cap = b->cap ? 2 * b->cap : 256;
 			struct raster_binned *nv = realloc(b->v, cap * sizeof(*nv));
-			if (!nv) {
+			if (nv)
+				b->v = nv;
+			uint32_t *nl = nv ? realloc(b->lanes, cap * sizeof(*nl)) : NULL;
+			if (!nl) {
 				b->oom = 1;
 				return;
 			}
-			b->v = nv, b->cap = cap;
+			b->lanes = nl, b->cap = cap;
 		}
 		struct raster_binned *e = &b->v[b->n];
-		b->n += tri_setup(c, v0, v1, v2, front, &e->t, e->pb) != 0;
+		if (tri_setup(c, v0, v1, v2, front, &e->t, e->pb)) {
+			b->lanes[b->n] = lanes_of(c, e->pb);
+			b->n += b->lanes[b->n] != 0;
+		}
 		return;
 	}
 	struct tri t;
@@ -532,7 +540,7 @@ static void primitives(struct ctx *c, const void *arg)
 }
 
 /* The lanes' first step: this lane's share of the primitives (a contiguous run) set up into
- * its list. */
+ * its list, each with the lanes whose tiles it reaches. */
 static void lanes_setup(struct ctx *c, const void *arg)
 {
 	const struct llct_draw *d = arg;
@@ -550,28 +558,38 @@ static void lanes_setup(struct ctx *c, const void *arg)
 	c->bin = NULL;
 }
 
-/* Then every lane's: the triangles of all lists, in primitive order, each over this lane's
- * tiles, keyed by their place in that order. */
+/* Then every lane's: the triangles of all lists that reach this lane's tiles, in primitive
+ * order, each over those tiles, keyed by its place in that order. */
 static void lanes_tiles(struct ctx *c, const void *arg)
 {
 	(void)arg;
 	uint64_t k = 0;
-	for (uint32_t l = 0; l < c->lanes; l++)
-		for (size_t j = 0; j < c->bins[l].n; j++, k++) {
-			const struct raster_binned *e = &c->bins[l].v[j];
-			if (lane_has(c, e->pb))
-				tri_tiles(c, &e->t, e->pb, k << 32);
+	uint32_t me = 1u << c->lane;
+	for (uint32_t l = 0; l < c->lanes; l++) {
+		const struct raster_bin *b = &c->bins[l];
+		for (size_t j = 0; j < b->n; j++) {
+			if (!(b->lanes[j] & me))
+				continue;
+			/* every tile this lane's: one mark for them all, none looked up */
+			c->sole = b->lanes[j] == me;
+			if (c->sole)
+				raster_lane_mark(c, (k + j) << 32);
+			tri_tiles(c, &b->v[j].t, b->v[j].pb, (k + j) << 32);
 		}
+		c->sole = 0;
+		k += b->n;
+	}
 }
 
-/* Is the draw worth its lanes? Their start and merge cost some tens of microseconds, and every
- * lane walks every triangle's tiles to find its own: worth it where the primitives are big on
- * average (a full-screen pass, a few large triangles), not where there are many small ones (a
- * mesh of thousands, ~10-30 pixels each, which lanes made slower: PERFORMANCE.md). The
- * estimate: the window bounds of the vertices (at most 512 of them, evenly spread) over the
- * primitives, and at least 128 x 128 pixels in all; a sampled vertex behind the eye may
- * cover anything (one not sampled goes unseen: only the choice of threads, never the records,
- * depends on it). */
+/* Is the draw worth its lanes by the size of its primitives? Their start and merge cost some
+ * tens of microseconds, and a triangle reaching several lanes' tiles is walked by each: worth
+ * it on two or three threads where the primitives are big on average (a full-screen pass, a
+ * few large triangles), not for a mesh of thousands of small ones (~10-30 pixels each, which
+ * lanes made slower there: PERFORMANCE.md; llct_raster_set_mesh sends those too, from more
+ * threads). The estimate: the window bounds of the vertices (at most 512 of them, evenly
+ * spread) over the primitives, and at least 128 x 128 pixels in all; a sampled vertex behind
+ * the eye may cover anything (one not sampled goes unseen: only the choice of threads, never
+ * the records, depends on it). */
 static int big(const struct ctx *c, const struct llct_draw *d, uint32_t per)
 {
 	uint32_t n = d->n_vertices, step = n > 512 ? n / 512 : 1, prims = n / per;
@@ -606,6 +624,16 @@ void llct_raster_set_threads(struct llct_raster *r, unsigned n)
 		r->pool = NULL;
 	}
 	r->threads = n;
+}
+
+double llct_raster_take_cpu(struct llct_raster *r, double *lanes)
+{
+	return r->pool ? raster_pool_take_cpu(r->pool, lanes) : 0;
+}
+
+void llct_raster_set_mesh(struct llct_raster *r, uint32_t n)
+{
+	r->mesh = n;
 }
 
 void llct_raster_destroy(struct llct_raster *r)
@@ -753,7 +781,7 @@ int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llc
 	uint32_t per = vertices_a_primitive(st);
 	res->primitives = d->n_vertices / per;
 	int rc = -1; /* -1: one thread does it */
-	if (r->threads > 1 && big(c, d, per)) {
+	if (r->threads > 1 && ((r->mesh && res->primitives >= r->mesh) || big(c, d, per))) {
 		if (!r->pool)
 			r->pool = raster_pool_create(r->threads);
 		if (r->pool)

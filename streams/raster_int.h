@@ -73,6 +73,7 @@ struct ctx {
 	const uint64_t *emitted;  /* its model's count of records */
 	struct raster_bin *bins;  /* the lanes' set-ups, one list a lane (raster_pool_run) */
 	struct raster_bin *bin;   /* set: triangles are set up into it, not rasterized */
+	int sole;                 /* the triangle's tiles are all this lane's (marked once) */
 };
 
 struct tri {
@@ -134,11 +135,15 @@ static inline uint32_t pixel_sm(const struct ctx *c, uint32_t x, uint32_t y)
 	return c->n_sms & (c->n_sms - 1) ? i % c->n_sms : i & (c->n_sms - 1);
 }
 
-/* Is pixel (x, y) this lane's? */
-static inline int lane_owns(const struct ctx *c, uint32_t x, uint32_t y)
+/* The lane that owns pixel (x, y) (its SM's, dealt round the lanes); is it this lane? */
+static inline uint32_t lane_of(const struct ctx *c, uint32_t x, uint32_t y)
 {
 	uint32_t sm = pixel_sm(c, x, y);
-	return (c->lanes & (c->lanes - 1) ? sm % c->lanes : sm & (c->lanes - 1)) == c->lane;
+	return c->lanes & (c->lanes - 1) ? sm % c->lanes : sm & (c->lanes - 1);
+}
+static inline int lane_owns(const struct ctx *c, uint32_t x, uint32_t y)
+{
+	return lane_of(c, x, y) == c->lane;
 }
 
 /* Set bits of a block's sample masks (BLK * BLK bytes) together: a population count of its
@@ -176,13 +181,16 @@ static inline uint32_t row_bits(uint64_t v)
 }
 
 /* A triangle set up by one lane for every lane to rasterize (its pixel bounds, raster.c's
- * tri_pixels), and a lane's list of them, in primitive order. */
+ * tri_pixels), and a lane's list of them, in primitive order, with beside each (lanes[i]) a
+ * bit for every lane that owns one of the tiles it reaches: a lane reads only its own
+ * triangles, not every one. */
 struct raster_binned {
 	int64_t pb[4];
 	struct tri t;
 };
 struct raster_bin {
 	struct raster_binned *v;
+	uint32_t *lanes;
 	size_t n, cap;
 	int oom;
 };
@@ -258,6 +266,7 @@ int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t b
  * lost). raster_lane_mark: a lane begins (primitive, tile) key; raster_segs_grow makes room
  * for more marks (non-zero, and oom set, when it cannot). */
 #define RASTER_MAX_LANES 16
+_Static_assert(RASTER_MAX_LANES <= 32, "a lane a bit of raster_bin's lanes");
 struct raster_pool;
 /* Pixels a primitive, on average over a draw's window bounds, from which lanes pay (raster.c's
  * big()). */
@@ -267,6 +276,9 @@ void raster_pool_destroy(struct raster_pool *p);
 int raster_pool_run(struct raster_pool *p, struct ctx *c,
 		    void (*setup)(struct ctx *c, const void *arg),
 		    void (*job)(struct ctx *c, const void *arg), const void *arg);
+/* The CPU seconds the pool's threads spent on lanes since last taken; every lane's, the
+ * caller's included, added to *lanes. */
+double raster_pool_take_cpu(struct raster_pool *p, double *lanes);
 struct raster_seg {
 	uint64_t key; /* primitive << 32 | tile row << 16 | tile column */
 	size_t at;    /* the lane's records before it */

@@ -1,9 +1,9 @@
 /* raster_lanes.c - the rasterizer's threads: each lane first sets up a share of a draw's
- * primitives into a list of its own, then, once all are done, every lane rasterizes all the
- * lists' triangles over the screen tiles of the SMs it owns, with its own footprint model over
- * those SMs' render caches (llct_fp_lane_*); the lanes' records are merged back into exactly
- * the order one thread makes them: each lane marks where each (primitive, tile) of its own
- * starts, and the marks of all lanes interleave by that key. */
+ * primitives into a list of its own, then, once all are done, every lane rasterizes the
+ * lists' triangles that reach the screen tiles of the SMs it owns, over those tiles, with its own
+ * footprint model over those SMs' render caches (llct_fp_lane_*); the lanes' records are merged
+ * back into exactly the order one thread makes them: each lane marks where each (primitive, tile)
+ * of its own starts, and the marks of all lanes interleave by that key. */
 #include "raster_int.h"
 
 #include <pthread.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 
 struct raster_lane {
-	struct raster_pool *pool;
+	_Alignas(128) struct raster_pool *pool; /* a lane's lines its own (no false sharing) */
 	struct llct_fp *fp;
 	struct llct_record *recs;
 	size_t n, cap;
@@ -43,6 +43,9 @@ struct raster_pool {
 	 * waits only for the lanes to be done, never for a thread to wake. */
 	_Atomic uint64_t claim_setup, claim_job;
 	unsigned setup_done, job_done; /* under mu */
+	/* CPU seconds of the runs' lanes since last taken (under mu): the pool's threads' (which
+	 * the caller's own clock does not see) and every thread's, the caller's included */
+	double workers_cpu, lanes_cpu;
 	struct raster_bin bins[RASTER_MAX_LANES];
 	struct raster_lane lane[RASTER_MAX_LANES];
 };
@@ -116,10 +119,19 @@ static int claim(_Atomic uint64_t *w, uint64_t gen)
 	return (int)(v & 0xff);
 }
 
-/* A thread's part of run gen: lanes claimed and set up; once every lane is set up, lanes
- * claimed and rasterized. */
-static void run_lanes(struct raster_pool *p, uint64_t gen)
+/* This thread's CPU seconds. */
+static double thread_cpu_s(void)
 {
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A thread's part of run gen: lanes claimed and set up; once every lane is set up, lanes
+ * claimed and rasterized; its CPU time counted (a worker's apart). */
+static void run_lanes(struct raster_pool *p, uint64_t gen, int worker)
+{
+	double t0 = thread_cpu_s();
 	int k;
 	while ((k = claim(&p->claim_setup, gen)) >= 0) {
 		p->setup(&p->lane[k].c, p->arg);
@@ -139,6 +151,21 @@ static void run_lanes(struct raster_pool *p, uint64_t gen)
 			pthread_cond_broadcast(&p->done);
 		pthread_mutex_unlock(&p->mu);
 	}
+	double t = thread_cpu_s() - t0;
+	pthread_mutex_lock(&p->mu);
+	p->lanes_cpu += t;
+	p->workers_cpu += worker ? t : 0;
+	pthread_mutex_unlock(&p->mu);
+}
+
+double raster_pool_take_cpu(struct raster_pool *p, double *lanes)
+{
+	pthread_mutex_lock(&p->mu);
+	double w = p->workers_cpu;
+	*lanes += p->lanes_cpu;
+	p->workers_cpu = p->lanes_cpu = 0;
+	pthread_mutex_unlock(&p->mu);
+	return w;
 }
 
 static void *worker(void *arg)
@@ -154,7 +181,7 @@ static void *worker(void *arg)
 			break;
 		seen = p->gen;
 		pthread_mutex_unlock(&p->mu);
-		run_lanes(p, seen);
+		run_lanes(p, seen, 1);
 		pthread_mutex_lock(&p->mu);
 	}
 	pthread_mutex_unlock(&p->mu);
@@ -163,9 +190,10 @@ static void *worker(void *arg)
 
 struct raster_pool *raster_pool_create(unsigned n)
 {
-	struct raster_pool *p = calloc(1, sizeof(*p));
+	struct raster_pool *p = aligned_alloc(_Alignof(struct raster_pool), sizeof(*p));
 	if (!p)
 		return NULL;
+	memset(p, 0, sizeof(*p));
 	p->threads = n < RASTER_MAX_LANES ? n : RASTER_MAX_LANES;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->go, NULL);
@@ -190,6 +218,7 @@ void raster_pool_destroy(struct raster_pool *p)
 		free(p->lane[k].recs);
 		free(p->lane[k].segs.v);
 		free(p->bins[k].v);
+		free(p->bins[k].lanes);
 	}
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->go);
@@ -274,7 +303,7 @@ int raster_pool_run(struct raster_pool *p, struct ctx *c,
 	atomic_store(&p->claim_job, gen << 16 | (uint64_t)n << 8);
 	pthread_cond_broadcast(&p->go);
 	pthread_mutex_unlock(&p->mu);
-	run_lanes(p, gen);
+	run_lanes(p, gen, 0);
 	pthread_mutex_lock(&p->mu);
 	while (p->job_done < n) /* lanes a thread still works on */
 		pthread_cond_wait(&p->done, &p->mu);

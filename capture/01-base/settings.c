@@ -65,6 +65,8 @@ static const struct number_setting numbers[] = {
      "a number of records (1048576 to 104857600)"},
     {"LLCT_CAPTURE_RASTER_THREADS", 1, 16, offsetof(struct capture_settings, raster_threads),
      "a number of threads (1 to 16)"},
+    {"LLCT_CAPTURE_RASTER_MESH", 0, INT32_MAX, offsetof(struct capture_settings, raster_mesh),
+     "a number of primitives (0: none)"},
     {"LLCT_CAPTURE_EXPAND_THREADS", 1, 16, offsetof(struct capture_settings, expand_threads),
      "a number of threads (1 to 16)"},
     {"LLCT_CAPTURE_SPLIT_MIN", 1, UINT32_MAX, offsetof(struct capture_settings, split_min),
@@ -84,6 +86,7 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 	s->tier = 2;
 	s->xfb_guess = 65536;
 	s->wait_seconds = 20;
+	s->raster_mesh = UINT32_MAX; /* unset: from the threads (device.c) */
 	s->disabled = on(get("LLCT_CAPTURE_DISABLE", ud));
 	s->log = on(get("LLCT_CAPTURE_LOG", ud));
 	s->no_fragment_counts = on(get("LLCT_CAPTURE_NO_FRAGMENT_COUNTS", ud));

@@ -79,6 +79,18 @@ void tier2_draw(struct capture_device *c, const struct llct_pass *p, const struc
 				    r); /* out of memory: the same, said in the row */
 		r->fell_back = 1;
 	}
+	/* the rasterizer's threads' CPU is the expansion's too */
+	c->out->t_expand_cpu += llct_raster_take_cpu(c->t2->raster, &c->t2->raster_shared_cpu);
+}
+
+void tier2_note(struct capture_device *c, struct llct_writer *w)
+{
+	/* the CPU seconds of draws split over the rasterizer's threads, summed over them (the
+	   layer's thread's share included; 0 when none was): the part of expanding_cpu that
+	   more threads share */
+	char v[24];
+	snprintf(v, sizeof(v), "%.3f", c->t2->raster_shared_cpu);
+	llct_writer_set(w, "capture.seconds.raster_shared_cpu", v);
 }
 
 void tier2_clear(struct capture_device *c, const struct llct_pass *p, uint32_t i, uint32_t x0,
@@ -112,4 +124,5 @@ const struct tier_ops llct_tier2 = {
     .recording_begun = recording_begun,
     .recording_freed = capture_geom_free,
     .draw_shadow = capture_geom_shadow,
+    .note = tier2_note,
 };

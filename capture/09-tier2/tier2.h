@@ -27,6 +27,7 @@ struct tier2_state {
 	uint32_t xfb_guess;     /* room (vertices) for a shadow draw of unknown size at first:
 				   65,536, or LLCT_CAPTURE_XFB_GUESS (tests force truncation) */
 	struct llct_raster *raster;
+	double raster_shared_cpu; /* CPU seconds of draws the rasterizer's threads shared */
 	char dump_depth[512]; /* LLCT_CAPTURE_DUMP_DEPTH: where emulated depth goes at pass end */
 };
 
@@ -71,6 +72,8 @@ void tier2_begin_pass(struct capture_device *c, const struct llct_pass *p);
 void tier2_end_pass(struct capture_device *c, const struct llct_pass *p);
 void tier2_draw(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
 		struct llct_draw_result *r);
+/* The tier-2 account in the trace (capture.seconds.raster_shared_cpu); tier 3's includes it. */
+void tier2_note(struct capture_device *c, struct llct_writer *w);
 void tier2_clear(struct capture_device *c, const struct llct_pass *p, uint32_t i, uint32_t x0,
 		 uint32_t y0, uint32_t x1, uint32_t y1, uint32_t aspects, float depth,
 		 uint32_t stencil);

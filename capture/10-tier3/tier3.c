@@ -67,6 +67,7 @@ static void lead_done(struct capture_device *c)
 static void note(struct capture_device *c, struct llct_writer *w)
 {
 	capture_rooms_note(c, w);
+	tier2_note(c, w);
 	char v[24];
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)c->t3->twins_outside);
 	llct_writer_set(w, "capture.twin_submissions_outside", v);

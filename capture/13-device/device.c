@@ -141,10 +141,17 @@ static const char *choose_tier(struct capture_device *c, struct layer_device *d,
 	if (wanted >= 2 && prep->xfb && c->t2->xfb_mem_types &&
 	    (c->t2->raster = llct_raster_create())) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		llct_raster_set_threads(c->t2->raster, set->raster_threads ? set->raster_threads
-						       : cpus > 8          ? 8
-						       : cpus > 1          ? (unsigned)cpus
-									   : 1);
+		unsigned rt = set->raster_threads ? set->raster_threads
+			      : cpus > 8          ? 8
+			      : cpus > 1          ? (unsigned)cpus
+						  : 1;
+		llct_raster_set_threads(c->t2->raster, rt);
+		/* meshes of small triangles too, from four threads (with two the lanes' CPU
+		   cost outweighs their share: PERFORMANCE.md) */
+		llct_raster_set_mesh(c->t2->raster, set->raster_mesh != UINT32_MAX
+							? set->raster_mesh
+						    : rt >= 4 ? 512
+							      : 0);
 		c->tier = &llct_tier2;
 		c->xfb = 1;
 		c->rs->instrument = 1;

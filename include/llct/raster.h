@@ -43,6 +43,15 @@ void llct_raster_destroy(struct llct_raster *r);
  * screen's tiles are split among them by SM, and the records come out in exactly the order,
  * and with exactly the contents, one thread gives. */
 void llct_raster_set_threads(struct llct_raster *r, unsigned n);
+/* A draw of n primitives or more goes to the threads too, however small its primitives (0,
+ * the default: only draws of big primitives; see raster.c's big()). Every lane then reads only
+ * the triangles that reach its tiles, but the lanes' set-up, marks and merge cost CPU: about a
+ * fifth more than one thread on a mesh of ~150-pixel triangles. */
+void llct_raster_set_mesh(struct llct_raster *r, uint32_t n);
+/* The CPU seconds the rasterizer's own threads (not the caller) spent on draws since last
+ * taken, to add to the caller's own clock; every thread's, the caller's share included, added
+ * to *lanes (the work the threads shared). */
+double llct_raster_take_cpu(struct llct_raster *r, double *lanes);
 
 /* Rasterizes d's primitives (d->pos, d->n_vertices, d->st.topology) into pass p: the depth
  * attachment's emulated buffer (p->att[i].z; NULL: no depth or stencil test is emulated) is

@@ -111,6 +111,17 @@ for n in 1 2 5; do
 	"$LLCTRACE" dump --csv "$T/r$n.llct" >"$T/r$n.csv"
 done
 [ -s "$T/r1.csv" ] && cmp -s "$T/r1.csv" "$T/r2.csv" && cmp -s "$T/r1.csv" "$T/r5.csv" && cmp -s "$T/r1.csv" "$T/s.csv" && ok || bad "records differ with the rasterizer's threads"
+# every draw split however small its primitives (LLCT_CAPTURE_RASTER_MESH=1): the same records
+# again, and the threads' shared CPU in the trace (none on one thread)
+for n in 2 3; do
+	LLCT_CAPTURE_RASTER_THREADS=$n LLCT_CAPTURE_RASTER_MESH=1 "$LLCTRACE" capture -q -b submit -o "$T/m$n.llct" -- "$SCENE" 1 >/dev/null 2>&1
+	"$LLCTRACE" dump --csv "$T/m$n.llct" >"$T/m$n.csv"
+	cmp -s "$T/r1.csv" "$T/m$n.csv" && ok || bad "records differ with every draw on $n rasterizer threads"
+	awk -v x="$(q "$T/m$n.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.raster_shared_cpu'")" 'BEGIN { exit !(x > 0) }' && ok || bad "raster_shared_cpu on $n threads: '$(q "$T/m$n.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.raster_shared_cpu'")'"
+done
+[ "$(q "$T/r1.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.raster_shared_cpu'")" = 0.000 ] && ok || bad "raster_shared_cpu on one thread"
+LLCT_CAPTURE_RASTER_MESH=-1 "$LLCTRACE" capture -q -b submit -o "$T/mbad.llct" -- "$SCENE" 1 >/dev/null 2>"$T/mbad.err"
+grep -q "LLCT_CAPTURE_RASTER_MESH='-1' is not a number of primitives" "$T/mbad.err" && ok || bad "mesh -1: $(cat "$T/mbad.err")"
 LLCT_CAPTURE_RASTER_THREADS=17 "$LLCTRACE" capture -q -b submit -o "$T/r17.llct" -- "$SCENE" 1 >/dev/null 2>"$T/r17.err"
 grep -q "LLCT_CAPTURE_RASTER_THREADS='17' is not a number of threads (1 to 16)" "$T/r17.err" && ok || bad "17 threads: $(cat "$T/r17.err")"
 

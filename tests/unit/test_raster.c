@@ -597,18 +597,30 @@ static int collect_run(void *ud, const struct llct_record *r, size_t n)
 	return 0;
 }
 
-/* Big draws split among threads by SM give exactly one thread's records, in its order, with
+static void lanes_case(int small, uint32_t samples);
+
+/* Draws split among threads by SM give exactly one thread's records, in its order, with
  * the render caches on (lanes share them, each its own SMs), and the same depth, stencil and
  * counts: several draws in a row of random overlapping triangles (depth LESS, stencil, an
  * interpolated texture, 1 and 4 samples, some off screen and behind the eye), 1 thread
- * against 2 and 3. */
+ * against 2 and 3; and meshes of small ones (a few pixels to a few tiles, most within one
+ * lane's tiles, some across several) sent to the threads by llct_raster_set_mesh, 1 thread
+ * against 2 and 5 (ten lanes: not a power of two). */
 static void test_lanes(void)
+{
+	for (int small = 0; small < 2; small++)
+		for (uint32_t samples = 1; samples <= 4; samples *= 4)
+			lanes_case(small, samples);
+}
+
+static void lanes_case(int small, uint32_t samples)
 {
 	static struct llct_record got[3][MAXREC];
 	enum { N = 300, S = 8 };
 	static float v[N * 3 * S];
 	struct llct_use u = interp_tex();
-	for (uint32_t samples = 1; samples <= 4; samples *= 4) {
+	const unsigned th[3] = {1, 2, small ? 5 : 3};
+	{
 		struct run runs[3];
 		struct llct_zbuf *zs[3];
 		uint64_t covered[3] = {0}, passed[3] = {0};
@@ -619,22 +631,30 @@ static void test_lanes(void)
 			runs[t] = (struct run){got[t], 0};
 			CHECK_EQ(llct_fp_create(&c, collect_run, &runs[t], &fp), LLCT_OK);
 			struct llct_raster *r = llct_raster_create();
-			llct_raster_set_threads(r, t + 1);
+			llct_raster_set_threads(r, th[t]);
+			llct_raster_set_mesh(r, small ? 1 : 0);
 			zs[t] = llct_zbuf_create(W, H, samples, 24, 8);
 			struct llct_pass p = pass(zs[t], samples);
 			p.att[1].has_stencil = 1;
 			llct_zbuf_clear(zs[t], 0, 0, W, H, 1, 1.0f, 1, 0);
 			uint64_t seed = 99 + samples;
+			float cx = 0, cy = 0;         /* a small triangle's centre */
 			for (int k = 0; k < 4; k++) { /* draws in a row: the caches carry over */
 				for (int i = 0; i < N * 3; i++) {
 					float *x = v + S * i;
 					x[3] = (float)(test_rand(&seed) % 1000) / 400 + 0.02f;
-					if (test_rand(&seed) % 50 == 0)
+					if (test_rand(&seed) % 50 == 0 && !small)
 						x[3] = -x[3]; /* behind the eye: clipped */
 					x[0] =
 					    ((float)(test_rand(&seed) % 2000) / 800 - 1.25f) * x[3];
 					x[1] =
 					    ((float)(test_rand(&seed) % 2000) / 800 - 1.25f) * x[3];
+					if (small && i % 3 == 0)
+						cx = x[0] / x[3], cy = x[1] / x[3];
+					if (small) { /* within ~5 pixels of the centre */
+						x[0] = (cx + x[0] / x[3] / 8) * x[3];
+						x[1] = (cy + x[1] / x[3] / 8) * x[3];
+					}
 					x[2] = (float)(test_rand(&seed) % 1000) / 1000 * x[3];
 					x[4] = (float)(test_rand(&seed) % 1000) / 300;
 					x[5] = (float)(test_rand(&seed) % 1000) / 300;
@@ -664,7 +684,7 @@ static void test_lanes(void)
 			llct_fp_flush(fp);
 			llct_fp_drain(fp);
 			/* the lanes' threads (the caller is one lane) say whose they are */
-			CHECK_EQ(threads_named("llct-raster"), t);
+			CHECK_EQ(threads_named("llct-raster"), th[t] - 1);
 			llct_raster_destroy(r);
 			llct_fp_destroy(fp);
 		}
