@@ -37,7 +37,7 @@ struct capture_settings {
 				    draws on this many threads [0: the CPUs online, at most 8] */
 	uint32_t raster_mesh;    /* LLCT_CAPTURE_RASTER_MESH: a draw of this many primitives or
 				    more goes to the rasterizer's threads however small they are
-				    (0: none) [unset, UINT32_MAX: 512 with 4
+				    (0: none) [unset, UINT32_MAX: 64 with 4
 				    threads or more, else 0] */
 	uint32_t expand_threads; /* LLCT_CAPTURE_EXPAND_THREADS: tier 3 works out draws' and
 				    dispatches' records' accesses on this many threads [0: the

@@ -150,7 +150,7 @@ static const char *choose_tier(struct capture_device *c, struct layer_device *d,
 		   cost outweighs their share: PERFORMANCE.md) */
 		llct_raster_set_mesh(c->t2->raster, set->raster_mesh != UINT32_MAX
 							? set->raster_mesh
-						    : rt >= 4 ? 512
+						    : rt >= 4 ? 64
 							      : 0);
 		c->tier = &llct_tier2;
 		c->xfb = 1;
