@@ -53,7 +53,7 @@ static void make(struct llct_fp_access *a, size_t n, uint32_t n_sms, uint64_t *s
  * cache as a lane leaves them), then: the step on one thread (shares 0), or grouped, split over
  * `shares` jobs and written; times added into t[4]: plain or grouping, jobs, largest job,
  * write. The records made. */
-static size_t run(struct llct_fp_access *a, size_t n, uint64_t *out, struct llct_fp_group *grp,
+static size_t run(struct llct_fp_access *a, size_t n, struct llct_fp_group *grp,
 		  struct llct_fp_split *s, unsigned shares, double t[4])
 {
 	enum { ROUND = 4, BATCH = 16384 }; /* four lanes' windows of lines a round */
@@ -84,7 +84,7 @@ static size_t run(struct llct_fp_access *a, size_t n, uint64_t *out, struct llct
 			if (llct_fp_group(fp, ptr[q], len[q], shares, &grp[q]))
 				return 0;
 		t[0] += now() - t0;
-		if (llct_fp_split_init(s, ptr, gp, len, ROUND, out, shares, &b))
+		if (llct_fp_split_init(s, ptr, gp, len, ROUND, shares, &b))
 			return 0;
 		double most = 0;
 		for (unsigned k = 0; k < shares; k++) {
@@ -128,22 +128,23 @@ int main(int argc, char **argv)
 		}
 	n = (n + 65535) / 65536 * 65536;
 	struct llct_fp_access *a = malloc(65536 * sizeof(*a));
-	uint64_t *out = malloc(65536 * sizeof(*out));
 	struct llct_fp_group grp[4] = {0};
 	struct llct_fp_split *s = aligned_alloc(64, sizeof(*s));
-	if (!a || !out || !s) {
+	if (s)
+		memset(s, 0, sizeof(*s));
+	if (!a || !s) {
 		fprintf(stderr, "bench_fp_split: out of memory\n");
 		return 1;
 	}
 	double t[4] = {0};
-	size_t plain = run(a, n, out, grp, s, 0, t);
+	size_t plain = run(a, n, grp, s, 0, t);
 	printf("%zu accesses in rounds of four windows of 16,384, 16 SMs\n", n);
 	printf("%-10s %6.1f ns an access (%zu records)\n", "one thread", t[0] * 1e9 / (double)n,
 	       plain);
 	for (unsigned h = 0; h < n_sh; h++) {
 		unsigned g = shares[h] < 1 ? 1 : shares[h] > 64 ? 64 : shares[h];
 		memset(t, 0, sizeof(t));
-		size_t recs = run(a, n, out, grp, s, g, t);
+		size_t recs = run(a, n, grp, s, g, t);
 		double k = 1e9 / (double)n;
 		printf("%2u shares: grouping %5.1f, jobs %5.1f (largest %5.1f), write %5.1f ns an "
 		       "access; with a thread a share %5.1f, of it the writing thread's %5.1f%s\n",
@@ -152,6 +153,7 @@ int main(int argc, char **argv)
 	}
 	for (int q = 0; q < 4; q++)
 		llct_fp_group_free(&grp[q]);
-	free(a), free(out), free(s);
+	llct_fp_split_free(s);
+	free(a), free(s);
 	return 0;
 }

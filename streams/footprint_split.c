@@ -1,18 +1,12 @@
-/* footprint_split.c - the footprint model's render-cache step for a run of access batches split
- * by SM over threads: an SM's render caches are its own, so each job passes its SMs' accesses
- * through them in order, and one pass on the model's thread writes the records. */
+/* footprint_split.c - the footprint model's render-cache step for a round of access batches
+ * split by SM over threads: an SM's render caches are its own, so each job passes its SMs'
+ * accesses through them in order, writing their records run by run, and one pass on the
+ * model's thread copies the runs' records in the accesses' order. */
 #include "footprint_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* An access's outcome word: 0, nothing out (a hit, a write's miss of a clean entry); low bits 0
- * but not 0: out as it is (no render cache for it); else bit 0, a read's miss (the line
- * fetched) and bit 1, the entry's dirty line (the word less its low two bits, a line's address
- * with them 0) written back first. */
-#define OUT_READ 1u
-#define OUT_BACK 2u
-#define OUT_PASS 4u
 #define SKIPPED 255 /* llct_fp_group's mark of an access skipped in its batch */
 
 static inline uint32_t sm_of(const struct llct_fp *fp, uint32_t sm)
@@ -48,9 +42,18 @@ int llct_fp_group(const struct llct_fp *fp, const struct llct_fp_access *a, size
 		if (idx)
 			g->idx = idx;
 		uint8_t *gb = idx ? realloc(g->gb, n) : NULL;
-		if (!gb)
+		if (gb)
+			g->gb = gb;
+		uint32_t *rl = gb ? realloc(g->run_len, n * sizeof(*rl)) : NULL;
+		if (rl)
+			g->run_len = rl;
+		uint8_t *rk = rl ? realloc(g->run_k, n) : NULL;
+		if (rk)
+			g->run_k = rk;
+		uint32_t *ri = rk ? realloc(g->ridx, n * sizeof(*ri)) : NULL;
+		if (!ri)
 			return -1;
-		g->gb = gb, g->cap = n;
+		g->ridx = ri, g->cap = n;
 	}
 	/* in locals: a store through gb (bytes) could otherwise be any of g's fields. Accesses come
 	   in runs of one SM, so a group's count and cursor are kept in a register along a run. */
@@ -81,16 +84,31 @@ int llct_fp_group(const struct llct_fp *fp, const struct llct_fp_access *a, size
 	g->last = first == UINT32_MAX ? UINT64_MAX : prev;
 	for (unsigned k = 0; k < groups; k++)
 		g->start[k + 1] = g->start[k] + cnt[k], cnt[k] = g->start[k];
-	uint32_t at = cnt[0];
+	/* the indices by group, and the runs of one group as they come */
+	uint32_t at = cnt[0], len = 0, *run_len = g->run_len, runs[64] = {0};
+	uint8_t *run_k = g->run_k;
+	size_t nr = 0;
 	cur = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint8_t k = gb[i];
 		if (k == SKIPPED)
 			continue;
-		if (k != cur)
-			cnt[cur] = at, at = cnt[k], cur = k;
+		if (k != cur || !len) {
+			if (len)
+				run_k[nr] = cur, run_len[nr++] = len, runs[cur]++;
+			cnt[cur] = at, at = cnt[k], cur = k, len = 0;
+		}
 		idx[at++] = (uint32_t)i;
+		len++;
 	}
+	if (len)
+		run_k[nr] = cur, run_len[nr++] = len, runs[cur]++;
+	g->n_runs = nr;
+	g->rstart[0] = 0;
+	for (unsigned k = 0; k < groups; k++)
+		g->rstart[k + 1] = g->rstart[k] + runs[k], runs[k] = g->rstart[k];
+	for (size_t r = 0; r < nr; r++)
+		g->ridx[runs[run_k[r]]++] = (uint32_t)r;
 	return 0;
 }
 
@@ -99,64 +117,138 @@ void llct_fp_group_free(struct llct_fp_group *g)
 	free(g->idx);
 	free(g->gb);
 	free(g->tab);
+	free(g->run_len);
+	free(g->run_k);
+	free(g->ridx);
 	g->idx = NULL, g->gb = NULL, g->tab = NULL, g->cap = 0, g->tab_sms = g->tab_groups = 0;
+	g->run_len = NULL, g->run_k = NULL, g->ridx = NULL, g->n_runs = 0;
+}
+
+/* Room for n of *p's elements of size el (*cap of them now), the new room zeroed (a record's
+ * padding is then 0, as in the model's own buffer): 0, or -1. */
+static int room(void **p, size_t *cap, size_t n, size_t el)
+{
+	if (n <= *cap)
+		return 0;
+	size_t c = n + n / 4;
+	char *q = realloc(*p, c * el);
+	if (!q)
+		return -1;
+	memset(q + *cap * el, 0, (c - *cap) * el);
+	*p = q, *cap = c;
+	return 0;
 }
 
 int llct_fp_split_init(struct llct_fp_split *s, const struct llct_fp_access *const *a,
 		       const struct llct_fp_group *const *g, const size_t *n, size_t n_batches,
-		       uint64_t *out, unsigned groups, const struct llct_fp_batch *b)
+		       unsigned groups, const struct llct_fp_batch *b)
 {
 	if (groups < 1 || groups > 64 || (n_batches && !g))
 		return -1;
 	for (size_t q = 0; q < n_batches; q++) /* a job reads its group's place in each */
 		if (!g[q] || g[q]->groups != groups)
 			return -1;
-	s->a = a, s->g = g, s->n = n, s->n_batches = n_batches, s->out = out;
+	/* a group's records from where the groups before it end (two an access at most: a
+	   dirty line written back, the line read); a run's count from where the batch's begin */
+	size_t kept[64] = {0}, runs = 0;
+	for (size_t q = 0; q < n_batches; q++) {
+		for (unsigned k = 0; k < groups; k++)
+			kept[k] += g[q]->start[k + 1] - g[q]->start[k];
+		runs += g[q]->n_runs;
+	}
+	s->rec_at[0] = 0;
+	for (unsigned k = 0; k < groups; k++)
+		s->rec_at[k + 1] = s->rec_at[k] + 2 * kept[k];
+	if (room((void **)&s->recs, &s->rec_cap, s->rec_at[groups], sizeof(*s->recs)) ||
+	    room((void **)&s->counts, &s->counts_cap, runs, sizeof(*s->counts)) ||
+	    room((void **)&s->run_at, &s->run_at_cap, n_batches, sizeof(*s->run_at)))
+		return -1;
+	for (size_t q = 0, at = 0; q < n_batches; at += g[q]->n_runs, q++)
+		s->run_at[q] = at;
+	s->a = a, s->g = g, s->n = n, s->n_batches = n_batches;
 	s->groups = groups;
 	s->prev = b->prev;
 	return 0;
 }
 
-/* What SM sm's access t makes through its render cache (llct_fp_touch_rc and llct_fp_miss, but
- * for the records, which the word says): the word; *hit when it hit. */
-static uint64_t step(struct llct_fp *fp, const struct llct_fp_access *t, uint32_t sm, int *hit)
+void llct_fp_split_free(struct llct_fp_split *s)
+{
+	free(s->recs);
+	free(s->counts);
+	free(s->run_at);
+	s->recs = NULL, s->counts = NULL, s->run_at = NULL;
+	s->rec_cap = s->counts_cap = s->run_at_cap = 0;
+}
+
+/* A record of SM sm's access to a line into *r (llct_fp_out's, with the model's kernel). */
+static inline void rec(struct llct_record *r, const struct llct_fp *fp, uint64_t line, int stream,
+		       int op, uint32_t sm, uint32_t site)
+{
+	r->addr = line;
+	r->kernel = fp->kernel;
+	r->sm = (uint16_t)sm;
+	r->tenant = 0;
+	r->stream = (uint8_t)stream;
+	r->op = (uint8_t)op;
+	r->site = site;
+}
+
+/* SM sm's access t through its render cache (llct_fp_touch_rc and llct_fp_miss): its records
+ * into r (none on a hit or a write's miss of a clean entry; a dirty line written back, naming
+ * no site, then a read's line; the access as it is where there is no render cache for it).
+ * Returns the records, *hit 1 when it hit. */
+static inline uint32_t step(const struct llct_fp *fp, const struct llct_fp_access *t, uint32_t sm,
+			    struct llct_record *r, int *hit)
 {
 	uint32_t n = fp->c.rc_lines[t->stream];
 	rc_line *rc = fp->rc[t->stream];
 	*hit = 0;
-	if (!rc || !n || (t->line & 3))
-		return OUT_PASS;
+	if (!rc || !n || (t->line & 3)) {
+		rec(r, fp, t->line, t->stream, t->op, sm, t->site);
+		return 1;
+	}
 	rc_line *e = llct_fp_rc_entry(fp, rc, n, t->line, sm);
 	if ((*e & ~(uint64_t)2) == (t->line | 1)) {
 		*hit = 1;
 		*e |= (uint64_t)t->op << 1;
 		return 0;
 	}
-	uint64_t w = *e & 2 ? (*e & ~(uint64_t)3) | OUT_BACK : 0;
-	w |= t->op ? 0 : OUT_READ;
+	uint32_t k = 0;
+	if (*e & 2)
+		rec(&r[k++], fp, *e & ~(uint64_t)3, t->stream, LLCT_OP_WRITE, sm, 0);
+	if (!t->op)
+		rec(&r[k++], fp, t->line, t->stream, LLCT_OP_READ, sm, t->site);
 	*e = t->line | 1 | (uint64_t)t->op << 1;
-	return w;
+	return k;
 }
 
 void llct_fp_split_job(struct llct_fp *fp, struct llct_fp_split *s, unsigned k)
 {
 	uint64_t prev = s->prev, filtered = 0, tag[8] = {0};
-	uint64_t *o = s->out;
-	for (size_t q = 0; q < s->n_batches; o += s->n[q], q++) {
+	struct llct_record *r = s->recs + s->rec_at[k];
+	for (size_t q = 0; q < s->n_batches; q++) {
 		const struct llct_fp_access *a = s->a[q];
 		const struct llct_fp_group *g = s->g[q];
-		for (uint32_t p = g->start[k]; p < g->start[k + 1]; p++) {
-			uint32_t i = g->idx[p];
-			const struct llct_fp_access *t = &a[i];
-			uint32_t sm = sm_of(fp, t->sm);
-			if (i == g->first && skip_key(t->line, sm) == prev)
-				continue; /* skipped by the batch before's last */
-			int hit;
-			o[i] = step(fp, t, sm, &hit);
-			filtered += (uint64_t)hit;
-			if (t->tag && !hit) /* it missed: an LLC record */
-				for (uint32_t b = 0; b < 8; b++)
-					tag[b] += t->tag >> b & 1;
+		uint32_t *counts = s->counts + s->run_at[q];
+		const uint32_t *idx = g->idx + g->start[k];
+		for (uint32_t x = g->rstart[k]; x < g->rstart[k + 1]; x++) {
+			uint32_t run = g->ridx[x];
+			const struct llct_record *r0 = r;
+			for (uint32_t j = 0; j < g->run_len[run]; j++) {
+				uint32_t i = *idx++;
+				const struct llct_fp_access *t = &a[i];
+				uint32_t sm = sm_of(fp, t->sm);
+				if (i == g->first && skip_key(t->line, sm) == prev)
+					continue; /* skipped by the batch before's last */
+				int hit;
+				uint32_t m = step(fp, t, sm, r, &hit);
+				r += m;
+				filtered += (uint64_t)hit;
+				if (t->tag && !hit) /* it missed: an LLC record */
+					for (uint32_t b = 0; b < 8; b++)
+						tag[b] += t->tag >> b & 1;
+			}
+			counts[run] = (uint32_t)(r - r0);
 		}
 		prev = g->last != UINT64_MAX ? g->last : prev;
 	}
@@ -166,48 +258,39 @@ void llct_fp_split_job(struct llct_fp *fp, struct llct_fp_split *s, unsigned k)
 
 void llct_fp_split_write(struct llct_fp *fp, const struct llct_fp_split *s, struct llct_fp_batch *b)
 {
-	uint32_t site = b->site;
-	uint64_t prev = b->prev;
-	const uint64_t *o = s->out;
-	size_t any = 0;
-	for (size_t q = 0; q < s->n_batches; o += s->n[q], q++) {
-		const struct llct_fp_access *a = s->a[q];
-		any |= s->n[q];
-		for (size_t i = 0; i < s->n[q]; i++) {
-			const struct llct_fp_access *t = &a[i];
-			site = t->site;
-			uint32_t sm = sm_of(fp, t->sm);
-			if (t->same_skip) { /* the skips as the jobs found them, in the same order
-					     */
-				uint64_t key = skip_key(t->line, sm);
-				if (key == prev)
-					continue;
-				prev = key;
-			}
-			uint64_t w = o[i];
-			if (!w)
+	const struct llct_record *from[64];
+	for (unsigned k = 0; k < s->groups; k++)
+		from[k] = s->recs + s->rec_at[k];
+	uint64_t emitted = 0;
+	for (size_t q = 0; q < s->n_batches; q++) {
+		const struct llct_fp_group *g = s->g[q];
+		const uint32_t *counts = s->counts + s->run_at[q];
+		for (size_t run = 0; run < g->n_runs; run++) {
+			uint32_t m = counts[run];
+			if (!m)
 				continue;
-			if (!(w & 3)) {
-				fp->site = site;
-				llct_fp_out(fp, t->line, t->stream, t->op, sm);
-				continue;
+			const struct llct_record *r = from[g->run_k[run]];
+			from[g->run_k[run]] = r + m;
+			emitted += m;
+			if (fp->cap - fp->n >= m) { /* the common case: room in the buffer */
+				struct llct_record *d = fp->buf + fp->n;
+				for (uint32_t j = 0; j < m; j++)
+					d[j] = r[j];
+				fp->n += m;
+			} else {
+				llct_fp_put(fp, r, m);
 			}
-			if (w & OUT_BACK) { /* a write-back names no site */
-				fp->site = 0;
-				llct_fp_out(fp, w & ~(uint64_t)3, t->stream, LLCT_OP_WRITE, sm);
-			}
-			fp->site = site;
-			if (w & OUT_READ)
-				llct_fp_out(fp, t->line, t->stream, LLCT_OP_READ, sm);
 		}
+		/* the skips carried on as the jobs found them; the last access's site, as
+		   llct_fp_touch_batch leaves it */
+		b->prev = g->last != UINT64_MAX ? g->last : b->prev;
+		if (s->n[q])
+			b->site = fp->site = s->a[q][s->n[q] - 1].site;
 	}
-	if (any) /* the last access's site, as llct_fp_touch_batch leaves it */
-		fp->site = site;
+	fp->emitted += emitted;
 	for (unsigned k = 0; k < s->groups; k++) {
 		fp->filtered += s->part[k].filtered;
 		for (uint32_t t = 0; t < 8; t++)
 			b->tag_misses[t] += s->part[k].tag_misses[t];
 	}
-	b->prev = prev;
-	b->site = site;
 }

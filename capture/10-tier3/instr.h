@@ -54,13 +54,11 @@ struct tier3_state {
 	    *job;                /* instr_expand.c's: a draw's expansion, kept from draw to draw */
 	struct instr_crew *crew; /* its threads (instr_crew.h; NULL: one thread) */
 	double lanes_s;          /* seconds working out records' touches, summed over threads */
-	/* instr_model.c's: the render caches' step split over the crew (its context, the touches'
-	   outcomes and their room) and its seconds, summed over threads */
+	/* instr_model.c's: the render caches' step split over the crew (its context, with the
+	   room for the jobs' records) and its seconds, summed over threads */
 	void *split;
 	uint32_t split_min; /* touches of a round from which it is split (LLCT_CAPTURE_SPLIT_MIN) */
 	uint32_t window;    /* records a lane takes a round (LLCT_CAPTURE_WINDOW) */
-	uint64_t *split_out;
-	size_t split_cap;
 	double split_s;
 	double jobs_cpu; /* CPU seconds of the crew's jobs, whichever thread ran them */
 };

@@ -7,6 +7,7 @@
 #include "instr_crew.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct split_ctx {
 	struct llct_fp *fp;
@@ -51,17 +52,14 @@ void instr_model_touches(struct capture_device *c, const struct llct_fp_access *
 	/* below split_min touches (16384 unless set), the crew's round costs more than the step it
 	   shares */
 	int split = groups > 1 && total >= (t->split_min ? t->split_min : 1);
-	if (split && total > t->split_cap) {
-		uint64_t *o = realloc(t->split_out, (total + total / 4) * sizeof(*o));
-		if (o)
-			t->split_out = o, t->split_cap = total + total / 4;
-	}
-	if (split && !t->split)
+	if (split && !t->split) {
 		t->split =
 		    aligned_alloc(64, sizeof(struct split_ctx)); /* its parts on lines apart */
+		if (t->split)
+			memset(t->split, 0, sizeof(struct split_ctx));
+	}
 	struct split_ctx *x = t->split;
-	if (!split || total > t->split_cap || !x ||
-	    llct_fp_split_init(&x->s, a, g, n, n_batches, t->split_out, groups, b)) {
+	if (!split || !x || llct_fp_split_init(&x->s, a, g, n, n_batches, groups, b)) {
 		for (unsigned q = 0; q < n_batches; q++) /* the step here, batch by batch */
 			llct_fp_touch_batch(fp, a[q], n[q], b);
 		return;
@@ -76,7 +74,8 @@ void instr_model_touches(struct capture_device *c, const struct llct_fp_access *
 
 void instr_model_free(struct capture_device *c)
 {
-	free(c->t3->split_out);
+	if (c->t3->split)
+		llct_fp_split_free(&((struct split_ctx *)c->t3->split)->s);
 	free(c->t3->split);
-	c->t3->split_out = NULL, c->t3->split = NULL, c->t3->split_cap = 0;
+	c->t3->split = NULL;
 }

@@ -68,21 +68,26 @@ void llct_fp_touch_batch(struct llct_fp *fp, const struct llct_fp_access *a, siz
 /* llct_fp_touch_batch of batches a[0..n_batches) in turn, its render caches' step split by SM
  * over threads (footprint_split.c). Each batch is first grouped (llct_fp_group, on any thread:
  * the one that made it), its accesses' indices sorted by their SMs' group, those a same_skip
- * access before them in the batch skips left out; then a run's `groups` jobs
- * (llct_fp_split_job, side by side on any threads) each pass their group's accesses through
- * those SMs' render caches, putting in out (one word an access, the batches' in order) what
- * each made; then llct_fp_split_write, on the model's thread, writes the records in the
- * accesses' order. The records, counts and render caches are llct_fp_touch_batch's; no other
- * use of the model between a run's jobs and its write. SM sm (< n_sms) is in group
- * sm * groups / n_sms. */
+ * access before them in the batch skips left out, and cut into runs of one group; then a
+ * round's `groups` jobs (llct_fp_split_job, side by side on any threads) each pass their
+ * group's accesses through those SMs' render caches, writing the records they make run by run
+ * into a room of the group's own; then llct_fp_split_write, on the model's thread, copies the
+ * runs' records in the accesses' order. The records, counts and render caches are
+ * llct_fp_touch_batch's; no other use of the model between a round's jobs and its write. SM sm
+ * (< n_sms) is in group sm * groups / n_sms. */
 struct llct_fp_group {
-	uint32_t *idx;      /* the accesses kept, by group, each group's in order */
-	uint8_t *gb;        /* each access's group (255: skipped) */
-	size_t cap;         /* idx's and gb's room, in accesses */
-	uint32_t start[65]; /* group k's: idx[start[k] .. start[k + 1]) */
-	uint32_t first;     /* the first same_skip access (UINT32_MAX: none): one before the
-			       batch may skip it */
-	uint64_t last;      /* the last same_skip access's line ^ SM << 58 (UINT64_MAX: none) */
+	uint32_t *idx;       /* the accesses kept, by group, each group's in order */
+	uint8_t *gb;         /* each access's group (255: skipped) */
+	size_t cap;          /* idx's, gb's and the runs' room, in accesses */
+	uint32_t start[65];  /* group k's: idx[start[k] .. start[k + 1]) */
+	uint32_t *run_len;   /* the runs of kept accesses of one group, in order: their lengths */
+	uint8_t *run_k;      /* and groups */
+	uint32_t *ridx;      /* the runs by group, each group's in order */
+	uint32_t rstart[65]; /* group k's: ridx[rstart[k] .. rstart[k + 1]) */
+	size_t n_runs;
+	uint32_t first; /* the first same_skip access (UINT32_MAX: none): one before the
+			   batch may skip it */
+	uint64_t last;  /* the last same_skip access's line ^ SM << 58 (UINT64_MAX: none) */
 	unsigned groups;
 	uint8_t *tab; /* each SM's group, for tab_sms SMs in tab_groups groups */
 	uint32_t tab_sms, tab_groups;
@@ -96,25 +101,33 @@ struct llct_fp_split {
 	const struct llct_fp_group *const *g;  /* each grouped for `groups` */
 	const size_t *n;                       /* their accesses */
 	size_t n_batches;
-	uint64_t *out; /* an access's outcome: what its job found (the sum of the n[] words) */
 	unsigned groups;
-	uint64_t prev; /* the llct_fp_batch's prev as the run begins */
+	uint64_t prev;            /* the llct_fp_batch's prev as the round begins */
+	struct llct_record *recs; /* the jobs' records: group k's from rec_at[k] (two an access
+				     at most) */
+	size_t rec_at[65], rec_cap;
+	uint32_t *counts; /* a run's records (the batches' runs in order) */
+	size_t *run_at;   /* batch q's first run there */
+	size_t counts_cap, run_at_cap;
 	struct {
 		_Alignas(64) uint64_t filtered,
 		    tag_misses[8]; /* a job's counts, added by the write */
 	} part[64];
 };
-/* Sets s up for the batches, b as the run begins: 0, or -1 (and s not to be used) when a batch
- * is not grouped for `groups` (or its group is NULL, or groups is not 1..64): the batches then
- * go to llct_fp_touch_batch. */
+/* Sets s (zeroed before its first use) up for the batches, b as the round begins: 0, or -1
+ * (and s not to be used) when a batch is not grouped for `groups` (or its group is NULL, or
+ * groups is not 1..64) or there is no memory for the jobs' records: the batches then go to
+ * llct_fp_touch_batch. */
 int llct_fp_split_init(struct llct_fp_split *s, const struct llct_fp_access *const *a,
 		       const struct llct_fp_group *const *g, const size_t *n, size_t n_batches,
-		       uint64_t *out, unsigned groups, const struct llct_fp_batch *b);
-/* Job k (< s->groups): its group's accesses; the jobs of one run may run at once. */
+		       unsigned groups, const struct llct_fp_batch *b);
+/* Job k (< s->groups): its group's accesses; the jobs of one round may run at once. */
 void llct_fp_split_job(struct llct_fp *fp, struct llct_fp_split *s, unsigned k);
-/* After every job of the run: the records in order, the counts added, b carried on. */
+/* After every job of the round: the records in order, the counts added, b carried on. */
 void llct_fp_split_write(struct llct_fp *fp, const struct llct_fp_split *s,
 			 struct llct_fp_batch *b);
+/* The room s keeps for its rounds, freed (s may be set up again). */
+void llct_fp_split_free(struct llct_fp_split *s);
 /* The SM that works on pixel (x, y) of a target `width` pixels wide: its screen tile's, round
  * robin. */
 uint32_t llct_fp_pixel_sm(const struct llct_fp *fp, uint32_t x, uint32_t y, uint32_t width);

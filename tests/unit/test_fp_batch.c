@@ -89,8 +89,6 @@ static void split_runs(struct llct_fp *fp, const struct llct_fp_access *a, const
 	const struct llct_fp_group *gp[8];
 	const struct llct_fp_access *ptr[8];
 	size_t len[8], off = 0;
-	uint64_t *out = NULL;
-	size_t out_cap = 0;
 	for (size_t q = 0; q < n_cut;) {
 		size_t m = 1 + next() % 8, total = 0;
 		m = m < n_cut - q ? m : n_cut - q;
@@ -104,12 +102,6 @@ static void split_runs(struct llct_fp *fp, const struct llct_fp_access *a, const
 				llct_fp_touch_batch(fp, ptr[i], len[i], b);
 			continue;
 		}
-		if (total > out_cap) {
-			out_cap = total * 2;
-			out = realloc(out, out_cap * sizeof(*out));
-			if (!out)
-				abort();
-		}
 		unsigned g = 1 + (unsigned)(next() % 9), order[9];
 		*most = g > *most ? g : *most;
 		for (size_t i = 0; i < m; i++) {
@@ -117,8 +109,8 @@ static void split_runs(struct llct_fp *fp, const struct llct_fp_access *a, const
 			gp[i] = &grp[i];
 		}
 		/* batches grouped for g are refused for g + 1 shares (a job would miss lines) */
-		CHECK_EQ(llct_fp_split_init(&s, ptr, gp, len, m, out, g + 1, b), -1);
-		CHECK_EQ(llct_fp_split_init(&s, ptr, gp, len, m, out, g, b), 0);
+		CHECK_EQ(llct_fp_split_init(&s, ptr, gp, len, m, g + 1, b), -1);
+		CHECK_EQ(llct_fp_split_init(&s, ptr, gp, len, m, g, b), 0);
 		if (q % 4 == 0) {
 			pthread_t th[9];
 			struct split_job jobs[9];
@@ -142,7 +134,7 @@ static void split_runs(struct llct_fp *fp, const struct llct_fp_access *a, const
 	}
 	for (size_t i = 0; i < 8; i++)
 		llct_fp_group_free(&grp[i]);
-	free(out);
+	llct_fp_split_free(&s);
 }
 
 /* The records of model fb (made as `how` says) those of fa one access a call gave, field for
