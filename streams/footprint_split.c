@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SKIPPED 255 /* llct_fp_group's mark of an access skipped in its batch */
+#define SKIPPED 255 /* llct_fp_group's group before the first run */
 
 static inline uint32_t sm_of(const struct llct_fp *fp, uint32_t sm)
 {
@@ -41,13 +41,10 @@ int llct_fp_group(const struct llct_fp *fp, const struct llct_fp_access *a, size
 		uint32_t *idx = realloc(g->idx, n * sizeof(*idx));
 		if (idx)
 			g->idx = idx;
-		uint8_t *gb = idx ? realloc(g->gb, n) : NULL;
-		if (gb)
-			g->gb = gb;
-		uint32_t *rl = gb ? realloc(g->run_len, n * sizeof(*rl)) : NULL;
-		if (rl)
-			g->run_len = rl;
-		uint8_t *rk = rl ? realloc(g->run_k, n) : NULL;
+		uint32_t *ra = idx ? realloc(g->run_at, n * sizeof(*ra)) : NULL;
+		if (ra)
+			g->run_at = ra;
+		uint8_t *rk = ra ? realloc(g->run_k, n) : NULL;
 		if (rk)
 			g->run_k = rk;
 		uint32_t *ri = rk ? realloc(g->ridx, n * sizeof(*ri)) : NULL;
@@ -55,59 +52,46 @@ int llct_fp_group(const struct llct_fp *fp, const struct llct_fp_access *a, size
 			return -1;
 		g->ridx = ri, g->cap = n;
 	}
-	/* in locals: a store through gb (bytes) could otherwise be any of g's fields. Accesses come
-	   in runs of one SM, so a group's count and cursor are kept in a register along a run. */
-	uint32_t cnt[64] = {0}, first = UINT32_MAX, *idx = g->idx, run = 0;
+	/* one pass: the accesses kept (a same_skip access before them in the batch skips none of
+	   them) in order, counted by group and cut into runs of one group. In locals: a store
+	   through run_k (bytes) could otherwise be any of g's fields. Accesses come in runs of one
+	   SM, so a run's count is kept in a register along it. */
+	uint32_t cnt[64] = {0}, runs[64] = {0}, first = UINT32_MAX, run = 0, m = 0;
+	uint32_t *run_at = g->run_at, *idx = g->idx;
 	const uint8_t *tab = g->tab;
-	uint8_t *gb = g->gb, cur = 0;
+	uint8_t *run_k = g->run_k, cur = SKIPPED;
 	uint64_t prev = UINT64_MAX;
+	size_t nr = 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct llct_fp_access *t = &a[i];
 		uint32_t sm = sm_of(fp, t->sm);
 		if (t->same_skip) {
 			uint64_t key = skip_key(t->line, sm);
-			if (first != UINT32_MAX && key == prev) {
-				gb[i] = SKIPPED;
+			if (first != UINT32_MAX && key == prev)
 				continue;
-			}
 			first = first == UINT32_MAX ? (uint32_t)i : first;
 			prev = key;
 		}
 		uint8_t k = tab[sm];
-		gb[i] = k;
-		if (k != cur)
-			cnt[cur] += run, run = 0, cur = k;
+		if (k != cur) {
+			if (cur != SKIPPED)
+				cnt[cur] += run, runs[cur]++;
+			run_at[nr] = m, run_k[nr++] = k, run = 0, cur = k;
+		}
+		idx[m++] = (uint32_t)i;
 		run++;
 	}
-	cnt[cur] += run;
+	if (cur != SKIPPED)
+		cnt[cur] += run, runs[cur]++;
 	g->first = first;
 	g->last = first == UINT32_MAX ? UINT64_MAX : prev;
-	for (unsigned k = 0; k < groups; k++)
-		g->start[k + 1] = g->start[k] + cnt[k], cnt[k] = g->start[k];
-	/* the indices by group, and the runs of one group as they come */
-	uint32_t at = cnt[0], len = 0, *run_len = g->run_len, runs[64] = {0};
-	uint8_t *run_k = g->run_k;
-	size_t nr = 0;
-	cur = 0;
-	for (size_t i = 0; i < n; i++) {
-		uint8_t k = gb[i];
-		if (k == SKIPPED)
-			continue;
-		if (k != cur || !len) {
-			if (len)
-				run_k[nr] = cur, run_len[nr++] = len, runs[cur]++;
-			cnt[cur] = at, at = cnt[k], cur = k, len = 0;
-		}
-		idx[at++] = (uint32_t)i;
-		len++;
-	}
-	if (len)
-		run_k[nr] = cur, run_len[nr++] = len, runs[cur]++;
-	g->n_runs = nr;
+	g->kept = m, g->n_runs = nr;
 	g->rstart[0] = 0;
-	for (unsigned k = 0; k < groups; k++)
+	for (unsigned k = 0; k < groups; k++) {
+		g->start[k + 1] = g->start[k] + cnt[k];
 		g->rstart[k + 1] = g->rstart[k] + runs[k], runs[k] = g->rstart[k];
-	for (size_t r = 0; r < nr; r++)
+	}
+	for (size_t r = 0; r < nr; r++) /* the runs by group */
 		g->ridx[runs[run_k[r]]++] = (uint32_t)r;
 	return 0;
 }
@@ -115,13 +99,12 @@ int llct_fp_group(const struct llct_fp *fp, const struct llct_fp_access *a, size
 void llct_fp_group_free(struct llct_fp_group *g)
 {
 	free(g->idx);
-	free(g->gb);
 	free(g->tab);
-	free(g->run_len);
+	free(g->run_at);
 	free(g->run_k);
 	free(g->ridx);
-	g->idx = NULL, g->gb = NULL, g->tab = NULL, g->cap = 0, g->tab_sms = g->tab_groups = 0;
-	g->run_len = NULL, g->run_k = NULL, g->ridx = NULL, g->n_runs = 0;
+	g->idx = NULL, g->tab = NULL, g->cap = 0, g->tab_sms = g->tab_groups = 0;
+	g->run_at = NULL, g->run_k = NULL, g->ridx = NULL, g->n_runs = 0;
 }
 
 /* Room for n of *p's elements of size el (*cap of them now), the new room zeroed (a record's
@@ -230,12 +213,12 @@ void llct_fp_split_job(struct llct_fp *fp, struct llct_fp_split *s, unsigned k)
 		const struct llct_fp_access *a = s->a[q];
 		const struct llct_fp_group *g = s->g[q];
 		uint32_t *counts = s->counts + s->run_at[q];
-		const uint32_t *idx = g->idx + g->start[k];
 		for (uint32_t x = g->rstart[k]; x < g->rstart[k + 1]; x++) {
 			uint32_t run = g->ridx[x];
+			uint32_t end = run + 1 < g->n_runs ? g->run_at[run + 1] : g->kept;
 			const struct llct_record *r0 = r;
-			for (uint32_t j = 0; j < g->run_len[run]; j++) {
-				uint32_t i = *idx++;
+			for (uint32_t p = g->run_at[run]; p < end; p++) {
+				uint32_t i = g->idx[p];
 				const struct llct_fp_access *t = &a[i];
 				uint32_t sm = sm_of(fp, t->sm);
 				if (i == g->first && skip_key(t->line, sm) == prev)

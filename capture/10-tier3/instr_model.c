@@ -23,10 +23,11 @@ static void split_job(void *ctx, unsigned k)
 	x->secs[k] = capture_mono_s() - t0;
 }
 
-/* Threads the step is split over at the least: with two or three, the grouping (on the lanes'
- * threads) and the writing (on the expansion's) cost more than a share saves (bench_fp_split:
- * 9.5 ns an access with two shares against 7 on one thread; 7.1 with four, 5.4 with 16). */
-#define LEAST_SHARES 4
+/* Threads the step is split over at the least: from two, the grouping (one pass on the lanes'
+ * threads), the jobs and the copy of their records (on the expansion's) cost about what the
+ * step on one thread does (bench_fp_split: 3.3 + 3.0 + 0.3 ns an access against 6.2), and a
+ * thread a share takes 3.4 ns an access with two shares, 1.9 with four, 0.8 with 16. */
+#define LEAST_SHARES 2
 
 unsigned instr_model_groups(struct capture_device *c, uint64_t records)
 {

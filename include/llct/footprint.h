@@ -67,8 +67,8 @@ void llct_fp_touch_batch(struct llct_fp *fp, const struct llct_fp_access *a, siz
 			 struct llct_fp_batch *b);
 /* llct_fp_touch_batch of batches a[0..n_batches) in turn, its render caches' step split by SM
  * over threads (footprint_split.c). Each batch is first grouped (llct_fp_group, on any thread:
- * the one that made it), its accesses' indices sorted by their SMs' group, those a same_skip
- * access before them in the batch skips left out, and cut into runs of one group; then a
+ * the one that made it, in one pass): the accesses a same_skip access before them in the
+ * batch does not skip, in order, cut into runs of one SM group; then a
  * round's `groups` jobs (llct_fp_split_job, side by side on any threads) each pass their
  * group's accesses through those SMs' render caches, writing the records they make run by run
  * into a room of the group's own; then llct_fp_split_write, on the model's thread, copies the
@@ -76,15 +76,16 @@ void llct_fp_touch_batch(struct llct_fp *fp, const struct llct_fp_access *a, siz
  * llct_fp_touch_batch's; no other use of the model between a round's jobs and its write. SM sm
  * (< n_sms) is in group sm * groups / n_sms. */
 struct llct_fp_group {
-	uint32_t *idx;       /* the accesses kept, by group, each group's in order */
-	uint8_t *gb;         /* each access's group (255: skipped) */
-	size_t cap;          /* idx's, gb's and the runs' room, in accesses */
-	uint32_t start[65];  /* group k's: idx[start[k] .. start[k + 1]) */
-	uint32_t *run_len;   /* the runs of kept accesses of one group, in order: their lengths */
-	uint8_t *run_k;      /* and groups */
+	uint32_t *idx;       /* the accesses kept, in order */
+	size_t cap;          /* idx's and the runs' room, in accesses */
+	uint32_t start[65];  /* group k's kept accesses: start[k + 1] - start[k] */
+	uint32_t *run_at;    /* the kept accesses cut into runs of one group: where each begins
+				in idx */
+	uint8_t *run_k;      /* and its group */
 	uint32_t *ridx;      /* the runs by group, each group's in order */
 	uint32_t rstart[65]; /* group k's: ridx[rstart[k] .. rstart[k + 1]) */
 	size_t n_runs;
+	uint32_t kept;  /* accesses kept */
 	uint32_t first; /* the first same_skip access (UINT32_MAX: none): one before the
 			   batch may skip it */
 	uint64_t last;  /* the last same_skip access's line ^ SM << 58 (UINT64_MAX: none) */
