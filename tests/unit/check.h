@@ -87,6 +87,19 @@ static inline int threads_named_joined(const char *name)
 	}
 	return n;
 }
+
+/* threads_named once `want` started threads have named themselves: a thread names itself when
+ * it first runs, which under load (the suite on two cores) may be after its creator checks.
+ * Waits up to 2 s for the count to reach want. */
+static inline int threads_named_started(const char *name, int want)
+{
+	int n = threads_named(name);
+	for (int i = 0; i < 2000 && n >= 0 && n < want; i++) {
+		nanosleep(&(struct timespec){0, 1000000}, NULL);
+		n = threads_named(name);
+	}
+	return n;
+}
 #endif
 
 /* splitmix64: a small deterministic generator for test data. */

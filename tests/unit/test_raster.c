@@ -684,7 +684,8 @@ static void lanes_case(int small, uint32_t samples)
 			llct_fp_flush(fp);
 			llct_fp_drain(fp);
 			/* the lanes' threads (the caller is one lane) say whose they are */
-			CHECK_EQ(threads_named("llct-raster"), th[t] - 1);
+			CHECK_EQ(threads_named_started("llct-raster", (int)th[t] - 1),
+				 (int)th[t] - 1);
 			llct_raster_destroy(r);
 			llct_fp_destroy(fp);
 		}
