@@ -90,8 +90,13 @@ void instr_crew_post(struct instr_crew *w, instr_job_fn fn, void *ctx, unsigned 
 	pthread_mutex_lock(&w->mu);
 	w->fn = fn, w->ctx = ctx;
 	w->n = n, w->next = 0, w->ended = 0;
-	if (w->n_th)
+	/* as many workers woken as there are jobs (the caller takes one too, in
+	   instr_crew_finish): a round of one or two jobs, a small draw's, wakes no idle crowd */
+	if (n >= w->n_th)
 		pthread_cond_broadcast(&w->go);
+	else
+		for (unsigned k = 0; k < n; k++)
+			pthread_cond_signal(&w->go);
 	pthread_mutex_unlock(&w->mu);
 }
 
