@@ -149,7 +149,7 @@ void instr_model_touches(struct capture_device *c, const struct llct_fp_access *
 			 const struct llct_fp_group *const *g, const size_t *n, unsigned n_batches,
 			 struct llct_fp_batch *b);
 /* The groups the lanes of a draw or dispatch of `records` records group their touches in for
- * the model's split step: the crew's threads, or 1 (no split) with fewer than four threads or
+ * the model's split step: the crew's threads, or 1 (no split) with one thread or
  * for a draw too small to make a split round. */
 unsigned instr_model_groups(struct capture_device *c, uint64_t records);
 void instr_model_free(struct capture_device *c);
