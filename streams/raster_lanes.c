@@ -4,6 +4,7 @@
  * footprint model over those SMs' render caches (llct_fp_lane_*); the lanes' records are merged
  * back into exactly the order one thread makes them: each lane marks where each (primitive, tile)
  * of its own starts, and the marks of all lanes interleave by that key. */
+#include "llct/llct.h"
 #include "raster_int.h"
 
 #include <pthread.h>
@@ -119,19 +120,11 @@ static int claim(_Atomic uint64_t *w, uint64_t gen)
 	return (int)(v & 0xff);
 }
 
-/* This thread's CPU seconds. */
-static double thread_cpu_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* A thread's part of run gen: lanes claimed and set up; once every lane is set up, lanes
  * claimed and rasterized; its CPU time counted (a worker's apart). */
 static void run_lanes(struct raster_pool *p, uint64_t gen, int worker)
 {
-	double t0 = thread_cpu_s();
+	double t0 = llct_thread_cpu_s();
 	int k;
 	while ((k = claim(&p->claim_setup, gen)) >= 0) {
 		p->setup(&p->lane[k].c, p->arg);
@@ -151,7 +144,7 @@ static void run_lanes(struct raster_pool *p, uint64_t gen, int worker)
 			pthread_cond_broadcast(&p->done);
 		pthread_mutex_unlock(&p->mu);
 	}
-	double t = thread_cpu_s() - t0;
+	double t = llct_thread_cpu_s() - t0;
 	pthread_mutex_lock(&p->mu);
 	p->lanes_cpu += t;
 	p->workers_cpu += worker ? t : 0;

@@ -33,13 +33,6 @@ double capture_mono_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-double capture_thread_cpu_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int capture_log_enabled(void)
 {
 	const char *v = getenv("LLCT_CAPTURE_LOG");

@@ -100,8 +100,6 @@ void cap_status_failed(const char *what);
 /* getenv in the shape capture_settings_read takes. */
 const char *capture_getenv_ud(const char *name, void *ud);
 double capture_mono_s(void);
-/* The calling thread's CPU seconds. */
-double capture_thread_cpu_s(void);
 int capture_log_enabled(void);
 void cap_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* An internal failure: say so once and stop capturing on this device. */

@@ -8,7 +8,6 @@
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <time.h>
 
 struct instr_crew {
 	pthread_mutex_t mu;
@@ -23,14 +22,6 @@ struct instr_crew {
 	pthread_t th[];
 };
 
-/* This thread's CPU seconds. */
-static double thread_cpu_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Takes and runs the round's jobs while any are left (with w->mu held, released around each);
  * a worker's CPU time counted. */
 static void take_jobs(struct instr_crew *w, int worker)
@@ -40,9 +31,9 @@ static void take_jobs(struct instr_crew *w, int worker)
 		instr_job_fn fn = w->fn;
 		void *ctx = w->ctx;
 		pthread_mutex_unlock(&w->mu);
-		double t0 = worker ? thread_cpu_s() : 0;
+		double t0 = worker ? llct_thread_cpu_s() : 0;
 		fn(ctx, k);
-		double t = worker ? thread_cpu_s() - t0 : 0;
+		double t = worker ? llct_thread_cpu_s() - t0 : 0;
 		pthread_mutex_lock(&w->mu);
 		w->worker_cpu += t;
 		if (++w->ended == w->n)
@@ -104,9 +95,9 @@ void instr_crew_finish(struct instr_crew *w)
 {
 	pthread_mutex_lock(&w->mu);
 	if (w->next < w->n) { /* two clock reads a round, not a job */
-		double t0 = thread_cpu_s();
+		double t0 = llct_thread_cpu_s();
 		take_jobs(w, 0);
-		w->caller_cpu += thread_cpu_s() - t0;
+		w->caller_cpu += llct_thread_cpu_s() - t0;
 	}
 	while (w->ended < w->n)
 		pthread_cond_wait(&w->done, &w->mu);

@@ -4,6 +4,7 @@
 #include "async.h"
 #include "core.h"
 #include "layer.h"
+#include "llct/llct.h"
 #include "llct_intercepts.h"
 #include "output.h"
 #include "pipes.h"
@@ -32,7 +33,7 @@ void capture_expand_submission(struct capture_device *c, uint32_t n, const VkCom
 						    0);
 		return;
 	}
-	double t0 = capture_mono_s(), cpu0 = capture_thread_cpu_s();
+	double t0 = capture_mono_s(), cpu0 = llct_thread_cpu_s();
 	for (uint32_t i = 0; i < n; i++) {
 		struct cbuf *b = capture_hmap_get(&c->tr->cbufs, H(cbs[i]));
 		capture_expand(c, b, 0);
@@ -40,7 +41,7 @@ void capture_expand_submission(struct capture_device *c, uint32_t n, const VkCom
 			c->tier->executed(c, b);
 	}
 	c->out->t_expand += capture_mono_s() - t0;
-	c->out->t_expand_cpu += capture_thread_cpu_s() - cpu0;
+	c->out->t_expand_cpu += llct_thread_cpu_s() - cpu0;
 }
 
 /* One vkQueueSubmit or vkQueueSubmit2 call, to send down as it came. */

@@ -21,6 +21,18 @@
 #define LLCT_THREAD_NAME(name) ((void)0)
 #endif
 
+/* The calling thread's CPU seconds (a system call: read around a piece of work, not within it),
+ * for the accounts that tell a thread's work from the time it waited for a core. */
+#ifdef __unix__
+#include <time.h>
+static inline double llct_thread_cpu_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+#endif
+
 /* Status codes: LLCT_OK is 0, errors are negative. One list, used for the enum and names. */
 #define LLCT_STATUS_LIST(X)                                                                        \
 	X(OK, 0, "success")                                                                        \

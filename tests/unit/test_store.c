@@ -271,7 +271,8 @@ static void write_trace(const char *path)
 	CHECK_EQ(llct_writer_begin_frame(w, 100), LLCT_OK);
 	CHECK_EQ(llct_writer_append(w, expected[1], 1), LLCT_OK);
 	CHECK_EQ(llct_writer_abort_frame(w), LLCT_OK);
-	CHECK_EQ(threads_named_started("llct-encode", 1), 1); /* started with the first chunk, named */
+	/* started with the first chunk, named */
+	CHECK_EQ(threads_named_started("llct-encode", 1), 1);
 	CHECK_EQ(llct_writer_close(w), LLCT_OK);
 	CHECK_EQ(threads_named_joined("llct-encode"), 0);
 }
