@@ -108,13 +108,25 @@ static struct llct_draw_state state(uint32_t w, uint32_t h, int color)
 
 int main(int argc, char **argv)
 {
-	int frames = argc > 1 ? atoi(argv[1]) : 100;
-	unsigned threads = argc > 2 ? (unsigned)atoi(argv[2]) : 1;
-	int mesh_min = argc > 3 ? atoi(argv[3]) : 0;
-	if (argc > 4 || frames < 1 || threads < 1 || mesh_min < 0) {
+	long v[3] = {100, 1, 0};
+	static const long lo[3] = {1, 1, 0}, hi[3] = {1000000, 16, 1 << 30};
+	static const char *const what[3] = {"FRAMES", "THREADS", "MESH"};
+	int bad = argc > 4;
+	for (int i = 1; i < argc && i <= 3; i++) { /* whole numbers in range, or refused */
+		char *end;
+		v[i - 1] = strtol(argv[i], &end, 10);
+		if (end == argv[i] || *end || v[i - 1] < lo[i - 1] || v[i - 1] > hi[i - 1]) {
+			fprintf(stderr, "bench_raster: %s '%s' is not a number %ld..%ld\n",
+				what[i - 1], argv[i], lo[i - 1], hi[i - 1]);
+			bad = 1;
+		}
+	}
+	if (bad) {
 		fprintf(stderr, "usage: bench_raster [FRAMES [THREADS [MESH]]]\n");
 		return 2;
 	}
+	int frames = (int)v[0], mesh_min = (int)v[2];
+	unsigned threads = (unsigned)v[1];
 	enum { SW = 2048, W = 1280, H = 720 };
 	struct llct_zbuf *zs = llct_zbuf_create(SW, SW, 1, 24, 0);
 	struct llct_zbuf *zm = llct_zbuf_create(W, H, 1, 24, 0);
