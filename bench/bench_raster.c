@@ -5,10 +5,13 @@
  * frame and a hash of every record, so two builds (or thread counts) can be compared for speed
  * and checked for identical output.
  *
- * usage: bench_raster [FRAMES [THREADS [MESH]]]   (100, 1, 0)
+ * usage: bench_raster [FRAMES [THREADS [MESH [STENCIL]]]]   (100, 1, 0, 0)
  * MESH: llct_raster_set_mesh's (the sphere's 7,168 triangles go to the threads from 1 to
- * 7168; 0: only the big-primitive draws do). The CPU seconds the threads took are printed
- * too (llct_raster_take_cpu: the threads' own, and all the lanes', the caller's included).
+ * 7168; 0: only the big-primitive draws do). STENCIL 1: the main pass's buffer has 8 stencil
+ * bits, the ground writes 1 where it passes and the sphere draws only where it finds 1 (a
+ * reflection's mask, as Neverball's levels draw), adding 1 to it where it passes. The CPU seconds
+ * the threads took are printed too (llct_raster_take_cpu: the threads' own, and all the lanes', the
+ * caller's included).
  */
 #include "llct/raster.h"
 
@@ -108,11 +111,11 @@ static struct llct_draw_state state(uint32_t w, uint32_t h, int color)
 
 int main(int argc, char **argv)
 {
-	long v[3] = {100, 1, 0};
-	static const long lo[3] = {1, 1, 0}, hi[3] = {1000000, 16, 1 << 30};
-	static const char *const what[3] = {"FRAMES", "THREADS", "MESH"};
-	int bad = argc > 4;
-	for (int i = 1; i < argc && i <= 3; i++) { /* whole numbers in range, or refused */
+	long v[4] = {100, 1, 0, 0};
+	static const long lo[4] = {1, 1, 0, 0}, hi[4] = {1000000, 16, 1 << 30, 1};
+	static const char *const what[4] = {"FRAMES", "THREADS", "MESH", "STENCIL"};
+	int bad = argc > 5;
+	for (int i = 1; i < argc && i <= 4; i++) { /* whole numbers in range, or refused */
 		char *end;
 		v[i - 1] = strtol(argv[i], &end, 10);
 		if (end == argv[i] || *end || v[i - 1] < lo[i - 1] || v[i - 1] > hi[i - 1]) {
@@ -122,14 +125,14 @@ int main(int argc, char **argv)
 		}
 	}
 	if (bad) {
-		fprintf(stderr, "usage: bench_raster [FRAMES [THREADS [MESH]]]\n");
+		fprintf(stderr, "usage: bench_raster [FRAMES [THREADS [MESH [STENCIL]]]]\n");
 		return 2;
 	}
-	int frames = (int)v[0], mesh_min = (int)v[2];
+	int frames = (int)v[0], mesh_min = (int)v[2], sten = (int)v[3];
 	unsigned threads = (unsigned)v[1];
 	enum { SW = 2048, W = 1280, H = 720 };
 	struct llct_zbuf *zs = llct_zbuf_create(SW, SW, 1, 24, 0);
-	struct llct_zbuf *zm = llct_zbuf_create(W, H, 1, 24, 0);
+	struct llct_zbuf *zm = llct_zbuf_create(W, H, 1, 24, sten ? 8 : 0);
 	static float mesh[STACKS * SLICES * 6 * 4];
 	float quad[6 * 4];
 	struct llct_fp_config cfg;
@@ -159,6 +162,7 @@ int main(int argc, char **argv)
 					     .role = LLCT_ROLE_DEPTH,
 					     .slot = -1,
 					     .has_depth = 1,
+					     .has_stencil = sten,
 					     .z = zm};
 	llct_hiz_surface(&pm.att[1].s, 0x50000000, &pm.att[1].hiz);
 	struct llct_use tex = {.kind = LLCT_USE_IMAGE,
@@ -174,6 +178,20 @@ int main(int argc, char **argv)
 	const int gi[6] = {0, 2, 1, 0, 3, 2};
 	for (int k = 0; k < 6; k++)
 		memcpy(quad + 4 * k, g[gi[k]], sizeof(g[0]));
+	const struct llct_stencil_face mark = {LLCT_STENCIL_KEEP,
+					       LLCT_STENCIL_REPLACE,
+					       LLCT_STENCIL_KEEP,
+					       LLCT_CMP_ALWAYS,
+					       0xff,
+					       0xff,
+					       1},
+				       over = {LLCT_STENCIL_KEEP,
+					       LLCT_STENCIL_INCR_CLAMP,
+					       LLCT_STENCIL_KEEP,
+					       LLCT_CMP_EQUAL,
+					       0xff,
+					       0xff,
+					       1};
 	double t0 = now(), cpu0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 	uint64_t covered = 0;
 	for (int f = 0; f < frames; f++) {
@@ -188,7 +206,7 @@ int main(int argc, char **argv)
 		if (llct_raster_draw(r, fp, &ps, &d, &res))
 			return 1;
 		covered += res.covered;
-		llct_zbuf_clear(zm, 0, 0, W, H, 1, 1.0f, 0, 0);
+		llct_zbuf_clear(zm, 0, 0, W, H, 1, 1.0f, sten, 0);
 		llct_fp_set_kernel(fp, 3 * (uint32_t)f + 1);
 		struct llct_draw gd = {.st = state(W, H, 1),
 				       .uses = &tex,
@@ -198,11 +216,16 @@ int main(int argc, char **argv)
 				       .samples_passed = UINT64_MAX,
 				       .stride = 4};
 		gd.st.cull = 0;
+		if (sten) /* the ground marks where it passes */
+			gd.st.stencil_test = gd.st.stencil_write = 1,
+			gd.st.front = gd.st.back = mark;
 		if (llct_raster_draw(r, fp, &pm, &gd, &res))
 			return 1;
 		covered += res.covered;
 		llct_fp_set_kernel(fp, 3 * (uint32_t)f + 2);
 		d.st = state(W, H, 1);
+		if (sten) /* the sphere only over the mark */
+			d.st.stencil_test = d.st.stencil_write = 1, d.st.front = d.st.back = over;
 		d.uses = &tex;
 		d.n_uses = 1;
 		d.n_vertices = sphere(mesh, 0.3, 0.6, 16.0 / 9, f * 0.01);
@@ -214,10 +237,11 @@ int main(int argc, char **argv)
 	}
 	double s = now() - t0, lanes = 0;
 	double cpu = clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu0 + llct_raster_take_cpu(r, &lanes);
-	printf("frames %d threads %u mesh %d: %.3f ms a frame, %.3f ms of CPU a frame (%.3f on "
+	printf("frames %d threads %u mesh %d stencil %d: %.3f ms a frame, %.3f ms of CPU a frame "
+	       "(%.3f on "
 	       "lanes), %.0f records a frame, %.0f samples covered a frame, %.1f M records/s, hash "
 	       "%016llx\n",
-	       frames, threads, mesh_min, s * 1e3 / frames, cpu * 1e3 / frames,
+	       frames, threads, mesh_min, sten, s * 1e3 / frames, cpu * 1e3 / frames,
 	       lanes * 1e3 / frames, (double)sink.n / frames, (double)covered / frames,
 	       sink.n / s / 1e6, (unsigned long long)sink.hash);
 	llct_fp_destroy(fp);

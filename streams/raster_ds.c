@@ -2,7 +2,9 @@
  * updates (raster_int.h): the general loop, for any number of samples a pixel, and its
  * one-sample twin by pixel masks, which works a pixel's depth out only where a test or a write
  * reads it (Neverball's stencilled draws spent a fifth of tier 3's expansion in the general
- * loop). test_raster_ds checks that the two agree, bit for bit, on random blocks and states. */
+ * loop); with a one-sample buffer that twin takes the depths by rows of four through
+ * raster_depth_block (AVX2 where the CPU has it) and only the stencil a pixel at a time.
+ * test_raster_ds checks that all three agree, bit for bit, on random blocks and states. */
 #include "raster_int.h"
 
 #include <string.h>
@@ -153,9 +155,9 @@ uint32_t raster_ds_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t
 	return block_bits(pass);
 }
 
-uint32_t raster_ds_single(struct ctx *c, const struct tri *t, int32_t bx, int32_t by, uint32_t covm,
-			  int verdict, uint32_t *passm, uint32_t *zr_m, uint32_t *zw_m,
-			  uint32_t *sw_m, int *changed)
+uint32_t raster_ds_single_pixels(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
+				 uint32_t covm, int verdict, uint32_t *passm, uint32_t *zr_m,
+				 uint32_t *zw_m, uint32_t *sw_m, int *changed)
 {
 	const struct llct_draw_state *st = c->st;
 	struct llct_zbuf *z = c->z;
@@ -191,4 +193,52 @@ uint32_t raster_ds_single(struct ctx *c, const struct tri *t, int32_t bx, int32_
 	}
 	*passm = pm, *zr_m = rm, *zw_m = wm, *sw_m = sm;
 	return n;
+}
+
+/* The depth test of the covered pixels by raster_depth_block, without writes (a row of four at
+ * a time where the CPU has AVX2); the stencil's test and update a pixel at a time with the
+ * depth's verdict; then the depth writes of the pixels that passed both, by raster_depth_block
+ * again (every one passing, so only written). What the pixel loop does, in two passes: a pixel's
+ * depth is the same number both times, and its stencil is its own. */
+uint32_t raster_ds_single(struct ctx *c, const struct tri *t, int32_t bx, int32_t by, uint32_t covm,
+			  int verdict, uint32_t *passm, uint32_t *zr_m, uint32_t *zw_m,
+			  uint32_t *sw_m, int *changed)
+{
+	struct llct_zbuf *z = c->z;
+	if (z->samples != 1) /* rows of raster_depth_block are one sample a pixel */
+		return raster_ds_single_pixels(c, t, bx, by, covm, verdict, passm, zr_m, zw_m, sw_m,
+					       changed);
+	covm &= 0xffffu;
+	int read_z = c->dtest && verdict == 0;
+	uint32_t dpm = !c->dtest || verdict > 0 ? covm : 0; /* the pixels whose depth passed */
+	struct raster_depth q;
+	size_t ti;
+	raster_depth_begin(c, t, bx, by, &q, &ti);
+	if (read_z) {
+		q.covm = covm, q.all = 0, q.dwrite = 0;
+		raster_depth_block(&q);
+		dpm = q.pass;
+	}
+	uint32_t pm = dpm, sm = 0;
+	if (c->stest && z->stencil) {
+		const struct llct_stencil_face *f = t->front ? &c->st->front : &c->st->back;
+		uint8_t *s0 = z->stencil + llct_zbuf_at(z, (uint32_t)bx, (uint32_t)by);
+		pm = 0;
+		for (uint32_t m = covm; m; m &= m - 1) {
+			uint32_t i = (uint32_t)__builtin_ctz(m), bit = 1u << i;
+			int dp = (dpm & bit) != 0, ch;
+			int sp = stencil_step(f, &s0[(i / BLK) * LLCT_HIZ_TILE + i % BLK], dp, &ch);
+			sm |= ch ? bit : 0;
+			pm |= dp && sp ? bit : 0;
+		}
+	}
+	uint32_t wm = 0;
+	if (c->dwrite && pm) {
+		q.covm = pm, q.all = 1, q.dwrite = 1;
+		raster_depth_block(&q);
+		raster_depth_end(c, &q, ti, changed);
+		wm = pm;
+	}
+	*passm = pm, *zr_m = read_z ? covm : 0, *zw_m = wm, *sw_m = sm;
+	return bits16(pm);
 }

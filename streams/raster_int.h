@@ -234,6 +234,43 @@ struct raster_depth {
 void raster_depth_block(struct raster_depth *q);
 void raster_depth_block_scalar(struct raster_depth *q);
 
+/* q set up for the one-sample block at (bx, by) of c's buffer (one sample a pixel) under t:
+ * the plane in tri_depth's order, the state's compare, clamp and writes, the primitive's
+ * written bounds and the block's HiZ tile's (*ti: that tile); covm and all left to the caller. */
+static inline void raster_depth_begin(const struct ctx *c, const struct tri *t, int32_t bx,
+				      int32_t by, struct raster_depth *q, size_t *ti)
+{
+	const struct llct_zbuf *z = c->z;
+	*ti = (size_t)((uint32_t)by / LLCT_HIZ_TILE) * z->tiles_x +
+	      (uint32_t)bx / LLCT_HIZ_TILE; /* the block lies in one tile */
+	q->depth = z->depth + llct_zbuf_at(z, (uint32_t)bx, (uint32_t)by);
+	q->z0 = t->z0, q->dzdx = t->dzdx, q->dzdy = t->dzdy, q->x0 = t->x0, q->y0 = t->y0;
+	q->sox = c->so[0][0] / (double)SUB, q->soy = c->so[0][1] / (double)SUB;
+	q->bx = (uint32_t)bx, q->by = (uint32_t)by;
+	q->bias = t->bias, q->zlo = c->zlo, q->zhi = c->zhi;
+	q->qbits = z->depth_bits;
+	q->op = c->st->depth_compare, q->clamp = c->st->depth_clamp, q->dwrite = c->dwrite;
+	q->w_lo = c->zw_lo, q->w_hi = c->zw_hi;
+	/* the tile's bounds, widened in q as llct_zbuf_widen does (the block's tile is this
+	   thread's alone) */
+	q->t_lo = z->tile_min[*ti], q->t_hi = z->tile_max[*ti];
+}
+
+/* What raster_depth_block wrote, kept: tile ti's bounds (stored only when one moved, as
+   llct_zbuf_widen does), the primitive's written bounds and count in c, *changed |= q->ch. */
+static inline void raster_depth_end(struct ctx *c, const struct raster_depth *q, size_t ti,
+				    int *changed)
+{
+	if (q->ch & 2) {
+		c->z->tile_min[ti] = q->t_lo;
+		c->z->tile_max[ti] = q->t_hi;
+	}
+	c->zw_n += q->n_w;
+	c->zw_lo = q->w_lo;
+	c->zw_hi = q->w_hi;
+	*changed |= q->ch;
+}
+
 /* raster_ds.c: a covered block's depth and stencil tests and updates (verdict: HiZ's, +1 all
  * pass, -1 none, 0 test each sample): returns the passing samples; *passm the pixels with one
  * passing, *zr, *zw the pixels whose depth was read and written, *sw those whose stencil
@@ -246,6 +283,10 @@ uint32_t raster_ds_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t
 uint32_t raster_ds_single(struct ctx *c, const struct tri *t, int32_t bx, int32_t by, uint32_t covm,
 			  int verdict, uint32_t *passm, uint32_t *zr, uint32_t *zw, uint32_t *sw,
 			  int *changed);
+/* raster_ds_single's pixel-at-a-time loop, as it was before the depth went by rows (for tests). */
+uint32_t raster_ds_single_pixels(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
+				 uint32_t covm, int verdict, uint32_t *passm, uint32_t *zr,
+				 uint32_t *zw, uint32_t *sw, int *changed);
 
 /* raster_shade.c: HiZ's verdict for a tile (+1 every depth in [lo,hi] passes against every
  * stored one in [tlo,thi], -1 none does, 0 read them); a block's depth range; one covered

@@ -277,33 +277,12 @@ static uint32_t depth_single(struct ctx *c, const struct tri *t, int32_t bx, int
 	*pass = *zr = *zw = 0;
 	if (verdict < 0) /* HiZ: none passes, nothing read */
 		return 0;
-	struct llct_zbuf *z = c->z;
-	const size_t ti = (size_t)((uint32_t)by / LLCT_HIZ_TILE) * z->tiles_x +
-			  (uint32_t)bx / LLCT_HIZ_TILE; /* the block lies in one tile */
 	struct raster_depth q;
-	q.depth = z->depth + llct_zbuf_at(z, (uint32_t)bx, (uint32_t)by);
-	/* a pixel's depth is ((z0 + dzdx (px + sox - x0)) + dzdy (py + soy - y0)) + bias, in
-	   tri_depth's order */
-	q.z0 = t->z0, q.dzdx = t->dzdx, q.dzdy = t->dzdy, q.x0 = t->x0, q.y0 = t->y0;
-	q.sox = c->so[0][0] / (double)SUB, q.soy = c->so[0][1] / (double)SUB;
-	q.bx = (uint32_t)bx, q.by = (uint32_t)by;
-	q.bias = t->bias, q.zlo = c->zlo, q.zhi = c->zhi;
-	q.qbits = z->depth_bits, q.covm = covm;
-	q.op = c->st->depth_compare, q.clamp = c->st->depth_clamp, q.dwrite = c->dwrite;
-	q.all = verdict > 0;
-	q.w_lo = c->zw_lo, q.w_hi = c->zw_hi;
-	/* the tile's bounds, widened there as llct_zbuf_widen does (the block's tile is this
-	   thread's alone) */
-	q.t_lo = z->tile_min[ti], q.t_hi = z->tile_max[ti];
+	size_t ti;
+	raster_depth_begin(c, t, bx, by, &q, &ti);
+	q.covm = covm, q.all = verdict > 0;
 	raster_depth_block(&q);
-	if (q.ch & 2) { /* llct_zbuf_widen's stores, once: only when a bound moved */
-		z->tile_min[ti] = q.t_lo;
-		z->tile_max[ti] = q.t_hi;
-	}
-	c->zw_n += q.n_w;
-	c->zw_lo = q.w_lo;
-	c->zw_hi = q.w_hi;
-	*changed |= q.ch;
+	raster_depth_end(c, &q, ti, changed);
 	*pass = q.pass;
 	*zr = q.all ? 0 : covm;
 	*zw = q.wm;
