@@ -36,6 +36,36 @@ static struct llct_stencil_face face(void)
 	return f;
 }
 
+/* What one of the three ways returned. */
+struct out {
+	uint32_t n, pass, zr, zw, sw;
+	int ch;
+};
+
+/* x (with its context cx) gave what the general loop a (ca) gave. */
+static void same_out(const struct out *x, const struct ctx *cx, const struct out *a,
+		     const struct ctx *ca)
+{
+	CHECK_EQ(x->n, a->n);
+	CHECK_EQ(x->pass, a->pass);
+	CHECK_EQ(x->zr, a->zr);
+	CHECK_EQ(x->zw, a->zw);
+	CHECK_EQ(x->sw, a->sw);
+	CHECK_EQ(x->ch, a->ch);
+	CHECK_EQ(cx->zw_n, ca->zw_n);
+	CHECK(memcmp(&cx->zw_lo, &ca->zw_lo, 4) == 0 && memcmp(&cx->zw_hi, &ca->zw_hi, 4) == 0);
+}
+
+/* Buffer x holds what a does: every depth, stencil and tile bound. */
+static void same_buf(const struct llct_zbuf *x, const struct llct_zbuf *a)
+{
+	size_t n = (size_t)a->tiles_x * a->tiles_y;
+	CHECK(memcmp(x->depth, a->depth, n * LLCT_HIZ_TILE * LLCT_HIZ_TILE * 4) == 0);
+	CHECK(memcmp(x->stencil, a->stencil, n * LLCT_HIZ_TILE * LLCT_HIZ_TILE) == 0);
+	CHECK(memcmp(x->tile_min, a->tile_min, n * 4) == 0);
+	CHECK(memcmp(x->tile_max, a->tile_max, n * 4) == 0);
+}
+
 int main(void)
 {
 	enum { W = 64, H = 64 };
@@ -93,44 +123,20 @@ int main(void)
 			uint32_t covm = (uint32_t)(next() & 0xffff);
 			covm = covm ? covm : 1;
 			int verdict = (int)(next() % 3) - 1;
-			uint32_t pa, ra, wa, sa, pb, rb, wb, sb, pc, rc, wc, sc;
-			int cha = 0, chb = 0, chc = 0;
-			uint32_t na = raster_ds_block(&ca, &t, bx, by, NULL, covm, verdict, &pa,
-						      &ra, &wa, &sa, &cha);
-			uint32_t nb = raster_ds_single(&cb, &t, bx, by, covm, verdict, &pb, &rb,
-						       &wb, &sb, &chb);
-			uint32_t nc = raster_ds_single_pixels(&cc, &t, bx, by, covm, verdict, &pc,
-							      &rc, &wc, &sc, &chc);
-			CHECK_EQ(nc, na);
-			CHECK_EQ(pc, pa);
-			CHECK_EQ(rc, ra);
-			CHECK_EQ(wc, wa);
-			CHECK_EQ(sc, sa);
-			CHECK_EQ(chc, cha);
-			CHECK_EQ(cc.zw_n, ca.zw_n);
-			CHECK(memcmp(&cc.zw_lo, &ca.zw_lo, 4) == 0 &&
-			      memcmp(&cc.zw_hi, &ca.zw_hi, 4) == 0);
-			CHECK_EQ(nb, na);
-			CHECK_EQ(pb, pa);
-			CHECK_EQ(rb, ra);
-			CHECK_EQ(wb, wa);
-			CHECK_EQ(sb, sa);
-			CHECK_EQ(chb, cha);
-			CHECK_EQ(cb.zw_n, ca.zw_n);
-			CHECK(memcmp(&cb.zw_lo, &ca.zw_lo, 4) == 0 &&
-			      memcmp(&cb.zw_hi, &ca.zw_hi, 4) == 0);
-			checked++, passed += na, stencil_changed += sa != 0,
-			    depth_changed += cha & 1;
+			struct out a = {0}, b = {0}, c = {0};
+			a.n = raster_ds_block(&ca, &t, bx, by, NULL, covm, verdict, &a.pass, &a.zr,
+					      &a.zw, &a.sw, &a.ch);
+			b.n = raster_ds_single(&cb, &t, bx, by, covm, verdict, &b.pass, &b.zr,
+					       &b.zw, &b.sw, &b.ch);
+			c.n = raster_ds_single_pixels(&cc, &t, bx, by, covm, verdict, &c.pass,
+						      &c.zr, &c.zw, &c.sw, &c.ch);
+			same_out(&b, &cb, &a, &ca);
+			same_out(&c, &cc, &a, &ca);
+			checked++, passed += a.n, stencil_changed += a.sw != 0,
+			    depth_changed += a.ch & 1;
 		}
-		size_t n = (size_t)za->tiles_x * za->tiles_y;
-		CHECK(memcmp(za->depth, zb->depth, n * LLCT_HIZ_TILE * LLCT_HIZ_TILE * 4) == 0);
-		CHECK(memcmp(za->stencil, zb->stencil, n * LLCT_HIZ_TILE * LLCT_HIZ_TILE) == 0);
-		CHECK(memcmp(za->tile_min, zb->tile_min, n * 4) == 0);
-		CHECK(memcmp(za->tile_max, zb->tile_max, n * 4) == 0);
-		CHECK(memcmp(za->depth, zc->depth, n * LLCT_HIZ_TILE * LLCT_HIZ_TILE * 4) == 0);
-		CHECK(memcmp(za->stencil, zc->stencil, n * LLCT_HIZ_TILE * LLCT_HIZ_TILE) == 0);
-		CHECK(memcmp(za->tile_min, zc->tile_min, n * 4) == 0);
-		CHECK(memcmp(za->tile_max, zc->tile_max, n * 4) == 0);
+		same_buf(zb, za);
+		same_buf(zc, za);
 		llct_zbuf_destroy(za), llct_zbuf_destroy(zb), llct_zbuf_destroy(zc);
 	}
 	/* the random states reached what they are meant to */
