@@ -5,13 +5,16 @@
  * frame and a hash of every record, so two builds (or thread counts) can be compared for speed
  * and checked for identical output.
  *
- * usage: bench_raster [FRAMES [THREADS [MESH [STENCIL]]]]   (100, 1, 0, 0)
+ * usage: bench_raster [FRAMES [THREADS [MESH [STENCIL [PIECES [SPIN]]]]]]   (100, 1, 0, 0, 1, -1)
  * MESH: llct_raster_set_mesh's (the sphere's 7,168 triangles go to the threads from 1 to
  * 7168; 0: only the big-primitive draws do). STENCIL 1: the main pass's buffer has 8 stencil
  * bits, the ground writes 1 where it passes and the sphere draws only where it finds 1 (a
- * reflection's mask, as Neverball's levels draw), adding 1 to it where it passes. The CPU seconds
- * the threads took are printed too (llct_raster_take_cpu: the threads' own, and all the lanes', the
- * caller's included).
+ * reflection's mask, as Neverball's levels draw), adding 1 to it where it passes. PIECES: the
+ * main pass's sphere drawn as that many draws of consecutive triangles (56: 128 triangles each,
+ * about the meshes of Neverball's hundreds of draws a frame), to weigh what each draw costs.
+ * SPIN: llct_raster_set_spin's microseconds (-1: its default, from the cores). The
+ * CPU seconds the threads took are printed too (llct_raster_take_cpu: the threads' own, all the
+ * lanes', the caller's included, and the threads' spinning between draws).
  */
 #include "llct/raster.h"
 
@@ -109,13 +112,16 @@ static struct llct_draw_state state(uint32_t w, uint32_t h, int color)
 					.cull = LLCT_CULL_BACK};
 }
 
-int main(int argc, char **argv)
+/* The arguments into v (FRAMES, THREADS, MESH, STENCIL, PIECES, SPIN; each a whole number in
+ * range, else refused): 0, or 2 with the usage said. */
+static int args(int argc, char **argv, long v[6])
 {
-	long v[4] = {100, 1, 0, 0};
-	static const long lo[4] = {1, 1, 0, 0}, hi[4] = {1000000, 16, 1 << 30, 1};
-	static const char *const what[4] = {"FRAMES", "THREADS", "MESH", "STENCIL"};
-	int bad = argc > 5;
-	for (int i = 1; i < argc && i <= 4; i++) { /* whole numbers in range, or refused */
+	static const long lo[6] = {1, 1, 0, 0, 1, -1},
+			  hi[6] = {1000000, 16, 1 << 30, 1, 7168, 1000000};
+	static const char *const what[6] = {"FRAMES",  "THREADS", "MESH",
+					    "STENCIL", "PIECES",  "SPIN"};
+	int bad = argc > 7;
+	for (int i = 1; i < argc && i <= 6; i++) { /* whole numbers in range, or refused */
 		char *end;
 		v[i - 1] = strtol(argv[i], &end, 10);
 		if (end == argv[i] || *end || v[i - 1] < lo[i - 1] || v[i - 1] > hi[i - 1]) {
@@ -125,10 +131,20 @@ int main(int argc, char **argv)
 		}
 	}
 	if (bad) {
-		fprintf(stderr, "usage: bench_raster [FRAMES [THREADS [MESH [STENCIL]]]]\n");
+		fprintf(
+		    stderr,
+		    "usage: bench_raster [FRAMES [THREADS [MESH [STENCIL [PIECES [SPIN]]]]]]\n");
 		return 2;
 	}
-	int frames = (int)v[0], mesh_min = (int)v[2], sten = (int)v[3];
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long v[6] = {100, 1, 0, 0, 1, -1};
+	if (args(argc, argv, v))
+		return 2;
+	int frames = (int)v[0], mesh_min = (int)v[2], sten = (int)v[3], pieces = (int)v[4];
 	unsigned threads = (unsigned)v[1];
 	enum { SW = 2048, W = 1280, H = 720 };
 	struct llct_zbuf *zs = llct_zbuf_create(SW, SW, 1, 24, 0);
@@ -146,6 +162,7 @@ int main(int argc, char **argv)
 	}
 	llct_raster_set_threads(r, threads);
 	llct_raster_set_mesh(r, (uint32_t)mesh_min);
+	llct_raster_set_spin(r, (int32_t)v[5]);
 	/* the shadow map pass: depth only */
 	struct llct_pass ps = {.x1 = SW, .y1 = SW, .n = 1};
 	ps.att[0] = (struct llct_attachment){.s = surf(0x10000000, SW, SW),
@@ -228,22 +245,35 @@ int main(int argc, char **argv)
 			d.st.stencil_test = d.st.stencil_write = 1, d.st.front = d.st.back = over;
 		d.uses = &tex;
 		d.n_uses = 1;
-		d.n_vertices = sphere(mesh, 0.3, 0.6, 16.0 / 9, f * 0.01);
-		if (llct_raster_draw(r, fp, &pm, &d, &res))
-			return 1;
-		covered += res.covered;
+		uint32_t tris = sphere(mesh, 0.3, 0.6, 16.0 / 9, f * 0.01) / 3;
+		/* piece k: triangles [tris k / pieces, tris (k + 1) / pieces) */
+		for (int k = 0; k < pieces; k++) {
+			uint32_t a = (uint32_t)((uint64_t)tris * (uint64_t)k / (uint64_t)pieces);
+			uint32_t b =
+			    (uint32_t)((uint64_t)tris * (uint64_t)(k + 1) / (uint64_t)pieces);
+			d.pos = mesh + 4 * 3 * (size_t)a;
+			d.n_vertices = 3 * (b - a);
+			if (llct_raster_draw(r, fp, &pm, &d, &res))
+				return 1;
+			covered += res.covered;
+		}
+		d.pos = mesh;
 		llct_fp_flush(fp);
 		llct_fp_drain(fp);
 	}
-	double s = now() - t0, lanes = 0;
-	double cpu = clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu0 + llct_raster_take_cpu(r, &lanes);
-	printf("frames %d threads %u mesh %d stencil %d: %.3f ms a frame, %.3f ms of CPU a frame "
+	double s = now() - t0, lanes = 0, spin = 0;
+	double cpu =
+	    clock_s(CLOCK_THREAD_CPUTIME_ID) - cpu0 + llct_raster_take_cpu(r, &lanes, &spin);
+	printf("frames %d threads %u mesh %d stencil %d pieces %d spin %ld: %.3f ms a frame, %.3f "
+	       "ms of CPU "
+	       "a frame "
 	       "(%.3f on "
-	       "lanes), %.0f records a frame, %.0f samples covered a frame, %.1f M records/s, hash "
+	       "lanes, %.3f spinning), %.0f records a frame, %.0f samples covered a frame, %.1f M "
+	       "records/s, hash "
 	       "%016llx\n",
-	       frames, threads, mesh_min, sten, s * 1e3 / frames, cpu * 1e3 / frames,
-	       lanes * 1e3 / frames, (double)sink.n / frames, (double)covered / frames,
-	       sink.n / s / 1e6, (unsigned long long)sink.hash);
+	       frames, threads, mesh_min, sten, pieces, v[5], s * 1e3 / frames, cpu * 1e3 / frames,
+	       lanes * 1e3 / frames, spin * 1e3 / frames, (double)sink.n / frames,
+	       (double)covered / frames, sink.n / s / 1e6, (unsigned long long)sink.hash);
 	llct_fp_destroy(fp);
 	llct_raster_destroy(r);
 	llct_zbuf_destroy(zs);

@@ -11,13 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct llct_raster {
-	uint64_t draws;           /* drawn so far */
-	unsigned threads;         /* lanes a big draw is split into (1: none) */
-	uint32_t mesh;            /* a draw of this many primitives too (0: none) */
-	struct raster_pool *pool; /* made with the first big draw */
-};
-
 /* ---- coverage ---- */
 
 static const int32_t std_pos[][2] = {
@@ -608,41 +601,6 @@ static int big(const struct ctx *c, const struct llct_draw *d, uint32_t per)
 	return area >= 128 * 128 && area / prims >= RASTER_LANES_MIN_PIXELS;
 }
 
-struct llct_raster *llct_raster_create(void)
-{
-	struct llct_raster *r = calloc(1, sizeof(struct llct_raster));
-	if (r)
-		r->threads = 1;
-	return r;
-}
-
-void llct_raster_set_threads(struct llct_raster *r, unsigned n)
-{
-	n = n < 1 ? 1 : n > RASTER_MAX_LANES ? RASTER_MAX_LANES : n;
-	if (n != r->threads) {
-		raster_pool_destroy(r->pool);
-		r->pool = NULL;
-	}
-	r->threads = n;
-}
-
-double llct_raster_take_cpu(struct llct_raster *r, double *lanes)
-{
-	return r->pool ? raster_pool_take_cpu(r->pool, lanes) : 0;
-}
-
-void llct_raster_set_mesh(struct llct_raster *r, uint32_t n)
-{
-	r->mesh = n;
-}
-
-void llct_raster_destroy(struct llct_raster *r)
-{
-	if (r)
-		raster_pool_destroy(r->pool);
-	free(r);
-}
-
 static void bounds(struct ctx *c, const struct llct_pass *p)
 {
 	uint32_t x0, y0, x1, y1;
@@ -783,7 +741,7 @@ int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llc
 	int rc = -1; /* -1: one thread does it */
 	if (r->threads > 1 && ((r->mesh && res->primitives >= r->mesh) || big(c, d, per))) {
 		if (!r->pool)
-			r->pool = raster_pool_create(r->threads);
+			r->pool = raster_pool_create(r->threads, raster_spin_s(r));
 		if (r->pool)
 			rc = raster_pool_run(r->pool, c, lanes_setup, lanes_tiles, d);
 	}

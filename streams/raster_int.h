@@ -299,6 +299,17 @@ void raster_block_range(const struct ctx *c, const struct tri *t, int32_t bx, in
 int raster_shade_block(struct ctx *c, const struct tri *t, int32_t bx, int32_t by,
 		       const uint8_t cov[BLK * BLK], uint32_t covm, int verdict, uint32_t sm);
 
+/* The rasterizer (include/llct/raster.h; raster_set.c makes and sets it, raster.c draws). */
+struct llct_raster {
+	uint64_t draws;           /* drawn so far */
+	unsigned threads;         /* lanes a big draw is split into (1: none) */
+	uint32_t mesh;            /* a draw of this many primitives too (0: none) */
+	int32_t spin_us;          /* the threads' spin before they sleep (< 0: from the cores) */
+	struct raster_pool *pool; /* made with the first big draw */
+};
+/* raster_set.c: the seconds r's threads spin before they sleep. */
+double raster_spin_s(const struct llct_raster *r);
+
 /* raster_lanes.c: up to RASTER_MAX_LANES threads (the caller's one of them) run setup, then
  * once every lane is done with it, job, over copies of c, one a lane (c->bins: the lanes'
  * lists, emptied before, for setup to fill and job to read), and merge their records into
@@ -312,14 +323,16 @@ struct raster_pool;
 /* Pixels a primitive, on average over a draw's window bounds, from which lanes pay (raster.c's
  * big()). */
 #define RASTER_LANES_MIN_PIXELS 1024
-struct raster_pool *raster_pool_create(unsigned lanes);
+/* spin_s: seconds a thread with nothing to do spins for more before it sleeps (0: never). */
+struct raster_pool *raster_pool_create(unsigned lanes, double spin_s);
 void raster_pool_destroy(struct raster_pool *p);
 int raster_pool_run(struct raster_pool *p, struct ctx *c,
 		    void (*setup)(struct ctx *c, const void *arg),
 		    void (*job)(struct ctx *c, const void *arg), const void *arg);
-/* The CPU seconds the pool's threads spent on lanes since last taken; every lane's, the
- * caller's included, added to *lanes. */
-double raster_pool_take_cpu(struct raster_pool *p, double *lanes);
+/* The CPU seconds the pool's threads spent since last taken (on lanes and spinning for the
+ * next run); every lane's, the caller's included, added to *lanes, and the threads' spinning
+ * to *spin. */
+double raster_pool_take_cpu(struct raster_pool *p, double *lanes, double *spin);
 struct raster_seg {
 	uint64_t key; /* primitive << 32 | tile row << 16 | tile column */
 	size_t at;    /* the lane's records before it */

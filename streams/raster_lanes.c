@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct raster_lane {
 	_Alignas(128) struct raster_pool *pool; /* a lane's lines its own (no false sharing) */
@@ -34,7 +35,14 @@ struct raster_pool {
 	pthread_mutex_t mu;
 	pthread_cond_t go, done;
 	uint64_t gen; /* runs so far (under mu) */
-	int quit;
+	int quit;     /* under mu, and quit_a for threads that spin */
+	/* A thread that finds nothing to do spins up to spin seconds for it before it sleeps
+	 * (0: never; pool_spin): a draw a few microseconds after the last then costs no wake-up,
+	 * which is a system call and, in a virtual machine, an interrupt to another core. */
+	double spin;
+	_Atomic uint64_t gen_a; /* gen, for threads that spin */
+	_Atomic int quit_a;
+	unsigned sleepers; /* workers asleep on go (under mu): the only ones a run wakes */
 	void (*setup)(struct ctx *c, const void *arg);
 	void (*job)(struct ctx *c, const void *arg);
 	const void *arg;
@@ -43,10 +51,11 @@ struct raster_pool {
 	 * next lane; a thread that wakes after its run is over claims nothing. The caller
 	 * waits only for the lanes to be done, never for a thread to wake. */
 	_Atomic uint64_t claim_setup, claim_job;
-	unsigned setup_done, job_done; /* under mu */
-	/* CPU seconds of the runs' lanes since last taken (under mu): the pool's threads' (which
-	 * the caller's own clock does not see) and every thread's, the caller's included */
-	double workers_cpu, lanes_cpu;
+	_Atomic unsigned setup_done, job_done; /* lanes of the run done with each */
+	/* CPU seconds since last taken (under mu): the runs' lanes on the pool's threads (which
+	 * the caller's own clock does not see) and on every thread, the caller's included (its
+	 * wait for the last lane too), and the pool's threads' spinning between runs */
+	double workers_cpu, lanes_cpu, spin_cpu;
 	struct raster_bin bins[RASTER_MAX_LANES];
 	struct raster_lane lane[RASTER_MAX_LANES];
 };
@@ -120,29 +129,75 @@ static int claim(_Atomic uint64_t *w, uint64_t gen)
 	return (int)(v & 0xff);
 }
 
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Spins up to p->spin seconds until *v reaches n (v: NULL, never) or run gen is no longer
+ * the latest (a run after gen was posted, or the pool ends): 1 when one of them came, 0 when
+ * the time ran out (or there is none to spend). */
+static int spin(const struct raster_pool *p, _Atomic unsigned *v, unsigned n, uint64_t gen)
+{
+	double end = p->spin > 0 ? mono_s() + p->spin : 0;
+	for (unsigned k = 1; end > 0; k++) {
+		if ((v && atomic_load(v) >= n) || atomic_load(&p->gen_a) != gen ||
+		    atomic_load(&p->quit_a))
+			return 1;
+		if (!(k & 255) && mono_s() > end)
+			break;
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause(); /* the other thread of a core gets on meanwhile */
+#endif
+	}
+	return 0;
+}
+
+/* Waits until *v reaches n (lanes of run gen done with a step) or the run is over: a spin,
+ * then asleep on done. */
+static void wait_count(struct raster_pool *p, _Atomic unsigned *v, unsigned n, uint64_t gen)
+{
+	if (spin(p, v, n, gen))
+		return;
+	pthread_mutex_lock(&p->mu);
+	while (p->gen == gen && atomic_load(v) < n)
+		pthread_cond_wait(&p->done, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* A lane of the run (n lanes) done with a step: the last one wakes whoever waits for it. */
+static void count_one(struct raster_pool *p, _Atomic unsigned *v, unsigned n)
+{
+	if (atomic_fetch_add(v, 1) + 1 == n) {
+		pthread_mutex_lock(&p->mu); /* a waiter is in its wait or sees n: none is missed */
+		pthread_cond_broadcast(&p->done);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
 /* A thread's part of run gen: lanes claimed and set up; once every lane is set up, lanes
- * claimed and rasterized; its CPU time counted (a worker's apart). */
+ * claimed and rasterized; the caller (not a worker) then waits for the last lane. Its CPU
+ * time counted (a worker's apart). A thread that comes to a run already over does nothing. */
 static void run_lanes(struct raster_pool *p, uint64_t gen, int worker)
 {
 	double t0 = llct_thread_cpu_s();
+	uint64_t w = atomic_load(&p->claim_setup);
+	unsigned n = (unsigned)(w >> 8 & 0xff); /* the run's lanes, read with its number */
 	int k;
-	while ((k = claim(&p->claim_setup, gen)) >= 0) {
+	while (w >> 16 == gen && (k = claim(&p->claim_setup, gen)) >= 0) {
 		p->setup(&p->lane[k].c, p->arg);
-		pthread_mutex_lock(&p->mu);
-		if (++p->setup_done == p->n)
-			pthread_cond_broadcast(&p->done);
-		pthread_mutex_unlock(&p->mu);
+		count_one(p, &p->setup_done, n);
 	}
-	pthread_mutex_lock(&p->mu);
-	while (p->gen == gen && p->setup_done < p->n) /* lanes another thread sets up */
-		pthread_cond_wait(&p->done, &p->mu);
-	pthread_mutex_unlock(&p->mu);
-	while ((k = claim(&p->claim_job, gen)) >= 0) {
-		p->job(&p->lane[k].c, p->arg);
-		pthread_mutex_lock(&p->mu);
-		if (++p->job_done == p->n)
-			pthread_cond_broadcast(&p->done);
-		pthread_mutex_unlock(&p->mu);
+	if (w >> 16 == gen) {
+		wait_count(p, &p->setup_done, n, gen); /* lanes another thread sets up */
+		while ((k = claim(&p->claim_job, gen)) >= 0) {
+			p->job(&p->lane[k].c, p->arg);
+			count_one(p, &p->job_done, n);
+		}
+		if (!worker) /* lanes a thread still works on */
+			wait_count(p, &p->job_done, n, gen);
 	}
 	double t = llct_thread_cpu_s() - t0;
 	pthread_mutex_lock(&p->mu);
@@ -151,12 +206,13 @@ static void run_lanes(struct raster_pool *p, uint64_t gen, int worker)
 	pthread_mutex_unlock(&p->mu);
 }
 
-double raster_pool_take_cpu(struct raster_pool *p, double *lanes)
+double raster_pool_take_cpu(struct raster_pool *p, double *lanes, double *spin)
 {
 	pthread_mutex_lock(&p->mu);
-	double w = p->workers_cpu;
+	double w = p->workers_cpu + p->spin_cpu;
 	*lanes += p->lanes_cpu;
-	p->workers_cpu = p->lanes_cpu = 0;
+	*spin += p->spin_cpu;
+	p->workers_cpu = p->lanes_cpu = p->spin_cpu = 0;
 	pthread_mutex_unlock(&p->mu);
 	return w;
 }
@@ -166,28 +222,35 @@ static void *worker(void *arg)
 	LLCT_THREAD_NAME("llct-raster");
 	struct raster_pool *p = arg;
 	uint64_t seen = 0;
-	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		while (p->gen == seen && !p->quit)
+		/* the next run looked for, spinning a while (its CPU counted apart), then asleep */
+		double t0 = p->spin > 0 ? llct_thread_cpu_s() : 0;
+		int came = spin(p, NULL, 0, seen);
+		double t = p->spin > 0 ? llct_thread_cpu_s() - t0 : 0;
+		pthread_mutex_lock(&p->mu);
+		p->spin_cpu += t;
+		p->sleepers += !came;
+		while (!came && p->gen == seen && !p->quit)
 			pthread_cond_wait(&p->go, &p->mu);
+		p->sleepers -= !came;
 		if (p->quit)
 			break;
 		seen = p->gen;
 		pthread_mutex_unlock(&p->mu);
 		run_lanes(p, seen, 1);
-		pthread_mutex_lock(&p->mu);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
 }
 
-struct raster_pool *raster_pool_create(unsigned n)
+struct raster_pool *raster_pool_create(unsigned n, double spin_s)
 {
 	struct raster_pool *p = aligned_alloc(_Alignof(struct raster_pool), sizeof(*p));
 	if (!p)
 		return NULL;
 	memset(p, 0, sizeof(*p));
 	p->threads = n < RASTER_MAX_LANES ? n : RASTER_MAX_LANES;
+	p->spin = spin_s;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->go, NULL);
 	pthread_cond_init(&p->done, NULL);
@@ -202,6 +265,7 @@ void raster_pool_destroy(struct raster_pool *p)
 		return;
 	pthread_mutex_lock(&p->mu);
 	p->quit = 1;
+	atomic_store(&p->quit_a, 1);
 	pthread_cond_broadcast(&p->go);
 	pthread_mutex_unlock(&p->mu);
 	for (unsigned k = 0; k < p->started; k++)
@@ -291,16 +355,15 @@ int raster_pool_run(struct raster_pool *p, struct ctx *c,
 	p->setup = setup;
 	p->job = job;
 	p->arg = arg;
-	p->setup_done = p->job_done = 0;
+	atomic_store(&p->setup_done, 0);
+	atomic_store(&p->job_done, 0);
 	atomic_store(&p->claim_setup, gen << 16 | (uint64_t)n << 8);
 	atomic_store(&p->claim_job, gen << 16 | (uint64_t)n << 8);
-	pthread_cond_broadcast(&p->go);
+	atomic_store(&p->gen_a, gen); /* the threads spinning take it from here */
+	if (p->sleepers)
+		pthread_cond_broadcast(&p->go);
 	pthread_mutex_unlock(&p->mu);
 	run_lanes(p, gen, 0);
-	pthread_mutex_lock(&p->mu);
-	while (p->job_done < n) /* lanes a thread still works on */
-		pthread_cond_wait(&p->done, &p->mu);
-	pthread_mutex_unlock(&p->mu);
 	int oom = 0;
 	for (unsigned k = 0; k < n; k++) {
 		struct raster_lane *l = &p->lane[k];

@@ -39,6 +39,9 @@ struct capture_settings {
 				    more goes to the rasterizer's threads however small they are
 				    (0: none) [unset, UINT32_MAX: 64 with 4
 				    threads or more, else 0] */
+	uint32_t raster_spin_us; /* LLCT_CAPTURE_RASTER_SPIN_US: the rasterizer's threads spin this
+				    long for the next draw before they sleep [unset, UINT32_MAX:
+				    50 where the machine has a core more than them, else 0] */
 	uint32_t expand_threads; /* LLCT_CAPTURE_EXPAND_THREADS: tier 3 works out draws' and
 				    dispatches' records' accesses on this many threads [0: the
 				    CPUs online but one] */

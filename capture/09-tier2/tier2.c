@@ -80,7 +80,8 @@ void tier2_draw(struct capture_device *c, const struct llct_pass *p, const struc
 		r->fell_back = 1;
 	}
 	/* the rasterizer's threads' CPU is the expansion's too */
-	c->out->t_expand_cpu += llct_raster_take_cpu(c->t2->raster, &c->t2->raster_shared_cpu);
+	c->out->t_expand_cpu +=
+	    llct_raster_take_cpu(c->t2->raster, &c->t2->raster_shared_cpu, &c->t2->raster_spin_cpu);
 }
 
 void tier2_note(struct capture_device *c, struct llct_writer *w)
@@ -91,6 +92,23 @@ void tier2_note(struct capture_device *c, struct llct_writer *w)
 	char v[24];
 	snprintf(v, sizeof(v), "%.3f", c->t2->raster_shared_cpu);
 	llct_writer_set(w, "capture.seconds.raster_shared_cpu", v);
+	/* and what those threads spent spinning for the next draw (in expanding_cpu, neither
+	   the expansion's own work nor the draws') */
+	snprintf(v, sizeof(v), "%.3f", c->t2->raster_spin_cpu);
+	llct_writer_set(w, "capture.seconds.raster_spin_cpu", v);
+	/* and how the rasterizer was set up to draw */
+	unsigned threads;
+	uint32_t mesh;
+	double spin;
+	if (!c->t2->raster)
+		return;
+	llct_raster_describe(c->t2->raster, &threads, &mesh, &spin);
+	snprintf(v, sizeof(v), "%u", threads);
+	llct_writer_set(w, "capture.raster_threads", v);
+	snprintf(v, sizeof(v), "%u", mesh);
+	llct_writer_set(w, "capture.raster_mesh", v);
+	snprintf(v, sizeof(v), "%.0f", spin * 1e6);
+	llct_writer_set(w, "capture.raster_spin_us", v);
 }
 
 void tier2_clear(struct capture_device *c, const struct llct_pass *p, uint32_t i, uint32_t x0,

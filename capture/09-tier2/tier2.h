@@ -28,6 +28,7 @@ struct tier2_state {
 				   65,536, or LLCT_CAPTURE_XFB_GUESS (tests force truncation) */
 	struct llct_raster *raster;
 	double raster_shared_cpu; /* CPU seconds of draws the rasterizer's threads shared */
+	double raster_spin_cpu;   /* and of those threads spinning between draws */
 	char dump_depth[512]; /* LLCT_CAPTURE_DUMP_DEPTH: where emulated depth goes at pass end */
 };
 

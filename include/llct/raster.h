@@ -48,10 +48,21 @@ void llct_raster_set_threads(struct llct_raster *r, unsigned n);
  * the triangles that reach its tiles, but the lanes' set-up, marks and merge cost CPU: about a
  * fifth more than one thread on a mesh of ~150-pixel triangles. */
 void llct_raster_set_mesh(struct llct_raster *r, uint32_t n);
-/* The CPU seconds the rasterizer's own threads (not the caller) spent on draws since last
- * taken, to add to the caller's own clock; every thread's, the caller's share included, added
- * to *lanes (the work the threads shared). */
-double llct_raster_take_cpu(struct llct_raster *r, double *lanes);
+/* How long, in microseconds, a thread of the rasterizer with nothing to do spins for the next
+ * draw before it sleeps (its CPU counted apart: llct_raster_take_cpu's spin): waking a sleeping
+ * thread costs a system call and an interrupt to its core, tens of microseconds in a virtual
+ * machine, as much as a small mesh's rasterizing. Negative (the default): 50 where the machine
+ * has a core more than the threads, else 0 (never). */
+void llct_raster_set_spin(struct llct_raster *r, int32_t us);
+/* How r draws: its threads, the least primitives of a mesh sent to them (0: none), and the
+ * seconds its threads spin before they sleep (the default worked out), for a trace to say. */
+void llct_raster_describe(const struct llct_raster *r, unsigned *threads, uint32_t *mesh,
+			  double *spin_s);
+/* The CPU seconds the rasterizer's own threads (not the caller) spent since last taken, on
+ * draws and spinning for the next (a thread with a core of its own spins up to 50 µs before it
+ * sleeps), to add to the caller's own clock; every thread's draws, the caller's share included,
+ * added to *lanes (the work the threads shared), and the spinning to *spin. */
+double llct_raster_take_cpu(struct llct_raster *r, double *lanes, double *spin);
 
 /* Rasterizes d's primitives (d->pos, d->n_vertices, d->st.topology) into pass p: the depth
  * attachment's emulated buffer (p->att[i].z; NULL: no depth or stencil test is emulated) is

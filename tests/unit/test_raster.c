@@ -635,6 +635,9 @@ static void lanes_case(int small, uint32_t samples)
 			struct llct_raster *r = llct_raster_create();
 			llct_raster_set_threads(r, th[t]);
 			llct_raster_set_mesh(r, small ? 1 : 0);
+			if (th[t] >
+			    2) /* spinning between draws and steps (more threads than cores) */
+				llct_raster_set_spin(r, 20);
 			zs[t] = llct_zbuf_create(W, H, samples, 24, 8);
 			struct llct_pass p = pass(zs[t], samples);
 			p.att[1].has_stencil = 1;
