@@ -11,7 +11,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 struct raster_lane {
 	_Alignas(128) struct raster_pool *pool; /* a lane's lines its own (no false sharing) */
@@ -129,24 +128,17 @@ static int claim(_Atomic uint64_t *w, uint64_t gen)
 	return (int)(v & 0xff);
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Spins up to p->spin seconds until *v reaches n (v: NULL, never) or run gen is no longer
  * the latest (a run after gen was posted, or the pool ends): 1 when one of them came, 0 when
  * the time ran out (or there is none to spend). */
 static int spin(const struct raster_pool *p, _Atomic unsigned *v, unsigned n, uint64_t gen)
 {
-	double end = p->spin > 0 ? mono_s() + p->spin : 0;
+	double end = p->spin > 0 ? llct_mono_s() + p->spin : 0;
 	for (unsigned k = 1; end > 0; k++) {
 		if ((v && atomic_load(v) >= n) || atomic_load(&p->gen_a) != gen ||
 		    atomic_load(&p->quit_a))
 			return 1;
-		if (!(k & 255) && mono_s() > end)
+		if (!(k & 255) && llct_mono_s() > end)
 			break;
 #if defined(__x86_64__) || defined(__i386__)
 		__builtin_ia32_pause(); /* the other thread of a core gets on meanwhile */

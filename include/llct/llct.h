@@ -31,6 +31,13 @@ static inline double llct_thread_cpu_s(void)
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+/* Seconds on the monotonic clock (for a bounded spin: no system call, unlike the above). */
+static inline double llct_mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 #endif
 
 /* Status codes: LLCT_OK is 0, errors are negative. One list, used for the enum and names. */
