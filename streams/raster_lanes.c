@@ -36,7 +36,7 @@ struct raster_pool {
 	uint64_t gen; /* runs so far (under mu) */
 	int quit;     /* under mu, and quit_a for threads that spin */
 	/* A thread that finds nothing to do spins up to spin seconds for it before it sleeps
-	 * (0: never; pool_spin): a draw a few microseconds after the last then costs no wake-up,
+	 * (0: never; raster_spin_s): a draw a few microseconds after the last costs no wake-up,
 	 * which is a system call and, in a virtual machine, an interrupt to another core. */
 	double spin;
 	_Atomic uint64_t gen_a; /* gen, for threads that spin */

@@ -59,9 +59,9 @@ void llct_raster_set_spin(struct llct_raster *r, int32_t us);
 void llct_raster_describe(const struct llct_raster *r, unsigned *threads, uint32_t *mesh,
 			  double *spin_s);
 /* The CPU seconds the rasterizer's own threads (not the caller) spent since last taken, on
- * draws and spinning for the next (a thread with a core of its own spins up to 50 µs before it
- * sleeps), to add to the caller's own clock; every thread's draws, the caller's share included,
- * added to *lanes (the work the threads shared), and the spinning to *spin. */
+ * draws and spinning for the next (llct_raster_set_spin), to add to the caller's own clock; every
+ * thread's draws, the caller's share included, added to *lanes (the work the threads shared), and
+ * the spinning to *spin. */
 double llct_raster_take_cpu(struct llct_raster *r, double *lanes, double *spin);
 
 /* Rasterizes d's primitives (d->pos, d->n_vertices, d->st.topology) into pass p: the depth
