@@ -741,7 +741,7 @@ int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llc
 	int rc = -1; /* -1: one thread does it */
 	if (r->threads > 1 && ((r->mesh && res->primitives >= r->mesh) || big(c, d, per))) {
 		if (!r->pool)
-			r->pool = raster_pool_create(r->threads, raster_spin_s(r));
+			r->pool = raster_pool_create(r->threads, raster_spin_s(r), r->batch);
 		if (r->pool)
 			rc = raster_pool_run(r->pool, c, lanes_setup, lanes_tiles, d);
 	}

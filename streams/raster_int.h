@@ -305,6 +305,7 @@ struct llct_raster {
 	unsigned threads;         /* lanes a big draw is split into (1: none) */
 	uint32_t mesh;            /* a draw of this many primitives too (0: none) */
 	int32_t spin_us;          /* the threads' spin before they sleep (< 0: from the cores) */
+	int batch;                /* the threads under SCHED_BATCH */
 	struct raster_pool *pool; /* made with the first big draw */
 };
 /* raster_set.c: the seconds r's threads spin before they sleep. */
@@ -323,8 +324,9 @@ struct raster_pool;
 /* Pixels a primitive, on average over a draw's window bounds, from which lanes pay (raster.c's
  * big()). */
 #define RASTER_LANES_MIN_PIXELS 1024
-/* spin_s: seconds a thread with nothing to do spins for more before it sleeps (0: never). */
-struct raster_pool *raster_pool_create(unsigned lanes, double spin_s);
+/* spin_s: seconds a thread with nothing to do spins for more before it sleeps (0: never);
+ * batch: the threads under SCHED_BATCH (llct_thread_batch). */
+struct raster_pool *raster_pool_create(unsigned lanes, double spin_s, int batch);
 void raster_pool_destroy(struct raster_pool *p);
 int raster_pool_run(struct raster_pool *p, struct ctx *c,
 		    void (*setup)(struct ctx *c, const void *arg),

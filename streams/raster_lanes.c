@@ -39,6 +39,7 @@ struct raster_pool {
 	 * (0: never; raster_spin_s): a draw a few microseconds after the last costs no wake-up,
 	 * which is a system call and, in a virtual machine, an interrupt to another core. */
 	double spin;
+	int batch;              /* threads under SCHED_BATCH (llct_thread_batch) */
 	_Atomic uint64_t gen_a; /* gen, for threads that spin */
 	_Atomic int quit_a;
 	unsigned sleepers; /* workers asleep on go (under mu): the only ones a run wakes */
@@ -51,10 +52,13 @@ struct raster_pool {
 	 * waits only for the lanes to be done, never for a thread to wake. */
 	_Atomic uint64_t claim_setup, claim_job;
 	_Atomic unsigned setup_done, job_done; /* lanes of the run done with each */
-	/* CPU seconds since last taken (under mu): the runs' lanes on the pool's threads (which
-	 * the caller's own clock does not see) and on every thread, the caller's included (its
-	 * wait for the last lane too), and the pool's threads' spinning between runs */
-	double workers_cpu, lanes_cpu, spin_cpu;
+	/* CPU since last taken: the runs' lanes on the pool's threads (which the caller's own
+	 * clock does not see) and on every thread, the caller's included (its wait for the last
+	 * lane too), in nanoseconds (added without the mutex, which a thread would otherwise take
+	 * as the caller wants it back); and the pool's threads' spinning between runs (under
+	 * mu, in seconds) */
+	_Atomic uint64_t workers_ns, lanes_ns;
+	double spin_cpu;
 	struct raster_bin bins[RASTER_MAX_LANES];
 	struct raster_lane lane[RASTER_MAX_LANES];
 };
@@ -159,13 +163,14 @@ static void wait_count(struct raster_pool *p, _Atomic unsigned *v, unsigned n, u
 	pthread_mutex_unlock(&p->mu);
 }
 
-/* A lane of the run (n lanes) done with a step: the last one wakes whoever waits for it. */
+/* A lane of the run (n lanes) done with a step: the last one wakes whoever waits for it, once
+ * the mutex is let go (a thread woken while it is held would sleep again on it). */
 static void count_one(struct raster_pool *p, _Atomic unsigned *v, unsigned n)
 {
 	if (atomic_fetch_add(v, 1) + 1 == n) {
 		pthread_mutex_lock(&p->mu); /* a waiter is in its wait or sees n: none is missed */
-		pthread_cond_broadcast(&p->done);
 		pthread_mutex_unlock(&p->mu);
+		pthread_cond_broadcast(&p->done);
 	}
 }
 
@@ -191,20 +196,19 @@ static void run_lanes(struct raster_pool *p, uint64_t gen, int worker)
 		if (!worker) /* lanes a thread still works on */
 			wait_count(p, &p->job_done, n, gen);
 	}
-	double t = llct_thread_cpu_s() - t0;
-	pthread_mutex_lock(&p->mu);
-	p->lanes_cpu += t;
-	p->workers_cpu += worker ? t : 0;
-	pthread_mutex_unlock(&p->mu);
+	uint64_t ns = (uint64_t)((llct_thread_cpu_s() - t0) * 1e9 + 0.5);
+	atomic_fetch_add(&p->lanes_ns, ns);
+	if (worker)
+		atomic_fetch_add(&p->workers_ns, ns);
 }
 
 double raster_pool_take_cpu(struct raster_pool *p, double *lanes, double *spin)
 {
 	pthread_mutex_lock(&p->mu);
-	double w = p->workers_cpu + p->spin_cpu;
-	*lanes += p->lanes_cpu;
+	double w = atomic_exchange(&p->workers_ns, 0) * 1e-9 + p->spin_cpu;
+	*lanes += atomic_exchange(&p->lanes_ns, 0) * 1e-9;
 	*spin += p->spin_cpu;
-	p->workers_cpu = p->lanes_cpu = p->spin_cpu = 0;
+	p->spin_cpu = 0;
 	pthread_mutex_unlock(&p->mu);
 	return w;
 }
@@ -214,6 +218,8 @@ static void *worker(void *arg)
 	LLCT_THREAD_NAME("llct-raster");
 	struct raster_pool *p = arg;
 	uint64_t seen = 0;
+	if (p->batch)
+		(void)llct_thread_batch();
 	for (;;) {
 		/* the next run looked for, spinning a while (its CPU counted apart), then asleep */
 		double t0 = p->spin > 0 ? llct_thread_cpu_s() : 0;
@@ -228,14 +234,21 @@ static void *worker(void *arg)
 		if (p->quit)
 			break;
 		seen = p->gen;
+		/* a run wakes one thread, and each thread that finds two lanes or more unclaimed
+		   wakes the next: the caller pays for one wake-up, not all (PERFORMANCE.md,
+		   "Wake-ups off the expansion's thread") */
+		uint64_t v = atomic_load(&p->claim_job);
+		int wake = p->sleepers && v >> 16 == seen && (v & 0xff) + 1 < (v >> 8 & 0xff);
 		pthread_mutex_unlock(&p->mu);
+		if (wake)
+			pthread_cond_signal(&p->go);
 		run_lanes(p, seen, 1);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
 }
 
-struct raster_pool *raster_pool_create(unsigned n, double spin_s)
+struct raster_pool *raster_pool_create(unsigned n, double spin_s, int batch)
 {
 	struct raster_pool *p = aligned_alloc(_Alignof(struct raster_pool), sizeof(*p));
 	if (!p)
@@ -243,6 +256,7 @@ struct raster_pool *raster_pool_create(unsigned n, double spin_s)
 	memset(p, 0, sizeof(*p));
 	p->threads = n < RASTER_MAX_LANES ? n : RASTER_MAX_LANES;
 	p->spin = spin_s;
+	p->batch = batch;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->go, NULL);
 	pthread_cond_init(&p->done, NULL);
@@ -352,9 +366,10 @@ int raster_pool_run(struct raster_pool *p, struct ctx *c,
 	atomic_store(&p->claim_setup, gen << 16 | (uint64_t)n << 8);
 	atomic_store(&p->claim_job, gen << 16 | (uint64_t)n << 8);
 	atomic_store(&p->gen_a, gen); /* the threads spinning take it from here */
-	if (p->sleepers)
-		pthread_cond_broadcast(&p->go);
+	int wake = p->sleepers > 0;   /* one: it wakes the next (worker()) */
 	pthread_mutex_unlock(&p->mu);
+	if (wake)
+		pthread_cond_signal(&p->go);
 	run_lanes(p, gen, 0);
 	int oom = 0;
 	for (unsigned k = 0; k < n; k++) {

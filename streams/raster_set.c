@@ -9,7 +9,7 @@ struct llct_raster *llct_raster_create(void)
 {
 	struct llct_raster *r = calloc(1, sizeof(struct llct_raster));
 	if (r)
-		r->threads = 1, r->spin_us = -1;
+		r->threads = 1, r->spin_us = -1, r->batch = 1;
 	return r;
 }
 
@@ -40,6 +40,15 @@ void llct_raster_set_spin(struct llct_raster *r, int32_t us)
 		r->pool = NULL;
 	}
 	r->spin_us = us;
+}
+
+void llct_raster_set_batch(struct llct_raster *r, int on)
+{
+	if (!on != !r->batch) { /* a thread sets its policy as it starts: a pool of its own */
+		raster_pool_destroy(r->pool);
+		r->pool = NULL;
+	}
+	r->batch = !!on;
 }
 
 void llct_raster_describe(const struct llct_raster *r, unsigned *threads, uint32_t *mesh,

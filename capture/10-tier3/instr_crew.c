@@ -1,7 +1,12 @@
 /* instr_crew.c - the expansion's threads (instr_crew.h): made once, at the first draw that
  * wants them, and kept to device end, so a frame's hundreds of draws each post a round instead
  * of starting and joining threads. Jobs are taken one at a time under the mutex: a round holds
- * at most a few dozen, each thousands of records' work. */
+ * at most a few dozen, each thousands of records' work. Waking a sleeping thread costs the
+ * waker a system call and, in a virtual machine, an interrupt to another core (tens of
+ * microseconds, a third of the posting thread's CPU on a frame of small draws when it woke them
+ * all: PERFORMANCE.md, "Wake-ups off the expansion's thread"), so a round wakes one worker and
+ * each worker that takes a job with more left wakes the next; and no thread is woken while the
+ * mutex it must take on waking is still held. */
 #include "instr_crew.h"
 
 #include "llct/llct.h"
@@ -15,7 +20,10 @@ struct instr_crew {
 	instr_job_fn fn;
 	void *ctx;
 	unsigned n, next, ended; /* the round's jobs: posted, taken, ended */
+	unsigned sleeping;       /* workers waiting on go */
+	int waiting;             /* the caller waits on done */
 	int quit;
+	int batch;         /* workers under SCHED_BATCH */
 	double worker_cpu; /* CPU seconds the workers' jobs took, since last taken */
 	double caller_cpu; /* and the caller's jobs (instr_crew_finish), likewise */
 	unsigned n_th;     /* workers started */
@@ -23,21 +31,29 @@ struct instr_crew {
 };
 
 /* Takes and runs the round's jobs while any are left (with w->mu held, released around each);
- * a worker's CPU time counted. */
+ * a worker's CPU time counted. A worker that leaves jobs behind wakes a sleeping one (the
+ * caller never does: its time is the expansion's serial path); the last job's end wakes the
+ * caller if it waits. Both after the mutex is let go. */
 static void take_jobs(struct instr_crew *w, int worker)
 {
 	while (w->next < w->n) {
 		unsigned k = w->next++;
 		instr_job_fn fn = w->fn;
 		void *ctx = w->ctx;
+		int wake = worker && w->next < w->n && w->sleeping;
 		pthread_mutex_unlock(&w->mu);
+		if (wake)
+			pthread_cond_signal(&w->go);
 		double t0 = worker ? llct_thread_cpu_s() : 0;
 		fn(ctx, k);
 		double t = worker ? llct_thread_cpu_s() - t0 : 0;
 		pthread_mutex_lock(&w->mu);
 		w->worker_cpu += t;
-		if (++w->ended == w->n)
+		if (++w->ended == w->n && w->waiting) {
+			pthread_mutex_unlock(&w->mu);
 			pthread_cond_signal(&w->done);
+			pthread_mutex_lock(&w->mu);
+		}
 	}
 }
 
@@ -45,10 +61,15 @@ static void *worker(void *arg)
 {
 	LLCT_THREAD_NAME("llct-lanes");
 	struct instr_crew *w = arg;
+	if (w->batch)
+		(void)llct_thread_batch();
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
-		while (!w->quit && w->next >= w->n)
+		while (!w->quit && w->next >= w->n) {
+			w->sleeping++;
 			pthread_cond_wait(&w->go, &w->mu);
+			w->sleeping--;
+		}
 		if (w->quit)
 			break;
 		take_jobs(w, 1);
@@ -57,7 +78,7 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-struct instr_crew *instr_crew_start(unsigned threads)
+struct instr_crew *instr_crew_start(unsigned threads, int batch)
 {
 	unsigned want = threads > 1 ? threads - 1 : 0;
 	struct instr_crew *w = calloc(1, sizeof(*w) + want * sizeof(pthread_t));
@@ -66,6 +87,7 @@ struct instr_crew *instr_crew_start(unsigned threads)
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->go, NULL);
 	pthread_cond_init(&w->done, NULL);
+	w->batch = batch;
 	while (w->n_th < want && !pthread_create(&w->th[w->n_th], NULL, worker, w))
 		w->n_th++;
 	return w;
@@ -81,14 +103,12 @@ void instr_crew_post(struct instr_crew *w, instr_job_fn fn, void *ctx, unsigned 
 	pthread_mutex_lock(&w->mu);
 	w->fn = fn, w->ctx = ctx;
 	w->n = n, w->next = 0, w->ended = 0;
-	/* as many workers woken as there are jobs (the caller takes one too, in
-	   instr_crew_finish): a round of one or two jobs, a small draw's, wakes no idle crowd */
-	if (n >= w->n_th)
-		pthread_cond_broadcast(&w->go);
-	else
-		for (unsigned k = 0; k < n; k++)
-			pthread_cond_signal(&w->go);
+	int wake = n && w->sleeping;
 	pthread_mutex_unlock(&w->mu);
+	/* one worker woken; it wakes the next while jobs are left (take_jobs): a round of one
+	   or two jobs, a small draw's, wakes no idle crowd, and the caller pays for one wake */
+	if (wake)
+		pthread_cond_signal(&w->go);
 }
 
 void instr_crew_finish(struct instr_crew *w)
@@ -99,8 +119,10 @@ void instr_crew_finish(struct instr_crew *w)
 		take_jobs(w, 0);
 		w->caller_cpu += llct_thread_cpu_s() - t0;
 	}
+	w->waiting = 1;
 	while (w->ended < w->n)
 		pthread_cond_wait(&w->done, &w->mu);
+	w->waiting = 0;
 	pthread_mutex_unlock(&w->mu);
 }
 

@@ -8,8 +8,9 @@ struct instr_crew;
 typedef void (*instr_job_fn)(void *ctx, unsigned k);
 
 /* A crew of threads - 1 workers beside the caller's thread (none for threads <= 1, or where no
- * thread could be made: then the caller does every job); NULL when out of memory. */
-struct instr_crew *instr_crew_start(unsigned threads);
+ * thread could be made: then the caller does every job), under SCHED_BATCH when batch
+ * (llct_thread_batch); NULL when out of memory. */
+struct instr_crew *instr_crew_start(unsigned threads, int batch);
 /* Its workers, the caller's thread not counted. */
 unsigned instr_crew_workers(const struct instr_crew *w);
 /* Posts jobs 0..n-1 of fn(ctx, k): the workers start taking them. One round at a time: the

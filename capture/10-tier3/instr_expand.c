@@ -553,7 +553,7 @@ void instr_expand_account(struct capture_device *c)
 struct instr_crew *instr_expand_crew(struct capture_device *c)
 {
 	if (!c->t3->crew && c->t3->expand_threads > 1)
-		c->t3->crew = instr_crew_start(c->t3->expand_threads);
+		c->t3->crew = instr_crew_start(c->t3->expand_threads, c->t2->batch);
 	return c->t3->crew;
 }
 

@@ -21,6 +21,33 @@
 #define LLCT_THREAD_NAME(name) ((void)0)
 #endif
 
+/* Puts the calling thread under SCHED_BATCH (Linux; elsewhere nothing): a helper thread woken by
+ * a busy one then waits for its turn on a core rather than preempting the thread that woke it,
+ * which on a machine with no idle core pays for a context switch every wake-up (a third of tier
+ * 3's serial thread at 4 x 4 threads on two cores: PERFORMANCE.md, "Wake-ups off the expansion's
+ * thread"). Its share of the CPU is as before. 0, or an errno value. */
+#ifdef __linux__
+#include <pthread.h>
+#include <sched.h>
+static inline int llct_thread_batch(void)
+{
+	struct sched_param sp = {0};
+#ifdef SCHED_BATCH
+	return pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp);
+#else
+	return pthread_setschedparam(pthread_self(), 3 /* SCHED_BATCH, not declared without
+							   _GNU_SOURCE */
+				     ,
+				     &sp);
+#endif
+}
+#else
+static inline int llct_thread_batch(void)
+{
+	return 0;
+}
+#endif
+
 /* The calling thread's CPU seconds (a system call: read around a piece of work, not within it),
  * for the accounts that tell a thread's work from the time it waited for a core. */
 #ifdef __unix__

@@ -120,15 +120,17 @@ for n in 2 3; do
 	awk -v x="$(q "$T/m$n.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.raster_shared_cpu'")" 'BEGIN { exit !(x > 0) }' && ok || bad "raster_shared_cpu on $n threads: '$(q "$T/m$n.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.raster_shared_cpu'")'"
 done
 [ "$(q "$T/r1.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.raster_shared_cpu'")" = 0.000 ] && ok || bad "raster_shared_cpu on one thread"
-# the threads spinning for the next draw (1 ms) or never (0): the same records; the trace says
-# how the rasterizer ran, and no spinning where it never spins
+# the threads spinning for the next draw (1 ms) or never (0), under SCHED_BATCH or not (0 us: not):
+# the same records; the trace says how the rasterizer ran, and no spinning where it never spins
 for us in 0 1000; do
-	LLCT_CAPTURE_RASTER_THREADS=2 LLCT_CAPTURE_RASTER_MESH=1 LLCT_CAPTURE_RASTER_SPIN_US=$us "$LLCTRACE" capture -q -b submit -o "$T/sp$us.llct" -- "$SCENE" 1 >/dev/null 2>&1
+	LLCT_CAPTURE_BATCH_WORKERS=$((us ? 1 : 0)) LLCT_CAPTURE_RASTER_THREADS=2 LLCT_CAPTURE_RASTER_MESH=1 LLCT_CAPTURE_RASTER_SPIN_US=$us "$LLCTRACE" capture -q -b submit -o "$T/sp$us.llct" -- "$SCENE" 1 >/dev/null 2>&1
 	"$LLCTRACE" dump --csv "$T/sp$us.llct" >"$T/sp$us.csv"
 	cmp -s "$T/r1.csv" "$T/sp$us.csv" && ok || bad "records differ with the threads spinning $us us"
 	[ "$(q "$T/sp$us.llct" "SELECT group_concat(value, ' ') FROM (SELECT value FROM settings WHERE key IN ('capture.raster_threads', 'capture.raster_mesh', 'capture.raster_spin_us') ORDER BY key)")" = "1 $us 2" ] && ok || bad "raster settings with spin $us: $(q "$T/sp$us.llct" "SELECT key, value FROM settings WHERE key LIKE 'capture.raster%'")"
 done
 [ "$(q "$T/sp0.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.raster_spin_cpu'")" = 0.000 ] && ok || bad "raster_spin_cpu without spinning"
+[ "$(q "$T/sp1000.llct" "SELECT value FROM settings WHERE key = 'capture.worker_policy'")" = "SCHED_BATCH (llct-raster, llct-lanes)" ] && ok || bad "worker policy by default: $(q "$T/sp1000.llct" "SELECT value FROM settings WHERE key = 'capture.worker_policy'")"
+[ "$(q "$T/sp0.llct" "SELECT value FROM settings WHERE key = 'capture.worker_policy'")" = "the program's (LLCT_CAPTURE_BATCH_WORKERS=0)" ] && ok || bad "worker policy with LLCT_CAPTURE_BATCH_WORKERS=0: $(q "$T/sp0.llct" "SELECT value FROM settings WHERE key = 'capture.worker_policy'")"
 LLCT_CAPTURE_RASTER_SPIN_US=1000001 "$LLCTRACE" capture -q -b submit -o "$T/spbad.llct" -- "$SCENE" 1 >/dev/null 2>"$T/spbad.err"
 grep -q "LLCT_CAPTURE_RASTER_SPIN_US='1000001' is not a number of microseconds (0 to 1000000)" "$T/spbad.err" && ok || bad "spin 1000001: $(cat "$T/spbad.err")"
 LLCT_CAPTURE_RASTER_MESH=-1 "$LLCTRACE" capture -q -b submit -o "$T/mbad.llct" -- "$SCENE" 1 >/dev/null 2>"$T/mbad.err"

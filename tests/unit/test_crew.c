@@ -2,9 +2,14 @@
  * every round runs once, a round's finish returns only when each has ended, whether the poster
  * joins at once or works meanwhile, for 1 to 5 threads; and the CPU account: a round of jobs
  * that each spin 2 ms of CPU counts at least 90% of it among the jobs, the workers' share
- * within that (and none without workers). */
+ * within that (and none without workers); and every worker takes part in a round of long jobs
+ * the poster leaves to them (a round wakes one worker, each wakes the next: a chain that
+ * stops leaves all the jobs to one), under SCHED_BATCH where the crew was made so (odd thread
+ * counts) and under the program's policy where not. */
 #include "instr_crew.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,12 +46,39 @@ static void job(void *ctx, unsigned k)
 	atomic_fetch_add(&r->ended, 1);
 }
 
+/* A 10 ms sleep, noting the thread that took it and its policy. */
+static pthread_t takers[MAX_JOBS];
+static int policies[MAX_JOBS];
+
+static void nap(void *ctx, unsigned k)
+{
+	(void)ctx;
+	takers[k] = pthread_self();
+	policies[k] = sched_getscheduler(0);
+	struct timespec ts = {0, 10000000};
+	nanosleep(&ts, NULL);
+}
+
+/* The distinct threads among the first n takers. */
+static unsigned distinct(unsigned n)
+{
+	unsigned d = 0;
+	for (unsigned k = 0; k < n; k++) {
+		unsigned j = 0;
+		while (j < k && !pthread_equal(takers[j], takers[k]))
+			j++;
+		d += j == k;
+	}
+	return d;
+}
+
 int main(void)
 {
 	int bad = 0;
 	unsigned seed = 7;
 	for (unsigned threads = 1; threads <= 5; threads++) {
-		struct instr_crew *w = instr_crew_start(threads);
+		int batch = threads % 2;
+		struct instr_crew *w = instr_crew_start(threads, batch);
 		if (!w || instr_crew_workers(w) != threads - 1) {
 			fprintf(stderr, "crew of %u threads: %u workers\n", threads,
 				instr_crew_workers(w));
@@ -91,6 +123,26 @@ int main(void)
 				threads, jobs, workers);
 			bad = 1;
 		}
+		/* four naps a worker, the poster asleep until they are surely all taken */
+		unsigned n = 4 * instr_crew_workers(w);
+		instr_crew_post(w, nap, NULL, n);
+		struct timespec ts = {0, 300000000};
+		nanosleep(&ts, NULL);
+		instr_crew_finish(w);
+		if (distinct(n) != instr_crew_workers(w)) {
+			fprintf(stderr,
+				"%u threads: %u naps taken by %u threads, not every worker\n",
+				threads, n, distinct(n));
+			bad = 1;
+		}
+		for (unsigned k = 0; k < n; k++)
+			if (policies[k] != (batch ? 3 /* SCHED_BATCH */ : SCHED_OTHER)) {
+				fprintf(stderr, "%u threads: a job ran under policy %d, not %s\n",
+					threads, policies[k],
+					batch ? "SCHED_BATCH" : "SCHED_OTHER");
+				bad = 1;
+				break;
+			}
 		instr_crew_stop(w);
 	}
 	instr_crew_stop(NULL);
