@@ -290,24 +290,33 @@ void raster_pool_destroy(struct raster_pool *p)
 }
 
 /* The lanes' records into c's model, in one thread's order: repeatedly the lane whose next
- * (primitive, tile) comes first gives that tile's records. */
+ * (primitive, tile) comes first gives its tiles' records up to the next that another lane's
+ * next comes before (keys are a lane's alone, and in order within it), in one piece: a lane's
+ * tiles in a row are its records in a row. */
 static void merge(struct raster_pool *p, struct llct_fp *fp)
 {
 	size_t next[RASTER_MAX_LANES] = {0};
 	for (;;) {
 		unsigned best = p->n;
+		uint64_t first = UINT64_MAX, second = UINT64_MAX; /* the two least next keys */
 		for (unsigned k = 0; k < p->n; k++) {
 			const struct raster_lane *l = &p->lane[k];
-			if (next[k] < l->segs.n &&
-			    (best == p->n ||
-			     l->segs.v[next[k]].key < p->lane[best].segs.v[next[best]].key))
-				best = k;
+			if (next[k] == l->segs.n)
+				continue;
+			uint64_t key = l->segs.v[next[k]].key;
+			if (best == p->n || key < first)
+				second = first, first = key, best = k;
+			else if (key < second)
+				second = key;
 		}
 		if (best == p->n)
 			return;
 		const struct raster_lane *l = &p->lane[best];
-		size_t i = next[best]++;
-		size_t end = i + 1 < l->segs.n ? l->segs.v[i + 1].at : l->n;
+		size_t i = next[best], j = i + 1;
+		while (j < l->segs.n && l->segs.v[j].key < second)
+			j++;
+		next[best] = j;
+		size_t end = j < l->segs.n ? l->segs.v[j].at : l->n;
 		llct_fp_put(fp, l->recs + l->segs.v[i].at, end - l->segs.v[i].at);
 	}
 }
