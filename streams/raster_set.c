@@ -9,7 +9,7 @@ struct llct_raster *llct_raster_create(void)
 {
 	struct llct_raster *r = calloc(1, sizeof(struct llct_raster));
 	if (r)
-		r->threads = 1, r->spin_us = -1, r->batch = 1;
+		r->threads = 1, r->spin_us = -1;
 	return r;
 }
 

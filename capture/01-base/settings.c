@@ -93,8 +93,7 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 	s->disabled = on(get("LLCT_CAPTURE_DISABLE", ud));
 	s->log = on(get("LLCT_CAPTURE_LOG", ud));
 	s->no_fragment_counts = on(get("LLCT_CAPTURE_NO_FRAGMENT_COUNTS", ud));
-	v = get("LLCT_CAPTURE_BATCH_WORKERS", ud);
-	s->no_batch = v && !on(v); /* on unless "0" */
+	s->batch = on(get("LLCT_CAPTURE_BATCH_WORKERS", ud)); /* off unless set */
 	v = get("LLCT_CAPTURE_ASYNC", ud);
 	s->sync = v && !on(v); /* on unless "0" */
 	v = get("LLCT_CAPTURE_RECORDS_BY_ADDRESS", ud);

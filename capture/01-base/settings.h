@@ -57,8 +57,8 @@ struct capture_settings {
 		       buffers, not reached by their device address */
 	int coalesce_stats; /* LLCT_CAPTURE_COALESCE_STATS=1: tier 3 counts what coalescing a
 			       subgroup's sample records by their lines would drop */
-	int no_batch;       /* LLCT_CAPTURE_BATCH_WORKERS=0: the layer's worker threads keep the
-			       program's scheduling policy rather than SCHED_BATCH */
+	int batch;          /* LLCT_CAPTURE_BATCH_WORKERS=1: the layer's worker threads run under
+			       SCHED_BATCH rather than the program's policy */
 	int no_coalesce;    /* LLCT_CAPTURE_COALESCE=0: every buffer access of tier 3's shaders is
 			       recorded, none coalesced with a lane before's */
 	int no_runs;        /* LLCT_CAPTURE_RUNS=0: a draw's run of constant-offset loads of one

@@ -110,8 +110,9 @@ void tier2_note(struct capture_device *c, struct llct_writer *w)
 	snprintf(v, sizeof(v), "%.0f", spin * 1e6);
 	llct_writer_set(w, "capture.raster_spin_us", v);
 	llct_writer_set(w, "capture.worker_policy",
-			c->t2->batch ? "SCHED_BATCH (llct-raster, llct-lanes)"
-				     : "the program's (LLCT_CAPTURE_BATCH_WORKERS=0)");
+			c->t2->batch
+			    ? "SCHED_BATCH (llct-raster, llct-lanes; LLCT_CAPTURE_BATCH_WORKERS=1)"
+			    : "the program's");
 }
 
 void tier2_clear(struct capture_device *c, const struct llct_pass *p, uint32_t i, uint32_t x0,

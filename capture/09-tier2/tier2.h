@@ -29,8 +29,8 @@ struct tier2_state {
 	struct llct_raster *raster;
 	double raster_shared_cpu; /* CPU seconds of draws the rasterizer's threads shared */
 	double raster_spin_cpu;   /* and of those threads spinning between draws */
-	int batch; /* the rasterizer's and tier 3's worker threads under SCHED_BATCH (unless
-		      LLCT_CAPTURE_BATCH_WORKERS=0) */
+	int batch;                /* the rasterizer's and tier 3's worker threads under SCHED_BATCH
+				     (LLCT_CAPTURE_BATCH_WORKERS=1) */
 	char dump_depth[512]; /* LLCT_CAPTURE_DUMP_DEPTH: where emulated depth goes at pass end */
 };
 

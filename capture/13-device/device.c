@@ -154,7 +154,7 @@ static const char *choose_tier(struct capture_device *c, struct layer_device *d,
 							      : 0);
 		if (set->raster_spin_us != UINT32_MAX)
 			llct_raster_set_spin(c->t2->raster, (int32_t)set->raster_spin_us);
-		c->t2->batch = !set->no_batch;
+		c->t2->batch = set->batch;
 		llct_raster_set_batch(c->t2->raster, c->t2->batch);
 		c->tier = &llct_tier2;
 		c->xfb = 1;

@@ -54,8 +54,8 @@ void llct_raster_set_mesh(struct llct_raster *r, uint32_t n);
  * machine, as much as a small mesh's rasterizing. Negative (the default): 50 where the machine
  * has a core more than the threads, else 0 (never). */
 void llct_raster_set_spin(struct llct_raster *r, int32_t us);
-/* Whether r's threads (not the caller) run under SCHED_BATCH (llct_thread_batch): 1, the
- * default, or 0 (the policy of the thread that made them). */
+/* Whether r's threads (not the caller) run under SCHED_BATCH (llct_thread_batch): 1, or 0,
+ * the default (the policy of the thread that made them). */
 void llct_raster_set_batch(struct llct_raster *r, int on);
 /* How r draws: its threads, the least primitives of a mesh sent to them (0: none), and the
  * seconds its threads spin before they sleep (the default worked out), for a trace to say. */

@@ -129,8 +129,8 @@ for us in 0 1000; do
 	[ "$(q "$T/sp$us.llct" "SELECT group_concat(value, ' ') FROM (SELECT value FROM settings WHERE key IN ('capture.raster_threads', 'capture.raster_mesh', 'capture.raster_spin_us') ORDER BY key)")" = "1 $us 2" ] && ok || bad "raster settings with spin $us: $(q "$T/sp$us.llct" "SELECT key, value FROM settings WHERE key LIKE 'capture.raster%'")"
 done
 [ "$(q "$T/sp0.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.raster_spin_cpu'")" = 0.000 ] && ok || bad "raster_spin_cpu without spinning"
-[ "$(q "$T/sp1000.llct" "SELECT value FROM settings WHERE key = 'capture.worker_policy'")" = "SCHED_BATCH (llct-raster, llct-lanes)" ] && ok || bad "worker policy by default: $(q "$T/sp1000.llct" "SELECT value FROM settings WHERE key = 'capture.worker_policy'")"
-[ "$(q "$T/sp0.llct" "SELECT value FROM settings WHERE key = 'capture.worker_policy'")" = "the program's (LLCT_CAPTURE_BATCH_WORKERS=0)" ] && ok || bad "worker policy with LLCT_CAPTURE_BATCH_WORKERS=0: $(q "$T/sp0.llct" "SELECT value FROM settings WHERE key = 'capture.worker_policy'")"
+[ "$(q "$T/sp1000.llct" "SELECT value FROM settings WHERE key = 'capture.worker_policy'")" = "SCHED_BATCH (llct-raster, llct-lanes; LLCT_CAPTURE_BATCH_WORKERS=1)" ] && ok || bad "worker policy with LLCT_CAPTURE_BATCH_WORKERS=1: $(q "$T/sp1000.llct" "SELECT value FROM settings WHERE key = 'capture.worker_policy'")"
+[ "$(q "$T/sp0.llct" "SELECT value FROM settings WHERE key = 'capture.worker_policy'")" = "the program's" ] && ok || bad "worker policy with LLCT_CAPTURE_BATCH_WORKERS=0: $(q "$T/sp0.llct" "SELECT value FROM settings WHERE key = 'capture.worker_policy'")"
 LLCT_CAPTURE_RASTER_SPIN_US=1000001 "$LLCTRACE" capture -q -b submit -o "$T/spbad.llct" -- "$SCENE" 1 >/dev/null 2>"$T/spbad.err"
 grep -q "LLCT_CAPTURE_RASTER_SPIN_US='1000001' is not a number of microseconds (0 to 1000000)" "$T/spbad.err" && ok || bad "spin 1000001: $(cat "$T/spbad.err")"
 LLCT_CAPTURE_RASTER_MESH=-1 "$LLCTRACE" capture -q -b submit -o "$T/mbad.llct" -- "$SCENE" 1 >/dev/null 2>"$T/mbad.err"
