@@ -1,0 +1,93 @@
+/* test_raster_pool.c - the rasterizer's threads (streams/raster_lanes.c), driven directly: in
+ * every run each lane is set up once, and none is worked before all are set up; every thread of
+ * the pool takes part in a run of long lanes (a run wakes one sleeping thread and each wakes the
+ * next: a chain that stops leaves the lanes to the caller and one thread); and the threads run
+ * under SCHED_BATCH exactly where the pool was made so. */
+#include "../../streams/raster_int.h"
+#include "check.h"
+#include "llct/footprint.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+static atomic_uint set_up;
+static atomic_uint early; /* lanes worked before every lane was set up */
+static pthread_t who[RASTER_MAX_LANES];
+static int policy[RASTER_MAX_LANES];
+
+static void setup(struct ctx *c, const void *arg)
+{
+	(void)c, (void)arg;
+	atomic_fetch_add(&set_up, 1);
+}
+
+/* A 50 ms sleep: the lanes outlast any thread's wake-up. */
+static void job(struct ctx *c, const void *arg)
+{
+	(void)arg;
+	if (atomic_load(&set_up) != c->lanes)
+		atomic_fetch_add(&early, 1);
+	who[c->lane] = pthread_self();
+	policy[c->lane] = sched_getscheduler(0);
+	struct timespec ts = {0, 50000000};
+	nanosleep(&ts, NULL);
+}
+
+static int drop(void *ud, const struct llct_record *r, size_t n)
+{
+	(void)ud, (void)r, (void)n;
+	return 0;
+}
+
+/* The distinct threads among the first n lanes' takers. */
+static unsigned distinct(unsigned n)
+{
+	unsigned d = 0;
+	for (unsigned k = 0; k < n; k++) {
+		unsigned j = 0;
+		while (j < k && !pthread_equal(who[j], who[k]))
+			j++;
+		d += j == k;
+	}
+	return d;
+}
+
+int main(void)
+{
+	struct llct_fp_config cfg;
+	struct llct_fp *fp;
+	llct_fp_config_default(&cfg);
+	CHECK_EQ(llct_fp_create(&cfg, drop, NULL, &fp), LLCT_OK);
+	for (int batch = 0; batch <= 1; batch++)
+		for (unsigned threads = 2; threads <= 4; threads++) {
+			struct raster_pool *p = raster_pool_create(threads, 0, batch);
+			CHECK(p != NULL);
+			for (int run = 0; run < 2; run++) {
+				static struct ctx c;
+				struct llct_draw_result res;
+				memset(&c, 0, sizeof(c));
+				memset(&res, 0, sizeof(res));
+				c.fp = fp, c.res = &res, c.n_sms = cfg.n_sms;
+				atomic_store(&set_up, 0);
+				atomic_store(&early, 0);
+				CHECK_EQ(raster_pool_run(p, &c, setup, job, NULL), 0);
+				unsigned lanes = atomic_load(&set_up);
+				CHECK_EQ(lanes, 2 * threads); /* two lanes a thread */
+				CHECK_EQ(atomic_load(&early), 0);
+				CHECK_MSG(distinct(lanes) == threads,
+					  "batch %d, %u threads, run %d: lanes taken by %u threads",
+					  batch, threads, run, distinct(lanes));
+				/* the pool's threads under batch's policy (3: SCHED_BATCH) */
+				int want = batch ? 3 : SCHED_OTHER;
+				for (unsigned k = 0; k < lanes; k++)
+					if (!pthread_equal(who[k], pthread_self()))
+						CHECK_EQ(policy[k], want);
+			}
+			raster_pool_destroy(p);
+		}
+	llct_fp_destroy(fp);
+	return check_done("raster_pool");
+}
