@@ -22,24 +22,22 @@
 #endif
 
 /* Puts the calling thread under SCHED_BATCH (Linux; elsewhere nothing): a helper thread woken by
- * a busy one then waits for its turn on a core rather than preempting the thread that woke it,
- * which on a machine with no idle core pays for a context switch every wake-up (a third of tier
- * 3's serial thread at 4 x 4 threads on two cores: PERFORMANCE.md, "Wake-ups off the expansion's
- * thread"). Its share of the CPU is as before. 0, or an errno value. */
+ * a busy one then waits for its turn on a core rather than preempting the thread that woke it
+ * (on a machine with no idle core, a switch at every wake-up). Its share of the CPU is as before.
+ * The capture layer's helpers use it only when asked (PERFORMANCE.md, "Wake-ups off the
+ * expansion's thread"). 0, or an errno value. */
 #ifdef __linux__
 #include <pthread.h>
 #include <sched.h>
+#ifdef SCHED_BATCH
+#define LLCT_SCHED_BATCH SCHED_BATCH
+#else
+#define LLCT_SCHED_BATCH 3 /* Linux's SCHED_BATCH, declared only with _GNU_SOURCE */
+#endif
 static inline int llct_thread_batch(void)
 {
 	struct sched_param sp = {0};
-#ifdef SCHED_BATCH
-	return pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp);
-#else
-	return pthread_setschedparam(pthread_self(), 3 /* SCHED_BATCH, not declared without
-							   _GNU_SOURCE */
-				     ,
-				     &sp);
-#endif
+	return pthread_setschedparam(pthread_self(), LLCT_SCHED_BATCH, &sp);
 }
 #else
 static inline int llct_thread_batch(void)

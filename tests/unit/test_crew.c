@@ -7,6 +7,7 @@
  * stops leaves all the jobs to one), under SCHED_BATCH where the crew was made so (odd thread
  * counts) and under the program's policy where not. */
 #include "instr_crew.h"
+#include "llct/llct.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -136,7 +137,7 @@ int main(void)
 			bad = 1;
 		}
 		for (unsigned k = 0; k < n; k++)
-			if (policies[k] != (batch ? 3 /* SCHED_BATCH */ : SCHED_OTHER)) {
+			if (policies[k] != (batch ? LLCT_SCHED_BATCH : SCHED_OTHER)) {
 				fprintf(stderr, "%u threads: a job ran under policy %d, not %s\n",
 					threads, policies[k],
 					batch ? "SCHED_BATCH" : "SCHED_OTHER");

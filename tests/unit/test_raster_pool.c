@@ -6,6 +6,7 @@
 #include "../../streams/raster_int.h"
 #include "check.h"
 #include "llct/footprint.h"
+#include "llct/llct.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -80,8 +81,8 @@ int main(void)
 				CHECK_MSG(distinct(lanes) == threads,
 					  "batch %d, %u threads, run %d: lanes taken by %u threads",
 					  batch, threads, run, distinct(lanes));
-				/* the pool's threads under batch's policy (3: SCHED_BATCH) */
-				int want = batch ? 3 : SCHED_OTHER;
+				/* the pool's threads under batch's policy */
+				int want = batch ? LLCT_SCHED_BATCH : SCHED_OTHER;
 				for (unsigned k = 0; k < lanes; k++)
 					if (!pthread_equal(who[k], pthread_self()))
 						CHECK_EQ(policy[k], want);
