@@ -9,6 +9,8 @@
 #include "instr_crew.h"
 #include "llct/llct.h"
 
+#include "takers.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -58,19 +60,6 @@ static void nap(void *ctx, unsigned k)
 	policies[k] = sched_getscheduler(0);
 	struct timespec ts = {0, 10000000};
 	nanosleep(&ts, NULL);
-}
-
-/* The distinct threads among the first n takers. */
-static unsigned distinct(unsigned n)
-{
-	unsigned d = 0;
-	for (unsigned k = 0; k < n; k++) {
-		unsigned j = 0;
-		while (j < k && !pthread_equal(takers[j], takers[k]))
-			j++;
-		d += j == k;
-	}
-	return d;
 }
 
 int main(void)
@@ -130,10 +119,10 @@ int main(void)
 		struct timespec ts = {0, 300000000};
 		nanosleep(&ts, NULL);
 		instr_crew_finish(w);
-		if (distinct(n) != instr_crew_workers(w)) {
+		if (distinct_threads(takers, n) != instr_crew_workers(w)) {
 			fprintf(stderr,
 				"%u threads: %u naps taken by %u threads, not every worker\n",
-				threads, n, distinct(n));
+				threads, n, distinct_threads(takers, n));
 			bad = 1;
 		}
 		for (unsigned k = 0; k < n; k++)

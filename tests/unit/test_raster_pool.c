@@ -8,6 +8,8 @@
 #include "llct/footprint.h"
 #include "llct/llct.h"
 
+#include "takers.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -43,19 +45,6 @@ static int drop(void *ud, const struct llct_record *r, size_t n)
 	return 0;
 }
 
-/* The distinct threads among the first n lanes' takers. */
-static unsigned distinct(unsigned n)
-{
-	unsigned d = 0;
-	for (unsigned k = 0; k < n; k++) {
-		unsigned j = 0;
-		while (j < k && !pthread_equal(who[j], who[k]))
-			j++;
-		d += j == k;
-	}
-	return d;
-}
-
 int main(void)
 {
 	struct llct_fp_config cfg;
@@ -78,9 +67,9 @@ int main(void)
 				unsigned lanes = atomic_load(&set_up);
 				CHECK_EQ(lanes, 2 * threads); /* two lanes a thread */
 				CHECK_EQ(atomic_load(&early), 0);
-				CHECK_MSG(distinct(lanes) == threads,
+				CHECK_MSG(distinct_threads(who, lanes) == threads,
 					  "batch %d, %u threads, run %d: lanes taken by %u threads",
-					  batch, threads, run, distinct(lanes));
+					  batch, threads, run, distinct_threads(who, lanes));
 				/* the pool's threads under batch's policy */
 				int want = batch ? LLCT_SCHED_BATCH : SCHED_OTHER;
 				for (unsigned k = 0; k < lanes; k++)
