@@ -4,8 +4,9 @@
 # spread over the expansion's threads (tier3_lanes: records' lines; tier3_split: the serial steps
 # split over them, 0 with one thread; both by the wall clock; "shared": the CPU time of both
 # where the crew ran them, tier3_shared_cpu), the rasterizer's draws split over its threads
-# (raster_shared_cpu, their CPU summed), the rasterizer's threads spinning for the next draw
-# (raster_spin_cpu: CPU, but neither work nor the expansion's own), the rest (the expansion
+# (raster_shared_cpu, their CPU summed), the helper threads spinning for the next draw (the
+# rasterizer's, raster_spin_cpu, and tier 3's crew's, expand_spin_cpu: CPU, but neither work nor
+# the expansion's own), the rest (the expansion
 # thread's own: CPU less both shared CPUs and the spin, or with one expansion thread less lanes),
 # and the rest plus the shared parts over 16 -- the expansion on a 16-thread machine with the
 # device elsewhere, as far as these parts go.
@@ -26,7 +27,8 @@ for f in "$@"; do
 		-v h="$(v "$f" capture.seconds.tier3_shared_cpu)" \
 		-v g="$(v "$f" capture.seconds.raster_shared_cpu)" \
 		-v p="$(v "$f" capture.seconds.raster_spin_cpu)" \
+		-v q="$(v "$f" capture.seconds.expand_spin_cpu)" \
 		'BEGIN { if (n == 0) { printf "%-32s no LLC records\n", f; exit }
-			k = 1e9 / n; sh = (h > 0 ? h : l + s) + g; r = c - sh - p
+			k = 1e9 / n; p += q; sh = (h > 0 ? h : l + s) + g; r = c - sh - p
 			printf "%-32s %8s %12d %6.0f %6.0f %6.0f %6.0f %6.0f %6.0f %6.0f %6.0f %6.0f\n", f, th, n, e * k, c * k, l * k, s * k, h * k, g * k, p * k, r * k, (r + sh / 16) * k }'
 done

@@ -71,6 +71,8 @@ static const struct number_setting numbers[] = {
      "a number of microseconds (0 to 1000000)"},
     {"LLCT_CAPTURE_EXPAND_THREADS", 1, 16, offsetof(struct capture_settings, expand_threads),
      "a number of threads (1 to 16)"},
+    {"LLCT_CAPTURE_EXPAND_SPIN_US", 0, 1000000, offsetof(struct capture_settings, expand_spin_us),
+     "a number of microseconds (0 to 1000000)"},
     {"LLCT_CAPTURE_SPLIT_MIN", 1, UINT32_MAX, offsetof(struct capture_settings, split_min),
      "a number of accesses"},
     {"LLCT_CAPTURE_WINDOW", 16, 16u << 20, offsetof(struct capture_settings, window),
@@ -90,6 +92,7 @@ int capture_settings_read(struct capture_settings *s, const char *(*get)(const c
 	s->wait_seconds = 20;
 	s->raster_mesh = UINT32_MAX;    /* unset: from the threads (device.c) */
 	s->raster_spin_us = UINT32_MAX; /* unset: from the cores (llct_raster_set_spin) */
+	s->expand_spin_us = UINT32_MAX; /* unset: from the cores (device.c) */
 	s->disabled = on(get("LLCT_CAPTURE_DISABLE", ud));
 	s->log = on(get("LLCT_CAPTURE_LOG", ud));
 	s->no_fragment_counts = on(get("LLCT_CAPTURE_NO_FRAGMENT_COUNTS", ud));

@@ -45,6 +45,10 @@ struct capture_settings {
 	uint32_t expand_threads; /* LLCT_CAPTURE_EXPAND_THREADS: tier 3 works out draws' and
 				    dispatches' records' accesses on this many threads [0: the
 				    CPUs online but one] */
+	uint32_t expand_spin_us; /* LLCT_CAPTURE_EXPAND_SPIN_US: tier 3's expansion threads spin
+				    this long for the next draw's round (the layer's thread for a
+				    round's last job) before they sleep [unset, UINT32_MAX: 50 where
+				    the machine has a core more than them, else 0] */
 	uint32_t split_min;      /* LLCT_CAPTURE_SPLIT_MIN: tier 3 hands a round's accesses to the
 				    render caches split by SM over the expansion's threads from
 				    this many [0: 16384] */

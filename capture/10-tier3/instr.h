@@ -36,6 +36,7 @@ struct tier3_state {
 	size_t fidx_spare_cap;
 	uint64_t rooms_made, rooms_reused; /* draw-record rooms allocated, and taken from pool */
 	unsigned expand_threads; /* records worked out on this many threads (instr_crew.c) */
+	uint32_t spin_us;        /* their spin before they sleep (LLCT_CAPTURE_EXPAND_SPIN_US) */
 	uint64_t twins_outside;  /* submissions outside the frames captured that ran twins */
 	/* LLCT_CAPTURE_COALESCE_STATS: what a subgroup coalescer would drop (instr_coalesce.h):
 	 * sample, buffer and vertex buffer records (CO_*), those of 8- and 32-lane groups whose
@@ -61,6 +62,7 @@ struct tier3_state {
 	uint32_t window;    /* records a lane takes a round (LLCT_CAPTURE_WINDOW) */
 	double split_s;
 	double jobs_cpu; /* CPU seconds of the crew's jobs, whichever thread ran them */
+	double spin_cpu; /* and of its workers spinning for the next round */
 };
 
 struct llct_spirv_site;

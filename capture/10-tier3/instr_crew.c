@@ -6,12 +6,15 @@
  * microseconds, a third of the posting thread's CPU on a frame of small draws when it woke them
  * all: PERFORMANCE.md, "Wake-ups off the expansion's thread"), so a round wakes one worker and
  * each worker that takes a job with more left wakes the next; and no thread is woken while the
- * mutex it must take on waking is still held. */
+ * mutex it must take on waking is still held. Where a core is spare, a worker out of jobs spins
+ * a while for the next round (and the caller for the round's last job) before it sleeps: a
+ * round posted meanwhile wakes nobody (PERFORMANCE.md, "The crew spins too"). */
 #include "instr_crew.h"
 
 #include "llct/llct.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 struct instr_crew {
@@ -19,14 +22,20 @@ struct instr_crew {
 	pthread_cond_t go, done;
 	instr_job_fn fn;
 	void *ctx;
-	unsigned n, next, ended; /* the round's jobs: posted, taken, ended */
+	unsigned n, next;        /* the round's jobs: posted, taken */
+	_Atomic unsigned ended;  /* and ended (changed under mu; read by a caller that spins) */
+	_Atomic unsigned rounds; /* rounds posted (changed under mu; read by workers that spin) */
 	unsigned sleeping;       /* workers waiting on go */
+	unsigned spinning;       /* workers spinning for the next round (under mu) */
 	int waiting;             /* the caller waits on done */
 	int quit;
-	int batch;         /* workers under SCHED_BATCH */
-	double worker_cpu; /* CPU seconds the workers' jobs took, since last taken */
-	double caller_cpu; /* and the caller's jobs (instr_crew_finish), likewise */
-	unsigned n_th;     /* workers started */
+	_Atomic int quit_a; /* quit, for workers that spin */
+	int batch;          /* workers under SCHED_BATCH */
+	double spin;        /* seconds a thread spins before it sleeps (0: never) */
+	double worker_cpu;  /* CPU seconds the workers' jobs took, since last taken */
+	double caller_cpu;  /* and the caller's jobs (instr_crew_finish), likewise */
+	double spin_cpu;    /* and the workers' spinning for the next round, likewise */
+	unsigned n_th;      /* workers started */
 	pthread_t th[];
 };
 
@@ -49,12 +58,45 @@ static void take_jobs(struct instr_crew *w, int worker)
 		double t = worker ? llct_thread_cpu_s() - t0 : 0;
 		pthread_mutex_lock(&w->mu);
 		w->worker_cpu += t;
-		if (++w->ended == w->n && w->waiting) {
+		if (atomic_fetch_add(&w->ended, 1) + 1 == w->n && w->waiting) {
 			pthread_mutex_unlock(&w->mu);
 			pthread_cond_signal(&w->done);
 			pthread_mutex_lock(&w->mu);
 		}
 	}
+}
+
+/* Spins up to w->spin seconds until *v differs from seen (not_below 0) or reaches seen
+ * (not_below 1), or the crew ends: 1 when that came, 0 when the time ran out. */
+static int spin_on(const struct instr_crew *w, _Atomic unsigned *v, unsigned seen, int not_below)
+{
+	double end = llct_mono_s() + w->spin;
+	for (unsigned k = 1;; k++) {
+		unsigned x = atomic_load(v);
+		if ((not_below ? x >= seen : x != seen) || atomic_load(&w->quit_a))
+			return 1;
+		if (!(k & 255) && llct_mono_s() > end)
+			return 0;
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause(); /* the other thread of a core gets on meanwhile */
+#endif
+	}
+}
+
+/* A worker out of jobs (w->mu held, released meanwhile): a spin for the next round, its CPU
+ * counted apart. Counted in spinning until the mutex is taken again, so a round posted before
+ * then wakes nobody: this worker sees it, by its count or under the mutex. */
+static void spin_idle(struct instr_crew *w)
+{
+	unsigned seen = atomic_load(&w->rounds);
+	w->spinning++;
+	pthread_mutex_unlock(&w->mu);
+	double t0 = llct_thread_cpu_s();
+	(void)spin_on(w, &w->rounds, seen, 0);
+	double t = llct_thread_cpu_s() - t0;
+	pthread_mutex_lock(&w->mu);
+	w->spinning--;
+	w->spin_cpu += t;
 }
 
 static void *worker(void *arg)
@@ -65,6 +107,8 @@ static void *worker(void *arg)
 		(void)llct_thread_batch();
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
+		if (w->spin > 0 && !w->quit && w->next >= w->n)
+			spin_idle(w);
 		while (!w->quit && w->next >= w->n) {
 			w->sleeping++;
 			pthread_cond_wait(&w->go, &w->mu);
@@ -78,7 +122,7 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-struct instr_crew *instr_crew_start(unsigned threads, int batch)
+struct instr_crew *instr_crew_start(unsigned threads, int batch, double spin_s)
 {
 	unsigned want = threads > 1 ? threads - 1 : 0;
 	struct instr_crew *w = calloc(1, sizeof(*w) + want * sizeof(pthread_t));
@@ -88,6 +132,7 @@ struct instr_crew *instr_crew_start(unsigned threads, int batch)
 	pthread_cond_init(&w->go, NULL);
 	pthread_cond_init(&w->done, NULL);
 	w->batch = batch;
+	w->spin = spin_s > 0 ? spin_s : 0;
 	while (w->n_th < want && !pthread_create(&w->th[w->n_th], NULL, worker, w))
 		w->n_th++;
 	return w;
@@ -102,11 +147,14 @@ void instr_crew_post(struct instr_crew *w, instr_job_fn fn, void *ctx, unsigned 
 {
 	pthread_mutex_lock(&w->mu);
 	w->fn = fn, w->ctx = ctx;
-	w->n = n, w->next = 0, w->ended = 0;
-	int wake = n && w->sleeping;
+	w->n = n, w->next = 0;
+	atomic_store(&w->ended, 0);
+	atomic_fetch_add(&w->rounds, 1);
+	int wake = n && w->sleeping && !w->spinning;
 	pthread_mutex_unlock(&w->mu);
-	/* one worker woken; it wakes the next while jobs are left (take_jobs): a round of one
-	   or two jobs, a small draw's, wakes no idle crowd, and the caller pays for one wake */
+	/* one worker woken, and none where one spins; it wakes the next while jobs are left
+	   (take_jobs): a round of one or two jobs, a small draw's, wakes no idle crowd, and the
+	   caller pays for one wake at most */
 	if (wake)
 		pthread_cond_signal(&w->go);
 }
@@ -114,27 +162,38 @@ void instr_crew_post(struct instr_crew *w, instr_job_fn fn, void *ctx, unsigned 
 void instr_crew_finish(struct instr_crew *w)
 {
 	pthread_mutex_lock(&w->mu);
-	if (w->next < w->n) { /* two clock reads a round, not a job */
+	/* the jobs left (two clock reads a round, not a job), then a spin for the last one a
+	   worker has: the spin is the caller's own time, in the expansion's rest, not shared work
+	 */
+	if (w->next < w->n) {
 		double t0 = llct_thread_cpu_s();
 		take_jobs(w, 0);
 		w->caller_cpu += llct_thread_cpu_s() - t0;
 	}
+	unsigned n = w->n;
+	if (w->spin > 0 && atomic_load(&w->ended) < n) {
+		pthread_mutex_unlock(&w->mu);
+		(void)spin_on(w, &w->ended, n, 1);
+		pthread_mutex_lock(&w->mu);
+	}
 	w->waiting = 1;
-	while (w->ended < w->n)
+	while (atomic_load(&w->ended) < w->n)
 		pthread_cond_wait(&w->done, &w->mu);
 	w->waiting = 0;
 	pthread_mutex_unlock(&w->mu);
 }
 
-double instr_crew_take_cpu(struct instr_crew *w, double *jobs)
+double instr_crew_take_cpu(struct instr_crew *w, double *jobs, double *spin)
 {
 	if (!w)
 		return 0;
 	pthread_mutex_lock(&w->mu);
-	double t = w->worker_cpu;
+	double t = w->worker_cpu + w->spin_cpu;
 	if (jobs)
 		*jobs += w->worker_cpu + w->caller_cpu;
-	w->worker_cpu = 0, w->caller_cpu = 0;
+	if (spin)
+		*spin += w->spin_cpu;
+	w->worker_cpu = 0, w->caller_cpu = 0, w->spin_cpu = 0;
 	pthread_mutex_unlock(&w->mu);
 	return t;
 }
@@ -145,6 +204,7 @@ void instr_crew_stop(struct instr_crew *w)
 		return;
 	pthread_mutex_lock(&w->mu);
 	w->quit = 1;
+	atomic_store(&w->quit_a, 1);
 	pthread_cond_broadcast(&w->go);
 	pthread_mutex_unlock(&w->mu);
 	for (unsigned k = 0; k < w->n_th; k++)

@@ -547,13 +547,15 @@ static struct instr_draw_job *job_of(struct capture_device *c)
 
 void instr_expand_account(struct capture_device *c)
 {
-	c->out->t_expand_cpu += instr_crew_take_cpu(c->t3->crew, &c->t3->jobs_cpu);
+	c->out->t_expand_cpu +=
+	    instr_crew_take_cpu(c->t3->crew, &c->t3->jobs_cpu, &c->t3->spin_cpu);
 }
 
 struct instr_crew *instr_expand_crew(struct capture_device *c)
 {
 	if (!c->t3->crew && c->t3->expand_threads > 1)
-		c->t3->crew = instr_crew_start(c->t3->expand_threads, c->t2->batch);
+		c->t3->crew =
+		    instr_crew_start(c->t3->expand_threads, c->t2->batch, c->t3->spin_us * 1e-6);
 	return c->t3->crew;
 }
 

@@ -89,6 +89,11 @@ static void note(struct capture_device *c, struct llct_writer *w)
 	   thread's own work exactly, where the two above count time a thread waited for a core */
 	snprintf(v, sizeof(v), "%.3f", c->t3->jobs_cpu);
 	llct_writer_set(w, "capture.seconds.tier3_shared_cpu", v);
+	/* and what the crew's workers spent spinning for the next round (in expanding_cpu,
+	   neither shared work nor the expansion thread's own; the expansion thread's spin for a
+	   round's last job is its own, in the rest) */
+	snprintf(v, sizeof(v), "%.3f", c->t3->spin_cpu);
+	llct_writer_set(w, "capture.seconds.expand_spin_cpu", v);
 	/* runs: the records their leads sent, the loads those stood for, and those of more than
 	   one line with the LLC records their touches made (whose order between SMs may move) */
 	static const char *const rk[4] = {"records", "accesses", "multi_line_records",

@@ -100,6 +100,10 @@ static struct capture_device *device_new(struct layer_device *d, struct capture_
 				: cpus > 17         ? 16
 				: cpus > 2          ? (unsigned)cpus - 1
 						    : 1;
+	/* the crew's spin as the rasterizer's (raster_spin_s): 50 µs where a core is left */
+	c->t3->spin_us = set->expand_spin_us != UINT32_MAX                ? set->expand_spin_us
+			 : cpus > 0 && (long)c->t3->expand_threads < cpus ? 50
+									  : 0;
 	c->t3->split_min = set->split_min ? set->split_min : 16384;
 	c->t3->window = set->window ? set->window : 32768;
 	if (set->dump_depth[0])
@@ -309,6 +313,8 @@ static void note_settings(struct capture_device *c, struct layer_device *d,
 		llct_writer_set(c->out->w, "capture.twin_lead", lead);
 		snprintf(v, sizeof(v), "%u", c->t3->expand_threads);
 		llct_writer_set(c->out->w, "capture.expand_threads", v);
+		snprintf(v, sizeof(v), "%u", c->t3->expand_threads > 1 ? c->t3->spin_us : 0);
+		llct_writer_set(c->out->w, "capture.expand_spin_us", v);
 		int sg = c->t3->sg;
 		char stages[96] = "";
 		static const struct {

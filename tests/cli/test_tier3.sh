@@ -333,6 +333,19 @@ done
 [ -s "$T/e1.llct" ] && cmp -s <("$LLCTRACE" dump --csv "$T/e1.llct") <("$LLCTRACE" dump --csv "$T/e3.llct") &&
 	[ "$(q "$T/e1.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" = "$(q "$T/e3.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" ] && ok ||
 	bad "tier 3 scene: the trace differs with the records worked out on 3 threads"
+# and with the threads spinning for the next round (LLCT_CAPTURE_EXPAND_SPIN_US): the same trace,
+# the spin in the trace's settings and its workers' spinning counted apart (and none with 0)
+LP_NUM_THREADS=0 LLCT_CAPTURE_EXPAND_THREADS=3 LLCT_CAPTURE_EXPAND_SPIN_US=2000 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/esp.llct" -- "$SCENE" 3 >/dev/null 2>&1
+[ -s "$T/e1.llct" ] && cmp -s <("$LLCTRACE" dump --csv "$T/e1.llct") <("$LLCTRACE" dump --csv "$T/esp.llct") &&
+	[ "$(q "$T/e1.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" = "$(q "$T/esp.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" ] && ok ||
+	bad "tier 3 scene: the trace differs with the expansion's threads spinning"
+[ "$(q "$T/esp.llct" "SELECT count(*) FROM settings WHERE (key = 'capture.expand_spin_us' AND value = '2000') OR (key = 'capture.seconds.expand_spin_cpu' AND value > 0)")" = 2 ] && ok ||
+	bad "spin: $(q "$T/esp.llct" "SELECT group_concat(key || '=' || value, ' ') FROM settings WHERE key LIKE '%expand_spin%'")"
+LP_NUM_THREADS=0 LLCT_CAPTURE_EXPAND_THREADS=3 LLCT_CAPTURE_EXPAND_SPIN_US=0 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/esp0.llct" -- "$SCENE" 3 >/dev/null 2>&1
+[ "$(q "$T/esp0.llct" "SELECT group_concat(key || '=' || value, ' ') FROM settings WHERE key LIKE '%expand_spin%' ORDER BY key")" = "capture.expand_spin_us=0 capture.seconds.expand_spin_cpu=0.000" ] && ok ||
+	bad "no spin: $(q "$T/esp0.llct" "SELECT group_concat(key || '=' || value, ' ') FROM settings WHERE key LIKE '%expand_spin%'")"
+LLCT_CAPTURE_EXPAND_SPIN_US=1000001 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/espbad.llct" -- "$SCENE" 1 >/dev/null 2>"$T/espbad.err"
+grep -q "LLCT_CAPTURE_EXPAND_SPIN_US='1000001' is not a number of microseconds (0 to 1000000)" "$T/espbad.err" && [ ! -e "$T/espbad.llct" ] && ok || bad "expand spin 1000001: $(cat "$T/espbad.err")"
 # and with the serial steps split over 4 threads (the fewest the render caches' step is split
 # over) however small the work (LLCT_CAPTURE_SPLIT_MIN=1: every round's render-cache step split
 # by SM, the record rooms read in chunks of 16 records, whose runs are joined back across them)

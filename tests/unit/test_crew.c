@@ -5,7 +5,9 @@
  * within that (and none without workers); and every worker takes part in a round of long jobs
  * the poster leaves to them (a round wakes one worker, each wakes the next: a chain that
  * stops leaves all the jobs to one), under SCHED_BATCH where the crew was made so (odd thread
- * counts) and under the program's policy where not. */
+ * counts) and under the program's policy where not. All of it again with a spin of 500 us
+ * (a round posted while workers spin wakes nobody: they must see it themselves), whose CPU is
+ * counted apart: some after rounds, none without a spin. */
 #include "instr_crew.h"
 #include "llct/llct.h"
 
@@ -66,9 +68,11 @@ int main(void)
 {
 	int bad = 0;
 	unsigned seed = 7;
-	for (unsigned threads = 1; threads <= 5; threads++) {
+	for (unsigned t = 0; t < 10; t++) {
+		unsigned threads = t % 5 + 1;
 		int batch = threads % 2;
-		struct instr_crew *w = instr_crew_start(threads, batch);
+		double spin_s = t < 5 ? 0 : 500e-6;
+		struct instr_crew *w = instr_crew_start(threads, batch, spin_s);
 		if (!w || instr_crew_workers(w) != threads - 1) {
 			fprintf(stderr, "crew of %u threads: %u workers\n", threads,
 				instr_crew_workers(w));
@@ -102,18 +106,19 @@ int main(void)
 					bad = 1;
 				}
 		}
-		double jobs = 0, workers;
-		instr_crew_take_cpu(w, NULL); /* the rounds' above left out */
+		double jobs = 0, workers, spun = 0;
+		instr_crew_take_cpu(w, NULL, NULL); /* the rounds' above left out */
 		instr_crew_post(w, spin, NULL, 12);
 		instr_crew_finish(w);
-		workers = instr_crew_take_cpu(w, &jobs);
+		workers = instr_crew_take_cpu(w, &jobs, &spun) - spun;
 		if (jobs < 0.9 * 12 * 0.002 || workers > jobs + 1e-9 || (threads == 1 && workers)) {
 			fprintf(stderr,
 				"%u threads: 12 jobs of 2 ms counted %.4f s, %.4f s workers'\n",
 				threads, jobs, workers);
 			bad = 1;
 		}
-		/* four naps a worker, the poster asleep until they are surely all taken */
+		/* four naps a worker, posted while the workers spin where they do, the poster
+		   asleep until they are surely all taken */
 		unsigned n = 4 * instr_crew_workers(w);
 		instr_crew_post(w, nap, NULL, n);
 		struct timespec ts = {0, 300000000};
@@ -133,10 +138,20 @@ int main(void)
 				bad = 1;
 				break;
 			}
+		ts.tv_nsec = 20000000; /* the spins after the naps over */
+		nanosleep(&ts, NULL);
+		spun = 0;
+		instr_crew_take_cpu(w, NULL, &spun);
+		if (threads > 1 && (spin_s > 0) != (spun > 0)) {
+			fprintf(stderr, "%u threads, spin %.0f us: %.6f s spinning counted\n",
+				threads, spin_s * 1e6, spun);
+			bad = 1;
+		}
 		instr_crew_stop(w);
 	}
 	instr_crew_stop(NULL);
 	if (!bad)
-		printf("crew: 5 thread counts x 150 rounds, every job once, every finish waited\n");
+		printf("crew: 5 thread counts x 150 rounds, with and without a spin, every job "
+		       "once, every finish waited\n");
 	return bad;
 }
