@@ -6,9 +6,10 @@
  * microseconds, a third of the posting thread's CPU on a frame of small draws when it woke them
  * all: PERFORMANCE.md, "Wake-ups off the expansion's thread"), so a round wakes one worker and
  * each worker that takes a job with more left wakes the next; and no thread is woken while the
- * mutex it must take on waking is still held. Where a core is spare, a worker out of jobs spins
- * a while for the next round (and the caller for the round's last job) before it sleeps: a
- * round posted meanwhile wakes nobody (PERFORMANCE.md, "The crew spins too"). */
+ * mutex it must take on waking is still held. Where a core is spare, a worker out of jobs (two at
+ * most at once) spins a while for the next round, and the caller for the round's last job,
+ * before it sleeps: a round posted meanwhile wakes nobody (PERFORMANCE.md, "The crew spins where
+ * a core is spare"). */
 #include "instr_crew.h"
 
 #include "llct/llct.h"
@@ -83,6 +84,12 @@ static int spin_on(const struct instr_crew *w, _Atomic unsigned *v, unsigned see
 	}
 }
 
+/* Workers that spin at once: enough to take a small draw's round of one or two jobs without a
+ * wake, the others asleep (a bigger round wakes them by the chain), so fifteen workers on a
+ * 16-core machine neither burn fifteen cores between draws nor all rush for the mutex at each
+ * round. */
+#define CREW_SPINNERS 2
+
 /* A worker out of jobs (w->mu held, released meanwhile): a spin for the next round, its CPU
  * counted apart. Counted in spinning until the mutex is taken again, so a round posted before
  * then wakes nobody: this worker sees it, by its count or under the mutex. */
@@ -107,7 +114,7 @@ static void *worker(void *arg)
 		(void)llct_thread_batch();
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
-		if (w->spin > 0 && !w->quit && w->next >= w->n)
+		if (w->spin > 0 && !w->quit && w->next >= w->n && w->spinning < CREW_SPINNERS)
 			spin_idle(w);
 		while (!w->quit && w->next >= w->n) {
 			w->sleeping++;
