@@ -6,7 +6,8 @@
  * the poster leaves to them (a round wakes one worker, each wakes the next: a chain that
  * stops leaves all the jobs to one), under SCHED_BATCH where the crew was made so (odd thread
  * counts) and under the program's policy where not. All of it again with a spin of 500 us
- * (a round posted while workers spin wakes nobody: they must see it themselves), whose CPU is
+ * (a round posted while workers spin wakes nobody: they must see it themselves, and two spin at
+ * most, so with four workers the naps reach the sleeping two only by the chain), whose CPU is
  * counted apart: some after rounds, none without a spin. */
 #include "instr_crew.h"
 #include "llct/llct.h"
