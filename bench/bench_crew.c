@@ -68,6 +68,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_crew: out of memory\n");
 		return 1;
 	}
+	unsigned workers_made = instr_crew_workers(w); /* fewer where a thread could not start */
 	double wall0 = llct_mono_s(), cpu0 = llct_thread_cpu_s();
 	for (long r = 0; r < rounds; r++) {
 		busy(serial_us);
@@ -80,7 +81,7 @@ int main(int argc, char **argv)
 	double k = 1e6 / (double)rounds;
 	printf("bench_crew: %ld rounds of %ld jobs of %.0f us, %.0f us serial, %ld threads (%u "
 	       "workers), spin %ld us\n",
-	       rounds, jobs, job_us, serial_us, threads, (unsigned)threads - 1, spin_us);
+	       rounds, jobs, job_us, serial_us, threads, workers_made, spin_us);
 	/* the poster's CPU: its serial work, its jobs (the crew's shared CPU less the workers'),
 	   and the rest: posting, waking, being woken, spinning for the last job */
 	double mine = shared - workers;

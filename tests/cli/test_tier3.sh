@@ -335,6 +335,10 @@ done
 	bad "tier 3 scene: the trace differs with the records worked out on 3 threads"
 # and with the threads spinning for the next round (LLCT_CAPTURE_EXPAND_SPIN_US): the same trace,
 # the spin in the trace's settings and its workers' spinning counted apart (and none with 0)
+# unset, the spin is 50 us only where the machine has a core more than the expansion's threads
+want=0; [ "$(nproc)" -gt 3 ] && want=50
+[ "$(q "$T/e3.llct" "SELECT value FROM settings WHERE key = 'capture.expand_spin_us'")" = "$want" ] && ok ||
+	bad "default spin with 3 threads on $(nproc) CPUs: $(q "$T/e3.llct" "SELECT value FROM settings WHERE key = 'capture.expand_spin_us'"), not $want"
 LP_NUM_THREADS=0 LLCT_CAPTURE_EXPAND_THREADS=3 LLCT_CAPTURE_EXPAND_SPIN_US=2000 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/esp.llct" -- "$SCENE" 3 >/dev/null 2>&1
 [ -s "$T/e1.llct" ] && cmp -s <("$LLCTRACE" dump --csv "$T/e1.llct") <("$LLCTRACE" dump --csv "$T/esp.llct") &&
 	[ "$(q "$T/e1.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" = "$(q "$T/esp.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" ] && ok ||
