@@ -93,11 +93,11 @@ void capture_note_costs(struct capture_device *c)
 	if (c->tier->note) /* the tier's own account */
 		c->tier->note(c, c->out->w);
 	char v[32];
-	snprintf(v, sizeof(v), "%.3f", c->out->t_wait);
+	snprintf(v, sizeof(v), "%.6f", c->out->t_wait);
 	llct_writer_set(c->out->w, "capture.seconds.waiting_for_counts", v);
-	snprintf(v, sizeof(v), "%.3f", c->out->t_expand);
+	snprintf(v, sizeof(v), "%.6f", c->out->t_expand);
 	llct_writer_set(c->out->w, "capture.seconds.expanding", v);
-	snprintf(v, sizeof(v), "%.3f", c->out->t_expand_cpu);
+	snprintf(v, sizeof(v), "%.6f", c->out->t_expand_cpu);
 	llct_writer_set(c->out->w, "capture.seconds.expanding_cpu", v);
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)c->out->raw_records);
 	llct_writer_set(c->out->w, "capture.raw.shader_records", v);

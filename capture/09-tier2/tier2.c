@@ -90,11 +90,11 @@ void tier2_note(struct capture_device *c, struct llct_writer *w)
 	   layer's thread's share included; 0 when none was): the part of expanding_cpu that
 	   more threads share */
 	char v[24];
-	snprintf(v, sizeof(v), "%.3f", c->t2->raster_shared_cpu);
+	snprintf(v, sizeof(v), "%.6f", c->t2->raster_shared_cpu);
 	llct_writer_set(w, "capture.seconds.raster_shared_cpu", v);
 	/* and what those threads spent spinning for the next draw (in expanding_cpu, neither
 	   the expansion's own work nor the draws') */
-	snprintf(v, sizeof(v), "%.3f", c->t2->raster_spin_cpu);
+	snprintf(v, sizeof(v), "%.6f", c->t2->raster_spin_cpu);
 	llct_writer_set(w, "capture.seconds.raster_spin_cpu", v);
 	/* and how the rasterizer was set up to draw */
 	unsigned threads;

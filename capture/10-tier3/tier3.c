@@ -75,24 +75,24 @@ static void note(struct capture_device *c, struct llct_writer *w)
 	   which run on several threads, summed over them (the rest is one thread's: walking,
 	   rasterizing, sorting the record rooms' runs by draw, handing the touches to the model
 	   in order) */
-	snprintf(v, sizeof(v), "%.3f", c->t3->lanes_s);
+	snprintf(v, sizeof(v), "%.6f", c->t3->lanes_s);
 	llct_writer_set(w, "capture.seconds.tier3_lanes", v);
 	/* and of the serial steps split over the threads where there are several (instr_model.c:
 	   a round's touches through the render caches by SM; instr_sort.c: the record rooms'
 	   chunks read for their runs), summed over them; the records written in order and the
 	   runs sorted are in the rest */
-	snprintf(v, sizeof(v), "%.3f", c->t3->split_s);
+	snprintf(v, sizeof(v), "%.6f", c->t3->split_s);
 	llct_writer_set(w, "capture.seconds.tier3_split", v);
 	/* the CPU seconds of the work the expansion's threads shared (lanes and split steps run
 	   as the crew's jobs, on whichever thread took them, the expansion's own included; 0 with
 	   one thread), by the threads' CPU clocks: the expansion's CPU less it is the expansion
 	   thread's own work exactly, where the two above count time a thread waited for a core */
-	snprintf(v, sizeof(v), "%.3f", c->t3->jobs_cpu);
+	snprintf(v, sizeof(v), "%.6f", c->t3->jobs_cpu);
 	llct_writer_set(w, "capture.seconds.tier3_shared_cpu", v);
 	/* and what the crew's workers spent spinning for the next round (in expanding_cpu,
 	   neither shared work nor the expansion thread's own; the expansion thread's spin for a
 	   round's last job is its own, in the rest) */
-	snprintf(v, sizeof(v), "%.3f", c->t3->spin_cpu);
+	snprintf(v, sizeof(v), "%.6f", c->t3->spin_cpu);
 	llct_writer_set(w, "capture.seconds.expand_spin_cpu", v);
 	/* runs: the records their leads sent, the loads those stood for, and those of more than
 	   one line with the LLC records their touches made (whose order between SMs may move) */

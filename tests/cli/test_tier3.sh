@@ -346,7 +346,7 @@ LP_NUM_THREADS=0 LLCT_CAPTURE_EXPAND_THREADS=3 LLCT_CAPTURE_EXPAND_SPIN_US=2000 
 [ "$(q "$T/esp.llct" "SELECT count(*) FROM settings WHERE (key = 'capture.expand_spin_us' AND value = '2000') OR (key = 'capture.seconds.expand_spin_cpu' AND value > 0)")" = 2 ] && ok ||
 	bad "spin: $(q "$T/esp.llct" "SELECT group_concat(key || '=' || value, ' ') FROM settings WHERE key LIKE '%expand_spin%'")"
 LP_NUM_THREADS=0 LLCT_CAPTURE_EXPAND_THREADS=3 LLCT_CAPTURE_EXPAND_SPIN_US=0 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/esp0.llct" -- "$SCENE" 3 >/dev/null 2>&1
-[ "$(q "$T/esp0.llct" "SELECT group_concat(key || '=' || value, ' ') FROM settings WHERE key LIKE '%expand_spin%' ORDER BY key")" = "capture.expand_spin_us=0 capture.seconds.expand_spin_cpu=0.000" ] && ok ||
+[ "$(q "$T/esp0.llct" "SELECT group_concat(key || '=' || value, ' ') FROM settings WHERE key LIKE '%expand_spin%' ORDER BY key")" = "capture.expand_spin_us=0 capture.seconds.expand_spin_cpu=0.000000" ] && ok ||
 	bad "no spin: $(q "$T/esp0.llct" "SELECT group_concat(key || '=' || value, ' ') FROM settings WHERE key LIKE '%expand_spin%'")"
 LLCT_CAPTURE_EXPAND_SPIN_US=1000001 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/espbad.llct" -- "$SCENE" 1 >/dev/null 2>"$T/espbad.err"
 grep -q "LLCT_CAPTURE_EXPAND_SPIN_US='1000001' is not a number of microseconds (0 to 1000000)" "$T/espbad.err" && [ ! -e "$T/espbad.llct" ] && ok || bad "expand spin 1000001: $(cat "$T/espbad.err")"
