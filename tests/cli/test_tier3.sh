@@ -343,7 +343,7 @@ LP_NUM_THREADS=0 LLCT_CAPTURE_EXPAND_THREADS=3 LLCT_CAPTURE_EXPAND_SPIN_US=2000 
 [ -s "$T/e1.llct" ] && cmp -s <("$LLCTRACE" dump --csv "$T/e1.llct") <("$LLCTRACE" dump --csv "$T/esp.llct") &&
 	[ "$(q "$T/e1.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" = "$(q "$T/esp.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" ] && ok ||
 	bad "tier 3 scene: the trace differs with the expansion's threads spinning"
-[ "$(q "$T/esp.llct" "SELECT count(*) FROM settings WHERE (key = 'capture.expand_spin_us' AND value = '2000') OR (key = 'capture.seconds.expand_spin_cpu' AND value > 0)")" = 2 ] && ok ||
+[ "$(q "$T/esp.llct" "SELECT count(*) FROM settings WHERE (key = 'capture.expand_spin_us' AND value = '2000') OR (key = 'capture.seconds.expand_spin_cpu' AND CAST(value AS REAL) > 0)")" = 2 ] && ok ||
 	bad "spin: $(q "$T/esp.llct" "SELECT group_concat(key || '=' || value, ' ') FROM settings WHERE key LIKE '%expand_spin%'")"
 LP_NUM_THREADS=0 LLCT_CAPTURE_EXPAND_THREADS=3 LLCT_CAPTURE_EXPAND_SPIN_US=0 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/esp0.llct" -- "$SCENE" 3 >/dev/null 2>&1
 [ "$(q "$T/esp0.llct" "SELECT group_concat(key || '=' || value, ' ') FROM settings WHERE key LIKE '%expand_spin%' ORDER BY key")" = "capture.expand_spin_us=0 capture.seconds.expand_spin_cpu=0.000000" ] && ok ||
@@ -354,7 +354,7 @@ grep -q "LLCT_CAPTURE_EXPAND_SPIN_US='1000001' is not a number of microseconds (
 # over) however small the work (LLCT_CAPTURE_SPLIT_MIN=1: every round's render-cache step split
 # by SM, the record rooms read in chunks of 16 records, whose runs are joined back across them)
 LP_NUM_THREADS=0 LLCT_CAPTURE_EXPAND_THREADS=4 LLCT_CAPTURE_SPLIT_MIN=1 "$LLCTRACE" capture -q -t 3 -b submit -o "$T/es.llct" -- "$SCENE" 3 >/dev/null 2>&1
-[ "$(q "$T/es.llct" "SELECT value > 0 FROM settings WHERE key = 'capture.seconds.tier3_split'")" = 1 ] && ok || bad "no split step timed: $(q "$T/es.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.tier3_split'")"
+[ "$(q "$T/es.llct" "SELECT CAST(value AS REAL) > 0 FROM settings WHERE key = 'capture.seconds.tier3_split'")" = 1 ] && ok || bad "no split step timed: $(q "$T/es.llct" "SELECT value FROM settings WHERE key = 'capture.seconds.tier3_split'")"
 [ -s "$T/e1.llct" ] && cmp -s <("$LLCTRACE" dump --csv "$T/e1.llct") <("$LLCTRACE" dump --csv "$T/es.llct") &&
 	[ "$(q "$T/e1.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" = "$(q "$T/es.llct" "SELECT group_concat(kind || params, ';') FROM kernels")" ] && ok ||
 	bad "tier 3 scene: the trace differs with the serial steps split over 4 threads"
