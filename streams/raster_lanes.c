@@ -52,11 +52,14 @@ struct raster_pool {
 	 * waits only for the lanes to be done, never for a thread to wake. */
 	_Atomic uint64_t claim_setup, claim_job;
 	_Atomic unsigned setup_done, job_done; /* lanes of the run done with each */
-	/* CPU since last taken: the runs' lanes on the pool's threads (which the caller's own
-	 * clock does not see) and on every thread, the caller's included (its wait for the last
-	 * lane too), in nanoseconds (added without the mutex, which a thread would otherwise take
-	 * as the caller wants it back); and the pool's threads' spinning between runs (under
-	 * mu, in seconds) */
+	/* CPU since last taken: the pool's threads' runs (which the caller's own clock does not
+	 * see; their wakes too) and the runs' lanes on every thread, the caller's included (its
+	 * wait for the last lane too), in nanoseconds (added without the mutex, which a thread
+	 * would otherwise take as the caller wants it back); and the pool's threads' spinning
+	 * between runs (under mu, in seconds). A pool's thread reads its CPU clock (a system call)
+	 * only as it goes to sleep, not around each run: its runs and spins since are counted
+	 * then (its spins by the monotonic clock, at most that CPU), so a run or a spin still going
+	 * is counted by a later take. */
 	_Atomic uint64_t workers_ns, lanes_ns;
 	double spin_cpu;
 	struct raster_bin bins[RASTER_MAX_LANES];
@@ -134,16 +137,20 @@ static int claim(_Atomic uint64_t *w, uint64_t gen)
 
 /* Spins up to p->spin seconds until *v reaches n (v: NULL, never) or run gen is no longer
  * the latest (a run after gen was posted, or the pool ends): 1 when one of them came, 0 when
- * the time ran out (or there is none to spend). */
-static int spin(const struct raster_pool *p, _Atomic unsigned *v, unsigned n, uint64_t gen)
+ * the time ran out (or there is none to spend); *took (NULL: not wanted) gets the seconds
+ * spun, by the monotonic clock. */
+static int spin(const struct raster_pool *p, _Atomic unsigned *v, unsigned n, uint64_t gen,
+		double *took)
 {
-	double end = p->spin > 0 ? llct_mono_s() + p->spin : 0;
-	for (unsigned k = 1; end > 0; k++) {
-		if ((v && atomic_load(v) >= n) || atomic_load(&p->gen_a) != gen ||
-		    atomic_load(&p->quit_a))
-			return 1;
-		if (!(k & 255) && llct_mono_s() > end)
-			break;
+	double t0 = p->spin > 0 ? llct_mono_s() : 0, end = t0 + p->spin;
+	for (unsigned k = 1; t0 > 0; k++) {
+		int came = (v && atomic_load(v) >= n) || atomic_load(&p->gen_a) != gen ||
+			   atomic_load(&p->quit_a);
+		if (came || (!(k & 255) && llct_mono_s() > end)) {
+			if (took)
+				*took = llct_mono_s() - t0;
+			return came;
+		}
 #if defined(__x86_64__) || defined(__i386__)
 		__builtin_ia32_pause(); /* the other thread of a core gets on meanwhile */
 #endif
@@ -155,7 +162,7 @@ static int spin(const struct raster_pool *p, _Atomic unsigned *v, unsigned n, ui
  * then asleep on done. */
 static void wait_count(struct raster_pool *p, _Atomic unsigned *v, unsigned n, uint64_t gen)
 {
-	if (spin(p, v, n, gen))
+	if (spin(p, v, n, gen, NULL))
 		return;
 	pthread_mutex_lock(&p->mu);
 	while (p->gen == gen && atomic_load(v) < n)
@@ -175,11 +182,12 @@ static void count_one(struct raster_pool *p, _Atomic unsigned *v, unsigned n)
 }
 
 /* A thread's part of run gen: lanes claimed and set up; once every lane is set up, lanes
- * claimed and rasterized; the caller (not a worker) then waits for the last lane. Its CPU
- * time counted (a worker's apart). A thread that comes to a run already over does nothing. */
+ * claimed and rasterized; the caller (not a worker) then waits for the last lane. The caller's
+ * CPU time counted (a worker's as it goes to sleep). A thread that comes to a run already over
+ * does nothing. */
 static void run_lanes(struct raster_pool *p, uint64_t gen, int worker)
 {
-	double t0 = llct_thread_cpu_s();
+	double t0 = worker ? 0 : llct_thread_cpu_s();
 	uint64_t w = atomic_load(&p->claim_setup);
 	unsigned n = (unsigned)(w >> 8 & 0xff); /* the run's lanes, read with its number */
 	int k;
@@ -196,10 +204,22 @@ static void run_lanes(struct raster_pool *p, uint64_t gen, int worker)
 		if (!worker) /* lanes a thread still works on */
 			wait_count(p, &p->job_done, n, gen);
 	}
-	uint64_t ns = (uint64_t)((llct_thread_cpu_s() - t0) * 1e9 + 0.5);
+	if (!worker)
+		atomic_fetch_add(&p->lanes_ns, (uint64_t)((llct_thread_cpu_s() - t0) * 1e9 + 0.5));
+}
+
+/* A pool's thread about to sleep (p->mu not held): its CPU since *cpu0 counted, spun seconds of
+ * it (at most all) as spinning, the rest as its runs'. */
+static void count_idle(struct raster_pool *p, double *cpu0, double *spun)
+{
+	double cpu = llct_thread_cpu_s(), t = cpu - *cpu0, s = *spun < t ? *spun : t;
+	uint64_t ns = (uint64_t)((t - s) * 1e9 + 0.5);
 	atomic_fetch_add(&p->lanes_ns, ns);
-	if (worker)
-		atomic_fetch_add(&p->workers_ns, ns);
+	atomic_fetch_add(&p->workers_ns, ns);
+	pthread_mutex_lock(&p->mu);
+	p->spin_cpu += s;
+	pthread_mutex_unlock(&p->mu);
+	*cpu0 = cpu, *spun = 0;
 }
 
 double raster_pool_take_cpu(struct raster_pool *p, double *lanes, double *spin)
@@ -220,13 +240,15 @@ static void *worker(void *arg)
 	uint64_t seen = 0;
 	if (p->batch)
 		(void)llct_thread_batch();
+	double cpu0 = llct_thread_cpu_s(), spun = 0;
 	for (;;) {
-		/* the next run looked for, spinning a while (its CPU counted apart), then asleep */
-		double t0 = p->spin > 0 ? llct_thread_cpu_s() : 0;
-		int came = spin(p, NULL, 0, seen);
-		double t = p->spin > 0 ? llct_thread_cpu_s() - t0 : 0;
+		/* the next run looked for, spinning a while, then (its CPU counted) asleep */
+		double took = 0;
+		int came = spin(p, NULL, 0, seen, &took);
+		spun += took;
+		if (!came)
+			count_idle(p, &cpu0, &spun);
 		pthread_mutex_lock(&p->mu);
-		p->spin_cpu += t;
 		p->sleepers += !came;
 		while (!came && p->gen == seen && !p->quit)
 			pthread_cond_wait(&p->go, &p->mu);

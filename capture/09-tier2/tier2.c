@@ -69,6 +69,13 @@ void tier2_end_pass(struct capture_device *c, const struct llct_pass *p)
 	llct_pass_store(c->out->fp, p);
 }
 
+/* The rasterizer's threads' CPU is the expansion's too. */
+static void raster_account(struct capture_device *c)
+{
+	c->out->t_expand_cpu +=
+	    llct_raster_take_cpu(c->t2->raster, &c->t2->raster_shared_cpu, &c->t2->raster_spin_cpu);
+}
+
 void tier2_draw(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
 		struct llct_draw_result *r)
 {
@@ -79,13 +86,12 @@ void tier2_draw(struct capture_device *c, const struct llct_pass *p, const struc
 				    r); /* out of memory: the same, said in the row */
 		r->fell_back = 1;
 	}
-	/* the rasterizer's threads' CPU is the expansion's too */
-	c->out->t_expand_cpu +=
-	    llct_raster_take_cpu(c->t2->raster, &c->t2->raster_shared_cpu, &c->t2->raster_spin_cpu);
+	raster_account(c);
 }
 
 void tier2_note(struct capture_device *c, struct llct_writer *w)
 {
+	raster_account(c); /* what the threads counted as they went to sleep after the last draw */
 	/* the CPU seconds of draws split over the rasterizer's threads, summed over them (the
 	   layer's thread's share included; 0 when none was): the part of expanding_cpu that
 	   more threads share */

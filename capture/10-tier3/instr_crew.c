@@ -33,17 +33,18 @@ struct instr_crew {
 	_Atomic int quit_a; /* quit, for workers that spin */
 	int batch;          /* workers under SCHED_BATCH */
 	double spin;        /* seconds a thread spins before it sleeps (0: never) */
-	double worker_cpu;  /* CPU seconds the workers' jobs took, since last taken */
+	double worker_cpu;  /* CPU seconds of the workers' jobs (and wakes), since last taken */
 	double caller_cpu;  /* and the caller's jobs (instr_crew_finish), likewise */
 	double spin_cpu;    /* and the workers' spinning for the next round, likewise */
 	unsigned n_th;      /* workers started */
 	pthread_t th[];
 };
 
-/* Takes and runs the round's jobs while any are left (with w->mu held, released around each);
- * a worker's CPU time counted. A worker that leaves jobs behind wakes a sleeping one (the
- * caller never does: its time is the expansion's serial path); the last job's end wakes the
- * caller if it waits. Both after the mutex is let go. */
+/* Takes and runs the round's jobs while any are left (with w->mu held, released around each).
+ * A worker that leaves jobs behind wakes a sleeping one (the caller never does: its time is the
+ * expansion's serial path); the last job's end wakes the caller if it waits. Both after the
+ * mutex is let go. No clock is read here: a worker's CPU is counted when it runs out of jobs
+ * (count_idle), off the round's path. */
 static void take_jobs(struct instr_crew *w, int worker)
 {
 	while (w->next < w->n) {
@@ -54,11 +55,8 @@ static void take_jobs(struct instr_crew *w, int worker)
 		pthread_mutex_unlock(&w->mu);
 		if (wake)
 			pthread_cond_signal(&w->go);
-		double t0 = worker ? llct_thread_cpu_s() : 0;
 		fn(ctx, k);
-		double t = worker ? llct_thread_cpu_s() - t0 : 0;
 		pthread_mutex_lock(&w->mu);
-		w->worker_cpu += t;
 		if (atomic_fetch_add(&w->ended, 1) + 1 == w->n && w->waiting) {
 			pthread_mutex_unlock(&w->mu);
 			pthread_cond_signal(&w->done);
@@ -68,16 +66,20 @@ static void take_jobs(struct instr_crew *w, int worker)
 }
 
 /* Spins up to w->spin seconds until *v differs from seen (not_below 0) or reaches seen
- * (not_below 1), or the crew ends: 1 when that came, 0 when the time ran out. */
-static int spin_on(const struct instr_crew *w, _Atomic unsigned *v, unsigned seen, int not_below)
+ * (not_below 1), or the crew ends: 1 when that came, 0 when the time ran out; *took (NULL: not
+ * wanted) gets the seconds it spun, by the monotonic clock. */
+static int spin_on(const struct instr_crew *w, _Atomic unsigned *v, unsigned seen, int not_below,
+		   double *took)
 {
-	double end = llct_mono_s() + w->spin;
+	double t0 = llct_mono_s(), end = t0 + w->spin;
 	for (unsigned k = 1;; k++) {
 		unsigned x = atomic_load(v);
-		if ((not_below ? x >= seen : x != seen) || atomic_load(&w->quit_a))
-			return 1;
-		if (!(k & 255) && llct_mono_s() > end)
-			return 0;
+		int came = (not_below ? x >= seen : x != seen) || atomic_load(&w->quit_a);
+		if (came || (!(k & 255) && llct_mono_s() > end)) {
+			if (took)
+				*took = llct_mono_s() - t0;
+			return came;
+		}
 #if defined(__x86_64__) || defined(__i386__)
 		__builtin_ia32_pause(); /* the other thread of a core gets on meanwhile */
 #endif
@@ -90,20 +92,36 @@ static int spin_on(const struct instr_crew *w, _Atomic unsigned *v, unsigned see
  * round. */
 #define CREW_SPINNERS 2
 
-/* A worker out of jobs (w->mu held, released meanwhile): a spin for the next round, its CPU
- * counted apart. Counted in spinning until the mutex is taken again, so a round posted before
- * then wakes nobody: this worker sees it, by its count or under the mutex. */
-static void spin_idle(struct instr_crew *w)
+/* A worker out of jobs (w->mu held, released meanwhile): a spin for the next round; the
+ * seconds it spun (by the monotonic clock: reading the thread's CPU clock is a system call,
+ * which a round posted meanwhile would wait for) returned. Counted in spinning until the mutex
+ * is taken again, so a round posted before then wakes nobody: this worker sees it, by its count
+ * or under the mutex. */
+static double spin_idle(struct instr_crew *w)
 {
 	unsigned seen = atomic_load(&w->rounds);
+	double took = 0;
 	w->spinning++;
 	pthread_mutex_unlock(&w->mu);
-	double t0 = llct_thread_cpu_s();
-	(void)spin_on(w, &w->rounds, seen, 0);
-	double t = llct_thread_cpu_s() - t0;
+	(void)spin_on(w, &w->rounds, seen, 0, &took);
 	pthread_mutex_lock(&w->mu);
 	w->spinning--;
-	w->spin_cpu += t;
+	return took;
+}
+
+/* A worker's account (w->mu held, released meanwhile): its CPU since it last counted (the jobs
+ * it took, its spins, its wakes) by its CPU clock, read once out of jobs rather than around
+ * each job; of it, spun seconds are the spin's (no more than the CPU: a spin may have waited
+ * for a core), the rest the jobs'. */
+static void count_idle(struct instr_crew *w, double *cpu0, double *spun)
+{
+	pthread_mutex_unlock(&w->mu);
+	double cpu = llct_thread_cpu_s();
+	pthread_mutex_lock(&w->mu);
+	double t = cpu - *cpu0, s = *spun < t ? *spun : t;
+	w->spin_cpu += s;
+	w->worker_cpu += t - s;
+	*cpu0 = cpu, *spun = 0;
 }
 
 static void *worker(void *arg)
@@ -112,10 +130,24 @@ static void *worker(void *arg)
 	struct instr_crew *w = arg;
 	if (w->batch)
 		(void)llct_thread_batch();
+	double cpu0 = llct_thread_cpu_s(), spun = 0;
+	int owed = 1; /* CPU not yet counted: jobs taken, a spin, its start */
+	int idle = 0; /* out of jobs since it last spun (one spin, then asleep) */
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
-		if (w->spin > 0 && !w->quit && w->next >= w->n && w->spinning < CREW_SPINNERS)
-			spin_idle(w);
+		/* out of jobs: the CPU since it last counted, before it spins and before it sleeps
+		   (not between a spin and the round it found) */
+		if (owed && !w->quit && w->next >= w->n) {
+			count_idle(w, &cpu0, &spun);
+			owed = 0;
+			continue; /* a round may have come meanwhile */
+		}
+		if (w->spin > 0 && !idle && !w->quit && w->next >= w->n &&
+		    w->spinning < CREW_SPINNERS) {
+			spun += spin_idle(w);
+			owed = 1, idle = 1;
+			continue;
+		}
 		while (!w->quit && w->next >= w->n) {
 			w->sleeping++;
 			pthread_cond_wait(&w->go, &w->mu);
@@ -124,6 +156,7 @@ static void *worker(void *arg)
 		if (w->quit)
 			break;
 		take_jobs(w, 1);
+		owed = 1, idle = 0;
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
@@ -180,7 +213,7 @@ void instr_crew_finish(struct instr_crew *w)
 	unsigned n = w->n;
 	if (w->spin > 0 && atomic_load(&w->ended) < n) {
 		pthread_mutex_unlock(&w->mu);
-		(void)spin_on(w, &w->ended, n, 1);
+		(void)spin_on(w, &w->ended, n, 1, NULL);
 		pthread_mutex_lock(&w->mu);
 	}
 	w->waiting = 1;

@@ -23,7 +23,11 @@ void instr_crew_finish(struct instr_crew *w);
 /* The CPU seconds the workers spent on jobs and spinning for the next round since the last call
  * (the caller's own are in its thread's time); 0 for NULL. jobs (NULL: not wanted) gets the
  * jobs' and the caller's jobs' CPU seconds (instr_crew_finish's; not its spin for the last) added:
- * the work the crew shared, whoever did it; spin (NULL: not wanted) the workers' spinning. */
+ * the work the crew shared, whoever did it; spin (NULL: not wanted) the workers' spinning. A
+ * worker counts its CPU by its thread's clock when it runs out of jobs, just after a round ends,
+ * and before it sleeps: a job or a spin still going is counted by a later call; its spinning
+ * is the spin's time by the monotonic clock, at most that CPU; the rest (its wakes too) is
+ * its jobs'. */
 double instr_crew_take_cpu(struct instr_crew *w, double *jobs, double *spin);
 /* Ends the workers (no round in progress) and frees the crew; NULL is nothing. */
 void instr_crew_stop(struct instr_crew *w);

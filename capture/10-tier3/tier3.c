@@ -68,6 +68,7 @@ static void note(struct capture_device *c, struct llct_writer *w)
 {
 	capture_rooms_note(c, w);
 	tier2_note(c, w);
+	instr_expand_account(c); /* what the crew's workers counted after the last draw */
 	char v[24];
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)c->t3->twins_outside);
 	llct_writer_set(w, "capture.twin_submissions_outside", v);

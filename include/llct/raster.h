@@ -62,9 +62,11 @@ void llct_raster_set_batch(struct llct_raster *r, int on);
 void llct_raster_describe(const struct llct_raster *r, unsigned *threads, uint32_t *mesh,
 			  double *spin_s);
 /* The CPU seconds the rasterizer's own threads (not the caller) spent since last taken, on
- * draws and spinning for the next (llct_raster_set_spin), to add to the caller's own clock; every
- * thread's draws, the caller's share included, added to *lanes (the work the threads shared), and
- * the spinning to *spin. */
+ * draws (their wakes included) and spinning for the next (llct_raster_set_spin), to add to the
+ * caller's own clock; every thread's draws, the caller's share included, added to *lanes (the
+ * work the threads shared), and the spinning to *spin. A thread of the rasterizer counts its
+ * CPU as it goes to sleep, not around each draw (its clock is a system call): a draw or a spin
+ * it has not slept since is in a later take. */
 double llct_raster_take_cpu(struct llct_raster *r, double *lanes, double *spin);
 
 /* Rasterizes d's primitives (d->pos, d->n_vertices, d->st.topology) into pass p: the depth
