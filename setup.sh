@@ -75,6 +75,6 @@ test)
 		ctest --output-on-failure -j "$jobs" -R 'cli_threads|cli_tier2|cli_tier3|cli_capture|cli_wait|unit_mrc|unit_crew|unit_raster_pool')
 	echo "== fuzzers (libFuzzer, ${LLCT_FUZZ_SECONDS:-20}s each)"
 	CC=clang build build-fuzz -DLLCT_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
-	(cd build-fuzz && ctest --output-on-failure -L fuzz)
+	(cd build-fuzz && ctest --output-on-failure -L fuzz -j "$jobs")
 	;;
 esac
