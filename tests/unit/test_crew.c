@@ -8,7 +8,8 @@
  * counts) and under the program's policy where not. All of it again with a spin of 500 us
  * (a round posted while workers spin wakes nobody: they must see it themselves, and two spin at
  * most, so with four workers the naps reach the sleeping two only by the chain), whose CPU is
- * counted apart: some after rounds, none without a spin. */
+ * counted apart: some after rounds, none without a spin. And the poster's share: the jobs it
+ * takes itself count (5 ms of CPU each), its wait for a worker's job (a 100 ms sleep) not. */
 #include "instr_crew.h"
 #include "llct/llct.h"
 
@@ -63,6 +64,62 @@ static void nap(void *ctx, unsigned k)
 	policies[k] = sched_getscheduler(0);
 	struct timespec ts = {0, 10000000};
 	nanosleep(&ts, NULL);
+}
+
+/* On the poster's thread 5 ms of its CPU, on a worker's a 100 ms sleep. */
+static pthread_t poster;
+static atomic_uint poster_jobs, worker_jobs;
+
+static void mixed(void *ctx, unsigned k)
+{
+	(void)ctx, (void)k;
+	if (pthread_equal(pthread_self(), poster)) {
+		atomic_fetch_add(&poster_jobs, 1);
+		for (double t0 = cpu_s(); cpu_s() - t0 < 0.005;)
+			;
+	} else {
+		atomic_fetch_add(&worker_jobs, 1);
+		struct timespec ts = {0, 100000000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Rounds of two mixed jobs on a crew of two threads until the poster took one and waited for
+ * the worker's: its 5 ms counted among the jobs, its wait not. */
+static int poster_account(void)
+{
+	struct instr_crew *w = instr_crew_start(2, 0, 0);
+	if (!w || instr_crew_workers(w) != 1) {
+		fprintf(stderr, "account: no crew of two threads\n");
+		instr_crew_stop(w);
+		return 1;
+	}
+	poster = pthread_self();
+	int bad = 1;
+	for (int round = 0; round < 10 && bad; round++) {
+		atomic_store(&poster_jobs, 0);
+		atomic_store(&worker_jobs, 0);
+		instr_crew_take_cpu(w, NULL, NULL); /* the rounds before left out */
+		double jobs = 0, t0 = llct_mono_s();
+		instr_crew_post(w, mixed, NULL, 2);
+		instr_crew_finish(w);
+		double wall = llct_mono_s() - t0;
+		instr_crew_take_cpu(w, &jobs, NULL);
+		if (atomic_load(&poster_jobs) != 1 || atomic_load(&worker_jobs) != 1)
+			continue;
+		bad = !(wall >= 0.1 && jobs >= 0.9 * 0.005 && jobs < 0.005 + 0.05);
+		if (bad)
+			fprintf(stderr,
+				"account: the poster's 5 ms job in a round of %.3f s: %.4f s "
+				"counted\n",
+				wall, jobs);
+		break;
+	}
+	if (bad && atomic_load(&poster_jobs) != 1)
+		fprintf(stderr,
+			"account: in 10 rounds the poster and the worker never took a job each\n");
+	instr_crew_stop(w);
+	return bad;
 }
 
 int main(void)
@@ -159,8 +216,9 @@ int main(void)
 		instr_crew_stop(w);
 	}
 	instr_crew_stop(NULL);
+	bad |= poster_account();
 	if (!bad)
 		printf("crew: 5 thread counts x 150 rounds, with and without a spin, every job "
-		       "once, every finish waited\n");
+		       "once, every finish waited; the poster's own jobs counted, not its wait\n");
 	return bad;
 }
