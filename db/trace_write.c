@@ -14,8 +14,9 @@
  * A full chunk is encoded and compressed on the writer's own thread while the caller fills the
  * next ones (a ring of four); the caller inserts each blob, in order, when it needs the slot
  * back or ends the frame (encoding a chunk itself if the thread has not begun it), so SQLite is
- * only ever used from the caller's thread. Where no thread can start, chunks are encoded in
- * line.
+ * only ever used from the caller's thread. A frame's last chunk, when no other is in flight, is
+ * encoded in line (the caller waits for it at once), so a trace of small frames starts no
+ * thread. Where no thread can start, chunks are encoded in line.
  */
 #include "llct/trace.h"
 #include "store.h"
@@ -40,8 +41,10 @@ struct llct_writer {
 	 * thread waited for it a tenth of its time on glmark2 `shadow`); the caller only puts
 	 * the records in, and the encoder encodes them as they are, into buffers it keeps. */
 	struct wchunk {
-		struct llct_record *rows; /* as appended, n of them */
-		uint32_t n;
+		struct llct_record *rows; /* as appended, n of them, room for cap (grown as they
+					     come, to LLCT_CHUNK_RECORDS: a small trace never takes
+					     a whole chunk's 1.5 MiB four times over) */
+		uint32_t n, cap;
 		int state; /* 0 free (or being filled), 1 handed over, 3 being encoded, 2 encoded:
 			      under mu */
 		struct llct_chunk_enc enc; /* the blob, and buffers kept for the next chunk */
@@ -160,10 +163,7 @@ int llct_writer_open(const char *path, const struct llct_capture_info *info,
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv, NULL);
 	w->path = strdup(path);
-	int nomem = !w->path;
-	for (int k = 0; k < WRITER_RING; k++)
-		nomem |= !(w->q[k].rows = malloc(LLCT_CHUNK_RECORDS * sizeof(struct llct_record)));
-	if (nomem) {
+	if (!w->path) {
 		st = llct_db_msg(errbuf, errbuf_size, LLCT_ERR_NOMEM, "'%s': out of memory", path);
 		goto fail_alloc;
 	}
@@ -374,20 +374,27 @@ static int flush_chunk(struct llct_writer *w, int all)
 	struct wchunk *q = &w->q[w->fill];
 	if (q->n) {
 		q->chunk = w->n_chunks++;
-		if (!w->enc_thread &&
-		    !w->enc_none) { /* started with the first chunk; not retried */
+		/* a frame's only chunk in flight, waited for at once: encoded here, with no thread
+		   started or woken for it (a small trace never starts one) */
+		int here = all && !w->in_flight;
+		if (!here && !w->enc_thread &&
+		    !w->enc_none) { /* started with the first chunk handed over; not retried */
 			w->enc_thread = !pthread_create(&w->enc, NULL, encoder, w);
 			w->enc_none = !w->enc_thread;
 		}
-		if (w->enc_thread) {
+		if (w->enc_thread && !here) {
 			pthread_mutex_lock(&w->mu);
 			q->state = 1;
 			pthread_cond_signal(&w->cv);
 			pthread_mutex_unlock(&w->mu);
 		} else {
 			q->status = encode(q);
+			if (w->enc_thread) /* the encoder's next slot moves on past it */
+				pthread_mutex_lock(&w->mu);
 			q->state = 2;
 			w->enc_next = (w->enc_next + 1) % WRITER_RING;
+			if (w->enc_thread)
+				pthread_mutex_unlock(&w->mu);
 		}
 		w->in_flight++;
 		w->fill = (w->fill + 1) % WRITER_RING;
@@ -419,7 +426,19 @@ struct llct_record *llct_writer_reserve(struct llct_writer *w, size_t *room)
 	if (accepting(w))
 		return NULL;
 	struct wchunk *q = &w->q[w->fill]; /* never full: a full chunk is handed on at once */
-	*room = LLCT_CHUNK_RECORDS - q->n;
+	if (q->n == q->cap) { /* its room grown: 4,096 records, then four times as many */
+		uint32_t cap = q->cap ? q->cap * 4 : 4096;
+		cap = cap < LLCT_CHUNK_RECORDS ? cap : LLCT_CHUNK_RECORDS;
+		struct llct_record *p = realloc(q->rows, (size_t)cap * sizeof(*p));
+		if (!p) {
+			snprintf(w->err, sizeof(w->err), "'%s': frame %u: out of memory", w->path,
+				 w->frame);
+			w->failed = LLCT_ERR_NOMEM;
+			return NULL;
+		}
+		q->rows = p, q->cap = cap;
+	}
+	*room = q->cap - q->n;
 	return q->rows + q->n;
 }
 
@@ -429,9 +448,9 @@ int llct_writer_commit(struct llct_writer *w, size_t n)
 	if (st)
 		return st;
 	struct wchunk *q = &w->q[w->fill];
-	if (n > LLCT_CHUNK_RECORDS - q->n) {
+	if (n > q->cap - q->n) {
 		snprintf(w->err, sizeof(w->err), "'%s': %zu records committed, room for %u",
-			 w->path, n, LLCT_CHUNK_RECORDS - q->n);
+			 w->path, n, q->cap - q->n);
 		return LLCT_ERR_INVALID;
 	}
 	q->n += (uint32_t)n;

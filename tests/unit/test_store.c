@@ -277,8 +277,9 @@ static void write_trace(const char *path)
 	CHECK_EQ(threads_named_joined("llct-encode"), 0);
 }
 
-/* Records written in place: none without a frame, no more than the room lent, and one out of
- * range fails the frame when its chunk is encoded, saying so; the frames before stay. */
+/* Records written in place: none without a frame, no more than the room lent (which grows as it
+ * fills: a frame filled to each room's end holds every record), and one out of range fails the
+ * frame when its chunk is encoded, saying so; the frames before stay. */
 static void test_reserve_commit(void)
 {
 	char path[300], err[600];
@@ -292,15 +293,29 @@ static void test_reserve_commit(void)
 	CHECK_EQ(llct_writer_commit(w, 1), LLCT_ERR_STATE);
 	CHECK_EQ(llct_writer_begin_frame(w, 0), LLCT_OK);
 	struct llct_record *to = llct_writer_reserve(w, &room);
-	CHECK(to && room == LLCT_CHUNK_RECORDS);
+	size_t first = room; /* the room grows as it fills, to a chunk */
+	CHECK(to && room >= 10 && room <= LLCT_CHUNK_RECORDS);
 	for (uint32_t i = 0; to && i < 10; i++)
 		to[i] = rand_rec(&seed, &last);
 	CHECK_EQ(llct_writer_commit(w, room + 1), LLCT_ERR_INVALID);
 	CHECK_EQ(llct_writer_commit(w, 10), LLCT_OK);
 	to = llct_writer_reserve(w, &room);
-	CHECK(room == LLCT_CHUNK_RECORDS - 10);
+	CHECK(room == first - 10);
 	CHECK_EQ(llct_writer_end_frame(w), LLCT_OK);
+	/* filled in place to the room's end each time: a chunk's records in all, then room again */
+	uint64_t filled = 0;
 	CHECK_EQ(llct_writer_begin_frame(w, 1), LLCT_OK);
+	while (filled < LLCT_CHUNK_RECORDS + 5 && (to = llct_writer_reserve(w, &room))) {
+		size_t k =
+		    room < LLCT_CHUNK_RECORDS + 5 - filled ? room : LLCT_CHUNK_RECORDS + 5 - filled;
+		for (size_t i = 0; i < k; i++)
+			to[i] = rand_rec(&seed, &last);
+		CHECK_EQ(llct_writer_commit(w, k), LLCT_OK);
+		filled += k;
+	}
+	CHECK_EQ(filled, (uint64_t)LLCT_CHUNK_RECORDS + 5);
+	CHECK_EQ(llct_writer_end_frame(w), LLCT_OK);
+	CHECK_EQ(llct_writer_begin_frame(w, 2), LLCT_OK);
 	to = llct_writer_reserve(w, &room);
 	for (uint32_t i = 0; to && i < 5; i++)
 		to[i] = rand_rec(&seed, &last);
@@ -308,14 +323,15 @@ static void test_reserve_commit(void)
 		to[3].op = 7;
 	CHECK_EQ(llct_writer_commit(w, 5), LLCT_OK);
 	CHECK_EQ(llct_writer_end_frame(w), LLCT_ERR_INVALID);
-	CHECK(strstr(llct_writer_error(w), path) && strstr(llct_writer_error(w), "frame 1") &&
+	CHECK(strstr(llct_writer_error(w), path) && strstr(llct_writer_error(w), "frame 2") &&
 	      strstr(llct_writer_error(w), "out of range"));
 	llct_writer_close(w);
 	CHECK_EQ(llct_reader_open(path, &r, err, sizeof(err)), LLCT_OK);
 	const struct llct_frame_info *frames;
 	size_t n = 0;
 	llct_reader_frames(r, &frames, &n);
-	CHECK(n == 1 && frames[0].n_records == 10);
+	CHECK(n == 2 && frames[0].n_records == 10 &&
+	      frames[1].n_records == (uint64_t)LLCT_CHUNK_RECORDS + 5);
 	llct_reader_close(r);
 }
 
