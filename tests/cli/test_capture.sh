@@ -17,14 +17,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 . "$(dirname "$0")/lib.sh"
 q() { sqlite3 -batch -noheader "$1" "$2"; }
 
-if ! "$APP" 1 >/dev/null 2>"$T/apperr"; then
-	echo "no working Vulkan device (is mesa-vulkan-drivers installed?): $(head -c 300 "$T/apperr")"
-	if [ -n "${LLCT_ALLOW_NO_VULKAN:-}" ]; then
-		echo "capture: 0 passed, 0 failed, 1 skipped"
-		exit 0
-	fi
-	exit 1
-fi
+need_vulkan capture "$APP" 1
 
 # three frames, one submit each
 # the default boundary, auto: a headless program never makes a swapchain, so submissions

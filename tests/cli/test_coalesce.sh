@@ -24,11 +24,7 @@ export XDG_RUNTIME_DIR=$T
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 . "$(dirname "$0")/lib.sh"
 q() { sqlite3 -batch -noheader "$1" "$2"; }
-if ! "$GATHER" 1 >/dev/null 2>"$T/apperr"; then
-	echo "no working Vulkan device: $(head -c 300 "$T/apperr")"
-	[ -n "${LLCT_ALLOW_NO_VULKAN:-}" ] && { echo "coalesce: 0 passed, 0 failed, 1 skipped"; exit 0; }
-	exit 1
-fi
+need_vulkan coalesce "$GATHER" 1
 raw() { q "$1" "SELECT value FROM settings WHERE key = 'capture.raw.shader_records'"; }
 # the kernel rows without their record counts (coalescing changes those, nothing else)
 rows() { q "$1" "SELECT group_concat(kind || json_remove(params, '\$.records'), ';') FROM kernels"; }

@@ -15,11 +15,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 1
 q() { "$LLCTRACE" sql --csv "$1" "$2" | tail -n +2 | tr '\n' ';'; }
-if ! "$APP" 1 >/dev/null 2>"$T/apperr"; then
-	echo "no working Vulkan device: $(head -c 300 "$T/apperr")"
-	[ -n "${LLCT_ALLOW_NO_VULKAN:-}" ] && { echo "flow: 0 passed, 0 failed, 1 skipped"; exit 0; }
-	exit 1
-fi
+need_vulkan flow "$APP" 1
 
 plain=$("$APP" 2)
 out=$("$LLCTRACE" capture -q -t 3 -o d.llct -- "$APP" 2 2>err)

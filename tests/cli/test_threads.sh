@@ -17,11 +17,7 @@ SUPP=$(cd "$(dirname "$0")/.." && pwd)/tsan.supp
 export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS }suppressions=$SUPP halt_on_error=0 exitcode=66"
 . "$(dirname "$0")/lib.sh"
 q() { sqlite3 -batch -noheader "$1" "$2"; }
-if ! "$APP" 1 >"$T/plain.out" 2>"$T/apperr"; then
-	echo "no working Vulkan device: $(head -c 300 "$T/apperr")"
-	[ -n "${LLCT_ALLOW_NO_VULKAN:-}" ] && { echo "threads: 0 passed, 0 failed, 1 skipped"; exit 0; }
-	exit 1
-fi
+need_vulkan threads "$APP" 1
 "$APP" 6 >"$T/plain.out" 2>&1 || bad "the program alone failed"
 # tiers 1, 2 and 3 with the expansion thread, and 2 and 3 expanded by the submitting threads
 # themselves (LLCT_CAPTURE_ASYNC=0: each submission takes a turn and lets go of the lock while

@@ -22,11 +22,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 export LLCT_CAPTURE_COALESCE=0
 . "$(dirname "$0")/lib.sh"
 q() { sqlite3 -batch -noheader "$1" "$2"; }
-if ! "$GATHER" 1 >/dev/null 2>"$T/apperr"; then
-	echo "no working Vulkan device: $(head -c 300 "$T/apperr")"
-	[ -n "${LLCT_ALLOW_NO_VULKAN:-}" ] && { echo "tier3: 0 passed, 0 failed, 1 skipped"; exit 0; }
-	exit 1
-fi
+need_vulkan tier3 "$GATHER" 1
 # "STREAM OP distinct" for frame F of a trace's CS and OTHER lines, sorted
 lines() {
 	"$LLCTRACE" dump --csv --frames "$2" "$1" |

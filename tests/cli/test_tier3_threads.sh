@@ -19,11 +19,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 export LLCT_CAPTURE_COALESCE=0
 . "$(dirname "$0")/lib.sh"
 q() { sqlite3 -batch -noheader "$1" "$2"; }
-if ! "$GATHER" 1 >/dev/null 2>"$T/apperr"; then
-	echo "no working Vulkan device: $(head -c 300 "$T/apperr")"
-	[ -n "${LLCT_ALLOW_NO_VULKAN:-}" ] && { echo "tier3_threads: 0 passed, 0 failed, 1 skipped"; exit 0; }
-	exit 1
-fi
+need_vulkan tier3_threads "$GATHER" 1
 # tier 3 expands on the device's own thread too (LLCT_CAPTURE_ASYNC, the default): the same
 # as expanding at submission, over re-recorded, re-uploaded and unmapped frames, a polled
 # timeline, and command buffers queued ahead. Not byte for byte: a twin's records come in the
