@@ -1,5 +1,6 @@
 /* jtext.c - the kernel rows' JSON text buffer (jtext.h): vsnprintf into what room is left, and
- * where it does not fit, room doubled on the heap and the text written again. */
+ * where it does not fit, room doubled on the heap and the text written again; plain text (no
+ * conversion in it) is copied without vsnprintf. */
 #include "jtext.h"
 
 #include <stdarg.h>
@@ -43,6 +44,13 @@ void capture_jtext_add(struct capture_jtext *t, const char *fmt, ...)
 	va_list ap;
 	if (t->oom)
 		return;
+	/* plain text (most of a draw row's pieces): copied, without vsnprintf */
+	if (!strchr(fmt, '%')) {
+		size_t k = strlen(fmt);
+		if (room(t, k))
+			memcpy(t->s + t->n, fmt, k + 1), t->n += k;
+		return;
+	}
 	va_start(ap, fmt);
 	int k = vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
 	va_end(ap);
