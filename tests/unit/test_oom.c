@@ -1,13 +1,13 @@
 /* test_oom.c - allocation failures injected one at a time (as SQLite's own tests do) into the
- * trace writer, the reader, the replay engine (whole and set-sampled) with the results
- * database, a merge, and tier 2's rasterizer on two threads (a draw either gives every record
- * one thread gives, or says it failed, so capture can fall back and say so): each
- * run, in a child process, fails the k-th allocation (malloc, calloc, realloc: this program
- * defines them over glibc's), for every k the operation makes (an operation of more than 1,000:
- * its first and last 300 and 400 between). Every run must end with an
- * error status or succeed, never crash, and leave what it wrote readable: the trace opens,
- * the results database passes PRAGMA integrity_check and holds only whole runs.
- * Not built with the sanitizers (they bring their own allocator). */
+ * trace writer (a frame past a chunk's first room too), the reader, the replay engine (whole and
+ * set-sampled) with the results database, a merge, and tier 2's rasterizer on two threads (a draw
+ * either gives every record one thread gives, or says it failed, so capture can fall back and say
+ * so): each run, in a child process, fails the k-th allocation (malloc, calloc, realloc: this
+ * program defines them over glibc's), for every k the operation makes (an operation of more than
+ * 1,000: its first and last 300 and 400 between). Every run must end with an error status or
+ * succeed, never crash, and leave what it wrote readable: the trace opens, the results database
+ * passes PRAGMA integrity_check and holds only whole runs. Not built with the sanitizers (they
+ * bring their own allocator). */
 #include "check.h"
 #include "llct/raster.h"
 #include "llct/replay.h"
@@ -93,6 +93,53 @@ static int op_read(void)
 	}
 	llct_reader_close(r);
 	return 0;
+}
+
+/* One frame of 5,000 records through llct_writer_append: past a chunk's first room (4,096
+ * records), so the room's growth is among the points (22 allocations before the last; its last
+ * 300 are tried, its opening is op_write's). Where the writer says the frame and the trace
+ * were written, they hold every record (read with nothing failing, not counted). Writes the
+ * same path as op_write, which runs again after it. */
+static int op_write_grow(void)
+{
+	static struct llct_record rec[5000];
+	struct llct_writer *w;
+	char err[600];
+	for (uint32_t i = 0; i < 5000; i++)
+		rec[i] = (struct llct_record){.addr = (uint64_t)i * 64,
+					      .kernel = i / 1000,
+					      .sm = (uint16_t)(i % 8),
+					      .stream = LLCT_STREAM_TEX,
+					      .op = LLCT_OP_READ};
+	if (llct_writer_open(trace, NULL, &w, err, sizeof(err)))
+		return 0;
+	int st = llct_writer_begin_frame(w, 0);
+	for (uint32_t i = 0; i < 5000 && !st; i += 500)
+		st = llct_writer_append(w, rec + i, 500);
+	st = st ? st : llct_writer_end_frame(w);
+	st = llct_writer_close(w) || st;
+	if (st)
+		return 0;
+	long used = atomic_load(&calls);
+	atomic_store(&fail_at, -1);
+	struct llct_reader *r;
+	struct llct_cursor *c;
+	struct llct_batch b;
+	uint64_t n = 0, sum = 0;
+	int bad = llct_reader_open(trace, &r, err, sizeof(err)) != 0;
+	if (!bad) {
+		bad = llct_cursor_open(r, NULL, &c) != 0;
+		int k = 0;
+		while (!bad && (k = llct_cursor_next(c, &b)) > 0)
+			for (uint32_t i = 0; i < b.n; i++)
+				n++, sum += b.addr[i];
+		if (!bad)
+			llct_cursor_close(c);
+		bad = bad || k < 0;
+		llct_reader_close(r);
+	}
+	atomic_store(&calls, used);
+	return bad || n != 5000 || sum != 64ull * 5000 * 4999 / 2;
 }
 
 static int op_replay(void)
@@ -295,7 +342,9 @@ static long next_point(long k, long total, long step)
 	return k + step < total - 300 ? k + step : total - 300;
 }
 
-static void inject(const char *name, int (*op)(void), int fresh_results)
+/* Fails each point of op in turn (tail > 0: only its last `tail`, where what comes before is
+ * another operation's, tried there). */
+static void inject(const char *name, int (*op)(void), int fresh_results, long tail)
 {
 	long total = 0, n;
 	CHECK_EQ(run_child(op, -1, &total), 0);
@@ -304,7 +353,8 @@ static void inject(const char *name, int (*op)(void), int fresh_results)
 	   allocations made once) and 400 spread between, over a middle whose allocations repeat
 	   batch after batch (1,500 spread over all took 160 s here, a replay's child 35 ms) */
 	long step = total > 1000 ? (total - 600) / 400 : 1, crashes = 0, bad = 0, tried = 0;
-	for (long k = 0; k < total; k = next_point(k, total, step)) {
+	for (long k = tail > 0 && total > tail ? total - tail : 0; k < total;
+	     k = next_point(k, total, step)) {
 		if (fresh_results)
 			unlink(results);
 		int r = run_child(op, k, &n);
@@ -330,21 +380,22 @@ int main(void)
 	snprintf(results, sizeof(results), "%s/r.db", dir);
 	snprintf(shard, sizeof(shard), "%s/s.db", dir);
 	long n;
-	inject("writer", op_write, 0);
+	inject("writer", op_write, 0, 0);
+	inject("writer's room grown", op_write_grow, 0, 300);
 	CHECK_EQ(run_child(op_write, -1, &n), 0); /* a whole trace for what follows */
-	inject("reader", op_read, 0);
-	inject("replay", op_replay, 1);
+	inject("reader", op_read, 0, 0);
+	inject("replay", op_replay, 1, 0);
 	sample_sets = 2;
-	inject("replay sampled", op_replay, 1);
+	inject("replay sampled", op_replay, 1, 0);
 	sample_sets = 0;
 	unlink(results);
 	CHECK_EQ(run_child(op_replay, -1, &n), 0);
 	rename(results, shard);
-	inject("merge", op_merge, 1);
+	inject("merge", op_merge, 1, 0);
 	CHECK_EQ(op_raster(), 0); /* the reference count, in this process, then forked */
 	CHECK(raster_records > 1000);
 
-	inject("raster lanes", op_raster, 0);
+	inject("raster lanes", op_raster, 0, 0);
 	int rc = check_done("test_oom");
 	char cmd[400];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
