@@ -156,6 +156,11 @@ void llct_fp_set_kernel(struct llct_fp *fp, uint32_t kernel)
 	fp->site = 0;
 }
 
+uint32_t llct_fp_kernel(const struct llct_fp *fp)
+{
+	return fp->kernel;
+}
+
 void llct_fp_set_site(struct llct_fp *fp, uint32_t site)
 {
 	fp->site = site;

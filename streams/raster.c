@@ -366,8 +366,9 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 	}
 	struct tri t;
 	int64_t pb[4];
+	uint64_t key = c->key_base | RASTER_KEY_PRIM | (uint64_t)(c->tri_no++ & 0x7fff) << 32;
 	if (tri_setup(c, v0, v1, v2, front, &t, pb))
-		tri_tiles(c, &t, pb, 0);
+		tri_tiles(c, &t, pb, key);
 }
 
 /* ---- clipping and primitives ---- */
@@ -517,10 +518,9 @@ static uint32_t vertices_a_primitive(const struct llct_draw_state *st)
 	return st->topology == LLCT_PRIM_TRIANGLES ? 3 : st->topology == LLCT_PRIM_LINES ? 2 : 1;
 }
 
-/* Every primitive of draw arg (on one lane, or all of them). */
-static void primitives(struct ctx *c, const void *arg)
+/* Every primitive of draw d (on one thread, or on a lane of a batch: its tiles only). */
+void raster_primitives(struct ctx *c, const struct llct_draw *d)
 {
-	const struct llct_draw *d = arg;
 	const float *v = d->pos;
 	uint32_t sv = c->stride;
 	uint32_t per = vertices_a_primitive(c->st);
@@ -663,44 +663,10 @@ static void targets(struct ctx *c, const struct llct_pass *p)
 		c->z->known = 1;
 }
 
-int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llct_pass *p,
-		     const struct llct_draw *d, struct llct_draw_result *res)
+/* The viewport's transform and the vertices' layout. */
+static void view(struct ctx *c, const struct llct_draw *d)
 {
-	struct ctx *c = calloc(1, sizeof(*c));
 	const struct llct_draw_state *st = &d->st;
-	memset(res, 0, sizeof(*res));
-	if (!c)
-		return -1;
-	c->fp = fp;
-	c->st = st;
-	c->res = res;
-	c->line = llct_fp_line_size(fp);
-	/* buffers first (the vertex fetch comes before rasterization); sampled images go with
-	   the pixels */
-	for (uint32_t i = 0; i < d->n_uses; i++) {
-		const struct llct_use *u = &d->uses[i];
-		struct llct_binding_traffic t = {1, u->stream, u->op == LLCT_OP_READ,
-						 u->op == LLCT_OP_WRITE, u->cached};
-		if (u->binding >= 0)
-			llct_binding_traffic(u->binding, 0, &t);
-		if (!t.counted)
-			continue;
-		if (u->kind == LLCT_USE_IMAGE) {
-			if (c->n_tex < MAX_TEX && u->binding == LLCT_BIND_SAMPLED_IMAGE)
-				c->tex[c->n_tex++] = u;
-			continue;
-		}
-		if (t.reads)
-			llct_fp_range(fp, u->addr, u->size, t.stream, LLCT_OP_READ, t.cached);
-		if (t.writes)
-			llct_fp_range(fp, u->addr, u->size, t.stream, LLCT_OP_WRITE, t.cached);
-	}
-	r->draws++;
-	if (st->no_raster || !d->pos) {
-		free(c);
-		return 0;
-	}
-	sample_positions(c, st->samples);
 	c->sx = st->vp_w * 0.5f;
 	c->tx = st->vp_x + st->vp_w * 0.5f;
 	c->sy = st->vp_h * 0.5f;
@@ -713,10 +679,35 @@ int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llc
 	}
 	c->zlo = st->vp_min < st->vp_max ? st->vp_min : st->vp_max;
 	c->zhi = st->vp_min < st->vp_max ? st->vp_max : st->vp_min;
-	bounds(c, p);
-	targets(c, p);
 	c->stride = d->stride >= 4 ? d->stride : 4;
 	c->n_attr = (int)(c->stride - 4 < MAX_ATTR ? c->stride - 4 : MAX_ATTR);
+}
+
+/* Whether a draw goes to the lanes on its own: big, or a mesh. */
+static int own_lanes(const struct llct_raster *r, const struct ctx *c, const struct llct_draw *d)
+{
+	uint32_t per = vertices_a_primitive(&d->st);
+	return r->threads > 1 && ((r->mesh && d->n_vertices / per >= r->mesh) || big(c, d, per));
+}
+
+void raster_prepare(struct ctx *c, const struct llct_pass *p, const struct llct_draw *d)
+{
+	const struct llct_draw_state *st = &d->st;
+	struct llct_draw_result *res = c->res;
+	sample_positions(c, st->samples);
+	view(c, d);
+	bounds(c, p);
+	targets(c, p);
+	for (uint32_t i = 0; i < d->n_uses; i++) { /* the sampled images mapped on its pixels */
+		const struct llct_use *u = &d->uses[i];
+		struct llct_binding_traffic t = {1, u->stream, u->op == LLCT_OP_READ,
+						 u->op == LLCT_OP_WRITE, u->cached};
+		if (u->binding >= 0)
+			llct_binding_traffic(u->binding, 0, &t);
+		if (t.counted && u->kind == LLCT_USE_IMAGE && c->n_tex < MAX_TEX &&
+		    u->binding == LLCT_BIND_SAMPLED_IMAGE)
+			c->tex[c->n_tex++] = u;
+	}
 	for (uint32_t i = 0; i < c->n_tex; i++) {
 		const struct llct_use *u = c->tex[i];
 		float vw = fabsf(st->vp_w), vh = fabsf(st->vp_h);
@@ -736,19 +727,43 @@ int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llc
 		else
 			res->tex_screen++;
 	}
-	uint32_t per = vertices_a_primitive(st);
-	res->primitives = d->n_vertices / per;
+	res->primitives = d->n_vertices / vertices_a_primitive(st);
+}
+
+void raster_release(struct ctx *c)
+{
+	for (uint32_t i = 0; c && i < c->n_tex; i++)
+		free(c->tex_mips[i]);
+	free(c);
+}
+
+int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llct_pass *p,
+		     const struct llct_draw *d, struct llct_draw_result *res)
+{
+	struct ctx *c = calloc(1, sizeof(*c));
+	memset(res, 0, sizeof(*res));
+	if (!c)
+		return -1;
+	c->fp = fp;
+	c->st = &d->st;
+	c->res = res;
+	c->line = llct_fp_line_size(fp);
+	raster_buffers(c, d); /* the vertex fetch comes before rasterization */
+	r->draws++;
+	if (d->st.no_raster || !d->pos) {
+		free(c);
+		return 0;
+	}
+	raster_prepare(c, p, d);
 	int rc = -1; /* -1: one thread does it */
-	if (r->threads > 1 && ((r->mesh && res->primitives >= r->mesh) || big(c, d, per))) {
+	if (own_lanes(r, c, d)) {
 		if (!r->pool)
 			r->pool = raster_pool_create(r->threads, raster_spin_s(r), r->batch);
 		if (r->pool)
 			rc = raster_pool_run(r->pool, c, lanes_setup, lanes_tiles, d);
 	}
 	if (rc == -1)
-		primitives(c, d);
-	for (uint32_t i = 0; i < c->n_tex; i++)
-		free(c->tex_mips[i]);
-	free(c);
+		raster_primitives(c, d);
+	raster_release(c);
 	return rc == -2 ? -1 : 0;
 }

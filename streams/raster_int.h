@@ -74,6 +74,10 @@ struct ctx {
 	struct raster_bin *bins;  /* the lanes' set-ups, one list a lane (raster_pool_run) */
 	struct raster_bin *bin;   /* set: triangles are set up into it, not rasterized */
 	int sole;                 /* the triangle's tiles are all this lane's (marked once) */
+	/* a draw of a batch on the lanes (raster_batch.c): its keys' high bits (its place in the
+	   batch), and its triangles set up so far (each lane sets up every one) */
+	uint64_t key_base;
+	uint32_t tri_no;
 };
 
 struct tri {
@@ -307,9 +311,25 @@ struct llct_raster {
 	int32_t spin_us;          /* the threads' spin before they sleep (< 0: from the cores) */
 	int batch;                /* the threads under SCHED_BATCH */
 	struct raster_pool *pool; /* made with the first big draw */
+	struct raster_queue *q;   /* small draws queued for the lanes (raster_batch.c) */
 };
 /* raster_set.c: the seconds r's threads spin before they sleep. */
 double raster_spin_s(const struct llct_raster *r);
+
+/* raster.c, for raster_batch.c: a draw's context set up (raster_prepare: c->fp, st, res and
+ * line set; the pass's emulated depth's first use and the sampled images' maps, whose mips
+ * raster_release frees with c); its primitives rasterized. */
+void raster_prepare(struct ctx *c, const struct llct_pass *p, const struct llct_draw *d);
+void raster_release(struct ctx *c);
+void raster_primitives(struct ctx *c, const struct llct_draw *d);
+/* raster_batch.c: a draw's buffers (its uses but sampled images) through c->fp, 32 lines an SM
+ * in turn (llct_fp_range's); on a lane (c->lanes > 1) only its SMs' lines, each group of 32
+ * marked (c->key_base | its place among the draw's reads and writes << 32 | the group), before
+ * its primitives' keys (RASTER_KEY_PRIM). */
+void raster_buffers(struct ctx *c, const struct llct_draw *d);
+struct raster_queue;
+void raster_queue_destroy(struct raster_queue *q);
+#define RASTER_KEY_PRIM ((uint64_t)1 << 47)
 
 /* raster_lanes.c: up to RASTER_MAX_LANES threads (the caller's one of them) run setup, then
  * once every lane is done with it, job, over copies of c, one a lane (c->bins: the lanes'
@@ -336,7 +356,8 @@ int raster_pool_run(struct raster_pool *p, struct ctx *c,
  * to *spin. */
 double raster_pool_take_cpu(struct raster_pool *p, double *lanes, double *spin);
 struct raster_seg {
-	uint64_t key; /* primitive << 32 | tile row << 16 | tile column */
+	uint64_t key; /* primitive << 32 | tile row << 16 | tile column (a batch's: raster.c's
+			 raster_tri and raster_buffers) */
 	size_t at;    /* the lane's records before it */
 };
 struct raster_segs {

@@ -71,7 +71,9 @@ double raster_spin_s(const struct llct_raster *r)
 
 void llct_raster_destroy(struct llct_raster *r)
 {
-	if (r)
+	if (r) {
 		raster_pool_destroy(r->pool);
+		raster_queue_destroy(r->q);
+	}
 	free(r);
 }

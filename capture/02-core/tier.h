@@ -47,6 +47,15 @@ struct tier_ops {
 	/* One draw of the current pass: its records, and what was made of it in *r. */
 	void (*draw)(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
 		     struct llct_draw_result *r);
+	/* Or (NULL: never) the draw queued (1) to be done with the draws queued before it at the
+	 * next flush, its records carrying kernel; its row then waits in rows.c's list
+	 * (capture_rows_add), whose rows the flush fills in and writes. 0: not queued (the caller
+	 * flushes, then draws it). */
+	int (*queue)(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
+		     uint32_t kernel);
+	/* Does the queued draws (NULL: none ever are): before any other use of the model, the
+	 * tier's depth buffers or the frame's rows, and at the end of each command list. */
+	void (*flush)(struct capture_device *c);
 	/* Attachment a of the pass cleared over [x0,x1) x [y0,y1) (vkCmdClearAttachments); a
 	 * depth/stencil one's aspects (VkImageAspectFlags) to the values given. */
 	void (*clear)(struct capture_device *c, const struct llct_pass *p, uint32_t a, uint32_t x0,

@@ -129,6 +129,8 @@ int capture_reachable(const struct capture_device *c, uint32_t ahead)
 /* Makes sure a writer frame is open for the current frame if it is selected. */
 int capture_frame_open(struct capture_device *c)
 {
+	if (c->tier->flush) /* draws queued before the frame are not in it */
+		c->tier->flush(c);
 	if (c->failed || !c->out->w || c->frame == UINT32_MAX || !capture_frame_selected(c))
 		return 0;
 	if (!c->in_frame) {
@@ -170,6 +172,8 @@ void capture_frame_boundary(struct capture_device *c)
 
 void capture_frame_end(struct capture_device *c)
 {
+	if (c->tier->flush) /* the frame's queued draws */
+		c->tier->flush(c);
 	if (c->in_frame && c->failed) { /* a frame a failure cut short: none of it is kept */
 		pthread_mutex_lock(&c->out->wmu);
 		llct_writer_abort_frame(c->out->w);
@@ -214,6 +218,13 @@ void capture_frame_end(struct capture_device *c)
 
 uint32_t capture_kernel_begin(struct capture_device *c)
 {
+	if (c->tier->flush)
+		c->tier->flush(c);
+	return capture_kernel_next(c);
+}
+
+uint32_t capture_kernel_next(struct capture_device *c)
+{
 	uint32_t id = c->out->kernel++;
 	llct_fp_drain(c->out->fp); /* the records before it are the kernel before's */
 	if (c->in_frame)
@@ -223,13 +234,17 @@ uint32_t capture_kernel_begin(struct capture_device *c)
 
 void capture_kernel_row(struct capture_device *c, uint32_t id, const char *kind, const char *params)
 {
-	if (!c->in_frame || c->failed) /* a frame that is not captured */
+	capture_kernel_row_of(c, id, c->frame, c->out->label[0] ? c->out->label : NULL, kind,
+			      params);
+}
+
+void capture_kernel_row_of(struct capture_device *c, uint32_t id, uint32_t frame, const char *label,
+			   const char *kind, const char *params)
+{
+	if (!c->in_frame || c->failed || frame != c->frame) /* a frame that is not captured */
 		return;
-	struct llct_kernel k = {.id = id,
-				.frame = c->frame,
-				.kind = kind,
-				.name = c->out->label[0] ? c->out->label : NULL,
-				.params = params};
+	struct llct_kernel k = {
+	    .id = id, .frame = frame, .kind = kind, .name = label, .params = params};
 	if (llct_writer_add_kernel(c->out->w, &k))
 		cap_fail(c, llct_writer_error(c->out->w));
 }

@@ -73,12 +73,19 @@ int capture_frame_open(struct capture_device *c);
 /* A frame ends where the program is: rec_frame moves on, and capture_frame_end is queued behind the
  * frame's expansions (async.c), or, without, happens now. */
 void capture_frame_boundary(struct capture_device *c);
-/* Starts a kernel: the records that follow carry its id (returned). */
+/* Starts a kernel: the records that follow carry its id (returned). The draws the tier holds
+ * queued (its flush: tier 2's small draws) are done first. */
 uint32_t capture_kernel_begin(struct capture_device *c);
+/* The same without the tier's flush: a draw, which the tier may queue behind them. */
+uint32_t capture_kernel_next(struct capture_device *c);
 /* Writes kernel id's row (when the frame is captured): its kind, the current debug label,
  * its parameters as JSON. */
 void capture_kernel_row(struct capture_device *c, uint32_t id, const char *kind,
 			const char *params);
+/* The same for a kernel of frame `frame` under label `label` (NULL: none), written later (a
+ * queued draw's: when the current frame is still that frame). */
+void capture_kernel_row_of(struct capture_device *c, uint32_t id, uint32_t frame, const char *label,
+			   const char *kind, const char *params);
 /* capture_kernel_begin and capture_kernel_row at once, for kernels whose parameters are known up
  * front. */
 uint32_t capture_new_kernel(struct capture_device *c, const char *kind, const char *params);

@@ -306,6 +306,59 @@ static uint32_t target_width(const struct llct_pass *pass)
 	return pass->x1;
 }
 
+/* A draw row's text before the tier's results: the command, its sub-draw, the layer's count. */
+static void draw_row_head(struct capture_device *c, const struct cmd *m, const struct pipe *p,
+			  uint64_t measured, struct capture_jtext *t)
+{
+	capture_jtext_init(t);
+	capture_jtext_add(
+	    t, "{\"indexed\":%s,\"count\":%u,\"instances\":%u,\"first\":%u,\"pipeline\":%llu",
+	    m->u.draw.indexed ? "true" : "false", m->u.draw.count, m->u.draw.instances,
+	    m->u.draw.first, (unsigned long long)(p ? p->id : 0));
+	if (m->u.draw.sub) /* a later sub-draw of a multi-draw: its index in it */
+		capture_jtext_add(t, ",\"sub\":%u", m->u.draw.sub);
+	if (measured != UINT64_MAX)
+		capture_jtext_add(t, ",\"%s\":%llu",
+				  c->rs->count_query == VK_QUERY_TYPE_OCCLUSION ? "occlusion"
+										: "fragments",
+				  (unsigned long long)measured);
+}
+
+/* And after them: where tier 3's accesses came from, the pass's attachments, the end. */
+static void draw_row_tail(struct capture_device *c, const struct pipe *p, int recorded, int later,
+			  const struct instr_result *ir, struct capture_jtext *t)
+{
+	struct cbuf *cb = c->walk->cb;
+	capture_jtext_init(t);
+	if (recorded) { /* the TEX came from the records; those that named nothing the layer
+			   knows (or past a buffer's range) are said */
+		capture_jtext_add(t, ",\"accesses\":\"instrumented\",\"records\":%u,\"lost\":%u",
+				  ir->records, ir->lost);
+		if (ir->unplaced)
+			capture_jtext_add(t, ",\"unplaced\":%u", ir->unplaced);
+	} else if (c->frag_instr && p && (p->tw.why || (p->tw.twin && cb && cb->no_twins))) {
+		capture_jtext_add(t, ",\"accesses\":\"model\",\"why\":");
+		capture_jtext_str(t, p->tw.why ? p->tw.why : NO_TWINS);
+	} else if (c->frag_instr && c->rs->timed_out) { /* the device may still write them */
+		capture_jtext_add(t,
+				  ",\"accesses\":\"model\",\"why\":\"%s submission did not "
+				  "finish within LLCT_CAPTURE_WAIT_SECONDS: records are not read\"",
+				  cb && cb->late ? "its" : "an earlier");
+	} else if (c->frag_instr) /* tier 3: every draw row says what it got */
+		capture_jtext_add(
+		    t, "%s",
+		    p && p->tw.nothing
+			? ",\"accesses\":\"none\",\"why\":\"its shaders make no access to record\""
+		    : later && c->walk->multi_recorded
+			? ",\"accesses\":\"instrumented\",\"with\":\"its multi-draw's first "
+			  "sub-draw, whose row holds the records of every sub-draw\""
+		    : later ? ",\"accesses\":\"model\",\"why\":\"its multi-draw's first sub-draw "
+			      "made no records\""
+			    : ",\"accesses\":\"model\",\"why\":\"no records were made for it\"");
+	capture_att_ids(c, t);
+	capture_jtext_add(t, "}");
+}
+
 void capture_do_draw(struct capture_device *c, const struct cmd *m)
 {
 	struct pipe *p = capture_hmap_get(&c->ps->pipes, c->walk->cur_pipe[0]);
@@ -369,79 +422,47 @@ void capture_do_draw(struct capture_device *c, const struct cmd *m)
 	}
 	d.uses = c->walk->uses;
 	d.n_uses = (uint32_t)c->walk->n_uses;
-	uint32_t id = capture_kernel_begin(c);
-	uint32_t width = recorded ? target_width(&c->walk->pass) : 0;
-	if (recorded && c->tier->draw_records_begin) /* its records worked out as it rasterizes */
-		c->tier->draw_records_begin(c, cb, m->u.draw.rec, p, width, &ir);
-	async_draw_begin(c); /* on the expansion thread, the program may record meanwhile */
-	c->tier->draw(c, &c->walk->pass, &d, &r);
-	async_draw_end(c);
-	if (r.fell_back)
-		snprintf(pos_state, sizeof(pos_state),
-			 "xfb, but out of memory rasterizing: tier 1's rectangle");
+	uint32_t id = capture_kernel_next(c); /* the tier's queue flushed below, unless it is
+						 queued behind them */
+	struct capture_jtext head, tail;
+	draw_row_head(c, m, p, measured, &head);
+	draw_row_tail(c, p, recorded, later, &ir, &tail);
+	int queued = !recorded && d.pos && c->tier->queue && c->in_frame &&
+		     !capture_rows_add(c, id, capture_jtext_get(&head), capture_jtext_get(&tail),
+				       pos_state, d.st.discards);
+	if (queued && c->tier->queue(c, &c->walk->pass, &d, id) != 1) {
+		capture_rows_drop_last(c);
+		queued = 0;
+	}
+	if (!queued) {
+		if (c->tier->flush)
+			c->tier->flush(c);
+		uint32_t width = recorded ? target_width(&c->walk->pass) : 0;
+		if (recorded && c->tier->draw_records_begin) /* its records worked out as it
+								rasterizes */
+			c->tier->draw_records_begin(c, cb, m->u.draw.rec, p, width, &ir);
+		async_draw_begin(c); /* on the expansion thread, the program may record meanwhile */
+		c->tier->draw(c, &c->walk->pass, &d, &r);
+		async_draw_end(c);
+		if (recorded)
+			c->tier->draw_records(c, cb, m->u.draw.rec, p, width, &ir);
+	}
 	if (c->in_frame) { /* what the device wrote for it, read back (capture.raw.*) */
 		c->out->raw_records += recorded ? ir.records : 0;
 		c->out->raw_vertices += d.pos ? d.n_vertices : 0;
 	}
-	if (recorded)
-		c->tier->draw_records(c, cb, m->u.draw.rec, p, width, &ir);
 	if (d.pos)
 		c->tier->consumed(cb, m->u.draw.geom, d.n_vertices);
-	struct capture_jtext t;
-	capture_jtext_init(&t);
-	capture_jtext_add(
-	    &t, "{\"indexed\":%s,\"count\":%u,\"instances\":%u,\"first\":%u,\"pipeline\":%llu",
-	    m->u.draw.indexed ? "true" : "false", m->u.draw.count, m->u.draw.instances,
-	    m->u.draw.first, (unsigned long long)(p ? p->id : 0));
-	if (m->u.draw.sub) /* a later sub-draw of a multi-draw: its index in it */
-		capture_jtext_add(&t, ",\"sub\":%u", m->u.draw.sub);
-	if (measured != UINT64_MAX)
-		capture_jtext_add(&t, ",\"%s\":%llu",
-				  c->rs->count_query == VK_QUERY_TYPE_OCCLUSION ? "occlusion"
-										: "fragments",
-				  (unsigned long long)measured);
-	if (c->tier->tier >= 2) {
-		capture_jtext_add(&t, ",\"positions\":");
-		capture_jtext_str(&t, pos_state);
-		capture_jtext_add(
-		    &t, ",\"primitives\":%u,\"covered\":%llu,\"samples\":%llu,\"tex\":\"%s\"%s",
-		    r.primitives, (unsigned long long)r.covered, (unsigned long long)r.passed,
-		    !r.tex_interpolated ? (r.tex_screen ? "screen" : "none")
-		    : r.tex_screen      ? "mixed"
-					: "interpolated",
-		    d.st.discards ? ",\"discards\":true" : "");
-	}
-	if (recorded) { /* the TEX came from the records; those that named nothing the layer
-			   knows (or past a buffer's range) are said */
-		capture_jtext_add(&t, ",\"accesses\":\"instrumented\",\"records\":%u,\"lost\":%u",
-				  ir.records, ir.lost);
-		if (ir.unplaced)
-			capture_jtext_add(&t, ",\"unplaced\":%u", ir.unplaced);
-	} else if (c->frag_instr && p && (p->tw.why || (p->tw.twin && cb && cb->no_twins))) {
-		capture_jtext_add(&t, ",\"accesses\":\"model\",\"why\":");
-		capture_jtext_str(&t, p->tw.why ? p->tw.why : NO_TWINS);
-	} else if (c->frag_instr && c->rs->timed_out) { /* the device may still write them */
-		capture_jtext_add(&t,
-				  ",\"accesses\":\"model\",\"why\":\"%s submission did not "
-				  "finish within LLCT_CAPTURE_WAIT_SECONDS: records are not read\"",
-				  cb && cb->late ? "its" : "an earlier");
-	} else if (c->frag_instr) /* tier 3: every draw row says what it got */
-		capture_jtext_add(
-		    &t, "%s",
-		    p && p->tw.nothing
-			? ",\"accesses\":\"none\",\"why\":\"its shaders make no access to record\""
-		    : later && c->walk->multi_recorded
-			? ",\"accesses\":\"instrumented\",\"with\":\"its multi-draw's first "
-			  "sub-draw, whose row holds the records of every sub-draw\""
-		    : later ? ",\"accesses\":\"model\",\"why\":\"its multi-draw's first sub-draw "
-			      "made no records\""
-			    : ",\"accesses\":\"model\",\"why\":\"no records were made for it\"");
 	if (!m->u.draw.sub) /* a single draw, or a multi-draw's first */
 		c->walk->multi_recorded = recorded;
-	capture_att_ids(c, &t);
-	capture_jtext_add(&t, "}");
-	capture_kernel_row(c, id, "draw", capture_jtext_get(&t));
-	capture_jtext_free(&t);
+	if (!queued) {
+		if (c->tier->tier >= 2)
+			capture_draw_results(&head, pos_state, &r, d.st.discards);
+		capture_jtext_add(&head, "%s", capture_jtext_get(&tail));
+		capture_kernel_row(c, id, "draw", capture_jtext_get(&head));
+	}
+	capture_jtext_free(&head);
+	capture_jtext_free(&tail);
 }
 
 void capture_do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m)

@@ -368,6 +368,8 @@ void capture_expand(struct capture_device *c, struct cbuf *b, int depth)
 			break;
 		}
 	}
+	if (c->tier->flush) /* what it queued: its resources may go once it is expanded */
+		c->tier->flush(c);
 	llct_fp_drain(c->out->fp);
 	c->walk->cb = outer;
 }

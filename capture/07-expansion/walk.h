@@ -23,9 +23,10 @@ struct walk {
 	struct llct_pass pass; /* the render pass instance being expanded */
 	struct llct_use *uses; /* a draw's or dispatch's resources, reused */
 	size_t n_uses, cap_uses;
-	struct cbuf *cb;    /* the command buffer whose draws are being expanded */
-	int multi_recorded; /* tier 3: the last multi-draw's first sub-draw had records (its
-			       later sub-draws' rows say what it got) */
+	struct cbuf *cb;           /* the command buffer whose draws are being expanded */
+	int multi_recorded;        /* tier 3: the last multi-draw's first sub-draw had records (its
+				      later sub-draws' rows say what it got) */
+	struct capture_rows *rows; /* rows of draws the tier queued (rows.c) */
 };
 
 /* ---- index.c: index values a draw uses ---- */
@@ -47,6 +48,24 @@ void capture_shadow_index_data(struct buf *b, uint64_t memory, const struct mem 
 
 void capture_do_draw(struct capture_device *c, const struct cmd *m);
 void capture_do_dispatch(struct capture_device *c, struct cbuf *b, const struct cmd *m);
+
+/* ---- rows.c: the rows of draws queued by the tier, written when they are done ---- */
+/* ,"positions":...,"primitives":...: what the tier made of a draw (its fell_back said in its
+ * positions), into t. */
+void capture_draw_results(struct capture_jtext *t, const char *pos_state,
+			  const struct llct_draw_result *r, int discards);
+/* A queued draw's row: the text before and after its results, its positions' state, whether
+ * it discards; its frame and label are the current ones. 0, or -1 out of memory (none kept). */
+int capture_rows_add(struct capture_device *c, uint32_t id, const char *head, const char *tail,
+		     const char *pos_state, int discards);
+/* The last row added taken back (its draw was not queued after all). */
+void capture_rows_drop_last(struct capture_device *c);
+/* Row i (in the order added) gets its draw's result. */
+void capture_rows_result(struct capture_device *c, size_t i, const struct llct_draw_result *r);
+/* Every row kept written (with its result), in order, and forgotten. */
+void capture_rows_write(struct capture_device *c);
+/* At the device's end: what is kept freed. */
+void capture_rows_free(struct capture_device *c);
 
 /* ---- copies.c: copies, blits, resolves, fills, image clears ---- */
 

@@ -29,6 +29,7 @@ struct llct_zbuf *capture_img_zbuf(struct img *im, uint32_t mip, uint32_t layer)
 
 void tier2_begin_pass(struct capture_device *c, const struct llct_pass *p)
 {
+	tier2_flush(c); /* the pass's depth buffers change under the queued draws */
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct llct_attachment *a = &p->att[i];
 		if (!a->z)
@@ -48,6 +49,7 @@ void tier2_begin_pass(struct capture_device *c, const struct llct_pass *p)
 
 void tier2_end_pass(struct capture_device *c, const struct llct_pass *p)
 {
+	tier2_flush(c);
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct llct_attachment *a = &p->att[i];
 		if (!a->z)
@@ -89,6 +91,32 @@ void tier2_draw(struct capture_device *c, const struct llct_pass *p, const struc
 	raster_account(c);
 }
 
+/* Tier 2 queues a small draw for the rasterizer's threads (with two or more: a batch of them
+ * shares one wake-up, one merge; llct_raster_queue), at tier 2 only: tier 3 works out a draw's
+ * records as it is rasterized. */
+static int tier2_queue(struct capture_device *c, const struct llct_pass *p,
+		       const struct llct_draw *d, uint32_t kernel)
+{
+	return c->tier->tier == 2 && c->t2->raster &&
+	       llct_raster_queue(c->t2->raster, c->out->fp, p, d, kernel) == 1;
+}
+
+static void row_done(void *ud, size_t i, const struct llct_draw_result *r)
+{
+	capture_rows_result(ud, i, r);
+}
+
+void tier2_flush(struct capture_device *c)
+{
+	if (!c->t2 || !c->t2->raster || !llct_raster_queued(c->t2->raster))
+		return;
+	async_draw_begin(c); /* as a draw: the program may record meanwhile */
+	llct_raster_flush(c->t2->raster, row_done, c); /* out of memory: each row says so */
+	async_draw_end(c);
+	raster_account(c);
+	capture_rows_write(c);
+}
+
 void tier2_note(struct capture_device *c, struct llct_writer *w)
 {
 	raster_account(c); /* what the threads counted as they went to sleep after the last draw */
@@ -115,6 +143,14 @@ void tier2_note(struct capture_device *c, struct llct_writer *w)
 	llct_writer_set(w, "capture.raster_mesh", v);
 	snprintf(v, sizeof(v), "%.0f", spin * 1e6);
 	llct_writer_set(w, "capture.raster_spin_us", v);
+	/* small draws queued and done together on the threads (tier2_queue), in how many runs */
+	uint64_t queued, batches;
+	llct_raster_queue_counts(c->t2->raster, &queued, &batches);
+	char qb[64];
+	snprintf(qb, sizeof(qb), "%llu", (unsigned long long)queued);
+	llct_writer_set(w, "capture.raster_queued_draws", qb);
+	snprintf(qb, sizeof(qb), "%llu", (unsigned long long)batches);
+	llct_writer_set(w, "capture.raster_queue_runs", qb);
 	llct_writer_set(w, "capture.worker_policy",
 			c->t2->batch
 			    ? "SCHED_BATCH (llct-raster, llct-lanes; LLCT_CAPTURE_BATCH_WORKERS=1)"
@@ -126,6 +162,7 @@ void tier2_clear(struct capture_device *c, const struct llct_pass *p, uint32_t i
 		 uint32_t stencil)
 {
 	const struct llct_attachment *a = &p->att[i];
+	tier2_flush(c);
 	if (a->z)
 		llct_zbuf_clear(a->z, x0, y0, x1, y1, !!(aspects & VK_IMAGE_ASPECT_DEPTH_BIT),
 				depth, !!(aspects & VK_IMAGE_ASPECT_STENCIL_BIT), stencil);
@@ -144,6 +181,8 @@ const struct tier_ops llct_tier2 = {
     .begin_pass = tier2_begin_pass,
     .end_pass = tier2_end_pass,
     .draw = tier2_draw,
+    .queue = tier2_queue,
+    .flush = tier2_flush,
     .clear = tier2_clear,
     .zbuf = capture_img_zbuf,
     .positions = capture_geom_positions,

@@ -75,6 +75,8 @@ void tier2_begin_pass(struct capture_device *c, const struct llct_pass *p);
 void tier2_end_pass(struct capture_device *c, const struct llct_pass *p);
 void tier2_draw(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
 		struct llct_draw_result *r);
+/* The draws queued for the rasterizer's threads done, their rows written (tier_ops' flush). */
+void tier2_flush(struct capture_device *c);
 /* The tier-2 account in the trace (capture.seconds.raster_shared_cpu); tier 3's includes it. */
 void tier2_note(struct capture_device *c, struct llct_writer *w);
 void tier2_clear(struct capture_device *c, const struct llct_pass *p, uint32_t i, uint32_t x0,

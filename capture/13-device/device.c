@@ -486,6 +486,7 @@ void capture_device_destroyed(struct layer_device *d)
 	}
 	llct_fp_destroy(c->out->fp);
 	llct_raster_destroy(c->t2->raster);
+	capture_rows_free(c);
 	free(c->walk->uses);
 	for (size_t i = 0; i < c->tr->cbufs.cap; i++)
 		if (c->tr->cbufs.val[i])

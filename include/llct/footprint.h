@@ -25,6 +25,8 @@ int llct_fp_create(const struct llct_fp_config *c, llct_synth_emit_fn emit, void
 void llct_fp_destroy(struct llct_fp *fp);
 /* The kernel id the following records carry (and site 0). */
 void llct_fp_set_kernel(struct llct_fp *fp, uint32_t kernel);
+/* The kernel id the following records carry. */
+uint32_t llct_fp_kernel(const struct llct_fp *fp);
 /* The instruction site the following records carry (0: none): set by tier 3 around the
  * accesses of one instrumented instruction. A render cache's write-back of a dirty line is
  * made by no instruction: it carries site 0 (and the kernel of the access that evicted it). */

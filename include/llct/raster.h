@@ -78,4 +78,32 @@ double llct_raster_take_cpu(struct llct_raster *r, double *lanes, double *spin);
 int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llct_pass *p,
 		     const struct llct_draw *d, struct llct_draw_result *res);
 
+/* ---- small draws together (streams/raster_batch.c) ---- */
+
+/* With threads (llct_raster_set_threads above 1), a draw of few primitives (fewer than a mesh:
+ * llct_raster_set_mesh, or 64 without; big or small) may be queued, and the queued draws rasterized
+ * together on the threads at the next flush: each thread takes its SMs' share of every queued
+ * draw (buffers, then pixels), and the records reach fp in exactly the order, and with exactly
+ * the contents and results, that llct_raster_draw of each in turn on one thread gives; its
+ * records carry `kernel` (llct_fp_set_kernel), whatever fp's kernel is at the flush. d's
+ * positions, uses and state are copied, and its context is set up (the pass's emulated depth
+ * taken as cleared on first use, as llct_raster_draw does) as it is queued; p is copied with the
+ * first, and nothing else may use fp or the pass's emulated buffers until the flush. Returns 1
+ * queued, 0 not (without threads; a draw with no positions, not to be rasterized, or a mesh,
+ * or in another pass or model than those queued, or the queue full: flush, then draw it), -1 out
+ * of memory (not queued; the same). */
+#define LLCT_RASTER_QUEUE_MAX 1024 /* draws a queue holds at most */
+int llct_raster_queue(struct llct_raster *r, struct llct_fp *fp, const struct llct_pass *p,
+		      const struct llct_draw *d, uint32_t kernel);
+/* Draws queued and not yet flushed. */
+size_t llct_raster_queued(const struct llct_raster *r);
+/* Rasterizes the queued draws, then calls done (NULL: none) with each one's result in the order
+ * they were queued (fell_back set for every one when memory ran out on the threads: each then
+ * gets tier 1's rectangle, in order). Returns 0, or -1 when memory ran out. */
+typedef void (*llct_raster_done_fn)(void *ud, size_t i, const struct llct_draw_result *res);
+int llct_raster_flush(struct llct_raster *r, llct_raster_done_fn done, void *ud);
+/* Draws queued so far, and the flushes that ran them on the threads (a flush whose threads could
+ * not start, or ran out of memory, does its draws on the caller's thread and is not counted). */
+void llct_raster_queue_counts(const struct llct_raster *r, uint64_t *draws, uint64_t *batches);
+
 #endif

@@ -107,6 +107,20 @@ for n in 1 2 5; do
 	"$LLCTRACE" dump --csv "$T/r$n.llct" >"$T/r$n.csv"
 done
 [ -s "$T/r1.csv" ] && cmp -s "$T/r1.csv" "$T/r2.csv" && cmp -s "$T/r1.csv" "$T/r5.csv" && cmp -s "$T/r1.csv" "$T/s.csv" && ok || bad "records differ with the rasterizer's threads"
+# small draws queued and rasterized together on the threads (the geometry program's 34, but for
+# its meshes): the same records and the same draw rows (their results written after the batch)
+# as one thread drawing them one by one; the trace says how many were queued, in how many runs
+for n in 1 3; do
+	LLCT_CAPTURE_RASTER_THREADS=$n "$LLCTRACE" capture -q -b submit -o "$T/gq$n.llct" -- "$GEOMETRY" >/dev/null 2>&1
+	"$LLCTRACE" dump --csv "$T/gq$n.llct" >"$T/gq$n.csv"
+	q "$T/gq$n.llct" "SELECT id, frame, kind, name, params FROM kernels ORDER BY id" >"$T/gq$n.rows"
+done
+queued=$(q "$T/gq3.llct" "SELECT value FROM settings WHERE key = 'capture.raster_queued_draws'")
+runs=$(q "$T/gq3.llct" "SELECT value FROM settings WHERE key = 'capture.raster_queue_runs'")
+[ "$queued" -ge 20 ] && [ "$runs" -ge 1 ] && [ "$runs" -lt "$queued" ] && ok || bad "geometry on 3 threads: $queued draws queued in $runs runs"
+[ "$(q "$T/gq1.llct" "SELECT value FROM settings WHERE key = 'capture.raster_queued_draws'")" = 0 ] && ok || bad "draws queued on one thread"
+[ -s "$T/gq1.csv" ] && cmp -s "$T/gq1.csv" "$T/gq3.csv" && ok || bad "geometry: records differ with small draws queued on 3 threads"
+[ "$(grep -c '|draw|' "$T/gq1.rows")" -ge 30 ] && cmp -s "$T/gq1.rows" "$T/gq3.rows" && ok || bad "geometry: kernel rows differ with small draws queued: $(diff "$T/gq1.rows" "$T/gq3.rows" | head -4)"
 # every draw split however small its primitives (LLCT_CAPTURE_RASTER_MESH=1): the same records
 # again, and the threads' shared CPU in the trace, to the microsecond: the caller's own lanes
 # count, so it is never 0 on several threads, on a frame as small as this one too (none on one)

@@ -1,0 +1,269 @@
+/* raster_batch.c - small draws rasterized together on the rasterizer's threads (raster.h's
+ * llct_raster_queue and llct_raster_flush): a draw too small to be worth the lanes on its own
+ * (two triangles of a sprite, text, a HUD) is queued with its positions and uses copied and its
+ * context set up in order; a flush runs every queued draw on every lane, each lane doing its
+ * SMs' share of each draw in turn (its buffers, then its tiles), and the lanes' records are
+ * merged by key (the draw's place in the batch, then its buffers' groups, then its triangles'
+ * tiles) into exactly the order one thread drawing them one by one makes. */
+#include "footprint_int.h"
+#include "raster_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A queued draw: its own copy of the draw, its context, the kernel its records carry (each
+ * allocated apart: the context points at the copy's state and at res). */
+struct queued {
+	struct llct_draw d;
+	struct ctx *c;
+	uint32_t kernel;
+	struct llct_draw_result res;
+};
+
+struct raster_queue {
+	struct llct_fp *fp;    /* the model the batch's records go to */
+	struct llct_pass pass; /* the pass every queued draw is in (their contexts point here) */
+	struct queued **v;
+	size_t n, cap;
+	uint64_t *counts; /* per lane, per draw: covered and passed samples (2 a draw) */
+	size_t counts_cap;
+	uint64_t queued, batches; /* draws queued, flushes on the lanes, so far */
+};
+
+/* The lane that owns SM sm (raster_int.h's lane_of). */
+static uint32_t lane_of_sm(const struct ctx *c, uint32_t sm)
+{
+	return c->lanes & (c->lanes - 1) ? sm % c->lanes : sm & (c->lanes - 1);
+}
+
+/* llct_fp_range of [addr, addr + size), or on a lane its SMs' groups of 32 lines, marked. */
+static void range(struct ctx *c, uint64_t addr, uint64_t size, int stream, int op, int cached,
+		  uint32_t order)
+{
+	if (c->lanes <= 1) {
+		llct_fp_range(c->fp, addr, size, stream, op, cached);
+		return;
+	}
+	uint64_t L = c->line;
+	if (!size)
+		return;
+	uint64_t first = addr / L, last = (addr + size - 1) / L;
+	for (uint64_t g = 0; first + 32 * g <= last; g++) {
+		uint32_t sm = (uint32_t)(g % c->n_sms);
+		if (lane_of_sm(c, sm) != c->lane)
+			continue;
+		raster_lane_mark(c, c->key_base | (uint64_t)order << 32 | g);
+		uint64_t end = first + 32 * g + 31 < last ? first + 32 * g + 31 : last;
+		for (uint64_t l = first + 32 * g; l <= end; l++)
+			llct_fp_touch(c->fp, l * L, stream, op, sm, cached);
+	}
+}
+
+void raster_buffers(struct ctx *c, const struct llct_draw *d)
+{
+	for (uint32_t i = 0; i < d->n_uses; i++) {
+		const struct llct_use *u = &d->uses[i];
+		struct llct_binding_traffic t = {1, u->stream, u->op == LLCT_OP_READ,
+						 u->op == LLCT_OP_WRITE, u->cached};
+		if (u->binding >= 0)
+			llct_binding_traffic(u->binding, 0, &t);
+		if (!t.counted || u->kind == LLCT_USE_IMAGE) /* sampled images go with the pixels */
+			continue;
+		if (t.reads)
+			range(c, u->addr, u->size, t.stream, LLCT_OP_READ, t.cached, 2 * i);
+		if (t.writes)
+			range(c, u->addr, u->size, t.stream, LLCT_OP_WRITE, t.cached, 2 * i + 1);
+	}
+}
+
+/* Primitives and uses a queued draw has at most: the keys hold a draw's place in 16 bits, its
+ * reads and writes in 15, its triangles in 15 (a primitive clipped or drawn as edges is at most
+ * 30). Fewer primitives than a mesh sent to the threads alone (llct_raster_set_mesh), or than
+ * QUEUE_PRIMS without: a draw of many is better set up once, on the lanes (raster.c's bins),
+ * than by every lane as a batch's draws are. */
+#define MAX_PRIMS 1024
+#define MAX_USES 16000
+#define QUEUE_PRIMS 64
+
+static void queue_free(struct raster_queue *q, size_t from)
+{
+	for (size_t i = from; i < q->n; i++) {
+		raster_release(q->v[i]->c);
+		free((void *)q->v[i]->d.pos);
+		free((void *)q->v[i]->d.uses);
+		free(q->v[i]);
+	}
+	q->n = from;
+}
+
+void llct_raster_queue_counts(const struct llct_raster *r, uint64_t *draws, uint64_t *batches)
+{
+	*draws = r->q ? r->q->queued : 0;
+	*batches = r->q ? r->q->batches : 0;
+}
+
+size_t llct_raster_queued(const struct llct_raster *r)
+{
+	return r->q ? r->q->n : 0;
+}
+
+/* d's copy in q's next slot (room made by the caller): 0, or -1 out of memory. */
+static int copy_draw(struct queued *e, const struct llct_draw *d)
+{
+	memset(e, 0, sizeof(*e));
+	e->d = *d;
+	size_t np = (size_t)d->n_vertices * (d->stride >= 4 ? d->stride : 4);
+	float *pos = malloc(np * sizeof(*pos));
+	struct llct_use *uses = d->n_uses ? malloc(d->n_uses * sizeof(*uses)) : NULL;
+	if (!pos || (d->n_uses && !uses)) {
+		free(pos);
+		free(uses);
+		return -1;
+	}
+	memcpy(pos, d->pos, np * sizeof(*pos));
+	if (d->n_uses)
+		memcpy(uses, d->uses, d->n_uses * sizeof(*uses));
+	e->d.pos = pos, e->d.uses = uses;
+	return 0;
+}
+
+int llct_raster_queue(struct llct_raster *r, struct llct_fp *fp, const struct llct_pass *p,
+		      const struct llct_draw *d, uint32_t kernel)
+{
+	uint32_t per = d->st.topology == LLCT_PRIM_TRIANGLES ? 3
+		       : d->st.topology == LLCT_PRIM_LINES   ? 2
+							     : 1;
+	uint32_t most = r->mesh ? r->mesh : QUEUE_PRIMS;
+	most = most < MAX_PRIMS ? most : MAX_PRIMS;
+	if (r->threads < 2 || !d->pos || d->st.no_raster || d->n_uses > MAX_USES ||
+	    d->n_vertices / per >= most)
+		return 0;
+	struct raster_queue *q = r->q;
+	if (q && q->n &&
+	    (q->fp != fp || q->n == LLCT_RASTER_QUEUE_MAX || memcmp(p, &q->pass, sizeof(*p))))
+		return 0;
+	if (!q && !(q = r->q = calloc(1, sizeof(*q))))
+		return -1;
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 64;
+		struct queued **nv = realloc(q->v, cap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		q->v = nv, q->cap = cap;
+	}
+	struct queued *e = malloc(sizeof(*e));
+	struct ctx *c = calloc(1, sizeof(*c));
+	if (!e || !c || copy_draw(e, d)) {
+		free(e), free(c);
+		return -1;
+	}
+	q->v[q->n] = e;
+	if (!q->n)
+		q->fp = fp, q->pass = *p;
+	e->c = c;
+	e->kernel = kernel;
+	c->fp = fp;
+	c->st = &e->d.st;
+	c->res = &e->res;
+	c->line = llct_fp_line_size(fp);
+	/* in order, as one thread would: unknown depth taken as cleared by the first draw that
+	   tests it (which makes it known: no draw queued after clears it again) */
+	raster_prepare(c, &q->pass, &e->d);
+	q->n++;
+	q->queued++;
+	r->draws++;
+	return 1;
+}
+
+/* A lane's part of the batch (the job of raster_pool_run; c: the lane's): every draw's buffers
+ * and tiles of its SMs, its counts kept apart. */
+static void batch_lane(struct ctx *c, const void *arg)
+{
+	const struct raster_queue *q = arg;
+	uint64_t *counts = q->counts + 2 * q->n * c->lane;
+	for (size_t i = 0; i < q->n; i++) {
+		const struct queued *e = q->v[i];
+		struct llct_draw_result res = {0};
+		struct ctx lc = *e->c;
+		lc.fp = c->fp, lc.res = &res;
+		lc.lane = c->lane, lc.lanes = c->lanes;
+		lc.segs = c->segs, lc.emitted = c->emitted;
+		lc.bins = NULL, lc.bin = NULL, lc.sole = 0;
+		lc.key_base = (uint64_t)i << 48, lc.tri_no = 0;
+		llct_fp_set_kernel(c->fp, e->kernel);
+		raster_buffers(&lc, &e->d);
+		raster_primitives(&lc, &e->d);
+		counts[2 * i] = res.covered;
+		counts[2 * i + 1] = res.passed;
+	}
+}
+
+static void no_setup(struct ctx *c, const void *arg)
+{
+	(void)c, (void)arg;
+}
+
+/* The batch on the lanes: 0, -1 when no thread could start (nothing done), -2 out of memory
+ * (records lost). Each draw's counts added up over the lanes. */
+static int on_lanes(struct llct_raster *r, struct raster_queue *q)
+{
+	size_t need = 2 * q->n * RASTER_MAX_LANES;
+	if (need > q->counts_cap) {
+		uint64_t *nc = realloc(q->counts, need * sizeof(*nc));
+		if (!nc)
+			return -2;
+		q->counts = nc, q->counts_cap = need;
+	}
+	memset(q->counts, 0, need * sizeof(*q->counts));
+	if (!r->pool)
+		r->pool = raster_pool_create(r->threads, raster_spin_s(r), r->batch);
+	if (!r->pool)
+		return -1;
+	struct llct_draw_result sum = {0}; /* raster_pool_run's own sum, not used */
+	struct ctx t = *q->v[0]->c;        /* what the lanes are made from: the model, the SMs */
+	t.res = &sum;
+	int rc = raster_pool_run(r->pool, &t, no_setup, batch_lane, q);
+	for (size_t i = 0; rc == 0 && i < q->n; i++)
+		for (unsigned k = 0; k < RASTER_MAX_LANES; k++) {
+			q->v[i]->res.covered += q->counts[2 * q->n * k + 2 * i];
+			q->v[i]->res.passed += q->counts[2 * q->n * k + 2 * i + 1];
+		}
+	return rc;
+}
+
+int llct_raster_flush(struct llct_raster *r, llct_raster_done_fn done, void *ud)
+{
+	struct raster_queue *q = r->q;
+	if (!q || !q->n)
+		return 0;
+	uint32_t kernel = llct_fp_kernel(q->fp);
+	int rc = on_lanes(r, q);
+	q->batches += rc == 0;
+	for (size_t i = 0; rc != 0 && i < q->n; i++) { /* one draw after another here */
+		struct queued *e = q->v[i];
+		llct_fp_set_kernel(q->fp, e->kernel);
+		if (rc == -1) { /* as llct_raster_draw on one thread */
+			raster_buffers(e->c, &e->d);
+			raster_primitives(e->c, &e->d);
+		} else { /* out of memory: tier 1's rectangle, as its row says */
+			llct_draw_footprint(q->fp, &q->pass, &e->d, &e->res);
+			e->res.fell_back = 1;
+		}
+	}
+	llct_fp_set_kernel(q->fp, kernel);
+	for (size_t i = 0; i < q->n; i++)
+		if (done)
+			done(ud, i, &q->v[i]->res);
+	queue_free(q, 0);
+	return rc == -2 ? -1 : 0;
+}
+
+void raster_queue_destroy(struct raster_queue *q)
+{
+	if (!q)
+		return;
+	queue_free(q, 0);
+	free(q->v);
+	free(q->counts);
+	free(q);
+}
