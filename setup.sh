@@ -76,7 +76,7 @@ test)
 	echo "== capture and split miss-curve stacks under ThreadSanitizer"
 	build build-tsan -DLLCT_WERROR=ON -DLLCT_SANITIZE=thread -DCMAKE_BUILD_TYPE=Debug
 	(cd build-tsan && TSAN_OPTIONS="suppressions=$PWD/../tests/tsan.supp" \
-		ctest --output-on-failure -j "$jobs" -R 'cli_threads|cli_tier2|cli_tier3|cli_capture|cli_wait|unit_mrc|unit_crew|unit_raster_pool')
+		ctest --output-on-failure -j "$jobs" -R 'cli_threads|cli_tier2|cli_tier3|cli_capture|cli_wait|unit_mrc|unit_crew|unit_raster_pool|unit_raster_batch')
 	echo "== fuzzers (libFuzzer, ${LLCT_FUZZ_SECONDS:-20}s each)"
 	CC=clang build build-fuzz -DLLCT_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
 	(cd build-fuzz && ctest --output-on-failure -L fuzz -j "$jobs")

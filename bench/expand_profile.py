@@ -41,7 +41,10 @@ PARTS = [
     ("tier 3: a draw's set-up and the rest", ("instr_draw_records_begin", "instr_draw_records",
                                               "instr_draw_peek")),
     ("small draws rasterized on the expansion thread", ("llct_raster_draw",)),
-    ("kernel rows (JSON params, SQLite insert)", ("capture_kernel_row",)),
+    ("kernel rows (JSON params, SQLite insert)", ("capture_kernel_row", "capture_kernel_row_of",
+                                                  "capture_rows_write")),
+    ("tier 2: a small draw queued (copy, set-up, row)", (
+        "llct_raster_queue", "capture_rows_add")),
     ("a draw's buffers' traffic", ("llct_draw_footprint",)),
     ("a draw's positions", ("capture_geom_positions",)),
     ("a draw's description, the rest", ("capture_do_draw",)),

@@ -1,13 +1,13 @@
 /* test_oom.c - allocation failures injected one at a time (as SQLite's own tests do) into the
  * trace writer (a frame past a chunk's first room too), the reader, the replay engine (whole and
- * set-sampled) with the results database, a merge, and tier 2's rasterizer on two threads (a draw
- * either gives every record one thread gives, or says it failed, so capture can fall back and say
- * so): each run, in a child process, fails the k-th allocation (malloc, calloc, realloc: this
- * program defines them over glibc's), for every k the operation makes (an operation of more than
- * 1,000: its first and last 300 and 400 between). Every run must end with an error status or
- * succeed, never crash, and leave what it wrote readable: the trace opens, the results database
- * passes PRAGMA integrity_check and holds only whole runs. Not built with the sanitizers (they
- * bring their own allocator). */
+ * set-sampled) with the results database, a merge, and tier 2's rasterizer on two threads, a draw
+ * alone and as small draws queued together (either every record one thread gives, or a failure
+ * said, so capture can fall back and say so): each run, in a child process, fails the k-th
+ * allocation (malloc, calloc, realloc: this program defines them over glibc's), for every k the
+ * operation makes (an operation of more than 1,000: its first and last 300 and 400 between). Every
+ * run must end with an error status or succeed, never crash, and leave what it wrote readable: the
+ * trace opens, the results database passes PRAGMA integrity_check and holds only whole runs. Not
+ * built with the sanitizers (they bring their own allocator). */
 #include "check.h"
 #include "llct/raster.h"
 #include "llct/replay.h"
@@ -205,8 +205,34 @@ static int count_records(void *ud, const struct llct_record *r, size_t n)
 	return 0;
 }
 
+/* op_raster: the triangles as 20 draws of two, queued together (llct_raster_queue), not one */
+static int raster_queue;
+
+/* The draw (or its 20 queued pieces) as capture makes it: a draw not queued is rasterized at
+ * once after the queue's flush. 0, or -1 when a flush or a draw said it failed. */
+static int raster_run(struct llct_raster *r, struct llct_fp *fp, const struct llct_pass *p,
+		      struct llct_draw *d)
+{
+	struct llct_draw_result res;
+	if (!raster_queue)
+		return llct_raster_draw(r, fp, p, d, &res);
+	int failed = 0;
+	const float *v = d->pos;
+	uint32_t n = d->n_vertices;
+	for (uint32_t i = 0; i < n; i += 6) {
+		d->pos = v + (size_t)i * d->stride, d->n_vertices = 6;
+		if (llct_raster_queue(r, fp, p, d, 1) == 1)
+			continue;
+		failed |= llct_raster_flush(r, NULL, NULL) || llct_raster_draw(r, fp, p, d, &res);
+	}
+	d->pos = v, d->n_vertices = n;
+	failed |= llct_raster_flush(r, NULL, NULL);
+	return failed ? -1 : 0;
+}
+
 /* A 40-triangle draw over a 256 x 256 pass with emulated depth, on two rasterizer threads (its
- * triangles big enough, 1,638 pixels each over the draw's bounds, to be split into lanes). */
+ * triangles big enough, 1,638 pixels each over the draw's bounds, to be split into lanes), or
+ * its triangles two at a time, queued. */
 static int op_raster(void)
 {
 	enum { N = 40, S = 4, WH = 256 };
@@ -258,8 +284,7 @@ static int op_raster(void)
 			      .n_vertices = N * 3,
 			      .stride = S,
 			      .samples_passed = UINT64_MAX};
-	struct llct_draw_result res;
-	int rc = llct_raster_draw(r, fp, &p, &d, &res);
+	int rc = raster_run(r, fp, &p, &d);
 	llct_fp_flush(fp);
 	llct_fp_drain(fp);
 	llct_fp_destroy(fp);
@@ -396,6 +421,9 @@ int main(void)
 	CHECK(raster_records > 1000);
 
 	inject("raster lanes", op_raster, 0, 0);
+	raster_queue = 1; /* the same triangles queued: the same records, or a failure said */
+	CHECK_EQ(op_raster(), 0);
+	inject("raster queue", op_raster, 0, 0);
 	int rc = check_done("test_oom");
 	char cmd[400];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
