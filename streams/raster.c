@@ -358,6 +358,7 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 			b->lanes = nl, b->cap = cap;
 		}
 		struct raster_binned *e = &b->v[b->n];
+		e->draw = c->draw_no;
 		if (tri_setup(c, v0, v1, v2, front, &e->t, e->pb)) {
 			b->lanes[b->n] = lanes_of(c, e->pb);
 			b->n += b->lanes[b->n] != 0;
@@ -366,9 +367,8 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 	}
 	struct tri t;
 	int64_t pb[4];
-	uint64_t key = c->key_base | RASTER_KEY_PRIM | (uint64_t)(c->tri_no++ & 0x7fff) << 32;
 	if (tri_setup(c, v0, v1, v2, front, &t, pb))
-		tri_tiles(c, &t, pb, key);
+		tri_tiles(c, &t, pb, 0);
 }
 
 /* ---- clipping and primitives ---- */
@@ -518,18 +518,31 @@ static uint32_t vertices_a_primitive(const struct llct_draw_state *st)
 	return st->topology == LLCT_PRIM_TRIANGLES ? 3 : st->topology == LLCT_PRIM_LINES ? 2 : 1;
 }
 
-/* Every primitive of draw d (on one thread, or on a lane of a batch: its tiles only). */
+void raster_primitive(struct ctx *c, const struct llct_draw *d, uint32_t k)
+{
+	uint32_t per = vertices_a_primitive(c->st), sv = c->stride;
+	const float *v = d->pos + (size_t)sv * per * k;
+	if (per == 3)
+		triangle(c, v, v + sv, v + 2 * sv);
+	else
+		line_or_point(c, v, v + (size_t)sv * (per - 1));
+}
+
+/* Every primitive of draw d, on one thread. */
 void raster_primitives(struct ctx *c, const struct llct_draw *d)
 {
-	const float *v = d->pos;
-	uint32_t sv = c->stride;
-	uint32_t per = vertices_a_primitive(c->st);
-	for (uint32_t i = 0; i + per <= d->n_vertices; i += per) {
-		if (per == 3)
-			triangle(c, v + sv * i, v + sv * (i + 1), v + sv * (i + 2));
-		else
-			line_or_point(c, v + sv * i, v + sv * (i + per - 1));
-	}
+	uint32_t n = d->n_vertices / vertices_a_primitive(c->st);
+	for (uint32_t k = 0; k < n; k++)
+		raster_primitive(c, d, k);
+}
+
+void raster_binned_tiles(struct ctx *c, const struct raster_binned *e, uint64_t key, int sole)
+{
+	c->sole = sole;
+	if (sole)
+		raster_lane_mark(c, key);
+	tri_tiles(c, &e->t, e->pb, key);
+	c->sole = 0;
 }
 
 /* The lanes' first step: this lane's share of the primitives (a contiguous run) set up into
@@ -537,17 +550,11 @@ void raster_primitives(struct ctx *c, const struct llct_draw *d)
 static void lanes_setup(struct ctx *c, const void *arg)
 {
 	const struct llct_draw *d = arg;
-	uint32_t per = vertices_a_primitive(c->st), sv = c->stride;
-	uint64_t n = d->n_vertices / per;
+	uint64_t n = d->n_vertices / vertices_a_primitive(c->st);
 	uint64_t first = n * c->lane / c->lanes, end = n * (c->lane + 1) / c->lanes;
 	c->bin = &c->bins[c->lane];
-	for (uint64_t i = first; i < end; i++) {
-		const float *v = d->pos + (size_t)sv * per * i;
-		if (per == 3)
-			triangle(c, v, v + sv, v + 2 * sv);
-		else
-			line_or_point(c, v, v + (size_t)sv * (per - 1));
-	}
+	for (uint64_t i = first; i < end; i++)
+		raster_primitive(c, d, (uint32_t)i);
 	c->bin = NULL;
 }
 
@@ -560,16 +567,9 @@ static void lanes_tiles(struct ctx *c, const void *arg)
 	uint32_t me = 1u << c->lane;
 	for (uint32_t l = 0; l < c->lanes; l++) {
 		const struct raster_bin *b = &c->bins[l];
-		for (size_t j = 0; j < b->n; j++) {
-			if (!(b->lanes[j] & me))
-				continue;
-			/* every tile this lane's: one mark for them all, none looked up */
-			c->sole = b->lanes[j] == me;
-			if (c->sole)
-				raster_lane_mark(c, (k + j) << 32);
-			tri_tiles(c, &b->v[j].t, b->v[j].pb, (k + j) << 32);
-		}
-		c->sole = 0;
+		for (size_t j = 0; j < b->n; j++)
+			if (b->lanes[j] & me) /* every tile this lane's: one mark for them all */
+				raster_binned_tiles(c, &b->v[j], (k + j) << 32, b->lanes[j] == me);
 		k += b->n;
 	}
 }

@@ -17,6 +17,8 @@ struct queued {
 	struct llct_draw d;
 	struct ctx *c;
 	uint32_t kernel;
+	uint64_t first;   /* its first primitive's place among the queue's */
+	uint32_t n_prims; /* its primitives */
 	struct llct_draw_result res;
 };
 
@@ -28,6 +30,8 @@ struct raster_queue {
 	uint64_t *counts; /* per lane, per draw: covered and passed samples (2 a draw) */
 	size_t counts_cap;
 	uint64_t queued, batches; /* draws queued, flushes on the lanes, so far */
+	uint64_t prims;           /* the queued draws' primitives */
+	size_t floats;            /* and their positions' floats */
 };
 
 /* The lane that owns SM sm (raster_int.h's lane_of). */
@@ -78,22 +82,25 @@ void raster_buffers(struct ctx *c, const struct llct_draw *d)
 
 /* Primitives and uses a queued draw has at most: the keys hold a draw's place in 16 bits, its
  * reads and writes in 15, its triangles in 15 (a primitive clipped or drawn as edges is at most
- * 30). Fewer primitives than a mesh sent to the threads alone (llct_raster_set_mesh), or than
- * QUEUE_PRIMS without: a draw of many is better set up once, on the lanes (raster.c's bins),
- * than by every lane as a batch's draws are. */
+ * 30). Queued: a draw of fewer than QUEUE_PRIMS, or a mesh the threads take (llct_raster_set_mesh);
+ * a draw of more, not a mesh, stays as it was (on one thread, or on the threads alone when its
+ * primitives are big): meshes on the threads cost CPU, which two cores shared with the device
+ * cannot spare (PERFORMANCE.md). A queue holds at most MAX_FLOATS of positions. */
 #define MAX_PRIMS 1024
-#define MAX_USES 16000
 #define QUEUE_PRIMS 64
+#define MAX_USES 16000
+#define MAX_FLOATS ((size_t)1 << 22)
 
-static void queue_free(struct raster_queue *q, size_t from)
+static void queue_free(struct raster_queue *q)
 {
-	for (size_t i = from; i < q->n; i++) {
+	q->prims = 0, q->floats = 0;
+	for (size_t i = 0; i < q->n; i++) {
 		raster_release(q->v[i]->c);
 		free((void *)q->v[i]->d.pos);
 		free((void *)q->v[i]->d.uses);
 		free(q->v[i]);
 	}
-	q->n = from;
+	q->n = 0;
 }
 
 void llct_raster_queue_counts(const struct llct_raster *r, uint64_t *draws, uint64_t *batches)
@@ -133,14 +140,15 @@ int llct_raster_queue(struct llct_raster *r, struct llct_fp *fp, const struct ll
 	uint32_t per = d->st.topology == LLCT_PRIM_TRIANGLES ? 3
 		       : d->st.topology == LLCT_PRIM_LINES   ? 2
 							     : 1;
-	uint32_t most = r->mesh ? r->mesh : QUEUE_PRIMS;
-	most = most < MAX_PRIMS ? most : MAX_PRIMS;
+	uint32_t prims = d->n_vertices / per;
+	size_t floats = (size_t)d->n_vertices * (d->stride >= 4 ? d->stride : 4);
 	if (r->threads < 2 || !d->pos || d->st.no_raster || d->n_uses > MAX_USES ||
-	    d->n_vertices / per >= most)
+	    prims >= MAX_PRIMS || (prims >= QUEUE_PRIMS && !(r->mesh && prims >= r->mesh)))
 		return 0;
 	struct raster_queue *q = r->q;
 	if (q && q->n &&
-	    (q->fp != fp || q->n == LLCT_RASTER_QUEUE_MAX || memcmp(p, &q->pass, sizeof(*p))))
+	    (q->fp != fp || q->n == LLCT_RASTER_QUEUE_MAX || q->floats + floats > MAX_FLOATS ||
+	     memcmp(p, &q->pass, sizeof(*p))))
 		return 0;
 	if (!q && !(q = r->q = calloc(1, sizeof(*q))))
 		return -1;
@@ -162,6 +170,8 @@ int llct_raster_queue(struct llct_raster *r, struct llct_fp *fp, const struct ll
 		q->fp = fp, q->pass = *p;
 	e->c = c;
 	e->kernel = kernel;
+	e->first = q->prims, e->n_prims = prims;
+	q->prims += prims, q->floats += floats;
 	c->fp = fp;
 	c->st = &e->d.st;
 	c->res = &e->res;
@@ -175,32 +185,77 @@ int llct_raster_queue(struct llct_raster *r, struct llct_fp *fp, const struct ll
 	return 1;
 }
 
-/* A lane's part of the batch (the job of raster_pool_run; c: the lane's): every draw's buffers
- * and tiles of its SMs, its counts kept apart. */
+/* Draw i's context on lane c (c: the lane's own, from raster_pool_run). */
+static void lane_ctx(const struct ctx *c, const struct raster_queue *q, size_t i, struct ctx *lc,
+		     struct llct_draw_result *res)
+{
+	*lc = *q->v[i]->c;
+	lc->fp = c->fp, lc->res = res;
+	lc->lane = c->lane, lc->lanes = c->lanes;
+	lc->segs = c->segs, lc->emitted = c->emitted;
+	lc->bins = c->bins, lc->bin = NULL, lc->sole = 0;
+	lc->key_base = (uint64_t)i << 48, lc->draw_no = (uint32_t)i;
+}
+
+/* The lanes' first step: this lane's share of the queue's primitives (a run of them, across
+ * draws) set up into its list, each with its draw and the lanes whose tiles it reaches. */
+static void batch_setup(struct ctx *c, const void *arg)
+{
+	const struct raster_queue *q = arg;
+	uint64_t first = q->prims * c->lane / c->lanes, end = q->prims * (c->lane + 1) / c->lanes;
+	size_t lo = 0, hi = q->n; /* the draw holding `first`: the last that starts at or before */
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+		if (q->v[mid]->first <= first)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	struct llct_draw_result none;
+	for (size_t i = lo; i < q->n && q->v[i]->first < end; i++) {
+		const struct queued *e = q->v[i];
+		uint64_t a = first > e->first ? first : e->first;
+		uint64_t b = end < e->first + e->n_prims ? end : e->first + e->n_prims;
+		if (a >= b)
+			continue;
+		struct ctx lc;
+		lane_ctx(c, q, i, &lc, &none);
+		lc.bin = &c->bins[c->lane];
+		for (uint64_t k = a; k < b; k++)
+			raster_primitive(&lc, &e->d, (uint32_t)(k - e->first));
+	}
+}
+
+/* Then every lane's: each draw in turn, its buffers' lines of this lane's SMs, then the lists'
+ * triangles of the draw that reach this lane's tiles, keyed by their place among the draw's
+ * (the lists, read one after another, hold the queue's triangles in order); its counts kept
+ * apart. */
 static void batch_lane(struct ctx *c, const void *arg)
 {
 	const struct raster_queue *q = arg;
 	uint64_t *counts = q->counts + 2 * q->n * c->lane;
+	uint32_t me = 1u << c->lane, l = 0;
+	size_t j = 0;
 	for (size_t i = 0; i < q->n; i++) {
-		const struct queued *e = q->v[i];
 		struct llct_draw_result res = {0};
-		struct ctx lc = *e->c;
-		lc.fp = c->fp, lc.res = &res;
-		lc.lane = c->lane, lc.lanes = c->lanes;
-		lc.segs = c->segs, lc.emitted = c->emitted;
-		lc.bins = NULL, lc.bin = NULL, lc.sole = 0;
-		lc.key_base = (uint64_t)i << 48, lc.tri_no = 0;
-		llct_fp_set_kernel(c->fp, e->kernel);
-		raster_buffers(&lc, &e->d);
-		raster_primitives(&lc, &e->d);
+		struct ctx lc;
+		lane_ctx(c, q, i, &lc, &res);
+		llct_fp_set_kernel(c->fp, q->v[i]->kernel);
+		raster_buffers(&lc, &q->v[i]->d);
+		for (uint64_t k = 0;; j++, k++) { /* the draw's triangles, from the lists' cursor */
+			while (l < c->lanes && j == c->bins[l].n)
+				l++, j = 0;
+			if (l == c->lanes || c->bins[l].v[j].draw != i)
+				break;
+			const struct raster_bin *b = &c->bins[l];
+			if (b->lanes[j] & me)
+				raster_binned_tiles(&lc, &b->v[j],
+						    lc.key_base | RASTER_KEY_PRIM | k << 32,
+						    b->lanes[j] == me);
+		}
 		counts[2 * i] = res.covered;
 		counts[2 * i + 1] = res.passed;
 	}
-}
-
-static void no_setup(struct ctx *c, const void *arg)
-{
-	(void)c, (void)arg;
 }
 
 /* The batch on the lanes: 0, -1 when no thread could start (nothing done), -2 out of memory
@@ -222,7 +277,7 @@ static int on_lanes(struct llct_raster *r, struct raster_queue *q)
 	struct llct_draw_result sum = {0}; /* raster_pool_run's own sum, not used */
 	struct ctx t = *q->v[0]->c;        /* what the lanes are made from: the model, the SMs */
 	t.res = &sum;
-	int rc = raster_pool_run(r->pool, &t, no_setup, batch_lane, q);
+	int rc = raster_pool_run(r->pool, &t, batch_setup, batch_lane, q);
 	for (size_t i = 0; rc == 0 && i < q->n; i++)
 		for (unsigned k = 0; k < RASTER_MAX_LANES; k++) {
 			q->v[i]->res.covered += q->counts[2 * q->n * k + 2 * i];
@@ -254,7 +309,7 @@ int llct_raster_flush(struct llct_raster *r, llct_raster_done_fn done, void *ud)
 	for (size_t i = 0; i < q->n; i++)
 		if (done)
 			done(ud, i, &q->v[i]->res);
-	queue_free(q, 0);
+	queue_free(q);
 	return rc == -2 ? -1 : 0;
 }
 
@@ -262,7 +317,7 @@ void raster_queue_destroy(struct raster_queue *q)
 {
 	if (!q)
 		return;
-	queue_free(q, 0);
+	queue_free(q);
 	free(q->v);
 	free(q->counts);
 	free(q);

@@ -75,9 +75,9 @@ struct ctx {
 	struct raster_bin *bin;   /* set: triangles are set up into it, not rasterized */
 	int sole;                 /* the triangle's tiles are all this lane's (marked once) */
 	/* a draw of a batch on the lanes (raster_batch.c): its keys' high bits (its place in the
-	   batch), and its triangles set up so far (each lane sets up every one) */
+	   batch, which its binned triangles carry) */
 	uint64_t key_base;
-	uint32_t tri_no;
+	uint32_t draw_no;
 };
 
 struct tri {
@@ -191,6 +191,7 @@ static inline uint32_t row_bits(uint64_t v)
 struct raster_binned {
 	int64_t pb[4];
 	struct tri t;
+	uint32_t draw; /* a batch's: the draw's place in it (raster_batch.c) */
 };
 struct raster_bin {
 	struct raster_binned *v;
@@ -318,10 +319,15 @@ double raster_spin_s(const struct llct_raster *r);
 
 /* raster.c, for raster_batch.c: a draw's context set up (raster_prepare: c->fp, st, res and
  * line set; the pass's emulated depth's first use and the sampled images' maps, whose mips
- * raster_release frees with c); its primitives rasterized. */
+ * raster_release frees with c); its primitives rasterized (or set up). */
 void raster_prepare(struct ctx *c, const struct llct_pass *p, const struct llct_draw *d);
 void raster_release(struct ctx *c);
 void raster_primitives(struct ctx *c, const struct llct_draw *d);
+/* Primitive k of d: rasterized, or set up into c->bin (a lane's list). */
+void raster_primitive(struct ctx *c, const struct llct_draw *d, uint32_t k);
+/* A binned triangle over this lane's tiles, keyed key (its place) for the merge; sole: its tiles
+ * are all this lane's (one mark for them all). */
+void raster_binned_tiles(struct ctx *c, const struct raster_binned *e, uint64_t key, int sole);
 /* raster_batch.c: a draw's buffers (its uses but sampled images) through c->fp, 32 lines an SM
  * in turn (llct_fp_range's); on a lane (c->lanes > 1) only its SMs' lines, each group of 32
  * marked (c->key_base | its place among the draw's reads and writes << 32 | the group), before

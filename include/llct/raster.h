@@ -80,18 +80,19 @@ int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llc
 
 /* ---- small draws together (streams/raster_batch.c) ---- */
 
-/* With threads (llct_raster_set_threads above 1), a draw of few primitives (fewer than a mesh:
- * llct_raster_set_mesh, or 64 without; big or small) may be queued, and the queued draws rasterized
- * together on the threads at the next flush: each thread takes its SMs' share of every queued
- * draw (buffers, then pixels), and the records reach fp in exactly the order, and with exactly
- * the contents and results, that llct_raster_draw of each in turn on one thread gives; its
- * records carry `kernel` (llct_fp_set_kernel), whatever fp's kernel is at the flush. d's
- * positions, uses and state are copied, and its context is set up (the pass's emulated depth
- * taken as cleared on first use, as llct_raster_draw does) as it is queued; p is copied with the
- * first, and nothing else may use fp or the pass's emulated buffers until the flush. Returns 1
- * queued, 0 not (without threads; a draw with no positions, not to be rasterized, or a mesh,
- * or in another pass or model than those queued, or the queue full: flush, then draw it), -1 out
- * of memory (not queued; the same). */
+/* With threads (llct_raster_set_threads above 1), a draw of fewer than 64 primitives (big or
+ * small), or a mesh the threads take (llct_raster_set_mesh) of fewer than 1,024, may be queued, and
+ * the queued draws rasterized together on the threads at the next flush: the threads first set up a
+ * share of the queue's triangles each, then each takes its SMs' share of every queued draw in turn
+ * (buffers, then pixels), and the records reach fp in exactly the order, and with exactly the
+ * contents and results, that llct_raster_draw of each in turn on one thread gives; its records
+ * carry `kernel` (llct_fp_set_kernel), whatever fp's kernel is at the flush. d's positions, uses
+ * and state are copied, and its context is set up (the pass's emulated depth taken as cleared on
+ * first use, as llct_raster_draw does) as it is queued; p is copied with the first, and nothing
+ * else may use fp or the pass's emulated buffers until the flush. Returns 1 queued, 0 not (without
+ * threads; a draw with no positions, not to be rasterized, of 64 primitives or more and not a mesh,
+ * or of 1,024 or more, or in another pass or model than those queued, or the queue full: flush,
+ * then draw it), -1 out of memory (not queued; the same). */
 #define LLCT_RASTER_QUEUE_MAX 1024 /* draws a queue holds at most */
 int llct_raster_queue(struct llct_raster *r, struct llct_fp *fp, const struct llct_pass *p,
 		      const struct llct_draw *d, uint32_t kernel);

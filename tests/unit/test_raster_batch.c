@@ -1,10 +1,10 @@
-/* test_raster_batch.c - small draws queued and rasterized together on the rasterizer's threads
+/* test_raster_batch.c - draws queued and rasterized together on the rasterizer's threads
  * (streams/raster_batch.c) give, record for record, result for result and depth for depth, what
- * one thread drawing them one by one gives: random runs of small draws (quads, slivers, clipped
- * and culled triangles, lines, points; depth, stencil and blending varied; buffers of one to
- * hundreds of lines; screen-mapped and interpolated sampled images; each its own kernel) with
- * big draws, forgotten depth and flushes at random among them, on 2 to 5 threads, with the
- * render caches on. */
+ * one thread drawing them one by one gives: random runs of draws (quads, slivers, meshes of up to
+ * 200 primitives, clipped and culled triangles, lines, points; depth, stencil and blending
+ * varied; buffers of one to hundreds of lines; screen-mapped and interpolated sampled images;
+ * each its own kernel) with big draws, meshes too big to queue, forgotten depth and flushes at
+ * random among them, on 2 to 5 threads, with the render caches on. */
 #include "check.h"
 #include "llct/raster.h"
 #include "takers.h"
@@ -53,7 +53,7 @@ static struct llct_pass pass(struct llct_zbuf *z)
 /* One draw of the random run: its state, vertices and uses, and whether it is big. */
 struct gen {
 	struct llct_draw d;
-	float v[3 * 64 * S];
+	float v[3 * 1100 * S];
 	struct llct_use u[4];
 	int forget; /* the depth's contents forgotten before it (a DONT_CARE load) */
 };
@@ -94,8 +94,15 @@ static void make(struct gen *g, uint64_t *s, int i)
 		      : kind == 9 ? LLCT_PRIM_POINTS
 				  : LLCT_PRIM_TRIANGLES;
 	uint32_t per = kind == 8 ? 2 : kind == 9 ? 1 : 3;
-	int big = i % 97 == 50; /* a full-screen pass now and then: alone on the threads */
-	uint32_t prims = big ? 2 : 1 + (uint32_t)(test_rand(s) % (kind < 2 ? 60 : 6));
+	int big = i % 97 == 50;   /* a full-screen pass now and then */
+	int alone = i % 89 == 40; /* a mesh too big to queue: on the threads alone (or not) */
+	uint32_t prims = big     ? 2
+			 : alone ? 1100
+				 : 1 + (uint32_t)(test_rand(s) % (kind < 2   ? 60
+								  : kind < 3 ? 200
+									     : 6));
+	if (alone)
+		kind = 0, st.topology = LLCT_PRIM_TRIANGLES, per = 3;
 	float cx = rnd(s, -1.2f, 1.2f), cy = rnd(s, -1.2f, 1.2f), r = rnd(s, 0.02f, 0.5f);
 	for (uint32_t k = 0; k < prims * per; k++) {
 		float *x = g->v + S * k;
@@ -177,8 +184,9 @@ static void draw_all(uint64_t seed, unsigned threads, struct outcome *o)
 	CHECK_EQ(llct_fp_create(&cfg, collect, &o->run, &fp), LLCT_OK);
 	struct llct_raster *r = llct_raster_create();
 	llct_raster_set_threads(r, threads);
-	if (threads > 2)
-		llct_raster_set_mesh(r, 40);
+	if (threads > 2) /* meshes queued (on 2, those of 64 primitives or more are not), and the
+			    mesh too big to queue sent to the threads alone */
+		llct_raster_set_mesh(r, threads == 4 ? 1 : 40);
 	o->z = llct_zbuf_create(W, H, 1, 24, 8);
 	llct_zbuf_clear(o->z, 0, 0, W, H, 1, 1.0f, 1, 0);
 	struct llct_pass p = pass(o->z);
