@@ -730,10 +730,16 @@ void raster_prepare(struct ctx *c, const struct llct_pass *p, const struct llct_
 	res->primitives = d->n_vertices / vertices_a_primitive(st);
 }
 
+void raster_release_maps(struct ctx *c)
+{
+	for (uint32_t i = 0; i < c->n_tex; i++)
+		free(c->tex_mips[i]), c->tex_mips[i] = NULL;
+}
+
 void raster_release(struct ctx *c)
 {
-	for (uint32_t i = 0; c && i < c->n_tex; i++)
-		free(c->tex_mips[i]);
+	if (c)
+		raster_release_maps(c);
 	free(c);
 }
 

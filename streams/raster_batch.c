@@ -12,10 +12,16 @@
 #include <string.h>
 
 /* A queued draw: its own copy of the draw, its context, the kernel its records carry (each
- * allocated apart: the context points at the copy's state and at res). */
+ * allocated apart: the context points at the copy's state and at res). Its memory is kept from
+ * flush to flush for the next draw queued in its place: freed, a queue's worth of copies went
+ * back to the system at each flush and each page was faulted in again (a fifth of the expansion
+ * thread's time on Neverball). */
 struct queued {
 	struct llct_draw d;
 	struct ctx *c;
+	float *pos; /* d.pos's room, pos_cap floats; uses likewise */
+	struct llct_use *uses;
+	size_t pos_cap, uses_cap;
 	uint32_t kernel;
 	uint64_t first;   /* its first primitive's place among the queue's */
 	uint32_t n_prims; /* its primitives */
@@ -25,8 +31,8 @@ struct queued {
 struct raster_queue {
 	struct llct_fp *fp;    /* the model the batch's records go to */
 	struct llct_pass pass; /* the pass every queued draw is in (their contexts point here) */
-	struct queued **v;
-	size_t n, cap;
+	struct queued **v;     /* v[0..made) allocated, v[0..n) queued */
+	size_t n, made, cap;
 	uint64_t *counts; /* per lane, per draw: covered and passed samples (2 a draw) */
 	size_t counts_cap;
 	uint64_t queued, batches; /* draws queued, flushes on the lanes, so far */
@@ -91,15 +97,12 @@ void raster_buffers(struct ctx *c, const struct llct_draw *d)
 #define MAX_USES 16000
 #define MAX_FLOATS ((size_t)1 << 22)
 
-static void queue_free(struct raster_queue *q)
+/* The queue emptied (its draws' rooms kept). */
+static void queue_empty(struct raster_queue *q)
 {
 	q->prims = 0, q->floats = 0;
-	for (size_t i = 0; i < q->n; i++) {
-		raster_release(q->v[i]->c);
-		free((void *)q->v[i]->d.pos);
-		free((void *)q->v[i]->d.uses);
-		free(q->v[i]);
-	}
+	for (size_t i = 0; i < q->n; i++)
+		raster_release_maps(q->v[i]->c);
 	q->n = 0;
 }
 
@@ -114,24 +117,58 @@ size_t llct_raster_queued(const struct llct_raster *r)
 	return r->q ? r->q->n : 0;
 }
 
-/* d's copy in q's next slot (room made by the caller): 0, or -1 out of memory. */
+/* Room for n items of size at *p (*cap of them now): 0, or -1 out of memory (*p kept). */
+static int room(void **p, size_t *cap, size_t n, size_t size)
+{
+	if (n <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : 64;
+	while (c < n)
+		c *= 2;
+	void *np = realloc(*p, c * size);
+	if (!np)
+		return -1;
+	*p = np, *cap = c;
+	return 0;
+}
+
+/* d copied into e (its rooms grown as needed): 0, or -1 out of memory. */
 static int copy_draw(struct queued *e, const struct llct_draw *d)
 {
-	memset(e, 0, sizeof(*e));
-	e->d = *d;
 	size_t np = (size_t)d->n_vertices * (d->stride >= 4 ? d->stride : 4);
-	float *pos = malloc(np * sizeof(*pos));
-	struct llct_use *uses = d->n_uses ? malloc(d->n_uses * sizeof(*uses)) : NULL;
-	if (!pos || (d->n_uses && !uses)) {
-		free(pos);
-		free(uses);
+	if (room((void **)&e->pos, &e->pos_cap, np, sizeof(*e->pos)) ||
+	    room((void **)&e->uses, &e->uses_cap, d->n_uses, sizeof(*e->uses)))
 		return -1;
-	}
-	memcpy(pos, d->pos, np * sizeof(*pos));
+	memcpy(e->pos, d->pos, np * sizeof(*e->pos));
 	if (d->n_uses)
-		memcpy(uses, d->uses, d->n_uses * sizeof(*uses));
-	e->d.pos = pos, e->d.uses = uses;
+		memcpy(e->uses, d->uses, d->n_uses * sizeof(*e->uses));
+	e->d = *d;
+	e->d.pos = e->pos, e->d.uses = e->uses;
+	memset(&e->res, 0, sizeof(e->res));
 	return 0;
+}
+
+/* The queue's next draw's place, made or kept from before: NULL out of memory. */
+static struct queued *next_slot(struct raster_queue *q)
+{
+	if (q->n < q->made)
+		return q->v[q->n];
+	if (q->made == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 64;
+		struct queued **nv = realloc(q->v, cap * sizeof(*nv));
+		if (!nv)
+			return NULL;
+		q->v = nv, q->cap = cap;
+	}
+	struct queued *e = calloc(1, sizeof(*e));
+	struct ctx *c = e ? malloc(sizeof(*c)) : NULL;
+	if (!c) {
+		free(e);
+		return NULL;
+	}
+	e->c = c;
+	q->v[q->made++] = e;
+	return e;
 }
 
 int llct_raster_queue(struct llct_raster *r, struct llct_fp *fp, const struct llct_pass *p,
@@ -152,23 +189,13 @@ int llct_raster_queue(struct llct_raster *r, struct llct_fp *fp, const struct ll
 		return 0;
 	if (!q && !(q = r->q = calloc(1, sizeof(*q))))
 		return -1;
-	if (q->n == q->cap) {
-		size_t cap = q->cap ? 2 * q->cap : 64;
-		struct queued **nv = realloc(q->v, cap * sizeof(*nv));
-		if (!nv)
-			return -1;
-		q->v = nv, q->cap = cap;
-	}
-	struct queued *e = malloc(sizeof(*e));
-	struct ctx *c = calloc(1, sizeof(*c));
-	if (!e || !c || copy_draw(e, d)) {
-		free(e), free(c);
+	struct queued *e = next_slot(q);
+	if (!e || copy_draw(e, d))
 		return -1;
-	}
-	q->v[q->n] = e;
 	if (!q->n)
 		q->fp = fp, q->pass = *p;
-	e->c = c;
+	struct ctx *c = e->c;
+	memset(c, 0, sizeof(*c));
 	e->kernel = kernel;
 	e->first = q->prims, e->n_prims = prims;
 	q->prims += prims, q->floats += floats;
@@ -309,7 +336,7 @@ int llct_raster_flush(struct llct_raster *r, llct_raster_done_fn done, void *ud)
 	for (size_t i = 0; i < q->n; i++)
 		if (done)
 			done(ud, i, &q->v[i]->res);
-	queue_free(q);
+	queue_empty(q);
 	return rc == -2 ? -1 : 0;
 }
 
@@ -317,7 +344,13 @@ void raster_queue_destroy(struct raster_queue *q)
 {
 	if (!q)
 		return;
-	queue_free(q);
+	queue_empty(q);
+	for (size_t i = 0; i < q->made; i++) {
+		free(q->v[i]->c);
+		free(q->v[i]->pos);
+		free(q->v[i]->uses);
+		free(q->v[i]);
+	}
 	free(q->v);
 	free(q->counts);
 	free(q);

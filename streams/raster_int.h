@@ -319,9 +319,11 @@ double raster_spin_s(const struct llct_raster *r);
 
 /* raster.c, for raster_batch.c: a draw's context set up (raster_prepare: c->fp, st, res and
  * line set; the pass's emulated depth's first use and the sampled images' maps, whose mips
- * raster_release frees with c); its primitives rasterized (or set up). */
+ * raster_release frees with c, raster_release_maps alone); its primitives rasterized (or set
+ * up). */
 void raster_prepare(struct ctx *c, const struct llct_pass *p, const struct llct_draw *d);
 void raster_release(struct ctx *c);
+void raster_release_maps(struct ctx *c); /* the mips alone (c kept) */
 void raster_primitives(struct ctx *c, const struct llct_draw *d);
 /* Primitive k of d: rasterized, or set up into c->bin (a lane's list). */
 void raster_primitive(struct ctx *c, const struct llct_draw *d, uint32_t k);
