@@ -285,15 +285,16 @@ static void batch_lane(struct ctx *c, const void *arg)
 	}
 }
 
-/* The batch on the lanes: 0, -1 when no thread could start (nothing done), -2 out of memory
- * (records lost). Each draw's counts added up over the lanes. */
+/* The batch on the lanes: 0, -1 when no thread could start or there is no room for the lanes'
+ * counts (nothing done: the caller draws them on its own thread, which needs no memory), -2 out
+ * of memory on the lanes (records lost). Each draw's counts added up over the lanes. */
 static int on_lanes(struct llct_raster *r, struct raster_queue *q)
 {
 	size_t need = 2 * q->n * RASTER_MAX_LANES;
 	if (need > q->counts_cap) {
 		uint64_t *nc = realloc(q->counts, need * sizeof(*nc));
 		if (!nc)
-			return -2;
+			return -1;
 		q->counts = nc, q->counts_cap = need;
 	}
 	memset(q->counts, 0, need * sizeof(*q->counts));
