@@ -80,64 +80,63 @@ static int binding_kind(VkDescriptorType t)
 	}
 }
 
-/* Does the pipeline's SPIR-V use the binding slot k of set index s belongs to? */
-static int slot_used(const struct pipe *p, const struct dset *ds, int s, uint32_t k)
+/* Does the pipeline's SPIR-V use binding b (the layout's b-th) of set index s? Bindings
+ * numbered 64 or more are not in its mask: taken as used. */
+static int binding_used(const struct pipe *p, const struct dset *ds, int s, uint32_t b)
 {
-	if (!p)
-		return 1;
-	for (uint32_t b = 0; b < ds->n_bindings; b++)
-		if (k >= ds->first[b] && k < ds->first[b] + ds->count[b])
-			return ds->binding[b] >= 64 || (p->used[s] >> ds->binding[b] & 1);
-	return 1;
+	return !p || ds->binding[b] >= 64 || (p->used[s] >> ds->binding[b] & 1);
 }
 
-/* The binding number slot k of a set belongs to. */
-static uint32_t binding_of(const struct dset *ds, uint32_t k)
+/* A sampled, storage or input-attachment image at slot sl of binding number bn of set index s. */
+static void image_use(struct capture_device *c, const struct pipe *p, int compute, int s,
+		      uint32_t bn, const struct slot *sl, int kind)
 {
-	for (uint32_t b = 0; b < ds->n_bindings; b++)
-		if (k >= ds->first[b] && k < ds->first[b] + ds->count[b])
-			return ds->binding[b];
-	return UINT32_MAX;
+	uint32_t mip, layer;
+	struct img *im = capture_view_image(c->tr, sl->handle, &mip, &layer);
+	struct llct_use *u = im ? new_use(c) : NULL;
+	if (!u)
+		return;
+	*u = (struct llct_use){.kind = LLCT_USE_IMAGE,
+			       .binding = kind,
+			       .s = im->s,
+			       .mip = mip,
+			       .layer = layer,
+			       .layers = capture_view_layers(c->tr, sl->handle),
+			       .slot = -1};
+	for (uint32_t j = 0; p && !compute && j < p->fs.n_tex; j++)
+		if (p->fs.tex[j].set == (uint32_t)s && p->fs.tex[j].binding == bn) {
+			u->slot = (int)p->fs.tex[j].slot;
+			u->c0 = (uint8_t)p->fs.tex[j].c0;
+			u->c1 = (uint8_t)p->fs.tex[j].c1;
+		}
 }
 
-/* The descriptors bound at a bind point that the pipeline's shaders use, in set and slot order;
- * sampled images the fragment shader samples at an input the shadow captures say where. */
+/* The descriptors bound at a bind point that the pipeline's shaders use, in set and slot order
+ * (a set's slots are its layout's bindings' in turn, so a binding the shaders do not use is
+ * passed over whole); sampled images the fragment shader samples at an input the shadow
+ * captures say where. */
 static void bound_uses(struct capture_device *c, const struct pipe *p, int compute)
 {
 	for (int s = 0; s < 8; s++) {
 		struct dset *ds = capture_hmap_get(&c->ps->sets, c->walk->cur_set[compute][s]);
-		for (uint32_t k = 0; ds && k < ds->n; k++) {
-			const struct slot *sl = &ds->slot[k];
-			int kind = binding_kind(sl->type);
-			struct llct_binding_traffic t;
-			llct_binding_traffic(kind, compute, &t);
-			if (!t.counted || !slot_used(p, ds, s, k))
+		for (uint32_t b = 0; ds && b < ds->n_bindings; b++) {
+			if (!binding_used(p, ds, s, b))
 				continue;
-			if (kind == LLCT_BIND_SAMPLED_IMAGE || kind == LLCT_BIND_STORAGE_IMAGE ||
-			    kind == LLCT_BIND_INPUT_ATTACHMENT) {
-				uint32_t mip, layer;
-				struct img *im =
-				    capture_view_image(c->tr, sl->handle, &mip, &layer);
-				struct llct_use *u = im ? new_use(c) : NULL;
-				if (u)
-					*u = (struct llct_use){
-					    .kind = LLCT_USE_IMAGE,
-					    .binding = kind,
-					    .s = im->s,
-					    .mip = mip,
-					    .layer = layer,
-					    .layers = capture_view_layers(c->tr, sl->handle),
-					    .slot = -1};
-				uint32_t bn = binding_of(ds, k);
-				for (uint32_t j = 0; u && p && !compute && j < p->fs.n_tex; j++)
-					if (p->fs.tex[j].set == (uint32_t)s &&
-					    p->fs.tex[j].binding == bn) {
-						u->slot = (int)p->fs.tex[j].slot;
-						u->c0 = (uint8_t)p->fs.tex[j].c0;
-						u->c1 = (uint8_t)p->fs.tex[j].c1;
-					}
-			} else {
-				range_use(c, kind, sl->handle, sl->offset, sl->range, 0, 0, 0);
+			uint32_t end = ds->first[b] + ds->count[b];
+			for (uint32_t k = ds->first[b]; k < end && k < ds->n; k++) {
+				const struct slot *sl = &ds->slot[k];
+				int kind = binding_kind(sl->type);
+				struct llct_binding_traffic t;
+				llct_binding_traffic(kind, compute, &t);
+				if (!t.counted)
+					continue;
+				if (kind == LLCT_BIND_SAMPLED_IMAGE ||
+				    kind == LLCT_BIND_STORAGE_IMAGE ||
+				    kind == LLCT_BIND_INPUT_ATTACHMENT)
+					image_use(c, p, compute, s, ds->binding[b], sl, kind);
+				else
+					range_use(c, kind, sl->handle, sl->offset, sl->range, 0, 0,
+						  0);
 			}
 		}
 	}
