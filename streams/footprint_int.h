@@ -44,6 +44,22 @@ void llct_fp_miss(struct llct_fp *fp, rc_line *e, uint64_t line_addr, int stream
  * asked of the sink, else the model's own buffer is used. */
 void llct_fp_refill(struct llct_fp *fp);
 
+/* Room in the model's buffer for records written in place (at least one: a full buffer is
+ * handed on first), and how many; llct_fp_filled then says how many were written (the
+ * caller's own copies: not counted as the model's emitted). */
+static inline struct llct_record *llct_fp_room(struct llct_fp *fp, size_t *room)
+{
+	if (fp->n == fp->cap)
+		llct_fp_refill(fp);
+	*room = fp->cap - fp->n;
+	return fp->buf + fp->n;
+}
+
+static inline void llct_fp_filled(struct llct_fp *fp, size_t n)
+{
+	fp->n += n;
+}
+
 /* A record of SM sm's access to a line, as the model's buffer takes them (not cached). */
 static inline void llct_fp_out(struct llct_fp *fp, uint64_t line_addr, int stream, int op,
 			       uint32_t sm)

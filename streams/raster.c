@@ -764,7 +764,8 @@ int llct_raster_draw(struct llct_raster *r, struct llct_fp *fp, const struct llc
 	int rc = -1; /* -1: one thread does it */
 	if (own_lanes(r, c, d)) {
 		if (!r->pool)
-			r->pool = raster_pool_create(r->threads, raster_spin_s(r), r->batch);
+			r->pool =
+			    raster_pool_create(r->threads, raster_spin_s(r), r->batch, r->copy_min);
 		if (r->pool)
 			rc = raster_pool_run(r->pool, c, lanes_setup, lanes_tiles, d);
 	}

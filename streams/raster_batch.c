@@ -299,7 +299,7 @@ static int on_lanes(struct llct_raster *r, struct raster_queue *q)
 	}
 	memset(q->counts, 0, need * sizeof(*q->counts));
 	if (!r->pool)
-		r->pool = raster_pool_create(r->threads, raster_spin_s(r), r->batch);
+		r->pool = raster_pool_create(r->threads, raster_spin_s(r), r->batch, r->copy_min);
 	if (!r->pool)
 		return -1;
 	struct llct_draw_result sum = {0}; /* raster_pool_run's own sum, not used */

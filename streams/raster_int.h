@@ -311,6 +311,7 @@ struct llct_raster {
 	uint32_t mesh;            /* a draw of this many primitives too (0: none) */
 	int32_t spin_us;          /* the threads' spin before they sleep (< 0: from the cores) */
 	int batch;                /* the threads under SCHED_BATCH */
+	uint32_t copy_min;        /* the lanes copy a draw's merged records from this many */
 	struct raster_pool *pool; /* made with the first big draw */
 	struct raster_queue *q;   /* small draws queued for the lanes (raster_batch.c) */
 };
@@ -354,7 +355,12 @@ struct raster_pool;
 #define RASTER_LANES_MIN_PIXELS 1024
 /* spin_s: seconds a thread with nothing to do spins for more before it sleeps (0: never);
  * batch: the threads under SCHED_BATCH (llct_thread_batch). */
-struct raster_pool *raster_pool_create(unsigned lanes, double spin_s, int batch);
+/* copy_min: a run's merged records are copied by the lanes, room by room, where the room takes
+ * this many or more (0: never; else on the caller's thread). */
+struct raster_pool *raster_pool_create(unsigned lanes, double spin_s, int batch, size_t copy_min);
+/* The default copy_min (llct_raster_set_copy_min): waking the lanes' threads costs about what
+ * copying that many records on one does. */
+#define RASTER_COPY_MIN 32768
 void raster_pool_destroy(struct raster_pool *p);
 int raster_pool_run(struct raster_pool *p, struct ctx *c,
 		    void (*setup)(struct ctx *c, const void *arg),

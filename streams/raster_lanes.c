@@ -4,6 +4,7 @@
  * footprint model over those SMs' render caches (llct_fp_lane_*); the lanes' records are merged
  * back into exactly the order one thread makes them: each lane marks where each (primitive, tile)
  * of its own starts, and the marks of all lanes interleave by that key. */
+#include "footprint_int.h"
 #include "llct/llct.h"
 #include "raster_int.h"
 
@@ -62,6 +63,18 @@ struct raster_pool {
 	 * is counted by a later take. */
 	_Atomic uint64_t workers_ns, lanes_ns;
 	double spin_cpu;
+	/* The merge's plan when the lanes copy it (merge_on_lanes): the lanes' record runs in one
+	 * thread's order, each with its place among the run's records, and the copy run's part of
+	 * them: records [copy_lo, copy_lo + copy_n) into copy_to. */
+	struct piece {
+		const struct llct_record *from;
+		size_t at, n;
+	} * pieces;
+	size_t n_pieces, cap_pieces;
+	struct llct_record *copy_to;
+	size_t copy_lo, copy_n;
+	size_t
+	    copy_min; /* the least records a copy run takes (0: none; llct_raster_set_copy_min) */
 	struct raster_bin bins[RASTER_MAX_LANES];
 	struct raster_lane lane[RASTER_MAX_LANES];
 };
@@ -270,7 +283,7 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-struct raster_pool *raster_pool_create(unsigned n, double spin_s, int batch)
+struct raster_pool *raster_pool_create(unsigned n, double spin_s, int batch, size_t copy_min)
 {
 	struct raster_pool *p = aligned_alloc(_Alignof(struct raster_pool), sizeof(*p));
 	if (!p)
@@ -279,6 +292,7 @@ struct raster_pool *raster_pool_create(unsigned n, double spin_s, int batch)
 	p->threads = n < RASTER_MAX_LANES ? n : RASTER_MAX_LANES;
 	p->spin = spin_s;
 	p->batch = batch;
+	p->copy_min = copy_min;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->go, NULL);
 	pthread_cond_init(&p->done, NULL);
@@ -305,17 +319,20 @@ void raster_pool_destroy(struct raster_pool *p)
 		free(p->bins[k].v);
 		free(p->bins[k].lanes);
 	}
+	free(p->pieces);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->go);
 	pthread_cond_destroy(&p->done);
 	free(p);
 }
 
-/* The lanes' records into c's model, in one thread's order: repeatedly the lane whose next
- * (primitive, tile) comes first gives its tiles' records up to the next that another lane's
- * next comes before (keys are a lane's alone, and in order within it), in one piece: a lane's
- * tiles in a row are its records in a row. */
-static void merge(struct raster_pool *p, struct llct_fp *fp)
+/* The lanes' records in one thread's order, a run at a time to put(p, fp, from, n): repeatedly
+ * the lane whose next (primitive, tile) comes first gives its tiles' records up to the next that
+ * another lane's next comes before (keys are a lane's alone, and in order within it), in one
+ * piece: a lane's tiles in a row are its records in a row. 0, or -1 when put fails. */
+static int merge(struct raster_pool *p, struct llct_fp *fp,
+		 int (*put)(struct raster_pool *p, struct llct_fp *fp,
+			    const struct llct_record *from, size_t n))
 {
 	size_t next[RASTER_MAX_LANES] = {0};
 	for (;;) {
@@ -332,15 +349,107 @@ static void merge(struct raster_pool *p, struct llct_fp *fp)
 				second = key;
 		}
 		if (best == p->n)
-			return;
+			return 0;
 		const struct raster_lane *l = &p->lane[best];
 		size_t i = next[best], j = i + 1;
 		while (j < l->segs.n && l->segs.v[j].key < second)
 			j++;
 		next[best] = j;
 		size_t end = j < l->segs.n ? l->segs.v[j].at : l->n;
-		llct_fp_put(fp, l->recs + l->segs.v[i].at, end - l->segs.v[i].at);
+		if (put(p, fp, l->recs + l->segs.v[i].at, end - l->segs.v[i].at))
+			return -1;
 	}
+}
+
+/* merge's put: the run copied into the model now. */
+static int put_now(struct raster_pool *p, struct llct_fp *fp, const struct llct_record *from,
+		   size_t n)
+{
+	(void)p;
+	llct_fp_put(fp, from, n);
+	return 0;
+}
+
+/* merge's put: the run added to the plan. */
+static int put_plan(struct raster_pool *p, struct llct_fp *fp, const struct llct_record *from,
+		    size_t n)
+{
+	(void)fp;
+	if (!n)
+		return 0;
+	if (p->n_pieces == p->cap_pieces) {
+		size_t cap = p->cap_pieces ? 2 * p->cap_pieces : 1024;
+		struct piece *v = realloc(p->pieces, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		p->pieces = v, p->cap_pieces = cap;
+	}
+	size_t at = p->n_pieces ? p->pieces[p->n_pieces - 1].at + p->pieces[p->n_pieces - 1].n : 0;
+	p->pieces[p->n_pieces++] = (struct piece){from, at, n};
+	return 0;
+}
+
+/* The plan's records [lo, hi) copied to `to` (record lo's place). */
+static void copy_plan(const struct raster_pool *p, size_t lo, size_t hi, struct llct_record *to)
+{
+	size_t a = 0, b = p->n_pieces; /* the piece holding record lo: the last with at <= lo */
+	while (b - a > 1) {
+		size_t m = (a + b) / 2;
+		if (p->pieces[m].at <= lo)
+			a = m;
+		else
+			b = m;
+	}
+	for (size_t i = a, at = lo; at < hi; i++) {
+		const struct piece *e = &p->pieces[i];
+		size_t off = at - e->at, n = e->n - off < hi - at ? e->n - off : hi - at;
+		memcpy(to + (at - lo), e->from + off, n * sizeof(*to));
+		at += n;
+	}
+}
+
+static void copy_setup(struct ctx *c, const void *arg)
+{
+	(void)c, (void)arg;
+}
+
+/* A lane's share of the copy run: its slice of the part, by record count. */
+static void copy_job(struct ctx *c, const void *arg)
+{
+	const struct raster_pool *p = arg;
+	size_t n = p->copy_n, k = (size_t)c->lane, lanes = p->n;
+	size_t lo = n * k / lanes, hi = n * (k + 1) / lanes;
+	copy_plan(p, p->copy_lo + lo, p->copy_lo + hi, p->copy_to + lo);
+}
+
+static void post_run(struct raster_pool *p, unsigned n,
+		     void (*setup)(struct ctx *c, const void *arg),
+		     void (*job)(struct ctx *c, const void *arg), const void *arg);
+
+/* The lanes' records into fp in one thread's order (merge's), copied by the lanes: the plan
+ * made, then the model's room filled by a copy run over the lanes, room by room (a small room,
+ * or what is left of the plan when small, on the caller's thread). -1 when the plan cannot be
+ * made (nothing was copied). */
+static int merge_on_lanes(struct raster_pool *p, struct llct_fp *fp)
+{
+	p->n_pieces = 0;
+	if (merge(p, fp, put_plan))
+		return -1;
+	size_t total =
+	    p->n_pieces ? p->pieces[p->n_pieces - 1].at + p->pieces[p->n_pieces - 1].n : 0;
+	for (size_t done = 0; done < total;) {
+		size_t room;
+		struct llct_record *to = llct_fp_room(fp, &room);
+		size_t n = total - done < room ? total - done : room;
+		p->copy_to = to, p->copy_lo = done, p->copy_n = n;
+		if (n >= p->copy_min)
+			post_run(p, p->n, copy_setup, copy_job, p);
+		else
+			copy_plan(p, done, done + n, p->copy_to);
+		llct_fp_filled(fp, n);
+		done += n;
+	}
+	return 0;
 }
 
 int raster_pool_run(struct raster_pool *p, struct ctx *c,
@@ -386,6 +495,31 @@ int raster_pool_run(struct raster_pool *p, struct ctx *c,
 		p->bins[k].n = 0;
 		p->bins[k].oom = 0;
 	}
+	post_run(p, n, setup, job, arg);
+	int oom = 0;
+	for (unsigned k = 0; k < n; k++) {
+		struct raster_lane *l = &p->lane[k];
+		llct_fp_lane_end(l->fp, c->fp);
+		oom |= l->oom | l->segs.oom | p->bins[k].oom;
+		c->res->covered += l->res.covered;
+		c->res->passed += l->res.passed;
+	}
+	if (!oom) {
+		size_t total = 0;
+		for (unsigned k = 0; k < n; k++)
+			total += p->lane[k].n;
+		if (!p->copy_min || total < p->copy_min || merge_on_lanes(p, c->fp))
+			merge(p, c->fp, put_now);
+	}
+	return oom ? -2 : 0;
+}
+
+/* A run of n lanes posted (setup on every lane, then job on every lane) and taken part in by
+ * the caller until its last lane is done. */
+static void post_run(struct raster_pool *p, unsigned n,
+		     void (*setup)(struct ctx *c, const void *arg),
+		     void (*job)(struct ctx *c, const void *arg), const void *arg)
+{
 	pthread_mutex_lock(&p->mu);
 	uint64_t gen = ++p->gen;
 	p->n = n;
@@ -402,15 +536,4 @@ int raster_pool_run(struct raster_pool *p, struct ctx *c,
 	if (wake)
 		pthread_cond_signal(&p->go);
 	run_lanes(p, gen, 0);
-	int oom = 0;
-	for (unsigned k = 0; k < n; k++) {
-		struct raster_lane *l = &p->lane[k];
-		llct_fp_lane_end(l->fp, c->fp);
-		oom |= l->oom | l->segs.oom | p->bins[k].oom;
-		c->res->covered += l->res.covered;
-		c->res->passed += l->res.passed;
-	}
-	if (!oom)
-		merge(p, c->fp);
-	return oom ? -2 : 0;
 }

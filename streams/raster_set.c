@@ -1,5 +1,6 @@
 /* raster_set.c - the rasterizer's object and how it is set to draw (include/llct/raster.h):
- * its threads, the meshes sent to them, their spin between draws, and the CPU they took. */
+ * its threads, the meshes sent to them, their spin between draws, who copies their records, and
+ * the CPU they took. */
 #include "raster_int.h"
 
 #include <stdlib.h>
@@ -9,7 +10,7 @@ struct llct_raster *llct_raster_create(void)
 {
 	struct llct_raster *r = calloc(1, sizeof(struct llct_raster));
 	if (r)
-		r->threads = 1, r->spin_us = -1;
+		r->threads = 1, r->spin_us = -1, r->copy_min = RASTER_COPY_MIN;
 	return r;
 }
 
@@ -40,6 +41,15 @@ void llct_raster_set_spin(struct llct_raster *r, int32_t us)
 		r->pool = NULL;
 	}
 	r->spin_us = us;
+}
+
+void llct_raster_set_copy_min(struct llct_raster *r, uint32_t n)
+{
+	if (n != r->copy_min) { /* the pool's, set as it is made */
+		raster_pool_destroy(r->pool);
+		r->pool = NULL;
+	}
+	r->copy_min = n;
 }
 
 void llct_raster_set_batch(struct llct_raster *r, int on)

@@ -54,6 +54,12 @@ void llct_raster_set_mesh(struct llct_raster *r, uint32_t n);
  * machine, as much as a small mesh's rasterizing. Negative (the default): 50 where the machine
  * has a core more than the threads, else 0 (never). */
 void llct_raster_set_spin(struct llct_raster *r, int32_t us);
+/* With threads, the lanes' records of a draw (or of a queue's flush) are put in one thread's
+ * order and copied into the model by the lanes together, a room of the model's sink at a time,
+ * where the room takes n records or more (smaller ones, and all with n = 0, on the caller's
+ * thread) [32,768: the copy of that many costs about what waking the threads does]. The records
+ * are the same either way. */
+void llct_raster_set_copy_min(struct llct_raster *r, uint32_t n);
 /* Whether r's threads (not the caller) run under SCHED_BATCH (llct_thread_batch): 1, or 0,
  * the default (the policy of the thread that made them). */
 void llct_raster_set_batch(struct llct_raster *r, int on);

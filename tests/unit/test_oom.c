@@ -264,6 +264,7 @@ static int op_raster(void)
 		return 0; /* failed cleanly */
 	}
 	llct_raster_set_threads(r, 2);
+	llct_raster_set_copy_min(r, 1); /* the lanes' copy's plan, which can fail too */
 	llct_zbuf_clear(z, 0, 0, WH, WH, 1, 1.0f, 0, 0);
 	struct llct_pass p = {.x1 = WH, .y1 = WH, .n = 2};
 	p.att[0] = (struct llct_attachment){.s = cs, .role = LLCT_ROLE_COLOR, .slot = 0};

@@ -635,6 +635,8 @@ static void lanes_case(int small, uint32_t samples)
 			struct llct_raster *r = llct_raster_create();
 			llct_raster_set_threads(r, th[t]);
 			llct_raster_set_mesh(r, small ? 1 : 0);
+			if (th[t] == 2) /* the merged records copied by the lanes */
+				llct_raster_set_copy_min(r, 1);
 			if (th[t] >
 			    2) /* spinning between draws and steps (more threads than cores) */
 				llct_raster_set_spin(r, 20);

@@ -187,6 +187,9 @@ static void draw_all(uint64_t seed, unsigned threads, struct outcome *o)
 	if (threads > 2) /* meshes queued (on 2, those of 64 primitives or more are not), and the
 			    mesh too big to queue sent to the threads alone */
 		llct_raster_set_mesh(r, threads == 4 ? 1 : 40);
+	if (threads == 3 || threads == 4) /* the merged records copied by the lanes, room by room
+					     (the model's own rooms are 4,096 records) */
+		llct_raster_set_copy_min(r, threads == 3 ? 1 : 1000);
 	o->z = llct_zbuf_create(W, H, 1, 24, 8);
 	llct_zbuf_clear(o->z, 0, 0, W, H, 1, 1.0f, 1, 0);
 	struct llct_pass p = pass(o->z);

@@ -73,7 +73,7 @@ int main(void)
 	CHECK_EQ(llct_fp_create(&cfg, drop, NULL, &fp), LLCT_OK);
 	for (int batch = 0; batch <= 1; batch++)
 		for (unsigned threads = 2; threads <= 4; threads++) {
-			struct raster_pool *p = raster_pool_create(threads, 0, batch);
+			struct raster_pool *p = raster_pool_create(threads, 0, batch, 0);
 			CHECK(p != NULL);
 			for (int run = 0; run < 2; run++) {
 				static struct ctx c;
@@ -100,7 +100,7 @@ int main(void)
 		}
 	/* the account: runs until the caller worked a lane and waited for a thread's */
 	caller = pthread_self();
-	struct raster_pool *p = raster_pool_create(2, 0, 0);
+	struct raster_pool *p = raster_pool_create(2, 0, 0, 0);
 	CHECK(p != NULL);
 	int measured = 0;
 	for (int run = 0; run < 10 && !measured; run++) {
