@@ -158,6 +158,10 @@ struct dset {
 	uint32_t *binding; /* per layout binding: the binding number */
 	uint32_t *count;
 	uint32_t n_bindings;
+	/* Its binding numbers below 64, a bit each; ascending: all its bindings are below 64 and
+	 * in ascending order, so has's bits in turn are its bindings in slot order. */
+	uint64_t has;
+	int ascending;
 };
 
 /* What the layer tracks of a device's shader modules, pipelines, descriptor set layouts,

@@ -111,34 +111,46 @@ static void image_use(struct capture_device *c, const struct pipe *p, int comput
 		}
 }
 
+/* The uses of binding b (the layout's b-th) of set index s. */
+static void binding_uses(struct capture_device *c, const struct pipe *p, int compute, int s,
+			 const struct dset *ds, uint32_t b)
+{
+	uint32_t end = ds->first[b] + ds->count[b];
+	for (uint32_t k = ds->first[b]; k < end && k < ds->n; k++) {
+		const struct slot *sl = &ds->slot[k];
+		int kind = binding_kind(sl->type);
+		struct llct_binding_traffic t;
+		llct_binding_traffic(kind, compute, &t);
+		if (!t.counted)
+			continue;
+		if (kind == LLCT_BIND_SAMPLED_IMAGE || kind == LLCT_BIND_STORAGE_IMAGE ||
+		    kind == LLCT_BIND_INPUT_ATTACHMENT)
+			image_use(c, p, compute, s, ds->binding[b], sl, kind);
+		else
+			range_use(c, kind, sl->handle, sl->offset, sl->range, 0, 0, 0);
+	}
+}
+
 /* The descriptors bound at a bind point that the pipeline's shaders use, in set and slot order
  * (a set's slots are its layout's bindings' in turn, so a binding the shaders do not use is
- * passed over whole); sampled images the fragment shader samples at an input the shadow
+ * passed over whole: where the set's bindings ascend, by the bits of its bindings and the
+ * shaders' in common); sampled images the fragment shader samples at an input the shadow
  * captures say where. */
 static void bound_uses(struct capture_device *c, const struct pipe *p, int compute)
 {
 	for (int s = 0; s < 8; s++) {
 		struct dset *ds = capture_hmap_get(&c->ps->sets, c->walk->cur_set[compute][s]);
-		for (uint32_t b = 0; ds && b < ds->n_bindings; b++) {
-			if (!binding_used(p, ds, s, b))
-				continue;
-			uint32_t end = ds->first[b] + ds->count[b];
-			for (uint32_t k = ds->first[b]; k < end && k < ds->n; k++) {
-				const struct slot *sl = &ds->slot[k];
-				int kind = binding_kind(sl->type);
-				struct llct_binding_traffic t;
-				llct_binding_traffic(kind, compute, &t);
-				if (!t.counted)
-					continue;
-				if (kind == LLCT_BIND_SAMPLED_IMAGE ||
-				    kind == LLCT_BIND_STORAGE_IMAGE ||
-				    kind == LLCT_BIND_INPUT_ATTACHMENT)
-					image_use(c, p, compute, s, ds->binding[b], sl, kind);
-				else
-					range_use(c, kind, sl->handle, sl->offset, sl->range, 0, 0,
-						  0);
+		if (ds && ds->ascending) {
+			for (uint64_t m = ds->has & (p ? p->used[s] : ~0ull); m; m &= m - 1) {
+				uint64_t below = (m & -m) - 1; /* the bits below the lowest */
+				binding_uses(c, p, compute, s, ds,
+					     (uint32_t)__builtin_popcountll(ds->has & below));
 			}
+			continue;
 		}
+		for (uint32_t b = 0; ds && b < ds->n_bindings; b++)
+			if (binding_used(p, ds, s, b))
+				binding_uses(c, p, compute, s, ds, b);
 	}
 }
 

@@ -78,7 +78,13 @@ static struct dset *new_dset(const struct dlayout *l)
 		capture_free_dset(s);
 		return NULL;
 	}
+	s->ascending = 1;
 	for (uint32_t b = 0, at = 0; l && b < l->n; b++) {
+		uint32_t bn = l->b[b].binding;
+		if (bn >= 64 || (b && bn <= s->binding[b - 1]))
+			s->ascending = 0;
+		if (bn < 64)
+			s->has |= 1ull << bn;
 		s->first[b] = at;
 		s->binding[b] = l->b[b].binding;
 		s->count[b] = l->b[b].count < 64 ? l->b[b].count : 64;
