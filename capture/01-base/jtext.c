@@ -69,6 +69,12 @@ void capture_jtext_add(struct capture_jtext *t, const char *fmt, ...)
 	t->n += (size_t)k;
 }
 
+void capture_jtext_put(struct capture_jtext *t, const char *s, size_t n)
+{
+	if (room(t, n))
+		memcpy(t->s + t->n, s, n), t->n += n, t->s[t->n] = '\0';
+}
+
 void capture_jtext_str(struct capture_jtext *t, const char *s)
 {
 	capture_jtext_add(t, "\"");

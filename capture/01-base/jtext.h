@@ -18,6 +18,8 @@ void capture_jtext_init(struct capture_jtext *t);
 /* Appends printf-formatted text. */
 void capture_jtext_add(struct capture_jtext *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Appends the n bytes at s as they are (no formatting). */
+void capture_jtext_put(struct capture_jtext *t, const char *s, size_t n);
 /* Appends s as a JSON string: quoted, with quotes, backslashes and control characters escaped. */
 void capture_jtext_str(struct capture_jtext *t, const char *s);
 /* The text; {"error":"out of memory"} where a growth failed. Valid until the next call. */

@@ -2,7 +2,8 @@
  * threads (llct_raster_queue) keeps its row's text before and after the rasterizer's results,
  * its frame and its label until the queue is flushed; the flush fills in each result, and the
  * rows are then written in the order the draws were queued, as they would have been one by
- * one. */
+ * one. The rows' texts are kept end to end in one buffer, kept between flushes (no allocation
+ * a draw). */
 #include "core.h"
 #include "walk.h"
 
@@ -12,7 +13,9 @@
 
 struct capture_row {
 	uint32_t id, frame;
-	char *head, *tail, *label; /* the row's text before and after the results; the label */
+	/* the row's text before and after the results, and the label (SIZE_MAX: none): places
+	 * in the rows' text, with their lengths */
+	size_t head, tail, label, n_head, n_tail;
 	char pos_state[112];
 	int discards;
 	struct llct_draw_result r;
@@ -21,7 +24,28 @@ struct capture_row {
 struct capture_rows {
 	struct capture_row *v;
 	size_t n, cap;
+	char *text; /* the rows' texts, each with its NUL */
+	size_t n_text, cap_text;
 };
+
+/* s (n bytes and a NUL) added to the rows' text: its place, or SIZE_MAX out of memory. */
+static size_t text_add(struct capture_rows *q, const char *s, size_t n)
+{
+	if (q->n_text + n + 1 > q->cap_text) {
+		size_t cap = q->cap_text ? q->cap_text : 16384;
+		while (cap < q->n_text + n + 1)
+			cap *= 2;
+		char *t = realloc(q->text, cap);
+		if (!t)
+			return SIZE_MAX;
+		q->text = t, q->cap_text = cap;
+	}
+	size_t at = q->n_text;
+	memcpy(q->text + at, s, n);
+	q->text[at + n] = '\0';
+	q->n_text += n + 1;
+	return at;
+}
 
 void capture_draw_results(struct capture_jtext *t, const char *pos_state,
 			  const struct llct_draw_result *r, int discards)
@@ -53,11 +77,15 @@ int capture_rows_add(struct capture_device *c, uint32_t id, const char *head, co
 	}
 	struct capture_row *w = &q->v[q->n];
 	memset(w, 0, sizeof(*w));
-	w->head = strdup(head);
-	w->tail = strdup(tail);
-	w->label = c->out->label[0] ? strdup(c->out->label) : NULL;
-	if (!w->head || !w->tail || (c->out->label[0] && !w->label)) {
-		free(w->head), free(w->tail), free(w->label);
+	size_t mark = q->n_text;
+	w->n_head = strlen(head), w->n_tail = strlen(tail);
+	w->head = text_add(q, head, w->n_head);
+	w->tail = w->head == SIZE_MAX ? SIZE_MAX : text_add(q, tail, w->n_tail);
+	w->label = !c->out->label[0] || w->tail == SIZE_MAX
+		       ? SIZE_MAX
+		       : text_add(q, c->out->label, strlen(c->out->label));
+	if (w->tail == SIZE_MAX || (c->out->label[0] && w->label == SIZE_MAX)) {
+		q->n_text = mark;
 		return -1;
 	}
 	w->id = id, w->frame = c->frame, w->discards = discards;
@@ -72,7 +100,7 @@ void capture_rows_drop_last(struct capture_device *c)
 	if (!q || !q->n)
 		return;
 	q->n--;
-	free(q->v[q->n].head), free(q->v[q->n].tail), free(q->v[q->n].label);
+	q->n_text = q->v[q->n].head; /* its texts were the last added */
 }
 
 void capture_rows_result(struct capture_device *c, size_t i, const struct llct_draw_result *r)
@@ -89,24 +117,23 @@ void capture_rows_write(struct capture_device *c)
 		struct capture_row *w = &q->v[i];
 		struct capture_jtext t;
 		capture_jtext_init(&t);
-		capture_jtext_add(&t, "%s", w->head);
+		capture_jtext_put(&t, q->text + w->head, w->n_head);
 		capture_draw_results(&t, w->pos_state, &w->r, w->discards);
-		capture_jtext_add(&t, "%s", w->tail);
-		capture_kernel_row_of(c, w->id, w->frame, w->label, "draw", capture_jtext_get(&t));
+		capture_jtext_put(&t, q->text + w->tail, w->n_tail);
+		capture_kernel_row_of(c, w->id, w->frame,
+				      w->label == SIZE_MAX ? NULL : q->text + w->label, "draw",
+				      capture_jtext_get(&t));
 		capture_jtext_free(&t);
-		free(w->head), free(w->tail), free(w->label);
 	}
 	if (q)
-		q->n = 0;
+		q->n = q->n_text = 0;
 }
 
 void capture_rows_free(struct capture_device *c)
 {
 	struct capture_rows *q = c->walk->rows;
-	for (size_t i = 0; q && i < q->n; i++)
-		free(q->v[i].head), free(q->v[i].tail), free(q->v[i].label);
 	if (q)
-		free(q->v);
+		free(q->v), free(q->text);
 	free(q);
 	c->walk->rows = NULL;
 }

@@ -67,5 +67,12 @@ int main(void)
 	capture_jtext_str(&t, NULL);
 	CHECK(strcmp(capture_jtext_get(&t), "\"\"\"\"") == 0);
 	capture_jtext_free(&t);
+	/* put: bytes as they are (a '%' is not a conversion), growing past the stack buffer */
+	capture_jtext_put(&t, "50%s", 4);
+	CHECK(strcmp(capture_jtext_get(&t), "50%s") == 0 && t.n == 4);
+	capture_jtext_put(&t, fill, sizeof(fill) - 1);
+	CHECK(t.s != t.small && t.n == sizeof(fill) + 3 && t.s[t.n] == '\0');
+	CHECK(memcmp(t.s, "50%sxx", 6) == 0 && t.s[t.n - 1] == 'x');
+	capture_jtext_free(&t);
 	return check_done("test_jtext");
 }
