@@ -52,6 +52,27 @@ struct cmd *capture_record(struct capture_device *c, VkCommandBuffer cb, enum cm
 	return m;
 }
 
+struct cmd_pass *capture_record_pass(struct capture_device *c, VkCommandBuffer cb, struct cmd *m)
+{
+	struct cbuf *b = capture_hmap_get(&c->tr->cbufs, H(cb));
+	if (!b)
+		return NULL;
+	if (b->n_passes == b->cap_passes) {
+		size_t cap = b->cap_passes ? b->cap_passes * 2 : 8;
+		struct cmd_pass *p = realloc(b->passes, cap * sizeof(*p));
+		if (!p) {
+			cap_fail(c, "out of memory recording commands");
+			return NULL;
+		}
+		b->passes = p;
+		b->cap_passes = cap;
+	}
+	struct cmd_pass *ps = &b->passes[b->n_passes];
+	memset(ps, 0, sizeof(*ps));
+	m->u.pass = (uint32_t)b->n_passes++;
+	return ps;
+}
+
 /* The last expansion job any command buffer of this command pool waits for (0: none). */
 static uint64_t pool_pending(struct capture_device *c, uint64_t pool)
 {
@@ -100,7 +121,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_BeginCommandBuffer(VkCommandBuffer cb,
 	struct cbuf *b = capture_cbuf_of(c, cb);
 	async_wait_seq(c, b ? b->pending_seq : 0); /* queued for expansion: that first */
 	if (b) {
-		b->n = 0;
+		b->n = b->n_passes = 0;
 		b->copies = b->executes = 0;
 		capture_drop_pushed(c, b);
 		b->app_stats = b->app_occl = b->app_prims = b->app_xfb = b->multiview = 0;
@@ -136,7 +157,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandBuffer(VkCommandBuffer cb,
 		struct cbuf *b = capture_hmap_get(&c->tr->cbufs, H(cb));
 		async_wait_seq(c, b ? b->pending_seq : 0);
 		if (b) {
-			b->n = 0;
+			b->n = b->n_passes = 0;
 			b->copies = b->executes = 0;
 			capture_drop_pushed(c, b);
 		}
@@ -212,7 +233,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_ResetCommandPool(VkDevice device, VkCommandPo
 	for (size_t i = 0; i < c->tr->cbufs.cap; i++) {
 		struct cbuf *b = c->tr->cbufs.val[i];
 		if (b && b->cmd_pool == H(pool)) {
-			b->n = 0;
+			b->n = b->n_passes = 0;
 			b->copies = b->executes = 0;
 			capture_drop_pushed(c, b);
 		}
@@ -253,6 +274,7 @@ void capture_free_cbuf(void *p)
 {
 	struct cbuf *b = p;
 	free(b->cmds);
+	free(b->passes);
 	free(b->cnt.res);
 	free(b->xfbq.res);
 	free(b->pushed); /* the sets themselves are in the set map */

@@ -76,8 +76,9 @@ struct dyn {
 
 enum copy_kind { K_BUF_BUF, K_BUF_IMG, K_IMG_BUF, K_IMG_IMG, K_BLIT, K_RESOLVE, K_FILL };
 
-struct cmd {
-	enum cmd_op op;
+/* What a render pass's begin records (vkCmdBeginRenderPass or vkCmdBeginRendering), in its
+ * command list's passes (capture_record_pass). */
+struct cmd_pass {
 	union {
 		struct {
 			uint64_t rp, fb;
@@ -93,6 +94,15 @@ struct cmd {
 			struct att_desc att[MAX_ATT];
 			VkRect2D area;
 		} dr;
+	};
+};
+
+struct cmd {
+	enum cmd_op op;
+	union {
+		uint32_t pass; /* C_BEGIN_RP, C_BEGIN_RENDERING: its begin's place in the command
+				  list's passes (struct cmd_pass; kept apart: a command is a
+				  tenth of its size without them) */
 		struct {
 			int compute;
 			uint64_t pipe;

@@ -38,6 +38,8 @@ struct crec {
 struct cbuf {
 	struct cmd *cmds;
 	size_t n, cap;
+	struct cmd_pass *passes; /* its render pass begins' (struct cmd's pass) */
+	size_t n_passes, cap_passes;
 	int primary;              /* from vkAllocateCommandBuffers */
 	uint64_t cmd_pool;        /* the command pool it came from */
 	struct lpool cnt, xfbq;   /* the layer's count and stream queries */
@@ -118,6 +120,9 @@ void capture_drop_pushed(struct capture_device *c, struct cbuf *b);
 struct cbuf *capture_cbuf_of(struct capture_device *c, VkCommandBuffer cb);
 /* A new command at the end of cb's shadow list, zeroed but for its op; NULL on failure. */
 struct cmd *capture_record(struct capture_device *c, VkCommandBuffer cb, enum cmd_op op);
+/* The begin of a render pass m (just recorded on cb) records, zeroed, at the end of cb's passes
+ * (m's pass says where); NULL on failure. Valid until the next. */
+struct cmd_pass *capture_record_pass(struct capture_device *c, VkCommandBuffer cb, struct cmd *m);
 
 /* ---- queries.c: the layer's queries ---- */
 

@@ -21,19 +21,22 @@
 static void begin_rp(struct capture_device *c, VkCommandBuffer cb, struct cmd *m,
 		     const VkRenderPassBeginInfo *info)
 {
-	m->u.rp.rp = H(info->renderPass);
-	m->u.rp.fb = H(info->framebuffer);
-	m->u.rp.area = info->renderArea;
+	struct cmd_pass *ps = capture_record_pass(c, cb, m);
+	if (!ps)
+		return;
+	ps->rp.rp = H(info->renderPass);
+	ps->rp.fb = H(info->framebuffer);
+	ps->rp.area = info->renderArea;
 	for (const VkBaseInStructure *x = info->pNext; x; x = x->pNext) {
 		if (x->sType != VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO)
 			continue;
 		const VkRenderPassAttachmentBeginInfo *ab = (const void *)x;
 		for (uint32_t i = 0; i < ab->attachmentCount && i < MAX_ATT; i++)
-			m->u.rp.view[m->u.rp.n_views++] = H(ab->pAttachments[i]);
+			ps->rp.view[ps->rp.n_views++] = H(ab->pAttachments[i]);
 	}
 	for (uint32_t i = 0; i < info->clearValueCount && i < MAX_ATT; i++) {
-		m->u.rp.clear_depth[i] = info->pClearValues[i].depthStencil.depth;
-		m->u.rp.clear_stencil[i] = info->pClearValues[i].depthStencil.stencil;
+		ps->rp.clear_depth[i] = info->pClearValues[i].depthStencil.depth;
+		ps->rp.clear_stencil[i] = info->pClearValues[i].depthStencil.stencil;
 	}
 	struct rpass *rp = capture_hmap_get(&c->tr->rpasses, H(info->renderPass));
 	struct cbuf *b = capture_hmap_get(&c->tr->cbufs, H(cb));
@@ -79,45 +82,50 @@ VKAPI_ATTR void VKAPI_CALL cap_CmdEndRenderPass2(VkCommandBuffer cb, const VkSub
 	RECORD(cb, C_END_RP, { end_rp(c_, cb); });
 }
 
-static void dyn_att(struct cmd *m, const VkRenderingAttachmentInfo *a, int stencil, int slot)
+static void dyn_att(struct cmd_pass *m, const VkRenderingAttachmentInfo *a, int stencil, int slot)
 {
-	if (!a || !a->imageView || m->u.dr.n >= MAX_ATT)
+	if (!a || !a->imageView || m->dr.n >= MAX_ATT)
 		return;
-	uint32_t i = m->u.dr.n++;
-	m->u.dr.view[i] = H(a->imageView);
-	m->u.dr.att[i].load = stencil ? VK_ATTACHMENT_LOAD_OP_DONT_CARE : a->loadOp;
-	m->u.dr.att[i].store = stencil ? VK_ATTACHMENT_STORE_OP_DONT_CARE : a->storeOp;
-	m->u.dr.att[i].stencil_load = stencil ? a->loadOp : VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-	m->u.dr.att[i].stencil_store = stencil ? a->storeOp : VK_ATTACHMENT_STORE_OP_DONT_CARE;
-	m->u.dr.att[i].role = ROLE_COLOR; /* depth/stencil images are told apart by format */
-	m->u.dr.att[i].slot = slot;
-	m->u.dr.att[i].clear_depth = a->clearValue.depthStencil.depth;
-	m->u.dr.att[i].clear_stencil = a->clearValue.depthStencil.stencil;
+	uint32_t i = m->dr.n++;
+	m->dr.view[i] = H(a->imageView);
+	m->dr.att[i].load = stencil ? VK_ATTACHMENT_LOAD_OP_DONT_CARE : a->loadOp;
+	m->dr.att[i].store = stencil ? VK_ATTACHMENT_STORE_OP_DONT_CARE : a->storeOp;
+	m->dr.att[i].stencil_load = stencil ? a->loadOp : VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+	m->dr.att[i].stencil_store = stencil ? a->storeOp : VK_ATTACHMENT_STORE_OP_DONT_CARE;
+	m->dr.att[i].role = ROLE_COLOR; /* depth/stencil images are told apart by format */
+	m->dr.att[i].slot = slot;
+	m->dr.att[i].clear_depth = a->clearValue.depthStencil.depth;
+	m->dr.att[i].clear_stencil = a->clearValue.depthStencil.stencil;
 }
 
 VKAPI_ATTR void VKAPI_CALL cap_CmdBeginRendering(VkCommandBuffer cb, const VkRenderingInfo *info)
 {
 	capture_dispatch(cb)->CmdBeginRendering(cb, info);
 	RECORD(cb, C_BEGIN_RENDERING, {
-		m->u.dr.area = info->renderArea;
-		struct cbuf *b_ = capture_hmap_get(&c_->tr->cbufs, H(cb));
-		if (b_) {
-			b_->multiview = info->viewMask != 0;
-			b_->rec_in_pass = 1;
-		}
-		for (uint32_t i = 0; i < info->colorAttachmentCount; i++)
-			dyn_att(m, &info->pColorAttachments[i], 0, (int)i);
-		dyn_att(m, info->pDepthAttachment, 0, -1);
-		if (info->pStencilAttachment && info->pDepthAttachment &&
-		    info->pStencilAttachment->imageView == info->pDepthAttachment->imageView &&
-		    m->u.dr.n) { /* one depth/stencil image: fold the stencil ops into it */
-			m->u.dr.att[m->u.dr.n - 1].stencil_load = info->pStencilAttachment->loadOp;
-			m->u.dr.att[m->u.dr.n - 1].stencil_store =
-			    info->pStencilAttachment->storeOp;
-			m->u.dr.att[m->u.dr.n - 1].clear_stencil =
-			    info->pStencilAttachment->clearValue.depthStencil.stencil;
-		} else {
-			dyn_att(m, info->pStencilAttachment, 1, -1);
+		struct cmd_pass *ps = capture_record_pass(c_, cb, m);
+		if (ps) {
+			ps->dr.area = info->renderArea;
+			struct cbuf *b_ = capture_hmap_get(&c_->tr->cbufs, H(cb));
+			if (b_) {
+				b_->multiview = info->viewMask != 0;
+				b_->rec_in_pass = 1;
+			}
+			for (uint32_t i = 0; i < info->colorAttachmentCount; i++)
+				dyn_att(ps, &info->pColorAttachments[i], 0, (int)i);
+			dyn_att(ps, info->pDepthAttachment, 0, -1);
+			if (info->pStencilAttachment && info->pDepthAttachment &&
+			    info->pStencilAttachment->imageView ==
+				info->pDepthAttachment->imageView &&
+			    ps->dr.n) { /* one depth/stencil image: fold the stencil ops into it */
+				ps->dr.att[ps->dr.n - 1].stencil_load =
+				    info->pStencilAttachment->loadOp;
+				ps->dr.att[ps->dr.n - 1].stencil_store =
+				    info->pStencilAttachment->storeOp;
+				ps->dr.att[ps->dr.n - 1].clear_stencil =
+				    info->pStencilAttachment->clearValue.depthStencil.stencil;
+			} else {
+				dyn_att(ps, info->pStencilAttachment, 1, -1);
+			}
 		}
 	});
 }

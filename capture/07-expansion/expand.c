@@ -279,27 +279,34 @@ void capture_expand(struct capture_device *c, struct cbuf *b, int depth)
 			continue; /* work of a frame that is not captured */
 		switch (m->op) {
 		case C_BEGIN_RP: {
-			struct rpass *rp = capture_hmap_get(&c->tr->rpasses, m->u.rp.rp);
-			struct fbuf *fb = capture_hmap_get(&c->tr->fbufs, m->u.rp.fb);
+			static const struct cmd_pass none;
+			const struct cmd_pass *ps =
+			    m->u.pass < b->n_passes ? &b->passes[m->u.pass] : &none;
+			struct rpass *rp = capture_hmap_get(&c->tr->rpasses, ps->rp.rp);
+			struct fbuf *fb = capture_hmap_get(&c->tr->fbufs, ps->rp.fb);
 			uint32_t n = rp && fb ? (rp->n < fb->n ? rp->n : fb->n) : 0;
 			uint64_t views[MAX_ATT];
 			for (uint32_t a = 0; a < n; a++) /* an imageless framebuffer's views come
 							    with the begin */
-				views[a] = m->u.rp.n_views
-					       ? (a < m->u.rp.n_views ? m->u.rp.view[a] : 0)
+				views[a] = ps->rp.n_views
+					       ? (a < ps->rp.n_views ? ps->rp.view[a] : 0)
 					       : fb->view[a];
 			struct att_desc att[MAX_ATT];
 			for (uint32_t a = 0; a < n; a++) { /* with the begin's clear values */
 				att[a] = rp->att[a];
-				att[a].clear_depth = m->u.rp.clear_depth[a];
-				att[a].clear_stencil = m->u.rp.clear_stencil[a];
+				att[a].clear_depth = ps->rp.clear_depth[a];
+				att[a].clear_stencil = ps->rp.clear_stencil[a];
 			}
-			begin_pass(c, n, views, att, m->u.rp.area);
+			begin_pass(c, n, views, att, ps->rp.area);
 			break;
 		}
-		case C_BEGIN_RENDERING:
-			begin_pass(c, m->u.dr.n, m->u.dr.view, m->u.dr.att, m->u.dr.area);
+		case C_BEGIN_RENDERING: {
+			static const struct cmd_pass none;
+			const struct cmd_pass *ps =
+			    m->u.pass < b->n_passes ? &b->passes[m->u.pass] : &none;
+			begin_pass(c, ps->dr.n, ps->dr.view, ps->dr.att, ps->dr.area);
 			break;
+		}
 		case C_END_RP:
 			end_pass(c);
 			break;

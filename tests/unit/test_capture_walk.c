@@ -211,21 +211,23 @@ int main(void)
 	m = add(p, C_LABEL_BEGIN);
 	snprintf(m->u.label, sizeof(m->u.label), "gbuffer");
 	m = add(p, C_BEGIN_RENDERING);
-	m->u.dr.n = 2;
-	m->u.dr.view[0] = 0x110;
-	m->u.dr.view[1] = 0x210;
-	m->u.dr.att[0] = (struct att_desc){.load = VK_ATTACHMENT_LOAD_OP_CLEAR,
-					   .store = VK_ATTACHMENT_STORE_OP_STORE,
-					   .stencil_load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-					   .stencil_store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-					   .role = ROLE_COLOR};
-	m->u.dr.att[1] = (struct att_desc){.load = VK_ATTACHMENT_LOAD_OP_LOAD,
-					   .store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-					   .stencil_load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-					   .stencil_store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-					   .role = ROLE_DEPTH};
-	m->u.dr.area.extent.width = 64;
-	m->u.dr.area.extent.height = 32;
+	struct cmd_pass *dr = calloc(1, sizeof(*dr)); /* the list's passes: this begin's */
+	p->passes = dr, p->n_passes = p->cap_passes = 1, m->u.pass = 0;
+	dr->dr.n = 2;
+	dr->dr.view[0] = 0x110;
+	dr->dr.view[1] = 0x210;
+	dr->dr.att[0] = (struct att_desc){.load = VK_ATTACHMENT_LOAD_OP_CLEAR,
+					  .store = VK_ATTACHMENT_STORE_OP_STORE,
+					  .stencil_load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+					  .stencil_store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+					  .role = ROLE_COLOR};
+	dr->dr.att[1] = (struct att_desc){.load = VK_ATTACHMENT_LOAD_OP_LOAD,
+					  .store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+					  .stencil_load = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+					  .stencil_store = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+					  .role = ROLE_DEPTH};
+	dr->dr.area.extent.width = 64;
+	dr->dr.area.extent.height = 32;
 	m = add(p, C_BIND_PIPELINE);
 	m->u.bind.pipe = 0xa;
 	m = add(p, C_VIEWPORT);
@@ -288,9 +290,11 @@ int main(void)
 	llct_reader_close(r);
 
 	llct_fp_destroy(c.out->fp);
-	for (size_t i = 0; i < c.tr->cbufs.cap; i++) /* what was built by hand */
-		if (c.tr->cbufs.val[i])
-			free(((struct cbuf *)c.tr->cbufs.val[i])->cmds);
+	for (size_t i = 0; i < c.tr->cbufs.cap; i++) { /* what was built by hand */
+		struct cbuf *b = c.tr->cbufs.val[i];
+		if (b)
+			free(b->cmds), free(b->passes);
+	}
 	capture_hmap_free_all(&c.tr->cbufs, NULL);
 	capture_hmap_free_all(&c.tr->imgs, NULL);
 	capture_hmap_free_all(&c.tr->views, NULL);
