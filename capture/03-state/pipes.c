@@ -1,6 +1,7 @@
 /* pipes.c - what the tracked shader modules and descriptor sets tell the rest of the layer
  * (pipes.h): lookups over struct pipes_state and its records alone, with no device record, so
- * they sit in the pipes sub-module and are called with the device lock held. */
+ * they sit in the pipes sub-module and are called with the device lock held; and a descriptor
+ * set made from its layout. */
 #include "pipes.h"
 
 #include <stdlib.h>
@@ -30,6 +31,44 @@ int capture_stage_code(const struct pipes_state *ps, const VkPipelineShaderStage
 			return 0;
 		}
 	return -1;
+}
+
+/* ---- descriptor sets ---- */
+
+/* An empty set with l's bindings (none for an unknown layout), or NULL. */
+struct dset *capture_new_dset(const struct dlayout *l)
+{
+	struct dset *s = calloc(1, sizeof(*s));
+	uint32_t n = 0;
+	for (uint32_t b = 0; l && b < l->n; b++)
+		n += l->b[b].count < 64 ? l->b[b].count : 64;
+	if (!s)
+		return NULL;
+	s->n = n;
+	s->n_bindings = l ? l->n : 0;
+	s->slot = calloc(n + 1, sizeof(*s->slot));
+	s->first = calloc(s->n_bindings + 1, sizeof(*s->first));
+	s->binding = calloc(s->n_bindings + 1, sizeof(*s->binding));
+	s->count = calloc(s->n_bindings + 1, sizeof(*s->count));
+	if (!s->slot || !s->first || !s->binding || !s->count) {
+		capture_free_dset(s);
+		return NULL;
+	}
+	s->ascending = 1;
+	for (uint32_t b = 0, at = 0; l && b < l->n; b++) {
+		uint32_t bn = l->b[b].binding;
+		if (bn >= 64 || (b && bn <= s->binding[b - 1]))
+			s->ascending = 0;
+		if (bn < 64)
+			s->has |= 1ull << bn;
+		s->first[b] = at;
+		s->binding[b] = l->b[b].binding;
+		s->count[b] = l->b[b].count < 64 ? l->b[b].count : 64;
+		for (uint32_t k = 0; k < s->count[b]; k++)
+			s->slot[at + k].type = l->b[b].type;
+		at += s->count[b];
+	}
+	return s;
 }
 
 /* ---- freeing the tracked records ---- */

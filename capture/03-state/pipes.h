@@ -184,6 +184,9 @@ struct slot *capture_find_slot(struct dset *s, uint32_t binding, uint32_t elemen
 int capture_stage_code(const struct pipes_state *ps, const VkPipelineShaderStageCreateInfo *st,
 		       const uint32_t **code, size_t *n);
 
+/* An empty descriptor set with l's bindings (none where l is NULL: an unknown layout), or NULL
+ * out of memory (pipes.c). */
+struct dset *capture_new_dset(const struct dlayout *l);
 /* Free a tracked descriptor set, set layout, pipeline layout or update template (pipes.c;
  * capture_hmap_free_all's shape). */
 void capture_free_dset(void *p);

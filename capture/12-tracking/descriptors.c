@@ -59,42 +59,6 @@ static int copy_dlayout(struct dlayout *to, const struct dlayout *from)
 	return 0;
 }
 
-/* An empty set with l's bindings (none for an unknown layout), or NULL. */
-static struct dset *new_dset(const struct dlayout *l)
-{
-	struct dset *s = calloc(1, sizeof(*s));
-	uint32_t n = 0;
-	for (uint32_t b = 0; l && b < l->n; b++)
-		n += l->b[b].count < 64 ? l->b[b].count : 64;
-	if (!s)
-		return NULL;
-	s->n = n;
-	s->n_bindings = l ? l->n : 0;
-	s->slot = calloc(n + 1, sizeof(*s->slot));
-	s->first = calloc(s->n_bindings + 1, sizeof(*s->first));
-	s->binding = calloc(s->n_bindings + 1, sizeof(*s->binding));
-	s->count = calloc(s->n_bindings + 1, sizeof(*s->count));
-	if (!s->slot || !s->first || !s->binding || !s->count) {
-		capture_free_dset(s);
-		return NULL;
-	}
-	s->ascending = 1;
-	for (uint32_t b = 0, at = 0; l && b < l->n; b++) {
-		uint32_t bn = l->b[b].binding;
-		if (bn >= 64 || (b && bn <= s->binding[b - 1]))
-			s->ascending = 0;
-		if (bn < 64)
-			s->has |= 1ull << bn;
-		s->first[b] = at;
-		s->binding[b] = l->b[b].binding;
-		s->count[b] = l->b[b].count < 64 ? l->b[b].count : 64;
-		for (uint32_t k = 0; k < s->count[b]; k++)
-			s->slot[at + k].type = l->b[b].type;
-		at += s->count[b];
-	}
-	return s;
-}
-
 VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateDescriptorSets(VkDevice device,
 							  const VkDescriptorSetAllocateInfo *info,
 							  VkDescriptorSet *out)
@@ -107,7 +71,7 @@ VKAPI_ATTR VkResult VKAPI_CALL cap_AllocateDescriptorSets(VkDevice device,
 	pthread_mutex_lock(&c->lock);
 	for (uint32_t i = 0; i < info->descriptorSetCount && !c->failed; i++) {
 		struct dset *s =
-		    new_dset(capture_hmap_get(&c->ps->layouts, H(info->pSetLayouts[i])));
+		    capture_new_dset(capture_hmap_get(&c->ps->layouts, H(info->pSetLayouts[i])));
 		/* a handle the driver gives again: its set went with a pool reset */
 		capture_free_dset(capture_hmap_del(&c->ps->sets, H(out[i])));
 		if (s)
@@ -410,7 +374,7 @@ static void push_set(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipelineLa
 	pthread_mutex_lock(&c->lock);
 	struct playout *pl = capture_hmap_get(&c->ps->playouts, H(layout));
 	struct cbuf *cbuf = c->failed ? NULL : capture_cbuf_of(c, cb);
-	struct dset *s = cbuf ? new_dset(pl && set < pl->n ? &pl->set[set] : NULL) : NULL;
+	struct dset *s = cbuf ? capture_new_dset(pl && set < pl->n ? &pl->set[set] : NULL) : NULL;
 	uint64_t key = 0xfff0000000000000ull | ++c->ps->next_push;
 	if (s && cbuf->n_pushed == cbuf->cap_pushed) {
 		size_t cap = cbuf->cap_pushed ? 2 * cbuf->cap_pushed : 16;

@@ -4,8 +4,9 @@
  * logs what the walk hands it (and passes it on to tier 1 for records). Checks the order of passes,
  * draws and clears the tier sees, what each carries (attachments and their ops, the area, the
  * viewport set by a command), the kernels written (kinds, labels, counts, pipelines), that a
- * secondary inherits no bound state from the primary that runs it, and that work outside a
- * captured frame is walked past. */
+ * secondary inherits no bound state from the primary that runs it, the images a draw samples
+ * through its bound sets (the bindings its shaders use, in each set layout's order, ascending or
+ * not), and that work outside a captured frame is walked past. */
 #include "block.h"
 #include "check.h"
 #include "layer.h"
@@ -61,7 +62,12 @@ static void t_end_pass(struct capture_device *c, const struct llct_pass *p)
 static void t_draw(struct capture_device *c, const struct llct_pass *p, const struct llct_draw *d,
 		   struct llct_draw_result *r)
 {
-	logf_("D(vp%g) ", d->st.has_viewport ? d->st.vp_w : 0.0f);
+	logf_("D(vp%g", d->st.has_viewport ? d->st.vp_w : 0.0f);
+	for (uint32_t i = 0; i < d->n_uses; i++) /* the images sampled, by their base's MiB */
+		if (d->uses[i].kind == LLCT_USE_IMAGE)
+			logf_("%s%llu", i ? "," : " u",
+			      (unsigned long long)(d->uses[i].s.base >> 20));
+	logf_(") ");
 	llct_tier1.draw(c, p, d, r);
 }
 
@@ -125,6 +131,23 @@ static void add_pipe(struct capture_device *c, uint64_t handle, uint64_t id)
 	p->fs.samples = 1;
 	memset(p->used, 0xff, sizeof(p->used));
 	capture_hmap_put(&c->ps->pipes, handle, p);
+}
+
+/* A set of sampled images, its layout's bindings in the order given, each holding the view
+ * given. */
+static void add_set(struct capture_device *c, uint64_t handle, const uint32_t *binding,
+		    const uint64_t *view, uint32_t n)
+{
+	struct dlayout l = {.n = n, .b = calloc(n, sizeof(*l.b))};
+	for (uint32_t i = 0; i < n; i++)
+		l.b[i].binding = binding[i], l.b[i].count = 1,
+		l.b[i].type = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+	struct dset *s = capture_new_dset(&l);
+	free(l.b);
+	CHECK(s != NULL);
+	for (uint32_t i = 0; s && i < n; i++)
+		s->slot[s->first[i]].handle = view[i];
+	capture_hmap_put(&c->ps->sets, handle, s);
 }
 
 static struct cmd *add(struct cbuf *b, enum cmd_op op)
@@ -193,6 +216,18 @@ int main(void)
 	add_view(&c, 0x210, 0x200);
 	add_pipe(&c, 0xa, 7);
 	add_pipe(&c, 0xb, 9);
+	/* sampled images at 3, 4 and 5 MiB; a set whose layout lists bindings 2, 0, 1 and one
+	   that lists 0, 1, 2, each binding 0 the first image, 1 the second, 2 the third; A's
+	   shaders use bindings 0 and 2 of sets 0 and 1, so the uses are each set's slots of
+	   those bindings in the layout's order: 5, 3 and then 3, 5 */
+	for (uint64_t i = 3; i <= 5; i++) {
+		add_image(&c, i << 8, i, 0, i << 20);
+		add_view(&c, i << 8 | 0x10, i << 8);
+	}
+	add_set(&c, 0x700, (const uint32_t[]){2, 0, 1}, (const uint64_t[]){0x510, 0x310, 0x410}, 3);
+	add_set(&c, 0x800, (const uint32_t[]){0, 1, 2}, (const uint64_t[]){0x310, 0x410, 0x510}, 3);
+	struct pipe *pa = capture_hmap_get(&c.ps->pipes, 0xa);
+	pa->used[0] = pa->used[1] = 1u << 0 | 1u << 2;
 
 	/* the secondary: draws 2 with nothing bound (none inherited), binds B, draws 6 */
 	struct cbuf *s = calloc(1, sizeof(*s));
@@ -240,6 +275,10 @@ int main(void)
 	m->u.catt.color_mask = 1; /* color attachment 0 only */
 	m = add(p, C_EXECUTE);
 	m->u.exec.cb = 0x5;
+	m = add(p, C_BIND_SET);
+	m->u.set.index = 0, m->u.set.set = 0x700;
+	m = add(p, C_BIND_SET);
+	m->u.set.index = 1, m->u.set.set = 0x800;
 	m = add(p, C_BIND_PIPELINE);
 	m->u.bind.pipe = 0xa;
 	m = add(p, C_VIEWPORT);
@@ -253,9 +292,8 @@ int main(void)
 	c.frame = 0;
 	CHECK(capture_frame_open(&c) == 1);
 	capture_expand(&c, p, 0);
-	CHECK_STR(tlog,
-		  "B(2,64x32,Cclear/store,Zload/dc) D(vp48) C(0,16x8) D(vp0) D(vp0) D(vp40) E "
-		  "D(vp40) ");
+	CHECK_STR(tlog, "B(2,64x32,Cclear/store,Zload/dc) D(vp48) C(0,16x8) D(vp0) D(vp0) "
+			"D(vp40 u5,3,3,5) E D(vp40 u5,3,3,5) ");
 	CHECK(c.out->label[0] == '\0'); /* the label ended */
 	CHECK(c.walk->rp_active == 0);  /* the pass ended */
 	llct_fp_drain(c.out->fp);
@@ -299,6 +337,7 @@ int main(void)
 	capture_hmap_free_all(&c.tr->imgs, NULL);
 	capture_hmap_free_all(&c.tr->views, NULL);
 	capture_hmap_free_all(&c.ps->pipes, NULL);
+	capture_hmap_free_all(&c.ps->sets, capture_free_dset);
 	free(c.walk->uses);
 	unlink(path);
 	return check_done("test_capture_walk");
