@@ -75,6 +75,22 @@ void capture_jtext_put(struct capture_jtext *t, const char *s, size_t n)
 		memcpy(t->s + t->n, s, n), t->n += n, t->s[t->n] = '\0';
 }
 
+void capture_jtext_num(struct capture_jtext *t, const char *s, unsigned long long v)
+{
+	char d[24];
+	size_t k = sizeof(d);
+	do
+		d[--k] = (char)('0' + v % 10), v /= 10;
+	while (v);
+	size_t n = strlen(s);
+	if (room(t, n + sizeof(d) - k)) {
+		memcpy(t->s + t->n, s, n);
+		memcpy(t->s + t->n + n, d + k, sizeof(d) - k);
+		t->n += n + sizeof(d) - k;
+		t->s[t->n] = '\0';
+	}
+}
+
 void capture_jtext_str(struct capture_jtext *t, const char *s)
 {
 	capture_jtext_add(t, "\"");

@@ -20,6 +20,9 @@ void capture_jtext_add(struct capture_jtext *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Appends the n bytes at s as they are (no formatting). */
 void capture_jtext_put(struct capture_jtext *t, const char *s, size_t n);
+/* Appends plain text s (no formatting), then v in decimal: the draw rows' many numbers without
+ * printf. */
+void capture_jtext_num(struct capture_jtext *t, const char *s, unsigned long long v);
 /* Appends s as a JSON string: quoted, with quotes, backslashes and control characters escaped. */
 void capture_jtext_str(struct capture_jtext *t, const char *s);
 /* The text; {"error":"out of memory"} where a growth failed. Valid until the next call. */

@@ -322,17 +322,18 @@ static void draw_row_head(struct capture_device *c, const struct cmd *m, const s
 			  uint64_t measured, struct capture_jtext *t)
 {
 	capture_jtext_init(t);
-	capture_jtext_add(
-	    t, "{\"indexed\":%s,\"count\":%u,\"instances\":%u,\"first\":%u,\"pipeline\":%llu",
-	    m->u.draw.indexed ? "true" : "false", m->u.draw.count, m->u.draw.instances,
-	    m->u.draw.first, (unsigned long long)(p ? p->id : 0));
+	capture_jtext_add(t, m->u.draw.indexed ? "{\"indexed\":true" : "{\"indexed\":false");
+	capture_jtext_num(t, ",\"count\":", m->u.draw.count);
+	capture_jtext_num(t, ",\"instances\":", m->u.draw.instances);
+	capture_jtext_num(t, ",\"first\":", m->u.draw.first);
+	capture_jtext_num(t, ",\"pipeline\":", p ? p->id : 0);
 	if (m->u.draw.sub) /* a later sub-draw of a multi-draw: its index in it */
-		capture_jtext_add(t, ",\"sub\":%u", m->u.draw.sub);
+		capture_jtext_num(t, ",\"sub\":", m->u.draw.sub);
 	if (measured != UINT64_MAX)
-		capture_jtext_add(t, ",\"%s\":%llu",
-				  c->rs->count_query == VK_QUERY_TYPE_OCCLUSION ? "occlusion"
-										: "fragments",
-				  (unsigned long long)measured);
+		capture_jtext_num(t,
+				  c->rs->count_query == VK_QUERY_TYPE_OCCLUSION ? ",\"occlusion\":"
+										: ",\"fragments\":",
+				  measured);
 }
 
 /* And after them: where tier 3's accesses came from, the pass's attachments, the end. */

@@ -41,7 +41,7 @@ void capture_att_ids(const struct capture_device *c, struct capture_jtext *t)
 		const struct llct_attachment *a = &c->walk->pass.att[i];
 		if (a->role != LLCT_ROLE_COLOR && a->role != LLCT_ROLE_DEPTH)
 			continue;
-		capture_jtext_add(t, "%s%llu", first ? "" : ",", (unsigned long long)a->id);
+		capture_jtext_num(t, first ? "" : ",", a->id);
 		first = 0;
 	}
 	capture_jtext_add(t, "]");

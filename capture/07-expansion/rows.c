@@ -53,13 +53,15 @@ void capture_draw_results(struct capture_jtext *t, const char *pos_state,
 	capture_jtext_add(t, ",\"positions\":");
 	capture_jtext_str(t, r->fell_back ? "xfb, but out of memory rasterizing: tier 1's rectangle"
 					  : pos_state);
-	capture_jtext_add(
-	    t, ",\"primitives\":%u,\"covered\":%llu,\"samples\":%llu,\"tex\":\"%s\"%s",
-	    r->primitives, (unsigned long long)r->covered, (unsigned long long)r->passed,
-	    !r->tex_interpolated ? (r->tex_screen ? "screen" : "none")
-	    : r->tex_screen      ? "mixed"
-				 : "interpolated",
-	    discards ? ",\"discards\":true" : "");
+	capture_jtext_num(t, ",\"primitives\":", r->primitives);
+	capture_jtext_num(t, ",\"covered\":", r->covered);
+	capture_jtext_num(t, ",\"samples\":", r->passed);
+	capture_jtext_add(t, !r->tex_interpolated
+				 ? (r->tex_screen ? ",\"tex\":\"screen\"" : ",\"tex\":\"none\"")
+			     : r->tex_screen ? ",\"tex\":\"mixed\""
+					     : ",\"tex\":\"interpolated\"");
+	if (discards)
+		capture_jtext_add(t, ",\"discards\":true");
 }
 
 int capture_rows_add(struct capture_device *c, uint32_t id, const char *head, const char *tail,

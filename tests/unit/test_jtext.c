@@ -74,5 +74,19 @@ int main(void)
 	CHECK(t.s != t.small && t.n == sizeof(fill) + 3 && t.s[t.n] == '\0');
 	CHECK(memcmp(t.s, "50%sxx", 6) == 0 && t.s[t.n - 1] == 'x');
 	capture_jtext_free(&t);
+	/* num: plain text, then the number in decimal, as printf's %llu writes it */
+	capture_jtext_num(&t, "{\"a\":", 0);
+	capture_jtext_num(&t, ",\"b%\":", 18446744073709551615ull);
+	capture_jtext_num(&t, "", 1234567890);
+	CHECK(strcmp(capture_jtext_get(&t), "{\"a\":0,\"b%\":184467440737095516151234567890") == 0);
+	for (int i = 0; i < 40; i++) /* past the stack buffer */
+		capture_jtext_num(&t, ",", 10000000000000000000ull + (unsigned long long)i);
+	char many[1024];
+	int k = snprintf(many, sizeof(many), "{\"a\":0,\"b%%\":184467440737095516151234567890");
+	for (int i = 0; i < 40; i++)
+		k += snprintf(many + k, sizeof(many) - (size_t)k, ",%llu",
+			      10000000000000000000ull + (unsigned long long)i);
+	CHECK(t.s != t.small && strcmp(capture_jtext_get(&t), many) == 0);
+	capture_jtext_free(&t);
 	return check_done("test_jtext");
 }
