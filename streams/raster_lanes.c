@@ -73,8 +73,8 @@ struct raster_pool {
 	size_t n_pieces, cap_pieces;
 	struct llct_record *copy_to;
 	size_t copy_lo, copy_n;
-	size_t
-	    copy_min; /* the least records a copy run takes (0: none; llct_raster_set_copy_min) */
+	/* the least records a copy run takes (0: none; llct_raster_set_copy_min) */
+	size_t copy_min;
 	struct raster_bin bins[RASTER_MAX_LANES];
 	struct raster_lane lane[RASTER_MAX_LANES];
 };

@@ -55,6 +55,7 @@ struct cmd *capture_record(struct capture_device *c, VkCommandBuffer cb, enum cm
 struct cmd_pass *capture_record_pass(struct capture_device *c, VkCommandBuffer cb, struct cmd *m)
 {
 	struct cbuf *b = capture_hmap_get(&c->tr->cbufs, H(cb));
+	m->u.pass = UINT32_MAX; /* none, until it has one: the walk finds a pass of nothing */
 	if (!b)
 		return NULL;
 	if (b->n_passes == b->cap_passes) {
