@@ -150,6 +150,22 @@ static void add_set(struct capture_device *c, uint64_t handle, const uint32_t *b
 	capture_hmap_put(&c->ps->sets, handle, s);
 }
 
+/* Sampled images at 3, 4 and 5 MiB; a set whose layout lists bindings 2, 0, 1 and one that
+ * lists 0, 1, 2, each binding 0 the first image, 1 the second, 2 the third; pipeline A's shaders
+ * use bindings 0 and 2 of sets 0 and 1, so a draw's uses are each set's slots of those bindings
+ * in the layout's order: 5, 3 and then 3, 5. */
+static void add_sampled(struct capture_device *c)
+{
+	for (uint64_t i = 3; i <= 5; i++) {
+		add_image(c, i << 8, i, 0, i << 20);
+		add_view(c, i << 8 | 0x10, i << 8);
+	}
+	add_set(c, 0x700, (const uint32_t[]){2, 0, 1}, (const uint64_t[]){0x510, 0x310, 0x410}, 3);
+	add_set(c, 0x800, (const uint32_t[]){0, 1, 2}, (const uint64_t[]){0x310, 0x410, 0x510}, 3);
+	struct pipe *pa = capture_hmap_get(&c->ps->pipes, 0xa);
+	pa->used[0] = pa->used[1] = 1u << 0 | 1u << 2;
+}
+
 static struct cmd *add(struct cbuf *b, enum cmd_op op)
 {
 	if (b->n == b->cap) {
@@ -216,18 +232,7 @@ int main(void)
 	add_view(&c, 0x210, 0x200);
 	add_pipe(&c, 0xa, 7);
 	add_pipe(&c, 0xb, 9);
-	/* sampled images at 3, 4 and 5 MiB; a set whose layout lists bindings 2, 0, 1 and one
-	   that lists 0, 1, 2, each binding 0 the first image, 1 the second, 2 the third; A's
-	   shaders use bindings 0 and 2 of sets 0 and 1, so the uses are each set's slots of
-	   those bindings in the layout's order: 5, 3 and then 3, 5 */
-	for (uint64_t i = 3; i <= 5; i++) {
-		add_image(&c, i << 8, i, 0, i << 20);
-		add_view(&c, i << 8 | 0x10, i << 8);
-	}
-	add_set(&c, 0x700, (const uint32_t[]){2, 0, 1}, (const uint64_t[]){0x510, 0x310, 0x410}, 3);
-	add_set(&c, 0x800, (const uint32_t[]){0, 1, 2}, (const uint64_t[]){0x310, 0x410, 0x510}, 3);
-	struct pipe *pa = capture_hmap_get(&c.ps->pipes, 0xa);
-	pa->used[0] = pa->used[1] = 1u << 0 | 1u << 2;
+	add_sampled(&c);
 
 	/* the secondary: draws 2 with nothing bound (none inherited), binds B, draws 6 */
 	struct cbuf *s = calloc(1, sizeof(*s));
