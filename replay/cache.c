@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 /* GDC/PLOB state: the demotion sink policies report to, and the owner of every line. */
 struct tracker {
@@ -151,25 +150,6 @@ uint64_t llct_color_remap(const struct llct_cache_config *c, const struct llct_p
 	 * hashed color is the wanted one. (vp / k) * n keeps distinct pages distinct. */
 	pp |= (uint64_t)(want ^ color_of(c, p->page_size, pp));
 	return pp << page_shift | (addr & (p->page_size - 1));
-}
-
-/* A model's memory (and the engine's other big arrays: the next-use index, sampled stores),
- * 64-byte aligned. From 1 MiB up, in 2 MiB pages where the kernel gives them (transparent huge
- * pages on request): the lookups go to random sets, and with 4 KiB pages the tags, line blocks
- * and policy state of an 8 MiB LLC span 450 pages, more than the first-level TLB holds, where
- * 2 MiB pages make it one; a 200 MB next-use index takes 512 times fewer page faults. */
-void *llct_big_alloc(size_t bytes)
-{
-	size_t huge = (size_t)2 << 20;
-	if (bytes < huge / 2)
-		return aligned_alloc(64, (bytes + 64) & ~(size_t)63); /* 0 bytes: 64 */
-	bytes = (bytes + huge - 1) / huge * huge;
-	void *p = aligned_alloc(huge, bytes);
-#ifdef MADV_HUGEPAGE
-	if (p)
-		madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-	return p;
 }
 
 uint64_t llct_cache_state_estimate(const struct llct_cache_config *cfg,

@@ -4,6 +4,7 @@
 #ifndef LLCT_REPLAY_ENGINE_H
 #define LLCT_REPLAY_ENGINE_H
 
+#include "llct/bigmem.h"
 #include "llct/replay.h"
 #include "sample.h"
 
@@ -228,10 +229,6 @@ struct llct_sigtab {
 /* Reads them from the trace's kernels table; LLCT_ERR_NOMEM when memory runs out. */
 int llct_signatures_read(struct llct_reader *r, struct llct_sigtab *t);
 void llct_signatures_free(struct llct_sigtab *t);
-
-/* Memory for a big array, 64-byte aligned; from 1 MiB up in 2 MiB pages where the kernel
- * gives them (cache.c). Freed with free(). */
-void *llct_big_alloc(size_t bytes);
 
 /* A thread that populates [p, p + bytes) (from llct_big_alloc) front to back, without writing
  * it, while the caller fills it; stop before freeing it. Nothing happens under 2 MiB or where
