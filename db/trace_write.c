@@ -18,6 +18,7 @@
  * encoded in line (the caller waits for it at once), so a trace of small frames starts no
  * thread. Where no thread can start, chunks are encoded in line.
  */
+#include "llct/bigmem.h"
 #include "llct/trace.h"
 #include "store.h"
 
@@ -429,7 +430,8 @@ struct llct_record *llct_writer_reserve(struct llct_writer *w, size_t *room)
 	if (q->n == q->cap) { /* its room grown: 4,096 records, then four times as many */
 		uint32_t cap = q->cap ? q->cap * 4 : 4096;
 		cap = cap < LLCT_CHUNK_RECORDS ? cap : LLCT_CHUNK_RECORDS;
-		struct llct_record *p = realloc(q->rows, (size_t)cap * sizeof(*p));
+		struct llct_record *p =
+		    llct_big_grow(q->rows, (size_t)q->n * sizeof(*p), (size_t)cap * sizeof(*p));
 		if (!p) {
 			snprintf(w->err, sizeof(w->err), "'%s': frame %u: out of memory", w->path,
 				 w->frame);

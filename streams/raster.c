@@ -5,6 +5,7 @@
  * models what the pixels do, not how fast: tiles are visited primitive by primitive in screen
  * order. */
 #include "footprint_int.h"
+#include "llct/bigmem.h"
 #include "raster_int.h"
 
 #include <math.h>
@@ -347,10 +348,13 @@ static void raster_tri(struct ctx *c, const struct wv *v0, const struct wv *v1, 
 		struct raster_bin *b = c->bin;
 		if (b->n == b->cap) {
 			size_t cap = b->cap ? 2 * b->cap : 256;
-			struct raster_binned *nv = realloc(b->v, cap * sizeof(*nv));
+			struct raster_binned *nv =
+			    llct_big_grow(b->v, b->n * sizeof(*nv), cap * sizeof(*nv));
 			if (nv)
 				b->v = nv;
-			uint32_t *nl = nv ? realloc(b->lanes, cap * sizeof(*nl)) : NULL;
+			uint32_t *nl =
+			    nv ? llct_big_grow(b->lanes, b->n * sizeof(*nl), cap * sizeof(*nl))
+			       : NULL;
 			if (!nl) {
 				b->oom = 1;
 				return;

@@ -6,22 +6,24 @@
  * merged by key (the draw's place in the batch, then its buffers' groups, then its triangles'
  * tiles) into exactly the order one thread drawing them one by one makes. */
 #include "footprint_int.h"
+#include "llct/bigmem.h"
 #include "raster_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* A queued draw: its own copy of the draw, its context, the kernel its records carry (each
- * allocated apart: the context points at the copy's state and at res). Its memory is kept from
- * flush to flush for the next draw queued in its place: freed, a queue's worth of copies went
- * back to the system at each flush and each page was faulted in again (a fifth of the expansion
- * thread's time on Neverball). */
+/* A queued draw: its own copy of the draw, its context, the kernel its records carry (the
+ * context points at the copy's state and at res). The queue's draws, their contexts and their
+ * positions each sit in one large buffer (bigmem.h) made with the queue, their places kept from
+ * flush to flush for the next draws: freed, a queue's worth of copies went back to the system at
+ * each flush and each page was faulted in again (a fifth of the expansion thread's time on
+ * Neverball); allocated apart, every new one grew the heap, a page fault a page on first use. */
 struct queued {
 	struct llct_draw d;
 	struct ctx *c;
-	float *pos; /* d.pos's room, pos_cap floats; uses likewise */
-	struct llct_use *uses;
-	size_t pos_cap, uses_cap;
+	float *pos;            /* d.pos's copy, in the queue's positions */
+	struct llct_use *uses; /* d.uses's room, uses_cap of them */
+	size_t uses_cap;
 	uint32_t kernel;
 	uint64_t first;   /* its first primitive's place among the queue's */
 	uint32_t n_prims; /* its primitives */
@@ -31,8 +33,12 @@ struct queued {
 struct raster_queue {
 	struct llct_fp *fp;    /* the model the batch's records go to */
 	struct llct_pass pass; /* the pass every queued draw is in (their contexts point here) */
-	struct queued **v;     /* v[0..made) allocated, v[0..n) queued */
-	size_t n, made, cap;
+	struct queued *v;      /* LLCT_RASTER_QUEUE_MAX places: v[0..made) used once (their
+				  uses' rooms kept), v[0..n) queued */
+	struct ctx *ctx;       /* their contexts, as many */
+	float *pos;            /* their positions, MAX_FLOATS floats: draw i's from floats
+				  before it on */
+	size_t n, made;
 	uint64_t *counts; /* per lane, per draw: covered and passed samples (2 a draw) */
 	size_t counts_cap;
 	uint64_t queued, batches; /* draws queued, flushes on the lanes, so far */
@@ -102,7 +108,7 @@ static void queue_empty(struct raster_queue *q)
 {
 	q->prims = 0, q->floats = 0;
 	for (size_t i = 0; i < q->n; i++)
-		raster_release_maps(q->v[i]->c);
+		raster_release_maps(q->v[i].c);
 	q->n = 0;
 }
 
@@ -132,13 +138,14 @@ static int room(void **p, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-/* d copied into e (its rooms grown as needed): 0, or -1 out of memory. */
-static int copy_draw(struct queued *e, const struct llct_draw *d)
+/* d copied into e, its positions to pos (its uses' room grown as needed): 0, or -1 out of
+ * memory. */
+static int copy_draw(struct queued *e, const struct llct_draw *d, float *pos)
 {
 	size_t np = (size_t)d->n_vertices * (d->stride >= 4 ? d->stride : 4);
-	if (room((void **)&e->pos, &e->pos_cap, np, sizeof(*e->pos)) ||
-	    room((void **)&e->uses, &e->uses_cap, d->n_uses, sizeof(*e->uses)))
+	if (room((void **)&e->uses, &e->uses_cap, d->n_uses, sizeof(*e->uses)))
 		return -1;
+	e->pos = pos;
 	memcpy(e->pos, d->pos, np * sizeof(*e->pos));
 	if (d->n_uses)
 		memcpy(e->uses, d->uses, d->n_uses * sizeof(*e->uses));
@@ -148,27 +155,20 @@ static int copy_draw(struct queued *e, const struct llct_draw *d)
 	return 0;
 }
 
-/* The queue's next draw's place, made or kept from before: NULL out of memory. */
-static struct queued *next_slot(struct raster_queue *q)
+/* An empty queue with its places (untouched until used): NULL out of memory. */
+static struct raster_queue *queue_create(void)
 {
-	if (q->n < q->made)
-		return q->v[q->n];
-	if (q->made == q->cap) {
-		size_t cap = q->cap ? 2 * q->cap : 64;
-		struct queued **nv = realloc(q->v, cap * sizeof(*nv));
-		if (!nv)
-			return NULL;
-		q->v = nv, q->cap = cap;
-	}
-	struct queued *e = calloc(1, sizeof(*e));
-	struct ctx *c = e ? malloc(sizeof(*c)) : NULL;
-	if (!c) {
-		free(e);
+	struct raster_queue *q = calloc(1, sizeof(*q));
+	if (!q)
+		return NULL;
+	q->v = llct_big_alloc(LLCT_RASTER_QUEUE_MAX * sizeof(*q->v));
+	q->ctx = llct_big_alloc(LLCT_RASTER_QUEUE_MAX * sizeof(*q->ctx));
+	q->pos = llct_big_alloc(MAX_FLOATS * sizeof(*q->pos));
+	if (!q->v || !q->ctx || !q->pos) {
+		raster_queue_destroy(q);
 		return NULL;
 	}
-	e->c = c;
-	q->v[q->made++] = e;
-	return e;
+	return q;
 }
 
 int llct_raster_queue(struct llct_raster *r, struct llct_fp *fp, const struct llct_pass *p,
@@ -180,21 +180,24 @@ int llct_raster_queue(struct llct_raster *r, struct llct_fp *fp, const struct ll
 	uint32_t prims = d->n_vertices / per;
 	size_t floats = (size_t)d->n_vertices * (d->stride >= 4 ? d->stride : 4);
 	if (r->threads < 2 || !d->pos || d->st.no_raster || d->n_uses > MAX_USES ||
-	    prims >= MAX_PRIMS || (prims >= QUEUE_PRIMS && !(r->mesh && prims >= r->mesh)))
+	    prims >= MAX_PRIMS || (prims >= QUEUE_PRIMS && !(r->mesh && prims >= r->mesh)) ||
+	    floats > MAX_FLOATS)
 		return 0;
 	struct raster_queue *q = r->q;
 	if (q && q->n &&
 	    (q->fp != fp || q->n == LLCT_RASTER_QUEUE_MAX || q->floats + floats > MAX_FLOATS ||
 	     memcmp(p, &q->pass, sizeof(*p))))
 		return 0;
-	if (!q && !(q = r->q = calloc(1, sizeof(*q))))
+	if (!q && !(q = r->q = queue_create()))
 		return -1;
-	struct queued *e = next_slot(q);
-	if (!e || copy_draw(e, d))
+	struct queued *e = &q->v[q->n];
+	if (q->n == q->made) /* a place not used before: its uses' room is none yet */
+		e->uses = NULL, e->uses_cap = 0, q->made++;
+	if (copy_draw(e, d, q->pos + q->floats))
 		return -1;
 	if (!q->n)
 		q->fp = fp, q->pass = *p;
-	struct ctx *c = e->c;
+	struct ctx *c = e->c = &q->ctx[q->n];
 	memset(c, 0, sizeof(*c));
 	e->kernel = kernel;
 	e->first = q->prims, e->n_prims = prims;
@@ -216,7 +219,7 @@ int llct_raster_queue(struct llct_raster *r, struct llct_fp *fp, const struct ll
 static void lane_ctx(const struct ctx *c, const struct raster_queue *q, size_t i, struct ctx *lc,
 		     struct llct_draw_result *res)
 {
-	*lc = *q->v[i]->c;
+	*lc = *q->v[i].c;
 	lc->fp = c->fp, lc->res = res;
 	lc->lane = c->lane, lc->lanes = c->lanes;
 	lc->segs = c->segs, lc->emitted = c->emitted;
@@ -233,14 +236,14 @@ static void batch_setup(struct ctx *c, const void *arg)
 	size_t lo = 0, hi = q->n; /* the draw holding `first`: the last that starts at or before */
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
-		if (q->v[mid]->first <= first)
+		if (q->v[mid].first <= first)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	struct llct_draw_result none;
-	for (size_t i = lo; i < q->n && q->v[i]->first < end; i++) {
-		const struct queued *e = q->v[i];
+	for (size_t i = lo; i < q->n && q->v[i].first < end; i++) {
+		const struct queued *e = &q->v[i];
 		uint64_t a = first > e->first ? first : e->first;
 		uint64_t b = end < e->first + e->n_prims ? end : e->first + e->n_prims;
 		if (a >= b)
@@ -267,8 +270,8 @@ static void batch_lane(struct ctx *c, const void *arg)
 		struct llct_draw_result res = {0};
 		struct ctx lc;
 		lane_ctx(c, q, i, &lc, &res);
-		llct_fp_set_kernel(c->fp, q->v[i]->kernel);
-		raster_buffers(&lc, &q->v[i]->d);
+		llct_fp_set_kernel(c->fp, q->v[i].kernel);
+		raster_buffers(&lc, &q->v[i].d);
 		for (uint64_t k = 0;; j++, k++) { /* the draw's triangles, from the lists' cursor */
 			while (l < c->lanes && j == c->bins[l].n)
 				l++, j = 0;
@@ -303,13 +306,13 @@ static int on_lanes(struct llct_raster *r, struct raster_queue *q)
 	if (!r->pool)
 		return -1;
 	struct llct_draw_result sum = {0}; /* raster_pool_run's own sum, not used */
-	struct ctx t = *q->v[0]->c;        /* what the lanes are made from: the model, the SMs */
+	struct ctx t = *q->v[0].c;         /* what the lanes are made from: the model, the SMs */
 	t.res = &sum;
 	int rc = raster_pool_run(r->pool, &t, batch_setup, batch_lane, q);
 	for (size_t i = 0; rc == 0 && i < q->n; i++)
 		for (unsigned k = 0; k < RASTER_MAX_LANES; k++) {
-			q->v[i]->res.covered += q->counts[2 * q->n * k + 2 * i];
-			q->v[i]->res.passed += q->counts[2 * q->n * k + 2 * i + 1];
+			q->v[i].res.covered += q->counts[2 * q->n * k + 2 * i];
+			q->v[i].res.passed += q->counts[2 * q->n * k + 2 * i + 1];
 		}
 	return rc;
 }
@@ -323,7 +326,7 @@ int llct_raster_flush(struct llct_raster *r, llct_raster_done_fn done, void *ud)
 	int rc = on_lanes(r, q);
 	q->batches += rc == 0;
 	for (size_t i = 0; rc != 0 && i < q->n; i++) { /* one draw after another here */
-		struct queued *e = q->v[i];
+		struct queued *e = &q->v[i];
 		llct_fp_set_kernel(q->fp, e->kernel);
 		if (rc == -1) { /* as llct_raster_draw on one thread */
 			raster_buffers(e->c, &e->d);
@@ -336,7 +339,7 @@ int llct_raster_flush(struct llct_raster *r, llct_raster_done_fn done, void *ud)
 	llct_fp_set_kernel(q->fp, kernel);
 	for (size_t i = 0; i < q->n; i++)
 		if (done)
-			done(ud, i, &q->v[i]->res);
+			done(ud, i, &q->v[i].res);
 	queue_empty(q);
 	return rc == -2 ? -1 : 0;
 }
@@ -346,13 +349,11 @@ void raster_queue_destroy(struct raster_queue *q)
 	if (!q)
 		return;
 	queue_empty(q);
-	for (size_t i = 0; i < q->made; i++) {
-		free(q->v[i]->c);
-		free(q->v[i]->pos);
-		free(q->v[i]->uses);
-		free(q->v[i]);
-	}
+	for (size_t i = 0; i < q->made; i++)
+		free(q->v[i].uses);
 	free(q->v);
+	free(q->ctx);
+	free(q->pos);
 	free(q->counts);
 	free(q);
 }

@@ -5,6 +5,7 @@
  * back into exactly the order one thread makes them: each lane marks where each (primitive, tile)
  * of its own starts, and the marks of all lanes interleave by that key. */
 #include "footprint_int.h"
+#include "llct/bigmem.h"
 #include "llct/llct.h"
 #include "raster_int.h"
 
@@ -87,7 +88,7 @@ static int lane_room(struct raster_lane *l, size_t n)
 	size_t cap = l->cap ? l->cap : 1u << 14;
 	while (cap < l->n + n)
 		cap *= 2;
-	struct llct_record *p = realloc(l->recs, cap * sizeof(*p));
+	struct llct_record *p = llct_big_grow(l->recs, l->n * sizeof(*p), cap * sizeof(*p));
 	if (!p) {
 		l->oom = 1;
 		return 1;
@@ -128,7 +129,7 @@ static int lane_commit(void *ud, size_t n)
 int raster_segs_grow(struct raster_segs *g)
 {
 	size_t cap = g->cap ? 2 * g->cap : 1024;
-	struct raster_seg *p = realloc(g->v, cap * sizeof(*p));
+	struct raster_seg *p = llct_big_grow(g->v, g->n * sizeof(*p), cap * sizeof(*p));
 	if (!p) {
 		g->oom = 1;
 		return -1;

@@ -2,6 +2,7 @@
  * the format stores it) and stencil, and the bounds of every HiZ tile; a clear of whole tiles
  * is kept per tile and written into the samples only when something looks at them. */
 #include "zbuf.h"
+#include "llct/bigmem.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -24,9 +25,10 @@ struct llct_zbuf *llct_zbuf_create(uint32_t width, uint32_t height, uint32_t sam
 	size_t t = (size_t)z->tiles_x * z->tiles_y,
 	       n = t * LLCT_HIZ_TILE * LLCT_HIZ_TILE * z->samples;
 	/* cache-line aligned: a tile's samples (a multiple of 64 bytes) then share no line with
-	   another tile's, which another rasterizer thread may own */
-	z->depth = aligned_alloc(64, (n * sizeof(*z->depth) + 63) & ~(size_t)63);
-	z->stencil = stencil_bits ? aligned_alloc(64, (n + 63) & ~(size_t)63) : NULL;
+	   another tile's, which another rasterizer thread may own; on huge pages (bigmem.h): a
+	   frame's first pass touches every one */
+	z->depth = llct_big_alloc(n * sizeof(*z->depth));
+	z->stencil = stencil_bits ? llct_big_alloc(n) : NULL;
 	if (z->stencil)
 		memset(z->stencil, 0, n);
 	z->tile_min = malloc(t * sizeof(float));

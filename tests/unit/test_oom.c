@@ -3,11 +3,11 @@
  * set-sampled) with the results database, a merge, and tier 2's rasterizer on two threads, a draw
  * alone and as small draws queued together (either every record one thread gives, or a failure
  * said, so capture can fall back and say so): each run, in a child process, fails the k-th
- * allocation (malloc, calloc, realloc: this program defines them over glibc's), for every k the
- * operation makes (an operation of more than 1,000: its first and last 300 and 400 between). Every
- * run must end with an error status or succeed, never crash, and leave what it wrote readable: the
- * trace opens, the results database passes PRAGMA integrity_check and holds only whole runs. Not
- * built with the sanitizers (they bring their own allocator). */
+ * allocation (malloc, calloc, realloc, aligned_alloc: this program defines them over glibc's), for
+ * every k the operation makes (an operation of more than 1,000: its first and last 300 and 400
+ * between). Every run must end with an error status or succeed, never crash, and leave what it
+ * wrote readable: the trace opens, the results database passes PRAGMA integrity_check and holds
+ * only whole runs. Not built with the sanitizers (they bring their own allocator). */
 #include "check.h"
 #include "llct/raster.h"
 #include "llct/replay.h"
@@ -24,6 +24,7 @@
 extern void *__libc_malloc(size_t n);
 extern void *__libc_calloc(size_t a, size_t b);
 extern void *__libc_realloc(void *p, size_t n);
+extern void *__libc_memalign(size_t align, size_t n);
 
 static atomic_long calls, fail_at = -1;
 
@@ -51,6 +52,13 @@ void *calloc(size_t a, size_t b)
 void *realloc(void *p, size_t n)
 {
 	return fail_now() ? NULL : __libc_realloc(p, n);
+}
+
+/* llct_big_alloc's (bigmem.h: the writer's rooms, the rasterizer's lanes and queue, replay's
+   models) */
+void *aligned_alloc(size_t align, size_t n)
+{
+	return fail_now() ? NULL : __libc_memalign(align, n);
 }
 
 static char dir[256], trace[300], results[300], shard[300];
