@@ -6,13 +6,13 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* Below `least` bytes the heap's own; from there up, a whole number of 2 MiB pieces on a 2 MiB
- * boundary, advised for huge pages (a refusal -- no such pages, or the kernel set to `never` --
- * leaves 4 KiB pages, which work the same). */
-static void *big(size_t bytes, size_t least)
+/* Below 1 MiB the heap's own (a 2 MiB page would be mostly waste); from there up, a whole number
+ * of 2 MiB pieces on a 2 MiB boundary, advised for huge pages (a refusal -- no such pages, or the
+ * kernel set to `never` -- leaves 4 KiB pages, which work the same). */
+void *llct_big_alloc(size_t bytes)
 {
 	size_t huge = (size_t)2 << 20;
-	if (bytes < least)
+	if (bytes < huge / 2)
 		return aligned_alloc(64, (bytes + 64) & ~(size_t)63); /* 0 bytes: 64 */
 	if (bytes > (size_t)-1 - huge)
 		return NULL;
@@ -23,12 +23,6 @@ static void *big(size_t bytes, size_t least)
 		madvise(p, bytes, MADV_HUGEPAGE);
 #endif
 	return p;
-}
-
-/* From 1 MiB up: below, a 2 MiB page would be mostly waste. */
-void *llct_big_alloc(size_t bytes)
-{
-	return big(bytes, (size_t)1 << 20);
 }
 
 void *llct_big_grow(void *p, size_t used, size_t bytes)
